@@ -1,0 +1,74 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { resourceProperties, resources } from './resources';
+import { route } from './router';
+
+export class CompanyPayments implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Company Payments',
+		name: 'companyPayments',
+		icon: {
+			light: 'file:../../icons/companyPayments.svg',
+			dark: 'file:../../icons/companyPayments.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Pay QR codes, open disputes, and manage wallets, cards, payouts and team members of your company payments account',
+		defaults: {
+			name: 'Company Payments',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'companyPaymentsApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Company Wallet',
+						value: 'companyWallet',
+						description: 'The company deposit address, balance, deposits and balance history',
+					},
+					{
+						name: 'Dispute',
+						value: 'dispute',
+						description: 'Disputes on completed orders',
+					},
+					{
+						name: 'Order',
+						value: 'order',
+						description: 'Quotes and orders paid from QR codes',
+					},
+					{
+						name: 'User Wallet',
+						value: 'userWallet',
+						description: 'Per-user deposit wallets identified by your external ID',
+					},
+				],
+				default: 'order',
+			},
+			...resourceProperties,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this, resources);
+	}
+}

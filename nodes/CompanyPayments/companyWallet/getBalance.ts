@@ -1,0 +1,10 @@
+import { fixedCall } from '../common/fixedCall';
+
+export const getBalance = fixedCall({
+	value: 'getBalance',
+	name: 'Get Balance',
+	action: 'Get the company balance',
+	description: 'Get the company balance view: usdtBalance and the reserved frozenBalance',
+	method: 'GET',
+	path: '/wallets/balance',
+});

@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { EXISTING_DISPUTE_AGE_MS } from '../assumptions';
+import { requireText, requireUuid, segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+
+/**
+ * The service returns the open dispute of the order instead of creating a second one, in the
+ * same shape. It is recognised by a reason other than the one sent, or by its age.
+ */
+function isExisting(dispute: IDataObject, reason: string, requestedAt: number): boolean {
+	if (typeof dispute.reason === 'string' && dispute.reason.trim() !== reason) return true;
+	const createdAt = typeof dispute.createdAt === 'string' ? Date.parse(dispute.createdAt) : NaN;
+	return Number.isFinite(createdAt) && createdAt < requestedAt - EXISTING_DISPUTE_AGE_MS;
+}
+
+export const create: OperationDefinition = {
+	value: 'create',
+	name: 'Create',
+	action: 'Open a dispute on an order',
+	description:
+		'Open a dispute on a completed order (status success or failed); returns the open dispute instead if the order already has one',
+	properties: [
+		{
+			displayName: 'Order ID',
+			name: 'orderId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The ID (UUID) of the completed order to dispute',
+		},
+		{
+			displayName: 'Reason',
+			name: 'reason',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			placeholder: 'e.g. The merchant did not receive the payment',
+			description: 'Why the order is disputed; shown to the team that reviews it',
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const orderId = requireUuid(this, itemIndex, 'orderId', 'Order ID');
+		const reason = requireText(this, itemIndex, 'reason', 'Reason');
+		const requestedAt = Date.now();
+		const dispute = (await apiRequest.call(this, {
+			method: 'POST',
+			path: `/orders/${segment(orderId)}/disputes`,
+			body: { reason },
+			itemIndex,
+		})) as IDataObject;
+		return { ...dispute, existingDispute: isExisting(dispute, reason, requestedAt) };
+	},
+};

@@ -1,0 +1,46 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { idempotencyKeyField } from '../common/fields';
+import { requireUuid, segment } from '../common/validation';
+import { apiRequest, idempotencyKey } from '../transport';
+import type { OperationDefinition } from '../types';
+
+/** POST /orders/accept/{id}: reserves the funds and returns the Order. */
+export async function acceptQuote(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	quoteId: string,
+	key: string,
+	explain?: Record<string, string>,
+): Promise<IDataObject> {
+	return (await apiRequest.call(ctx, {
+		method: 'POST',
+		path: `/orders/accept/${segment(quoteId)}`,
+		headers: { 'Idempotency-Key': key },
+		itemIndex,
+		explain,
+	})) as IDataObject;
+}
+
+export const accept: OperationDefinition = {
+	value: 'accept',
+	name: 'Accept Quote',
+	action: 'Accept a quote and create an order',
+	description: 'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
+	properties: [
+		{
+			displayName: 'Quote ID',
+			name: 'quoteId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The ID (UUID) of the quote returned by Prepare Quote',
+		},
+		idempotencyKeyField,
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
+		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		return await acceptQuote(this, itemIndex, quoteId, key);
+	},
+};

@@ -1,0 +1,42 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { requireText } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+
+export const qrCodeField = {
+	displayName: 'QR Code',
+	name: 'qrCode',
+	type: 'string' as const,
+	default: '',
+	required: true,
+	placeholder: 'e.g. https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB',
+	description:
+		'The content of the QR code: an NSPK/SBP link (incl. multiqr and platiqr), an ST00012 utility or budget payment string, or a traffic-fine UIN. The payment type is detected from it.',
+};
+
+/** POST /orders/prepare: a quote that lives 30 seconds. */
+export async function prepareQuote(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	qrCode: string,
+): Promise<OperationResult> {
+	return (await apiRequest.call(ctx, {
+		method: 'POST',
+		path: '/orders/prepare',
+		body: { qrCode },
+		itemIndex,
+	})) as OperationResult;
+}
+
+export const prepare: OperationDefinition = {
+	value: 'prepare',
+	name: 'Prepare Quote',
+	action: 'Prepare a quote from a QR code',
+	description: 'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
+	properties: [qrCodeField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');
+		return await prepareQuote(this, itemIndex, qrCode);
+	},
+};

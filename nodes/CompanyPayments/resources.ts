@@ -1,0 +1,20 @@
+import { describeResource } from './common/describe';
+import { companyWallet } from './companyWallet';
+import { dispute } from './dispute';
+import { order } from './order';
+import type { ResourceDefinition } from './types';
+import { userWallet } from './userWallet';
+
+/** Every resource of the node, with the operation preselected when the resource is picked. */
+const registry: Array<{ resource: ResourceDefinition; defaultOperation: string }> = [
+	{ resource: order, defaultOperation: 'pay' },
+	{ resource: dispute, defaultOperation: 'create' },
+	{ resource: companyWallet, defaultOperation: 'getBalance' },
+	{ resource: userWallet, defaultOperation: 'createOrGet' },
+];
+
+export const resources: ResourceDefinition[] = registry.map((entry) => entry.resource);
+
+export const resourceProperties = registry.flatMap((entry) =>
+	describeResource(entry.resource, entry.defaultOperation),
+);

@@ -1,0 +1,127 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { serviceErrorInfo } from './transport';
+import type { OperationDefinition, OperationResult, ResourceDefinition } from './types';
+
+/** Read-only operations run this many items at once; everything else runs one item at a time. */
+export const READ_CONCURRENCY = 10;
+
+type Outcome = { ok: true; result: OperationResult } | { ok: false; error: Error };
+
+function findOperation(
+	ctx: IExecuteFunctions,
+	resources: ResourceDefinition[],
+	resourceValue: string,
+	operationValue: string,
+): OperationDefinition {
+	const resource = resources.find((candidate) => candidate.value === resourceValue);
+	const operation = resource?.operations.find((candidate) => candidate.value === operationValue);
+	if (!operation) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The operation "${operationValue}" of resource "${resourceValue}" is not supported by this version of the node`,
+		);
+	}
+	return operation;
+}
+
+/** The output item of a failed item when the node is set to continue on fail. */
+export function errorItemJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as NodeApiError).description;
+	if (description) json.description = description;
+	const info = serviceErrorInfo(error);
+	if (info) {
+		json.errorCode = info.errorCode;
+		json.httpCode = info.httpCode;
+		json.serviceMessage = info.serviceMessage;
+		json.details = info.details;
+		json.required = info.required;
+		json.requestId = info.requestId;
+	}
+	return json;
+}
+
+function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
+}
+
+/** A state-changing run that fails part-way says which earlier items already went through. */
+function noteEarlierItems(error: Error, operation: OperationDefinition, index: number): Error {
+	if (operation.readOnly || index === 0) return error;
+	const done = index === 1 ? 'Item 0 was' : `Items 0 to ${index - 1} were`;
+	const note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
+	const withDescription = error as NodeApiError;
+	withDescription.description = withDescription.description
+		? `${withDescription.description}\n${note}`
+		: note;
+	return error;
+}
+
+async function runOne(
+	ctx: IExecuteFunctions,
+	operation: OperationDefinition,
+	itemIndex: number,
+): Promise<Outcome> {
+	try {
+		return { ok: true, result: await operation.execute.call(ctx, itemIndex) };
+	} catch (error) {
+		return { ok: false, error: withItemIndex(ctx, error as Error, itemIndex) };
+	}
+}
+
+/**
+ * Runs the chosen operation for every input item and keeps output in input order, each item
+ * paired with the input it came from. State-changing operations run strictly one item after
+ * another and stop at the first failure (unless Continue On Fail is set), so nothing after a
+ * failed payment is paid behind the user's back.
+ */
+export async function route(
+	this: IExecuteFunctions,
+	resources: ResourceDefinition[],
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	if (items.length === 0) return [[]];
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationValue = this.getNodeParameter('operation', 0) as string;
+	const operation = findOperation(this, resources, resource, operationValue);
+	const continueOnFail = this.continueOnFail();
+
+	const outcomes: Outcome[] = new Array(items.length);
+	if (operation.readOnly) {
+		let next = 0;
+		const worker = async () => {
+			while (next < items.length) {
+				const index = next++;
+				outcomes[index] = await runOne(this, operation, index);
+			}
+		};
+		await Promise.all(
+			Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, async () => await worker()),
+		);
+	} else {
+		for (let index = 0; index < items.length; index++) {
+			outcomes[index] = await runOne(this, operation, index);
+			if (!outcomes[index].ok && !continueOnFail) break;
+		}
+	}
+
+	const output: INodeExecutionData[] = [];
+	for (let index = 0; index < items.length; index++) {
+		const outcome = outcomes[index];
+		if (!outcome) break;
+		if (!outcome.ok) {
+			if (!continueOnFail) throw noteEarlierItems(outcome.error, operation, index);
+			output.push({ json: errorItemJson(outcome.error), pairedItem: { item: index } });
+			continue;
+		}
+		const records = Array.isArray(outcome.result) ? outcome.result : [outcome.result];
+		for (const json of records) output.push({ json, pairedItem: { item: index } });
+	}
+	return [output];
+}

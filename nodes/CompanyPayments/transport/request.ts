@@ -1,0 +1,161 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { serviceError } from './serviceError';
+
+export const CREDENTIAL_NAME = 'companyPaymentsApi';
+
+export type ApiContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, starting with "/"; dynamic segments already encoded. */
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	headers?: Record<string, string>;
+	/** Public endpoints (invite preview and accept) are called without the API key. */
+	authenticated?: boolean;
+	itemIndex?: number;
+	/** Explanations that replace the general ones for these error codes, for this call only. */
+	explain?: Record<string, string>;
+}
+
+interface FullResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+}
+
+/** One base URL lookup per node run, not per item: credentials are decrypted on every read. */
+const baseUrls = new WeakMap<object, Promise<string>>();
+
+async function readBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME, itemIndex);
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(raw);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential's Base URL must be an http(s) URL, got "${raw}"`,
+			{ description: 'Open the Company Payments API credential and set Base URL, e.g. https://payments.example.com/api' },
+		);
+	}
+	return raw.replace(/\/+$/, '');
+}
+
+export async function getBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string> {
+	let pending = baseUrls.get(ctx);
+	if (!pending) {
+		pending = readBaseUrl(ctx, itemIndex);
+		baseUrls.set(ctx, pending);
+		pending.catch(() => baseUrls.delete(ctx));
+	}
+	return await pending;
+}
+
+function compact(values: IDataObject | undefined): IDataObject | undefined {
+	if (!values) return undefined;
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(values)) {
+		if (value === undefined || value === null || value === '') continue;
+		out[key] = value;
+	}
+	return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; text: string } {
+	if (typeof raw !== 'string') return { ok: true, value: raw };
+	if (raw.trim() === '') return { ok: true, value: {} };
+	try {
+		return { ok: true, value: JSON.parse(raw) as unknown };
+	} catch {
+		return { ok: false, text: raw };
+	}
+}
+
+/**
+ * The only place that talks HTTP to the service. JSON in and out; any non-2xx answer becomes a
+ * NodeApiError carrying the service's errorCode, message, details, required and requestId.
+ */
+export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
+	const { itemIndex } = request;
+	const baseUrl = await getBaseUrl(this, itemIndex);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		qs: compact(request.qs),
+		body: request.body,
+		headers: { Accept: 'application/json', ...request.headers },
+		json: true,
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (!options.qs) delete options.qs;
+	if (!options.body) delete options.body;
+
+	let response: FullResponse;
+	try {
+		response = (request.authenticated === false
+			? await this.helpers.httpRequest(options)
+			: await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_NAME,
+					options,
+				)) as FullResponse;
+	} catch (error) {
+		// Network-level failure: keep the code and message, never the request (it holds the key).
+		const cause = error as { message?: string; code?: string };
+		const reason = cause.code ?? cause.message ?? 'unknown network error';
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: cause.message ?? reason, code: cause.code ?? null } as JsonObject,
+			{
+				message: `Could not reach the service at ${baseUrl}: ${reason}`,
+				description: `${request.method} ${request.path} did not get an answer. Check the Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+				itemIndex,
+			},
+		);
+	}
+
+	const status = response.statusCode;
+	const parsed = parseBody(response.body);
+	if (status < 200 || status >= 300) {
+		throw serviceError(
+			this.getNode(),
+			status,
+			parsed.ok ? parsed.value : parsed.text,
+			response.headers,
+			itemIndex,
+			request.explain,
+		);
+	}
+	if (!parsed.ok) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ httpCode: String(status), body: parsed.text.slice(0, 300) },
+			{
+				message: `The service answered ${request.method} ${request.path} with a body that is not JSON`,
+				description: `HTTP status: ${status}\nBody starts with: ${parsed.text.slice(0, 300)}`,
+				httpCode: String(status),
+				itemIndex,
+			},
+		);
+	}
+	return parsed.value;
+}

@@ -1,0 +1,112 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { ERROR_EXPLANATIONS, explainStatus } from './errorCodes';
+
+/** What the node keeps of a failed call: every field of the service's error body that matters. */
+export interface ServiceErrorInfo extends IDataObject {
+	httpCode: number;
+	errorCode: string | null;
+	explanation: string;
+	serviceMessage: string | null;
+	details: IDataObject | null;
+	required: string | null;
+	requestId: string | null;
+	path: string | null;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | null {
+	if (typeof value === 'string' && value !== '') return value;
+	if (Array.isArray(value) && value.length > 0) return value.map(String).join('; ');
+	return null;
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | null {
+	if (!headers) return null;
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return null;
+}
+
+/** Reads the service's error body (or whatever came back) into {@link ServiceErrorInfo}. */
+export function readServiceError(
+	status: number,
+	body: unknown,
+	headers?: IDataObject,
+	explain?: Record<string, string>,
+): ServiceErrorInfo {
+	const b = isObject(body) ? body : {};
+	const errorCode = typeof b.errorCode === 'string' && b.errorCode !== '' ? b.errorCode : null;
+	const details = isObject(b.details) ? b.details : null;
+	const required =
+		text(b.required) ?? (details && typeof details.required === 'string' ? details.required : null);
+	let serviceMessage = text(b.message);
+	if (!isObject(body) && typeof body === 'string' && body.trim() !== '') {
+		serviceMessage = `(not JSON) ${body.trim().slice(0, 300)}`;
+	}
+	const known =
+		errorCode !== null ? (explain?.[errorCode] ?? ERROR_EXPLANATIONS[errorCode]) : undefined;
+	return {
+		httpCode: status,
+		errorCode,
+		explanation: known ?? explainStatus(status),
+		serviceMessage,
+		details,
+		required,
+		requestId: text(b.requestId) ?? headerValue(headers, 'x-request-id'),
+		path: text(b.path),
+	};
+}
+
+/** The one-line message n8n shows in red, e.g. "PERMISSION_DENIED: … (missing permission orders.create)". */
+export function summarise(info: ServiceErrorInfo): string {
+	const label = info.errorCode ?? `HTTP ${info.httpCode}`;
+	const missing = info.required ? ` (missing permission ${info.required})` : '';
+	return `${label}: ${info.explanation}${missing}`;
+}
+
+/** The description under it: everything a support ticket needs, one fact per line. */
+export function describe(info: ServiceErrorInfo): string {
+	const lines: string[] = [];
+	if (info.serviceMessage) lines.push(`Service message: ${info.serviceMessage}`);
+	if (info.details) lines.push(`Details: ${JSON.stringify(info.details)}`);
+	if (info.required) lines.push(`Required permission: ${info.required}`);
+	lines.push(`HTTP status: ${info.httpCode}`);
+	if (info.requestId) lines.push(`Request ID: ${info.requestId}`);
+	return lines.join('\n');
+}
+
+/** Builds the NodeApiError for a non-2xx answer of the service. */
+export function serviceError(
+	node: INode,
+	status: number,
+	body: unknown,
+	headers: IDataObject | undefined,
+	itemIndex?: number,
+	explain?: Record<string, string>,
+): NodeApiError {
+	const info = readServiceError(status, body, headers, explain);
+	const errorResponse: JsonObject = isObject(body)
+		? ({ ...body, httpCode: String(status) } as JsonObject)
+		: { httpCode: String(status), body: info.serviceMessage };
+	const error = new NodeApiError(node, errorResponse, {
+		message: summarise(info),
+		description: describe(info),
+		httpCode: String(status),
+		itemIndex,
+	});
+	error.context.serviceError = info;
+	return error;
+}
+
+/** The structured fields of an error raised by {@link serviceError}, if it is one. */
+export function serviceErrorInfo(error: unknown): ServiceErrorInfo | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const info = error.context.serviceError;
+	return isObject(info) ? (info as ServiceErrorInfo) : undefined;
+}

@@ -1,0 +1,22 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { readWalletId, walletIdField } from './fields';
+
+export const block: OperationDefinition = {
+	value: 'block',
+	name: 'Block',
+	action: 'Block a user wallet',
+	description: 'Block a user wallet',
+	properties: [walletIdField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const walletId = readWalletId(this, itemIndex);
+		return (await apiRequest.call(this, {
+			method: 'POST',
+			path: `/user-wallets/${segment(walletId)}/block`,
+			itemIndex,
+		})) as OperationResult;
+	},
+};

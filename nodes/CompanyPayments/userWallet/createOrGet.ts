@@ -1,0 +1,23 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { requireText } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { externalIdField } from './fields';
+
+export const createOrGet: OperationDefinition = {
+	value: 'createOrGet',
+	name: 'Create or Get',
+	action: 'Create or get a user wallet',
+	description: 'Create the wallet of an end user, or return it if this external ID already has one',
+	properties: [externalIdField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const externalId = requireText(this, itemIndex, 'externalId', 'External ID');
+		return (await apiRequest.call(this, {
+			method: 'POST',
+			path: '/user-wallets',
+			body: { externalId },
+			itemIndex,
+		})) as OperationResult;
+	},
+};

@@ -1,0 +1,181 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
+
+import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
+import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
+
+export const BASE_URL = 'https://api.payments.test';
+export const API_KEY = 'sk_test_0123456789abcdef';
+export const NODE_ID = '6f1c3b1e-2a8d-4c1e-9b7a-1d2e3f4a5b6c';
+
+export interface FullResponse {
+	body: unknown;
+	headers: Record<string, string>;
+	statusCode: number;
+	statusMessage: string;
+}
+
+/**
+ * A stand-in for n8n-core's httpRequest, over the global fetch (which nock intercepts). It
+ * follows n8n's behaviour for the options this package uses: query string, JSON body (an
+ * empty object is not sent), returnFullResponse, ignoreHttpStatusErrors, encoding "text".
+ */
+export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
+	const url = new URL(options.url);
+	for (const [key, value] of Object.entries(options.qs ?? {})) {
+		url.searchParams.append(key, String(value));
+	}
+	const headers: Record<string, string> = {};
+	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key] = String(value);
+	let body: string | undefined;
+	const raw = options.body as unknown;
+	if (raw !== undefined && !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0)) {
+		body = typeof raw === 'string' ? raw : JSON.stringify(raw);
+		if (!Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) {
+			headers['Content-Type'] = 'application/json';
+		}
+	}
+	const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+	const text = await response.text();
+	if (!options.ignoreHttpStatusErrors && !response.ok) {
+		throw new Error(`Request failed with status code ${response.status}`);
+	}
+	let parsed: unknown = text;
+	if (options.encoding !== 'text') {
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			parsed = text;
+		}
+	}
+	if (!options.returnFullResponse) return parsed;
+	const responseHeaders: Record<string, string> = {};
+	response.headers.forEach((value, key) => {
+		responseHeaders[key] = value;
+	});
+	const full: FullResponse = {
+		body: parsed,
+		headers: responseHeaders,
+		statusCode: response.status,
+		statusMessage: response.statusText,
+	};
+	return full;
+}
+
+/** Applies the credential's `authenticate` block the way n8n does for generic auth. */
+export function authenticate(
+	options: IHttpRequestOptions,
+	credentials: ICredentialDataDecryptedObject,
+): IHttpRequestOptions {
+	const auth = new CompanyPaymentsApi().authenticate;
+	const headers: IDataObject = { ...options.headers };
+	for (const [name, template] of Object.entries(auth.properties.headers ?? {})) {
+		headers[name] = String(template).replace(/^=\{\{\$credentials\.(\w+)\}\}$/, (_match, field: string) =>
+			String(credentials[field] ?? ''),
+		);
+	}
+	return { ...options, headers };
+}
+
+export interface ContextOptions {
+	/** Parameters for every item, or one object per item. */
+	parameters: IDataObject | IDataObject[];
+	/** Input items (defaults to one empty item, or one per parameter object). */
+	items?: IDataObject[];
+	credentials?: ICredentialDataDecryptedObject;
+	continueOnFail?: boolean;
+	executionId?: string;
+	nodeId?: string;
+	runIndex?: number;
+}
+
+function readPath(source: IDataObject, path: string): unknown {
+	let current: unknown = source;
+	for (const part of path.split('.')) {
+		if (typeof current !== 'object' || current === null) return undefined;
+		current = (current as IDataObject)[part];
+	}
+	return current;
+}
+
+export interface FakeContext extends IExecuteFunctions {
+	/** Every request the node made, after authentication was applied. */
+	requests: IHttpRequestOptions[];
+}
+
+export function createContext(options: ContextOptions): FakeContext {
+	const perItem = Array.isArray(options.parameters) ? options.parameters : undefined;
+	const items: INodeExecutionData[] = (
+		options.items ?? (perItem ? perItem.map(() => ({})) : [{}])
+	).map((json) => ({ json }));
+	const credentials: ICredentialDataDecryptedObject = options.credentials ?? {
+		environment: 'staging',
+		baseUrl: BASE_URL,
+		apiKey: API_KEY,
+		webhookSecret: '',
+	};
+	const node: INode = {
+		id: options.nodeId ?? NODE_ID,
+		name: 'Company Payments',
+		type: 'n8n-nodes-company-payments.companyPayments',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const requests: IHttpRequestOptions[] = [];
+	const context = {
+		requests,
+		getInputData: () => items,
+		getNode: () => node,
+		getExecutionId: () => ('executionId' in options ? options.executionId : '1001') as string,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getCredentials: async () => credentials,
+		getWorkflowDataProxy: () => ({ $runIndex: options.runIndex ?? 0 }),
+		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+			const source = perItem ? perItem[itemIndex] : (options.parameters as IDataObject);
+			const value = readPath(source ?? {}, name);
+			if (value !== undefined) return value;
+			if (fallback !== undefined) return fallback;
+			throw new Error(`Could not get parameter "${name}"`);
+		},
+		helpers: {
+			httpRequest: async (request: IHttpRequestOptions) => {
+				requests.push(request);
+				return await httpRequest(request);
+			},
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+				const authenticated = authenticate(request, credentials);
+				requests.push(authenticated);
+				return await httpRequest(authenticated);
+			},
+		},
+	};
+	return context as unknown as FakeContext;
+}
+
+/** Runs the action node's execute() against the given parameters. */
+export async function runNode(
+	options: ContextOptions,
+	nodeType: INodeType = new CompanyPayments(),
+): Promise<{ output: INodeExecutionData[]; context: FakeContext }> {
+	const context = createContext(options);
+	const result = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+	return { output: result[0], context };
+}
+
+/** Runs the node and returns the error it throws (fails the test if it does not throw). */
+export async function runNodeError(options: ContextOptions): Promise<Error & IDataObject> {
+	try {
+		await runNode(options);
+	} catch (error) {
+		return error as Error & IDataObject;
+	}
+	throw new Error('Expected the node to throw');
+}

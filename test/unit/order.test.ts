@@ -1,0 +1,187 @@
+import nock from 'nock';
+
+import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+
+const QUOTE_ID = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
+const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
+const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
+
+const order = {
+	id: ORDER_ID,
+	amountUsdt: 15.71,
+	amountRub: 1500,
+	status: 'created',
+	paymentType: 'nspk',
+	paymentUntil: '2026-11-21T12:10:00.000Z',
+	merchantName: 'Coffee Point',
+	externalOrderId: null,
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
+});
+
+describe('order.prepare', () => {
+	it('posts the QR code with the API key and outputs the quote', async () => {
+		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
+			.post('/orders/prepare', { qrCode: QR })
+			.reply(200, { id: QUOTE_ID, amountRub: 1500, expiresAt: '2026-11-21T12:00:30Z' });
+		const { output } = await runNode({ parameters: { resource: 'order', operation: 'prepare', qrCode: ` ${QR} ` } });
+		expect(output).toEqual([
+			{ json: { id: QUOTE_ID, amountRub: 1500, expiresAt: '2026-11-21T12:00:30Z' }, pairedItem: { item: 0 } },
+		]);
+		scope.done();
+	});
+
+	it('refuses an empty QR code before any request', async () => {
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'prepare', qrCode: '   ' } });
+		expect(error.message).toBe('QR Code must not be empty, got "   "');
+		expect(error.constructor.name).toBe('NodeOperationError');
+	});
+
+	it('shows AMOUNT_BELOW_MIN with the minimum amount from details', async () => {
+		nock(BASE_URL)
+			.post('/orders/prepare')
+			.reply(422, {
+				statusCode: 422,
+				error: 'Unprocessable Entity',
+				errorCode: 'AMOUNT_BELOW_MIN',
+				message: 'Сумма меньше минимальной',
+				details: { minAmountRub: 100 },
+				requestId: 'req-422',
+			});
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'prepare', qrCode: QR } });
+		expect(error.message).toBe('AMOUNT_BELOW_MIN: The amount is below the minimum order amount');
+		expect(error.description).toContain('Service message: Сумма меньше минимальной');
+		expect(error.description).toContain('Details: {"minAmountRub":100}');
+		expect(error.description).toContain('Request ID: req-422');
+		expect(error.httpCode).toBe('422');
+	});
+});
+
+describe('order.accept', () => {
+	it('sends the derived Idempotency-Key and no body, and outputs the order', async () => {
+		const scope = nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`, (body) => body === '' || Object.keys(body).length === 0)
+			.matchHeader('idempotency-key', `n8n-1001-${NODE_ID}-0-0`)
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, order);
+		const { output, context } = await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
+		});
+		expect(output).toEqual([{ json: order, pairedItem: { item: 0 } }]);
+		expect(context.requests[0].body).toBeUndefined();
+		scope.done();
+	});
+
+	it('uses the key the user set', async () => {
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.matchHeader('idempotency-key', 'invoice-2026-0042')
+			.reply(200, order);
+		await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'invoice-2026-0042' },
+		});
+	});
+
+	it('refuses a quote ID that is not a UUID', async () => {
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'accept', quoteId: 'abc-123' } });
+		expect(error.message).toBe('Quote ID must be a UUID, got "abc-123"');
+	});
+
+	it('refuses an Idempotency Key over 255 characters before any request', async () => {
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'k'.repeat(256) },
+		});
+		expect(error.message).toBe('Idempotency Key must be at most 255 characters, got 256');
+	});
+
+	it('accepts an Idempotency Key of exactly 255 characters', async () => {
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.matchHeader('idempotency-key', 'k'.repeat(255))
+			.reply(200, order);
+		await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'k'.repeat(255) },
+		});
+	});
+});
+
+describe('order.pay', () => {
+	it('prepares then accepts, and outputs the order with its quote', async () => {
+		const quote = { id: QUOTE_ID, amountRub: 1500 };
+		nock(BASE_URL).post('/orders/prepare', { qrCode: QR }).reply(200, quote);
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.matchHeader('idempotency-key', `n8n-1001-${NODE_ID}-0-0`)
+			.reply(200, order);
+		const { output } = await runNode({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
+		expect(output).toEqual([{ json: { ...order, quote }, pairedItem: { item: 0 } }]);
+	});
+
+	it('fails clearly when the quote expires before accept', async () => {
+		nock(BASE_URL).post('/orders/prepare').reply(200, { id: QUOTE_ID });
+		nock(BASE_URL).post(`/orders/accept/${QUOTE_ID}`).reply(422, {
+			statusCode: 422,
+			error: 'Unprocessable Entity',
+			errorCode: 'QUOTE_EXPIRED',
+			message: 'Котировка истекла',
+		});
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
+		expect(error.message).toMatch(/^QUOTE_EXPIRED: The quote expired before it could be accepted/);
+		expect(error.message).toContain('Nothing was paid');
+	});
+
+	it('does not accept when prepare returns no quote ID', async () => {
+		nock(BASE_URL).post('/orders/prepare').reply(200, { amountRub: 1500 });
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
+		expect(error.message).toBe('The service prepared a quote without an ID, so it cannot be accepted');
+	});
+
+	it('pays items one after another, each with its own key', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL).post('/orders/prepare').times(2).reply(200, { id: QUOTE_ID });
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, order];
+			});
+		const { output } = await runNode({
+			parameters: [
+				{ resource: 'order', operation: 'pay', qrCode: QR },
+				{ resource: 'order', operation: 'pay', qrCode: QR },
+			],
+		});
+		expect(keys).toEqual([`n8n-1001-${NODE_ID}-0-0`, `n8n-1001-${NODE_ID}-0-1`]);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('order.get and order.getMany', () => {
+	it('gets one order by ID', async () => {
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, order);
+		const { output } = await runNode({ parameters: { resource: 'order', operation: 'get', orderId: ORDER_ID } });
+		expect(output[0].json).toEqual(order);
+	});
+
+	it('refuses an order ID that is not a UUID', async () => {
+		const error = await runNodeError({ parameters: { resource: 'order', operation: 'get', orderId: '42' } });
+		expect(error.message).toBe('Order ID must be a UUID, got "42"');
+	});
+
+	it('lists orders from a bare array with a limit and a status filter', async () => {
+		nock(BASE_URL)
+			.get('/orders')
+			.query({ status: 'success', limit: '2', offset: '0' })
+			.reply(200, [order, { ...order, id: 'second' }]);
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', returnAll: false, limit: 2, filters: { status: 'success' } },
+		});
+		expect(output.map((item) => item.json.id)).toEqual([ORDER_ID, 'second']);
+	});
+});
