@@ -80,10 +80,10 @@ describe('order.accept', () => {
 	it('uses the key the user set', async () => {
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`)
-			.matchHeader('idempotency-key', 'invoice-2026-0042')
+			.matchHeader('idempotency-key', 'example-invoice-0042')
 			.reply(200, order);
 		await runNode({
-			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'invoice-2026-0042' },
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'example-invoice-0042' },
 		});
 	});
 

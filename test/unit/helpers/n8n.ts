@@ -12,7 +12,7 @@ import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.cred
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
 
 export const BASE_URL = 'https://api.payments.test';
-export const API_KEY = 'sk_test_0123456789abcdef';
+export const API_KEY = 'sk_dummy_0123456789abcdef';
 export const NODE_ID = '6f1c3b1e-2a8d-4c1e-9b7a-1d2e3f4a5b6c';
 
 export interface FullResponse {
