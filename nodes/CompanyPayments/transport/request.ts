@@ -127,7 +127,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			{ message: cause.message ?? reason, code: cause.code ?? null } as JsonObject,
 			{
 				message: `Could not reach the service at ${baseUrl}: ${reason}`,
-				description: `${request.method} ${request.path} did not get an answer. Check the Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+				description: `${request.method} ${baseUrl}${request.path} got no answer (${reason}). Check the Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
 				itemIndex,
 			},
 		);

@@ -1,0 +1,245 @@
+import nock from 'nock';
+
+import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+
+const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
+const getOrder = { resource: 'order', operation: 'get', orderId: ORDER_ID };
+
+function errorBody(statusCode: number, errorCode: string, message: string, extra: object = {}) {
+	return { statusCode, error: 'Error', errorCode, message, path: `/orders/${ORDER_ID}`, timestamp: '2026-11-21T12:00:00Z', ...extra };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
+});
+
+describe('service errors become NodeApiError with every field of the error body', () => {
+	it('401: names the code, explains it, keeps the Russian message, status and request ID', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(401, errorBody(401, 'INVALID_API_KEY', 'Неверный API ключ', { requestId: 'req-401' }));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.constructor.name).toBe('NodeApiError');
+		expect(error.message).toBe(
+			'INVALID_API_KEY: The API key is unknown or was replaced (company login and "regenerate key" invalidate the old key)',
+		);
+		expect(error.description).toBe(
+			'Service message: Неверный API ключ\nHTTP status: 401\nRequest ID: req-401',
+		);
+		expect(error.httpCode).toBe('401');
+	});
+
+	it('403 PERMISSION_DENIED: names the missing permission from required', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(
+				403,
+				errorBody(403, 'PERMISSION_DENIED', 'Недостаточно прав', {
+					error: 'PERMISSION_DENIED',
+					required: 'orders.read',
+					details: { required: 'orders.read' },
+					requestId: 'req-403',
+				}),
+			);
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe(
+			'PERMISSION_DENIED: The API key lacks a permission this operation needs (missing permission orders.read)',
+		);
+		expect(error.description).toContain('Required permission: orders.read');
+		expect(error.description).toContain('Details: {"required":"orders.read"}');
+		expect(error.description).toContain('Request ID: req-403');
+	});
+
+	it('403 with the permission only in details still names it', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(403, errorBody(403, 'PERMISSION_DENIED', 'Нет прав', { details: { required: 'orders.read' } }));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toContain('(missing permission orders.read)');
+	});
+
+	it('404: ORDER_NOT_FOUND and the request ID from the X-Request-Id header', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден'), { 'X-Request-Id': 'hdr-404' });
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe('ORDER_NOT_FOUND: The order does not exist in this company');
+		expect(error.description).toContain('Request ID: hdr-404');
+	});
+
+	it('409: CONFLICT keeps its details', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(409, errorBody(409, 'CONFLICT', 'Конфликт', { details: { orderId: ORDER_ID } }));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe('CONFLICT: The request conflicts with the current state of the object');
+		expect(error.description).toContain(`Details: {"orderId":"${ORDER_ID}"}`);
+	});
+
+	it('validation errors with an array message show every line', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(400, errorBody(400, 'VALIDATION_ERROR', ['id must be a UUID', 'limit must be positive'] as never));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.description).toContain('Service message: id must be a UUID; limit must be positive');
+	});
+
+	it('an unknown errorCode is a generic failure of its status, code still shown', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(422, errorBody(422, 'BRAND_NEW_CODE', 'Что-то новое'));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe(
+			'BRAND_NEW_CODE: The service cannot carry out this request in the current state',
+		);
+	});
+
+	it('5xx with a JSON body', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(503, errorBody(503, 'SERVICE_UNAVAILABLE', 'Сервис недоступен'));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe('SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later');
+		expect(error.httpCode).toBe('503');
+	});
+
+	it('5xx with a non-JSON body (a proxy page) says so', async () => {
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(502, '<html>Bad Gateway</html>');
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe('HTTP 502: The service failed to process the request; retry later');
+		expect(error.description).toContain('Service message: (not JSON) <html>Bad Gateway</html>');
+	});
+
+	it('a 200 answer that is not JSON is an error, not an empty item', async () => {
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, 'OK but not json');
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe(`The service answered GET /orders/${ORDER_ID} with a body that is not JSON`);
+	});
+
+	it('a network failure names the base URL and never the API key', async () => {
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+		const error = await runNodeError({ parameters: getOrder });
+		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
+		expect(error.description).toContain(`GET ${BASE_URL}/orders/${ORDER_ID} got no answer`);
+		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(API_KEY);
+	});
+
+	it('no error text carries the API key', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(401, errorBody(401, 'INVALID_API_KEY', 'Неверный ключ'));
+		const error = await runNodeError({ parameters: getOrder });
+		expect(`${error.message}\n${error.description}`).not.toContain(API_KEY);
+	});
+
+	it('a base URL that is not http(s) is refused before any request', async () => {
+		const error = await runNodeError({
+			parameters: getOrder,
+			credentials: { environment: 'production', baseUrl: 'payments.example.com', apiKey: API_KEY },
+		});
+		expect(error.message).toBe(`The credential's Base URL must be an http(s) URL, got "payments.example.com"`);
+	});
+
+	it('a trailing slash on the base URL is dropped', async () => {
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, { id: ORDER_ID });
+		await runNode({
+			parameters: getOrder,
+			credentials: { environment: 'production', baseUrl: `${BASE_URL}/`, apiKey: API_KEY },
+		});
+	});
+});
+
+describe('continue on fail', () => {
+	it('outputs the error with its service fields as an item and goes on', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден', { requestId: 'req-1' }));
+		nock(BASE_URL).get('/orders/11111111-2222-4333-8444-555555555555').reply(200, { id: 'found' });
+		const { output } = await runNode({
+			continueOnFail: true,
+			parameters: [getOrder, { ...getOrder, orderId: '11111111-2222-4333-8444-555555555555' }, { ...getOrder, orderId: 'bad' }],
+		});
+		expect(output).toHaveLength(3);
+		expect(output[0]).toEqual({
+			json: {
+				error: 'ORDER_NOT_FOUND: The order does not exist in this company',
+				description: 'Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-1',
+				errorCode: 'ORDER_NOT_FOUND',
+				httpCode: 404,
+				serviceMessage: 'Заказ не найден',
+				details: null,
+				required: null,
+				requestId: 'req-1',
+			},
+			pairedItem: { item: 0 },
+		});
+		expect(output[1]).toEqual({ json: { id: 'found' }, pairedItem: { item: 1 } });
+		expect(output[2].json.error).toBe('Order ID must be a UUID, got "bad"');
+		expect(output[2].pairedItem).toEqual({ item: 2 });
+	});
+
+	it('without it, a failed payment stops the run and says which items went through', async () => {
+		const QR = 'https://qr.nspk.ru/AS1?sum=1000';
+		nock(BASE_URL).post('/orders/prepare').reply(200, { id: '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11' });
+		nock(BASE_URL).post('/orders/accept/0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11').reply(200, { id: 'paid' });
+		nock(BASE_URL).post('/orders/prepare').reply(422, errorBody(422, 'INSUFFICIENT_BALANCE', 'Недостаточно средств'));
+		const error = await runNodeError({
+			parameters: [
+				{ resource: 'order', operation: 'pay', qrCode: QR },
+				{ resource: 'order', operation: 'pay', qrCode: QR },
+				{ resource: 'order', operation: 'pay', qrCode: QR },
+			],
+		});
+		expect(error.message).toBe('INSUFFICIENT_BALANCE: The company balance is too low for this payment');
+		expect(error.description).toContain('Item 0 was already processed by the service before this failure');
+		expect((error.context as { itemIndex: number }).itemIndex).toBe(1);
+	});
+});
+
+describe('idempotency key', () => {
+	const QUOTE_ID = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
+	const accept = { resource: 'order', operation: 'accept', quoteId: QUOTE_ID };
+
+	async function keysSent(options: Parameters<typeof runNode>[0], count = 1): Promise<string[]> {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.times(count)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, { id: 'order' }];
+			});
+		await runNode(options);
+		return keys;
+	}
+
+	it('stays the same when n8n retries the same item of the same execution', async () => {
+		const first = await keysSent({ parameters: accept, executionId: '77' });
+		const retry = await keysSent({ parameters: accept, executionId: '77' });
+		expect(retry).toEqual(first);
+		expect(first[0]).toBe(`n8n-77-${NODE_ID}-0-0`);
+	});
+
+	it('differs between items, executions, runs of the node in a loop, and nodes', async () => {
+		const twoItems = await keysSent({ parameters: [accept, accept], executionId: '77' }, 2);
+		const otherExecution = await keysSent({ parameters: accept, executionId: '78' });
+		const secondRun = await keysSent({ parameters: accept, executionId: '77', runIndex: 1 });
+		const otherNode = await keysSent({ parameters: accept, executionId: '77', nodeId: 'another-node' });
+		const all = [...twoItems, ...otherExecution, ...secondRun, ...otherNode];
+		expect(new Set(all).size).toBe(all.length);
+	});
+
+	it('is random (never shared) when the execution has no ID', async () => {
+		const a = await keysSent({ parameters: accept, executionId: undefined });
+		const b = await keysSent({ parameters: accept, executionId: undefined });
+		expect(a[0]).toMatch(/^n8n-[0-9a-f-]{36}$/);
+		expect(a[0]).not.toBe(b[0]);
+	});
+
+	it('refuses a user key with spaces or control characters', async () => {
+		const error = await runNodeError({ parameters: { ...accept, idempotencyKey: 'two words' } });
+		expect(error.message).toBe('Idempotency Key must be printable ASCII without spaces, got "two words"');
+	});
+});
