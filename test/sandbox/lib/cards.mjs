@@ -1,0 +1,295 @@
+// Cards: requests (stock or pending), card reads, live balance, sensitive data, recharge.
+import { apiError, validationError } from './errors.mjs';
+import { withIdempotency } from './idempotency.mjs';
+import { credit, debit, ensureAvailable, hold, release } from './ledger.mjs';
+import { newestFirst, paginate, readPaging, round2 } from './util.mjs';
+
+export const CARD_OPENING_FEE_USDT = 5;
+export const CARD_MIN_INITIAL_DEPOSIT_USDT = 20;
+export const CARD_BALANCE_CACHE_MS = 60_000;
+export const RECHARGE = Object.freeze({ processorFeeBps: 150, ourFeeBps: 100, minUsd: 10, maxUsd: 10_000 });
+export const CARD_STATUSES = ['requested', 'assigned', 'closing', 'closed', 'retired', 'failed'];
+const EXTERNAL_ID_RE = /^[\x21-\x7e]{1,64}$/;
+
+export function presentCard(c) {
+	return {
+		id: c.id,
+		externalId: c.externalId,
+		status: c.status,
+		maskedPan: c.maskedPan,
+		expiry: c.expiry,
+		assignedAt: c.assignedAt,
+		createdAt: c.createdAt,
+	};
+}
+
+export function presentCardRequest(r) {
+	return { id: r.id, externalId: r.externalId, status: r.status, cardId: r.cardId, createdAt: r.createdAt };
+}
+
+function luhnComplete(partial) {
+	let sum = 0;
+	for (let i = 0; i < partial.length; i++) {
+		let d = Number(partial[partial.length - 1 - i]);
+		if (i % 2 === 0) {
+			d *= 2;
+			if (d > 9) d -= 9;
+		}
+		sum += d;
+	}
+	return partial + String((10 - (sum % 10)) % 10);
+}
+
+function issueCard(sb, request) {
+	const pan = luhnComplete(`4000${sb.ids.digits(11)}`);
+	const now = new Date(sb.clock.now());
+	const expiry = `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${String((now.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+	const card = {
+		id: `card_${sb.ids.hex(8)}`,
+		companyId: request.companyId,
+		externalId: request.externalId,
+		status: 'assigned',
+		maskedPan: `${pan.slice(0, 6)}******${pan.slice(-4)}`,
+		expiry,
+		assignedAt: sb.clock.iso(),
+		createdAt: request.createdAt,
+		pan,
+		cvv: sb.ids.digits(3),
+		balanceUsd: 0,
+		reserveUsdt: 0,
+		balanceCache: null,
+	};
+	sb.state.cards.set(card.id, card);
+	return card;
+}
+
+/**
+ * Turns a pending request into an assigned card: takes a card from stock (if any), debits the
+ * opening fee out of the request's reservation, and keeps the minimum initial deposit reserved
+ * on the card until its first recharge, which consumes it.
+ */
+export function fulfilRequest(sb, request, { announce }) {
+	if (request.status !== 'pending') {
+		throw apiError(409, 'CONFLICT', 'Заявка уже обработана', { details: { status: request.status } });
+	}
+	const company = sb.state.companies.get(request.companyId);
+	if (sb.state.cardStock > 0) sb.state.cardStock -= 1;
+	const card = issueCard(sb, request);
+	debit(sb, company, CARD_OPENING_FEE_USDT, 'card_opening_fee', card.id, {
+		fromHold: CARD_OPENING_FEE_USDT,
+		checkAvailable: false,
+	});
+	card.reserveUsdt = round2(request.heldUsdt - CARD_OPENING_FEE_USDT);
+	request.heldUsdt = 0;
+	request.status = 'fulfilled';
+	request.cardId = card.id;
+	if (announce) {
+		sb.webhooks.emit(company, 'card.assigned', {
+			cardId: card.id,
+			requestId: request.id,
+			externalId: card.externalId,
+			status: card.status,
+			maskedPan: card.maskedPan,
+			expiry: card.expiry,
+			assignedAt: card.assignedAt,
+		});
+	}
+	return card;
+}
+
+export function requestCard(sb, company, { externalId }) {
+	if (!company.cardsEnabled) throw apiError(403, 'CARDS_NOT_ENABLED');
+	if (externalId !== null) {
+		const taken =
+			[...sb.state.cards.values()].some((c) => c.companyId === company.id && c.externalId === externalId) ||
+			[...sb.state.cardRequests.values()].some(
+				(r) => r.companyId === company.id && r.externalId === externalId && r.status === 'pending',
+			);
+		if (taken) throw apiError(409, 'CARD_EXTERNAL_ID_TAKEN', undefined, { details: { externalId } });
+	}
+	const reserve = CARD_OPENING_FEE_USDT + CARD_MIN_INITIAL_DEPOSIT_USDT;
+	const request = {
+		id: `creq_${sb.ids.hex(8)}`,
+		companyId: company.id,
+		externalId,
+		status: 'pending',
+		cardId: null,
+		createdAt: sb.clock.iso(),
+		heldUsdt: 0,
+	};
+	hold(sb, company, reserve, 'card_reserve_hold', request.id);
+	request.heldUsdt = reserve;
+	sb.state.cardRequests.set(request.id, request);
+	if (sb.state.cardStock > 0) {
+		const card = fulfilRequest(sb, request, { announce: false });
+		return { status: 200, body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) } };
+	}
+	return { status: 202, body: { status: 'pending', card: null, request: presentCardRequest(request) } };
+}
+
+export function rechargeQuote(cardId, targetAmount) {
+	const processorGrossAmount = round2((targetAmount * (10_000 + RECHARGE.processorFeeBps)) / 10_000);
+	const ourFee = round2((targetAmount * RECHARGE.ourFeeBps) / 10_000);
+	const userCharge = round2(processorGrossAmount + ourFee);
+	return {
+		cardId,
+		targetAmount,
+		processorFeeBps: RECHARGE.processorFeeBps,
+		processorGrossAmount,
+		ourFeeBps: RECHARGE.ourFeeBps,
+		ourFee,
+		userCharge,
+		commissionUsdt: round2(userCharge - targetAmount),
+		totalDebitUsdt: userCharge,
+		currency: 'USDT',
+	};
+}
+
+export function findCard(sb, company, id) {
+	const card = sb.state.cards.get(id);
+	if (!card || card.companyId !== company.id) throw apiError(404, 'CARD_NOT_FOUND');
+	return card;
+}
+
+function readRechargeBody(sb, company, body) {
+	const problems = [];
+	if (typeof body.cardId !== 'string' || !body.cardId) problems.push('cardId должен быть непустой строкой');
+	if (typeof body.targetAmount !== 'number' || !Number.isFinite(body.targetAmount)) {
+		problems.push('targetAmount должен быть числом');
+	}
+	if (problems.length) throw validationError(problems);
+	const card = findCard(sb, company, body.cardId);
+	if (card.status !== 'assigned') throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
+	const target = body.targetAmount;
+	if (target < RECHARGE.minUsd || target > RECHARGE.maxUsd || round2(target) !== target) {
+		throw apiError(
+			422,
+			'CARD_RECHARGE_INVALID',
+			`Сумма пополнения должна быть от ${RECHARGE.minUsd} до ${RECHARGE.maxUsd} USD, не более двух знаков после запятой`,
+			{ details: { minAmount: RECHARGE.minUsd, maxAmount: RECHARGE.maxUsd } },
+		);
+	}
+	return { card, target };
+}
+
+/** Debits the recharge (the card's remaining reservation is used first) and loads the card. */
+export function rechargeCard(sb, company, card, target) {
+	const quote = rechargeQuote(card.id, target);
+	const fromHold = Math.min(card.reserveUsdt, quote.totalDebitUsdt);
+	ensureAvailable(company, quote.totalDebitUsdt - fromHold);
+	const recharge = {
+		id: `rch_${sb.ids.hex(8)}`,
+		companyId: company.id,
+		cardId: card.id,
+		targetAmount: target,
+		totalDebitUsdt: quote.totalDebitUsdt,
+		status: 'completed',
+		createdAt: sb.clock.iso(),
+	};
+	debit(sb, company, quote.totalDebitUsdt, 'card_recharge', recharge.id, { fromHold, checkAvailable: false });
+	card.reserveUsdt = round2(card.reserveUsdt - fromHold);
+	card.balanceUsd = round2(card.balanceUsd + target);
+	sb.state.recharges.set(recharge.id, recharge);
+	return recharge;
+}
+
+/** Control: closing/closed/retired/failed. Closing for good returns the card balance and reserve. */
+export function setCardStatus(sb, card, status) {
+	if (!CARD_STATUSES.includes(status)) throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
+	const company = sb.state.companies.get(card.companyId);
+	if (['closed', 'retired', 'failed'].includes(status)) {
+		release(sb, company, card.reserveUsdt, 'card_reserve_release', card.id);
+		card.reserveUsdt = 0;
+		if (card.balanceUsd > 0) credit(sb, company, card.balanceUsd, 'card_close_refund', card.id);
+		card.balanceUsd = 0;
+	}
+	card.status = status;
+	return card;
+}
+
+function liveBalance(sb, card, company) {
+	const now = sb.clock.now();
+	if (company.cardsTestMode) return { balance: '123.45', currency: 'USD', fetchedAt: new Date(now).toISOString() };
+	// The bridge caches a card balance for about a minute; so does the sandbox.
+	if (!card.balanceCache || now - card.balanceCache.at >= CARD_BALANCE_CACHE_MS) {
+		card.balanceCache = { at: now, balance: card.balanceUsd.toFixed(2) };
+	}
+	return { balance: card.balanceCache.balance, currency: 'USD', fetchedAt: new Date(card.balanceCache.at).toISOString() };
+}
+
+export function registerCardRoutes(router) {
+	router.post('/cards/request', { permission: 'cards.request' }, (ctx) =>
+		withIdempotency(ctx, 'cards.request', { required: true }, () => {
+			const { externalId = null } = ctx.body;
+			if (externalId !== null && (typeof externalId !== 'string' || !EXTERNAL_ID_RE.test(externalId))) {
+				throw validationError('externalId должен состоять из печатных ASCII-символов без пробелов (1–64)');
+			}
+			return requestCard(ctx.sb, ctx.company, { externalId });
+		}),
+	);
+
+	router.get('/cards', { permission: 'cards.read' }, (ctx) => {
+		const paging = readPaging(ctx.query);
+		const externalId = ctx.query.get('externalId');
+		const status = ctx.query.get('status');
+		if (status && !CARD_STATUSES.includes(status)) throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
+		const items = newestFirst(ctx.sb.state.cards.values()).filter(
+			(c) =>
+				c.companyId === ctx.company.id && (!externalId || c.externalId === externalId) && (!status || c.status === status),
+		);
+		const { page, total } = paginate(items, paging);
+		return { body: { cards: page.map(presentCard), total } };
+	});
+
+	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
+		const paging = readPaging(ctx.query);
+		const status = ctx.query.get('status');
+		const items = newestFirst(ctx.sb.state.cardRequests.values()).filter(
+			(r) => r.companyId === ctx.company.id && (!status || r.status === status),
+		);
+		const { page, total } = paginate(items, paging);
+		return { body: { requests: page.map(presentCardRequest), total } };
+	});
+
+	router.get('/cards/requests/:id', { permission: 'cards.read' }, (ctx) => {
+		const request = ctx.sb.state.cardRequests.get(ctx.params.id);
+		if (!request || request.companyId !== ctx.company.id) throw apiError(404, 'CARD_REQUEST_NOT_FOUND');
+		return { body: presentCardRequest(request) };
+	});
+
+	router.get('/cards/:id', { permission: 'cards.read' }, (ctx) => ({
+		body: presentCard(findCard(ctx.sb, ctx.company, ctx.params.id)),
+	}));
+
+	router.get('/cards/:id/balance', { permission: 'cards.read' }, (ctx) => {
+		const card = findCard(ctx.sb, ctx.company, ctx.params.id);
+		if (card.status !== 'assigned') throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
+		return { body: liveBalance(ctx.sb, card, ctx.company) };
+	});
+
+	router.get('/cards/:id/sensitive', { permission: 'cards.sensitive' }, (ctx) => {
+		const card = findCard(ctx.sb, ctx.company, ctx.params.id);
+		if (card.status !== 'assigned') throw apiError(404, 'CARD_NOT_FOUND', 'Карта не найдена или не активна');
+		ctx.sb.state.sensitiveReveals.push({
+			companyId: ctx.company.id,
+			cardId: card.id,
+			memberId: ctx.principal.member?.userId ?? null,
+			at: ctx.sb.clock.iso(),
+		});
+		return { body: { cardId: card.id, cardNumberFull: card.pan, cardCvv: card.cvv, expiry: card.expiry } };
+	});
+
+	router.post('/cards/recharge/quote', { permission: 'cards.recharge' }, (ctx) => {
+		const { card, target } = readRechargeBody(ctx.sb, ctx.company, ctx.body);
+		return { body: rechargeQuote(card.id, target) };
+	});
+
+	router.post('/cards/recharge', { permission: 'cards.recharge' }, (ctx) =>
+		withIdempotency(ctx, 'cards.recharge', { required: true }, () => {
+			const { card, target } = readRechargeBody(ctx.sb, ctx.company, ctx.body);
+			const recharge = rechargeCard(ctx.sb, ctx.company, card, target);
+			const { companyId: _c, ...body } = recharge;
+			return { status: 201, body };
+		}),
+	);
+}

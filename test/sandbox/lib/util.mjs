@@ -1,0 +1,86 @@
+// Small helpers shared by the sandbox modules: money, ids in paths, paging, input checks.
+import { createHash } from 'node:crypto';
+import { validationError } from './errors.mjs';
+
+/** Rounds to cents; every money value the sandbox stores goes through this. */
+export function round2(value) {
+	return Math.round((value + Number.EPSILON) * 100) / 100;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export function isUuid(value) {
+	return typeof value === 'string' && UUID_RE.test(value);
+}
+
+export function isPlainObject(value) {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function isNonEmptyString(value) {
+	return typeof value === 'string' && value.trim().length > 0;
+}
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/**
+ * Reads `limit` and `offset` from a query. Both are optional; out-of-range values are
+ * rejected rather than clamped, so a client learns the bounds instead of silently
+ * receiving fewer rows than it asked for.
+ */
+export function readPaging(query) {
+	const problems = [];
+	const limit = readInt(query, 'limit', DEFAULT_LIMIT, problems);
+	const offset = readInt(query, 'offset', 0, problems);
+	if (limit !== null && (limit < 1 || limit > MAX_LIMIT)) {
+		problems.push(`limit должен быть целым числом от 1 до ${MAX_LIMIT}`);
+	}
+	if (offset !== null && offset < 0) problems.push('offset должен быть неотрицательным целым числом');
+	if (problems.length) throw validationError(problems);
+	return { limit, offset };
+}
+
+function readInt(query, name, fallback, problems) {
+	const raw = query.get(name);
+	if (raw === null || raw === '') return fallback;
+	if (!/^-?\d+$/.test(raw)) {
+		problems.push(`${name} должен быть целым числом`);
+		return null;
+	}
+	return Number(raw);
+}
+
+/** Applies limit/offset to an already filtered and ordered array. */
+export function paginate(items, { limit, offset }) {
+	return { page: items.slice(offset, offset + limit), total: items.length };
+}
+
+/** Newest first: the sandbox stores records in creation order, so reversing suffices. */
+export function newestFirst(iterable) {
+	return [...iterable].reverse();
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** A TRON-looking address (T + 33 base58 characters), stable for a given seed string. */
+export function tronAddressFrom(seedText) {
+	const digest = createHash('sha256').update(seedText).digest();
+	let out = 'T';
+	for (let i = 0; out.length < 34; i++) out += BASE58[digest[i % digest.length] % BASE58.length];
+	return out;
+}
+
+/** Shows only the tail of a secret, e.g. `whsec_…1a2b`. */
+export function maskSecret(secret) {
+	if (!secret) return null;
+	return `whsec_…${secret.slice(-4)}`;
+}
+
+export function iso(ms) {
+	return new Date(ms).toISOString();
+}
+
+/** Hides an `api_key` query value before a path is echoed back in an error body. */
+export function redactApiKey(pathWithQuery) {
+	return pathWithQuery.replace(/([?&]api_key=)[^&]*/gi, '$1***');
+}

@@ -1,0 +1,358 @@
+// The company deposit wallet, its deposits and balance history, and per-user wallets with
+// their deposits. Deposits arrive only through the control API (standing in for the chain).
+import { apiError, validationError } from './errors.mjs';
+import { balanceView, credit } from './ledger.mjs';
+import { newestFirst, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
+
+export const COMPANY_DEPOSIT_STATUSES = [
+	'new',
+	'fee_charged',
+	'aml_pending',
+	'aml_passed',
+	'aml_failed',
+	'forwarding',
+	'completed',
+	'failed',
+];
+export const USER_DEPOSIT_STATUSES = [
+	'new',
+	'aml_pending',
+	'aml_pass',
+	'aml_fail',
+	'aml_passed',
+	'aml_failed',
+	'sweeping',
+	'completed',
+	'failed',
+];
+const EXTERNAL_ID_RE = /^[\x21-\x7e]{1,128}$/;
+
+// ---- company wallet ---------------------------------------------------------------------
+
+export function getOrCreateCompanyWallet(sb, company) {
+	if (!company.wallet) {
+		company.wallet = {
+			address: tronAddressFrom(`company-wallet:${company.id}`),
+			network: 'TRON',
+			token: 'USDT',
+			createdAt: sb.clock.iso(),
+		};
+	}
+	return company.wallet;
+}
+
+export function presentCompanyDeposit(d) {
+	return {
+		id: d.id,
+		txHash: d.txHash,
+		walletAddress: d.walletAddress,
+		fromAddress: d.fromAddress,
+		amount: d.amount,
+		fee: d.fee,
+		creditedAmount: d.creditedAmount,
+		tokenSymbol: 'USDT',
+		network: 'TRON',
+		status: d.status,
+		amlCheckId: d.amlCheckId,
+		amlRiskIndicator: d.amlRiskIndicator,
+		sweepTxHash: d.sweepTxHash,
+		error: d.error,
+		blockTimestamp: d.blockTimestamp,
+		createdAt: d.createdAt,
+		updatedAt: d.updatedAt,
+	};
+}
+
+// ---- user wallets -------------------------------------------------------------------------
+
+export function presentUserWallet(w) {
+	return {
+		id: w.id,
+		externalId: w.externalId,
+		address: w.address,
+		status: w.status,
+		blockedAt: w.blockedAt,
+		replacedById: w.replacedById,
+		createdAt: w.createdAt,
+	};
+}
+
+/** Exactly the contract's User-wallet deposit fields. */
+export function presentUserDeposit(d) {
+	return {
+		id: d.id,
+		companyId: d.companyId,
+		walletId: d.walletId,
+		externalId: d.externalId,
+		walletAddress: d.walletAddress,
+		txHash: d.txHash,
+		fromAddress: d.fromAddress,
+		amount: d.amount,
+		status: d.status,
+		amlCheckId: d.amlCheckId,
+		amlRiskIndicator: d.amlRiskIndicator,
+		sweepTxHash: d.sweepTxHash,
+		error: d.error,
+		blockTimestamp: d.blockTimestamp,
+		createdAt: d.createdAt,
+	};
+}
+
+function newUserWallet(sb, company, externalId) {
+	const id = sb.ids.uuid();
+	const wallet = {
+		id,
+		companyId: company.id,
+		externalId,
+		address: tronAddressFrom(`user-wallet:${id}`),
+		status: 'active',
+		blockedAt: null,
+		replacedById: null,
+		createdAt: sb.clock.iso(),
+	};
+	sb.state.userWallets.set(id, wallet);
+	return wallet;
+}
+
+/** The newest wallet for an externalId (the active one after a replace). */
+export function latestUserWallet(sb, company, externalId) {
+	let found = null;
+	for (const w of sb.state.userWallets.values()) {
+		if (w.companyId === company.id && w.externalId === externalId) found = w;
+	}
+	return found;
+}
+
+export function getOrCreateUserWallet(sb, company, externalId) {
+	const existing = latestUserWallet(sb, company, externalId);
+	if (existing) return { wallet: existing, created: false };
+	return { wallet: newUserWallet(sb, company, externalId), created: true };
+}
+
+function findUserWallet(sb, company, walletId) {
+	const wallet = sb.state.userWallets.get(walletId);
+	if (!wallet || wallet.companyId !== company.id) throw apiError(404, 'NOT_FOUND', 'Кошелёк пользователя не найден');
+	return wallet;
+}
+
+function blockWallet(sb, wallet) {
+	if (wallet.status !== 'blocked') {
+		wallet.status = 'blocked';
+		wallet.blockedAt = sb.clock.iso();
+	}
+	return wallet;
+}
+
+export function replaceUserWallet(sb, company, wallet) {
+	if (wallet.replacedById) {
+		throw apiError(409, 'CONFLICT', 'Кошелёк уже заменён', { details: { replacedById: wallet.replacedById } });
+	}
+	blockWallet(sb, wallet);
+	const fresh = newUserWallet(sb, company, wallet.externalId);
+	wallet.replacedById = fresh.id;
+	return fresh;
+}
+
+// ---- deposits (control) -------------------------------------------------------------------
+
+const fakeTx = (sb) => sb.ids.hex(32);
+
+/**
+ * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
+ * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
+ * With `externalId` the deposit lands on that user's wallet (created if absent) and the
+ * events carry `externalId`; the credited amount still goes to the company balance.
+ */
+export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
+	const now = sb.clock.iso();
+	const fee = sb.options.depositFeeUsdt;
+	const base = {
+		id: sb.ids.uuid(),
+		companyId: company.id,
+		txHash: fakeTx(sb),
+		fromAddress: fromAddress ?? tronAddressFrom(`sender:${sb.ids.hex(4)}`),
+		amount: round2(amount),
+		status: 'new',
+		amlCheckId: null,
+		amlRiskIndicator: null,
+		sweepTxHash: null,
+		error: null,
+		blockTimestamp: now,
+		createdAt: now,
+		updatedAt: now,
+	};
+	let deposit;
+	let extra = {};
+	if (externalId) {
+		const { wallet } = getOrCreateUserWallet(sb, company, externalId);
+		deposit = { ...base, walletId: wallet.id, externalId, walletAddress: wallet.address };
+		sb.state.userDeposits.push(deposit);
+		extra = { externalId };
+	} else {
+		deposit = { ...base, walletAddress: getOrCreateCompanyWallet(sb, company).address, fee: 0, creditedAmount: 0 };
+		sb.state.deposits.push(deposit);
+	}
+	sb.webhooks.emit(company, 'deposit.created', {
+		depositId: deposit.id,
+		txHash: deposit.txHash,
+		walletAddress: deposit.walletAddress,
+		fromAddress: deposit.fromAddress,
+		amount: deposit.amount,
+		tokenSymbol: 'USDT',
+		status: 'new',
+		createdAt: deposit.createdAt,
+		updatedAt: deposit.updatedAt,
+		...extra,
+	});
+	deposit.amlCheckId = `aml_${sb.ids.hex(6)}`;
+	deposit.updatedAt = sb.clock.iso();
+	if (aml === 'fail') {
+		deposit.status = 'aml_failed';
+		deposit.amlRiskIndicator = 'high';
+		deposit.error = 'AML: высокий риск источника средств';
+		sb.webhooks.emit(company, 'deposit.aml_failed', {
+			depositId: deposit.id,
+			txHash: deposit.txHash,
+			amount: deposit.amount,
+			status: 'aml_failed',
+			amlCheckId: deposit.amlCheckId,
+			amlResult: { riskIndicator: 'high', riskScore: 0.91 },
+			error: deposit.error,
+			createdAt: deposit.createdAt,
+			...extra,
+		});
+		return deposit;
+	}
+	const credited = round2(Math.max(0, deposit.amount - fee));
+	deposit.status = 'completed';
+	deposit.amlRiskIndicator = 'low';
+	deposit.sweepTxHash = fakeTx(sb);
+	if (!externalId) {
+		deposit.fee = round2(deposit.amount - credited);
+		deposit.creditedAmount = credited;
+	}
+	credit(sb, company, credited, externalId ? 'user_deposit' : 'deposit', deposit.id);
+	sb.webhooks.emit(company, 'deposit.completed', {
+		depositId: deposit.id,
+		txHash: deposit.txHash,
+		walletAddress: deposit.walletAddress,
+		amount: deposit.amount,
+		status: 'completed',
+		sweepTxHash: deposit.sweepTxHash,
+		createdAt: deposit.createdAt,
+		updatedAt: deposit.updatedAt,
+		...extra,
+	});
+	return deposit;
+}
+
+// ---- routes -------------------------------------------------------------------------------
+
+function statusFilter(query, allowed) {
+	const status = query.get('status');
+	if (status && !allowed.includes(status)) throw validationError(`status должен быть одним из: ${allowed.join(', ')}`);
+	return status || null;
+}
+
+export function registerWalletRoutes(router) {
+	router.get('/wallets', { permission: 'wallet.read' }, (ctx) => ({
+		body: { ...getOrCreateCompanyWallet(ctx.sb, ctx.company) },
+	}));
+
+	router.get('/wallets/balance', { permission: 'wallet.read' }, (ctx) => ({ body: balanceView(ctx.company) }));
+
+	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
+		const paging = readPaging(ctx.query);
+		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
+		const items = newestFirst(ctx.sb.state.deposits).filter(
+			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
+		);
+		const { page, total } = paginate(items, paging);
+		return { body: { deposits: page.map(presentCompanyDeposit), total } };
+	});
+
+	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
+		const paging = readPaging(ctx.query);
+		const type = ctx.query.get('type');
+		const referenceId = ctx.query.get('referenceId');
+		const items = newestFirst(ctx.sb.state.balanceHistory).filter(
+			(e) =>
+				e.companyId === ctx.company.id && (!type || e.type === type) && (!referenceId || e.referenceId === referenceId),
+		);
+		const { page, total } = paginate(items, paging);
+		return {
+			body: {
+				items: page.map(({ id, type: t, amount, balanceAfter, referenceId: ref, createdAt }) => ({
+					id,
+					type: t,
+					amount,
+					balanceAfter,
+					referenceId: ref,
+					createdAt,
+				})),
+				total,
+			},
+		};
+	});
+
+	router.post('/user-wallets', { permission: 'user_wallets.manage' }, (ctx) => {
+		const { externalId } = ctx.body;
+		if (typeof externalId !== 'string' || !EXTERNAL_ID_RE.test(externalId)) {
+			throw validationError('externalId должен быть строкой из печатных ASCII-символов без пробелов (до 128)');
+		}
+		const { wallet, created } = getOrCreateUserWallet(ctx.sb, ctx.company, externalId);
+		return { status: created ? 201 : 200, body: presentUserWallet(wallet) };
+	});
+
+	const listWallets = (ctx, forcedStatus) => {
+		const paging = readPaging(ctx.query);
+		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
+		const externalId = ctx.query.get('externalId');
+		const items = newestFirst(ctx.sb.state.userWallets.values()).filter(
+			(w) =>
+				w.companyId === ctx.company.id && (!status || w.status === status) && (!externalId || w.externalId === externalId),
+		);
+		const { page, total } = paginate(items, paging);
+		return { body: { wallets: page.map(presentUserWallet), total } };
+	};
+	router.get('/user-wallets', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx));
+	router.get('/user-wallets/blocked', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx, 'blocked'));
+
+	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
+		const paging = readPaging(ctx.query);
+		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
+		const externalId = ctx.query.get('externalId');
+		const items = newestFirst(ctx.sb.state.userDeposits).filter(
+			(d) =>
+				d.companyId === ctx.company.id && (!status || d.status === status) && (!externalId || d.externalId === externalId),
+		);
+		const { page, total } = paginate(items, paging);
+		return { body: { deposits: page.map(presentUserDeposit), total } };
+	});
+
+	router.get('/user-wallets/:walletId', { permission: 'user_wallets.read' }, (ctx) => ({
+		body: presentUserWallet(findUserWallet(ctx.sb, ctx.company, ctx.params.walletId)),
+	}));
+
+	router.post('/user-wallets/:walletId/block', { permission: 'user_wallets.manage' }, (ctx) => ({
+		body: presentUserWallet(blockWallet(ctx.sb, findUserWallet(ctx.sb, ctx.company, ctx.params.walletId))),
+	}));
+
+	router.post('/user-wallets/:walletId/replace', { permission: 'user_wallets.manage' }, (ctx) => {
+		const old = findUserWallet(ctx.sb, ctx.company, ctx.params.walletId);
+		const fresh = replaceUserWallet(ctx.sb, ctx.company, old);
+		return { status: 201, body: { oldWallet: presentUserWallet(old), wallet: presentUserWallet(fresh) } };
+	});
+}
+
+export function validateDepositInput(body) {
+	const problems = [];
+	if (typeof body.amount !== 'number' || !(body.amount > 0) || body.amount > 10_000_000) {
+		problems.push('amount должен быть положительным числом');
+	}
+	if (body.aml !== undefined && body.aml !== 'pass' && body.aml !== 'fail') problems.push('aml должен быть pass или fail');
+	if (body.externalId !== undefined && (typeof body.externalId !== 'string' || !EXTERNAL_ID_RE.test(body.externalId))) {
+		problems.push('externalId должен быть строкой из печатных ASCII-символов без пробелов');
+	}
+	if (problems.length) throw validationError(problems);
+}

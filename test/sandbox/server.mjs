@@ -1,0 +1,301 @@
+// Sandbox of the company payments service: a local HTTP simulator for end-to-end tests,
+// benchmarks and the demo. Not published (the package ships only dist/).
+//
+//   import { startSandbox } from './test/sandbox/server.mjs';
+//   const sandbox = await startSandbox({ retryDelaysMs: [0, 20, 40, 80] });
+//   ... sandbox.url, sandbox.keys.legacy ...
+//   await sandbox.close();
+//
+// CLI: node test/sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
+//      [--fast-retries | --retry-delays 0,100,200,400] [--no-seed] [--webhook-url URL] [--quiet]
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { authenticate, extractCredential, requirePermission } from './lib/auth.mjs';
+import { registerCardRoutes } from './lib/cards.mjs';
+import { createClock, createScheduler } from './lib/clock.mjs';
+import { registerCompanyRoutes } from './lib/company.mjs';
+import { registerControlRoutes } from './lib/control.mjs';
+import { registerDisputeRoutes } from './lib/disputes.mjs';
+import { ApiError, apiError, errorBody, validationError } from './lib/errors.mjs';
+import { randomIds } from './lib/ids.mjs';
+import { registerOrderRoutes } from './lib/orders.mjs';
+import { registerPayoutRoutes } from './lib/payouts.mjs';
+import { Router } from './lib/router.mjs';
+import { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, seedState } from './lib/seed.mjs';
+import { registerTeamRoutes } from './lib/team.mjs';
+import { isPlainObject, redactApiKey } from './lib/util.mjs';
+import { registerWalletRoutes } from './lib/wallets.mjs';
+import { DEFAULT_RETRY_DELAYS_MS, createWebhooks } from './lib/webhooks.mjs';
+
+export { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, DEFAULT_RETRY_DELAYS_MS };
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const FAULT_CODES = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE', 504: 'SERVICE_UNAVAILABLE' };
+
+function buildRouter() {
+	const router = new Router();
+	registerCompanyRoutes(router);
+	registerOrderRoutes(router);
+	registerDisputeRoutes(router);
+	registerWalletRoutes(router);
+	registerCardRoutes(router);
+	registerPayoutRoutes(router);
+	registerTeamRoutes(router);
+	registerControlRoutes(router);
+	return router;
+}
+
+function readBody(req) {
+	return new Promise((resolveBody, reject) => {
+		const chunks = [];
+		let size = 0;
+		let tooLarge = false;
+		req.on('data', (chunk) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) tooLarge = true;
+			else chunks.push(chunk);
+		});
+		req.on('end', () =>
+			tooLarge
+				? reject(apiError(413, 'BAD_REQUEST', 'Тело запроса превышает 1 МБ'))
+				: resolveBody(Buffer.concat(chunks)),
+		);
+		req.on('error', reject);
+	});
+}
+
+function parseJsonBody(raw) {
+	if (raw.length === 0) return {};
+	let parsed;
+	try {
+		parsed = JSON.parse(raw.toString('utf8'));
+	} catch {
+		throw validationError('Тело запроса не является корректным JSON');
+	}
+	if (!isPlainObject(parsed)) throw validationError('Тело запроса должно быть JSON-объектом');
+	return parsed;
+}
+
+/** Consumes one unit of an injected fault if the request matches; returns the fault kind. */
+function takeFault(faults, pathname) {
+	if (faults.pathPrefix && !pathname.startsWith(faults.pathPrefix)) return { kind: null, latencyMs: 0 };
+	let kind = null;
+	if (faults.rejectRequests > 0) {
+		faults.rejectRequests -= 1;
+		kind = 'reject';
+	} else if (faults.dropResponses > 0) {
+		faults.dropResponses -= 1;
+		kind = 'drop';
+	}
+	return { kind, latencyMs: faults.latencyMs };
+}
+
+function faultError(status, kind) {
+	const message =
+		kind === 'drop'
+			? 'Сервис временно недоступен (имитация: запрос выполнен, ответ потерян)'
+			: 'Сервис временно недоступен (имитация: запрос не выполнен)';
+	return apiError(status, FAULT_CODES[status], message, { headers: status === 503 ? { 'Retry-After': '1' } : undefined });
+}
+
+async function handle(sb, router, req, res) {
+	const requestId = `req_${randomUUID()}`;
+	const url = new URL(req.url, 'http://sandbox.invalid');
+	const isControl = url.pathname === '/__control' || url.pathname.startsWith('/__control/');
+	let status = 200;
+	let body;
+	let headers = {};
+	let fault = { kind: null, latencyMs: 0 };
+	try {
+		const raw = await readBody(req);
+		if (!isControl) {
+			fault = takeFault(sb.state.faults, url.pathname);
+			if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+			if (fault.kind === 'reject') throw faultError(sb.state.faults.status, 'reject');
+		}
+		const match = router.match(req.method, url.pathname);
+		if (!match) throw apiError(404, 'NOT_FOUND', `Маршрут ${req.method} ${url.pathname} не найден`);
+		const { route, params } = match;
+		const ctx = { sb, req, params, query: url.searchParams, body: {}, principal: null, company: null };
+		if (route.auth !== 'public') {
+			ctx.principal = authenticate(sb, extractCredential(req, url.searchParams));
+			ctx.company = ctx.principal.company;
+			requirePermission(ctx.principal, typeof route.permission === 'function' ? route.permission(ctx) : route.permission);
+		}
+		if (req.method !== 'GET' && req.method !== 'DELETE') ctx.body = parseJsonBody(raw);
+		const result = await route.handler(ctx);
+		status = result.status ?? 200;
+		body = result.body;
+		headers = result.headers ?? {};
+	} catch (err) {
+		const error = err instanceof ApiError ? err : internalError(err);
+		status = error.statusCode;
+		headers = error.headers ?? {};
+		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
+	}
+	if (fault.kind === 'drop') {
+		const error = faultError(sb.state.faults.status, 'drop');
+		status = error.statusCode;
+		headers = error.headers ?? {};
+		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
+	}
+	if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${status}`);
+	const payload = JSON.stringify(body ?? null);
+	res.writeHead(status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': Buffer.byteLength(payload),
+		'X-Request-Id': requestId,
+		...headers,
+	});
+	res.end(payload);
+}
+
+function internalError(err) {
+	console.error('[sandbox] unexpected error:', err);
+	return apiError(500, 'INTERNAL_ERROR');
+}
+
+/**
+ * Starts the sandbox.
+ * @param {object} [options]
+ * @param {string} [options.host='127.0.0.1']
+ * @param {number} [options.port=0] 0 picks a free port
+ * @param {number[]} [options.retryDelaysMs=[0,1000,2000,4000]] webhook attempt delays
+ * @param {boolean | { inProgressAfterMs?: number, successAfterMs?: number }} [options.orderSchedule=false]
+ * @param {boolean | { balanceUsdt?: number, cardStock?: number, companyDeposits?: number, history?: boolean }} [options.seed=true]
+ * @param {number} [options.depositFeeUsdt=1] fee retained from each incoming deposit
+ * @param {number} [options.webhookTimeoutMs=5000]
+ * @param {string|null} [options.webhookUrl] preset Demo Co webhookUrl
+ * @param {string|null} [options.webhookSecret] preset Demo Co webhook secret
+ * @param {boolean} [options.log=false] log each request to stdout
+ */
+export async function startSandbox(options = {}) {
+	const opts = {
+		host: '127.0.0.1',
+		port: 0,
+		retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+		orderSchedule: false,
+		seed: true,
+		depositFeeUsdt: 1,
+		webhookTimeoutMs: 5000,
+		webhookUrl: null,
+		webhookSecret: null,
+		log: false,
+		...options,
+	};
+	const clock = createClock();
+	const sb = { options: opts, clock, scheduler: createScheduler(clock), ids: randomIds(), state: null, url: null };
+	sb.webhooks = createWebhooks(sb, { timeoutMs: opts.webhookTimeoutMs });
+	sb.reset = () => {
+		sb.webhooks.cancelAll();
+		sb.scheduler.clear();
+		clock.resetOffset();
+		seedState(sb, opts.seed);
+		sb.scheduler.clear();
+		const demo = sb.state.companies.get(SANDBOX_COMPANY.id);
+		demo.webhookUrl = opts.webhookUrl;
+		demo.webhookSecret = opts.webhookSecret;
+	};
+
+	const router = buildRouter();
+	const server = http.createServer((req, res) => {
+		handle(sb, router, req, res).catch((err) => {
+			console.error('[sandbox] failed to answer:', err);
+			res.destroy();
+		});
+	});
+	await new Promise((resolveListen, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port, opts.host, () => {
+			server.off('error', reject);
+			resolveListen();
+		});
+	});
+	const { port } = server.address();
+	const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+	sb.url = `http://${hostForUrl}:${port}`;
+	sb.reset();
+	sb.scheduler.start();
+
+	let closed = false;
+	return {
+		url: sb.url,
+		port,
+		keys: SANDBOX_KEYS,
+		company: SANDBOX_COMPANY,
+		members: SANDBOX_MEMBERS,
+		clock,
+		get state() {
+			return sb.state;
+		},
+		/** Rebuilds the seeded state (same as POST /__control/reset). */
+		reset: () => sb.reset(),
+		/** Resolves when no webhook delivery is pending or in flight. */
+		webhooksIdle: (o) => sb.webhooks.idle(o),
+		deliveries: () => sb.webhooks.list(),
+		routes: router.routes,
+		async close() {
+			if (closed) return;
+			closed = true;
+			sb.scheduler.stop();
+			sb.webhooks.stop();
+			await new Promise((r) => {
+				server.close(() => r());
+				server.closeAllConnections();
+			});
+		},
+	};
+}
+
+function parseArgs(argv) {
+	const args = { port: 4010, host: '127.0.0.1', quiet: false };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const next = () => argv[++i];
+		if (a === '--port') args.port = Number(next());
+		else if (a === '--host') args.host = next();
+		else if (a === '--order-schedule') args.orderSchedule = true;
+		else if (a === '--fast-retries') args.retryDelaysMs = [0, 100, 200, 400];
+		else if (a === '--retry-delays') args.retryDelaysMs = next().split(',').map(Number);
+		else if (a === '--no-seed') args.seed = false;
+		else if (a === '--webhook-url') args.webhookUrl = next();
+		else if (a === '--quiet') args.quiet = true;
+		else if (a === '--help' || a === '-h') args.help = true;
+		else throw new Error(`unknown argument: ${a}`);
+	}
+	return args;
+}
+
+async function main() {
+	const args = parseArgs(process.argv.slice(2));
+	if (args.help) {
+		console.log(
+			'usage: node test/sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
+				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]',
+		);
+		return;
+	}
+	const { quiet, help: _help, ...options } = args;
+	const sandbox = await startSandbox({ ...options, log: !quiet });
+	console.log(`Company payments sandbox listening on ${sandbox.url}`);
+	console.log(`  control API: ${sandbox.url}/__control/state`);
+	console.log('  keys:');
+	for (const [name, key] of Object.entries(SANDBOX_KEYS)) console.log(`    ${name.padEnd(13)} ${key}`);
+	console.log(`  company login: ${SANDBOX_COMPANY.email} / ${SANDBOX_COMPANY.password}`);
+	const stop = async (signal) => {
+		console.log(`\n${signal}: stopping sandbox`);
+		await sandbox.close();
+		process.exit(0);
+	};
+	process.once('SIGINT', () => void stop('SIGINT'));
+	process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+	main().catch((err) => {
+		console.error(err);
+		process.exit(1);
+	});
+}
