@@ -51,15 +51,15 @@ export function control(sandbox) {
 }
 
 /**
- * A webhook receiver on 127.0.0.1. `respond(record, index)` returns the HTTP status to answer
- * (default 200). Each record keeps the raw body bytes and the headers.
+ * A webhook receiver on 127.0.0.1. `respond(record, index)` returns (or resolves to) the HTTP
+ * status to answer (default 200). Each record keeps the raw body bytes and the headers.
  */
 export async function startReceiver(respond = () => 200) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
+		req.on('end', async () => {
 			const raw = Buffer.concat(chunks);
 			const record = { method: req.method, headers: req.headers, raw, text: raw.toString('utf8'), at: Date.now() };
 			try {
@@ -68,7 +68,7 @@ export async function startReceiver(respond = () => 200) {
 				record.json = null;
 			}
 			requests.push(record);
-			const status = respond(record, requests.length - 1);
+			const status = await respond(record, requests.length - 1);
 			res.writeHead(status, { 'Content-Type': 'text/plain' });
 			res.end(status >= 200 && status < 300 ? 'ok' : 'no');
 		});

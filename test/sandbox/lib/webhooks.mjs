@@ -29,6 +29,9 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 	const controllers = new Set();
 	const agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
 	let stopped = false;
+	// Bumped by cancelAll() (reset/close): attempts of older deliveries then stop quietly,
+	// even when an aborted request settles after the reset.
+	let generation = 0;
 
 	const deliveries = () => sb.state.deliveries;
 
@@ -63,6 +66,7 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 			signedWith,
 			state: 'pending',
 			retry,
+			generation,
 			attempts: [],
 			createdAt: sb.clock.iso(),
 			nextAttemptAt: null,
@@ -72,8 +76,10 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 		return delivery;
 	}
 
+	const isCurrent = (delivery) => !stopped && delivery.generation === generation;
+
 	function schedule(delivery, delayMs) {
-		if (stopped) return;
+		if (!isCurrent(delivery)) return;
 		delivery.nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
 		const timer = setTimeout(() => {
 			timers.delete(timer);
@@ -83,11 +89,11 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 	}
 
 	async function attempt(delivery) {
-		if (stopped) return;
+		if (!isCurrent(delivery)) return;
 		delivery.state = 'delivering';
 		delivery.nextAttemptAt = null;
 		const result = await send(delivery);
-		if (stopped) return;
+		if (!isCurrent(delivery)) return;
 		delivery.attempts.push(result);
 		const scheduled = delivery.attempts.filter((a) => !a.replay).length;
 		if (result.ok) {
@@ -184,6 +190,7 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 
 	/** Cancels timers and in-flight requests; used on reset and close. */
 	function cancelAll() {
+		generation += 1;
 		for (const t of timers) clearTimeout(t);
 		timers.clear();
 		for (const c of controllers) c.abort();
