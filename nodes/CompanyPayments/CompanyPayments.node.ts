@@ -42,6 +42,11 @@ export class CompanyPayments implements INodeType {
 				noDataExpression: true,
 				options: [
 					{
+						name: 'Company',
+						value: 'company',
+						description: 'The company profile, API key, webhook URL and webhook secret',
+					},
+					{
 						name: 'Company Wallet',
 						value: 'companyWallet',
 						description: 'The company deposit address, balance, deposits and balance history',
@@ -50,6 +55,16 @@ export class CompanyPayments implements INodeType {
 						name: 'Dispute',
 						value: 'dispute',
 						description: 'Disputes on completed orders',
+					},
+					{
+						name: 'Invite',
+						value: 'invite',
+						description: 'Invites that bring new members into the company',
+					},
+					{
+						name: 'Member',
+						value: 'member',
+						description: 'Team members of the company with their roles and permissions',
 					},
 					{
 						name: 'Order',

@@ -41,3 +41,36 @@ export const ASSUMED_ENDPOINTS = {
 /** The quote returned by POST /orders/prepare carries its id in one of these fields. */
 export const QUOTE_ID_FIELDS = ['id', 'quoteId'];
 
+/**
+ * Team lists (GET /members, GET /members/invites): neither envelope nor paging is shown. They
+ * are read like every other list (limit/offset, harmless if ignored; a bare array or an
+ * envelope), with the records looked for first under these keys.
+ */
+export const TEAM_LIST_KEYS = { members: 'members', invites: 'invites' } as const;
+
+/*
+ * Request bodies not shown: PATCH /members/{userId} sends `role` and/or `permissions` (an array
+ * of names); POST /members/invites sends `email`, `role`, `permissions` (each only when set);
+ * POST /auth/invites/{token}/accept and POST /auth/company/login send `email` and `password`.
+ * Role names are not shown beyond `owner`: the node sends the role as typed.
+ */
+
+/**
+ * Answers that carry a new API key (invite accept, company login, regenerate key) do not show
+ * their field names. The answer is passed through unchanged; the first of these fields holding
+ * a string is named in the output's `apiKeyField`. The session token of accept and login is
+ * assumed to be `token` and is passed through, not used by the node.
+ */
+export const NEW_API_KEY_FIELDS = ['apiKey', 'newApiKey', 'api_key', 'key'];
+
+/**
+ * The invite URL's format is not shown. When the user gives the URL instead of the token, the
+ * token is this query parameter, else the URL's last path segment.
+ */
+export const INVITE_URL_TOKEN_PARAMETER = 'token';
+
+/**
+ * POST /auth/company/login is not marked public, so it is sent with the credential's API key
+ * like every endpoint except invite preview and accept.
+ */
+export const COMPANY_LOGIN_AUTHENTICATED = true;

@@ -1,6 +1,9 @@
 import { describeResource } from './common/describe';
+import { company } from './company';
 import { companyWallet } from './companyWallet';
 import { dispute } from './dispute';
+import { invite } from './invite';
+import { member } from './member';
 import { order } from './order';
 import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
@@ -11,6 +14,9 @@ const registry: Array<{ resource: ResourceDefinition; defaultOperation: string }
 	{ resource: dispute, defaultOperation: 'create' },
 	{ resource: companyWallet, defaultOperation: 'getBalance' },
 	{ resource: userWallet, defaultOperation: 'createOrGet' },
+	{ resource: member, defaultOperation: 'getMany' },
+	{ resource: invite, defaultOperation: 'create' },
+	{ resource: company, defaultOperation: 'getProfile' },
 ];
 
 export const resources: ResourceDefinition[] = registry.map((entry) => entry.resource);

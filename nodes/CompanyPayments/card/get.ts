@@ -1,0 +1,23 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { cardIdField, readCardId } from './fields';
+
+export const get: OperationDefinition = {
+	value: 'get',
+	name: 'Get',
+	action: 'Get a card',
+	description: 'Get one card by its ID: status, masked number, expiry',
+	readOnly: true,
+	properties: [cardIdField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const cardId = readCardId(this, itemIndex);
+		return (await apiRequest.call(this, {
+			method: 'GET',
+			path: `/cards/${segment(cardId)}`,
+			itemIndex,
+		})) as OperationResult;
+	},
+};

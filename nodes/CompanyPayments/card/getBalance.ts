@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+import { cardIdField, readCardId } from './fields';
+
+const NOT_ASSIGNED =
+	'The card is not in status assigned. Only an assigned (active) card has a live balance; a requested, closing, closed, retired or failed card has none. Check the status with Card > Get';
+const NOT_FOUND_OR_NOT_ASSIGNED =
+	'No assigned card with this ID in this company: the card does not exist, or it is not in status assigned (only an assigned card has a live balance)';
+
+/** The decimal string as a number, for comparisons in later nodes; null when it is not a number. */
+function toNumber(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value !== 'string' || value.trim() === '') return null;
+	const number = Number(value);
+	return Number.isFinite(number) ? number : null;
+}
+
+export const getBalance: OperationDefinition = {
+	value: 'getBalance',
+	name: 'Get Balance',
+	action: 'Get the balance of a card',
+	description:
+		'Get the live balance of an assigned card from the issuer (cached about 60 seconds); outputs balance as the exact decimal string and balanceNumber as a number',
+	readOnly: true,
+	properties: [cardIdField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const cardId = readCardId(this, itemIndex);
+		const body = (await apiRequest.call(this, {
+			method: 'GET',
+			path: `/cards/${segment(cardId)}/balance`,
+			itemIndex,
+			explain: {
+				CARD_NOT_ACTIVE: NOT_ASSIGNED,
+				BAD_REQUEST: NOT_ASSIGNED,
+				UNPROCESSABLE: NOT_ASSIGNED,
+				CARD_NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED,
+				NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED,
+			},
+		})) as IDataObject;
+		const output: IDataObject = {};
+		for (const [key, value] of Object.entries(body)) {
+			output[key] = value;
+			if (key === 'balance') output.balanceNumber = toNumber(value);
+		}
+		if (!('balance' in output)) output.balanceNumber = null;
+		return output;
+	},
+};

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
+
+export const getRechargeQuote: OperationDefinition = {
+	value: 'getRechargeQuote',
+	name: 'Get Recharge Quote',
+	action: 'Get a quote for recharging a card',
+	description:
+		'Get what a recharge would cost: the service commission, the processor fee and the total USDT debited. No funds move.',
+	// A POST, but the document states that no funds move: items may run concurrently.
+	readOnly: true,
+	properties: [cardIdField, targetAmountField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const cardId = readCardId(this, itemIndex);
+		const targetAmount = readTargetAmount(this, itemIndex);
+		return (await apiRequest.call(this, {
+			method: 'POST',
+			path: '/cards/recharge/quote',
+			body: { cardId, targetAmount },
+			itemIndex,
+		})) as OperationResult;
+	},
+};

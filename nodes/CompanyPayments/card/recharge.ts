@@ -1,0 +1,33 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { ASSUMED_ENDPOINTS } from '../assumptions';
+import { idempotencyKeyField } from '../common/fields';
+import { apiRequest, idempotencyKey } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
+
+export const recharge: OperationDefinition = {
+	value: 'recharge',
+	name: 'Recharge',
+	action: 'Recharge a card',
+	description:
+		'Load an amount in USD onto an assigned card, paid from the company USDT balance (amount plus commission and processor fee, as Get Recharge Quote shows)',
+	properties: [cardIdField, targetAmountField, idempotencyKeyField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const cardId = readCardId(this, itemIndex);
+		const targetAmount = readTargetAmount(this, itemIndex);
+		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const { method, path } = ASSUMED_ENDPOINTS.cardRecharge;
+		return (await apiRequest.call(this, {
+			method,
+			path,
+			body: { cardId, targetAmount },
+			headers: { 'Idempotency-Key': key },
+			itemIndex,
+			explain: {
+				CARD_NOT_ACTIVE:
+					'The card is not in status assigned; only an assigned (active) card can be recharged',
+			},
+		})) as OperationResult;
+	},
+};

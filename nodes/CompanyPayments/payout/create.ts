@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { ASSUMED_ENDPOINTS } from '../assumptions';
+import { idempotencyKeyField } from '../common/fields';
+import { requirePositiveNumber } from '../common/validation';
+import { apiRequest, idempotencyKey } from '../transport';
+import type { OperationDefinition } from '../types';
+import { withFundsReturned } from './fundsReturned';
+import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
+
+const OPTIONAL_TEXT_FIELDS = ['bankId', 'recipientFirstName', 'recipientLastName', 'externalId'];
+
+export const create: OperationDefinition = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create a payout',
+	description:
+		'Pay an amount in RUB to a card or phone number, paid from the company USDT balance at the rate fixed at creation',
+	properties: [
+		{
+			displayName: 'Amount (RUB)',
+			name: 'amountRub',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			required: true,
+			description: 'The amount in RUB the recipient receives',
+		},
+		{
+			displayName: 'Requisite Type',
+			name: 'requisiteType',
+			type: 'options',
+			default: 'card',
+			options: [
+				{ name: 'Card', value: 'card', description: 'Pay to a card number' },
+				{ name: 'Phone', value: 'phone', description: 'Pay to a phone number' },
+			],
+			description: 'Whether the requisite is a card number or a phone number',
+		},
+		{
+			displayName: 'Requisite',
+			name: 'requisite',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 2200 1234 5678 9012',
+			description:
+				'The recipient\'s card number (16 to 19 digits) or phone number (10 to 15 digits, optional leading +). Spaces and dashes are removed before it is checked and sent.',
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Bank ID',
+					name: 'bankId',
+					type: 'string',
+					default: '',
+					description:
+						'The ID of the recipient\'s bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.',
+				},
+				{
+					displayName: 'External ID',
+					name: 'externalId',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. salary-2026-11-42',
+					description: 'Your identifier for the payout; the payout webhook events carry it',
+				},
+				{
+					displayName: 'Recipient First Name',
+					name: 'recipientFirstName',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: 'Recipient Last Name',
+					name: 'recipientLastName',
+					type: 'string',
+					default: '',
+				},
+			],
+		},
+		idempotencyKeyField,
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const amountRub = requirePositiveNumber(this, itemIndex, 'amountRub', 'Amount (RUB)');
+		const { requisiteType, requisite } = readRequisite(
+			this,
+			itemIndex,
+			this.getNodeParameter('requisiteType', itemIndex, 'card') as string,
+			this.getNodeParameter('requisite', itemIndex, ''),
+		);
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const body: IDataObject = { amountRub, requisiteType, requisite };
+		for (const field of OPTIONAL_TEXT_FIELDS) {
+			const value = typeof additional[field] === 'string' ? (additional[field] as string).trim() : '';
+			if (value !== '') body[field] = value;
+		}
+		const explain = {
+			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${maskRequisite(requisite)} as invalid`,
+		};
+		const { method, path } = ASSUMED_ENDPOINTS.payoutCreate;
+		let payout: IDataObject;
+		try {
+			payout = (await apiRequest.call(this, {
+				method,
+				path,
+				body,
+				headers: { 'Idempotency-Key': key },
+				itemIndex,
+				explain,
+			})) as IDataObject;
+		} catch (error) {
+			throw withRequisiteMasked(this, error, requisite, itemIndex, explain);
+		}
+		return withFundsReturned(payout);
+	},
+};

@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PAYOUT_REQUISITE_FORMATS, PAYOUT_REQUISITE_SEPARATORS } from '../assumptions';
+import { serviceError, serviceErrorInfo } from '../transport';
+
+export type RequisiteType = keyof typeof PAYOUT_REQUISITE_FORMATS;
+
+/** "•••• 1234": a requisite as it may appear in a message: its last four digits only. */
+export function maskRequisite(value: string): string {
+	const digits = value.replace(/\D/g, '');
+	return digits.length > 4 ? `•••• ${digits.slice(-4)}` : '••••';
+}
+
+/**
+ * Reads the requisite for the given type: spaces and dashes removed, then checked against the
+ * format of its type. The error names the field and the rule and shows only the last four
+ * digits: a card number never appears in full in an error.
+ */
+export function readRequisite(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	type: string,
+	value: unknown,
+): { requisiteType: RequisiteType; requisite: string } {
+	if (type !== 'card' && type !== 'phone') {
+		throw new NodeOperationError(ctx.getNode(), `Requisite Type must be card or phone, got "${type}"`, {
+			itemIndex,
+			description: `Nothing was sent to the service. Fix "Requisite Type" on item ${itemIndex} and run again.`,
+		});
+	}
+	const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+	const cleaned = raw.trim().replace(PAYOUT_REQUISITE_SEPARATORS, '');
+	const format = PAYOUT_REQUISITE_FORMATS[type];
+	if (!format.pattern.test(cleaned)) {
+		const digits = cleaned.replace(/\D/g, '').length;
+		const shown = cleaned === '' ? 'an empty value' : `"${maskRequisite(cleaned)}" (${cleaned.length} characters, ${digits} digits)`;
+		throw new NodeOperationError(ctx.getNode(), `Requisite ${format.rule} for requisite type ${type}, got ${shown}`, {
+			itemIndex,
+			description: `Nothing was sent to the service. Spaces and dashes are removed before the check. Fix "Requisite" on item ${itemIndex} and run again.`,
+		});
+	}
+	return { requisiteType: type, requisite: cleaned };
+}
+
+/**
+ * Masks, in a text, the requisite that was sent (also when written with spaces, dashes or
+ * brackets between its digits) and any other unbroken run of 10 or more digits.
+ */
+export function maskNumbers(text: string, requisite: string): string {
+	let out = text;
+	const digits = requisite.replace(/\D/g, '');
+	if (digits.length >= 5) {
+		const spaced = new RegExp(`\\+?${digits.split('').join('[\\s()-]*')}`, 'g');
+		out = out.replace(spaced, maskRequisite(digits));
+	}
+	return out.replace(/\+?\d{10,}/g, (match) => maskRequisite(match));
+}
+
+function maskDeep(value: unknown, requisite: string): unknown {
+	if (typeof value === 'string') return maskNumbers(value, requisite);
+	if (Array.isArray(value)) return value.map((entry) => maskDeep(entry, requisite));
+	if (typeof value === 'object' && value !== null) {
+		const out: IDataObject = {};
+		for (const [key, field] of Object.entries(value)) {
+			out[key] = maskDeep(field, requisite) as IDataObject[string];
+		}
+		return out;
+	}
+	return value;
+}
+
+/**
+ * The service's error for a call that carried a requisite, with the requisite (and any other
+ * long number) in its message and details masked to the last four digits. Errors without such
+ * numbers, and errors that are not service answers, come back unchanged.
+ */
+export function withRequisiteMasked(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	requisite: string,
+	itemIndex: number,
+	explain?: Record<string, string>,
+): Error {
+	const info = serviceErrorInfo(error);
+	if (!info) return error as Error;
+	const message = info.serviceMessage === null ? null : maskNumbers(info.serviceMessage, requisite);
+	const details = info.details === null ? null : (maskDeep(info.details, requisite) as IDataObject);
+	if (message === info.serviceMessage && JSON.stringify(details) === JSON.stringify(info.details)) {
+		return error as Error;
+	}
+	const body: IDataObject = {
+		statusCode: info.httpCode,
+		errorCode: info.errorCode,
+		message,
+		details,
+		required: info.required,
+		requestId: info.requestId,
+		path: info.path,
+	};
+	return serviceError(ctx.getNode(), info.httpCode, body, undefined, itemIndex, explain);
+}

@@ -1,0 +1,479 @@
+import nock from 'nock';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { card as cardResource } from '../../nodes/CompanyPayments/card';
+import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+
+const CARD_ID = 'card_3f9a1c2e';
+const DERIVED_KEY = `n8n-1001-${NODE_ID}-0-0`;
+
+const card = {
+	id: CARD_ID,
+	externalId: 'employee-42',
+	status: 'assigned',
+	maskedPan: '400012******1234',
+	expiry: '11/29',
+	assignedAt: '2026-11-21T12:00:00.000Z',
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+const fulfilledRequest = {
+	id: 'creq_1a2b3c4d',
+	externalId: 'employee-42',
+	status: 'fulfilled',
+	cardId: CARD_ID,
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+const pendingRequest = { ...fulfilledRequest, status: 'pending', cardId: null };
+
+function serviceErrorBody(statusCode: number, errorCode: string, extra: Record<string, unknown> = {}) {
+	return { statusCode, error: 'Error', errorCode, message: 'Ошибка', ...extra };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+afterEach(() => {
+	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
+});
+
+describe('card resource definition', () => {
+	it('runs only the reads concurrently; request and recharge run one item at a time', () => {
+		const readOnly = Object.fromEntries(cardResource.operations.map((op) => [op.value, op.readOnly === true]));
+		expect(readOnly).toEqual({
+			request: false,
+			get: true,
+			getMany: true,
+			getBalance: true,
+			getSensitiveData: true,
+			getRechargeQuote: true,
+			recharge: false,
+		});
+	});
+
+	it('is listed as a resource with Request preselected', () => {
+		const { properties } = new CompanyPayments().description;
+		const resource = properties.find((p) => p.name === 'resource');
+		expect(resource?.options).toContainEqual(expect.objectContaining({ name: 'Card', value: 'card' }));
+		const selector = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'card',
+		);
+		expect(selector?.default).toBe('request');
+	});
+});
+
+describe('card.request', () => {
+	it('posts the external ID with the API key and the derived Idempotency-Key; outcome assigned', async () => {
+		const scope = nock(BASE_URL)
+			.post('/cards/request', { externalId: 'employee-42' })
+			.matchHeader('x-api-key', API_KEY)
+			.matchHeader('idempotency-key', DERIVED_KEY)
+			.reply(200, { status: 'assigned', card, request: fulfilledRequest });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'request', externalId: ' employee-42 ' },
+		});
+		expect(output).toEqual([
+			{
+				json: { outcome: 'assigned', status: 'assigned', card, request: fulfilledRequest },
+				pairedItem: { item: 0 },
+			},
+		]);
+		scope.done();
+	});
+
+	it('outputs outcome pending with card null and a note about the card.assigned event', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(202, { status: 'pending', card: null, request: pendingRequest });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
+		});
+		expect(output[0].json).toEqual({
+			outcome: 'pending',
+			status: 'pending',
+			card: null,
+			request: pendingRequest,
+			note: expect.stringContaining('card.assigned'),
+		});
+	});
+
+	it('treats an answer without card and with a pending request as pending', async () => {
+		nock(BASE_URL).post('/cards/request').reply(200, { request: pendingRequest });
+		const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
+		expect(output[0].json).toMatchObject({ outcome: 'pending', status: 'pending', card: null });
+	});
+
+	it('reports an answer with no card and a failed request as an error', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, { status: 'failed', card: null, request: { ...pendingRequest, status: 'failed' } });
+		const error = await runNodeError({ parameters: { resource: 'card', operation: 'request' } });
+		expect(error.message).toBe('The service issued no card: the card request is failed');
+	});
+
+	it('sends no body without an external ID, but still an Idempotency-Key', async () => {
+		nock(BASE_URL)
+			.post('/cards/request', (body) => body === '' || Object.keys(body).length === 0)
+			.matchHeader('idempotency-key', DERIVED_KEY)
+			.reply(200, { status: 'assigned', card, request: fulfilledRequest });
+		const { context } = await runNode({ parameters: { resource: 'card', operation: 'request', externalId: '' } });
+		expect(context.requests[0].body).toBeUndefined();
+	});
+
+	it('uses the Idempotency Key the user set', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.matchHeader('idempotency-key', 'example-card-for-employee-42')
+			.reply(200, { status: 'assigned', card, request: fulfilledRequest });
+		await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'request',
+				idempotencyKey: 'example-card-for-employee-42',
+			},
+		});
+	});
+
+	it('sends the same derived key when n8n retries the same item, and a new one in a new execution', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post('/cards/request')
+			.times(3)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, { status: 'assigned', card, request: fulfilledRequest }];
+			});
+		const parameters = { resource: 'card', operation: 'request', externalId: 'employee-42' };
+		await runNode({ parameters, executionId: '1001' });
+		await runNode({ parameters, executionId: '1001' });
+		await runNode({ parameters, executionId: '1002' });
+		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY, `n8n-1002-${NODE_ID}-0-0`]);
+	});
+
+	it.each([
+		['emp 42', 'character 4 is a space'],
+		['emp\t42', 'character 4 is U+0009'],
+		['карта-1', 'character 1 is U+043A'],
+	])('refuses the external ID %j before any request', async (externalId, detail) => {
+		const error = await runNodeError({ parameters: { resource: 'card', operation: 'request', externalId } });
+		expect(error.constructor.name).toBe('NodeOperationError');
+		expect(error.message).toBe(
+			`External ID must be printable ASCII without spaces (characters 0x21 to 0x7E; ${detail}), got "${externalId}"`,
+		);
+	});
+
+	it('names the external ID that is taken on 409 CARD_EXTERNAL_ID_TAKEN', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(409, serviceErrorBody(409, 'CARD_EXTERNAL_ID_TAKEN', { details: { externalId: 'employee-42' } }));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
+		});
+		expect(error.message).toMatch(/^CARD_EXTERNAL_ID_TAKEN: The external ID "employee-42" is already used/);
+		expect(error.httpCode).toBe('409');
+	});
+
+	it('requests cards for items one after another, each with its own key', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post('/cards/request')
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, { status: 'assigned', card, request: fulfilledRequest }];
+			});
+		const { output } = await runNode({
+			parameters: [
+				{ resource: 'card', operation: 'request', externalId: 'a-1' },
+				{ resource: 'card', operation: 'request', externalId: 'a-2' },
+			],
+		});
+		expect(keys).toEqual([DERIVED_KEY, `n8n-1001-${NODE_ID}-0-1`]);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('card.get and card.getMany', () => {
+	it('gets one card by ID with the API key', async () => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}`).matchHeader('x-api-key', API_KEY).reply(200, card);
+		const { output } = await runNode({ parameters: { resource: 'card', operation: 'get', cardId: CARD_ID } });
+		expect(output).toEqual([{ json: card, pairedItem: { item: 0 } }]);
+	});
+
+	it('encodes the card ID as one path segment', async () => {
+		nock(BASE_URL).get('/cards/a%2Fb').reply(200, card);
+		await runNode({ parameters: { resource: 'card', operation: 'get', cardId: 'a/b' } });
+	});
+
+	it('explains 404 CARD_NOT_FOUND', async () => {
+		nock(BASE_URL).get('/cards/nope').reply(404, serviceErrorBody(404, 'CARD_NOT_FOUND'));
+		const error = await runNodeError({ parameters: { resource: 'card', operation: 'get', cardId: 'nope' } });
+		expect(error.message).toBe('CARD_NOT_FOUND: The card does not exist in this company');
+		expect(error.httpCode).toBe('404');
+	});
+
+	it('refuses an empty card ID before any request', async () => {
+		const error = await runNodeError({ parameters: { resource: 'card', operation: 'get', cardId: ' ' } });
+		expect(error.message).toBe('Card ID must not be empty, got " "');
+	});
+
+	it('lists cards filtered by external ID from the cards envelope, up to the limit', async () => {
+		nock(BASE_URL)
+			.get('/cards')
+			.query({ externalId: 'employee-42', limit: '5', offset: '0' })
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, { cards: [card], total: 1 });
+		const { output } = await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				filters: { externalId: 'employee-42' },
+			},
+		});
+		expect(output).toEqual([{ json: card, pairedItem: { item: 0 } }]);
+	});
+
+	it('pages through all cards with Return All', async () => {
+		const page = Array.from({ length: 100 }, (_, i) => ({ ...card, id: `card_${i}` }));
+		nock(BASE_URL).get('/cards').query({ limit: '100', offset: '0' }).reply(200, { cards: page, total: 101 });
+		nock(BASE_URL)
+			.get('/cards')
+			.query({ limit: '100', offset: '100' })
+			.reply(200, { cards: [{ ...card, id: 'card_100' }], total: 101 });
+		const { output } = await runNode({ parameters: { resource: 'card', operation: 'getMany', returnAll: true } });
+		expect(output).toHaveLength(101);
+		expect(output[100].json.id).toBe('card_100');
+	});
+});
+
+describe('card.getBalance', () => {
+	it('keeps balance as the decimal string and adds balanceNumber beside it', async () => {
+		nock(BASE_URL)
+			.get(`/cards/${CARD_ID}/balance`)
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, { balance: '123.45', currency: 'USD', fetchedAt: '2026-11-21T12:00:00.000Z' });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(output[0].json).toEqual({
+			balance: '123.45',
+			balanceNumber: 123.45,
+			currency: 'USD',
+			fetchedAt: '2026-11-21T12:00:00.000Z',
+		});
+		expect(Object.keys(output[0].json).slice(0, 2)).toEqual(['balance', 'balanceNumber']);
+	});
+
+	it('sets balanceNumber to null when balance is not a number', async () => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(200, { balance: 'n/a', currency: 'USD' });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(output[0].json.balanceNumber).toBeNull();
+	});
+
+	it.each([422, 400])('says the card must be assigned on %i CARD_NOT_ACTIVE', async (status) => {
+		nock(BASE_URL)
+			.get(`/cards/${CARD_ID}/balance`)
+			.reply(status, serviceErrorBody(status, 'CARD_NOT_ACTIVE', { details: { status: 'closing' } }));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(error.message).toMatch(/^CARD_NOT_ACTIVE: The card is not in status assigned\. Only an assigned/);
+		expect(error.description).toContain('Details: {"status":"closing"}');
+		expect(error.httpCode).toBe(String(status));
+	});
+
+	it.each(['CARD_NOT_FOUND', 'NOT_FOUND'])('says the card must exist and be assigned on 404 %s', async (code) => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(404, serviceErrorBody(404, code));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(error.message).toBe(
+			`${code}: No assigned card with this ID in this company: the card does not exist, or it is not in status assigned (only an assigned card has a live balance)`,
+		);
+	});
+});
+
+describe('card.getSensitiveData', () => {
+	const sensitive = {
+		cardId: CARD_ID,
+		cardNumberFull: '4000123456781234',
+		cardCvv: '987',
+		expiry: '11/29',
+	};
+
+	it('warns in the UI and masks by default', () => {
+		const { properties } = new CompanyPayments().description;
+		const forOperation = properties.filter(
+			(p) => p.displayOptions?.show?.operation?.[0] === 'getSensitiveData',
+		);
+		const notice = forOperation.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toContain('full card number and CVV');
+		expect(notice?.displayName).toContain('execution');
+		const mask = forOperation.find((p) => p.name === 'maskSensitiveData');
+		expect(mask).toMatchObject({ displayName: 'Mask Card Number and CVV', type: 'boolean', default: true });
+	});
+
+	it('masks the card number and CVV when the option is left on', async () => {
+		nock(BASE_URL)
+			.get(`/cards/${CARD_ID}/sensitive`)
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, sensitive);
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID },
+		});
+		expect(output[0].json).toEqual({
+			cardId: CARD_ID,
+			cardNumberFull: '•••• •••• •••• 1234',
+			cardCvv: '•••',
+			expiry: '11/29',
+			masked: true,
+		});
+		expect(JSON.stringify(output)).not.toContain('4000123456781234');
+		expect(JSON.stringify(output)).not.toContain('987');
+	});
+
+	it('keeps null values null when masking', async () => {
+		nock(BASE_URL)
+			.get(`/cards/${CARD_ID}/sensitive`)
+			.reply(200, { cardId: CARD_ID, cardNumberFull: null, cardCvv: null, expiry: null });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID, maskSensitiveData: true },
+		});
+		expect(output[0].json).toMatchObject({ cardNumberFull: null, cardCvv: null, masked: true });
+	});
+
+	it('outputs the full values when masking is turned off', async () => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/sensitive`).reply(200, sensitive);
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID, maskSensitiveData: false },
+		});
+		expect(output[0].json).toEqual({ ...sensitive, masked: false });
+	});
+
+	it.each(['CARD_NOT_FOUND', 'NOT_FOUND'])('says the card must be assigned on 404 %s', async (code) => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/sensitive`).reply(404, serviceErrorBody(404, code));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID },
+		});
+		expect(error.message).toMatch(
+			new RegExp(`^${code}: No assigned card with this ID in this company: .* not in status assigned`),
+		);
+		expect(error.message).toContain('requested, retired and failed cards answer 404');
+	});
+});
+
+describe('card.getRechargeQuote', () => {
+	const quote = {
+		cardId: CARD_ID,
+		targetAmount: 100,
+		processorFeeBps: 150,
+		processorGrossAmount: 101.5,
+		ourFeeBps: 100,
+		ourFee: 1,
+		userCharge: 102.5,
+		commissionUsdt: 2.5,
+		totalDebitUsdt: 102.5,
+		currency: 'USDT',
+	};
+
+	it('posts card ID and target amount and outputs the quote', async () => {
+		const scope = nock(BASE_URL)
+			.post('/cards/recharge/quote', { cardId: CARD_ID, targetAmount: 100 })
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, quote);
+		const { output, context } = await runNode({
+			parameters: { resource: 'card', operation: 'getRechargeQuote', cardId: CARD_ID, targetAmount: 100 },
+		});
+		expect(output).toEqual([{ json: quote, pairedItem: { item: 0 } }]);
+		expect(context.requests[0].headers).not.toHaveProperty('Idempotency-Key');
+		scope.done();
+	});
+
+	it.each([0, -5, 'abc'])('refuses the target amount %j before any request', async (targetAmount) => {
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getRechargeQuote', cardId: CARD_ID, targetAmount },
+		});
+		expect(error.constructor.name).toBe('NodeOperationError');
+		expect(error.message).toBe(
+			`Target Amount (USD) must be a number greater than 0, got ${JSON.stringify(targetAmount)}`,
+		);
+	});
+});
+
+describe('card.recharge', () => {
+	const rechargeRecord = {
+		id: 'rch_01',
+		cardId: CARD_ID,
+		targetAmount: 50,
+		totalDebitUsdt: 51.25,
+		status: 'completed',
+	};
+
+	it('posts to /cards/recharge with card ID, target amount and the derived Idempotency-Key', async () => {
+		const scope = nock(BASE_URL)
+			.post('/cards/recharge', { cardId: CARD_ID, targetAmount: 50 })
+			.matchHeader('x-api-key', API_KEY)
+			.matchHeader('idempotency-key', DERIVED_KEY)
+			.reply(200, rechargeRecord);
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 50 },
+		});
+		expect(output).toEqual([{ json: rechargeRecord, pairedItem: { item: 0 } }]);
+		scope.done();
+	});
+
+	it('keeps the derived key across a retry of the same item', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post('/cards/recharge')
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, rechargeRecord];
+			});
+		const parameters = { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 50 };
+		await runNode({ parameters });
+		await runNode({ parameters });
+		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY]);
+	});
+
+	it('names the missing permission cards.recharge on 403 PERMISSION_DENIED', async () => {
+		nock(BASE_URL)
+			.post('/cards/recharge')
+			.reply(403, {
+				statusCode: 403,
+				error: 'PERMISSION_DENIED',
+				errorCode: 'PERMISSION_DENIED',
+				message: 'Недостаточно прав',
+				required: 'cards.recharge',
+				details: { required: 'cards.recharge' },
+			});
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 50 },
+		});
+		expect(error.message).toBe(
+			'PERMISSION_DENIED: The API key lacks a permission this operation needs (missing permission cards.recharge)',
+		);
+		expect(error.description).toContain('Required permission: cards.recharge');
+	});
+
+	it('says the card must be assigned on CARD_NOT_ACTIVE', async () => {
+		nock(BASE_URL).post('/cards/recharge').reply(422, serviceErrorBody(422, 'CARD_NOT_ACTIVE'));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 50 },
+		});
+		expect(error.message).toBe(
+			'CARD_NOT_ACTIVE: The card is not in status assigned; only an assigned (active) card can be recharged',
+		);
+	});
+
+	it('refuses a non-positive target amount before any request', async () => {
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 0 },
+		});
+		expect(error.message).toBe('Target Amount (USD) must be a number greater than 0, got 0');
+	});
+});
