@@ -15,24 +15,39 @@ describe('auth, permissions and the error body', () => {
 	it('accepts X-API-Key, Authorization: Bearer and ?api_key', async () => {
 		const anon = client(sandbox, null);
 		const viaHeader = await anon.get('/wallets/balance', { headers: { 'X-API-Key': KEYS.legacy } });
-		const viaBearer = await anon.get('/wallets/balance', { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+		const viaBearer = await anon.get('/wallets/balance', {
+			headers: { Authorization: `Bearer ${KEYS.owner}` },
+		});
 		const viaQuery = await anon.get(`/wallets/balance?api_key=${KEYS.admin}`);
 		for (const res of [viaHeader, viaBearer, viaQuery]) {
 			assert.equal(res.status, 200, res.text);
-			assert.deepEqual(res.body, { usdtBalance: 1000, frozenBalance: 0, availableBalance: 1000, currency: 'USDT' });
+			assert.deepEqual(res.body, {
+				usdtBalance: 1000,
+				frozenBalance: 0,
+				availableBalance: 1000,
+				currency: 'USDT',
+			});
 		}
 	});
 
 	it('answers 401 AUTH_REQUIRED without a credential and 401 INVALID_API_KEY for an unknown key', async () => {
 		expectError(assert, await client(sandbox, null).get('/orders'), 401, 'AUTH_REQUIRED');
-		const bad = expectError(assert, await client(sandbox, 'sk_nope').get('/orders?limit=5'), 401, 'INVALID_API_KEY');
+		const bad = expectError(
+			assert,
+			await client(sandbox, 'sk_nope').get('/orders?limit=5'),
+			401,
+			'INVALID_API_KEY',
+		);
 		assert.equal(bad.error, 'Unauthorized');
 		assert.equal(bad.path, '/orders?limit=5');
 	});
 
 	it('hides the api_key query value in the echoed path', async () => {
 		const res = await client(sandbox, null).get('/orders?api_key=sk_wrong&limit=1');
-		assert.equal(expectError(assert, res, 401, 'INVALID_API_KEY').path, '/orders?api_key=***&limit=1');
+		assert.equal(
+			expectError(assert, res, 401, 'INVALID_API_KEY').path,
+			'/orders?api_key=***&limit=1',
+		);
 	});
 
 	it('answers 403 PERMISSION_DENIED with required and details.required', async () => {
@@ -72,9 +87,15 @@ describe('auth, permissions and the error body', () => {
 
 	it('login rotates the company key; the old key then gets 401; the session token works', async () => {
 		const anon = client(sandbox, null);
-		const wrong = await anon.post('/auth/company/login', { email: 'finance@demo-co.example', password: 'nope' });
+		const wrong = await anon.post('/auth/company/login', {
+			email: 'finance@demo-co.example',
+			password: 'nope',
+		});
 		expectError(assert, wrong, 401, 'INVALID_CREDENTIALS');
-		const login = await anon.post('/auth/company/login', { email: 'finance@demo-co.example', password: 'sandbox-password' });
+		const login = await anon.post('/auth/company/login', {
+			email: 'finance@demo-co.example',
+			password: 'sandbox-password',
+		});
 		assert.equal(login.status, 200, login.text);
 		assert.match(login.body.apiKey, /^sk_sandbox_company_/);
 		assert.match(login.body.token, /^sess_/);
@@ -97,13 +118,28 @@ describe('auth, permissions and the error body', () => {
 			password: 'sandbox-password',
 		});
 		await control(sandbox).post('/clock/advance', { ms: 13 * 60 * 60 * 1000 });
-		expectError(assert, await client(sandbox, login.body.token).get('/orders'), 401, 'SESSION_INVALID');
-		expectError(assert, await client(sandbox, 'sess_garbage').get('/orders'), 401, 'SESSION_INVALID');
+		expectError(
+			assert,
+			await client(sandbox, login.body.token).get('/orders'),
+			401,
+			'SESSION_INVALID',
+		);
+		expectError(
+			assert,
+			await client(sandbox, 'sess_garbage').get('/orders'),
+			401,
+			'SESSION_INVALID',
+		);
 	});
 
 	it('rotates the webhook secret only with webhook.manage and answers 201', async () => {
 		const reader = client(sandbox, KEYS.readOnly);
-		const denied = expectError(assert, await reader.post('/auth/company/webhook-secret/rotate'), 403, 'PERMISSION_DENIED');
+		const denied = expectError(
+			assert,
+			await reader.post('/auth/company/webhook-secret/rotate'),
+			403,
+			'PERMISSION_DENIED',
+		);
 		assert.equal(denied.required, 'webhook.manage');
 		const res = await api.post('/auth/company/webhook-secret/rotate');
 		assert.equal(res.status, 201);
@@ -116,9 +152,14 @@ describe('auth, permissions and the error body', () => {
 		const bad = await api.patch('/auth/company/profile', { webhookUrl: 'ftp://x', color: 'red' });
 		assert.equal(expectError(assert, bad, 400, 'VALIDATION_ERROR').message.length, 2);
 		const reader = client(sandbox, KEYS.readOnly);
-		const denied = await reader.patch('/auth/company/profile', { webhookUrl: 'http://127.0.0.1:9/x' });
+		const denied = await reader.patch('/auth/company/profile', {
+			webhookUrl: 'http://127.0.0.1:9/x',
+		});
 		expectError(assert, denied, 403, 'PERMISSION_DENIED');
-		const ok = await api.patch('/auth/company/profile', { webhookUrl: 'http://127.0.0.1:9/x', cardsTestMode: true });
+		const ok = await api.patch('/auth/company/profile', {
+			webhookUrl: 'http://127.0.0.1:9/x',
+			cardsTestMode: true,
+		});
 		assert.equal(ok.status, 200);
 		assert.equal(ok.body.webhookUrl, 'http://127.0.0.1:9/x');
 		assert.equal(ok.body.webhookSecret, null);
@@ -140,7 +181,12 @@ describe('auth, permissions and the error body', () => {
 		assert.equal(rejected.headers.get('retry-after'), '1');
 		assert.equal((await api.get('/wallets/balance')).status, 200);
 		await ctl.post('/faults', { dropFirstResponses: 1, pathPrefix: '/user-wallets' });
-		expectError(assert, await api.post('/user-wallets', { externalId: 'fault-user' }), 503, 'SERVICE_UNAVAILABLE');
+		expectError(
+			assert,
+			await api.post('/user-wallets', { externalId: 'fault-user' }),
+			503,
+			'SERVICE_UNAVAILABLE',
+		);
 		const again = await api.post('/user-wallets', { externalId: 'fault-user' });
 		assert.equal(again.status, 200, 'the first call did create the wallet');
 	});

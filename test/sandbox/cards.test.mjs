@@ -18,10 +18,22 @@ describe('cards', () => {
 
 	it('requires an Idempotency-Key and validates externalId', async () => {
 		expectError(assert, await api.post('/cards/request', {}), 400, 'IDEMPOTENCY_KEY_REQUIRED');
-		expectError(assert, await api.post('/cards/request', { externalId: 'with space' }, key()), 400, 'VALIDATION_ERROR');
-		expectError(assert, await api.post('/cards/request', { externalId: 'кириллица' }, key()), 400, 'VALIDATION_ERROR');
+		expectError(
+			assert,
+			await api.post('/cards/request', { externalId: 'with space' }, key()),
+			400,
+			'VALIDATION_ERROR',
+		);
+		expectError(
+			assert,
+			await api.post('/cards/request', { externalId: 'кириллица' }, key()),
+			400,
+			'VALIDATION_ERROR',
+		);
 		const taken = await api.post('/cards/request', { externalId: 'demo-card-001' }, key());
-		assert.deepEqual(expectError(assert, taken, 409, 'CARD_EXTERNAL_ID_TAKEN').details, { externalId: 'demo-card-001' });
+		assert.deepEqual(expectError(assert, taken, 409, 'CARD_EXTERNAL_ID_TAKEN').details, {
+			externalId: 'demo-card-001',
+		});
 	});
 
 	it('in stock: assigns at once, reserves 25 and debits the 5 USDT opening fee', async () => {
@@ -74,7 +86,15 @@ describe('cards', () => {
 		const list = await api.get('/cards');
 		assert.equal(list.body.total, 1);
 		const [card] = list.body.cards;
-		assert.deepEqual(Object.keys(card).sort(), ['assignedAt', 'createdAt', 'expiry', 'externalId', 'id', 'maskedPan', 'status']);
+		assert.deepEqual(Object.keys(card).sort(), [
+			'assignedAt',
+			'createdAt',
+			'expiry',
+			'externalId',
+			'id',
+			'maskedPan',
+			'status',
+		]);
 		assert.deepEqual((await api.get(`/cards/${card.id}`)).body, card);
 		expectError(assert, await api.get('/cards/card_missing'), 404, 'CARD_NOT_FOUND');
 	});
@@ -86,7 +106,12 @@ describe('cards', () => {
 		assert.equal(balance.body.currency, 'USD');
 		assert.ok(balance.body.fetchedAt);
 		const sensitive = await api.get(`/cards/${card.id}/sensitive`);
-		assert.deepEqual(Object.keys(sensitive.body).sort(), ['cardCvv', 'cardId', 'cardNumberFull', 'expiry']);
+		assert.deepEqual(Object.keys(sensitive.body).sort(), [
+			'cardCvv',
+			'cardId',
+			'cardNumberFull',
+			'expiry',
+		]);
 		assert.equal(sensitive.body.cardNumberFull.slice(-4), card.maskedPan.slice(-4));
 		assert.equal((await ctl.get('/state')).body.sensitiveReveals.length, 1);
 
@@ -114,7 +139,10 @@ describe('cards', () => {
 			currency: 'USDT',
 		});
 		const reader = client(sandbox, KEYS.readOnly);
-		const denied = await reader.post('/cards/recharge/quote', { cardId: card.id, targetAmount: 100 });
+		const denied = await reader.post('/cards/recharge/quote', {
+			cardId: card.id,
+			targetAmount: 100,
+		});
 		assert.equal(expectError(assert, denied, 403, 'PERMISSION_DENIED').required, 'cards.recharge');
 		const headers = { headers: { 'Idempotency-Key': 'recharge-1' } };
 		const r1 = await api.post('/cards/recharge', { cardId: card.id, targetAmount: 100 }, headers);
@@ -130,7 +158,12 @@ describe('cards', () => {
 			422,
 			'CARD_RECHARGE_INVALID',
 		);
-		expectError(assert, await api.post('/cards/recharge', { cardId: card.id, targetAmount: 100 }), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+		expectError(
+			assert,
+			await api.post('/cards/recharge', { cardId: card.id, targetAmount: 100 }),
+			400,
+			'IDEMPOTENCY_KEY_REQUIRED',
+		);
 	});
 
 	it('card balance is cached for about 60 s like the bridge', async () => {

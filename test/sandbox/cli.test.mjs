@@ -9,7 +9,9 @@ const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
 describe('command line', () => {
 	for (const signal of ['SIGTERM', 'SIGINT']) {
 		it(`starts on loopback, prints its URL and keys, and stops on ${signal}`, async () => {
-			const child = spawn(process.execPath, [SERVER, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+			const child = spawn(process.execPath, [SERVER, '--port', '0', '--quiet'], {
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
 			try {
 				let out = '';
 				child.stdout.setEncoding('utf8');

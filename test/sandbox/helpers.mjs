@@ -61,7 +61,13 @@ export async function startReceiver(respond = () => 200) {
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', async () => {
 			const raw = Buffer.concat(chunks);
-			const record = { method: req.method, headers: req.headers, raw, text: raw.toString('utf8'), at: Date.now() };
+			const record = {
+				method: req.method,
+				headers: req.headers,
+				raw,
+				text: raw.toString('utf8'),
+				at: Date.now(),
+			};
 			try {
 				record.json = JSON.parse(record.text);
 			} catch {
@@ -81,7 +87,8 @@ export async function startReceiver(respond = () => 200) {
 		async waitFor(count, timeoutMs = 5000) {
 			const until = Date.now() + timeoutMs;
 			while (requests.length < count) {
-				if (Date.now() > until) throw new Error(`receiver got ${requests.length} of ${count} requests`);
+				if (Date.now() > until)
+					throw new Error(`receiver got ${requests.length} of ${count} requests`);
 				await new Promise((r) => setTimeout(r, 5));
 			}
 			return requests;
@@ -96,7 +103,9 @@ export async function startReceiver(respond = () => 200) {
 
 /** Prepares and accepts a quote; returns the order. */
 export async function placeOrder(api, { kopecks = 150000, idempotencyKey } = {}) {
-	const quote = await api.post('/orders/prepare', { qrCode: `https://qr.nspk.ru/AS1?sum=${kopecks}` });
+	const quote = await api.post('/orders/prepare', {
+		qrCode: `https://qr.nspk.ru/AS1?sum=${kopecks}`,
+	});
 	if (quote.status !== 200) throw new Error(`prepare failed: ${quote.text}`);
 	const headers = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
 	const order = await api.post(`/orders/accept/${quote.body.id}`, undefined, { headers });

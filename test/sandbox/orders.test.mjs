@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { KEYS, client, control, expectError, openSandbox, placeOrder } from './helpers.mjs';
 
-const ST = (sum) => `ST00012|Name=ООО «Тест»|PersonalAcc=40702810900000000001${sum === undefined ? '' : `|Sum=${sum}`}|Purpose=test`;
+const ST = (sum) =>
+	`ST00012|Name=ООО «Тест»|PersonalAcc=40702810900000000001${sum === undefined ? '' : `|Sum=${sum}`}|Purpose=test`;
 
 describe('quotes and orders', () => {
 	let sandbox;
@@ -17,14 +18,17 @@ describe('quotes and orders', () => {
 	beforeEach(() => sandbox.reset());
 
 	it('detects the payment type and the amount from the qrCode', async () => {
-		const nspk = await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/AS100001?type=02&sum=191000&cur=RUB' });
+		const nspk = await api.post('/orders/prepare', {
+			qrCode: 'https://qr.nspk.ru/AS100001?type=02&sum=191000&cur=RUB',
+		});
 		assert.equal(nspk.status, 200, nspk.text);
 		assert.equal(nspk.body.paymentType, 'nspk');
 		assert.equal(nspk.body.amountRub, 1910);
 		assert.equal(nspk.body.rate, 95.5);
 		assert.equal(nspk.body.amountUsdt, 20);
 		assert.match(nspk.body.id, /^[0-9a-f-]{36}$/);
-		for (const field of ['qrCode', 'expiresAt', 'merchantName']) assert.ok(field in nspk.body, field);
+		for (const field of ['qrCode', 'expiresAt', 'merchantName'])
+			assert.ok(field in nspk.body, field);
 		assert.equal(Date.parse(nspk.body.expiresAt) - Date.parse(nspk.body.createdAt), 30_000);
 
 		const st = await api.post('/orders/prepare', { qrCode: ST(250000) });
@@ -39,19 +43,47 @@ describe('quotes and orders', () => {
 
 	it('rejects bad QR codes with the documented codes', async () => {
 		expectError(assert, await api.post('/orders/prepare', { qrCode: 'hello' }), 400, 'QR_INVALID');
-		expectError(assert, await api.post('/orders/prepare', { qrCode: 'http://qr.nspk.ru/A?sum=100000' }), 400, 'QR_INVALID');
-		expectError(assert, await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A' }), 422, 'QR_AMOUNT_MISSING');
-		expectError(assert, await api.post('/orders/prepare', { qrCode: ST() }), 422, 'QR_AMOUNT_MISSING');
-		const low = expectError(assert, await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=9999' }), 422, 'AMOUNT_BELOW_MIN');
+		expectError(
+			assert,
+			await api.post('/orders/prepare', { qrCode: 'http://qr.nspk.ru/A?sum=100000' }),
+			400,
+			'QR_INVALID',
+		);
+		expectError(
+			assert,
+			await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A' }),
+			422,
+			'QR_AMOUNT_MISSING',
+		);
+		expectError(
+			assert,
+			await api.post('/orders/prepare', { qrCode: ST() }),
+			422,
+			'QR_AMOUNT_MISSING',
+		);
+		const low = expectError(
+			assert,
+			await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=9999' }),
+			422,
+			'AMOUNT_BELOW_MIN',
+		);
 		assert.equal(low.details.minAmountRub, 100);
-		const missing = expectError(assert, await api.post('/orders/prepare', {}), 400, 'VALIDATION_ERROR');
+		const missing = expectError(
+			assert,
+			await api.post('/orders/prepare', {}),
+			400,
+			'VALIDATION_ERROR',
+		);
 		assert.ok(Array.isArray(missing.message));
 	});
 
 	it('expires a quote after 30 s on the sandbox clock (410 QUOTE_EXPIRED)', async () => {
-		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=100000' })).body;
+		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=100000' }))
+			.body;
 		await ctl.post('/clock/advance', { ms: 29_000 });
-		const quote2 = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/B?sum=100000' })).body;
+		const quote2 = (
+			await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/B?sum=100000' })
+		).body;
 		assert.equal((await api.post(`/orders/accept/${quote.id}`)).status, 200, 'still valid at 29 s');
 		await ctl.post('/clock/advance', { ms: 31_000 });
 		expectError(assert, await api.post(`/orders/accept/${quote2.id}`), 410, 'QUOTE_EXPIRED');
@@ -59,7 +91,12 @@ describe('quotes and orders', () => {
 
 	it('validates the accept path id and answers 404 QUOTE_NOT_FOUND for an unknown quote', async () => {
 		expectError(assert, await api.post('/orders/accept/not-a-uuid'), 400, 'VALIDATION_ERROR');
-		expectError(assert, await api.post('/orders/accept/6f1c8a52-3b7e-4d9a-8c21-5e4f3a2b1c0d'), 404, 'QUOTE_NOT_FOUND');
+		expectError(
+			assert,
+			await api.post('/orders/accept/6f1c8a52-3b7e-4d9a-8c21-5e4f3a2b1c0d'),
+			404,
+			'QUOTE_NOT_FOUND',
+		);
 	});
 
 	it('accept reserves the amount in frozenBalance and returns every Order field', async () => {
@@ -81,14 +118,20 @@ describe('quotes and orders', () => {
 		assert.equal(order.status, 'created');
 		assert.equal(order.amountUsdt, 100);
 		const balance = (await api.get('/wallets/balance')).body;
-		assert.deepEqual(balance, { usdtBalance: 1000, frozenBalance: 100, availableBalance: 900, currency: 'USDT' });
+		assert.deepEqual(balance, {
+			usdtBalance: 1000,
+			frozenBalance: 100,
+			availableBalance: 900,
+			currency: 'USDT',
+		});
 		const history = (await api.get(`/wallets/balance-history?referenceId=${order.id}`)).body;
 		assert.equal(history.total, 1);
 		assert.equal(history.items[0].type, 'order_hold');
 	});
 
 	it('same Idempotency-Key returns the stored order without a second reservation', async () => {
-		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=955000' })).body;
+		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=955000' }))
+			.body;
 		const headers = { 'Idempotency-Key': 'accept-1' };
 		const first = await api.post(`/orders/accept/${quote.id}`, undefined, { headers });
 		const second = await api.post(`/orders/accept/${quote.id}`, undefined, { headers });
@@ -99,33 +142,54 @@ describe('quotes and orders', () => {
 		assert.equal((await api.get('/wallets/balance')).body.frozenBalance, 100);
 		const withoutKey = await api.post(`/orders/accept/${quote.id}`);
 		expectError(assert, withoutKey, 409, 'CONFLICT');
-		const tooLong = await api.post(`/orders/accept/${quote.id}`, undefined, { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+		const tooLong = await api.post(`/orders/accept/${quote.id}`, undefined, {
+			headers: { 'Idempotency-Key': 'k'.repeat(256) },
+		});
 		expectError(assert, tooLong, 400, 'VALIDATION_ERROR');
 	});
 
 	it('a lost accept response retried with the same key does not pay twice', async () => {
-		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=955000' })).body;
+		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=955000' }))
+			.body;
 		await ctl.post('/faults', { dropFirstResponses: 1, pathPrefix: '/orders/accept' });
 		const headers = { 'Idempotency-Key': 'lost-response' };
-		expectError(assert, await api.post(`/orders/accept/${quote.id}`, undefined, { headers }), 503, 'SERVICE_UNAVAILABLE');
+		expectError(
+			assert,
+			await api.post(`/orders/accept/${quote.id}`, undefined, { headers }),
+			503,
+			'SERVICE_UNAVAILABLE',
+		);
 		const retry = await api.post(`/orders/accept/${quote.id}`, undefined, { headers });
 		assert.equal(retry.status, 200);
 		assert.equal((await api.get('/wallets/balance')).body.frozenBalance, 100);
 	});
 
 	it('answers 422 INSUFFICIENT_BALANCE when the available balance is too small', async () => {
-		const quote = (await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=99000000' })).body;
-		const body = expectError(assert, await api.post(`/orders/accept/${quote.id}`), 422, 'INSUFFICIENT_BALANCE');
+		const quote = (
+			await api.post('/orders/prepare', { qrCode: 'https://qr.nspk.ru/A?sum=99000000' })
+		).body;
+		const body = expectError(
+			assert,
+			await api.post(`/orders/accept/${quote.id}`),
+			422,
+			'INSUFFICIENT_BALANCE',
+		);
 		assert.equal(body.details.availableUsdt, 1000);
 	});
 
 	it('success debits the balance and releases the hold; failure releases it', async () => {
 		const a = await placeOrder(api, { kopecks: 955000 });
 		const b = await placeOrder(api, { kopecks: 477500 });
-		assert.equal((await ctl.post(`/orders/${a.id}/status`, { status: 'in_progress' })).body.status, 'in_progress');
+		assert.equal(
+			(await ctl.post(`/orders/${a.id}/status`, { status: 'in_progress' })).body.status,
+			'in_progress',
+		);
 		const done = await ctl.post(`/orders/${a.id}/status`, { status: 'success' });
 		assert.ok(done.body.completedAt);
-		const failed = await ctl.post(`/orders/${b.id}/status`, { status: 'failed', failureReason: 'bank_rejected' });
+		const failed = await ctl.post(`/orders/${b.id}/status`, {
+			status: 'failed',
+			failureReason: 'bank_rejected',
+		});
 		assert.equal(failed.body.failureReason, 'bank_rejected');
 		assert.deepEqual((await api.get('/wallets/balance')).body, {
 			usdtBalance: 900,
@@ -133,7 +197,12 @@ describe('quotes and orders', () => {
 			availableBalance: 900,
 			currency: 'USDT',
 		});
-		expectError(assert, await ctl.post(`/orders/${a.id}/status`, { status: 'in_progress' }), 409, 'CONFLICT');
+		expectError(
+			assert,
+			await ctl.post(`/orders/${a.id}/status`, { status: 'in_progress' }),
+			409,
+			'CONFLICT',
+		);
 		const got = await api.get(`/orders/${a.id}`);
 		assert.equal(got.body.status, 'success');
 	});
@@ -147,11 +216,18 @@ describe('quotes and orders', () => {
 		const disputed = (await api.get('/orders?status=disputed')).body;
 		assert.ok(disputed.length >= 1 && disputed.every((o) => o.status === 'disputed'));
 		expectError(assert, await api.get('/orders?limit=1000'), 400, 'VALIDATION_ERROR');
-		expectError(assert, await api.get('/orders/6f1c8a52-3b7e-4d9a-8c21-5e4f3a2b1c0d'), 404, 'ORDER_NOT_FOUND');
+		expectError(
+			assert,
+			await api.get('/orders/6f1c8a52-3b7e-4d9a-8c21-5e4f3a2b1c0d'),
+			404,
+			'ORDER_NOT_FOUND',
+		);
 	});
 
 	it('orderSchedule moves orders by itself on the sandbox clock', async () => {
-		const scheduled = await openSandbox({ orderSchedule: { inProgressAfterMs: 1000, successAfterMs: 2000 } });
+		const scheduled = await openSandbox({
+			orderSchedule: { inProgressAfterMs: 1000, successAfterMs: 2000 },
+		});
 		try {
 			const sApi = client(scheduled, KEYS.legacy);
 			const order = await placeOrder(sApi, { kopecks: 955000 });
@@ -189,8 +265,18 @@ describe('disputes', () => {
 		const refused = await api.post(`/orders/${open.id}/disputes`, { reason: 'x' });
 		expectError(assert, refused, 422, 'DISPUTE_NOT_ALLOWED');
 		const done = await completedOrder();
-		expectError(assert, await api.post(`/orders/${done.id}/disputes`, { reason: '  ' }), 400, 'VALIDATION_ERROR');
-		expectError(assert, await api.post('/orders/nope/disputes', { reason: 'x' }), 400, 'VALIDATION_ERROR');
+		expectError(
+			assert,
+			await api.post(`/orders/${done.id}/disputes`, { reason: '  ' }),
+			400,
+			'VALIDATION_ERROR',
+		);
+		expectError(
+			assert,
+			await api.post('/orders/nope/disputes', { reason: 'x' }),
+			400,
+			'VALIDATION_ERROR',
+		);
 	});
 
 	it('returns the existing open dispute instead of creating a second one', async () => {
@@ -200,7 +286,14 @@ describe('disputes', () => {
 		assert.equal(first.body.status, 'submitted');
 		assert.equal(first.body.order.id, order.id);
 		assert.equal(first.body.order.status, 'disputed');
-		for (const f of ['externalOrderId', 'amountUsdt', 'amountRub', 'rate', 'nspkBrandName', 'createdAt']) {
+		for (const f of [
+			'externalOrderId',
+			'amountUsdt',
+			'amountRub',
+			'rate',
+			'nspkBrandName',
+			'createdAt',
+		]) {
 			assert.ok(f in first.body.order, f);
 		}
 		const second = await api.post(`/orders/${order.id}/disputes`, { reason: 'ещё раз' });

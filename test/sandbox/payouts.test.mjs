@@ -67,11 +67,36 @@ describe('payouts', () => {
 
 	it('validates input with the payout codes', async () => {
 		expectError(assert, await api.post('/payouts', input()), 400, 'IDEMPOTENCY_KEY_REQUIRED');
-		expectError(assert, await api.post('/payouts', input({ requisiteType: 'iban' }), key()), 400, 'VALIDATION_ERROR');
-		expectError(assert, await api.post('/payouts', input({ requisite: '123' }), key()), 422, 'PAYOUT_REQUISITE_INVALID');
-		expectError(assert, await api.post('/payouts', input({ bankId: undefined }), key()), 422, 'PAYOUT_BANK_REQUIRED');
-		expectError(assert, await api.post('/payouts', input({ bankId: 'nobank' }), key()), 422, 'PAYOUT_BANK_UNKNOWN');
-		expectError(assert, await api.post('/payouts', input({ amountRub: 50 }), key()), 422, 'AMOUNT_BELOW_MIN');
+		expectError(
+			assert,
+			await api.post('/payouts', input({ requisiteType: 'iban' }), key()),
+			400,
+			'VALIDATION_ERROR',
+		);
+		expectError(
+			assert,
+			await api.post('/payouts', input({ requisite: '123' }), key()),
+			422,
+			'PAYOUT_REQUISITE_INVALID',
+		);
+		expectError(
+			assert,
+			await api.post('/payouts', input({ bankId: undefined }), key()),
+			422,
+			'PAYOUT_BANK_REQUIRED',
+		);
+		expectError(
+			assert,
+			await api.post('/payouts', input({ bankId: 'nobank' }), key()),
+			422,
+			'PAYOUT_BANK_UNKNOWN',
+		);
+		expectError(
+			assert,
+			await api.post('/payouts', input({ amountRub: 50 }), key()),
+			422,
+			'AMOUNT_BELOW_MIN',
+		);
 		expectError(assert, await api.get('/payouts/po_missing'), 404, 'PAYOUT_NOT_FOUND');
 	});
 
@@ -95,22 +120,34 @@ describe('payouts', () => {
 
 	it('fail without refund keeps the money charged until a later refund', async () => {
 		const p = (await api.post('/payouts', input(), key())).body;
-		const failed = await ctl.post(`/payouts/${p.id}/status`, { status: 'fail', failReason: 'timeout', refund: false });
+		const failed = await ctl.post(`/payouts/${p.id}/status`, {
+			status: 'fail',
+			failReason: 'timeout',
+			refund: false,
+		});
 		assert.equal(failed.body.refundedAt, null);
 		assert.equal(await balance(), 900);
 		const refunded = await ctl.post(`/payouts/${p.id}/status`, { status: 'fail', refund: true });
 		assert.ok(refunded.body.refundedAt);
 		assert.equal(await balance(), 1000);
-		const events = (await ctl.get('/events?event=payout.status_changed')).body.events.map((e) => e.payload.refunded);
+		const events = (await ctl.get('/events?event=payout.status_changed')).body.events.map(
+			(e) => e.payload.refunded,
+		);
 		assert.deepEqual(events, [true, false, false]);
 	});
 
 	it('dispute user_won fails the payout and returns the funds', async () => {
 		const p = (await api.post('/payouts', input(), key())).body;
 		await ctl.post(`/payouts/${p.id}/status`, { status: 'success' });
-		const opened = await ctl.post(`/payouts/${p.id}/dispute`, { action: 'open', comment: 'не дошло' });
+		const opened = await ctl.post(`/payouts/${p.id}/dispute`, {
+			action: 'open',
+			comment: 'не дошло',
+		});
 		assert.equal(opened.body.dispute.status, 'open');
-		const resolved = await ctl.post(`/payouts/${p.id}/dispute`, { action: 'resolve', resolution: 'user_won' });
+		const resolved = await ctl.post(`/payouts/${p.id}/dispute`, {
+			action: 'resolve',
+			resolution: 'user_won',
+		});
 		assert.equal(resolved.body.status, 'fail');
 		assert.equal(resolved.body.failReason, 'dispute_lost');
 		assert.equal(resolved.body.dispute.resolution, 'user_won');

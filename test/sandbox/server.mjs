@@ -32,7 +32,12 @@ import { DEFAULT_RETRY_DELAYS_MS, createWebhooks } from './lib/webhooks.mjs';
 export { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, DEFAULT_RETRY_DELAYS_MS };
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const FAULT_CODES = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE', 504: 'SERVICE_UNAVAILABLE' };
+const FAULT_CODES = {
+	500: 'INTERNAL_ERROR',
+	502: 'BAD_GATEWAY',
+	503: 'SERVICE_UNAVAILABLE',
+	504: 'SERVICE_UNAVAILABLE',
+};
 
 function buildRouter() {
 	const router = new Router();
@@ -80,7 +85,8 @@ function parseJsonBody(raw) {
 
 /** Consumes one unit of an injected fault if the request matches; returns the fault kind. */
 function takeFault(faults, pathname) {
-	if (faults.pathPrefix && !pathname.startsWith(faults.pathPrefix)) return { kind: null, latencyMs: 0 };
+	if (faults.pathPrefix && !pathname.startsWith(faults.pathPrefix))
+		return { kind: null, latencyMs: 0 };
 	let kind = null;
 	if (faults.rejectRequests > 0) {
 		faults.rejectRequests -= 1;
@@ -97,7 +103,9 @@ function faultError(status, kind) {
 		kind === 'drop'
 			? 'Сервис временно недоступен (имитация: запрос выполнен, ответ потерян)'
 			: 'Сервис временно недоступен (имитация: запрос не выполнен)';
-	return apiError(status, FAULT_CODES[status], message, { headers: status === 503 ? { 'Retry-After': '1' } : undefined });
+	return apiError(status, FAULT_CODES[status], message, {
+		headers: status === 503 ? { 'Retry-After': '1' } : undefined,
+	});
 }
 
 async function handle(sb, router, req, res) {
@@ -118,11 +126,22 @@ async function handle(sb, router, req, res) {
 		const match = router.match(req.method, url.pathname);
 		if (!match) throw apiError(404, 'NOT_FOUND', `Маршрут ${req.method} ${url.pathname} не найден`);
 		const { route, params } = match;
-		const ctx = { sb, req, params, query: url.searchParams, body: {}, principal: null, company: null };
+		const ctx = {
+			sb,
+			req,
+			params,
+			query: url.searchParams,
+			body: {},
+			principal: null,
+			company: null,
+		};
 		if (route.auth !== 'public') {
 			ctx.principal = authenticate(sb, extractCredential(req, url.searchParams));
 			ctx.company = ctx.principal.company;
-			requirePermission(ctx.principal, typeof route.permission === 'function' ? route.permission(ctx) : route.permission);
+			requirePermission(
+				ctx.principal,
+				typeof route.permission === 'function' ? route.permission(ctx) : route.permission,
+			);
 		}
 		if (req.method !== 'GET' && req.method !== 'DELETE') ctx.body = parseJsonBody(raw);
 		const result = await route.handler(ctx);
@@ -186,7 +205,14 @@ export async function startSandbox(options = {}) {
 		...options,
 	};
 	const clock = createClock();
-	const sb = { options: opts, clock, scheduler: createScheduler(clock), ids: randomIds(), state: null, url: null };
+	const sb = {
+		options: opts,
+		clock,
+		scheduler: createScheduler(clock),
+		ids: randomIds(),
+		state: null,
+		url: null,
+	};
 	sb.webhooks = createWebhooks(sb, { timeoutMs: opts.webhookTimeoutMs });
 	sb.reset = () => {
 		sb.webhooks.cancelAll();
@@ -282,7 +308,8 @@ async function main() {
 	console.log(`Company payments sandbox listening on ${sandbox.url}`);
 	console.log(`  control API: ${sandbox.url}/__control/state`);
 	console.log('  keys:');
-	for (const [name, key] of Object.entries(SANDBOX_KEYS)) console.log(`    ${name.padEnd(13)} ${key}`);
+	for (const [name, key] of Object.entries(SANDBOX_KEYS))
+		console.log(`    ${name.padEnd(13)} ${key}`);
 	console.log(`  company login: ${SANDBOX_COMPANY.email} / ${SANDBOX_COMPANY.password}`);
 	const stop = async (signal) => {
 		console.log(`\n${signal}: stopping sandbox`);

@@ -55,7 +55,10 @@ describe('company wallet and user wallets', () => {
 		assert.ok(failed.deposits.every((d) => d.status === 'aml_failed'));
 		expectError(assert, await api.get('/wallets/deposits?status=bogus'), 400, 'VALIDATION_ERROR');
 		const readerDenied = await client(sandbox, KEYS.readOnly).get('/wallets/deposits');
-		assert.equal(expectError(assert, readerDenied, 403, 'PERMISSION_DENIED').required, 'wallet.read');
+		assert.equal(
+			expectError(assert, readerDenied, 403, 'PERMISSION_DENIED').required,
+			'wallet.read',
+		);
 	});
 
 	it('a control deposit that passes AML credits the amount minus the fee', async () => {
@@ -65,7 +68,14 @@ describe('company wallet and user wallets', () => {
 		assert.equal(res.body.deposit.creditedAmount, 100);
 		assert.equal((await api.get('/wallets/balance')).body.usdtBalance, 1100);
 		const history = (await api.get('/wallets/balance-history?limit=1')).body;
-		assert.deepEqual(Object.keys(history.items[0]).sort(), ['amount', 'balanceAfter', 'createdAt', 'id', 'referenceId', 'type']);
+		assert.deepEqual(Object.keys(history.items[0]).sort(), [
+			'amount',
+			'balanceAfter',
+			'createdAt',
+			'id',
+			'referenceId',
+			'type',
+		]);
 		assert.equal(history.items[0].referenceId, res.body.deposit.id);
 		const events = (await ctl.get('/events')).body.events.map((e) => e.event);
 		assert.deepEqual(events, ['deposit.completed', 'deposit.created']);
@@ -96,7 +106,12 @@ describe('company wallet and user wallets', () => {
 		const again = await api.post('/user-wallets', { externalId: 'client-42' });
 		assert.equal(again.status, 200);
 		assert.equal(again.body.id, created.body.id);
-		expectError(assert, await api.post('/user-wallets', { externalId: 'has space' }), 400, 'VALIDATION_ERROR');
+		expectError(
+			assert,
+			await api.post('/user-wallets', { externalId: 'has space' }),
+			400,
+			'VALIDATION_ERROR',
+		);
 
 		const replaced = await api.post(`/user-wallets/${created.body.id}/replace`);
 		assert.equal(replaced.status, 201);
@@ -104,7 +119,12 @@ describe('company wallet and user wallets', () => {
 		assert.equal(replaced.body.wallet.status, 'active');
 		assert.equal(replaced.body.wallet.externalId, 'client-42');
 		assert.notEqual(replaced.body.wallet.address, created.body.address);
-		expectError(assert, await api.post(`/user-wallets/${created.body.id}/replace`), 409, 'CONFLICT');
+		expectError(
+			assert,
+			await api.post(`/user-wallets/${created.body.id}/replace`),
+			409,
+			'CONFLICT',
+		);
 
 		const blocked = (await api.get('/user-wallets/blocked?limit=100')).body;
 		assert.ok(blocked.wallets.some((w) => w.id === created.body.id));

@@ -34,7 +34,13 @@ describe('webhook delivery', () => {
 		await api.patch('/auth/company/profile', { webhookUrl: rx.url, webhookSecret: SECRET });
 		const p = await api.post(
 			'/payouts',
-			{ amountRub: 975, requisiteType: 'card', requisite: '2200700012345678', recipientFirstName: 'Ёлка', externalId: 'sig' },
+			{
+				amountRub: 975,
+				requisiteType: 'card',
+				requisite: '2200700012345678',
+				recipientFirstName: 'Ёлка',
+				externalId: 'sig',
+			},
 			{ headers: { 'Idempotency-Key': 'sig-1' } },
 		);
 		assert.equal(p.status, 201);
@@ -113,7 +119,10 @@ describe('webhook delivery', () => {
 		assert.equal(list.total, 2);
 		for (const d of list.deliveries) {
 			assert.equal(d.state, 'failed');
-			assert.deepEqual(d.attempts.map((a) => a.status), [500, 500, 500, 500]);
+			assert.deepEqual(
+				d.attempts.map((a) => a.status),
+				[500, 500, 500, 500],
+			);
 		}
 	});
 
@@ -125,7 +134,10 @@ describe('webhook delivery', () => {
 		assert.equal(rx.requests.length, 3);
 		const [d] = (await ctl.get('/deliveries')).body.deliveries;
 		assert.equal(d.state, 'delivered');
-		assert.deepEqual(d.attempts.map((a) => a.status), [503, 503, 204]);
+		assert.deepEqual(
+			d.attempts.map((a) => a.status),
+			[503, 503, 204],
+		);
 	});
 
 	it('records network errors as failed attempts', async () => {
@@ -154,7 +166,10 @@ describe('webhook delivery', () => {
 		const copies = rx.requests.filter((r) => r.headers['x-service-delivery-id'] === delivery.id);
 		assert.equal(copies.length, 2);
 		assert.ok(copies[1].raw.equals(copies[0].raw));
-		assert.equal(copies[1].headers['x-service-signature'], copies[0].headers['x-service-signature']);
+		assert.equal(
+			copies[1].headers['x-service-signature'],
+			copies[0].headers['x-service-signature'],
+		);
 		assert.equal(copies[1].headers['x-service-signature'], hmac(SECRET, copies[1].raw));
 		assert.equal(copies[0].json.externalId, 'u-1');
 		assert.equal((await ctl.post('/deliveries/nope/replay')).status, 404);
@@ -175,16 +190,34 @@ describe('webhook delivery', () => {
 		const before = rx.requests.filter((r) => r.json.event === 'custom.before');
 		const afterRotation = rx.requests.find((r) => r.json.event === 'custom.after');
 		assert.equal(before.length, 2);
-		assert.equal(before[1].headers['x-service-signature'], hmac(SECRET, before[1].raw), 'retry signed with old secret');
-		assert.equal(afterRotation.headers['x-service-signature'], hmac(newSecret, afterRotation.raw), 'new event uses new secret');
+		assert.equal(
+			before[1].headers['x-service-signature'],
+			hmac(SECRET, before[1].raw),
+			'retry signed with old secret',
+		);
+		assert.equal(
+			afterRotation.headers['x-service-signature'],
+			hmac(newSecret, afterRotation.raw),
+			'new event uses new secret',
+		);
 	});
 
 	it('control can forge deliveries: wrong signature, no signature, exact raw bytes, chosen id', async () => {
 		const rx = await receiver();
 		await ctl.post('/webhook-url', { url: rx.url, secret: SECRET });
 		const raw = '{"event":"order.status_changed",  "orderId":"x","note":"пробел"}';
-		await ctl.post('/webhooks/send', { event: 'order.status_changed', rawBody: raw, deliveryId: 'dup-1', wait: true });
-		await ctl.post('/webhooks/send', { event: 'order.status_changed', rawBody: raw, deliveryId: 'dup-1', wait: true });
+		await ctl.post('/webhooks/send', {
+			event: 'order.status_changed',
+			rawBody: raw,
+			deliveryId: 'dup-1',
+			wait: true,
+		});
+		await ctl.post('/webhooks/send', {
+			event: 'order.status_changed',
+			rawBody: raw,
+			deliveryId: 'dup-1',
+			wait: true,
+		});
 		await ctl.post('/webhooks/send', { event: 'x.wrong', signWith: 'wrong', wait: true });
 		await ctl.post('/webhooks/send', { event: 'x.none', signWith: 'none', wait: true });
 		const [a, b, wrong, none] = rx.requests;

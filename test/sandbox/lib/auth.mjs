@@ -79,7 +79,8 @@ export function authenticate(sb, credential) {
 	} else {
 		const key = state.apiKeys.get(credential);
 		if (!key) throw apiError(401, 'INVALID_API_KEY');
-		if (key.revokedAt) throw apiError(401, 'INVALID_API_KEY', 'API-ключ отозван: используйте новый ключ');
+		if (key.revokedAt)
+			throw apiError(401, 'INVALID_API_KEY', 'API-ключ отозван: используйте новый ключ');
 		({ companyId, memberId } = key);
 		via = 'api_key';
 	}

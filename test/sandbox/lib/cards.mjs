@@ -7,7 +7,12 @@ import { newestFirst, paginate, readPaging, round2 } from './util.mjs';
 export const CARD_OPENING_FEE_USDT = 5;
 export const CARD_MIN_INITIAL_DEPOSIT_USDT = 20;
 export const CARD_BALANCE_CACHE_MS = 60_000;
-export const RECHARGE = Object.freeze({ processorFeeBps: 150, ourFeeBps: 100, minUsd: 10, maxUsd: 10_000 });
+export const RECHARGE = Object.freeze({
+	processorFeeBps: 150,
+	ourFeeBps: 100,
+	minUsd: 10,
+	maxUsd: 10_000,
+});
 export const CARD_STATUSES = ['requested', 'assigned', 'closing', 'closed', 'retired', 'failed'];
 const EXTERNAL_ID_RE = /^[\x21-\x7e]{1,64}$/;
 
@@ -24,7 +29,13 @@ export function presentCard(c) {
 }
 
 export function presentCardRequest(r) {
-	return { id: r.id, externalId: r.externalId, status: r.status, cardId: r.cardId, createdAt: r.createdAt };
+	return {
+		id: r.id,
+		externalId: r.externalId,
+		status: r.status,
+		cardId: r.cardId,
+		createdAt: r.createdAt,
+	};
 }
 
 function luhnComplete(partial) {
@@ -70,7 +81,9 @@ function issueCard(sb, request) {
  */
 export function fulfilRequest(sb, request, { announce }) {
 	if (request.status !== 'pending') {
-		throw apiError(409, 'CONFLICT', 'Заявка уже обработана', { details: { status: request.status } });
+		throw apiError(409, 'CONFLICT', 'Заявка уже обработана', {
+			details: { status: request.status },
+		});
 	}
 	const company = sb.state.companies.get(request.companyId);
 	if (sb.state.cardStock > 0) sb.state.cardStock -= 1;
@@ -101,11 +114,14 @@ export function requestCard(sb, company, { externalId }) {
 	if (!company.cardsEnabled) throw apiError(403, 'CARDS_NOT_ENABLED');
 	if (externalId !== null) {
 		const taken =
-			[...sb.state.cards.values()].some((c) => c.companyId === company.id && c.externalId === externalId) ||
+			[...sb.state.cards.values()].some(
+				(c) => c.companyId === company.id && c.externalId === externalId,
+			) ||
 			[...sb.state.cardRequests.values()].some(
 				(r) => r.companyId === company.id && r.externalId === externalId && r.status === 'pending',
 			);
-		if (taken) throw apiError(409, 'CARD_EXTERNAL_ID_TAKEN', undefined, { details: { externalId } });
+		if (taken)
+			throw apiError(409, 'CARD_EXTERNAL_ID_TAKEN', undefined, { details: { externalId } });
 	}
 	const reserve = CARD_OPENING_FEE_USDT + CARD_MIN_INITIAL_DEPOSIT_USDT;
 	const request = {
@@ -122,13 +138,21 @@ export function requestCard(sb, company, { externalId }) {
 	sb.state.cardRequests.set(request.id, request);
 	if (sb.state.cardStock > 0) {
 		const card = fulfilRequest(sb, request, { announce: false });
-		return { status: 200, body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) } };
+		return {
+			status: 200,
+			body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) },
+		};
 	}
-	return { status: 202, body: { status: 'pending', card: null, request: presentCardRequest(request) } };
+	return {
+		status: 202,
+		body: { status: 'pending', card: null, request: presentCardRequest(request) },
+	};
 }
 
 export function rechargeQuote(cardId, targetAmount) {
-	const processorGrossAmount = round2((targetAmount * (10_000 + RECHARGE.processorFeeBps)) / 10_000);
+	const processorGrossAmount = round2(
+		(targetAmount * (10_000 + RECHARGE.processorFeeBps)) / 10_000,
+	);
 	const ourFee = round2((targetAmount * RECHARGE.ourFeeBps) / 10_000);
 	const userCharge = round2(processorGrossAmount + ourFee);
 	return {
@@ -153,13 +177,15 @@ export function findCard(sb, company, id) {
 
 function readRechargeBody(sb, company, body) {
 	const problems = [];
-	if (typeof body.cardId !== 'string' || !body.cardId) problems.push('cardId должен быть непустой строкой');
+	if (typeof body.cardId !== 'string' || !body.cardId)
+		problems.push('cardId должен быть непустой строкой');
 	if (typeof body.targetAmount !== 'number' || !Number.isFinite(body.targetAmount)) {
 		problems.push('targetAmount должен быть числом');
 	}
 	if (problems.length) throw validationError(problems);
 	const card = findCard(sb, company, body.cardId);
-	if (card.status !== 'assigned') throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
+	if (card.status !== 'assigned')
+		throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
 	const target = body.targetAmount;
 	if (target < RECHARGE.minUsd || target > RECHARGE.maxUsd || round2(target) !== target) {
 		throw apiError(
@@ -186,7 +212,10 @@ export function rechargeCard(sb, company, card, target) {
 		status: 'completed',
 		createdAt: sb.clock.iso(),
 	};
-	debit(sb, company, quote.totalDebitUsdt, 'card_recharge', recharge.id, { fromHold, checkAvailable: false });
+	debit(sb, company, quote.totalDebitUsdt, 'card_recharge', recharge.id, {
+		fromHold,
+		checkAvailable: false,
+	});
 	card.reserveUsdt = round2(card.reserveUsdt - fromHold);
 	card.balanceUsd = round2(card.balanceUsd + target);
 	sb.state.recharges.set(recharge.id, recharge);
@@ -195,7 +224,8 @@ export function rechargeCard(sb, company, card, target) {
 
 /** Control: closing/closed/retired/failed. Closing for good returns the card balance and reserve. */
 export function setCardStatus(sb, card, status) {
-	if (!CARD_STATUSES.includes(status)) throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
+	if (!CARD_STATUSES.includes(status))
+		throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
 	const company = sb.state.companies.get(card.companyId);
 	if (['closed', 'retired', 'failed'].includes(status)) {
 		release(sb, company, card.reserveUsdt, 'card_reserve_release', card.id);
@@ -209,20 +239,30 @@ export function setCardStatus(sb, card, status) {
 
 function liveBalance(sb, card, company) {
 	const now = sb.clock.now();
-	if (company.cardsTestMode) return { balance: '123.45', currency: 'USD', fetchedAt: new Date(now).toISOString() };
+	if (company.cardsTestMode)
+		return { balance: '123.45', currency: 'USD', fetchedAt: new Date(now).toISOString() };
 	// The bridge caches a card balance for about a minute; so does the sandbox.
 	if (!card.balanceCache || now - card.balanceCache.at >= CARD_BALANCE_CACHE_MS) {
 		card.balanceCache = { at: now, balance: card.balanceUsd.toFixed(2) };
 	}
-	return { balance: card.balanceCache.balance, currency: 'USD', fetchedAt: new Date(card.balanceCache.at).toISOString() };
+	return {
+		balance: card.balanceCache.balance,
+		currency: 'USD',
+		fetchedAt: new Date(card.balanceCache.at).toISOString(),
+	};
 }
 
 export function registerCardRoutes(router) {
 	router.post('/cards/request', { permission: 'cards.request' }, (ctx) =>
 		withIdempotency(ctx, 'cards.request', { required: true }, () => {
 			const { externalId = null } = ctx.body;
-			if (externalId !== null && (typeof externalId !== 'string' || !EXTERNAL_ID_RE.test(externalId))) {
-				throw validationError('externalId должен состоять из печатных ASCII-символов без пробелов (1–64)');
+			if (
+				externalId !== null &&
+				(typeof externalId !== 'string' || !EXTERNAL_ID_RE.test(externalId))
+			) {
+				throw validationError(
+					'externalId должен состоять из печатных ASCII-символов без пробелов (1–64)',
+				);
 			}
 			return requestCard(ctx.sb, ctx.company, { externalId });
 		}),
@@ -232,10 +272,13 @@ export function registerCardRoutes(router) {
 		const paging = readPaging(ctx.query);
 		const externalId = ctx.query.get('externalId');
 		const status = ctx.query.get('status');
-		if (status && !CARD_STATUSES.includes(status)) throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
+		if (status && !CARD_STATUSES.includes(status))
+			throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
 		const items = newestFirst(ctx.sb.state.cards.values()).filter(
 			(c) =>
-				c.companyId === ctx.company.id && (!externalId || c.externalId === externalId) && (!status || c.status === status),
+				c.companyId === ctx.company.id &&
+				(!externalId || c.externalId === externalId) &&
+				(!status || c.status === status),
 		);
 		const { page, total } = paginate(items, paging);
 		return { body: { cards: page.map(presentCard), total } };
@@ -253,7 +296,8 @@ export function registerCardRoutes(router) {
 
 	router.get('/cards/requests/:id', { permission: 'cards.read' }, (ctx) => {
 		const request = ctx.sb.state.cardRequests.get(ctx.params.id);
-		if (!request || request.companyId !== ctx.company.id) throw apiError(404, 'CARD_REQUEST_NOT_FOUND');
+		if (!request || request.companyId !== ctx.company.id)
+			throw apiError(404, 'CARD_REQUEST_NOT_FOUND');
 		return { body: presentCardRequest(request) };
 	});
 
@@ -263,20 +307,24 @@ export function registerCardRoutes(router) {
 
 	router.get('/cards/:id/balance', { permission: 'cards.read' }, (ctx) => {
 		const card = findCard(ctx.sb, ctx.company, ctx.params.id);
-		if (card.status !== 'assigned') throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
+		if (card.status !== 'assigned')
+			throw apiError(422, 'CARD_NOT_ACTIVE', undefined, { details: { status: card.status } });
 		return { body: liveBalance(ctx.sb, card, ctx.company) };
 	});
 
 	router.get('/cards/:id/sensitive', { permission: 'cards.sensitive' }, (ctx) => {
 		const card = findCard(ctx.sb, ctx.company, ctx.params.id);
-		if (card.status !== 'assigned') throw apiError(404, 'CARD_NOT_FOUND', 'Карта не найдена или не активна');
+		if (card.status !== 'assigned')
+			throw apiError(404, 'CARD_NOT_FOUND', 'Карта не найдена или не активна');
 		ctx.sb.state.sensitiveReveals.push({
 			companyId: ctx.company.id,
 			cardId: card.id,
 			memberId: ctx.principal.member?.userId ?? null,
 			at: ctx.sb.clock.iso(),
 		});
-		return { body: { cardId: card.id, cardNumberFull: card.pan, cardCvv: card.cvv, expiry: card.expiry } };
+		return {
+			body: { cardId: card.id, cardNumberFull: card.pan, cardCvv: card.cvv, expiry: card.expiry },
+		};
 	});
 
 	router.post('/cards/recharge/quote', { permission: 'cards.recharge' }, (ctx) => {

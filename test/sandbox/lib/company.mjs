@@ -57,13 +57,20 @@ export function registerCompanyRoutes(router) {
 		if ('webhookUrl' in body && body.webhookUrl !== null && !isHttpUrl(body.webhookUrl)) {
 			problems.push('webhookUrl должен быть URL с протоколом http или https');
 		}
-		if ('webhookSecret' in body && body.webhookSecret !== null && !SECRET_RE.test(body.webhookSecret)) {
+		if (
+			'webhookSecret' in body &&
+			body.webhookSecret !== null &&
+			!SECRET_RE.test(body.webhookSecret)
+		) {
 			problems.push('webhookSecret должен иметь вид whsec_ и 48 шестнадцатеричных символов');
 		}
-		if ('name' in body && (typeof body.name !== 'string' || !body.name.trim())) problems.push('name должен быть непустой строкой');
-		if ('cardsTestMode' in body && typeof body.cardsTestMode !== 'boolean') problems.push('cardsTestMode должен быть boolean');
+		if ('name' in body && (typeof body.name !== 'string' || !body.name.trim()))
+			problems.push('name должен быть непустой строкой');
+		if ('cardsTestMode' in body && typeof body.cardsTestMode !== 'boolean')
+			problems.push('cardsTestMode должен быть boolean');
 		if (problems.length) throw validationError(problems);
-		if ('webhookUrl' in body || 'webhookSecret' in body) requirePermission(principal, 'webhook.manage');
+		if ('webhookUrl' in body || 'webhookSecret' in body)
+			requirePermission(principal, 'webhook.manage');
 		if ('name' in body || 'cardsTestMode' in body) requirePermission(principal, 'company.manage');
 		if ('webhookUrl' in body) company.webhookUrl = body.webhookUrl;
 		if ('webhookSecret' in body) company.webhookSecret = body.webhookSecret;

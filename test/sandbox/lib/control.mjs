@@ -64,13 +64,27 @@ function snapshot(sb) {
 			apiKey: m.apiKey,
 			removedAt: m.removedAt,
 		})),
-		invites: [...s.invites.values()].map((i) => ({ ...presentInvite(sb, i), companyId: i.companyId })),
+		invites: [...s.invites.values()].map((i) => ({
+			...presentInvite(sb, i),
+			companyId: i.companyId,
+		})),
 		quotes: [...s.quotes.values()].map((q) => ({ ...presentQuote(q), orderId: q.orderId })),
-		orders: [...s.orders.values()].map((o) => ({ ...presentOrder(o), companyId: o.companyId, heldUsdt: o.heldUsdt })),
+		orders: [...s.orders.values()].map((o) => ({
+			...presentOrder(o),
+			companyId: o.companyId,
+			heldUsdt: o.heldUsdt,
+		})),
 		disputes: [...s.disputes.values()].map((d) => presentDispute(sb, d)),
 		cardStock: s.cardStock,
-		cards: [...s.cards.values()].map((c) => ({ ...presentCard(c), balanceUsd: c.balanceUsd, reserveUsdt: c.reserveUsdt })),
-		cardRequests: [...s.cardRequests.values()].map((r) => ({ ...presentCardRequest(r), heldUsdt: r.heldUsdt })),
+		cards: [...s.cards.values()].map((c) => ({
+			...presentCard(c),
+			balanceUsd: c.balanceUsd,
+			reserveUsdt: c.reserveUsdt,
+		})),
+		cardRequests: [...s.cardRequests.values()].map((r) => ({
+			...presentCardRequest(r),
+			heldUsdt: r.heldUsdt,
+		})),
 		payouts: [...s.payouts.values()].map(presentPayout),
 		userWallets: [...s.userWallets.values()].map(presentUserWallet),
 		counts: {
@@ -98,7 +112,8 @@ export function registerControlRoutes(router) {
 
 	router.post('/__control/clock/advance', control, (ctx) => {
 		const { ms } = ctx.body;
-		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw validationError('ms должен быть неотрицательным числом');
+		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+			throw validationError('ms должен быть неотрицательным числом');
 		ctx.sb.clock.advance(ms);
 		ctx.sb.scheduler.runDue();
 		return { body: { now: ctx.sb.clock.iso(), offsetMs: ctx.sb.clock.offsetMs } };
@@ -129,7 +144,9 @@ export function registerControlRoutes(router) {
 		validateDepositInput(ctx.body);
 		const company = companyFor(ctx.sb, ctx.body);
 		const deposit = simulateDeposit(ctx.sb, company, { ...ctx.body, aml: ctx.body.aml ?? 'pass' });
-		const shown = ctx.body.externalId ? presentUserDeposit(deposit) : presentCompanyDeposit(deposit);
+		const shown = ctx.body.externalId
+			? presentUserDeposit(deposit)
+			: presentCompanyDeposit(deposit);
 		return { status: 201, body: { deposit: shown, balance: balanceView(company) } };
 	});
 
@@ -150,14 +167,17 @@ export function registerControlRoutes(router) {
 	// ---- cards
 	router.post('/__control/cards/stock', control, (ctx) => {
 		const { count } = ctx.body;
-		if (!Number.isInteger(count) || count < 0) throw validationError('count должен быть неотрицательным целым числом');
+		if (!Number.isInteger(count) || count < 0)
+			throw validationError('count должен быть неотрицательным целым числом');
 		ctx.sb.state.cardStock = count;
 		return { body: { cardStock: count } };
 	});
 	router.post('/__control/card-requests/:id/fulfill', control, (ctx) => {
 		const request = byId(ctx.sb.state.cardRequests, ctx.params.id, 'CARD_REQUEST_NOT_FOUND');
 		const card = fulfilRequest(ctx.sb, request, { announce: true });
-		return { body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) } };
+		return {
+			body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) },
+		};
 	});
 	router.post('/__control/cards/:id/status', control, (ctx) => {
 		const card = byId(ctx.sb.state.cards, ctx.params.id, 'CARD_NOT_FOUND');
@@ -171,7 +191,8 @@ export function registerControlRoutes(router) {
 		if (!ROLES.includes(role)) problems.push(`role должен быть одним из: ${ROLES.join(', ')}`);
 		if (permissions !== undefined) {
 			if (!Array.isArray(permissions)) problems.push('permissions должен быть массивом строк');
-			else if (unknownPermissions(permissions).length) problems.push(`неизвестные разрешения: ${unknownPermissions(permissions).join(', ')}`);
+			else if (unknownPermissions(permissions).length)
+				problems.push(`неизвестные разрешения: ${unknownPermissions(permissions).join(', ')}`);
 		}
 		if (problems.length) throw validationError(problems);
 		const company = companyFor(ctx.sb, ctx.body);
@@ -186,18 +207,26 @@ export function registerControlRoutes(router) {
 		const company = companyFor(ctx.sb, ctx.body);
 		for (const field of ['active', 'cardsEnabled', 'cardsTestMode']) {
 			if (field in ctx.body) {
-				if (typeof ctx.body[field] !== 'boolean') throw validationError(`${field} должен быть boolean`);
+				if (typeof ctx.body[field] !== 'boolean')
+					throw validationError(`${field} должен быть boolean`);
 				company[field] = ctx.body[field];
 			}
 		}
-		return { body: { ...presentProfile(company), active: company.active, cardsEnabled: company.cardsEnabled } };
+		return {
+			body: {
+				...presentProfile(company),
+				active: company.active,
+				cardsEnabled: company.cardsEnabled,
+			},
+		};
 	});
 
 	// ---- webhooks
 	router.post('/__control/webhook-url', control, (ctx) => {
 		const company = companyFor(ctx.sb, ctx.body);
 		const { url } = ctx.body;
-		if (url !== null && (typeof url !== 'string' || !/^https?:\/\//.test(url))) throw validationError('url должен быть http(s)-адресом или null');
+		if (url !== null && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
+			throw validationError('url должен быть http(s)-адресом или null');
 		company.webhookUrl = url;
 		if ('secret' in ctx.body) company.webhookSecret = ctx.body.secret;
 		return { body: { webhookUrl: company.webhookUrl, webhookSecret: company.webhookSecret } };
@@ -222,16 +251,31 @@ export function registerControlRoutes(router) {
 	router.get('/__control/events', control, (ctx) => {
 		const event = ctx.query.get('event');
 		const list = ctx.sb.state.events.filter((e) => !event || e.event === event).reverse();
-		return { body: { events: list.map((e) => ({ ...e, payload: JSON.parse(e.body) })), total: list.length } };
+		return {
+			body: {
+				events: list.map((e) => ({ ...e, payload: JSON.parse(e.body) })),
+				total: list.length,
+			},
+		};
 	});
 	router.post('/__control/webhooks/send', control, async (ctx) => {
 		const { sb, body } = ctx;
-		const { event, payload = {}, signWith = 'current', rawBody, deliveryId, retry = true, wait = false } = body;
+		const {
+			event,
+			payload = {},
+			signWith = 'current',
+			rawBody,
+			deliveryId,
+			retry = true,
+			wait = false,
+		} = body;
 		const problems = [];
 		if (typeof event !== 'string' || !event) problems.push('event должен быть непустой строкой');
 		if (!isPlainObject(payload)) problems.push('payload должен быть объектом');
-		if (!['current', 'wrong', 'none'].includes(signWith)) problems.push('signWith должен быть current, wrong или none');
-		if (rawBody !== undefined && typeof rawBody !== 'string') problems.push('rawBody должен быть строкой');
+		if (!['current', 'wrong', 'none'].includes(signWith))
+			problems.push('signWith должен быть current, wrong или none');
+		if (rawBody !== undefined && typeof rawBody !== 'string')
+			problems.push('rawBody должен быть строкой');
 		if (problems.length) throw validationError(problems);
 		const company = companyFor(sb, body);
 		const url = body.url ?? company.webhookUrl;
@@ -240,7 +284,10 @@ export function registerControlRoutes(router) {
 		const signature =
 			signWith === 'none'
 				? null
-				: signBody(bytes, signWith === 'wrong' ? `whsec_${sb.ids.hex(24)}` : company.webhookSecret ?? '');
+				: signBody(
+						bytes,
+						signWith === 'wrong' ? `whsec_${sb.ids.hex(24)}` : (company.webhookSecret ?? ''),
+					);
 		const delivery = sb.webhooks.enqueue({
 			companyId: company.id,
 			event,
@@ -261,11 +308,13 @@ export function registerControlRoutes(router) {
 		const b = ctx.body;
 		const n = (v, name) => {
 			if (v === undefined) return 0;
-			if (!Number.isInteger(v) || v < 0) throw validationError(`${name} должен быть неотрицательным целым числом`);
+			if (!Number.isInteger(v) || v < 0)
+				throw validationError(`${name} должен быть неотрицательным целым числом`);
 			return v;
 		};
 		const status = b.status ?? 503;
-		if (![500, 502, 503, 504].includes(status)) throw validationError('status должен быть 500, 502, 503 или 504');
+		if (![500, 502, 503, 504].includes(status))
+			throw validationError('status должен быть 500, 502, 503 или 504');
 		ctx.sb.state.faults = {
 			rejectRequests: n(b.rejectFirstRequests, 'rejectFirstRequests'),
 			dropResponses: n(b.dropFirstResponses, 'dropFirstResponses'),

@@ -28,7 +28,8 @@ export function presentDispute(sb, d) {
 }
 
 function openDisputeFor(sb, orderId) {
-	for (const d of sb.state.disputes.values()) if (d.orderId === orderId && OPEN.includes(d.status)) return d;
+	for (const d of sb.state.disputes.values())
+		if (d.orderId === orderId && OPEN.includes(d.status)) return d;
 	return null;
 }
 
@@ -37,7 +38,9 @@ export function openDispute(sb, order, reason) {
 	const existing = openDisputeFor(sb, order.id);
 	if (existing) return { dispute: existing, created: false };
 	if (order.status !== 'success' && order.status !== 'failed') {
-		throw apiError(422, 'DISPUTE_NOT_ALLOWED', undefined, { details: { orderStatus: order.status } });
+		throw apiError(422, 'DISPUTE_NOT_ALLOWED', undefined, {
+			details: { orderStatus: order.status },
+		});
 	}
 	const now = sb.clock.iso();
 	const dispute = {
@@ -82,7 +85,11 @@ export function reviewDispute(sb, dispute) {
  * partial_refund: order → failed; refundAmount (USDT, 0 < x < amountUsdt) is credited back if charged.
  * confirm: order → success; an order that had not been charged is charged now.
  */
-export function resolveDispute(sb, dispute, { resolution, refundAmount, adminComment = null, resolvedBy = 'sandbox-admin' }) {
+export function resolveDispute(
+	sb,
+	dispute,
+	{ resolution, refundAmount, adminComment = null, resolvedBy = 'sandbox-admin' },
+) {
 	requireOpen(dispute);
 	if (!DISPUTE_RESOLUTIONS.includes(resolution)) {
 		throw validationError(`resolution должен быть одним из: ${DISPUTE_RESOLUTIONS.join(', ')}`);
@@ -91,8 +98,14 @@ export function resolveDispute(sb, dispute, { resolution, refundAmount, adminCom
 	const company = sb.state.companies.get(order.companyId);
 	let refunded = null;
 	if (resolution === 'partial_refund') {
-		if (typeof refundAmount !== 'number' || !(refundAmount > 0) || refundAmount >= order.amountUsdt) {
-			throw validationError(`refundAmount должен быть числом больше 0 и меньше ${order.amountUsdt}`);
+		if (
+			typeof refundAmount !== 'number' ||
+			!(refundAmount > 0) ||
+			refundAmount >= order.amountUsdt
+		) {
+			throw validationError(
+				`refundAmount должен быть числом больше 0 и меньше ${order.amountUsdt}`,
+			);
 		}
 		refunded = round2(refundAmount);
 	} else if (resolution === 'refund') {
@@ -137,7 +150,13 @@ export function rejectDispute(sb, dispute, { adminComment = null } = {}) {
 	const now = sb.clock.iso();
 	order.status = order.statusBeforeDispute ?? 'success';
 	order.updatedAt = now;
-	Object.assign(dispute, { status: 'rejected', adminComment, resolvedBy: 'sandbox-admin', resolvedAt: now, updatedAt: now });
+	Object.assign(dispute, {
+		status: 'rejected',
+		adminComment,
+		resolvedBy: 'sandbox-admin',
+		resolvedAt: now,
+		updatedAt: now,
+	});
 	emitOrderStatus(sb, order);
 	return dispute;
 }
@@ -145,7 +164,8 @@ export function rejectDispute(sb, dispute, { adminComment = null } = {}) {
 export function registerDisputeRoutes(router) {
 	router.post('/orders/:id/disputes', { permission: 'disputes.create' }, (ctx) => {
 		const order = findOrder(ctx.sb, ctx.company, ctx.params.id);
-		if (!isNonEmptyString(ctx.body.reason)) throw validationError('reason должен быть непустой строкой');
+		if (!isNonEmptyString(ctx.body.reason))
+			throw validationError('reason должен быть непустой строкой');
 		const { dispute, created } = openDispute(ctx.sb, order, ctx.body.reason.trim());
 		return { status: created ? 201 : 200, body: presentDispute(ctx.sb, dispute) };
 	});
@@ -158,7 +178,10 @@ export function registerDisputeRoutes(router) {
 			throw validationError(`status должен быть одним из: ${DISPUTE_STATUSES.join(', ')}`);
 		}
 		const items = newestFirst(ctx.sb.state.disputes.values()).filter(
-			(d) => d.companyId === ctx.company.id && (!status || d.status === status) && (!orderId || d.orderId === orderId),
+			(d) =>
+				d.companyId === ctx.company.id &&
+				(!status || d.status === status) &&
+				(!orderId || d.orderId === orderId),
 		);
 		const { page, total } = paginate(items, paging);
 		return { body: { disputes: page.map((d) => presentDispute(ctx.sb, d)), total } };

@@ -103,7 +103,10 @@ export function errorBody(err, { path, requestId, timestamp }) {
 	const body = {
 		statusCode: err.statusCode,
 		// PERMISSION_DENIED keeps its legacy reason phrase.
-		error: err.errorCode === 'PERMISSION_DENIED' ? 'PERMISSION_DENIED' : STATUS_CODES[err.statusCode] ?? 'Error',
+		error:
+			err.errorCode === 'PERMISSION_DENIED'
+				? 'PERMISSION_DENIED'
+				: (STATUS_CODES[err.statusCode] ?? 'Error'),
 		errorCode: err.errorCode,
 		message: err.apiMessage,
 	};

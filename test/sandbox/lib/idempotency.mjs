@@ -18,7 +18,9 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 		return run();
 	}
 	if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-		throw validationError(`Idempotency-Key не должен быть длиннее ${MAX_IDEMPOTENCY_KEY_LENGTH} символов`);
+		throw validationError(
+			`Idempotency-Key не должен быть длиннее ${MAX_IDEMPOTENCY_KEY_LENGTH} символов`,
+		);
 	}
 	const store = ctx.sb.state.idempotency;
 	const storeKey = `${ctx.company.id}\u0000${scope}\u0000${key}`;
@@ -33,7 +35,11 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 	const result = await run();
 	const status = result.status ?? 200;
 	if (status >= 200 && status < 300) {
-		store.set(storeKey, { status, body: structuredClone(result.body), storedAt: ctx.sb.clock.iso() });
+		store.set(storeKey, {
+			status,
+			body: structuredClone(result.body),
+			storedAt: ctx.sb.clock.iso(),
+		});
 	}
 	return result;
 }

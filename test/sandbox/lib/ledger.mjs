@@ -51,7 +51,14 @@ export function credit(sb, company, amount, type, referenceId) {
 }
 
 /** Debits the balance; `fromHold` of it comes out of an existing reservation. */
-export function debit(sb, company, amount, type, referenceId, { fromHold = 0, checkAvailable = true } = {}) {
+export function debit(
+	sb,
+	company,
+	amount,
+	type,
+	referenceId,
+	{ fromHold = 0, checkAvailable = true } = {},
+) {
 	if (checkAvailable) ensureAvailable(company, amount - fromHold);
 	company.usdtBalance = round2(company.usdtBalance - amount);
 	company.frozenBalance = round2(Math.max(0, company.frozenBalance - fromHold));

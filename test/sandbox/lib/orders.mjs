@@ -2,7 +2,15 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { debit, hold, release } from './ledger.mjs';
-import { isNonEmptyString, isUuid, iso, newestFirst, paginate, readPaging, round2 } from './util.mjs';
+import {
+	isNonEmptyString,
+	isUuid,
+	iso,
+	newestFirst,
+	paginate,
+	readPaging,
+	round2,
+} from './util.mjs';
 
 export const ORDER_RATE_RUB_PER_USDT = 95.5;
 export const QUOTE_TTL_MS = 30_000;
@@ -49,18 +57,30 @@ function parseSt00012(qrCode) {
 	}
 	const sum = fields.Sum ?? fields.sum;
 	if (sum === undefined || sum === '') throw apiError(422, 'QR_AMOUNT_MISSING');
-	if (!/^\d+$/.test(sum)) throw apiError(400, 'ST00012_SUM_INVALID', undefined, { details: { sum } });
+	if (!/^\d+$/.test(sum))
+		throw apiError(400, 'ST00012_SUM_INVALID', undefined, { details: { sum } });
 	const name = fields.Name ?? null;
-	return { paymentType: 'st00012', amountRub: Number(sum) / 100, merchantName: name, nspkBrandName: name };
+	return {
+		paymentType: 'st00012',
+		amountRub: Number(sum) / 100,
+		merchantName: name,
+		nspkBrandName: name,
+	};
 }
 
 // A UIN has no amount in it; the sandbox "looks up" the fine: 500 RUB plus the last three digits.
 // UINs ending in 0000 are unknown fines; UINs ending in 9999 are already paid.
 function parseUin(uin) {
 	if (uin.endsWith('0000')) throw apiError(422, 'FINE_NOT_FOUND', undefined, { details: { uin } });
-	if (uin.endsWith('9999')) throw apiError(422, 'FINE_ALREADY_PAID', undefined, { details: { uin } });
+	if (uin.endsWith('9999'))
+		throw apiError(422, 'FINE_ALREADY_PAID', undefined, { details: { uin } });
 	const amountRub = 500 + Number(uin.slice(-3));
-	return { paymentType: 'gibdd_uin', amountRub, merchantName: 'Госавтоинспекция', nspkBrandName: 'Госавтоинспекция' };
+	return {
+		paymentType: 'gibdd_uin',
+		amountRub,
+		merchantName: 'Госавтоинспекция',
+		nspkBrandName: 'Госавтоинспекция',
+	};
 }
 
 function parseNspk(url) {
@@ -71,7 +91,13 @@ function parseNspk(url) {
 	let hash = 0;
 	for (const ch of code) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
 	const brand = NSPK_BRANDS[hash % NSPK_BRANDS.length];
-	return { paymentType: 'nspk', amountRub: Number(sum) / 100, merchantName: brand, nspkBrandName: brand, nspkCode: code };
+	return {
+		paymentType: 'nspk',
+		amountRub: Number(sum) / 100,
+		merchantName: brand,
+		nspkBrandName: brand,
+		nspkCode: code,
+	};
 }
 
 export function presentQuote(q) {
@@ -135,7 +161,11 @@ function orderEventPayload(o) {
 }
 
 export function emitOrderStatus(sb, order) {
-	sb.webhooks.emit(sb.state.companies.get(order.companyId), 'order.status_changed', orderEventPayload(order));
+	sb.webhooks.emit(
+		sb.state.companies.get(order.companyId),
+		'order.status_changed',
+		orderEventPayload(order),
+	);
 }
 
 export function createQuote(sb, company, { qrCode, externalOrderId = null }) {
@@ -172,10 +202,14 @@ export function acceptQuote(sb, company, quoteId) {
 	const quote = sb.state.quotes.get(quoteId);
 	if (!quote || quote.companyId !== company.id) throw apiError(404, 'QUOTE_NOT_FOUND');
 	if (quote.orderId) {
-		throw apiError(409, 'CONFLICT', 'Котировка уже принята', { details: { orderId: quote.orderId } });
+		throw apiError(409, 'CONFLICT', 'Котировка уже принята', {
+			details: { orderId: quote.orderId },
+		});
 	}
 	if (sb.clock.now() > quote.expiresAt) {
-		throw apiError(410, 'QUOTE_EXPIRED', undefined, { details: { expiresAt: iso(quote.expiresAt) } });
+		throw apiError(410, 'QUOTE_EXPIRED', undefined, {
+			details: { expiresAt: iso(quote.expiresAt) },
+		});
 	}
 	const now = sb.clock.now();
 	const order = {
@@ -234,7 +268,10 @@ export function setOrderStatus(sb, order, status, { failureReason } = {}) {
 	const company = sb.state.companies.get(order.companyId);
 	const now = sb.clock.iso();
 	if (status === 'success') {
-		debit(sb, company, order.heldUsdt, 'order_debit', order.id, { fromHold: order.heldUsdt, checkAvailable: false });
+		debit(sb, company, order.heldUsdt, 'order_debit', order.id, {
+			fromHold: order.heldUsdt,
+			checkAvailable: false,
+		});
 		order.chargedUsdt = order.heldUsdt;
 		order.heldUsdt = 0;
 		order.completedAt = now;
@@ -277,7 +314,11 @@ export function registerOrderRoutes(router) {
 		const { body } = ctx;
 		const problems = [];
 		if (!isNonEmptyString(body.qrCode)) problems.push('qrCode должен быть непустой строкой');
-		if (body.externalOrderId !== undefined && body.externalOrderId !== null && typeof body.externalOrderId !== 'string') {
+		if (
+			body.externalOrderId !== undefined &&
+			body.externalOrderId !== null &&
+			typeof body.externalOrderId !== 'string'
+		) {
 			problems.push('externalOrderId должен быть строкой');
 		}
 		if (problems.length) throw validationError(problems);
@@ -318,8 +359,10 @@ function readOrderFilters(query) {
 	const status = query.get('status') || null;
 	const paymentType = query.get('paymentType') || null;
 	const problems = [];
-	if (status && !ORDER_STATUSES.includes(status)) problems.push(`status должен быть одним из: ${ORDER_STATUSES.join(', ')}`);
-	if (paymentType && !PAYMENT_TYPES.includes(paymentType)) problems.push(`paymentType должен быть одним из: ${PAYMENT_TYPES.join(', ')}`);
+	if (status && !ORDER_STATUSES.includes(status))
+		problems.push(`status должен быть одним из: ${ORDER_STATUSES.join(', ')}`);
+	if (paymentType && !PAYMENT_TYPES.includes(paymentType))
+		problems.push(`paymentType должен быть одним из: ${PAYMENT_TYPES.join(', ')}`);
 	if (problems.length) throw validationError(problems);
 	return { status, paymentType, externalOrderId: query.get('externalOrderId') || null };
 }

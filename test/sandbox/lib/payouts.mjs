@@ -96,9 +96,12 @@ function optionalString(body, name, problems, max = 128) {
 /** Validates a create-payout body; returns normalised input or throws. */
 export function readPayoutInput(body) {
 	const problems = [];
-	if (typeof body.amountRub !== 'number' || !Number.isFinite(body.amountRub)) problems.push('amountRub должен быть числом');
-	if (!['card', 'phone'].includes(body.requisiteType)) problems.push('requisiteType должен быть card или phone');
-	if (typeof body.requisite !== 'string' || !body.requisite.trim()) problems.push('requisite должен быть непустой строкой');
+	if (typeof body.amountRub !== 'number' || !Number.isFinite(body.amountRub))
+		problems.push('amountRub должен быть числом');
+	if (!['card', 'phone'].includes(body.requisiteType))
+		problems.push('requisiteType должен быть card или phone');
+	if (typeof body.requisite !== 'string' || !body.requisite.trim())
+		problems.push('requisite должен быть непустой строкой');
 	const input = {
 		externalId: optionalString(body, 'externalId', problems),
 		bankId: optionalString(body, 'bankId', problems, 32),
@@ -118,13 +121,18 @@ export function readPayoutInput(body) {
 		});
 	}
 	const requisite = body.requisite.replace(/[\s-]/g, '');
-	const valid = body.requisiteType === 'card' ? /^\d{16,19}$/.test(requisite) : /^\+?7\d{10}$/.test(requisite);
+	const valid =
+		body.requisiteType === 'card' ? /^\d{16,19}$/.test(requisite) : /^\+?7\d{10}$/.test(requisite);
 	if (!valid) {
-		throw apiError(422, 'PAYOUT_REQUISITE_INVALID', undefined, { details: { requisiteType: body.requisiteType } });
+		throw apiError(422, 'PAYOUT_REQUISITE_INVALID', undefined, {
+			details: { requisiteType: body.requisiteType },
+		});
 	}
 	if (body.requisiteType === 'phone' && !input.bankId) throw apiError(422, 'PAYOUT_BANK_REQUIRED');
 	if (input.bankId && !BANKS[input.bankId]) {
-		throw apiError(422, 'PAYOUT_BANK_UNKNOWN', undefined, { details: { bankId: input.bankId, known: Object.keys(BANKS) } });
+		throw apiError(422, 'PAYOUT_BANK_UNKNOWN', undefined, {
+			details: { bankId: input.bankId, known: Object.keys(BANKS) },
+		});
 	}
 	return { ...input, amountRub, requisiteType: body.requisiteType, requisite };
 }
@@ -163,7 +171,13 @@ export function createPayout(sb, company, input) {
 
 function refund(sb, payout) {
 	if (payout.refundedAt) return;
-	credit(sb, sb.state.companies.get(payout.companyId), payout.chargedUsdt, 'payout_refund', payout.id);
+	credit(
+		sb,
+		sb.state.companies.get(payout.companyId),
+		payout.chargedUsdt,
+		'payout_refund',
+		payout.id,
+	);
 	payout.refundedAt = sb.clock.iso();
 }
 
@@ -190,7 +204,11 @@ export function cancelPayout(sb, payout) {
  * waiting_trader|in_progress|success → fail (refund defaults to true);
  * fail without refund + { status: 'fail', refund: true } → refund only.
  */
-export function setPayoutStatus(sb, payout, { status, failReason, refund: doRefund = true, comment }) {
+export function setPayoutStatus(
+	sb,
+	payout,
+	{ status, failReason, refund: doRefund = true, comment },
+) {
 	if (!['in_progress', 'success', 'fail'].includes(status)) {
 		throw validationError('status должен быть одним из: in_progress, success, fail');
 	}
@@ -208,7 +226,8 @@ export function setPayoutStatus(sb, payout, { status, failReason, refund: doRefu
 	} else if (payout.status === 'fail') {
 		if (payout.refundedAt || !doRefund) throw conflict(payout, status);
 	} else {
-		if (!['waiting_trader', 'in_progress', 'success'].includes(payout.status)) throw conflict(payout, status);
+		if (!['waiting_trader', 'in_progress', 'success'].includes(payout.status))
+			throw conflict(payout, status);
 		payout.failReason = failReason ?? 'other';
 		payout.completedAt = null;
 	}
@@ -223,7 +242,9 @@ export function payoutDispute(sb, payout, { action, resolution, comment = null }
 	const now = sb.clock.iso();
 	if (action === 'open') {
 		if (!['success', 'fail'].includes(payout.status) || payout.dispute?.status === 'open') {
-			throw apiError(409, 'PAYOUT_DISPUTE_NOT_ALLOWED', undefined, { details: { status: payout.status } });
+			throw apiError(409, 'PAYOUT_DISPUTE_NOT_ALLOWED', undefined, {
+				details: { status: payout.status },
+			});
 		}
 		payout.dispute = {
 			id: `pdsp_${sb.ids.hex(6)}`,
@@ -240,7 +261,12 @@ export function payoutDispute(sb, payout, { action, resolution, comment = null }
 		if (!['user_won', 'trader_won'].includes(resolution)) {
 			throw validationError('resolution должен быть user_won или trader_won');
 		}
-		Object.assign(payout.dispute, { status: 'resolved', resolution, resolvedAt: now, comment: comment ?? payout.dispute.comment });
+		Object.assign(payout.dispute, {
+			status: 'resolved',
+			resolution,
+			resolvedAt: now,
+			comment: comment ?? payout.dispute.comment,
+		});
 		if (resolution === 'user_won') {
 			payout.status = 'fail';
 			payout.failReason = 'dispute_lost';
@@ -261,7 +287,13 @@ export function rechargePayout(sb, payout) {
 			details: { status: payout.status, refunded: payout.refundedAt !== null },
 		});
 	}
-	debit(sb, sb.state.companies.get(payout.companyId), payout.chargedUsdt, 'payout_recharge', payout.id);
+	debit(
+		sb,
+		sb.state.companies.get(payout.companyId),
+		payout.chargedUsdt,
+		'payout_recharge',
+		payout.id,
+	);
 	payout.status = 'success';
 	payout.refundedAt = null;
 	payout.failReason = null;
@@ -294,7 +326,9 @@ export function registerPayoutRoutes(router) {
 		}
 		const items = newestFirst(ctx.sb.state.payouts.values()).filter(
 			(p) =>
-				p.companyId === ctx.company.id && (!status || p.status === status) && (!externalId || p.externalId === externalId),
+				p.companyId === ctx.company.id &&
+				(!status || p.status === status) &&
+				(!externalId || p.externalId === externalId),
 		);
 		const { page, total } = paginate(items, paging);
 		return { body: { payouts: page.map(presentPayout), total } };

@@ -10,7 +10,12 @@ import { acceptQuote, createQuote, setOrderStatus } from './orders.mjs';
 import { createPayout, setPayoutStatus } from './payouts.mjs';
 import { addMember, hashPassword } from './team.mjs';
 import { round2, tronAddressFrom } from './util.mjs';
-import { getOrCreateCompanyWallet, getOrCreateUserWallet, replaceUserWallet, simulateDeposit } from './wallets.mjs';
+import {
+	getOrCreateCompanyWallet,
+	getOrCreateUserWallet,
+	replaceUserWallet,
+	simulateDeposit,
+} from './wallets.mjs';
 
 /** Deterministic credentials; tests and the demo import these. */
 export const SANDBOX_KEYS = Object.freeze({
@@ -31,7 +36,12 @@ export const SANDBOX_COMPANY = Object.freeze({
 export const SANDBOX_MEMBERS = Object.freeze({
 	owner: { userId: 'usr_demo_owner', email: 'owner@demo-co.example', role: 'owner' },
 	admin: { userId: 'usr_demo_admin', email: 'admin@demo-co.example', role: 'admin' },
-	readOnly: { userId: 'usr_demo_reader', email: 'reader@demo-co.example', role: 'member', permissions: ['orders.read'] },
+	readOnly: {
+		userId: 'usr_demo_reader',
+		email: 'reader@demo-co.example',
+		role: 'member',
+		permissions: ['orders.read'],
+	},
 });
 
 export const DEFAULT_SEED = Object.freeze({
@@ -94,7 +104,10 @@ const HOUR = 60 * 60 * 1000;
 
 /** Builds a fresh state on `sb` (sb.state is replaced). */
 export function seedState(sb, seedOption = true) {
-	const seed = seedOption === false ? { ...DEFAULT_SEED, history: false } : { ...DEFAULT_SEED, ...(seedOption === true ? {} : seedOption) };
+	const seed =
+		seedOption === false
+			? { ...DEFAULT_SEED, history: false }
+			: { ...DEFAULT_SEED, ...(seedOption === true ? {} : seedOption) };
 	const runtimeIds = sb.ids;
 	sb.ids = seededIds(20260101);
 	sb.state = emptyState();
@@ -102,9 +115,21 @@ export function seedState(sb, seedOption = true) {
 	sb.clock.advance(-45 * DAY);
 	try {
 		const demo = addCompany(sb, { ...SANDBOX_COMPANY, key: SANDBOX_KEYS.legacy });
-		addMember(sb, demo, { ...SANDBOX_MEMBERS.owner, apiKey: SANDBOX_KEYS.owner, password: 'owner-password' });
-		addMember(sb, demo, { ...SANDBOX_MEMBERS.admin, apiKey: SANDBOX_KEYS.admin, password: 'admin-password' });
-		addMember(sb, demo, { ...SANDBOX_MEMBERS.readOnly, apiKey: SANDBOX_KEYS.readOnly, password: 'reader-password' });
+		addMember(sb, demo, {
+			...SANDBOX_MEMBERS.owner,
+			apiKey: SANDBOX_KEYS.owner,
+			password: 'owner-password',
+		});
+		addMember(sb, demo, {
+			...SANDBOX_MEMBERS.admin,
+			apiKey: SANDBOX_KEYS.admin,
+			password: 'admin-password',
+		});
+		addMember(sb, demo, {
+			...SANDBOX_MEMBERS.readOnly,
+			apiKey: SANDBOX_KEYS.readOnly,
+			password: 'reader-password',
+		});
 		const other = addCompany(sb, {
 			id: 'cmp_other',
 			name: 'Other Co',
@@ -136,8 +161,10 @@ function seedHistory(sb, demo, seed) {
 	sb.clock.advance(DAY);
 
 	const qr = {
-		nspk: (kopecks, code) => `https://qr.nspk.ru/${code}?type=02&bank=100000000111&sum=${kopecks}&cur=RUB&crc=AB12`,
-		st: (kopecks) => `ST00012|Name=ООО «Управляющая компания»|PersonalAcc=40702810900000000001|BankName=ПАО Банк|BIC=044525225|CorrespAcc=30101810400000000225|Sum=${kopecks}|Purpose=Оплата ЖКУ`,
+		nspk: (kopecks, code) =>
+			`https://qr.nspk.ru/${code}?type=02&bank=100000000111&sum=${kopecks}&cur=RUB&crc=AB12`,
+		st: (kopecks) =>
+			`ST00012|Name=ООО «Управляющая компания»|PersonalAcc=40702810900000000001|BankName=ПАО Банк|BIC=044525225|CorrespAcc=30101810400000000225|Sum=${kopecks}|Purpose=Оплата ЖКУ`,
 	};
 	const order = (qrCode, externalOrderId, finalStatus) => {
 		const quote = createQuote(sb, demo, { qrCode, externalOrderId });
@@ -187,7 +214,11 @@ function seedHistory(sb, demo, seed) {
 		recipientLastName: 'Смирнова',
 	});
 	sb.clock.advance(30 * 60 * 1000);
-	setPayoutStatus(sb, p2, { status: 'fail', failReason: 'trader_declined', comment: 'Трейдер отклонил выплату' });
+	setPayoutStatus(sb, p2, {
+		status: 'fail',
+		failReason: 'trader_declined',
+		comment: 'Трейдер отклонил выплату',
+	});
 	sb.clock.advance(DAY);
 	createPayout(sb, demo, {
 		externalId: 'demo-payout-3',
@@ -267,9 +298,19 @@ function seedCompanyDeposits(sb, company, count) {
 			creditedAmount: status === 'completed' ? round2(amount - 1) : 0,
 			status,
 			amlCheckId: status === 'new' ? null : `aml_${sb.ids.hex(6)}`,
-			amlRiskIndicator: status === 'aml_failed' ? 'high' : status === 'new' || status === 'aml_pending' ? null : 'low',
+			amlRiskIndicator:
+				status === 'aml_failed'
+					? 'high'
+					: status === 'new' || status === 'aml_pending'
+						? null
+						: 'low',
 			sweepTxHash: status === 'completed' ? sb.ids.hex(32) : null,
-			error: status === 'aml_failed' ? 'AML: высокий риск источника средств' : status === 'failed' ? 'Ошибка перевода на казначейский адрес' : null,
+			error:
+				status === 'aml_failed'
+					? 'AML: высокий риск источника средств'
+					: status === 'failed'
+						? 'Ошибка перевода на казначейский адрес'
+						: null,
 			blockTimestamp: at,
 			createdAt: at,
 			updatedAt: at,

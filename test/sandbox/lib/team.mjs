@@ -51,7 +51,11 @@ export function presentInvite(sb, invite) {
 }
 
 /** Creates a member with an own API key; used by seeding, invites and the control API. */
-export function addMember(sb, company, { userId, email, role, permissions, password = null, apiKey }) {
+export function addMember(
+	sb,
+	company,
+	{ userId, email, role, permissions, password = null, apiKey },
+) {
 	const member = {
 		userId: userId ?? `usr_${sb.ids.hex(6)}`,
 		companyId: company.id,
@@ -74,7 +78,8 @@ function activeMembers(sb, company) {
 
 function findMember(sb, company, userId) {
 	const member = sb.state.members.get(userId);
-	if (!member || member.companyId !== company.id || member.removedAt) throw apiError(404, 'MEMBER_NOT_FOUND');
+	if (!member || member.companyId !== company.id || member.removedAt)
+		throw apiError(404, 'MEMBER_NOT_FOUND');
 	return member;
 }
 
@@ -109,7 +114,8 @@ export function registerTeamRoutes(router) {
 		}
 		readRoleAndPermissions(body, { roleRequired: false });
 		const target = findMember(ctx.sb, ctx.company, ctx.params.userId);
-		if (principal.member && principal.member.userId === target.userId) throw apiError(403, 'CANNOT_CHANGE_OWN_ROLE');
+		if (principal.member && principal.member.userId === target.userId)
+			throw apiError(403, 'CANNOT_CHANGE_OWN_ROLE');
 		if ((target.role === 'owner' || body.role === 'owner') && !actsAsOwner(principal)) {
 			throw apiError(403, 'ROLE_CHANGE_NOT_ALLOWED');
 		}
@@ -130,8 +136,10 @@ export function registerTeamRoutes(router) {
 		if (target.role === 'owner') {
 			if (self) throw apiError(403, 'FORBIDDEN', 'Владелец не может удалить сам себя');
 			const owners = activeMembers(ctx.sb, ctx.company).filter((m) => m.role === 'owner');
-			if (owners.length <= 1) throw apiError(403, 'FORBIDDEN', 'Нельзя удалить последнего владельца компании');
-			if (!actsAsOwner(principal)) throw apiError(403, 'FORBIDDEN', 'Удалить владельца может только владелец');
+			if (owners.length <= 1)
+				throw apiError(403, 'FORBIDDEN', 'Нельзя удалить последнего владельца компании');
+			if (!actsAsOwner(principal))
+				throw apiError(403, 'FORBIDDEN', 'Удалить владельца может только владелец');
 		}
 		target.removedAt = ctx.sb.clock.iso();
 		return { body: { ok: true } };
@@ -149,10 +157,15 @@ export function registerTeamRoutes(router) {
 		requireMemberCredential(principal, 'Приглашение участников');
 		const role = body.role ?? 'member';
 		readRoleAndPermissions({ ...body, role }, { roleRequired: true });
-		if (body.email !== undefined && body.email !== null && (typeof body.email !== 'string' || !EMAIL_RE.test(body.email))) {
+		if (
+			body.email !== undefined &&
+			body.email !== null &&
+			(typeof body.email !== 'string' || !EMAIL_RE.test(body.email))
+		) {
 			throw validationError('email должен быть корректным адресом');
 		}
-		if (role === 'owner' && principal.member.role !== 'owner') throw apiError(403, 'ROLE_CHANGE_NOT_ALLOWED');
+		if (role === 'owner' && principal.member.role !== 'owner')
+			throw apiError(403, 'ROLE_CHANGE_NOT_ALLOWED');
 		const token = `inv_${sb.ids.hex(16)}`;
 		const invite = {
 			id: sb.ids.uuid(),
@@ -161,7 +174,9 @@ export function registerTeamRoutes(router) {
 			url: `${sb.url}/auth/invites/${token}`,
 			email: body.email ? body.email.toLowerCase() : null,
 			role,
-			permissions: body.permissions ? [...new Set(body.permissions)] : [...ROLE_DEFAULT_PERMISSIONS[role]],
+			permissions: body.permissions
+				? [...new Set(body.permissions)]
+				: [...ROLE_DEFAULT_PERMISSIONS[role]],
 			expiresAtMs: sb.clock.now() + INVITE_TTL_MS,
 			createdAt: sb.clock.iso(),
 			createdBy: principal.member.userId,
@@ -175,7 +190,8 @@ export function registerTeamRoutes(router) {
 	router.delete('/members/invites/:id', { permission: 'members.invite' }, (ctx) => {
 		const invite = ctx.sb.state.invites.get(ctx.params.id);
 		if (!invite || invite.companyId !== ctx.company.id) throw apiError(404, 'INVITE_NOT_FOUND');
-		if (invite.acceptedAt) throw apiError(409, 'INVITE_USED', 'Принятое приглашение нельзя отозвать');
+		if (invite.acceptedAt)
+			throw apiError(409, 'INVITE_USED', 'Принятое приглашение нельзя отозвать');
 		ctx.sb.state.invites.delete(invite.id);
 		return { body: { ok: true } };
 	});
@@ -196,8 +212,10 @@ export function registerTeamRoutes(router) {
 		const { sb, body } = ctx;
 		const invite = findInviteByToken(sb, ctx.params.token);
 		const problems = [];
-		if (typeof body.email !== 'string' || !EMAIL_RE.test(body.email)) problems.push('email должен быть корректным адресом');
-		if (typeof body.password !== 'string' || body.password.length < 8) problems.push('password должен быть не короче 8 символов');
+		if (typeof body.email !== 'string' || !EMAIL_RE.test(body.email))
+			problems.push('email должен быть корректным адресом');
+		if (typeof body.password !== 'string' || body.password.length < 8)
+			problems.push('password должен быть не короче 8 символов');
 		if (problems.length) throw validationError(problems);
 		const status = inviteStatus(sb, invite);
 		if (status === 'accepted') throw apiError(409, 'INVITE_USED');
@@ -205,8 +223,14 @@ export function registerTeamRoutes(router) {
 		const email = body.email.toLowerCase();
 		if (invite.email && invite.email !== email) throw apiError(403, 'INVITE_INVALID');
 		const company = sb.state.companies.get(invite.companyId);
-		if (activeMembers(sb, company).some((m) => m.email === email)) throw apiError(409, 'ACCOUNT_ALREADY_EXISTS');
-		const member = addMember(sb, company, { email, role: invite.role, permissions: invite.permissions, password: body.password });
+		if (activeMembers(sb, company).some((m) => m.email === email))
+			throw apiError(409, 'ACCOUNT_ALREADY_EXISTS');
+		const member = addMember(sb, company, {
+			email,
+			role: invite.role,
+			permissions: invite.permissions,
+			password: body.password,
+		});
 		invite.acceptedAt = sb.clock.iso();
 		invite.memberId = member.userId;
 		const token = createSession(sb, { companyId: company.id, memberId: member.userId });

@@ -35,7 +35,8 @@ export function readPaging(query) {
 	if (limit !== null && (limit < 1 || limit > MAX_LIMIT)) {
 		problems.push(`limit должен быть целым числом от 1 до ${MAX_LIMIT}`);
 	}
-	if (offset !== null && offset < 0) problems.push('offset должен быть неотрицательным целым числом');
+	if (offset !== null && offset < 0)
+		problems.push('offset должен быть неотрицательным целым числом');
 	if (problems.length) throw validationError(problems);
 	return { limit, offset };
 }

@@ -131,7 +131,8 @@ export function getOrCreateUserWallet(sb, company, externalId) {
 
 function findUserWallet(sb, company, walletId) {
 	const wallet = sb.state.userWallets.get(walletId);
-	if (!wallet || wallet.companyId !== company.id) throw apiError(404, 'NOT_FOUND', 'Кошелёк пользователя не найден');
+	if (!wallet || wallet.companyId !== company.id)
+		throw apiError(404, 'NOT_FOUND', 'Кошелёк пользователя не найден');
 	return wallet;
 }
 
@@ -145,7 +146,9 @@ function blockWallet(sb, wallet) {
 
 export function replaceUserWallet(sb, company, wallet) {
 	if (wallet.replacedById) {
-		throw apiError(409, 'CONFLICT', 'Кошелёк уже заменён', { details: { replacedById: wallet.replacedById } });
+		throw apiError(409, 'CONFLICT', 'Кошелёк уже заменён', {
+			details: { replacedById: wallet.replacedById },
+		});
 	}
 	blockWallet(sb, wallet);
 	const fresh = newUserWallet(sb, company, wallet.externalId);
@@ -189,7 +192,12 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		sb.state.userDeposits.push(deposit);
 		extra = { externalId };
 	} else {
-		deposit = { ...base, walletAddress: getOrCreateCompanyWallet(sb, company).address, fee: 0, creditedAmount: 0 };
+		deposit = {
+			...base,
+			walletAddress: getOrCreateCompanyWallet(sb, company).address,
+			fee: 0,
+			creditedAmount: 0,
+		};
 		sb.state.deposits.push(deposit);
 	}
 	sb.webhooks.emit(company, 'deposit.created', {
@@ -250,7 +258,8 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 
 function statusFilter(query, allowed) {
 	const status = query.get('status');
-	if (status && !allowed.includes(status)) throw validationError(`status должен быть одним из: ${allowed.join(', ')}`);
+	if (status && !allowed.includes(status))
+		throw validationError(`status должен быть одним из: ${allowed.join(', ')}`);
 	return status || null;
 }
 
@@ -259,7 +268,9 @@ export function registerWalletRoutes(router) {
 		body: { ...getOrCreateCompanyWallet(ctx.sb, ctx.company) },
 	}));
 
-	router.get('/wallets/balance', { permission: 'wallet.read' }, (ctx) => ({ body: balanceView(ctx.company) }));
+	router.get('/wallets/balance', { permission: 'wallet.read' }, (ctx) => ({
+		body: balanceView(ctx.company),
+	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
 		const paging = readPaging(ctx.query);
@@ -277,7 +288,9 @@ export function registerWalletRoutes(router) {
 		const referenceId = ctx.query.get('referenceId');
 		const items = newestFirst(ctx.sb.state.balanceHistory).filter(
 			(e) =>
-				e.companyId === ctx.company.id && (!type || e.type === type) && (!referenceId || e.referenceId === referenceId),
+				e.companyId === ctx.company.id &&
+				(!type || e.type === type) &&
+				(!referenceId || e.referenceId === referenceId),
 		);
 		const { page, total } = paginate(items, paging);
 		return {
@@ -298,7 +311,9 @@ export function registerWalletRoutes(router) {
 	router.post('/user-wallets', { permission: 'user_wallets.manage' }, (ctx) => {
 		const { externalId } = ctx.body;
 		if (typeof externalId !== 'string' || !EXTERNAL_ID_RE.test(externalId)) {
-			throw validationError('externalId должен быть строкой из печатных ASCII-символов без пробелов (до 128)');
+			throw validationError(
+				'externalId должен быть строкой из печатных ASCII-символов без пробелов (до 128)',
+			);
 		}
 		const { wallet, created } = getOrCreateUserWallet(ctx.sb, ctx.company, externalId);
 		return { status: created ? 201 : 200, body: presentUserWallet(wallet) };
@@ -310,13 +325,17 @@ export function registerWalletRoutes(router) {
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userWallets.values()).filter(
 			(w) =>
-				w.companyId === ctx.company.id && (!status || w.status === status) && (!externalId || w.externalId === externalId),
+				w.companyId === ctx.company.id &&
+				(!status || w.status === status) &&
+				(!externalId || w.externalId === externalId),
 		);
 		const { page, total } = paginate(items, paging);
 		return { body: { wallets: page.map(presentUserWallet), total } };
 	};
 	router.get('/user-wallets', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx));
-	router.get('/user-wallets/blocked', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx, 'blocked'));
+	router.get('/user-wallets/blocked', { permission: 'user_wallets.read' }, (ctx) =>
+		listWallets(ctx, 'blocked'),
+	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
 		const paging = readPaging(ctx.query);
@@ -324,7 +343,9 @@ export function registerWalletRoutes(router) {
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userDeposits).filter(
 			(d) =>
-				d.companyId === ctx.company.id && (!status || d.status === status) && (!externalId || d.externalId === externalId),
+				d.companyId === ctx.company.id &&
+				(!status || d.status === status) &&
+				(!externalId || d.externalId === externalId),
 		);
 		const { page, total } = paginate(items, paging);
 		return { body: { deposits: page.map(presentUserDeposit), total } };
@@ -335,13 +356,18 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.post('/user-wallets/:walletId/block', { permission: 'user_wallets.manage' }, (ctx) => ({
-		body: presentUserWallet(blockWallet(ctx.sb, findUserWallet(ctx.sb, ctx.company, ctx.params.walletId))),
+		body: presentUserWallet(
+			blockWallet(ctx.sb, findUserWallet(ctx.sb, ctx.company, ctx.params.walletId)),
+		),
 	}));
 
 	router.post('/user-wallets/:walletId/replace', { permission: 'user_wallets.manage' }, (ctx) => {
 		const old = findUserWallet(ctx.sb, ctx.company, ctx.params.walletId);
 		const fresh = replaceUserWallet(ctx.sb, ctx.company, old);
-		return { status: 201, body: { oldWallet: presentUserWallet(old), wallet: presentUserWallet(fresh) } };
+		return {
+			status: 201,
+			body: { oldWallet: presentUserWallet(old), wallet: presentUserWallet(fresh) },
+		};
 	});
 }
 
@@ -350,8 +376,12 @@ export function validateDepositInput(body) {
 	if (typeof body.amount !== 'number' || !(body.amount > 0) || body.amount > 10_000_000) {
 		problems.push('amount должен быть положительным числом');
 	}
-	if (body.aml !== undefined && body.aml !== 'pass' && body.aml !== 'fail') problems.push('aml должен быть pass или fail');
-	if (body.externalId !== undefined && (typeof body.externalId !== 'string' || !EXTERNAL_ID_RE.test(body.externalId))) {
+	if (body.aml !== undefined && body.aml !== 'pass' && body.aml !== 'fail')
+		problems.push('aml должен быть pass или fail');
+	if (
+		body.externalId !== undefined &&
+		(typeof body.externalId !== 'string' || !EXTERNAL_ID_RE.test(body.externalId))
+	) {
 		problems.push('externalId должен быть строкой из печатных ASCII-символов без пробелов');
 	}
 	if (problems.length) throw validationError(problems);

@@ -13,7 +13,9 @@ export const MAX_ATTEMPTS = 4;
 export const DEFAULT_RETRY_DELAYS_MS = Object.freeze([0, 1000, 2000, 4000]);
 
 export function signBody(body, secret) {
-	return createHmac('sha256', secret ?? '').update(body).digest('hex');
+	return createHmac('sha256', secret ?? '')
+		.update(body)
+		.digest('hex');
 }
 
 function normaliseDelays(delays) {
@@ -27,7 +29,10 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 	const delays = normaliseDelays(sb.options.retryDelaysMs);
 	const timers = new Set();
 	const controllers = new Set();
-	const agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+	const agents = {
+		http: new http.Agent({ keepAlive: false }),
+		https: new https.Agent({ keepAlive: false }),
+	};
 	let stopped = false;
 	// Bumped by cancelAll() (reset/close): attempts of older deliveries then stop quietly,
 	// even when an aborted request settles after the reset.
@@ -48,14 +53,25 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 			url: company.webhookUrl,
 			body,
 			signature: signBody(body, secret),
-			signedWith: company.webhookSecret ? `secret …${company.webhookSecret.slice(-4)}` : 'empty key',
+			signedWith: company.webhookSecret
+				? `secret …${company.webhookSecret.slice(-4)}`
+				: 'empty key',
 		});
 		logEntry.deliveryId = delivery.id;
 		return delivery;
 	}
 
 	/** Creates a delivery and starts attempt 1 (after delays[0]). */
-	function enqueue({ companyId, event, url, body, signature, signedWith, deliveryId, retry = true }) {
+	function enqueue({
+		companyId,
+		event,
+		url,
+		body,
+		signature,
+		signedWith,
+		deliveryId,
+		retry = true,
+	}) {
 		const delivery = {
 			id: deliveryId ?? sb.ids.uuid(),
 			companyId,
@@ -155,7 +171,9 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 			req.on('response', (res) => {
 				const chunks = [];
 				res.on('data', (c) => chunks.push(c));
-				res.on('error', (error) => done({ ok: false, status: res.statusCode, error: error.message }));
+				res.on('error', (error) =>
+					done({ ok: false, status: res.statusCode, error: error.message }),
+				);
 				res.on('end', () => {
 					const responseBody = Buffer.concat(chunks).toString('utf8').slice(0, 500);
 					const ok = res.statusCode >= 200 && res.statusCode < 300;
