@@ -42,6 +42,11 @@ export class CompanyPayments implements INodeType {
 				noDataExpression: true,
 				options: [
 					{
+						name: 'Card',
+						value: 'card',
+						description: 'Request, recharge and read company cards',
+					},
+					{
 						name: 'Company',
 						value: 'company',
 						description: 'The company profile, API key, webhook URL and webhook secret',
@@ -70,6 +75,11 @@ export class CompanyPayments implements INodeType {
 						name: 'Order',
 						value: 'order',
 						description: 'Quotes and orders paid from QR codes',
+					},
+					{
+						name: 'Payout',
+						value: 'payout',
+						description: 'RUB payouts to a card or phone number',
 					},
 					{
 						name: 'User Wallet',

@@ -74,3 +74,48 @@ export const INVITE_URL_TOKEN_PARAMETER = 'token';
  * like every endpoint except invite preview and accept.
  */
 export const COMPANY_LOGIN_AUTHENTICATED = true;
+
+/**
+ * POST /cards/request is shown only for a card in stock: 200 with status "assigned", the card
+ * and the request. The answer when no card is in stock is not shown. It is taken to be any 2xx
+ * answer without a card object whose status or request.status is this value (or that names no
+ * status at all); the node outputs it as outcome "pending". An answer with neither a card nor
+ * this status is reported as an error.
+ */
+export const CARD_REQUEST_PENDING_STATUS = 'pending';
+
+/**
+ * Envelope keys of GET /cards and the assumed GET /payouts (not shown). The general fallbacks
+ * of ENVELOPE_ITEM_KEYS apply when the key differs. Filters are sent as query parameters of
+ * the same name: `externalId` for cards (the one the document names), `status` and
+ * `externalId` for payouts.
+ */
+export const LIST_ITEMS_KEYS = { cards: 'cards', payouts: 'payouts' } as const;
+
+/*
+ * Bodies of the assumed endpoints: POST /payouts takes the Payout record's own field names
+ * (amountRub, requisiteType, requisite, bankId, recipientFirstName, recipientLastName,
+ * externalId); POST /cards/recharge takes the quote's (cardId, targetAmount). Both get an
+ * Idempotency-Key, like POST /cards/request, and answer with a Payout and a recharge record.
+ */
+
+/**
+ * Payout requisites are checked before POST /payouts (the document gives no format). Spaces
+ * and dashes are removed first, and the cleaned value is the one sent.
+ */
+export const PAYOUT_REQUISITE_SEPARATORS = /[\s-]+/g;
+export const PAYOUT_REQUISITE_FORMATS = {
+	card: { pattern: /^\d{16,19}$/, rule: 'must be a card number of 16 to 19 digits' },
+	phone: {
+		pattern: /^\+?\d{10,15}$/,
+		rule: 'must be a phone number of 10 to 15 digits with an optional leading +',
+	},
+} as const;
+
+/**
+ * The document shows no Idempotency-Key for POST /payouts/{id}/cancel. The node sends one
+ * anyway (user value or derived, as for money-moving calls): a service that ignores the header
+ * loses nothing, and one that honours it answers a retried cancel with the stored result
+ * instead of PAYOUT_NOT_CANCELABLE.
+ */
+export const PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY = true;

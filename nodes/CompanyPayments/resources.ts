@@ -1,3 +1,4 @@
+import { card } from './card';
 import { describeResource } from './common/describe';
 import { company } from './company';
 import { companyWallet } from './companyWallet';
@@ -5,6 +6,7 @@ import { dispute } from './dispute';
 import { invite } from './invite';
 import { member } from './member';
 import { order } from './order';
+import { payout } from './payout';
 import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
 
@@ -17,6 +19,8 @@ const registry: Array<{ resource: ResourceDefinition; defaultOperation: string }
 	{ resource: member, defaultOperation: 'getMany' },
 	{ resource: invite, defaultOperation: 'create' },
 	{ resource: company, defaultOperation: 'getProfile' },
+	{ resource: card, defaultOperation: 'request' },
+	{ resource: payout, defaultOperation: 'get' },
 ];
 
 export const resources: ResourceDefinition[] = registry.map((entry) => entry.resource);
