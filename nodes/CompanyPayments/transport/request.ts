@@ -28,6 +28,12 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Explanations that replace the general ones for these error codes, for this call only. */
 	explain?: Record<string, string>;
+	/**
+	 * Explanations for HTTP statuses of this call, for answers whose errorCode is missing,
+	 * unknown or generic (e.g. FORBIDDEN) and that name no missing permission: the contract
+	 * states some conditions by status only (e.g. 403 when removing the last owner).
+	 */
+	explainStatus?: Record<number, string>;
 }
 
 interface FullResponse {
@@ -143,6 +149,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			response.headers,
 			itemIndex,
 			request.explain,
+			request.explainStatus,
 		);
 	}
 	if (!parsed.ok) {

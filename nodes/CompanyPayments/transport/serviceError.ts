@@ -33,12 +33,36 @@ function headerValue(headers: IDataObject | undefined, name: string): string | n
 	return null;
 }
 
-/** Reads the service's error body (or whatever came back) into {@link ServiceErrorInfo}. */
+/**
+ * Codes that say no more than their HTTP status. A per-call explanation for the status
+ * (`explainStatus` of apiRequest) is more specific than these, so it replaces them.
+ */
+const GENERIC_CODES = new Set([
+	'BAD_REQUEST',
+	'UNAUTHORIZED',
+	'FORBIDDEN',
+	'NOT_FOUND',
+	'CONFLICT',
+	'UNPROCESSABLE',
+	'INTERNAL_ERROR',
+	'SERVICE_UNAVAILABLE',
+	'BAD_GATEWAY',
+]);
+
+/**
+ * Reads the service's error body (or whatever came back) into {@link ServiceErrorInfo}.
+ *
+ * The explanation is, first match wins: the call's `explain` for the errorCode; the general
+ * explanation of a specific (non-generic) errorCode; the call's `explainByStatus` for the HTTP
+ * status, unless the body names a missing permission; the general explanation of a generic
+ * errorCode; the general explanation of the HTTP status.
+ */
 export function readServiceError(
 	status: number,
 	body: unknown,
 	headers?: IDataObject,
 	explain?: Record<string, string>,
+	explainByStatus?: Record<number, string>,
 ): ServiceErrorInfo {
 	const b = isObject(body) ? body : {};
 	const errorCode = typeof b.errorCode === 'string' && b.errorCode !== '' ? b.errorCode : null;
@@ -49,12 +73,16 @@ export function readServiceError(
 	if (!isObject(body) && typeof body === 'string' && body.trim() !== '') {
 		serviceMessage = `(not JSON) ${body.trim().slice(0, 300)}`;
 	}
-	const known =
-		errorCode !== null ? (explain?.[errorCode] ?? ERROR_EXPLANATIONS[errorCode]) : undefined;
+	const general = errorCode !== null ? ERROR_EXPLANATIONS[errorCode] : undefined;
+	const specific =
+		errorCode !== null
+			? (explain?.[errorCode] ?? (GENERIC_CODES.has(errorCode) ? undefined : general))
+			: undefined;
+	const byStatus = required === null ? explainByStatus?.[status] : undefined;
 	return {
 		httpCode: status,
 		errorCode,
-		explanation: known ?? explainStatus(status),
+		explanation: specific ?? byStatus ?? general ?? explainStatus(status),
 		serviceMessage,
 		details,
 		required,
@@ -89,8 +117,9 @@ export function serviceError(
 	headers: IDataObject | undefined,
 	itemIndex?: number,
 	explain?: Record<string, string>,
+	explainByStatus?: Record<number, string>,
 ): NodeApiError {
-	const info = readServiceError(status, body, headers, explain);
+	const info = readServiceError(status, body, headers, explain, explainByStatus);
 	const errorResponse: JsonObject = isObject(body)
 		? ({ ...body, httpCode: String(status) } as JsonObject)
 		: { httpCode: String(status), body: info.serviceMessage };

@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { NEW_API_KEY_FIELDS } from '../assumptions';
+import { invalidInput } from '../common/validation';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function emailField(description: string, required = true): INodeProperties {
+	return {
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		default: '',
+		required,
+		placeholder: 'name@email.com',
+		description,
+	};
+}
+
+export const passwordField: INodeProperties = {
+	displayName: 'Password',
+	name: 'password',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	required: true,
+};
+
+/** Reads an e-mail address; returns undefined when optional and empty. */
+export function readEmail(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	required: boolean,
+	name = 'email',
+	field = 'Email',
+): string | undefined {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const trimmed = typeof value === 'string' ? value.trim() : '';
+	if (!required && (value === null || (typeof value === 'string' && trimmed === ''))) return undefined;
+	if (!EMAIL.test(trimmed)) {
+		throw invalidInput(ctx, itemIndex, field, 'must be an e-mail address like name@example.com', value ?? '');
+	}
+	return trimmed;
+}
+
+/**
+ * Reads a password or secret exactly as typed (not trimmed). Its value never appears in an
+ * error message.
+ */
+export function readSecret(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
+	if (typeof value !== 'string' || value === '') {
+		throw new NodeOperationError(ctx.getNode(), `${field} must not be empty`, {
+			itemIndex,
+			description: `Nothing was sent to the service. Fill in "${field}" on item ${itemIndex} and run again.`,
+		});
+	}
+	return value;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The output of a call that returns a new API key: the service's answer unchanged, led by
+ * `notice` (a reminder to store the key) and `apiKeyField` (the answer's field that holds the
+ * key, or null when none of the expected names is present; the answer's field names are not
+ * shown in the contract).
+ */
+export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
+	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
+	const field =
+		NEW_API_KEY_FIELDS.find((name) => typeof body[name] === 'string' && body[name] !== '') ?? null;
+	const output: IDataObject = {
+		notice: field
+			? `${notice} The key is in the field "${field}".`
+			: `${notice} The answer has none of the fields ${NEW_API_KEY_FIELDS.join(', ')}: look for the key among the fields below.`,
+		apiKeyField: field,
+	};
+	for (const [key, value] of Object.entries(body)) {
+		if (key !== 'notice' && key !== 'apiKeyField') output[key] = value;
+	}
+	return output;
+}

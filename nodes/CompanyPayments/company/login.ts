@@ -1,0 +1,38 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { COMPANY_LOGIN_AUTHENTICATED } from '../assumptions';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from './fields';
+import { KEY_ROTATED_NOTICE, KEY_ROTATED_OUTPUT, ROTATED_BY_EARLIER_ITEM } from './regenerateApiKey';
+
+export const login: OperationDefinition = {
+	value: 'login',
+	name: 'Login',
+	action: 'Log in as the company and rotate its API key',
+	description:
+		'Log in with the company e-mail and password; the service issues a new company API key and the previous one stops working',
+	properties: [
+		{
+			displayName: KEY_ROTATED_NOTICE,
+			name: 'loginNotice',
+			type: 'notice',
+			default: '',
+		},
+		emailField('The e-mail address of the company account'),
+		{ ...passwordField, description: 'The password of the company account' },
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const email = readEmail(this, itemIndex, true) as string;
+		const password = readSecret(this, itemIndex, this.getNodeParameter('password', itemIndex, ''), 'Password');
+		const answer = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/auth/company/login',
+			body: { email, password },
+			authenticated: COMPANY_LOGIN_AUTHENTICATED,
+			itemIndex,
+			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
+		});
+		return newApiKeyOutput(answer, KEY_ROTATED_OUTPUT);
+	},
+};

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+import { newApiKeyOutput } from './fields';
+
+export const KEY_ROTATED_NOTICE =
+	"After this call the API key in this node's credential stops working: the service issues a new company key. The new key is in the output (and so in the execution data); put it into the Company Payments API credential right away.";
+
+export const KEY_ROTATED_OUTPUT =
+	'The company API key was rotated: the key in the credential no longer works. Put the new key into the Company Payments API credential now; it is shown once.';
+
+export const ROTATED_BY_EARLIER_ITEM =
+	"The API key is unknown or was replaced. If an earlier item (or run) of this node rotated the key, the credential still holds the old one: update it with the new key from that item's output";
+
+export const regenerateApiKey: OperationDefinition = {
+	value: 'regenerateApiKey',
+	name: 'Regenerate API Key',
+	action: 'Regenerate the company API key',
+	description: 'Issue a new company API key; the previous key stops working at once',
+	properties: [
+		{
+			displayName: KEY_ROTATED_NOTICE,
+			name: 'regenerateApiKeyNotice',
+			type: 'notice',
+			default: '',
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const answer = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/auth/company/regenerate-key',
+			itemIndex,
+			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
+		});
+		return newApiKeyOutput(answer, KEY_ROTATED_OUTPUT);
+	},
+};

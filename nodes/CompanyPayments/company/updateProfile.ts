@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { invalidInput } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { readSecret } from './fields';
+
+function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
+	const trimmed = typeof value === 'string' ? value.trim() : '';
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(trimmed);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
+		throw invalidInput(ctx, itemIndex, 'Webhook URL', 'must be an http(s) URL', value ?? '');
+	}
+	return trimmed;
+}
+
+export const updateProfile: OperationDefinition = {
+	value: 'updateProfile',
+	name: 'Update Profile',
+	action: 'Update the company profile',
+	description: 'Set the URL that receives webhooks and/or the secret they are signed with',
+	properties: [
+		{
+			displayName:
+				'A new Webhook Secret signs every webhook from now on: put the same value into the Webhook Secret of the credential used by the Company Payments Trigger, or its deliveries fail verification. A new Webhook URL sends webhooks there instead of to an active trigger.',
+			name: 'updateProfileNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Webhook Secret',
+					name: 'webhookSecret',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					description:
+						'The secret webhooks are signed with (HMAC-SHA256). Secrets the service generates look like whsec_ followed by 48 hex characters.',
+				},
+				{
+					displayName: 'Webhook URL',
+					name: 'webhookUrl',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. https://n8n.example.com/webhook/company-payments',
+					description: 'The http(s) URL that receives the webhooks of the company',
+				},
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {};
+		if (fields.webhookUrl !== undefined) {
+			body.webhookUrl = readWebhookUrl(this, itemIndex, fields.webhookUrl);
+		}
+		if (fields.webhookSecret !== undefined) {
+			body.webhookSecret = readSecret(this, itemIndex, fields.webhookSecret, 'Webhook Secret');
+		}
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'Update Fields must set Webhook URL or Webhook Secret (or both), got neither',
+				{
+					itemIndex,
+					description: `Nothing was sent to the service. Add Webhook URL or Webhook Secret under Update Fields on item ${itemIndex}.`,
+				},
+			);
+		}
+		return (await apiRequest.call(this, {
+			method: 'PATCH',
+			path: '/auth/company/profile',
+			body,
+			itemIndex,
+		})) as OperationResult;
+	},
+};

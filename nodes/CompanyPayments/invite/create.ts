@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { readEmail, emailField } from '../company/fields';
+import { invalidInput } from '../common/validation';
+import { permissionsField, readPermissions } from '../member/permissions';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+
+const LEGACY_KEY_INVITE =
+	"The service refused the invite. Inviting needs a member API key, not the legacy company-wide key; with a member's key, check the e-mail, role and permissions against the service message";
+
+export const create: OperationDefinition = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create an invite',
+	description:
+		'Invite a new member (needs members.invite and a member API key); outputs the invite URL to share, valid 7 days',
+	properties: [
+		emailField(
+			'Only this e-mail address can accept the invite. Leave empty for an invite anyone with the URL can accept.',
+			false,
+		),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				permissionsField('Permissions the new member gets.'),
+				{
+					displayName: 'Role',
+					name: 'role',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. owner',
+					description: 'The role the new member gets; leave empty for the default role of the service',
+				},
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const email = readEmail(this, itemIndex, false);
+		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {};
+		if (email) body.email = email;
+		if (fields.role !== undefined && fields.role !== null) {
+			if (typeof fields.role !== 'string') {
+				throw invalidInput(this, itemIndex, 'Role', 'must be text', fields.role);
+			}
+			if (fields.role.trim() !== '') body.role = fields.role.trim();
+		}
+		const permissions = readPermissions(this, itemIndex, fields.permissions);
+		if (permissions !== undefined) body.permissions = permissions;
+		const answer = (await apiRequest.call(this, {
+			method: 'POST',
+			path: '/members/invites',
+			body: Object.keys(body).length > 0 ? body : undefined,
+			itemIndex,
+			explainStatus: { 400: LEGACY_KEY_INVITE },
+		})) as IDataObject;
+		const invite = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
+		return { url: invite.url ?? null, ...invite };
+	},
+};

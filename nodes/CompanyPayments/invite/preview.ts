@@ -1,0 +1,28 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition, OperationResult } from '../types';
+import { UNKNOWN_TOKEN } from './accept';
+import { inviteTokenField, readInviteToken } from './token';
+
+export const preview: OperationDefinition = {
+	value: 'preview',
+	name: 'Preview',
+	action: 'Preview an invite',
+	description:
+		'Show where an invite leads, without the API key. Accepted and expired invites are shown too: check status.',
+	readOnly: true,
+	properties: [inviteTokenField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const token = readInviteToken(this, itemIndex);
+		return (await apiRequest.call(this, {
+			method: 'GET',
+			path: `/auth/invites/${segment(token)}`,
+			authenticated: false,
+			itemIndex,
+			explain: { INVITE_NOT_FOUND: UNKNOWN_TOKEN },
+			explainStatus: { 404: UNKNOWN_TOKEN },
+		})) as OperationResult;
+	},
+};

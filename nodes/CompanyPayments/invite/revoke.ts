@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { requireText, segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+
+export const revoke: OperationDefinition = {
+	value: 'revoke',
+	name: 'Revoke',
+	action: 'Revoke an invite',
+	description: 'Revoke an open invite so it can no longer be accepted (needs members.invite)',
+	properties: [
+		{
+			displayName: 'Invite ID',
+			name: 'inviteId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The ID of the invite, as returned by Create and Get Many',
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const inviteId = requireText(this, itemIndex, 'inviteId', 'Invite ID');
+		const notFound = `No invite with ID "${inviteId}" exists in this company`;
+		const answer = await apiRequest.call(this, {
+			method: 'DELETE',
+			path: `/members/invites/${segment(inviteId)}`,
+			itemIndex,
+			explain: {
+				INVITE_USED:
+					'The invite was already accepted, and an accepted invite cannot be revoked. To take the access away, remove the member (Member > Remove)',
+				INVITE_NOT_FOUND: notFound,
+			},
+			explainStatus: {
+				400: "The service refused to revoke the invite. Managing invites needs a member API key, not the legacy company-wide key",
+				404: notFound,
+			},
+		});
+		const body = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as IDataObject) : {};
+		return { revoked: true, inviteId, ...body };
+	},
+};

@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { invalidInput, segment } from '../common/validation';
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+import { readUserId, userIdField } from './fields';
+import { permissionsField, readPermissions } from './permissions';
+
+export const update: OperationDefinition = {
+	value: 'update',
+	name: 'Update',
+	action: 'Update a member',
+	description: "Change a member's role and/or permissions (needs members.role.write)",
+	properties: [
+		userIdField,
+		{
+			displayName:
+				"Permissions REPLACE the member's whole permission list: list every permission the member should have after the update, not only the ones to add",
+			name: 'permissionsNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				permissionsField(
+					"The member's complete new permission list; it replaces the current list. To remove every permission, set the field to the expression {{ [] }}.",
+					"Replaces the member's whole list",
+				),
+				{
+					displayName: 'Role',
+					name: 'role',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. owner',
+					description:
+						'The new role. You cannot change your own role, and only an owner can change the role of an owner.',
+				},
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const userId = readUserId(this, itemIndex);
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {};
+		if (fields.role !== undefined && fields.role !== null) {
+			if (typeof fields.role !== 'string') {
+				throw invalidInput(this, itemIndex, 'Role', 'must be text', fields.role);
+			}
+			if (fields.role.trim() !== '') body.role = fields.role.trim();
+		}
+		const permissions = readPermissions(this, itemIndex, fields.permissions);
+		if (permissions !== undefined) body.permissions = permissions;
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'Update Fields must set Role or Permissions (or both), got neither',
+				{
+					itemIndex,
+					description: `Nothing was sent to the service. Add Role or Permissions under Update Fields on item ${itemIndex}.`,
+				},
+			);
+		}
+		const answer = await apiRequest.call(this, {
+			method: 'PATCH',
+			path: `/members/${segment(userId)}`,
+			body,
+			itemIndex,
+			explain: {
+				CANNOT_CHANGE_OWN_ROLE:
+					'A member cannot change their own role, and the API key in the credential belongs to this member. Use the key of another member who has members.role.write',
+				ROLE_CHANGE_NOT_ALLOWED:
+					'Only an owner can change the role of an owner. Use the API key of an owner',
+				MEMBER_NOT_FOUND: `No member with user ID "${userId}" exists in this company`,
+			},
+			explainStatus: {
+				403: 'The service refused this change of role or permissions (for example, the only owner cannot give up the owner role); the service message says why',
+				404: `No member with user ID "${userId}" exists in this company`,
+			},
+		});
+		return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && Object.keys(answer).length > 0
+			? (answer as IDataObject)
+			: { userId, ...body };
+	},
+};
