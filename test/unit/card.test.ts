@@ -285,14 +285,37 @@ describe('card.getBalance', () => {
 		expect(error.httpCode).toBe(String(status));
 	});
 
-	it.each(['CARD_NOT_FOUND', 'NOT_FOUND'])('says the card must exist and be assigned on 404 %s', async (code) => {
+	it.each([
+		['CARD_NOT_FOUND', 'CARD_NOT_FOUND'],
+		['NOT_FOUND', 'NOT_FOUND'],
+		['', 'HTTP 404'],
+	])('says the card must exist and be assigned on 404 with errorCode %j', async (code, label) => {
 		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(404, serviceErrorBody(404, code));
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
 		});
 		expect(error.message).toBe(
-			`${code}: No assigned card with this ID in this company: the card does not exist, or it is not in status assigned (only an assigned card has a live balance)`,
+			`${label}: No assigned card with this ID in this company: the card does not exist, or it is not in status assigned (only an assigned card has a live balance)`,
 		);
+	});
+
+	it.each([
+		[422, 'UNPROCESSABLE'],
+		[400, 'BAD_REQUEST'],
+	])('says the card must be assigned on %i with the generic code %s', async (status, code) => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(status, serviceErrorBody(status, code));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(error.message).toMatch(new RegExp(`^${code}: The card is not in status assigned\\.`));
+	});
+
+	it('keeps the explanation of a specific code such as CARDS_NOT_ENABLED', async () => {
+		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(400, serviceErrorBody(400, 'CARDS_NOT_ENABLED'));
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
+		});
+		expect(error.message).toBe('CARDS_NOT_ENABLED: Cards are not enabled for this company');
 	});
 });
 
@@ -353,13 +376,17 @@ describe('card.getSensitiveData', () => {
 		expect(output[0].json).toEqual({ ...sensitive, masked: false });
 	});
 
-	it.each(['CARD_NOT_FOUND', 'NOT_FOUND'])('says the card must be assigned on 404 %s', async (code) => {
+	it.each([
+		['CARD_NOT_FOUND', 'CARD_NOT_FOUND'],
+		['NOT_FOUND', 'NOT_FOUND'],
+		['', 'HTTP 404'],
+	])('says the card must be assigned on 404 with errorCode %j', async (code, label) => {
 		nock(BASE_URL).get(`/cards/${CARD_ID}/sensitive`).reply(404, serviceErrorBody(404, code));
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID },
 		});
 		expect(error.message).toMatch(
-			new RegExp(`^${code}: No assigned card with this ID in this company: .* not in status assigned`),
+			new RegExp(`^${label}: No assigned card with this ID in this company: .* not in status assigned`),
 		);
 		expect(error.message).toContain('requested, retired and failed cards answer 404');
 	});

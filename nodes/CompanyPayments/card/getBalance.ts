@@ -32,13 +32,10 @@ export const getBalance: OperationDefinition = {
 			method: 'GET',
 			path: `/cards/${segment(cardId)}/balance`,
 			itemIndex,
-			explain: {
-				CARD_NOT_ACTIVE: NOT_ASSIGNED,
-				BAD_REQUEST: NOT_ASSIGNED,
-				UNPROCESSABLE: NOT_ASSIGNED,
-				CARD_NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED,
-				NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED,
-			},
+			// The document names 400, 404 and 422 for this call; a generic or missing errorCode is
+			// explained by its status.
+			explain: { CARD_NOT_ACTIVE: NOT_ASSIGNED, CARD_NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED },
+			explainStatus: { 400: NOT_ASSIGNED, 404: NOT_FOUND_OR_NOT_ASSIGNED, 422: NOT_ASSIGNED },
 		})) as IDataObject;
 		const output: IDataObject = {};
 		for (const [key, value] of Object.entries(body)) {

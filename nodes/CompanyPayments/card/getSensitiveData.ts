@@ -51,7 +51,9 @@ export const getSensitiveData: OperationDefinition = {
 			method: 'GET',
 			path: `/cards/${segment(cardId)}/sensitive`,
 			itemIndex,
-			explain: { CARD_NOT_FOUND: NOT_ASSIGNED, NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
+			// A card that is not assigned answers 404; the document states no errorCode for it.
+			explain: { CARD_NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
+			explainStatus: { 404: NOT_ASSIGNED },
 		})) as IDataObject;
 		if (mask === false) return { ...body, masked: false };
 		return {
