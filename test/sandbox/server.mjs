@@ -242,7 +242,13 @@ export async function startSandbox(options = {}) {
 	const { port } = server.address();
 	const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
 	sb.url = `http://${hostForUrl}:${port}`;
-	sb.reset();
+	try {
+		sb.reset();
+	} catch (err) {
+		sb.webhooks.stop();
+		await new Promise((r) => server.close(() => r()));
+		throw err;
+	}
 	sb.scheduler.start();
 
 	let closed = false;

@@ -138,7 +138,14 @@ export function seedState(sb, seedOption = true) {
 			key: SANDBOX_KEYS.otherCompany,
 		});
 		credit(sb, other, 100, 'opening_balance', null);
-		credit(sb, demo, seed.balanceUsdt, 'opening_balance', null);
+		// The seeded history needs some funds to spend whatever the target balance is.
+		credit(
+			sb,
+			demo,
+			seed.history ? Math.max(seed.balanceUsdt, 1000) : seed.balanceUsdt,
+			'opening_balance',
+			null,
+		);
 
 		if (seed.history) seedHistory(sb, demo, seed);
 
