@@ -327,6 +327,35 @@ describe('disputes', () => {
 		assert.equal((await api.get('/wallets/balance')).body.usdtBalance, 900);
 	});
 
+	it('partial_refund credits refundAmount; reject returns the order to its prior status', async () => {
+		const order = await completedOrder();
+		const dispute = (await api.post(`/orders/${order.id}/disputes`, { reason: 'r' })).body;
+		const missing = await ctl.post(`/disputes/${dispute.id}/resolve`, {
+			resolution: 'partial_refund',
+		});
+		expectError(assert, missing, 400, 'VALIDATION_ERROR');
+		const partial = await ctl.post(`/disputes/${dispute.id}/resolve`, {
+			resolution: 'partial_refund',
+			refundAmount: 30,
+		});
+		assert.equal(partial.body.refundAmount, 30);
+		assert.equal(partial.body.order.status, 'failed');
+		assert.equal((await api.get('/wallets/balance')).body.usdtBalance, 930);
+		expectError(
+			assert,
+			await ctl.post(`/disputes/${dispute.id}/resolve`, { resolution: 'refund' }),
+			409,
+			'CONFLICT',
+		);
+
+		const other = await completedOrder('failed');
+		const second = (await api.post(`/orders/${other.id}/disputes`, { reason: 'r' })).body;
+		assert.equal((await ctl.post(`/disputes/${second.id}/review`)).body.status, 'in_review');
+		const rejected = await ctl.post(`/disputes/${second.id}/reject`, {});
+		assert.equal(rejected.body.status, 'rejected');
+		assert.equal(rejected.body.order.status, 'failed');
+	});
+
 	it('lists disputes newest first in { disputes, total }', async () => {
 		const order = await completedOrder();
 		const mine = (await api.post(`/orders/${order.id}/disputes`, { reason: 'r' })).body;

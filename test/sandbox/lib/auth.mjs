@@ -118,12 +118,13 @@ export function requireMemberCredential(principal, action) {
 
 export function createSession(sb, { companyId, memberId }) {
 	const token = `${SESSION_PREFIX}${sb.ids.hex(24)}`;
+	const now = sb.clock.now();
 	sb.state.sessions.set(token, {
 		token,
 		companyId,
 		memberId: memberId ?? null,
-		createdAt: sb.clock.now(),
-		expiresAt: sb.clock.now() + SESSION_TTL_MS,
+		createdAt: now,
+		expiresAt: now + SESSION_TTL_MS,
 	});
 	return token;
 }

@@ -167,6 +167,7 @@ export function registerTeamRoutes(router) {
 		if (role === 'owner' && principal.member.role !== 'owner')
 			throw apiError(403, 'ROLE_CHANGE_NOT_ALLOWED');
 		const token = `inv_${sb.ids.hex(16)}`;
+		const now = sb.clock.now();
 		const invite = {
 			id: sb.ids.uuid(),
 			companyId: ctx.company.id,
@@ -177,8 +178,8 @@ export function registerTeamRoutes(router) {
 			permissions: body.permissions
 				? [...new Set(body.permissions)]
 				: [...ROLE_DEFAULT_PERMISSIONS[role]],
-			expiresAtMs: sb.clock.now() + INVITE_TTL_MS,
-			createdAt: sb.clock.iso(),
+			expiresAtMs: now + INVITE_TTL_MS,
+			createdAt: iso(now),
 			createdBy: principal.member.userId,
 			acceptedAt: null,
 			memberId: null,
