@@ -160,6 +160,7 @@ async function handle(sb, router, req, res) {
 		headers = error.headers ?? {};
 		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
 	}
+	if (!isControl) sb.publicRequests += 1;
 	if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${status}`);
 	const payload = JSON.stringify(body ?? null);
 	res.writeHead(status, {
@@ -225,6 +226,7 @@ export async function startSandbox(options = {}) {
 		demo.webhookSecret = opts.webhookSecret;
 	};
 
+	sb.publicRequests = 0;
 	const router = buildRouter();
 	const server = http.createServer((req, res) => {
 		handle(sb, router, req, res).catch((err) => {
@@ -261,6 +263,10 @@ export async function startSandbox(options = {}) {
 		clock,
 		get state() {
 			return sb.state;
+		},
+		/** How many requests the public API (not /__control) has answered since start. */
+		get publicRequests() {
+			return sb.publicRequests;
 		},
 		/** Rebuilds the seeded state (same as POST /__control/reset). */
 		reset: () => sb.reset(),
