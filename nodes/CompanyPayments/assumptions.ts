@@ -119,3 +119,16 @@ export const PAYOUT_REQUISITE_FORMATS = {
  * instead of PAYOUT_NOT_CANCELABLE.
  */
 export const PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY = true;
+
+/**
+ * Company Payments Trigger: GET /auth/company/profile shows no fields beyond webhookUrl and
+ * webhookSecret. The trigger reads `webhookUrl` from the top level of the answer, else from
+ * under the first of these keys that holds an object. An empty string counts as "no URL".
+ */
+export const PROFILE_WRAPPER_KEYS = ['company', 'profile', 'data'];
+
+/**
+ * How the trigger clears the company's webhook URL when it deactivates and knows no earlier
+ * URL to put back (PATCH /auth/company/profile does not show how a URL is removed).
+ */
+export const WEBHOOK_URL_CLEARED = null;

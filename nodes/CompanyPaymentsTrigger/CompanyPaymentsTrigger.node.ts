@@ -1,0 +1,178 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
+import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION } from './events';
+import { checkExists, create, remove } from './lifecycle';
+import { DEFAULT_GRACE_MINUTES, receive } from './receive';
+
+export class CompanyPaymentsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Company Payments Trigger',
+		name: 'companyPaymentsTrigger',
+		icon: {
+			light: 'file:../../icons/companyPayments.svg',
+			dark: 'file:../../icons/companyPayments.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
+		description:
+			'Starts the workflow on order, deposit, payout and card events of your company payments account, verified and deduplicated',
+		defaults: {
+			name: 'Company Payments Trigger',
+		},
+		inputs: [],
+		outputs: OUTPUTS_EXPRESSION,
+		credentials: [
+			{
+				name: 'companyPaymentsApi',
+				required: true,
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_OPTIONS,
+				default: [ALL_EVENTS],
+				required: true,
+				description:
+					'Events that start the workflow. Others are answered 200 and start nothing. "All Events" also passes event kinds the service adds later.',
+			},
+			{
+				displayName: 'Route Events to Separate Outputs',
+				name: 'routeByEvent',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to give the node one output per selected event, named after it, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "other" receives event kinds this node does not know yet.',
+			},
+			{
+				displayName: 'Register Webhook URL Automatically',
+				name: 'registerWebhook',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether activating the workflow points the company's webhook URL at this trigger (and deactivating puts the previous URL back). Needs an API key with the webhook.manage permission. The company has one webhook URL: whatever received webhooks before stops receiving them while this workflow is active.",
+			},
+			{
+				displayName:
+					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret",
+				name: 'manualRegistrationNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: {
+						registerWebhook: [false],
+					},
+				},
+			},
+			{
+				displayName: 'Rotate Webhook Secret',
+				name: 'rotateSecret',
+				type: 'boolean',
+				default: false,
+				displayOptions: {
+					show: {
+						registerWebhook: [true],
+					},
+				},
+				description:
+					"Whether to have the service generate a new webhook secret on activation and keep it in this workflow (the previous secret is still accepted for the grace period). Anything else that verifies the company's webhooks with the old secret stops working. The secret is kept in the workflow's static data, which n8n does not encrypt like credentials. Not done while listening for a test event.",
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Accept Deliveries Signed With Empty Key (Insecure)',
+						name: 'allowEmptyKey',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to accept deliveries signed with an empty key, which the service does while the company has no webhook secret. Anyone who knows the URL can then send events. Used only while no secret is configured (and for the old empty key during the grace period after a rotation). For first tests only.',
+					},
+					{
+						displayName: 'Deduplication Store Size',
+						name: 'dedupMaxEntries',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_ENTRIES,
+						description:
+							'How many recent delivery IDs to remember. When full, the oldest are forgotten first.',
+					},
+					{
+						displayName: 'Deduplication Window (Hours)',
+						name: 'dedupMaxAgeHours',
+						type: 'number',
+						typeOptions: { minValue: 0.01, numberPrecision: 2 },
+						default: DEFAULT_MAX_AGE_HOURS,
+						description:
+							'How long a delivery ID is remembered. The service retries a delivery for about 7 seconds.',
+					},
+					{
+						displayName: 'Include Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the request headers to the output as `headers` (Authorization, Cookie and X-API-Key are left out)',
+					},
+					{
+						displayName: 'Include Raw Body',
+						name: 'includeRawBody',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the body exactly as received (UTF-8 text) to the output as `rawBody`, e.g. to archive it or check the signature again',
+					},
+					{
+						displayName: 'Previous Secret Grace Period (Minutes)',
+						name: 'graceMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: DEFAULT_GRACE_MINUTES,
+						description:
+							'For how long after a secret rotation deliveries signed with the previous secret are still accepted (retries of deliveries started before the rotation carry the old signature)',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive.call(this);
+	}
+}

@@ -1,0 +1,191 @@
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+/** The "All" choice of the Events parameter: every event, including kinds added later. */
+export const ALL_EVENTS = '*';
+
+/**
+ * Name of the extra output that receives event kinds this package does not know yet. It
+ * exists only when events are routed to outputs and "All" is chosen.
+ */
+export const OTHER_OUTPUT = 'other';
+
+interface EventKind {
+	value: string;
+	name: string;
+	description: string;
+}
+
+/**
+ * The event kinds of the interface document, in their fixed output order (the order of the
+ * document's table). Routed outputs always follow this order, whatever order the user picked.
+ */
+export const EVENT_KINDS: readonly EventKind[] = [
+	{
+		value: 'order.status_changed',
+		name: 'Order Status Changed',
+		description: 'An order changed its status (order.status_changed)',
+	},
+	{
+		value: 'deposit.created',
+		name: 'Deposit Created',
+		description: 'A deposit to the company wallet or a user wallet was detected (deposit.created)',
+	},
+	{
+		value: 'deposit.completed',
+		name: 'Deposit Completed',
+		description: 'A deposit was credited (deposit.completed)',
+	},
+	{
+		value: 'deposit.aml_failed',
+		name: 'Deposit AML Failed',
+		description: 'The AML check of a deposit failed (deposit.aml_failed)',
+	},
+	{
+		value: 'payout.status_changed',
+		name: 'Payout Status Changed',
+		description: 'A payout moved to another status (payout.status_changed)',
+	},
+	{
+		value: 'payout.recharged',
+		name: 'Payout Recharged',
+		description: 'A refunded payout returned to success and was charged again (payout.recharged)',
+	},
+	{
+		value: 'card.assigned',
+		name: 'Card Assigned',
+		description: 'A pending card request was fulfilled (card.assigned)',
+	},
+];
+
+export const EVENT_VALUES: readonly string[] = EVENT_KINDS.map((kind) => kind.value);
+
+/** Options of the Events parameter: "All" first, then the kinds by name. */
+export const EVENT_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'All Events',
+		value: ALL_EVENTS,
+		description: 'Every event, including kinds the service adds later',
+	},
+	...[...EVENT_KINDS]
+		.sort((a, b) => a.name.localeCompare(b.name))
+		.map(({ name, value, description }) => ({ name, value, description })),
+];
+
+export interface OutputLayoutConfig {
+	all: string;
+	other: string;
+	events: readonly string[];
+	type: string;
+}
+
+export interface OutputDefinition {
+	type: string;
+	displayName?: string;
+}
+
+/**
+ * The node's outputs for its parameters. n8n evaluates this in the editor and in the backend
+ * through the `outputs` expression below (the way its Webhook node computes one output per
+ * HTTP method), and the webhook uses it to pick the output of an event: one source for both.
+ *
+ * It is turned into source text for the expression, so it must not use anything from outside
+ * its own body: everything it needs comes in through `config`.
+ */
+export function configuredOutputs(
+	parameters: IDataObject,
+	config: OutputLayoutConfig,
+): OutputDefinition[] {
+	const picked = Array.isArray(parameters.events) ? parameters.events : [config.all];
+	if (parameters.routeByEvent !== true) return [{ type: config.type }];
+	const all = picked.length === 0 || picked.indexOf(config.all) !== -1;
+	const outputs: OutputDefinition[] = [];
+	for (let i = 0; i < config.events.length; i++) {
+		const event = config.events[i];
+		if (all || picked.indexOf(event) !== -1)
+			outputs.push({ type: config.type, displayName: event });
+	}
+	if (all) outputs.push({ type: config.type, displayName: config.other });
+	return outputs;
+}
+
+export const OUTPUT_LAYOUT: OutputLayoutConfig = {
+	all: ALL_EVENTS,
+	other: OTHER_OUTPUT,
+	events: EVENT_VALUES,
+	type: NodeConnectionTypes.Main,
+};
+
+/** The node's `outputs`: an expression n8n evaluates with the node's parameters. */
+export const OUTPUTS_EXPRESSION =
+	`={{(${configuredOutputs.toString()})($parameter, ${JSON.stringify(OUTPUT_LAYOUT)})}}` as const;
+
+/** What the webhook needs to filter and route: computed once per delivery from the parameters. */
+export interface EventRouting {
+	/** Every event passes (the user chose "All", or nothing). */
+	all: boolean;
+	/** The events the user picked (without "All"). */
+	picked: ReadonlySet<string>;
+	/** Output names in order when routing is on; undefined for the single output. */
+	outputs?: string[];
+}
+
+export function eventRouting(events: unknown, routeByEvent: boolean): EventRouting {
+	const list = Array.isArray(events)
+		? events.filter((e): e is string => typeof e === 'string')
+		: [];
+	const all = list.length === 0 || list.includes(ALL_EVENTS);
+	const routing: EventRouting = { all, picked: new Set(list.filter((e) => e !== ALL_EVENTS)) };
+	if (routeByEvent) {
+		routing.outputs = configuredOutputs({ events: list, routeByEvent }, OUTPUT_LAYOUT).map(
+			(output) => output.displayName ?? '',
+		);
+	}
+	return routing;
+}
+
+/**
+ * The output index for an event, or -1 when the event is not wanted (answered 200, no
+ * execution). Unknown event kinds pass only when "All" is chosen; with routing on they go to
+ * the "other" output.
+ */
+export function outputIndex(routing: EventRouting, event: string | null): number {
+	const wanted = routing.all || (event !== null && routing.picked.has(event));
+	if (!wanted) return -1;
+	if (!routing.outputs) return 0;
+	const index = event === null ? -1 : routing.outputs.indexOf(event);
+	return index !== -1 ? index : routing.outputs.indexOf(OTHER_OUTPUT);
+}
+
+/** Events whose payload is a deposit (company wallet or, with `externalId`, a user wallet). */
+const DEPOSIT_EVENTS = new Set(['deposit.created', 'deposit.completed', 'deposit.aml_failed']);
+
+/** Events whose payload is a payout. */
+const PAYOUT_EVENTS = new Set(['payout.status_changed', 'payout.recharged']);
+
+/**
+ * The funds of a payout event are back on the company balance only when the payload says
+ * `refunded: true`. A status of fail alone does not say so (interface document, Events, rule 2).
+ */
+export function payoutFundsReturned(payload: IDataObject): boolean {
+	return payload.refunded === true;
+}
+
+/**
+ * Fields the trigger derives from the event body: for deposits, which wallet it belongs to
+ * and its `externalId` (user-wallet deposits carry it, company deposits do not); for payouts,
+ * `fundsReturned`.
+ */
+export function derivedFields(event: string | null, payload: IDataObject): IDataObject | undefined {
+	if (event === null) return undefined;
+	if (DEPOSIT_EVENTS.has(event)) {
+		const externalId = payload.externalId;
+		const userWallet = typeof externalId === 'string' && externalId !== '';
+		return {
+			externalId: userWallet ? externalId : null,
+			walletType: userWallet ? 'user' : 'company',
+		};
+	}
+	if (PAYOUT_EVENTS.has(event)) return { fundsReturned: payoutFundsReturned(payload) };
+	return undefined;
+}

@@ -1,0 +1,289 @@
+import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../CompanyPayments/assumptions';
+import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../CompanyPayments/transport';
+import { currentSecret, fingerprint, readRotatedSecret } from './signature';
+import type { RotatedSecret } from './signature';
+
+const PROFILE_PATH = '/auth/company/profile';
+const ROTATE_PATH = '/auth/company/webhook-secret/rotate';
+
+/** Static data key of the registration made by `create` (what `delete` puts back). */
+export const REGISTRATION_KEY = 'registration';
+
+/** Static data key of the secret the trigger rotated itself. */
+export const ROTATED_SECRET_KEY = 'rotatedSecret';
+
+export interface Registration {
+	/** The trigger URL the company was pointed at. */
+	url: string;
+	/** The company's webhook URL before that, put back on deactivation (null: there was none). */
+	previousUrl: string | null;
+	registeredAt: string;
+}
+
+export function readRegistration(value: unknown): Registration | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const record = value as IDataObject;
+	if (typeof record.url !== 'string') return undefined;
+	return {
+		url: record.url,
+		previousUrl: typeof record.previousUrl === 'string' ? record.previousUrl : null,
+		registeredAt: typeof record.registeredAt === 'string' ? record.registeredAt : '',
+	};
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The company's webhook URL from a profile answer (see PROFILE_WRAPPER_KEYS); null when unset. */
+export function profileWebhookUrl(profile: unknown): string | null {
+	if (!isObject(profile)) return null;
+	let holder: IDataObject = profile;
+	if (!('webhookUrl' in profile)) {
+		const key = PROFILE_WRAPPER_KEYS.find((k) => isObject(profile[k]));
+		if (key) holder = profile[key] as IDataObject;
+	}
+	const url = holder.webhookUrl;
+	return typeof url === 'string' && url.trim() !== '' ? url : null;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: Error };
+
+/** Runs a call and hands back its value or its error, so failures can be explained in context. */
+async function attempt<T>(call: Promise<T>): Promise<Outcome<T>> {
+	return await call.then(
+		(value): Outcome<T> => ({ ok: true, value }),
+		(error: unknown): Outcome<T> => ({
+			ok: false,
+			error: error instanceof Error ? error : new Error(String(error)),
+		}),
+	);
+}
+
+/**
+ * An error that says what the trigger was doing and what state the company is left in, and
+ * keeps the service's error details (errorCode, HTTP status, request ID) of the failed call.
+ */
+function lifecycleError(
+	ctx: IHookFunctions,
+	cause: Error,
+	message: string,
+	state: string,
+): NodeApiError {
+	const info = serviceErrorInfo(cause);
+	const causeDescription = (cause as Error & { description?: unknown }).description;
+	const description = [
+		state,
+		`Cause: ${cause.message}`,
+		typeof causeDescription === 'string' ? causeDescription : '',
+	]
+		.filter((line) => line !== '')
+		.join('\n');
+	const httpCode = info ? String(info.httpCode) : undefined;
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ message: cause.message, ...(httpCode ? { httpCode } : {}) } as JsonObject,
+		{ message, description, httpCode },
+	);
+	if (info) error.context.serviceError = info;
+	return error;
+}
+
+function registerEnabled(ctx: IHookFunctions): boolean {
+	return ctx.getNodeParameter('registerWebhook', false) === true;
+}
+
+function rotateEnabled(ctx: IHookFunctions): boolean {
+	return ctx.getNodeParameter('rotateSecret', false) === true;
+}
+
+function triggerUrl(ctx: IHookFunctions): string {
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(ctx.getNode(), 'n8n gave no webhook URL for this trigger', {
+			description: 'Save the workflow and activate it again.',
+		});
+	}
+	return url;
+}
+
+async function readCompanyUrl(ctx: IHookFunctions): Promise<string | null> {
+	return profileWebhookUrl(await apiRequest.call(ctx, { method: 'GET', path: PROFILE_PATH }));
+}
+
+async function setCompanyUrl(ctx: IHookFunctions, url: string | null): Promise<void> {
+	await apiRequest.call(ctx, {
+		method: 'PATCH',
+		path: PROFILE_PATH,
+		body: { webhookUrl: url },
+		explain: {
+			PERMISSION_DENIED: 'Setting the webhook URL needs the webhook.manage permission',
+		},
+	});
+}
+
+async function rotateSecret(ctx: IHookFunctions): Promise<string> {
+	const answer = await apiRequest.call(ctx, {
+		method: 'POST',
+		path: ROTATE_PATH,
+		explain: {
+			PERMISSION_DENIED: 'Rotating the webhook secret needs the webhook.manage permission',
+		},
+	});
+	const secret = isObject(answer) ? answer.webhookSecret : undefined;
+	if (typeof secret !== 'string' || secret === '') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The answer of POST /auth/company/webhook-secret/rotate holds no webhookSecret',
+		);
+	}
+	return secret;
+}
+
+function show(url: string | null): string {
+	return url === null ? 'no URL' : url;
+}
+
+/**
+ * checkExists: with registration off there is nothing to register (true). Otherwise the
+ * webhook exists when the company's webhook URL is this trigger's URL. When the profile cannot
+ * be read but this trigger registered its URL before (e.g. n8n restarts while the service is
+ * down), the registration is trusted so the trigger keeps receiving deliveries.
+ */
+export async function checkExists(this: IHookFunctions): Promise<boolean> {
+	if (!registerEnabled(this)) return true;
+	const url = triggerUrl(this);
+	const registration = readRegistration(this.getWorkflowStaticData('node')[REGISTRATION_KEY]);
+	const current = await attempt(readCompanyUrl(this));
+	if (!current.ok) {
+		if (registration?.url === url) {
+			this.logger.warn(
+				`Company Payments Trigger: could not read the company profile (${current.error.message}); assuming the webhook URL still points at ${url}, as registered on ${registration.registeredAt}`,
+			);
+			return true;
+		}
+		throw lifecycleError(
+			this,
+			current.error,
+			'Could not read the company profile to register the webhook URL',
+			'Nothing was changed. Check the credential and that the service is reachable, then activate again.',
+		);
+	}
+	return current.value === url;
+}
+
+/**
+ * create: remembers the company's current webhook URL, points it at this trigger (PATCH
+ * /auth/company/profile) and, when asked to and outside test runs, rotates the secret and
+ * keeps the new one in the node's static data. If the rotation fails, the URL is set back.
+ */
+export async function create(this: IHookFunctions): Promise<boolean> {
+	if (!registerEnabled(this)) return true;
+	const url = triggerUrl(this);
+	const data = this.getWorkflowStaticData('node');
+	const before = await attempt(readCompanyUrl(this));
+	if (!before.ok) {
+		throw lifecycleError(
+			this,
+			before.error,
+			'Could not read the company profile before registering the webhook URL',
+			'Nothing was changed. Check the credential and that the service is reachable, then activate again.',
+		);
+	}
+	const previousUrl =
+		before.value === url
+			? (readRegistration(data[REGISTRATION_KEY])?.previousUrl ?? null)
+			: before.value;
+
+	const set = await attempt(setCompanyUrl(this, url));
+	if (!set.ok) {
+		throw lifecycleError(
+			this,
+			set.error,
+			'Could not point the company webhook URL at this trigger',
+			`The company's webhook URL was not changed (${show(before.value)}).`,
+		);
+	}
+	const registration: Registration = { url, previousUrl, registeredAt: new Date().toISOString() };
+	data[REGISTRATION_KEY] = registration as unknown as IDataObject;
+
+	if (!rotateEnabled(this) || this.getMode() === 'manual') return true;
+
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	const credentialSecret =
+		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
+	const secretBefore = currentSecret(credentialSecret, readRotatedSecret(data[ROTATED_SECRET_KEY]));
+	const rotated = await attempt(rotateSecret(this));
+	if (!rotated.ok) {
+		const undo = await attempt(setCompanyUrl(this, previousUrl));
+		if (undo.ok) {
+			delete data[REGISTRATION_KEY];
+			throw lifecycleError(
+				this,
+				rotated.error,
+				'Could not rotate the webhook secret',
+				`The company's webhook URL was set back to ${show(previousUrl)}; the secret may or may not have changed. Turn off "Rotate Webhook Secret" or fix the cause, then activate again.`,
+			);
+		}
+		throw lifecycleError(
+			this,
+			rotated.error,
+			`Could not rotate the webhook secret, and the company's webhook URL still points at this trigger (${url}), which is not active`,
+			`Setting it back to ${show(previousUrl)} failed too (${undo.error.message}). Set the webhook URL in the company profile yourself.`,
+		);
+	}
+	const secret: RotatedSecret = {
+		current: rotated.value,
+		previous: secretBefore,
+		rotatedAt: Date.now(),
+		credentialFingerprint: fingerprint(credentialSecret),
+	};
+	data[ROTATED_SECRET_KEY] = secret as unknown as IDataObject;
+	return true;
+}
+
+/**
+ * delete: when the company still points at this trigger, puts back the URL it had before the
+ * trigger registered itself (or clears it when there was none, or when the trigger did not set
+ * it itself). A URL someone else set since is left alone. If this fails, the error says that
+ * the company still points at the deactivated workflow. The rotated secret stays in the
+ * static data: the company keeps signing with it.
+ */
+export async function remove(this: IHookFunctions): Promise<boolean> {
+	const data = this.getWorkflowStaticData('node');
+	const registration = readRegistration(data[REGISTRATION_KEY]);
+	if (!registration && !registerEnabled(this)) return true;
+	const url = registration?.url ?? triggerUrl(this);
+	const current = await attempt(readCompanyUrl(this));
+	if (!current.ok) {
+		const error = lifecycleError(
+			this,
+			current.error,
+			`The company's webhook URL may still point at this deactivated workflow (${url})`,
+			`Could not read the company profile to put back ${show(registration?.previousUrl ?? null)}. Check the webhook URL in the company profile yourself.`,
+		);
+		this.logger.error(`Company Payments Trigger: ${error.message}`);
+		throw error;
+	}
+	if (current.value !== url) {
+		delete data[REGISTRATION_KEY];
+		return true;
+	}
+	const target = registration ? registration.previousUrl : WEBHOOK_URL_CLEARED;
+	const restored = await attempt(setCompanyUrl(this, target));
+	if (!restored.ok) {
+		const error = lifecycleError(
+			this,
+			restored.error,
+			`The company's webhook URL still points at this deactivated workflow (${url})`,
+			`Putting back ${show(target)} failed. Set the webhook URL in the company profile yourself, or activate the workflow again.`,
+		);
+		this.logger.error(`Company Payments Trigger: ${error.message}`);
+		throw error;
+	}
+	delete data[REGISTRATION_KEY];
+	return true;
+}

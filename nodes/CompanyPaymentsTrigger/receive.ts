@@ -1,0 +1,217 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../CompanyPayments/transport';
+import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
+import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
+import { ROTATED_SECRET_KEY } from './lifecycle';
+import type { RawBody } from './signature';
+import {
+	candidateKeys,
+	isSignature,
+	readRotatedSecret,
+	SIGNATURE_HEADER,
+	verifyBody,
+} from './signature';
+
+export const DEFAULT_GRACE_MINUTES = 10;
+
+/** The Options collection of the node. */
+export interface TriggerOptions {
+	allowEmptyKey?: boolean;
+	dedupMaxAgeHours?: number;
+	dedupMaxEntries?: number;
+	graceMinutes?: number;
+	includeHeaders?: boolean;
+	includeRawBody?: boolean;
+}
+
+/** Request headers never copied into the output: they may carry credentials of a proxy. */
+const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+const UNAUTHORIZED_BODY = JSON.stringify({
+	message: 'Unauthorized: X-Service-Signature is missing or does not match the body',
+});
+
+interface RawRequest {
+	rawBody?: RawBody;
+}
+
+interface ResponseLike {
+	status(code: number): unknown;
+	setHeader(name: string, value: string): unknown;
+	end(body?: string): unknown;
+}
+
+/** Answers 401 itself and starts no execution. */
+function reject(
+	ctx: IWebhookFunctions,
+	reason: string,
+	level: 'info' | 'warn' = 'info',
+): IWebhookResponseData {
+	ctx.logger[level](`Company Payments Trigger answered 401: ${reason}`, {
+		workflowId: ctx.getWorkflow().id,
+		node: ctx.getNode().name,
+	});
+	const response = ctx.getResponseObject() as unknown as ResponseLike;
+	response.status(401);
+	response.setHeader('Content-Type', 'application/json; charset=utf-8');
+	response.end(UNAUTHORIZED_BODY);
+	return { noWebhookResponse: true };
+}
+
+/** Answered 200 and nothing more: the service must not retry, and no execution starts. */
+function acknowledge(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, executed: false, reason } };
+}
+
+async function credentialSecret(ctx: IWebhookFunctions): Promise<string> {
+	try {
+		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+		return typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	} catch (error) {
+		ctx.logger.warn(
+			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying without its Webhook Secret`,
+		);
+		return '';
+	}
+}
+
+function hasKeys(value: IDataObject): boolean {
+	for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return true;
+	return false;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function rawText(raw: RawBody): string {
+	return typeof raw === 'string' ? raw : raw.toString('utf8');
+}
+
+/**
+ * The event body. n8n has already parsed JSON bodies (`getBodyData()`); the raw bytes are
+ * parsed only when it did not (e.g. the Content-Type was not application/json).
+ */
+function payloadOf(ctx: IWebhookFunctions, raw: RawBody): IDataObject | undefined {
+	const body = ctx.getBodyData() as unknown;
+	if (isObject(body) && (raw.length === 0 || hasKeys(body))) return body;
+	try {
+		const parsed = JSON.parse(rawText(raw)) as unknown;
+		return isObject(parsed) ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A copy of the event body to add the delivery fields to. Copying and then setting fields is
+ * much cheaper in V8 than an object spread followed by more fields; a body with its own
+ * `__proto__` key (possible from JSON) is spread instead, so the copy's prototype stays intact.
+ */
+function itemJson(payload: IDataObject | undefined): IDataObject {
+	if (!payload) return {};
+	if (Object.prototype.hasOwnProperty.call(payload, '__proto__')) return { ...payload };
+	return Object.assign({}, payload);
+}
+
+function outputHeaders(headers: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (!WITHHELD_HEADERS.has(name.toLowerCase())) out[name] = value;
+	}
+	return out;
+}
+
+function headerText(value: unknown): string | null {
+	if (typeof value !== 'string') return null;
+	const trimmed = value.trim();
+	return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * Handles one delivery: verify the signature over the raw bytes, filter by event, drop
+ * duplicates, and hand the event to the workflow. Nothing here calls the network; the answer
+ * goes out as soon as the delivery is verified and recorded.
+ */
+export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const now = Date.now();
+	const headers = this.getHeaderData() as IDataObject;
+	const signature = headers[SIGNATURE_HEADER];
+	if (!isSignature(signature)) {
+		return reject(
+			this,
+			signature === undefined
+				? 'the X-Service-Signature header is missing'
+				: 'the X-Service-Signature header is not 64 hex characters',
+		);
+	}
+	const raw = (this.getRequestObject() as unknown as RawRequest).rawBody;
+	if (raw === undefined) return reject(this, 'n8n kept no raw body to verify', 'warn');
+
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const graceMinutes =
+		typeof options.graceMinutes === 'number' && options.graceMinutes >= 0
+			? options.graceMinutes
+			: DEFAULT_GRACE_MINUTES;
+	const graceMs = graceMinutes * 60_000;
+	const node = this.getNode();
+	const live = this.getMode() !== 'manual';
+	const storeKey = `${this.getWorkflow().id ?? ''}:${node.id}:${live ? 'live' : 'test'}`;
+	const staticData = this.getWorkflowStaticData('node');
+	const rotated = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
+	const keys = candidateKeys(storeKey, await credentialSecret(this), rotated, {
+		allowEmptyKey: options.allowEmptyKey === true,
+		graceMs,
+		now,
+	});
+	if (keys.length === 0) {
+		return reject(
+			this,
+			'no webhook secret is configured (set Webhook Secret in the credential, or turn on "Register Webhook URL Automatically" with "Rotate Webhook Secret")',
+			'warn',
+		);
+	}
+	if (verifyBody(raw, signature, keys) === undefined) {
+		return reject(this, 'the signature does not match the body for the configured secret');
+	}
+	if (rotated?.previous !== undefined && now - rotated.rotatedAt >= graceMs) {
+		// The grace period is over: the old secret need not be kept any longer.
+		staticData[ROTATED_SECRET_KEY] = { ...rotated, previous: undefined } as unknown as IDataObject;
+	}
+
+	const payload = payloadOf(this, raw);
+	const event = payload && typeof payload.event === 'string' ? payload.event : null;
+	const routing = eventRouting(
+		this.getNodeParameter('events', [ALL_EVENTS]),
+		this.getNodeParameter('routeByEvent', false) === true,
+	);
+	const index = outputIndex(routing, event);
+	if (index === -1) return acknowledge(`event ${event ?? '(none)'} is not selected`);
+
+	const deliveryId = headerText(headers[DELIVERY_ID_HEADER]);
+	if (deliveryId !== null) {
+		const limits = dedupLimits(options.dedupMaxEntries, options.dedupMaxAgeHours);
+		if (checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate') {
+			return acknowledge(`delivery ${deliveryId} was received before`);
+		}
+	}
+
+	const json = itemJson(payload);
+	json.event = event;
+	json.deliveryId = deliveryId;
+	json.receivedAt = new Date(now).toISOString();
+	json.deduplicationChecked = deliveryId !== null;
+	if (payload) Object.assign(json, derivedFields(event, payload));
+	if (options.includeHeaders === true) json.headers = outputHeaders(headers);
+	if (options.includeRawBody === true || !payload) json.rawBody = rawText(raw);
+
+	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
+	outputs[index].push({ json });
+	return { workflowData: outputs };
+}

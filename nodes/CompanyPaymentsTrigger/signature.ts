@@ -1,0 +1,167 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Header names as Node.js gives them (lower case). */
+export const SIGNATURE_HEADER = 'x-service-signature';
+
+/** The request body exactly as received: n8n keeps it as a Buffer in `rawBody`. */
+export type RawBody = Buffer | string;
+
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Whether `X-Service-Signature` has the form of a signature: 64 hex characters (a SHA-256
+ * digest), either case. Anything else (missing, repeated, truncated, non-hex, prefixed) is
+ * never accepted.
+ */
+export function isSignature(header: unknown): header is string {
+	return typeof header === 'string' && HEX_SHA256.test(header);
+}
+
+/** Hex HMAC-SHA256 of the body with the key, as the service computes it. */
+export function sign(body: RawBody, key: string): string {
+	return createHmac('sha256', key).update(body).digest('hex');
+}
+
+/** Which key a delivery was verified with. */
+export type KeyKind = 'secret' | 'previousSecret' | 'emptyKey';
+
+export interface CandidateKey {
+	key: string;
+	kind: KeyKind;
+}
+
+/*
+ * The two digests are compared as bytes with timingSafeEqual. The buffers are reused: they
+ * are filled and compared in one synchronous step, so requests cannot interleave here, and
+ * the delivery path allocates nothing but the digest (a hex digest string is also the
+ * cheapest form Node gives a digest in).
+ */
+const givenDigest = Buffer.alloc(32);
+const expectedDigest = Buffer.alloc(32);
+
+/**
+ * Tries the candidate keys in order and returns the kind of the first whose HMAC over the
+ * exact body bytes equals the signature (constant-time compare), or undefined. One HMAC per
+ * candidate at most; the common case (current secret) costs one.
+ */
+export function verifyBody(
+	body: RawBody,
+	signature: string,
+	candidates: readonly CandidateKey[],
+): KeyKind | undefined {
+	// 64 characters that decode to 32 bytes: hex decoding stops at the first non-hex pair.
+	if (signature.length !== 64 || givenDigest.write(signature, 'hex') !== 32) return undefined;
+	for (const candidate of candidates) {
+		expectedDigest.write(sign(body, candidate.key), 'hex');
+		if (timingSafeEqual(expectedDigest, givenDigest)) return candidate.kind;
+	}
+	return undefined;
+}
+
+/**
+ * What the trigger keeps in the node's static data after it rotated the company's secret
+ * itself: the new secret, the one before it (accepted during the grace period) and a short
+ * fingerprint of the credential's Webhook Secret at that moment. When the credential's secret
+ * changes later, the user has set a newer secret by hand and the credential wins again.
+ */
+export interface RotatedSecret {
+	current: string;
+	previous?: string;
+	rotatedAt: number;
+	credentialFingerprint: string;
+}
+
+/** A short, one-way fingerprint of a secret (never the secret itself). */
+export function fingerprint(secret: string): string {
+	return createHash('sha256').update(secret).digest('hex').slice(0, 16);
+}
+
+export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const record = value as Record<string, unknown>;
+	if (typeof record.current !== 'string' || record.current === '') return undefined;
+	if (typeof record.rotatedAt !== 'number' || typeof record.credentialFingerprint !== 'string') {
+		return undefined;
+	}
+	return {
+		current: record.current,
+		previous: typeof record.previous === 'string' ? record.previous : undefined,
+		rotatedAt: record.rotatedAt,
+		credentialFingerprint: record.credentialFingerprint,
+	};
+}
+
+/** The secret the company signs with now, as far as this trigger knows. */
+export function currentSecret(
+	credentialSecret: string,
+	rotated: RotatedSecret | undefined,
+): string {
+	if (rotated && fingerprint(credentialSecret) === rotated.credentialFingerprint) {
+		return rotated.current;
+	}
+	return credentialSecret;
+}
+
+interface SecretHistory {
+	current: string;
+	previous?: string;
+	changedAt: number;
+}
+
+/**
+ * The last secret each trigger verified with, in this process. When it changes (the user put
+ * a new secret into the credential after rotating it elsewhere), the one before stays
+ * acceptable for the grace period, like after a rotation by the trigger itself.
+ */
+const histories = new Map<string, SecretHistory>();
+
+function rememberSecret(storeKey: string, current: string, now: number): SecretHistory {
+	let history = histories.get(storeKey);
+	if (!history) {
+		history = { current, changedAt: now };
+		histories.set(storeKey, history);
+	} else if (history.current !== current) {
+		history.previous = history.current;
+		history.current = current;
+		history.changedAt = now;
+	}
+	return history;
+}
+
+export interface KeyOptions {
+	/** Accept deliveries signed with the empty key (the service does so before any secret is set). */
+	allowEmptyKey: boolean;
+	graceMs: number;
+	now: number;
+}
+
+/**
+ * The keys a delivery may be signed with, best first: the current secret; the secret before
+ * the last rotation while the grace period lasts; the empty key only when the user allowed it
+ * and the secret in question is empty. With no secret and no permission: no key at all, so
+ * nothing is accepted (fail closed).
+ */
+export function candidateKeys(
+	storeKey: string,
+	credentialSecret: string,
+	rotated: RotatedSecret | undefined,
+	options: KeyOptions,
+): CandidateKey[] {
+	const current = currentSecret(credentialSecret, rotated);
+	const history = rememberSecret(storeKey, current, options.now);
+	const keys: CandidateKey[] = [];
+	const add = (key: string | undefined, kind: KeyKind) => {
+		if (key === undefined || keys.some((k) => k.key === key)) return;
+		if (key === '') {
+			if (options.allowEmptyKey) keys.push({ key, kind: 'emptyKey' });
+			return;
+		}
+		keys.push({ key, kind });
+	};
+	add(current, 'secret');
+	if (rotated && current === rotated.current && options.now - rotated.rotatedAt < options.graceMs) {
+		add(rotated.previous, 'previousSecret');
+	}
+	if (options.now - history.changedAt < options.graceMs) add(history.previous, 'previousSecret');
+	return keys;
+}

@@ -1,0 +1,327 @@
+import type { IDataObject, INode, INodeTypeDescription, INodeTypes } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
+import {
+	configuredOutputs,
+	EVENT_VALUES,
+	OUTPUT_LAYOUT,
+	payoutFundsReturned,
+} from '../../nodes/CompanyPaymentsTrigger/events';
+import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
+
+const T0 = Date.parse('2026-11-21T12:00:00.000Z');
+
+const FIXED_ORDER = [
+	'order.status_changed',
+	'deposit.created',
+	'deposit.completed',
+	'deposit.aml_failed',
+	'payout.status_changed',
+	'payout.recharged',
+	'card.assigned',
+];
+
+function outputSizes(outputs: unknown[][] | undefined): number[] | undefined {
+	return outputs?.map((items) => items.length);
+}
+
+describe('output item', () => {
+	it.each(Object.keys(SAMPLE_EVENTS))(
+		'passes %s through with the delivery fields',
+		async (event) => {
+			jest.spyOn(Date, 'now').mockReturnValue(T0);
+			const body = SAMPLE_EVENTS[event];
+			const { item, outputs } = await deliver({ body, deliveryId: `d-${event}` });
+			expect(outputSizes(outputs)).toEqual([1]);
+			expect(item).toMatchObject({
+				...body,
+				event,
+				deliveryId: `d-${event}`,
+				receivedAt: '2026-11-21T12:00:00.000Z',
+				deduplicationChecked: true,
+			});
+		},
+	);
+
+	it('gives a user-wallet deposit its externalId', async () => {
+		const { item } = await deliver({ body: SAMPLE_EVENTS['deposit.completed'] });
+		expect(item).toMatchObject({ externalId: 'user-42', walletType: 'user' });
+	});
+
+	it('marks company-wallet deposits with externalId null', async () => {
+		for (const event of ['deposit.created', 'deposit.aml_failed']) {
+			const { item } = await deliver({ body: SAMPLE_EVENTS[event] });
+			expect(item).toMatchObject({ externalId: null, walletType: 'company' });
+		}
+	});
+
+	it.each([
+		['fail with refunded true', { status: 'fail', refunded: true }, true],
+		['fail with refunded false', { status: 'fail', refunded: false }, false],
+		['fail without refunded', { status: 'fail' }, false],
+		['refunded as the string "true"', { status: 'fail', refunded: 'true' }, false],
+		['success with refunded true', { status: 'success', refunded: true }, true],
+	])('sets fundsReturned from refunded only: %s', async (_label, fields, expected) => {
+		const body = { ...SAMPLE_EVENTS['payout.status_changed'], ...fields };
+		if (!('refunded' in fields)) delete body.refunded;
+		const { item } = await deliver({ body });
+		expect(item?.fundsReturned).toBe(expected);
+		expect(payoutFundsReturned(body)).toBe(expected);
+	});
+
+	it('sets fundsReturned on payout.recharged too', async () => {
+		const { item } = await deliver({ body: SAMPLE_EVENTS['payout.recharged'] });
+		expect(item).toMatchObject({ status: 'success', fundsReturned: false });
+	});
+
+	it('adds no derived fields to order and card events', async () => {
+		const { item } = await deliver({ body: SAMPLE_EVENTS['order.status_changed'] });
+		expect(item).not.toHaveProperty('fundsReturned');
+		expect(item).not.toHaveProperty('walletType');
+	});
+
+	it('includes the headers on request, without credentials a proxy may add', async () => {
+		const { item } = await deliver({
+			deliveryId: 'd-headers',
+			headers: { authorization: 'Bearer proxy-token', cookie: 'a=b', 'x-request-id': 'r-1' },
+			parameters: { options: { includeHeaders: true } },
+		});
+		const headers = item?.headers as IDataObject;
+		expect(headers).toMatchObject({
+			'content-type': 'application/json',
+			'x-service-delivery-id': 'd-headers',
+			'x-request-id': 'r-1',
+		});
+		expect(headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+		expect(headers).not.toHaveProperty('authorization');
+		expect(headers).not.toHaveProperty('cookie');
+		expect(JSON.stringify(item)).not.toContain(SECRET_DUMMY);
+	});
+
+	it('includes the exact raw body on request', async () => {
+		const raw = '{ "event": "card.assigned",\n  "externalId": "c-9" }';
+		const { item } = await deliver({
+			body: Buffer.from(raw),
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.rawBody).toBe(raw);
+		const without = await deliver({ body: raw });
+		expect(without.item).not.toHaveProperty('rawBody');
+		expect(without.item).not.toHaveProperty('headers');
+	});
+
+	it('parses the raw body when n8n did not (other Content-Type)', async () => {
+		const raw = JSON.stringify(SAMPLE_EVENTS['card.assigned']);
+		const { item } = await deliver({
+			body: raw,
+			parsed: {},
+			headers: { 'content-type': 'text/plain' },
+		});
+		expect(item).toMatchObject({ event: 'card.assigned', externalId: 'card-for-user-42' });
+	});
+
+	it('copies a body with a "__proto__" key as plain data', async () => {
+		const raw = '{"event":"card.assigned","__proto__":{"polluted":true},"externalId":"c-1"}';
+		const { item } = await deliver({ body: raw });
+		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+		expect(Object.prototype.hasOwnProperty.call(item, '__proto__')).toBe(true);
+		expect((item as IDataObject).polluted).toBeUndefined();
+		expect(item).toMatchObject({ event: 'card.assigned', externalId: 'c-1' });
+	});
+
+	it('passes a verified body that is not JSON with its raw text and event null', async () => {
+		const raw = 'not json at all';
+		const { item } = await deliver({ body: raw, parsed: undefined });
+		expect(item).toMatchObject({ event: null, rawBody: raw, deduplicationChecked: true });
+	});
+});
+
+describe('event filter', () => {
+	it('answers 200 and starts nothing for an event that is not selected', async () => {
+		const outcome = await deliver({
+			body: SAMPLE_EVENTS['order.status_changed'],
+			parameters: { events: ['deposit.completed', 'payout.status_changed'] },
+		});
+		expect(outcome.result).toEqual({
+			webhookResponse: {
+				received: true,
+				executed: false,
+				reason: 'event order.status_changed is not selected',
+			},
+		});
+		expect(outcome.response.ended).toBe(false);
+	});
+
+	it('passes a selected event', async () => {
+		const outcome = await deliver({
+			body: SAMPLE_EVENTS['payout.status_changed'],
+			parameters: { events: ['deposit.completed', 'payout.status_changed'] },
+		});
+		expect(outputSizes(outcome.outputs)).toEqual([1]);
+	});
+
+	it('passes an unknown future event with "All Events" and drops it otherwise', async () => {
+		const body = { event: 'refund.created', refundId: 'r-1' };
+		const all = await deliver({ body });
+		expect(all.item).toMatchObject({ event: 'refund.created', refundId: 'r-1' });
+		expect(all.item).not.toHaveProperty('fundsReturned');
+
+		const picked = await deliver({ body, parameters: { events: ['order.status_changed'] } });
+		expect(picked.result.workflowData).toBeUndefined();
+	});
+
+	it('passes a body without an event as event null with "All Events" only', async () => {
+		const body = { orderId: 'o-1' };
+		expect((await deliver({ body })).item).toMatchObject({ event: null, orderId: 'o-1' });
+		expect(
+			(await deliver({ body, parameters: { events: ['order.status_changed'] } })).result
+				.workflowData,
+		).toBeUndefined();
+	});
+
+	it('treats "All Events" next to single events as all', async () => {
+		const outcome = await deliver({
+			body: SAMPLE_EVENTS['card.assigned'],
+			parameters: { events: ['order.status_changed', '*'] },
+		});
+		expect(outputSizes(outcome.outputs)).toEqual([1]);
+	});
+});
+
+describe('routing to outputs', () => {
+	it('puts each selected event on its own output, in the fixed order', async () => {
+		const parameters = {
+			routeByEvent: true,
+			events: ['payout.status_changed', 'order.status_changed'],
+		};
+		const order = await deliver({ body: SAMPLE_EVENTS['order.status_changed'], parameters });
+		expect(outputSizes(order.outputs)).toEqual([1, 0]);
+		const payout = await deliver({ body: SAMPLE_EVENTS['payout.status_changed'], parameters });
+		expect(outputSizes(payout.outputs)).toEqual([0, 1]);
+		expect(payout.item).toMatchObject({ fundsReturned: true });
+		const card = await deliver({ body: SAMPLE_EVENTS['card.assigned'], parameters });
+		expect(card.result.workflowData).toBeUndefined();
+	});
+
+	it('with "All Events" has one output per known event plus "other" for unknown kinds', async () => {
+		const parameters = { routeByEvent: true, events: ['*'] };
+		for (const [index, event] of FIXED_ORDER.entries()) {
+			const outcome = await deliver({ body: SAMPLE_EVENTS[event], parameters });
+			const expected = Array(8).fill(0);
+			expected[index] = 1;
+			expect(outputSizes(outcome.outputs)).toEqual(expected);
+		}
+		const unknown = await deliver({ body: { event: 'payout.disputed' }, parameters });
+		expect(outputSizes(unknown.outputs)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+		const none = await deliver({ body: { amount: 1 }, parameters });
+		expect(outputSizes(none.outputs)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+	});
+
+	it('signs and dedups routed deliveries like any other', async () => {
+		const body = JSON.stringify(SAMPLE_EVENTS['deposit.created']);
+		const outcome = await deliver({
+			body,
+			signature: hmacHex(body, SECRET_DUMMY).toUpperCase(),
+			parameters: { routeByEvent: true, events: ['deposit.created', 'deposit.completed'] },
+		});
+		expect(outputSizes(outcome.outputs)).toEqual([1, 0]);
+	});
+});
+
+describe('outputs expression', () => {
+	const description = new CompanyPaymentsTrigger().description;
+
+	/** Evaluates the node's `outputs` the way n8n does, with n8n-workflow's expression engine. */
+	function outputsFor(parameters: IDataObject) {
+		const nodeTypes: INodeTypes = {
+			getByName: () => new CompanyPaymentsTrigger(),
+			getByNameAndVersion: () => new CompanyPaymentsTrigger(),
+			getKnownTypes: () => ({}),
+		};
+		const node: INode = {
+			id: 'n-1',
+			name: 'Company Payments Trigger',
+			type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: parameters as INode['parameters'],
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return NodeHelpers.getNodeOutputs(workflow, node, description as INodeTypeDescription);
+	}
+
+	it('is an expression built from the same function the webhook routes with', () => {
+		expect(description.outputs).toMatch(/^=\{\{\(function configuredOutputs\(/);
+		expect(OUTPUT_LAYOUT.events).toEqual(FIXED_ORDER);
+		expect(EVENT_VALUES).toEqual(FIXED_ORDER);
+	});
+
+	it('gives one unnamed output without routing', () => {
+		expect(outputsFor({ events: ['*'], routeByEvent: false })).toEqual([{ type: 'main' }]);
+		expect(outputsFor({ events: ['deposit.created'] })).toEqual([{ type: 'main' }]);
+	});
+
+	it('gives one named output per selected event in the fixed order', () => {
+		expect(
+			outputsFor({
+				events: ['card.assigned', 'deposit.created', 'order.status_changed'],
+				routeByEvent: true,
+			}),
+		).toEqual([
+			{ type: 'main', displayName: 'order.status_changed' },
+			{ type: 'main', displayName: 'deposit.created' },
+			{ type: 'main', displayName: 'card.assigned' },
+		]);
+	});
+
+	it('gives every event plus "other" for "All Events"', () => {
+		const outputs = outputsFor({ events: ['*'], routeByEvent: true });
+		expect(outputs).toEqual([
+			...FIXED_ORDER.map((event) => ({ type: 'main', displayName: event })),
+			{ type: 'main', displayName: 'other' },
+		]);
+		expect(outputsFor({ events: [], routeByEvent: true })).toHaveLength(8);
+	});
+
+	it('matches the function called directly', () => {
+		const parameters = { events: ['payout.recharged', 'deposit.aml_failed'], routeByEvent: true };
+		expect(outputsFor(parameters)).toEqual(configuredOutputs(parameters, OUTPUT_LAYOUT));
+	});
+});
+
+describe('node description', () => {
+	const description = new CompanyPaymentsTrigger().description;
+
+	it('offers "All Events" (the default) and every documented event', () => {
+		const events = description.properties.find((p) => p.name === 'events');
+		expect(events?.default).toEqual(['*']);
+		const values = (events?.options as Array<{ value: string }>).map((o) => o.value);
+		expect(values[0]).toBe('*');
+		expect(values.slice(1).sort()).toEqual([...FIXED_ORDER].sort());
+	});
+
+	it('is a trigger with one POST webhook and the credential', () => {
+		expect(description.name).toBe('companyPaymentsTrigger');
+		expect(description.displayName).toBe('Company Payments Trigger');
+		expect(description.inputs).toEqual([]);
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+		expect(description.credentials).toEqual([{ name: 'companyPaymentsApi', required: true }]);
+	});
+
+	it('has no options.binaryData (n8n would then skip reading the raw body)', () => {
+		const options = description.properties.find((p) => p.name === 'options');
+		const names = (options?.options as Array<{ name: string }>).map((o) => o.name);
+		expect(names).not.toContain('binaryData');
+		expect(names).toEqual([
+			'allowEmptyKey',
+			'dedupMaxEntries',
+			'dedupMaxAgeHours',
+			'includeHeaders',
+			'includeRawBody',
+			'graceMinutes',
+		]);
+	});
+});

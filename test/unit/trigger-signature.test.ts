@@ -1,0 +1,348 @@
+import {
+	fingerprint,
+	isSignature,
+	sign,
+	verifyBody,
+} from '../../nodes/CompanyPaymentsTrigger/signature';
+import {
+	deliver,
+	freshNodeId,
+	hmacHex,
+	OLD_SECRET_DUMMY,
+	ROTATED_SECRET_DUMMY,
+	SECRET_DUMMY,
+} from './helpers/trigger';
+import type { DeliveryResult } from './helpers/trigger';
+
+const T0 = Date.parse('2026-11-21T12:00:00.000Z');
+const MINUTE = 60_000;
+
+/** A 401 written by the node itself, with no execution started. */
+function expectRejected(outcome: DeliveryResult): void {
+	expect(outcome.result).toEqual({ noWebhookResponse: true });
+	expect(outcome.result.workflowData).toBeUndefined();
+	expect(outcome.response.statusCode).toBe(401);
+	expect(outcome.response.ended).toBe(true);
+	expect(outcome.response.headers['content-type']).toContain('application/json');
+	expect(JSON.parse(outcome.response.body ?? '')).toEqual({
+		message: 'Unauthorized: X-Service-Signature is missing or does not match the body',
+	});
+}
+
+function expectAccepted(outcome: DeliveryResult): void {
+	expect(outcome.response.ended).toBe(false);
+	expect(outcome.result.workflowData).toBeDefined();
+	expect(outcome.item).toBeDefined();
+}
+
+function logsText(outcome: DeliveryResult): string {
+	return outcome.logs.map((entry) => entry.message).join('\n');
+}
+
+describe('signature over the raw bytes', () => {
+	// Extra spaces, a key order n8n would not produce, a raw Cyrillic string and an escaped one.
+	const raw =
+		'{ "status":"success",  "event" : "order.status_changed", "merchantName":"Кофейня \\u00abУ дома\\u00bb", "amountRub":1500.0 }';
+
+	it('accepts a signature over bytes that differ from re-serialised JSON', async () => {
+		const parsed = JSON.parse(raw) as object;
+		expect(JSON.stringify(parsed)).not.toBe(raw);
+		expect(hmacHex(JSON.stringify(parsed), SECRET_DUMMY)).not.toBe(hmacHex(raw, SECRET_DUMMY));
+
+		const outcome = await deliver({ body: Buffer.from(raw, 'utf8') });
+		expectAccepted(outcome);
+		expect(outcome.item).toMatchObject({
+			event: 'order.status_changed',
+			merchantName: 'Кофейня «У дома»',
+			amountRub: 1500,
+		});
+	});
+
+	it('refuses a signature computed over the re-serialised JSON instead of the bytes', async () => {
+		const parsed = JSON.parse(raw) as object;
+		expectRejected(
+			await deliver({ body: raw, signature: hmacHex(JSON.stringify(parsed), SECRET_DUMMY) }),
+		);
+	});
+
+	it('verifies a raw body that n8n kept as a string', async () => {
+		expectAccepted(await deliver({ body: raw }));
+	});
+
+	it('verifies multi-byte characters as UTF-8 bytes', async () => {
+		const body = '{"event":"card.assigned","externalId":"карта-№7 🚀"}';
+		const outcome = await deliver({
+			body: Buffer.from(body, 'utf8'),
+			signature: createSignature(Buffer.from(body, 'utf8')),
+		});
+		expectAccepted(outcome);
+		expect(outcome.item?.externalId).toBe('карта-№7 🚀');
+	});
+
+	it('accepts upper-case and mixed-case hex', async () => {
+		const body = '{"event":"card.assigned","externalId":"c-1"}';
+		const hex = hmacHex(body, SECRET_DUMMY);
+		expectAccepted(await deliver({ body, signature: hex.toUpperCase() }));
+		const mixed = hex
+			.split('')
+			.map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c))
+			.join('');
+		expectAccepted(await deliver({ body, signature: mixed }));
+	});
+
+	it('refuses a body changed after signing', async () => {
+		const signed = '{"event":"payout.status_changed","refunded":false}';
+		const tampered = '{"event":"payout.status_changed","refunded":true}';
+		expectRejected(await deliver({ body: tampered, signature: hmacHex(signed, SECRET_DUMMY) }));
+	});
+});
+
+function createSignature(body: Buffer): string {
+	return hmacHex(body, SECRET_DUMMY);
+}
+
+describe('malformed or wrong signatures get 401 and start nothing', () => {
+	const body = '{"event":"deposit.completed","depositId":"dep_1"}';
+	const good = hmacHex(body, SECRET_DUMMY);
+
+	it.each([
+		['a wrong key', hmacHex(body, OLD_SECRET_DUMMY)],
+		['the wrong digest of the right length', 'a'.repeat(64)],
+		['a truncated signature', good.slice(0, 63)],
+		['a signature one character too long', `${good}0`],
+		['half a signature', good.slice(0, 32)],
+		['non-hex characters', `${good.slice(0, 63)}g`],
+		['a sha256= prefix', `sha256=${good}`],
+		['surrounding spaces', ` ${good} `],
+		['base64 instead of hex', Buffer.from(good, 'hex').toString('base64')],
+		['an empty header', ''],
+		['two signatures joined by a proxy', `${good}, ${good}`],
+	])('refuses %s', async (_label, signature) => {
+		const outcome = await deliver({ body, signature });
+		expectRejected(outcome);
+	});
+
+	it('refuses a delivery without X-Service-Signature', async () => {
+		const outcome = await deliver({ body, signature: null });
+		expectRejected(outcome);
+		expect(logsText(outcome)).toContain('X-Service-Signature header is missing');
+	});
+
+	it('refuses when n8n kept no raw body', async () => {
+		expectRejected(await deliver({ body, noRawBody: true }));
+	});
+
+	it('never writes the secret into the log', async () => {
+		const outcome = await deliver({ body, signature: hmacHex(body, OLD_SECRET_DUMMY) });
+		expectRejected(outcome);
+		expect(logsText(outcome)).not.toContain(SECRET_DUMMY);
+		expect(logsText(outcome)).not.toContain(OLD_SECRET_DUMMY);
+		expect(outcome.response.body).not.toContain(SECRET_DUMMY);
+	});
+
+	it('takes only 64 hex characters as a signature', () => {
+		expect(isSignature('A'.repeat(64))).toBe(true);
+		expect(isSignature(undefined)).toBe(false);
+		expect(isSignature(['a'.repeat(64)])).toBe(false);
+		expect(isSignature('z'.repeat(64))).toBe(false);
+		expect(sign('x', '')).toBe(hmacHex('x', ''));
+	});
+
+	it('tries the keys in order and names the one that verified', () => {
+		const keys = [
+			{ key: SECRET_DUMMY, kind: 'secret' as const },
+			{ key: OLD_SECRET_DUMMY, kind: 'previousSecret' as const },
+		];
+		expect(verifyBody(body, hmacHex(body, SECRET_DUMMY), keys)).toBe('secret');
+		expect(verifyBody(Buffer.from(body), hmacHex(body, OLD_SECRET_DUMMY), keys)).toBe(
+			'previousSecret',
+		);
+		expect(verifyBody(body, hmacHex(body, 'other'), keys)).toBeUndefined();
+		expect(verifyBody(body, 'not a signature', keys)).toBeUndefined();
+		expect(verifyBody(body, hmacHex(body, SECRET_DUMMY), [])).toBeUndefined();
+	});
+});
+
+describe('fail closed without a secret', () => {
+	const body = '{"event":"order.status_changed","orderId":"o-1"}';
+
+	it('refuses everything when no secret is configured, even a valid empty-key signature', async () => {
+		const outcome = await deliver({ body, webhookSecret: '', signWith: '' });
+		expectRejected(outcome);
+		expect(outcome.logs).toContainEqual({
+			level: 'warn',
+			message: expect.stringContaining('no webhook secret is configured'),
+		});
+	});
+
+	it('treats a secret of only spaces as no secret', async () => {
+		expectRejected(await deliver({ body, webhookSecret: '   ', signWith: '' }));
+	});
+
+	it('accepts empty-key signatures only with the explicit option', async () => {
+		const outcome = await deliver({
+			body,
+			webhookSecret: '',
+			signWith: '',
+			parameters: { options: { allowEmptyKey: true } },
+		});
+		expectAccepted(outcome);
+		expect(outcome.item?.orderId).toBe('o-1');
+	});
+
+	it('still needs a signature in empty-key mode', async () => {
+		expectRejected(
+			await deliver({
+				body,
+				webhookSecret: '',
+				signature: null,
+				parameters: { options: { allowEmptyKey: true } },
+			}),
+		);
+	});
+
+	it('refuses empty-key signatures once a secret is configured, option or not', async () => {
+		expectRejected(
+			await deliver({ body, signWith: '', parameters: { options: { allowEmptyKey: true } } }),
+		);
+	});
+
+	it('refuses when the credential cannot be read and no rotated secret is kept', async () => {
+		const outcome = await deliver({ body, webhookSecret: new Error('credential not found') });
+		expectRejected(outcome);
+		expect(logsText(outcome)).toContain('could not read its credential (credential not found)');
+	});
+});
+
+describe('previous secret during the grace period', () => {
+	const body = '{"event":"payout.status_changed","payoutId":"po_1","refunded":false}';
+
+	/** Static data as `create` leaves it after rotating away from OLD_SECRET_DUMMY. */
+	function rotatedAt(at: number) {
+		return {
+			rotatedSecret: {
+				current: ROTATED_SECRET_DUMMY,
+				previous: OLD_SECRET_DUMMY,
+				rotatedAt: at,
+				credentialFingerprint: fingerprint(OLD_SECRET_DUMMY),
+			},
+		};
+	}
+
+	it('uses the rotated secret kept in static data while the credential is unchanged', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60 * MINUTE);
+		const staticData = rotatedAt(T0);
+		expectAccepted(
+			await deliver({
+				body,
+				webhookSecret: OLD_SECRET_DUMMY,
+				signWith: ROTATED_SECRET_DUMMY,
+				staticData,
+			}),
+		);
+	});
+
+	it('accepts the previous secret inside the grace period and refuses it after', async () => {
+		const nodeId = freshNodeId();
+		const staticData = rotatedAt(T0);
+		const old = {
+			body,
+			nodeId,
+			staticData,
+			webhookSecret: OLD_SECRET_DUMMY,
+			signWith: OLD_SECRET_DUMMY,
+		};
+		const now = jest.spyOn(Date, 'now');
+
+		now.mockReturnValue(T0 + 9 * MINUTE + 59_000);
+		expectAccepted(await deliver(old));
+
+		now.mockReturnValue(T0 + 10 * MINUTE);
+		expectRejected(await deliver(old));
+
+		expectAccepted(await deliver({ ...old, signWith: ROTATED_SECRET_DUMMY }));
+		// Once past the grace period, the old secret is no longer kept in the static data.
+		expect(staticData.rotatedSecret.previous).toBeUndefined();
+		expect(staticData.rotatedSecret.current).toBe(ROTATED_SECRET_DUMMY);
+	});
+
+	it('follows the Previous Secret Grace Period option', async () => {
+		const staticData = rotatedAt(T0);
+		const now = jest.spyOn(Date, 'now');
+		const old = { body, staticData, webhookSecret: OLD_SECRET_DUMMY, signWith: OLD_SECRET_DUMMY };
+
+		now.mockReturnValue(T0 + 25 * MINUTE);
+		expectAccepted(await deliver({ ...old, parameters: { options: { graceMinutes: 30 } } }));
+		now.mockReturnValue(T0 + 1);
+		expectRejected(await deliver({ ...old, parameters: { options: { graceMinutes: 0 } } }));
+	});
+
+	it('keeps verifying with the rotated secret when the credential cannot be read', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
+		expectAccepted(
+			await deliver({
+				body,
+				webhookSecret: new Error('decryption failed'),
+				signWith: ROTATED_SECRET_DUMMY,
+				staticData: {
+					rotatedSecret: {
+						current: ROTATED_SECRET_DUMMY,
+						rotatedAt: T0,
+						credentialFingerprint: fingerprint(''),
+					},
+				},
+			}),
+		);
+	});
+
+	it('lets a secret put into the credential after the rotation win', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
+		const staticData = rotatedAt(T0);
+		expectAccepted(await deliver({ body, webhookSecret: SECRET_DUMMY, staticData }));
+		expectRejected(
+			await deliver({
+				body,
+				webhookSecret: SECRET_DUMMY,
+				signWith: ROTATED_SECRET_DUMMY,
+				staticData,
+			}),
+		);
+	});
+
+	it('accepts the credential secret it used before a change of the credential, for the grace period', async () => {
+		const nodeId = freshNodeId();
+		const now = jest.spyOn(Date, 'now');
+		now.mockReturnValue(T0);
+		expectAccepted(await deliver({ body, nodeId, webhookSecret: OLD_SECRET_DUMMY }));
+
+		now.mockReturnValue(T0 + MINUTE);
+		const afterChange = { body, nodeId, webhookSecret: SECRET_DUMMY };
+		expectAccepted(await deliver(afterChange));
+		expectAccepted(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
+
+		now.mockReturnValue(T0 + 11 * MINUTE);
+		expectRejected(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
+		expectAccepted(await deliver(afterChange));
+	});
+
+	it('accepts the empty key as the previous secret only with the option', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
+		const fromEmpty = {
+			rotatedSecret: {
+				current: ROTATED_SECRET_DUMMY,
+				previous: '',
+				rotatedAt: T0,
+				credentialFingerprint: fingerprint(''),
+			},
+		};
+		const emptySigned = { body, webhookSecret: '', signWith: '' };
+		expectRejected(await deliver({ ...emptySigned, staticData: fromEmpty }));
+		expectAccepted(
+			await deliver({
+				...emptySigned,
+				staticData: fromEmpty,
+				parameters: { options: { allowEmptyKey: true } },
+			}),
+		);
+	});
+});
