@@ -1,0 +1,270 @@
+/**
+ * The Company Payments Trigger inside a real n8n 2.8.4, fed by the sandbox's signed webhook
+ * deliveries over loopback: registration on activation, verification over the raw bytes n8n
+ * hands the node, routing to per-event outputs, 401 for forgeries, and deduplication of a
+ * replayed delivery, also after n8n restarts.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { startSandbox } from '../sandbox/server.mjs';
+import {
+	createUserFolder,
+	ensureN8n,
+	importCredentials,
+	importWorkflow,
+	installPackage,
+	PACKAGE_NAME,
+	startN8n,
+	uuid,
+} from './n8n-host.mjs';
+
+const EVENTS = [
+	'order.status_changed',
+	'deposit.created',
+	'deposit.completed',
+	'deposit.aml_failed',
+	'payout.status_changed',
+	'payout.recharged',
+	'card.assigned',
+	'other',
+];
+const SECRET = `whsec_${'5e'.repeat(24)}`;
+
+let sandbox;
+let userFolder;
+let n8n;
+let workflowId;
+const webhookId = uuid();
+
+async function control(method, urlPath, body) {
+	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const answer = await res.json();
+	assert.ok(res.ok, `${method} ${urlPath} answered ${res.status}: ${JSON.stringify(answer)}`);
+	return answer;
+}
+
+/** Executions of the trigger workflow, each as { event, deliveryId, output } (output = node that ran). */
+async function routedExecutions() {
+	const executions = await n8n.getExecutions({ workflowId, includeData: true });
+	return executions
+		.filter((execution) => execution.finished || execution.stoppedAt)
+		.map((execution) => {
+			const runData = execution.data.resultData.runData;
+			const output = EVENTS.find((event) => runData[`on ${event}`]);
+			const item = runData['Company Payments Trigger'][0].data.main.find((items) => items?.length)[0].json;
+			return { id: execution.id, output, event: item.event, deliveryId: item.deliveryId, item };
+		});
+}
+
+async function waitFor(predicate, what, timeoutMs = 20_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await predicate();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+/** Waits until the sandbox has no delivery in flight, then returns the deliveries of one event. */
+async function deliveriesOf(event) {
+	await sandbox.webhooksIdle();
+	const { deliveries } = await control('GET', `/deliveries?event=${encodeURIComponent(event)}`);
+	return deliveries;
+}
+
+before(async () => {
+	await ensureN8n();
+	assert.ok(
+		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node.js')),
+		'run npm run build first',
+	);
+	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET });
+	userFolder = createUserFolder('n8n-cp-trigger-');
+	installPackage(userFolder);
+	const [credential] = await importCredentials(userFolder, [
+		{
+			name: 'Sandbox owner',
+			type: 'companyPaymentsApi',
+			data: { environment: 'staging', baseUrl: sandbox.url, apiKey: sandbox.keys.owner, webhookSecret: SECRET },
+		},
+	]);
+	const outputs = EVENTS.map((event, index) => ({
+		id: uuid(),
+		name: `on ${event}`,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [300, index * 120],
+		parameters: {},
+	}));
+	const imported = await importWorkflow(
+		userFolder,
+		{
+			name: 'e2e trigger',
+			nodes: [
+				{
+					id: uuid(),
+					name: 'Company Payments Trigger',
+					type: `${PACKAGE_NAME}.companyPaymentsTrigger`,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: ['*'], routeByEvent: true, registerWebhook: true, options: {} },
+					credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
+				},
+				...outputs,
+			],
+			connections: {
+				'Company Payments Trigger': {
+					main: EVENTS.map((event) => [{ node: `on ${event}`, type: 'main', index: 0 }]),
+				},
+			},
+			settings: { executionOrder: 'v1' },
+		},
+		{ activate: true },
+	);
+	workflowId = imported.id;
+	n8n = await startN8n({ userFolder });
+});
+
+after(async () => {
+	await n8n?.stop();
+	await sandbox?.close();
+	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+});
+
+test('activation registered the trigger as the company webhook URL', async () => {
+	const company = sandbox.state.companies.get('cmp_demo');
+	assert.equal(company.webhookUrl, n8n.webhookUrl(`${webhookId}/webhook`));
+	assert.deepEqual(n8n.activationErrors(), []);
+});
+
+test('an order status change in the sandbox reaches the workflow as order.status_changed', async () => {
+	// A fresh order (created → in_progress is allowed), paid through the public API.
+	const headers = { 'Content-Type': 'application/json', 'X-API-Key': sandbox.keys.owner };
+	const quote = await (
+		await fetch(`${sandbox.url}/orders/prepare`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ qrCode: 'https://qr.nspk.ru/AS10001?type=02&sum=250000&cur=RUB' }),
+		})
+	).json();
+	const created = await (
+		await fetch(`${sandbox.url}/orders/accept/${quote.id}`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': uuid() } })
+	).json();
+	assert.equal(created.status, 'created', JSON.stringify(created));
+	await control('POST', `/orders/${created.id}/status`, { status: 'in_progress' });
+
+	const deliveries = await deliveriesOf('order.status_changed');
+	const delivery = deliveries.find((candidate) => candidate.payload.orderId === created.id);
+	assert.ok(delivery, 'the sandbox sent order.status_changed');
+	assert.equal(delivery.state, 'delivered');
+	assert.equal(delivery.attempts[0].status, 200);
+
+	const run = await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === delivery.id),
+		'the execution of the order event',
+	);
+	assert.equal(run.event, 'order.status_changed');
+	assert.equal(run.output, 'order.status_changed');
+	assert.equal(run.item.orderId, created.id);
+	assert.equal(run.item.status, 'in_progress');
+});
+
+test('deposit and payout events land on their own outputs with externalId and fundsReturned', async () => {
+	await control('POST', '/deposits', { externalId: 'user-1001', amount: 75, aml: 'fail' });
+	const payoutId = [...sandbox.state.payouts.values()].find((payout) => payout.status === 'waiting_trader').id;
+	await control('POST', `/payouts/${payoutId}/status`, { status: 'fail', failReason: 'no_traders', refund: true });
+
+	const created = (await deliveriesOf('deposit.created'))[0];
+	const amlFailed = (await deliveriesOf('deposit.aml_failed'))[0];
+	const payout = (await deliveriesOf('payout.status_changed')).find((d) => d.payload.payoutId === payoutId);
+	for (const delivery of [created, amlFailed, payout]) assert.equal(delivery.state, 'delivered', delivery.event);
+
+	const runs = await waitFor(async () => {
+		const all = await routedExecutions();
+		const mine = [created, amlFailed, payout].map((d) => all.find((run) => run.deliveryId === d.id));
+		return mine.every(Boolean) && mine;
+	}, 'three executions');
+	assert.deepEqual(
+		runs.map((run) => run.output),
+		['deposit.created', 'deposit.aml_failed', 'payout.status_changed'],
+	);
+	assert.equal(runs[0].item.externalId, 'user-1001');
+	assert.equal(runs[1].item.externalId, 'user-1001');
+	assert.equal(runs[2].item.status, 'fail');
+	assert.equal(runs[2].item.refunded, true);
+	assert.equal(runs[2].item.fundsReturned, true);
+});
+
+test('a body whose bytes differ from re-serialised JSON verifies (n8n hands the node the raw bytes)', async () => {
+	const deliveryId = `dlv_raw_${uuid()}`;
+	const rawBody = '{ "event" : "card.assigned",\n  "externalId": "карта-№7", "z": 1, "a": [ 1.50 ] }';
+	await control('POST', '/webhooks/send', { event: 'card.assigned', rawBody, deliveryId, wait: true });
+	const [delivery] = (await deliveriesOf('card.assigned')).filter((d) => d.id === deliveryId);
+	assert.equal(delivery.attempts.at(-1).status, 200);
+	const run = await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === deliveryId),
+		'the card.assigned execution',
+	);
+	assert.equal(run.output, 'card.assigned');
+	assert.equal(run.item.externalId, 'карта-№7');
+});
+
+test('a forged delivery gets 401 on every attempt and starts no execution', async () => {
+	const before = (await routedExecutions()).length;
+	const deliveryId = `dlv_forged_${uuid()}`;
+	await control('POST', '/webhooks/send', {
+		event: 'payout.status_changed',
+		payload: { payoutId: 'po_forged', status: 'fail', refunded: true },
+		signWith: 'wrong',
+		deliveryId,
+		wait: true,
+	});
+	const delivery = await control('GET', `/deliveries/${deliveryId}`);
+	assert.equal(delivery.state, 'failed');
+	assert.deepEqual(
+		delivery.attempts.map((attempt) => attempt.status),
+		[401, 401, 401, 401],
+	);
+	assert.equal((await routedExecutions()).length, before);
+});
+
+test('a replayed delivery is answered 200 and starts no second execution, also after a restart', async () => {
+	const [delivery] = await deliveriesOf('deposit.aml_failed');
+	const countFor = async () =>
+		(await routedExecutions()).filter((execution) => execution.deliveryId === delivery.id).length;
+	assert.equal(await countFor(), 1);
+
+	const replay = await control('POST', `/deliveries/${delivery.id}/replay`);
+	assert.equal(replay.attempt.status, 200);
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	assert.equal(await countFor(), 1, 'no second execution in the same process');
+
+	n8n = await n8n.restart();
+	const again = await control('POST', `/deliveries/${delivery.id}/replay`);
+	assert.equal(again.attempt.status, 200);
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	assert.equal(await countFor(), 1, 'no second execution after the restart');
+
+	// A new delivery after the restart still runs, so the restart did not simply stop the workflow.
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'after-restart' },
+		deliveryId: `dlv_after_${uuid()}`,
+		wait: true,
+	});
+	await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.item.externalId === 'after-restart'),
+		'an execution after the restart',
+	);
+});
