@@ -1,24 +1,10 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { TEAM_LIST_KEYS } from '../assumptions';
-import { listFields, readListFields } from '../common/fields';
-import { listRecords } from '../transport';
-import type { OperationDefinition } from '../types';
+import { listOperation } from '../common/listOperation';
 
-export const getMany: OperationDefinition = {
-	value: 'getMany',
-	name: 'Get Many',
+export const getMany = listOperation({
 	action: 'Get many invites',
 	description:
 		'List the open invites (neither accepted nor expired), one output item per invite (needs members.read)',
-	readOnly: true,
-	properties: [...listFields],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		return await listRecords.call(this, {
-			path: '/members/invites',
-			itemsKey: TEAM_LIST_KEYS.invites,
-			...readListFields(this, itemIndex),
-			itemIndex,
-		});
-	},
-};
+	path: '/members/invites',
+	itemsKey: TEAM_LIST_KEYS.invites,
+});

@@ -1,23 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { TEAM_LIST_KEYS } from '../assumptions';
-import { listFields, readListFields } from '../common/fields';
-import { listRecords } from '../transport';
-import type { OperationDefinition } from '../types';
+import { listOperation } from '../common/listOperation';
 
-export const getMany: OperationDefinition = {
-	value: 'getMany',
-	name: 'Get Many',
+export const getMany = listOperation({
 	action: 'Get many members',
 	description: 'List the members of the company with their roles and permissions, one output item per member',
-	readOnly: true,
-	properties: [...listFields],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		return await listRecords.call(this, {
-			path: '/members',
-			itemsKey: TEAM_LIST_KEYS.members,
-			...readListFields(this, itemIndex),
-			itemIndex,
-		});
-	},
-};
+	path: '/members',
+	itemsKey: TEAM_LIST_KEYS.members,
+});

@@ -1,60 +1,38 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { listOperation } from '../common/listOperation';
 
-import { listFields, readListFields } from '../common/fields';
-import { listRecords } from '../transport';
-import type { OperationDefinition } from '../types';
-
-export const getDeposits: OperationDefinition = {
+export const getDeposits = listOperation({
 	value: 'getDeposits',
 	name: 'Get Deposits',
 	action: 'Get user wallet deposits',
 	description: 'List deposits to user wallets, one output item per deposit',
-	readOnly: true,
-	properties: [
-		...listFields,
+	path: '/user-wallets/deposits',
+	itemsKey: 'deposits',
+	filters: [
 		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
+			displayName: 'External ID',
+			name: 'externalId',
+			type: 'string',
+			default: '',
+			description: 'Only deposits to the wallet of this end user',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'completed',
+			description:
+				'Only deposits in this status. The service reports both legacy (aml_pass, aml_fail) and current (aml_passed, aml_failed) values.',
 			options: [
-				{
-					displayName: 'External ID',
-					name: 'externalId',
-					type: 'string',
-					default: '',
-					description: 'Only deposits to the wallet of this end user',
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					default: 'completed',
-					description:
-						'Only deposits in this status. The service reports both legacy (aml_pass, aml_fail) and current (aml_passed, aml_failed) values.',
-					options: [
-						{ name: 'AML Fail (Legacy)', value: 'aml_fail' },
-						{ name: 'AML Failed', value: 'aml_failed' },
-						{ name: 'AML Pass (Legacy)', value: 'aml_pass' },
-						{ name: 'AML Passed', value: 'aml_passed' },
-						{ name: 'AML Pending', value: 'aml_pending' },
-						{ name: 'Completed', value: 'completed' },
-						{ name: 'Failed', value: 'failed' },
-						{ name: 'New', value: 'new' },
-						{ name: 'Sweeping', value: 'sweeping' },
-					],
-				},
+				{ name: 'AML Fail (Legacy)', value: 'aml_fail' },
+				{ name: 'AML Failed', value: 'aml_failed' },
+				{ name: 'AML Pass (Legacy)', value: 'aml_pass' },
+				{ name: 'AML Passed', value: 'aml_passed' },
+				{ name: 'AML Pending', value: 'aml_pending' },
+				{ name: 'Completed', value: 'completed' },
+				{ name: 'Failed', value: 'failed' },
+				{ name: 'New', value: 'new' },
+				{ name: 'Sweeping', value: 'sweeping' },
 			],
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		return await listRecords.call(this, {
-			path: '/user-wallets/deposits',
-			qs: this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-			itemsKey: 'deposits',
-			...readListFields(this, itemIndex),
-			itemIndex,
-		});
-	},
-};
+});
