@@ -43,6 +43,19 @@ export function errorItemJson(error: Error): IDataObject {
 	return json;
 }
 
+/**
+ * With "On Error: Continue (using error output)" n8n 2.x sends an item to the error output only
+ * when its json is a lone `error` field (an item carrying `error` itself also goes there, but
+ * n8n then cuts its json down to the message). So there the same fields travel inside `error`;
+ * with "Continue (regular output)" they stand at the top level beside the message.
+ */
+function failedItemJson(ctx: IExecuteFunctions, error: Error): IDataObject {
+	const fields = errorItemJson(error);
+	if (ctx.getNode().onError !== 'continueErrorOutput') return fields;
+	const { error: message, ...rest } = fields;
+	return { error: { message, ...rest } };
+}
+
 function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
@@ -117,7 +130,7 @@ export async function route(
 		if (!outcome) break;
 		if (!outcome.ok) {
 			if (!continueOnFail) throw noteEarlierItems(outcome.error, operation, index);
-			output.push({ json: errorItemJson(outcome.error), pairedItem: { item: index } });
+			output.push({ json: failedItemJson(this, outcome.error), pairedItem: { item: index } });
 			continue;
 		}
 		const records = Array.isArray(outcome.result) ? outcome.result : [outcome.result];

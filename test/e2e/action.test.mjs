@@ -65,6 +65,26 @@ function operationWorkflow(name, credential, parameters) {
 	};
 }
 
+/** Sets the node to "On Error: Continue (using error output)" and wires both outputs to NoOps. */
+function withErrorOutput(workflow) {
+	const node = workflow.nodes.find((candidate) => candidate.name === 'Company Payments');
+	node.onError = 'continueErrorOutput';
+	for (const [index, name] of ['on success', 'on error'].entries()) {
+		workflow.nodes.push({
+			id: uuid(),
+			name,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [440, index * 160],
+			parameters: {},
+		});
+	}
+	workflow.connections['Company Payments'] = {
+		main: [[{ node: 'on success', type: 'main', index: 0 }], [{ node: 'on error', type: 'main', index: 0 }]],
+	};
+	return workflow;
+}
+
 let sandbox;
 let userFolder;
 let n8n;
@@ -122,6 +142,13 @@ before(async () => {
 		}),
 		operationWorkflow('deposits', owner, { resource: 'companyWallet', operation: 'getDeposits', returnAll: true }),
 		operationWorkflow('balance', owner, { resource: 'companyWallet', operation: 'getBalance' }),
+		withErrorOutput(
+			operationWorkflow('get-order-error-output', owner, {
+				resource: 'order',
+				operation: 'get',
+				orderId: '={{ $json.body.orderId }}',
+			}),
+		),
 	];
 	for (const workflow of list) workflows[workflow.name.replace(/^e2e /, '')] = workflow;
 
@@ -217,4 +244,19 @@ test('bad input fails in n8n before any request reaches the sandbox', async () =
 	const error = newest.data.resultData.runData['Company Payments'][0].error;
 	assert.equal(error.message, 'Order ID must be a UUID, got "not-a-uuid"');
 	assert.equal(sandbox.publicRequests, requestsBefore, 'no request reached the sandbox');
+});
+
+test('On Error "Continue (using error output)" sends a failed item to the error output with its errorCode', async () => {
+	const { status } = await call('get-order-error-output', { orderId: uuid() });
+	assert.equal(status, 200);
+	const [execution] = await n8n.waitForExecutions({ workflowId: workflows['get-order-error-output'].id, count: 1 });
+	const runData = execution.data.resultData.runData;
+	assert.ok(runData['on error'], 'the error branch ran');
+	assert.equal(runData['on success'], undefined, 'the success branch did not run');
+	const [item] = runData['on error'][0].data.main[0];
+	assert.match(item.json.error.message, /^ORDER_NOT_FOUND: /);
+	assert.equal(item.json.error.errorCode, 'ORDER_NOT_FOUND');
+	assert.equal(item.json.error.httpCode, 404);
+	assert.match(item.json.error.requestId, /^req_/);
+	assert.ok(item.json.body.orderId, 'the input item travels with the error, as n8n does for error outputs');
 });

@@ -180,6 +180,30 @@ describe('continue on fail', () => {
 		expect(output[2].pairedItem).toEqual({ item: 2 });
 	});
 
+	it('with "Continue (using error output)" the fields travel inside a lone error field, which n8n routes there', async () => {
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден', { requestId: 'req-2' }));
+		const { output } = await runNode({ continueOnFail: true, onError: 'continueErrorOutput', parameters: getOrder });
+		expect(output).toEqual([
+			{
+				json: {
+					error: {
+						message: 'ORDER_NOT_FOUND: The order does not exist in this company',
+						description: 'Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-2',
+						errorCode: 'ORDER_NOT_FOUND',
+						httpCode: 404,
+						serviceMessage: 'Заказ не найден',
+						details: null,
+						required: null,
+						requestId: 'req-2',
+					},
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
 	it('without it, a failed payment stops the run and says which items went through', async () => {
 		const QR = 'https://qr.nspk.ru/AS1?sum=1000';
 		nock(BASE_URL).post('/orders/prepare').reply(200, { id: '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11' });

@@ -91,6 +91,8 @@ export interface ContextOptions {
 	items?: IDataObject[];
 	credentials?: ICredentialDataDecryptedObject;
 	continueOnFail?: boolean;
+	/** The node's On Error setting (continueOnFail() is true for both continue modes). */
+	onError?: INode['onError'];
 	executionId?: string;
 	nodeId?: string;
 	runIndex?: number;
@@ -128,6 +130,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
+		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
 	const context = {
