@@ -189,6 +189,7 @@ function internalError(err) {
  * @param {number} [options.webhookTimeoutMs=5000]
  * @param {string|null} [options.webhookUrl] preset Demo Co webhookUrl
  * @param {string|null} [options.webhookSecret] preset Demo Co webhook secret
+ * @param {boolean} [options.depositsInOnePage=false] GET /wallets/deposits ignores limit/offset and answers every deposit
  * @param {boolean} [options.log=false] log each request to stdout
  */
 export async function startSandbox(options = {}) {
@@ -202,6 +203,7 @@ export async function startSandbox(options = {}) {
 		webhookTimeoutMs: 5000,
 		webhookUrl: null,
 		webhookSecret: null,
+		depositsInOnePage: false,
 		log: false,
 		...options,
 	};

@@ -150,3 +150,46 @@ describe('company wallet and user wallets', () => {
 		assert.equal(created.payload.tokenSymbol, 'USDT');
 	});
 });
+
+describe('seeded deposit count and the one-page option (Return All benchmark)', () => {
+	it('seeds 10,000 deposits and pages them 100 at a time by default', async () => {
+		const sandbox = await openSandbox({ seed: { companyDeposits: 10_000 } });
+		try {
+			const api = client(sandbox, KEYS.legacy);
+			const first = (await api.get('/wallets/deposits?limit=100')).body;
+			assert.equal(first.total, 10_000);
+			assert.equal(first.deposits.length, 100);
+			const last = (await api.get('/wallets/deposits?limit=100&offset=9900')).body;
+			assert.equal(last.deposits.length, 100);
+			assert.notEqual(last.deposits[0].id, first.deposits[0].id);
+			expectError(assert, await api.get('/wallets/deposits?limit=101'), 400, 'VALIDATION_ERROR');
+		} finally {
+			await sandbox.close();
+		}
+	});
+
+	it('depositsInOnePage answers every deposit at once, ignoring limit and offset', async () => {
+		const sandbox = await openSandbox({
+			seed: { companyDeposits: 10_000 },
+			depositsInOnePage: true,
+		});
+		try {
+			const api = client(sandbox, KEYS.legacy);
+			const all = (await api.get('/wallets/deposits?limit=100&offset=0')).body;
+			assert.equal(all.total, 10_000);
+			assert.equal(all.deposits.length, 10_000);
+			assert.equal(new Set(all.deposits.map((d) => d.id)).size, 10_000);
+			const again = (await api.get('/wallets/deposits?limit=5&offset=9000')).body;
+			assert.deepEqual(
+				again.deposits.map((d) => d.id),
+				all.deposits.map((d) => d.id),
+			);
+			const aml = (await api.get('/wallets/deposits?status=aml_failed')).body;
+			assert.ok(aml.deposits.length > 100);
+			assert.ok(aml.deposits.every((d) => d.status === 'aml_failed'));
+			expectError(assert, await api.get('/wallets/deposits?limit=0'), 400, 'VALIDATION_ERROR');
+		} finally {
+			await sandbox.close();
+		}
+	});
+});

@@ -278,7 +278,10 @@ export function registerWalletRoutes(router) {
 		const items = newestFirst(ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
 		);
-		const { page, total } = paginate(items, paging);
+		// depositsInOnePage: a service that does not page (limit and offset are still validated).
+		const { page, total } = ctx.sb.options.depositsInOnePage
+			? { page: items, total: items.length }
+			: paginate(items, paging);
 		return { body: { deposits: page.map(presentCompanyDeposit), total } };
 	});
 

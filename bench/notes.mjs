@@ -1,0 +1,92 @@
+// Notes printed under the table (and in RESULTS.md) for every target a run misses: why, and
+// what would close it. The evidence behind them (CPU profiles of n8n, prototypes) is described
+// in bench/README.md.
+
+export const NOTES = {
+	verify: {
+		title: 'Verify path at 1 KB',
+		text:
+			'The signature check itself (HMAC-SHA256 over the raw bytes, hex decode, constant-time compare) ' +
+			'costs 1.0–1.2× a bare HMAC (diagnostic row). The rest is a fixed cost of a few µs per ' +
+			'delivery that a bare HMAC does not have. Measured separately, the largest parts are: recording ' +
+			'the delivery ID in the dedup store, about 0.7 µs (a hash insert, plus eviction at the 10,000 cap); ' +
+			'the receivedAt ISO timestamp, about 0.4 µs; and copying the body into the output item, about ' +
+			'0.1 µs. Event routing and choosing the candidate keys take under 0.1 µs together. The remainder ' +
+			'is spread over small steps (awaits, parameter reads, header checks) and garbage collection. At ' +
+			'1 KB the HMAC itself takes only about 2 µs, so this fixed cost shows. At 64 KB the HMAC ' +
+			'dominates and the target is met. No small change closes the gap at 1 KB: the trigger would have ' +
+			'to stop deduplicating or stop stamping the item. Inside n8n it does not matter: there a delivery ' +
+			'costs milliseconds (figure 2), so these microseconds are below 0.1 % of it.',
+	},
+	triggerStore: {
+		title: 'Trigger throughput in n8n',
+		text:
+			'The cost is the dedup store, not verification. Without a delivery ID nothing is stored, and the ' +
+			'trigger keeps up with the Webhook node (diagnostic row). n8n loads the workflow, including the ' +
+			"node's static data, from the database on every webhook request. It wraps that data in " +
+			'change-tracking proxies, walking every key, and after a request that changed it, it writes all of ' +
+			'it back (JSON.stringify and an SQLite UPDATE). The trigger keeps its store there with one key ' +
+			'per delivery ID: about 55 bytes per ID, about 550 KB at the default cap of 10,000. So every new ' +
+			'delivery parses, wraps, serializes and writes the whole store, and every duplicate parses and ' +
+			'wraps it. A CPU profile of n8n receiving deliveries into a full store put 42 % of its CPU time in ' +
+			"TypeORM's JSON parse and stringify of the static data, and 6 % in the proxy wrapping. " +
+			'What would close it: ' +
+			'(1) Persist the store compactly: one string of IDs and one of times instead of an object with a ' +
+			'key per ID. A prototype of that measured 0.96× (1,000 IDs) and 0.40× (10,000 IDs), against ' +
+			'0.82× and 0.21× unchanged, in one back-to-back comparison on this machine. ' +
+			'(2) Persist only what must survive a restart (the service retries a delivery for about 7 s), ' +
+			'for example the last 1,000 IDs or the last hour, and keep the 24-hour, 10,000-ID window in memory ' +
+			'only. ' +
+			'(3) Until then, a busy account can lower Deduplication Store Size or Window. ' +
+			"(1) and (2) change how the dedup survives restarts and concurrent requests, so they are the trigger's " +
+			'own issue, not a benchmark fix.',
+	},
+	duplicate: {
+		title: 'Duplicate vs new delivery',
+		text:
+			"Both answers are dominated by n8n's fixed work per webhook request: finding the webhook, loading " +
+			'the workflow and its static data from the database, and building the workflow object (and, for ' +
+			'the trigger, decrypting the credential to verify the signature). With a small store, a duplicate is answered in about the time the Webhook node ' +
+			'needs for a new request; a full store adds its parse (see above). A new delivery adds only the ' +
+			'creation of the execution record and the write of the store: with "respond immediately" n8n ' +
+			'answers before the workflow runs. So the ratio stays near 2× whatever the node ' +
+			'does. The duplicate path starts no execution (the benchmark checks the execution count). A ' +
+			'ratio of 5× would need n8n to skip its per-request work for a node that answers by itself; that is ' +
+			'not possible from a node. It would also be met by comparing against the time until a new ' +
+			"delivery's execution has finished. A smaller persisted store (see above) shortens both answers.",
+	},
+	action: {
+		title: 'Action node vs HTTP Request',
+		text:
+			'Our node runs read operations 10 items at a time (READ_CONCURRENCY in nodes/CompanyPayments/router.ts). ' +
+			'The HTTP Request node, without Batching, starts every item at once.',
+	},
+	returnAllTime: {
+		title: 'Return All, paged vs one page',
+		text:
+			'Paging adds 99 sequential round trips. The reference row shows that the sandbox itself serves ' +
+			'the 100 pages in only slightly more time than the one page, so nearly all of the difference is ' +
+			'in n8n: roughly 1.5–2.5 ms per extra request on this machine. A CPU profile shows why: for every ' +
+			'request, httpRequestWithAuthentication loads the credential from the database and decrypts it, ' +
+			'and axios opens a new TCP connection. The one-page run takes about 200 ms, so 1.2× leaves about ' +
+			"40 ms for 99 requests, about 0.4 ms each, which is less than n8n's request helper costs per " +
+			'request here. ' +
+			'What would close it: ' +
+			'(1) Larger pages, if the service allows them. Its maximum `limit` is not documented; the node ' +
+			'assumes 100 (PAGE_SIZE in nodes/CompanyPayments/assumptions.ts). ' +
+			'(2) Fetching pages 2…N concurrently once the first page gives `total`. A prototype with 4 ' +
+			'concurrent page requests measured 1.78× against 2.17× sequential, in one back-to-back comparison ' +
+			'here. That helps but does not close the gap on 2 cores, because the per-request work is CPU time ' +
+			'in n8n.',
+	},
+	returnAllMemory: {
+		title: 'Return All memory',
+		text:
+			'Both runs hold the same 10,000 records as output items; paging keeps at most one extra page of ' +
+			'100 records alive, so a miss here would point at a leak between pages.',
+	},
+	dependencies: {
+		title: 'Runtime dependencies',
+		text: 'The package must declare no dependencies and require nothing but n8n-workflow (peer) and Node built-ins.',
+	},
+};
