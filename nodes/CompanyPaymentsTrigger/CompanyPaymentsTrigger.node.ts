@@ -117,7 +117,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_MAX_ENTRIES,
 						description:
-							'How many recent delivery IDs to remember. When full, the oldest are forgotten first.',
+							'How many recent delivery IDs to remember. When full, the oldest are forgotten first. The service retries a delivery for about 7 seconds, so the default covers its retries many times over; n8n rewrites the whole store with every new delivery, so a much larger store slows every delivery down.',
 					},
 					{
 						displayName: 'Deduplication Window (Hours)',

@@ -4,11 +4,20 @@ import type { IDataObject } from 'n8n-workflow';
 /** Header names as Node.js gives them (lower case). */
 export const DELIVERY_ID_HEADER = 'x-service-delivery-id';
 
-export const DEFAULT_MAX_ENTRIES = 10_000;
+/**
+ * How many recent delivery IDs a trigger remembers by default. The service retries a delivery
+ * for about 7 seconds, so even at hundreds of deliveries a minute this covers the retries many
+ * times over. Every new delivery makes n8n write the whole store back to its database, so a
+ * larger store costs time on every delivery (see bench/RESULTS.md).
+ */
+export const DEFAULT_MAX_ENTRIES = 1_000;
 export const DEFAULT_MAX_AGE_HOURS = 24;
 
-/** Delivery ids longer than this are kept as a hash, so one odd id cannot bloat the store. */
+/** Delivery IDs longer than this (or with line breaks) are kept as a hash. */
 const MAX_STORED_ID_LENGTH = 200;
+
+/** Entries per persisted chunk: the persisted store sheds its oldest entries a chunk at a time. */
+const CHUNK_SIZE = 64;
 
 export interface DedupLimits {
 	maxEntries: number;
@@ -17,13 +26,16 @@ export interface DedupLimits {
 
 /**
  * The form the store takes in the node's static data (`deliveries`), which n8n saves after
- * each webhook call and keeps across restarts. `seen` maps delivery id to the time (ms) it was
- * first accepted; `writer` names the n8n process that wrote it last.
+ * each webhook call and keeps across restarts. Each chunk is text of lines
+ * `<time accepted, ms in base 36> <delivery ID>\n`, oldest first. Text rather than an object
+ * with a key per ID because n8n parses, wraps in change-tracking proxies (key by key) and
+ * re-serialises the static data on every webhook request: a few strings cost next to nothing
+ * there. `writer` names the n8n process that wrote it last.
  */
 export interface PersistedDeliveries {
-	v: 1;
+	v: 2;
 	writer: string;
-	seen: Record<string, number>;
+	chunks: string[];
 }
 
 /**
@@ -34,20 +46,42 @@ export interface PersistedDeliveries {
  */
 const PROCESS_TOKEN = randomBytes(8).toString('hex');
 
+/** Parses persisted chunks into [id, acceptedAt] pairs; malformed lines are skipped. */
+export function readPersisted(found: unknown): Array<[string, number]> {
+	const chunks = (found as { chunks?: unknown } | null)?.chunks;
+	if (!Array.isArray(chunks)) return [];
+	const entries: Array<[string, number]> = [];
+	for (const chunk of chunks) {
+		if (typeof chunk !== 'string') continue;
+		for (const line of chunk.split('\n')) {
+			const space = line.indexOf(' ');
+			if (space <= 0) continue;
+			const at = parseInt(line.slice(0, space), 36);
+			if (Number.isFinite(at)) entries.push([line.slice(space + 1), at]);
+		}
+	}
+	return entries;
+}
+
+/** The persisted line of one entry. */
+function line(id: string, at: number): string {
+	return `${at.toString(36)} ${id}\n`;
+}
+
 /**
  * The recent deliveries of one trigger (one workflow and node) in this process.
  *
- * `seen` maps each id to the time it was accepted; `ids`/`times` (from `head` on) hold the same
- * entries oldest first, so the oldest go first when the store is full or too old, at O(1) per
- * delivery. `seen` is the object placed in the node's static data of every request, so when n8n
- * saves the static data of any request it writes everything this process has accepted up to
- * that moment, not only what that one request saw: concurrent requests of one process cannot
- * erase each other's ids, whatever order their saves reach the database in. Each request gets
- * its own small wrapper object around it, so n8n's change tracking of one request never reaches
- * another.
+ * `seen` answers "seen before?" in O(1); `ids`/`times` (from `head` on) hold the same entries
+ * oldest first, so the oldest go first when the store is full or too old. `chunks` is the
+ * persisted text of exactly the same entries: a new entry is appended to the last chunk, an
+ * evicted one cut off the front of the first, so each delivery costs O(1) here. The one
+ * `chunks` array is placed in the static data of every request, so when n8n saves the static
+ * data of any request it writes everything this process has accepted up to that moment:
+ * concurrent requests of one process cannot erase each other's IDs, whatever order their saves
+ * reach the database in.
  */
 class DeliveryLog {
-	readonly seen = Object.create(null) as Record<string, number>;
+	private readonly seen = new Map<string, number>();
 
 	private ids: string[] = [];
 
@@ -55,18 +89,30 @@ class DeliveryLog {
 
 	private head = 0;
 
+	private readonly chunks: string[] = [];
+
+	/** Entries written into the last chunk (it takes CHUNK_SIZE, then a new one starts). */
+	private lastChunkEntries = 0;
+
 	get size(): number {
 		return this.ids.length - this.head;
 	}
 
 	has(id: string): boolean {
-		return typeof this.seen[id] === 'number';
+		return this.seen.has(id);
 	}
 
 	add(id: string, at: number): void {
-		this.seen[id] = at;
+		this.seen.set(id, at);
 		this.ids.push(id);
 		this.times.push(at);
+		if (this.chunks.length === 0 || this.lastChunkEntries === CHUNK_SIZE) {
+			this.chunks.push(line(id, at));
+			this.lastChunkEntries = 1;
+		} else {
+			this.chunks[this.chunks.length - 1] += line(id, at);
+			this.lastChunkEntries += 1;
+		}
 	}
 
 	/** Drops entries older than the age limit and, oldest first, beyond the cap. */
@@ -75,7 +121,13 @@ class DeliveryLog {
 			this.head < this.ids.length &&
 			(this.size > limits.maxEntries || now - this.times[this.head] > limits.maxAgeMs)
 		) {
-			delete this.seen[this.ids[this.head]];
+			const id = this.ids[this.head];
+			this.seen.delete(id);
+			this.chunks[0] = this.chunks[0].slice(line(id, this.times[this.head]).length);
+			if (this.chunks[0] === '') {
+				this.chunks.shift();
+				if (this.chunks.length === 0) this.lastChunkEntries = 0;
+			}
 			this.head += 1;
 		}
 		if (this.head > 1024 && this.head * 2 > this.ids.length) {
@@ -85,29 +137,25 @@ class DeliveryLog {
 		}
 	}
 
-	/** Takes in ids from a store written by another process or an earlier run of n8n. */
-	merge(found: IDataObject, now: number, limits: DedupLimits): void {
-		const seen = found.seen;
-		if (typeof seen !== 'object' || seen === null || seen === this.seen) return;
-		const entries: Array<[string, number]> = [];
-		for (const id of Object.keys(seen)) {
-			const at = (seen as IDataObject)[id];
-			if (typeof at === 'number' && now - at <= limits.maxAgeMs && !this.has(id)) {
-				entries.push([id, at]);
-			}
-		}
+	/** Takes in IDs from a store written by another process or an earlier run of n8n. */
+	merge(found: unknown, now: number, limits: DedupLimits): void {
+		const entries = readPersisted(found).filter(
+			([id, at]) => now - at <= limits.maxAgeMs && !this.has(id),
+		);
 		if (entries.length === 0) return;
 		for (let i = this.head; i < this.ids.length; i++) entries.push([this.ids[i], this.times[i]]);
 		entries.sort((a, b) => a[1] - b[1]);
-		for (const id of Object.keys(this.seen)) delete this.seen[id];
+		this.seen.clear();
 		this.ids = [];
 		this.times = [];
 		this.head = 0;
+		this.chunks.length = 0;
+		this.lastChunkEntries = 0;
 		for (const [id, at] of entries) this.add(id, at);
 	}
 
 	persisted(): PersistedDeliveries {
-		return { v: 1, writer: PROCESS_TOKEN, seen: this.seen };
+		return { v: 2, writer: PROCESS_TOKEN, chunks: this.chunks };
 	}
 }
 
@@ -117,7 +165,7 @@ export type DeliveryVerdict = 'new' | 'duplicate';
 
 /** The id as stored: as sent, or a hash when it is very long. */
 export function storedId(deliveryId: string): string {
-	if (deliveryId.length <= MAX_STORED_ID_LENGTH) return deliveryId;
+	if (deliveryId.length <= MAX_STORED_ID_LENGTH && !/[\r\n]/.test(deliveryId)) return deliveryId;
 	return `sha256:${createHash('sha256').update(deliveryId).digest('hex')}`;
 }
 
@@ -143,12 +191,8 @@ export function checkAndRecord(
 		logs.set(storeKey, log);
 	}
 	const found = staticData.deliveries;
-	if (
-		typeof found === 'object' &&
-		found !== null &&
-		(found as IDataObject).writer !== PROCESS_TOKEN
-	) {
-		log.merge(found as IDataObject, now, limits);
+	if (typeof found === 'object' && found !== null && (found as IDataObject).writer !== PROCESS_TOKEN) {
+		log.merge(found, now, limits);
 	}
 	log.evict(now, limits);
 	const id = storedId(deliveryId);

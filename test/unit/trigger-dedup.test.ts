@@ -2,7 +2,7 @@ import type { IDataObject, INode, INodeType, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
-import { storedId } from '../../nodes/CompanyPaymentsTrigger/deliveries';
+import { readPersisted, storedId } from '../../nodes/CompanyPaymentsTrigger/deliveries';
 import { deliver, freshNodeId, roundTrip, SAMPLE_EVENTS } from './helpers/trigger';
 import type { DeliveryResult } from './helpers/trigger';
 
@@ -24,9 +24,13 @@ function expectDuplicate(outcome: DeliveryResult, deliveryId: string): void {
 	expect(outcome.response.ended).toBe(false);
 }
 
+/** The delivery IDs the persisted store holds (what survives a restart). */
 function seenIds(staticData: IDataObject): string[] {
-	const store = staticData.deliveries as { seen: Record<string, number> } | undefined;
-	return store ? Object.keys(store.seen) : [];
+	return readPersisted(staticData.deliveries).map(([id]) => id);
+}
+
+function acceptedAt(staticData: IDataObject, deliveryId: string): number | undefined {
+	return readPersisted(staticData.deliveries).find(([id]) => id === deliveryId)?.[1];
 }
 
 /** A fresh copy of the trigger module: what a restarted n8n process (or another one) loads. */
@@ -192,12 +196,10 @@ describe('bounded store', () => {
 			true,
 		);
 		expect(seenIds(staticData).sort()).toEqual(['newer', 'old']);
-		expect((staticData as { deliveries: { seen: IDataObject } }).deliveries.seen.old).toBe(
-			T0 + HOUR + 1,
-		);
+		expect(acceptedAt(staticData, 'old')).toBe(T0 + HOUR + 1);
 	});
 
-	it('uses the defaults (10000 entries, 24 hours) when the options are not set', async () => {
+	it('uses the defaults (1000 entries, 24 hours) when the options are not set', async () => {
 		const nodeId = freshNodeId();
 		const staticData = {};
 		const now = jest.spyOn(Date, 'now');
@@ -220,6 +222,38 @@ describe('bounded store', () => {
 		expect(ids).toHaveLength(50);
 		expect(ids).toContain('bulk-199');
 		expect(ids).not.toContain('bulk-149');
+	});
+});
+
+describe('the persisted form', () => {
+	it('is a few strings, not one key per ID, and holds exactly the entries kept in memory', async () => {
+		const nodeId = freshNodeId();
+		const staticData: IDataObject = {};
+		const parameters = { options: { dedupMaxEntries: 150 } };
+		for (let i = 0; i < 300; i++) {
+			await deliver({ nodeId, staticData, parameters, deliveryId: `p-${i}` });
+		}
+		const saved = roundTrip(staticData).deliveries as { chunks: string[] };
+		expect(saved.chunks.length).toBeLessThanOrEqual(4);
+		expect(saved.chunks.every((chunk) => typeof chunk === 'string')).toBe(true);
+		expect(seenIds(staticData)).toEqual(Array.from({ length: 150 }, (_, i) => `p-${150 + i}`));
+	});
+
+	it('keeps at most 1000 IDs by default', async () => {
+		const nodeId = freshNodeId();
+		const staticData: IDataObject = {};
+		for (let i = 0; i < 1100; i++) await deliver({ nodeId, staticData, deliveryId: `d-${i}` });
+		const ids = seenIds(staticData);
+		expect(ids).toHaveLength(1000);
+		expect(ids[0]).toBe('d-100');
+	});
+
+	it('skips malformed lines of a store it reads back', () => {
+		expect(readPersisted({ chunks: ['zz a\n', 'no-space\n', ' lead\n', 'k b c\n', 42] })).toEqual([
+			['a', parseInt('zz', 36)],
+			['b c', parseInt('k', 36)],
+		]);
+		expect(readPersisted({ seen: { a: 1 } })).toEqual([]);
 	});
 });
 
@@ -328,9 +362,9 @@ describe('persistence across restarts and processes', () => {
 		await deliver({ staticData, deliveryId: 'v-1' });
 		const saved = roundTrip(staticData).deliveries as IDataObject;
 		expect(saved).toEqual({
-			v: 1,
+			v: 2,
 			writer: expect.stringMatching(/^[0-9a-f]{16}$/),
-			seen: { 'v-1': expect.any(Number) },
+			chunks: [expect.stringMatching(/^[0-9a-z]+ v-1\n$/)],
 		});
 	});
 });
