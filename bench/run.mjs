@@ -190,8 +190,8 @@ function rows(results) {
 	if (t) {
 		const web = t.rates.webhook.finished;
 		for (const [name, label] of [
-			['small', `store of ${num(SMALL_STORE)} ids`],
-			['full', `store full, ${num(FULL_STORE)} ids (default cap)`],
+			['small', `store full at the default cap, ${num(SMALL_STORE)} ids`],
+			['full', `store raised to ${num(FULL_STORE)} ids, full`],
 			['noId', 'diagnostic: deliveries without delivery ID (nothing stored)'],
 		]) {
 			out.push([
@@ -205,8 +205,8 @@ function rows(results) {
 			]);
 		}
 		for (const [name, label] of [
-			['small', `store of ${num(SMALL_STORE)} ids`],
-			['full', `store full, ${num(FULL_STORE)} ids`],
+			['small', `store full at the default cap, ${num(SMALL_STORE)} ids`],
+			['full', `store raised to ${num(FULL_STORE)} ids, full`],
 		]) {
 			const l = t.latency[name];
 			out.push([

@@ -2,10 +2,10 @@
 //
 // Four active workflows, each "<start node> → No Operation":
 //   - webhook:  n8n's Webhook node, POST, Respond "Immediately" (onReceived)
-//   - small:    our trigger (it answers on receipt too) with its dedup store holding 1,000
-//               delivery ids (option Deduplication Store Size = 1,000, prefilled)
-//   - full:     our trigger with the default options and its store full at the default cap of
-//               10,000 ids: an account with 10,000 deliveries in the last 24 hours
+//   - small:    our trigger (it answers on receipt too) with the default options and its dedup
+//               store full at the default cap of 1,000 delivery ids (prefilled)
+//   - full:     our trigger with Deduplication Store Size raised to 10,000 and the store full:
+//               what a user who raises the cap pays per delivery
 //   - noId:     our trigger, deliveries sent WITHOUT X-Service-Delivery-Id, so nothing is
 //               deduplicated or stored: verification and routing only (a diagnostic row that
 //               separates the cost of the store from the rest)
@@ -37,13 +37,21 @@ export const WEBHOOK_SECRET_DUMMY = 'whsec_dummy5b1e0c9a7f3d2e8b6a4c1f0e9d8c7b6a
 const BODY = eventBody(1024).raw;
 const SIGNATURE = createHmac('sha256', WEBHOOK_SECRET_DUMMY).update(BODY).digest('hex');
 
-/** Static data of a trigger whose dedup store already holds `count` recent delivery ids. */
+/**
+ * Static data of a trigger whose dedup store already holds `count` recent delivery ids, in the
+ * trigger's persisted form (nodes/CompanyPaymentsTrigger/deliveries.ts: chunks of 64 lines
+ * "<accepted at, ms in base 36> <id>").
+ */
 function prefilledStore(count) {
-	const seen = {};
 	const now = Date.now();
-	for (let i = 0; i < count; i++) seen[randomUUID()] = now - count + i;
+	const chunks = [];
+	for (let i = 0; i < count; i++) {
+		const line = `${(now - count + i).toString(36)} ${randomUUID()}\n`;
+		if (i % 64 === 0) chunks.push(line);
+		else chunks[chunks.length - 1] += line;
+	}
 	return {
-		'node:Company Payments Trigger': { deliveries: { v: 1, writer: 'bench-import', seen } },
+		'node:Company Payments Trigger': { deliveries: { v: 2, writer: 'bench-import', chunks } },
 	};
 }
 
@@ -54,10 +62,10 @@ export const FULL_STORE = 10_000;
 export function triggerWorkflows(credential) {
 	return {
 		webhook: webhookWorkflow('webhook-noop', [noOp()], { responseMode: 'onReceived' }),
-		small: triggerWorkflow('trigger-small-store', credential, prefilledStore(SMALL_STORE), {
-			dedupMaxEntries: SMALL_STORE,
+		small: triggerWorkflow('trigger-default-store', credential, prefilledStore(SMALL_STORE)),
+		full: triggerWorkflow('trigger-large-store', credential, prefilledStore(FULL_STORE), {
+			dedupMaxEntries: FULL_STORE,
 		}),
-		full: triggerWorkflow('trigger-full-store', credential, prefilledStore(FULL_STORE)),
 		noId: { ...triggerWorkflow('trigger-no-delivery-id', credential), withoutIds: true },
 	};
 }
