@@ -98,13 +98,32 @@ export interface ContextOptions {
 	runIndex?: number;
 }
 
-function readPath(source: IDataObject, path: string): unknown {
+/** Reads a dotted parameter path (`options.foo`) the way getNodeParameter does. */
+export function readPath(source: IDataObject, path: string): unknown {
 	let current: unknown = source;
 	for (const part of path.split('.')) {
 		if (typeof current !== 'object' || current === null) return undefined;
 		current = (current as IDataObject)[part];
 	}
 	return current;
+}
+
+/**
+ * The HTTP helpers of a fake n8n context: each records the request it sends (after the
+ * credential's authentication was applied) into `requests`.
+ */
+export function httpHelpers(requests: IHttpRequestOptions[], credentials: ICredentialDataDecryptedObject) {
+	return {
+		httpRequest: async (request: IHttpRequestOptions) => {
+			requests.push(request);
+			return await httpRequest(request);
+		},
+		httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+			const authenticated = authenticate(request, credentials);
+			requests.push(authenticated);
+			return await httpRequest(authenticated);
+		},
+	};
 }
 
 export interface FakeContext extends IExecuteFunctions {
@@ -148,17 +167,7 @@ export function createContext(options: ContextOptions): FakeContext {
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
 		},
-		helpers: {
-			httpRequest: async (request: IHttpRequestOptions) => {
-				requests.push(request);
-				return await httpRequest(request);
-			},
-			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
-				const authenticated = authenticate(request, credentials);
-				requests.push(authenticated);
-				return await httpRequest(authenticated);
-			},
-		},
+		helpers: httpHelpers(requests, credentials),
 	};
 	return context as unknown as FakeContext;
 }

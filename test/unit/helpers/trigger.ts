@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CompanyPaymentsTrigger } from '../../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
-import { API_KEY, authenticate, BASE_URL, httpRequest } from './n8n';
+import { API_KEY, BASE_URL, httpHelpers, readPath } from './n8n';
 
 export { API_KEY, BASE_URL };
 
@@ -183,15 +183,6 @@ function makeNode(id: string, parameters: IDataObject): INode {
 	};
 }
 
-function readPath(source: IDataObject, path: string): unknown {
-	let current: unknown = source;
-	for (const part of path.split('.')) {
-		if (typeof current !== 'object' || current === null) return undefined;
-		current = (current as IDataObject)[part];
-	}
-	return current;
-}
-
 export interface DeliveryOptions {
 	/** The body (raw bytes as the service sent them). An object is sent as compact JSON. */
 	body?: string | Buffer | IDataObject;
@@ -346,17 +337,7 @@ export function createHookContext(options: HookOptions = {}): HookContext {
 			return value !== undefined ? value : fallback;
 		},
 		getCredentials: async () => credentials,
-		helpers: {
-			httpRequest: async (request: IHttpRequestOptions) => {
-				requests.push(request);
-				return await httpRequest(request);
-			},
-			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
-				const authenticated = authenticate(request, credentials);
-				requests.push(authenticated);
-				return await httpRequest(authenticated);
-			},
-		},
+		helpers: httpHelpers(requests, credentials),
 	};
 	return context as unknown as HookContext;
 }
