@@ -191,7 +191,11 @@ export function checkAndRecord(
 		logs.set(storeKey, log);
 	}
 	const found = staticData.deliveries;
-	if (typeof found === 'object' && found !== null && (found as IDataObject).writer !== PROCESS_TOKEN) {
+	if (
+		typeof found === 'object' &&
+		found !== null &&
+		(found as IDataObject).writer !== PROCESS_TOKEN
+	) {
 		log.merge(found, now, limits);
 	}
 	log.evict(now, limits);

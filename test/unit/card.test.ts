@@ -25,7 +25,11 @@ const fulfilledRequest = {
 };
 const pendingRequest = { ...fulfilledRequest, status: 'pending', cardId: null };
 
-function serviceErrorBody(statusCode: number, errorCode: string, extra: Record<string, unknown> = {}) {
+function serviceErrorBody(
+	statusCode: number,
+	errorCode: string,
+	extra: Record<string, unknown> = {},
+) {
 	return { statusCode, error: 'Error', errorCode, message: 'Ошибка', ...extra };
 }
 
@@ -38,7 +42,9 @@ afterEach(() => {
 
 describe('card resource definition', () => {
 	it('runs only the reads concurrently; request and recharge run one item at a time', () => {
-		const readOnly = Object.fromEntries(cardResource.operations.map((op) => [op.value, op.readOnly === true]));
+		const readOnly = Object.fromEntries(
+			cardResource.operations.map((op) => [op.value, op.readOnly === true]),
+		);
 		expect(readOnly).toEqual({
 			request: false,
 			get: true,
@@ -53,7 +59,9 @@ describe('card resource definition', () => {
 	it('is listed as a resource with Request preselected', () => {
 		const { properties } = new CompanyPayments().description;
 		const resource = properties.find((p) => p.name === 'resource');
-		expect(resource?.options).toContainEqual(expect.objectContaining({ name: 'Card', value: 'card' }));
+		expect(resource?.options).toContainEqual(
+			expect.objectContaining({ name: 'Card', value: 'card' }),
+		);
 		const selector = properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'card',
 		);
@@ -105,7 +113,11 @@ describe('card.request', () => {
 	it('reports an answer with no card and a failed request as an error', async () => {
 		nock(BASE_URL)
 			.post('/cards/request')
-			.reply(200, { status: 'failed', card: null, request: { ...pendingRequest, status: 'failed' } });
+			.reply(200, {
+				status: 'failed',
+				card: null,
+				request: { ...pendingRequest, status: 'failed' },
+			});
 		const error = await runNodeError({ parameters: { resource: 'card', operation: 'request' } });
 		expect(error.message).toBe('The service issued no card: the card request is failed');
 	});
@@ -115,7 +127,9 @@ describe('card.request', () => {
 			.post('/cards/request', (body) => body === '' || Object.keys(body).length === 0)
 			.matchHeader('idempotency-key', DERIVED_KEY)
 			.reply(200, { status: 'assigned', card, request: fulfilledRequest });
-		const { context } = await runNode({ parameters: { resource: 'card', operation: 'request', externalId: '' } });
+		const { context } = await runNode({
+			parameters: { resource: 'card', operation: 'request', externalId: '' },
+		});
 		expect(context.requests[0].body).toBeUndefined();
 	});
 
@@ -154,7 +168,9 @@ describe('card.request', () => {
 		['emp\t42', 'character 4 is U+0009'],
 		['карта-1', 'character 1 is U+043A'],
 	])('refuses the external ID %j before any request', async (externalId, detail) => {
-		const error = await runNodeError({ parameters: { resource: 'card', operation: 'request', externalId } });
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'request', externalId },
+		});
 		expect(error.constructor.name).toBe('NodeOperationError');
 		expect(error.message).toBe(
 			`External ID must be printable ASCII without spaces (characters 0x21 to 0x7E; ${detail}), got "${externalId}"`,
@@ -164,11 +180,16 @@ describe('card.request', () => {
 	it('names the external ID that is taken on 409 CARD_EXTERNAL_ID_TAKEN', async () => {
 		nock(BASE_URL)
 			.post('/cards/request')
-			.reply(409, serviceErrorBody(409, 'CARD_EXTERNAL_ID_TAKEN', { details: { externalId: 'employee-42' } }));
+			.reply(
+				409,
+				serviceErrorBody(409, 'CARD_EXTERNAL_ID_TAKEN', { details: { externalId: 'employee-42' } }),
+			);
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
 		});
-		expect(error.message).toMatch(/^CARD_EXTERNAL_ID_TAKEN: The external ID "employee-42" is already used/);
+		expect(error.message).toMatch(
+			/^CARD_EXTERNAL_ID_TAKEN: The external ID "employee-42" is already used/,
+		);
 		expect(error.httpCode).toBe('409');
 	});
 
@@ -195,7 +216,9 @@ describe('card.request', () => {
 describe('card.get and card.getMany', () => {
 	it('gets one card by ID with the API key', async () => {
 		nock(BASE_URL).get(`/cards/${CARD_ID}`).matchHeader('x-api-key', API_KEY).reply(200, card);
-		const { output } = await runNode({ parameters: { resource: 'card', operation: 'get', cardId: CARD_ID } });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'get', cardId: CARD_ID },
+		});
 		expect(output).toEqual([{ json: card, pairedItem: { item: 0 } }]);
 	});
 
@@ -206,13 +229,17 @@ describe('card.get and card.getMany', () => {
 
 	it('explains 404 CARD_NOT_FOUND', async () => {
 		nock(BASE_URL).get('/cards/nope').reply(404, serviceErrorBody(404, 'CARD_NOT_FOUND'));
-		const error = await runNodeError({ parameters: { resource: 'card', operation: 'get', cardId: 'nope' } });
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'get', cardId: 'nope' },
+		});
 		expect(error.message).toBe('CARD_NOT_FOUND: The card does not exist in this company');
 		expect(error.httpCode).toBe('404');
 	});
 
 	it('refuses an empty card ID before any request', async () => {
-		const error = await runNodeError({ parameters: { resource: 'card', operation: 'get', cardId: ' ' } });
+		const error = await runNodeError({
+			parameters: { resource: 'card', operation: 'get', cardId: ' ' },
+		});
 		expect(error.message).toBe('Card ID must not be empty, got " "');
 	});
 
@@ -236,12 +263,17 @@ describe('card.get and card.getMany', () => {
 
 	it('pages through all cards with Return All', async () => {
 		const page = Array.from({ length: 100 }, (_, i) => ({ ...card, id: `card_${i}` }));
-		nock(BASE_URL).get('/cards').query({ limit: '100', offset: '0' }).reply(200, { cards: page, total: 101 });
+		nock(BASE_URL)
+			.get('/cards')
+			.query({ limit: '100', offset: '0' })
+			.reply(200, { cards: page, total: 101 });
 		nock(BASE_URL)
 			.get('/cards')
 			.query({ limit: '100', offset: '100' })
 			.reply(200, { cards: [{ ...card, id: 'card_100' }], total: 101 });
-		const { output } = await runNode({ parameters: { resource: 'card', operation: 'getMany', returnAll: true } });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'getMany', returnAll: true },
+		});
 		expect(output).toHaveLength(101);
 		expect(output[100].json.id).toBe('card_100');
 	});
@@ -276,11 +308,16 @@ describe('card.getBalance', () => {
 	it.each([422, 400])('says the card must be assigned on %i CARD_NOT_ACTIVE', async (status) => {
 		nock(BASE_URL)
 			.get(`/cards/${CARD_ID}/balance`)
-			.reply(status, serviceErrorBody(status, 'CARD_NOT_ACTIVE', { details: { status: 'closing' } }));
+			.reply(
+				status,
+				serviceErrorBody(status, 'CARD_NOT_ACTIVE', { details: { status: 'closing' } }),
+			);
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
 		});
-		expect(error.message).toMatch(/^CARD_NOT_ACTIVE: The card is not in status assigned\. Only an assigned/);
+		expect(error.message).toMatch(
+			/^CARD_NOT_ACTIVE: The card is not in status assigned\. Only an assigned/,
+		);
 		expect(error.description).toContain('Details: {"status":"closing"}');
 		expect(error.httpCode).toBe(String(status));
 	});
@@ -311,7 +348,9 @@ describe('card.getBalance', () => {
 	});
 
 	it('keeps the explanation of a specific code such as CARDS_NOT_ENABLED', async () => {
-		nock(BASE_URL).get(`/cards/${CARD_ID}/balance`).reply(400, serviceErrorBody(400, 'CARDS_NOT_ENABLED'));
+		nock(BASE_URL)
+			.get(`/cards/${CARD_ID}/balance`)
+			.reply(400, serviceErrorBody(400, 'CARDS_NOT_ENABLED'));
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'getBalance', cardId: CARD_ID },
 		});
@@ -336,7 +375,11 @@ describe('card.getSensitiveData', () => {
 		expect(notice?.displayName).toContain('full card number and CVV');
 		expect(notice?.displayName).toContain('execution');
 		const mask = forOperation.find((p) => p.name === 'maskSensitiveData');
-		expect(mask).toMatchObject({ displayName: 'Mask Card Number and CVV', type: 'boolean', default: true });
+		expect(mask).toMatchObject({
+			displayName: 'Mask Card Number and CVV',
+			type: 'boolean',
+			default: true,
+		});
 	});
 
 	it('masks the card number and CVV when the option is left on', async () => {
@@ -363,7 +406,12 @@ describe('card.getSensitiveData', () => {
 			.get(`/cards/${CARD_ID}/sensitive`)
 			.reply(200, { cardId: CARD_ID, cardNumberFull: null, cardCvv: null, expiry: null });
 		const { output } = await runNode({
-			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID, maskSensitiveData: true },
+			parameters: {
+				resource: 'card',
+				operation: 'getSensitiveData',
+				cardId: CARD_ID,
+				maskSensitiveData: true,
+			},
 		});
 		expect(output[0].json).toMatchObject({ cardNumberFull: null, cardCvv: null, masked: true });
 	});
@@ -371,7 +419,12 @@ describe('card.getSensitiveData', () => {
 	it('outputs the full values when masking is turned off', async () => {
 		nock(BASE_URL).get(`/cards/${CARD_ID}/sensitive`).reply(200, sensitive);
 		const { output } = await runNode({
-			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID, maskSensitiveData: false },
+			parameters: {
+				resource: 'card',
+				operation: 'getSensitiveData',
+				cardId: CARD_ID,
+				maskSensitiveData: false,
+			},
 		});
 		expect(output[0].json).toEqual({ ...sensitive, masked: false });
 	});
@@ -386,7 +439,9 @@ describe('card.getSensitiveData', () => {
 			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: CARD_ID },
 		});
 		expect(error.message).toMatch(
-			new RegExp(`^${label}: No assigned card with this ID in this company: .* not in status assigned`),
+			new RegExp(
+				`^${label}: No assigned card with this ID in this company: .* not in status assigned`,
+			),
 		);
 		expect(error.message).toContain('requested, retired and failed cards answer 404');
 	});
@@ -412,22 +467,35 @@ describe('card.getRechargeQuote', () => {
 			.matchHeader('x-api-key', API_KEY)
 			.reply(200, quote);
 		const { output, context } = await runNode({
-			parameters: { resource: 'card', operation: 'getRechargeQuote', cardId: CARD_ID, targetAmount: 100 },
+			parameters: {
+				resource: 'card',
+				operation: 'getRechargeQuote',
+				cardId: CARD_ID,
+				targetAmount: 100,
+			},
 		});
 		expect(output).toEqual([{ json: quote, pairedItem: { item: 0 } }]);
 		expect(context.requests[0].headers).not.toHaveProperty('Idempotency-Key');
 		scope.done();
 	});
 
-	it.each([0, -5, 'abc'])('refuses the target amount %j before any request', async (targetAmount) => {
-		const error = await runNodeError({
-			parameters: { resource: 'card', operation: 'getRechargeQuote', cardId: CARD_ID, targetAmount },
-		});
-		expect(error.constructor.name).toBe('NodeOperationError');
-		expect(error.message).toBe(
-			`Target Amount (USD) must be a number greater than 0, got ${JSON.stringify(targetAmount)}`,
-		);
-	});
+	it.each([0, -5, 'abc'])(
+		'refuses the target amount %j before any request',
+		async (targetAmount) => {
+			const error = await runNodeError({
+				parameters: {
+					resource: 'card',
+					operation: 'getRechargeQuote',
+					cardId: CARD_ID,
+					targetAmount,
+				},
+			});
+			expect(error.constructor.name).toBe('NodeOperationError');
+			expect(error.message).toBe(
+				`Target Amount (USD) must be a number greater than 0, got ${JSON.stringify(targetAmount)}`,
+			);
+		},
+	);
 });
 
 describe('card.recharge', () => {
@@ -461,7 +529,12 @@ describe('card.recharge', () => {
 				keys.push(String(this.req.headers['idempotency-key']));
 				return [200, rechargeRecord];
 			});
-		const parameters = { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount: 50 };
+		const parameters = {
+			resource: 'card',
+			operation: 'recharge',
+			cardId: CARD_ID,
+			targetAmount: 50,
+		};
 		await runNode({ parameters });
 		await runNode({ parameters });
 		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY]);

@@ -29,8 +29,12 @@ describe('company resource', () => {
 	it('warns in the UI that login and regenerate stop the credential key, and that rotation needs the trigger updated', () => {
 		expect(notice('login')).toMatch(/API key in this node's credential stops working/);
 		expect(notice('regenerateApiKey')).toMatch(/API key in this node's credential stops working/);
-		expect(notice('rotateWebhookSecret')).toMatch(/Webhook Secret of the credential used by the Company Payments Trigger/);
-		expect(notice('updateProfile')).toMatch(/Webhook Secret of the credential used by the Company Payments Trigger/);
+		expect(notice('rotateWebhookSecret')).toMatch(
+			/Webhook Secret of the credential used by the Company Payments Trigger/,
+		);
+		expect(notice('updateProfile')).toMatch(
+			/Webhook Secret of the credential used by the Company Payments Trigger/,
+		);
 	});
 });
 
@@ -39,7 +43,9 @@ describe('company.getProfile', () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.get('/auth/company/profile')
 			.reply(200, profile);
-		const { output } = await runNode({ parameters: { resource: 'company', operation: 'getProfile' } });
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile' },
+		});
 		expect(output).toEqual([{ json: profile, pairedItem: { item: 0 } }]);
 		scope.done();
 	});
@@ -57,7 +63,10 @@ describe('company.updateProfile', () => {
 			parameters: {
 				resource: 'company',
 				operation: 'updateProfile',
-				updateFields: { webhookUrl: ' https://n8n.example.com/webhook/pay ', webhookSecret: WEBHOOK_SECRET_VALUE },
+				updateFields: {
+					webhookUrl: ' https://n8n.example.com/webhook/pay ',
+					webhookSecret: WEBHOOK_SECRET_VALUE,
+				},
 			},
 		});
 		expect(output[0].json.webhookUrl).toBe('https://n8n.example.com/webhook/pay');
@@ -65,43 +74,73 @@ describe('company.updateProfile', () => {
 	});
 
 	it('sends only the webhook URL when only it is set', async () => {
-		nock(BASE_URL).patch('/auth/company/profile', { webhookUrl: 'http://localhost:5678/webhook/x' }).reply(200, profile);
+		nock(BASE_URL)
+			.patch('/auth/company/profile', { webhookUrl: 'http://localhost:5678/webhook/x' })
+			.reply(200, profile);
 		await runNode({
-			parameters: { resource: 'company', operation: 'updateProfile', updateFields: { webhookUrl: 'http://localhost:5678/webhook/x' } },
+			parameters: {
+				resource: 'company',
+				operation: 'updateProfile',
+				updateFields: { webhookUrl: 'http://localhost:5678/webhook/x' },
+			},
 		});
 	});
 
 	it('refuses an update with neither field before any request', async () => {
-		const error = await runNodeError({ parameters: { resource: 'company', operation: 'updateProfile', updateFields: {} } });
-		expect(error.message).toBe('Update Fields must set Webhook URL or Webhook Secret (or both), got neither');
+		const error = await runNodeError({
+			parameters: { resource: 'company', operation: 'updateProfile', updateFields: {} },
+		});
+		expect(error.message).toBe(
+			'Update Fields must set Webhook URL or Webhook Secret (or both), got neither',
+		);
 	});
 
 	it('refuses a webhook URL that is not http(s) before any request', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'company', operation: 'updateProfile', updateFields: { webhookUrl: 'ftp://files.example.com/x' } },
+			parameters: {
+				resource: 'company',
+				operation: 'updateProfile',
+				updateFields: { webhookUrl: 'ftp://files.example.com/x' },
+			},
 		});
-		expect(error.message).toBe('Webhook URL must be an http(s) URL, got "ftp://files.example.com/x"');
+		expect(error.message).toBe(
+			'Webhook URL must be an http(s) URL, got "ftp://files.example.com/x"',
+		);
 		const relative = await runNodeError({
-			parameters: { resource: 'company', operation: 'updateProfile', updateFields: { webhookUrl: '/webhook/x' } },
+			parameters: {
+				resource: 'company',
+				operation: 'updateProfile',
+				updateFields: { webhookUrl: '/webhook/x' },
+			},
 		});
 		expect(relative.message).toBe('Webhook URL must be an http(s) URL, got "/webhook/x"');
 	});
 
 	it('refuses an empty webhook secret without showing any value', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'company', operation: 'updateProfile', updateFields: { webhookSecret: '' } },
+			parameters: {
+				resource: 'company',
+				operation: 'updateProfile',
+				updateFields: { webhookSecret: '' },
+			},
 		});
 		expect(error.message).toBe('Webhook Secret must not be empty');
 	});
 
 	it('never shows the webhook secret in a service error', async () => {
-		nock(BASE_URL).patch('/auth/company/profile').reply(400, {
-			statusCode: 400,
-			errorCode: 'VALIDATION_ERROR',
-			message: ['webhookSecret must be longer'],
-		});
+		nock(BASE_URL)
+			.patch('/auth/company/profile')
+			.reply(400, {
+				statusCode: 400,
+				errorCode: 'VALIDATION_ERROR',
+				message: ['webhookSecret must be longer'],
+			});
 		const error = await runNodeError({
-			parameters: { resource: 'company', operation: 'updateProfile', updateFields: { webhookSecret: WEBHOOK_SECRET_VALUE } },
+			parameters: {
+				resource: 'company',
+				operation: 'updateProfile',
+				updateFields: { webhookSecret: WEBHOOK_SECRET_VALUE },
+			},
 		});
 		expect(error.message).toBe('VALIDATION_ERROR: The service rejected one or more input fields');
 		expect(`${error.message} ${String(error.description)}`).not.toContain(WEBHOOK_SECRET_VALUE);
@@ -113,7 +152,9 @@ describe('company.regenerateApiKey', () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.post('/auth/company/regenerate-key', (body) => body === '' || Object.keys(body).length === 0)
 			.reply(200, { apiKey: NEW_COMPANY_KEY });
-		const { output, context } = await runNode({ parameters: { resource: 'company', operation: 'regenerateApiKey' } });
+		const { output, context } = await runNode({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
 		expect(context.requests[0].body).toBeUndefined();
 		expect(output).toEqual([
 			{
@@ -130,30 +171,51 @@ describe('company.regenerateApiKey', () => {
 	});
 
 	it('names another field that holds the key', async () => {
-		nock(BASE_URL).post('/auth/company/regenerate-key').reply(200, { key: NEW_COMPANY_KEY, createdAt: '2026-11-21T12:00:00Z' });
-		const { output } = await runNode({ parameters: { resource: 'company', operation: 'regenerateApiKey' } });
-		expect(output[0].json).toMatchObject({ apiKeyField: 'key', key: NEW_COMPANY_KEY, createdAt: '2026-11-21T12:00:00Z' });
+		nock(BASE_URL)
+			.post('/auth/company/regenerate-key')
+			.reply(200, { key: NEW_COMPANY_KEY, createdAt: '2026-11-21T12:00:00Z' });
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
+		expect(output[0].json).toMatchObject({
+			apiKeyField: 'key',
+			key: NEW_COMPANY_KEY,
+			createdAt: '2026-11-21T12:00:00Z',
+		});
 	});
 
 	it('points at an earlier rotation when the key was already replaced', async () => {
-		nock(BASE_URL).post('/auth/company/regenerate-key').reply(401, { statusCode: 401, errorCode: 'INVALID_API_KEY', message: 'Неверный ключ' });
-		const error = await runNodeError({ parameters: { resource: 'company', operation: 'regenerateApiKey' } });
-		expect(error.message).toMatch(/^INVALID_API_KEY: The API key is unknown or was replaced\. If an earlier item/);
+		nock(BASE_URL)
+			.post('/auth/company/regenerate-key')
+			.reply(401, { statusCode: 401, errorCode: 'INVALID_API_KEY', message: 'Неверный ключ' });
+		const error = await runNodeError({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
+		expect(error.message).toMatch(
+			/^INVALID_API_KEY: The API key is unknown or was replaced\. If an earlier item/,
+		);
 	});
 });
 
 describe('company.rotateWebhookSecret', () => {
 	it('posts with no body and outputs the new secret with a reminder to update the trigger credential', async () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
-			.post('/auth/company/webhook-secret/rotate', (body) => body === '' || Object.keys(body).length === 0)
+			.post(
+				'/auth/company/webhook-secret/rotate',
+				(body) => body === '' || Object.keys(body).length === 0,
+			)
 			.reply(201, { webhookSecret: WEBHOOK_SECRET_VALUE });
-		const { output, context } = await runNode({ parameters: { resource: 'company', operation: 'rotateWebhookSecret' } });
+		const { output, context } = await runNode({
+			parameters: { resource: 'company', operation: 'rotateWebhookSecret' },
+		});
 		expect(context.requests[0].body).toBeUndefined();
 		expect(output).toEqual([
 			{
 				json: {
 					webhookSecret: WEBHOOK_SECRET_VALUE,
-					notice: expect.stringContaining('Webhook Secret of the Company Payments API credential used by the Company Payments Trigger'),
+					notice: expect.stringContaining(
+						'Webhook Secret of the Company Payments API credential used by the Company Payments Trigger',
+					),
 				},
 				pairedItem: { item: 0 },
 			},
@@ -168,7 +230,9 @@ describe('company.rotateWebhookSecret', () => {
 			message: 'Недостаточно прав',
 			required: 'webhook.manage',
 		});
-		const error = await runNodeError({ parameters: { resource: 'company', operation: 'rotateWebhookSecret' } });
+		const error = await runNodeError({
+			parameters: { resource: 'company', operation: 'rotateWebhookSecret' },
+		});
 		expect(error.message).toContain('(missing permission webhook.manage)');
 	});
 });
@@ -180,7 +244,12 @@ describe('company.login', () => {
 			.post('/auth/company/login', { email: 'finance@example.com', password: PASSWORD })
 			.reply(200, answer);
 		const { output } = await runNode({
-			parameters: { resource: 'company', operation: 'login', email: 'finance@example.com', password: PASSWORD },
+			parameters: {
+				resource: 'company',
+				operation: 'login',
+				email: 'finance@example.com',
+				password: PASSWORD,
+			},
 		});
 		expect(output[0].json).toEqual({
 			notice: expect.stringContaining('The company API key was rotated'),
@@ -191,9 +260,16 @@ describe('company.login', () => {
 	});
 
 	it('sends the password exactly as typed (not trimmed)', async () => {
-		nock(BASE_URL).post('/auth/company/login', { email: 'finance@example.com', password: ` ${PASSWORD} ` }).reply(200, {});
+		nock(BASE_URL)
+			.post('/auth/company/login', { email: 'finance@example.com', password: ` ${PASSWORD} ` })
+			.reply(200, {});
 		const { output } = await runNode({
-			parameters: { resource: 'company', operation: 'login', email: 'finance@example.com', password: ` ${PASSWORD} ` },
+			parameters: {
+				resource: 'company',
+				operation: 'login',
+				email: 'finance@example.com',
+				password: ` ${PASSWORD} `,
+			},
 		});
 		expect(output[0].json.apiKeyField).toBeNull();
 	});
@@ -202,9 +278,16 @@ describe('company.login', () => {
 		const badEmail = await runNodeError({
 			parameters: { resource: 'company', operation: 'login', email: 'finance', password: PASSWORD },
 		});
-		expect(badEmail.message).toBe('Email must be an e-mail address like name@example.com, got "finance"');
+		expect(badEmail.message).toBe(
+			'Email must be an e-mail address like name@example.com, got "finance"',
+		);
 		const noPassword = await runNodeError({
-			parameters: { resource: 'company', operation: 'login', email: 'finance@example.com', password: '' },
+			parameters: {
+				resource: 'company',
+				operation: 'login',
+				email: 'finance@example.com',
+				password: '',
+			},
 		});
 		expect(noPassword.message).toBe('Password must not be empty');
 	});
@@ -216,7 +299,12 @@ describe('company.login', () => {
 			message: 'Неверный e-mail или пароль',
 		});
 		const error = await runNodeError({
-			parameters: { resource: 'company', operation: 'login', email: 'finance@example.com', password: PASSWORD },
+			parameters: {
+				resource: 'company',
+				operation: 'login',
+				email: 'finance@example.com',
+				password: PASSWORD,
+			},
 		});
 		expect(error.message).toBe('INVALID_CREDENTIALS: The e-mail or password is wrong');
 		expect(`${error.message} ${String(error.description)}`).not.toContain(PASSWORD);

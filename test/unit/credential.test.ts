@@ -6,9 +6,13 @@ describe('credential companyPaymentsApi', () => {
 	const credential = new CompanyPaymentsApi();
 
 	it('has the fields the package documents, secrets as password fields', () => {
-		const fields = Object.fromEntries(credential.properties.map((property) => [property.name, property]));
+		const fields = Object.fromEntries(
+			credential.properties.map((property) => [property.name, property]),
+		);
 		expect(Object.keys(fields)).toEqual(['environment', 'baseUrl', 'apiKey', 'webhookSecret']);
-		expect(fields.environment.options?.map((option) => (option as { value: string }).value)).toEqual(['production', 'staging']);
+		expect(
+			fields.environment.options?.map((option) => (option as { value: string }).value),
+		).toEqual(['production', 'staging']);
 		expect(fields.apiKey.typeOptions?.password).toBe(true);
 		expect(fields.webhookSecret.typeOptions?.password).toBe(true);
 		expect(fields.webhookSecret.required).toBeFalsy();
@@ -22,7 +26,10 @@ describe('credential companyPaymentsApi', () => {
 	it('tests the key against the company profile and explains each failure', () => {
 		expect(credential.test.request.url).toBe('/auth/company/profile');
 		const messages = Object.fromEntries(
-			(credential.test.rules ?? []).map((rule) => [(rule.properties as { value: number }).value, rule.properties.message]),
+			(credential.test.rules ?? []).map((rule) => [
+				(rule.properties as { value: number }).value,
+				rule.properties.message,
+			]),
 		);
 		expect(messages[401]).toMatch(/unknown or was replaced.*removed.*disabled/);
 		expect(messages[403]).toBeDefined();

@@ -8,7 +8,15 @@ const EXPECTED: Record<string, string[]> = {
 	dispute: ['create', 'getMany'],
 	companyWallet: ['getAddress', 'getBalance', 'getDeposits', 'getBalanceHistory'],
 	userWallet: ['createOrGet', 'getMany', 'getBlocked', 'block', 'replace', 'getDeposits'],
-	card: ['request', 'get', 'getMany', 'getBalance', 'getSensitiveData', 'getRechargeQuote', 'recharge'],
+	card: [
+		'request',
+		'get',
+		'getMany',
+		'getBalance',
+		'getSensitiveData',
+		'getRechargeQuote',
+		'recharge',
+	],
 	payout: ['get', 'cancel', 'create', 'getMany'],
 	member: ['getMany', 'update', 'remove'],
 	invite: ['create', 'getMany', 'revoke', 'preview', 'accept'],
@@ -27,16 +35,23 @@ describe('node description', () => {
 		expect(values(resource).sort()).toEqual(Object.keys(EXPECTED).sort());
 	});
 
-	it.each(Object.entries(EXPECTED))('resource %s offers exactly its operations', (resource, operations) => {
-		const selector = properties.find(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === resource,
-		);
-		expect(values(selector).sort()).toEqual([...operations].sort());
-		expect(operations).toContain(selector?.default);
-	});
+	it.each(Object.entries(EXPECTED))(
+		'resource %s offers exactly its operations',
+		(resource, operations) => {
+			const selector = properties.find(
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.[0] === resource,
+			);
+			expect(values(selector).sort()).toEqual([...operations].sort());
+			expect(operations).toContain(selector?.default);
+		},
+	);
 
 	it('shows every operation field only for its own resource and operation', () => {
-		const fields = properties.filter((property) => !['resource', 'operation'].includes(property.name));
+		const fields = properties.filter(
+			(property) => !['resource', 'operation'].includes(property.name),
+		);
 		for (const field of fields) {
 			const show = field.displayOptions?.show ?? {};
 			expect(show.resource).toHaveLength(1);
@@ -49,7 +64,8 @@ describe('node description', () => {
 		for (const selector of properties.filter((property) => property.name === 'operation')) {
 			const names = (selector.options ?? []).map((option) => (option as { name: string }).name);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-			for (const option of selector.options ?? []) expect((option as { action?: string }).action).toBeTruthy();
+			for (const option of selector.options ?? [])
+				expect((option as { action?: string }).action).toBeTruthy();
 		}
 	});
 });

@@ -3,7 +3,12 @@ import nock from 'nock';
 import { API_KEY, BASE_URL, runNode, runNodeError } from './helpers/n8n';
 
 const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
-const create = { resource: 'dispute', operation: 'create', orderId: ORDER_ID, reason: 'Merchant did not receive the money' };
+const create = {
+	resource: 'dispute',
+	operation: 'create',
+	orderId: ORDER_ID,
+	reason: 'Merchant did not receive the money',
+};
 
 function dispute(overrides: object = {}) {
 	const now = new Date().toISOString();
@@ -32,8 +37,12 @@ describe('dispute.create', () => {
 		nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.post(`/orders/${ORDER_ID}/disputes`, { reason: 'Merchant did not receive the money' })
 			.reply(201, body);
-		const { output } = await runNode({ parameters: { ...create, reason: '  Merchant did not receive the money ' } });
-		expect(output).toEqual([{ json: { ...body, existingDispute: false }, pairedItem: { item: 0 } }]);
+		const { output } = await runNode({
+			parameters: { ...create, reason: '  Merchant did not receive the money ' },
+		});
+		expect(output).toEqual([
+			{ json: { ...body, existingDispute: false }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('says so when the service returns the dispute that was already open (other reason)', async () => {
@@ -54,7 +63,9 @@ describe('dispute.create', () => {
 	});
 
 	it('refuses an empty reason and a non-UUID order ID before any request', async () => {
-		expect((await runNodeError({ parameters: { ...create, reason: '' } })).message).toBe('Reason must not be empty, got ""');
+		expect((await runNodeError({ parameters: { ...create, reason: '' } })).message).toBe(
+			'Reason must not be empty, got ""',
+		);
 		expect((await runNodeError({ parameters: { ...create, orderId: 'ORD-1' } })).message).toBe(
 			'Order ID must be a UUID, got "ORD-1"',
 		);
@@ -80,7 +91,12 @@ describe('dispute.getMany', () => {
 			.get('/disputes')
 			.query({ limit: '2', offset: '0' })
 			.reply(200, { disputes: [dispute(), dispute({ id: 'second' })], total: 7 });
-		const { output } = await runNode({ parameters: { resource: 'dispute', operation: 'getMany', returnAll: false, limit: 2 } });
-		expect(output.map((item) => item.json.id)).toEqual(['a1b2c3d4-0000-4000-8000-000000000001', 'second']);
+		const { output } = await runNode({
+			parameters: { resource: 'dispute', operation: 'getMany', returnAll: false, limit: 2 },
+		});
+		expect(output.map((item) => item.json.id)).toEqual([
+			'a1b2c3d4-0000-4000-8000-000000000001',
+			'second',
+		]);
 	});
 });

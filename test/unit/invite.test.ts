@@ -61,9 +61,16 @@ describe('invite.create', () => {
 	});
 
 	it('sends only the fields that are set', async () => {
-		nock(BASE_URL).post('/members/invites', { role: 'member' }).reply(201, { id: INVITE_ID, url: INVITE_URL });
+		nock(BASE_URL)
+			.post('/members/invites', { role: 'member' })
+			.reply(201, { id: INVITE_ID, url: INVITE_URL });
 		const { output } = await runNode({
-			parameters: { resource: 'invite', operation: 'create', email: '', additionalFields: { role: 'member' } },
+			parameters: {
+				resource: 'invite',
+				operation: 'create',
+				email: '',
+				additionalFields: { role: 'member' },
+			},
 		});
 		expect(output[0].json).toEqual({ url: INVITE_URL, id: INVITE_ID });
 	});
@@ -80,7 +87,9 @@ describe('invite.create', () => {
 		const error = await runNodeError({
 			parameters: { resource: 'invite', operation: 'create', email: 'carol.example.com' },
 		});
-		expect(error.message).toBe('Email must be an e-mail address like name@example.com, got "carol.example.com"');
+		expect(error.message).toBe(
+			'Email must be an e-mail address like name@example.com, got "carol.example.com"',
+		);
 		expect(error.constructor.name).toBe('NodeOperationError');
 	});
 
@@ -97,14 +106,16 @@ describe('invite.create', () => {
 	});
 
 	it('shows PERMISSION_DENIED as "missing permission members.invite"', async () => {
-		nock(BASE_URL).post('/members/invites').reply(403, {
-			statusCode: 403,
-			error: 'PERMISSION_DENIED',
-			errorCode: 'PERMISSION_DENIED',
-			message: 'Недостаточно прав',
-			required: 'members.invite',
-			details: { required: 'members.invite' },
-		});
+		nock(BASE_URL)
+			.post('/members/invites')
+			.reply(403, {
+				statusCode: 403,
+				error: 'PERMISSION_DENIED',
+				errorCode: 'PERMISSION_DENIED',
+				message: 'Недостаточно прав',
+				required: 'members.invite',
+				details: { required: 'members.invite' },
+			});
 		const error = await runNodeError({
 			parameters: { resource: 'invite', operation: 'create', email: 'carol@example.com' },
 		});
@@ -115,7 +126,9 @@ describe('invite.create', () => {
 	});
 
 	it('says a member API key is needed when the service answers 400 without a specific code', async () => {
-		nock(BASE_URL).post('/members/invites').reply(400, { statusCode: 400, errorCode: 'BAD_REQUEST', message: 'Нужен ключ участника' });
+		nock(BASE_URL)
+			.post('/members/invites')
+			.reply(400, { statusCode: 400, errorCode: 'BAD_REQUEST', message: 'Нужен ключ участника' });
 		const error = await runNodeError({
 			parameters: { resource: 'invite', operation: 'create', email: 'carol@example.com' },
 		});
@@ -141,29 +154,49 @@ describe('invite.revoke', () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.delete(`/members/invites/${INVITE_ID}`)
 			.reply(200, {});
-		const { output } = await runNode({ parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID } });
-		expect(output).toEqual([{ json: { revoked: true, inviteId: INVITE_ID }, pairedItem: { item: 0 } }]);
+		const { output } = await runNode({
+			parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
+		});
+		expect(output).toEqual([
+			{ json: { revoked: true, inviteId: INVITE_ID }, pairedItem: { item: 0 } },
+		]);
 		scope.done();
 	});
 
 	it('says an accepted invite cannot be revoked (INVITE_USED)', async () => {
 		nock(BASE_URL)
 			.delete(`/members/invites/${INVITE_ID}`)
-			.reply(409, { statusCode: 409, error: 'Conflict', errorCode: 'INVITE_USED', message: 'Приглашение уже принято' });
-		const error = await runNodeError({ parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID } });
-		expect(error.message).toMatch(/^INVITE_USED: The invite was already accepted, and an accepted invite cannot be revoked/);
+			.reply(409, {
+				statusCode: 409,
+				error: 'Conflict',
+				errorCode: 'INVITE_USED',
+				message: 'Приглашение уже принято',
+			});
+		const error = await runNodeError({
+			parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
+		});
+		expect(error.message).toMatch(
+			/^INVITE_USED: The invite was already accepted, and an accepted invite cannot be revoked/,
+		);
 		expect(error.description).toContain('Service message: Приглашение уже принято');
 	});
 
 	it('refuses an empty invite ID before any request', async () => {
-		const error = await runNodeError({ parameters: { resource: 'invite', operation: 'revoke', inviteId: '' } });
+		const error = await runNodeError({
+			parameters: { resource: 'invite', operation: 'revoke', inviteId: '' },
+		});
 		expect(error.message).toBe('Invite ID must not be empty, got ""');
 	});
 });
 
 describe('invite.preview', () => {
 	it('gets the invite WITHOUT the API key', async () => {
-		const preview = { companyName: 'Acme', email: 'carol@example.com', role: 'member', status: 'pending' };
+		const preview = {
+			companyName: 'Acme',
+			email: 'carol@example.com',
+			role: 'member',
+			status: 'pending',
+		};
 		const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
 			.get(`/auth/invites/${INVITE_TOKEN}`)
 			.reply(function () {
@@ -179,7 +212,9 @@ describe('invite.preview', () => {
 	});
 
 	it('reads the token from the invite URL (last path segment)', async () => {
-		nock(BASE_URL, { badheaders: ['x-api-key'] }).get(`/auth/invites/${INVITE_TOKEN}`).reply(200, { status: 'accepted' });
+		nock(BASE_URL, { badheaders: ['x-api-key'] })
+			.get(`/auth/invites/${INVITE_TOKEN}`)
+			.reply(200, { status: 'accepted' });
 		const { output } = await runNode({
 			parameters: { resource: 'invite', operation: 'preview', inviteToken: ` ${INVITE_URL}/ ` },
 		});
@@ -199,7 +234,9 @@ describe('invite.preview', () => {
 	});
 
 	it('explains 404 for an unknown token without repeating the token', async () => {
-		nock(BASE_URL).get(`/auth/invites/${INVITE_TOKEN}`).reply(404, { statusCode: 404, errorCode: 'NOT_FOUND', message: 'Не найдено' });
+		nock(BASE_URL)
+			.get(`/auth/invites/${INVITE_TOKEN}`)
+			.reply(404, { statusCode: 404, errorCode: 'NOT_FOUND', message: 'Не найдено' });
 		const error = await runNodeError({
 			parameters: { resource: 'invite', operation: 'preview', inviteToken: INVITE_TOKEN },
 		});
@@ -220,7 +257,9 @@ describe('invite.preview', () => {
 	});
 
 	it('refuses an empty token and a token with spaces before any request, without echoing it', async () => {
-		const empty = await runNodeError({ parameters: { resource: 'invite', operation: 'preview', inviteToken: ' ' } });
+		const empty = await runNodeError({
+			parameters: { resource: 'invite', operation: 'preview', inviteToken: ' ' },
+		});
 		expect(empty.message).toBe('Invite Token or URL must not be empty');
 		const spaced = await runNodeError({
 			parameters: { resource: 'invite', operation: 'preview', inviteToken: 'tok dummy secret' },
@@ -231,9 +270,16 @@ describe('invite.preview', () => {
 
 describe('invite.accept', () => {
 	it('posts e-mail and password WITHOUT the API key and outputs the new key to store', async () => {
-		const answer = { token: SESSION_TOKEN, apiKey: NEW_MEMBER_KEY, member: { userId: 'u-9', role: 'member' } };
+		const answer = {
+			token: SESSION_TOKEN,
+			apiKey: NEW_MEMBER_KEY,
+			member: { userId: 'u-9', role: 'member' },
+		};
 		const scope = nock(BASE_URL, { badheaders: ['x-api-key'] })
-			.post(`/auth/invites/${INVITE_TOKEN}/accept`, { email: 'carol@example.com', password: PASSWORD })
+			.post(`/auth/invites/${INVITE_TOKEN}/accept`, {
+				email: 'carol@example.com',
+				password: PASSWORD,
+			})
 			.reply(function () {
 				expect(this.req.headers['x-api-key']).toBeUndefined();
 				return [201, answer];
@@ -250,7 +296,9 @@ describe('invite.accept', () => {
 		expect(hasApiKeyHeader(context.requests[0])).toBe(false);
 		expect(output).toHaveLength(1);
 		expect(output[0].json).toEqual({
-			notice: expect.stringMatching(/^Store this API key in a Company Payments API credential now; it is shown once\./),
+			notice: expect.stringMatching(
+				/^Store this API key in a Company Payments API credential now; it is shown once\./,
+			),
 			apiKeyField: 'apiKey',
 			...answer,
 		});
@@ -259,27 +307,51 @@ describe('invite.accept', () => {
 	});
 
 	it('says so when the answer has no expected key field', async () => {
-		nock(BASE_URL).post(`/auth/invites/${INVITE_TOKEN}/accept`).reply(200, { credentials: { value: NEW_MEMBER_KEY } });
+		nock(BASE_URL)
+			.post(`/auth/invites/${INVITE_TOKEN}/accept`)
+			.reply(200, { credentials: { value: NEW_MEMBER_KEY } });
 		const { output } = await runNode({
-			parameters: { resource: 'invite', operation: 'accept', inviteToken: INVITE_TOKEN, email: 'c@example.com', password: PASSWORD },
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE_TOKEN,
+				email: 'c@example.com',
+				password: PASSWORD,
+			},
 		});
 		expect(output[0].json.apiKeyField).toBeNull();
-		expect(output[0].json.notice).toContain('The answer has none of the fields apiKey, newApiKey, api_key, key');
+		expect(output[0].json.notice).toContain(
+			'The answer has none of the fields apiKey, newApiKey, api_key, key',
+		);
 		expect(output[0].json.credentials).toEqual({ value: NEW_MEMBER_KEY });
 	});
 
 	it('refuses an empty password before any request, naming the field only', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'invite', operation: 'accept', inviteToken: INVITE_TOKEN, email: 'c@example.com', password: '' },
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE_TOKEN,
+				email: 'c@example.com',
+				password: '',
+			},
 		});
 		expect(error.message).toBe('Password must not be empty');
 	});
 
 	it('refuses an invalid e-mail before any request', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'invite', operation: 'accept', inviteToken: INVITE_TOKEN, email: 'carol', password: PASSWORD },
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE_TOKEN,
+				email: 'carol',
+				password: PASSWORD,
+			},
 		});
-		expect(error.message).toBe('Email must be an e-mail address like name@example.com, got "carol"');
+		expect(error.message).toBe(
+			'Email must be an e-mail address like name@example.com, got "carol"',
+		);
 		expect(error.message).not.toContain(PASSWORD);
 	});
 
@@ -290,17 +362,37 @@ describe('invite.accept', () => {
 			message: 'Приглашение выписано на другой e-mail',
 		});
 		const error = await runNodeError({
-			parameters: { resource: 'invite', operation: 'accept', inviteToken: INVITE_TOKEN, email: 'c@example.com', password: PASSWORD },
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE_TOKEN,
+				email: 'c@example.com',
+				password: PASSWORD,
+			},
 		});
-		expect(error.message).toMatch(/^INVITE_INVALID: The invite cannot be accepted with this e-mail/);
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(PASSWORD);
+		expect(error.message).toMatch(
+			/^INVITE_INVALID: The invite cannot be accepted with this e-mail/,
+		);
+		expect(
+			JSON.stringify({ message: error.message, description: error.description }),
+		).not.toContain(PASSWORD);
 	});
 
 	it('explains INVITE_USED on accept', async () => {
-		nock(BASE_URL).post(`/auth/invites/${INVITE_TOKEN}/accept`).reply(409, { statusCode: 409, errorCode: 'INVITE_USED', message: 'Использовано' });
+		nock(BASE_URL)
+			.post(`/auth/invites/${INVITE_TOKEN}/accept`)
+			.reply(409, { statusCode: 409, errorCode: 'INVITE_USED', message: 'Использовано' });
 		const error = await runNodeError({
-			parameters: { resource: 'invite', operation: 'accept', inviteToken: INVITE_TOKEN, email: 'c@example.com', password: PASSWORD },
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE_TOKEN,
+				email: 'c@example.com',
+				password: PASSWORD,
+			},
 		});
-		expect(error.message).toBe('INVITE_USED: The invite was already accepted; an invite can be accepted only once');
+		expect(error.message).toBe(
+			'INVITE_USED: The invite was already accepted; an invite can be accepted only once',
+		);
 	});
 });

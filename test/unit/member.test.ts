@@ -5,10 +5,19 @@ import { member } from '../../nodes/CompanyPayments/member';
 import { API_KEY, BASE_URL, runNode, runNodeError } from './helpers/n8n';
 
 const USER_ID = 'u-7f3a';
-const alice = { userId: USER_ID, email: 'alice@example.com', role: 'admin', permissions: ['orders.read'] };
+const alice = {
+	userId: USER_ID,
+	email: 'alice@example.com',
+	role: 'admin',
+	permissions: ['orders.read'],
+};
 const bob = { userId: 'u-8b21', email: 'bob@example.com', role: 'owner', permissions: [] };
 
-function serviceError(statusCode: number, errorCode: string | undefined, extra: Record<string, unknown> = {}) {
+function serviceError(
+	statusCode: number,
+	errorCode: string | undefined,
+	extra: Record<string, unknown> = {},
+) {
 	return {
 		statusCode,
 		error: 'Error',
@@ -27,7 +36,9 @@ afterEach(() => {
 
 describe('member resource in the node description', () => {
 	it('lists Company, Invite and Member among the resources, sorted by name', () => {
-		const resource = new CompanyPayments().description.properties.find((p) => p.name === 'resource');
+		const resource = new CompanyPayments().description.properties.find(
+			(p) => p.name === 'resource',
+		);
 		const names = (resource?.options ?? []).map((option) => (option as { name: string }).name);
 		expect(names).toEqual(expect.arrayContaining(['Company', 'Invite', 'Member']));
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
@@ -66,7 +77,9 @@ describe('member.getMany', () => {
 			.get('/members')
 			.query({ limit: '100', offset: '0' })
 			.reply(200, { members: [alice, bob], total: 2 });
-		const { output } = await runNode({ parameters: { resource: 'member', operation: 'getMany', returnAll: true } });
+		const { output } = await runNode({
+			parameters: { resource: 'member', operation: 'getMany', returnAll: true },
+		});
 		expect(output.map((item) => item.json.userId)).toEqual([USER_ID, 'u-8b21']);
 	});
 });
@@ -75,7 +88,10 @@ describe('member.update', () => {
 	it('patches role and permissions (trimmed, de-duplicated) and outputs the member', async () => {
 		const updated = { ...alice, role: 'member', permissions: ['orders.read', 'orders.create'] };
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
-			.patch(`/members/${USER_ID}`, { role: 'member', permissions: ['orders.read', 'orders.create'] })
+			.patch(`/members/${USER_ID}`, {
+				role: 'member',
+				permissions: ['orders.read', 'orders.create'],
+			})
 			.reply(200, updated);
 		const { output } = await runNode({
 			parameters: {
@@ -101,20 +117,35 @@ describe('member.update', () => {
 				updateFields: { permissions: 'cards.recharge\npayouts.create' },
 			},
 		});
-		expect(output[0].json).toEqual({ userId: USER_ID, permissions: ['cards.recharge', 'payouts.create'] });
+		expect(output[0].json).toEqual({
+			userId: USER_ID,
+			permissions: ['cards.recharge', 'payouts.create'],
+		});
 	});
 
 	it('clears every permission when the field is the expression {{ [] }}', async () => {
-		nock(BASE_URL).patch(`/members/${USER_ID}`, { permissions: [] }).reply(200, { ...alice, permissions: [] });
+		nock(BASE_URL)
+			.patch(`/members/${USER_ID}`, { permissions: [] })
+			.reply(200, { ...alice, permissions: [] });
 		const { output } = await runNode({
-			parameters: { resource: 'member', operation: 'update', userId: USER_ID, updateFields: { permissions: [] } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: USER_ID,
+				updateFields: { permissions: [] },
+			},
 		});
 		expect(output[0].json.permissions).toEqual([]);
 	});
 
 	it('refuses an update without role and permissions before any request', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'member', operation: 'update', userId: USER_ID, updateFields: { role: '  ' } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: USER_ID,
+				updateFields: { role: '  ' },
+			},
 		});
 		expect(error.message).toBe('Update Fields must set Role or Permissions (or both), got neither');
 		expect(error.constructor.name).toBe('NodeOperationError');
@@ -136,15 +167,27 @@ describe('member.update', () => {
 
 	it('refuses an empty user ID before any request', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'member', operation: 'update', userId: ' ', updateFields: { role: 'member' } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: ' ',
+				updateFields: { role: 'member' },
+			},
 		});
 		expect(error.message).toBe('User ID must not be empty, got " "');
 	});
 
 	it('explains CANNOT_CHANGE_OWN_ROLE', async () => {
-		nock(BASE_URL).patch(`/members/${USER_ID}`).reply(403, serviceError(403, 'CANNOT_CHANGE_OWN_ROLE'));
+		nock(BASE_URL)
+			.patch(`/members/${USER_ID}`)
+			.reply(403, serviceError(403, 'CANNOT_CHANGE_OWN_ROLE'));
 		const error = await runNodeError({
-			parameters: { resource: 'member', operation: 'update', userId: USER_ID, updateFields: { role: 'owner' } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: USER_ID,
+				updateFields: { role: 'owner' },
+			},
 		});
 		expect(error.message).toMatch(/^CANNOT_CHANGE_OWN_ROLE: A member cannot change their own role/);
 		expect(error.message).toContain('members.role.write');
@@ -152,9 +195,16 @@ describe('member.update', () => {
 	});
 
 	it('explains ROLE_CHANGE_NOT_ALLOWED', async () => {
-		nock(BASE_URL).patch(`/members/${USER_ID}`).reply(403, serviceError(403, 'ROLE_CHANGE_NOT_ALLOWED'));
+		nock(BASE_URL)
+			.patch(`/members/${USER_ID}`)
+			.reply(403, serviceError(403, 'ROLE_CHANGE_NOT_ALLOWED'));
 		const error = await runNodeError({
-			parameters: { resource: 'member', operation: 'update', userId: USER_ID, updateFields: { role: 'member' } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: USER_ID,
+				updateFields: { role: 'member' },
+			},
 		});
 		expect(error.message).toBe(
 			'ROLE_CHANGE_NOT_ALLOWED: Only an owner can change the role of an owner. Use the API key of an owner',
@@ -166,7 +216,12 @@ describe('member.update', () => {
 			.patch(`/members/${USER_ID}`)
 			.reply(403, serviceError(403, 'PERMISSION_DENIED', { required: 'members.role.write' }));
 		const error = await runNodeError({
-			parameters: { resource: 'member', operation: 'update', userId: USER_ID, updateFields: { role: 'member' } },
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: USER_ID,
+				updateFields: { role: 'member' },
+			},
 		});
 		expect(error.message).toContain('(missing permission members.role.write)');
 	});
@@ -187,29 +242,43 @@ describe('member.remove', () => {
 
 	it('encodes the user ID as one path segment', async () => {
 		nock(BASE_URL).delete('/members/a%2Fb').reply(200, { ok: true });
-		const { output } = await runNode({ parameters: { resource: 'member', operation: 'remove', userId: 'a/b' } });
+		const { output } = await runNode({
+			parameters: { resource: 'member', operation: 'remove', userId: 'a/b' },
+		});
 		expect(output[0].json.ok).toBe(true);
 	});
 
 	it('says clearly when the last owner (or an owner themselves) cannot be removed (403, generic code)', async () => {
 		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(403, serviceError(403, 'FORBIDDEN'));
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
-		expect(error.message).toMatch(/^FORBIDDEN: The service refused to remove this member: the last owner/);
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
+		expect(error.message).toMatch(
+			/^FORBIDDEN: The service refused to remove this member: the last owner/,
+		);
 		expect(error.message).toContain('an owner cannot remove themselves');
 		expect(error.httpCode).toBe('403');
 	});
 
 	it('says the same for a 403 without an errorCode', async () => {
-		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(403, { statusCode: 403, message: 'Нельзя удалить владельца' });
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
-		expect(error.message).toMatch(/^HTTP 403: The service refused to remove this member: the last owner/);
+		nock(BASE_URL)
+			.delete(`/members/${USER_ID}`)
+			.reply(403, { statusCode: 403, message: 'Нельзя удалить владельца' });
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
+		expect(error.message).toMatch(
+			/^HTTP 403: The service refused to remove this member: the last owner/,
+		);
 	});
 
 	it('keeps PERMISSION_DENIED apart from the last-owner refusal', async () => {
 		nock(BASE_URL)
 			.delete(`/members/${USER_ID}`)
 			.reply(403, serviceError(403, 'PERMISSION_DENIED', { required: 'members.remove' }));
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
 		expect(error.message).toBe(
 			'PERMISSION_DENIED: The API key lacks a permission this operation needs (missing permission members.remove)',
 		);
@@ -217,21 +286,29 @@ describe('member.remove', () => {
 
 	it('says a member API key is needed when the legacy company-wide key gets 400', async () => {
 		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(400, serviceError(400, 'BAD_REQUEST'));
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
 		expect(error.message).toContain('needs a member API key, not the legacy company-wide key');
 		expect(error.message).toMatch(/^BAD_REQUEST: /);
 		expect(error.description).toContain('HTTP status: 400');
 	});
 
 	it('says the same for a 400 with a code this package does not know', async () => {
-		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(400, serviceError(400, 'MEMBER_KEY_REQUIRED'));
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
+		nock(BASE_URL)
+			.delete(`/members/${USER_ID}`)
+			.reply(400, serviceError(400, 'MEMBER_KEY_REQUIRED'));
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
 		expect(error.message).toContain('needs a member API key, not the legacy company-wide key');
 	});
 
 	it('explains 404 MEMBER_NOT_FOUND with the user ID', async () => {
 		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(404, serviceError(404, 'MEMBER_NOT_FOUND'));
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
 		expect(error.message).toBe(
 			`MEMBER_NOT_FOUND: No member with user ID "${USER_ID}" exists in this company (it may already be removed)`,
 		);
@@ -239,8 +316,12 @@ describe('member.remove', () => {
 
 	it('fails when the service answers ok: false', async () => {
 		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(200, { ok: false });
-		const error = await runNodeError({ parameters: { resource: 'member', operation: 'remove', userId: USER_ID } });
-		expect(error.message).toBe(`The service answered ok: false, so member "${USER_ID}" was not removed`);
+		const error = await runNodeError({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
+		expect(error.message).toBe(
+			`The service answered ok: false, so member "${USER_ID}" was not removed`,
+		);
 	});
 
 	it('keeps going with Continue On Fail and outputs the error fields', async () => {

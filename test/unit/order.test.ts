@@ -29,15 +29,22 @@ describe('order.prepare', () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.post('/orders/prepare', { qrCode: QR })
 			.reply(200, { id: QUOTE_ID, amountRub: 1500, expiresAt: '2026-11-21T12:00:30Z' });
-		const { output } = await runNode({ parameters: { resource: 'order', operation: 'prepare', qrCode: ` ${QR} ` } });
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'prepare', qrCode: ` ${QR} ` },
+		});
 		expect(output).toEqual([
-			{ json: { id: QUOTE_ID, amountRub: 1500, expiresAt: '2026-11-21T12:00:30Z' }, pairedItem: { item: 0 } },
+			{
+				json: { id: QUOTE_ID, amountRub: 1500, expiresAt: '2026-11-21T12:00:30Z' },
+				pairedItem: { item: 0 },
+			},
 		]);
 		scope.done();
 	});
 
 	it('refuses an empty QR code before any request', async () => {
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'prepare', qrCode: '   ' } });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'prepare', qrCode: '   ' },
+		});
 		expect(error.message).toBe('QR Code must not be empty, got "   "');
 		expect(error.constructor.name).toBe('NodeOperationError');
 	});
@@ -53,7 +60,9 @@ describe('order.prepare', () => {
 				details: { minAmountRub: 100 },
 				requestId: 'req-422',
 			});
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'prepare', qrCode: QR } });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'prepare', qrCode: QR },
+		});
 		expect(error.message).toBe('AMOUNT_BELOW_MIN: The amount is below the minimum order amount');
 		expect(error.description).toContain('Service message: Сумма меньше минимальной');
 		expect(error.description).toContain('Details: {"minAmountRub":100}');
@@ -83,18 +92,30 @@ describe('order.accept', () => {
 			.matchHeader('idempotency-key', 'example-invoice-0042')
 			.reply(200, order);
 		await runNode({
-			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'example-invoice-0042' },
+			parameters: {
+				resource: 'order',
+				operation: 'accept',
+				quoteId: QUOTE_ID,
+				idempotencyKey: 'example-invoice-0042',
+			},
 		});
 	});
 
 	it('refuses a quote ID that is not a UUID', async () => {
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'accept', quoteId: 'abc-123' } });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'accept', quoteId: 'abc-123' },
+		});
 		expect(error.message).toBe('Quote ID must be a UUID, got "abc-123"');
 	});
 
 	it('refuses an Idempotency Key over 255 characters before any request', async () => {
 		const error = await runNodeError({
-			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'k'.repeat(256) },
+			parameters: {
+				resource: 'order',
+				operation: 'accept',
+				quoteId: QUOTE_ID,
+				idempotencyKey: 'k'.repeat(256),
+			},
 		});
 		expect(error.message).toBe('Idempotency Key must be at most 255 characters, got 256');
 	});
@@ -105,7 +126,12 @@ describe('order.accept', () => {
 			.matchHeader('idempotency-key', 'k'.repeat(255))
 			.reply(200, order);
 		await runNode({
-			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID, idempotencyKey: 'k'.repeat(255) },
+			parameters: {
+				resource: 'order',
+				operation: 'accept',
+				quoteId: QUOTE_ID,
+				idempotencyKey: 'k'.repeat(255),
+			},
 		});
 	});
 });
@@ -118,7 +144,9 @@ describe('order.pay', () => {
 			.post(`/orders/accept/${QUOTE_ID}`)
 			.matchHeader('idempotency-key', `n8n-1001-${NODE_ID}-0-0`)
 			.reply(200, order);
-		const { output } = await runNode({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'pay', qrCode: QR },
+		});
 		expect(output).toEqual([{ json: { ...order, quote }, pairedItem: { item: 0 } }]);
 	});
 
@@ -130,15 +158,21 @@ describe('order.pay', () => {
 			errorCode: 'QUOTE_EXPIRED',
 			message: 'Котировка истекла',
 		});
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'pay', qrCode: QR },
+		});
 		expect(error.message).toMatch(/^QUOTE_EXPIRED: The quote expired before it could be accepted/);
 		expect(error.message).toContain('Nothing was paid');
 	});
 
 	it('does not accept when prepare returns no quote ID', async () => {
 		nock(BASE_URL).post('/orders/prepare').reply(200, { amountRub: 1500 });
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'pay', qrCode: QR } });
-		expect(error.message).toBe('The service prepared a quote without an ID, so it cannot be accepted');
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'pay', qrCode: QR },
+		});
+		expect(error.message).toBe(
+			'The service prepared a quote without an ID, so it cannot be accepted',
+		);
 	});
 
 	it('pays items one after another, each with its own key', async () => {
@@ -165,12 +199,16 @@ describe('order.pay', () => {
 describe('order.get and order.getMany', () => {
 	it('gets one order by ID', async () => {
 		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, order);
-		const { output } = await runNode({ parameters: { resource: 'order', operation: 'get', orderId: ORDER_ID } });
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderId: ORDER_ID },
+		});
 		expect(output[0].json).toEqual(order);
 	});
 
 	it('refuses an order ID that is not a UUID', async () => {
-		const error = await runNodeError({ parameters: { resource: 'order', operation: 'get', orderId: '42' } });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'get', orderId: '42' },
+		});
 		expect(error.message).toBe('Order ID must be a UUID, got "42"');
 	});
 
@@ -180,7 +218,13 @@ describe('order.get and order.getMany', () => {
 			.query({ status: 'success', limit: '2', offset: '0' })
 			.reply(200, [order, { ...order, id: 'second' }]);
 		const { output } = await runNode({
-			parameters: { resource: 'order', operation: 'getMany', returnAll: false, limit: 2, filters: { status: 'success' } },
+			parameters: {
+				resource: 'order',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 2,
+				filters: { status: 'success' },
+			},
 		});
 		expect(output.map((item) => item.json.id)).toEqual([ORDER_ID, 'second']);
 	});

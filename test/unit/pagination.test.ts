@@ -32,8 +32,14 @@ describe('Return All pages through the service', () => {
 	});
 
 	it('stops at total without asking for an empty page when the last page is full', async () => {
-		nock(BASE_URL).get('/wallets/deposits').query({ limit: '100', offset: '0' }).reply(200, { deposits: deposits(0, 100), total: 200 });
-		nock(BASE_URL).get('/wallets/deposits').query({ limit: '100', offset: '100' }).reply(200, { deposits: deposits(100, 100), total: 200 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ limit: '100', offset: '0' })
+			.reply(200, { deposits: deposits(0, 100), total: 200 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ limit: '100', offset: '100' })
+			.reply(200, { deposits: deposits(100, 100), total: 200 });
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },
 		});
@@ -41,8 +47,14 @@ describe('Return All pages through the service', () => {
 	});
 
 	it('reads bare arrays until a short page', async () => {
-		nock(BASE_URL).get('/wallets/balance-history').query({ limit: '100', offset: '0' }).reply(200, deposits(0, 100));
-		nock(BASE_URL).get('/wallets/balance-history').query({ limit: '100', offset: '100' }).reply(200, deposits(100, 3));
+		nock(BASE_URL)
+			.get('/wallets/balance-history')
+			.query({ limit: '100', offset: '0' })
+			.reply(200, deposits(0, 100));
+		nock(BASE_URL)
+			.get('/wallets/balance-history')
+			.query({ limit: '100', offset: '100' })
+			.reply(200, deposits(100, 3));
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getBalanceHistory', returnAll: true },
 		});
@@ -50,14 +62,25 @@ describe('Return All pages through the service', () => {
 	});
 
 	it('stops when the service ignores offset and repeats the first page', async () => {
-		nock(BASE_URL).get('/disputes').query(true).times(2).reply(200, { disputes: deposits(0, 100) });
-		const { output } = await runNode({ parameters: { resource: 'dispute', operation: 'getMany', returnAll: true } });
+		nock(BASE_URL)
+			.get('/disputes')
+			.query(true)
+			.times(2)
+			.reply(200, { disputes: deposits(0, 100) });
+		const { output } = await runNode({
+			parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
+		});
 		expect(output).toHaveLength(100);
 	});
 
 	it('stops when the service ignores limit and returns everything at once', async () => {
-		nock(BASE_URL).get('/user-wallets').query(true).reply(200, { wallets: deposits(0, 130), total: 130 });
-		const { output } = await runNode({ parameters: { resource: 'userWallet', operation: 'getMany', returnAll: true } });
+		nock(BASE_URL)
+			.get('/user-wallets')
+			.query(true)
+			.reply(200, { wallets: deposits(0, 130), total: 130 });
+		const { output } = await runNode({
+			parameters: { resource: 'userWallet', operation: 'getMany', returnAll: true },
+		});
 		expect(output).toHaveLength(130);
 	});
 });
@@ -81,10 +104,21 @@ describe('Limit loads no more pages than needed', () => {
 	});
 
 	it('asks for the remainder on the last page of a limit above the page size', async () => {
-		nock(BASE_URL).get('/wallets/deposits').query({ limit: '100', offset: '0' }).reply(200, { deposits: deposits(0, 100), total: 500 });
-		nock(BASE_URL).get('/wallets/deposits').query({ limit: '50', offset: '100' }).reply(200, { deposits: deposits(100, 50), total: 500 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ limit: '100', offset: '0' })
+			.reply(200, { deposits: deposits(0, 100), total: 500 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ limit: '50', offset: '100' })
+			.reply(200, { deposits: deposits(100, 50), total: 500 });
 		const { output } = await runNode({
-			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: false, limit: 150 },
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getDeposits',
+				returnAll: false,
+				limit: 150,
+			},
 		});
 		expect(output).toHaveLength(150);
 		expect(output[149].json.id).toBe('dep-149');
@@ -92,7 +126,9 @@ describe('Limit loads no more pages than needed', () => {
 
 	it('trims a page that holds more than asked for', async () => {
 		nock(BASE_URL).get('/orders').query(true).reply(200, deposits(0, 40));
-		const { output } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: false, limit: 5 } });
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', returnAll: false, limit: 5 },
+		});
 		expect(output).toHaveLength(5);
 	});
 });
@@ -100,7 +136,9 @@ describe('Limit loads no more pages than needed', () => {
 describe('list answers the node cannot read', () => {
 	it('an object without a record array is a clear error', async () => {
 		nock(BASE_URL).get('/disputes').query(true).reply(200, { ok: true });
-		const error = await runNodeError({ parameters: { resource: 'dispute', operation: 'getMany', returnAll: true } });
+		const error = await runNodeError({
+			parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
+		});
 		expect(error.message).toBe('The list answer of GET /disputes holds no array of records');
 	});
 });
@@ -108,8 +146,14 @@ describe('list answers the node cannot read', () => {
 describe('readPage', () => {
 	it('reads a bare array, a named envelope, a known key, and a single unnamed array', () => {
 		expect(readPage([{ id: 1 }])).toEqual({ records: [{ id: 1 }] });
-		expect(readPage({ deposits: [{ id: 1 }], total: 9 }, 'deposits')).toEqual({ records: [{ id: 1 }], total: 9 });
-		expect(readPage({ items: [{ id: 2 }], meta: { page: 1 }, count: 4 })).toEqual({ records: [{ id: 2 }], total: 4 });
+		expect(readPage({ deposits: [{ id: 1 }], total: 9 }, 'deposits')).toEqual({
+			records: [{ id: 1 }],
+			total: 9,
+		});
+		expect(readPage({ items: [{ id: 2 }], meta: { page: 1 }, count: 4 })).toEqual({
+			records: [{ id: 2 }],
+			total: 4,
+		});
 		expect(readPage({ payouts: [{ id: 3 }] })).toEqual({ records: [{ id: 3 }], total: undefined });
 		expect(readPage({ a: [], b: [] })).toBeUndefined();
 		expect(readPage('text')).toBeUndefined();

@@ -46,14 +46,18 @@ afterEach(() => {
 
 describe('payout resource definition', () => {
 	it('runs get and getMany concurrently; create and cancel one item at a time', () => {
-		const readOnly = Object.fromEntries(payoutResource.operations.map((op) => [op.value, op.readOnly === true]));
+		const readOnly = Object.fromEntries(
+			payoutResource.operations.map((op) => [op.value, op.readOnly === true]),
+		);
 		expect(readOnly).toEqual({ create: false, get: true, getMany: true, cancel: false });
 	});
 
 	it('is listed as a resource with Get preselected', () => {
 		const { properties } = new CompanyPayments().description;
 		const resource = properties.find((p) => p.name === 'resource');
-		expect(resource?.options).toContainEqual(expect.objectContaining({ name: 'Payout', value: 'payout' }));
+		expect(resource?.options).toContainEqual(
+			expect.objectContaining({ name: 'Payout', value: 'payout' }),
+		);
 		const selector = properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'payout',
 		);
@@ -78,24 +82,40 @@ describe('fundsReturned', () => {
 
 describe('payout.get', () => {
 	it('gets one payout with the API key and adds fundsReturned false while refundedAt is null', async () => {
-		nock(BASE_URL).get(`/payouts/${PAYOUT_ID}`).matchHeader('x-api-key', API_KEY).reply(200, payout);
-		const { output } = await runNode({ parameters: { resource: 'payout', operation: 'get', payoutId: PAYOUT_ID } });
-		expect(output).toEqual([{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } }]);
+		nock(BASE_URL)
+			.get(`/payouts/${PAYOUT_ID}`)
+			.matchHeader('x-api-key', API_KEY)
+			.reply(200, payout);
+		const { output } = await runNode({
+			parameters: { resource: 'payout', operation: 'get', payoutId: PAYOUT_ID },
+		});
+		expect(output).toEqual([
+			{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('does not call a failed payout refunded until refundedAt is set', async () => {
 		nock(BASE_URL)
 			.get(`/payouts/${PAYOUT_ID}`)
 			.reply(200, { ...payout, status: 'fail', failReason: 'no_traders', refundedAt: null });
-		const { output } = await runNode({ parameters: { resource: 'payout', operation: 'get', payoutId: PAYOUT_ID } });
+		const { output } = await runNode({
+			parameters: { resource: 'payout', operation: 'get', payoutId: PAYOUT_ID },
+		});
 		expect(output[0].json.fundsReturned).toBe(false);
 	});
 
 	it('explains 404 PAYOUT_NOT_FOUND', async () => {
 		nock(BASE_URL)
 			.get('/payouts/nope')
-			.reply(404, { statusCode: 404, error: 'Not Found', errorCode: 'PAYOUT_NOT_FOUND', message: 'Не найдено' });
-		const error = await runNodeError({ parameters: { resource: 'payout', operation: 'get', payoutId: 'nope' } });
+			.reply(404, {
+				statusCode: 404,
+				error: 'Not Found',
+				errorCode: 'PAYOUT_NOT_FOUND',
+				message: 'Не найдено',
+			});
+		const error = await runNodeError({
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'nope' },
+		});
 		expect(error.message).toBe('PAYOUT_NOT_FOUND: The payout does not exist in this company');
 	});
 });
@@ -110,7 +130,9 @@ describe('payout.cancel', () => {
 		const { output, context } = await runNode({
 			parameters: { resource: 'payout', operation: 'cancel', payoutId: PAYOUT_ID },
 		});
-		expect(output).toEqual([{ json: { ...cancelled, fundsReturned: true }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { ...cancelled, fundsReturned: true }, pairedItem: { item: 0 } },
+		]);
 		expect(context.requests[0].body).toBeUndefined();
 		scope.done();
 	});
@@ -141,7 +163,9 @@ describe('payout.cancel', () => {
 			parameters: { resource: 'payout', operation: 'cancel', payoutId: PAYOUT_ID },
 		});
 		expect(error.message).toMatch(
-			new RegExp(`^PAYOUT_NOT_CANCELABLE: Payout "${PAYOUT_ID}" was already taken by an executor and cannot be cancelled`),
+			new RegExp(
+				`^PAYOUT_NOT_CANCELABLE: Payout "${PAYOUT_ID}" was already taken by an executor and cannot be cancelled`,
+			),
 		);
 		expect(error.description).toContain('Service message: Выплату нельзя отменить');
 	});
@@ -218,19 +242,47 @@ describe('payout.create', () => {
 	});
 
 	it.each([
-		['card', '2200 1234 5678 901', 'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 8901" (15 characters, 15 digits)'],
-		['card', '2200 1234 5678 9012 3456', 'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 3456" (20 characters, 20 digits)'],
-		['card', '2200-1234-5678-90AB', 'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 7890" (16 characters, 14 digits)'],
-		['phone', '999 12 34', 'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 1234" (7 characters, 7 digits)'],
-		['phone', '7(999)1234567', 'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 4567" (13 characters, 11 digits)'],
-		['phone', '', 'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got an empty value'],
-	])('refuses the %s requisite %j before any request, showing only its last digits', async (requisiteType, requisite, message) => {
-		const error = await runNodeError({ parameters: { ...base, requisiteType, requisite } });
-		expect(error.constructor.name).toBe('NodeOperationError');
-		expect(error.message).toBe(message);
-		const digits = requisite.replace(/\D/g, '');
-		if (digits.length > 4) expect(`${error.message} ${String(error.description)}`).not.toContain(digits);
-	});
+		[
+			'card',
+			'2200 1234 5678 901',
+			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 8901" (15 characters, 15 digits)',
+		],
+		[
+			'card',
+			'2200 1234 5678 9012 3456',
+			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 3456" (20 characters, 20 digits)',
+		],
+		[
+			'card',
+			'2200-1234-5678-90AB',
+			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 7890" (16 characters, 14 digits)',
+		],
+		[
+			'phone',
+			'999 12 34',
+			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 1234" (7 characters, 7 digits)',
+		],
+		[
+			'phone',
+			'7(999)1234567',
+			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 4567" (13 characters, 11 digits)',
+		],
+		[
+			'phone',
+			'',
+			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got an empty value',
+		],
+	])(
+		'refuses the %s requisite %j before any request, showing only its last digits',
+		async (requisiteType, requisite, message) => {
+			const error = await runNodeError({ parameters: { ...base, requisiteType, requisite } });
+			expect(error.constructor.name).toBe('NodeOperationError');
+			expect(error.message).toBe(message);
+			const digits = requisite.replace(/\D/g, '');
+			if (digits.length > 4)
+				expect(`${error.message} ${String(error.description)}`).not.toContain(digits);
+		},
+	);
 
 	it.each([0, -100])('refuses the amount %j before any request', async (amountRub) => {
 		const error = await runNodeError({ parameters: { ...base, amountRub } });
@@ -255,7 +307,9 @@ describe('payout.create', () => {
 		const shown = `${error.message}\n${String(error.description)}\n${JSON.stringify(error.context)}`;
 		expect(shown).not.toContain(CARD_NUMBER);
 		expect(shown).not.toContain('2200 1234 5678 9012');
-		expect(error.description).toContain('Service message: Реквизит •••• 9012 не прошёл проверку (•••• 9012)');
+		expect(error.description).toContain(
+			'Service message: Реквизит •••• 9012 не прошёл проверку (•••• 9012)',
+		);
 		expect(error.description).toContain('Details: {"requisite":"•••• 9012","attempts":1}');
 		expect(error.description).toContain('Request ID: req-77');
 		expect(error.httpCode).toBe('422');
@@ -269,7 +323,9 @@ describe('payout.create', () => {
 			message: 'Выплаты не принимаются',
 		});
 		const error = await runNodeError({ parameters: base });
-		expect(error.message).toBe('PAYOUT_OUTSIDE_WORKING_HOURS: Payouts are not accepted at this hour');
+		expect(error.message).toBe(
+			'PAYOUT_OUTSIDE_WORKING_HOURS: Payouts are not accepted at this hour',
+		);
 	});
 });
 
@@ -298,7 +354,11 @@ describe('payout.getMany', () => {
 
 	it('pages with Return All and no filters', async () => {
 		nock(BASE_URL).get('/payouts').query({ limit: '100', offset: '0' }).reply(200, [payout]);
-		const { output } = await runNode({ parameters: { resource: 'payout', operation: 'getMany', returnAll: true } });
-		expect(output).toEqual([{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } }]);
+		const { output } = await runNode({
+			parameters: { resource: 'payout', operation: 'getMany', returnAll: true },
+		});
+		expect(output).toEqual([
+			{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } },
+		]);
 	});
 });

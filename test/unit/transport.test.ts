@@ -6,7 +6,15 @@ const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
 const getOrder = { resource: 'order', operation: 'get', orderId: ORDER_ID };
 
 function errorBody(statusCode: number, errorCode: string, message: string, extra: object = {}) {
-	return { statusCode, error: 'Error', errorCode, message, path: `/orders/${ORDER_ID}`, timestamp: '2026-11-21T12:00:00Z', ...extra };
+	return {
+		statusCode,
+		error: 'Error',
+		errorCode,
+		message,
+		path: `/orders/${ORDER_ID}`,
+		timestamp: '2026-11-21T12:00:00Z',
+		...extra,
+	};
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -55,7 +63,10 @@ describe('service errors become NodeApiError with every field of the error body'
 	it('403 with the permission only in details still names it', async () => {
 		nock(BASE_URL)
 			.get(`/orders/${ORDER_ID}`)
-			.reply(403, errorBody(403, 'PERMISSION_DENIED', 'Нет прав', { details: { required: 'orders.read' } }));
+			.reply(
+				403,
+				errorBody(403, 'PERMISSION_DENIED', 'Нет прав', { details: { required: 'orders.read' } }),
+			);
 		const error = await runNodeError({ parameters: getOrder });
 		expect(error.message).toContain('(missing permission orders.read)');
 	});
@@ -63,7 +74,9 @@ describe('service errors become NodeApiError with every field of the error body'
 	it('404: ORDER_NOT_FOUND and the request ID from the X-Request-Id header', async () => {
 		nock(BASE_URL)
 			.get(`/orders/${ORDER_ID}`)
-			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден'), { 'X-Request-Id': 'hdr-404' });
+			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден'), {
+				'X-Request-Id': 'hdr-404',
+			});
 		const error = await runNodeError({ parameters: getOrder });
 		expect(error.message).toBe('ORDER_NOT_FOUND: The order does not exist in this company');
 		expect(error.description).toContain('Request ID: hdr-404');
@@ -74,16 +87,26 @@ describe('service errors become NodeApiError with every field of the error body'
 			.get(`/orders/${ORDER_ID}`)
 			.reply(409, errorBody(409, 'CONFLICT', 'Конфликт', { details: { orderId: ORDER_ID } }));
 		const error = await runNodeError({ parameters: getOrder });
-		expect(error.message).toBe('CONFLICT: The request conflicts with the current state of the object');
+		expect(error.message).toBe(
+			'CONFLICT: The request conflicts with the current state of the object',
+		);
 		expect(error.description).toContain(`Details: {"orderId":"${ORDER_ID}"}`);
 	});
 
 	it('validation errors with an array message show every line', async () => {
 		nock(BASE_URL)
 			.get(`/orders/${ORDER_ID}`)
-			.reply(400, errorBody(400, 'VALIDATION_ERROR', ['id must be a UUID', 'limit must be positive'] as never));
+			.reply(
+				400,
+				errorBody(400, 'VALIDATION_ERROR', [
+					'id must be a UUID',
+					'limit must be positive',
+				] as never),
+			);
 		const error = await runNodeError({ parameters: getOrder });
-		expect(error.description).toContain('Service message: id must be a UUID; limit must be positive');
+		expect(error.description).toContain(
+			'Service message: id must be a UUID; limit must be positive',
+		);
 	});
 
 	it('an unknown errorCode is a generic failure of its status, code still shown', async () => {
@@ -101,7 +124,9 @@ describe('service errors become NodeApiError with every field of the error body'
 			.get(`/orders/${ORDER_ID}`)
 			.reply(503, errorBody(503, 'SERVICE_UNAVAILABLE', 'Сервис недоступен'));
 		const error = await runNodeError({ parameters: getOrder });
-		expect(error.message).toBe('SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later');
+		expect(error.message).toBe(
+			'SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later',
+		);
 		expect(error.httpCode).toBe('503');
 	});
 
@@ -115,15 +140,21 @@ describe('service errors become NodeApiError with every field of the error body'
 	it('a 200 answer that is not JSON is an error, not an empty item', async () => {
 		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, 'OK but not json');
 		const error = await runNodeError({ parameters: getOrder });
-		expect(error.message).toBe(`The service answered GET /orders/${ORDER_ID} with a body that is not JSON`);
+		expect(error.message).toBe(
+			`The service answered GET /orders/${ORDER_ID} with a body that is not JSON`,
+		);
 	});
 
 	it('a network failure names the base URL and never the API key', async () => {
-		nock(BASE_URL).get(`/orders/${ORDER_ID}`).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+		nock(BASE_URL)
+			.get(`/orders/${ORDER_ID}`)
+			.replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
 		const error = await runNodeError({ parameters: getOrder });
 		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
 		expect(error.description).toContain(`GET ${BASE_URL}/orders/${ORDER_ID} got no answer`);
-		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(API_KEY);
+		expect(
+			JSON.stringify({ ...error, message: error.message, description: error.description }),
+		).not.toContain(API_KEY);
 	});
 
 	it('no error text carries the API key', async () => {
@@ -139,7 +170,9 @@ describe('service errors become NodeApiError with every field of the error body'
 			parameters: getOrder,
 			credentials: { environment: 'production', baseUrl: 'payments.example.com', apiKey: API_KEY },
 		});
-		expect(error.message).toBe(`The credential's Base URL must be an http(s) URL, got "payments.example.com"`);
+		expect(error.message).toBe(
+			`The credential's Base URL must be an http(s) URL, got "payments.example.com"`,
+		);
 	});
 
 	it('a trailing slash on the base URL is dropped', async () => {
@@ -159,7 +192,11 @@ describe('continue on fail', () => {
 		nock(BASE_URL).get('/orders/11111111-2222-4333-8444-555555555555').reply(200, { id: 'found' });
 		const { output } = await runNode({
 			continueOnFail: true,
-			parameters: [getOrder, { ...getOrder, orderId: '11111111-2222-4333-8444-555555555555' }, { ...getOrder, orderId: 'bad' }],
+			parameters: [
+				getOrder,
+				{ ...getOrder, orderId: '11111111-2222-4333-8444-555555555555' },
+				{ ...getOrder, orderId: 'bad' },
+			],
 		});
 		expect(output).toHaveLength(3);
 		expect(output[0]).toEqual({
@@ -184,7 +221,11 @@ describe('continue on fail', () => {
 		nock(BASE_URL)
 			.get(`/orders/${ORDER_ID}`)
 			.reply(404, errorBody(404, 'ORDER_NOT_FOUND', 'Заказ не найден', { requestId: 'req-2' }));
-		const { output } = await runNode({ continueOnFail: true, onError: 'continueErrorOutput', parameters: getOrder });
+		const { output } = await runNode({
+			continueOnFail: true,
+			onError: 'continueErrorOutput',
+			parameters: getOrder,
+		});
 		expect(output).toEqual([
 			{
 				json: {
@@ -206,9 +247,15 @@ describe('continue on fail', () => {
 
 	it('without it, a failed payment stops the run and says which items went through', async () => {
 		const QR = 'https://qr.nspk.ru/AS1?sum=1000';
-		nock(BASE_URL).post('/orders/prepare').reply(200, { id: '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11' });
-		nock(BASE_URL).post('/orders/accept/0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11').reply(200, { id: 'paid' });
-		nock(BASE_URL).post('/orders/prepare').reply(422, errorBody(422, 'INSUFFICIENT_BALANCE', 'Недостаточно средств'));
+		nock(BASE_URL)
+			.post('/orders/prepare')
+			.reply(200, { id: '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11' });
+		nock(BASE_URL)
+			.post('/orders/accept/0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11')
+			.reply(200, { id: 'paid' });
+		nock(BASE_URL)
+			.post('/orders/prepare')
+			.reply(422, errorBody(422, 'INSUFFICIENT_BALANCE', 'Недостаточно средств'));
 		const error = await runNodeError({
 			parameters: [
 				{ resource: 'order', operation: 'pay', qrCode: QR },
@@ -216,8 +263,12 @@ describe('continue on fail', () => {
 				{ resource: 'order', operation: 'pay', qrCode: QR },
 			],
 		});
-		expect(error.message).toBe('INSUFFICIENT_BALANCE: The company balance is too low for this payment');
-		expect(error.description).toContain('Item 0 was already processed by the service before this failure');
+		expect(error.message).toBe(
+			'INSUFFICIENT_BALANCE: The company balance is too low for this payment',
+		);
+		expect(error.description).toContain(
+			'Item 0 was already processed by the service before this failure',
+		);
 		expect((error.context as { itemIndex: number }).itemIndex).toBe(1);
 	});
 });
@@ -250,7 +301,11 @@ describe('idempotency key', () => {
 		const twoItems = await keysSent({ parameters: [accept, accept], executionId: '77' }, 2);
 		const otherExecution = await keysSent({ parameters: accept, executionId: '78' });
 		const secondRun = await keysSent({ parameters: accept, executionId: '77', runIndex: 1 });
-		const otherNode = await keysSent({ parameters: accept, executionId: '77', nodeId: 'another-node' });
+		const otherNode = await keysSent({
+			parameters: accept,
+			executionId: '77',
+			nodeId: 'another-node',
+		});
 		const all = [...twoItems, ...otherExecution, ...secondRun, ...otherNode];
 		expect(new Set(all).size).toBe(all.length);
 	});
@@ -264,6 +319,8 @@ describe('idempotency key', () => {
 
 	it('refuses a user key with spaces or control characters', async () => {
 		const error = await runNodeError({ parameters: { ...accept, idempotencyKey: 'two words' } });
-		expect(error.message).toBe('Idempotency Key must be printable ASCII without spaces, got "two words"');
+		expect(error.message).toBe(
+			'Idempotency Key must be printable ASCII without spaces, got "two words"',
+		);
 	});
 });

@@ -22,7 +22,8 @@ export const targetAmountField: INodeProperties = {
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	default: 0,
 	required: true,
-	description: 'The amount in USD to load onto the card; the service adds its commission and the processor fee on top',
+	description:
+		'The amount in USD to load onto the card; the service adds its commission and the processor fee on top',
 };
 
 export function readTargetAmount(ctx: IExecuteFunctions, itemIndex: number): number {

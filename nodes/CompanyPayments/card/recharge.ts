@@ -16,7 +16,11 @@ export const recharge: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);
-		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		const { method, path } = ASSUMED_ENDPOINTS.cardRecharge;
 		return (await apiRequest.call(this, {
 			method,

@@ -29,7 +29,13 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const requestStatus = typeof request?.status === 'string' ? request.status : null;
 	const pending = CARD_REQUEST_PENDING_STATUS;
 	if (status === pending || requestStatus === pending || (!status && !requestStatus)) {
-		return { outcome: 'pending', status: status ?? pending, card: null, request, note: PENDING_NOTE };
+		return {
+			outcome: 'pending',
+			status: status ?? pending,
+			card: null,
+			request,
+			note: PENDING_NOTE,
+		};
 	}
 	throw new NodeApiError(ctx.getNode(), body as JsonObject, {
 		message: `The service issued no card: the card request is ${requestStatus ?? status}`,
@@ -57,8 +63,16 @@ export const request: OperationDefinition = {
 		idempotencyKeyField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const externalId = readCardExternalId(this, itemIndex, this.getNodeParameter('externalId', itemIndex, ''));
-		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const externalId = readCardExternalId(
+			this,
+			itemIndex,
+			this.getNodeParameter('externalId', itemIndex, ''),
+		);
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: '/cards/request',

@@ -6,7 +6,10 @@ import type { ResourceDefinition } from '../types';
  * The UI of one resource: its operation selector, then each operation's fields shown only for
  * that resource and operation.
  */
-export function describeResource(resource: ResourceDefinition, defaultOperation: string): INodeProperties[] {
+export function describeResource(
+	resource: ResourceDefinition,
+	defaultOperation: string,
+): INodeProperties[] {
 	const operations = [...resource.operations].sort((a, b) => a.name.localeCompare(b.name));
 	const selector: INodeProperties = {
 		displayName: 'Operation',

@@ -29,7 +29,8 @@ export function requireText(
 	field: string,
 ): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const trimmed = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	const trimmed =
+		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 	if (trimmed === '') throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '');
 	return trimmed;
 }

@@ -37,9 +37,16 @@ export function readEmail(
 ): string | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	const trimmed = typeof value === 'string' ? value.trim() : '';
-	if (!required && (value === null || (typeof value === 'string' && trimmed === ''))) return undefined;
+	if (!required && (value === null || (typeof value === 'string' && trimmed === '')))
+		return undefined;
 	if (!EMAIL.test(trimmed)) {
-		throw invalidInput(ctx, itemIndex, field, 'must be an e-mail address like name@example.com', value ?? '');
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			'must be an e-mail address like name@example.com',
+			value ?? '',
+		);
 	}
 	return trimmed;
 }

@@ -4,7 +4,11 @@ import { COMPANY_LOGIN_AUTHENTICATED } from '../assumptions';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from './fields';
-import { KEY_ROTATED_NOTICE, KEY_ROTATED_OUTPUT, ROTATED_BY_EARLIER_ITEM } from './regenerateApiKey';
+import {
+	KEY_ROTATED_NOTICE,
+	KEY_ROTATED_OUTPUT,
+	ROTATED_BY_EARLIER_ITEM,
+} from './regenerateApiKey';
 
 export const login: OperationDefinition = {
 	value: 'login',
@@ -24,7 +28,12 @@ export const login: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const email = readEmail(this, itemIndex, true) as string;
-		const password = readSecret(this, itemIndex, this.getNodeParameter('password', itemIndex, ''), 'Password');
+		const password = readSecret(
+			this,
+			itemIndex,
+			this.getNodeParameter('password', itemIndex, ''),
+			'Password',
+		);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: '/auth/company/login',

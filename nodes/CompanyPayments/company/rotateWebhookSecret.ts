@@ -25,7 +25,10 @@ export const rotateWebhookSecret: OperationDefinition = {
 			path: '/auth/company/webhook-secret/rotate',
 			itemIndex,
 		});
-		const body = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as IDataObject) : {};
+		const body =
+			typeof answer === 'object' && answer !== null && !Array.isArray(answer)
+				? (answer as IDataObject)
+				: {};
 		return {
 			...body,
 			notice:

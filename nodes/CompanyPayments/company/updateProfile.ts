@@ -14,7 +14,11 @@ function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	} catch {
 		parsed = undefined;
 	}
-	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
+	if (
+		!parsed ||
+		(parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+		!parsed.hostname
+	) {
 		throw invalidInput(ctx, itemIndex, 'Webhook URL', 'must be an http(s) URL', value ?? '');
 	}
 	return trimmed;

@@ -4,7 +4,8 @@ export const getAddress = fixedCall({
 	value: 'getAddress',
 	name: 'Get Deposit Address',
 	action: 'Get the company deposit address',
-	description: 'Get the company TRON address for incoming USDT (TRC-20); the service creates it on first request',
+	description:
+		'Get the company TRON address for incoming USDT (TRC-20); the service creates it on first request',
 	method: 'GET',
 	path: '/wallets',
 });

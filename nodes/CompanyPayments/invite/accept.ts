@@ -1,6 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from '../company/fields';
+import {
+	emailField,
+	newApiKeyOutput,
+	passwordField,
+	readEmail,
+	readSecret,
+} from '../company/fields';
 import { segment } from '../common/validation';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
@@ -27,13 +33,20 @@ export const accept: OperationDefinition = {
 			default: '',
 		},
 		inviteTokenField,
-		emailField('The e-mail address of the new member. If the invite names an e-mail, only that one is accepted.'),
+		emailField(
+			'The e-mail address of the new member. If the invite names an e-mail, only that one is accepted.',
+		),
 		{ ...passwordField, description: 'The password of the new member' },
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const token = readInviteToken(this, itemIndex);
 		const email = readEmail(this, itemIndex, true) as string;
-		const password = readSecret(this, itemIndex, this.getNodeParameter('password', itemIndex, ''), 'Password');
+		const password = readSecret(
+			this,
+			itemIndex,
+			this.getNodeParameter('password', itemIndex, ''),
+			'Password',
+		);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: `/auth/invites/${segment(token)}/accept`,

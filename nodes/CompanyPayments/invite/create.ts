@@ -34,7 +34,8 @@ export const create: OperationDefinition = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. owner',
-					description: 'The role the new member gets; leave empty for the default role of the service',
+					description:
+						'The role the new member gets; leave empty for the default role of the service',
 				},
 			],
 		},
@@ -59,7 +60,8 @@ export const create: OperationDefinition = {
 			itemIndex,
 			explainStatus: { 400: LEGACY_KEY_INVITE },
 		})) as IDataObject;
-		const invite = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
+		const invite =
+			typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
 		return { url: invite.url ?? null, ...invite };
 	},
 };

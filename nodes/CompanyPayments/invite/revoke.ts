@@ -32,11 +32,14 @@ export const revoke: OperationDefinition = {
 				INVITE_NOT_FOUND: notFound,
 			},
 			explainStatus: {
-				400: "The service refused to revoke the invite. Managing invites needs a member API key, not the legacy company-wide key",
+				400: 'The service refused to revoke the invite. Managing invites needs a member API key, not the legacy company-wide key',
 				404: notFound,
 			},
 		});
-		const body = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as IDataObject) : {};
+		const body =
+			typeof answer === 'object' && answer !== null && !Array.isArray(answer)
+				? (answer as IDataObject)
+				: {};
 		return { revoked: true, inviteId, ...body };
 	},
 };

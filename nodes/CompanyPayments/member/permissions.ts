@@ -49,7 +49,13 @@ export function readPermissions(
 		if (value.trim() === '') return undefined;
 		parts = value.split(/[,\n]/);
 	} else {
-		throw invalidInput(ctx, itemIndex, field, 'must be a comma-separated list of permission names', value);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			'must be a comma-separated list of permission names',
+			value,
+		);
 	}
 	const names: string[] = [];
 	for (const part of parts) {

@@ -38,7 +38,8 @@ export const remove: OperationDefinition = {
 			explain: { MEMBER_NOT_FOUND: notFound },
 			explainStatus: { 400: LEGACY_KEY_REMOVE, 403: LAST_OWNER, 404: notFound },
 		})) as IDataObject;
-		const body = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
+		const body =
+			typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
 		if (body.ok === false) {
 			throw new NodeApiError(this.getNode(), body as JsonObject, {
 				message: `The service answered ok: false, so member "${userId}" was not removed`,

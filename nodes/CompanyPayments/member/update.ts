@@ -83,7 +83,10 @@ export const update: OperationDefinition = {
 				404: `No member with user ID "${userId}" exists in this company`,
 			},
 		});
-		return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && Object.keys(answer).length > 0
+		return typeof answer === 'object' &&
+			answer !== null &&
+			!Array.isArray(answer) &&
+			Object.keys(answer).length > 0
 			? (answer as IDataObject)
 			: { userId, ...body };
 	},

@@ -26,7 +26,8 @@ export const accept: OperationDefinition = {
 	value: 'accept',
 	name: 'Accept Quote',
 	action: 'Accept a quote and create an order',
-	description: 'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
+	description:
+		'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
 	properties: [
 		{
 			displayName: 'Quote ID',
@@ -40,7 +41,11 @@ export const accept: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
-		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		return await acceptQuote(this, itemIndex, quoteId, key);
 	},
 };

@@ -20,7 +20,11 @@ export const pay: OperationDefinition = {
 	properties: [qrCodeField, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');
-		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 		if (!idField) {

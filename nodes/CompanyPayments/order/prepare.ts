@@ -33,7 +33,8 @@ export const prepare: OperationDefinition = {
 	value: 'prepare',
 	name: 'Prepare Quote',
 	action: 'Prepare a quote from a QR code',
-	description: 'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
+	description:
+		'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
 	properties: [qrCodeField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');

@@ -14,11 +14,20 @@ export const cancel: OperationDefinition = {
 	action: 'Cancel a payout',
 	description:
 		'Cancel a payout that no executor has taken yet (status waiting_trader); it ends in fail with failReason cancelled_by_merchant and its money is returned',
-	properties: [payoutIdField, ...(PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY ? [idempotencyKeyField] : [])],
+	properties: [
+		payoutIdField,
+		...(PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY ? [idempotencyKeyField] : []),
+	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
 		const headers = PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY
-			? { 'Idempotency-Key': idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, '')) }
+			? {
+					'Idempotency-Key': idempotencyKey(
+						this,
+						itemIndex,
+						this.getNodeParameter('idempotencyKey', itemIndex, ''),
+					),
+				}
 			: undefined;
 		const payout = (await apiRequest.call(this, {
 			method: 'POST',

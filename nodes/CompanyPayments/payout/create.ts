@@ -45,7 +45,7 @@ export const create: OperationDefinition = {
 			required: true,
 			placeholder: 'e.g. 2200 1234 5678 9012',
 			description:
-				'The recipient\'s card number (16 to 19 digits) or phone number (10 to 15 digits, optional leading +). Spaces and dashes are removed before it is checked and sent.',
+				"The recipient's card number (16 to 19 digits) or phone number (10 to 15 digits, optional leading +). Spaces and dashes are removed before it is checked and sent.",
 		},
 		{
 			displayName: 'Additional Fields',
@@ -60,7 +60,7 @@ export const create: OperationDefinition = {
 					type: 'string',
 					default: '',
 					description:
-						'The ID of the recipient\'s bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.',
+						"The ID of the recipient's bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.",
 				},
 				{
 					displayName: 'External ID',
@@ -95,10 +95,15 @@ export const create: OperationDefinition = {
 			this.getNodeParameter('requisite', itemIndex, ''),
 		);
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const key = idempotencyKey(this, itemIndex, this.getNodeParameter('idempotencyKey', itemIndex, ''));
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		const body: IDataObject = { amountRub, requisiteType, requisite };
 		for (const field of OPTIONAL_TEXT_FIELDS) {
-			const value = typeof additional[field] === 'string' ? (additional[field] as string).trim() : '';
+			const value =
+				typeof additional[field] === 'string' ? (additional[field] as string).trim() : '';
 			if (value !== '') body[field] = value;
 		}
 		const explain = {

@@ -10,7 +10,8 @@ export const get: OperationDefinition = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a payout',
-	description: 'Get one payout by its ID; fundsReturned tells whether its money is back on the company balance',
+	description:
+		'Get one payout by its ID; fundsReturned tells whether its money is back on the company balance',
 	readOnly: true,
 	properties: [payoutIdField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -24,21 +24,32 @@ export function readRequisite(
 	value: unknown,
 ): { requisiteType: RequisiteType; requisite: string } {
 	if (type !== 'card' && type !== 'phone') {
-		throw new NodeOperationError(ctx.getNode(), `Requisite Type must be card or phone, got "${type}"`, {
-			itemIndex,
-			description: `Nothing was sent to the service. Fix "Requisite Type" on item ${itemIndex} and run again.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Requisite Type must be card or phone, got "${type}"`,
+			{
+				itemIndex,
+				description: `Nothing was sent to the service. Fix "Requisite Type" on item ${itemIndex} and run again.`,
+			},
+		);
 	}
 	const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
 	const cleaned = raw.trim().replace(PAYOUT_REQUISITE_SEPARATORS, '');
 	const format = PAYOUT_REQUISITE_FORMATS[type];
 	if (!format.pattern.test(cleaned)) {
 		const digits = cleaned.replace(/\D/g, '').length;
-		const shown = cleaned === '' ? 'an empty value' : `"${maskRequisite(cleaned)}" (${cleaned.length} characters, ${digits} digits)`;
-		throw new NodeOperationError(ctx.getNode(), `Requisite ${format.rule} for requisite type ${type}, got ${shown}`, {
-			itemIndex,
-			description: `Nothing was sent to the service. Spaces and dashes are removed before the check. Fix "Requisite" on item ${itemIndex} and run again.`,
-		});
+		const shown =
+			cleaned === ''
+				? 'an empty value'
+				: `"${maskRequisite(cleaned)}" (${cleaned.length} characters, ${digits} digits)`;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Requisite ${format.rule} for requisite type ${type}, got ${shown}`,
+			{
+				itemIndex,
+				description: `Nothing was sent to the service. Spaces and dashes are removed before the check. Fix "Requisite" on item ${itemIndex} and run again.`,
+			},
+		);
 	}
 	return { requisiteType: type, requisite: cleaned };
 }

@@ -1,12 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import {
-	ENVELOPE_ITEM_KEYS,
-	ENVELOPE_TOTAL_KEYS,
-	PAGE_SIZE,
-	PAGING_QUERY,
-} from '../assumptions';
+import { ENVELOPE_ITEM_KEYS, ENVELOPE_TOTAL_KEYS, PAGE_SIZE, PAGING_QUERY } from '../assumptions';
 import type { ApiContext } from './request';
 import { apiRequest } from './request';
 
@@ -40,7 +35,10 @@ export function readPage(body: unknown, itemsKey?: string): Page | undefined {
 	}
 	if (!Array.isArray(records)) return undefined;
 	const totalKey = ENVELOPE_TOTAL_KEYS.find((key) => typeof body[key] === 'number');
-	return { records: records as IDataObject[], total: totalKey ? (body[totalKey] as number) : undefined };
+	return {
+		records: records as IDataObject[],
+		total: totalKey ? (body[totalKey] as number) : undefined,
+	};
 }
 
 export interface ListRequest {
@@ -85,7 +83,8 @@ export async function listRecords(this: ApiContext, request: ListRequest): Promi
 				{ body: JSON.stringify(body).slice(0, 300) },
 				{
 					message: `The list answer of GET ${request.path} holds no array of records`,
-					description: 'Expected a JSON array, or an object with one array field (and optionally total).',
+					description:
+						'Expected a JSON array, or an object with one array field (and optionally total).',
 					itemIndex: request.itemIndex,
 				},
 			);

@@ -14,7 +14,11 @@ import { serviceError } from './serviceError';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
-export type ApiContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -58,7 +62,10 @@ async function readBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string>
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The credential's Base URL must be an http(s) URL, got "${raw}"`,
-			{ description: 'Open the Company Payments API credential and set Base URL, e.g. https://payments.example.com/api' },
+			{
+				description:
+					'Open the Company Payments API credential and set Base URL, e.g. https://payments.example.com/api',
+			},
 		);
 	}
 	return raw.replace(/\/+$/, '');
@@ -117,13 +124,11 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 	let response: FullResponse;
 	try {
-		response = (request.authenticated === false
-			? await this.helpers.httpRequest(options)
-			: await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					CREDENTIAL_NAME,
-					options,
-				)) as FullResponse;
+		response = (
+			request.authenticated === false
+				? await this.helpers.httpRequest(options)
+				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options)
+		) as FullResponse;
 	} catch (error) {
 		// Network-level failure: keep the code and message, never the request (it holds the key).
 		const cause = error as { message?: string; code?: string };

@@ -36,7 +36,10 @@ export async function httpRequest(options: IHttpRequestOptions): Promise<unknown
 	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key] = String(value);
 	let body: string | undefined;
 	const raw = options.body as unknown;
-	if (raw !== undefined && !(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0)) {
+	if (
+		raw !== undefined &&
+		!(typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0)
+	) {
 		body = typeof raw === 'string' ? raw : JSON.stringify(raw);
 		if (!Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) {
 			headers['Content-Type'] = 'application/json';
@@ -77,8 +80,9 @@ export function authenticate(
 	const auth = new CompanyPaymentsApi().authenticate;
 	const headers: IDataObject = { ...options.headers };
 	for (const [name, template] of Object.entries(auth.properties.headers ?? {})) {
-		headers[name] = String(template).replace(/^=\{\{\$credentials\.(\w+)\}\}$/, (_match, field: string) =>
-			String(credentials[field] ?? ''),
+		headers[name] = String(template).replace(
+			/^=\{\{\$credentials\.(\w+)\}\}$/,
+			(_match, field: string) => String(credentials[field] ?? ''),
 		);
 	}
 	return { ...options, headers };
@@ -112,7 +116,10 @@ export function readPath(source: IDataObject, path: string): unknown {
  * The HTTP helpers of a fake n8n context: each records the request it sends (after the
  * credential's authentication was applied) into `requests`.
  */
-export function httpHelpers(requests: IHttpRequestOptions[], credentials: ICredentialDataDecryptedObject) {
+export function httpHelpers(
+	requests: IHttpRequestOptions[],
+	credentials: ICredentialDataDecryptedObject,
+) {
 	return {
 		httpRequest: async (request: IHttpRequestOptions) => {
 			requests.push(request);
