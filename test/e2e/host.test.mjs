@@ -21,6 +21,7 @@ import {
 	installPackage,
 	PACKAGE_NAME,
 	PACKAGE_ROOT,
+	packedFiles,
 	startN8n,
 	uuid,
 } from './n8n-host.mjs';
@@ -124,6 +125,22 @@ after(async () => {
 	await n8n?.stop();
 	if (userFolder && !keepFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	else if (userFolder) process.stderr.write(`[host.test] kept ${userFolder}\n`);
+});
+
+test('the package n8n loads is what npm pack publishes: dist only, no runtime dependencies', () => {
+	const files = packedFiles(packageRoot);
+	const extra = files.filter(
+		(file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE.md'].includes(file),
+	);
+	assert.deepEqual(extra, []);
+	assert.ok(files.includes('dist/nodes/CompanyPayments/CompanyPayments.node.js'));
+	assert.ok(files.includes('dist/credentials/CompanyPaymentsApi.credentials.js'));
+	assert.ok(!files.some((file) => file.startsWith('dist/test') || file.includes('sandbox')));
+	const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
+	assert.deepEqual(pkg.dependencies ?? {}, {});
+	assert.deepEqual(pkg.peerDependencies, { 'n8n-workflow': '*' });
+	const installed = path.join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
+	for (const file of files) assert.ok(fs.existsSync(path.join(installed, file)), `${file} is installed`);
 });
 
 test('n8n knows the action node and the credential of the package', async () => {

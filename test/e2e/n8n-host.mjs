@@ -20,7 +20,7 @@
  * Everything binds to 127.0.0.1. Facts about n8n 2.8.4 that this file relies on are noted where
  * they are used; they were read from n8n's own code in the cache's node_modules.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
@@ -428,7 +428,23 @@ export function createUserFolder(prefix = 'n8n-company-payments-') {
 }
 
 /**
- * Copies the built package (package.json and dist/) to
+ * The paths `npm pack` would put into the package's tarball (package.json, README, license,
+ * and the `files` of package.json), read from `npm pack --dry-run --json`.
+ * @param {string} packageRoot
+ * @returns {string[]}
+ */
+export function packedFiles(packageRoot) {
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: packageRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
+	const [report] = JSON.parse(out);
+	return report.files.map((file) => file.path);
+}
+
+/**
+ * Copies the built package, exactly the files `npm pack` would publish, to
  * `<userFolder>/.n8n/nodes/node_modules/<name>/`, where n8n 2.8.4 loads every `n8n-nodes-*`
  * package at start (community-packages module: `loadDir()` is `<nodesDownloadDir>/node_modules`,
  * loaded lazily from `dist/known/*.json` when present, else from the package.json `n8n` section).
@@ -458,8 +474,11 @@ export function installPackage(userFolder, packageRoot = PACKAGE_ROOT) {
 	const dir = path.join(nodesDir, 'node_modules', pkg.name);
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	fs.copyFileSync(pkgFile, path.join(dir, 'package.json'));
-	fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
+	// Exactly the files `npm pack` would publish, so the tests load what users install.
+	for (const file of packedFiles(packageRoot)) {
+		fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+		fs.copyFileSync(path.join(packageRoot, file), path.join(dir, file));
+	}
 	const nodesPackageJson = path.join(nodesDir, 'package.json');
 	if (!fs.existsSync(nodesPackageJson)) {
 		fs.writeFileSync(
