@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readEmail, emailField } from '../company/fields';
-import { invalidInput } from '../common/validation';
-import { permissionsField, readPermissions } from '../member/permissions';
+import { permissionsField, readPermissions, readRole } from '../member/permissions';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 
@@ -45,12 +44,8 @@ export const create: OperationDefinition = {
 		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
 		if (email) body.email = email;
-		if (fields.role !== undefined && fields.role !== null) {
-			if (typeof fields.role !== 'string') {
-				throw invalidInput(this, itemIndex, 'Role', 'must be text', fields.role);
-			}
-			if (fields.role.trim() !== '') body.role = fields.role.trim();
-		}
+		const role = readRole(this, itemIndex, fields.role);
+		if (role !== undefined) body.role = role;
 		const permissions = readPermissions(this, itemIndex, fields.permissions);
 		if (permissions !== undefined) body.permissions = permissions;
 		const answer = (await apiRequest.call(this, {

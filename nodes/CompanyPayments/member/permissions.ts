@@ -75,3 +75,14 @@ export function readPermissions(
 	if (names.length === 0 && !Array.isArray(value)) return undefined;
 	return names;
 }
+
+/** Reads an optional role: trimmed text, or undefined when empty; anything else is refused. */
+export function readRole(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'string') throw invalidInput(ctx, itemIndex, 'Role', 'must be text', value);
+	return value.trim() === '' ? undefined : value.trim();
+}

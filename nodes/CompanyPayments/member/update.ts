@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { invalidInput, segment } from '../common/validation';
+import { segment } from '../common/validation';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 import { readUserId, userIdField } from './fields';
-import { permissionsField, readPermissions } from './permissions';
+import { permissionsField, readPermissions, readRole } from './permissions';
 
 export const update: OperationDefinition = {
 	value: 'update',
@@ -48,12 +48,8 @@ export const update: OperationDefinition = {
 		const userId = readUserId(this, itemIndex);
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
-		if (fields.role !== undefined && fields.role !== null) {
-			if (typeof fields.role !== 'string') {
-				throw invalidInput(this, itemIndex, 'Role', 'must be text', fields.role);
-			}
-			if (fields.role.trim() !== '') body.role = fields.role.trim();
-		}
+		const role = readRole(this, itemIndex, fields.role);
+		if (role !== undefined) body.role = role;
 		const permissions = readPermissions(this, itemIndex, fields.permissions);
 		if (permissions !== undefined) body.permissions = permissions;
 		if (Object.keys(body).length === 0) {
