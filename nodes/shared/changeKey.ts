@@ -1,0 +1,97 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * One name for one state change of one record, whichever trigger saw it.
+ *
+ * The webhook trigger computes it from an event body, the poll trigger from the record it read
+ * from a list. A workflow fed by both keeps exactly one item per change with n8n's Remove
+ * Duplicates on `changeKey`. The form is `<record>:<id>:<state>`:
+ *
+ * | record  | id                                        | state                                  |
+ * |---------|-------------------------------------------|----------------------------------------|
+ * | order   | order id                                  | status                                 |
+ * | deposit | deposit id                                | status, legacy values normalised       |
+ * | payout  | payout id                                 | status, `+refunded` once funds are back; `recharged` |
+ * | card    | `ext.<externalId>` when set, else card id | status                                 |
+ * | dispute | dispute id                                | status, `+<resolution>` when resolved  |
+ *
+ * A record that returns to a state it had before (an order confirmed after a dispute is
+ * `success` again) gets the same key again: neither side can tell the two apart from what it
+ * reads, so such a repeat is dropped by the recipe. The docs say so.
+ */
+export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute';
+
+/** Legacy deposit statuses and the values they stand for (interface document, Versioning 4). */
+const LEGACY_DEPOSIT_STATUS: Readonly<Record<string, string>> = {
+	aml_pass: 'aml_passed',
+	aml_fail: 'aml_failed',
+};
+
+/** A deposit status in its current form: `aml_pass` → `aml_passed`, `aml_fail` → `aml_failed`. */
+export function normaliseDepositStatus(status: string): string {
+	return LEGACY_DEPOSIT_STATUS[status] ?? status;
+}
+
+function text(value: unknown): string | null {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+export function changeKey(record: ChangeRecord, id: string, state: string): string {
+	return `${record}:${id}:${state}`;
+}
+
+/** The state part of a payout's key: its status, and `+refunded` once the funds are back. */
+export function payoutState(status: string, fundsReturned: boolean): string {
+	return fundsReturned ? `${status}+refunded` : status;
+}
+
+/** The id part of a card's key: the caller's `externalId` when set (the webhook carries it), else the card id. */
+export function cardKeyId(externalId: unknown, cardId: unknown): string | null {
+	const ext = text(externalId);
+	if (ext !== null) return `ext.${ext}`;
+	return text(cardId);
+}
+
+/** The state part of a dispute's key: its status, and `+<resolution>` once one is set. */
+export function disputeState(status: string, resolution: unknown): string {
+	const res = text(resolution);
+	return res === null ? status : `${status}+${res}`;
+}
+
+/**
+ * The key of a webhook event, or null when the event is unknown or its body lacks the id or
+ * status the key needs (the item is still emitted, without a key).
+ */
+export function webhookChangeKey(event: string | null, body: IDataObject): string | null {
+	const status = text(body.status);
+	switch (event) {
+		case 'order.status_changed': {
+			const id = text(body.orderId);
+			return id && status ? changeKey('order', id, status) : null;
+		}
+		case 'deposit.created':
+		case 'deposit.completed':
+		case 'deposit.aml_failed': {
+			const id = text(body.depositId);
+			return id && status ? changeKey('deposit', id, normaliseDepositStatus(status)) : null;
+		}
+		case 'payout.status_changed': {
+			const id = text(body.payoutId);
+			return id && status
+				? changeKey('payout', id, payoutState(status, body.refunded === true))
+				: null;
+		}
+		case 'payout.recharged': {
+			const id = text(body.payoutId);
+			return id ? changeKey('payout', id, 'recharged') : null;
+		}
+		case 'card.assigned': {
+			const id = cardKeyId(body.externalId, body.cardId ?? body.id);
+			return id ? changeKey('card', id, 'assigned') : null;
+		}
+		default:
+			return null;
+	}
+}
