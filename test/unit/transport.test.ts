@@ -232,6 +232,30 @@ describe('service errors become NodeApiError with every field of the error body'
 		);
 	});
 
+	it.each([
+		[
+			'production',
+			'http://payments.example.com',
+			/Production but the Base URL http:\/\/payments\.example\.com is not https/,
+		],
+		[
+			'production',
+			'https://sandbox.payments.example.com',
+			/Production but the Base URL .* names "sandbox"/,
+		],
+		['staging', 'https://prod.payments.example.com', /Staging but the Base URL .* names "prod"/],
+	])(
+		'Environment %s with Base URL %s is refused before any request',
+		async (environment, baseUrl, expected) => {
+			const error = await runNodeError({
+				parameters: getOrder,
+				credentials: { environment, baseUrl, apiKey: API_KEY },
+			});
+			expect(error.message).toMatch(/^The credential does not fit together: /);
+			expect(error.message).toMatch(expected);
+		},
+	);
+
 	it('a trailing slash on the base URL is dropped', async () => {
 		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, { id: ORDER_ID });
 		await runNode({

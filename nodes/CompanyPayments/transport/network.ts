@@ -29,7 +29,8 @@ function kindOf(code: string | null, message: string): NetworkFailureKind {
 	if (code !== null && TLS_CODE.test(code)) return 'tls';
 	if (/ECONNREFUSED/i.test(text)) return 'refused';
 	if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(text)) return 'dns';
-	if (/ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|timeout/i.test(text)) return 'timeout';
+	if (/ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|TimeoutError|timeout|timed out/i.test(text))
+		return 'timeout';
 	if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return 'reset';
 	if (/certificate|SSL|TLS/i.test(text)) return 'tls';
 	return 'other';
