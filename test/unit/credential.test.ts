@@ -165,6 +165,7 @@ describe('credential test: says why, the way the editor shows it', () => {
 		['ENOTFOUND', 'getaddrinfo ENOTFOUND payments.example.com', /host name could not be resolved/],
 		['CERT_HAS_EXPIRED', 'certificate has expired', /secure connection \(TLS\) failed/],
 		['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', /secure connection \(TLS\) failed/],
+		['', 'bad port', /the port is one that HTTP clients refuse to connect to/],
 	])('no HTTP answer, %s: says so', async (code, message, expected) => {
 		nock('https://payments.example.com').get(PROFILE).replyWithError({ code, message });
 		const result = await test();

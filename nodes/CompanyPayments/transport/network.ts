@@ -1,5 +1,12 @@
 /** Why a request got no HTTP answer at all, in words a user can act on. */
-export type NetworkFailureKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
+export type NetworkFailureKind =
+	| 'refused'
+	| 'dns'
+	| 'timeout'
+	| 'reset'
+	| 'tls'
+	| 'blockedPort'
+	| 'other';
 
 export interface NetworkFailure {
 	kind: NetworkFailureKind;
@@ -14,7 +21,9 @@ const EXPLANATIONS: Record<NetworkFailureKind, string> = {
 	dns: 'its host name could not be resolved',
 	timeout: 'it did not answer in time',
 	reset: 'the connection was closed before an answer came',
-	tls: 'the secure connection (TLS) failed: the certificate is not trusted, has expired, or does not match the host name',
+	tls: 'the secure connection (TLS) failed: an untrusted, expired or mismatched certificate, or https to a port that speaks plain http',
+	blockedPort:
+		'the port is one that HTTP clients refuse to connect to (a reserved port such as 9 or 25); use the port the service listens on',
 	other: 'no answer came back',
 };
 
@@ -33,6 +42,7 @@ function kindOf(code: string | null, message: string): NetworkFailureKind {
 		return 'timeout';
 	if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return 'reset';
 	if (/certificate|SSL|TLS/i.test(text)) return 'tls';
+	if (/bad port/i.test(text)) return 'blockedPort';
 	return 'other';
 }
 
