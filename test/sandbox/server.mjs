@@ -8,6 +8,7 @@
 //
 // CLI: node test/sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
 //      [--fast-retries | --retry-delays 0,100,200,400] [--no-seed] [--webhook-url URL] [--quiet]
+//      [--legacy-deposit-statuses] [--payouts N]
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -184,12 +185,13 @@ function internalError(err) {
  * @param {number} [options.port=0] 0 picks a free port
  * @param {number[]} [options.retryDelaysMs=[0,1000,2000,4000]] webhook attempt delays
  * @param {boolean | { inProgressAfterMs?: number, successAfterMs?: number }} [options.orderSchedule=false]
- * @param {boolean | { balanceUsdt?: number, cardStock?: number, companyDeposits?: number, history?: boolean }} [options.seed=true]
+ * @param {boolean | { balanceUsdt?: number, cardStock?: number, companyDeposits?: number, history?: boolean, payouts?: number }} [options.seed=true]
  * @param {number} [options.depositFeeUsdt=1] fee retained from each incoming deposit
  * @param {number} [options.webhookTimeoutMs=5000]
  * @param {string|null} [options.webhookUrl] preset Demo Co webhookUrl
  * @param {string|null} [options.webhookSecret] preset Demo Co webhook secret
  * @param {boolean} [options.depositsInOnePage=false] GET /wallets/deposits ignores limit/offset and answers every deposit
+ * @param {boolean} [options.legacyDepositStatuses=false] user-wallet deposits store aml_pass/aml_fail
  * @param {boolean} [options.log=false] log each request to stdout
  */
 export async function startSandbox(options = {}) {
@@ -204,6 +206,7 @@ export async function startSandbox(options = {}) {
 		webhookUrl: null,
 		webhookSecret: null,
 		depositsInOnePage: false,
+		legacyDepositStatuses: false,
 		log: false,
 		...options,
 	};
@@ -299,8 +302,11 @@ function parseArgs(argv) {
 		else if (a === '--order-schedule') args.orderSchedule = true;
 		else if (a === '--fast-retries') args.retryDelaysMs = [0, 100, 200, 400];
 		else if (a === '--retry-delays') args.retryDelaysMs = next().split(',').map(Number);
-		else if (a === '--no-seed') args.seed = false;
+		else if (a === '--no-seed') args.seed = args.seed ? { ...args.seed, history: false } : false;
 		else if (a === '--webhook-url') args.webhookUrl = next();
+		else if (a === '--legacy-deposit-statuses') args.legacyDepositStatuses = true;
+		else if (a === '--payouts')
+			args.seed = { ...(args.seed === false ? { history: false } : {}), payouts: Number(next()) };
 		else if (a === '--quiet') args.quiet = true;
 		else if (a === '--help' || a === '-h') args.help = true;
 		else throw new Error(`unknown argument: ${a}`);
@@ -313,7 +319,8 @@ async function main() {
 	if (args.help) {
 		console.log(
 			'usage: node test/sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
-				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]',
+				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]\n' +
+				'       [--legacy-deposit-statuses] [--payouts N]',
 		);
 		return;
 	}
