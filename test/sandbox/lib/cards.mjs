@@ -315,7 +315,7 @@ export function registerCardRoutes(router) {
 	);
 
 	router.get('/cards', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const externalId = ctx.query.get('externalId');
 		const status = ctx.query.get('status');
 		if (status && !CARD_STATUSES.includes(status))
@@ -331,7 +331,7 @@ export function registerCardRoutes(router) {
 	});
 
 	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const items = newestFirst(ctx.sb.state.cardRequests.values()).filter(
 			(r) => r.companyId === ctx.company.id && (!status || r.status === status),

@@ -3,6 +3,7 @@
 import { PERMISSIONS, ROLES, ROLE_DEFAULT_PERMISSIONS, unknownPermissions } from './auth.mjs';
 import { fulfilRequest, presentCard, presentCardRequest, setCardStatus } from './cards.mjs';
 import { presentProfile } from './company.mjs';
+import { CHOICES, PROFILES, resolveProfile } from './profiles.mjs';
 import { presentDispute, rejectDispute, resolveDispute, reviewDispute } from './disputes.mjs';
 import { apiError, validationError } from './errors.mjs';
 import { balanceView } from './ledger.mjs';
@@ -105,6 +106,7 @@ function snapshot(sb) {
 		},
 		sensitiveReveals: s.sensitiveReveals,
 		faults: s.faults,
+		profile: sb.profile,
 		permissions: PERMISSIONS,
 	};
 }
@@ -112,6 +114,14 @@ function snapshot(sb) {
 export function registerControlRoutes(router) {
 	router.get('/__control/health', control, () => ({ body: { ok: true } }));
 	router.get('/__control/state', control, (ctx) => ({ body: snapshot(ctx.sb) }));
+
+	router.get('/__control/profile', control, (ctx) => ({
+		body: { profile: ctx.sb.profile, profiles: PROFILES, choices: CHOICES },
+	}));
+	router.post('/__control/profile', control, (ctx) => {
+		ctx.sb.profile = resolveProfile(ctx.body.profile ?? ctx.body);
+		return { body: { profile: ctx.sb.profile } };
+	});
 
 	router.post('/__control/reset', control, (ctx) => {
 		ctx.sb.reset();

@@ -364,7 +364,7 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const externalId = ctx.query.get('externalId');
 		if (status && !PAYOUT_STATUSES.includes(status)) {

@@ -331,7 +331,7 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
 		const items = newestFirst(ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
@@ -344,7 +344,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const type = ctx.query.get('type');
 		const referenceId = ctx.query.get('referenceId');
 		const items = newestFirst(ctx.sb.state.balanceHistory).filter(
@@ -381,7 +381,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	const listWallets = (ctx, forcedStatus) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userWallets.values()).filter(
@@ -399,7 +399,7 @@ export function registerWalletRoutes(router) {
 	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userDeposits).filter(
