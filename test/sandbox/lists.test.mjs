@@ -219,6 +219,25 @@ describe('lists reflect every simulated state change', () => {
 			'success',
 		);
 	});
+
+	it('bulk payouts spread over spanMs interleave with older payouts, still newest first', async () => {
+		const days30 = 30 * 24 * 60 * 60 * 1000;
+		const res = await ctl.post('/payouts/bulk', { count: 3000, spanMs: days30 });
+		assert.equal(res.status, 201, res.text);
+		const all = await listAll(api, '/payouts', 'payouts');
+		for (let i = 1; i < all.length; i++) {
+			assert.ok(all[i - 1].createdAt >= all[i].createdAt, `newest first at ${i}`);
+		}
+		const bulk = all.filter((p) => p.externalId?.startsWith('bulk-'));
+		const oldest = Date.parse(bulk.at(-1).createdAt);
+		const expected = Date.parse((await ctl.get('/state')).body.now) - days30;
+		assert.ok(Math.abs(oldest - expected) < 60_000, 'the oldest is spanMs ago');
+		const seeded = all.findIndex((p) => p.externalId === 'demo-payout-3');
+		assert.ok(seeded > 0 && seeded < all.length - 1, 'a seeded payout sits among the bulk ones');
+		const bad = await ctl.post('/payouts/bulk', { count: 0, spanMs: -1 });
+		assert.equal(bad.status, 400);
+		assert.match(bad.body.message.join(' '), /count.*spanMs|spanMs.*count/s);
+	});
 });
 
 describe('legacy deposit statuses (legacyDepositStatuses)', () => {

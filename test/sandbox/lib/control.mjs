@@ -179,11 +179,18 @@ export function registerControlRoutes(router) {
 
 	// ---- payouts
 	router.post('/__control/payouts/bulk', control, (ctx) => {
-		const { count } = ctx.body;
+		const { count, spanMs } = ctx.body;
+		const problems = [];
 		if (!Number.isInteger(count) || count < 1 || count > 100_000)
-			throw validationError('count должен быть целым числом от 1 до 100000');
+			problems.push('count должен быть целым числом от 1 до 100000');
+		if (
+			spanMs !== undefined &&
+			(!Number.isInteger(spanMs) || spanMs < 0 || spanMs > 400 * 86_400_000)
+		)
+			problems.push('spanMs должен быть целым числом миллисекунд от 0 до 400 дней');
+		if (problems.length) throw validationError(problems);
 		const company = companyFor(ctx.sb, ctx.body);
-		bulkPayouts(ctx.sb, company, count);
+		bulkPayouts(ctx.sb, company, count, spanMs === undefined ? {} : { spanMs });
 		const total = [...ctx.sb.state.payouts.values()].filter(
 			(p) => p.companyId === company.id,
 		).length;

@@ -305,18 +305,17 @@ export function rechargePayout(sb, payout) {
 
 /**
  * Adds `count` payouts at once as past history (for benchmarks and list tests): no money moves
- * and no webhook is sent. Their `createdAt` run from about `count` seconds ago up to now (never
- * before the newest existing payout), so the list stays newest first. Every tenth is a refunded
- * fail, every tenth waiting_trader, every tenth in_progress, the rest success. Returns the count.
+ * and no webhook is sent. Their `createdAt` are spread evenly over the last `spanMs` (default
+ * one second per payout) up to now, and the payouts are re-ordered by `createdAt`, so every list
+ * stays newest first even when the span reaches back past older payouts. Every tenth is a
+ * refunded fail, every tenth waiting_trader, every tenth in_progress, the rest success.
  */
-export function bulkPayouts(sb, company, count) {
+export function bulkPayouts(sb, company, count, { spanMs = count * 1000 } = {}) {
 	const now = sb.clock.now();
-	let newest = -Infinity;
-	for (const p of sb.state.payouts.values()) newest = Math.max(newest, Date.parse(p.createdAt));
-	const start = Math.max(now - count * 1000, newest + 1);
-	const step = count > 1 ? Math.max(0, (now - start) / (count - 1)) : 0;
+	const start = now - spanMs;
+	const step = count > 1 ? spanMs / (count - 1) : 0;
 	for (let i = 0; i < count; i++) {
-		const at = new Date(Math.floor(start + i * step)).toISOString();
+		const at = new Date(Math.floor(count > 1 ? start + i * step : now)).toISOString();
 		const amountRub = 1000 + (i % 50) * 100;
 		const kind = i % 10;
 		const status =
@@ -346,6 +345,11 @@ export function bulkPayouts(sb, company, count) {
 		};
 		sb.state.payouts.set(payout.id, payout);
 	}
+	// Lists read the map in insertion order (reversed): keep it in creation order (stable sort).
+	const ordered = [...sb.state.payouts.entries()].sort(
+		([, x], [, y]) => Date.parse(x.createdAt) - Date.parse(y.createdAt),
+	);
+	sb.state.payouts = new Map(ordered);
 	return count;
 }
 
