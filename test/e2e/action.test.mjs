@@ -147,7 +147,7 @@ const WAITING = {
 	'login-twice': {
 		profiles: ['contrary'],
 		reason:
-			'the node sends the credential key with Company Login (assumptions.ts COMPANY_LOGIN_AUTHENTICATED), so a service that rejects a stale key refuses the second login',
+			'the node sends the credential API key with Company Login (assumptions.ts: login is not marked public), so a service that rejects a stale key refuses the second login; sending login without the key is right under both answers',
 	},
 };
 
