@@ -212,6 +212,23 @@ async function nodeError(name) {
 	return run.error;
 }
 
+/**
+ * Activates a workflow through n8n's public API. Seen once under load on n8n 2.8.4: the first
+ * REST call right after start answered 503 "Database is not ready!"; such answers are retried for
+ * up to 30 s, anything else fails at once.
+ */
+async function activate(workflowId) {
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		try {
+			return await n8n.activateWorkflow(workflowId);
+		} catch (error) {
+			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
 const payoutsOf = (externalId) =>
 	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
 
@@ -317,7 +334,7 @@ before(async () => {
 	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
 	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
 	n8n = await startN8n({ userFolder });
-	for (const workflow of list) await n8n.activateWorkflow(workflow.id);
+	for (const workflow of list) await activate(workflow.id);
 });
 
 after(async () => {
@@ -396,16 +413,17 @@ for (const profile of PROFILES) {
 		);
 
 		test(
-			'Get Many Payouts with Limit 130 returns exactly the 130 newest payouts',
+			'Get Many Payouts with Limit 130 returns exactly the first 130 payouts in the service order',
 			caseOptions(profile, 'limit-130'),
 			async () => {
 				await ctl('POST', '/payouts/bulk', { count: 200 });
-				const newest = [...sandbox.state.payouts.values()].reverse().slice(0, 130);
+				const stored = [...sandbox.state.payouts.values()];
+				const inOrder = sandbox.profile.listOrder === 'oldest' ? stored : stored.reverse();
 				const { status, body } = await call('payouts-130');
 				assert.equal(status, 200);
 				assert.deepEqual(
 					body.map((payout) => payout.id),
-					newest.map((payout) => payout.id),
+					inOrder.slice(0, 130).map((payout) => payout.id),
 				);
 			},
 		);

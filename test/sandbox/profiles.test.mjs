@@ -1,7 +1,7 @@
 // Profiles: each open choice of the contract, played both ways.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { KEYS, client, control, expectError, openSandbox } from './helpers.mjs';
+import { KEYS, client, control, expectError, openSandbox, placeOrder } from './helpers.mjs';
 import { PROFILES } from './server.mjs';
 
 const SECRET = `whsec_${'ab12'.repeat(12)}`;
@@ -32,7 +32,7 @@ describe('profiles', () => {
 
 	it('the named profiles: contrary answers every choice otherwise than default and cap50', () => {
 		const choices = Object.keys(PROFILES.default);
-		assert.equal(choices.length, 6);
+		assert.equal(choices.length, 7);
 		for (const other of ['default', 'cap50']) {
 			for (const choice of choices) {
 				assert.notEqual(PROFILES.contrary[choice], PROFILES[other][choice], `${other}.${choice}`);
@@ -224,6 +224,37 @@ describe('profiles', () => {
 			assert.equal((await login(first.body.apiKey)).status, 200);
 			assert.equal((await login(null)).status, 200);
 		});
+	});
+
+	describe('listOrder', () => {
+		const createdAts = (records) => records.map((r) => r.createdAt);
+		const sorted = (list, direction) =>
+			[...list].sort((a, b) => (direction === 'newest' ? b.localeCompare(a) : a.localeCompare(b)));
+
+		for (const order of ['newest', 'oldest']) {
+			it(`${order}: lists whose order the contract does not show come ${order} first; disputes stay newest first`, async () => {
+				await useProfile({ listOrder: order });
+				await ctl.post('/payouts/bulk', { count: 30 });
+				for (const [path, key] of [
+					['/payouts?limit=100', 'payouts'],
+					['/wallets/deposits?limit=100', 'deposits'],
+					['/orders?limit=100', null],
+					['/user-wallets/deposits?limit=100', 'deposits'],
+				]) {
+					const res = await api.get(path);
+					const times = createdAts(key ? res.body[key] : res.body);
+					assert.ok(times.length > 2, path);
+					assert.deepEqual(times, sorted(times, order), `${path} ${order} first`);
+					assert.notDeepEqual(times, sorted(times, order === 'newest' ? 'oldest' : 'newest'));
+				}
+				const order1 = await placeOrder(api);
+				await ctl.post(`/orders/${order1.id}/status`, { status: 'success' });
+				await api.post(`/orders/${order1.id}/disputes`, { reason: 'late' });
+				const disputes = createdAts((await api.get('/disputes')).body.disputes);
+				assert.ok(disputes.length >= 2);
+				assert.deepEqual(disputes, sorted(disputes, 'newest'), 'the contract says newest first');
+			});
+		}
 	});
 
 	describe('choosing a profile', () => {

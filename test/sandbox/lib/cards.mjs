@@ -2,7 +2,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit, ensureAvailable, hold, release } from './ledger.mjs';
-import { newestFirst, paginate, readPaging, round2 } from './util.mjs';
+import { inListOrder, paginate, readPaging, round2 } from './util.mjs';
 
 export const CARD_OPENING_FEE_USDT = 5;
 export const CARD_MIN_INITIAL_DEPOSIT_USDT = 20;
@@ -320,7 +320,7 @@ export function registerCardRoutes(router) {
 		const status = ctx.query.get('status');
 		if (status && !CARD_STATUSES.includes(status))
 			throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
-		const items = newestFirst(ctx.sb.state.cards.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.cards.values()).filter(
 			(c) =>
 				c.companyId === ctx.company.id &&
 				(!externalId || c.externalId === externalId) &&
@@ -333,7 +333,7 @@ export function registerCardRoutes(router) {
 	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
 		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
-		const items = newestFirst(ctx.sb.state.cardRequests.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.cardRequests.values()).filter(
 			(r) => r.companyId === ctx.company.id && (!status || r.status === status),
 		);
 		const { page, total } = paginate(items, paging);

@@ -4,7 +4,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit } from './ledger.mjs';
-import { newestFirst, paginate, readPaging, round2 } from './util.mjs';
+import { inListOrder, paginate, readPaging, round2 } from './util.mjs';
 
 export const PAYOUT_RATE_RUB_PER_USDT = 97.5;
 export const MIN_PAYOUT_RUB = 100;
@@ -374,7 +374,7 @@ export function registerPayoutRoutes(router) {
 		if (status && !PAYOUT_STATUSES.includes(status)) {
 			throw validationError(`status должен быть одним из: ${PAYOUT_STATUSES.join(', ')}`);
 		}
-		const items = newestFirst(ctx.sb.state.payouts.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.payouts.values()).filter(
 			(p) =>
 				p.companyId === ctx.company.id &&
 				(!status || p.status === status) &&

@@ -23,6 +23,11 @@ export const CHOICES = Object.freeze({
 	idempotencyStoresFailures: [false, true],
 	/** POST /auth/company/login sent with a revoked or unknown key: accepted, or 401 INVALID_API_KEY. */
 	staleKeyLogin: ['accept', 'reject'],
+	/**
+	 * Order of the lists whose order the contract does not show (all but GET /disputes, which
+	 * it states newest first): newest first, or oldest first.
+	 */
+	listOrder: ['newest', 'oldest'],
 });
 
 const DEFAULT = Object.freeze({
@@ -32,6 +37,7 @@ const DEFAULT = Object.freeze({
 	idempotencyScope: 'operation',
 	idempotencyStoresFailures: false,
 	staleKeyLogin: 'accept',
+	listOrder: 'newest',
 });
 
 /**
@@ -47,6 +53,7 @@ export const PROFILES = Object.freeze({
 		idempotencyScope: 'company',
 		idempotencyStoresFailures: true,
 		staleKeyLogin: 'reject',
+		listOrder: 'oldest',
 	}),
 	cap50: Object.freeze({
 		pageCap: 50,
@@ -55,6 +62,7 @@ export const PROFILES = Object.freeze({
 		idempotencyScope: 'path',
 		idempotencyStoresFailures: false,
 		staleKeyLogin: 'accept',
+		listOrder: 'newest',
 	}),
 });
 

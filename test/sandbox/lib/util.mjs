@@ -61,6 +61,11 @@ export function newestFirst(iterable) {
 	return [...iterable].reverse();
 }
 
+/** A list in the profile's order (`listOrder`): newest first, or oldest first. */
+export function inListOrder(ctx, iterable) {
+	return ctx.sb.profile.listOrder === 'oldest' ? [...iterable] : newestFirst(iterable);
+}
+
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** A TRON-looking address (T + 33 base58 characters), stable for a given seed string. */

@@ -2,7 +2,7 @@
 // their deposits. Deposits arrive only through the control API (standing in for the chain).
 import { apiError, validationError } from './errors.mjs';
 import { balanceView, credit } from './ledger.mjs';
-import { newestFirst, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
+import { inListOrder, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
 
 export const COMPANY_DEPOSIT_STATUSES = [
 	'new',
@@ -333,7 +333,7 @@ export function registerWalletRoutes(router) {
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
 		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
-		const items = newestFirst(ctx.sb.state.deposits).filter(
+		const items = inListOrder(ctx, ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
 		);
 		// depositsInOnePage: a service that does not page (limit and offset are still validated).
@@ -347,7 +347,7 @@ export function registerWalletRoutes(router) {
 		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const type = ctx.query.get('type');
 		const referenceId = ctx.query.get('referenceId');
-		const items = newestFirst(ctx.sb.state.balanceHistory).filter(
+		const items = inListOrder(ctx, ctx.sb.state.balanceHistory).filter(
 			(e) =>
 				e.companyId === ctx.company.id &&
 				(!type || e.type === type) &&
@@ -384,7 +384,7 @@ export function registerWalletRoutes(router) {
 		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
 		const externalId = ctx.query.get('externalId');
-		const items = newestFirst(ctx.sb.state.userWallets.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.userWallets.values()).filter(
 			(w) =>
 				w.companyId === ctx.company.id &&
 				(!status || w.status === status) &&
@@ -402,7 +402,7 @@ export function registerWalletRoutes(router) {
 		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
 		const externalId = ctx.query.get('externalId');
-		const items = newestFirst(ctx.sb.state.userDeposits).filter(
+		const items = inListOrder(ctx, ctx.sb.state.userDeposits).filter(
 			(d) =>
 				d.companyId === ctx.company.id &&
 				(!status || d.status === status) &&
