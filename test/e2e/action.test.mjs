@@ -1,5 +1,6 @@
 /**
- * The action node inside a real n8n 2.8.4, against the sandbox over loopback.
+ * The action node inside a real n8n 2.8.4, against the sandbox over loopback, once per sandbox
+ * profile (the contract's open choices answered one way or the other; see PROFILES below).
  *
  * Each workflow is n8n's Webhook node ("respond when the last node finishes") followed by one
  * Company Payments operation, so a test posts its input and reads the node's output items from
@@ -8,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import { startSandbox } from '../sandbox/server.mjs';
 import {
@@ -80,17 +81,93 @@ function withErrorOutput(workflow) {
 		});
 	}
 	workflow.connections['Company Payments'] = {
-		main: [[{ node: 'on success', type: 'main', index: 0 }], [{ node: 'on error', type: 'main', index: 0 }]],
+		main: [
+			[{ node: 'on success', type: 'main', index: 0 }],
+			[{ node: 'on error', type: 'main', index: 0 }],
+		],
 	};
 	return workflow;
 }
+
+/** Webhook → Split Out (body.items) → Company Payments: one item per element of `items`. */
+function withSplitItems(workflow) {
+	const node = workflow.nodes.find((candidate) => candidate.name === 'Company Payments');
+	workflow.nodes.push({
+		id: uuid(),
+		name: 'Split Out',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [110, 0],
+		parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
+	});
+	workflow.connections.Webhook = { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] };
+	workflow.connections['Split Out'] = {
+		main: [[{ node: node.name, type: 'main', index: 0 }]],
+	};
+	return workflow;
+}
+
+/** Appends a second Company Payments node after the first (same item, same execution). */
+function thenNode(workflow, name, parameters) {
+	const first = workflow.nodes.find((candidate) => candidate.name === 'Company Payments');
+	workflow.nodes.push({ ...first, id: uuid(), name, position: [440, 0], parameters });
+	workflow.connections['Company Payments'] = { main: [[{ node: name, type: 'main', index: 0 }]] };
+	return workflow;
+}
+
+/** n8n's Retry On Fail on the Company Payments node. */
+function withRetryOnFail(workflow) {
+	const node = workflow.nodes.find((candidate) => candidate.name === 'Company Payments');
+	Object.assign(node, { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 });
+	return workflow;
+}
+
+/**
+ * The sandbox profiles this suite runs against, each with every case. `default` and `contrary`
+ * answer every open choice of the contract differently (see test/sandbox/README.md, Profiles);
+ * `cap50` adds a third page size and the path-scoped Idempotency-Key.
+ * COMPANY_PAYMENTS_E2E_PROFILES=default,contrary narrows (or widens) the list.
+ */
+const PROFILES = (process.env.COMPANY_PAYMENTS_E2E_PROFILES ?? 'default,cap50,contrary')
+	.split(',')
+	.map((name) => name.trim())
+	.filter(Boolean);
+
+/**
+ * Cases the node is known to get wrong under a profile until another branch lands. They run and
+ * report as TODO (not as a pass) there: delete an entry when its fix is merged, and the case
+ * counts again. Nothing here hides a failure under the default profile.
+ */
+const WAITING = {
+	'profile-secret': {
+		profiles: ['contrary'],
+		reason:
+			'waits for branch ops (issue 9 item 4): Get Profile passes a full webhookSecret through to the output',
+	},
+	'login-twice': {
+		profiles: ['contrary'],
+		reason:
+			'the node sends the credential API key with Company Login (assumptions.ts: login is not marked public), so a service that rejects a stale key refuses the second login; sending login without the key is right under both answers',
+	},
+};
+
+function caseOptions(profile, id) {
+	const waiting = WAITING[id];
+	return waiting?.profiles.includes(profile) ? { todo: waiting.reason } : {};
+}
+
+const SECRET = `whsec_${'5e7a'.repeat(12)}`;
+const CARD = '4111111111111111';
 
 let sandbox;
 let userFolder;
 let n8n;
 const workflows = {};
+/** Executions started per workflow, so a test waits for its own and reads the newest. */
+const started = {};
 
 async function call(name, body = {}) {
+	started[name] = (started[name] ?? 0) + 1;
 	const res = await fetch(n8n.webhookUrl(workflows[name].webhookPath), {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
@@ -106,14 +183,54 @@ async function call(name, body = {}) {
 	return { status: res.status, body: json };
 }
 
+async function ctl(method, urlPath, body) {
+	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const json = await res.json();
+	assert.ok(res.ok, `control ${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+	return json;
+}
+
+/** The newest execution of a workflow, once all the executions this suite started are stored. */
+async function newestExecution(name) {
+	const executions = await n8n.waitForExecutions({
+		workflowId: workflows[name].id,
+		count: started[name] ?? 1,
+	});
+	return executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
+}
+
 /** The error the Company Payments node raised in the newest execution of a workflow. */
 async function nodeError(name) {
-	const [execution] = await n8n.waitForExecutions({ workflowId: workflows[name].id, count: 1 });
+	const execution = await newestExecution(name);
 	assert.equal(execution.status, 'error', `execution ${execution.id} should have failed`);
-	const run = execution.data.resultData.runData['Company Payments'][0];
+	const run = execution.data.resultData.runData['Company Payments'].at(-1);
 	assert.ok(run.error, 'the node run carries the error');
 	return run.error;
 }
+
+/**
+ * Activates a workflow through n8n's public API. Seen once under load on n8n 2.8.4: the first
+ * REST call right after start answered 503 "Database is not ready!"; such answers are retried for
+ * up to 30 s, anything else fails at once.
+ */
+async function activate(workflowId) {
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		try {
+			return await n8n.activateWorkflow(workflowId);
+		} catch (error) {
+			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
+const payoutsOf = (externalId) =>
+	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
 
 before(async () => {
 	await ensureN8n();
@@ -125,23 +242,83 @@ before(async () => {
 	userFolder = createUserFolder('n8n-cp-action-');
 	installPackage(userFolder);
 
-	const data = (apiKey) => ({ environment: 'staging', baseUrl: sandbox.url, apiKey, webhookSecret: '' });
-	const [owner, reader] = await importCredentials(userFolder, [
+	const data = (apiKey) => ({
+		environment: 'staging',
+		baseUrl: sandbox.url,
+		apiKey,
+		webhookSecret: '',
+	});
+	const [owner, reader, legacy] = await importCredentials(userFolder, [
 		{ name: 'Sandbox owner', type: 'companyPaymentsApi', data: data(sandbox.keys.owner) },
 		{ name: 'Sandbox read-only', type: 'companyPaymentsApi', data: data(sandbox.keys.readOnly) },
+		{ name: 'Sandbox company key', type: 'companyPaymentsApi', data: data(sandbox.keys.legacy) },
 	]);
+	const payoutParameters = {
+		resource: 'payout',
+		operation: 'create',
+		amountRub: '={{ $json.body.amountRub }}',
+		requisiteType: 'card',
+		requisite: CARD,
+		additionalFields: { externalId: '={{ $json.body.externalId }}' },
+	};
 	const list = [
-		operationWorkflow('pay', owner, { resource: 'order', operation: 'pay', qrCode: '={{ $json.body.qrCode }}' }),
-		operationWorkflow('pay-reader', reader, { resource: 'order', operation: 'pay', qrCode: '={{ $json.body.qrCode }}' }),
-		operationWorkflow('get-order', owner, { resource: 'order', operation: 'get', orderId: '={{ $json.body.orderId }}' }),
+		operationWorkflow('pay', owner, {
+			resource: 'order',
+			operation: 'pay',
+			qrCode: '={{ $json.body.qrCode }}',
+		}),
+		operationWorkflow('pay-reader', reader, {
+			resource: 'order',
+			operation: 'pay',
+			qrCode: '={{ $json.body.qrCode }}',
+		}),
+		operationWorkflow('get-order', owner, {
+			resource: 'order',
+			operation: 'get',
+			orderId: '={{ $json.body.orderId }}',
+		}),
 		operationWorkflow('dispute', owner, {
 			resource: 'dispute',
 			operation: 'create',
 			orderId: '={{ $json.body.orderId }}',
 			reason: '={{ $json.body.reason }}',
 		}),
-		operationWorkflow('deposits', owner, { resource: 'companyWallet', operation: 'getDeposits', returnAll: true }),
+		operationWorkflow('deposits', owner, {
+			resource: 'companyWallet',
+			operation: 'getDeposits',
+			returnAll: true,
+		}),
+		operationWorkflow('payouts-130', owner, {
+			resource: 'payout',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 130,
+		}),
 		operationWorkflow('balance', owner, { resource: 'companyWallet', operation: 'getBalance' }),
+		operationWorkflow('profile', owner, { resource: 'company', operation: 'getProfile' }),
+		operationWorkflow('payout', owner, payoutParameters),
+		withRetryOnFail(operationWorkflow('payout-retry', owner, payoutParameters)),
+		thenNode(
+			withSplitItems(
+				operationWorkflow('pay-then-payout', owner, {
+					resource: 'order',
+					operation: 'pay',
+					qrCode: '={{ $json.qrCode }}',
+				}),
+			),
+			'Payout',
+			{
+				...payoutParameters,
+				amountRub: 1000,
+				additionalFields: { externalId: "={{ $('Split Out').item.json.externalId }}" },
+			},
+		),
+		operationWorkflow('login', legacy, {
+			resource: 'company',
+			operation: 'login',
+			email: '={{ $json.body.email }}',
+			password: '={{ $json.body.password }}',
+		}),
 		withErrorOutput(
 			operationWorkflow('get-order-error-output', owner, {
 				resource: 'order',
@@ -152,12 +329,12 @@ before(async () => {
 	];
 	for (const workflow of list) workflows[workflow.name.replace(/^e2e /, '')] = workflow;
 
-	// One CLI call imports them all; each is published (activated) before n8n starts.
+	// One CLI call imports them all; n8n's public API activates them once it runs.
 	const file = path.join(userFolder, 'e2e-workflows.json');
 	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
 	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
-	for (const workflow of list) await runN8nCli(userFolder, ['publish:workflow', `--id=${workflow.id}`]);
 	n8n = await startN8n({ userFolder });
+	for (const workflow of list) await activate(workflow.id);
 });
 
 after(async () => {
@@ -168,95 +345,212 @@ after(async () => {
 	}
 });
 
-test('Pay QR Code: the output is the order, and the amount is reserved in the sandbox', async () => {
-	const before = sandbox.state.companies.get('cmp_demo').frozenBalance;
-	const { status, body } = await call('pay', { qrCode: QR });
-	assert.equal(status, 200, JSON.stringify(body));
-	assert.equal(body.length, 1);
-	const order = body[0];
-	assert.match(order.id, /^[0-9a-f-]{36}$/);
-	assert.equal(order.status, 'created');
-	assert.equal(order.amountRub, 1500);
-	assert.equal(order.paymentType, 'nspk');
-	assert.equal(typeof order.quote.id, 'string');
+for (const profile of PROFILES) {
+	describe(`sandbox profile ${profile}`, () => {
+		before(async () => {
+			await ctl('POST', '/profile', { profile });
+			await ctl('POST', '/reset');
+		});
 
-	const balance = await call('balance');
-	assert.equal(balance.status, 200);
-	assert.ok(
-		Math.abs(balance.body[0].frozenBalance - before - order.amountUsdt) < 1e-6,
-		'exactly the order amount is frozen',
-	);
-});
+		test('Pay QR Code: the output is the order, and the amount is reserved in the sandbox', async () => {
+			const before = sandbox.state.companies.get('cmp_demo').frozenBalance;
+			const { status, body } = await call('pay', { qrCode: QR });
+			assert.equal(status, 200, JSON.stringify(body));
+			assert.equal(body.length, 1);
+			const order = body[0];
+			assert.match(order.id, /^[0-9a-f-]{36}$/);
+			assert.equal(order.status, 'created');
+			assert.equal(order.amountRub, 1500);
+			assert.equal(order.paymentType, 'nspk');
+			assert.equal(typeof order.quote.id, 'string');
 
-test('Dispute Create on a completed order opens a dispute; a second call returns the open one', async () => {
-	const paid = await call('pay', { qrCode: QR });
-	const orderId = paid.body[0].id;
-	const moved = await fetch(`${sandbox.url}/__control/orders/${orderId}/status`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ status: 'success' }),
+			const balance = await call('balance');
+			assert.equal(balance.status, 200);
+			assert.ok(
+				Math.abs(balance.body[0].frozenBalance - before - order.amountUsdt) < 1e-6,
+				'exactly the order amount is frozen',
+			);
+		});
+
+		test('Dispute Create on a completed order opens a dispute; a second call returns the open one', async () => {
+			const paid = await call('pay', { qrCode: QR });
+			const orderId = paid.body[0].id;
+			await ctl('POST', `/orders/${orderId}/status`, { status: 'success' });
+
+			const first = await call('dispute', { orderId, reason: 'The shop says it was not paid' });
+			assert.equal(first.status, 200, JSON.stringify(first.body));
+			assert.equal(first.body[0].orderId, orderId);
+			assert.equal(first.body[0].status, 'submitted');
+			assert.equal(first.body[0].existingDispute, false);
+
+			const second = await call('dispute', {
+				orderId,
+				reason: 'Another ticket about the same order',
+			});
+			assert.equal(second.body[0].id, first.body[0].id);
+			assert.equal(second.body[0].existingDispute, true);
+		});
+
+		test(
+			'Get Deposits with Return All pages through all 250 seeded deposits',
+			caseOptions(profile, 'return-all'),
+			async () => {
+				const requestsBefore = sandbox.publicRequests;
+				const { status, body } = await call('deposits');
+				assert.equal(status, 200);
+				assert.equal(body.length, 250);
+				assert.equal(new Set(body.map((deposit) => deposit.id)).size, 250);
+				// A client that knew the cap would need ceil(250 / cap) pages with a total, and one
+				// more (the empty page) without; the node may spend one request on learning the cap.
+				const { pageCap, listTotal } = sandbox.profile;
+				const knowingTheCap = listTotal ? Math.ceil(250 / pageCap) : Math.floor(250 / pageCap) + 1;
+				const requests = sandbox.publicRequests - requestsBefore;
+				assert.ok(
+					requests <= knowingTheCap + 1,
+					`${requests} requests for 250 records at ${pageCap} a page (bound ${knowingTheCap + 1})`,
+				);
+			},
+		);
+
+		test(
+			'Get Many Payouts with Limit 130 returns exactly the first 130 payouts in the service order',
+			caseOptions(profile, 'limit-130'),
+			async () => {
+				await ctl('POST', '/payouts/bulk', { count: 200 });
+				const stored = [...sandbox.state.payouts.values()];
+				const inOrder = sandbox.profile.listOrder === 'oldest' ? stored : stored.reverse();
+				const { status, body } = await call('payouts-130');
+				assert.equal(status, 200);
+				assert.deepEqual(
+					body.map((payout) => payout.id),
+					inOrder.slice(0, 130).map((payout) => payout.id),
+				);
+			},
+		);
+
+		test(
+			'Company Get Profile never puts the full webhook secret into the output',
+			caseOptions(profile, 'profile-secret'),
+			async () => {
+				await ctl('POST', '/webhook-url', { url: 'http://127.0.0.1:9/hook', secret: SECRET });
+				const { status, body } = await call('profile');
+				assert.equal(status, 200, JSON.stringify(body));
+				assert.equal(body[0].webhookUrl, 'http://127.0.0.1:9/hook');
+				assert.ok(!JSON.stringify(body).includes(SECRET), 'the secret is not in the output');
+				assert.match(body[0].webhookSecret, /5e7a$/, 'the masked secret keeps its last characters');
+			},
+		);
+
+		test('two items through Pay QR Code and then Payout Create move money four times, once each', async () => {
+			const items = [
+				{ qrCode: QR, externalId: `${profile}-split-1` },
+				{ qrCode: QR.replace('sum=150000', 'sum=250000'), externalId: `${profile}-split-2` },
+			];
+			const { status, body } = await call('pay-then-payout', { items });
+			assert.equal(status, 200, JSON.stringify(body));
+			assert.equal(body.length, 2);
+			assert.deepEqual(
+				body.map((payout) => payout.externalId),
+				items.map((item) => item.externalId),
+				'each output item is a payout of its own item, not a replayed order',
+			);
+			assert.equal(new Set(body.map((payout) => payout.id)).size, 2);
+			for (const item of items) assert.equal(payoutsOf(item.externalId).length, 1);
+			const orders = [...sandbox.state.orders.values()].filter((order) =>
+				[1500, 2500].includes(order.amountRub),
+			);
+			const newestTwo = orders.slice(-2).map((order) => order.amountRub);
+			assert.deepEqual(newestTwo, [1500, 2500], 'one order per QR code');
+		});
+
+		test('Retry On Fail after a lost answer creates the payout once and outputs it', async () => {
+			const externalId = `${profile}-retry`;
+			await ctl('POST', '/faults', { dropFirstResponses: 1, pathPrefix: '/payouts' });
+			try {
+				const { status, body } = await call('payout-retry', { amountRub: 1000, externalId });
+				assert.equal(status, 200, JSON.stringify(body));
+				const stored = payoutsOf(externalId);
+				assert.equal(stored.length, 1, 'the retry did not pay twice');
+				assert.equal(body[0].id, stored[0].id);
+			} finally {
+				await ctl('POST', '/faults', {});
+			}
+		});
+
+		test('a payout refused for INSUFFICIENT_BALANCE goes through on the next run once funds arrive', async () => {
+			const externalId = `${profile}-balance`;
+			const first = await call('payout', { amountRub: 250000, externalId });
+			assert.notEqual(first.status, 200);
+			const error = await nodeError('payout');
+			assert.match(error.message, /^INSUFFICIENT_BALANCE: /);
+			assert.match(error.description, /Request ID: req_/);
+			assert.equal(payoutsOf(externalId).length, 0);
+
+			await ctl('POST', '/deposits', { amount: 3000 });
+			const second = await call('payout', { amountRub: 250000, externalId });
+			assert.equal(second.status, 200, JSON.stringify(second.body));
+			assert.equal(payoutsOf(externalId).length, 1);
+		});
+
+		test(
+			'Company Login twice: the second login works although the first rotated the credential key',
+			caseOptions(profile, 'login-twice'),
+			async () => {
+				const credentials = { email: sandbox.company.email, password: sandbox.company.password };
+				const first = await call('login', credentials);
+				assert.equal(first.status, 200, JSON.stringify(first.body));
+				const second = await call('login', credentials);
+				assert.equal(second.status, 200, JSON.stringify(second.body));
+			},
+		);
+
+		test('a missing permission surfaces as PERMISSION_DENIED naming orders.create in the execution', async () => {
+			const { status } = await call('pay-reader', { qrCode: QR });
+			assert.notEqual(status, 200);
+			const error = await nodeError('pay-reader');
+			assert.match(error.message, /^PERMISSION_DENIED: .*\(missing permission orders\.create\)$/);
+			assert.match(error.description, /Required permission: orders\.create/);
+			assert.match(error.description, /Request ID: req_/);
+			assert.equal(String(error.httpCode), '403');
+			assert.ok(
+				!JSON.stringify(error).includes(sandbox.keys.readOnly),
+				'the API key is not in the error',
+			);
+		});
+
+		test('an unknown order surfaces as ORDER_NOT_FOUND with HTTP 404 in the execution', async () => {
+			const { status } = await call('get-order', { orderId: uuid() });
+			assert.notEqual(status, 200);
+			const error = await nodeError('get-order');
+			assert.match(error.message, /^ORDER_NOT_FOUND: /);
+			assert.equal(String(error.httpCode), '404');
+		});
+
+		test('bad input fails in n8n before any request reaches the sandbox', async () => {
+			const requestsBefore = sandbox.publicRequests;
+			const { status } = await call('get-order', { orderId: 'not-a-uuid' });
+			assert.notEqual(status, 200);
+			const error = await nodeError('get-order');
+			assert.equal(error.message, 'Order ID must be a UUID, got "not-a-uuid"');
+			assert.equal(sandbox.publicRequests, requestsBefore, 'no request reached the sandbox');
+		});
+
+		test('On Error "Continue (using error output)" sends a failed item to the error output with its errorCode', async () => {
+			const { status } = await call('get-order-error-output', { orderId: uuid() });
+			assert.equal(status, 200);
+			const execution = await newestExecution('get-order-error-output');
+			const runData = execution.data.resultData.runData;
+			assert.ok(runData['on error'], 'the error branch ran');
+			assert.equal(runData['on success'], undefined, 'the success branch did not run');
+			const [item] = runData['on error'][0].data.main[0];
+			assert.match(item.json.error.message, /^ORDER_NOT_FOUND: /);
+			assert.equal(item.json.error.errorCode, 'ORDER_NOT_FOUND');
+			assert.equal(item.json.error.httpCode, 404);
+			assert.match(item.json.error.requestId, /^req_/);
+			assert.ok(
+				item.json.body.orderId,
+				'the input item travels with the error, as n8n does for error outputs',
+			);
+		});
 	});
-	assert.equal(moved.status, 200);
-
-	const first = await call('dispute', { orderId, reason: 'The shop says it was not paid' });
-	assert.equal(first.status, 200, JSON.stringify(first.body));
-	assert.equal(first.body[0].orderId, orderId);
-	assert.equal(first.body[0].status, 'submitted');
-	assert.equal(first.body[0].existingDispute, false);
-
-	const second = await call('dispute', { orderId, reason: 'Another ticket about the same order' });
-	assert.equal(second.body[0].id, first.body[0].id);
-	assert.equal(second.body[0].existingDispute, true);
-});
-
-test('Get Deposits with Return All pages through all 250 seeded deposits', async () => {
-	const { status, body } = await call('deposits');
-	assert.equal(status, 200);
-	assert.equal(body.length, 250);
-	assert.equal(new Set(body.map((deposit) => deposit.id)).size, 250);
-});
-
-test('a missing permission surfaces as PERMISSION_DENIED naming orders.create in the execution', async () => {
-	const { status } = await call('pay-reader', { qrCode: QR });
-	assert.notEqual(status, 200);
-	const error = await nodeError('pay-reader');
-	assert.match(error.message, /^PERMISSION_DENIED: .*\(missing permission orders\.create\)$/);
-	assert.match(error.description, /Required permission: orders\.create/);
-	assert.match(error.description, /Request ID: req_/);
-	assert.equal(String(error.httpCode), '403');
-	assert.ok(!JSON.stringify(error).includes(sandbox.keys.readOnly), 'the API key is not in the error');
-});
-
-test('an unknown order surfaces as ORDER_NOT_FOUND with HTTP 404 in the execution', async () => {
-	const { status } = await call('get-order', { orderId: uuid() });
-	assert.notEqual(status, 200);
-	const error = await nodeError('get-order');
-	assert.match(error.message, /^ORDER_NOT_FOUND: /);
-	assert.equal(String(error.httpCode), '404');
-});
-
-test('bad input fails in n8n before any request reaches the sandbox', async () => {
-	const requestsBefore = sandbox.publicRequests;
-	const { status } = await call('get-order', { orderId: 'not-a-uuid' });
-	assert.notEqual(status, 200);
-	const executions = await n8n.waitForExecutions({ workflowId: workflows['get-order'].id, count: 2 });
-	const newest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
-	const error = newest.data.resultData.runData['Company Payments'][0].error;
-	assert.equal(error.message, 'Order ID must be a UUID, got "not-a-uuid"');
-	assert.equal(sandbox.publicRequests, requestsBefore, 'no request reached the sandbox');
-});
-
-test('On Error "Continue (using error output)" sends a failed item to the error output with its errorCode', async () => {
-	const { status } = await call('get-order-error-output', { orderId: uuid() });
-	assert.equal(status, 200);
-	const [execution] = await n8n.waitForExecutions({ workflowId: workflows['get-order-error-output'].id, count: 1 });
-	const runData = execution.data.resultData.runData;
-	assert.ok(runData['on error'], 'the error branch ran');
-	assert.equal(runData['on success'], undefined, 'the success branch did not run');
-	const [item] = runData['on error'][0].data.main[0];
-	assert.match(item.json.error.message, /^ORDER_NOT_FOUND: /);
-	assert.equal(item.json.error.errorCode, 'ORDER_NOT_FOUND');
-	assert.equal(item.json.error.httpCode, 404);
-	assert.match(item.json.error.requestId, /^req_/);
-	assert.ok(item.json.body.orderId, 'the input item travels with the error, as n8n does for error outputs');
-});
+}

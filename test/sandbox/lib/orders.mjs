@@ -6,7 +6,7 @@ import {
 	isNonEmptyString,
 	isUuid,
 	iso,
-	newestFirst,
+	inListOrder,
 	paginate,
 	readPaging,
 	round2,
@@ -338,9 +338,9 @@ export function registerOrderRoutes(router) {
 	);
 
 	router.get('/orders', { permission: 'orders.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const filters = readOrderFilters(ctx.query);
-		const items = newestFirst(ctx.sb.state.orders.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.orders.values()).filter(
 			(o) =>
 				o.companyId === ctx.company.id &&
 				(!filters.status || o.status === filters.status) &&

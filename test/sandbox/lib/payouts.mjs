@@ -4,7 +4,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit } from './ledger.mjs';
-import { newestFirst, paginate, readPaging, round2 } from './util.mjs';
+import { inListOrder, paginate, readPaging, round2 } from './util.mjs';
 
 export const PAYOUT_RATE_RUB_PER_USDT = 97.5;
 export const MIN_PAYOUT_RUB = 100;
@@ -303,6 +303,56 @@ export function rechargePayout(sb, payout) {
 	return payout;
 }
 
+/**
+ * Adds `count` payouts at once as past history (for benchmarks and list tests): no money moves
+ * and no webhook is sent. Their `createdAt` are spread evenly over the last `spanMs` (default
+ * one second per payout) up to now, and the payouts are re-ordered by `createdAt`, so every list
+ * stays newest first even when the span reaches back past older payouts. Every tenth is a
+ * refunded fail, every tenth waiting_trader, every tenth in_progress, the rest success.
+ */
+export function bulkPayouts(sb, company, count, { spanMs = count * 1000 } = {}) {
+	const now = sb.clock.now();
+	const start = now - spanMs;
+	const step = count > 1 ? spanMs / (count - 1) : 0;
+	for (let i = 0; i < count; i++) {
+		const at = new Date(Math.floor(count > 1 ? start + i * step : now)).toISOString();
+		const amountRub = 1000 + (i % 50) * 100;
+		const kind = i % 10;
+		const status =
+			kind === 0 ? 'fail' : kind === 1 ? 'waiting_trader' : kind === 2 ? 'in_progress' : 'success';
+		const payout = {
+			id: `po_${sb.ids.hex(8)}`,
+			companyId: company.id,
+			externalId: `bulk-${i + 1}`,
+			status,
+			amountRub,
+			chargedUsdt: round2(amountRub / PAYOUT_RATE_RUB_PER_USDT),
+			rate: PAYOUT_RATE_RUB_PER_USDT,
+			requisiteType: 'card',
+			requisite: '4111111111111111',
+			bankId: null,
+			bank: null,
+			recipientFirstName: null,
+			recipientLastName: null,
+			failReason: status === 'fail' ? 'trader_declined' : null,
+			comment: null,
+			refundedAt: status === 'fail' ? at : null,
+			dispute: null,
+			takenAt: status === 'success' || status === 'in_progress' ? at : null,
+			completedAt: status === 'success' ? at : null,
+			createdAt: at,
+			updatedAt: at,
+		};
+		sb.state.payouts.set(payout.id, payout);
+	}
+	// Lists read the map in insertion order (reversed): keep it in creation order (stable sort).
+	const ordered = [...sb.state.payouts.entries()].sort(
+		([, x], [, y]) => Date.parse(x.createdAt) - Date.parse(y.createdAt),
+	);
+	sb.state.payouts = new Map(ordered);
+	return count;
+}
+
 export function findPayout(sb, company, id) {
 	const payout = sb.state.payouts.get(id);
 	if (!payout || payout.companyId !== company.id) throw apiError(404, 'PAYOUT_NOT_FOUND');
@@ -318,13 +368,13 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const externalId = ctx.query.get('externalId');
 		if (status && !PAYOUT_STATUSES.includes(status)) {
 			throw validationError(`status должен быть одним из: ${PAYOUT_STATUSES.join(', ')}`);
 		}
-		const items = newestFirst(ctx.sb.state.payouts.values()).filter(
+		const items = inListOrder(ctx, ctx.sb.state.payouts.values()).filter(
 			(p) =>
 				p.companyId === ctx.company.id &&
 				(!status || p.status === status) &&
