@@ -56,7 +56,7 @@ describe('card resource definition', () => {
 		});
 	});
 
-	it('is listed as a resource with Request preselected', () => {
+	it('is listed as a resource with Get Many preselected (requesting a card is chosen on purpose)', () => {
 		const { properties } = new CompanyPayments().description;
 		const resource = properties.find((p) => p.name === 'resource');
 		expect(resource?.options).toContainEqual(
@@ -65,7 +65,7 @@ describe('card resource definition', () => {
 		const selector = properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'card',
 		);
-		expect(selector?.default).toBe('request');
+		expect(selector?.default).toBe('getMany');
 	});
 });
 
@@ -479,7 +479,7 @@ describe('card.getRechargeQuote', () => {
 		scope.done();
 	});
 
-	it.each([0, -5, 'abc'])(
+	it.each([0, -5, '0', '0.00'])(
 		'refuses the target amount %j before any request',
 		async (targetAmount) => {
 			const error = await runNodeError({
@@ -496,6 +496,35 @@ describe('card.getRechargeQuote', () => {
 			);
 		},
 	);
+
+	it.each(['0x10', '0b11', '1e3', ' 5 ', 'Infinity', '5,5', 'abc', Number.POSITIVE_INFINITY])(
+		'refuses the target amount %j, not plain decimal notation, before any request',
+		async (targetAmount) => {
+			const error = await runNodeError({
+				parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount },
+			});
+			expect(error.constructor.name).toBe('NodeOperationError');
+			expect(error.message).toMatch(
+				/^Target Amount \(USD\) must be a plain decimal number such as 1500 or 1500\.50 .*, got /,
+			);
+			expect(error.message).toContain(`got ${JSON.stringify(targetAmount)}`);
+		},
+	);
+
+	it('sends a target amount typed as text as the number it says', async () => {
+		const scope = nock(BASE_URL)
+			.post('/cards/recharge/quote', { cardId: CARD_ID, targetAmount: 100.5 })
+			.reply(200, quote);
+		await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'getRechargeQuote',
+				cardId: CARD_ID,
+				targetAmount: '100.50',
+			},
+		});
+		scope.done();
+	});
 });
 
 describe('card.recharge', () => {
