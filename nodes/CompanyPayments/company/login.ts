@@ -12,7 +12,7 @@ import {
 export const login: OperationDefinition = {
 	value: 'login',
 	name: 'Login',
-	action: 'Log in as the company and rotate its API key',
+	action: 'Log in and rotate API key',
 	description:
 		'Log in with the company e-mail and password; the service issues a new company API key and the previous one stops working',
 	properties: [

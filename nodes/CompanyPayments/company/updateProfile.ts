@@ -27,7 +27,7 @@ function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 export const updateProfile: OperationDefinition = {
 	value: 'updateProfile',
 	name: 'Update Profile',
-	action: 'Update the company profile',
+	action: 'Update company profile',
 	description: 'Set the URL that receives webhooks and/or the secret they are signed with',
 	properties: [
 		{

@@ -18,7 +18,7 @@ function isExisting(dispute: IDataObject, reason: string, requestedAt: number): 
 export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
-	action: 'Open a dispute on an order',
+	action: 'Open a dispute',
 	description:
 		'Open a dispute on a completed order (status success or failed); returns the open dispute instead if the order already has one',
 	properties: [

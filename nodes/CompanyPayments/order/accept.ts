@@ -25,7 +25,7 @@ export async function acceptQuote(
 export const accept: OperationDefinition = {
 	value: 'accept',
 	name: 'Accept Quote',
-	action: 'Accept a quote and create an order',
+	action: 'Accept a quote',
 	description:
 		'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
 	properties: [

@@ -15,7 +15,7 @@ const EXPIRED =
 export const pay: OperationDefinition = {
 	value: 'pay',
 	name: 'Pay QR Code',
-	action: 'Pay a QR code in one step',
+	action: 'Pay a QR code',
 	description: 'Prepare a quote from the QR code and accept it at once; outputs the order',
 	properties: [qrCodeField, payIdempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

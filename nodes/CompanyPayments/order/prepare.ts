@@ -32,7 +32,7 @@ export async function prepareQuote(
 export const prepare: OperationDefinition = {
 	value: 'prepare',
 	name: 'Prepare Quote',
-	action: 'Prepare a quote from a QR code',
+	action: 'Prepare a quote',
 	description:
 		'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
 	properties: [qrCodeField],
