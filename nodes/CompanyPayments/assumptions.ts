@@ -52,8 +52,18 @@ export const TEAM_LIST_KEYS = { members: 'members', invites: 'invites' } as cons
  * Request bodies not shown: PATCH /members/{userId} sends `role` and/or `permissions` (an array
  * of names); POST /members/invites sends `email`, `role`, `permissions` (each only when set);
  * POST /auth/invites/{token}/accept and POST /auth/company/login send `email` and `password`.
- * Role names are not shown beyond `owner`: the node sends the role as typed.
  */
+
+/**
+ * Role names are not shown beyond `owner`. The Role field offers these three (owner, admin,
+ * member: the usual set for a team with permissions); a role set by an expression is sent as
+ * typed, so a service with other role names is still reachable.
+ */
+export const MEMBER_ROLES = [
+	{ name: 'Owner', value: 'owner', description: 'Full control, including other owners' },
+	{ name: 'Admin', value: 'admin', description: 'Manages the team and the company, not owners' },
+	{ name: 'Member', value: 'member', description: 'Works within the permissions given' },
+];
 
 /**
  * Answers that carry a new API key (invite accept, company login, regenerate key) do not show
