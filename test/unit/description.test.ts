@@ -135,4 +135,20 @@ describe('node description', () => {
 			);
 		},
 	);
+
+	it('keeps every placeholder short enough to show uncut in the panel (40 characters)', () => {
+		const long: string[] = [];
+		const walk = (list: INodeProperties[]) => {
+			for (const property of list) {
+				if (typeof property.placeholder === 'string' && property.placeholder.length > 40)
+					long.push(`${property.name}: ${property.placeholder}`);
+				const nested = (property.options ?? []).filter(
+					(option): option is INodeProperties => 'displayName' in option,
+				);
+				walk(nested);
+			}
+		};
+		walk(properties);
+		expect(long).toEqual([]);
+	});
 });

@@ -58,7 +58,7 @@ export const updateProfile: OperationDefinition = {
 					name: 'webhookUrl',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. https://n8n.example.com/webhook/company-payments',
+					placeholder: 'e.g. https://n8n.example.com/webhook/…',
 					description: 'The http(s) URL that receives the webhooks of the company',
 				},
 			],

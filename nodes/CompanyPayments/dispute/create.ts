@@ -37,7 +37,7 @@ export const create: OperationDefinition = {
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
-			placeholder: 'e.g. The merchant did not receive the payment',
+			placeholder: 'e.g. The payment did not arrive',
 			description: 'Why the order is disputed; shown to the team that reviews it',
 		},
 	],

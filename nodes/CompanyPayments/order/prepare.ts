@@ -10,7 +10,7 @@ export const qrCodeField = {
 	type: 'string' as const,
 	default: '',
 	required: true,
-	placeholder: 'e.g. https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB',
+	placeholder: 'e.g. https://qr.nspk.ru/AS10001…',
 	description:
 		'The content of the QR code: an NSPK/SBP link (incl. multiqr and platiqr), an ST00012 utility or budget payment string, or a traffic-fine UIN. The payment type is detected from it.',
 };
