@@ -110,6 +110,12 @@ export const LIST_ITEMS_KEYS = { cards: 'cards', payouts: 'payouts' } as const;
  * Idempotency-Key, like POST /cards/request, and answer with a Payout and a recharge record.
  */
 
+/*
+ * Money amounts the node sends (payout amountRub, card targetAmount) are not given a precision.
+ * The node accepts plain decimals with at most 2 decimal places (kopecks, cents); see
+ * requireAmount in common/validation.ts.
+ */
+
 /**
  * Payout requisites are checked before POST /payouts (the document gives no format). Spaces
  * and dashes are removed first, and the cleaned value is the one sent.
