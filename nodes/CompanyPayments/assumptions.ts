@@ -52,8 +52,18 @@ export const TEAM_LIST_KEYS = { members: 'members', invites: 'invites' } as cons
  * Request bodies not shown: PATCH /members/{userId} sends `role` and/or `permissions` (an array
  * of names); POST /members/invites sends `email`, `role`, `permissions` (each only when set);
  * POST /auth/invites/{token}/accept and POST /auth/company/login send `email` and `password`.
- * Role names are not shown beyond `owner`: the node sends the role as typed.
  */
+
+/**
+ * Role names are not shown beyond `owner`. The Role field offers these three (owner, admin,
+ * member: the usual set for a team with permissions); a role set by an expression is sent as
+ * typed, so a service with other role names is still reachable.
+ */
+export const MEMBER_ROLES = [
+	{ name: 'Owner', value: 'owner', description: 'Full control, including other owners' },
+	{ name: 'Admin', value: 'admin', description: 'Manages the team and the company, not owners' },
+	{ name: 'Member', value: 'member', description: 'Works within the permissions given' },
+];
 
 /**
  * Answers that carry a new API key (invite accept, company login, regenerate key) do not show
@@ -69,18 +79,19 @@ export const NEW_API_KEY_FIELDS = ['apiKey', 'newApiKey', 'api_key', 'key'];
  */
 export const INVITE_URL_TOKEN_PARAMETER = 'token';
 
-/**
+/*
  * POST /auth/company/login is not marked public, so it is sent with the credential's API key
  * like every endpoint except invite preview and accept.
  */
-export const COMPANY_LOGIN_AUTHENTICATED = true;
 
 /**
  * POST /cards/request is shown only for a card in stock: 200 with status "assigned", the card
  * and the request. The answer when no card is in stock is not shown. It is taken to be any 2xx
  * answer without a card object whose status or request.status is this value (or that names no
  * status at all); the node outputs it as outcome "pending". An answer with neither a card nor
- * this status is reported as an error.
+ * this status is read by the request's documented status: `fulfilled` means a card was issued
+ * (its ID is the request's `cardId`; output outcome "assigned"), `cancelled` and `failed` mean
+ * none was, and are reported as errors saying so in plain words.
  */
 export const CARD_REQUEST_PENDING_STATUS = 'pending';
 
@@ -99,6 +110,12 @@ export const LIST_ITEMS_KEYS = { cards: 'cards', payouts: 'payouts' } as const;
  * Idempotency-Key, like POST /cards/request, and answer with a Payout and a recharge record.
  */
 
+/*
+ * Money amounts the node sends (payout amountRub, card targetAmount) are not given a precision.
+ * The node accepts plain decimals with at most 2 decimal places (kopecks, cents); see
+ * requireAmount in common/validation.ts.
+ */
+
 /**
  * Payout requisites are checked before POST /payouts (the document gives no format). Spaces
  * and dashes are removed first, and the cleaned value is the one sent.
@@ -112,13 +129,20 @@ export const PAYOUT_REQUISITE_FORMATS = {
 	},
 } as const;
 
-/**
+/*
  * The document shows no Idempotency-Key for POST /payouts/{id}/cancel. The node sends one
  * anyway (user value or derived, as for money-moving calls): a service that ignores the header
  * loses nothing, and one that honours it answers a retried cancel with the stored result
  * instead of PAYOUT_NOT_CANCELABLE.
  */
-export const PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY = true;
+
+/*
+ * Idempotency-Key scope (transport/idempotency.ts). Accept Quote derives its key from the quote
+ * ID, correct whether the service keeps keys per company or per path (the path holds the
+ * quote). Pay QR Code prepares a new quote on every run: a payment reference the user sets is
+ * safe across re-runs of an execution only if keys are kept per company, as the document's
+ * "the same key for the same company" says; the node relies on that reading.
+ */
 
 /**
  * Company Payments Trigger: GET /auth/company/profile shows no fields beyond webhookUrl and

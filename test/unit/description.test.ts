@@ -1,6 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import {
+	LEGACY_DEFAULTS_VERSION,
+	READ_ONLY_DEFAULTS_VERSION,
+	resources,
+	subtitle,
+} from '../../nodes/CompanyPayments/resources';
 
 /** Resource and operation values are part of saved workflows: they must never change. */
 const EXPECTED: Record<string, string[]> = {
@@ -23,7 +30,38 @@ const EXPECTED: Record<string, string[]> = {
 	company: ['getProfile', 'updateProfile', 'regenerateApiKey', 'rotateWebhookSecret', 'login'],
 };
 
-const properties = new CompanyPayments().description.properties;
+const description = new CompanyPayments().description;
+const properties = description.properties;
+
+/** Operations a resource may preselect: they only read, and reveal nothing sensitive. */
+const READ_ONLY_DEFAULTS = ['get', 'getMany', 'getBalance', 'getProfile'];
+
+/** What version 1 preselected; its saved workflows rely on it. Never change this table. */
+const VERSION_1_DEFAULTS: Record<string, string> = {
+	order: 'pay',
+	dispute: 'create',
+	companyWallet: 'getBalance',
+	userWallet: 'createOrGet',
+	member: 'getMany',
+	invite: 'create',
+	company: 'getProfile',
+	card: 'request',
+	payout: 'get',
+};
+
+/** The operation n8n fills in for a node saved with these parameters, the way it loads one. */
+function preselected(parameters: INodeParameters, typeVersion: number): unknown {
+	const node: INode = {
+		id: 'node-1',
+		name: 'Company Payments',
+		type: 'n8n-nodes-company-payments.companyPayments',
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+	return NodeHelpers.getNodeParameters(properties, parameters, true, false, node, description)
+		?.operation;
+}
 
 function values(property: INodeProperties | undefined): string[] {
 	return (property?.options ?? []).map((option) => String((option as { value: string }).value));
@@ -67,5 +105,89 @@ describe('node description', () => {
 			for (const option of selector.options ?? [])
 				expect((option as { action?: string }).action).toBeTruthy();
 		}
+	});
+
+	it.each(Object.keys(EXPECTED))(
+		'resource %s preselects a read-only operation in new nodes, so picking it and executing moves no money',
+		(resource) => {
+			const chosen = String(preselected({ resource }, READ_ONLY_DEFAULTS_VERSION));
+			const operation = resources
+				.find((candidate) => candidate.value === resource)
+				?.operations.find((candidate) => candidate.value === chosen);
+			expect(operation?.readOnly).toBe(true);
+			expect(READ_ONLY_DEFAULTS).toContain(chosen);
+		},
+	);
+
+	it('starts a new node (no parameters) on a read-only operation', () => {
+		expect(READ_ONLY_DEFAULTS).toContain(preselected({}, READ_ONLY_DEFAULTS_VERSION));
+	});
+
+	it.each(Object.entries(VERSION_1_DEFAULTS))(
+		'keeps what a saved version 1 node of resource %s left implicit (%s), so its workflow does the same',
+		(resource, operation) => {
+			expect(preselected({ resource }, LEGACY_DEFAULTS_VERSION)).toBe(operation);
+		},
+	);
+
+	it('keeps an operation that a saved workflow states, in every version', () => {
+		for (const version of [LEGACY_DEFAULTS_VERSION, READ_ONLY_DEFAULTS_VERSION]) {
+			expect(preselected({ resource: 'card', operation: 'request' }, version)).toBe('request');
+			expect(preselected({ resource: 'order', operation: 'getMany' }, version)).toBe('getMany');
+		}
+	});
+
+	it('names every action in one style: sentence case, no "the", at most six words, all distinct', () => {
+		const actions = resources.flatMap((resource) =>
+			resource.operations.map((operation) => operation.action),
+		);
+		expect(new Set(actions).size).toBe(actions.length);
+		for (const action of actions) {
+			const [first, ...rest] = action.split(' ');
+			expect(first).toMatch(/^[A-Z][a-z]+$/);
+			for (const word of rest) expect(word).toMatch(/^([a-z]+|API|CVV|QR)$/);
+			expect(rest).not.toContain('the');
+			expect(rest.length).toBeLessThan(6);
+		}
+	});
+
+	it.each(resources.flatMap((r) => r.operations.map((o) => [r.value, o.value, o.action])))(
+		'shows %s.%s on the canvas as its action "%s", not its internal values',
+		(resource, operation, action) => {
+			const node: INode = {
+				id: 'node-1',
+				name: 'Company Payments',
+				type: 'n8n-nodes-company-payments.companyPayments',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { resource, operation },
+			};
+			const type = new CompanyPayments();
+			const nodeTypes = {
+				getByName: () => type,
+				getByNameAndVersion: () => type,
+				getKnownTypes: () => ({}),
+			} as unknown as INodeTypes;
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+			expect(workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})).toBe(
+				action,
+			);
+		},
+	);
+
+	it('keeps every placeholder short enough to show uncut in the panel (40 characters)', () => {
+		const long: string[] = [];
+		const walk = (list: INodeProperties[]) => {
+			for (const property of list) {
+				if (typeof property.placeholder === 'string' && property.placeholder.length > 40)
+					long.push(`${property.name}: ${property.placeholder}`);
+				const nested = (property.options ?? []).filter(
+					(option): option is INodeProperties => 'displayName' in option,
+				);
+				walk(nested);
+			}
+		};
+		walk(properties);
+		expect(long).toEqual([]);
 	});
 });

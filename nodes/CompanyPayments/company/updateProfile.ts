@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidInput } from '../common/validation';
 import { apiRequest } from '../transport';
-import type { OperationDefinition, OperationResult } from '../types';
-import { readSecret } from './fields';
+import type { OperationDefinition } from '../types';
+import { profileOutput, readSecret, revealWebhookSecretField } from './fields';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
@@ -27,7 +27,7 @@ function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 export const updateProfile: OperationDefinition = {
 	value: 'updateProfile',
 	name: 'Update Profile',
-	action: 'Update the company profile',
+	action: 'Update company profile',
 	description: 'Set the URL that receives webhooks and/or the secret they are signed with',
 	properties: [
 		{
@@ -58,11 +58,12 @@ export const updateProfile: OperationDefinition = {
 					name: 'webhookUrl',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. https://n8n.example.com/webhook/company-payments',
+					placeholder: 'e.g. https://n8n.example.com/webhook/…',
 					description: 'The http(s) URL that receives the webhooks of the company',
 				},
 			],
 		},
+		revealWebhookSecretField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
@@ -83,11 +84,12 @@ export const updateProfile: OperationDefinition = {
 				},
 			);
 		}
-		return (await apiRequest.call(this, {
+		const answer = await apiRequest.call(this, {
 			method: 'PATCH',
 			path: '/auth/company/profile',
 			body,
 			itemIndex,
-		})) as OperationResult;
+		});
+		return profileOutput(this, itemIndex, answer);
 	},
 };
