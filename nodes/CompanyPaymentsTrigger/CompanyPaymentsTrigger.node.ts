@@ -151,7 +151,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_GRACE_MINUTES,
 						description:
-							'For how long after a secret rotation deliveries signed with the previous secret are still accepted (retries of deliveries started before the rotation carry the old signature)',
+							"For how long after a rotation made by this trigger (Rotate Webhook Secret) deliveries signed with the replaced secret are still accepted, counted from the rotation. For a secret replaced by hand, use the credential's Previous Webhook Secret.",
 					},
 				],
 			},

@@ -8,6 +8,7 @@ import {
 	OUTPUT_LAYOUT,
 	payoutFundsReturned,
 } from '../../nodes/CompanyPaymentsTrigger/events';
+import { webhookChangeKey } from '../../nodes/shared/changeKey';
 import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
@@ -43,6 +44,46 @@ describe('output item', () => {
 			});
 		},
 	);
+
+	it.each([
+		['order.status_changed', 'order:7d3c2b1a-1111-4222-8333-944455566677:success'],
+		['deposit.created', 'deposit:dep_0192:new'],
+		['deposit.completed', 'deposit:dep_0192:completed'],
+		['deposit.aml_failed', 'deposit:dep_0193:aml_failed'],
+		['payout.status_changed', 'payout:po_3301:fail+refunded'],
+		['payout.recharged', 'payout:po_3301:recharged'],
+		['card.assigned', 'card:ext.card-for-user-42:assigned'],
+	])(
+		'gives %s the changeKey the poll trigger computes, and source "webhook"',
+		async (event, key) => {
+			const body = SAMPLE_EVENTS[event];
+			const { item } = await deliver({ body });
+			expect(item?.changeKey).toBe(key);
+			expect(item?.changeKey).toBe(webhookChangeKey(event, body));
+			expect(item?.source).toBe('webhook');
+		},
+	);
+
+	it('gives an unknown event changeKey null, and source "webhook"', async () => {
+		const { item } = await deliver({ body: { event: 'wallet.frozen', walletId: 'w1' } });
+		expect(item).toMatchObject({ event: 'wallet.frozen', changeKey: null, source: 'webhook' });
+	});
+
+	it('answers an accepted delivery itself with a small JSON acknowledgement', async () => {
+		const { result, response, outputs } = await deliver({ deliveryId: 'dlv_ack_1' });
+		expect(outputSizes(outputs)).toEqual([1]);
+		// Written by the node before n8n starts the execution (so n8n saves the static data at once).
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.webhookResponse).toBeUndefined();
+		expect(response.statusCode).toBe(200);
+		expect(response.ended).toBe(true);
+		expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+		expect(JSON.parse(response.body ?? '')).toEqual({
+			received: true,
+			executed: true,
+			deliveryId: 'dlv_ack_1',
+		});
+	});
 
 	it('gives a user-wallet deposit its externalId', async () => {
 		const { item } = await deliver({ body: SAMPLE_EVENTS['deposit.completed'] });
