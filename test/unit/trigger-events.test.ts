@@ -23,6 +23,17 @@ const FIXED_ORDER = [
 	'card.assigned',
 ];
 
+/** The output labels in the fixed order: short words, not event codes. */
+const FIXED_LABELS = [
+	'Order',
+	'New deposit',
+	'Deposit credited',
+	'AML failed',
+	'Payout',
+	'Recharged',
+	'Card',
+];
+
 function outputSizes(outputs: unknown[][] | undefined): number[] | undefined {
 	return outputs?.map((items) => items.length);
 }
@@ -310,19 +321,45 @@ describe('outputs expression', () => {
 				routeByEvent: true,
 			}),
 		).toEqual([
-			{ type: 'main', displayName: 'order.status_changed' },
-			{ type: 'main', displayName: 'deposit.created' },
-			{ type: 'main', displayName: 'card.assigned' },
+			{ type: 'main', displayName: 'Order' },
+			{ type: 'main', displayName: 'New deposit' },
+			{ type: 'main', displayName: 'Card' },
 		]);
 	});
 
 	it('gives every event plus "other" for "All Events"', () => {
 		const outputs = outputsFor({ events: ['*'], routeByEvent: true });
-		expect(outputs).toEqual([
-			...FIXED_ORDER.map((event) => ({ type: 'main', displayName: event })),
-			{ type: 'main', displayName: 'other' },
-		]);
+		expect(outputs).toEqual(
+			[...FIXED_LABELS, 'Other'].map((displayName) => ({ type: 'main', displayName })),
+		);
 		expect(outputsFor({ events: [], routeByEvent: true })).toHaveLength(8);
+	});
+
+	it('labels outputs with short human names that stay distinct when the canvas cuts them', () => {
+		const labels = (
+			outputsFor({ events: ['*'], routeByEvent: true }) as Array<{ displayName: string }>
+		).map((output) => output.displayName);
+		for (const label of labels) {
+			expect(label).not.toMatch(/[._]/);
+			expect(label.length).toBeLessThanOrEqual(16);
+		}
+		// The canvas shows about ten characters before "…"; five already tell them apart.
+		expect(new Set(labels.map((label) => label.slice(0, 5))).size).toBe(labels.length);
+	});
+
+	it('routes each event to the output with its label', async () => {
+		for (const [index, event] of FIXED_ORDER.entries()) {
+			const { outputs } = await deliver({
+				body: SAMPLE_EVENTS[event],
+				parameters: { events: ['*'], routeByEvent: true },
+			});
+			expect(outputSizes(outputs)?.[index]).toBe(1);
+		}
+		const unknown = await deliver({
+			body: { event: 'wallet.frozen' },
+			parameters: { events: ['*'], routeByEvent: true },
+		});
+		expect(outputSizes(unknown.outputs)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
 	});
 
 	it('matches the function called directly', () => {
@@ -333,6 +370,38 @@ describe('outputs expression', () => {
 
 describe('node description', () => {
 	const description = new CompanyPaymentsTrigger().description;
+
+	/** Evaluates the node's subtitle the way the editor does, with n8n-workflow's expression engine. */
+	function subtitleFor(events: unknown): unknown {
+		const nodeTypes: INodeTypes = {
+			getByName: () => new CompanyPaymentsTrigger(),
+			getByNameAndVersion: () => new CompanyPaymentsTrigger(),
+			getKnownTypes: () => ({}),
+		};
+		const node: INode = {
+			id: 'n-1',
+			name: 'Company Payments Trigger',
+			type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { events } as INode['parameters'],
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			description.subtitle as string,
+			'internal',
+			{},
+		);
+	}
+
+	it('has a subtitle in words: "All events" or the picked event names', () => {
+		expect(subtitleFor(['*'])).toBe('All events');
+		expect(subtitleFor([])).toBe('All events');
+		expect(subtitleFor(['deposit.completed', 'card.assigned'])).toBe(
+			'Deposit Completed, Card Assigned',
+		);
+	});
 
 	it('offers "All Events" (the default) and every documented event', () => {
 		const events = description.properties.find((p) => p.name === 'events');
