@@ -72,13 +72,25 @@ export class CompanyPaymentsTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret",
+					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret. To get a test event: the service calls only that one URL, so while you listen here put the Test URL there instead (and the Production URL back after), or turn on the option below, which does both for you.",
 				name: 'manualRegistrationNotice',
 				type: 'notice',
 				default: '',
 				displayOptions: {
 					show: {
 						registerWebhook: [false],
+					},
+				},
+			},
+			{
+				displayName:
+					"While you listen for a test event, the company's webhook URL points at this trigger's Test URL, and it is put back when listening stops. Then cause an event in the service, e.g. change an order's status.",
+				name: 'testEventNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: {
+						registerWebhook: [true],
 					},
 				},
 			},
