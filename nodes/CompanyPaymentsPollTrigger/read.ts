@@ -41,6 +41,10 @@ function createdAtMs(record: IDataObject): number {
  * record read: reading stops before the list's end only while every record so far had a
  * readable `createdAt` no newer than the one before it, and the last one is older than the
  * window. A list in any other order is read to its end, up to `maxRecords`.
+ *
+ * A page shorter than asked for ends the list only when the service has already served pages
+ * of the size asked (or the envelope's total is reached): its cap on `limit` is not shown, so
+ * the first short page is taken as that cap and reading goes on with it.
  */
 export async function readWindow(ctx: ApiContext, request: WindowRequest): Promise<WindowResult> {
 	const records: IDataObject[] = [];
@@ -51,8 +55,11 @@ export async function readWindow(ctx: ApiContext, request: WindowRequest): Promi
 	let previousFirst: unknown;
 	let truncated = false;
 	let stoppedEarly = false;
+	// The page size the service has shown it serves: its cap on `limit` is not shown.
+	let served = PAGE_SIZE;
+	let servedKnown = false;
 	for (;;) {
-		const limit = Math.min(PAGE_SIZE, request.maxRecords - offset);
+		const limit = Math.min(served, request.maxRecords - offset);
 		if (limit <= 0) {
 			truncated = true;
 			break;
@@ -93,9 +100,17 @@ export async function readWindow(ctx: ApiContext, request: WindowRequest): Promi
 			if (Number.isNaN(created) || created >= request.cutoffMs) records.push(record);
 		}
 		offset += page0.length;
-		// A short page, or one larger than asked for (a service that ignores limit), ends the list.
-		if (page0.length !== limit) break;
+		if (page0.length === 0) break;
 		if (page.total !== undefined && offset >= page.total) break;
+		// A page larger than asked for: the service ignores limit and sent the whole list.
+		if (page0.length > limit) break;
+		if (page0.length < limit) {
+			// Shorter than a size the service already served, or than the last records asked
+			// for: the list is done. Otherwise it is the service's cap: keep reading with it.
+			if (servedKnown || limit < served) break;
+			served = page0.length;
+		}
+		servedKnown = true;
 		if (newestFirst && previousCreated < request.cutoffMs) {
 			stoppedEarly = true;
 			break;

@@ -128,6 +128,19 @@ describe('cost per poll', () => {
 		expect(Object.keys(remembered(run.staticData))).toHaveLength(300);
 	});
 
+	it('reads every record of the window when the service silently caps the page size and sends no total', async () => {
+		fill(130, 0.05, 0.1);
+		service.pageCap = 25;
+		service.withTotal = false;
+		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
+		expect(Object.keys(remembered(run.staticData))).toHaveLength(130);
+		// 100 asked, 25 served: the cap is learnt from the first page; 6 pages of 25 and a short one.
+		expect(service.calls.map((call) => call.query.get('limit'))).toEqual([
+			'100',
+			...Array<string>(5).fill('25'),
+		]);
+	});
+
 	it('reads at most Max Records per List and Poll, keeps what it could not check, and says so', async () => {
 		fill(500, 0, 0.01);
 		const parameters = { watch: ['payouts'], options: { maxRecords: 200 } };

@@ -48,6 +48,10 @@ export class FakeService {
 	};
 	balance: IDataObject = { usdtBalance: 500, frozenBalance: 0 };
 	failing = new Map<string, { status: number; body: IDataObject }>();
+	/** The most records the service hands out per page whatever limit asks (silently). */
+	pageCap = Number.POSITIVE_INFINITY;
+	/** Whether envelopes carry `total`. */
+	withTotal = true;
 	/** Every request: path and query. */
 	calls: Array<{ path: string; query: URLSearchParams }> = [];
 
@@ -63,14 +67,16 @@ export class FakeService {
 				if (url.pathname === '/wallets/balance') return [200, this.balance];
 				const name = (Object.keys(PATHS) as ListName[]).find((n) => PATHS[n].path === url.pathname);
 				if (!name) return [404, { statusCode: 404, errorCode: 'NOT_FOUND', message: 'нет' }];
-				const limit = Number(url.searchParams.get('limit') ?? 20);
+				const limit = Math.min(this.pageCap, Number(url.searchParams.get('limit') ?? 20));
 				const offset = Number(url.searchParams.get('offset') ?? 0);
 				let records = this.lists[name];
 				const externalId = url.searchParams.get('externalId');
 				if (externalId) records = records.filter((r) => r.externalId === externalId);
 				const page = records.slice(offset, offset + limit);
 				const { key } = PATHS[name];
-				return [200, key ? { [key]: page, total: records.length } : page];
+				const envelope: IDataObject = { [key ?? 'items']: page };
+				if (this.withTotal) envelope.total = records.length;
+				return [200, key ? envelope : page];
 			});
 	}
 
