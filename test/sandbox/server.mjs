@@ -8,6 +8,7 @@
 //
 // CLI: node test/sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
 //      [--fast-retries | --retry-delays 0,100,200,400] [--no-seed] [--webhook-url URL] [--quiet]
+//      [--legacy-deposit-statuses] [--payouts N] [--profile default|contrary|cap50|JSON]
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { ApiError, apiError, errorBody, validationError } from './lib/errors.mjs
 import { randomIds } from './lib/ids.mjs';
 import { registerOrderRoutes } from './lib/orders.mjs';
 import { registerPayoutRoutes } from './lib/payouts.mjs';
+import { PROFILES, resolveProfile } from './lib/profiles.mjs';
 import { Router } from './lib/router.mjs';
 import { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, seedState } from './lib/seed.mjs';
 import { registerTeamRoutes } from './lib/team.mjs';
@@ -29,7 +31,7 @@ import { isPlainObject, redactApiKey } from './lib/util.mjs';
 import { registerWalletRoutes } from './lib/wallets.mjs';
 import { DEFAULT_RETRY_DELAYS_MS, createWebhooks } from './lib/webhooks.mjs';
 
-export { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, DEFAULT_RETRY_DELAYS_MS };
+export { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, DEFAULT_RETRY_DELAYS_MS, PROFILES };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const FAULT_CODES = {
@@ -148,6 +150,7 @@ async function handle(sb, router, req, res) {
 		status = result.status ?? 200;
 		body = result.body;
 		headers = result.headers ?? {};
+		if (!isControl && req.method === 'GET' && !sb.profile.listTotal) body = withoutTotal(body);
 	} catch (err) {
 		const error = err instanceof ApiError ? err : internalError(err);
 		status = error.statusCode;
@@ -172,6 +175,14 @@ async function handle(sb, router, req, res) {
 	res.end(payload);
 }
 
+/** Profile listTotal false: a list envelope carries only its records. */
+function withoutTotal(body) {
+	if (!isPlainObject(body) || !('total' in body)) return body;
+	if (!Object.values(body).some(Array.isArray)) return body;
+	const { total: _total, ...rest } = body;
+	return rest;
+}
+
 function internalError(err) {
 	console.error('[sandbox] unexpected error:', err);
 	return apiError(500, 'INTERNAL_ERROR');
@@ -184,12 +195,15 @@ function internalError(err) {
  * @param {number} [options.port=0] 0 picks a free port
  * @param {number[]} [options.retryDelaysMs=[0,1000,2000,4000]] webhook attempt delays
  * @param {boolean | { inProgressAfterMs?: number, successAfterMs?: number }} [options.orderSchedule=false]
- * @param {boolean | { balanceUsdt?: number, cardStock?: number, companyDeposits?: number, history?: boolean }} [options.seed=true]
+ * @param {boolean | { balanceUsdt?: number, cardStock?: number, companyDeposits?: number, history?: boolean, payouts?: number }} [options.seed=true]
  * @param {number} [options.depositFeeUsdt=1] fee retained from each incoming deposit
  * @param {number} [options.webhookTimeoutMs=5000]
  * @param {string|null} [options.webhookUrl] preset Demo Co webhookUrl
  * @param {string|null} [options.webhookSecret] preset Demo Co webhook secret
  * @param {boolean} [options.depositsInOnePage=false] GET /wallets/deposits ignores limit/offset and answers every deposit
+ * @param {boolean} [options.legacyDepositStatuses=false] user-wallet deposits store aml_pass/aml_fail
+ * @param {string | object} [options.profile='default'] answers to the contract's open choices:
+ *   a name (`default`, `contrary`, `cap50`) or an object of choices, see lib/profiles.mjs
  * @param {boolean} [options.log=false] log each request to stdout
  */
 export async function startSandbox(options = {}) {
@@ -204,9 +218,12 @@ export async function startSandbox(options = {}) {
 		webhookUrl: null,
 		webhookSecret: null,
 		depositsInOnePage: false,
+		legacyDepositStatuses: false,
+		profile: 'default',
 		log: false,
 		...options,
 	};
+	const profile = resolveProfile(opts.profile);
 	const clock = createClock();
 	const sb = {
 		options: opts,
@@ -215,6 +232,7 @@ export async function startSandbox(options = {}) {
 		ids: randomIds(),
 		state: null,
 		url: null,
+		profile,
 	};
 	sb.webhooks = createWebhooks(sb, { timeoutMs: opts.webhookTimeoutMs });
 	sb.reset = () => {
@@ -270,6 +288,15 @@ export async function startSandbox(options = {}) {
 		get publicRequests() {
 			return sb.publicRequests;
 		},
+		/** The profile in force (answers to the contract's open choices). */
+		get profile() {
+			return { ...sb.profile };
+		},
+		/** Switches the profile (same as POST /__control/profile); the state is kept. */
+		setProfile: (input) => {
+			sb.profile = resolveProfile(input);
+			return { ...sb.profile };
+		},
 		/** Rebuilds the seeded state (same as POST /__control/reset). */
 		reset: () => sb.reset(),
 		/** Resolves when no webhook delivery is pending or in flight. */
@@ -299,9 +326,15 @@ function parseArgs(argv) {
 		else if (a === '--order-schedule') args.orderSchedule = true;
 		else if (a === '--fast-retries') args.retryDelaysMs = [0, 100, 200, 400];
 		else if (a === '--retry-delays') args.retryDelaysMs = next().split(',').map(Number);
-		else if (a === '--no-seed') args.seed = false;
+		else if (a === '--no-seed') args.seed = args.seed ? { ...args.seed, history: false } : false;
 		else if (a === '--webhook-url') args.webhookUrl = next();
-		else if (a === '--quiet') args.quiet = true;
+		else if (a === '--legacy-deposit-statuses') args.legacyDepositStatuses = true;
+		else if (a === '--payouts')
+			args.seed = { ...(args.seed === false ? { history: false } : {}), payouts: Number(next()) };
+		else if (a === '--profile') {
+			const value = next();
+			args.profile = value.startsWith('{') ? JSON.parse(value) : value;
+		} else if (a === '--quiet') args.quiet = true;
 		else if (a === '--help' || a === '-h') args.help = true;
 		else throw new Error(`unknown argument: ${a}`);
 	}
@@ -313,7 +346,8 @@ async function main() {
 	if (args.help) {
 		console.log(
 			'usage: node test/sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
-				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]',
+				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]\n' +
+				'       [--legacy-deposit-statuses] [--payouts N]',
 		);
 		return;
 	}
@@ -321,6 +355,7 @@ async function main() {
 	const sandbox = await startSandbox({ ...options, log: !quiet });
 	console.log(`Company payments sandbox listening on ${sandbox.url}`);
 	console.log(`  control API: ${sandbox.url}/__control/state`);
+	console.log(`  profile: ${JSON.stringify(sandbox.profile)}`);
 	console.log('  keys:');
 	for (const [name, key] of Object.entries(SANDBOX_KEYS))
 		console.log(`    ${name.padEnd(13)} ${key}`);

@@ -51,25 +51,52 @@ function luhnComplete(partial) {
 	return partial + String((10 - (sum % 10)) % 10);
 }
 
+/** A card record in `requested` state: listed in GET /cards while its request is pending. */
+function queueCard(sb, request) {
+	const card = {
+		id: `card_${sb.ids.hex(8)}`,
+		companyId: request.companyId,
+		externalId: request.externalId,
+		status: 'requested',
+		maskedPan: null,
+		expiry: null,
+		assignedAt: null,
+		createdAt: request.createdAt,
+		pan: null,
+		cvv: null,
+		balanceUsd: 0,
+		reserveUsdt: 0,
+		balanceCache: null,
+		requestId: request.id,
+	};
+	sb.state.cards.set(card.id, card);
+	request.queuedCardId = card.id;
+	return card;
+}
+
+/** Issues the card of a request: the queued `requested` card becomes `assigned` (same id). */
 function issueCard(sb, request) {
 	const pan = luhnComplete(`4000${sb.ids.digits(11)}`);
 	const now = new Date(sb.clock.now());
 	const expiry = `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${String((now.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-	const card = {
+	const card = sb.state.cards.get(request.queuedCardId) ?? {
 		id: `card_${sb.ids.hex(8)}`,
 		companyId: request.companyId,
+		createdAt: request.createdAt,
+		balanceUsd: 0,
+		reserveUsdt: 0,
+		balanceCache: null,
+		requestId: request.id,
+	};
+	Object.assign(card, {
 		externalId: request.externalId,
 		status: 'assigned',
 		maskedPan: `${pan.slice(0, 6)}******${pan.slice(-4)}`,
 		expiry,
 		assignedAt: sb.clock.iso(),
-		createdAt: request.createdAt,
 		pan,
 		cvv: sb.ids.digits(3),
-		balanceUsd: 0,
-		reserveUsdt: 0,
-		balanceCache: null,
-	};
+	});
 	sb.state.cards.set(card.id, card);
 	return card;
 }
@@ -143,6 +170,7 @@ export function requestCard(sb, company, { externalId }) {
 			body: { status: 'assigned', card: presentCard(card), request: presentCardRequest(request) },
 		};
 	}
+	queueCard(sb, request);
 	return {
 		status: 202,
 		body: { status: 'pending', card: null, request: presentCardRequest(request) },
@@ -222,11 +250,29 @@ export function rechargeCard(sb, company, card, target) {
 	return recharge;
 }
 
-/** Control: closing/closed/retired/failed. Closing for good returns the card balance and reserve. */
+/**
+ * Control: closing/closed/retired/failed. Closing for good returns the card balance and reserve.
+ * A `requested` card (its request pending) can only be assigned (the request is fulfilled) or
+ * failed (the issuer could not issue: the request fails and its reservation is released).
+ */
 export function setCardStatus(sb, card, status) {
 	if (!CARD_STATUSES.includes(status))
 		throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
 	const company = sb.state.companies.get(card.companyId);
+	if (card.status === 'requested') {
+		const request = sb.state.cardRequests.get(card.requestId);
+		if (status === 'assigned') return fulfilRequest(sb, request, { announce: true });
+		if (status !== 'failed') {
+			throw apiError(409, 'CONFLICT', `Переход карты из requested в ${status} невозможен`, {
+				details: { from: 'requested', to: status },
+			});
+		}
+		release(sb, company, request.heldUsdt, 'card_reserve_release', request.id);
+		request.heldUsdt = 0;
+		request.status = 'failed';
+		card.status = 'failed';
+		return card;
+	}
 	if (['closed', 'retired', 'failed'].includes(status)) {
 		release(sb, company, card.reserveUsdt, 'card_reserve_release', card.id);
 		card.reserveUsdt = 0;
@@ -269,7 +315,7 @@ export function registerCardRoutes(router) {
 	);
 
 	router.get('/cards', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const externalId = ctx.query.get('externalId');
 		const status = ctx.query.get('status');
 		if (status && !CARD_STATUSES.includes(status))
@@ -285,7 +331,7 @@ export function registerCardRoutes(router) {
 	});
 
 	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const items = newestFirst(ctx.sb.state.cardRequests.values()).filter(
 			(r) => r.companyId === ctx.company.id && (!status || r.status === status),

@@ -1,5 +1,11 @@
 // Company auth and profile: login, profile read/update, key regeneration, webhook secret.
-import { createSession, requirePermission, rotateCompanyKey } from './auth.mjs';
+import {
+	authenticate,
+	extractCredential,
+	createSession,
+	requirePermission,
+	rotateCompanyKey,
+} from './auth.mjs';
 import { apiError, validationError } from './errors.mjs';
 import { hashPassword } from './team.mjs';
 import { maskSecret } from './util.mjs';
@@ -7,13 +13,14 @@ import { maskSecret } from './util.mjs';
 const SECRET_RE = /^whsec_[0-9a-f]{48}$/;
 const PROFILE_FIELDS = ['name', 'webhookUrl', 'webhookSecret', 'cardsTestMode'];
 
-export function presentProfile(company) {
+/** The profile as the API shows it; `webhookSecret` masked unless the profile says full. */
+export function presentProfile(company, { fullSecret = false } = {}) {
 	return {
 		id: company.id,
 		name: company.name,
 		email: company.email,
 		webhookUrl: company.webhookUrl,
-		webhookSecret: maskSecret(company.webhookSecret),
+		webhookSecret: fullSecret ? company.webhookSecret : maskSecret(company.webhookSecret),
 		cardsTestMode: company.cardsTestMode,
 		createdAt: company.createdAt,
 	};
@@ -22,6 +29,9 @@ export function presentProfile(company) {
 export function newWebhookSecret(sb) {
 	return `whsec_${sb.ids.hex(24)}`;
 }
+
+const shown = (ctx, company) =>
+	presentProfile(company, { fullSecret: ctx.sb.profile.profileSecret === 'full' });
 
 function isHttpUrl(value) {
 	try {
@@ -34,6 +44,9 @@ function isHttpUrl(value) {
 
 export function registerCompanyRoutes(router) {
 	router.post('/auth/company/login', { auth: 'public' }, (ctx) => {
+		// Profile staleKeyLogin 'reject': a key sent along must be valid (auth runs before login).
+		const sentKey = extractCredential(ctx.req, ctx.query);
+		if (sentKey && ctx.sb.profile.staleKeyLogin === 'reject') authenticate(ctx.sb, sentKey);
 		const { email, password } = ctx.body;
 		if (typeof email !== 'string' || typeof password !== 'string') {
 			throw validationError(['email должен быть строкой', 'password должен быть строкой']);
@@ -45,10 +58,10 @@ export function registerCompanyRoutes(router) {
 		if (!company.active) throw apiError(401, 'COMPANY_INACTIVE');
 		const apiKey = rotateCompanyKey(ctx.sb, company);
 		const token = createSession(ctx.sb, { companyId: company.id, memberId: null });
-		return { body: { apiKey, token, company: presentProfile(company) } };
+		return { body: { apiKey, token, company: shown(ctx, company) } };
 	});
 
-	router.get('/auth/company/profile', {}, (ctx) => ({ body: presentProfile(ctx.company) }));
+	router.get('/auth/company/profile', {}, (ctx) => ({ body: shown(ctx, ctx.company) }));
 
 	router.patch('/auth/company/profile', {}, (ctx) => {
 		const { body, company, principal } = ctx;
@@ -76,7 +89,7 @@ export function registerCompanyRoutes(router) {
 		if ('webhookSecret' in body) company.webhookSecret = body.webhookSecret;
 		if ('name' in body) company.name = body.name.trim();
 		if ('cardsTestMode' in body) company.cardsTestMode = body.cardsTestMode;
-		return { body: presentProfile(company) };
+		return { body: shown(ctx, company) };
 	});
 
 	router.post('/auth/company/regenerate-key', { permission: 'company.manage' }, (ctx) => ({

@@ -3,18 +3,27 @@
 import { PERMISSIONS, ROLES, ROLE_DEFAULT_PERMISSIONS, unknownPermissions } from './auth.mjs';
 import { fulfilRequest, presentCard, presentCardRequest, setCardStatus } from './cards.mjs';
 import { presentProfile } from './company.mjs';
+import { CHOICES, PROFILES, resolveProfile } from './profiles.mjs';
 import { presentDispute, rejectDispute, resolveDispute, reviewDispute } from './disputes.mjs';
 import { apiError, validationError } from './errors.mjs';
 import { balanceView } from './ledger.mjs';
 import { presentOrder, presentQuote, setOrderStatus } from './orders.mjs';
-import { payoutDispute, presentPayout, rechargePayout, setPayoutStatus } from './payouts.mjs';
+import {
+	bulkPayouts,
+	payoutDispute,
+	presentPayout,
+	rechargePayout,
+	setPayoutStatus,
+} from './payouts.mjs';
 import { SANDBOX_COMPANY, SANDBOX_KEYS } from './seed.mjs';
 import { addMember, presentInvite, presentMember } from './team.mjs';
 import { isPlainObject } from './util.mjs';
 import {
+	findDeposit,
 	presentCompanyDeposit,
 	presentUserDeposit,
 	presentUserWallet,
+	setDepositStatus,
 	simulateDeposit,
 	validateDepositInput,
 } from './wallets.mjs';
@@ -97,6 +106,7 @@ function snapshot(sb) {
 		},
 		sensitiveReveals: s.sensitiveReveals,
 		faults: s.faults,
+		profile: sb.profile,
 		permissions: PERMISSIONS,
 	};
 }
@@ -104,6 +114,14 @@ function snapshot(sb) {
 export function registerControlRoutes(router) {
 	router.get('/__control/health', control, () => ({ body: { ok: true } }));
 	router.get('/__control/state', control, (ctx) => ({ body: snapshot(ctx.sb) }));
+
+	router.get('/__control/profile', control, (ctx) => ({
+		body: { profile: ctx.sb.profile, profiles: PROFILES, choices: CHOICES },
+	}));
+	router.post('/__control/profile', control, (ctx) => {
+		ctx.sb.profile = resolveProfile(ctx.body.profile ?? ctx.body);
+		return { body: { profile: ctx.sb.profile } };
+	});
 
 	router.post('/__control/reset', control, (ctx) => {
 		ctx.sb.reset();
@@ -150,7 +168,27 @@ export function registerControlRoutes(router) {
 		return { status: 201, body: { deposit: shown, balance: balanceView(company) } };
 	});
 
+	router.post('/__control/deposits/:id/status', control, (ctx) => {
+		const deposit = findDeposit(ctx.sb, ctx.params.id);
+		if (!deposit) throw apiError(404, 'DEPOSIT_NOT_FOUND');
+		setDepositStatus(ctx.sb, deposit, ctx.body.status);
+		const company = ctx.sb.state.companies.get(deposit.companyId);
+		const shown = deposit.externalId ? presentUserDeposit(deposit) : presentCompanyDeposit(deposit);
+		return { body: { deposit: shown, balance: balanceView(company) } };
+	});
+
 	// ---- payouts
+	router.post('/__control/payouts/bulk', control, (ctx) => {
+		const { count } = ctx.body;
+		if (!Number.isInteger(count) || count < 1 || count > 100_000)
+			throw validationError('count должен быть целым числом от 1 до 100000');
+		const company = companyFor(ctx.sb, ctx.body);
+		bulkPayouts(ctx.sb, company, count);
+		const total = [...ctx.sb.state.payouts.values()].filter(
+			(p) => p.companyId === company.id,
+		).length;
+		return { status: 201, body: { added: count, total } };
+	});
 	router.post('/__control/payouts/:id/status', control, (ctx) => {
 		const payout = byId(ctx.sb.state.payouts, ctx.params.id, 'PAYOUT_NOT_FOUND');
 		return { body: presentPayout(setPayoutStatus(ctx.sb, payout, ctx.body)) };

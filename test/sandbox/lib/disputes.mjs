@@ -171,7 +171,7 @@ export function registerDisputeRoutes(router) {
 	});
 
 	router.get('/disputes', { permission: 'disputes.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const orderId = ctx.query.get('orderId');
 		if (status && !DISPUTE_STATUSES.includes(status)) {

@@ -1,9 +1,22 @@
-// Idempotency-Key handling for money-moving requests. A stored response is keyed by
-// company + operation + key and replayed verbatim (status and body). Only successful
-// (2xx) responses are stored: a request that failed did not move money and may be retried.
-import { apiError, validationError } from './errors.mjs';
+// Idempotency-Key handling for money-moving requests. A stored response is replayed verbatim
+// (status and body) with `Idempotent-Replayed: true`. What a key is unique within, and whether
+// failures are stored, are profile choices (see profiles.mjs): by default a key is unique per
+// company and operation, and only successful (2xx) responses are stored, since a request that
+// failed did not move money and may be retried.
+import { ApiError, apiError, validationError } from './errors.mjs';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** The store key for the profile's idempotencyScope. */
+function storeKeyFor(ctx, scope, key) {
+	const { idempotencyScope } = ctx.sb.profile;
+	if (idempotencyScope === 'company') return `${ctx.company.id}\u0000*\u0000${key}`;
+	if (idempotencyScope === 'path') {
+		const pathname = new URL(ctx.req.url, 'http://sandbox.invalid').pathname;
+		return `${ctx.company.id}\u0000${ctx.req.method} ${pathname}\u0000${key}`;
+	}
+	return `${ctx.company.id}\u0000${scope}\u0000${key}`;
+}
 
 /**
  * @param ctx request context
@@ -23,18 +36,31 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 		);
 	}
 	const store = ctx.sb.state.idempotency;
-	const storeKey = `${ctx.company.id}\u0000${scope}\u0000${key}`;
+	const storeKey = storeKeyFor(ctx, scope, key);
 	const stored = store.get(storeKey);
-	if (stored) {
-		return {
-			status: stored.status,
-			body: structuredClone(stored.body),
-			headers: { 'Idempotent-Replayed': 'true' },
-		};
+	const replayed = { 'Idempotent-Replayed': 'true' };
+	if (stored?.error) {
+		const { statusCode, errorCode, apiMessage, details, required: req, headers } = stored.error;
+		throw apiError(statusCode, errorCode, apiMessage, {
+			details,
+			required: req,
+			headers: { ...headers, ...replayed },
+		});
 	}
-	const result = await run();
+	if (stored) {
+		return { status: stored.status, body: structuredClone(stored.body), headers: replayed };
+	}
+	let result;
+	try {
+		result = await run();
+	} catch (err) {
+		if (err instanceof ApiError && ctx.sb.profile.idempotencyStoresFailures) {
+			store.set(storeKey, { error: err, storedAt: ctx.sb.clock.iso() });
+		}
+		throw err;
+	}
 	const status = result.status ?? 200;
-	if (status >= 200 && status < 300) {
+	if ((status >= 200 && status < 300) || ctx.sb.profile.idempotencyStoresFailures) {
 		store.set(storeKey, {
 			status,
 			body: structuredClone(result.body),

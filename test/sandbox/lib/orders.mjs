@@ -338,7 +338,7 @@ export function registerOrderRoutes(router) {
 	);
 
 	router.get('/orders', { permission: 'orders.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const filters = readOrderFilters(ctx.query);
 		const items = newestFirst(ctx.sb.state.orders.values()).filter(
 			(o) =>

@@ -303,6 +303,52 @@ export function rechargePayout(sb, payout) {
 	return payout;
 }
 
+/**
+ * Adds `count` payouts at once as past history (for benchmarks and list tests): no money moves
+ * and no webhook is sent. Their `createdAt` run from about `count` seconds ago up to now (never
+ * before the newest existing payout), so the list stays newest first. Every tenth is a refunded
+ * fail, every tenth waiting_trader, every tenth in_progress, the rest success. Returns the count.
+ */
+export function bulkPayouts(sb, company, count) {
+	const now = sb.clock.now();
+	let newest = -Infinity;
+	for (const p of sb.state.payouts.values()) newest = Math.max(newest, Date.parse(p.createdAt));
+	const start = Math.max(now - count * 1000, newest + 1);
+	const step = count > 1 ? Math.max(0, (now - start) / (count - 1)) : 0;
+	for (let i = 0; i < count; i++) {
+		const at = new Date(Math.floor(start + i * step)).toISOString();
+		const amountRub = 1000 + (i % 50) * 100;
+		const kind = i % 10;
+		const status =
+			kind === 0 ? 'fail' : kind === 1 ? 'waiting_trader' : kind === 2 ? 'in_progress' : 'success';
+		const payout = {
+			id: `po_${sb.ids.hex(8)}`,
+			companyId: company.id,
+			externalId: `bulk-${i + 1}`,
+			status,
+			amountRub,
+			chargedUsdt: round2(amountRub / PAYOUT_RATE_RUB_PER_USDT),
+			rate: PAYOUT_RATE_RUB_PER_USDT,
+			requisiteType: 'card',
+			requisite: '4111111111111111',
+			bankId: null,
+			bank: null,
+			recipientFirstName: null,
+			recipientLastName: null,
+			failReason: status === 'fail' ? 'trader_declined' : null,
+			comment: null,
+			refundedAt: status === 'fail' ? at : null,
+			dispute: null,
+			takenAt: status === 'success' || status === 'in_progress' ? at : null,
+			completedAt: status === 'success' ? at : null,
+			createdAt: at,
+			updatedAt: at,
+		};
+		sb.state.payouts.set(payout.id, payout);
+	}
+	return count;
+}
+
 export function findPayout(sb, company, id) {
 	const payout = sb.state.payouts.get(id);
 	if (!payout || payout.companyId !== company.id) throw apiError(404, 'PAYOUT_NOT_FOUND');
@@ -318,7 +364,7 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = ctx.query.get('status');
 		const externalId = ctx.query.get('externalId');
 		if (status && !PAYOUT_STATUSES.includes(status)) {

@@ -7,7 +7,7 @@ import { openDispute, resolveDispute } from './disputes.mjs';
 import { seededIds } from './ids.mjs';
 import { credit, debit } from './ledger.mjs';
 import { acceptQuote, createQuote, setOrderStatus } from './orders.mjs';
-import { createPayout, setPayoutStatus } from './payouts.mjs';
+import { bulkPayouts, createPayout, setPayoutStatus } from './payouts.mjs';
 import { addMember, hashPassword } from './team.mjs';
 import { round2, tronAddressFrom } from './util.mjs';
 import {
@@ -49,6 +49,7 @@ export const DEFAULT_SEED = Object.freeze({
 	cardStock: 3,
 	companyDeposits: 250,
 	history: true,
+	payouts: 0,
 });
 
 export function emptyState() {
@@ -159,6 +160,8 @@ export function seedState(sb, seedOption = true) {
 		sb.clock.resetOffset();
 		sb.ids = runtimeIds;
 	}
+	// Extra payouts as recent history (no money, no events), e.g. a benchmark's window of 10,000.
+	if (seed.payouts > 0) bulkPayouts(sb, sb.state.companies.get(SANDBOX_COMPANY.id), seed.payouts);
 	return sb.state;
 }
 

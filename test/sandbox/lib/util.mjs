@@ -25,10 +25,10 @@ export const MAX_LIMIT = 100;
 
 /**
  * Reads `limit` and `offset` from a query. Both are optional; out-of-range values are
- * rejected rather than clamped, so a client learns the bounds instead of silently
- * receiving fewer rows than it asked for.
+ * rejected rather than clamped. `pageCap` (the profile's) then cuts a valid `limit` silently,
+ * as a service with a smaller maximum page might.
  */
-export function readPaging(query) {
+export function readPaging(query, pageCap = MAX_LIMIT) {
 	const problems = [];
 	const limit = readInt(query, 'limit', DEFAULT_LIMIT, problems);
 	const offset = readInt(query, 'offset', 0, problems);
@@ -38,7 +38,7 @@ export function readPaging(query) {
 	if (offset !== null && offset < 0)
 		problems.push('offset должен быть неотрицательным целым числом');
 	if (problems.length) throw validationError(problems);
-	return { limit, offset };
+	return { limit: Math.min(limit, pageCap), offset };
 }
 
 function readInt(query, name, fallback, problems) {

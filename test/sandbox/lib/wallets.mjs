@@ -160,15 +160,24 @@ export function replaceUserWallet(sb, company, wallet) {
 
 const fakeTx = (sb) => sb.ids.hex(32);
 
+/** The status a user-wallet deposit stores for an AML outcome (legacy form when configured). */
+function amlStatus(sb, deposit, outcome) {
+	const legacy = Boolean(deposit.externalId) && sb.options.legacyDepositStatuses;
+	if (outcome === 'pass') return legacy ? 'aml_pass' : 'aml_passed';
+	return legacy ? 'aml_fail' : 'aml_failed';
+}
+
+const AML_PASSED = ['aml_passed', 'aml_pass'];
+
 /**
  * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
  * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
+ * With `aml: 'pending'` the deposit stops in aml_pending; `setDepositStatus` moves it on later.
  * With `externalId` the deposit lands on that user's wallet (created if absent) and the
  * events carry `externalId`; the credited amount still goes to the company balance.
  */
 export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
 	const now = sb.clock.iso();
-	const fee = sb.options.depositFeeUsdt;
 	const base = {
 		id: sb.ids.uuid(),
 		companyId: company.id,
@@ -185,12 +194,10 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		updatedAt: now,
 	};
 	let deposit;
-	let extra = {};
 	if (externalId) {
 		const { wallet } = getOrCreateUserWallet(sb, company, externalId);
 		deposit = { ...base, walletId: wallet.id, externalId, walletAddress: wallet.address };
 		sb.state.userDeposits.push(deposit);
-		extra = { externalId };
 	} else {
 		deposit = {
 			...base,
@@ -210,19 +217,66 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		status: 'new',
 		createdAt: deposit.createdAt,
 		updatedAt: deposit.updatedAt,
-		...extra,
+		...eventExtra(deposit),
 	});
-	deposit.amlCheckId = `aml_${sb.ids.hex(6)}`;
+	if (aml === 'pending') return setDepositStatus(sb, deposit, 'aml_pending');
+	return setDepositStatus(sb, deposit, aml === 'fail' ? 'aml_failed' : 'completed');
+}
+
+function eventExtra(deposit) {
+	return deposit.externalId ? { externalId: deposit.externalId } : {};
+}
+
+/** Finds a company or user-wallet deposit by id. */
+export function findDeposit(sb, id) {
+	return (
+		sb.state.deposits.find((d) => d.id === id) ?? sb.state.userDeposits.find((d) => d.id === id)
+	);
+}
+
+/**
+ * Moves a deposit on (control, standing in for the chain and the AML provider):
+ * new → aml_pending; new | aml_pending → aml_passed | aml_failed | completed;
+ * aml_passed → completed. `aml_passed`/`aml_failed` are stored as `aml_pass`/`aml_fail` for
+ * user-wallet deposits when the sandbox runs with `legacyDepositStatuses`. Completing credits
+ * the amount less the fee and emits deposit.completed; failing AML emits deposit.aml_failed
+ * with the stored status. Anything else is 409 CONFLICT.
+ */
+export function setDepositStatus(sb, deposit, target) {
+	const company = sb.state.companies.get(deposit.companyId);
+	const from = deposit.status;
+	const allowed = {
+		aml_pending: from === 'new',
+		aml_passed: from === 'new' || from === 'aml_pending',
+		aml_failed: from === 'new' || from === 'aml_pending',
+		completed: from === 'new' || from === 'aml_pending' || AML_PASSED.includes(from),
+	};
+	if (!(target in allowed)) {
+		throw validationError(
+			'status должен быть одним из: aml_pending, aml_passed, aml_failed, completed',
+		);
+	}
+	if (!allowed[target]) {
+		throw apiError(409, 'CONFLICT', `Переход депозита из ${from} в ${target} невозможен`, {
+			details: { from, to: target },
+		});
+	}
 	deposit.updatedAt = sb.clock.iso();
-	if (aml === 'fail') {
-		deposit.status = 'aml_failed';
+	if (deposit.amlCheckId === null) deposit.amlCheckId = `aml_${sb.ids.hex(6)}`;
+	const extra = eventExtra(deposit);
+	if (target === 'aml_pending') {
+		deposit.status = 'aml_pending';
+		return deposit;
+	}
+	if (target === 'aml_failed') {
+		deposit.status = amlStatus(sb, deposit, 'fail');
 		deposit.amlRiskIndicator = 'high';
 		deposit.error = 'AML: высокий риск источника средств';
 		sb.webhooks.emit(company, 'deposit.aml_failed', {
 			depositId: deposit.id,
 			txHash: deposit.txHash,
 			amount: deposit.amount,
-			status: 'aml_failed',
+			status: deposit.status,
 			amlCheckId: deposit.amlCheckId,
 			amlResult: { riskIndicator: 'high', riskScore: 0.91 },
 			error: deposit.error,
@@ -231,15 +285,19 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		});
 		return deposit;
 	}
-	const credited = round2(Math.max(0, deposit.amount - fee));
-	deposit.status = 'completed';
 	deposit.amlRiskIndicator = 'low';
+	if (target === 'aml_passed') {
+		deposit.status = amlStatus(sb, deposit, 'pass');
+		return deposit;
+	}
+	const credited = round2(Math.max(0, deposit.amount - sb.options.depositFeeUsdt));
+	deposit.status = 'completed';
 	deposit.sweepTxHash = fakeTx(sb);
-	if (!externalId) {
+	if (!deposit.externalId) {
 		deposit.fee = round2(deposit.amount - credited);
 		deposit.creditedAmount = credited;
 	}
-	credit(sb, company, credited, externalId ? 'user_deposit' : 'deposit', deposit.id);
+	credit(sb, company, credited, deposit.externalId ? 'user_deposit' : 'deposit', deposit.id);
 	sb.webhooks.emit(company, 'deposit.completed', {
 		depositId: deposit.id,
 		txHash: deposit.txHash,
@@ -273,7 +331,7 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
 		const items = newestFirst(ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
@@ -286,7 +344,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const type = ctx.query.get('type');
 		const referenceId = ctx.query.get('referenceId');
 		const items = newestFirst(ctx.sb.state.balanceHistory).filter(
@@ -323,7 +381,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	const listWallets = (ctx, forcedStatus) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userWallets.values()).filter(
@@ -341,7 +399,7 @@ export function registerWalletRoutes(router) {
 	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
-		const paging = readPaging(ctx.query);
+		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
 		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
 		const externalId = ctx.query.get('externalId');
 		const items = newestFirst(ctx.sb.state.userDeposits).filter(
@@ -379,8 +437,8 @@ export function validateDepositInput(body) {
 	if (typeof body.amount !== 'number' || !(body.amount > 0) || body.amount > 10_000_000) {
 		problems.push('amount должен быть положительным числом');
 	}
-	if (body.aml !== undefined && body.aml !== 'pass' && body.aml !== 'fail')
-		problems.push('aml должен быть pass или fail');
+	if (body.aml !== undefined && !['pass', 'fail', 'pending'].includes(body.aml))
+		problems.push('aml должен быть pass, fail или pending');
 	if (
 		body.externalId !== undefined &&
 		(typeof body.externalId !== 'string' || !EXTERNAL_ID_RE.test(body.externalId))

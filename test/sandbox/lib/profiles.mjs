@@ -1,0 +1,92 @@
+// Profiles: the sandbox's answers to questions the contract leaves open ("not shown"). A real
+// service may answer any of them either way, so tests can run a client against several
+// profiles and see where it relies on one answer. Chosen per start (option `profile`, CLI
+// `--profile`) and switchable at runtime (POST /__control/profile); a reset keeps the profile.
+import { validationError } from './errors.mjs';
+import { MAX_LIMIT } from './util.mjs';
+
+/** Every open choice, with the values the sandbox can play. */
+export const CHOICES = Object.freeze({
+	/** Records a list page holds at most. A larger `limit` (up to 100) is cut to it silently. */
+	pageCap: 'integer 1..100',
+	/** Envelope lists carry `total` (true) or only the records (false). */
+	listTotal: [true, false],
+	/** GET/PATCH /auth/company/profile and login show `webhookSecret` masked or in full. */
+	profileSecret: ['masked', 'full'],
+	/**
+	 * What an Idempotency-Key is unique within: the operation (accept, card request, recharge,
+	 * payout create), the method and path (accept of another quote is another request), or the
+	 * whole company (one key, one stored answer, whatever the endpoint).
+	 */
+	idempotencyScope: ['operation', 'path', 'company'],
+	/** Whether a failure the operation answered (4xx) is stored under the key and replayed. */
+	idempotencyStoresFailures: [false, true],
+	/** POST /auth/company/login sent with a revoked or unknown key: accepted, or 401 INVALID_API_KEY. */
+	staleKeyLogin: ['accept', 'reject'],
+});
+
+const DEFAULT = Object.freeze({
+	pageCap: 100,
+	listTotal: true,
+	profileSecret: 'masked',
+	idempotencyScope: 'operation',
+	idempotencyStoresFailures: false,
+	staleKeyLogin: 'accept',
+});
+
+/**
+ * Named profiles. `contrary` answers every choice otherwise than `default`, and otherwise than
+ * `cap50` too, so a client run against two of them meets both answers of every choice.
+ */
+export const PROFILES = Object.freeze({
+	default: DEFAULT,
+	contrary: Object.freeze({
+		pageCap: 25,
+		listTotal: false,
+		profileSecret: 'full',
+		idempotencyScope: 'company',
+		idempotencyStoresFailures: true,
+		staleKeyLogin: 'reject',
+	}),
+	cap50: Object.freeze({
+		pageCap: 50,
+		listTotal: true,
+		profileSecret: 'masked',
+		idempotencyScope: 'path',
+		idempotencyStoresFailures: false,
+		staleKeyLogin: 'accept',
+	}),
+});
+
+/**
+ * Resolves a profile: a name, or an object of choices (optionally `{ name, ...overrides }`),
+ * over the default. Throws VALIDATION_ERROR naming each bad choice.
+ * @returns {{ name: string } & typeof DEFAULT}
+ */
+export function resolveProfile(input = 'default') {
+	const spec = typeof input === 'string' ? { name: input } : { ...input };
+	const name = spec.name ?? 'custom';
+	const problems = [];
+	let base = DEFAULT;
+	if (spec.name !== undefined) {
+		if (!Object.hasOwn(PROFILES, spec.name)) {
+			problems.push(`profile должен быть одним из: ${Object.keys(PROFILES).join(', ')}`);
+		} else base = PROFILES[spec.name];
+	}
+	delete spec.name;
+	const out = { ...base };
+	for (const [key, value] of Object.entries(spec)) {
+		if (!Object.hasOwn(CHOICES, key)) {
+			problems.push(`неизвестный выбор профиля: ${key}`);
+		} else if (key === 'pageCap') {
+			if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)
+				problems.push(`pageCap должен быть целым числом от 1 до ${MAX_LIMIT}`);
+			else out.pageCap = value;
+		} else if (!CHOICES[key].includes(value)) {
+			problems.push(`${key} должен быть одним из: ${CHOICES[key].join(', ')}`);
+		} else out[key] = value;
+	}
+	if (problems.length) throw validationError(problems);
+	const customised = Object.keys(spec).length > 0;
+	return { name: customised && name !== 'custom' ? `${name}+custom` : name, ...out };
+}
