@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
-import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION } from './events';
+import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 
@@ -21,7 +21,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
+		subtitle: SUBTITLE_EXPRESSION,
 		description:
 			'Starts the workflow on order, deposit, payout and card events of your company payments account, verified and deduplicated',
 		defaults: {
@@ -60,7 +60,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to give the node one output per selected event, named after it, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "other" receives event kinds this node does not know yet.',
+					'Whether to give the node one output per selected event, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "Other" receives event kinds this node does not know yet.',
 			},
 			{
 				displayName: 'Register Webhook URL Automatically',
@@ -151,7 +151,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_GRACE_MINUTES,
 						description:
-							'For how long after a secret rotation deliveries signed with the previous secret are still accepted (retries of deliveries started before the rotation carry the old signature)',
+							"For how long after a rotation made by this trigger (Rotate Webhook Secret) deliveries signed with the replaced secret are still accepted, counted from the rotation. For a secret replaced by hand, use the credential's Previous Webhook Secret.",
 					},
 				],
 			},
