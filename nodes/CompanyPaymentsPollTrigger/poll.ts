@@ -17,7 +17,7 @@ import { orders } from './orders';
 import { payouts } from './payouts';
 import { readWindow } from './read';
 import type { PollState } from './state';
-import { readState, STATE_KEY } from './state';
+import { newestState, oneAtATime, readState, rememberState, STATE_KEY } from './state';
 import type { Change, WatchedList, WatchKind } from './types';
 
 const DAY_MS = 86_400_000;
@@ -159,14 +159,26 @@ function item(
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
 	const manual = this.getMode() === 'manual';
+	if (manual) return await pollOnce(this, settings, true);
+	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	return await oneAtATime(key, async () => await pollOnce(this, settings, false, key));
+}
+
+async function pollOnce(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+	manual: boolean,
+	cacheKey?: string,
+): Promise<INodeExecutionData[][] | null> {
 	// apiRequest takes n8n's function contexts; a poll context offers the same helpers it uses.
-	const api = this as unknown as ApiContext;
-	const staticData = this.getWorkflowStaticData('node');
-	const previous = readState(staticData[STATE_KEY]);
+	const api = ctx as unknown as ApiContext;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const stored = readState(staticData[STATE_KEY]);
+	const previous = cacheKey ? newestState(cacheKey, stored) : stored;
 	const now = Date.now();
 	const polledAt = new Date(now).toISOString();
 	const cutoffMs = now - settings.windowDays * DAY_MS;
-	const next: PollState = { v: 1, lists: {} };
+	const next: PollState = { v: 1, seq: (previous?.seq ?? 0) + 1, lists: {} };
 	const items: INodeExecutionData[] = [];
 	const samples: INodeExecutionData[] = [];
 
@@ -181,7 +193,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			maxRecords: manual ? PAGE_SIZE : settings.maxRecords,
 		});
 		if (result.truncated && !manual) {
-			this.logger.warn(
+			ctx.logger.warn(
 				`Company Payments Poll Trigger read ${result.read} ${list.label} (Max Records per List and Poll) before reaching the end of the ${settings.windowDays}-day window; older records were not checked in this poll`,
 			);
 		}
@@ -238,7 +250,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const out = items.length > 0 ? items : samples;
 		if (out.length === 0) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				'No records to show yet: the watched lists are empty in the window (and the balance is not below the threshold)',
 			);
 		}
@@ -246,5 +258,6 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	}
 	// A fresh object, never an in-place change: n8n 2.41 loses in-place changes of tracked objects.
 	staticData[STATE_KEY] = next as unknown as IDataObject;
+	if (cacheKey) rememberState(cacheKey, next);
 	return items.length > 0 ? [items] : null;
 }

@@ -13,6 +13,8 @@ export const STATE_KEY = 'pollState';
  */
 export interface PollState {
 	v: 1;
+	/** Counts the polls that wrote this state: the higher, the newer. */
+	seq: number;
 	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
 	balanceBelow?: boolean;
 }
@@ -33,7 +35,46 @@ export function readState(value: unknown): PollState | undefined {
 		}
 		lists[kind as keyof PollState['lists']] = copy;
 	}
-	const state: PollState = { v: 1, lists };
+	const seq = typeof value.seq === 'number' && Number.isFinite(value.seq) ? value.seq : 0;
+	const state: PollState = { v: 1, seq, lists };
 	if (typeof value.balanceBelow === 'boolean') state.balanceBelow = value.balanceBelow;
 	return state;
+}
+
+/**
+ * The newest state of each poll node of this n8n process, by workflow and node id, and the
+ * poll of that node now running.
+ *
+ * n8n can run two polls of one node at once, or start one from a workflow object whose static
+ * data was loaded before the last poll saved (seen in n8n 2.8.4: two polls of one node 9 ms
+ * apart after webhook deliveries to the same workflow). Polls of one node therefore run one
+ * after the other, and each starts from the newer of its static data and the state the
+ * previous poll in this process left. Polls run on one n8n main only (the leader in
+ * multi-main), so this process holds the newest state; after a restart the static data does.
+ */
+const latest = new Map<string, PollState>();
+const running = new Map<string, Promise<unknown>>();
+
+/** Runs `task` after the poll of the same node now running in this process, if any. */
+export async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+	const before = running.get(key) ?? Promise.resolve();
+	const mine = before.catch(() => undefined).then(task);
+	running.set(key, mine);
+	try {
+		return await mine;
+	} finally {
+		if (running.get(key) === mine) running.delete(key);
+	}
+}
+
+/** The newer of the stored state and the one the last poll of this process left. */
+export function newestState(key: string, stored: PollState | undefined): PollState | undefined {
+	const cached = latest.get(key);
+	if (!cached) return stored;
+	if (!stored || cached.seq > stored.seq) return cached;
+	return stored;
+}
+
+export function rememberState(key: string, state: PollState): void {
+	latest.set(key, state);
 }

@@ -266,12 +266,42 @@ describe('Fetch Test Event (manual mode)', () => {
 			`payout:${latest.id}:success`,
 			'dispute:d-9:resolved+refund',
 		]);
-		expect(manual.staticData).toEqual({});
+		expect(manual.staticData[STATE_KEY]).toBeUndefined();
 		expect(service.callsTo('/payouts')).toBe(1);
 	});
 
 	it('says so when there is nothing to show', async () => {
 		const error = await runPollError({ parameters: { watch: ['orders'] }, mode: 'manual' });
 		expect(error.message).toMatch(/No records to show yet/);
+	});
+});
+
+describe('polls of one node in one n8n process', () => {
+	it('run one after the other, so two polls started at once emit a change once', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		record.status = 'success';
+		// Two polls at once, each from its own copy of the static data (as after a reload).
+		const [a, b] = await Promise.all([
+			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
+			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
+		]);
+		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
+			`payout:${record.id}:success`,
+		]);
+	});
+
+	it('start from the state the last poll left when the static data handed in is older', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const stale = roundTrip(first.staticData);
+		record.status = 'in_progress';
+		const second = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+		});
+		expect(second.items).toHaveLength(1);
+		const third = await runPoll({ parameters: { watch: ['payouts'] }, staticData: stale });
+		expect(third.items).toBeNull();
 	});
 });

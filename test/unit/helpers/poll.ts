@@ -106,6 +106,9 @@ export interface PollOptions {
 	now?: number;
 }
 
+const WORKFLOW_MARK = '__testWorkflowId';
+let workflows = 0;
+
 /** A poll context that behaves like n8n's PollContext for what the node uses. */
 export function createPollContext(options: PollOptions) {
 	const staticData = options.staticData ?? {};
@@ -125,8 +128,14 @@ export function createPollContext(options: PollOptions) {
 	};
 	const requests: IHttpRequestOptions[] = [];
 	const warnings: string[] = [];
+	// One workflow id per chain of polls: it travels with the static data (as the workflow's
+	// id does in n8n), so a new test is a new workflow for the node's in-process state.
+	if (typeof staticData[WORKFLOW_MARK] !== 'string')
+		staticData[WORKFLOW_MARK] = `wf-${++workflows}`;
+	const workflow = { id: staticData[WORKFLOW_MARK] as string, name: 'poll test', active: true };
 	const context = {
 		getNode: () => node,
+		getWorkflow: () => workflow,
 		getMode: () => options.mode ?? 'trigger',
 		getCredentials: async () => credentials,
 		getWorkflowStaticData: (type: string) => {
