@@ -29,9 +29,11 @@ import {
 
 const SECRET = `whsec_${'7a'.repeat(24)}`;
 const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
-const POLL = 'Poll Trigger';
-const WEBHOOK = 'Webhook Trigger';
-const HANDLED = 'Handle Change';
+const RECIPE_EXAMPLE = path.join(process.cwd(), 'examples/poll-and-webhook-exactly-once.json');
+// Node names of the example (the poll-only workflow uses the same two).
+const POLL = 'Company Payments Poll Trigger';
+const WEBHOOK = 'Company Payments Trigger';
+const HANDLED = 'Handle each change once';
 
 let sandbox;
 let userFolder;
@@ -91,6 +93,17 @@ async function executions(id = workflowId) {
 const pollKeys = (list) =>
 	list.filter((e) => e.trigger === 'poll').flatMap((e) => e.items.map((i) => i.changeKey));
 const handledKeys = (list) => list.flatMap((e) => e.handled.map((i) => i.changeKey));
+/** A short view of executions for failure messages. */
+const outline = (list) =>
+	JSON.stringify(
+		list.map((e) => ({
+			id: e.id,
+			trigger: e.trigger,
+			keys: e.items.map((i) => i.changeKey),
+			handled: e.handled.map((i) => i.changeKey),
+			error: e.error,
+		})),
+	);
 
 function count(keys, key) {
 	return keys.filter((k) => k === key).length;
@@ -123,64 +136,17 @@ before(async () => {
 		},
 	]);
 	const credentials = { companyPaymentsApi: { id: credential.id, name: credential.name } };
-	const imported = await importWorkflow(
-		userFolder,
-		{
-			name: 'e2e poll recipe',
-			nodes: [
-				{
-					id: uuid(),
-					name: WEBHOOK,
-					type: `${PACKAGE_NAME}.companyPaymentsTrigger`,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['*'], registerWebhook: true, options: {} },
-					credentials,
-				},
-				{
-					id: uuid(),
-					name: POLL,
-					type: `${PACKAGE_NAME}.companyPaymentsPollTrigger`,
-					typeVersion: 1,
-					position: [0, 200],
-					parameters: {
-						pollTimes: { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] },
-						watch: ['payouts', 'companyDeposits', 'userDeposits', 'disputes'],
-						options: {},
-					},
-					credentials,
-				},
-				{
-					id: uuid(),
-					name: 'Remove Duplicates',
-					type: 'n8n-nodes-base.removeDuplicates',
-					typeVersion: 2,
-					position: [250, 100],
-					parameters: {
-						operation: 'removeItemsSeenInPreviousExecutions',
-						dedupeValue: '={{ $json.changeKey }}',
-						options: {},
-					},
-				},
-				{
-					id: uuid(),
-					name: HANDLED,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [500, 100],
-					parameters: {},
-				},
-			],
-			connections: {
-				[WEBHOOK]: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
-				[POLL]: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
-				'Remove Duplicates': { main: [[{ node: HANDLED, type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		},
-		{ activate: true },
-	);
+	// The recipe is the example workflow itself, with the credential, a fresh webhook id and a
+	// 5-second poll: the test proves the example imports and keeps each change once.
+	const recipe = JSON.parse(fs.readFileSync(RECIPE_EXAMPLE, 'utf8'));
+	for (const node of recipe.nodes) {
+		if (node.type.startsWith(`${PACKAGE_NAME}.`)) node.credentials = credentials;
+		if (node.type === `${PACKAGE_NAME}.companyPaymentsTrigger`) node.webhookId = webhookId;
+		if (node.type === `${PACKAGE_NAME}.companyPaymentsPollTrigger`) {
+			node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] };
+		}
+	}
+	const imported = await importWorkflow(userFolder, recipe, { activate: true });
 	workflowId = imported.id;
 	const pollOnly = await importWorkflow(
 		userFolder,
@@ -236,13 +202,38 @@ test('activation takes a baseline: nothing already there is emitted', async () =
 });
 
 test('a change both triggers see is handled once', async () => {
-	const { deposit } = await control('POST', '/deposits', {
-		externalId: 'user-2002',
-		amount: 40,
-		aml: 'fail',
+	// Remove Duplicates stores its first key with an INSERT that two executions running at once
+	// can both attempt (n8n 2.8.4: one fails with a UNIQUE constraint). A first delivery that
+	// only the webhook trigger sees makes that first insert; the docs say so.
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'warm-up-only' },
+		deliveryId: `dlv_warm_${uuid()}`,
+		wait: true,
 	});
-	const key = `deposit:${deposit.id}:aml_failed`;
-	// The webhook delivers at once; the poll sees the same change within 5 seconds.
+	await waitFor(
+		async () => handledKeys(await executions()).includes('card:ext.warm-up-only:assigned'),
+		'the warm-up delivery',
+	);
+	const res = await fetch(`${sandbox.url}/payouts`, {
+		method: 'POST',
+		headers: {
+			'Content-Type': 'application/json',
+			'X-API-Key': sandbox.keys.owner,
+			'Idempotency-Key': uuid(),
+		},
+		body: JSON.stringify({
+			amountRub: 2500,
+			requisiteType: 'phone',
+			requisite: '+79001112233',
+			bankId: 'sber',
+			externalId: 'e2e-both-triggers',
+		}),
+	});
+	const created = await res.json();
+	assert.equal(res.status, 201, JSON.stringify(created));
+	const key = `payout:${created.id}:${created.status}`;
+	// The webhook delivers at once; the poll sees the same new payout within 5 seconds.
 	const list = await waitFor(async () => {
 		const all = await executions();
 		return (
@@ -250,24 +241,31 @@ test('a change both triggers see is handled once', async () => {
 			all.some((e) => e.trigger === 'webhook' && e.items.some((i) => i.changeKey === key)) &&
 			all
 		);
-	}, 'the webhook and the poll trigger to report the AML failure');
-	const poll = list.find((e) => e.trigger === 'poll' && e.items.some((i) => i.changeKey === key));
-	assert.deepEqual(
-		{ ...poll.items.find((i) => i.changeKey === key) },
-		{
-			...poll.items.find((i) => i.changeKey === key),
-			event: 'deposit.aml_failed',
-			source: 'poll',
-			externalId: 'user-2002',
-			walletType: 'user',
-		},
-	);
-	assert.equal(count(handledKeys(list), key), 1, JSON.stringify(handledKeys(list)));
-	assert.equal(
-		count(handledKeys(list), `deposit:${deposit.id}:new`),
-		1,
-		'deposit.created came by webhook only',
-	);
+	}, 'the webhook and the poll trigger to report the new payout');
+	const polled = list
+		.find((e) => e.trigger === 'poll' && e.items.some((i) => i.changeKey === key))
+		.items.find((i) => i.changeKey === key);
+	const delivered = list
+		.find((e) => e.trigger === 'webhook' && e.items.some((i) => i.changeKey === key))
+		.items.find((i) => i.changeKey === key);
+	assert.equal(polled.source, 'poll');
+	assert.equal(delivered.source, 'webhook');
+	// The webhook's fields are all there, with the same values (timestamps aside).
+	for (const field of [
+		'event',
+		'payoutId',
+		'externalId',
+		'status',
+		'amountRub',
+		'chargedUsdt',
+		'refunded',
+		'fundsReturned',
+		'requisiteType',
+		'bankId',
+	]) {
+		assert.deepEqual(polled[field], delivered[field], field);
+	}
+	assert.equal(count(handledKeys(list), key), 1, outline(list));
 });
 
 test('changes whose webhooks failed for good while n8n was down are emitted once after the restart', async () => {
