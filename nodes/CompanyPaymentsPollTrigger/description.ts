@@ -188,7 +188,7 @@ export const PROPERTIES: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_WINDOW_DAYS,
 		description:
-			'Watch records created in the last this many days. Each remembered record costs about 60 bytes of workflow static data.',
+			'Watch records created in the last this many days. Each remembered record costs about 35 to 55 bytes of workflow static data.',
 	},
 	{
 		displayName: 'Options',
