@@ -1,0 +1,155 @@
+/**
+ * The documentation agrees with the code and with itself: generated pages are current, the
+ * errors page covers every errorCode of the node's table (and the interface document's), every
+ * relative link resolves, the README stays an entry page and lists every operation. Needs a
+ * build (npm test builds first).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { errorsPage, ROOT } from '../../scripts/docs.mjs';
+
+const require = createRequire(import.meta.url);
+/** The operations that move money, by resource and operation value: the README must mark exactly these. */
+const MONEY_MOVING_VALUES = [
+	['order', 'accept'],
+	['order', 'pay'],
+	['card', 'request'],
+	['card', 'recharge'],
+	['payout', 'create'],
+	['payout', 'cancel'],
+];
+const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
+const built = (file) => require(path.join(ROOT, 'dist', file));
+
+/** Every Markdown file of the repository that a reader may open (not dependencies or caches). */
+function markdownFiles(dir = ROOT, found = []) {
+	for (const name of readdirSync(dir)) {
+		if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+		const full = path.join(dir, name);
+		if (statSync(full).isDirectory()) markdownFiles(full, found);
+		else if (name.endsWith('.md')) found.push(full);
+	}
+	return found;
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function slug(heading) {
+	return heading
+		.trim()
+		.toLowerCase()
+		.replace(/[`*_]/g, '')
+		.replace(/[^\p{L}\p{N}\s-]/gu, '')
+		.replace(/\s/g, '-');
+}
+
+function anchorsOf(file) {
+	const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+	const anchors = new Set();
+	const seen = new Map();
+	for (const match of text.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+		const base = slug(match[1]);
+		const count = seen.get(base) ?? 0;
+		seen.set(base, count + 1);
+		anchors.add(count === 0 ? base : `${base}-${count}`);
+	}
+	return anchors;
+}
+
+/** Relative links of a Markdown file: [text](target) outside code blocks and spans. */
+function linksOf(file) {
+	const text = readFileSync(file, 'utf8')
+		.replace(/```[\s\S]*?```/g, '')
+		.replace(/`[^`\n]*`/g, '');
+	const links = [];
+	for (const match of text.matchAll(/\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+		const target = match[1];
+		if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
+		links.push(target);
+	}
+	return links;
+}
+
+describe('documentation', () => {
+	it('docs/errors.md is what scripts/docs.mjs generates from the node tables (npm run docs)', () => {
+		assert.equal(read('docs/errors.md'), errorsPage());
+	});
+
+	it('every errorCode has an explanation and an action, and the errors page lists each', () => {
+		const { ERROR_EXPLANATIONS } = built('nodes/CompanyPayments/transport/errorCodes.js');
+		const { ERROR_ACTIONS } = built('nodes/CompanyPayments/transport/errorActions.js');
+		assert.deepEqual(Object.keys(ERROR_ACTIONS).sort(), Object.keys(ERROR_EXPLANATIONS).sort());
+		const page = read('docs/errors.md');
+		for (const code of Object.keys(ERROR_EXPLANATIONS)) {
+			assert.ok(page.includes(`| \`${code}\` |`), `docs/errors.md has no row for ${code}`);
+		}
+	});
+
+	it("the node's table holds every errorCode of the interface document", (t) => {
+		const spec = path.join(ROOT, '..', 'shared', 'spec', 'service-interface.md');
+		if (!existsSync(spec)) return t.skip('the interface document is not beside this checkout');
+		const text = readFileSync(spec, 'utf8');
+		const list = text.slice(text.indexOf('### errorCode values'), text.indexOf('### Conditions'));
+		const codes = [
+			...list.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:CONFLICT|UNPROCESSABLE)\b/g),
+		].map((m) => m[0]);
+		assert.ok(codes.length > 60, `read only ${codes.length} codes from the document`);
+		const { ERROR_EXPLANATIONS } = built('nodes/CompanyPayments/transport/errorCodes.js');
+		const missing = codes.filter((code) => !(code in ERROR_EXPLANATIONS));
+		assert.deepEqual(missing, []);
+	});
+
+	it('every relative link of every Markdown file resolves, anchors included', () => {
+		const broken = [];
+		for (const file of markdownFiles()) {
+			for (const link of linksOf(file)) {
+				const [target, anchor] = link.split('#');
+				const resolved = target === '' ? file : path.resolve(path.dirname(file), decodeURI(target));
+				const where = `${path.relative(ROOT, file)} → ${link}`;
+				if (!existsSync(resolved)) {
+					broken.push(`${where} (no such file)`);
+				} else if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+					broken.push(`${where} (no such heading)`);
+				}
+			}
+		}
+		assert.deepEqual(broken, []);
+	});
+
+	it('the README lists every operation of the built node, by resource, and marks each money move', () => {
+		const { CompanyPayments } = built('nodes/CompanyPayments/CompanyPayments.node.js');
+		const { properties } = new CompanyPayments().description;
+		const resources = properties.find((p) => p.name === 'resource').options;
+		const expected = [];
+		const expectedMoving = [];
+		for (const resource of resources) {
+			const selector = properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+			);
+			for (const operation of selector.options) {
+				const row = `${resource.name} | ${operation.name}`;
+				expected.push(row);
+				if (MONEY_MOVING_VALUES.some(([r, o]) => r === resource.value && o === operation.value)) {
+					expectedMoving.push(row);
+				}
+			}
+		}
+		const rows = [
+			...read('README.md').matchAll(/^\| ([^|]+?) \| ([^|]+?) \| [^|]+ \| (no|\*\*yes\*\*) \|$/gm),
+		];
+		const listed = rows.map((row) => `${row[1]} | ${row[2]}`);
+		assert.deepEqual([...listed].sort(), [...expected].sort());
+		// Operations that reserve, debit or return funds: each sends an Idempotency-Key.
+		const moving = rows.filter((row) => row[3] !== 'no').map((row) => `${row[1]} | ${row[2]}`);
+		assert.equal(expectedMoving.length, MONEY_MOVING_VALUES.length);
+		assert.deepEqual(moving.sort(), expectedMoving.sort());
+	});
+
+	it('the README is an entry page: under 10 KB', () => {
+		const size = Buffer.byteLength(read('README.md'));
+		assert.ok(size < 10 * 1024, `README.md is ${size} bytes`);
+	});
+});
