@@ -171,7 +171,10 @@ async function pollOnce(
 	cacheKey?: string,
 ): Promise<INodeExecutionData[][] | null> {
 	// apiRequest takes n8n's function contexts; a poll context offers the same helpers it uses.
-	const api = ctx as unknown as ApiContext;
+	// n8n keeps one poll context for as long as the workflow is active, and the transport
+	// caches what it read from the credential per context: a new object per poll (inheriting
+	// everything from n8n's context) makes every poll read the credential as it is now.
+	const api = Object.create(ctx) as ApiContext;
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = readState(staticData[STATE_KEY]);
 	const previous = cacheKey ? newestState(cacheKey, stored) : stored;

@@ -1,9 +1,12 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
+import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigger/CompanyPaymentsPollTrigger.node';
 import { STATE_KEY } from '../../nodes/CompanyPaymentsPollTrigger/state';
 import {
 	API_KEY,
+	BASE_URL,
+	createPollContext,
 	daysAgo,
 	FakeService,
 	payout,
@@ -303,5 +306,29 @@ describe('polls of one node in one n8n process', () => {
 		expect(second.items).toHaveLength(1);
 		const third = await runPoll({ parameters: { watch: ['payouts'] }, staticData: stale });
 		expect(third.items).toBeNull();
+	});
+});
+
+describe('the credential', () => {
+	it('is read afresh by every poll of one activation (n8n keeps one poll context per activation)', async () => {
+		service.add('payouts', payout());
+		const credentials = {
+			environment: 'staging',
+			baseUrl: BASE_URL,
+			apiKey: API_KEY,
+			webhookSecret: '',
+		};
+		const { context, staticData } = createPollContext({
+			parameters: { watch: ['payouts'] },
+			credentials,
+		});
+		const node = new CompanyPaymentsPollTrigger();
+		await node.poll!.call(context);
+		const moved = 'https://api2.payments.test';
+		credentials.baseUrl = moved;
+		const elsewhere = nock(moved).get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
+		await node.poll!.call(context);
+		expect(elsewhere.isDone()).toBe(true);
+		expect(staticData[STATE_KEY]).toBeDefined();
 	});
 });
