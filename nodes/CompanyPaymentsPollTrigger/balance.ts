@@ -1,0 +1,66 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ApiContext } from '../CompanyPayments/transport';
+import { apiRequest } from '../CompanyPayments/transport';
+import type { Change } from './types';
+
+export const BALANCE_BELOW_THRESHOLD = 'balance.below_threshold';
+
+export interface BalanceReading {
+	usdtBalance: number;
+	frozenBalance: unknown;
+	below: boolean;
+}
+
+function unwrap(body: unknown): IDataObject {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+	const object = body as IDataObject;
+	if ('usdtBalance' in object) return object;
+	for (const key of ['balance', 'data']) {
+		const inner = object[key];
+		if (typeof inner === 'object' && inner !== null && 'usdtBalance' in (inner as IDataObject)) {
+			return inner as IDataObject;
+		}
+	}
+	return object;
+}
+
+/** Reads GET /wallets/balance and compares `usdtBalance` (a number or a decimal string) with the threshold. */
+export async function readBalance(ctx: ApiContext, threshold: number): Promise<BalanceReading> {
+	const body = unwrap(await apiRequest.call(ctx, { method: 'GET', path: '/wallets/balance' }));
+	const raw = body.usdtBalance;
+	const usdtBalance = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof usdtBalance !== 'number' || !Number.isFinite(usdtBalance)) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ body: JSON.stringify(body).slice(0, 300) },
+			{
+				message: 'The answer of GET /wallets/balance has no numeric usdtBalance',
+				description: `usdtBalance was ${JSON.stringify(raw)}`,
+			},
+		);
+	}
+	return { usdtBalance, frozenBalance: body.frozenBalance ?? null, below: usdtBalance < threshold };
+}
+
+/**
+ * The item of one crossing below the threshold. No webhook announces it; its key names the
+ * poll that saw the crossing, so each crossing has its own (in the `<record>:<id>:<state>`
+ * form of the shared change keys).
+ */
+export function balanceChange(
+	reading: BalanceReading,
+	threshold: number,
+	polledAt: string,
+): Change {
+	return {
+		event: BALANCE_BELOW_THRESHOLD,
+		changeKey: `balance:usdt:below@${polledAt}`,
+		fields: {
+			usdtBalance: reading.usdtBalance,
+			frozenBalance: reading.frozenBalance as IDataObject[string],
+			threshold,
+		},
+	};
+}

@@ -1,0 +1,71 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { changeKey, normaliseDepositStatus } from '../shared/changeKey';
+import type { WatchedList } from './types';
+import { field, str } from './types';
+
+/** Deposit states the service announces by webhook, and the event that announces each. */
+const DEPOSIT_EVENTS: Readonly<Record<string, string>> = {
+	new: 'deposit.created',
+	completed: 'deposit.completed',
+	aml_failed: 'deposit.aml_failed',
+};
+
+/** Event of the deposit states no webhook announces (poll only). */
+export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
+
+function normalised(record: IDataObject): string | null {
+	const status = str(record.status);
+	return status === null ? null : normaliseDepositStatus(status);
+}
+
+function depositList(
+	kind: 'companyDeposits' | 'userDeposits',
+	path: string,
+	walletType: 'company' | 'user',
+): WatchedList {
+	return {
+		kind,
+		label: walletType === 'company' ? 'company deposits' : 'user-wallet deposits',
+		path,
+		itemsKey: 'deposits',
+		query: (filters) =>
+			walletType === 'user' ? { externalId: str(filters.externalId) ?? undefined } : {},
+		id: (record) => str(record.id),
+		status: normalised,
+		// Legacy values are stored normalised, so aml_pass → aml_passed is no change.
+		state: normalised,
+		changes(record) {
+			const id = str(record.id) as string;
+			const status = normalised(record) as string;
+			const externalId = walletType === 'user' ? str(record.externalId) : null;
+			return [
+				{
+					event: DEPOSIT_EVENTS[status] ?? DEPOSIT_STATUS_CHANGED,
+					changeKey: changeKey('deposit', id, status),
+					fields: {
+						depositId: id,
+						txHash: field(record, 'txHash'),
+						walletAddress: field(record, 'walletAddress'),
+						fromAddress: field(record, 'fromAddress'),
+						amount: field(record, 'amount'),
+						tokenSymbol: field(record, 'tokenSymbol'),
+						status: field(record, 'status'),
+						normalisedStatus: status,
+						amlCheckId: field(record, 'amlCheckId'),
+						amlRiskIndicator: field(record, 'amlRiskIndicator'),
+						sweepTxHash: field(record, 'sweepTxHash'),
+						error: field(record, 'error'),
+						createdAt: field(record, 'createdAt'),
+						updatedAt: field(record, 'updatedAt'),
+						externalId,
+						walletType,
+					},
+				},
+			];
+		},
+	};
+}
+
+export const companyDeposits = depositList('companyDeposits', '/wallets/deposits', 'company');
+export const userDeposits = depositList('userDeposits', '/user-wallets/deposits', 'user');

@@ -1,0 +1,45 @@
+import { changeKey, disputeState } from '../shared/changeKey';
+import type { WatchedList } from './types';
+import { field, str } from './types';
+
+/** No webhook exists for disputes: this event is the poll trigger's own. */
+export const DISPUTE_STATUS_CHANGED = 'dispute.status_changed';
+
+export const disputes: WatchedList = {
+	kind: 'disputes',
+	label: 'disputes',
+	path: '/disputes',
+	itemsKey: 'disputes',
+	query: () => ({}),
+	id: (record) => str(record.id),
+	status: (record) => str(record.status),
+	// Status says only whether the dispute was looked at; the resolution is what matters.
+	state(record) {
+		const status = str(record.status);
+		return status === null ? null : disputeState(status, record.resolution);
+	},
+	changes(record) {
+		const id = str(record.id) as string;
+		const status = str(record.status) as string;
+		return [
+			{
+				event: DISPUTE_STATUS_CHANGED,
+				changeKey: changeKey('dispute', id, disputeState(status, record.resolution)),
+				fields: {
+					disputeId: id,
+					orderId: field(record, 'orderId'),
+					status,
+					resolution: field(record, 'resolution'),
+					refundAmount: field(record, 'refundAmount'),
+					resolvedAt: field(record, 'resolvedAt'),
+					resolvedBy: field(record, 'resolvedBy'),
+					adminComment: field(record, 'adminComment'),
+					reason: field(record, 'reason'),
+					createdAt: field(record, 'createdAt'),
+					updatedAt: field(record, 'updatedAt'),
+					order: field(record, 'order'),
+				},
+			},
+		];
+	},
+};

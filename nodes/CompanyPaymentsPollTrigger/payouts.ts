@@ -1,0 +1,91 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { changeKey, payoutState } from '../shared/changeKey';
+import type { Change, WatchedList } from './types';
+import { field, str } from './types';
+
+/**
+ * Funds are back only when `refundedAt` is set: the document's only reliable sign, never to be
+ * inferred from status fail.
+ */
+export function payoutRefunded(record: IDataObject): boolean {
+	const refundedAt = record.refundedAt;
+	return refundedAt !== null && refundedAt !== undefined && refundedAt !== '';
+}
+
+function dispute(record: IDataObject): IDataObject | null {
+	const value = record.dispute;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: null;
+}
+
+/** The payout.status_changed body the webhook would carry, built from the Payout record. */
+function webhookFields(record: IDataObject): IDataObject {
+	const refunded = payoutRefunded(record);
+	const disputeObject = dispute(record);
+	return {
+		payoutId: str(record.id),
+		externalId: field(record, 'externalId'),
+		status: field(record, 'status'),
+		amountRub: field(record, 'amountRub'),
+		chargedUsdt: field(record, 'chargedUsdt'),
+		rate: field(record, 'rate'),
+		requisiteType: field(record, 'requisiteType'),
+		requisite: field(record, 'requisite'),
+		bankId: field(record, 'bankId'),
+		bank: field(record, 'bank'),
+		failReason: field(record, 'failReason'),
+		comment: field(record, 'comment'),
+		refunded,
+		disputeStatus: disputeObject ? field(disputeObject, 'status') : null,
+		disputeResolution: disputeObject ? field(disputeObject, 'resolution') : null,
+		completedAt: field(record, 'completedAt'),
+		createdAt: field(record, 'createdAt'),
+		updatedAt: field(record, 'updatedAt'),
+		refundedAt: field(record, 'refundedAt'),
+		fundsReturned: refunded,
+	};
+}
+
+export const payouts: WatchedList = {
+	kind: 'payouts',
+	label: 'payouts',
+	path: '/payouts',
+	itemsKey: 'payouts',
+	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
+	id: (record) => str(record.id),
+	status: (record) => str(record.status),
+	state(record) {
+		const status = str(record.status);
+		return status === null ? null : payoutState(status, payoutRefunded(record));
+	},
+	changes(record, previous) {
+		const id = str(record.id) as string;
+		const status = str(record.status) as string;
+		const refunded = payoutRefunded(record);
+		const fields = webhookFields(record);
+		const out: Change[] = [
+			{
+				event: 'payout.status_changed',
+				changeKey: changeKey('payout', id, payoutState(status, refunded)),
+				fields,
+			},
+		];
+		// Back to success after a refund: the repeated charge the webhook announces as
+		// payout.recharged, invisible in status alone.
+		if (
+			previous !== undefined &&
+			previous.endsWith('+refunded') &&
+			status === 'success' &&
+			!refunded
+		) {
+			out.push({
+				event: 'payout.recharged',
+				changeKey: changeKey('payout', id, 'recharged'),
+				fields,
+			});
+		}
+		return out;
+	},
+};

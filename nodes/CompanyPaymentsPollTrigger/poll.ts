@@ -1,0 +1,266 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PAGE_SIZE } from '../CompanyPayments/assumptions';
+import type { ApiContext } from '../CompanyPayments/transport';
+import { balanceChange, readBalance } from './balance';
+import { cards } from './cards';
+import { companyDeposits, userDeposits } from './deposits';
+import {
+	DEFAULT_MAX_RECORDS,
+	DEFAULT_WINDOW_DAYS,
+	FILTER_PARAMETERS,
+	WATCH_OPTIONS,
+} from './description';
+import { disputes } from './disputes';
+import { orders } from './orders';
+import { payouts } from './payouts';
+import { readWindow } from './read';
+import type { PollState } from './state';
+import { newestState, oneAtATime, readState, rememberState, STATE_KEY } from './state';
+import type { Change, WatchedList, WatchKind } from './types';
+
+const DAY_MS = 86_400_000;
+
+/** The lists in the order their items are emitted. */
+export const WATCHED_LISTS: readonly WatchedList[] = [
+	payouts,
+	orders,
+	companyDeposits,
+	userDeposits,
+	cards,
+	disputes,
+];
+
+const KNOWN_KINDS = new Set(WATCH_OPTIONS.map((option) => String(option.value)));
+
+export interface PollSettings {
+	watch: Set<WatchKind>;
+	windowDays: number;
+	maxRecords: number;
+	emitExisting: boolean;
+	balanceThreshold: number;
+	filters: Partial<Record<WatchKind, IDataObject>>;
+}
+
+function invalid(
+	ctx: IPollFunctions,
+	field: string,
+	rule: string,
+	value: unknown,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${field} ${rule}, got ${JSON.stringify(value) ?? String(value)}`,
+	);
+}
+
+/** Reads and checks the parameters; nothing is requested before they are valid. */
+export function readSettings(ctx: IPollFunctions): PollSettings {
+	const watchValue = ctx.getNodeParameter('watch', []) as unknown;
+	const picked = Array.isArray(watchValue) ? watchValue : [];
+	if (picked.length === 0 || picked.some((kind) => !KNOWN_KINDS.has(String(kind)))) {
+		throw invalid(
+			ctx,
+			'Watch',
+			`must name at least one of ${[...KNOWN_KINDS].join(', ')}`,
+			watchValue,
+		);
+	}
+	const watch = new Set(picked as WatchKind[]);
+	const windowDays = ctx.getNodeParameter('windowDays', DEFAULT_WINDOW_DAYS) as unknown;
+	if (typeof windowDays !== 'number' || !Number.isFinite(windowDays) || windowDays <= 0) {
+		throw invalid(ctx, 'Window (Days)', 'must be a number greater than 0', windowDays);
+	}
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
+		throw invalid(
+			ctx,
+			'Max Records per List and Poll',
+			'must be a whole number of at least 1',
+			maxRecords,
+		);
+	}
+	let balanceThreshold = Number.NaN;
+	if (watch.has('balance')) {
+		const value = ctx.getNodeParameter('balanceThreshold', 100) as unknown;
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+			throw invalid(ctx, 'Balance Threshold (USDT)', 'must be a number of at least 0', value);
+		}
+		balanceThreshold = value;
+	}
+	const filters: PollSettings['filters'] = {};
+	for (const list of WATCHED_LISTS) {
+		if (!watch.has(list.kind)) continue;
+		const value = ctx.getNodeParameter(FILTER_PARAMETERS[list.kind], {}) as unknown;
+		filters[list.kind] = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
+	}
+	return {
+		watch,
+		windowDays,
+		maxRecords,
+		emitExisting: options.emitExisting === true,
+		balanceThreshold,
+		filters,
+	};
+}
+
+function statusFilter(filters: IDataObject | undefined): Set<string> | undefined {
+	const value = filters?.statuses;
+	if (!Array.isArray(value) || value.length === 0) return undefined;
+	return new Set(value.map(String));
+}
+
+/** The latest moment a record shows, to pick the most recent change for "Fetch Test Event". */
+function lastActivity(record: IDataObject): number {
+	let latest = Number.NEGATIVE_INFINITY;
+	for (const name of [
+		'updatedAt',
+		'resolvedAt',
+		'refundedAt',
+		'completedAt',
+		'assignedAt',
+		'createdAt',
+	]) {
+		const value = record[name];
+		const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+		if (!Number.isNaN(time) && time > latest) latest = time;
+	}
+	return latest;
+}
+
+function item(
+	change: Change,
+	kind: WatchKind,
+	polledAt: string,
+	previous: string | null,
+	record?: IDataObject,
+): INodeExecutionData {
+	const json: IDataObject = Object.assign({}, change.fields);
+	json.event = change.event;
+	json.changeKey = change.changeKey;
+	json.source = 'poll';
+	json.watched = kind;
+	json.previousState = previous;
+	json.deliveryId = null;
+	json.receivedAt = polledAt;
+	if (record) json.record = record;
+	return { json };
+}
+
+/**
+ * One poll: read each watched list over the window, compare every record's state with the
+ * one remembered, and emit one item per change. State is replaced only after every list was
+ * read, so a failed request (service down, 5xx) throws, emits nothing and keeps the state the
+ * next poll compares with. In manual mode ("Fetch Test Event") the state is read but never
+ * written.
+ */
+export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(this);
+	const manual = this.getMode() === 'manual';
+	if (manual) return await pollOnce(this, settings, true);
+	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	return await oneAtATime(key, async () => await pollOnce(this, settings, false, key));
+}
+
+async function pollOnce(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+	manual: boolean,
+	cacheKey?: string,
+): Promise<INodeExecutionData[][] | null> {
+	// apiRequest takes n8n's function contexts; a poll context offers the same helpers it uses.
+	// n8n keeps one poll context for as long as the workflow is active, and the transport
+	// caches what it read from the credential per context: a new object per poll (inheriting
+	// everything from n8n's context) makes every poll read the credential as it is now.
+	const api = Object.create(ctx) as ApiContext;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const stored = readState(staticData[STATE_KEY]);
+	const previous = cacheKey ? newestState(cacheKey, stored) : stored;
+	const now = Date.now();
+	const polledAt = new Date(now).toISOString();
+	const cutoffMs = now - settings.windowDays * DAY_MS;
+	const next: PollState = { v: 1, seq: (previous?.seq ?? 0) + 1, lists: {} };
+	const items: INodeExecutionData[] = [];
+	const samples: INodeExecutionData[] = [];
+
+	for (const list of WATCHED_LISTS) {
+		if (!settings.watch.has(list.kind)) continue;
+		const filters = settings.filters[list.kind];
+		const result = await readWindow(api, {
+			path: list.path,
+			itemsKey: list.itemsKey,
+			qs: list.query(filters ?? {}),
+			cutoffMs,
+			maxRecords: manual ? PAGE_SIZE : settings.maxRecords,
+		});
+		if (result.truncated && !manual) {
+			ctx.logger.warn(
+				`Company Payments Poll Trigger read ${result.read} ${list.label} (Max Records per List and Poll) before reaching the end of the ${settings.windowDays}-day window; older records were not checked in this poll`,
+			);
+		}
+		const remembered = previous?.lists[list.kind];
+		const baseline = remembered === undefined;
+		const wanted = statusFilter(filters);
+		const states: Record<string, string> = {};
+		const found: INodeExecutionData[][] = [];
+		let newest: { record: IDataObject; at: number } | undefined;
+		for (const record of result.records) {
+			const id = list.id(record);
+			const state = list.state(record);
+			if (id === null || state === null) continue;
+			states[id] = state;
+			const at = lastActivity(record);
+			if (!newest || at > newest.at) newest = { record, at };
+			const before = remembered?.[id];
+			if (before === state) continue;
+			if (baseline && !settings.emitExisting) continue;
+			const status = list.status(record);
+			if (wanted && (status === null || !wanted.has(status))) continue;
+			found.push(
+				list
+					.changes(record, before)
+					.map((change) => item(change, list.kind, polledAt, before ?? null)),
+			);
+		}
+		// Lists come newest first: emit oldest first, in the order things happened.
+		for (const changes of found.reverse()) items.push(...changes);
+		if (result.truncated && remembered) {
+			for (const [id, state] of Object.entries(remembered)) if (!(id in states)) states[id] = state;
+		}
+		next.lists[list.kind] = states;
+		if (manual && newest) {
+			const sample = list.changes(newest.record, undefined);
+			const change = sample[sample.length - 1];
+			samples.push(item(change, list.kind, polledAt, null));
+		}
+	}
+
+	if (settings.watch.has('balance')) {
+		const reading = await readBalance(api, settings.balanceThreshold);
+		next.balanceBelow = reading.below;
+		const crossed =
+			reading.below &&
+			(previous?.balanceBelow === false ||
+				(previous?.balanceBelow === undefined && settings.emitExisting));
+		const change = balanceChange(reading, settings.balanceThreshold, polledAt);
+		if (crossed) items.push(item(change, 'balance', polledAt, 'above'));
+		else if (manual && reading.below) samples.push(item(change, 'balance', polledAt, null));
+	}
+
+	if (manual) {
+		const out = items.length > 0 ? items : samples;
+		if (out.length === 0) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'No records to show yet: the watched lists are empty in the window (and the balance is not below the threshold)',
+			);
+		}
+		return [out];
+	}
+	// A fresh object, never an in-place change: n8n 2.41 loses in-place changes of tracked objects.
+	staticData[STATE_KEY] = next as unknown as IDataObject;
+	if (cacheKey) rememberState(cacheKey, next);
+	return items.length > 0 ? [items] : null;
+}

@@ -1,0 +1,81 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { WatchKind } from './types';
+
+/** Key of the node's static data that holds what the last poll saw. */
+export const STATE_KEY = 'pollState';
+
+/**
+ * What the node remembers between polls: for each watched list, the state of every record of
+ * the window (`id → state`, e.g. `"po_1" → "fail+refunded"`), and for the balance whether it
+ * was below the threshold. A list missing here has not been polled yet (its next poll is a
+ * baseline). Memory: one `"id":"state",` pair per record: 34 bytes measured with 19-character ids
+ * (bench/RESULTS-poll.md), about 51 with UUIDs.
+ */
+export interface PollState {
+	v: 1;
+	/** Counts the polls that wrote this state: the higher, the newer. */
+	seq: number;
+	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
+	balanceBelow?: boolean;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads the stored state; anything unreadable counts as "nothing polled yet". */
+export function readState(value: unknown): PollState | undefined {
+	if (!isObject(value) || value.v !== 1 || !isObject(value.lists)) return undefined;
+	const lists: PollState['lists'] = {};
+	for (const [kind, records] of Object.entries(value.lists)) {
+		if (!isObject(records)) continue;
+		const copy: Record<string, string> = {};
+		for (const [id, state] of Object.entries(records)) {
+			if (typeof state === 'string') copy[id] = state;
+		}
+		lists[kind as keyof PollState['lists']] = copy;
+	}
+	const seq = typeof value.seq === 'number' && Number.isFinite(value.seq) ? value.seq : 0;
+	const state: PollState = { v: 1, seq, lists };
+	if (typeof value.balanceBelow === 'boolean') state.balanceBelow = value.balanceBelow;
+	return state;
+}
+
+/**
+ * The newest state of each poll node of this n8n process, by workflow and node id, and the
+ * poll of that node now running.
+ *
+ * n8n can run two polls of one node at once, or start one from a workflow object whose static
+ * data was loaded before the last poll saved (seen in n8n 2.8.4: two polls of one node 9 ms
+ * apart after webhook deliveries to the same workflow). Polls of one node therefore run one
+ * after the other, and each starts from the newer of its static data and the state the
+ * previous poll in this process left. Polls run on one n8n main only (the leader in
+ * multi-main), so this process holds the newest state; after a restart the static data does.
+ */
+const latest = new Map<string, PollState>();
+const running = new Map<string, Promise<unknown>>();
+
+/** Runs `task` after the poll of the same node now running in this process, if any. */
+export async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+	const before = running.get(key) ?? Promise.resolve();
+	const mine = before.catch(() => undefined).then(task);
+	running.set(key, mine);
+	try {
+		return await mine;
+	} finally {
+		if (running.get(key) === mine) running.delete(key);
+	}
+}
+
+/** The newer of the stored state and the one the last poll of this process left. */
+export function newestState(key: string, stored: PollState | undefined): PollState | undefined {
+	const cached = latest.get(key);
+	if (!cached) return stored;
+	if (!stored || cached.seq > stored.seq) return cached;
+	return stored;
+}
+
+export function rememberState(key: string, state: PollState): void {
+	latest.set(key, state);
+}

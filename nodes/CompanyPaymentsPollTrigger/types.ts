@@ -1,0 +1,54 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** What the node can watch: one value per list (and the company balance). */
+export type WatchKind =
+	| 'payouts'
+	| 'orders'
+	| 'companyDeposits'
+	| 'userDeposits'
+	| 'cards'
+	| 'disputes'
+	| 'balance';
+
+/** One emitted change, before the fields every poll item shares are added. */
+export interface Change {
+	event: string;
+	changeKey: string;
+	/** The fields the webhook trigger outputs for this event (or their poll-only analogue). */
+	fields: IDataObject;
+}
+
+/**
+ * A list the node watches. Everything specific to one resource lives in its module: where
+ * the list is, which record state counts as a change, and what the item looks like.
+ */
+export interface WatchedList {
+	kind: Exclude<WatchKind, 'balance'>;
+	/** Human name for messages, e.g. "payouts". */
+	label: string;
+	path: string;
+	itemsKey: string;
+	/** Query parameters the list takes from this kind's filters (identity filters only). */
+	query(filters: IDataObject): IDataObject;
+	/** The record's id, or null when it has none (it is then skipped). */
+	id(record: IDataObject): string | null;
+	/** The record's state as remembered between polls, or null when it has no status. */
+	state(record: IDataObject): string | null;
+	/** The status the Statuses filter matches (legacy values normalised). */
+	status(record: IDataObject): string | null;
+	/** The items for a record now in `state`, previously in `previous` (undefined: not seen before). */
+	changes(record: IDataObject, previous: string | undefined): Change[];
+}
+
+/** A string field of a record, or null. */
+export function str(value: unknown): string | null {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+/** A field of a record, or null when it is missing (the webhook bodies show nulls, not gaps). */
+export function field(record: IDataObject, name: string): IDataObject[string] {
+	const value = record[name];
+	return value === undefined ? null : value;
+}

@@ -1,0 +1,259 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { webhookChangeKey } from '../../nodes/shared/changeKey';
+import { daysAgo, FakeService, id, NOW, payout, roundTrip, runPoll } from './helpers/poll';
+
+let service: FakeService;
+beforeEach(() => {
+	nock.disableNetConnect();
+	service = new FakeService();
+});
+afterEach(() => {
+	nock.cleanAll();
+	nock.enableNetConnect();
+});
+
+/** Polls once to take the baseline, then returns a function that polls again with the same state. */
+async function baseline(parameters: IDataObject) {
+	const first = await runPoll({ parameters });
+	expect(first.items).toBeNull();
+	let staticData = first.staticData;
+	return async (now?: number) => {
+		const run = await runPoll({ parameters, staticData: roundTrip(staticData), now });
+		staticData = run.staticData;
+		return run.items;
+	};
+}
+
+describe('payouts', () => {
+	it('emits a status change, then the refund once refundedAt is set, with the webhook changeKey', async () => {
+		const record = service.add('payouts', payout({ externalId: 'salary-42' }));
+		const poll = await baseline({ watch: ['payouts'] });
+
+		record.status = 'fail';
+		record.failReason = 'no_traders';
+		const failed = await poll();
+		expect(failed).toHaveLength(1);
+		expect(failed![0]).toMatchObject({
+			event: 'payout.status_changed',
+			source: 'poll',
+			payoutId: record.id,
+			externalId: 'salary-42',
+			status: 'fail',
+			refunded: false,
+			fundsReturned: false,
+			previousState: 'waiting_trader',
+			changeKey: `payout:${record.id}:fail`,
+		});
+
+		record.refundedAt = daysAgo(0);
+		const refunded = await poll();
+		expect(refunded).toHaveLength(1);
+		expect(refunded![0]).toMatchObject({ status: 'fail', refunded: true, fundsReturned: true });
+		// The webhook trigger's key for the body the service sends for the same change.
+		const webhookBody = { payoutId: record.id, status: 'fail', refunded: true };
+		expect(refunded![0].changeKey).toBe(webhookChangeKey('payout.status_changed', webhookBody));
+
+		expect(await poll()).toBeNull();
+	});
+
+	it('announces a recharge after a refund as payout.recharged, like the webhook', async () => {
+		const record = service.add(
+			'payouts',
+			payout({ status: 'fail', refundedAt: daysAgo(0.5), failReason: 'other' }),
+		);
+		const poll = await baseline({ watch: ['payouts'] });
+		record.status = 'success';
+		record.refundedAt = null;
+		const items = await poll();
+		expect(items!.map((item) => item.event)).toEqual(['payout.status_changed', 'payout.recharged']);
+		expect(items![1].changeKey).toBe(
+			webhookChangeKey('payout.recharged', { payoutId: record.id, status: 'success' }),
+		);
+	});
+
+	it('emits a payout created after the baseline, and passes the externalId filter to the list', async () => {
+		const poll = await baseline({ watch: ['payouts'], payoutFilters: { externalId: 'x-1' } });
+		const created = service.add('payouts', payout({ externalId: 'x-1' }));
+		service.add('payouts', payout({ externalId: 'other' }));
+		const items = await poll();
+		expect(items!.map((item) => item.payoutId)).toEqual([created.id]);
+		expect(service.calls.every((call) => call.query.get('externalId') === 'x-1')).toBe(true);
+	});
+});
+
+describe('orders', () => {
+	it('emits order.status_changed with the webhook fields and key', async () => {
+		const order = service.add('orders', {
+			id: id('o'),
+			status: 'created',
+			amountUsdt: 25,
+			amountRub: 2500,
+			completedAt: null,
+			failureReason: null,
+			createdAt: daysAgo(2),
+		});
+		const poll = await baseline({ watch: ['orders'] });
+		order.status = 'success';
+		const [item] = (await poll())!;
+		expect(item).toMatchObject({
+			event: 'order.status_changed',
+			orderId: order.id,
+			status: 'success',
+			amountUsdt: 25,
+			walletOrderId: null,
+		});
+		expect(item.changeKey).toBe(
+			webhookChangeKey('order.status_changed', { orderId: order.id, status: 'success' }),
+		);
+	});
+});
+
+describe('deposits', () => {
+	it('names company deposit changes after their webhook event, and normalises legacy statuses', async () => {
+		const deposit = service.add('deposits', {
+			id: id('d'),
+			txHash: 'tx1',
+			amount: 100,
+			status: 'aml_pending',
+			createdAt: daysAgo(1),
+		});
+		const poll = await baseline({ watch: ['companyDeposits'] });
+		deposit.status = 'aml_pass';
+		const [passed] = (await poll())!;
+		expect(passed).toMatchObject({
+			event: 'deposit.status_changed',
+			status: 'aml_pass',
+			normalisedStatus: 'aml_passed',
+			changeKey: `deposit:${deposit.id}:aml_passed`,
+			walletType: 'company',
+			externalId: null,
+		});
+		// aml_pass → aml_passed is the same state written two ways: no change.
+		deposit.status = 'aml_passed';
+		expect(await poll()).toBeNull();
+		deposit.status = 'completed';
+		const [completed] = (await poll())!;
+		expect(completed.event).toBe('deposit.completed');
+		expect(completed.changeKey).toBe(
+			webhookChangeKey('deposit.completed', { depositId: deposit.id, status: 'completed' }),
+		);
+	});
+
+	it('marks user-wallet deposits with their externalId, and a legacy aml_fail as deposit.aml_failed', async () => {
+		const poll = await baseline({ watch: ['userDeposits'] });
+		const deposit = service.add('userDeposits', {
+			id: id('u'),
+			externalId: 'user-1001',
+			walletId: 'w1',
+			amount: 75,
+			status: 'aml_fail',
+			createdAt: daysAgo(0.1),
+		});
+		const [item] = (await poll())!;
+		expect(item).toMatchObject({
+			event: 'deposit.aml_failed',
+			externalId: 'user-1001',
+			walletType: 'user',
+			depositId: deposit.id,
+		});
+		expect(item.changeKey).toBe(
+			webhookChangeKey('deposit.aml_failed', { depositId: deposit.id, status: 'aml_failed' }),
+		);
+	});
+});
+
+describe('cards', () => {
+	it('emits card.assigned when a requested card is assigned, keyed like the webhook', async () => {
+		const card = service.add('cards', {
+			id: id('c'),
+			externalId: 'employee-7',
+			status: 'requested',
+			maskedPan: null,
+			createdAt: daysAgo(1),
+		});
+		const poll = await baseline({ watch: ['cards'] });
+		card.status = 'assigned';
+		card.maskedPan = '4111 **** **** 1111';
+		const [item] = (await poll())!;
+		expect(item).toMatchObject({
+			event: 'card.assigned',
+			cardId: card.id,
+			externalId: 'employee-7',
+		});
+		expect(item.changeKey).toBe(webhookChangeKey('card.assigned', { externalId: 'employee-7' }));
+		card.status = 'closing';
+		expect((await poll())![0]).toMatchObject({
+			event: 'card.status_changed',
+			changeKey: 'card:ext.employee-7:closing',
+		});
+	});
+});
+
+describe('disputes', () => {
+	it('emits the resolution of a dispute (status alone says only that it was looked at)', async () => {
+		const dispute = service.add('disputes', {
+			id: id('s'),
+			orderId: 'o-1',
+			status: 'in_review',
+			resolution: null,
+			refundAmount: null,
+			createdAt: daysAgo(3),
+		});
+		const poll = await baseline({ watch: ['disputes'] });
+		dispute.status = 'resolved';
+		dispute.resolution = 'partial_refund';
+		dispute.refundAmount = 12.5;
+		const [item] = (await poll())!;
+		expect(item).toMatchObject({
+			event: 'dispute.status_changed',
+			disputeId: dispute.id,
+			status: 'resolved',
+			resolution: 'partial_refund',
+			refundAmount: 12.5,
+			previousState: 'in_review',
+			changeKey: `dispute:${dispute.id}:resolved+partial_refund`,
+		});
+	});
+
+	it('emits only changes into the chosen statuses, and still remembers the others', async () => {
+		const dispute = service.add('disputes', {
+			id: id('s'),
+			status: 'submitted',
+			createdAt: daysAgo(1),
+		});
+		const poll = await baseline({
+			watch: ['disputes'],
+			disputeFilters: { statuses: ['resolved'] },
+		});
+		dispute.status = 'in_review';
+		expect(await poll()).toBeNull();
+		dispute.status = 'resolved';
+		dispute.resolution = 'confirm';
+		expect((await poll())!.map((item) => item.status)).toEqual(['resolved']);
+	});
+});
+
+describe('company balance', () => {
+	it('emits once per crossing below the threshold', async () => {
+		service.balance = { usdtBalance: 150, frozenBalance: 5 };
+		const poll = await baseline({ watch: ['balance'], balanceThreshold: 100 });
+		service.balance = { usdtBalance: '99.50', frozenBalance: 5 };
+		const [crossed] = (await poll())!;
+		expect(crossed).toMatchObject({
+			event: 'balance.below_threshold',
+			usdtBalance: 99.5,
+			threshold: 100,
+			frozenBalance: 5,
+		});
+		service.balance = { usdtBalance: 20 };
+		expect(await poll()).toBeNull();
+		service.balance = { usdtBalance: 100 };
+		expect(await poll()).toBeNull();
+		service.balance = { usdtBalance: 10 };
+		const [again] = (await poll(NOW + 60_000))!;
+		expect(again.event).toBe('balance.below_threshold');
+		expect(again.changeKey).not.toBe(crossed.changeKey);
+	});
+});

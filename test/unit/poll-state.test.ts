@@ -1,0 +1,334 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigger/CompanyPaymentsPollTrigger.node';
+import { STATE_KEY } from '../../nodes/CompanyPaymentsPollTrigger/state';
+import {
+	API_KEY,
+	BASE_URL,
+	createPollContext,
+	daysAgo,
+	FakeService,
+	payout,
+	roundTrip,
+	runPoll,
+	runPollError,
+} from './helpers/poll';
+
+let service: FakeService;
+beforeEach(() => {
+	nock.disableNetConnect();
+	service = new FakeService();
+});
+afterEach(() => {
+	nock.cleanAll();
+	nock.enableNetConnect();
+});
+
+function remembered(staticData: IDataObject, list = 'payouts'): Record<string, string> {
+	return ((staticData[STATE_KEY] as IDataObject).lists as IDataObject)[list] as Record<
+		string,
+		string
+	>;
+}
+
+describe('first poll', () => {
+	it('takes a baseline and emits nothing', async () => {
+		const record = service.add('payouts', payout({ status: 'fail', refundedAt: daysAgo(1) }));
+		const run = await runPoll({ parameters: { watch: ['payouts'] } });
+		expect(run.items).toBeNull();
+		expect(remembered(run.staticData)).toEqual({ [record.id as string]: 'fail+refunded' });
+	});
+
+	it('emits what is there when "Emit Existing Records on First Poll" is on, and only on the first poll', async () => {
+		service.add('payouts', payout());
+		service.add('payouts', payout({ status: 'success' }));
+		service.balance = { usdtBalance: 1 };
+		const parameters = {
+			watch: ['payouts', 'balance'],
+			balanceThreshold: 10,
+			options: { emitExisting: true },
+		};
+		const first = await runPoll({ parameters });
+		expect(first.items!.map((item) => item.event)).toEqual([
+			'payout.status_changed',
+			'payout.status_changed',
+			'balance.below_threshold',
+		]);
+		const second = await runPoll({ parameters, staticData: roundTrip(first.staticData) });
+		expect(second.items).toBeNull();
+	});
+
+	it('takes a baseline for a list added to Watch later, without emitting its records', async () => {
+		service.add('payouts', payout());
+		service.add('orders', { id: 'o-1', status: 'success', createdAt: daysAgo(1) });
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const second = await runPoll({
+			parameters: { watch: ['payouts', 'orders'] },
+			staticData: roundTrip(first.staticData),
+		});
+		expect(second.items).toBeNull();
+		expect(remembered(second.staticData, 'orders')).toEqual({ 'o-1': 'success' });
+	});
+});
+
+describe('state', () => {
+	it('replaces the static data entry with a fresh object instead of changing the stored one', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const before = first.staticData[STATE_KEY];
+		const frozen = JSON.stringify(before);
+		record.status = 'in_progress';
+		const second = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: first.staticData,
+		});
+		expect(second.items).toHaveLength(1);
+		expect(second.staticData[STATE_KEY]).not.toBe(before);
+		expect(JSON.stringify(before)).toBe(frozen);
+	});
+
+	it('remembers only records created inside the window and forgets those that leave it', async () => {
+		const old = service.add('payouts', payout({ createdAt: daysAgo(40) }));
+		const recent = service.add('payouts', payout({ createdAt: daysAgo(2) }));
+		service.lists.payouts.reverse(); // newest first
+		const parameters = { watch: ['payouts'], windowDays: 30 };
+		const first = await runPoll({ parameters });
+		expect(Object.keys(remembered(first.staticData))).toEqual([recent.id]);
+		// The old one changes: outside the window, it is not watched.
+		old.status = 'success';
+		const second = await runPoll({ parameters, staticData: roundTrip(first.staticData) });
+		expect(second.items).toBeNull();
+		// 29 days later the recent one has left the window too.
+		const later = await runPoll({
+			parameters,
+			staticData: roundTrip(second.staticData),
+			now: Date.parse(recent.createdAt as string) + 31 * 86_400_000,
+		});
+		expect(remembered(later.staticData)).toEqual({});
+	});
+});
+
+describe('cost per poll', () => {
+	function fill(count: number, newestAgeDays: number, stepDays: number): void {
+		for (let i = count - 1; i >= 0; i--) {
+			service.add('payouts', payout({ createdAt: daysAgo(newestAgeDays + i * stepDays) }));
+		}
+	}
+
+	it('stops at the first page that reaches past the window when the list is newest first', async () => {
+		fill(1000, 0.05, 0.1); // 10 per day: a 30-day window holds 300 of them
+		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
+		expect(service.callsTo('/payouts')).toBe(4);
+		expect(Object.keys(remembered(run.staticData))).toHaveLength(300);
+	});
+
+	it('reads the whole list when its order is not newest first', async () => {
+		fill(1000, 0.05, 0.1);
+		service.lists.payouts.reverse(); // oldest first: stopping early would miss the new ones
+		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
+		expect(service.callsTo('/payouts')).toBe(10);
+		expect(Object.keys(remembered(run.staticData))).toHaveLength(300);
+	});
+
+	it('reads every record of the window when the service silently caps the page size and sends no total', async () => {
+		fill(130, 0.05, 0.1);
+		service.pageCap = 25;
+		service.withTotal = false;
+		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
+		expect(Object.keys(remembered(run.staticData))).toHaveLength(130);
+		// 100 asked, 25 served: the cap is learnt from the first page; 6 pages of 25 and a short one.
+		expect(service.calls.map((call) => call.query.get('limit'))).toEqual([
+			'100',
+			...Array<string>(5).fill('25'),
+		]);
+	});
+
+	it('reads at most Max Records per List and Poll, keeps what it could not check, and says so', async () => {
+		fill(500, 0, 0.01);
+		const parameters = { watch: ['payouts'], options: { maxRecords: 200 } };
+		const first = await runPoll({ parameters });
+		expect(service.callsTo('/payouts')).toBe(2);
+		expect(first.warnings.join('\n')).toMatch(/read 200 payouts/);
+		// A record beyond the bound that was remembered earlier is not forgotten.
+		const stored = roundTrip(first.staticData);
+		const lists = (stored[STATE_KEY] as IDataObject).lists as IDataObject;
+		(lists.payouts as IDataObject)['po-older'] = 'success';
+		const second = await runPoll({ parameters, staticData: stored });
+		expect(remembered(second.staticData)['po-older']).toBe('success');
+	});
+});
+
+describe('a failed poll', () => {
+	it('emits nothing, keeps the state, and the next poll catches up', async () => {
+		const record = service.add('payouts', payout());
+		service.add('disputes', { id: 'd-1', status: 'submitted', createdAt: daysAgo(1) });
+		const parameters = { watch: ['payouts', 'disputes'] };
+		const first = await runPoll({ parameters });
+		const saved = JSON.stringify(first.staticData);
+
+		record.status = 'fail';
+		record.refundedAt = daysAgo(0);
+		service.failing.set('/disputes', {
+			status: 503,
+			body: {
+				statusCode: 503,
+				error: 'Service Unavailable',
+				errorCode: 'SERVICE_UNAVAILABLE',
+				message: 'Сервис временно недоступен',
+				requestId: 'req-503',
+			},
+		});
+		const staticData = roundTrip(first.staticData);
+		const error = await runPollError({ parameters, staticData });
+		expect(error.message).toMatch(/SERVICE_UNAVAILABLE/);
+		expect(String(error.description)).toMatch(/Request ID: req-503/);
+		expect(String(error.description)).toMatch(/Сервис временно недоступен/);
+		expect(JSON.stringify(staticData)).toBe(saved);
+
+		service.failing.clear();
+		const next = await runPoll({ parameters, staticData });
+		expect(next.items!.map((item) => item.changeKey)).toEqual([
+			`payout:${record.id}:fail+refunded`,
+		]);
+	});
+
+	it('never shows the API key in its error', async () => {
+		service.failing.set('/payouts', {
+			status: 401,
+			body: { statusCode: 401, errorCode: 'INVALID_API_KEY', message: 'Неверный ключ' },
+		});
+		const error = await runPollError({ parameters: { watch: ['payouts'] } });
+		expect(error.message).toMatch(/INVALID_API_KEY/);
+		expect(JSON.stringify({ ...error, message: error.message, stack: error.stack })).not.toContain(
+			API_KEY,
+		);
+	});
+});
+
+describe('invalid parameters', () => {
+	it.each([
+		[{ watch: [] }, /Watch must name at least one of .*, got \[\]/],
+		[{ watch: ['refunds'] }, /Watch must name .*got \["refunds"\]/],
+		[
+			{ watch: ['payouts'], windowDays: 0 },
+			/Window \(Days\) must be a number greater than 0, got 0/,
+		],
+		[
+			{ watch: ['payouts'], options: { maxRecords: 2.5 } },
+			/Max Records per List and Poll must be a whole number of at least 1, got 2.5/,
+		],
+		[
+			{ watch: ['balance'], balanceThreshold: -1 },
+			/Balance Threshold \(USDT\) must be a number of at least 0, got -1/,
+		],
+	])('are refused before any request: %j', async (parameters, message) => {
+		const error = await runPollError({ parameters });
+		expect(error.message).toMatch(message);
+		expect(service.calls).toHaveLength(0);
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it('returns the changes since the last poll without touching the state', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const saved = JSON.stringify(first.staticData);
+		record.status = 'in_progress';
+		const manual = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: first.staticData,
+			mode: 'manual',
+		});
+		expect(manual.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(JSON.stringify(first.staticData)).toBe(saved);
+		// The live poll still sees the change.
+		const live = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: first.staticData,
+		});
+		expect(live.items).toHaveLength(1);
+	});
+
+	it('returns the most recently changed record of each list when nothing changed, reading one page', async () => {
+		for (let i = 0; i < 250; i++) service.add('payouts', payout({ createdAt: daysAgo(1) }));
+		const latest = service.lists.payouts[7];
+		latest.status = 'success';
+		latest.completedAt = daysAgo(0.01);
+		service.add('disputes', {
+			id: 'd-9',
+			status: 'resolved',
+			resolution: 'refund',
+			createdAt: daysAgo(2),
+		});
+		const manual = await runPoll({
+			parameters: { watch: ['payouts', 'disputes'] },
+			mode: 'manual',
+		});
+		expect(manual.items!.map((item) => item.changeKey)).toEqual([
+			`payout:${latest.id}:success`,
+			'dispute:d-9:resolved+refund',
+		]);
+		expect(manual.staticData[STATE_KEY]).toBeUndefined();
+		expect(service.callsTo('/payouts')).toBe(1);
+	});
+
+	it('says so when there is nothing to show', async () => {
+		const error = await runPollError({ parameters: { watch: ['orders'] }, mode: 'manual' });
+		expect(error.message).toMatch(/No records to show yet/);
+	});
+});
+
+describe('polls of one node in one n8n process', () => {
+	it('run one after the other, so two polls started at once emit a change once', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		record.status = 'success';
+		// Two polls at once, each from its own copy of the static data (as after a reload).
+		const [a, b] = await Promise.all([
+			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
+			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
+		]);
+		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
+			`payout:${record.id}:success`,
+		]);
+	});
+
+	it('start from the state the last poll left when the static data handed in is older', async () => {
+		const record = service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const stale = roundTrip(first.staticData);
+		record.status = 'in_progress';
+		const second = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+		});
+		expect(second.items).toHaveLength(1);
+		const third = await runPoll({ parameters: { watch: ['payouts'] }, staticData: stale });
+		expect(third.items).toBeNull();
+	});
+});
+
+describe('the credential', () => {
+	it('is read afresh by every poll of one activation (n8n keeps one poll context per activation)', async () => {
+		service.add('payouts', payout());
+		const credentials = {
+			environment: 'staging',
+			baseUrl: BASE_URL,
+			apiKey: API_KEY,
+			webhookSecret: '',
+		};
+		const { context, staticData } = createPollContext({
+			parameters: { watch: ['payouts'] },
+			credentials,
+		});
+		const node = new CompanyPaymentsPollTrigger();
+		await node.poll!.call(context);
+		const moved = 'https://api2.payments.test';
+		credentials.baseUrl = moved;
+		const elsewhere = nock(moved).get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
+		await node.poll!.call(context);
+		expect(elsewhere.isDone()).toBe(true);
+		expect(staticData[STATE_KEY]).toBeDefined();
+	});
+});
