@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties, resources } from './resources';
+import { READ_ONLY_DEFAULTS_VERSION, resourceProperties, resources, subtitle } from './resources';
 import { route } from './router';
 import { companyPaymentsApiTest } from './transport/credentialTest';
 
@@ -19,8 +19,8 @@ export class CompanyPayments implements INodeType {
 			dark: 'file:../../icons/companyPayments.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		version: [1, READ_ONLY_DEFAULTS_VERSION],
+		subtitle,
 		description:
 			'Pay QR codes, open disputes, and manage wallets, cards, payouts and team members of your company payments account',
 		defaults: {

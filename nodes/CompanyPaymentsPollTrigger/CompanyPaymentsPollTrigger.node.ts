@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { companyPaymentsApiTest } from '../CompanyPayments/transport/credentialTest';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
 
@@ -32,9 +33,14 @@ export class CompanyPaymentsPollTrigger implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
+				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		properties: PROPERTIES,
+	};
+
+	methods = {
+		credentialTest: { companyPaymentsApiTest },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

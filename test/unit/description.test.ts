@@ -190,4 +190,9 @@ describe('node description', () => {
 		walk(properties);
 		expect(long).toEqual([]);
 	});
+
+	it('gives new nodes the version whose defaults only read, and the action subtitle', () => {
+		expect(description.version).toEqual([LEGACY_DEFAULTS_VERSION, READ_ONLY_DEFAULTS_VERSION]);
+		expect(description.subtitle).toBe(subtitle);
+	});
 });

@@ -142,6 +142,11 @@ describe('invite.getMany', () => {
 			.get('/members/invites')
 			.query({ limit: '50', offset: '0' })
 			.reply(200, { invites: [created, { ...created, id: 'inv-2' }] });
+		// A short page without total may be the service's page cap: one more page ends the list.
+		nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
+			.get('/members/invites')
+			.query({ limit: '2', offset: '2' })
+			.reply(200, { invites: [] });
 		const { output } = await runNode({
 			parameters: { resource: 'invite', operation: 'getMany', returnAll: false, limit: 50 },
 		});

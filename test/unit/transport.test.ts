@@ -355,35 +355,35 @@ describe('continue on fail', () => {
 });
 
 describe('idempotency key', () => {
-	const QUOTE_ID = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
-	const accept = { resource: 'order', operation: 'accept', quoteId: QUOTE_ID };
+	// Card Request's key is per attempt (Accept Quote's follows the quote: see order.test.ts).
+	const request = { resource: 'card', operation: 'request' };
 
 	async function keysSent(options: Parameters<typeof runNode>[0], count = 1): Promise<string[]> {
 		const keys: string[] = [];
 		nock(BASE_URL)
-			.post(`/orders/accept/${QUOTE_ID}`)
+			.post('/cards/request')
 			.times(count)
 			.reply(function () {
 				keys.push(String(this.req.headers['idempotency-key']));
-				return [200, { id: 'order' }];
+				return [200, { status: 'assigned', card: { id: 'card_1' } }];
 			});
 		await runNode(options);
 		return keys;
 	}
 
 	it('stays the same when n8n retries the same item of the same execution', async () => {
-		const first = await keysSent({ parameters: accept, executionId: '77' });
-		const retry = await keysSent({ parameters: accept, executionId: '77' });
+		const first = await keysSent({ parameters: request, executionId: '77' });
+		const retry = await keysSent({ parameters: request, executionId: '77' });
 		expect(retry).toEqual(first);
 		expect(first[0]).toBe(`n8n-77-${NODE_ID}-0-0`);
 	});
 
 	it('differs between items, executions, runs of the node in a loop, and nodes', async () => {
-		const twoItems = await keysSent({ parameters: [accept, accept], executionId: '77' }, 2);
-		const otherExecution = await keysSent({ parameters: accept, executionId: '78' });
-		const secondRun = await keysSent({ parameters: accept, executionId: '77', runIndex: 1 });
+		const twoItems = await keysSent({ parameters: [request, request], executionId: '77' }, 2);
+		const otherExecution = await keysSent({ parameters: request, executionId: '78' });
+		const secondRun = await keysSent({ parameters: request, executionId: '77', runIndex: 1 });
 		const otherNode = await keysSent({
-			parameters: accept,
+			parameters: request,
 			executionId: '77',
 			nodeId: 'another-node',
 		});
@@ -392,14 +392,14 @@ describe('idempotency key', () => {
 	});
 
 	it('is random (never shared) when the execution has no ID', async () => {
-		const a = await keysSent({ parameters: accept, executionId: undefined });
-		const b = await keysSent({ parameters: accept, executionId: undefined });
+		const a = await keysSent({ parameters: request, executionId: undefined });
+		const b = await keysSent({ parameters: request, executionId: undefined });
 		expect(a[0]).toMatch(/^n8n-[0-9a-f-]{36}$/);
 		expect(a[0]).not.toBe(b[0]);
 	});
 
 	it('refuses a user key with spaces or control characters', async () => {
-		const error = await runNodeError({ parameters: { ...accept, idempotencyKey: 'two words' } });
+		const error = await runNodeError({ parameters: { ...request, idempotencyKey: 'two words' } });
 		expect(error.message).toBe(
 			'Idempotency Key must be printable ASCII without spaces, got "two words"',
 		);

@@ -89,6 +89,12 @@ describe('userWallet', () => {
 			.get('/user-wallets/blocked')
 			.query({ limit: '5', offset: '0' })
 			.reply(200, { wallets: [{ id: 'w2', status: 'blocked' }] });
+		// A short page without total may be the service's page cap: one more page ends each list.
+		nock(BASE_URL).get('/user-wallets').query({ limit: '1', offset: '1' }).reply(200, []);
+		nock(BASE_URL)
+			.get('/user-wallets/blocked')
+			.query({ limit: '1', offset: '1' })
+			.reply(200, { wallets: [] });
 		const many = await runNode({
 			parameters: { resource: 'userWallet', operation: 'getMany', returnAll: false, limit: 5 },
 		});
