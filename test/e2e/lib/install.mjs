@@ -279,7 +279,7 @@ function runningInstall(dir) {
 }
 
 /** Waits while another install works in `dir`; false if it stalled (nothing changed for 10 min). */
-async function waitForRunningInstall(dir, log, what) {
+async function waitForRunningInstall(dir, log, what, timeoutMs = 60 * 60_000) {
 	let reason = runningInstall(dir);
 	if (!reason) return true;
 	log(
@@ -288,11 +288,18 @@ async function waitForRunningInstall(dir, log, what) {
 	const started = Date.now();
 	let lastNote = Date.now();
 	while ((reason = runningInstall(dir))) {
-		if (Date.now() - lastActivity(dir) > STALLED_AFTER_MS) {
+		// A live process in the folder is waited for (until the caller's timeout): a native
+		// rebuild changes neither install.log nor node_modules' own mtime for minutes.
+		if (processesIn(dir).length === 0 && Date.now() - lastActivity(dir) > STALLED_AFTER_MS) {
 			log(
 				`the install into ${dir} changed nothing for ${STALLED_AFTER_MS / 60_000} min (${reason}); going on`,
 			);
 			return false;
+		}
+		if (Date.now() - started > timeoutMs) {
+			throw new Error(
+				`gave up after ${elapsed(started)} waiting for the install of ${what} in ${dir} (${reason})`,
+			);
 		}
 		if (Date.now() - lastNote >= PROGRESS_EVERY_MS) {
 			log(
@@ -368,7 +375,7 @@ export async function ensureNode(nodeVersion, { log = defaultLog, timeoutMs = 30
 		timeoutMs,
 		done: () => nodeRuns(runtime),
 		work: async () => {
-			await waitForRunningInstall(dir, log, `Node ${nodeVersion}`);
+			await waitForRunningInstall(dir, log, `Node ${nodeVersion}`, timeoutMs);
 			if (nodeRuns(runtime)) return;
 			fs.mkdirSync(dir, { recursive: true });
 			fs.writeFileSync(
@@ -572,7 +579,7 @@ export async function ensureN8nInstall({
 		timeoutMs,
 		done: () => markerIsValid(dir, n8nVersion, node),
 		work: async () => {
-			await waitForRunningInstall(dir, log, `n8n ${n8nVersion}`);
+			await waitForRunningInstall(dir, log, `n8n ${n8nVersion}`, timeoutMs);
 			if (markerIsValid(dir, n8nVersion, node)) return;
 			if (await adoptOrRepair(dir, n8nVersion, node, log)) return;
 			await runInstall(dir, n8nVersion, node, log);
