@@ -23,22 +23,22 @@ import os from 'node:os';
 import path from 'node:path';
 
 import {
-	ENCRYPTION_KEY,
+	buildN8nEnv,
 	ensureN8n,
 	freePort,
 	installPackage,
 	newN8nId,
 	runN8nCli,
+	spawnN8n,
 	startN8n,
 } from '../e2e/n8n-host.mjs';
 import {
+	killGroup,
 	pidIsAlive,
 	readFrom,
-	spawnTracked,
 	startPostgres,
 	startProxy,
 	startRedis,
-	stopProcess,
 	waitUntil,
 } from './services.mjs';
 
@@ -52,83 +52,29 @@ const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
 /** Each n8n process gets its name in this variable; workflows may read it with `$env`. */
 export const PROCESS_NAME_VARIABLE = 'COMPANY_PAYMENTS_QUEUE_PROCESS';
 
-const INHERITED_N8N_SETTINGS =
-	/^(N8N_|DB_|QUEUE_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODES_(INCLUDE|EXCLUDE)$|NODE_FUNCTION_ALLOW_)/;
-
-/**
- * The environment of `n8n worker` and `n8n webhook`: the same settings the single-process host
- * gives `n8n start` (loopback, fixed encryption key, nothing that reaches the internet), which
- * that module keeps private. `extra` carries the queue-mode settings.
- */
-function roleEnv({ userFolder, port, brokerPort, extra }) {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (INHERITED_N8N_SETTINGS.test(key) || /^npm_/i.test(key)) continue;
-		env[key] = value;
-	}
-	Object.assign(env, {
-		N8N_USER_FOLDER: userFolder,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-		N8N_SECURE_COOKIE: 'false',
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_LOG_LEVEL: 'info',
-		N8N_LOG_OUTPUT: 'console',
-		GENERIC_TIMEZONE: 'UTC',
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-		N8N_REINSTALL_MISSING_PACKAGES: 'false',
-		N8N_AI_ENABLED: 'false',
-	});
-	return Object.assign(env, extra);
-}
-
 /**
  * Starts `n8n worker` or `n8n webhook` and resolves once its ready line is logged.
  * The handle's `stop()` sends SIGTERM (graceful), `kill()` SIGKILL (a crash); `restart()`
  * starts the same role again on the same folder and port.
  */
 async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_000 }) {
-	const { dir } = await ensureN8n();
+	const { node } = await ensureN8n();
 	const brokerPort = await freePort([port]);
-	const logFile = path.join(userFolder, 'n8n.log');
 	fs.mkdirSync(userFolder, { recursive: true });
-	fs.appendFileSync(
-		logFile,
-		`\n===== queue-host: n8n ${role} (${name}) ${new Date().toISOString()} =====\n`,
-	);
-	const offset = fs.statSync(logFile).size;
 	const started = Date.now();
-	const proc = spawnTracked(
-		process.execPath,
-		[path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), role],
-		{
-			cwd: userFolder, // n8n reads a .env from its working directory
-			env: roleEnv({
-				userFolder,
-				port,
-				brokerPort,
-				extra: { ...env, [PROCESS_NAME_VARIABLE]: name },
-			}),
-			logFile,
-		},
-	);
-	let exitInfo;
-	proc.exited.then((info) => (exitInfo = info));
-	const logText = () => readFrom(logFile, offset);
+	const proc = await spawnN8n([role], {
+		userFolder,
+		header: `queue-host: n8n ${role} (${name})`,
+		env: buildN8nEnv({
+			userFolder,
+			port,
+			brokerPort,
+			node,
+			extra: { ...env, [PROCESS_NAME_VARIABLE]: name },
+		}),
+	});
+	const logText = proc.logText;
+	const logFile = proc.logFile;
 	const handle = {
 		name,
 		role,
@@ -140,8 +86,14 @@ async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_00
 		logText,
 		exited: proc.exited,
 		startupMs: undefined,
-		stop: () => stopProcess(proc, 'SIGTERM'),
-		kill: () => stopProcess(proc, 'SIGKILL', 5_000),
+		/** SIGTERM (graceful), SIGKILL of the process group after 20 s. */
+		stop: () => proc.stop(),
+		/** SIGKILL: a crash. */
+		kill: async () => {
+			killGroup(proc.pid, 'SIGKILL');
+			await proc.exited;
+			return await proc.stop();
+		},
 		restart: async () => {
 			await handle.stop();
 			return await startRole(role, { name, userFolder, port, env, timeoutMs });
@@ -151,7 +103,7 @@ async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_00
 		await waitUntil(() => logText().includes(READY_LINES[role]), {
 			timeoutMs,
 			what: `n8n ${role} ${name}`,
-			exitInfo: () => exitInfo,
+			exitInfo: proc.exitInfo,
 			describe: () => `log ${logFile}:\n${logText().split('\n').slice(-40).join('\n')}`,
 		});
 	} catch (error) {
