@@ -3,10 +3,13 @@
 //
 //   node bench/run.mjs                 everything (4 to 7 minutes on 2 cores), writes RESULTS.md
 //   node bench/run.mjs --only=verify,package   a subset; prints only, RESULTS.md is left alone
+//   node bench/run.mjs --only=trigger,action --write   a subset, written as its version's section
 //   node bench/run.mjs --quick         fewer runs; prints only
+//   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/run.mjs   on another n8n of the e2e host's set
 //
-// Everything listens on 127.0.0.1. n8n (2.8.4, from the e2e host's cache) runs in a temporary
-// user folder that is deleted at the end; the sandboxes run inside this process.
+// Everything listens on 127.0.0.1. n8n (COMPANY_PAYMENTS_N8N_VERSION, default 2.8.4, from the
+// e2e host's cache, on its own Node) runs in a temporary user folder that is deleted at the end;
+// the sandboxes run inside this process. RESULTS.md has one section per n8n version.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +21,14 @@ import {
 	ensureN8n,
 	importCredentials,
 	installPackage,
+	N8N_NODE_VERSION,
 	N8N_VERSION,
 	runN8nCli,
 	startN8n,
 } from '../test/e2e/n8n-host.mjs';
 import { actionWorkflows, benchAction } from './action.mjs';
 import { CREDENTIAL_TYPE } from './lib/n8n.mjs';
+import { withSection } from './lib/results-file.mjs';
 import { num, range, ratioText } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { benchPackage } from './package.mjs';
@@ -47,7 +52,7 @@ const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL;
 for (const name of only)
 	if (!ALL.includes(name)) throw new Error(`unknown benchmark "${name}" (${ALL.join(', ')})`);
-const complete = !quick && only.length === ALL.length;
+const complete = !quick && (only.length === ALL.length || args.includes('--write'));
 
 const started = Date.now();
 const log = (message) =>
@@ -73,7 +78,8 @@ const RUNS = quick
 
 /** Runs the benchmarks that need a real n8n; stops everything it started. */
 async function inN8n(results) {
-	await ensureN8n({ log });
+	const install = await ensureN8n({ log });
+	results.runtime = { n8n: install.version, node: install.node.version };
 	const sandboxes = {};
 	let n8n;
 	const userFolder = createUserFolder('n8n-cp-bench-');
@@ -117,7 +123,9 @@ async function inN8n(results) {
 		fs.rmSync(file);
 		n8n = await startN8n({ userFolder });
 		for (const workflow of list) await n8n.activateWorkflow(workflow.id);
-		log(`n8n ${N8N_VERSION} running (pid ${n8n.pid}), ${list.length} workflows active`);
+		log(
+			`n8n ${N8N_VERSION} on Node ${install.node.version} running (pid ${n8n.pid}), ${list.length} workflows active`,
+		);
 
 		// Return All first: its memory runs restart n8n, and when it ran last, n8n's RSS right
 		// after a restart grew from 530 to 1,050 MiB over its eight restarts, with the thousands
@@ -328,8 +336,9 @@ function machine() {
 async function main() {
 	const results = {};
 	const m = machine();
+	const n8nNode = N8N_NODE_VERSION === 'system' ? m.node : `v${N8N_NODE_VERSION}`;
 	log(
-		`${m.cores} cores (${m.cpu}), Node ${m.node}, n8n ${N8N_VERSION}; running: ${only.join(', ')}${quick ? ' (quick)' : ''}`,
+		`${m.cores} cores (${m.cpu}), Node ${m.node}, n8n ${N8N_VERSION} on Node ${n8nNode}; running: ${only.join(', ')}${quick ? ' (quick)' : ''}`,
 	);
 	if (only.includes('verify'))
 		results.verify = await benchVerify({
@@ -342,7 +351,8 @@ async function main() {
 	const minutes = (Date.now() - started) / 60_000;
 	const context =
 		`Measured ${new Date().toISOString().slice(0, 10)} on ${m.cores} cores (${m.cpu}), ` +
-		`${num(m.memoryGiB)} GiB RAM, ${m.platform}, Node ${m.node}, n8n ${N8N_VERSION} (SQLite, regular mode). ` +
+		`${num(m.memoryGiB)} GiB RAM, ${m.platform}; n8n ${N8N_VERSION} on Node ${n8nNode} ` +
+		`(SQLite, regular mode); the in-process figures on Node ${m.node}. Ran: ${only.join(', ')}. ` +
 		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
 		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
 	const rowList = rows(results);
@@ -353,16 +363,15 @@ async function main() {
 		: '';
 	console.log(`\n${context}\n\n${text}${notesText}\n`);
 	if (complete) {
-		fs.writeFileSync(
-			RESULTS_FILE,
-			`# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs). How each figure is measured: bench/README.md.\n\n${context}\n\n${text}${notesText}\n`,
-		);
-		log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
+		const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
+		const section = `## n8n ${N8N_VERSION} on Node ${n8nNode}\n\n${context}\n\n${text}${notesText.replace('\n\n## ', '\n\n### ')}`;
+		fs.writeFileSync(RESULTS_FILE, withSection(previous, N8N_VERSION, section));
+		log(`wrote the n8n ${N8N_VERSION} section of ${path.relative(ROOT, RESULTS_FILE)}`);
 	}
 	fs.mkdirSync(path.join(ROOT, 'bench', '.work'), { recursive: true });
 	fs.writeFileSync(
 		path.join(ROOT, 'bench', '.work', `results-${Date.now()}.json`),
-		JSON.stringify({ machine: m, n8n: N8N_VERSION, quick, only, results }, null, 2),
+		JSON.stringify({ machine: m, n8n: N8N_VERSION, n8nNode, quick, only, results }, null, 2),
 	);
 }
 

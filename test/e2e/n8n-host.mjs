@@ -2,6 +2,11 @@
  * Real-n8n host: installs a pinned n8n once into a cache folder, loads this package into it and
  * runs it on loopback for the end-to-end tests, the benchmarks and the demo.
  *
+ * The n8n version is a parameter: COMPANY_PAYMENTS_N8N_VERSION (default 2.8.4; tested: 2.8.4 on
+ * the machine's Node 20, 2.41.1 on Node 24.21.0, 1.123.81 on Node 22.23.3). Each version has its
+ * own cache folder and runs on its own Node, installed from the npm registry (lib/install.mjs);
+ * the CLI differences between versions live in lib/versions.mjs.
+ *
  * Plain JavaScript on purpose: the n8n linter forbids process, fs and child_process in the
  * package's TypeScript, and this file needs all three. Node built-ins only.
  *
@@ -12,15 +17,19 @@
  *   installPackage(userFolder);                          // copies package.json + dist/
  *   await importCredentials(userFolder, [{ name, type, data }]);
  *   const { id } = await importWorkflow(userFolder, workflowJson, { activate: true });
- *   const n8n = await startN8n({ userFolder });          // resolves once webhooks are registered
+ *   const n8n = await startN8n({ userFolder });          // resolves once webhooks answer
  *   await fetch(n8n.webhookUrl('my-path'));
  *   const executions = await n8n.waitForExecutions({ workflowId: id, count: 1 });
  *   await n8n.stop();
  *
- * Everything binds to 127.0.0.1. Facts about n8n 2.8.4 that this file relies on are noted where
- * they are used; they were read from n8n's own code in the cache's node_modules.
+ * Modules (test/e2e/lib/): versions.mjs (which n8n, which Node, which CLI: pure), install.mjs
+ * (the caches), env.mjs (each process's environment: pure), processes.mjs (spawn, stop, kill on
+ * exit), readiness.mjs (when a main / webhook / worker process is ready). A queue-mode host
+ * builds on {@link ensureN8n}, {@link buildN8nEnv} and {@link spawnN8n}.
+ *
+ * Everything binds to 127.0.0.1.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
@@ -29,13 +38,48 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-/** The n8n we test against: the newest that runs on Node 20. */
-export const N8N_VERSION = '2.8.4';
+import { buildN8nEnv } from './lib/env.mjs';
+import { ensureN8nInstall, n8nCacheDir as cacheDirOf } from './lib/install.mjs';
+import { spawnLogged, stopProcess } from './lib/processes.mjs';
+import {
+	ACTIVATION_ERROR,
+	isHealthy,
+	READY_LINE,
+	waitForActiveWebhooks,
+} from './lib/readiness.mjs';
+import { defaultLog, openLog, readFrom, tail } from './lib/util.mjs';
+import {
+	activateCliArgs,
+	cliArgsFor,
+	nodeVersionFor,
+	selectedN8nVersion,
+} from './lib/versions.mjs';
+
+export { buildN8nEnv, ENCRYPTION_KEY } from './lib/env.mjs';
+export { cacheBase, ensureNode, nodeCacheDir, systemNode } from './lib/install.mjs';
+export { isHealthy, webhookIsRegistered, webhookProbePaths } from './lib/readiness.mjs';
+export {
+	activateCliArgs,
+	cliArgsFor,
+	compareVersions,
+	DEFAULT_N8N_VERSION,
+	hasPublishCommand,
+	nodeVersionFor,
+	requiredNodeMajor,
+	selectedN8nVersion,
+	SUPPORTED_VERSIONS,
+} from './lib/versions.mjs';
+
+/** The n8n this process runs: COMPANY_PAYMENTS_N8N_VERSION, else 2.8.4. */
+export const N8N_VERSION = selectedN8nVersion(process.env);
+/** The Node it runs on: an exact version, or "system" (the Node running this process). */
+export const N8N_NODE_VERSION = nodeVersionFor(N8N_VERSION, {
+	env: process.env,
+	systemNodeVersion: process.version,
+});
 export const PACKAGE_NAME = 'n8n-nodes-company-payments';
 /** Root of this repository (the package n8n loads by default). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Fixed so that credentials written by the CLI stay readable by every later start. */
-export const ENCRYPTION_KEY = 'company-payments-e2e-not-a-secret-0001';
 /** The owner account the host creates (on first use) in every user folder. */
 export const OWNER = Object.freeze({
 	email: 'owner@company-payments.test',
@@ -44,374 +88,39 @@ export const OWNER = Object.freeze({
 	lastName: 'Owner',
 });
 
-/** Written by n8n 2.8.4 once `activeWorkflowManager.init()` has registered every active webhook. */
-const READY_LINE = 'Editor is now accessible via';
-const ACTIVATION_ERROR = /Issue on initial workflow activation try of (.*)/g;
-const MARKER_FILE = '.n8n-host-complete.json';
-const INSTALL_LOG = 'install.log';
 const HOST_DIR = '.n8n-host'; // inside a user folder: the API key and temporary import files
-const CACHE_PACKAGE_JSON = {
-	private: true,
-	dependencies: { n8n: N8N_VERSION },
-	// A dependency of n8n points xlsx at a host that is not reachable here; 0.18.5 is on npm.
-	overrides: { xlsx: '0.18.5' },
-};
-const PROGRESS_EVERY_MS = 30_000;
-/** A foreign install (no lock, log without "exit N") that changes nothing for this long is dead. */
-const STALLED_AFTER_MS = 10 * 60_000;
-const LOCK_MAX_AGE_MS = 2 * 60 * 60_000;
-
-function defaultLog(message) {
-	process.stderr.write(`[n8n-host] ${message}\n`);
-}
 
 // ---------------------------------------------------------------------------------------------
-// 1. The n8n install (cache)
+// 1. The n8n install (cache): lib/install.mjs
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Folder that holds the n8n install: `$COMPANY_PAYMENTS_N8N_CACHE`, else
- * `${XDG_CACHE_HOME or ~/.cache}/n8n-nodes-company-payments/n8n-2.8.4`.
+ * Folder that holds an n8n install: `$COMPANY_PAYMENTS_N8N_CACHE` for the selected version, else
+ * `${XDG_CACHE_HOME or ~/.cache}/n8n-nodes-company-payments/n8n-<version>`.
+ * @param {string} [version] defaults to the selected version ({@link N8N_VERSION})
  * @returns {string}
  */
-export function n8nCacheDir() {
-	const override = process.env.COMPANY_PAYMENTS_N8N_CACHE;
-	if (override) return path.resolve(override);
-	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-	return path.join(base, PACKAGE_NAME, `n8n-${N8N_VERSION}`);
+export function n8nCacheDir(version) {
+	return cacheDirOf(version);
 }
 
 /**
- * Makes sure n8n 2.8.4 is installed in {@link n8nCacheDir} and returns where.
+ * Makes sure n8n (the selected version, or `version`) and the Node it runs on are installed, and
+ * returns where. Warm: a marker check. Cold: npm install (minutes, 2-3 GB) with a progress line
+ * every 30 s; from 2.35 on with --ignore-scripts and a rebuild of sqlite3 and isolated-vm. An
+ * install found in the folder (started by hand or by a pre-warm script) is waited for, verified
+ * and adopted instead of repeated. Concurrent callers are serialised by a lock next to the folder.
  *
- * Warm: the completion marker and node_modules/n8n/package.json both say 2.8.4, nothing else
- * happens. Cold: `npm install --no-audit --no-fund` (minutes, ~2.3 GB) with a progress line every
- * 30 s. Concurrent callers are serialised by a lock directory next to the cache folder; an install
- * started by hand into the same folder (its `install.log` does not end with `exit N` yet) is
- * waited for and, if it ended with `exit 0` and installed 2.8.4, adopted instead of repeated.
- *
- * @param {{ log?: (line: string) => void, timeoutMs?: number }} [options]
- * @returns {Promise<{ dir: string, bin: string, version: string }>}
+ * @param {{ version?: string, log?: (line: string) => void, timeoutMs?: number }} [options]
+ * @returns {Promise<{ dir: string, bin: string, version: string, nodeBin: string,
+ *                     node: { version: string, bin: string, binDir: string, nodedir?: string } }>}
  */
-export async function ensureN8n({ log = defaultLog, timeoutMs = 60 * 60_000 } = {}) {
-	const dir = n8nCacheDir();
-	const result = {
-		dir,
-		bin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		version: N8N_VERSION,
-	};
-	if (markerIsValid(dir)) return result;
-
-	const started = Date.now();
-	let lastNote = 0;
-	for (;;) {
-		if (markerIsValid(dir)) return result;
-		const lock = tryLock(dir);
-		if (lock) {
-			try {
-				if (markerIsValid(dir)) return result;
-				if (!(await adoptExistingInstall(dir, log))) await runInstall(dir, log);
-				return result;
-			} finally {
-				lock.release();
-			}
-		}
-		if (Date.now() - started > timeoutMs) {
-			throw new Error(
-				`gave up waiting for another process installing n8n into ${dir} (lock ${dir}.lock)`,
-			);
-		}
-		if (Date.now() - lastNote >= PROGRESS_EVERY_MS) {
-			log(
-				`another process is installing n8n ${N8N_VERSION} into ${dir}; waiting (${elapsed(started)})`,
-			);
-			lastNote = Date.now();
-		}
-		await sleep(2_000);
-	}
-}
-
-function installedN8nVersion(dir) {
-	try {
-		return JSON.parse(
-			fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-		).version;
-	} catch {
-		return undefined;
-	}
-}
-
-function markerIsValid(dir) {
-	try {
-		const marker = JSON.parse(fs.readFileSync(path.join(dir, MARKER_FILE), 'utf8'));
-		return marker.n8nVersion === N8N_VERSION && installedN8nVersion(dir) === N8N_VERSION;
-	} catch {
-		return false;
-	}
-}
-
-/** Throws if the install cannot run n8n; the usual cause is npm running with ignore-scripts. */
-function verifyInstall(dir) {
-	const version = installedN8nVersion(dir);
-	if (version !== N8N_VERSION) {
-		throw new Error(`${dir}/node_modules/n8n is ${version ?? 'missing'}, expected ${N8N_VERSION}`);
-	}
-	const sqlite = path.join(dir, 'node_modules', 'sqlite3');
-	if (
-		fs.existsSync(sqlite) &&
-		!fs.existsSync(path.join(sqlite, 'build', 'Release', 'node_sqlite3.node'))
-	) {
-		throw new Error(
-			`${sqlite} has no native binding: its install script did not run (npm ignore-scripts?)`,
-		);
-	}
-}
-
-function writeMarker(dir, source, durationMs) {
-	const file = path.join(dir, MARKER_FILE);
-	const body = {
-		n8nVersion: N8N_VERSION,
-		source,
-		completedAt: new Date().toISOString(),
-		durationMs,
-		node: process.version,
-	};
-	fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(body, null, 2)}\n`);
-	fs.renameSync(`${file}.tmp`, file);
-}
-
-/** Lock = a directory created atomically next to the cache folder, with its owner inside. */
-function tryLock(dir) {
-	const lockDir = `${dir}.lock`;
-	const ownerFile = path.join(lockDir, 'owner.json');
-	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
-	for (let attempt = 0; attempt < 2; attempt++) {
-		try {
-			fs.mkdirSync(lockDir);
-			fs.writeFileSync(
-				ownerFile,
-				JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }),
-			);
-			return {
-				release() {
-					fs.rmSync(lockDir, { recursive: true, force: true });
-				},
-			};
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-			if (!lockIsStale(lockDir, ownerFile)) return undefined;
-			fs.rmSync(lockDir, { recursive: true, force: true });
-		}
-	}
-	return undefined;
-}
-
-function lockIsStale(lockDir, ownerFile) {
-	let stat;
-	try {
-		stat = fs.statSync(lockDir);
-	} catch {
-		return false; // vanished: the next attempt will tell
-	}
-	const age = Date.now() - stat.mtimeMs;
-	let owner;
-	try {
-		owner = JSON.parse(fs.readFileSync(ownerFile, 'utf8'));
-	} catch {
-		return age > 60_000; // owner file not written yet, or the owner died in between
-	}
-	if (owner.host === os.hostname() && !pidIsAlive(owner.pid)) return true;
-	return age > LOCK_MAX_AGE_MS;
-}
-
-function pidIsAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
-
-/** `install.log` protocol: optional first line `# n8n-host install pid=.. host=..`, last line `exit N`. */
-function readInstallLog(dir) {
-	const file = path.join(dir, INSTALL_LOG);
-	let stat;
-	try {
-		stat = fs.statSync(file);
-	} catch {
-		return undefined;
-	}
-	const fd = fs.openSync(file, 'r');
-	try {
-		const headBuf = Buffer.alloc(Math.min(stat.size, 512));
-		fs.readSync(fd, headBuf, 0, headBuf.length, 0);
-		const tailLength = Math.min(stat.size, 4096);
-		const tailBuf = Buffer.alloc(tailLength);
-		fs.readSync(fd, tailBuf, 0, tailLength, stat.size - tailLength);
-		const lines = tailBuf
-			.toString('utf8')
-			.split('\n')
-			.map((l) => l.trim())
-			.filter(Boolean);
-		const lastLine = lines.at(-1) ?? '';
-		const exit = /^exit (-?\d+)$/.exec(lastLine);
-		const header = /^# n8n-host install pid=(\d+) host=(\S+)/.exec(headBuf.toString('utf8'));
-		return {
-			file,
-			lastLine,
-			exitCode: exit ? Number(exit[1]) : undefined,
-			owner: header ? { pid: Number(header[1]), host: header[2] } : undefined,
-			mtimeMs: stat.mtimeMs,
-		};
-	} finally {
-		fs.closeSync(fd);
-	}
-}
-
-function lastActivity(dir, state) {
-	let latest = state.mtimeMs;
-	try {
-		latest = Math.max(latest, fs.statSync(path.join(dir, 'node_modules')).mtimeMs);
-	} catch {
-		// no node_modules yet
-	}
-	return latest;
-}
-
-function countPackages(dir) {
-	const nodeModules = path.join(dir, 'node_modules');
-	let count = 0;
-	try {
-		for (const entry of fs.readdirSync(nodeModules, { withFileTypes: true })) {
-			if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-			count += entry.name.startsWith('@')
-				? fs.readdirSync(path.join(nodeModules, entry.name)).length
-				: 1;
-		}
-	} catch {
-		// not there yet
-	}
-	return count;
-}
-
-/**
- * Deals with an install that this host did not run under its lock: waits while it is running,
- * adopts it when it succeeded. Returns true when the cache is now complete.
- */
-async function adoptExistingInstall(dir, log) {
-	let state = readInstallLog(dir);
-	if (!state) return false;
-	if (state.exitCode === undefined) {
-		log(
-			`an install into ${dir} is already running (${INSTALL_LOG} has no "exit" line yet); ` +
-				'waiting for it instead of starting a second one',
-		);
-		const started = Date.now();
-		let lastNote = Date.now();
-		for (;;) {
-			await sleep(3_000);
-			state = readInstallLog(dir);
-			if (!state) return false;
-			if (state.exitCode !== undefined) break;
-			if (state.owner && state.owner.host === os.hostname() && !pidIsAlive(state.owner.pid)) {
-				log(`the install by pid ${state.owner.pid} died without finishing; installing again`);
-				return false;
-			}
-			if (Date.now() - lastActivity(dir, state) > STALLED_AFTER_MS) {
-				log(
-					`the install into ${dir} changed nothing for ${STALLED_AFTER_MS / 60_000} min; installing again`,
-				);
-				return false;
-			}
-			if (Date.now() - lastNote >= PROGRESS_EVERY_MS) {
-				log(
-					`still waiting for the running install: ${elapsed(started)}, ${countPackages(dir)} packages so far`,
-				);
-				lastNote = Date.now();
-			}
-		}
-	}
-	if (state.exitCode !== 0) {
-		log(`the previous install into ${dir} ended with "exit ${state.exitCode}"; installing again`);
-		return false;
-	}
-	try {
-		verifyInstall(dir);
-	} catch (error) {
-		log(
-			`the previous install into ${dir} is not usable (${error.message}); reinstalling from scratch`,
-		);
-		fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
-		return false;
-	}
-	writeMarker(dir, 'adopted', undefined);
-	log(`adopted the existing n8n ${N8N_VERSION} install in ${dir}`);
-	return true;
-}
-
-/** npm must not inherit `npm run`'s config (the project's ignore-scripts would skip sqlite3's build). */
-function installEnv() {
-	const keep =
-		/^npm_config_(registry|cache|userconfig|globalconfig|proxy|https_proxy|noproxy|cafile|strict_ssl)$/i;
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^npm_/i.test(key) && !keep.test(key)) continue;
-		env[key] = value;
-	}
-	return env;
-}
-
-async function runInstall(dir, log) {
-	fs.mkdirSync(dir, { recursive: true });
-	fs.rmSync(path.join(dir, MARKER_FILE), { force: true });
-	fs.writeFileSync(
-		path.join(dir, 'package.json'),
-		`${JSON.stringify(CACHE_PACKAGE_JSON, null, 2)}\n`,
-	);
-	const logFile = path.join(dir, INSTALL_LOG);
-	fs.writeFileSync(
-		logFile,
-		`# n8n-host install pid=${process.pid} host=${os.hostname()} started=${new Date().toISOString()}\n`,
-	);
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const args = ['install', '--no-audit', '--no-fund'];
-	log(
-		`installing n8n ${N8N_VERSION} into ${dir} (npm ${args.join(' ')}; usually 2-8 min, ~2.3 GB; log: ${logFile})`,
-	);
-	const started = Date.now();
-	const fd = fs.openSync(logFile, 'a');
-	let child;
-	try {
-		child = spawn(npm, args, { cwd: dir, env: installEnv(), stdio: ['ignore', fd, fd] });
-	} finally {
-		fs.closeSync(fd);
-	}
-	const progress = setInterval(() => {
-		const line = readInstallLog(dir)?.lastLine ?? '';
-		const news = line && !line.startsWith('npm warn') ? `; npm: ${line.slice(0, 120)}` : '';
-		log(
-			`installing n8n ${N8N_VERSION}: ${elapsed(started)}, ${countPackages(dir)} packages in node_modules${news}`,
-		);
-	}, PROGRESS_EVERY_MS);
-	let code;
-	try {
-		code = await new Promise((resolve, reject) => {
-			child.once('error', reject);
-			child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1)));
-		});
-	} finally {
-		clearInterval(progress);
-	}
-	fs.appendFileSync(logFile, `exit ${code}\n`);
-	if (code !== 0) {
-		throw new Error(
-			`npm install of n8n ${N8N_VERSION} failed with exit ${code}; see ${logFile}:\n${tail(logFile, 30)}`,
-		);
-	}
-	verifyInstall(dir);
-	writeMarker(dir, 'n8n-host', Date.now() - started);
-	log(`n8n ${N8N_VERSION} installed in ${elapsed(started)}`);
+export async function ensureN8n({
+	version = N8N_VERSION,
+	log = defaultLog,
+	timeoutMs = 60 * 60_000,
+} = {}) {
+	return await ensureN8nInstall({ version, log, timeoutMs });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,7 +199,7 @@ export function installPackage(userFolder, packageRoot = PACKAGE_ROOT) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3. Environment, ports, processes
+// 3. Ports and processes
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -513,125 +222,51 @@ export async function freePort(exclude = []) {
 	}
 }
 
-const INHERITED_N8N_SETTINGS =
-	/^(N8N_|DB_|QUEUE_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODES_(INCLUDE|EXCLUDE)$|NODE_FUNCTION_ALLOW_)/;
+/**
+ * @typedef {object} N8nProcess
+ * @property {number} pid
+ * @property {string[]} args
+ * @property {string} logFile
+ * @property {Promise<{ code: number|null, signal: string|null, error?: Error }>} exited
+ * @property {() => ({ code: number|null, signal: string|null, error?: Error } | undefined)} exitInfo
+ * @property {() => string} logText  this process's output so far
+ * @property {(options?: { timeoutMs?: number }) => Promise<{ code: number|null, signal: string|null }>} stop
+ */
 
 /**
- * The environment n8n and its CLI run with. Inherited N8N_*, DB_*, EXECUTIONS_* … variables are
- * dropped so a developer's own n8n settings never leak in; pass overrides through `extra`.
+ * Starts `n8n <args>` (e.g. ['start'], ['worker'], ['webhook'], ['import:workflow', …]) of the
+ * installed version on its Node, in its own process group, with its working directory set to
+ * the user folder (n8n loads a `.env` from there) and its output appended to `logFile`. `env` is
+ * the whole environment (build it with {@link buildN8nEnv}). The process is killed if this
+ * process exits without stopping it.
+ *
+ * @param {string[]} args
+ * @param {{ userFolder: string, env: Record<string, string>, logFile?: string, header?: string,
+ *           version?: string }} options
+ * @returns {Promise<N8nProcess>}
  */
-function n8nEnv({ userFolder, port, brokerPort, logLevel = 'info', extra = {} }) {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (INHERITED_N8N_SETTINGS.test(key) || /^npm_/i.test(key)) continue;
-		env[key] = value;
-	}
-	const base = `http://127.0.0.1:${port}/`;
-	Object.assign(env, {
-		N8N_USER_FOLDER: userFolder,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		WEBHOOK_URL: base,
-		N8N_EDITOR_BASE_URL: base,
-		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-		N8N_SECURE_COOKIE: 'false',
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		DB_TYPE: 'sqlite',
-		DB_SQLITE_DATABASE: path.join(userFolder, '.n8n', 'database.sqlite'),
-		N8N_LOG_LEVEL: logLevel,
-		N8N_LOG_OUTPUT: 'console',
-		GENERIC_TIMEZONE: 'UTC',
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		N8N_PUBLIC_API_DISABLED: 'false',
-		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
-		// nothing may reach the internet
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_VERIFIED_PACKAGES_ENABLED: 'false', // no fetch of the vetted-nodes list from api.n8n.io
-		N8N_REINSTALL_MISSING_PACKAGES: 'false', // never npm-install community packages
-		N8N_AI_ENABLED: 'false',
+export async function spawnN8n(args, { userFolder, env, logFile, header, version = N8N_VERSION }) {
+	const install = await ensureN8n({ version });
+	const file = logFile ?? path.join(userFolder, 'n8n.log');
+	const offset = openLog(file, header ?? `n8n ${version} ${args.join(' ')}`);
+	const proc = spawnLogged(install.nodeBin, [install.bin, ...args], {
+		cwd: userFolder,
+		env,
+		logFile: file,
 	});
-	return Object.assign(env, extra);
-}
-
-/** Children started by this module; killed if the test process exits without stopping them. */
-const liveChildren = new Set();
-let exitHooksInstalled = false;
-
-function killGroup(pid, signal) {
-	try {
-		process.kill(-pid, signal); // detached child: its process group (n8n + its task runner)
-	} catch {
-		// group gone
-	}
-	try {
-		process.kill(pid, signal);
-	} catch {
-		// process gone
-	}
-}
-
-function track(child) {
-	liveChildren.add(child);
-	child.once('exit', () => liveChildren.delete(child));
-	if (exitHooksInstalled) return;
-	exitHooksInstalled = true;
-	process.once('exit', () => {
-		for (const c of liveChildren) killGroup(c.pid, 'SIGKILL');
-	});
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.once(signal, () => {
-			for (const c of liveChildren) killGroup(c.pid, 'SIGKILL');
-			process.kill(process.pid, signal);
-		});
-	}
-}
-
-function n8nBin(dir) {
-	return path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
-}
-
-/** Appends to `file` and returns the byte offset where this run's output starts. */
-function openLog(file, header) {
-	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.appendFileSync(file, `\n===== ${header} (${new Date().toISOString()}) =====\n`);
-	return fs.statSync(file).size;
-}
-
-function readFrom(file, offset) {
-	try {
-		const fd = fs.openSync(file, 'r');
-		try {
-			const size = fs.fstatSync(fd).size;
-			const buf = Buffer.alloc(Math.max(0, size - offset));
-			fs.readSync(fd, buf, 0, buf.length, offset);
-			return buf.toString('utf8');
-		} finally {
-			fs.closeSync(fd);
-		}
-	} catch {
-		return '';
-	}
-}
-
-function tail(fileOrText, lines, isText = false) {
-	const text = isText ? fileOrText : readFrom(fileOrText, 0);
-	return text.split('\n').slice(-lines).join('\n');
-}
-
-function elapsed(since) {
-	const s = Math.round((Date.now() - since) / 1000);
-	return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+	let stopping;
+	return {
+		pid: proc.pid,
+		args,
+		logFile: file,
+		exited: proc.exited,
+		exitInfo: proc.exitInfo,
+		logText: () => readFrom(file, offset),
+		stop({ timeoutMs = 20_000 } = {}) {
+			stopping ??= stopProcess(proc, timeoutMs);
+			return stopping;
+		},
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -641,42 +276,38 @@ function elapsed(since) {
 /**
  * Runs `n8n <args>` with the host's environment for `userFolder` (own free task-broker port,
  * output appended to `<userFolder>/n8n-cli.log`). Throws with the output on a non-zero exit.
+ * Arguments written for 2.x are adapted to the running version ({@link cliArgsFor}: on 1.x,
+ * `publish:workflow --id=X` runs as `update:workflow --id=X --active=true`).
  *
  * @param {string} userFolder
  * @param {string[]} args e.g. ['list:workflow']
- * @param {{ env?: Record<string,string>, timeoutMs?: number }} [options]
+ * @param {{ env?: Record<string,string>, timeoutMs?: number, version?: string }} [options]
  * @returns {Promise<string>} the command's output
  */
-export async function runN8nCli(userFolder, args, { env = {}, timeoutMs = 180_000 } = {}) {
-	const { dir } = await ensureN8n();
+export async function runN8nCli(
+	userFolder,
+	args,
+	{ env = {}, timeoutMs = 180_000, version = N8N_VERSION } = {},
+) {
+	const { node } = await ensureN8n({ version });
+	const finalArgs = cliArgsFor(version, args);
 	const port = await freePort();
 	const brokerPort = await freePort([port]);
-	const logFile = path.join(userFolder, 'n8n-cli.log');
-	const offset = openLog(logFile, `n8n ${args.join(' ')}`);
-	const fd = fs.openSync(logFile, 'a');
-	let child;
-	try {
-		child = spawn(process.execPath, [n8nBin(dir), ...args], {
-			cwd: userFolder, // n8n loads a .env from its working directory
-			env: n8nEnv({ userFolder, port, brokerPort, extra: env }),
-			stdio: ['ignore', fd, fd],
-			detached: true,
-		});
-	} finally {
-		fs.closeSync(fd);
-	}
-	track(child);
-	const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
-	const { code, signal } = await new Promise((resolve, reject) => {
-		child.once('error', reject);
-		child.once('exit', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
-	}).finally(() => clearTimeout(timer));
-	killGroup(child.pid, 'SIGKILL'); // anything the command left behind (a task runner)
-	const output = readFrom(logFile, offset);
+	const proc = await spawnN8n(finalArgs, {
+		userFolder,
+		version,
+		logFile: path.join(userFolder, 'n8n-cli.log'),
+		env: buildN8nEnv({ userFolder, port, brokerPort, node, extra: env }),
+	});
+	const timer = setTimeout(() => proc.stop({ timeoutMs: 0 }), timeoutMs);
+	const { code, signal, error } = await proc.exited.finally(() => clearTimeout(timer));
+	await proc.stop(); // anything the command left behind (a task runner)
+	const output = proc.logText();
+	if (error) throw error;
 	if (code !== 0) {
 		throw new Error(
-			`n8n ${args.join(' ')} failed (${signal ? `signal ${signal}` : `exit ${code}`}); ` +
-				`log ${logFile}:\n${tail(output, 40, true)}`,
+			`n8n ${finalArgs.join(' ')} failed (${signal ? `signal ${signal}` : `exit ${code}`}); ` +
+				`log ${proc.logFile}:\n${tail(output, 40, true)}`,
 		);
 	}
 	return output;
@@ -716,7 +347,8 @@ export async function importCredentials(userFolder, credentials) {
 }
 
 /**
- * `n8n import:workflow --input=<file>`, then (if `activate`) `n8n publish:workflow --id=<id>`.
+ * `n8n import:workflow --input=<file>`, then (if `activate`) `n8n publish:workflow --id=<id>`
+ * (2.x) or `n8n update:workflow --id=<id> --active=true` (1.x).
  *
  * n8n 2.8.4 always imports workflows inactive ("Deactivating workflow … Remember to activate
  * later") whatever their `active` field says, and stores the imported nodes as a new workflow
@@ -746,13 +378,14 @@ export async function importWorkflow(
 }
 
 /**
- * `n8n publish:workflow --id=<id>`: activates the current version of a workflow while n8n is
- * stopped (a running n8n does not notice; use the handle's `activateWorkflow` then).
+ * Activates the current version of a workflow while n8n is stopped: `n8n publish:workflow
+ * --id=<id>` on 2.x, `n8n update:workflow --id=<id> --active=true` on 1.x (which has no publish).
+ * A running n8n does not notice; use the handle's `activateWorkflow` then.
  * @param {string} userFolder
  * @param {string} workflowId
  */
 export async function publishWorkflow(userFolder, workflowId) {
-	await runN8nCli(userFolder, ['publish:workflow', `--id=${workflowId}`]);
+	await runN8nCli(userFolder, activateCliArgs(N8N_VERSION, workflowId));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -767,7 +400,10 @@ export async function publishWorkflow(userFolder, workflowId) {
  * @property {number} pid
  * @property {string} userFolder
  * @property {string} logFile        `<userFolder>/n8n.log` (appended; each start has a header)
- * @property {number} startupMs      spawn → webhooks registered
+ * @property {number} startupMs      spawn → webhooks answer
+ * @property {string} n8nVersion
+ * @property {string} nodeVersion    the Node n8n runs on
+ * @property {string[]} probedWebhooks  webhook paths the readiness check saw answer
  * @property {(webhookPath: string) => string} webhookUrl   production URL of a webhook path
  * @property {() => string} logText  this run's log so far
  * @property {() => string[]} activationErrors  workflows n8n failed to activate at start
@@ -784,91 +420,55 @@ export async function publishWorkflow(userFolder, workflowId) {
  */
 
 /**
- * Starts `node <cache>/node_modules/n8n/bin/n8n start` on 127.0.0.1 and resolves once it serves
- * requests and has registered the webhooks of all active workflows.
+ * Starts `<node> <cache>/node_modules/n8n/bin/n8n start` on 127.0.0.1 (the version's own Node)
+ * and resolves once it serves requests and the webhooks of all active workflows answer.
  *
  * Readiness: `/healthz/readiness` turns 200 as soon as the database is migrated, before the
- * active workflows are activated. n8n 2.8.4 logs "Editor is now accessible via:" right after
- * `await activeWorkflowManager.init()` (commands/start.js), so the host waits for both. That log
- * line is at level info: `logLevel` must be "info" or "debug".
+ * active workflows are activated; "Editor is now accessible via:" (an info line, so `logLevel`
+ * must be "info" or "debug") follows `activeWorkflowManager.init()`, but n8n 2.41 activates
+ * workflows in the background after it. So the host then lists the active workflows and probes
+ * each webhook it can compute (Webhook nodes, this package's trigger) until it answers
+ * (lib/readiness.mjs); the probe starts no execution.
  *
  * @param {{ userFolder?: string, port?: number, brokerPort?: number, env?: Record<string,string>,
- *           logLevel?: 'info'|'debug', timeoutMs?: number }} [options]
+ *           logLevel?: 'info'|'debug', timeoutMs?: number, version?: string }} [options]
  * @returns {Promise<N8nHandle>}
  */
 export async function startN8n(options = {}) {
-	const { env = {}, logLevel = 'info', timeoutMs = 180_000 } = options;
+	const { env = {}, logLevel = 'info', timeoutMs = 180_000, version = N8N_VERSION } = options;
 	if (
 		!['info', 'debug'].includes(logLevel) ||
 		('N8N_LOG_LEVEL' in env && !['info', 'debug'].includes(env.N8N_LOG_LEVEL))
 	) {
 		throw new Error('startN8n needs N8N_LOG_LEVEL info or debug: its ready signal is an info line');
 	}
-	const { dir } = await ensureN8n();
+	const { node } = await ensureN8n({ version });
 	const userFolder = options.userFolder ?? createUserFolder();
 	const port = options.port ?? (await freePort());
 	const brokerPort = options.brokerPort ?? (await freePort([port]));
 	const url = `http://127.0.0.1:${port}`;
-	const logFile = path.join(userFolder, 'n8n.log');
-	const offset = openLog(logFile, `n8n-host: n8n start on ${url}, task broker ${brokerPort}`);
 	const started = Date.now();
-	const fd = fs.openSync(logFile, 'a');
-	let child;
-	try {
-		child = spawn(process.execPath, [n8nBin(dir), 'start'], {
-			cwd: userFolder,
-			env: n8nEnv({ userFolder, port, brokerPort, logLevel, extra: env }),
-			stdio: ['ignore', fd, fd],
-			detached: true,
-		});
-	} finally {
-		fs.closeSync(fd);
-	}
-	track(child);
-	let exitInfo;
-	const exited = new Promise((resolve) => {
-		child.once('exit', (code, signal) => {
-			exitInfo = { code, signal };
-			resolve(exitInfo);
-		});
-		child.once('error', (error) => {
-			exitInfo = { code: null, signal: null, error };
-			resolve(exitInfo);
-		});
+	const proc = await spawnN8n(['start'], {
+		userFolder,
+		version,
+		header: `n8n-host: n8n ${version} (Node ${node.version}) start on ${url}, task broker ${brokerPort}`,
+		env: buildN8nEnv({ userFolder, port, brokerPort, logLevel, node, extra: env }),
 	});
-
-	const logText = () => readFrom(logFile, offset);
-	let stopping;
 	const handle = {
 		url,
 		port,
 		brokerPort,
-		pid: child.pid,
+		pid: proc.pid,
 		userFolder,
-		logFile,
+		logFile: proc.logFile,
 		startupMs: undefined,
-		exited,
+		n8nVersion: version,
+		nodeVersion: node.version,
+		exited: proc.exited,
 		webhookUrl: (webhookPath) => `${url}/webhook/${String(webhookPath).replace(/^\/+/, '')}`,
-		logText,
-		activationErrors: () => [...logText().matchAll(ACTIVATION_ERROR)].map((m) => m[1].trim()),
-		stop({ timeoutMs: stopTimeoutMs = 20_000 } = {}) {
-			stopping ??= (async () => {
-				if (!exitInfo) {
-					try {
-						process.kill(child.pid, 'SIGTERM');
-					} catch {
-						// already gone
-					}
-					const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), stopTimeoutMs);
-					await exited;
-					clearTimeout(timer);
-				}
-				const info = await exited;
-				killGroup(child.pid, 'SIGKILL'); // the task runner, if it outlived n8n
-				return info;
-			})();
-			return stopping;
-		},
+		logText: proc.logText,
+		activationErrors: () => [...proc.logText().matchAll(ACTIVATION_ERROR)].map((m) => m[1].trim()),
+		stop: (stopOptions) => proc.stop(stopOptions),
 		async restart(overrides = {}) {
 			await handle.stop();
 			return await startN8n({ ...options, userFolder, port, brokerPort, ...overrides });
@@ -877,7 +477,7 @@ export async function startN8n(options = {}) {
 	attachClient(handle);
 
 	try {
-		await waitUntilReady(handle, { logText, exited: () => exitInfo, timeoutMs });
+		await waitUntilReady(handle, { exited: proc.exitInfo, timeoutMs });
 	} catch (error) {
 		await handle.stop();
 		throw error;
@@ -885,43 +485,40 @@ export async function startN8n(options = {}) {
 	handle.startupMs = Date.now() - started;
 	const failed = handle.activationErrors();
 	if (failed.length > 0)
-		defaultLog(`n8n could not activate: ${failed.join('; ')} (see ${logFile})`);
+		defaultLog(`n8n could not activate: ${failed.join('; ')} (see ${handle.logFile})`);
 	return handle;
 }
 
-async function waitUntilReady(handle, { logText, exited, timeoutMs }) {
+const describeExit = (exit) => exit.error?.message ?? `code ${exit.code}, signal ${exit.signal}`;
+
+/** Main-process readiness (lib/readiness.mjs): healthy, the ready line, every webhook answers. */
+async function waitUntilReady(handle, { exited, timeoutMs }) {
 	const deadline = Date.now() + timeoutMs;
 	let healthy = false;
+	const failure = (what) =>
+		new Error(`${what}; log ${handle.logFile}:\n${tail(handle.logText(), 40, true)}`);
 	for (;;) {
 		const exit = exited();
-		if (exit) {
-			throw new Error(
-				`n8n exited during start (${exit.error?.message ?? `code ${exit.code}, signal ${exit.signal}`}); ` +
-					`log ${handle.logFile}:\n${tail(logText(), 40, true)}`,
-			);
-		}
-		if (!healthy) {
-			try {
-				const res = await fetch(`${handle.url}/healthz/readiness`, {
-					signal: AbortSignal.timeout(2_000),
-				});
-				healthy = res.ok;
-				await res.body?.cancel();
-			} catch {
-				// not listening yet
-			}
-		}
-		if (healthy && logText().includes(READY_LINE)) return;
+		if (exit) throw failure(`n8n exited during start (${describeExit(exit)})`);
+		if (!healthy) healthy = await isHealthy(handle.url);
+		if (healthy && handle.logText().includes(READY_LINE)) break;
 		if (Date.now() > deadline) {
-			throw new Error(
-				`n8n did not become ready within ${timeoutMs / 1000}s (readiness ${healthy ? 'ok' : 'not ok'}); ` +
-					`log ${handle.logFile}:\n${tail(logText(), 40, true)}`,
+			throw failure(
+				`n8n did not become ready within ${timeoutMs / 1000}s (readiness ${healthy ? 'ok' : 'not ok'})`,
 			);
 		}
 		await sleep(200);
 	}
+	try {
+		handle.probedWebhooks = await waitForActiveWebhooks(handle, {
+			deadline,
+			exited,
+			describe: describeExit,
+		});
+	} catch (error) {
+		throw failure(error.message);
+	}
 }
-
 // ---------------------------------------------------------------------------------------------
 // 6. Talking to a running n8n: owner session, API key, node types, executions
 // ---------------------------------------------------------------------------------------------

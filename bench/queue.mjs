@@ -1,0 +1,259 @@
+// Benchmark: the Company Payments Trigger in n8n's queue mode (test/queue/queue-host.mjs:
+// Postgres, Redis, one main, two workers, two `n8n webhook` processes behind the round-robin
+// proxy) against n8n's own Webhook node in the same deployment, and how both scale from one
+// webhook process to two.
+//
+//   npm run build && node bench/queue.mjs            writes bench/RESULTS-queue.md
+//   node bench/queue.mjs --quick                      fewer runs, printed only
+//
+// Two active workflows, each "<start node> → No Operation":
+//   - webhook: n8n's Webhook node, POST, Respond "Immediately" (the way our trigger answers)
+//   - trigger: our trigger, default options, its dedup store prefilled to the default cap of
+//              1,000 delivery ids (steady state: every delivery evicts one)
+// Every delivery: a 1 KiB order.status_changed body, a valid X-Service-Signature and a new
+// X-Service-Delivery-Id (the Webhook node gets the same requests and ignores both headers).
+//
+// Rate = deliveries / (first request → the workers have FINISHED all executions), counted by
+// n8n's own execution count in Postgres (the answer comes before the execution, so answers
+// alone would reward queueing). 8 concurrent senders with kept-alive connections to the proxy.
+// Each run measures webhook and trigger back to back (order alternating) through two webhook
+// processes and then through one (`proxy.only(0)`); ratios are taken within the run.
+// Bounded: 5 runs × 4 bursts of 200 deliveries plus an 80-delivery warm-up (4,080 requests);
+// 10 min 20 s on the shared 2-core development machine at a load average of about 20, of which
+// the deployment's start took 2 min 40 s. `--quick`: 2 runs of 100, printed only.
+import { execFileSync } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { N8N_VERSION } from '../test/e2e/n8n-host.mjs';
+import { createWorkflow, startQueueDeployment } from '../test/queue/queue-host.mjs';
+import { redisBinary } from '../test/queue/services.mjs';
+import {
+	CREDENTIAL_TYPE,
+	failedExecutions,
+	finishedExecutions,
+	httpClient,
+	noOp,
+	triggerWorkflow,
+	waitFinished,
+	webhookWorkflow,
+} from './lib/n8n.mjs';
+import { num, range, ratioText, summary } from './lib/stats.mjs';
+import { eventBody } from './verify.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = path.join(ROOT, 'bench', 'RESULTS-queue.md');
+const quick = process.argv.includes('--quick');
+const RUNS = quick ? 2 : 5;
+const COUNT = quick ? 100 : 200;
+const CONCURRENCY = 8;
+const STORE = 1_000;
+const SECRET = 'whsec_dummy5b1e0c9a7f3d2e8b6a4c1f0e9d8c7b6a5f4e3d';
+const BODY = eventBody(1024).raw;
+const SIGNATURE = createHmac('sha256', SECRET).update(BODY).digest('hex');
+
+const started = Date.now();
+const log = (message) =>
+	console.log(
+		`[bench-queue ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}`,
+	);
+
+/** Static data of a trigger whose store already holds `count` ids (deliveries.ts persisted form). */
+function prefilledStore(count) {
+	const now = Date.now();
+	const chunks = [];
+	for (let i = 0; i < count; i++) {
+		const line = `${(now - count + i).toString(36)} ${randomUUID()}\n`;
+		if (i % 64 === 0) chunks.push(line);
+		else chunks[chunks.length - 1] += line;
+	}
+	return {
+		'node:Company Payments Trigger': { deliveries: { v: 2, writer: 'bench-import', chunks } },
+	};
+}
+
+function headersFor(id) {
+	return {
+		'content-type': 'application/json',
+		'content-length': String(BODY.length),
+		'x-service-signature': SIGNATURE,
+		'x-service-delivery-id': id,
+		'user-agent': 'company-payments-bench/1.0',
+	};
+}
+
+async function burst(queue, client, target, count) {
+	const before = await finishedExecutions(queue.main, target.id);
+	const url = queue.webhookUrl(target.path);
+	const ids = Array.from({ length: count }, () => randomUUID());
+	let next = 0;
+	const start = performance.now();
+	const sender = async () => {
+		while (next < ids.length) {
+			const id = ids[next++];
+			const res = await client.send(url, { headers: headersFor(id), body: BODY });
+			if (res.status !== 200) throw new Error(`${target.name} answered ${res.status}: ${res.text}`);
+			if (res.text.includes('"executed":false'))
+				throw new Error(`a new delivery was not executed: ${res.text}`);
+		}
+	};
+	await Promise.all(Array.from({ length: CONCURRENCY }, sender));
+	const answered = performance.now();
+	const finished = await waitFinished(queue.main, target.id, before + count, { everyMs: 100 });
+	const after = await finishedExecutions(queue.main, target.id);
+	if (after !== before + count)
+		throw new Error(`${target.name}: ${after - before} executions for ${count} deliveries`);
+	return {
+		answeredPerSecond: count / ((answered - start) / 1000),
+		finishedPerSecond: count / ((finished - start) / 1000),
+	};
+}
+
+async function main() {
+	const loadBefore = os.loadavg();
+	log(
+		`starting the queue deployment (n8n ${N8N_VERSION}, Postgres, Redis, 1 main, 2 workers, 2 webhook processes)`,
+	);
+	const queue = await startQueueDeployment({
+		credentials: [
+			{
+				name: 'bench',
+				type: CREDENTIAL_TYPE,
+				data: {
+					environment: 'staging',
+					baseUrl: 'http://127.0.0.1:9',
+					apiKey: 'bench-key-not-used',
+					webhookSecret: SECRET,
+				},
+			},
+		],
+		log: (line) => log(`host: ${line}`),
+	});
+	const client = httpClient(CONCURRENCY);
+	try {
+		const [credential] = queue.credentials;
+		const webhook = webhookWorkflow('queue-webhook-noop', [noOp()], { responseMode: 'onReceived' });
+		const trigger = triggerWorkflow('queue-trigger', credential, prefilledStore(STORE));
+		const targets = {
+			webhook: {
+				name: 'webhook',
+				path: webhook.path,
+				id: await createWorkflow(queue.main, webhook.workflow, { activate: true }),
+			},
+			trigger: {
+				name: 'trigger',
+				path: trigger.path,
+				id: await createWorkflow(queue.main, trigger.workflow, { activate: true }),
+			},
+		};
+		log('warm-up: 40 deliveries to each workflow');
+		for (const name of ['webhook', 'trigger']) await burst(queue, client, targets[name], 40);
+
+		const rates = { two: { webhook: [], trigger: [] }, one: { webhook: [], trigger: [] } };
+		const ratios = { two: [], one: [], scaleWebhook: [], scaleTrigger: [] };
+		for (let run = 0; run < RUNS; run++) {
+			const order = run % 2 === 0 ? ['webhook', 'trigger'] : ['trigger', 'webhook'];
+			const got = { two: {}, one: {} };
+			for (const setup of run % 2 === 0 ? ['two', 'one'] : ['one', 'two']) {
+				queue.proxy.only(setup === 'one' ? 0 : null);
+				for (const name of order) {
+					log(
+						`run ${run + 1}/${RUNS}: ${COUNT} deliveries to ${name} through ${setup} webhook process(es)`,
+					);
+					got[setup][name] = await burst(queue, client, targets[name], COUNT);
+				}
+			}
+			queue.proxy.only(null);
+			for (const setup of ['two', 'one']) {
+				for (const name of ['webhook', 'trigger'])
+					rates[setup][name].push(got[setup][name].finishedPerSecond);
+				ratios[setup].push(
+					got[setup].trigger.finishedPerSecond / got[setup].webhook.finishedPerSecond,
+				);
+			}
+			ratios.scaleWebhook.push(
+				got.two.webhook.finishedPerSecond / got.one.webhook.finishedPerSecond,
+			);
+			ratios.scaleTrigger.push(
+				got.two.trigger.finishedPerSecond / got.one.trigger.finishedPerSecond,
+			);
+		}
+		for (const name of ['webhook', 'trigger']) {
+			const failed = await failedExecutions(queue.main, targets[name].id);
+			if (failed > 0) throw new Error(`${failed} executions of ${name} failed`);
+		}
+		const counts = queue.proxy.counts();
+		const byWorker = {};
+		for (const worker of Object.values(queue.executionsByProcess()))
+			byWorker[worker] = (byWorker[worker] ?? 0) + 1;
+		const result = {
+			rates: Object.fromEntries(
+				Object.entries(rates).map(([setup, r]) => [
+					setup,
+					{ webhook: summary(r.webhook), trigger: summary(r.trigger) },
+				]),
+			),
+			ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, summary(v)])),
+			proxyCounts: counts,
+			executionsByWorker: byWorker,
+			loadBefore,
+			loadAfter: os.loadavg(),
+			startup: queue.timings,
+		};
+		const text = report(result);
+		console.log(`\n${text}`);
+		if (!quick) {
+			fs.writeFileSync(RESULTS_FILE, text);
+			log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
+		}
+	} finally {
+		client.close();
+		await queue.stop();
+		log('deployment stopped');
+	}
+}
+
+function redisVersion() {
+	const text = execFileSync(redisBinary(), ['--version'], { encoding: 'utf8' });
+	return /v=(\S+)/.exec(text)?.[1] ?? 'unknown';
+}
+
+function report(r) {
+	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+	const target = r.ratios.two.median >= 0.9 ? 'met' : 'missed';
+	const load = (l) => l.map((v) => v.toFixed(1)).join(' / ');
+	return `# Queue-mode benchmark results
+
+Generated by \`node bench/queue.mjs\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${cpu}),
+Node ${process.version}, n8n ${N8N_VERSION} in queue mode (PostgreSQL 15, Redis ${redisVersion()}, 1 main, 2 workers with
+concurrency 10, 2 \`n8n webhook\` processes behind a loopback round-robin proxy). Load average
+(1/5/15 min) before: ${load(r.loadBefore)}, after: ${load(r.loadAfter)}. Medians of ${r.ratios.two.runs} runs with
+min–max; ${COUNT} deliveries per burst, ${CONCURRENCY} senders; rate = deliveries per second until the
+workers finished every execution. Method: \`bench/queue.mjs\` (header comment).
+
+| Start node → No Operation | 2 webhook processes | 1 webhook process | 2 vs 1 |
+| --- | --- | --- | --- |
+| n8n Webhook node (respond immediately) | ${range(r.rates.two.webhook, '/s')} | ${range(r.rates.one.webhook, '/s')} | ${ratioText(r.ratios.scaleWebhook)} |
+| Company Payments Trigger (store full at 1,000 IDs) | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
+| **Trigger / Webhook node** (target ≥ 0.9×) | **${ratioText(r.ratios.two)}** (${target}) | ${ratioText(r.ratios.one)} | |
+
+- Requests per webhook process over the whole run (proxy): ${Object.entries(r.proxyCounts)
+		.map(([k, v]) => `${k} ${num(v)}`)
+		.join(', ')}. Executions per worker: ${Object.entries(r.executionsByWorker)
+		.sort()
+		.map(([k, v]) => `${k} ${num(v)}`)
+		.join(', ')}.
+- Start of the deployment: Postgres + Redis ${num(r.startup.stores / 1000)} s, credential import ${num(r.startup.import / 1000)} s
+  (runs the database migrations), main ${num(r.startup.main / 1000)} s, workers and webhook processes ${num(r.startup.roles / 1000)} s
+  (in parallel); ${num(r.startup.total / 1000)} s in all.
+- Scaling from one webhook process to two can only show where the webhook processes are the
+  bottleneck. On this machine every process (proxy, senders, 2 webhook processes, 2 workers,
+  main, Postgres, Redis) shares the same ${os.cpus().length} cores, so "2 vs 1" measures how much of the
+  cores a second receiving process can still take, not what a second machine would add.
+`;
+}
+
+await main();
