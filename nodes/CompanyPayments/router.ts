@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serviceErrorInfo } from './transport';
+import { LINE_BREAK, plainDescription, serviceErrorInfo } from './transport';
 import type { OperationDefinition, OperationResult, ResourceDefinition } from './types';
 
 /** Read-only operations run this many items at once; everything else runs one item at a time. */
@@ -30,7 +30,8 @@ function findOperation(
 export function errorItemJson(error: Error): IDataObject {
 	const json: IDataObject = { error: error.message };
 	const description = (error as NodeApiError).description;
-	if (description) json.description = description;
+	// Item output is plain text (JSON, expressions, e-mails): one fact per line, no HTML.
+	if (description) json.description = plainDescription(description);
 	const info = serviceErrorInfo(error);
 	if (info) {
 		json.errorCode = info.errorCode;
@@ -71,7 +72,7 @@ function noteEarlierItems(error: Error, operation: OperationDefinition, index: n
 	const note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
 	const withDescription = error as NodeApiError;
 	withDescription.description = withDescription.description
-		? `${withDescription.description}\n${note}`
+		? `${withDescription.description}${LINE_BREAK}${note}`
 		: note;
 	return error;
 }

@@ -50,6 +50,7 @@ describe('service errors become NodeApiError with every field of the error body'
 			'HTTP status: 401',
 			'Request ID: req-401',
 			`Environment: Staging (${BASE_URL})`,
+			'What to do: Put the current key into the credential (after a login or "Regenerate API Key" the old one stops working)',
 		]);
 		expect(error.description).not.toContain('\n');
 		expect(error.httpCode).toBe('401');
@@ -283,7 +284,7 @@ describe('continue on fail', () => {
 		expect(output[0]).toEqual({
 			json: {
 				error: 'ORDER_NOT_FOUND: The order does not exist in this company',
-				description: `Service message: Заказ не найден<br>HTTP status: 404<br>Request ID: req-1<br>Environment: Staging (${BASE_URL})`,
+				description: `Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-1\nEnvironment: Staging (${BASE_URL})\nWhat to do: Check the order ID; it may belong to another company or environment`,
 				errorCode: 'ORDER_NOT_FOUND',
 				httpCode: 404,
 				serviceMessage: 'Заказ не найден',
@@ -312,7 +313,7 @@ describe('continue on fail', () => {
 				json: {
 					error: {
 						message: 'ORDER_NOT_FOUND: The order does not exist in this company',
-						description: `Service message: Заказ не найден<br>HTTP status: 404<br>Request ID: req-2<br>Environment: Staging (${BASE_URL})`,
+						description: `Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-2\nEnvironment: Staging (${BASE_URL})\nWhat to do: Check the order ID; it may belong to another company or environment`,
 						errorCode: 'ORDER_NOT_FOUND',
 						httpCode: 404,
 						serviceMessage: 'Заказ не найден',

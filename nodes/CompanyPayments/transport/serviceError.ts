@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ERROR_ACTIONS } from './errorActions';
 import { ERROR_EXPLANATIONS, explainStatus } from './errorCodes';
 
 /** What the node keeps of a failed call: every field of the service's error body that matters. */
@@ -114,6 +115,8 @@ export function describe(info: ServiceErrorInfo, where?: string): string {
 	lines.push(`HTTP status: ${info.httpCode}`);
 	if (info.requestId) lines.push(`Request ID: ${info.requestId}`);
 	if (where) lines.push(`Environment: ${where}`);
+	const action = info.errorCode !== null ? ERROR_ACTIONS[info.errorCode] : undefined;
+	if (action) lines.push(`What to do: ${action}`);
 	return lines.join(LINE_BREAK);
 }
 
