@@ -80,7 +80,9 @@ export const COMPANY_LOGIN_AUTHENTICATED = true;
  * and the request. The answer when no card is in stock is not shown. It is taken to be any 2xx
  * answer without a card object whose status or request.status is this value (or that names no
  * status at all); the node outputs it as outcome "pending". An answer with neither a card nor
- * this status is reported as an error.
+ * this status is read by the request's documented status: `fulfilled` means a card was issued
+ * (its ID is the request's `cardId`; output outcome "assigned"), `cancelled` and `failed` mean
+ * none was, and are reported as errors saying so in plain words.
  */
 export const CARD_REQUEST_PENDING_STATUS = 'pending';
 

@@ -10,16 +10,21 @@ import { payout } from './payout';
 import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
 
-/** Every resource of the node, with the operation preselected when the resource is picked. */
+/**
+ * Every resource of the node, with the operation preselected when the resource is picked. That
+ * operation only reads (Get, Get Many, Get Balance, Get Profile): moving money, issuing a card
+ * or changing the team is always chosen on purpose, never reached by picking a resource and
+ * pressing Execute step.
+ */
 const registry: Array<{ resource: ResourceDefinition; defaultOperation: string }> = [
-	{ resource: order, defaultOperation: 'pay' },
-	{ resource: dispute, defaultOperation: 'create' },
+	{ resource: order, defaultOperation: 'getMany' },
+	{ resource: dispute, defaultOperation: 'getMany' },
 	{ resource: companyWallet, defaultOperation: 'getBalance' },
-	{ resource: userWallet, defaultOperation: 'createOrGet' },
+	{ resource: userWallet, defaultOperation: 'getMany' },
 	{ resource: member, defaultOperation: 'getMany' },
-	{ resource: invite, defaultOperation: 'create' },
+	{ resource: invite, defaultOperation: 'getMany' },
 	{ resource: company, defaultOperation: 'getProfile' },
-	{ resource: card, defaultOperation: 'request' },
+	{ resource: card, defaultOperation: 'getMany' },
 	{ resource: payout, defaultOperation: 'get' },
 ];
 

@@ -56,7 +56,7 @@ describe('card resource definition', () => {
 		});
 	});
 
-	it('is listed as a resource with Request preselected', () => {
+	it('is listed as a resource with Get Many preselected (requesting a card is chosen on purpose)', () => {
 		const { properties } = new CompanyPayments().description;
 		const resource = properties.find((p) => p.name === 'resource');
 		expect(resource?.options).toContainEqual(
@@ -65,7 +65,7 @@ describe('card resource definition', () => {
 		const selector = properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'card',
 		);
-		expect(selector?.default).toBe('request');
+		expect(selector?.default).toBe('getMany');
 	});
 });
 
@@ -81,7 +81,14 @@ describe('card.request', () => {
 		});
 		expect(output).toEqual([
 			{
-				json: { outcome: 'assigned', status: 'assigned', card, request: fulfilledRequest },
+				json: {
+					outcome: 'assigned',
+					status: 'assigned',
+					cardId: CARD_ID,
+					card,
+					request: fulfilledRequest,
+					note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Sensitive Data with this ID.`,
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -98,6 +105,7 @@ describe('card.request', () => {
 		expect(output[0].json).toEqual({
 			outcome: 'pending',
 			status: 'pending',
+			cardId: null,
 			card: null,
 			request: pendingRequest,
 			note: expect.stringContaining('card.assigned'),
@@ -110,16 +118,44 @@ describe('card.request', () => {
 		expect(output[0].json).toMatchObject({ outcome: 'pending', status: 'pending', card: null });
 	});
 
-	it('reports an answer with no card and a failed request as an error', async () => {
+	it('reports a fulfilled request with a cardId and no card object as a card issued, not as no card', async () => {
+		nock(BASE_URL).post('/cards/request').reply(200, { request: fulfilledRequest });
+		const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
+		expect(output[0].json).toEqual({
+			outcome: 'assigned',
+			status: 'fulfilled',
+			cardId: CARD_ID,
+			card: null,
+			request: fulfilledRequest,
+			note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Sensitive Data with this ID.`,
+		});
+	});
+
+	it('reports a fulfilled request without a card ID as issued, and says how to find the card', async () => {
 		nock(BASE_URL)
 			.post('/cards/request')
-			.reply(200, {
-				status: 'failed',
-				card: null,
-				request: { ...pendingRequest, status: 'failed' },
-			});
+			.reply(200, { status: 'fulfilled', request: { ...fulfilledRequest, cardId: null } });
+		const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
+		expect(output[0].json).toMatchObject({ outcome: 'assigned', cardId: null, card: null });
+		expect(output[0].json.note).toMatch(/fulfilled but names no card ID.*external ID/);
+	});
+
+	it.each([
+		['cancelled', 'No card was issued: the card request was cancelled', /frozenBalance/],
+		['failed', 'No card was issued: the card request failed', /issuer could not issue a card/],
+		[
+			'on_hold',
+			'No card was issued: the card request is "on_hold", a status this node does not know',
+			/pending, fulfilled, cancelled and failed/,
+		],
+	])('says in plain words that a %s request issued no card', async (status, message, words) => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, { status, card: null, request: { ...pendingRequest, status } });
 		const error = await runNodeError({ parameters: { resource: 'card', operation: 'request' } });
-		expect(error.message).toBe('The service issued no card: the card request is failed');
+		expect(error.message).toBe(message);
+		expect(error.description).toMatch(words);
+		expect(error.description).toContain('(request creq_1a2b3c4d)');
 	});
 
 	it('sends no body without an external ID, but still an Idempotency-Key', async () => {
@@ -479,7 +515,7 @@ describe('card.getRechargeQuote', () => {
 		scope.done();
 	});
 
-	it.each([0, -5, 'abc'])(
+	it.each([0, -5, '0', '0.00'])(
 		'refuses the target amount %j before any request',
 		async (targetAmount) => {
 			const error = await runNodeError({
@@ -496,6 +532,35 @@ describe('card.getRechargeQuote', () => {
 			);
 		},
 	);
+
+	it.each(['0x10', '0b11', '1e3', ' 5 ', 'Infinity', '5,5', 'abc', Number.POSITIVE_INFINITY])(
+		'refuses the target amount %j, not plain decimal notation, before any request',
+		async (targetAmount) => {
+			const error = await runNodeError({
+				parameters: { resource: 'card', operation: 'recharge', cardId: CARD_ID, targetAmount },
+			});
+			expect(error.constructor.name).toBe('NodeOperationError');
+			expect(error.message).toMatch(
+				/^Target Amount \(USD\) must be a plain decimal number such as 1500 or 1500\.50 .*, got /,
+			);
+			expect(error.message).toContain(`got ${JSON.stringify(targetAmount)}`);
+		},
+	);
+
+	it('sends a target amount typed as text as the number it says', async () => {
+		const scope = nock(BASE_URL)
+			.post('/cards/recharge/quote', { cardId: CARD_ID, targetAmount: 100.5 })
+			.reply(200, quote);
+		await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'getRechargeQuote',
+				cardId: CARD_ID,
+				targetAmount: '100.50',
+			},
+		});
+		scope.done();
+	});
 });
 
 describe('card.recharge', () => {

@@ -51,6 +51,66 @@ describe('company.getProfile', () => {
 	});
 });
 
+describe('webhook secret in profile output', () => {
+	const withSecret = { ...profile, webhookSecret: WEBHOOK_SECRET_VALUE };
+	const masked = `whsec_…${WEBHOOK_SECRET_VALUE.slice(-4)}`;
+
+	it('masks the secret of Get Profile to whsec_… and its last 4 characters by default', async () => {
+		nock(BASE_URL).get('/auth/company/profile').reply(200, withSecret);
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile' },
+		});
+		expect(output).toEqual([
+			{ json: { ...profile, webhookSecret: masked }, pairedItem: { item: 0 } },
+		]);
+		expect(JSON.stringify(output)).not.toContain(WEBHOOK_SECRET_VALUE.slice(6, 40));
+	});
+
+	it('masks a secret nested under a wrapper object and keeps null as null', async () => {
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, { company: withSecret, previous: { webhookSecret: null } });
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile' },
+		});
+		expect(output[0].json).toEqual({
+			company: { ...profile, webhookSecret: masked },
+			previous: { webhookSecret: null },
+		});
+	});
+
+	it('outputs the secret in full only when Reveal Webhook Secret is on', async () => {
+		nock(BASE_URL).get('/auth/company/profile').reply(200, withSecret);
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile', revealWebhookSecret: true },
+		});
+		expect(output[0].json.webhookSecret).toBe(WEBHOOK_SECRET_VALUE);
+	});
+
+	it('masks the secret that Update Profile echoes back, unless revealed', async () => {
+		nock(BASE_URL).patch('/auth/company/profile').twice().reply(200, withSecret);
+		const parameters = {
+			resource: 'company',
+			operation: 'updateProfile',
+			updateFields: { webhookSecret: WEBHOOK_SECRET_VALUE },
+		};
+		const { output } = await runNode({ parameters });
+		expect(output[0].json.webhookSecret).toBe(masked);
+		expect(JSON.stringify(output)).not.toContain(WEBHOOK_SECRET_VALUE.slice(6, 40));
+		const revealed = await runNode({ parameters: { ...parameters, revealWebhookSecret: true } });
+		expect(revealed.output[0].json.webhookSecret).toBe(WEBHOOK_SECRET_VALUE);
+	});
+
+	it('offers Reveal Webhook Secret off by default on both operations', () => {
+		for (const value of ['getProfile', 'updateProfile']) {
+			const field = company.operations
+				.find((op) => op.value === value)
+				?.properties.find((property) => property.name === 'revealWebhookSecret');
+			expect(field).toMatchObject({ type: 'boolean', default: false });
+		}
+	});
+});
+
 describe('company.updateProfile', () => {
 	it('patches webhook URL and secret with the API key', async () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { resources } from '../../nodes/CompanyPayments/resources';
 
 /** Resource and operation values are part of saved workflows: they must never change. */
 const EXPECTED: Record<string, string[]> = {
@@ -24,6 +25,16 @@ const EXPECTED: Record<string, string[]> = {
 };
 
 const properties = new CompanyPayments().description.properties;
+
+/** Operations a resource may preselect: they only read, and reveal nothing sensitive. */
+const READ_ONLY_DEFAULTS = ['get', 'getMany', 'getBalance', 'getProfile'];
+
+function selectorOf(resource: string): INodeProperties | undefined {
+	return properties.find(
+		(property) =>
+			property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === resource,
+	);
+}
 
 function values(property: INodeProperties | undefined): string[] {
 	return (property?.options ?? []).map((option) => String((option as { value: string }).value));
@@ -67,5 +78,22 @@ describe('node description', () => {
 			for (const option of selector.options ?? [])
 				expect((option as { action?: string }).action).toBeTruthy();
 		}
+	});
+
+	it.each(Object.keys(EXPECTED))(
+		'resource %s preselects a read-only operation, so picking it and executing moves no money',
+		(resource) => {
+			const chosen = String(selectorOf(resource)?.default);
+			const operation = resources
+				.find((candidate) => candidate.value === resource)
+				?.operations.find((candidate) => candidate.value === chosen);
+			expect(operation?.readOnly).toBe(true);
+			expect(READ_ONLY_DEFAULTS).toContain(chosen);
+		},
+	);
+
+	it('starts a new node on a read-only operation', () => {
+		const resource = String(properties.find((property) => property.name === 'resource')?.default);
+		expect(READ_ONLY_DEFAULTS).toContain(selectorOf(resource)?.default);
 	});
 });

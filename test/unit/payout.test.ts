@@ -105,14 +105,12 @@ describe('payout.get', () => {
 	});
 
 	it('explains 404 PAYOUT_NOT_FOUND', async () => {
-		nock(BASE_URL)
-			.get('/payouts/nope')
-			.reply(404, {
-				statusCode: 404,
-				error: 'Not Found',
-				errorCode: 'PAYOUT_NOT_FOUND',
-				message: 'Не найдено',
-			});
+		nock(BASE_URL).get('/payouts/nope').reply(404, {
+			statusCode: 404,
+			error: 'Not Found',
+			errorCode: 'PAYOUT_NOT_FOUND',
+			message: 'Не найдено',
+		});
 		const error = await runNodeError({
 			parameters: { resource: 'payout', operation: 'get', payoutId: 'nope' },
 		});
@@ -245,32 +243,32 @@ describe('payout.create', () => {
 		[
 			'card',
 			'2200 1234 5678 901',
-			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 8901" (15 characters, 15 digits)',
+			'Recipient Card Number must be a card number of 16 to 19 digits, got "•••• 8901" (15 characters, 15 digits)',
 		],
 		[
 			'card',
 			'2200 1234 5678 9012 3456',
-			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 3456" (20 characters, 20 digits)',
+			'Recipient Card Number must be a card number of 16 to 19 digits, got "•••• 3456" (20 characters, 20 digits)',
 		],
 		[
 			'card',
 			'2200-1234-5678-90AB',
-			'Requisite must be a card number of 16 to 19 digits for requisite type card, got "•••• 7890" (16 characters, 14 digits)',
+			'Recipient Card Number must be a card number of 16 to 19 digits, got "•••• 7890" (16 characters, 14 digits)',
 		],
 		[
 			'phone',
 			'999 12 34',
-			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 1234" (7 characters, 7 digits)',
+			'Recipient Phone Number must be a phone number of 10 to 15 digits with an optional leading +, got "•••• 1234" (7 characters, 7 digits)',
 		],
 		[
 			'phone',
 			'7(999)1234567',
-			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got "•••• 4567" (13 characters, 11 digits)',
+			'Recipient Phone Number must be a phone number of 10 to 15 digits with an optional leading +, got "•••• 4567" (13 characters, 11 digits)',
 		],
 		[
 			'phone',
 			'',
-			'Requisite must be a phone number of 10 to 15 digits with an optional leading + for requisite type phone, got an empty value',
+			'Recipient Phone Number must be a phone number of 10 to 15 digits with an optional leading +, got an empty value',
 		],
 	])(
 		'refuses the %s requisite %j before any request, showing only its last digits',
@@ -283,6 +281,66 @@ describe('payout.create', () => {
 				expect(`${error.message} ${String(error.description)}`).not.toContain(digits);
 		},
 	);
+
+	const PLAIN_DECIMAL_RULE =
+		'must be a plain decimal number such as 1500 or 1500.50 (digits and an optional decimal point only: no spaces, signs, exponents, hex or binary notation, at most 15 digits before the point)';
+
+	it.each([
+		['0x10', '"0x10"'],
+		['0b11', '"0b11"'],
+		['0o17', '"0o17"'],
+		['1e3', '"1e3"'],
+		[' 5 ', '" 5 "'],
+		['Infinity', '"Infinity"'],
+		['+5', '"+5"'],
+		['-5', '"-5"'],
+		['1,500', '"1,500"'],
+		['1500,50', '"1500,50"'],
+		['.5', '".5"'],
+		['5.', '"5."'],
+		['007', '"007"'],
+		['1_000', '"1_000"'],
+		['1234567890123456', '"1234567890123456"'],
+		[Infinity, 'null'],
+		[Number.NaN, 'null'],
+		[1e21, '1e+21'],
+		[true, 'true'],
+	])(
+		'refuses the amount %j (not plain decimal notation) before any request',
+		async (amountRub, shown) => {
+			const error = await runNodeError({ parameters: { ...base, amountRub } });
+			expect(error.constructor.name).toBe('NodeOperationError');
+			expect(error.message).toBe(`Amount (RUB) ${PLAIN_DECIMAL_RULE}, got ${shown}`);
+			expect(error.description).toMatch(/^Nothing was sent to the service/);
+		},
+	);
+
+	it.each([
+		['12.345', '"12.345"'],
+		[0.1 + 0.2, '0.30000000000000004'],
+	])('refuses the amount %j with more than 2 decimal places', async (amountRub, shown) => {
+		const error = await runNodeError({ parameters: { ...base, amountRub } });
+		expect(error.message).toBe(`Amount (RUB) must have at most 2 decimal places, got ${shown}`);
+	});
+
+	it('refuses an empty amount (the field has no default to fall back on)', async () => {
+		const error = await runNodeError({ parameters: { ...base, amountRub: '' } });
+		expect(error.message).toBe('Amount (RUB) must not be empty, got ""');
+	});
+
+	it.each([
+		['1500', 1500],
+		['1500.5', 1500.5],
+		['1500.50', 1500.5],
+		['0.01', 0.01],
+		[250, 250],
+	])('sends the plain decimal amount %j as the number %j', async (amountRub, sent) => {
+		const scope = nock(BASE_URL)
+			.post('/payouts', { amountRub: sent, requisiteType: 'card', requisite: CARD_NUMBER })
+			.reply(201, payout);
+		await runNode({ parameters: { ...base, amountRub } });
+		scope.done();
+	});
 
 	it.each([0, -100])('refuses the amount %j before any request', async (amountRub) => {
 		const error = await runNodeError({ parameters: { ...base, amountRub } });

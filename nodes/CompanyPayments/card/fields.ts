@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, requirePositiveNumber, requireText } from '../common/validation';
+import { invalidInput, requireAmount, requireText } from '../common/validation';
 
 export const cardIdField: INodeProperties = {
 	displayName: 'Card ID',
@@ -18,16 +18,16 @@ export function readCardId(ctx: IExecuteFunctions, itemIndex: number): string {
 export const targetAmountField: INodeProperties = {
 	displayName: 'Target Amount (USD)',
 	name: 'targetAmount',
-	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
-	default: 0,
+	type: 'string',
+	default: '',
 	required: true,
+	placeholder: 'e.g. 100.00',
 	description:
-		'The amount in USD to load onto the card; the service adds its commission and the processor fee on top',
+		'The amount in USD to load onto the card, as a plain decimal (e.g. 100 or 100.50); the service adds its commission and the processor fee on top',
 };
 
 export function readTargetAmount(ctx: IExecuteFunctions, itemIndex: number): number {
-	return requirePositiveNumber(ctx, itemIndex, 'targetAmount', 'Target Amount (USD)');
+	return requireAmount(ctx, itemIndex, 'targetAmount', 'Target Amount (USD)');
 }
 
 /** Printable ASCII without spaces: 0x21 ("!") to 0x7E ("~"). */

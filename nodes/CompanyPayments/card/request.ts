@@ -14,32 +14,73 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function text(value: unknown): string | null {
+	return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function issuedNote(cardId: string | null): string {
+	return cardId
+		? `A card was issued: card ${cardId}. Use Card > Get or Get Sensitive Data with this ID.`
+		: 'The service reports the request fulfilled but names no card ID. Find the card with Card > Get Many filtered by the external ID of this request.';
+}
+
+/** Plain words for the request outcomes that issued no card. */
+const NO_CARD: Record<string, { message: string; description: string }> = {
+	cancelled: {
+		message: 'No card was issued: the card request was cancelled',
+		description:
+			'The service cancelled the card request. Check the company balance (Company Wallet > Get Balance, frozenBalance) to see whether the amount reserved for the card was released, then request again with a new Idempotency Key if you still need a card.',
+	},
+	failed: {
+		message: 'No card was issued: the card request failed',
+		description:
+			"The card issuer could not issue a card for this request. Check the company's card settings and balance, then request again with a new Idempotency Key.",
+	},
+};
+
 /**
- * Turns the answer of POST /cards/request into an output that says plainly which of the two
- * documented outcomes happened: a card assigned now, or a request pending until one is in stock.
+ * Turns the answer of POST /cards/request into an output that says plainly what happened, for
+ * every documented request status: a card issued (request fulfilled, or status assigned with the
+ * card), a request pending until a card is in stock, or no card at all (cancelled, failed:
+ * reported as an error in plain words).
  */
 function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unknown): IDataObject {
 	const body = isObject(answer) ? answer : {};
 	const card = isObject(body.card) ? body.card : null;
 	const request = isObject(body.request) ? body.request : null;
-	const status = typeof body.status === 'string' ? body.status : null;
-	if (card || status === 'assigned') {
-		return { outcome: 'assigned', status: status ?? 'assigned', card, request };
+	const status = text(body.status);
+	const requestStatus = text(request?.status);
+	if (card || status === 'assigned' || requestStatus === 'fulfilled') {
+		const cardId = text(card?.id) ?? text(request?.cardId);
+		return {
+			outcome: 'assigned',
+			status: status ?? requestStatus ?? 'assigned',
+			cardId,
+			card,
+			request,
+			note: issuedNote(cardId),
+		};
 	}
-	const requestStatus = typeof request?.status === 'string' ? request.status : null;
 	const pending = CARD_REQUEST_PENDING_STATUS;
 	if (status === pending || requestStatus === pending || (!status && !requestStatus)) {
 		return {
 			outcome: 'pending',
 			status: status ?? pending,
+			cardId: null,
 			card: null,
 			request,
 			note: PENDING_NOTE,
 		};
 	}
+	const ended = requestStatus ?? status ?? '';
+	const words = NO_CARD[ended] ?? {
+		message: `No card was issued: the card request is "${ended}", a status this node does not know`,
+		description:
+			'The documented request statuses are pending, fulfilled, cancelled and failed. Check the request with the service, then request again with a new Idempotency Key if no card was issued.',
+	};
 	throw new NodeApiError(ctx.getNode(), body as JsonObject, {
-		message: `The service issued no card: the card request is ${requestStatus ?? status}`,
-		description: `POST /cards/request answered without a card and with status "${status}" (request status "${requestStatus}"). Check the company's card settings and balance, then request again with a new Idempotency Key.`,
+		message: words.message,
+		description: `${words.description}\nPOST /cards/request answered with status "${status}" and request status "${requestStatus}"${request?.id ? ` (request ${String(request.id)})` : ''}.`,
 		itemIndex,
 	});
 }

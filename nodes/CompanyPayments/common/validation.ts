@@ -48,19 +48,50 @@ export function requireUuid(
 	return trimmed;
 }
 
-/** Reads a number parameter and checks it is finite and above zero. */
-export function requirePositiveNumber(
+/**
+ * A money amount in plain decimal notation: digits, no leading zeros, an optional point with
+ * digits after it. Nothing else that JavaScript's Number() would take: no spaces, signs,
+ * exponents ("1e3"), hex ("0x10"), binary ("0b11"), octal, Infinity or thousands separators.
+ */
+const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(\.(\d+))?$/;
+
+const PLAIN_DECIMAL_RULE =
+	'must be a plain decimal number such as 1500 or 1500.50 (digits and an optional decimal point only: no spaces, signs, exponents, hex or binary notation, at most 15 digits before the point)';
+
+/**
+ * Reads a money amount: a number, or text in plain decimal notation, greater than 0 and with
+ * at most `decimals` decimal places. Anything else is refused before any request with the
+ * field, the rule and the value. A number is held to the same notation as text (so 1e21 or
+ * 0.30000000000000004 from an expression is refused rather than sent).
+ */
+export function requireAmount(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	field: string,
+	decimals = 2,
 ): number {
-	const value = ctx.getNodeParameter(name, itemIndex, 0) as unknown;
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (typeof value === 'number' && Number.isFinite(value) && value <= 0) {
 		throw invalid(ctx, itemIndex, field, 'must be a number greater than 0', value);
 	}
-	return number;
+	const text =
+		typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: typeof value === 'string'
+				? value
+				: undefined;
+	if (text === '' || value === null || value === undefined) {
+		throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '');
+	}
+	const match = text === undefined ? null : PLAIN_DECIMAL.exec(text);
+	if (text === undefined || !match) throw invalid(ctx, itemIndex, field, PLAIN_DECIMAL_RULE, value);
+	if ((match[3] ?? '').length > decimals) {
+		throw invalid(ctx, itemIndex, field, `must have at most ${decimals} decimal places`, value);
+	}
+	const amount = Number(text);
+	if (amount <= 0) throw invalid(ctx, itemIndex, field, 'must be a number greater than 0', value);
+	return amount;
 }
 
 /** Encodes one path segment (ids come from user input). */

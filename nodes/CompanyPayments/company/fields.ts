@@ -95,3 +95,46 @@ export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
 	}
 	return output;
 }
+
+/** "whsec_…9f3a": a webhook secret as it may appear in output, its last four characters only. */
+export function maskWebhookSecret(value: string): string {
+	if (value.length <= 8) return '••••';
+	const prefix = value.startsWith('whsec_') ? 'whsec_' : '';
+	return `${prefix}…${value.slice(-4)}`;
+}
+
+/** Masks every non-empty string field named `webhookSecret`, at any depth of the answer. */
+function maskSecretsDeep(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(maskSecretsDeep);
+	if (!isObject(value)) return value;
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(value)) {
+		out[key] = (
+			key === 'webhookSecret' && typeof field === 'string' && field !== ''
+				? maskWebhookSecret(field)
+				: maskSecretsDeep(field)
+		) as IDataObject[string];
+	}
+	return out;
+}
+
+/** The Reveal Webhook Secret option of the operations that output the company profile. */
+export const revealWebhookSecretField: INodeProperties = {
+	displayName: 'Reveal Webhook Secret',
+	name: 'revealWebhookSecret',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to output the webhook secret in full. Off, it is shown as whsec_… and its last four characters; on, anyone who can open this workflow's executions can read it and forge signed webhooks.",
+};
+
+/** A profile answer with its webhook secret masked unless the user chose to reveal it. */
+export function profileOutput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	answer: unknown,
+): IDataObject {
+	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
+	const reveal = ctx.getNodeParameter('revealWebhookSecret', itemIndex, false) === true;
+	return reveal ? body : (maskSecretsDeep(body) as IDataObject);
+}

@@ -1,10 +1,23 @@
-import { fixedCall } from '../common/fixedCall';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-export const getProfile = fixedCall({
+import { apiRequest } from '../transport';
+import type { OperationDefinition } from '../types';
+import { profileOutput, revealWebhookSecretField } from './fields';
+
+export const getProfile: OperationDefinition = {
 	value: 'getProfile',
 	name: 'Get Profile',
-	action: 'Get the company profile',
-	description: 'Get the company profile, including the webhook URL',
-	method: 'GET',
-	path: '/auth/company/profile',
-});
+	action: 'Get company profile',
+	description:
+		'Get the company profile, including the webhook URL; the webhook secret is masked unless revealed',
+	readOnly: true,
+	properties: [revealWebhookSecretField],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const answer = await apiRequest.call(this, {
+			method: 'GET',
+			path: '/auth/company/profile',
+			itemIndex,
+		});
+		return profileOutput(this, itemIndex, answer);
+	},
+};

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidInput } from '../common/validation';
 import { apiRequest } from '../transport';
-import type { OperationDefinition, OperationResult } from '../types';
-import { readSecret } from './fields';
+import type { OperationDefinition } from '../types';
+import { profileOutput, readSecret, revealWebhookSecretField } from './fields';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
@@ -63,6 +63,7 @@ export const updateProfile: OperationDefinition = {
 				},
 			],
 		},
+		revealWebhookSecretField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
@@ -83,11 +84,12 @@ export const updateProfile: OperationDefinition = {
 				},
 			);
 		}
-		return (await apiRequest.call(this, {
+		const answer = await apiRequest.call(this, {
 			method: 'PATCH',
 			path: '/auth/company/profile',
 			body,
 			itemIndex,
-		})) as OperationResult;
+		});
+		return profileOutput(this, itemIndex, answer);
 	},
 };

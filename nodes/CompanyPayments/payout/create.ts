@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS } from '../assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { requirePositiveNumber } from '../common/validation';
+import { requireAmount } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../transport';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
@@ -20,32 +20,48 @@ export const create: OperationDefinition = {
 		{
 			displayName: 'Amount (RUB)',
 			name: 'amountRub',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
+			type: 'string',
+			default: '',
 			required: true,
-			description: 'The amount in RUB the recipient receives',
+			placeholder: 'e.g. 1500.00',
+			description:
+				'The amount in RUB the recipient receives, as a plain decimal (e.g. 1500 or 1500.50)',
 		},
 		{
-			displayName: 'Requisite Type',
+			displayName: 'Pay To',
 			name: 'requisiteType',
 			type: 'options',
 			default: 'card',
 			options: [
-				{ name: 'Card', value: 'card', description: 'Pay to a card number' },
-				{ name: 'Phone', value: 'phone', description: 'Pay to a phone number' },
+				{ name: 'Card Number', value: 'card', description: "The recipient's bank card" },
+				{
+					name: 'Phone Number',
+					value: 'phone',
+					description: "The phone number linked to the recipient's bank account",
+				},
 			],
-			description: 'Whether the requisite is a card number or a phone number',
+			description: 'Whether the money goes to a card number or to a phone number',
 		},
 		{
-			displayName: 'Requisite',
+			displayName: 'Recipient Card Number',
 			name: 'requisite',
 			type: 'string',
 			default: '',
 			required: true,
 			placeholder: 'e.g. 2200 1234 5678 9012',
+			description: '16 to 19 digits; spaces and dashes are removed before it is checked and sent',
+			displayOptions: { show: { requisiteType: ['card'] } },
+		},
+		{
+			displayName: 'Recipient Phone Number',
+			name: 'requisite',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. +7 999 123-45-67',
 			description:
-				"The recipient's card number (16 to 19 digits) or phone number (10 to 15 digits, optional leading +). Spaces and dashes are removed before it is checked and sent.",
+				'10 to 15 digits with an optional leading +; spaces and dashes are removed before it is checked and sent',
+			displayOptions: { show: { requisiteType: ['phone'] } },
 		},
 		{
 			displayName: 'Additional Fields',
@@ -87,7 +103,7 @@ export const create: OperationDefinition = {
 		idempotencyKeyField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const amountRub = requirePositiveNumber(this, itemIndex, 'amountRub', 'Amount (RUB)');
+		const amountRub = requireAmount(this, itemIndex, 'amountRub', 'Amount (RUB)');
 		const { requisiteType, requisite } = readRequisite(
 			this,
 			itemIndex,

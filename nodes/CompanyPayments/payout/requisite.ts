@@ -6,6 +6,12 @@ import { serviceError, serviceErrorInfo } from '../transport';
 
 export type RequisiteType = keyof typeof PAYOUT_REQUISITE_FORMATS;
 
+/** The label of the field that holds the requisite of each type, as the node shows it. */
+export const REQUISITE_FIELD: Record<RequisiteType, string> = {
+	card: 'Recipient Card Number',
+	phone: 'Recipient Phone Number',
+};
+
 /** "•••• 1234": a requisite as it may appear in a message: its last four digits only. */
 export function maskRequisite(value: string): string {
 	const digits = value.replace(/\D/g, '');
@@ -24,14 +30,10 @@ export function readRequisite(
 	value: unknown,
 ): { requisiteType: RequisiteType; requisite: string } {
 	if (type !== 'card' && type !== 'phone') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Requisite Type must be card or phone, got "${type}"`,
-			{
-				itemIndex,
-				description: `Nothing was sent to the service. Fix "Requisite Type" on item ${itemIndex} and run again.`,
-			},
-		);
+		throw new NodeOperationError(ctx.getNode(), `Pay To must be card or phone, got "${type}"`, {
+			itemIndex,
+			description: `Nothing was sent to the service. Fix "Pay To" on item ${itemIndex} and run again.`,
+		});
 	}
 	const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
 	const cleaned = raw.trim().replace(PAYOUT_REQUISITE_SEPARATORS, '');
@@ -44,10 +46,10 @@ export function readRequisite(
 				: `"${maskRequisite(cleaned)}" (${cleaned.length} characters, ${digits} digits)`;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Requisite ${format.rule} for requisite type ${type}, got ${shown}`,
+			`${REQUISITE_FIELD[type]} ${format.rule}, got ${shown}`,
 			{
 				itemIndex,
-				description: `Nothing was sent to the service. Spaces and dashes are removed before the check. Fix "Requisite" on item ${itemIndex} and run again.`,
+				description: `Nothing was sent to the service. Spaces and dashes are removed before the check. Fix "${REQUISITE_FIELD[type]}" on item ${itemIndex} and run again.`,
 			},
 		);
 	}
