@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * One credential per company key and environment. It authenticates every call of the
@@ -34,7 +28,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			],
 			default: 'production',
 			description:
-				'Which environment this key belongs to. Production and staging have separate base URLs and separate keys.',
+				'Which environment of the service the key and Base URL belong to. It is named in every error; Production needs an https Base URL that is not local and does not name staging, test or sandbox.',
 		},
 		{
 			displayName: 'Base URL',
@@ -66,6 +60,16 @@ export class CompanyPaymentsApi implements ICredentialType {
 			description:
 				'Optional. Secret the service signs webhooks with (whsec_ followed by 48 hex characters). Used only by the Company Payments Trigger to verify X-Service-Signature.',
 		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'whsec_…',
+			description:
+				'Accepted by the trigger alongside the current secret until you clear it. Set it only while the service may still retry deliveries signed with the old one.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -77,37 +81,6 @@ export class CompanyPaymentsApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/auth/company/profile',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The service rejected the API key: it is unknown or was replaced (a company login or "regenerate key" makes the old key stop working), the member who owns it was removed, or the company is disabled.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is valid but may not read the company profile. Use a key with more permissions, or a company key.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answers at this Base URL plus /auth/company/profile. Check the Base URL for the chosen environment.',
-				},
-			},
-		],
-	};
+	// The "Test" button runs companyPaymentsApiTest (the nodes name it in testedBy): n8n applies a
+	// `test` request's rules only when its error carries the HTTP response, which it does not here.
 }

@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceProperties, resources } from './resources';
 import { route } from './router';
+import { companyPaymentsApiTest } from './transport/credentialTest';
 
 export class CompanyPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,6 +33,7 @@ export class CompanyPayments implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
+				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		properties: [
@@ -91,6 +93,10 @@ export class CompanyPayments implements INodeType {
 			},
 			...resourceProperties,
 		],
+	};
+
+	methods = {
+		credentialTest: { companyPaymentsApiTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -134,3 +134,20 @@ export const PROFILE_WRAPPER_KEYS = ['company', 'profile', 'data'];
  * URL to put back (PATCH /auth/company/profile does not show how a URL is removed).
  */
 export const WEBHOOK_URL_CLEARED = null;
+
+/*
+ * ---- Paging (transport) --------------------------------------------------------------------
+ * The document shows neither the largest `limit` a list accepts nor whether every list answer
+ * carries a total. The node therefore never takes a page shorter than asked for as the end of
+ * a list: it takes the length of that page as the service's cap and keeps reading until an
+ * empty page, a page shorter than the learned cap, the envelope's total, or the user's Limit.
+ * This costs at most one request per listing more than knowing the cap (the empty page that
+ * ends a list without total whose first page was short). See docs/pagination.md.
+ */
+
+/**
+ * Page requests sent at the same time once the first page has given both the total and the
+ * page size the service honours. Later pages are then known in advance and are fetched
+ * concurrently, in order of offset; without a total the node pages one request at a time.
+ */
+export const PAGE_CONCURRENCY = 4;

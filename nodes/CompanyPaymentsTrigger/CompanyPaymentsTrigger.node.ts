@@ -8,6 +8,7 @@ import type {
 
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION } from './events';
+import { companyPaymentsApiTest } from '../CompanyPayments/transport/credentialTest';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 
@@ -33,6 +34,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
+				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		webhooks: [
@@ -156,6 +158,10 @@ export class CompanyPaymentsTrigger implements INodeType {
 				],
 			},
 		],
+	};
+
+	methods = {
+		credentialTest: { companyPaymentsApiTest },
 	};
 
 	webhookMethods = {

@@ -159,3 +159,148 @@ describe('readPage', () => {
 		expect(readPage('text')).toBeUndefined();
 	});
 });
+
+/**
+ * A list endpoint of a service that caps `limit` at `cap` (its maximum is not shown in the
+ * interface document), over `count` records, answering a bare array or an envelope with or
+ * without total. Records every (limit, offset) it was asked.
+ */
+function cappedService(
+	path: string,
+	{ cap, count, shape }: { cap: number; count: number; shape: 'array' | 'envelope' | 'total' },
+) {
+	const asked: Array<{ limit: number; offset: number }> = [];
+	nock(BASE_URL)
+		.get(path)
+		.query(true)
+		.times(1000)
+		.reply(function (uri) {
+			const query = new URL(uri, BASE_URL).searchParams;
+			const limit = Number(query.get('limit'));
+			const offset = Number(query.get('offset'));
+			asked.push({ limit, offset });
+			const from = Math.min(offset, count);
+			const records = deposits(from, Math.min(limit, cap, count - from));
+			if (shape === 'array') return [200, records];
+			if (shape === 'envelope') return [200, { deposits: records }];
+			return [200, { deposits: records, total: count }];
+		});
+	return asked;
+}
+
+/** Requests a client that knew the cap would need for `count` records (Return All). */
+function requestsKnowingTheCap(cap: number, count: number, withTotal: boolean): number {
+	if (withTotal) return Math.max(1, Math.ceil(count / cap));
+	return Math.floor(count / cap) + 1;
+}
+
+describe('Return All is complete whatever page cap the service applies', () => {
+	const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
+	const getHistory = { resource: 'companyWallet', operation: 'getBalanceHistory', returnAll: true };
+	const cases: Array<[number, 'array' | 'envelope' | 'total', number]> = [];
+	for (const cap of [25, 50, 100]) {
+		for (const shape of ['array', 'envelope', 'total'] as const) {
+			for (const count of [0, 7, cap, 130, 250]) cases.push([cap, shape, count]);
+		}
+	}
+
+	it.each(cases)(
+		'cap %i, %s answers, %i records: every record once, in order, at most one extra request',
+		async (cap, shape, count) => {
+			const path = shape === 'array' ? '/wallets/balance-history' : '/wallets/deposits';
+			const asked = cappedService(path, { cap, count, shape });
+			const { output } = await runNode({
+				parameters: shape === 'array' ? getHistory : getDeposits,
+			});
+			expect(output.map((item) => item.json.id)).toEqual(
+				deposits(0, count).map((record) => record.id),
+			);
+			const knowing = requestsKnowingTheCap(cap, count, shape === 'total');
+			expect(asked.length).toBeLessThanOrEqual(knowing + 1);
+			nock.cleanAll();
+		},
+	);
+
+	it('Limit above the cap returns Limit records, asking no more than needed', async () => {
+		const asked = cappedService('/wallets/deposits', { cap: 25, count: 500, shape: 'envelope' });
+		const { output } = await runNode({
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getDeposits',
+				returnAll: false,
+				limit: 120,
+			},
+		});
+		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 120).map((record) => record.id));
+		// 100 → 25 (cap learned), then 25 at a time; the last asks only for the remainder.
+		expect(asked).toEqual([
+			{ limit: 100, offset: 0 },
+			{ limit: 25, offset: 25 },
+			{ limit: 25, offset: 50 },
+			{ limit: 25, offset: 75 },
+			{ limit: 20, offset: 100 },
+		]);
+		nock.cleanAll();
+	});
+
+	it('Limit above the cap with total fetches the remaining pages concurrently, still in order', async () => {
+		const asked = cappedService('/wallets/deposits', { cap: 50, count: 1000, shape: 'total' });
+		const { output } = await runNode({
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getDeposits',
+				returnAll: false,
+				limit: 420,
+			},
+		});
+		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 420).map((record) => record.id));
+		expect(asked).toHaveLength(Math.ceil(420 / 50));
+		expect(asked.at(-1)).toEqual({ limit: 20, offset: 400 });
+		nock.cleanAll();
+	});
+
+	it('a page shorter than planned while paging concurrently re-reads from where it ended', async () => {
+		// total says 300, but the page at offset 100 has only 60 records (some were removed
+		// between requests): the pages planned after it were asked at the wrong offsets.
+		let removed = false;
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query(true)
+			.times(100)
+			.reply(function (uri) {
+				const query = new URL(uri, BASE_URL).searchParams;
+				const limit = Number(query.get('limit'));
+				const offset = Number(query.get('offset'));
+				if (offset === 100 && !removed) {
+					removed = true;
+					return [200, { deposits: deposits(100, 60), total: 300 }];
+				}
+				return [200, { deposits: deposits(offset, Math.min(limit, 300 - offset)), total: 300 }];
+			});
+		const { output } = await runNode({ parameters: getDeposits });
+		const ids = output.map((item) => item.json.id);
+		expect(ids).toEqual(deposits(0, 300).map((record) => record.id));
+		nock.cleanAll();
+	});
+
+	it('a failing page fails the listing with the service error, not a short list', async () => {
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ limit: '100', offset: '0' })
+			.reply(200, { deposits: deposits(0, 100), total: 400 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query((query) => query.offset !== '0')
+			.times(3)
+			.reply(function (uri) {
+				const offset = Number(new URL(uri, BASE_URL).searchParams.get('offset'));
+				if (offset === 200) return [503, { errorCode: 'SERVICE_UNAVAILABLE', message: 'Нет' }];
+				return [200, { deposits: deposits(offset, 100), total: 400 }];
+			});
+		const error = await runNodeError({ parameters: getDeposits });
+		expect(error.message).toBe(
+			'SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later',
+		);
+		nock.cleanAll();
+	});
+});

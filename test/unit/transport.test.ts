@@ -1,6 +1,17 @@
+import type { IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
-import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import {
+	API_KEY,
+	BASE_URL,
+	NODE_ID,
+	createContext,
+	httpRequest,
+	runNode,
+	runNodeError,
+} from './helpers/n8n';
 
 const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
 const getOrder = { resource: 'order', operation: 'get', orderId: ORDER_ID };
@@ -33,9 +44,14 @@ describe('service errors become NodeApiError with every field of the error body'
 		expect(error.message).toBe(
 			'INVALID_API_KEY: The API key is unknown or was replaced (company login and "regenerate key" invalidate the old key)',
 		);
-		expect(error.description).toBe(
-			'Service message: Неверный API ключ\nHTTP status: 401\nRequest ID: req-401',
-		);
+		// One fact per line in n8n's error panel, which renders the description as HTML.
+		expect(error.description?.split('<br>')).toEqual([
+			'Service message: Неверный API ключ',
+			'HTTP status: 401',
+			'Request ID: req-401',
+			`Environment: Staging (${BASE_URL})`,
+		]);
+		expect(error.description).not.toContain('\n');
 		expect(error.httpCode).toBe('401');
 	});
 
@@ -145,16 +161,57 @@ describe('service errors become NodeApiError with every field of the error body'
 		);
 	});
 
-	it('a network failure names the base URL and never the API key', async () => {
-		nock(BASE_URL)
-			.get(`/orders/${ORDER_ID}`)
-			.replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
-		const error = await runNodeError({ parameters: getOrder });
-		expect(error.message).toBe('The service refused the connection - perhaps it is offline');
+	/** A socket error as axios raises it: its config is the authenticated request, key included. */
+	function refusedWithRequest() {
+		return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), {
+			code: 'ECONNREFUSED',
+			config: { url: `${BASE_URL}/orders/${ORDER_ID}`, headers: { 'X-API-Key': API_KEY } },
+			request: { _header: `GET /orders/${ORDER_ID} HTTP/1.1\r\nX-API-Key: ${API_KEY}\r\n` },
+		});
+	}
+
+	/** Runs Order → Get with the authenticated request failing with `thrown`. */
+	async function failWith(thrown: Error): Promise<NodeApiError> {
+		const context = createContext({ parameters: getOrder });
+		context.helpers.httpRequestWithAuthentication = async () => {
+			throw thrown;
+		};
+		return (await new CompanyPayments().execute.call(context).then(
+			() => {
+				throw new Error('Expected the node to throw');
+			},
+			(error: unknown) => error,
+		)) as NodeApiError;
+	}
+
+	/** Everything n8n keeps of an error: its JSON (message, description, context, cause) and more. */
+	function kept(error: NodeApiError): string {
+		return JSON.stringify({
+			json: error.toJSON(),
+			errorResponse: error.errorResponse,
+			messages: error.messages,
+			own: { ...error },
+		});
+	}
+
+	it('a network failure names the environment and base URL, and never the API key', async () => {
+		const error = await failWith(refusedWithRequest());
+		expect(error.message).toBe(
+			`Could not reach the Staging service at ${BASE_URL}: nothing is listening at this address (connection refused)`,
+		);
 		expect(error.description).toContain(`GET ${BASE_URL}/orders/${ORDER_ID} got no answer`);
-		expect(
-			JSON.stringify({ ...error, message: error.message, description: error.description }),
-		).not.toContain(API_KEY);
+		expect(error.description).toContain('Error code: ECONNREFUSED');
+		expect(kept(error)).not.toContain(API_KEY);
+	});
+
+	it('the same when n8n-core has wrapped the socket error in its own NodeApiError', async () => {
+		const wrapped = new NodeApiError(
+			createContext({ parameters: getOrder }).getNode(),
+			refusedWithRequest() as unknown as JsonObject,
+		);
+		const error = await failWith(wrapped);
+		expect(error.message).toContain('nothing is listening at this address (connection refused)');
+		expect(kept(error)).not.toContain(API_KEY);
 	});
 
 	it('no error text carries the API key', async () => {
@@ -174,6 +231,30 @@ describe('service errors become NodeApiError with every field of the error body'
 			`The credential's Base URL must be an http(s) URL, got "payments.example.com"`,
 		);
 	});
+
+	it.each([
+		[
+			'production',
+			'http://payments.example.com',
+			/Production but the Base URL http:\/\/payments\.example\.com is not https/,
+		],
+		[
+			'production',
+			'https://sandbox.payments.example.com',
+			/Production but the Base URL .* names "sandbox"/,
+		],
+		['staging', 'https://prod.payments.example.com', /Staging but the Base URL .* names "prod"/],
+	])(
+		'Environment %s with Base URL %s is refused before any request',
+		async (environment, baseUrl, expected) => {
+			const error = await runNodeError({
+				parameters: getOrder,
+				credentials: { environment, baseUrl, apiKey: API_KEY },
+			});
+			expect(error.message).toMatch(/^The credential does not fit together: /);
+			expect(error.message).toMatch(expected);
+		},
+	);
 
 	it('a trailing slash on the base URL is dropped', async () => {
 		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(200, { id: ORDER_ID });
@@ -202,7 +283,7 @@ describe('continue on fail', () => {
 		expect(output[0]).toEqual({
 			json: {
 				error: 'ORDER_NOT_FOUND: The order does not exist in this company',
-				description: 'Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-1',
+				description: `Service message: Заказ не найден<br>HTTP status: 404<br>Request ID: req-1<br>Environment: Staging (${BASE_URL})`,
 				errorCode: 'ORDER_NOT_FOUND',
 				httpCode: 404,
 				serviceMessage: 'Заказ не найден',
@@ -231,7 +312,7 @@ describe('continue on fail', () => {
 				json: {
 					error: {
 						message: 'ORDER_NOT_FOUND: The order does not exist in this company',
-						description: 'Service message: Заказ не найден\nHTTP status: 404\nRequest ID: req-2',
+						description: `Service message: Заказ не найден<br>HTTP status: 404<br>Request ID: req-2<br>Environment: Staging (${BASE_URL})`,
 						errorCode: 'ORDER_NOT_FOUND',
 						httpCode: 404,
 						serviceMessage: 'Заказ не найден',
@@ -322,5 +403,48 @@ describe('idempotency key', () => {
 		expect(error.message).toBe(
 			'Idempotency Key must be printable ASCII without spaces, got "two words"',
 		);
+	});
+});
+
+describe('the credential is read once per node run', () => {
+	it('one read for every item and page, handed to n8n so it does not decrypt it per request', async () => {
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query(true)
+			.times(6)
+			.reply(function (uri) {
+				const offset = Number(new URL(uri, BASE_URL).searchParams.get('offset'));
+				const records = Array.from({ length: Math.min(100, 250 - offset) }, (_, index) => ({
+					id: `dep-${offset + index}`,
+				}));
+				return [200, { deposits: records, total: 250 }];
+			});
+		const parameters = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
+		const context = createContext({ parameters: [parameters, parameters] });
+		const credentials = await context.getCredentials('companyPaymentsApi');
+		let reads = 0;
+		context.getCredentials = (async () => {
+			reads++;
+			return credentials;
+		}) as typeof context.getCredentials;
+		const handed: unknown[] = [];
+		context.helpers.httpRequestWithAuthentication = async function (
+			_type: string,
+			options: IHttpRequestOptions,
+			additional?: { credentialsDecrypted?: { data?: typeof credentials } },
+		) {
+			// As n8n-core does: use the handed credential, else read (and decrypt) it again.
+			const data = additional?.credentialsDecrypted?.data ?? (await context.getCredentials('x'));
+			handed.push(additional?.credentialsDecrypted?.data);
+			return await httpRequest({
+				...options,
+				headers: { ...options.headers, 'X-API-Key': String(data.apiKey) },
+			});
+		} as typeof context.helpers.httpRequestWithAuthentication;
+		const result = await new CompanyPayments().execute.call(context);
+		expect(result[0]).toHaveLength(500);
+		expect(handed).toHaveLength(6);
+		expect(handed.every((data) => data === credentials)).toBe(true);
+		expect(reads).toBe(1);
 	});
 });

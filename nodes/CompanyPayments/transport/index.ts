@@ -3,5 +3,15 @@ export type { ApiContext, ApiRequest } from './request';
 export { listRecords, readPage } from './pagination';
 export type { ListRequest, Page } from './pagination';
 export { idempotencyKey, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
-export { serviceError, serviceErrorInfo, readServiceError } from './serviceError';
+export {
+	LINE_BREAK,
+	plainDescription,
+	serviceError,
+	serviceErrorInfo,
+	readServiceError,
+} from './serviceError';
+export { networkFailure } from './network';
+export type { NetworkFailure, NetworkFailureKind } from './network';
+export { environmentLabel, environmentMismatch, environmentOf } from './environment';
+export type { Environment } from './environment';
 export type { ServiceErrorInfo } from './serviceError';

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -10,7 +11,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serviceError } from './serviceError';
+import { environmentLabel, environmentMismatch, environmentOf } from './environment';
+import type { Environment } from './environment';
+import { networkFailure } from './network';
+import { LINE_BREAK, serviceError } from './serviceError';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
@@ -46,10 +50,23 @@ interface FullResponse {
 	statusCode: number;
 }
 
-/** One base URL lookup per node run, not per item: credentials are decrypted on every read. */
-const baseUrls = new WeakMap<object, Promise<string>>();
+/** What one node run needs of its credential: read (and decrypted by n8n) once per run. */
+interface RunCredential {
+	baseUrl: string;
+	environment: Environment;
+	/** "Staging (https://…)", named in every error. */
+	where: string;
+	data: ICredentialDataDecryptedObject;
+}
 
-async function readBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string> {
+/**
+ * One credential read per node run (n8n's execution context), not per item or page: n8n loads
+ * and decrypts the credential on every read, and httpRequestWithAuthentication reads it again
+ * for every request unless it is handed the decrypted credential.
+ */
+const runCredentials = new WeakMap<object, Promise<RunCredential>>();
+
+async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunCredential> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME, itemIndex);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	let parsed: URL | undefined;
@@ -68,17 +85,39 @@ async function readBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string>
 			},
 		);
 	}
-	return raw.replace(/\/+$/, '');
+	const environment = environmentOf(credentials.environment);
+	const mismatch = environmentMismatch(environment, parsed);
+	if (mismatch) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential does not fit together: ${mismatch}`,
+			{
+				description:
+					'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
+			},
+		);
+	}
+	const baseUrl = raw.replace(/\/+$/, '');
+	return {
+		baseUrl,
+		environment,
+		where: `${environmentLabel(environment)} (${baseUrl})`,
+		data: credentials,
+	};
+}
+
+function runCredential(ctx: ApiContext, itemIndex?: number): Promise<RunCredential> {
+	let pending = runCredentials.get(ctx);
+	if (!pending) {
+		pending = readCredential(ctx, itemIndex);
+		runCredentials.set(ctx, pending);
+		pending.catch(() => runCredentials.delete(ctx));
+	}
+	return pending;
 }
 
 export async function getBaseUrl(ctx: ApiContext, itemIndex?: number): Promise<string> {
-	let pending = baseUrls.get(ctx);
-	if (!pending) {
-		pending = readBaseUrl(ctx, itemIndex);
-		baseUrls.set(ctx, pending);
-		pending.catch(() => baseUrls.delete(ctx));
-	}
-	return await pending;
+	return (await runCredential(ctx, itemIndex)).baseUrl;
 }
 
 function compact(values: IDataObject | undefined): IDataObject | undefined {
@@ -107,7 +146,8 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; te
  */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
 	const { itemIndex } = request;
-	const baseUrl = await getBaseUrl(this, itemIndex);
+	const credential = await runCredential(this, itemIndex);
+	const { baseUrl } = credential;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
@@ -127,23 +167,35 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		response = (
 			request.authenticated === false
 				? await this.helpers.httpRequest(options)
-				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options)
+				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options, {
+						credentialsDecrypted: {
+							id: '',
+							name: CREDENTIAL_NAME,
+							type: CREDENTIAL_NAME,
+							data: credential.data,
+						},
+					})
 		) as FullResponse;
 	} catch (error) {
-		// Network-level failure: keep the code and message, never the request (it holds the key).
-		const cause = error as { message?: string; code?: string };
-		const reason = cause.code ?? cause.message ?? 'unknown network error';
+		// No HTTP answer: keep the code and messages, never the request (it holds the key).
+		const failure = networkFailure(error);
+		const lines = [
+			`${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`,
+		];
+		if (failure.code) lines.push(`Error code: ${failure.code}`);
+		lines.push(
+			`Environment: ${environmentLabel(credential.environment)}. Check the credential's Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+		);
 		throw new NodeApiError(
 			this.getNode(),
-			{ message: cause.message ?? reason, code: cause.code ?? null } as JsonObject,
+			{ message: failure.explanation, networkError: failure.kind } as JsonObject,
 			{
-				message: `Could not reach the service at ${baseUrl}: ${reason}`,
-				description: `${request.method} ${baseUrl}${request.path} got no answer (${reason}). Check the Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+				message: `Could not reach the ${environmentLabel(credential.environment)} service at ${baseUrl}: ${failure.explanation}`,
+				description: lines.join(LINE_BREAK),
 				itemIndex,
 			},
 		);
 	}
-
 	const status = response.statusCode;
 	const parsed = parseBody(response.body);
 	if (status < 200 || status >= 300) {
@@ -155,6 +207,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			itemIndex,
 			request.explain,
 			request.explainStatus,
+			credential.where,
 		);
 	}
 	if (!parsed.ok) {
@@ -163,7 +216,11 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			{ httpCode: String(status), body: parsed.text.slice(0, 300) },
 			{
 				message: `The service answered ${request.method} ${request.path} with a body that is not JSON`,
-				description: `HTTP status: ${status}\nBody starts with: ${parsed.text.slice(0, 300)}`,
+				description: [
+					`HTTP status: ${status}`,
+					`Body starts with: ${parsed.text.slice(0, 300)}`,
+					`Environment: ${credential.where}`,
+				].join(LINE_BREAK),
 				httpCode: String(status),
 				itemIndex,
 			},

@@ -98,15 +98,28 @@ export function summarise(info: ServiceErrorInfo): string {
 	return `${label}: ${info.explanation}${missing}`;
 }
 
+/**
+ * Line break of error descriptions. n8n's editor renders a description as (sanitised) HTML, in
+ * which a newline is a space, so the facts would run together on one line; `<br>` is one of
+ * the tags it keeps.
+ */
+export const LINE_BREAK = '<br>';
+
 /** The description under it: everything a support ticket needs, one fact per line. */
-export function describe(info: ServiceErrorInfo): string {
+export function describe(info: ServiceErrorInfo, where?: string): string {
 	const lines: string[] = [];
 	if (info.serviceMessage) lines.push(`Service message: ${info.serviceMessage}`);
 	if (info.details) lines.push(`Details: ${JSON.stringify(info.details)}`);
 	if (info.required) lines.push(`Required permission: ${info.required}`);
 	lines.push(`HTTP status: ${info.httpCode}`);
 	if (info.requestId) lines.push(`Request ID: ${info.requestId}`);
-	return lines.join('\n');
+	if (where) lines.push(`Environment: ${where}`);
+	return lines.join(LINE_BREAK);
+}
+
+/** A description as plain text, one fact per line (for item output and logs). */
+export function plainDescription(description: string): string {
+	return description.split(LINE_BREAK).join('\n');
 }
 
 /** Builds the NodeApiError for a non-2xx answer of the service. */
@@ -118,6 +131,7 @@ export function serviceError(
 	itemIndex?: number,
 	explain?: Record<string, string>,
 	explainByStatus?: Record<number, string>,
+	where?: string,
 ): NodeApiError {
 	const info = readServiceError(status, body, headers, explain, explainByStatus);
 	const errorResponse: JsonObject = isObject(body)
@@ -125,7 +139,7 @@ export function serviceError(
 		: { httpCode: String(status), body: info.serviceMessage };
 	const error = new NodeApiError(node, errorResponse, {
 		message: summarise(info),
-		description: describe(info),
+		description: describe(info, where),
 		httpCode: String(status),
 		itemIndex,
 	});

@@ -1,0 +1,68 @@
+/** Why a request got no HTTP answer at all, in words a user can act on. */
+export type NetworkFailureKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
+
+export interface NetworkFailure {
+	kind: NetworkFailureKind;
+	/** The system error code (e.g. ECONNREFUSED), when one was found. */
+	code: string | null;
+	/** What happened, without the code (n8n replaces messages that name a known code). */
+	explanation: string;
+}
+
+const EXPLANATIONS: Record<NetworkFailureKind, string> = {
+	refused: 'nothing is listening at this address (connection refused)',
+	dns: 'its host name could not be resolved',
+	timeout: 'it did not answer in time',
+	reset: 'the connection was closed before an answer came',
+	tls: 'the secure connection (TLS) failed: the certificate is not trusted, has expired, or does not match the host name',
+	other: 'no answer came back',
+};
+
+const TLS_CODE =
+	/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|EPROTO|HOSTNAME_MISMATCH/i;
+
+const CODE_IN_MESSAGE =
+	/\b(E[A-Z]{2,}[A-Z_]*|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|[A-Z_]*SELF_SIGNED[A-Z_]*)\b/;
+
+function kindOf(code: string | null, message: string): NetworkFailureKind {
+	const text = `${code ?? ''} ${message}`;
+	if (code !== null && TLS_CODE.test(code)) return 'tls';
+	if (/ECONNREFUSED/i.test(text)) return 'refused';
+	if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(text)) return 'dns';
+	if (/ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|TimeoutError|timeout|timed out/i.test(text))
+		return 'timeout';
+	if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return 'reset';
+	if (/certificate|SSL|TLS/i.test(text)) return 'tls';
+	return 'other';
+}
+
+/**
+ * Reads a failed request's error: n8n wraps the socket error (which carries the code) in one
+ * or two errors of its own, so the chain of causes is searched. Only the code and messages are
+ * read, never the request (which holds the API key).
+ */
+export function networkFailure(error: unknown): NetworkFailure {
+	let code: string | null = null;
+	const messages: string[] = [];
+	let current: unknown = error;
+	for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+		const candidate = current as {
+			code?: unknown;
+			message?: unknown;
+			messages?: unknown;
+			cause?: unknown;
+		};
+		if (code === null && typeof candidate.code === 'string' && candidate.code !== '') {
+			code = candidate.code;
+		}
+		if (typeof candidate.message === 'string') messages.push(candidate.message);
+		// n8n's NodeApiError keeps the socket error's own message (with its code) only here.
+		if (Array.isArray(candidate.messages)) {
+			messages.push(...candidate.messages.filter((m): m is string => typeof m === 'string'));
+		}
+		current = candidate.cause;
+	}
+	if (code === null) code = CODE_IN_MESSAGE.exec(messages.join(' '))?.[1] ?? null;
+	const kind = kindOf(code, messages.join(' '));
+	return { kind, code, explanation: EXPLANATIONS[kind] };
+}
