@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
-import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION } from './events';
+import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
 import { companyPaymentsApiTest } from '../CompanyPayments/transport/credentialTest';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
@@ -22,7 +22,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
+		subtitle: SUBTITLE_EXPRESSION,
 		description:
 			'Starts the workflow on order, deposit, payout and card events of your company payments account, verified and deduplicated',
 		defaults: {
@@ -62,7 +62,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to give the node one output per selected event, named after it, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "other" receives event kinds this node does not know yet.',
+					'Whether to give the node one output per selected event, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "Other" receives event kinds this node does not know yet.',
 			},
 			{
 				displayName: 'Register Webhook URL Automatically',
@@ -74,13 +74,25 @@ export class CompanyPaymentsTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret",
+					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret. To get a test event: the service calls only that one URL, so while you listen here put the Test URL there instead (and the Production URL back after), or turn on the option below, which does both for you.",
 				name: 'manualRegistrationNotice',
 				type: 'notice',
 				default: '',
 				displayOptions: {
 					show: {
 						registerWebhook: [false],
+					},
+				},
+			},
+			{
+				displayName:
+					"While you listen for a test event, the company's webhook URL points at this trigger's Test URL, and it is put back when listening stops. Then cause an event in the service, e.g. change an order's status.",
+				name: 'testEventNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: {
+						registerWebhook: [true],
 					},
 				},
 			},
@@ -153,7 +165,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_GRACE_MINUTES,
 						description:
-							'For how long after a secret rotation deliveries signed with the previous secret are still accepted (retries of deliveries started before the rotation carry the old signature)',
+							"For how long after a rotation made by this trigger (Rotate Webhook Secret) deliveries signed with the replaced secret are still accepted, counted from the rotation. For a secret replaced by hand, use the credential's Previous Webhook Secret.",
 					},
 				],
 			},

@@ -10,9 +10,14 @@ export const ALL_EVENTS = '*';
  */
 export const OTHER_OUTPUT = 'other';
 
+/** The label of the "other" output. */
+export const OTHER_LABEL = 'Other';
+
 interface EventKind {
 	value: string;
 	name: string;
+	/** The name of its output when events are routed: short, and distinct in its first 5 characters, so the canvas's cut keeps them apart. */
+	label: string;
 	description: string;
 }
 
@@ -23,36 +28,43 @@ interface EventKind {
 export const EVENT_KINDS: readonly EventKind[] = [
 	{
 		value: 'order.status_changed',
+		label: 'Order',
 		name: 'Order Status Changed',
 		description: 'An order changed its status (order.status_changed)',
 	},
 	{
 		value: 'deposit.created',
+		label: 'New deposit',
 		name: 'Deposit Created',
 		description: 'A deposit to the company wallet or a user wallet was detected (deposit.created)',
 	},
 	{
 		value: 'deposit.completed',
+		label: 'Deposit credited',
 		name: 'Deposit Completed',
 		description: 'A deposit was credited (deposit.completed)',
 	},
 	{
 		value: 'deposit.aml_failed',
+		label: 'AML failed',
 		name: 'Deposit AML Failed',
 		description: 'The AML check of a deposit failed (deposit.aml_failed)',
 	},
 	{
 		value: 'payout.status_changed',
+		label: 'Payout',
 		name: 'Payout Status Changed',
 		description: 'A payout moved to another status (payout.status_changed)',
 	},
 	{
 		value: 'payout.recharged',
+		label: 'Recharged',
 		name: 'Payout Recharged',
 		description: 'A refunded payout returned to success and was charged again (payout.recharged)',
 	},
 	{
 		value: 'card.assigned',
+		label: 'Card',
 		name: 'Card Assigned',
 		description: 'A pending card request was fulfilled (card.assigned)',
 	},
@@ -76,6 +88,8 @@ export interface OutputLayoutConfig {
 	all: string;
 	other: string;
 	events: readonly string[];
+	/** Output label per event value, and for `other`. */
+	labels: Readonly<Record<string, string>>;
 	type: string;
 }
 
@@ -103,22 +117,60 @@ export function configuredOutputs(
 	for (let i = 0; i < config.events.length; i++) {
 		const event = config.events[i];
 		if (all || picked.indexOf(event) !== -1)
-			outputs.push({ type: config.type, displayName: event });
+			outputs.push({ type: config.type, displayName: config.labels[event] || event });
 	}
-	if (all) outputs.push({ type: config.type, displayName: config.other });
+	if (all) outputs.push({ type: config.type, displayName: config.labels[config.other] });
 	return outputs;
 }
+
+const OUTPUT_LABELS: Record<string, string> = { [OTHER_OUTPUT]: OTHER_LABEL };
+for (const kind of EVENT_KINDS) OUTPUT_LABELS[kind.value] = kind.label;
 
 export const OUTPUT_LAYOUT: OutputLayoutConfig = {
 	all: ALL_EVENTS,
 	other: OTHER_OUTPUT,
 	events: EVENT_VALUES,
+	labels: OUTPUT_LABELS,
 	type: NodeConnectionTypes.Main,
 };
 
-/** The node's `outputs`: an expression n8n evaluates with the node's parameters. */
+/**
+ * The node's `outputs`: an expression n8n evaluates with the node's parameters. `labels` is not
+ * the last key of the layout on purpose: a `}}` inside the expression would end it early.
+ */
 export const OUTPUTS_EXPRESSION =
 	`={{(${configuredOutputs.toString()})($parameter, ${JSON.stringify(OUTPUT_LAYOUT)})}}` as const;
+
+/** The event value (or `other`) behind each output label. */
+const KEY_BY_LABEL = new Map(Object.entries(OUTPUT_LABELS).map(([key, label]) => [label, key]));
+
+/**
+ * The node's subtitle on the canvas: "All events", or the names of the picked events. Turned
+ * into source text for the subtitle expression like `configuredOutputs`, so it uses nothing
+ * from outside its own body.
+ */
+export function eventsSubtitle(
+	events: unknown,
+	all: string,
+	names: Readonly<Record<string, string>>,
+): string {
+	const list = Array.isArray(events) ? events : [];
+	if (list.length === 0 || list.indexOf(all) !== -1) return 'All events';
+	const picked: string[] = [];
+	for (let i = 0; i < list.length; i++) picked.push(names[list[i]] || String(list[i]));
+	return picked.join(', ');
+}
+
+const EVENT_NAMES: Record<string, string> = Object.fromEntries(
+	EVENT_KINDS.map((kind) => [kind.value, kind.name]),
+);
+
+/**
+ * The node's `subtitle`: an expression n8n evaluates with the node's parameters. The names go
+ * last, as a flat object: a `}}` inside the expression would end it early.
+ */
+export const SUBTITLE_EXPRESSION =
+	`={{(${eventsSubtitle.toString()})($parameter["events"], ${JSON.stringify(ALL_EVENTS)}, ${JSON.stringify(EVENT_NAMES)})}}` as const;
 
 /** What the webhook needs to filter and route: computed once per delivery from the parameters. */
 export interface EventRouting {
@@ -126,7 +178,7 @@ export interface EventRouting {
 	all: boolean;
 	/** The events the user picked (without "All"). */
 	picked: ReadonlySet<string>;
-	/** Output names in order when routing is on; undefined for the single output. */
+	/** The event value (or `other`) of each output in order when routing is on; undefined for the single output. */
 	outputs?: string[];
 }
 
@@ -138,7 +190,7 @@ export function eventRouting(events: unknown, routeByEvent: boolean): EventRouti
 	const routing: EventRouting = { all, picked: new Set(list.filter((e) => e !== ALL_EVENTS)) };
 	if (routeByEvent) {
 		routing.outputs = configuredOutputs({ events: list, routeByEvent }, OUTPUT_LAYOUT).map(
-			(output) => output.displayName ?? '',
+			(output) => KEY_BY_LABEL.get(output.displayName ?? '') ?? '',
 		);
 	}
 	return routing;

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../CompanyPayments/assumptions';
 import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../CompanyPayments/transport';
-import { currentSecret, fingerprint, readRotatedSecret } from './signature';
+import { credentialSecrets, currentSecret, fingerprint, readRotatedSecret } from './signature';
 import type { RotatedSecret } from './signature';
 
 const PROFILE_PATH = '/auth/company/profile';
@@ -212,10 +212,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 	if (!rotateEnabled(this) || this.getMode() === 'manual') return true;
 
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	const credentialSecret =
-		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
-	const secretBefore = currentSecret(credentialSecret, readRotatedSecret(data[ROTATED_SECRET_KEY]));
+	const credential = credentialSecrets(await this.getCredentials(CREDENTIAL_NAME));
+	const secretBefore = currentSecret(credential, readRotatedSecret(data[ROTATED_SECRET_KEY]));
 	const rotated = await attempt(rotateSecret(this));
 	if (!rotated.ok) {
 		const undo = await attempt(setCompanyUrl(this, previousUrl));
@@ -239,7 +237,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		current: rotated.value,
 		previous: secretBefore,
 		rotatedAt: Date.now(),
-		credentialFingerprint: fingerprint(credentialSecret),
+		credentialFingerprint: fingerprint(credential.secret),
 	};
 	data[ROTATED_SECRET_KEY] = secret as unknown as IDataObject;
 	return true;

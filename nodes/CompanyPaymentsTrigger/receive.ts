@@ -6,12 +6,14 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../CompanyPayments/transport';
+import { webhookChangeKey } from '../shared/changeKey';
 import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
-import type { RawBody } from './signature';
+import type { CredentialSecrets, RawBody } from './signature';
 import {
 	candidateKeys,
+	credentialSecrets,
 	isSignature,
 	readRotatedSecret,
 	SIGNATURE_HEADER,
@@ -47,6 +49,14 @@ interface ResponseLike {
 	end(body?: string): unknown;
 }
 
+/** Writes the HTTP answer itself (n8n then sends nothing more). */
+function respond(ctx: IWebhookFunctions, status: number, body: string): void {
+	const response = ctx.getResponseObject() as unknown as ResponseLike;
+	response.status(status);
+	response.setHeader('Content-Type', 'application/json; charset=utf-8');
+	response.end(body);
+}
+
 /** Answers 401 itself and starts no execution. */
 function reject(
 	ctx: IWebhookFunctions,
@@ -57,10 +67,7 @@ function reject(
 		workflowId: ctx.getWorkflow().id,
 		node: ctx.getNode().name,
 	});
-	const response = ctx.getResponseObject() as unknown as ResponseLike;
-	response.status(401);
-	response.setHeader('Content-Type', 'application/json; charset=utf-8');
-	response.end(UNAUTHORIZED_BODY);
+	respond(ctx, 401, UNAUTHORIZED_BODY);
 	return { noWebhookResponse: true };
 }
 
@@ -69,15 +76,32 @@ function acknowledge(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
 }
 
-async function credentialSecret(ctx: IWebhookFunctions): Promise<string> {
+/**
+ * Answers an accepted delivery 200 with a small JSON acknowledgement and hands the items to
+ * n8n. The answer is written here, before n8n starts the execution, and not left to n8n's
+ * `onReceived` answer: n8n would send it (and save the static data) only after it has started
+ * the execution, and starting it resets n8n's "static data changed" flag, so the delivery ID
+ * just recorded would never reach the database (see docs/webhook-trigger.md). Answering here
+ * makes n8n save the static data at once, on every n8n version.
+ */
+function accept(
+	ctx: IWebhookFunctions,
+	deliveryId: string | null,
+	workflowData: INodeExecutionData[][],
+): IWebhookResponseData {
+	respond(ctx, 200, JSON.stringify({ received: true, executed: true, deliveryId }));
+	return { noWebhookResponse: true, workflowData };
+}
+
+/** The credential's webhook secrets, normalised; undefined when the credential cannot be read. */
+async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | undefined> {
 	try {
-		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-		return typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+		return credentialSecrets(await ctx.getCredentials(CREDENTIAL_NAME));
 	} catch (error) {
 		ctx.logger.warn(
-			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying without its Webhook Secret`,
+			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying with the secret it rotated itself, if any`,
 		);
-		return '';
+		return undefined;
 	}
 }
 
@@ -165,7 +189,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const storeKey = `${this.getWorkflow().id ?? ''}:${node.id}:${live ? 'live' : 'test'}`;
 	const staticData = this.getWorkflowStaticData('node');
 	const rotated = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
-	const keys = candidateKeys(storeKey, await credentialSecret(this), rotated, {
+	const keys = candidateKeys(await readSecrets(this), rotated, {
 		allowEmptyKey: options.allowEmptyKey === true,
 		graceMs,
 		now,
@@ -207,11 +231,13 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	json.deliveryId = deliveryId;
 	json.receivedAt = new Date(now).toISOString();
 	json.deduplicationChecked = deliveryId !== null;
+	json.changeKey = webhookChangeKey(event, payload ?? {});
+	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
 	if (options.includeHeaders === true) json.headers = outputHeaders(headers);
 	if (options.includeRawBody === true || !payload) json.rawBody = rawText(raw);
 
 	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
 	outputs[index].push({ json });
-	return { workflowData: outputs };
+	return accept(this, deliveryId, outputs);
 }

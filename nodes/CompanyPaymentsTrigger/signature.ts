@@ -91,41 +91,47 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 	};
 }
 
-/** The secret the company signs with now, as far as this trigger knows. */
-export function currentSecret(
-	credentialSecret: string,
-	rotated: RotatedSecret | undefined,
-): string {
-	if (rotated && fingerprint(credentialSecret) === rotated.credentialFingerprint) {
-		return rotated.current;
-	}
-	return credentialSecret;
-}
-
-interface SecretHistory {
-	current: string;
-	previous?: string;
-	changedAt: number;
+/**
+ * The one normalisation of a webhook secret, used wherever a secret is compared, signed with or
+ * fingerprinted (activation and delivery alike): surrounding whitespace, as a paste leaves it,
+ * is not part of the secret. Anything but a string is no secret.
+ */
+export function normaliseSecret(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
 }
 
 /**
- * The last secret each trigger verified with, in this process. When it changes (the user put
- * a new secret into the credential after rotating it elsewhere), the one before stays
- * acceptable for the grace period, like after a rotation by the trigger itself.
+ * The secrets the credential holds, normalised: `secret` is the Webhook Secret, `previous` the
+ * Previous Webhook Secret the user sets while a rotation made outside n8n settles (and clears
+ * after). `undefined` as a whole when the credential could not be read.
  */
-const histories = new Map<string, SecretHistory>();
+export interface CredentialSecrets {
+	secret: string;
+	previous: string;
+}
 
-function rememberSecret(storeKey: string, current: string, now: number): SecretHistory {
-	let history = histories.get(storeKey);
-	if (!history) {
-		history = { current, changedAt: now };
-		histories.set(storeKey, history);
-	} else if (history.current !== current) {
-		history.previous = history.current;
-		history.current = current;
-		history.changedAt = now;
+export function credentialSecrets(credentials: Record<string, unknown>): CredentialSecrets {
+	return {
+		secret: normaliseSecret(credentials.webhookSecret),
+		previous: normaliseSecret(credentials.previousWebhookSecret),
+	};
+}
+
+/**
+ * The secret the company signs with now, as far as this trigger knows: the one the trigger
+ * rotated to, as long as the credential still holds the secret it held at that rotation (a newer
+ * secret typed into the credential wins), else the credential's. When the credential cannot be
+ * read, the rotated secret, if any.
+ */
+export function currentSecret(
+	credential: CredentialSecrets | undefined,
+	rotated: RotatedSecret | undefined,
+): string {
+	if (!credential) return rotated?.current ?? '';
+	if (rotated && fingerprint(credential.secret) === rotated.credentialFingerprint) {
+		return rotated.current;
 	}
-	return history;
+	return credential.secret;
 }
 
 export interface KeyOptions {
@@ -136,19 +142,21 @@ export interface KeyOptions {
 }
 
 /**
- * The keys a delivery may be signed with, best first: the current secret; the secret before
- * the last rotation while the grace period lasts; the empty key only when the user allowed it
- * and the secret in question is empty. With no secret and no permission: no key at all, so
- * nothing is accepted (fail closed).
+ * The keys a delivery may be signed with, best first:
+ * - the current secret;
+ * - the secret before a rotation the trigger made itself, until the grace period counted from
+ *   that rotation (its time is stored with it) is over;
+ * - the credential's Previous Webhook Secret, for as long as the user keeps it there.
+ * The empty key only when the user allowed it. Nothing a delivery carries opens or extends a
+ * window: the only times used are the stored rotation time and the clock. With no secret and
+ * no permission: no key at all, so nothing is accepted (fail closed).
  */
 export function candidateKeys(
-	storeKey: string,
-	credentialSecret: string,
+	credential: CredentialSecrets | undefined,
 	rotated: RotatedSecret | undefined,
 	options: KeyOptions,
 ): CandidateKey[] {
-	const current = currentSecret(credentialSecret, rotated);
-	const history = rememberSecret(storeKey, current, options.now);
+	const current = currentSecret(credential, rotated);
 	const keys: CandidateKey[] = [];
 	const add = (key: string | undefined, kind: KeyKind) => {
 		if (key === undefined || keys.some((k) => k.key === key)) return;
@@ -159,9 +167,14 @@ export function candidateKeys(
 		keys.push({ key, kind });
 	};
 	add(current, 'secret');
-	if (rotated && current === rotated.current && options.now - rotated.rotatedAt < options.graceMs) {
+	if (
+		rotated &&
+		current === rotated.current &&
+		options.now >= rotated.rotatedAt &&
+		options.now - rotated.rotatedAt < options.graceMs
+	) {
 		add(rotated.previous, 'previousSecret');
 	}
-	if (options.now - history.changedAt < options.graceMs) add(history.previous, 'previousSecret');
+	if (credential && credential.previous !== '') add(credential.previous, 'previousSecret');
 	return keys;
 }

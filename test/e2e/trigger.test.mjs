@@ -1,5 +1,5 @@
 /**
- * The Company Payments Trigger inside a real n8n 2.8.4, fed by the sandbox's signed webhook
+ * The Company Payments Trigger inside a real n8n (2.8.4 unless the host is told another version), fed by the sandbox's signed webhook
  * deliveries over loopback: registration on activation, verification over the raw bytes n8n
  * hands the node, routing to per-event outputs, 401 for forgeries, and deduplication of a
  * replayed delivery, also after n8n restarts.
@@ -58,7 +58,9 @@ async function routedExecutions() {
 		.map((execution) => {
 			const runData = execution.data.resultData.runData;
 			const output = EVENTS.find((event) => runData[`on ${event}`]);
-			const item = runData['Company Payments Trigger'][0].data.main.find((items) => items?.length)[0].json;
+			const item = runData['Company Payments Trigger'][0].data.main.find(
+				(items) => items?.length,
+			)[0].json;
 			return { id: execution.id, output, event: item.event, deliveryId: item.deliveryId, item };
 		});
 }
@@ -83,7 +85,9 @@ async function deliveriesOf(event) {
 before(async () => {
 	await ensureN8n();
 	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node.js')),
+		fs.existsSync(
+			path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node.js'),
+		),
 		'run npm run build first',
 	);
 	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET });
@@ -93,7 +97,12 @@ before(async () => {
 		{
 			name: 'Sandbox owner',
 			type: 'companyPaymentsApi',
-			data: { environment: 'staging', baseUrl: sandbox.url, apiKey: sandbox.keys.owner, webhookSecret: SECRET },
+			data: {
+				environment: 'staging',
+				baseUrl: sandbox.url,
+				apiKey: sandbox.keys.owner,
+				webhookSecret: SECRET,
+			},
 		},
 	]);
 	const outputs = EVENTS.map((event, index) => ({
@@ -159,7 +168,10 @@ test('an order status change in the sandbox reaches the workflow as order.status
 		})
 	).json();
 	const created = await (
-		await fetch(`${sandbox.url}/orders/accept/${quote.id}`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': uuid() } })
+		await fetch(`${sandbox.url}/orders/accept/${quote.id}`, {
+			method: 'POST',
+			headers: { ...headers, 'Idempotency-Key': uuid() },
+		})
 	).json();
 	assert.equal(created.status, 'created', JSON.stringify(created));
 	await control('POST', `/orders/${created.id}/status`, { status: 'in_progress' });
@@ -171,28 +183,42 @@ test('an order status change in the sandbox reaches the workflow as order.status
 	assert.equal(delivery.attempts[0].status, 200);
 
 	const run = await waitFor(
-		async () => (await routedExecutions()).find((execution) => execution.deliveryId === delivery.id),
+		async () =>
+			(await routedExecutions()).find((execution) => execution.deliveryId === delivery.id),
 		'the execution of the order event',
 	);
 	assert.equal(run.event, 'order.status_changed');
 	assert.equal(run.output, 'order.status_changed');
 	assert.equal(run.item.orderId, created.id);
 	assert.equal(run.item.status, 'in_progress');
+	assert.equal(run.item.changeKey, `order:${created.id}:in_progress`);
+	assert.equal(run.item.source, 'webhook');
 });
 
 test('deposit and payout events land on their own outputs with externalId and fundsReturned', async () => {
 	await control('POST', '/deposits', { externalId: 'user-1001', amount: 75, aml: 'fail' });
-	const payoutId = [...sandbox.state.payouts.values()].find((payout) => payout.status === 'waiting_trader').id;
-	await control('POST', `/payouts/${payoutId}/status`, { status: 'fail', failReason: 'no_traders', refund: true });
+	const payoutId = [...sandbox.state.payouts.values()].find(
+		(payout) => payout.status === 'waiting_trader',
+	).id;
+	await control('POST', `/payouts/${payoutId}/status`, {
+		status: 'fail',
+		failReason: 'no_traders',
+		refund: true,
+	});
 
 	const created = (await deliveriesOf('deposit.created'))[0];
 	const amlFailed = (await deliveriesOf('deposit.aml_failed'))[0];
-	const payout = (await deliveriesOf('payout.status_changed')).find((d) => d.payload.payoutId === payoutId);
-	for (const delivery of [created, amlFailed, payout]) assert.equal(delivery.state, 'delivered', delivery.event);
+	const payout = (await deliveriesOf('payout.status_changed')).find(
+		(d) => d.payload.payoutId === payoutId,
+	);
+	for (const delivery of [created, amlFailed, payout])
+		assert.equal(delivery.state, 'delivered', delivery.event);
 
 	const runs = await waitFor(async () => {
 		const all = await routedExecutions();
-		const mine = [created, amlFailed, payout].map((d) => all.find((run) => run.deliveryId === d.id));
+		const mine = [created, amlFailed, payout].map((d) =>
+			all.find((run) => run.deliveryId === d.id),
+		);
 		return mine.every(Boolean) && mine;
 	}, 'three executions');
 	assert.deepEqual(
@@ -208,8 +234,14 @@ test('deposit and payout events land on their own outputs with externalId and fu
 
 test('a body whose bytes differ from re-serialised JSON verifies (n8n hands the node the raw bytes)', async () => {
 	const deliveryId = `dlv_raw_${uuid()}`;
-	const rawBody = '{ "event" : "card.assigned",\n  "externalId": "карта-№7", "z": 1, "a": [ 1.50 ] }';
-	await control('POST', '/webhooks/send', { event: 'card.assigned', rawBody, deliveryId, wait: true });
+	const rawBody =
+		'{ "event" : "card.assigned",\n  "externalId": "карта-№7", "z": 1, "a": [ 1.50 ] }';
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		rawBody,
+		deliveryId,
+		wait: true,
+	});
 	const [delivery] = (await deliveriesOf('card.assigned')).filter((d) => d.id === deliveryId);
 	assert.equal(delivery.attempts.at(-1).status, 200);
 	const run = await waitFor(
@@ -218,6 +250,29 @@ test('a body whose bytes differ from re-serialised JSON verifies (n8n hands the 
 	);
 	assert.equal(run.output, 'card.assigned');
 	assert.equal(run.item.externalId, 'карта-№7');
+});
+
+test('an accepted delivery is answered 200 with a small JSON acknowledgement', async () => {
+	const deliveryId = `dlv_ack_${uuid()}`;
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'ack-check' },
+		deliveryId,
+		wait: true,
+	});
+	const delivery = await control('GET', `/deliveries/${deliveryId}`);
+	const attempt = delivery.attempts.at(-1);
+	assert.equal(attempt.status, 200);
+	// Not n8n's default answer for onReceived ("firstEntryJson", or the item itself).
+	assert.deepEqual(JSON.parse(attempt.responseBody), {
+		received: true,
+		executed: true,
+		deliveryId,
+	});
+	await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === deliveryId),
+		'the execution of the acknowledged delivery',
+	);
 });
 
 test('a forged delivery gets 401 on every attempt and starts no execution', async () => {
@@ -239,32 +294,59 @@ test('a forged delivery gets 401 on every attempt and starts no execution', asyn
 	assert.equal((await routedExecutions()).length, before);
 });
 
-test('a replayed delivery is answered 200 and starts no second execution, also after a restart', async () => {
-	const [delivery] = await deliveriesOf('deposit.aml_failed');
-	const countFor = async () =>
-		(await routedExecutions()).filter((execution) => execution.deliveryId === delivery.id).length;
-	assert.equal(await countFor(), 1);
+test('replayed deliveries, the first and later ones, start no second execution, also after a restart', async () => {
+	// Automatic registration is on in this suite, so the static data already held the
+	// registration before the first delivery; every accepted delivery came after it.
+	const runs = (await routedExecutions()).sort((a, b) => Number(a.id) - Number(b.id));
+	assert.ok(runs.length >= 5, `expected at least 5 executions so far, saw ${runs.length}`);
+	const first = runs[0];
+	const middle = runs[Math.floor(runs.length / 2)];
+	const last = runs.at(-1);
+	assert.notEqual(last.deliveryId, first.deliveryId);
+	const replayed = [first, middle, last];
+	const counts = async () => {
+		const all = await routedExecutions();
+		return replayed.map(
+			(run) => all.filter((execution) => execution.deliveryId === run.deliveryId).length,
+		);
+	};
+	assert.deepEqual(await counts(), [1, 1, 1]);
 
-	const replay = await control('POST', `/deliveries/${delivery.id}/replay`);
-	assert.equal(replay.attempt.status, 200);
-	await new Promise((resolve) => setTimeout(resolve, 1500));
-	assert.equal(await countFor(), 1, 'no second execution in the same process');
+	const replayAll = async () => {
+		for (const run of replayed) {
+			const replay = await control('POST', `/deliveries/${run.deliveryId}/replay`);
+			assert.equal(replay.attempt.status, 200, run.deliveryId);
+			assert.equal(JSON.parse(replay.attempt.responseBody).executed, false, run.deliveryId);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+	};
+	await replayAll();
+	assert.deepEqual(await counts(), [1, 1, 1], 'no second execution in the same process');
 
 	n8n = await n8n.restart();
-	const again = await control('POST', `/deliveries/${delivery.id}/replay`);
-	assert.equal(again.attempt.status, 200);
-	await new Promise((resolve) => setTimeout(resolve, 1500));
-	assert.equal(await countFor(), 1, 'no second execution after the restart');
+	await replayAll();
+	assert.deepEqual(await counts(), [1, 1, 1], 'no second execution after the restart');
 
-	// A new delivery after the restart still runs, so the restart did not simply stop the workflow.
+	// A new delivery after the restart still runs, so the restart did not simply stop the workflow,
+	// and a replay of it after a second restart is still recognised (IDs recorded after a restart
+	// are saved too).
+	const afterId = `dlv_after_${uuid()}`;
 	await control('POST', '/webhooks/send', {
 		event: 'card.assigned',
 		payload: { externalId: 'after-restart' },
-		deliveryId: `dlv_after_${uuid()}`,
+		deliveryId: afterId,
 		wait: true,
 	});
 	await waitFor(
-		async () => (await routedExecutions()).find((execution) => execution.item.externalId === 'after-restart'),
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === afterId),
 		'an execution after the restart',
 	);
+	n8n = await n8n.restart();
+	const again = await control('POST', `/deliveries/${afterId}/replay`);
+	assert.equal(again.attempt.status, 200);
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	const afterRuns = (await routedExecutions()).filter(
+		(execution) => execution.deliveryId === afterId,
+	);
+	assert.equal(afterRuns.length, 1, 'no second execution of a delivery accepted after a restart');
 });

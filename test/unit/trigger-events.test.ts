@@ -8,6 +8,7 @@ import {
 	OUTPUT_LAYOUT,
 	payoutFundsReturned,
 } from '../../nodes/CompanyPaymentsTrigger/events';
+import { webhookChangeKey } from '../../nodes/shared/changeKey';
 import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
@@ -20,6 +21,17 @@ const FIXED_ORDER = [
 	'payout.status_changed',
 	'payout.recharged',
 	'card.assigned',
+];
+
+/** The output labels in the fixed order: short words, not event codes. */
+const FIXED_LABELS = [
+	'Order',
+	'New deposit',
+	'Deposit credited',
+	'AML failed',
+	'Payout',
+	'Recharged',
+	'Card',
 ];
 
 function outputSizes(outputs: unknown[][] | undefined): number[] | undefined {
@@ -43,6 +55,46 @@ describe('output item', () => {
 			});
 		},
 	);
+
+	it.each([
+		['order.status_changed', 'order:7d3c2b1a-1111-4222-8333-944455566677:success'],
+		['deposit.created', 'deposit:dep_0192:new'],
+		['deposit.completed', 'deposit:dep_0192:completed'],
+		['deposit.aml_failed', 'deposit:dep_0193:aml_failed'],
+		['payout.status_changed', 'payout:po_3301:fail+refunded'],
+		['payout.recharged', 'payout:po_3301:recharged'],
+		['card.assigned', 'card:ext.card-for-user-42:assigned'],
+	])(
+		'gives %s the changeKey the poll trigger computes, and source "webhook"',
+		async (event, key) => {
+			const body = SAMPLE_EVENTS[event];
+			const { item } = await deliver({ body });
+			expect(item?.changeKey).toBe(key);
+			expect(item?.changeKey).toBe(webhookChangeKey(event, body));
+			expect(item?.source).toBe('webhook');
+		},
+	);
+
+	it('gives an unknown event changeKey null, and source "webhook"', async () => {
+		const { item } = await deliver({ body: { event: 'wallet.frozen', walletId: 'w1' } });
+		expect(item).toMatchObject({ event: 'wallet.frozen', changeKey: null, source: 'webhook' });
+	});
+
+	it('answers an accepted delivery itself with a small JSON acknowledgement', async () => {
+		const { result, response, outputs } = await deliver({ deliveryId: 'dlv_ack_1' });
+		expect(outputSizes(outputs)).toEqual([1]);
+		// Written by the node before n8n starts the execution (so n8n saves the static data at once).
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.webhookResponse).toBeUndefined();
+		expect(response.statusCode).toBe(200);
+		expect(response.ended).toBe(true);
+		expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+		expect(JSON.parse(response.body ?? '')).toEqual({
+			received: true,
+			executed: true,
+			deliveryId: 'dlv_ack_1',
+		});
+	});
 
 	it('gives a user-wallet deposit its externalId', async () => {
 		const { item } = await deliver({ body: SAMPLE_EVENTS['deposit.completed'] });
@@ -269,19 +321,45 @@ describe('outputs expression', () => {
 				routeByEvent: true,
 			}),
 		).toEqual([
-			{ type: 'main', displayName: 'order.status_changed' },
-			{ type: 'main', displayName: 'deposit.created' },
-			{ type: 'main', displayName: 'card.assigned' },
+			{ type: 'main', displayName: 'Order' },
+			{ type: 'main', displayName: 'New deposit' },
+			{ type: 'main', displayName: 'Card' },
 		]);
 	});
 
 	it('gives every event plus "other" for "All Events"', () => {
 		const outputs = outputsFor({ events: ['*'], routeByEvent: true });
-		expect(outputs).toEqual([
-			...FIXED_ORDER.map((event) => ({ type: 'main', displayName: event })),
-			{ type: 'main', displayName: 'other' },
-		]);
+		expect(outputs).toEqual(
+			[...FIXED_LABELS, 'Other'].map((displayName) => ({ type: 'main', displayName })),
+		);
 		expect(outputsFor({ events: [], routeByEvent: true })).toHaveLength(8);
+	});
+
+	it('labels outputs with short human names that stay distinct when the canvas cuts them', () => {
+		const labels = (
+			outputsFor({ events: ['*'], routeByEvent: true }) as Array<{ displayName: string }>
+		).map((output) => output.displayName);
+		for (const label of labels) {
+			expect(label).not.toMatch(/[._]/);
+			expect(label.length).toBeLessThanOrEqual(16);
+		}
+		// The canvas shows about ten characters before "…"; five already tell them apart.
+		expect(new Set(labels.map((label) => label.slice(0, 5))).size).toBe(labels.length);
+	});
+
+	it('routes each event to the output with its label', async () => {
+		for (const [index, event] of FIXED_ORDER.entries()) {
+			const { outputs } = await deliver({
+				body: SAMPLE_EVENTS[event],
+				parameters: { events: ['*'], routeByEvent: true },
+			});
+			expect(outputSizes(outputs)?.[index]).toBe(1);
+		}
+		const unknown = await deliver({
+			body: { event: 'wallet.frozen' },
+			parameters: { events: ['*'], routeByEvent: true },
+		});
+		expect(outputSizes(unknown.outputs)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
 	});
 
 	it('matches the function called directly', () => {
@@ -292,6 +370,38 @@ describe('outputs expression', () => {
 
 describe('node description', () => {
 	const description = new CompanyPaymentsTrigger().description;
+
+	/** Evaluates the node's subtitle the way the editor does, with n8n-workflow's expression engine. */
+	function subtitleFor(events: unknown): unknown {
+		const nodeTypes: INodeTypes = {
+			getByName: () => new CompanyPaymentsTrigger(),
+			getByNameAndVersion: () => new CompanyPaymentsTrigger(),
+			getKnownTypes: () => ({}),
+		};
+		const node: INode = {
+			id: 'n-1',
+			name: 'Company Payments Trigger',
+			type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { events } as INode['parameters'],
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			description.subtitle as string,
+			'internal',
+			{},
+		);
+	}
+
+	it('has a subtitle in words: "All events" or the picked event names', () => {
+		expect(subtitleFor(['*'])).toBe('All events');
+		expect(subtitleFor([])).toBe('All events');
+		expect(subtitleFor(['deposit.completed', 'card.assigned'])).toBe(
+			'Deposit Completed, Card Assigned',
+		);
+	});
 
 	it('offers "All Events" (the default) and every documented event', () => {
 		const events = description.properties.find((p) => p.name === 'events');

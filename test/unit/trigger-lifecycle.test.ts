@@ -1,7 +1,10 @@
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
 import { fingerprint } from '../../nodes/CompanyPaymentsTrigger/signature';
+
+import type { HookContext } from './helpers/trigger';
 import {
 	API_KEY,
 	BASE_URL,
@@ -59,12 +62,25 @@ describe('with "Register Webhook URL Automatically" off', () => {
 		expect(context.staticData).toEqual({});
 	});
 
-	it('shows a notice with where to paste the URL', () => {
+	it('shows a notice with where to paste the URL, and how to get a test event', () => {
 		const notice = new CompanyPaymentsTrigger().description.properties.find(
-			(p) => p.type === 'notice',
+			(p) => p.name === 'manualRegistrationNotice',
 		);
+		expect(notice?.type).toBe('notice');
 		expect(notice?.displayOptions).toEqual({ show: { registerWebhook: [false] } });
 		expect(notice?.displayName).toContain('Production URL');
+		expect(notice?.displayName).toContain('To get a test event');
+		expect(notice?.displayName).toContain('Test URL');
+	});
+
+	it('with registration on, tells that listening points the company at the Test URL for a while', () => {
+		const notice = new CompanyPaymentsTrigger().description.properties.find(
+			(p) => p.name === 'testEventNotice',
+		);
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayOptions).toEqual({ show: { registerWebhook: [true] } });
+		expect(notice?.displayName).toContain('Test URL');
+		expect(notice?.displayName).toContain('put back');
 	});
 });
 
@@ -175,6 +191,41 @@ describe('create', () => {
 		expect(signedOld.result.workflowData).toBeDefined();
 	});
 
+	it('rotates with a credential secret typed with spaces, and deliveries then verify', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(null))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL))
+			.post('/auth/company/webhook-secret/rotate')
+			.reply(201, { webhookSecret: ROTATED_SECRET_DUMMY });
+		const typed = `  ${OLD_SECRET_DUMMY}\t\n`;
+		const context = createHookContext({
+			parameters: { rotateSecret: true },
+			webhookSecret: typed,
+		});
+		expect(await runHook('create', context)).toBe(true);
+		expect(context.staticData.rotatedSecret).toMatchObject({
+			previous: OLD_SECRET_DUMMY,
+			credentialFingerprint: fingerprint(OLD_SECRET_DUMMY),
+		});
+		const staticData = context.staticData;
+		const signedNew = await deliver({
+			staticData,
+			webhookSecret: typed,
+			signWith: ROTATED_SECRET_DUMMY,
+		});
+		expect(signedNew.response.statusCode).toBe(200);
+		expect(signedNew.result.workflowData).toBeDefined();
+		const retryOld = await deliver({
+			staticData,
+			webhookSecret: typed,
+			signWith: OLD_SECRET_DUMMY,
+		});
+		expect(retryOld.result.workflowData).toBeDefined();
+	});
+
 	it('does not rotate while listening for a test event', async () => {
 		nock(BASE_URL)
 			.get('/auth/company/profile')
@@ -188,6 +239,31 @@ describe('create', () => {
 			previousUrl: TRIGGER_URL,
 		});
 		expect(context.staticData).not.toHaveProperty('rotatedSecret');
+	});
+
+	it('points the company at the Test URL while listening and puts the Production URL back after', async () => {
+		// n8n runs checkExists/create when "Listen for test event" starts and delete when it stops,
+		// in manual mode, with the Test URL as the node's webhook URL and a static data of its own.
+		const scope = nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(TRIGGER_URL))
+			.get('/auth/company/profile')
+			.reply(200, profile(TRIGGER_URL))
+			.patch('/auth/company/profile', { webhookUrl: TEST_TRIGGER_URL })
+			.reply(200, profile(TEST_TRIGGER_URL))
+			.get('/auth/company/profile')
+			.reply(200, profile(TEST_TRIGGER_URL))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL));
+		const listening = createHookContext({ mode: 'manual' });
+		expect(await runHook('checkExists', listening)).toBe(false);
+		expect(await runHook('create', listening)).toBe(true);
+		expect(await runHook('delete', listening)).toBe(true);
+		expect(
+			listening.requests.map((r) => `${r.method} ${String(r.body?.webhookUrl ?? '')}`),
+		).toEqual(['GET ', 'GET ', `PATCH ${TEST_TRIGGER_URL}`, 'GET ', `PATCH ${TRIGGER_URL}`]);
+		expect(listening.staticData).not.toHaveProperty('registration');
+		scope.done();
 	});
 
 	it('keeps the URL from before its own earlier registration when it is already registered', async () => {
@@ -405,9 +481,53 @@ describe('delete', () => {
 		nock(BASE_URL).get('/auth/company/profile').reply(503, unavailable);
 		const context = createHookContext({ staticData: registered() });
 		const error = await runHookError('delete', context);
-		const text = `${error.message}\n${String(error.description)}\n${context.logs.map((l) => l.message).join('\n')}`;
-		expect(text).not.toContain(SECRET_DUMMY);
-		expect(text).not.toContain(ROTATED_SECRET_DUMMY);
-		expect(text).not.toContain(API_KEY);
+		expect(secretsIn(error, context)).toEqual([]);
+	});
+});
+
+/** Every secret (and the API key) that shows up in an error, its context or the log. */
+function secretsIn(error: Error & IDataObject, context: HookContext): string[] {
+	const text = [
+		error.message,
+		String(error.description),
+		JSON.stringify(error),
+		JSON.stringify(error.context ?? {}),
+		String(error.stack),
+		...context.logs.map((entry) => entry.message),
+	].join('\n');
+	return [SECRET_DUMMY, OLD_SECRET_DUMMY, ROTATED_SECRET_DUMMY, API_KEY].filter((secret) =>
+		text.includes(secret),
+	);
+}
+
+describe('secrets in failures', () => {
+	it('keeps every secret out of the errors and the log of a failed rotation and rollback', async () => {
+		// The credential and the static data hold three secrets and the API key; the rotation is
+		// refused and putting the URL back fails too, so every error path of create runs.
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(PREVIOUS_URL))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL))
+			.post('/auth/company/webhook-secret/rotate')
+			.reply(403, permissionDenied)
+			.patch('/auth/company/profile', { webhookUrl: PREVIOUS_URL })
+			.reply(503, unavailable);
+		const context = createHookContext({
+			parameters: { rotateSecret: true },
+			webhookSecret: ` ${SECRET_DUMMY} `,
+			staticData: {
+				rotatedSecret: {
+					current: ROTATED_SECRET_DUMMY,
+					previous: OLD_SECRET_DUMMY,
+					rotatedAt: T0 - 60_000,
+					credentialFingerprint: fingerprint(SECRET_DUMMY),
+				},
+			},
+		});
+		const error = await runHookError('create', context);
+		expect(error.message).toContain('Could not rotate the webhook secret');
+		expect(secretsIn(error, context)).toEqual([]);
 	});
 });

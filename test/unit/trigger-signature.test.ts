@@ -29,10 +29,14 @@ function expectRejected(outcome: DeliveryResult): void {
 	});
 }
 
+/** 200 with the node's own JSON acknowledgement, and the item handed to n8n. */
 function expectAccepted(outcome: DeliveryResult): void {
-	expect(outcome.response.ended).toBe(false);
+	expect(outcome.result.noWebhookResponse).toBe(true);
 	expect(outcome.result.workflowData).toBeDefined();
 	expect(outcome.item).toBeDefined();
+	expect(outcome.response.statusCode).toBe(200);
+	expect(outcome.response.ended).toBe(true);
+	expect(JSON.parse(outcome.response.body ?? '')).toMatchObject({ received: true, executed: true });
 }
 
 function logsText(outcome: DeliveryResult): string {
@@ -278,21 +282,16 @@ describe('previous secret during the grace period', () => {
 	});
 
 	it('keeps verifying with the rotated secret when the credential cannot be read', async () => {
-		jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
-		expectAccepted(
-			await deliver({
-				body,
-				webhookSecret: new Error('decryption failed'),
-				signWith: ROTATED_SECRET_DUMMY,
-				staticData: {
-					rotatedSecret: {
-						current: ROTATED_SECRET_DUMMY,
-						rotatedAt: T0,
-						credentialFingerprint: fingerprint(''),
-					},
-				},
-			}),
-		);
+		// As `create` leaves it: rotated away from the credential's secret (not from an empty one).
+		const staticData = rotatedAt(T0);
+		const unreadable = { body, webhookSecret: new Error('decryption failed'), staticData };
+		const now = jest.spyOn(Date, 'now');
+		now.mockReturnValue(T0 + MINUTE);
+		expectAccepted(await deliver({ ...unreadable, signWith: OLD_SECRET_DUMMY }));
+		now.mockReturnValue(T0 + 60 * MINUTE);
+		expectAccepted(await deliver({ ...unreadable, signWith: ROTATED_SECRET_DUMMY }));
+		expectRejected(await deliver({ ...unreadable, signWith: OLD_SECRET_DUMMY }));
+		expectRejected(await deliver({ ...unreadable, signWith: '' }));
 	});
 
 	it('lets a secret put into the credential after the rotation win', async () => {
@@ -309,20 +308,64 @@ describe('previous secret during the grace period', () => {
 		);
 	});
 
-	it('accepts the credential secret it used before a change of the credential, for the grace period', async () => {
+	it('counts the grace period from its own rotation, even when the first delivery comes later', async () => {
+		const staticData = rotatedAt(T0);
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 11 * MINUTE);
+		// The first delivery after the rotation is a late one signed with the replaced secret.
+		const old = { body, staticData, webhookSecret: OLD_SECRET_DUMMY, signWith: OLD_SECRET_DUMMY };
+		expectRejected(await deliver(old));
+		expectRejected(await deliver({ ...old, nodeId: freshNodeId() }));
+		expectAccepted(await deliver({ ...old, signWith: ROTATED_SECRET_DUMMY }));
+	});
+
+	it('never accepts a secret replaced in the credential, whatever delivery arrives first', async () => {
 		const nodeId = freshNodeId();
 		const now = jest.spyOn(Date, 'now');
 		now.mockReturnValue(T0);
 		expectAccepted(await deliver({ body, nodeId, webhookSecret: OLD_SECRET_DUMMY }));
 
+		// The user replaced the secret in the credential; the node cannot know when.
 		now.mockReturnValue(T0 + MINUTE);
 		const afterChange = { body, nodeId, webhookSecret: SECRET_DUMMY };
-		expectAccepted(await deliver(afterChange));
-		expectAccepted(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
-
-		now.mockReturnValue(T0 + 11 * MINUTE);
 		expectRejected(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
 		expectAccepted(await deliver(afterChange));
+		expectRejected(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
+		now.mockReturnValue(T0 + 2 * MINUTE);
+		expectRejected(await deliver({ ...afterChange, signWith: OLD_SECRET_DUMMY }));
+	});
+
+	it('accepts the Previous Webhook Secret while the user keeps it in the credential, and not after', async () => {
+		const nodeId = freshNodeId();
+		const now = jest.spyOn(Date, 'now');
+		const settling = {
+			body,
+			nodeId,
+			webhookSecret: SECRET_DUMMY,
+			previousWebhookSecret: ` ${OLD_SECRET_DUMMY}\n`,
+			signWith: OLD_SECRET_DUMMY,
+		};
+		now.mockReturnValue(T0);
+		expectAccepted(await deliver(settling));
+		// No window of its own: it holds exactly as long as the field is filled.
+		now.mockReturnValue(T0 + 48 * 60 * MINUTE);
+		expectAccepted(await deliver(settling));
+		expectAccepted(await deliver({ ...settling, signWith: SECRET_DUMMY }));
+
+		const cleared = { ...settling, previousWebhookSecret: '' };
+		expectRejected(await deliver(cleared));
+		expectRejected(await deliver({ ...cleared, previousWebhookSecret: undefined }));
+		expectAccepted(await deliver({ ...cleared, signWith: SECRET_DUMMY }));
+	});
+
+	it('does not turn an empty Previous Webhook Secret into an accepted empty key', async () => {
+		expectRejected(
+			await deliver({
+				body,
+				webhookSecret: SECRET_DUMMY,
+				previousWebhookSecret: '  ',
+				signWith: '',
+			}),
+		);
 	});
 
 	it('accepts the empty key as the previous secret only with the option', async () => {

@@ -199,6 +199,8 @@ export interface DeliveryOptions {
 	parameters?: IDataObject;
 	/** The credential's Webhook Secret; an Error makes getCredentials throw. */
 	webhookSecret?: string | Error;
+	/** The credential's Previous Webhook Secret (left out when undefined). */
+	previousWebhookSecret?: string;
 	staticData?: IDataObject;
 	nodeId?: string;
 	workflowId?: string;
@@ -278,7 +280,14 @@ export async function deliver(
 		},
 		getCredentials: async () => {
 			if (secret instanceof Error) throw secret;
-			return { baseUrl: BASE_URL, apiKey: API_KEY, webhookSecret: secret };
+			return {
+				baseUrl: BASE_URL,
+				apiKey: API_KEY,
+				webhookSecret: secret,
+				...(options.previousWebhookSecret === undefined
+					? {}
+					: { previousWebhookSecret: options.previousWebhookSecret }),
+			};
 		},
 	};
 	const result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
