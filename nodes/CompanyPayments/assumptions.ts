@@ -52,8 +52,18 @@ export const TEAM_LIST_KEYS = { members: 'members', invites: 'invites' } as cons
  * Request bodies not shown: PATCH /members/{userId} sends `role` and/or `permissions` (an array
  * of names); POST /members/invites sends `email`, `role`, `permissions` (each only when set);
  * POST /auth/invites/{token}/accept and POST /auth/company/login send `email` and `password`.
- * Role names are not shown beyond `owner`: the node sends the role as typed.
  */
+
+/**
+ * Role names are not shown beyond `owner`. The Role field offers these three (owner, admin,
+ * member: the usual set for a team with permissions); a role set by an expression is sent as
+ * typed, so a service with other role names is still reachable.
+ */
+export const MEMBER_ROLES = [
+	{ name: 'Owner', value: 'owner', description: 'Full control, including other owners' },
+	{ name: 'Admin', value: 'admin', description: 'Manages the team and the company, not owners' },
+	{ name: 'Member', value: 'member', description: 'Works within the permissions given' },
+];
 
 /**
  * Answers that carry a new API key (invite accept, company login, regenerate key) do not show
@@ -69,11 +79,10 @@ export const NEW_API_KEY_FIELDS = ['apiKey', 'newApiKey', 'api_key', 'key'];
  */
 export const INVITE_URL_TOKEN_PARAMETER = 'token';
 
-/**
+/*
  * POST /auth/company/login is not marked public, so it is sent with the credential's API key
  * like every endpoint except invite preview and accept.
  */
-export const COMPANY_LOGIN_AUTHENTICATED = true;
 
 /**
  * POST /cards/request is shown only for a card in stock: 200 with status "assigned", the card
@@ -114,13 +123,20 @@ export const PAYOUT_REQUISITE_FORMATS = {
 	},
 } as const;
 
-/**
+/*
  * The document shows no Idempotency-Key for POST /payouts/{id}/cancel. The node sends one
  * anyway (user value or derived, as for money-moving calls): a service that ignores the header
  * loses nothing, and one that honours it answers a retried cancel with the stored result
  * instead of PAYOUT_NOT_CANCELABLE.
  */
-export const PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY = true;
+
+/*
+ * Idempotency-Key scope (transport/idempotency.ts). Accept Quote derives its key from the quote
+ * ID, correct whether the service keeps keys per company or per path (the path holds the
+ * quote). Pay QR Code prepares a new quote on every run: a payment reference the user sets is
+ * safe across re-runs of an execution only if keys are kept per company, as the document's
+ * "the same key for the same company" says; the node relies on that reading.
+ */
 
 /**
  * Company Payments Trigger: GET /auth/company/profile shows no fields beyond webhookUrl and

@@ -33,3 +33,19 @@ export const resources: ResourceDefinition[] = registry.map((entry) => entry.res
 export const resourceProperties = registry.flatMap((entry) =>
 	describeResource(entry.resource, entry.defaultOperation),
 );
+
+/**
+ * The node's subtitle on the canvas: the action of the chosen operation ("Get company
+ * deposits"), never internal values ("getDeposits: companyWallet"). An n8n expression over a
+ * table of `resource.operation` to action, built from the operations themselves.
+ */
+export const subtitle = `={{ (${JSON.stringify(
+	Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((operation) => [
+				`${resource.value}.${operation.value}`,
+				operation.action,
+			]),
+		),
+	),
+)})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}`;

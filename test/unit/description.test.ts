@@ -1,7 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties, INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { resources } from '../../nodes/CompanyPayments/resources';
+import { resources, subtitle } from '../../nodes/CompanyPayments/resources';
 
 /** Resource and operation values are part of saved workflows: they must never change. */
 const EXPECTED: Record<string, string[]> = {
@@ -95,5 +96,59 @@ describe('node description', () => {
 	it('starts a new node on a read-only operation', () => {
 		const resource = String(properties.find((property) => property.name === 'resource')?.default);
 		expect(READ_ONLY_DEFAULTS).toContain(selectorOf(resource)?.default);
+	});
+
+	it('names every action in one style: sentence case, no "the", at most six words, all distinct', () => {
+		const actions = resources.flatMap((resource) =>
+			resource.operations.map((operation) => operation.action),
+		);
+		expect(new Set(actions).size).toBe(actions.length);
+		for (const action of actions) {
+			const [first, ...rest] = action.split(' ');
+			expect(first).toMatch(/^[A-Z][a-z]+$/);
+			for (const word of rest) expect(word).toMatch(/^([a-z]+|API|CVV|QR)$/);
+			expect(rest).not.toContain('the');
+			expect(rest.length).toBeLessThan(6);
+		}
+	});
+
+	it.each(resources.flatMap((r) => r.operations.map((o) => [r.value, o.value, o.action])))(
+		'shows %s.%s on the canvas as its action "%s", not its internal values',
+		(resource, operation, action) => {
+			const node: INode = {
+				id: 'node-1',
+				name: 'Company Payments',
+				type: 'n8n-nodes-company-payments.companyPayments',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { resource, operation },
+			};
+			const type = new CompanyPayments();
+			const nodeTypes = {
+				getByName: () => type,
+				getByNameAndVersion: () => type,
+				getKnownTypes: () => ({}),
+			} as unknown as INodeTypes;
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+			expect(workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})).toBe(
+				action,
+			);
+		},
+	);
+
+	it('keeps every placeholder short enough to show uncut in the panel (40 characters)', () => {
+		const long: string[] = [];
+		const walk = (list: INodeProperties[]) => {
+			for (const property of list) {
+				if (typeof property.placeholder === 'string' && property.placeholder.length > 40)
+					long.push(`${property.name}: ${property.placeholder}`);
+				const nested = (property.options ?? []).filter(
+					(option): option is INodeProperties => 'displayName' in option,
+				);
+				walk(nested);
+			}
+		};
+		walk(properties);
+		expect(long).toEqual([]);
 	});
 });

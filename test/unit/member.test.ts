@@ -1,6 +1,8 @@
+import type { INodeProperties } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { invite } from '../../nodes/CompanyPayments/invite';
 import { member } from '../../nodes/CompanyPayments/member';
 import { API_KEY, BASE_URL, runNode, runNodeError } from './helpers/n8n';
 
@@ -53,6 +55,36 @@ describe('member resource in the node description', () => {
 		const update = member.operations.find((op) => op.value === 'update');
 		const notice = update?.properties.find((p) => p.type === 'notice');
 		expect(notice?.displayName).toMatch(/Permissions REPLACE the member's whole permission list/);
+	});
+
+	it('says the replace-all warning once in the Update panel', () => {
+		const update = member.operations.find((op) => op.value === 'update');
+		const texts = JSON.stringify(update?.properties ?? []);
+		expect(texts.match(/replace/gi)).toHaveLength(1);
+	});
+
+	it('labels the member "Member ID" in Update and Remove', () => {
+		for (const value of ['update', 'remove']) {
+			const operation = member.operations.find((op) => op.value === value);
+			const field = operation?.properties.find((p) => p.name === 'userId');
+			expect(field?.displayName).toBe('Member ID');
+		}
+	});
+
+	it('offers Role as a list of roles (owner, admin, member), not free text, in Update and Invite Create', () => {
+		const collections = [
+			member.operations.find((op) => op.value === 'update')?.properties,
+			invite.operations.find((op) => op.value === 'create')?.properties,
+		].map((properties) => properties?.find((p) => p.type === 'collection'));
+		for (const collection of collections) {
+			const role = (collection?.options as INodeProperties[]).find((p) => p.name === 'role');
+			expect(role?.type).toBe('options');
+			expect((role?.options ?? []).map((o) => (o as { value: string }).value)).toEqual([
+				'owner',
+				'admin',
+				'member',
+			]);
+		}
 	});
 });
 
@@ -174,7 +206,7 @@ describe('member.update', () => {
 				updateFields: { role: 'member' },
 			},
 		});
-		expect(error.message).toBe('User ID must not be empty, got " "');
+		expect(error.message).toBe('Member ID must not be empty, got " "');
 	});
 
 	it('explains CANNOT_CHANGE_OWN_ROLE', async () => {
@@ -310,7 +342,7 @@ describe('member.remove', () => {
 			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
 		});
 		expect(error.message).toBe(
-			`MEMBER_NOT_FOUND: No member with user ID "${USER_ID}" exists in this company (it may already be removed)`,
+			`MEMBER_NOT_FOUND: No member with ID "${USER_ID}" exists in this company (it may already be removed)`,
 		);
 	});
 

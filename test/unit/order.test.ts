@@ -1,6 +1,9 @@
 import nock from 'nock';
 
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+
+const properties = new CompanyPayments().description.properties;
 
 const QUOTE_ID = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
 const ORDER_ID = '7d3c2b1a-1111-4222-8333-944455566677';
@@ -72,10 +75,10 @@ describe('order.prepare', () => {
 });
 
 describe('order.accept', () => {
-	it('sends the derived Idempotency-Key and no body, and outputs the order', async () => {
+	it('sends the Idempotency-Key derived from the quote and no body, and outputs the order', async () => {
 		const scope = nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`, (body) => body === '' || Object.keys(body).length === 0)
-			.matchHeader('idempotency-key', `n8n-1001-${NODE_ID}-0-0`)
+			.matchHeader('idempotency-key', `n8n-accept-${QUOTE_ID}`)
 			.matchHeader('x-api-key', API_KEY)
 			.reply(200, order);
 		const { output, context } = await runNode({
@@ -84,6 +87,47 @@ describe('order.accept', () => {
 		expect(output).toEqual([{ json: order, pairedItem: { item: 0 } }]);
 		expect(context.requests[0].body).toBeUndefined();
 		scope.done();
+	});
+
+	it('sends the same key for the same quote from a re-run execution, another run, item or node', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.times(5)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, order];
+			});
+		const parameters = { resource: 'order', operation: 'accept', quoteId: QUOTE_ID };
+		await runNode({ parameters, executionId: '1001' });
+		// "Retry" of a failed execution in n8n's execution list starts a new execution.
+		await runNode({ parameters, executionId: '2002' });
+		await runNode({ parameters, executionId: '2002', runIndex: 3 });
+		await runNode({
+			parameters: [parameters, parameters],
+			executionId: '3003',
+			nodeId: 'other-node',
+		});
+		expect(new Set(keys)).toEqual(new Set([`n8n-accept-${QUOTE_ID}`]));
+		expect(keys.length).toBe(5);
+	});
+
+	it('derives different keys for different quotes', async () => {
+		const other = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.matchHeader('idempotency-key', `n8n-accept-${QUOTE_ID}`)
+			.reply(200, order);
+		nock(BASE_URL)
+			.post(`/orders/accept/${other}`)
+			.matchHeader('idempotency-key', `n8n-accept-${other}`)
+			.reply(200, order);
+		await runNode({
+			parameters: [
+				{ resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
+				{ resource: 'order', operation: 'accept', quoteId: other },
+			],
+		});
 	});
 
 	it('uses the key the user set', async () => {
@@ -148,6 +192,58 @@ describe('order.pay', () => {
 			parameters: { resource: 'order', operation: 'pay', qrCode: QR },
 		});
 		expect(output).toEqual([{ json: { ...order, quote }, pairedItem: { item: 0 } }]);
+	});
+
+	it('keeps the execution-derived key when Retry On Fail prepares a new quote', async () => {
+		const second = '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a';
+		const keys: string[] = [];
+		nock(BASE_URL).post('/orders/prepare').reply(200, { id: QUOTE_ID });
+		nock(BASE_URL).post('/orders/prepare').reply(200, { id: second });
+		for (const quoteId of [QUOTE_ID, second]) {
+			nock(BASE_URL)
+				.post(`/orders/accept/${quoteId}`)
+				.reply(function () {
+					keys.push(String(this.req.headers['idempotency-key']));
+					return [200, order];
+				});
+		}
+		const parameters = { resource: 'order', operation: 'pay', qrCode: QR };
+		await runNode({ parameters });
+		await runNode({ parameters });
+		expect(keys).toEqual([`n8n-1001-${NODE_ID}-0-0`, `n8n-1001-${NODE_ID}-0-0`]);
+	});
+
+	it('sends the payment reference as the key, the same from a re-run execution', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL).post('/orders/prepare').times(2).reply(200, { id: QUOTE_ID });
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE_ID}`)
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, order];
+			});
+		const parameters = {
+			resource: 'order',
+			operation: 'pay',
+			qrCode: QR,
+			idempotencyKey: 'example-invoice-2026-0042',
+		};
+		await runNode({ parameters, executionId: '1001' });
+		await runNode({ parameters, executionId: '2002' });
+		expect(keys).toEqual(['example-invoice-2026-0042', 'example-invoice-2026-0042']);
+	});
+
+	it('tells in the panel that a re-run needs a payment reference to be safe', () => {
+		const selector = properties.find(
+			(property) =>
+				property.name === 'idempotencyKey' &&
+				property.displayOptions?.show?.operation?.[0] === 'pay',
+		);
+		expect(selector?.description).toMatch(
+			/re-run of a failed execution .* can pay the QR code again/,
+		);
+		expect(selector?.hint).toMatch(/payment reference/);
 	});
 
 	it('fails clearly when the quote expires before accept', async () => {

@@ -21,7 +21,7 @@ function toNumber(value: unknown): number | null {
 export const getBalance: OperationDefinition = {
 	value: 'getBalance',
 	name: 'Get Balance',
-	action: 'Get the balance of a card',
+	action: 'Get card balance',
 	description:
 		'Get the live balance of an assigned card from the issuer (cached about 60 seconds); outputs balance as the exact decimal string and balanceNumber as a number',
 	readOnly: true,

@@ -7,7 +7,7 @@ import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './
 export const getRechargeQuote: OperationDefinition = {
 	value: 'getRechargeQuote',
 	name: 'Get Recharge Quote',
-	action: 'Get a quote for recharging a card',
+	action: 'Get card recharge quote',
 	description:
 		'Get what a recharge would cost: the service commission, the processor fee and the total USDT debited. No funds move.',
 	// A POST, but the document states that no funds move: items may run concurrently.

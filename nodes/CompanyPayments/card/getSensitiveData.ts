@@ -22,7 +22,7 @@ function maskCvv(value: unknown): string | null {
 export const getSensitiveData: OperationDefinition = {
 	value: 'getSensitiveData',
 	name: 'Get Sensitive Data',
-	action: 'Get the full number and CVV of a card',
+	action: 'Get card number and CVV',
 	description:
 		'Reveal the full card number, CVV and expiry of an assigned card. The service logs every reveal.',
 	readOnly: true,

@@ -32,6 +32,8 @@ export function readListFields(
 	return { returnAll, limit };
 }
 
+const KEY_RULE = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. The service answers a repeated request with the same key with the stored result instead of moving money again.`;
+
 /** The optional Idempotency Key field of money-moving operations. */
 export const idempotencyKeyField: INodeProperties = {
 	displayName: 'Idempotency Key',
@@ -39,6 +41,22 @@ export const idempotencyKeyField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
-	description: `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. The service answers a repeated request with the same key with the stored result instead of moving money again. Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail).`,
+	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail)`,
 	hint: 'Set your own key (e.g. an ID from your system) to stay safe across separate executions too',
+};
+
+/** The Idempotency Key of Accept Quote, whose derived key follows the quote. */
+export const acceptIdempotencyKeyField: INodeProperties = {
+	...idempotencyKeyField,
+	description: `${KEY_RULE} Leave empty to use a key derived from the quote ID: a quote can be accepted once, so a retry, a re-run of a failed execution or a second workflow accepting the same quote all send the same key`,
+	hint: 'Empty is safe: the key follows the quote',
+};
+
+/** The Idempotency Key of Pay QR Code, which prepares a new quote on every run. */
+export const payIdempotencyKeyField: INodeProperties = {
+	...idempotencyKeyField,
+	displayName: 'Idempotency Key (Payment Reference)',
+	placeholder: 'e.g. {{ $json.invoiceId }}',
+	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item: safe for Retry On Fail, but a re-run of a failed execution prepares a new quote under a new key and can pay the QR code again. Set a reference of this payment from your input (e.g. an invoice ID) to make re-runs and duplicate triggers safe`,
+	hint: 'Set a payment reference from your input if executions of this workflow may be re-run',
 };

@@ -1,6 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { COMPANY_LOGIN_AUTHENTICATED } from '../assumptions';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from './fields';
@@ -13,7 +12,7 @@ import {
 export const login: OperationDefinition = {
 	value: 'login',
 	name: 'Login',
-	action: 'Log in as the company and rotate its API key',
+	action: 'Log in and rotate API key',
 	description:
 		'Log in with the company e-mail and password; the service issues a new company API key and the previous one stops working',
 	properties: [
@@ -38,7 +37,6 @@ export const login: OperationDefinition = {
 			method: 'POST',
 			path: '/auth/company/login',
 			body: { email, password },
-			authenticated: COMPANY_LOGIN_AUTHENTICATED,
 			itemIndex,
 			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
 		});

@@ -16,7 +16,7 @@ export const ROTATED_BY_EARLIER_ITEM =
 export const regenerateApiKey: OperationDefinition = {
 	value: 'regenerateApiKey',
 	name: 'Regenerate API Key',
-	action: 'Regenerate the company API key',
+	action: 'Regenerate company API key',
 	description: 'Issue a new company API key; the previous key stops working at once',
 	properties: [
 		{

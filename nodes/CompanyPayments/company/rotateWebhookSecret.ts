@@ -9,7 +9,7 @@ const NOTICE =
 export const rotateWebhookSecret: OperationDefinition = {
 	value: 'rotateWebhookSecret',
 	name: 'Rotate Webhook Secret',
-	action: 'Rotate the webhook signing secret',
+	action: 'Rotate webhook signing secret',
 	description: 'Generate a new secret that webhooks are signed with (needs webhook.manage)',
 	properties: [
 		{

@@ -27,7 +27,7 @@ function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 export const updateProfile: OperationDefinition = {
 	value: 'updateProfile',
 	name: 'Update Profile',
-	action: 'Update the company profile',
+	action: 'Update company profile',
 	description: 'Set the URL that receives webhooks and/or the secret they are signed with',
 	properties: [
 		{
@@ -58,7 +58,7 @@ export const updateProfile: OperationDefinition = {
 					name: 'webhookUrl',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. https://n8n.example.com/webhook/company-payments',
+					placeholder: 'e.g. https://n8n.example.com/webhook/…',
 					description: 'The http(s) URL that receives the webhooks of the company',
 				},
 			],

@@ -3,7 +3,7 @@ import { fixedCall } from '../common/fixedCall';
 export const getAddress = fixedCall({
 	value: 'getAddress',
 	name: 'Get Deposit Address',
-	action: 'Get the company deposit address',
+	action: 'Get company deposit address',
 	description:
 		'Get the company TRON address for incoming USDT (TRC-20); the service creates it on first request',
 	method: 'GET',

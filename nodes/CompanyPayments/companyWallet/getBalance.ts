@@ -3,7 +3,7 @@ import { fixedCall } from '../common/fixedCall';
 export const getBalance = fixedCall({
 	value: 'getBalance',
 	name: 'Get Balance',
-	action: 'Get the company balance',
+	action: 'Get company balance',
 	description: 'Get the company balance view: usdtBalance and the reserved frozenBalance',
 	method: 'GET',
 	path: '/wallets/balance',

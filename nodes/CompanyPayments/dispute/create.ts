@@ -18,7 +18,7 @@ function isExisting(dispute: IDataObject, reason: string, requestedAt: number): 
 export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
-	action: 'Open a dispute on an order',
+	action: 'Open a dispute',
 	description:
 		'Open a dispute on a completed order (status success or failed); returns the open dispute instead if the order already has one',
 	properties: [
@@ -37,7 +37,7 @@ export const create: OperationDefinition = {
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
-			placeholder: 'e.g. The merchant did not receive the payment',
+			placeholder: 'e.g. The payment did not arrive',
 			description: 'Why the order is disputed; shown to the team that reviews it',
 		},
 	],

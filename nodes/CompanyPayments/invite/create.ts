@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readEmail, emailField } from '../company/fields';
-import { permissionsField, readPermissions, readRole } from '../member/permissions';
+import { permissionsField, readPermissions, readRole, roleField } from '../member/permissions';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 
@@ -27,15 +27,9 @@ export const create: OperationDefinition = {
 			default: {},
 			options: [
 				permissionsField('Permissions the new member gets.'),
-				{
-					displayName: 'Role',
-					name: 'role',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. owner',
-					description:
-						'The role the new member gets; leave empty for the default role of the service',
-				},
+				roleField(
+					'The role the new member gets; leave this option out for the default role of the service',
+				),
 			],
 		},
 	],

@@ -10,7 +10,7 @@ export const inviteTokenField: INodeProperties = {
 	typeOptions: { password: true },
 	default: '',
 	required: true,
-	placeholder: 'e.g. https://payments.example.com/invite/…',
+	placeholder: 'e.g. https://pay.example.com/invite/…',
 	description:
 		'The token of the invite, or the whole invite URL (the token is then read from it). This call is public: it is sent without the API key.',
 };

@@ -3,14 +3,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { requireText } from '../common/validation';
 
 export const userIdField: INodeProperties = {
-	displayName: 'User ID',
+	displayName: 'Member ID',
 	name: 'userId',
 	type: 'string',
 	default: '',
 	required: true,
-	description: 'The user ID of the member, as returned by Get Many',
+	placeholder: 'e.g. usr_7f3a',
+	description: "The member's user ID (userId in the output of Member > Get Many)",
 };
 
 export function readUserId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(ctx, itemIndex, 'userId', 'User ID');
+	return requireText(ctx, itemIndex, 'userId', 'Member ID');
 }

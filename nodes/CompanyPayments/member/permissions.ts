@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { MEMBER_ROLES as ROLES } from '../assumptions';
 import { invalidInput } from '../common/validation';
 
 /** The permissions the interface document names; the complete list is not shown. */
@@ -18,7 +19,7 @@ export const NAMED_PERMISSIONS = [
 const PERMISSION = /^[A-Za-z0-9_.:*-]+$/;
 
 /** The Permissions field: a comma-separated list, so it takes any permission, named or not. */
-export function permissionsField(description: string, hint?: string): INodeProperties {
+export function permissionsField(description: string): INodeProperties {
 	return {
 		displayName: 'Permissions',
 		name: 'permissions',
@@ -26,7 +27,6 @@ export function permissionsField(description: string, hint?: string): INodePrope
 		default: '',
 		placeholder: 'e.g. orders.read, orders.create',
 		description: `${description} Separate names with commas. Known permissions: ${NAMED_PERMISSIONS.join(', ')}; others your account uses are accepted too.`,
-		...(hint ? { hint } : {}),
 	};
 }
 
@@ -74,6 +74,25 @@ export function readPermissions(
 	}
 	if (names.length === 0 && !Array.isArray(value)) return undefined;
 	return names;
+}
+
+/**
+ * The Role field: the roles this package offers (the document names only owner; see
+ * assumptions.ts). An expression can still send another role name, as typed.
+ */
+export function roleField(description: string): INodeProperties {
+	return {
+		displayName: 'Role',
+		name: 'role',
+		type: 'options',
+		default: 'member',
+		options: ROLES.map((role) => ({
+			name: role.name,
+			value: role.value,
+			description: role.description,
+		})),
+		description,
+	};
 }
 
 /** Reads an optional role: trimmed text, or undefined when empty; anything else is refused. */

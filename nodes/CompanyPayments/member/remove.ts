@@ -30,7 +30,7 @@ export const remove: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const userId = readUserId(this, itemIndex);
-		const notFound = `No member with user ID "${userId}" exists in this company (it may already be removed)`;
+		const notFound = `No member with ID "${userId}" exists in this company (it may already be removed)`;
 		const answer = (await apiRequest.call(this, {
 			method: 'DELETE',
 			path: `/members/${segment(userId)}`,

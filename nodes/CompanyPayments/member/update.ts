@@ -5,7 +5,7 @@ import { segment } from '../common/validation';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 import { readUserId, userIdField } from './fields';
-import { permissionsField, readPermissions, readRole } from './permissions';
+import { permissionsField, readPermissions, readRole, roleField } from './permissions';
 
 export const update: OperationDefinition = {
 	value: 'update',
@@ -29,18 +29,11 @@ export const update: OperationDefinition = {
 			default: {},
 			options: [
 				permissionsField(
-					"The member's complete new permission list; it replaces the current list. To remove every permission, set the field to the expression {{ [] }}.",
-					"Replaces the member's whole list",
+					'Every permission the member should have after the update. To remove every permission, set the field to the expression {{ [] }}.',
 				),
-				{
-					displayName: 'Role',
-					name: 'role',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. owner',
-					description:
-						'The new role. You cannot change your own role, and only an owner can change the role of an owner.',
-				},
+				roleField(
+					'The new role. You cannot change your own role, and only an owner can change the role of an owner.',
+				),
 			],
 		},
 	],
@@ -72,11 +65,11 @@ export const update: OperationDefinition = {
 					'A member cannot change their own role, and the API key in the credential belongs to this member. Use the key of another member who has members.role.write',
 				ROLE_CHANGE_NOT_ALLOWED:
 					'Only an owner can change the role of an owner. Use the API key of an owner',
-				MEMBER_NOT_FOUND: `No member with user ID "${userId}" exists in this company`,
+				MEMBER_NOT_FOUND: `No member with ID "${userId}" exists in this company`,
 			},
 			explainStatus: {
 				403: 'The service refused this change of role or permissions (for example, the only owner cannot give up the owner role); the service message says why',
-				404: `No member with user ID "${userId}" exists in this company`,
+				404: `No member with ID "${userId}" exists in this company`,
 			},
 		});
 		return typeof answer === 'object' &&

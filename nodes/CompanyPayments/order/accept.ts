@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { idempotencyKeyField } from '../common/fields';
+import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../transport';
 import type { OperationDefinition } from '../types';
@@ -25,7 +25,7 @@ export async function acceptQuote(
 export const accept: OperationDefinition = {
 	value: 'accept',
 	name: 'Accept Quote',
-	action: 'Accept a quote and create an order',
+	action: 'Accept a quote',
 	description:
 		'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
 	properties: [
@@ -37,14 +37,17 @@ export const accept: OperationDefinition = {
 			required: true,
 			description: 'The ID (UUID) of the quote returned by Prepare Quote',
 		},
-		idempotencyKeyField,
+		acceptIdempotencyKeyField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
+		// A quote can be accepted once: the derived key follows the quote, not the execution.
 		const key = idempotencyKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+			'Idempotency Key',
+			{ action: 'accept', id: quoteId },
 		);
 		return await acceptQuote(this, itemIndex, quoteId, key);
 	},

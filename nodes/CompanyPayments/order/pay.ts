@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { QUOTE_ID_FIELDS } from '../assumptions';
-import { idempotencyKeyField } from '../common/fields';
+import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
 import { idempotencyKey } from '../transport';
 import type { OperationDefinition } from '../types';
@@ -15,15 +15,19 @@ const EXPIRED =
 export const pay: OperationDefinition = {
 	value: 'pay',
 	name: 'Pay QR Code',
-	action: 'Pay a QR code in one step',
+	action: 'Pay a QR code',
 	description: 'Prepare a quote from the QR code and accept it at once; outputs the order',
-	properties: [qrCodeField, idempotencyKeyField],
+	properties: [qrCodeField, payIdempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');
+		// Not derived from the quote: every run prepares a new quote, so a quote-derived key would
+		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
+		// reference set by the user covers re-runs of the execution.
 		const key = idempotencyKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+			'Idempotency Key (Payment Reference)',
 		);
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');

@@ -10,7 +10,7 @@ export const qrCodeField = {
 	type: 'string' as const,
 	default: '',
 	required: true,
-	placeholder: 'e.g. https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB',
+	placeholder: 'e.g. https://qr.nspk.ru/AS10001…',
 	description:
 		'The content of the QR code: an NSPK/SBP link (incl. multiqr and platiqr), an ST00012 utility or budget payment string, or a traffic-fine UIN. The payment type is detected from it.',
 };
@@ -32,7 +32,7 @@ export async function prepareQuote(
 export const prepare: OperationDefinition = {
 	value: 'prepare',
 	name: 'Prepare Quote',
-	action: 'Prepare a quote from a QR code',
+	action: 'Prepare a quote',
 	description:
 		'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
 	properties: [qrCodeField],

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY } from '../assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../transport';
@@ -14,25 +13,19 @@ export const cancel: OperationDefinition = {
 	action: 'Cancel a payout',
 	description:
 		'Cancel a payout that no executor has taken yet (status waiting_trader); it ends in fail with failReason cancelled_by_merchant and its money is returned',
-	properties: [
-		payoutIdField,
-		...(PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY ? [idempotencyKeyField] : []),
-	],
+	// The document shows no Idempotency-Key for cancel; it is sent anyway (see assumptions.ts).
+	properties: [payoutIdField, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
-		const headers = PAYOUT_CANCEL_SENDS_IDEMPOTENCY_KEY
-			? {
-					'Idempotency-Key': idempotencyKey(
-						this,
-						itemIndex,
-						this.getNodeParameter('idempotencyKey', itemIndex, ''),
-					),
-				}
-			: undefined;
+		const key = idempotencyKey(
+			this,
+			itemIndex,
+			this.getNodeParameter('idempotencyKey', itemIndex, ''),
+		);
 		const payout = (await apiRequest.call(this, {
 			method: 'POST',
 			path: `/payouts/${segment(payoutId)}/cancel`,
-			headers,
+			headers: { 'Idempotency-Key': key },
 			itemIndex,
 			explain: {
 				PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,

@@ -6,8 +6,10 @@ import type { IDataObject } from 'n8n-workflow';
  * The document makes one field the only reliable sign: `refundedAt` on a Payout record (set,
  * i.e. not null, once the funds are returned), and `refunded` (boolean) in the
  * payout.status_changed and payout.recharged webhook payloads. It must never be inferred from
- * status `fail`: a failed payout is not necessarily refunded yet. The action node and the
- * trigger both use this one function so the rule cannot drift apart.
+ * status `fail`: a failed payout is not necessarily refunded yet. The trigger does not import
+ * this (it never imports from the action node's folder): its payout events carry only
+ * `refunded`, which it reads the same way in `CompanyPaymentsTrigger/events.ts`
+ * (payoutFundsReturned). Keep the two in step.
  */
 export function fundsReturned(payout: IDataObject): boolean {
 	if ('refundedAt' in payout) {
