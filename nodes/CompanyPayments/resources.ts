@@ -1,4 +1,5 @@
 import { card } from './card';
+import type { ResourceDefaults } from './common/describe';
 import { describeResource } from './common/describe';
 import { company } from './company';
 import { companyWallet } from './companyWallet';
@@ -11,27 +12,43 @@ import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
 
 /**
+ * Node versions. Version 1 preselected money-moving operations for some resources (Order: Pay
+ * QR Code, Card: Request, ...); its saved workflows keep that meaning. From version 1.1 on each
+ * resource preselects an operation that only reads.
+ */
+export const LEGACY_DEFAULTS_VERSION = 1;
+export const READ_ONLY_DEFAULTS_VERSION = 1.1;
+
+function changedFrom(operation: string) {
+	return {
+		operation,
+		legacyVersion: LEGACY_DEFAULTS_VERSION,
+		since: READ_ONLY_DEFAULTS_VERSION,
+	};
+}
+
+/**
  * Every resource of the node, with the operation preselected when the resource is picked. That
  * operation only reads (Get, Get Many, Get Balance, Get Profile): moving money, issuing a card
  * or changing the team is always chosen on purpose, never reached by picking a resource and
- * pressing Execute step.
+ * pressing Execute step. `legacy` keeps what version 1 preselected, for its saved workflows.
  */
-const registry: Array<{ resource: ResourceDefinition; defaultOperation: string }> = [
-	{ resource: order, defaultOperation: 'getMany' },
-	{ resource: dispute, defaultOperation: 'getMany' },
-	{ resource: companyWallet, defaultOperation: 'getBalance' },
-	{ resource: userWallet, defaultOperation: 'getMany' },
-	{ resource: member, defaultOperation: 'getMany' },
-	{ resource: invite, defaultOperation: 'getMany' },
-	{ resource: company, defaultOperation: 'getProfile' },
-	{ resource: card, defaultOperation: 'getMany' },
-	{ resource: payout, defaultOperation: 'get' },
+const registry: Array<{ resource: ResourceDefinition; defaults: ResourceDefaults }> = [
+	{ resource: order, defaults: { operation: 'getMany', legacy: changedFrom('pay') } },
+	{ resource: dispute, defaults: { operation: 'getMany', legacy: changedFrom('create') } },
+	{ resource: companyWallet, defaults: { operation: 'getBalance' } },
+	{ resource: userWallet, defaults: { operation: 'getMany', legacy: changedFrom('createOrGet') } },
+	{ resource: member, defaults: { operation: 'getMany' } },
+	{ resource: invite, defaults: { operation: 'getMany', legacy: changedFrom('create') } },
+	{ resource: company, defaults: { operation: 'getProfile' } },
+	{ resource: card, defaults: { operation: 'getMany', legacy: changedFrom('request') } },
+	{ resource: payout, defaults: { operation: 'get' } },
 ];
 
 export const resources: ResourceDefinition[] = registry.map((entry) => entry.resource);
 
 export const resourceProperties = registry.flatMap((entry) =>
-	describeResource(entry.resource, entry.defaultOperation),
+	describeResource(entry.resource, entry.defaults),
 );
 
 /**

@@ -62,10 +62,11 @@ describe('card resource definition', () => {
 		expect(resource?.options).toContainEqual(
 			expect.objectContaining({ name: 'Card', value: 'card' }),
 		);
-		const selector = properties.find(
+		const selectors = properties.filter(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'card',
 		);
-		expect(selector?.default).toBe('getMany');
+		// Version 1 keeps Request for its saved workflows; newer nodes start on Get Many.
+		expect(selectors.map((selector) => selector.default)).toEqual(['request', 'getMany']);
 	});
 });
 

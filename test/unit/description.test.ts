@@ -1,8 +1,13 @@
-import type { INode, INodeProperties, INodeTypes } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { resources, subtitle } from '../../nodes/CompanyPayments/resources';
+import {
+	LEGACY_DEFAULTS_VERSION,
+	READ_ONLY_DEFAULTS_VERSION,
+	resources,
+	subtitle,
+} from '../../nodes/CompanyPayments/resources';
 
 /** Resource and operation values are part of saved workflows: they must never change. */
 const EXPECTED: Record<string, string[]> = {
@@ -25,16 +30,37 @@ const EXPECTED: Record<string, string[]> = {
 	company: ['getProfile', 'updateProfile', 'regenerateApiKey', 'rotateWebhookSecret', 'login'],
 };
 
-const properties = new CompanyPayments().description.properties;
+const description = new CompanyPayments().description;
+const properties = description.properties;
 
 /** Operations a resource may preselect: they only read, and reveal nothing sensitive. */
 const READ_ONLY_DEFAULTS = ['get', 'getMany', 'getBalance', 'getProfile'];
 
-function selectorOf(resource: string): INodeProperties | undefined {
-	return properties.find(
-		(property) =>
-			property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === resource,
-	);
+/** What version 1 preselected; its saved workflows rely on it. Never change this table. */
+const VERSION_1_DEFAULTS: Record<string, string> = {
+	order: 'pay',
+	dispute: 'create',
+	companyWallet: 'getBalance',
+	userWallet: 'createOrGet',
+	member: 'getMany',
+	invite: 'create',
+	company: 'getProfile',
+	card: 'request',
+	payout: 'get',
+};
+
+/** The operation n8n fills in for a node saved with these parameters, the way it loads one. */
+function preselected(parameters: INodeParameters, typeVersion: number): unknown {
+	const node: INode = {
+		id: 'node-1',
+		name: 'Company Payments',
+		type: 'n8n-nodes-company-payments.companyPayments',
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+	return NodeHelpers.getNodeParameters(properties, parameters, true, false, node, description)
+		?.operation;
 }
 
 function values(property: INodeProperties | undefined): string[] {
@@ -82,9 +108,9 @@ describe('node description', () => {
 	});
 
 	it.each(Object.keys(EXPECTED))(
-		'resource %s preselects a read-only operation, so picking it and executing moves no money',
+		'resource %s preselects a read-only operation in new nodes, so picking it and executing moves no money',
 		(resource) => {
-			const chosen = String(selectorOf(resource)?.default);
+			const chosen = String(preselected({ resource }, READ_ONLY_DEFAULTS_VERSION));
 			const operation = resources
 				.find((candidate) => candidate.value === resource)
 				?.operations.find((candidate) => candidate.value === chosen);
@@ -93,9 +119,22 @@ describe('node description', () => {
 		},
 	);
 
-	it('starts a new node on a read-only operation', () => {
-		const resource = String(properties.find((property) => property.name === 'resource')?.default);
-		expect(READ_ONLY_DEFAULTS).toContain(selectorOf(resource)?.default);
+	it('starts a new node (no parameters) on a read-only operation', () => {
+		expect(READ_ONLY_DEFAULTS).toContain(preselected({}, READ_ONLY_DEFAULTS_VERSION));
+	});
+
+	it.each(Object.entries(VERSION_1_DEFAULTS))(
+		'keeps what a saved version 1 node of resource %s left implicit (%s), so its workflow does the same',
+		(resource, operation) => {
+			expect(preselected({ resource }, LEGACY_DEFAULTS_VERSION)).toBe(operation);
+		},
+	);
+
+	it('keeps an operation that a saved workflow states, in every version', () => {
+		for (const version of [LEGACY_DEFAULTS_VERSION, READ_ONLY_DEFAULTS_VERSION]) {
+			expect(preselected({ resource: 'card', operation: 'request' }, version)).toBe('request');
+			expect(preselected({ resource: 'order', operation: 'getMany' }, version)).toBe('getMany');
+		}
 	});
 
 	it('names every action in one style: sentence case, no "the", at most six words, all distinct', () => {

@@ -63,6 +63,31 @@ describe('payout resource definition', () => {
 		);
 		expect(selector?.default).toBe('get');
 	});
+
+	it('asks Create for the recipient in plain English, with a placeholder that follows Pay To', () => {
+		const fields = payoutResource.operations.find((op) => op.value === 'create')?.properties ?? [];
+		const shown = (type: string) =>
+			fields.filter(
+				(field) =>
+					field.name === 'requisite' &&
+					(field.displayOptions?.show?.requisiteType as string[] | undefined)?.includes(type),
+			);
+		const [card] = shown('card');
+		const [phone] = shown('phone');
+		expect(shown('card')).toHaveLength(1);
+		expect(shown('phone')).toHaveLength(1);
+		expect(card).toMatchObject({ displayName: 'Recipient Card Number', required: true });
+		expect(card.placeholder).toMatch(/^e\.g\. \d{4} \d{4} \d{4} \d{4}$/);
+		expect(phone).toMatchObject({ displayName: 'Recipient Phone Number', required: true });
+		expect(phone.placeholder).toMatch(/^e\.g\. \+7 /);
+		expect(JSON.stringify(fields)).not.toMatch(/"displayName":"Requisite/);
+	});
+
+	it('gives Amount (RUB) no default that the node would then refuse', () => {
+		const fields = payoutResource.operations.find((op) => op.value === 'create')?.properties ?? [];
+		const amount = fields.find((field) => field.name === 'amountRub');
+		expect(amount).toMatchObject({ default: '', required: true, placeholder: 'e.g. 1500.00' });
+	});
 });
 
 describe('fundsReturned', () => {
