@@ -1,0 +1,81 @@
+// n8n's verification scan, run locally: `npm run scan` (after `npm run build`).
+//
+// n8n lists a community package as verified only when @n8n/scan-community-package passes on
+// it. That scanner lints two things with the same ESLint rules as `n8n-node lint`: the
+// published tarball (downloaded from npm) and the source it was built from (the GitHub commit
+// named by the package's npm provenance). This script does both without the registry and the
+// provenance step: it packs the package with `npm pack` into a temporary folder, unpacks it,
+// and runs the scanner's own `analyzePackage` on
+//   1. the unpacked tarball, every .js, .ts and .json file (the scanner's default, which is
+//      stricter than the tarball leg of n8n's run: it also catches declaration files such as
+//      dist/credentials/*.d.ts, which trip cred-filename-against-convention);
+//   2. the unpacked tarball, compiled .js and package.json (n8n's tarball leg);
+//   3. the source tree, with the scanner's SOURCE_FILE_PATTERNS (n8n's source leg).
+// Any finding exits non-zero. The temporary folder is removed at the end.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
+
+if (!existsSync(join(root, 'dist'))) {
+	console.error(
+		'scan: dist/ is missing; run `npm run build` first (the scan checks what npm would publish).',
+	);
+	process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'n8n-nodes-company-payments-scan-'));
+let failed = false;
+try {
+	const packed = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		}),
+	);
+	const tarball = join(work, packed[0].filename);
+	const unpacked = join(work, 'unpacked');
+	mkdirSync(unpacked);
+	execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
+	const packageDir = join(unpacked, 'package');
+	const declarations = packed[0].files
+		.map((file) => file.path)
+		.filter((path) => path.endsWith('.d.ts'));
+	console.log(
+		`scan: packed ${packed[0].filename} (${packed[0].files.length} files, ${declarations.length} declaration files)`,
+	);
+
+	const legs = [
+		['tarball, all .js/.ts/.json (scanner default)', packageDir, undefined],
+		["tarball, .js and package.json (n8n's tarball leg)", packageDir, ['**/*.js', 'package.json']],
+		["source tree (n8n's source leg)", root, SOURCE_FILE_PATTERNS],
+	];
+	for (const [label, dir, patterns] of legs) {
+		const result = await analyzePackage(dir, patterns);
+		// A leg that found nothing to lint proves nothing.
+		if (result.passed && result.message === 'No files found to analyze') {
+			failed = true;
+			console.log(`scan: ✖ ${label}: no files found to analyze in ${dir}`);
+		} else if (result.passed) {
+			console.log(`scan: ✔ ${label}`);
+		} else {
+			failed = true;
+			console.log(`scan: ✖ ${label}: ${result.message}`);
+			if (result.details) console.log(result.details);
+		}
+	}
+} finally {
+	rmSync(work, { recursive: true, force: true });
+}
+if (failed) {
+	console.error('scan: FAILED — n8n would not verify this package');
+	process.exit(1);
+}
+console.log("scan: passed — the tarball and the source pass n8n's verification scanner");
