@@ -350,3 +350,49 @@ test('replayed deliveries, the first and later ones, start no second execution, 
 	);
 	assert.equal(afterRuns.length, 1, 'no second execution of a delivery accepted after a restart');
 });
+
+test('listening for a test event points the company at the Test URL and puts the Production URL back after', async () => {
+	const company = sandbox.state.companies.get('cmp_demo');
+	const productionUrl = n8n.webhookUrl(`${webhookId}/webhook`);
+	const testUrl = productionUrl.replace('/webhook/', '/webhook-test/');
+	assert.equal(company.webhookUrl, productionUrl);
+
+	// What the editor's "Test this trigger" / "Listen for test event" sends.
+	const workflowData = await n8n.rest('GET', `/workflows/${workflowId}`);
+	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: 'Company Payments Trigger' },
+	});
+	assert.equal(started.waitingForWebhook, true, JSON.stringify(started));
+	await waitFor(() => company.webhookUrl === testUrl, 'the company webhook URL to be the Test URL');
+
+	const deliveryId = `dlv_test_${uuid()}`;
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'test-event' },
+		deliveryId,
+		wait: true,
+	});
+	const delivery = await control('GET', `/deliveries/${deliveryId}`);
+	assert.equal(delivery.url, testUrl);
+	assert.equal(delivery.attempts.at(-1).status, 200);
+	assert.deepEqual(JSON.parse(delivery.attempts.at(-1).responseBody), {
+		received: true,
+		executed: true,
+		deliveryId,
+	});
+
+	// n8n stops listening after the test event and calls delete: the Production URL is back.
+	await waitFor(() => company.webhookUrl === productionUrl, 'the Production URL to be put back');
+	const afterId = `dlv_after_test_${uuid()}`;
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'after-test' },
+		deliveryId: afterId,
+		wait: true,
+	});
+	await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === afterId),
+		'a production execution after the test',
+	);
+});

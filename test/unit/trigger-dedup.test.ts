@@ -357,6 +357,52 @@ describe('persistence across restarts and processes', () => {
 		expect(second.staticData.__dataChanged).toBe(false);
 	});
 
+	it('has a later delivery saved although starting the execution resets the change flag (n8n 2.41)', async () => {
+		const nodeId = freshNodeId();
+		const node: INode = {
+			id: nodeId,
+			name: 'Company Payments Trigger',
+			type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const trigger = new CompanyPaymentsTrigger();
+		const nodeTypes = {
+			getByName: () => trigger,
+			getByNameAndVersion: () => trigger,
+			getKnownTypes: () => ({}),
+		} as unknown as INodeTypes;
+		const load = (staticData: IDataObject) =>
+			new Workflow({
+				id: 'wf-1',
+				nodes: [node],
+				connections: {},
+				active: true,
+				nodeTypes,
+				staticData,
+			});
+
+		// Static data already in the database (the registration, or an earlier delivery).
+		const raw = roundTrip({ [`node:${node.name}`]: { registration: { url: 'u' } } });
+		const request = load(raw);
+		const outcome = await deliver({
+			nodeId,
+			staticData: request.getStaticData('node', node),
+			deliveryId: 'later-1',
+		});
+		// n8n saves the static data when the answer goes out, if the flag is set then. When the
+		// node writes the answer itself (noWebhookResponse), that is before the execution starts;
+		// otherwise n8n answers after WorkflowRunner.run(), which first builds a Workflow from the
+		// same static data object, and that resets the flag.
+		const answeredByNode = outcome.result.noWebhookResponse === true;
+		const flaggedAtAnswer = answeredByNode ? request.staticData.__dataChanged : undefined;
+		load(raw); // what WorkflowRunner.run() does with the request's static data in n8n 2.41
+		const flaggedAtSave = answeredByNode ? flaggedAtAnswer : request.staticData.__dataChanged;
+		expect(flaggedAtSave).toBe(true);
+		expect(outcome.response.statusCode).toBe(200);
+	});
+
 	it('writes a versioned store naming its writer', async () => {
 		const staticData: IDataObject = {};
 		await deliver({ staticData, deliveryId: 'v-1' });
