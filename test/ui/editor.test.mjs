@@ -32,7 +32,7 @@ import {
 	visibleParameters,
 	waitForText,
 } from './editor.mjs';
-import { N, credentials, walkWorkflow } from './fixtures.mjs';
+import { N, SANDBOX_OPTIONS, credentials, walkWorkflow } from './fixtures.mjs';
 import {
 	NODE_TYPE,
 	POLL_TRIGGER_TYPE,
@@ -49,7 +49,7 @@ let hasPollTrigger = false;
 
 before(async () => {
 	const started = Date.now();
-	stack = await startStack({ credentials });
+	stack = await startStack({ credentials, sandbox: SANDBOX_OPTIONS });
 	const types = await whileBusy(() => stack.n8n.listNodeTypes());
 	hasPollTrigger = types.some((type) => type.name === POLL_TRIGGER_TYPE);
 	// The node panel adds a node in its newest version: the fresh node gets that one.
@@ -396,5 +396,62 @@ test('the credential test explains a wrong Environment (item 4) and a wrong API 
 	);
 	assert.match(wrongKey, /API key/i, wrongKey);
 	assert.match(wrongKey, /unknown|replaced/i, wrongKey);
+	await backToCanvas(page);
+});
+
+test('Test this trigger with registration on: the Test URL gets the event, then the company URL is put back (item 7)', async () => {
+	const company = () => stack.sandbox.state.companies.get(stack.sandbox.company.id);
+	const before = company().webhookUrl ?? null;
+	await openNode(page, N.listening);
+	const texts = await notices(page);
+	assert.ok(
+		texts.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
+		`with registration on a notice tells what happens while listening: ${JSON.stringify(texts)}`,
+	);
+	await page
+		.getByTestId('trigger-execute-button')
+		.or(page.getByTestId('node-execute-button'))
+		.first()
+		.click();
+	const registered = await waitForText(
+		async () => String(company().webhookUrl ?? ''),
+		(url) => url.includes('/webhook-test/'),
+		60_000,
+	);
+	await screenshot(page, '17-trigger-listening');
+	assert.match(
+		registered,
+		/\/webhook-test\//,
+		'while listening, the company webhook URL is the Test URL',
+	);
+
+	const sent = await fetch(`${stack.sandbox.url}/__control/webhooks/send`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({
+			event: 'card.assigned',
+			payload: { externalId: 'ui-test-event' },
+			wait: true,
+		}),
+	});
+	assert.equal(sent.status < 300, true, `sandbox send: ${sent.status} ${await sent.text()}`);
+	const output = page.getByTestId('output-panel');
+	const shown = await waitForText(
+		() => output.innerText(),
+		(text) => /card\.assigned|ui-test-event/.test(text),
+		60_000,
+	);
+	assert.match(shown, /card\.assigned|ui-test-event/, `the test event is shown: ${shown}`);
+	await screenshot(page, '18-trigger-test-event');
+	const restored = await waitForText(
+		async () => String(company().webhookUrl ?? ''),
+		(url) => !url.includes('/webhook-test/'),
+		60_000,
+	);
+	assert.equal(
+		restored,
+		String(before ?? ''),
+		'after the test event the previous webhook URL is back',
+	);
 	await backToCanvas(page);
 });

@@ -3,6 +3,8 @@
  * the suite looks at, so the editor loads once (a full load of n8n's editor takes 10 to 40 s on
  * a busy 2-core machine); each test opens its node's panel from the canvas.
  */
+import { randomBytes } from 'node:crypto';
+
 import { NODE_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE, newId, node } from './stack.mjs';
 
 /** An order ID the sandbox does not know: Order → Get answers 404 with the service's error body. */
@@ -22,10 +24,15 @@ export const N = Object.freeze({
 	routed: 'Routed Trigger',
 	allEvents: 'All Events Trigger',
 	poll: 'Poll Trigger',
+	listening: 'Registering Trigger',
 });
 
+/** The company's webhook secret in the sandbox and in the credential: deliveries verify. */
+export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+export const SANDBOX_OPTIONS = { webhookSecret: WEBHOOK_SECRET, retryDelaysMs: [0, 100, 200, 400] };
+
 export function credentials(sandbox) {
-	const base = { environment: 'staging', baseUrl: sandbox.url, webhookSecret: '' };
+	const base = { environment: 'staging', baseUrl: sandbox.url, webhookSecret: WEBHOOK_SECRET };
 	return {
 		good: { name: 'Sandbox owner key', data: { ...base, apiKey: sandbox.keys.owner } },
 	};
@@ -97,6 +104,7 @@ export function walkWorkflow({ credentials: c, hasPollTrigger, newest = 1 }) {
 			{ credential },
 		),
 		node(N.allEvents, TRIGGER_TYPE, [600, 600], {}, { credential }),
+		node(N.listening, TRIGGER_TYPE, [300, 600], { registerWebhook: true }, { credential }),
 	];
 	if (hasPollTrigger) nodes.push(node(N.poll, POLL_TRIGGER_TYPE, [900, 600], {}, { credential }));
 	return {

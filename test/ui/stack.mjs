@@ -57,9 +57,10 @@ export function node(name, type, position, parameters = {}, { credential, typeVe
  * (through n8n's REST API, as the editor does: one n8n CLI call less), and launches Chromium
  * with a fresh profile, signed in as the owner.
  *
- * @param {{ credentials?: (sandbox) => Record<string, { name: string, data: object }> }} [options]
+ * @param {{ credentials?: (sandbox) => Record<string, { name: string, data: object }>, sandbox?: object }} [options]
+ *   `sandbox`: options of startSandbox
  */
-export async function startStack({ credentials = () => ({}) } = {}) {
+export async function startStack({ credentials = () => ({}), sandbox = {} } = {}) {
 	if (!fs.existsSync(CHROMIUM)) {
 		throw new Error(
 			`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium), or set COMPANY_PAYMENTS_CHROMIUM`,
@@ -75,7 +76,7 @@ export async function startStack({ credentials = () => ({}) } = {}) {
 	try {
 		const t1 = Date.now();
 		await host.ensureN8n();
-		stack.sandbox = await startSandbox({});
+		stack.sandbox = await startSandbox(sandbox);
 		stack.userFolder = host.createUserFolder('n8n-cp-ui-');
 		host.installPackage(stack.userFolder);
 		stack.n8n = await host.startN8n({ userFolder: stack.userFolder });
