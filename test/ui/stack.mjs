@@ -1,0 +1,159 @@
+/**
+ * The stack the browser tests drive: the sandbox of the payments service, one real n8n 2.8.4
+ * with the built package, the credentials and workflows the tests open, and the machine's
+ * Chromium through playwright-core (Playwright's own browser download cannot work here; see
+ * scripts/ensure-chromium.sh).
+ *
+ * Everything listens on 127.0.0.1. `stopStack()` stops n8n and Chromium by their handles (PIDs),
+ * closes the sandbox and deletes the n8n user folder and the browser profile.
+ *
+ * Plain JavaScript: the n8n linter forbids process, fs and child_process in TypeScript.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { startSandbox } from '../sandbox/server.mjs';
+import * as host from '../e2e/n8n-host.mjs';
+
+export const CHROMIUM = process.env.COMPANY_PAYMENTS_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(
+	path.dirname(fileURLToPath(import.meta.url)),
+	'.screenshots',
+);
+export const NODE_TYPE = `${host.PACKAGE_NAME}.companyPayments`;
+export const TRIGGER_TYPE = `${host.PACKAGE_NAME}.companyPaymentsTrigger`;
+export const POLL_TRIGGER_TYPE = `${host.PACKAGE_NAME}.companyPaymentsPollTrigger`;
+export const { OWNER } = host;
+
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+/** An n8n workflow id (16 alphanumerics). */
+export const newId = host.newN8nId;
+const { uuid } = host;
+
+/** A node of a workflow fixture, with the Company Payments credential when `credential` is set. */
+export function node(name, type, position, parameters = {}, { credential, typeVersion = 1 } = {}) {
+	const out = { id: uuid(), name, type, typeVersion, position, parameters };
+	if (credential)
+		out.credentials = { companyPaymentsApi: { id: credential.id, name: credential.name } };
+	if (type === TRIGGER_TYPE) out.webhookId = uuid();
+	return out;
+}
+
+/**
+ * Starts the sandbox and n8n, creates the credentials that `credentials(sandbox)` returns
+ * (through n8n's REST API, as the editor does: one n8n CLI call less), and launches Chromium
+ * with a fresh profile, signed in as the owner.
+ *
+ * @param {{ credentials?: (sandbox) => Record<string, { name: string, data: object }>, sandbox?: object }} [options]
+ *   `sandbox`: options of startSandbox
+ */
+export async function startStack({ credentials = () => ({}), sandbox = {} } = {}) {
+	if (!fs.existsSync(CHROMIUM)) {
+		throw new Error(
+			`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium), or set COMPANY_PAYMENTS_CHROMIUM`,
+		);
+	}
+	const pkg = JSON.parse(fs.readFileSync(path.join(host.PACKAGE_ROOT, 'package.json'), 'utf8'));
+	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
+		if (!fs.existsSync(path.join(host.PACKAGE_ROOT, file))) {
+			throw new Error(`${file} is missing: run npm run build first (npm run test:ui builds)`);
+		}
+	}
+	const stack = { timings: {}, pkg };
+	try {
+		const t1 = Date.now();
+		await host.ensureN8n();
+		stack.sandbox = await startSandbox(sandbox);
+		stack.userFolder = host.createUserFolder('n8n-cp-ui-');
+		host.installPackage(stack.userFolder);
+		stack.n8n = await host.startN8n({ userFolder: stack.userFolder });
+		// Creates the owner account (first call on a new folder), so the browser can sign in.
+		await whileBusy(() => stack.n8n.rest('GET', '/login'));
+		stack.credentials = {};
+		for (const [key, spec] of Object.entries(credentials(stack.sandbox))) {
+			const body = { type: 'companyPaymentsApi', ...spec };
+			const saved = await whileBusy(() => stack.n8n.rest('POST', '/credentials', body));
+			stack.credentials[key] = { id: saved.id, name: saved.name };
+		}
+		stack.timings.n8nStartMs = Date.now() - t1;
+
+		const t2 = Date.now();
+		stack.profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-ui-chromium-'));
+		stack.context = await chromium.launchPersistentContext(stack.profileDir, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1440, height: 900 },
+			locale: 'en-US',
+			timezoneId: 'UTC',
+		});
+		stack.context.setDefaultTimeout(30_000);
+		await whileBusy(async () => {
+			const login = await stack.context.request.post(`${stack.n8n.url}/rest/login`, {
+				data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+			});
+			if (!login.ok()) throw new Error(`browser login: ${login.status()} ${await login.text()}`);
+		});
+		stack.page = stack.context.pages()[0] ?? (await stack.context.newPage());
+		stack.timings.browserMs = Date.now() - t2;
+		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+		return stack;
+	} catch (error) {
+		await stopStack(stack);
+		throw error;
+	}
+}
+
+/**
+ * Retries a call while n8n answers 503 or drops the connection. On a loaded machine n8n 2.8.4
+ * reports "Database is not ready!" for a while after its ready line (its database health check
+ * times out), which is no fault of the package.
+ */
+export async function whileBusy(call, timeoutMs = 90_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return await call();
+		} catch (error) {
+			const busy = /\b503\b|fetch failed|ECONNRESET|socket hang up/.test(String(error?.message));
+			if (!busy || Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
+}
+
+export async function stopStack(stack) {
+	if (!stack) return;
+	await stack.context?.close().catch(() => undefined);
+	await stack.n8n?.stop();
+	// n8n's log outlives the user folder, next to the screenshots, for a failed run.
+	if (stack.n8n?.logFile && fs.existsSync(stack.n8n.logFile)) {
+		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+		fs.copyFileSync(stack.n8n.logFile, path.join(SCREENSHOT_DIR, 'n8n.log'));
+	}
+	await stack.sandbox?.close();
+	if (stack.profileDir) fs.rmSync(stack.profileDir, { recursive: true, force: true });
+	if (stack.userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
+		fs.rmSync(stack.userFolder, { recursive: true, force: true });
+	}
+}
+
+/** Saves a full-page screenshot as test/ui/.screenshots/<name>.png and returns its path. */
+export async function screenshot(page, name) {
+	const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+	await page.screenshot({ path: file, fullPage: false });
+	return file;
+}
