@@ -128,44 +128,30 @@ test('the node panel finds the action node with its actions and the trigger with
 	await backToCanvas(page);
 });
 
-/**
- * TODO markers: the branch `ops` made the read-only defaults depend on node version 1.1 and
- * exported the canvas subtitle (resources.ts), but CompanyPayments.node.ts still declares
- * `version: 1` and the old subtitle. With `version: [1, 1.1], defaultVersion: 1.1` and
- * `subtitle: subtitle` there, both tests pass (checked); then remove the two `todo` options.
- */
-const NODE_TS_NOT_WIRED = {
-	todo: 'CompanyPayments.node.ts must declare version [1, 1.1] (defaultVersion 1.1) and use the subtitle of resources.ts',
-};
-
-test(
-	'a Company Payments node added with its defaults does nothing that moves money (issue 11 item 2)',
-	NODE_TS_NOT_WIRED,
-	async () => {
-		await openNode(page, N.defaults);
-		const operation = await parameterValue(page, 'operation');
-		await screenshot(page, '04-defaults');
-		const moneyMoving = /pay|accept|request|recharge|create|cancel/i;
-		assert.doesNotMatch(
-			operation,
-			moneyMoving,
-			`default operation of resource ${await parameterValue(page, 'resource')}`,
+test('a Company Payments node added with its defaults does nothing that moves money (issue 11 item 2)', async () => {
+	await openNode(page, N.defaults);
+	const operation = await parameterValue(page, 'operation');
+	await screenshot(page, '04-defaults');
+	const moneyMoving = /pay|accept|request|recharge|create|cancel/i;
+	assert.doesNotMatch(
+		operation,
+		moneyMoving,
+		`default operation of resource ${await parameterValue(page, 'resource')}`,
+	);
+	assert.match(operation, /^Get/, 'the default operation reads');
+	for (const resource of ['Card', 'Order', 'Payout']) {
+		await selectOption(page, 'resource', resource);
+		await parameter(page, 'operation').locator('input').first().waitFor();
+		const chosen = await parameterValue(page, 'operation');
+		assert.match(
+			chosen,
+			/^Get/,
+			`picking Resource = ${resource} preselects a read, got "${chosen}"`,
 		);
-		assert.match(operation, /^Get/, 'the default operation reads');
-		for (const resource of ['Card', 'Order', 'Payout']) {
-			await selectOption(page, 'resource', resource);
-			await parameter(page, 'operation').locator('input').first().waitFor();
-			const chosen = await parameterValue(page, 'operation');
-			assert.match(
-				chosen,
-				/^Get/,
-				`picking Resource = ${resource} preselects a read, got "${chosen}"`,
-			);
-		}
-		await screenshot(page, '05-defaults-other-resources');
-		await backToCanvas(page);
-	},
-);
+	}
+	await screenshot(page, '05-defaults-other-resources');
+	await backToCanvas(page);
+});
 
 test('Order → Pay QR Code shows its fields, and the QR Code placeholder is not cut off (items 8)', async () => {
 	await openNode(page, N.pay);
@@ -248,22 +234,18 @@ test('Member → Update: one replace-all warning, the member called Member ID, R
 	await backToCanvas(page);
 });
 
-test(
-	'the canvas shows what each node does in words, not internal values (item 8)',
-	NODE_TS_NOT_WIRED,
-	async () => {
-		await backToCanvas(page);
-		for (const name of [N.balance, N.payout, N.sensitive]) {
-			const subtitle = await canvasSubtitle(page, name);
-			assert.ok(subtitle, `${name} has a subtitle`);
-			assert.doesNotMatch(
-				subtitle,
-				/getBalance|companyWallet|getSensitiveData|^\w+: \w+$/,
-				`subtitle of ${name}: "${subtitle}"`,
-			);
-		}
-	},
-);
+test('the canvas shows what each node does in words, not internal values (item 8)', async () => {
+	await backToCanvas(page);
+	for (const name of [N.balance, N.payout, N.sensitive]) {
+		const subtitle = await canvasSubtitle(page, name);
+		assert.ok(subtitle, `${name} has a subtitle`);
+		assert.doesNotMatch(
+			subtitle,
+			/getBalance|companyWallet|getSensitiveData|^\w+: \w+$/,
+			`subtitle of ${name}: "${subtitle}"`,
+		);
+	}
+});
 
 test('the trigger: separate outputs carry short human labels that stay distinct when cut (item 6)', async () => {
 	await backToCanvas(page);
