@@ -109,5 +109,53 @@ export async function waitForActiveWebhooks(handle, { deadline, exited, describe
 		}
 		await sleep(100);
 	}
+	const withWebhooks = workflows.filter((workflow) => webhookProbePaths(workflow).length > 0);
+	await waitForPublications(handle, withWebhooks, { deadline });
 	return probed;
+}
+
+/**
+ * n8n 2.41's publication service registers a webhook (what the probe sees) before it calls the
+ * node's own registration (`checkExists`/`create`, e.g. our trigger registering its URL with the
+ * service). Where n8n has `GET /rest/workflows/:id/publication-status`, wait until no workflow
+ * is still `in_progress`. Older n8n (404 there) activated everything before its ready line.
+ */
+async function waitForPublications(handle, workflows, { deadline }) {
+	for (const workflow of workflows) {
+		for (;;) {
+			let status;
+			try {
+				status = (await handle.rest('GET', `/workflows/${workflow.id}/publication-status`))?.status;
+			} catch (error) {
+				if (/answered 404/.test(error.message)) return; // no publication service
+				throw error;
+			}
+			if (status !== 'in_progress') break;
+			if (Date.now() > deadline) {
+				throw new Error(`workflow ${workflow.name} (${workflow.id}) is still being published`);
+			}
+			await sleep(100);
+		}
+	}
+}
+
+/**
+ * Waits until every webhook of one workflow answers the probe (`registered: true`) or none does
+ * (`registered: false`), after an activation or deactivation through the API.
+ */
+export async function waitForWorkflowWebhooks(handle, workflow, { registered, timeoutMs }) {
+	const deadline = Date.now() + timeoutMs;
+	const paths = webhookProbePaths(workflow);
+	for (;;) {
+		const states = await Promise.all(paths.map((p) => webhookIsRegistered(handle.url, p)));
+		if (states.every((state) => state === registered)) return;
+		if (Date.now() > deadline) {
+			const wrong = paths.filter((_, i) => states[i] !== registered);
+			throw new Error(
+				`workflow ${workflow.id}: webhooks ${wrong.map((p) => `/webhook/${p}`).join(', ')} still ` +
+					`${registered ? 'do not answer' : 'answer'} after ${timeoutMs / 1000}s`,
+			);
+		}
+		await sleep(100);
+	}
 }
