@@ -4,7 +4,7 @@
 //   node bench/run.mjs                 everything (4 to 7 minutes on 2 cores), writes RESULTS.md
 //   node bench/run.mjs --only=verify,package   a subset; prints only, RESULTS.md is left alone
 //   node bench/run.mjs --only=trigger,action --write   a subset, written as its version's section
-//   node bench/run.mjs --quick         fewer runs; prints only
+//   node bench/run.mjs --quick         fewer runs; prints only (with --write: written, marked quick)
 //   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/run.mjs   on another n8n of the e2e host's set
 //
 // Everything listens on 127.0.0.1. n8n (COMPANY_PAYMENTS_N8N_VERSION, default 2.8.4, from the
@@ -52,7 +52,8 @@ const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL;
 for (const name of only)
 	if (!ALL.includes(name)) throw new Error(`unknown benchmark "${name}" (${ALL.join(', ')})`);
-const complete = !quick && (only.length === ALL.length || args.includes('--write'));
+// --write also writes a subset or a quick run (the section then says which and how many runs).
+const complete = args.includes('--write') || (!quick && only.length === ALL.length);
 
 const started = Date.now();
 const log = (message) =>
@@ -352,7 +353,8 @@ async function main() {
 	const context =
 		`Measured ${new Date().toISOString().slice(0, 10)} on ${m.cores} cores (${m.cpu}), ` +
 		`${num(m.memoryGiB)} GiB RAM, ${m.platform}; n8n ${N8N_VERSION} on Node ${n8nNode} ` +
-		`(SQLite, regular mode); the in-process figures on Node ${m.node}. Ran: ${only.join(', ')}. ` +
+		`(SQLite, regular mode); the in-process figures on Node ${m.node}. Ran: ${only.join(', ')}` +
+		`${quick ? ` (quick: trigger ${RUNS.trigger} runs of ${RUNS.triggerCount} deliveries, action ${RUNS.action} runs)` : ''}. ` +
 		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
 		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
 	const rowList = rows(results);

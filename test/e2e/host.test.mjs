@@ -17,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { buildN8nEnv } from './lib/env.mjs';
 import { n8nCacheDir, nodeCacheDir } from './lib/install.mjs';
-import { webhookProbePaths } from './lib/readiness.mjs';
+import { registeredMethods, webhookIsRegistered, webhookProbePaths } from './lib/readiness.mjs';
 import {
 	activateCliArgs,
 	cliArgsFor,
@@ -224,6 +224,10 @@ describe('versions: which n8n, which Node, which CLI (pure rules)', () => {
 			],
 		});
 		assert.deepEqual(paths, ['orders', 'abc/webhook']);
+		// n8n lists OPTIONS alone for a path nobody registered, and the methods of a registered one.
+		assert.deepEqual(registeredMethods('OPTIONS'), []);
+		assert.deepEqual(registeredMethods(null), []);
+		assert.deepEqual(registeredMethods('OPTIONS, GET, post'), ['GET', 'POST']);
 	});
 });
 
@@ -334,6 +338,9 @@ describe(`a real n8n ${N8N_VERSION}`, () => {
 		const before404 = await fetch(n8n.webhookUrl('host-api'));
 		await before404.body?.cancel();
 		assert.equal(before404.status, 404, 'inactive workflow must not answer');
+		// The readiness probe tells an inactive path from an active one (it must not say yes to all).
+		assert.equal(await webhookIsRegistered(n8n.url, 'host-api'), false);
+		assert.equal(await webhookIsRegistered(n8n.url, 'host-cli'), true);
 		const activated = await n8n.activateWorkflow(apiActivated.id);
 		assert.equal(activated.active, true);
 		await callWebhook('host-api', 'api');

@@ -46,6 +46,7 @@ import {
 	isHealthy,
 	READY_LINE,
 	waitForActiveWebhooks,
+	waitForWorkflowWebhooks,
 } from './lib/readiness.mjs';
 import { defaultLog, openLog, readFrom, tail } from './lib/util.mjs';
 import {
@@ -631,12 +632,21 @@ function attachClient(handle) {
 		return answer;
 	};
 
+	// n8n 2.41 writes the types files lazily after start; a request in that moment can fail at the
+	// connection level ("fetch failed"). Such failures are retried; HTTP errors are not.
 	async function typesFile(name) {
-		const { res, body } = await request(`${handle.url}/types/${name}`, {
-			headers: { cookie: await session() },
-		});
-		if (!res.ok) throw fail(`GET /types/${name}`, res, body);
-		return body;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				const { res, body } = await request(`${handle.url}/types/${name}`, {
+					headers: { cookie: await session() },
+				});
+				if (!res.ok) throw fail(`GET /types/${name}`, res, body);
+				return body;
+			} catch (error) {
+				if (!(error instanceof TypeError) || attempt >= 5) throw error;
+				await sleep(500 * attempt);
+			}
+		}
 	}
 	handle.listNodeTypes = () => typesFile('nodes.json');
 	handle.listCredentialTypes = () => typesFile('credentials.json');
@@ -676,9 +686,19 @@ function attachClient(handle) {
 		}
 	};
 
-	handle.activateWorkflow = (workflowId) => handle.api('POST', `/workflows/${workflowId}/activate`);
-	handle.deactivateWorkflow = (workflowId) =>
-		handle.api('POST', `/workflows/${workflowId}/deactivate`);
+	// n8n 2.41 answers the activation before its publication service has registered the
+	// webhooks (in the background, about a second later), so both wait until the workflow's
+	// webhooks answer (or stop answering) the host's probe.
+	handle.activateWorkflow = async (workflowId, { timeoutMs = 60_000 } = {}) => {
+		const workflow = await handle.api('POST', `/workflows/${workflowId}/activate`);
+		await waitForWorkflowWebhooks(handle, workflow, { registered: true, timeoutMs });
+		return workflow;
+	};
+	handle.deactivateWorkflow = async (workflowId, { timeoutMs = 60_000 } = {}) => {
+		const workflow = await handle.api('POST', `/workflows/${workflowId}/deactivate`);
+		await waitForWorkflowWebhooks(handle, workflow, { registered: false, timeoutMs });
+		return workflow;
+	};
 }
 
 /** @param {N8nHandle} n8n */

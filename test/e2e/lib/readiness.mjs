@@ -5,8 +5,9 @@
  * out, and the production webhook of every active workflow answers. The last part matters from
  * n8n 2.41 on: it activates workflows in the background after printing that line, so a webhook is
  * "not registered" (404) for about a second. The host does not trust a log line for it: it probes
- * each webhook with a CORS preflight (`OPTIONS` with an Origin), which n8n answers 204 for a
- * registered path and 404 otherwise, and which starts no execution.
+ * each webhook with a CORS preflight (`OPTIONS` with an Origin): n8n lists the methods registered
+ * on the path in Access-Control-Allow-Methods ("OPTIONS" alone when none), and starts no
+ * execution.
  *
  * webhook (`n8n webhook`) and worker (`n8n worker`): `/healthz/readiness` on their port (a worker
  * serves it when QUEUE_HEALTH_CHECK_ACTIVE=true, on QUEUE_HEALTH_CHECK_PORT).
@@ -43,7 +44,11 @@ export function webhookProbePaths(workflow) {
 	return paths;
 }
 
-/** True when n8n has a production webhook registered on `webhookPath` (any method). */
+/**
+ * True when n8n has a production webhook registered on `webhookPath` (any method). n8n answers a
+ * CORS preflight (`OPTIONS` with an Origin) with 204 whether or not the path is registered, but
+ * lists the registered methods in `Access-Control-Allow-Methods` ("OPTIONS" alone: none).
+ */
 export async function webhookIsRegistered(baseUrl, webhookPath) {
 	try {
 		const res = await fetch(`${baseUrl}/webhook/${webhookPath}`, {
@@ -54,10 +59,18 @@ export async function webhookIsRegistered(baseUrl, webhookPath) {
 			signal: AbortSignal.timeout(5_000),
 		});
 		await res.body?.cancel();
-		return res.status !== 404;
+		return res.ok && registeredMethods(res.headers.get('access-control-allow-methods')).length > 0;
 	} catch {
 		return false;
 	}
+}
+
+/** The webhook methods in an Access-Control-Allow-Methods value, without OPTIONS. */
+export function registeredMethods(header) {
+	return String(header ?? '')
+		.split(',')
+		.map((method) => method.trim().toUpperCase())
+		.filter((method) => method && method !== 'OPTIONS');
 }
 
 /** `/healthz/readiness` answers 200. */
@@ -109,5 +122,53 @@ export async function waitForActiveWebhooks(handle, { deadline, exited, describe
 		}
 		await sleep(100);
 	}
+	const withWebhooks = workflows.filter((workflow) => webhookProbePaths(workflow).length > 0);
+	await waitForPublications(handle, withWebhooks, { deadline });
 	return probed;
+}
+
+/**
+ * n8n 2.41's publication service registers a webhook (what the probe sees) before it calls the
+ * node's own registration (`checkExists`/`create`, e.g. our trigger registering its URL with the
+ * service). Where n8n has `GET /rest/workflows/:id/publication-status`, wait until no workflow
+ * is still `in_progress`. Older n8n (404 there) activated everything before its ready line.
+ */
+async function waitForPublications(handle, workflows, { deadline }) {
+	for (const workflow of workflows) {
+		for (;;) {
+			let status;
+			try {
+				status = (await handle.rest('GET', `/workflows/${workflow.id}/publication-status`))?.status;
+			} catch (error) {
+				if (/answered 404/.test(error.message)) return; // no publication service
+				throw error;
+			}
+			if (status !== 'in_progress') break;
+			if (Date.now() > deadline) {
+				throw new Error(`workflow ${workflow.name} (${workflow.id}) is still being published`);
+			}
+			await sleep(100);
+		}
+	}
+}
+
+/**
+ * Waits until every webhook of one workflow answers the probe (`registered: true`) or none does
+ * (`registered: false`), after an activation or deactivation through the API.
+ */
+export async function waitForWorkflowWebhooks(handle, workflow, { registered, timeoutMs }) {
+	const deadline = Date.now() + timeoutMs;
+	const paths = webhookProbePaths(workflow);
+	for (;;) {
+		const states = await Promise.all(paths.map((p) => webhookIsRegistered(handle.url, p)));
+		if (states.every((state) => state === registered)) return;
+		if (Date.now() > deadline) {
+			const wrong = paths.filter((_, i) => states[i] !== registered);
+			throw new Error(
+				`workflow ${workflow.id}: webhooks ${wrong.map((p) => `/webhook/${p}`).join(', ')} still ` +
+					`${registered ? 'do not answer' : 'answer'} after ${timeoutMs / 1000}s`,
+			);
+		}
+		await sleep(100);
+	}
 }
