@@ -17,29 +17,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { freePort } from '../e2e/n8n-host.mjs';
+import { killGroup, pidIsAlive } from '../e2e/lib/processes.mjs';
+
+export { killGroup, pidIsAlive };
 
 /** Processes started by this module that are still running; SIGKILLed if the test process exits. */
 const live = new Map();
 let hooksInstalled = false;
-
-export function killGroup(pid, signal) {
-	for (const target of [-pid, pid]) {
-		try {
-			process.kill(target, signal);
-		} catch {
-			// already gone
-		}
-	}
-}
-
-export function pidIsAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
 
 /**
  * Spawns `command args` detached (own process group), output appended to `logFile`, and keeps
