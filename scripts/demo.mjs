@@ -221,6 +221,18 @@ function readExamples() {
  * The example as the demo imports it: an id, the demo credential in every node that takes a
  * Company Payments credential, and the sample QR code prefilled in the form.
  */
+/**
+ * The service has one webhook URL per company, and each active trigger with registration on
+ * takes it: the exactly-once example would take it from the refunds workflow. It is imported so
+ * it can be opened, and left inactive.
+ */
+const IMPORTED_ONLY = {
+	name: JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, 'poll-and-webhook-exactly-once.json'), 'utf8'),
+	).name,
+	why: 'activating it moves the company webhook URL to its trigger; deactivate the refunds workflow first',
+};
+
 function demoCopy(workflow, credential) {
 	const copy = structuredClone(workflow);
 	copy.id = host.newN8nId();
@@ -375,6 +387,7 @@ async function main() {
 	// The first call signs in (creating the owner account on a new folder) and makes an API key.
 	const failed = [];
 	for (const workflow of workflows) {
+		if (workflow.name === IMPORTED_ONLY.name) continue;
 		try {
 			await n8n.activateWorkflow(workflow.id);
 		} catch (error) {
@@ -385,7 +398,8 @@ async function main() {
 		for (const line of failed) say(`  could not activate ${line}`);
 		say(`  (n8n log: ${n8n.logFile})`);
 	}
-	step(`workflows activated (${workflows.length - failed.length} of ${workflows.length})`);
+	const activated = workflows.filter((w) => w.name !== IMPORTED_ONLY.name);
+	step(`workflows activated (${activated.length - failed.length} of ${activated.length})`);
 
 	// What to print: URLs from the workflows, ids from the sandbox's public API.
 	const trigger = findNode(workflows, (node) => node.type === TRIGGER_TYPE);
@@ -420,7 +434,13 @@ async function main() {
 		`  credential   "${credential.name}": owner API key, base URL ${sb}, the company's webhook secret`,
 		'',
 		'  Active workflows (from examples/):',
-		...workflows.map((w) => `    ${w.name.padEnd(48)} ${n8n.url}/workflow/${w.id}`),
+		...activated.map((w) => `    ${w.name.padEnd(48)} ${n8n.url}/workflow/${w.id}`),
+		...workflows
+			.filter((w) => w.name === IMPORTED_ONLY.name)
+			.map(
+				(w) =>
+					`  Imported, not active: ${w.name} ${n8n.url}/workflow/${w.id}\n    (${IMPORTED_ONLY.why})`,
+			),
 		'',
 		'Try it:',
 	];
