@@ -344,13 +344,17 @@ function signed(body, deliveryId) {
 	};
 }
 
-/** Replaces what differs between two runs of the same workflow (ids, times, request ids). */
+/**
+ * Replaces what differs between two runs of the same workflow (ids, times, request ids, and the
+ * port of each deployment's own sandbox, which error descriptions name with the environment).
+ */
 function normalise(value) {
 	return JSON.parse(
 		JSON.stringify(value)
 			.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
 			.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
-			.replace(/req_[A-Za-z0-9_-]+/g, '<requestId>'),
+			.replace(/req_[A-Za-z0-9_-]+/g, '<requestId>')
+			.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'),
 	);
 }
 
