@@ -4,19 +4,13 @@
 
 export const NOTES = {
 	verify: {
-		title: 'Verify path at 1 KB',
+		title: 'Verify path at 64 KB',
 		text:
-			'The signature check itself (HMAC-SHA256 over the raw bytes, hex decode, constant-time compare) ' +
-			'costs 1.0–1.2× a bare HMAC (diagnostic row). The rest is a fixed cost of a few µs per ' +
-			'delivery that a bare HMAC does not have. Measured separately, the largest parts are: recording ' +
-			'the delivery ID in the dedup store, about 0.7 µs (a hash insert and a line of text, plus eviction at the cap); ' +
-			'the receivedAt ISO timestamp, about 0.4 µs; and copying the body into the output item, about ' +
-			'0.1 µs. Event routing and choosing the candidate keys take under 0.1 µs together. The remainder ' +
-			'is spread over small steps (awaits, parameter reads, header checks) and garbage collection. At ' +
-			'1 KB the HMAC itself takes only about 2 µs, so this fixed cost shows. At 64 KB the HMAC ' +
-			'dominates and the target is met. No small change closes the gap at 1 KB: the trigger would have ' +
-			'to stop deduplicating or stop stamping the item. Inside n8n it does not matter: there a delivery ' +
-			'costs milliseconds (figure 2), so these microseconds are below 0.1 % of it.',
+			'At 64 KB the HMAC over the body dominates and the signature check alone costs about 1.0× a bare ' +
+			'HMAC (diagnostic row), so a miss here points at a change in how the body is read or compared ' +
+			'(a copy of the body, a re-serialisation, a non-constant-time compare): profile verify.mjs. ' +
+			'The 1 KB row is a diagnostic: a fixed few µs per delivery (recording the delivery ID, the ' +
+			'receivedAt timestamp) shows next to a 2 µs HMAC and vanishes inside n8n (figure 2).',
 	},
 	triggerStore: {
 		title: 'Trigger throughput in n8n',
@@ -34,22 +28,8 @@ export const NOTES = {
 			'same conditions, so the remaining gap is the write itself, not its size. Raising Deduplication ' +
 			'Store Size to 10,000 costs about half the rate (row above). ' +
 			'What would close the rest: persisting less often than every delivery, which would open a ' +
-			"window in which a retry after a restart is not recognised; the issue asks for restart-proof " +
+			'window in which a retry after a restart is not recognised; the issue asks for restart-proof ' +
 			'deduplication, so the trigger keeps the write.',
-	},
-	duplicate: {
-		title: 'Duplicate vs new delivery',
-		text:
-			"Both answers are dominated by n8n's fixed work per webhook request: finding the webhook, loading " +
-			'the workflow and its static data from the database, and building the workflow object (and, for ' +
-			'the trigger, decrypting the credential to verify the signature). With a small store, a duplicate is answered in about the time the Webhook node ' +
-			'needs for a new request. A new delivery adds only the ' +
-			'creation of the execution record and the write of the store: with "respond immediately" n8n ' +
-			'answers before the workflow runs. So the ratio stays near 2× whatever the node ' +
-			'does. The duplicate path starts no execution (the benchmark checks the execution count). A ' +
-			'ratio of 5× would need n8n to skip its per-request work for a node that answers by itself; that is ' +
-			'not possible from a node. It would also be met by comparing against the time until a new ' +
-			"delivery's execution has finished.",
 	},
 	action: {
 		title: 'Action node vs HTTP Request',

@@ -1,7 +1,7 @@
 // Benchmark: one poll of the Company Payments Poll Trigger over a window of 10,000 payouts,
 // inside a real n8n 2.8.4 — time, memory of the n8n process, requests, and the state it keeps.
 //
-//   node bench/poll.mjs            # 5 runs of each, writes bench/RESULTS-poll.md
+//   node bench/poll.mjs            # 5 runs of each, writes the poll section of bench/RESULTS.md
 //   node bench/poll.mjs --runs=3 --no-write
 //
 // How one poll is started on demand: n8n runs a polling trigger once when it activates the
@@ -47,6 +47,7 @@ import {
 	webhookWorkflow,
 	workflowId,
 } from './lib/n8n.mjs';
+import { withSection } from './lib/results-file.mjs';
 import { num, range, sleep, summary } from './lib/stats.mjs';
 
 const RECORDS = 10_000;
@@ -112,6 +113,7 @@ async function control(sandbox, method, urlPath, body) {
 
 async function main() {
 	const log = (line) => console.error(`[bench poll] ${line}`);
+	const loadBefore = os.loadavg();
 	await ensureN8n({ log });
 	const sandbox = await startSandbox({ seed: { payouts: RECORDS } });
 	const userFolder = createUserFolder('n8n-cp-bench-poll-');
@@ -236,10 +238,16 @@ async function main() {
 			),
 			memoryRatio: summary(rows.poll.map((r, i) => r.addedMiB / rows.getMany[i].addedMiB)),
 			baseRssMiB: pick(rows.poll, 'rssMiB'),
+			loadBefore,
+			loadAfter: os.loadavg(),
 		};
 		const report = render(result);
 		console.log(report);
-		if (WRITE) fs.writeFileSync(path.join(PACKAGE_ROOT, 'bench', 'RESULTS-poll.md'), report);
+		if (WRITE) {
+			const file = path.join(PACKAGE_ROOT, 'bench', 'RESULTS.md');
+			const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+			fs.writeFileSync(file, withSection(previous, 'poll', report));
+		}
 	} finally {
 		client.close();
 		await n8n?.stop();
@@ -250,7 +258,7 @@ async function main() {
 
 function render(r) {
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-	return `# Poll Trigger benchmark: one poll over a window of 10,000 payouts
+	return `## Poll Trigger: one poll over a window of 10,000 payouts
 
 Written by \`node bench/poll.mjs\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${cpu}), Node ${process.version}, n8n ${N8N_VERSION} (SQLite, regular mode). ${r.runs} runs; median [min–max]. Method: the top of \`bench/poll.mjs\`.
 
@@ -271,8 +279,8 @@ The sandbox holds ${r.payouts} payouts, all created in the last days, so the 35-
 Reading: one poll costs about as many requests as reading the window once (pages of 100; the
 sandbox's ids are short, a UUID id adds about 20 bytes per record). A poll emits items only for
 changes, so unlike Get Many it never holds 10,000 output items in the execution; its memory is
-the pages as they are read and the state (id → state) of the window. Absolute times drift on
-the shared 2-core machine (other jobs ran during this run); compare the per-run ratios.
+the pages as they are read and the state (id → state) of the window. Absolute times drift with the
+machine's load (load average, 1/5/15 min, before: ${r.loadBefore.map((v) => v.toFixed(1)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(1)).join(' / ')}); compare the per-run ratios.
 `;
 }
 

@@ -1,17 +1,25 @@
-// bench/RESULTS.md holds one section per n8n version the benchmark ran on. A run rewrites only
-// the section of its own version and the summary of ratios across versions at the top; the other
-// versions' sections stay as they were measured.
+// bench/RESULTS.md holds one section per benchmark setup: one per n8n version the main benchmark
+// (bench/run.mjs) ran on, then queue mode (bench/queue.mjs) and the Poll Trigger
+// (bench/poll.mjs). A run rewrites only its own section and the summary of ratios across
+// versions at the top; the other sections stay as they were measured.
 
 const TITLE = '# Benchmark results';
 const INTRO =
-	'Written by `npm run bench` (bench/run.mjs), one section per n8n version ' +
-	"(`COMPANY_PAYMENTS_N8N_VERSION=<version> npm run bench` rewrites that version's section). " +
-	'How each figure is measured: bench/README.md.';
-const begin = (version) => `<!-- bench:n8n-${version} -->`;
-const end = (version) => `<!-- /bench:n8n-${version} -->`;
-const SECTION = /<!-- bench:n8n-([0-9.]+) -->\n([\s\S]*?)\n<!-- \/bench:n8n-\1 -->/g;
+	'Written by the benchmarks, one section each: `npm run bench` (bench/run.mjs) one per n8n ' +
+	"version (`COMPANY_PAYMENTS_N8N_VERSION=<version> npm run bench` rewrites that version's " +
+	'section), `node bench/queue.mjs` the queue-mode section and `node bench/poll.mjs` the Poll ' +
+	'Trigger section. How each figure is measured: bench/README.md.';
+/** Sections after the per-version ones, in this order. */
+const OTHER_SECTIONS = ['queue', 'poll'];
+const begin = (key) => `<!-- bench:${key} -->`;
+const end = (key) => `<!-- /bench:${key} -->`;
+const SECTION = /<!-- bench:([a-z0-9.-]+) -->\n([\s\S]*?)\n<!-- \/bench:\1 -->/g;
+const VERSION_KEY = /^n8n-([0-9.]+)$/;
 
-/** The sections of an existing RESULTS.md, by n8n version (a file from before sections: none). */
+/** The key of the section of an n8n version. */
+export const versionKey = (version) => `n8n-${version}`;
+
+/** The sections of an existing RESULTS.md, by key (`n8n-<version>`, `queue`, `poll`). */
 export function readSections(text) {
 	const sections = new Map();
 	for (const match of text.matchAll(SECTION)) sections.set(match[1], match[2]);
@@ -39,10 +47,18 @@ const byVersion = (a, b) => {
 	return 0;
 };
 
+/** The n8n versions that have a section, oldest first. */
+function versionsOf(sections) {
+	return [...sections.keys()]
+		.map((key) => VERSION_KEY.exec(key)?.[1])
+		.filter(Boolean)
+		.sort(byVersion);
+}
+
 /** Ratios of every figure side by side, one column per n8n version. */
 export function summaryTable(sections) {
-	const versions = [...sections.keys()].sort(byVersion);
-	const perVersion = versions.map((version) => ratiosOf(sections.get(version)));
+	const versions = versionsOf(sections);
+	const perVersion = versions.map((version) => ratiosOf(sections.get(versionKey(version))));
 	const figures = [];
 	for (const ratios of perVersion)
 		for (const figure of ratios.keys()) if (!figures.includes(figure)) figures.push(figure);
@@ -61,20 +77,25 @@ export function summaryTable(sections) {
 }
 
 /**
- * The whole RESULTS.md after replacing (or adding) the section of `version`.
+ * The whole RESULTS.md after replacing (or adding) one section.
  * @param {string} previous the current file ('' when none)
- * @param {string} version
- * @param {string} sectionBody the version's heading, context, table and notes
+ * @param {string} key `versionKey(<n8n version>)`, 'queue' or 'poll'
+ * @param {string} sectionBody the section's heading, context, table and notes
  */
-export function withSection(previous, version, sectionBody) {
+export function withSection(previous, key, sectionBody) {
+	if (!VERSION_KEY.test(key) && !OTHER_SECTIONS.includes(key))
+		throw new Error(`unknown RESULTS.md section "${key}"`);
 	const sections = readSections(previous);
-	sections.set(version, sectionBody.trim());
-	const versions = [...sections.keys()].sort(byVersion);
+	sections.set(key, sectionBody.trim());
+	const keys = [
+		...versionsOf(sections).map(versionKey),
+		...OTHER_SECTIONS.filter((k) => sections.has(k)),
+	];
 	const parts = [
 		TITLE,
 		INTRO,
 		`## Ratios by n8n version\n\nEach ratio is ours against n8n's own node in the same run on that version (details in the version's section).\n\n${summaryTable(sections)}`,
-		...versions.map((v) => `${begin(v)}\n${sections.get(v)}\n${end(v)}`),
+		...keys.map((k) => `${begin(k)}\n${sections.get(k)}\n${end(k)}`),
 	];
 	return `${parts.join('\n\n')}\n`;
 }

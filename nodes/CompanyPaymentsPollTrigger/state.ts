@@ -10,7 +10,7 @@ export const STATE_KEY = 'pollState';
  * the window (`id → state`, e.g. `"po_1" → "fail+refunded"`), and for the balance whether it
  * was below the threshold. A list missing here has not been polled yet (its next poll is a
  * baseline). Memory: one `"id":"state",` pair per record: 34 bytes measured with 19-character ids
- * (bench/RESULTS-poll.md), about 51 with UUIDs.
+ * (bench/RESULTS.md, poll section), about 51 with UUIDs.
  */
 export interface PollState {
 	v: 1;
