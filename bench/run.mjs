@@ -6,6 +6,7 @@
 //   node bench/run.mjs --only=trigger,action --write   a subset, written as its version's section
 //   node bench/run.mjs --quick         fewer runs; prints only (with --write: written, marked quick)
 //   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/run.mjs   on another n8n of the e2e host's set
+//   node bench/run.mjs --render=bench/.work/results-<time>.json   rewrite a run's section from its saved figures
 //
 // Everything listens on 127.0.0.1. n8n (COMPANY_PAYMENTS_N8N_VERSION, default 2.8.4, from the
 // e2e host's cache, on its own Node) runs in a temporary user folder that is deleted at the end;
@@ -320,11 +321,16 @@ function table(rowList) {
 }
 
 /** The notes of the missed targets (each once), from bench/notes.mjs. */
-function missedNotes(rowList) {
+function missedNotes(rowList, results) {
 	const keys = [
 		...new Set(rowList.filter((row) => row[5] === met(false) && row[6]).map((row) => row[6])),
 	];
-	return keys.map((key) => `- **${NOTES[key].title}.** ${NOTES[key].text}`).join('\n\n');
+	return keys
+		.map((key) => {
+			const { title, text } = NOTES[key];
+			return `- **${title}.** ${typeof text === 'function' ? text(results) : text}`;
+		})
+		.join('\n\n');
 }
 
 function machine() {
@@ -338,7 +344,40 @@ function machine() {
 	};
 }
 
+/** The section of RESULTS.md for one run: context line, table, notes of the missed targets. */
+function section(run) {
+	const { machine: m, n8n, n8nNode, only: ran, quick: wasQuick, minutes, date, results } = run;
+	const context =
+		`Measured ${date} on ${m.cores} cores (${m.cpu}), ` +
+		`${num(m.memoryGiB)} GiB RAM, ${m.platform}; n8n ${n8n} on Node ${n8nNode} ` +
+		`(SQLite, regular mode); the in-process figures on Node ${m.node}. Ran: ${ran.join(', ')}` +
+		`${wasQuick ? ` (quick: trigger ${RUNS.trigger} runs of ${RUNS.triggerCount} deliveries, action ${RUNS.action} runs)` : ''}. ` +
+		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
+		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
+	const rowList = rows(results);
+	const notes = missedNotes(rowList, results);
+	return { context, text: table(rowList), notes };
+}
+
+function writeSection(run) {
+	const { context, text, notes } = section(run);
+	const notesText = notes
+		? `\n\n### Why the missed targets are missed, and what would close them\n\n${notes}`
+		: '';
+	const body = `## n8n ${run.n8n} on Node ${run.n8nNode}\n\n${context}\n\n${text}${notesText}`;
+	const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
+	fs.writeFileSync(RESULTS_FILE, withSection(previous, versionKey(run.n8n), body));
+	log(`wrote the n8n ${run.n8n} section of ${path.relative(ROOT, RESULTS_FILE)}`);
+}
+
 async function main() {
+	// --render=<bench/.work/results-*.json>: rewrite that run's section from its saved figures
+	// (after a change to how the table or the notes are written), without measuring again.
+	const renderArg = args.find((a) => a.startsWith('--render='));
+	if (renderArg) {
+		writeSection(JSON.parse(fs.readFileSync(renderArg.slice('--render='.length), 'utf8')));
+		return;
+	}
 	const results = {};
 	const m = machine();
 	const n8nNode = N8N_NODE_VERSION === 'system' ? m.node : `v${N8N_NODE_VERSION}`;
@@ -353,31 +392,26 @@ async function main() {
 		});
 	if (only.some((name) => ['trigger', 'action', 'returnAll'].includes(name))) await inN8n(results);
 	if (only.includes('package')) results.package = await benchPackage({ root: ROOT, log });
-	const minutes = (Date.now() - started) / 60_000;
-	const context =
-		`Measured ${new Date().toISOString().slice(0, 10)} on ${m.cores} cores (${m.cpu}), ` +
-		`${num(m.memoryGiB)} GiB RAM, ${m.platform}; n8n ${N8N_VERSION} on Node ${n8nNode} ` +
-		`(SQLite, regular mode); the in-process figures on Node ${m.node}. Ran: ${only.join(', ')}` +
-		`${quick ? ` (quick: trigger ${RUNS.trigger} runs of ${RUNS.triggerCount} deliveries, action ${RUNS.action} runs)` : ''}. ` +
-		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
-		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
-	const rowList = rows(results);
-	const text = table(rowList);
-	const notes = missedNotes(rowList);
+	const run = {
+		machine: m,
+		n8n: N8N_VERSION,
+		n8nNode,
+		quick,
+		only,
+		minutes: (Date.now() - started) / 60_000,
+		date: new Date().toISOString().slice(0, 10),
+		results,
+	};
+	const { context, text, notes } = section(run);
 	const notesText = notes
 		? `\n\n## Why the missed targets are missed, and what would close them\n\n${notes}`
 		: '';
 	console.log(`\n${context}\n\n${text}${notesText}\n`);
-	if (complete) {
-		const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
-		const section = `## n8n ${N8N_VERSION} on Node ${n8nNode}\n\n${context}\n\n${text}${notesText.replace('\n\n## ', '\n\n### ')}`;
-		fs.writeFileSync(RESULTS_FILE, withSection(previous, versionKey(N8N_VERSION), section));
-		log(`wrote the n8n ${N8N_VERSION} section of ${path.relative(ROOT, RESULTS_FILE)}`);
-	}
+	if (complete) writeSection(run);
 	fs.mkdirSync(path.join(ROOT, 'bench', '.work'), { recursive: true });
 	fs.writeFileSync(
 		path.join(ROOT, 'bench', '.work', `results-${Date.now()}.json`),
-		JSON.stringify({ machine: m, n8n: N8N_VERSION, n8nNode, quick, only, results }, null, 2),
+		JSON.stringify(run, null, 2),
 	);
 }
 
