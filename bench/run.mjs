@@ -359,11 +359,16 @@ function section(run) {
 	return { context, text: table(rowList), notes };
 }
 
+/** The notes of the missed targets under their heading ('' when every target was met). */
+function notesBlock(notes, heading) {
+	return notes
+		? `\n\n${heading} Why the missed targets are missed, and what would close them\n\n${notes}`
+		: '';
+}
+
 function writeSection(run) {
 	const { context, text, notes } = section(run);
-	const notesText = notes
-		? `\n\n### Why the missed targets are missed, and what would close them\n\n${notes}`
-		: '';
+	const notesText = notesBlock(notes, '###');
 	const body = `## n8n ${run.n8n} on Node ${run.n8nNode}\n\n${context}\n\n${text}${notesText}`;
 	const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
 	fs.writeFileSync(RESULTS_FILE, withSection(previous, versionKey(run.n8n), body));
@@ -403,9 +408,7 @@ async function main() {
 		results,
 	};
 	const { context, text, notes } = section(run);
-	const notesText = notes
-		? `\n\n## Why the missed targets are missed, and what would close them\n\n${notes}`
-		: '';
+	const notesText = notesBlock(notes, '##');
 	console.log(`\n${context}\n\n${text}${notesText}\n`);
 	if (complete) writeSection(run);
 	fs.mkdirSync(path.join(ROOT, 'bench', '.work'), { recursive: true });
