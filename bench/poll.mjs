@@ -47,7 +47,7 @@ import {
 	webhookWorkflow,
 	workflowId,
 } from './lib/n8n.mjs';
-import { withSection } from './lib/results-file.mjs';
+import { writeSection } from './lib/results-file.mjs';
 import { num, range, sleep, summary } from './lib/stats.mjs';
 
 const RECORDS = 10_000;
@@ -243,11 +243,7 @@ async function main() {
 		};
 		const report = render(result);
 		console.log(report);
-		if (WRITE) {
-			const file = path.join(PACKAGE_ROOT, 'bench', 'RESULTS.md');
-			const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-			fs.writeFileSync(file, withSection(previous, 'poll', report));
-		}
+		if (WRITE) writeSection(path.join(PACKAGE_ROOT, 'bench', 'RESULTS.md'), 'poll', report);
 	} finally {
 		client.close();
 		await n8n?.stop();

@@ -23,7 +23,6 @@
 // the deployment's start took 2 min 40 s. `--quick`: 2 runs of 100, printed only.
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +40,7 @@ import {
 	waitFinished,
 	webhookWorkflow,
 } from './lib/n8n.mjs';
-import { withSection } from './lib/results-file.mjs';
+import { writeSection } from './lib/results-file.mjs';
 import { num, range, ratioText, summary } from './lib/stats.mjs';
 import { eventBody } from './verify.mjs';
 
@@ -207,8 +206,7 @@ async function main() {
 		const text = report(result);
 		console.log(`\n${text}`);
 		if (!quick) {
-			const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
-			fs.writeFileSync(RESULTS_FILE, withSection(previous, 'queue', text));
+			writeSection(RESULTS_FILE, 'queue', text);
 			log(`wrote the queue section of ${path.relative(ROOT, RESULTS_FILE)}`);
 		}
 	} finally {

@@ -29,7 +29,7 @@ import {
 } from '../test/e2e/n8n-host.mjs';
 import { actionWorkflows, benchAction } from './action.mjs';
 import { CREDENTIAL_TYPE } from './lib/n8n.mjs';
-import { versionKey, withSection } from './lib/results-file.mjs';
+import { versionKey, writeSection } from './lib/results-file.mjs';
 import { num, range, ratioText } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { benchPackage } from './package.mjs';
@@ -366,12 +366,11 @@ function notesBlock(notes, heading) {
 		: '';
 }
 
-function writeSection(run) {
+function writeRunSection(run) {
 	const { context, text, notes } = section(run);
 	const notesText = notesBlock(notes, '###');
 	const body = `## n8n ${run.n8n} on Node ${run.n8nNode}\n\n${context}\n\n${text}${notesText}`;
-	const previous = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
-	fs.writeFileSync(RESULTS_FILE, withSection(previous, versionKey(run.n8n), body));
+	writeSection(RESULTS_FILE, versionKey(run.n8n), body);
 	log(`wrote the n8n ${run.n8n} section of ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 
@@ -380,7 +379,7 @@ async function main() {
 	// (after a change to how the table or the notes are written), without measuring again.
 	const renderArg = args.find((a) => a.startsWith('--render='));
 	if (renderArg) {
-		writeSection(JSON.parse(fs.readFileSync(renderArg.slice('--render='.length), 'utf8')));
+		writeRunSection(JSON.parse(fs.readFileSync(renderArg.slice('--render='.length), 'utf8')));
 		return;
 	}
 	const results = {};
@@ -410,7 +409,7 @@ async function main() {
 	const { context, text, notes } = section(run);
 	const notesText = notesBlock(notes, '##');
 	console.log(`\n${context}\n\n${text}${notesText}\n`);
-	if (complete) writeSection(run);
+	if (complete) writeRunSection(run);
 	fs.mkdirSync(path.join(ROOT, 'bench', '.work'), { recursive: true });
 	fs.writeFileSync(
 		path.join(ROOT, 'bench', '.work', `results-${Date.now()}.json`),

@@ -2,6 +2,7 @@
 // (bench/run.mjs) ran on, then queue mode (bench/queue.mjs) and the Poll Trigger
 // (bench/poll.mjs). A run rewrites only its own section and the summary of ratios across
 // versions at the top; the other sections stay as they were measured.
+import fs from 'node:fs';
 
 const TITLE = '# Benchmark results';
 const INTRO =
@@ -98,4 +99,10 @@ export function withSection(previous, key, sectionBody) {
 		...keys.map((k) => `${begin(k)}\n${sections.get(k)}\n${end(k)}`),
 	];
 	return `${parts.join('\n\n')}\n`;
+}
+
+/** Replaces (or adds) one section of the results file on disk; the others stay as they were. */
+export function writeSection(file, key, sectionBody) {
+	const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+	fs.writeFileSync(file, withSection(previous, key, sectionBody));
 }
