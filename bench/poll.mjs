@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startSandbox } from '../test/sandbox/server.mjs';
+import { startSandbox } from '../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startSandbox } from '../test/sandbox/server.mjs';
+import { startSandbox } from '../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,

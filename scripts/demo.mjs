@@ -20,7 +20,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { SANDBOX_COMPANY, SANDBOX_KEYS, startSandbox } from '../test/sandbox/server.mjs';
+import { SANDBOX_COMPANY, SANDBOX_KEYS, startSandbox } from '../sandbox/server.mjs';
 import * as host from '../test/e2e/n8n-host.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { startSandbox } from '../sandbox/server.mjs';
+import { startSandbox } from '../../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,
@@ -124,7 +124,7 @@ function withRetryOnFail(workflow) {
 
 /**
  * The sandbox profiles this suite runs against, each with every case. `default` and `contrary`
- * answer every open choice of the contract differently (see test/sandbox/README.md, Profiles);
+ * answer every open choice of the contract differently (see sandbox/README.md, Profiles);
  * `cap50` adds a third page size and the path-scoped Idempotency-Key.
  * COMPANY_PAYMENTS_E2E_PROFILES=default,contrary narrows (or widens) the list.
  */

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { startSandbox } from '../sandbox/server.mjs';
+import { startSandbox } from '../../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 
-import { startSandbox } from '../sandbox/server.mjs';
+import { startSandbox } from '../../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,

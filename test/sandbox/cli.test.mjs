@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 
-const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
+const SERVER = fileURLToPath(new URL('../../sandbox/server.mjs', import.meta.url));
 
 describe('command line', () => {
 	for (const signal of ['SIGTERM', 'SIGINT']) {

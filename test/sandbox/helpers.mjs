@@ -1,9 +1,9 @@
 // Test helpers: a sandbox per test file, a small JSON client, and a local webhook receiver.
 // Everything listens on 127.0.0.1 only and is closed by the test that opened it.
 import http from 'node:http';
-import { startSandbox } from './server.mjs';
+import { startSandbox } from '../../sandbox/server.mjs';
 
-export { SANDBOX_KEYS as KEYS } from './server.mjs';
+export { SANDBOX_KEYS as KEYS } from '../../sandbox/server.mjs';
 
 /** Starts a sandbox on a free loopback port; the caller closes it (usually in an after hook). */
 export async function openSandbox(options = {}) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { KEYS, client, control, expectError, openSandbox, placeOrder } from './helpers.mjs';
-import { PROFILES } from './server.mjs';
+import { PROFILES } from '../../sandbox/server.mjs';
 
 const SECRET = `whsec_${'ab12'.repeat(12)}`;
 const payout = (amountRub = 9750) => ({

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { startSandbox } from '../sandbox/server.mjs';
+import { startSandbox } from '../../sandbox/server.mjs';
 import * as host from '../e2e/n8n-host.mjs';
 
 export const CHROMIUM = process.env.COMPANY_PAYMENTS_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,12 +1,12 @@
 // Sandbox of the company payments service: a local HTTP simulator for end-to-end tests,
 // benchmarks and the demo. Not published (the package ships only dist/).
 //
-//   import { startSandbox } from './test/sandbox/server.mjs';
+//   import { startSandbox } from './sandbox/server.mjs';
 //   const sandbox = await startSandbox({ retryDelaysMs: [0, 20, 40, 80] });
 //   ... sandbox.url, sandbox.keys.legacy ...
 //   await sandbox.close();
 //
-// CLI: node test/sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
+// CLI: node sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
 //      [--fast-retries | --retry-delays 0,100,200,400] [--no-seed] [--webhook-url URL] [--quiet]
 //      [--legacy-deposit-statuses] [--payouts N] [--profile default|contrary|cap50|JSON]
 import { randomUUID } from 'node:crypto';
@@ -345,7 +345,7 @@ async function main() {
 	const args = parseArgs(process.argv.slice(2));
 	if (args.help) {
 		console.log(
-			'usage: node test/sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
+			'usage: node sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
 				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]\n' +
 				'       [--legacy-deposit-statuses] [--payouts N]',
 		);
