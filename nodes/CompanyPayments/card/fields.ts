@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, requireAmount, requireText } from '../common/validation';
+import { invalidInput, requireAmount, requirePathId } from '../common/validation';
 
 export const cardIdField: INodeProperties = {
 	displayName: 'Card ID',
@@ -12,7 +12,7 @@ export const cardIdField: INodeProperties = {
 };
 
 export function readCardId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(ctx, itemIndex, 'cardId', 'Card ID');
+	return requirePathId(ctx, itemIndex, 'cardId', 'Card ID');
 }
 
 export const targetAmountField: INodeProperties = {

@@ -35,6 +35,33 @@ export function requireText(
 	return trimmed;
 }
 
+/**
+ * A value that would not stay one path segment: "." and ".." pass encodeURIComponent unchanged
+ * and are then collapsed by URL resolution (".." would address another endpoint, "." the
+ * collection itself, e.g. DELETE /members/ instead of /members/{userId}).
+ */
+export function isDotSegment(value: string): boolean {
+	return value === '.' || value === '..';
+}
+
+const DOT_SEGMENT_RULE =
+	'must be an ID, not "." or ".." (those would address another endpoint of the service)';
+
+/**
+ * Reads the ID of an existing record that goes into a URL path: not empty after trimming and
+ * not a dot segment. Returned trimmed; `segment()` encodes it.
+ */
+export function requirePathId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+): string {
+	const id = requireText(ctx, itemIndex, name, field);
+	if (isDotSegment(id)) throw invalid(ctx, itemIndex, field, DOT_SEGMENT_RULE, id);
+	return id;
+}
+
 /** Reads a string parameter that must be a UUID (order and quote ids). */
 export function requireUuid(
 	ctx: IExecuteFunctions,
@@ -94,8 +121,17 @@ export function requireAmount(
 	return amount;
 }
 
-/** Encodes one path segment (ids come from user input). */
+/**
+ * Encodes one path segment (ids come from user input). The readers above refuse empty and dot
+ * segments with a message naming the field; this is the last guard, so no path built here can
+ * be collapsed into another endpoint whatever reader a new operation uses.
+ */
 export function segment(value: string): string {
+	if (value.trim() === '' || isDotSegment(value)) {
+		throw new Error(
+			`Refused to build a request path from the ID ${JSON.stringify(value)}: an ID must not be empty, "." or ".."`,
+		);
+	}
 	return encodeURIComponent(value);
 }
 

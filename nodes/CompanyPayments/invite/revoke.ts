@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { requireText, segment } from '../common/validation';
+import { requirePathId, segment } from '../common/validation';
 import { apiRequest } from '../transport';
 import type { OperationDefinition } from '../types';
 
@@ -20,7 +20,7 @@ export const revoke: OperationDefinition = {
 		},
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const inviteId = requireText(this, itemIndex, 'inviteId', 'Invite ID');
+		const inviteId = requirePathId(this, itemIndex, 'inviteId', 'Invite ID');
 		const notFound = `No invite with ID "${inviteId}" exists in this company`;
 		const answer = await apiRequest.call(this, {
 			method: 'DELETE',

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { INVITE_URL_TOKEN_PARAMETER } from '../assumptions';
+import { isDotSegment } from '../common/validation';
 
 export const inviteTokenField: INodeProperties = {
 	displayName: 'Invite Token or URL',
@@ -45,5 +46,6 @@ export function readInviteToken(ctx: IExecuteFunctions, itemIndex: number): stri
 		if (token === '') throw refuse(ctx, itemIndex, 'is a URL without a token in it');
 	}
 	if (/\s/.test(token)) throw refuse(ctx, itemIndex, 'must not contain spaces');
+	if (isDotSegment(token)) throw refuse(ctx, itemIndex, 'must be a token, not "." or ".."');
 	return token;
 }

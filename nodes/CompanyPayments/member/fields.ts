@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/validation';
+import { requirePathId } from '../common/validation';
 
 export const userIdField: INodeProperties = {
 	displayName: 'Member ID',
@@ -13,5 +13,5 @@ export const userIdField: INodeProperties = {
 };
 
 export function readUserId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(ctx, itemIndex, 'userId', 'Member ID');
+	return requirePathId(ctx, itemIndex, 'userId', 'Member ID');
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/validation';
+import { requirePathId } from '../common/validation';
 
 export const payoutIdField: INodeProperties = {
 	displayName: 'Payout ID',
@@ -12,5 +12,5 @@ export const payoutIdField: INodeProperties = {
 };
 
 export function readPayoutId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(ctx, itemIndex, 'payoutId', 'Payout ID');
+	return requirePathId(ctx, itemIndex, 'payoutId', 'Payout ID');
 }

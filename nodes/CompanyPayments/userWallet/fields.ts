@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/validation';
+import { requirePathId } from '../common/validation';
 
 export const walletIdField: INodeProperties = {
 	displayName: 'Wallet ID',
@@ -22,5 +22,5 @@ export const externalIdField: INodeProperties = {
 };
 
 export function readWalletId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireText(ctx, itemIndex, 'walletId', 'Wallet ID');
+	return requirePathId(ctx, itemIndex, 'walletId', 'Wallet ID');
 }
