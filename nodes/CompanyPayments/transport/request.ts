@@ -140,6 +140,45 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; te
 	}
 }
 
+/** The Location of a redirect without its query string (which may carry tokens). */
+function redirectTarget(headers: FullResponse['headers']): string {
+	const raw = headers?.location ?? headers?.Location;
+	const location = Array.isArray(raw) ? String(raw[0]) : typeof raw === 'string' ? raw : '';
+	if (location === '') return 'no Location header';
+	return location.split(/[?#]/)[0];
+}
+
+/**
+ * A 3xx answer: never followed (the API key would travel to the Location's host, and a POST
+ * would be replayed as a GET whose answer looked like a created record). Reported with the
+ * status and the Location, before any output.
+ */
+function redirectError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	status: number,
+	headers: FullResponse['headers'],
+	where: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const location = redirectTarget(headers);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ httpCode: String(status), location } as JsonObject,
+		{
+			message: `The service answered ${request.method} ${request.path} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
+			description: [
+				`HTTP status: ${status}`,
+				`Location: ${location}`,
+				'The request was not repeated at the new address and the API key was sent to the Base URL only.',
+				`Environment: ${where}. If the service has moved, enter its new address as the credential's Base URL.`,
+			].join(LINE_BREAK),
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
+}
+
 /**
  * The only place that talks HTTP to the service. JSON in and out; any non-2xx answer becomes a
  * NodeApiError carrying the service's errorCode, message, details, required and requestId.
@@ -158,6 +197,10 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// n8n's helper follows redirects by default, carries X-API-Key on to the new host (it
+		// strips only Authorization and Cookie) and turns a POST into a GET on 301/302. No call
+		// of this package follows one: a 3xx is reported below instead.
+		disableFollowRedirect: true,
 	};
 	if (!options.qs) delete options.qs;
 	if (!options.body) delete options.body;
@@ -197,6 +240,9 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		);
 	}
 	const status = response.statusCode;
+	if (status >= 300 && status < 400) {
+		throw redirectError(this, request, status, response.headers, credential.where, itemIndex);
+	}
 	const parsed = parseBody(response.body);
 	if (status < 200 || status >= 300) {
 		throw serviceError(

@@ -45,7 +45,14 @@ export async function httpRequest(options: IHttpRequestOptions): Promise<unknown
 			headers['Content-Type'] = 'application/json';
 		}
 	}
-	const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+	// Like n8n's helper: redirects are followed (custom headers such as X-API-Key go along, a
+	// POST answered 301/302 becomes a GET) unless disableFollowRedirect is set.
+	const response = await fetch(url, {
+		method: options.method ?? 'GET',
+		headers,
+		body,
+		redirect: options.disableFollowRedirect ? 'manual' : 'follow',
+	});
 	const text = await response.text();
 	if (!options.ignoreHttpStatusErrors && !response.ok) {
 		throw new Error(`Request failed with status code ${response.status}`);
