@@ -1,16 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeKey, payoutState } from '../shared/changeKey';
+import { payoutFundsReturned } from '../shared/payoutFunds';
 import type { Change, WatchedList } from './types';
 import { field, str } from './types';
 
 /**
- * Funds are back only when `refundedAt` is set: the document's only reliable sign, never to be
- * inferred from status fail.
+ * Funds are back only when `refundedAt` is set and the payout was not charged again (rule in
+ * shared/payoutFunds): never inferred from status fail.
  */
 export function payoutRefunded(record: IDataObject): boolean {
-	const refundedAt = record.refundedAt;
-	return refundedAt !== null && refundedAt !== undefined && refundedAt !== '';
+	return payoutFundsReturned({ status: record.status, refundedAt: record.refundedAt ?? null });
 }
 
 function dispute(record: IDataObject): IDataObject | null {

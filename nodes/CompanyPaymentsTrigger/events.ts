@@ -1,6 +1,8 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { payoutFundsReturned } from '../shared/payoutFunds';
+
 /** The "All" choice of the Events parameter: every event, including kinds added later. */
 export const ALL_EVENTS = '*';
 
@@ -215,13 +217,6 @@ const DEPOSIT_EVENTS = new Set(['deposit.created', 'deposit.completed', 'deposit
 /** Events whose payload is a payout. */
 const PAYOUT_EVENTS = new Set(['payout.status_changed', 'payout.recharged']);
 
-/**
- * The funds of a payout event are back on the company balance only when the payload says
- * `refunded: true`. A status of fail alone does not say so (interface document, Events, rule 2).
- */
-export function payoutFundsReturned(payload: IDataObject): boolean {
-	return payload.refunded === true;
-}
 
 /**
  * Fields the trigger derives from the event body: for deposits, which wallet it belongs to
@@ -238,6 +233,6 @@ export function derivedFields(event: string | null, payload: IDataObject): IData
 			walletType: userWallet ? 'user' : 'company',
 		};
 	}
-	if (PAYOUT_EVENTS.has(event)) return { fundsReturned: payoutFundsReturned(payload) };
+	if (PAYOUT_EVENTS.has(event)) return { fundsReturned: payoutFundsReturned(payload, event) };
 	return undefined;
 }

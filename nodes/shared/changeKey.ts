@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { payoutFundsReturned } from './payoutFunds';
+
 /**
  * One name for one state change of one record, whichever trigger saw it.
  *
@@ -80,7 +82,7 @@ export function webhookChangeKey(event: string | null, body: IDataObject): strin
 		case 'payout.status_changed': {
 			const id = text(body.payoutId);
 			return id && status
-				? changeKey('payout', id, payoutState(status, body.refunded === true))
+				? changeKey('payout', id, payoutState(status, payoutFundsReturned(body, event)))
 				: null;
 		}
 		case 'payout.recharged': {

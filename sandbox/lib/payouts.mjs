@@ -295,7 +295,8 @@ export function rechargePayout(sb, payout) {
 		payout.id,
 	);
 	payout.status = 'success';
-	payout.refundedAt = null;
+	// Not shown whether the service clears refundedAt here: the profile plays both answers.
+	if (!sb.profile.rechargeKeepsRefundedAt) payout.refundedAt = null;
 	payout.failReason = null;
 	payout.completedAt = sb.clock.iso();
 	touchAndEmit(sb, payout, 'payout.status_changed');

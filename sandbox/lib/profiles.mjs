@@ -28,6 +28,11 @@ export const CHOICES = Object.freeze({
 	 * it states newest first): newest first, or oldest first.
 	 */
 	listOrder: ['newest', 'oldest'],
+	/**
+	 * Whether a payout charged again after a refund (payout.recharged) keeps its `refundedAt`
+	 * (and so `refunded: true` in its webhook bodies), or has it cleared.
+	 */
+	rechargeKeepsRefundedAt: [false, true],
 });
 
 const DEFAULT = Object.freeze({
@@ -38,6 +43,7 @@ const DEFAULT = Object.freeze({
 	idempotencyStoresFailures: false,
 	staleKeyLogin: 'accept',
 	listOrder: 'newest',
+	rechargeKeepsRefundedAt: false,
 });
 
 /**
@@ -54,6 +60,7 @@ export const PROFILES = Object.freeze({
 		idempotencyStoresFailures: true,
 		staleKeyLogin: 'reject',
 		listOrder: 'oldest',
+		rechargeKeepsRefundedAt: true,
 	}),
 	cap50: Object.freeze({
 		pageCap: 50,
@@ -63,6 +70,7 @@ export const PROFILES = Object.freeze({
 		idempotencyStoresFailures: false,
 		staleKeyLogin: 'accept',
 		listOrder: 'newest',
+		rechargeKeepsRefundedAt: false,
 	}),
 });
 

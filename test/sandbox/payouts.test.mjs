@@ -172,6 +172,23 @@ describe('payouts', () => {
 		expectError(assert, await ctl.post(`/payouts/${p.id}/recharge`), 409, 'CONFLICT');
 	});
 
+	it('recharge after refund with profile rechargeKeepsRefundedAt: refundedAt kept, events say refunded: true', async () => {
+		sandbox.setProfile({ rechargeKeepsRefundedAt: true });
+		try {
+			const p = (await api.post('/payouts', input(), key())).body;
+			await api.post(`/payouts/${p.id}/cancel`);
+			const res = await ctl.post(`/payouts/${p.id}/recharge`);
+			assert.equal(res.body.status, 'success');
+			assert.notEqual(res.body.refundedAt, null);
+			assert.equal(await balance(), 900);
+			const [recharged] = (await ctl.get('/events?event=payout.recharged')).body.events;
+			assert.equal(recharged.payload.status, 'success');
+			assert.equal(recharged.payload.refunded, true);
+		} finally {
+			sandbox.setProfile('default');
+		}
+	});
+
 	it('lists payouts in { payouts, total } with status and externalId filters', async () => {
 		await api.post('/payouts', input({ externalId: 'list-me' }), key());
 		const all = (await api.get('/payouts')).body;

@@ -32,7 +32,7 @@ describe('profiles', () => {
 
 	it('the named profiles: contrary answers every choice otherwise than default and cap50', () => {
 		const choices = Object.keys(PROFILES.default);
-		assert.equal(choices.length, 7);
+		assert.equal(choices.length, 8);
 		for (const other of ['default', 'cap50']) {
 			for (const choice of choices) {
 				assert.notEqual(PROFILES.contrary[choice], PROFILES[other][choice], `${other}.${choice}`);

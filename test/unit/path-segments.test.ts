@@ -12,7 +12,12 @@ import { runNodeError } from './helpers/n8n';
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-const PATH_ID_OPERATIONS: Array<{ resource: string; operation: string; name: string; field: string }> = [
+const PATH_ID_OPERATIONS: Array<{
+	resource: string;
+	operation: string;
+	name: string;
+	field: string;
+}> = [
 	{ resource: 'card', operation: 'get', name: 'cardId', field: 'Card ID' },
 	{ resource: 'card', operation: 'getBalance', name: 'cardId', field: 'Card ID' },
 	{ resource: 'card', operation: 'getSensitiveData', name: 'cardId', field: 'Card ID' },
@@ -84,6 +89,7 @@ describe('an ID put into a path stays in its segment', () => {
 
 	it('segment() refuses exactly the dot segments and blanks among hand-picked edge cases', () => {
 		for (const id of ['', ' ', '.', '..']) expect(() => segment(id)).toThrow();
-		for (const id of ['...', '.a', 'a.', '%2e', '%2E%2E', 'a/b']) expect(() => segment(id)).not.toThrow();
+		for (const id of ['...', '.a', 'a.', '%2e', '%2E%2E', 'a/b'])
+			expect(() => segment(id)).not.toThrow();
 	});
 });

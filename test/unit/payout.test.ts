@@ -94,7 +94,11 @@ describe('fundsReturned', () => {
 	it('follows refundedAt on a payout record, never status', () => {
 		expect(fundsReturned({ status: 'fail', refundedAt: null })).toBe(false);
 		expect(fundsReturned({ status: 'fail', refundedAt: '2026-11-21T12:05:00.000Z' })).toBe(true);
-		expect(fundsReturned({ status: 'success', refundedAt: '2026-11-21T12:05:00.000Z' })).toBe(true);
+		// Refunded, then back in success and charged again (payout.recharged): not returned, even
+		// when the service keeps refundedAt.
+		expect(fundsReturned({ status: 'success', refundedAt: '2026-11-21T12:05:00.000Z' })).toBe(
+			false,
+		);
 		expect(fundsReturned({ status: 'fail' })).toBe(false);
 	});
 

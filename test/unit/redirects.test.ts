@@ -17,7 +17,15 @@ function elsewhere() {
 	const seen: Array<{ method: string; path: string; apiKey: unknown }> = [];
 	const record = function (this: nock.ReplyFnContext, uri: string) {
 		seen.push({ method: this.req.method, path: uri, apiKey: this.req.headers['x-api-key'] });
-		return [200, { id: 'po-elsewhere', status: 'waiting_trader', amountRub: 5000, requisite: '2200123456789012' }];
+		return [
+			200,
+			{
+				id: 'po-elsewhere',
+				status: 'waiting_trader',
+				amountRub: 5000,
+				requisite: '2200123456789012',
+			},
+		];
 	};
 	nock(ELSEWHERE).persist().get(/.*/).reply(record).post(/.*/).reply(record);
 	return seen;
@@ -52,11 +60,15 @@ describe('redirects are never followed', () => {
 
 	it('a read answered 302 is an error too, and the API key does not reach the other host', async () => {
 		const seen = elsewhere();
-		nock(BASE_URL).get('/payouts/po-1').reply(302, '', { Location: `${ELSEWHERE}/payouts/po-1` });
+		nock(BASE_URL)
+			.get('/payouts/po-1')
+			.reply(302, '', { Location: `${ELSEWHERE}/payouts/po-1` });
 		const error = await runNodeError({
 			parameters: { resource: 'payout', operation: 'get', payoutId: 'po-1' },
 		});
 		expect(seen).toEqual([]);
-		expect(error.message).toContain('with a redirect (HTTP 302 to https://elsewhere.example/payouts/po-1)');
+		expect(error.message).toContain(
+			'with a redirect (HTTP 302 to https://elsewhere.example/payouts/po-1)',
+		);
 	});
 });

@@ -6,10 +6,10 @@ import {
 	configuredOutputs,
 	EVENT_VALUES,
 	OUTPUT_LAYOUT,
-	payoutFundsReturned,
 } from '../../nodes/CompanyPaymentsTrigger/events';
 import { webhookChangeKey } from '../../nodes/shared/changeKey';
 import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
+import { payoutFundsReturned } from '../../nodes/shared/payoutFunds';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
 
@@ -113,18 +113,25 @@ describe('output item', () => {
 		['fail with refunded false', { status: 'fail', refunded: false }, false],
 		['fail without refunded', { status: 'fail' }, false],
 		['refunded as the string "true"', { status: 'fail', refunded: 'true' }, false],
-		['success with refunded true', { status: 'success', refunded: true }, true],
-	])('sets fundsReturned from refunded only: %s', async (_label, fields, expected) => {
-		const body = { ...SAMPLE_EVENTS['payout.status_changed'], ...fields };
-		if (!('refunded' in fields)) delete body.refunded;
-		const { item } = await deliver({ body });
-		expect(item?.fundsReturned).toBe(expected);
-		expect(payoutFundsReturned(body)).toBe(expected);
-	});
+		// Back in success after a refund: charged again, whatever refunded still says.
+		['success with refunded true (charged again)', { status: 'success', refunded: true }, false],
+	])(
+		'sets fundsReturned from refunded, never for a payout back in success: %s',
+		async (_label, fields, expected) => {
+			const body = { ...SAMPLE_EVENTS['payout.status_changed'], ...fields };
+			if (!('refunded' in fields)) delete body.refunded;
+			const { item } = await deliver({ body });
+			expect(item?.fundsReturned).toBe(expected);
+			expect(payoutFundsReturned(body)).toBe(expected);
+		},
+	);
 
-	it('sets fundsReturned on payout.recharged too', async () => {
+	it('sets fundsReturned false on payout.recharged, also when its body still says refunded: true', async () => {
 		const { item } = await deliver({ body: SAMPLE_EVENTS['payout.recharged'] });
 		expect(item).toMatchObject({ status: 'success', fundsReturned: false });
+		const stale = { ...SAMPLE_EVENTS['payout.recharged'], refunded: true };
+		const { item: again } = await deliver({ body: stale, deliveryId: 'd-recharged-stale' });
+		expect(again).toMatchObject({ fundsReturned: false });
 	});
 
 	it('adds no derived fields to order and card events', async () => {

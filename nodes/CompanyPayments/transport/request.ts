@@ -162,21 +162,17 @@ function redirectError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const location = redirectTarget(headers);
-	return new NodeApiError(
-		ctx.getNode(),
-		{ httpCode: String(status), location } as JsonObject,
-		{
-			message: `The service answered ${request.method} ${request.path} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
-			description: [
-				`HTTP status: ${status}`,
-				`Location: ${location}`,
-				'The request was not repeated at the new address and the API key was sent to the Base URL only.',
-				`Environment: ${where}. If the service has moved, enter its new address as the credential's Base URL.`,
-			].join(LINE_BREAK),
-			httpCode: String(status),
-			itemIndex,
-		},
-	);
+	return new NodeApiError(ctx.getNode(), { httpCode: String(status), location } as JsonObject, {
+		message: `The service answered ${request.method} ${request.path} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
+		description: [
+			`HTTP status: ${status}`,
+			`Location: ${location}`,
+			'The request was not repeated at the new address and the API key was sent to the Base URL only.',
+			`Environment: ${where}. If the service has moved, enter its new address as the credential's Base URL.`,
+		].join(LINE_BREAK),
+		httpCode: String(status),
+		itemIndex,
+	});
 }
 
 /**
