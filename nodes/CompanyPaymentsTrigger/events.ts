@@ -217,7 +217,6 @@ const DEPOSIT_EVENTS = new Set(['deposit.created', 'deposit.completed', 'deposit
 /** Events whose payload is a payout. */
 const PAYOUT_EVENTS = new Set(['payout.status_changed', 'payout.recharged']);
 
-
 /**
  * Fields the trigger derives from the event body: for deposits, which wallet it belongs to
  * and its `externalId` (user-wallet deposits carry it, company deposits do not); for payouts,

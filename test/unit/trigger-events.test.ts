@@ -8,8 +8,8 @@ import {
 	OUTPUT_LAYOUT,
 } from '../../nodes/CompanyPaymentsTrigger/events';
 import { webhookChangeKey } from '../../nodes/shared/changeKey';
-import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
 import { payoutFundsReturned } from '../../nodes/shared/payoutFunds';
+import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
 
