@@ -24,12 +24,12 @@ const STORE_WRITE =
 const RETURN_ALL =
 	'Paging adds 99 requests. The node already reads (and n8n decrypts) the credential once per ' +
 	'run, not per page, and once the first page gives `total` it fetches the remaining pages 4 at ' +
-	'a time (PAGE_CONCURRENCY in nodes/CompanyPayments/transport/pagination.ts). What remains is ' +
+	'a time (PAGE_CONCURRENCY in nodes/shared/pager.ts). What remains is ' +
 	"n8n's request helper per page (a new connection each time) and the JSON of 100 pages, both CPU " +
 	"time on a 2-core machine; the reference row shows the sandbox's own share. A list without a " +
 	'total is read one page after another and costs more. What would close a miss: larger pages, ' +
 	'if the service allows them (its maximum `limit` is not documented; PAGE_SIZE in ' +
-	'nodes/CompanyPayments/assumptions.ts), or more pages at a time on more cores.';
+	'nodes/shared/contract/assumptions.ts), or more pages at a time on more cores.';
 
 export const NOTES = {
 	verify: {

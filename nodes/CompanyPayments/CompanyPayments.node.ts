@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { READ_ONLY_DEFAULTS_VERSION, resourceProperties, resources, subtitle } from './resources';
 import { route } from './router';
-import { companyPaymentsApiTest } from './transport/credentialTest';
+import { companyPaymentsApiTest } from '../shared/credentialTest';
 
 export class CompanyPayments implements INodeType {
 	description: INodeTypeDescription = {

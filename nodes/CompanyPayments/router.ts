@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LINE_BREAK, plainDescription, serviceErrorInfo } from './transport';
+import { LINE_BREAK, plainDescription, serviceErrorInfo } from '../shared/transport';
 import type { OperationDefinition, OperationResult, ResourceDefinition } from './types';
 
 /** Read-only operations run this many items at once; everything else runs one item at a time. */

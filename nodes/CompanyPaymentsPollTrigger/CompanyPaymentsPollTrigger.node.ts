@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { companyPaymentsApiTest } from '../CompanyPayments/transport/credentialTest';
+import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
 

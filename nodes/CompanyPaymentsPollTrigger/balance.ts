@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ApiContext } from '../CompanyPayments/transport';
-import { apiRequest } from '../CompanyPayments/transport';
+import type { ApiContext } from '../shared/transport';
+import { apiRequest } from '../shared/transport';
 import type { Change } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 export const BALANCE_BELOW_THRESHOLD = 'balance.below_threshold';
 
@@ -28,7 +29,7 @@ function unwrap(body: unknown): IDataObject {
 
 /** Reads GET /wallets/balance and compares `usdtBalance` (a number or a decimal string) with the threshold. */
 export async function readBalance(ctx: ApiContext, threshold: number): Promise<BalanceReading> {
-	const body = unwrap(await apiRequest.call(ctx, { method: 'GET', path: '/wallets/balance' }));
+	const body = unwrap(await apiRequest.call(ctx, { method: 'GET', path: ENDPOINTS.walletBalance }));
 	const raw = body.usdtBalance;
 	const usdtBalance = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
 	if (typeof usdtBalance !== 'number' || !Number.isFinite(usdtBalance)) {

@@ -1,6 +1,7 @@
 import { cardKeyId, changeKey } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { field, str } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Event of card states no webhook announces (poll only). */
 export const CARD_STATUS_CHANGED = 'card.status_changed';
@@ -8,7 +9,7 @@ export const CARD_STATUS_CHANGED = 'card.status_changed';
 export const cards: WatchedList = {
 	kind: 'cards',
 	label: 'cards',
-	path: '/cards',
+	path: ENDPOINTS.cards,
 	itemsKey: 'cards',
 	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
 	id: (record) => str(record.id),

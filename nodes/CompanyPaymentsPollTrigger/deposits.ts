@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { changeKey, normaliseDepositStatus } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { field, str } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Deposit states the service announces by webhook, and the event that announces each. */
 const DEPOSIT_EVENTS: Readonly<Record<string, string>> = {
@@ -67,5 +68,5 @@ function depositList(
 	};
 }
 
-export const companyDeposits = depositList('companyDeposits', '/wallets/deposits', 'company');
-export const userDeposits = depositList('userDeposits', '/user-wallets/deposits', 'user');
+export const companyDeposits = depositList('companyDeposits', ENDPOINTS.walletDeposits, 'company');
+export const userDeposits = depositList('userDeposits', ENDPOINTS.userWalletDeposits, 'user');

@@ -1,6 +1,7 @@
 import { changeKey, disputeState } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { field, str } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** No webhook exists for disputes: this event is the poll trigger's own. */
 export const DISPUTE_STATUS_CHANGED = 'dispute.status_changed';
@@ -8,7 +9,7 @@ export const DISPUTE_STATUS_CHANGED = 'dispute.status_changed';
 export const disputes: WatchedList = {
 	kind: 'disputes',
 	label: 'disputes',
-	path: '/disputes',
+	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',
 	query: () => ({}),
 	id: (record) => str(record.id),

@@ -1,11 +1,12 @@
 import { changeKey } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { field, str } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 export const orders: WatchedList = {
 	kind: 'orders',
 	label: 'orders',
-	path: '/orders',
+	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
 	query: () => ({}),
 	id: (record) => str(record.id),

@@ -4,6 +4,7 @@ import { changeKey, payoutState } from '../shared/changeKey';
 import { payoutFundsReturned } from '../shared/payoutFunds';
 import type { Change, WatchedList } from './types';
 import { field, str } from './types';
+import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /**
  * Funds are back only when `refundedAt` is set and the payout was not charged again (rule in
@@ -51,7 +52,7 @@ function webhookFields(record: IDataObject): IDataObject {
 export const payouts: WatchedList = {
 	kind: 'payouts',
 	label: 'payouts',
-	path: '/payouts',
+	path: ENDPOINTS.payouts,
 	itemsKey: 'payouts',
 	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
 	id: (record) => str(record.id),

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_SIZE } from '../CompanyPayments/assumptions';
-import type { ApiContext } from '../CompanyPayments/transport';
+import { PAGE_SIZE } from '../shared/contract/assumptions';
+import type { ApiContext } from '../shared/transport';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
 import { companyDeposits, userDeposits } from './deposits';

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { PAGE_SIZE, PAGING_QUERY } from '../CompanyPayments/assumptions';
-import type { ApiContext } from '../CompanyPayments/transport';
-import { apiRequest, readPage } from '../CompanyPayments/transport';
+import { PAGE_SIZE, PAGING_QUERY } from '../shared/contract/assumptions';
+import type { ApiContext } from '../shared/transport';
+import { apiRequest, readPage } from '../shared/transport';
 
 export interface WindowRequest {
 	path: string;

@@ -1,6 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { WatchKind } from './types';
+import { isObject } from '../shared/contract/guards';
 
 /** Key of the node's static data that holds what the last poll saw. */
 export const STATE_KEY = 'pollState';
@@ -18,10 +17,6 @@ export interface PollState {
 	seq: number;
 	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
 	balanceBelow?: boolean;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads the stored state; anything unreadable counts as "nothing polled yet". */

@@ -8,7 +8,7 @@ import type {
 
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
-import { companyPaymentsApiTest } from '../CompanyPayments/transport/credentialTest';
+import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 

@@ -1,13 +1,15 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../CompanyPayments/assumptions';
-import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../CompanyPayments/transport';
+import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../shared/contract/assumptions';
+import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../shared/transport';
 import { credentialSecrets, currentSecret, fingerprint, readRotatedSecret } from './signature';
 import type { RotatedSecret } from './signature';
+import { ENDPOINTS } from '../shared/contract/endpoints';
+import { isObject } from '../shared/contract/guards';
 
-const PROFILE_PATH = '/auth/company/profile';
-const ROTATE_PATH = '/auth/company/webhook-secret/rotate';
+const PROFILE_PATH = ENDPOINTS.profile;
+const ROTATE_PATH = ENDPOINTS.rotateWebhookSecret;
 
 /** Static data key of the registration made by `create` (what `delete` puts back). */
 export const REGISTRATION_KEY = 'registration';
@@ -32,10 +34,6 @@ export function readRegistration(value: unknown): Registration | undefined {
 		previousUrl: typeof record.previousUrl === 'string' ? record.previousUrl : null,
 		registeredAt: typeof record.registeredAt === 'string' ? record.registeredAt : '',
 	};
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The company's webhook URL from a profile answer (see PROFILE_WRAPPER_KEYS); null when unset. */

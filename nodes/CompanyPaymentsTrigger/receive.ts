@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../CompanyPayments/transport';
+import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
@@ -19,6 +19,7 @@ import {
 	SIGNATURE_HEADER,
 	verifyBody,
 } from './signature';
+import { isObject } from '../shared/contract/guards';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -108,10 +109,6 @@ async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | 
 function hasKeys(value: IDataObject): boolean {
 	for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return true;
 	return false;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function rawText(raw: RawBody): string {

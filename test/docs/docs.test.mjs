@@ -79,8 +79,8 @@ describe('documentation', () => {
 	});
 
 	it('every errorCode has an explanation and an action, and the errors page lists each', () => {
-		const { ERROR_EXPLANATIONS } = built('nodes/CompanyPayments/transport/errorCodes.js');
-		const { ERROR_ACTIONS } = built('nodes/CompanyPayments/transport/errorActions.js');
+		const { ERROR_EXPLANATIONS } = built('nodes/shared/transport/errorCodes.js');
+		const { ERROR_ACTIONS } = built('nodes/shared/transport/errorActions.js');
 		assert.deepEqual(Object.keys(ERROR_ACTIONS).sort(), Object.keys(ERROR_EXPLANATIONS).sort());
 		const page = read('docs/errors.md');
 		for (const code of Object.keys(ERROR_EXPLANATIONS)) {
@@ -97,7 +97,7 @@ describe('documentation', () => {
 			...list.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:CONFLICT|UNPROCESSABLE)\b/g),
 		].map((m) => m[0]);
 		assert.ok(codes.length > 60, `read only ${codes.length} codes from the document`);
-		const { ERROR_EXPLANATIONS } = built('nodes/CompanyPayments/transport/errorCodes.js');
+		const { ERROR_EXPLANATIONS } = built('nodes/shared/transport/errorCodes.js');
 		const missing = codes.filter((code) => !(code in ERROR_EXPLANATIONS));
 		assert.deepEqual(missing, []);
 	});

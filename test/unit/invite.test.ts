@@ -169,14 +169,12 @@ describe('invite.revoke', () => {
 	});
 
 	it('says an accepted invite cannot be revoked (INVITE_USED)', async () => {
-		nock(BASE_URL)
-			.delete(`/members/invites/${INVITE_ID}`)
-			.reply(409, {
-				statusCode: 409,
-				error: 'Conflict',
-				errorCode: 'INVITE_USED',
-				message: 'Приглашение уже принято',
-			});
+		nock(BASE_URL).delete(`/members/invites/${INVITE_ID}`).reply(409, {
+			statusCode: 409,
+			error: 'Conflict',
+			errorCode: 'INVITE_USED',
+			message: 'Приглашение уже принято',
+		});
 		const error = await runNodeError({
 			parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
 		});

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { readPage } from '../../nodes/CompanyPayments/transport';
+import { readPage } from '../../nodes/shared/transport';
 import { BASE_URL, runNode, runNodeError } from './helpers/n8n';
 
 function deposits(from: number, count: number) {

@@ -1,4 +1,4 @@
-import { readServiceError } from '../../nodes/CompanyPayments/transport';
+import { readServiceError } from '../../nodes/shared/transport';
 
 const byStatus = { 403: 'Status-specific explanation' };
 

@@ -1,10 +1,11 @@
-import { LIST_ITEMS_KEYS } from '../assumptions';
+import { LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getMany = listOperation({
 	action: 'Get many cards',
 	description: 'List the company cards, one output item per card',
-	path: '/cards',
+	path: ENDPOINTS.cards,
 	itemsKey: LIST_ITEMS_KEYS.cards,
 	filters: [
 		{

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getRechargeQuote: OperationDefinition = {
 	value: 'getRechargeQuote',
@@ -18,7 +19,7 @@ export const getRechargeQuote: OperationDefinition = {
 		const targetAmount = readTargetAmount(this, itemIndex);
 		return (await apiRequest.call(this, {
 			method: 'POST',
-			path: '/cards/recharge/quote',
+			path: ENDPOINTS.cardRechargeQuote,
 			body: { cardId, targetAmount },
 			itemIndex,
 		})) as OperationResult;

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS } from '../assumptions';
+import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest, idempotencyKey } from '../transport';
+import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
 

@@ -1,18 +1,16 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { CARD_REQUEST_PENDING_STATUS } from '../assumptions';
+import { CARD_REQUEST_PENDING_STATUS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest, idempotencyKey } from '../transport';
+import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { isObject } from '../../shared/contract/guards';
 
 const PENDING_NOTE =
 	'No card was in stock, so the request is pending and the amount for the card stays reserved. The card arrives later with the card.assigned webhook event (use the Company Payments Trigger), which carries the external ID of this request.';
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? value : null;
@@ -116,7 +114,7 @@ export const request: OperationDefinition = {
 		);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: '/cards/request',
+			path: ENDPOINTS.cardRequest,
 			body: externalId === undefined ? undefined : { externalId },
 			headers: { 'Idempotency-Key': key },
 			itemIndex,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../transport';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/transport';
 
 /** Return All / Limit for list operations. */
 export const listFields: INodeProperties[] = [

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 
 /** An operation that is one call to a fixed path with no input fields. */

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { NEW_API_KEY_FIELDS } from '../assumptions';
+import { NEW_API_KEY_FIELDS } from '../../shared/contract/assumptions';
 import { invalidInput } from '../common/validation';
+import { isObject } from '../../shared/contract/guards';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -68,10 +69,6 @@ export function readSecret(
 		});
 	}
 	return value;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { profileOutput, revealWebhookSecretField } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getProfile: OperationDefinition = {
 	value: 'getProfile',
@@ -15,7 +16,7 @@ export const getProfile: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const answer = await apiRequest.call(this, {
 			method: 'GET',
-			path: '/auth/company/profile',
+			path: ENDPOINTS.profile,
 			itemIndex,
 		});
 		return profileOutput(this, itemIndex, answer);

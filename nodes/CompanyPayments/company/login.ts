@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from './fields';
 import {
@@ -8,6 +8,7 @@ import {
 	KEY_ROTATED_OUTPUT,
 	ROTATED_BY_EARLIER_ITEM,
 } from './regenerateApiKey';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const login: OperationDefinition = {
 	value: 'login',
@@ -35,7 +36,7 @@ export const login: OperationDefinition = {
 		);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: '/auth/company/login',
+			path: ENDPOINTS.login,
 			body: { email, password },
 			itemIndex,
 			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },

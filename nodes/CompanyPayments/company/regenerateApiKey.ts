@@ -1,8 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { newApiKeyOutput } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const KEY_ROTATED_NOTICE =
 	"After this call the API key in this node's credential stops working: the service issues a new company key. The new key is in the output (and so in the execution data); put it into the Company Payments API credential right away.";
@@ -29,7 +30,7 @@ export const regenerateApiKey: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: '/auth/company/regenerate-key',
+			path: ENDPOINTS.regenerateApiKey,
 			itemIndex,
 			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
 		});

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 const NOTICE =
 	'New webhooks are signed with the new secret at once: put it into the Webhook Secret of the credential used by the Company Payments Trigger (or wherever you verify webhooks) right away, or deliveries fail verification.';
@@ -22,7 +23,7 @@ export const rotateWebhookSecret: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: '/auth/company/webhook-secret/rotate',
+			path: ENDPOINTS.rotateWebhookSecret,
 			itemIndex,
 		});
 		const body =

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidInput } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { profileOutput, readSecret, revealWebhookSecretField } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
@@ -86,7 +87,7 @@ export const updateProfile: OperationDefinition = {
 		}
 		const answer = await apiRequest.call(this, {
 			method: 'PATCH',
-			path: '/auth/company/profile',
+			path: ENDPOINTS.profile,
 			body,
 			itemIndex,
 		});

@@ -1,4 +1,5 @@
 import { fixedCall } from '../common/fixedCall';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getAddress = fixedCall({
 	value: 'getAddress',
@@ -7,5 +8,5 @@ export const getAddress = fixedCall({
 	description:
 		'Get the company TRON address for incoming USDT (TRC-20); the service creates it on first request',
 	method: 'GET',
-	path: '/wallets',
+	path: ENDPOINTS.wallet,
 });

@@ -1,4 +1,5 @@
 import { fixedCall } from '../common/fixedCall';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getBalance = fixedCall({
 	value: 'getBalance',
@@ -6,5 +7,5 @@ export const getBalance = fixedCall({
 	action: 'Get company balance',
 	description: 'Get the company balance view: usdtBalance and the reserved frozenBalance',
 	method: 'GET',
-	path: '/wallets/balance',
+	path: ENDPOINTS.walletBalance,
 });

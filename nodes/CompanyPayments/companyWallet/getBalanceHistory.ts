@@ -1,4 +1,5 @@
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getBalanceHistory = listOperation({
 	value: 'getBalanceHistory',
@@ -6,5 +7,5 @@ export const getBalanceHistory = listOperation({
 	action: 'Get company balance history',
 	description:
 		'List balance movements, one output item per movement; referenceId is the order ID for order movements',
-	path: '/wallets/balance-history',
+	path: ENDPOINTS.walletBalanceHistory,
 });

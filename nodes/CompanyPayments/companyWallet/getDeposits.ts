@@ -1,11 +1,12 @@
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getDeposits = listOperation({
 	value: 'getDeposits',
 	name: 'Get Deposits',
 	action: 'Get company deposits',
 	description: 'List deposits to the company wallet, one output item per deposit',
-	path: '/wallets/deposits',
+	path: ENDPOINTS.walletDeposits,
 	itemsKey: 'deposits',
 	filters: [
 		{

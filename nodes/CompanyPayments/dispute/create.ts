@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { EXISTING_DISPUTE_AGE_MS } from '../assumptions';
+import { EXISTING_DISPUTE_AGE_MS } from '../../shared/contract/assumptions';
 import { requireText, requireUuid, segment } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 
 /**

@@ -8,7 +8,7 @@ import {
 	readSecret,
 } from '../company/fields';
 import { segment } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { inviteTokenField, readInviteToken } from './token';
 

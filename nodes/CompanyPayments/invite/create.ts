@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readEmail, emailField } from '../company/fields';
 import { permissionsField, readPermissions, readRole, roleField } from '../member/permissions';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 const LEGACY_KEY_INVITE =
 	"The service refused the invite. Inviting needs a member API key, not the legacy company-wide key; with a member's key, check the e-mail, role and permissions against the service message";
@@ -44,7 +45,7 @@ export const create: OperationDefinition = {
 		if (permissions !== undefined) body.permissions = permissions;
 		const answer = (await apiRequest.call(this, {
 			method: 'POST',
-			path: '/members/invites',
+			path: ENDPOINTS.invites,
 			body: Object.keys(body).length > 0 ? body : undefined,
 			itemIndex,
 			explainStatus: { 400: LEGACY_KEY_INVITE },

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { INVITE_URL_TOKEN_PARAMETER } from '../assumptions';
+import { INVITE_URL_TOKEN_PARAMETER } from '../../shared/contract/assumptions';
 import { isDotSegment } from '../common/validation';
 
 export const inviteTokenField: INodeProperties = {

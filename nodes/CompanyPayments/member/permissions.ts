@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { MEMBER_ROLES as ROLES } from '../assumptions';
+import { MEMBER_ROLES as ROLES } from '../../shared/contract/assumptions';
 import { invalidInput } from '../common/validation';
 
 /** The permissions the interface document names; the complete list is not shown. */

@@ -1,9 +1,10 @@
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getMany = listOperation({
 	action: 'Get many orders',
 	description: 'List the company orders, one output item per order',
-	path: '/orders',
+	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
 	filters: [
 		{

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { QUOTE_ID_FIELDS } from '../assumptions';
+import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { idempotencyKey } from '../transport';
+import { idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { acceptQuote } from './accept';
 import { prepareQuote, qrCodeField } from './prepare';

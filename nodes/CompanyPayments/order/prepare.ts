@@ -1,8 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requireText } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const qrCodeField = {
 	displayName: 'QR Code',
@@ -23,7 +24,7 @@ export async function prepareQuote(
 ): Promise<OperationResult> {
 	return (await apiRequest.call(ctx, {
 		method: 'POST',
-		path: '/orders/prepare',
+		path: ENDPOINTS.orderPrepare,
 		body: { qrCode },
 		itemIndex,
 	})) as OperationResult;

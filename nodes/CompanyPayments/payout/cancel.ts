@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { apiRequest, idempotencyKey } from '../transport';
+import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { payoutIdField, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';

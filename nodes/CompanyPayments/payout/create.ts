@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS } from '../assumptions';
+import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { requireAmount } from '../common/validation';
-import { apiRequest, idempotencyKey } from '../transport';
+import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
 import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';

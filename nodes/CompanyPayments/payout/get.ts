@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { segment } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { payoutIdField, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';

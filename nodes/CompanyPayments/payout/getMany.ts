@@ -1,4 +1,4 @@
-import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../assumptions';
+import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { listOperation } from '../common/listOperation';
 import { withFundsReturned } from './fundsReturned';
 

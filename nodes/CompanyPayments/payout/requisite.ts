@@ -1,8 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAYOUT_REQUISITE_FORMATS, PAYOUT_REQUISITE_SEPARATORS } from '../assumptions';
-import { serviceError, serviceErrorInfo } from '../transport';
+import {
+	PAYOUT_REQUISITE_FORMATS,
+	PAYOUT_REQUISITE_SEPARATORS,
+} from '../../shared/contract/assumptions';
+import { serviceError, serviceErrorInfo } from '../../shared/transport';
 
 export type RequisiteType = keyof typeof PAYOUT_REQUISITE_FORMATS;
 

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requireText } from '../common/validation';
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 import { externalIdField } from './fields';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const createOrGet: OperationDefinition = {
 	value: 'createOrGet',
@@ -15,7 +16,7 @@ export const createOrGet: OperationDefinition = {
 		const externalId = requireText(this, itemIndex, 'externalId', 'External ID');
 		return (await apiRequest.call(this, {
 			method: 'POST',
-			path: '/user-wallets',
+			path: ENDPOINTS.userWallets,
 			body: { externalId },
 			itemIndex,
 		})) as OperationResult;

@@ -1,11 +1,12 @@
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getDeposits = listOperation({
 	value: 'getDeposits',
 	name: 'Get Deposits',
 	action: 'Get user wallet deposits',
 	description: 'List deposits to user wallets, one output item per deposit',
-	path: '/user-wallets/deposits',
+	path: ENDPOINTS.userWalletDeposits,
 	itemsKey: 'deposits',
 	filters: [
 		{

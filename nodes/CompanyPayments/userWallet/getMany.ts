@@ -1,8 +1,9 @@
 import { listOperation } from '../common/listOperation';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getMany = listOperation({
 	action: 'Get many user wallets',
 	description: 'List the user wallets of the company, one output item per wallet',
-	path: '/user-wallets',
+	path: ENDPOINTS.userWallets,
 	itemsKey: 'wallets',
 });

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { ERROR_ACTIONS } from './errorActions';
 import { ERROR_EXPLANATIONS, explainStatus } from './errorCodes';
+import { isObject } from '../contract/guards';
 
 /** What the node keeps of a failed call: every field of the service's error body that matters. */
 export interface ServiceErrorInfo extends IDataObject {
@@ -14,10 +15,6 @@ export interface ServiceErrorInfo extends IDataObject {
 	required: string | null;
 	requestId: string | null;
 	path: string | null;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | null {

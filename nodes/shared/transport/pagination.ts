@@ -7,17 +7,14 @@ import {
 	PAGE_CONCURRENCY,
 	PAGE_SIZE,
 	PAGING_QUERY,
-} from '../assumptions';
+} from '../contract/assumptions';
 import type { ApiContext } from './request';
 import { apiRequest } from './request';
+import { isObject } from '../contract/guards';
 
 export interface Page {
 	records: IDataObject[];
 	total?: number;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

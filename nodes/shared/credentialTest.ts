@@ -6,12 +6,14 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { environmentLabel, environmentMismatch, environmentOf } from './environment';
-import { networkFailure } from './network';
-import { readServiceError } from './serviceError';
+import { environmentLabel, environmentMismatch, environmentOf } from './transport/environment';
+import { networkFailure } from './transport/network';
+import { readServiceError } from './transport/serviceError';
+import { ENDPOINTS } from './contract/endpoints';
+import { isObject } from './contract/guards';
 
 /** The endpoint the credential test reads: any working key may read the company profile. */
-export const CREDENTIAL_TEST_PATH = '/auth/company/profile';
+export const CREDENTIAL_TEST_PATH = ENDPOINTS.profile;
 
 /** How long the credential test waits for an answer. */
 const TEST_TIMEOUT_MS = 15_000;
@@ -22,10 +24,6 @@ export const CREDENTIAL_TEST_NAME = 'companyPaymentsApiTest';
 interface TestResponse {
 	statusCode: number;
 	body: unknown;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parse(body: unknown): unknown {

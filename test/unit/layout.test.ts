@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The package's layout rule (CONTRIBUTING.md, "Layout"): each node's folder imports only from
+ * itself and from nodes/shared/; nodes/shared/ imports from no node's folder. A file that
+ * reaches into another node's folder fails here with the import named.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const NODES = path.join(ROOT, 'nodes');
+
+function sourceFiles(dir: string): string[] {
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return sourceFiles(full);
+		return entry.name.endsWith('.ts') ? [full] : [];
+	});
+}
+
+/** Relative module specifiers of a file's static and dynamic imports and re-exports. */
+export function relativeImports(source: string): string[] {
+	const found: string[] = [];
+	const pattern =
+		/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\1/g;
+	for (const match of source.matchAll(pattern)) found.push(match[2]);
+	return found;
+}
+
+/** The top folder under nodes/ a path lies in ("shared", "CompanyPayments", ...), or null. */
+function topFolder(file: string): string | null {
+	const rel = path.relative(NODES, file);
+	if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
+	const [first] = rel.split(path.sep);
+	return first === rel ? null : first;
+}
+
+export function layoutViolations(files: Array<{ file: string; source: string }>): string[] {
+	const violations: string[] = [];
+	for (const { file, source } of files) {
+		const own = topFolder(file);
+		for (const spec of relativeImports(source)) {
+			const target = topFolder(path.resolve(path.dirname(file), spec));
+			if (target === null || target === own || target === 'shared') continue;
+			violations.push(
+				`${path.relative(ROOT, file)} imports '${spec}' from nodes/${target}/ (${own === 'shared' ? 'nodes/shared/ imports from no node' : 'a node imports only from its own folder and nodes/shared/'})`,
+			);
+		}
+	}
+	return violations;
+}
+
+describe('layout: no node folder imports from another', () => {
+	const files = sourceFiles(NODES).map((file) => ({
+		file,
+		source: fs.readFileSync(file, 'utf8'),
+	}));
+
+	it('reads every node folder, nodes/shared included', () => {
+		const folders = new Set(files.map((entry) => topFolder(entry.file)));
+		expect([...folders].sort()).toEqual([
+			'CompanyPayments',
+			'CompanyPaymentsPollTrigger',
+			'CompanyPaymentsTrigger',
+			'shared',
+		]);
+	});
+
+	it('finds no import across node folders', () => {
+		expect(layoutViolations(files)).toEqual([]);
+	});
+
+	it('names an import that crosses folders (the check can fail)', () => {
+		const file = path.join(NODES, 'CompanyPaymentsTrigger', 'receive.ts');
+		const shared = path.join(NODES, 'shared', 'transport', 'index.ts');
+		expect(
+			layoutViolations([
+				{ file, source: "import { apiRequest } from '../CompanyPayments/router';" },
+				{ file, source: "export { x } from '../shared/transport';" },
+				{ file: shared, source: "import type { Op } from '../../CompanyPayments/types';" },
+				{ file, source: "const m = await import('../CompanyPaymentsPollTrigger/poll');" },
+			]),
+		).toEqual([
+			expect.stringContaining(
+				"nodes/CompanyPaymentsTrigger/receive.ts imports '../CompanyPayments/router'",
+			),
+			expect.stringContaining('nodes/shared/ imports from no node'),
+			expect.stringContaining('from nodes/CompanyPaymentsPollTrigger/'),
+		]);
+	});
+});
