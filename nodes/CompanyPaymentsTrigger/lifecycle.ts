@@ -9,7 +9,7 @@ import { ENDPOINTS } from '../shared/contract/endpoints';
 import { isObject } from '../shared/contract/guards';
 
 const PROFILE_PATH = ENDPOINTS.profile;
-const ROTATE_PATH = ENDPOINTS.rotateWebhookSecret;
+const ROTATE_PATH = ENDPOINTS.webhookRotation;
 
 /** Static data key of the registration made by `create` (what `delete` puts back). */
 export const REGISTRATION_KEY = 'registration';

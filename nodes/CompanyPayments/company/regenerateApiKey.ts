@@ -30,7 +30,7 @@ export const regenerateApiKey: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: ENDPOINTS.regenerateApiKey,
+			path: ENDPOINTS.companyRegenerate,
 			itemIndex,
 			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
 		});

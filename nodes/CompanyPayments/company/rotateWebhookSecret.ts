@@ -23,7 +23,7 @@ export const rotateWebhookSecret: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
-			path: ENDPOINTS.rotateWebhookSecret,
+			path: ENDPOINTS.webhookRotation,
 			itemIndex,
 		});
 		const body =

@@ -7,8 +7,8 @@ import { ASSUMED_ENDPOINTS } from './assumptions';
 export const ENDPOINTS = {
 	profile: '/auth/company/profile',
 	login: '/auth/company/login',
-	regenerateApiKey: '/auth/company/regenerate-key',
-	rotateWebhookSecret: '/auth/company/webhook-secret/rotate',
+	companyRegenerate: '/auth/company/regenerate-key',
+	webhookRotation: '/auth/company/webhook-secret/rotate',
 	wallet: '/wallets',
 	walletBalance: '/wallets/balance',
 	walletBalanceHistory: '/wallets/balance-history',

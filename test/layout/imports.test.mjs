@@ -1,15 +1,18 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The package's layout rule (CONTRIBUTING.md, "Layout"): each node's folder imports only from
  * itself and from nodes/shared/; nodes/shared/ imports from no node's folder. A file that
  * reaches into another node's folder fails here with the import named.
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODES = path.join(ROOT, 'nodes');
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir) {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
 		const full = path.join(dir, entry.name);
 		if (entry.isDirectory()) return sourceFiles(full);
@@ -18,8 +21,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Relative module specifiers of a file's static and dynamic imports and re-exports. */
-export function relativeImports(source: string): string[] {
-	const found: string[] = [];
+export function relativeImports(source) {
+	const found = [];
 	const pattern =
 		/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\1/g;
 	for (const match of source.matchAll(pattern)) found.push(match[2]);
@@ -27,15 +30,15 @@ export function relativeImports(source: string): string[] {
 }
 
 /** The top folder under nodes/ a path lies in ("shared", "CompanyPayments", ...), or null. */
-function topFolder(file: string): string | null {
+function topFolder(file) {
 	const rel = path.relative(NODES, file);
 	if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
 	const [first] = rel.split(path.sep);
 	return first === rel ? null : first;
 }
 
-export function layoutViolations(files: Array<{ file: string; source: string }>): string[] {
-	const violations: string[] = [];
+export function layoutViolations(files) {
+	const violations = [];
 	for (const { file, source } of files) {
 		const own = topFolder(file);
 		for (const spec of relativeImports(source)) {
@@ -57,7 +60,7 @@ describe('layout: no node folder imports from another', () => {
 
 	it('reads every node folder, nodes/shared included', () => {
 		const folders = new Set(files.map((entry) => topFolder(entry.file)));
-		expect([...folders].sort()).toEqual([
+		assert.deepEqual([...folders].sort(), [
 			'CompanyPayments',
 			'CompanyPaymentsPollTrigger',
 			'CompanyPaymentsTrigger',
@@ -66,25 +69,24 @@ describe('layout: no node folder imports from another', () => {
 	});
 
 	it('finds no import across node folders', () => {
-		expect(layoutViolations(files)).toEqual([]);
+		assert.deepEqual(layoutViolations(files), []);
 	});
 
 	it('names an import that crosses folders (the check can fail)', () => {
 		const file = path.join(NODES, 'CompanyPaymentsTrigger', 'receive.ts');
 		const shared = path.join(NODES, 'shared', 'transport', 'index.ts');
-		expect(
-			layoutViolations([
-				{ file, source: "import { apiRequest } from '../CompanyPayments/router';" },
-				{ file, source: "export { x } from '../shared/transport';" },
-				{ file: shared, source: "import type { Op } from '../../CompanyPayments/types';" },
-				{ file, source: "const m = await import('../CompanyPaymentsPollTrigger/poll');" },
-			]),
-		).toEqual([
-			expect.stringContaining(
-				"nodes/CompanyPaymentsTrigger/receive.ts imports '../CompanyPayments/router'",
-			),
-			expect.stringContaining('nodes/shared/ imports from no node'),
-			expect.stringContaining('from nodes/CompanyPaymentsPollTrigger/'),
+		const found = layoutViolations([
+			{ file, source: "import { apiRequest } from '../CompanyPayments/router';" },
+			{ file, source: "export { x } from '../shared/transport';" },
+			{ file: shared, source: "import type { Op } from '../../CompanyPayments/types';" },
+			{ file, source: "const m = await import('../CompanyPaymentsPollTrigger/poll');" },
 		]);
+		assert.equal(found.length, 3, found.join('\n'));
+		assert.match(
+			found[0],
+			/nodes\/CompanyPaymentsTrigger\/receive\.ts imports '\.\.\/CompanyPayments\/router'/,
+		);
+		assert.match(found[1], /nodes\/shared\/ imports from no node/);
+		assert.match(found[2], /from nodes\/CompanyPaymentsPollTrigger\//);
 	});
 });
