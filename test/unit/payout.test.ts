@@ -422,7 +422,7 @@ describe('payout.getMany', () => {
 			.get('/payouts')
 			.query({ status: 'fail', externalId: 'salary-42', limit: '10', offset: '0' })
 			.matchHeader('x-api-key', API_KEY)
-			.reply(200, { payouts: [payout, cancelled], total: 2 });
+			.reply(200, { payouts: [payout, { ...cancelled, id: 'po_8d2e3f40' }], total: 2 });
 		const { output } = await runNode({
 			parameters: {
 				resource: 'payout',
@@ -434,7 +434,7 @@ describe('payout.getMany', () => {
 		});
 		expect(output.map((item) => [item.json.id, item.json.fundsReturned])).toEqual([
 			[PAYOUT_ID, false],
-			[PAYOUT_ID, true],
+			['po_8d2e3f40', true],
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 	});

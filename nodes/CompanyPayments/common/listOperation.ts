@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listRecords } from '../../shared/transport';
+import { listRecords } from '../../shared/pager';
 import type { OperationDefinition } from '../types';
 import { listFields, readListFields } from './fields';
 

@@ -20,8 +20,14 @@ export const PAGING_QUERY = { limit: 'limit', offset: 'offset' } as const;
  */
 export const ENVELOPE_ITEM_KEYS = ['items', 'data', 'results', 'records', 'rows'];
 
-/** Total-count fields looked for in a list envelope. */
-export const ENVELOPE_TOTAL_KEYS = ['total', 'totalCount', 'count'];
+/** Fields of a list envelope read as the list's total. */
+export const ENVELOPE_TOTAL_KEYS = ['total', 'totalCount'];
+
+/**
+ * Fields of a list envelope that may be the total or the page's own length (not shown). Such a
+ * count never ends a listing; it is used as a total only when it is larger than the page.
+ */
+export const ENVELOPE_COUNT_KEYS = ['count'];
 
 /**
  * POST /orders/{id}/disputes answers with the new dispute or with the open one that already

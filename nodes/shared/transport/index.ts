@@ -1,7 +1,5 @@
 export { apiRequest, getBaseUrl, CREDENTIAL_NAME } from './request';
 export type { ApiContext, ApiRequest } from './request';
-export { listRecords, readPage } from './pagination';
-export type { ListRequest, Page } from './pagination';
 export { idempotencyKey, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 export {
 	LINE_BREAK,

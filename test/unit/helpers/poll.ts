@@ -52,6 +52,8 @@ export class FakeService {
 	pageCap = Number.POSITIVE_INFINITY;
 	/** Whether envelopes carry `total`. */
 	withTotal = true;
+	/** Called after each page is cut, before it is sent: a test adds records meanwhile here. */
+	afterPage?: (list: ListName, offset: number) => void;
 	/** Every request: path and query. */
 	calls: Array<{ path: string; query: URLSearchParams }> = [];
 
@@ -73,6 +75,7 @@ export class FakeService {
 				const externalId = url.searchParams.get('externalId');
 				if (externalId) records = records.filter((r) => r.externalId === externalId);
 				const page = records.slice(offset, offset + limit);
+				this.afterPage?.(name, offset);
 				const { key } = PATHS[name];
 				const envelope: IDataObject = { [key ?? 'items']: page };
 				if (this.withTotal) envelope.total = records.length;

@@ -1,0 +1,294 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import {
+	ENVELOPE_COUNT_KEYS,
+	ENVELOPE_ITEM_KEYS,
+	ENVELOPE_TOTAL_KEYS,
+	PAGE_CONCURRENCY,
+	PAGE_SIZE,
+	PAGING_QUERY,
+} from './contract/assumptions';
+import { isObject } from './contract/guards';
+import type { ApiContext } from './transport/request';
+import { apiRequest } from './transport/request';
+
+/**
+ * The one pager of the package: Return All and Limit of every Get Many, and every list the poll
+ * trigger reads. The rules (docs/pagination.md) live here and nowhere else:
+ *
+ * - **Page cap.** A page shorter than asked for is the end of the list only when the service has
+ *   already served a page of the size asked; otherwise its length is taken as the service's cap
+ *   on `limit` (not shown) and reading goes on with it.
+ * - **End of the list.** An empty page; a short page as above; the envelope's `total`; a page
+ *   larger than asked for (the service ignores `limit`); two pages in a row with nothing new (the
+ *   service ignores `offset`; one such page alone can be a page's worth of records that arrived
+ *   meanwhile and pushed what was read down by a page).
+ * - **Exact set.** Offset paging over a list that changes while it is read shifts records between
+ *   pages. A record (by `id`, else by its whole content) is handed on at most once per listing.
+ * - **Count.** `total` (or `totalCount`) is a total. `count` may be the page's length or the
+ *   total (envelopes are not shown): it ends nothing, and counts as a total only where it cannot
+ *   be the page's length (larger than the page).
+ */
+
+export interface Page {
+	records: IDataObject[];
+	/** The list's total, when the envelope states one that can only be a total. */
+	total?: number;
+}
+
+/**
+ * Reads one page of a list answer: a bare array, or an envelope such as
+ * `{ deposits: [...], total }`. Returns undefined when no record array can be found.
+ */
+export function readPage(body: unknown, itemsKey?: string): Page | undefined {
+	if (Array.isArray(body)) return { records: body as IDataObject[] };
+	if (!isObject(body)) return undefined;
+	let records: unknown;
+	if (itemsKey && Array.isArray(body[itemsKey])) {
+		records = body[itemsKey];
+	} else {
+		const known = ENVELOPE_ITEM_KEYS.find((key) => Array.isArray(body[key]));
+		if (known) {
+			records = body[known];
+		} else {
+			const arrays = Object.values(body).filter((value) => Array.isArray(value));
+			if (arrays.length === 1) records = arrays[0];
+		}
+	}
+	if (!Array.isArray(records)) return undefined;
+	const totalKey = ENVELOPE_TOTAL_KEYS.find((key) => typeof body[key] === 'number');
+	let total = totalKey ? (body[totalKey] as number) : undefined;
+	if (total === undefined) {
+		const countKey = ENVELOPE_COUNT_KEYS.find((key) => typeof body[key] === 'number');
+		const count = countKey ? (body[countKey] as number) : undefined;
+		// A count no larger than the page may be the page's own length: it says nothing.
+		if (count !== undefined && count > records.length) total = count;
+	}
+	return { records: records as IDataObject[], total };
+}
+
+/** Where a list is and how it is filtered. */
+export interface ListSource {
+	path: string;
+	qs?: IDataObject;
+	/** Envelope key of this list, e.g. "deposits". */
+	itemsKey?: string;
+	itemIndex?: number;
+}
+
+export interface PagerOptions {
+	/** Records handed on at most (the user's Limit, the poll's cost bound); Infinity for all. */
+	maxRecords: number;
+	/** Page requests in flight at once, when the remaining pages are known in advance. */
+	concurrency: number;
+}
+
+export interface PagerResult {
+	/** Requests sent. */
+	requests: number;
+	/** Records received, repeats included. */
+	received: number;
+	/** Records handed on (each at most once). */
+	delivered: number;
+	/** Reading stopped at `maxRecords`: the list may hold more. */
+	truncated: boolean;
+	/** Reading stopped because `onPage` asked to. */
+	stopped: boolean;
+}
+
+/** Called with the new records of each page, in list order; returns false to stop reading. */
+export type PageHandler = (records: IDataObject[]) => boolean;
+
+/** A record's identity within one listing: its id, else its whole content. */
+export function recordIdentity(record: unknown): string {
+	if (isObject(record) && (typeof record.id === 'string' || typeof record.id === 'number')) {
+		return `id:${typeof record.id}:${String(record.id)}`;
+	}
+	return `json:${JSON.stringify(record)}`;
+}
+
+async function fetchPage(
+	ctx: ApiContext,
+	source: ListSource,
+	offset: number,
+	limit: number,
+): Promise<Page> {
+	const body = await apiRequest.call(ctx, {
+		method: 'GET',
+		path: source.path,
+		qs: { ...source.qs, [PAGING_QUERY.limit]: limit, [PAGING_QUERY.offset]: offset },
+		itemIndex: source.itemIndex,
+	});
+	const page = readPage(body, source.itemsKey);
+	if (!page) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ body: JSON.stringify(body).slice(0, 300) },
+			{
+				message: `The list answer of GET ${source.path} holds no array of records`,
+				description:
+					'Expected a JSON array, or an object with one array field (and optionally total).',
+				itemIndex: source.itemIndex,
+			},
+		);
+	}
+	return page;
+}
+
+interface Planned {
+	offset: number;
+	limit: number;
+}
+
+/**
+ * Fetches planned pages with at most `concurrency` requests in flight and returns them in the
+ * order planned. After a failure no further page is requested; the failure of the earliest
+ * failed page is thrown.
+ */
+async function fetchConcurrently(
+	ctx: ApiContext,
+	source: ListSource,
+	planned: Planned[],
+	concurrency: number,
+): Promise<Page[]> {
+	const pages: Page[] = new Array<Page>(planned.length);
+	const failures = new Map<number, unknown>();
+	let next = 0;
+	const worker = async () => {
+		while (next < planned.length && failures.size === 0) {
+			const index = next++;
+			try {
+				pages[index] = await fetchPage(ctx, source, planned[index].offset, planned[index].limit);
+			} catch (error) {
+				failures.set(index, error);
+			}
+		}
+	};
+	await Promise.all(
+		Array.from({ length: Math.min(concurrency, planned.length) }, async () => await worker()),
+	);
+	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+	return pages;
+}
+
+/**
+ * Pages through a list with limit/offset and hands each record on at most once, until the list
+ * ends, `maxRecords` records were handed on, or `onPage` returns false. Once the total and the
+ * page size the service serves are known, the remaining pages are fetched concurrently.
+ */
+export async function readList(
+	ctx: ApiContext,
+	source: ListSource,
+	options: PagerOptions,
+	onPage: PageHandler,
+): Promise<PagerResult> {
+	const result: PagerResult = {
+		requests: 0,
+		received: 0,
+		delivered: 0,
+		truncated: false,
+		stopped: false,
+	};
+	if (options.maxRecords <= 0) return result;
+	const seen = new Set<string>();
+	let offset = 0;
+	let pageSize = PAGE_SIZE;
+	/** The largest page the service has answered with: it serves at least this many per page. */
+	let served = 0;
+	let total: number | undefined;
+	let staleInARow = 0;
+
+	/** Takes one page asked at the current offset; says whether the list goes on. */
+	const take = (page: Page, asked: number): boolean => {
+		const { records } = page;
+		if (page.total !== undefined) total = page.total;
+		if (records.length === 0) return false;
+		const fresh: IDataObject[] = [];
+		for (const record of records) {
+			const identity = recordIdentity(record);
+			if (seen.has(identity)) continue;
+			seen.add(identity);
+			fresh.push(record);
+		}
+		result.received += records.length;
+		offset += records.length;
+		const servedBefore = served;
+		served = Math.max(served, records.length);
+		staleInARow = fresh.length === 0 ? staleInARow + 1 : 0;
+		const handed = fresh.slice(0, options.maxRecords - result.delivered);
+		result.delivered += handed.length;
+		if (handed.length > 0 && !onPage(handed)) {
+			result.stopped = true;
+			return false;
+		}
+		if (total !== undefined && offset >= total) return false;
+		if (result.delivered >= options.maxRecords) {
+			// More may follow: records left over on this page, or a full page.
+			result.truncated = handed.length < fresh.length || records.length >= asked;
+			return false;
+		}
+		if (staleInARow >= 2) return false;
+		// Below the total a short page is records removed meanwhile, not the end.
+		if (total !== undefined) return true;
+		if (records.length > asked) return false;
+		if (records.length < asked) {
+			// Shorter than a page size the service has already served: the end of the list.
+			if (servedBefore >= asked) return false;
+			// Otherwise the service may cap `limit` at this length: keep going with it.
+			pageSize = records.length;
+		}
+		return true;
+	};
+
+	let more = true;
+	while (more) {
+		const remaining = options.maxRecords - result.delivered;
+		if (total !== undefined && served >= pageSize && offset > 0 && options.concurrency > 1) {
+			const wantedEnd = offset + remaining;
+			const planned: Planned[] = [];
+			for (let at = offset; at < Math.min(total, wantedEnd); at += pageSize) {
+				planned.push({ offset: at, limit: Math.min(pageSize, wantedEnd - at) });
+			}
+			if (planned.length === 0) break;
+			const pages = await fetchConcurrently(ctx, source, planned, options.concurrency);
+			result.requests += planned.length;
+			for (let index = 0; index < pages.length && more; index++) {
+				const plan = planned[index];
+				// An earlier page was shorter than planned: the rest were asked at the wrong offsets.
+				if (plan.offset !== offset) break;
+				more = take(pages[index], plan.limit);
+			}
+			continue;
+		}
+		const asked = Math.min(pageSize, remaining);
+		const page = await fetchPage(ctx, source, offset, asked);
+		result.requests++;
+		more = take(page, asked);
+	}
+	return result;
+}
+
+export interface ListRequest extends ListSource {
+	/** Return every record, or at most `limit`. */
+	returnAll: boolean;
+	limit?: number;
+}
+
+/** Return All / Limit of a Get Many: every record of the list once, or the first `limit`. */
+export async function listRecords(this: ApiContext, request: ListRequest): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	await readList(
+		this,
+		request,
+		{
+			maxRecords: request.returnAll ? Number.POSITIVE_INFINITY : Math.max(0, request.limit ?? 50),
+			concurrency: PAGE_CONCURRENCY,
+		},
+		(page) => {
+			records.push(...page);
+			return true;
+		},
+	);
+	return records;
+}

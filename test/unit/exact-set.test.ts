@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { readPage } from '../../nodes/shared/pager';
+import { BASE_URL, runNode } from './helpers/n8n';
+import { FakeService, NOW, payout, runPoll } from './helpers/poll';
+
+/**
+ * A list is an exact set (issue 18.4): offset paging over a newest-first list shifts when a
+ * record arrives between two pages, and a `count` in an envelope may be the page's length.
+ * Each record is output at most once per listing and per poll, every record that was there
+ * when the listing began is output, and a count that may be either never ends a listing.
+ */
+
+type Envelope = 'array' | 'total' | 'countIsPage' | 'countIsTotal';
+
+interface Listing {
+	size: number;
+	cap: number;
+	envelope: Envelope;
+	/** Records that arrive (newest first) after the page with this index was cut. */
+	arrivals: Array<{ afterPage: number; count: number }>;
+}
+
+/** A stateful newest-first list over nock, answering like the service may (open choices drawn). */
+function serve(listing: Listing) {
+	const records: IDataObject[] = Array.from({ length: listing.size }, (_, index) => ({
+		id: `dep-${listing.size - index}`,
+		amount: 10,
+	}));
+	const initial = records.map((record) => record.id as string);
+	let pages = 0;
+	let next = listing.size + 1;
+	nock(BASE_URL)
+		.persist()
+		.get('/wallets/deposits')
+		.query(true)
+		.reply((uri) => {
+			const query = new URL(uri, BASE_URL).searchParams;
+			const limit = Math.min(listing.cap, Number(query.get('limit')));
+			const offset = Number(query.get('offset'));
+			const page = records.slice(offset, offset + limit);
+			const total = records.length;
+			for (const arrival of listing.arrivals) {
+				if (arrival.afterPage !== pages) continue;
+				for (let index = 0; index < arrival.count; index++) {
+					records.unshift({ id: `dep-${next++}`, amount: 10 });
+				}
+			}
+			pages++;
+			switch (listing.envelope) {
+				case 'array':
+					return [200, page];
+				case 'total':
+					return [200, { deposits: page, total }];
+				case 'countIsPage':
+					return [200, { deposits: page, count: page.length }];
+				case 'countIsTotal':
+					return [200, { deposits: page, count: total }];
+			}
+		});
+	return { initial, requests: () => pages };
+}
+
+const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('Return All outputs each record once', () => {
+	it('a record arriving between two pages shifts the list: no record is output twice', async () => {
+		serve({ size: 150, cap: 100, envelope: 'total', arrivals: [{ afterPage: 0, count: 1 }] });
+		const { output } = await runNode({ parameters: getDeposits });
+		const ids = output.map((item) => item.json.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids).toHaveLength(150);
+	});
+
+	it('a count equal to the page length does not end the listing after the first page', async () => {
+		const served = serve({ size: 250, cap: 100, envelope: 'countIsPage', arrivals: [] });
+		const { output } = await runNode({ parameters: getDeposits });
+		expect(output).toHaveLength(250);
+		expect(served.requests()).toBe(3);
+	});
+
+	it('a count larger than the page is the total: the remaining pages are known', async () => {
+		expect(readPage({ items: [{ id: 1 }], count: 7 })).toEqual({ records: [{ id: 1 }], total: 7 });
+		expect(readPage({ items: [{ id: 1 }, { id: 2 }], count: 2 })).toEqual({
+			records: [{ id: 1 }, { id: 2 }],
+			total: undefined,
+		});
+	});
+
+	it('property: under any cap, envelope and arrivals, every first record once and none twice', async () => {
+		const listing = fc.record({
+			size: fc.integer({ min: 0, max: 260 }),
+			cap: fc.constantFrom(3, 25, 40, 100),
+			envelope: fc.constantFrom<Envelope>('array', 'total', 'countIsPage', 'countIsTotal'),
+			arrivals: fc.array(
+				fc.record({
+					afterPage: fc.integer({ min: 0, max: 6 }),
+					count: fc.integer({ min: 1, max: 2 }),
+				}),
+				{ maxLength: 3 },
+			),
+		});
+		await fc.assert(
+			fc.asyncProperty(listing, async (drawn) => {
+				nock.cleanAll();
+				const served = serve(drawn);
+				const { output } = await runNode({ parameters: getDeposits });
+				const ids = output.map((item) => item.json.id as string);
+				expect(new Set(ids).size).toBe(ids.length);
+				const got = new Set(ids);
+				expect(served.initial.filter((id) => !got.has(id))).toEqual([]);
+			}),
+			{ numRuns: 60 },
+		);
+	});
+});
+
+describe('the poll trigger emits each change once per poll', () => {
+	it('a payout arriving between two pages does not emit the same new payout twice', async () => {
+		const service = new FakeService();
+		service.pageCap = 2;
+		for (let index = 0; index < 5; index++) service.add('payouts', payout());
+		const first = await runPoll({
+			parameters: { watch: ['payouts'], options: { emitExisting: true } },
+		});
+		expect(first.items).toHaveLength(5);
+		nock.cleanAll();
+
+		const again = new FakeService();
+		again.pageCap = 2;
+		const records = Array.from({ length: 5 }, () => again.add('payouts', payout()));
+		let arrived = false;
+		again.afterPage = (_list, offset) => {
+			if (offset === 0 && !arrived) {
+				arrived = true;
+				again.add('payouts', payout());
+			}
+		};
+		const run = await runPoll({
+			parameters: { watch: ['payouts'], options: { emitExisting: true } },
+			now: NOW,
+		});
+		const keys = (run.items ?? []).map((item) => item.changeKey);
+		expect(new Set(keys).size).toBe(keys.length);
+		for (const record of records) {
+			expect(keys).toContain(`payout:${String(record.id)}:${String(record.status)}`);
+		}
+	});
+});
