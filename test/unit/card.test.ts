@@ -2,10 +2,10 @@ import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { card as cardResource } from '../../nodes/CompanyPayments/card';
-import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, derivedKey, NODE_ID, runNode, runNodeError } from './helpers/n8n';
 
 const CARD_ID = 'card_3f9a1c2e';
-const DERIVED_KEY = `n8n-1001-${NODE_ID}-0-0`;
+const DERIVED_KEY = derivedKey(0, 0);
 
 const card = {
 	id: CARD_ID,
@@ -197,7 +197,7 @@ describe('card.request', () => {
 		await runNode({ parameters, executionId: '1001' });
 		await runNode({ parameters, executionId: '1001' });
 		await runNode({ parameters, executionId: '1002' });
-		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY, `n8n-1002-${NODE_ID}-0-0`]);
+		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY, derivedKey(0, 0, '1002')]);
 	});
 
 	it.each([
@@ -245,7 +245,7 @@ describe('card.request', () => {
 				{ resource: 'card', operation: 'request', externalId: 'a-2' },
 			],
 		});
-		expect(keys).toEqual([DERIVED_KEY, `n8n-1001-${NODE_ID}-0-1`]);
+		expect(keys).toEqual([DERIVED_KEY, derivedKey(0, 1)]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

@@ -117,7 +117,7 @@ describe('Return All outputs each record once', () => {
 			}),
 			{ numRuns: 60 },
 		);
-	});
+	}, 60_000);
 });
 
 describe('the poll trigger emits each change once per poll', () => {

@@ -1,7 +1,7 @@
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/n8n';
 
 const properties = new CompanyPayments().description.properties;
 
@@ -186,7 +186,7 @@ describe('order.pay', () => {
 		nock(BASE_URL).post('/orders/prepare', { qrCode: QR }).reply(200, quote);
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`)
-			.matchHeader('idempotency-key', `n8n-1001-${NODE_ID}-0-0`)
+			.matchHeader('idempotency-key', derivedKey(0, 0))
 			.reply(200, order);
 		const { output } = await runNode({
 			parameters: { resource: 'order', operation: 'pay', qrCode: QR },
@@ -210,7 +210,7 @@ describe('order.pay', () => {
 		const parameters = { resource: 'order', operation: 'pay', qrCode: QR };
 		await runNode({ parameters });
 		await runNode({ parameters });
-		expect(keys).toEqual([`n8n-1001-${NODE_ID}-0-0`, `n8n-1001-${NODE_ID}-0-0`]);
+		expect(keys).toEqual([derivedKey(0, 0), derivedKey(0, 0)]);
 	});
 
 	it('sends the payment reference as the key, the same from a re-run execution', async () => {
@@ -287,7 +287,7 @@ describe('order.pay', () => {
 				{ resource: 'order', operation: 'pay', qrCode: QR },
 			],
 		});
-		expect(keys).toEqual([`n8n-1001-${NODE_ID}-0-0`, `n8n-1001-${NODE_ID}-0-1`]);
+		expect(keys).toEqual([derivedKey(0, 0), derivedKey(0, 1)]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

@@ -3,10 +3,10 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { payout as payoutResource } from '../../nodes/CompanyPayments/payout';
 import { fundsReturned } from '../../nodes/CompanyPayments/payout/fundsReturned';
-import { API_KEY, BASE_URL, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/n8n';
 
 const PAYOUT_ID = 'po_7c1d2e3f';
-const DERIVED_KEY = `n8n-1001-${NODE_ID}-0-0`;
+const DERIVED_KEY = derivedKey(0, 0);
 const CARD_NUMBER = '2200123456789012';
 
 const payout = {

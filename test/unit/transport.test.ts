@@ -1,11 +1,15 @@
 import type { IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
+import fc from 'fast-check';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { EXECUTION_MARK_NAME } from '../../nodes/shared/transport/idempotency';
 import {
 	API_KEY,
 	BASE_URL,
+	executionMark,
+	keyScope,
 	NODE_ID,
 	createContext,
 	httpRequest,
@@ -376,8 +380,82 @@ describe('idempotency key', () => {
 		const first = await keysSent({ parameters: request, executionId: '77' });
 		const retry = await keysSent({ parameters: request, executionId: '77' });
 		expect(retry).toEqual(first);
-		expect(first[0]).toBe(`n8n-77-${NODE_ID}-0-0`);
+		expect(first[0]).toBe(
+			`n8n-${keyScope(undefined, undefined, executionMark('77'))}-77-${NODE_ID}-0-0`,
+		);
 	});
+
+	it('differs on another n8n instance or in another workflow with the same execution and node IDs', async () => {
+		// Execution IDs restart with every n8n database and an exported workflow keeps its node
+		// IDs: the same execution 77 of the same node elsewhere is a different payment.
+		const here = await keysSent({ parameters: request, executionId: '77' });
+		const otherInstance = await keysSent({
+			parameters: request,
+			executionId: '77',
+			instanceId: 'b'.repeat(64),
+		});
+		const otherWorkflow = await keysSent({
+			parameters: request,
+			executionId: '77',
+			workflowId: 'wf-imported',
+		});
+		const all = [...here, ...otherInstance, ...otherWorkflow];
+		expect(new Set(all).size).toBe(3);
+	});
+
+	it('differs in a new n8n database with the same instance, workflow and execution ID', async () => {
+		// Moving n8n to a new database keeps the encryption key (so the instance ID) and imported
+		// workflow IDs, while execution IDs start again at 1: the mark stored with each execution
+		// tells the two executions 1 apart.
+		const oldDatabase = new Map<string, string>();
+		const newDatabase = new Map<string, string>();
+		const before = await keysSent({
+			parameters: request,
+			executionId: '1',
+			customData: oldDatabase,
+		});
+		const retry = await keysSent({
+			parameters: request,
+			executionId: '1',
+			customData: oldDatabase,
+		});
+		const after = await keysSent({
+			parameters: request,
+			executionId: '1',
+			customData: newDatabase,
+		});
+		expect(retry).toEqual(before);
+		expect(after).not.toEqual(before);
+		expect(oldDatabase.get(EXECUTION_MARK_NAME)).toMatch(/^[0-9a-f]{12}$/);
+		expect(newDatabase.get(EXECUTION_MARK_NAME)).not.toBe(oldDatabase.get(EXECUTION_MARK_NAME));
+	});
+
+	it('still derives a stable key when the execution custom data is full', async () => {
+		const full = new Map(Array.from({ length: 10 }, (_, index) => [`user${index}`, 'x']));
+		const first = await keysSent({ parameters: request, executionId: '5', customData: full });
+		const retry = await keysSent({ parameters: request, executionId: '5', customData: full });
+		expect(retry).toEqual(first);
+		expect(full.size).toBe(10);
+	});
+
+	it('property: distinct (instance, workflow, execution, node, run, item) give distinct keys; the same gives the same', async () => {
+		const call = fc.record({
+			instanceId: fc.constantFrom('a'.repeat(64), 'b'.repeat(64)),
+			workflowId: fc.constantFrom('wf-1', 'wf-2'),
+			executionId: fc.constantFrom('1', '2'),
+			nodeId: fc.constantFrom(NODE_ID, 'another-node'),
+			runIndex: fc.constantFrom(0, 1),
+		});
+		await fc.assert(
+			fc.asyncProperty(call, call, async (a, b) => {
+				const [keyA] = await keysSent({ parameters: request, ...a });
+				const [keyB] = await keysSent({ parameters: request, ...b });
+				const same = JSON.stringify(a) === JSON.stringify(b);
+				expect(keyA === keyB).toBe(same);
+			}),
+			{ numRuns: 40 },
+		);
+	}, 30_000);
 
 	it('differs between items, executions, runs of the node in a loop, and nodes', async () => {
 		const twoItems = await keysSent({ parameters: [request, request], executionId: '77' }, 2);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -14,6 +15,47 @@ import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.
 export const BASE_URL = 'https://api.payments.test';
 export const API_KEY = 'sk_dummy_0123456789abcdef';
 export const NODE_ID = '6f1c3b1e-2a8d-4c1e-9b7a-1d2e3f4a5b6c';
+export const INSTANCE_ID = 'a3f1c0de5b7e4d2f9a8b6c4d2e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f';
+export const WORKFLOW_ID = 'wf-Xb3kQ9';
+
+/**
+ * n8n's execution custom data, one store per execution ID as n8n keeps it with the execution
+ * (so a second run with the same execution ID is a retry inside that execution). A test that
+ * plays another n8n database passes its own `customData`.
+ */
+const executionCustomData = new Map<string, Map<string, string>>();
+
+/** The mark the stand-in's executions start with (the node keeps a valid stored one). */
+export function executionMark(executionId: string): string {
+	return createHash('sha256').update(`mark/${executionId}`).digest('hex').slice(0, 12);
+}
+
+export function customDataOf(executionId: string): Map<string, string> {
+	let data = executionCustomData.get(executionId);
+	if (!data) {
+		data = new Map([['companyPaymentsRun', executionMark(executionId)]]);
+		executionCustomData.set(executionId, data);
+	}
+	return data;
+}
+
+/** The part of a derived Idempotency-Key that names the n8n instance, workflow and execution. */
+export function keyScope(
+	instanceId = INSTANCE_ID,
+	workflowId = WORKFLOW_ID,
+	mark = executionMark('1001'),
+): string {
+	return createHash('sha256')
+		.update(`${instanceId}/${workflowId}/${mark}`)
+		.digest('hex')
+		.slice(0, 16);
+}
+
+/** The key the node derives for an item without a user key (execution 1001 unless given). */
+export function derivedKey(runIndex = 0, itemIndex = 0, executionId = '1001'): string {
+	const scope = keyScope(INSTANCE_ID, WORKFLOW_ID, executionMark(executionId));
+	return `n8n-${scope}-${executionId}-${NODE_ID}-${runIndex}-${itemIndex}`;
+}
 
 export interface FullResponse {
 	body: unknown;
@@ -105,6 +147,10 @@ export interface ContextOptions {
 	/** The node's On Error setting (continueOnFail() is true for both continue modes). */
 	onError?: INode['onError'];
 	executionId?: string;
+	instanceId?: string;
+	workflowId?: string;
+	/** The execution's custom data; default: the store of its execution ID. */
+	customData?: Map<string, string>;
 	nodeId?: string;
 	runIndex?: number;
 }
@@ -171,9 +217,26 @@ export function createContext(options: ContextOptions): FakeContext {
 		getInputData: () => items,
 		getNode: () => node,
 		getExecutionId: () => ('executionId' in options ? options.executionId : '1001') as string,
+		getInstanceId: () => options.instanceId ?? INSTANCE_ID,
+		getWorkflow: () => ({ id: options.workflowId ?? WORKFLOW_ID, name: 'Test', active: false }),
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => credentials,
-		getWorkflowDataProxy: () => ({ $runIndex: options.runIndex ?? 0 }),
+		getWorkflowDataProxy: () => {
+			const executionId = ('executionId' in options ? options.executionId : '1001') as string;
+			const data = options.customData ?? (executionId ? customDataOf(executionId) : undefined);
+			return {
+				$runIndex: options.runIndex ?? 0,
+				$execution: {
+					id: executionId,
+					customData: data && {
+						get: (name: string) => data.get(name),
+						set: (name: string, value: string) => {
+							if (data.has(name) || data.size < 10) data.set(name, String(value));
+						},
+					},
+				},
+			};
+		},
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 			const source = perItem ? perItem[itemIndex] : (options.parameters as IDataObject);
 			const value = readPath(source ?? {}, name);
