@@ -1,4 +1,7 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { cardKeyId, changeKey } from '../shared/changeKey';
+import { normaliseStatus } from '../shared/contract/statuses';
 import type { WatchedList } from './types';
 import { field, str } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
@@ -6,17 +9,25 @@ import { ENDPOINTS } from '../shared/contract/endpoints';
 /** Event of card states no webhook announces (poll only). */
 export const CARD_STATUS_CHANGED = 'card.status_changed';
 
+/** A card's status in its current form: legacy `retired` is `closed`. */
+function normalised(record: IDataObject): string | null {
+	const status = str(record.status);
+	return status === null ? null : normaliseStatus('card', status);
+}
+
 export const cards: WatchedList = {
 	kind: 'cards',
+	statusList: 'card',
 	label: 'cards',
 	path: ENDPOINTS.cards,
 	itemsKey: 'cards',
 	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
 	id: (record) => str(record.id),
-	status: (record) => str(record.status),
-	state: (record) => str(record.status),
+	status: normalised,
+	// Remembered in the current form, so retired → closed is no change.
+	state: normalised,
 	changes(record) {
-		const status = str(record.status) as string;
+		const status = normalised(record) as string;
 		const keyId = cardKeyId(record.externalId, record.id) as string;
 		return [
 			{
@@ -25,7 +36,8 @@ export const cards: WatchedList = {
 				fields: {
 					cardId: str(record.id),
 					externalId: field(record, 'externalId'),
-					status,
+					status: str(record.status),
+					normalisedStatus: status,
 					maskedPan: field(record, 'maskedPan'),
 					expiry: field(record, 'expiry'),
 					assignedAt: field(record, 'assignedAt'),

@@ -27,6 +27,7 @@ function depositList(
 ): WatchedList {
 	return {
 		kind,
+		statusList: kind === 'companyDeposits' ? 'companyDeposit' : 'userDeposit',
 		label: walletType === 'company' ? 'company deposits' : 'user-wallet deposits',
 		path,
 		itemsKey: 'deposits',

@@ -1,5 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { StatusList } from '../shared/contract/statuses';
+import { LEGACY_STATUSES, STATUSES, statusOptions } from '../shared/contract/statuses';
+
 import type { WatchKind } from './types';
 
 /** Window default: a month and a few days, what a monthly reconciliation looks back over. */
@@ -8,24 +11,23 @@ export const DEFAULT_WINDOW_DAYS = 35;
 /** Cost bound of one poll per list: at most this many records, i.e. 100 requests of 100. */
 export const DEFAULT_MAX_RECORDS = 10_000;
 
-function options(values: string[]): INodePropertyOptions[] {
-	return values
-		.map((value) => ({
-			name: value
-				.split('_')
-				.map((word) => (word === 'aml' ? 'AML' : word.charAt(0).toUpperCase() + word.slice(1)))
-				.join(' '),
-			value,
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+/** Current values of a status list (legacy spellings are matched as the current ones). */
+function current(list: StatusList): string[] {
+	const legacy = LEGACY_STATUSES[list] ?? {};
+	return STATUSES[list].filter((value) => !(value in legacy));
 }
 
-function statuses(kind: WatchKind, values: string[], what: string): INodeProperties {
+function statuses(
+	kind: WatchKind,
+	list: StatusList,
+	values: readonly string[],
+	what: string,
+): INodeProperties {
 	return {
 		displayName: 'Statuses',
 		name: 'statuses',
 		type: 'multiOptions',
-		options: options(values),
+		options: statusOptions(list, values),
 		default: [],
 		description: `Emit only changes into these statuses (${what}); none chosen means every change`,
 	};
@@ -125,61 +127,29 @@ export const PROPERTIES: INodeProperties[] = [
 	},
 	filters('payouts', FILTER_PARAMETERS.payouts, 'Payout Filters', [
 		externalId('payout'),
-		statuses(
-			'payouts',
-			['pending', 'waiting_trader', 'in_progress', 'success', 'fail'],
-			'a refund is a change into fail',
-		),
+		statuses('payouts', 'payout', current('payout'), 'a refund is a change into fail'),
 	]),
 	filters('orders', FILTER_PARAMETERS.orders, 'Order Filters', [
-		statuses(
-			'orders',
-			[
-				'created',
-				'in_progress',
-				'success',
-				'failed',
-				'expired_no_taker',
-				'expired_by_system',
-				'disputed',
-			],
-			'order status',
-		),
+		statuses('orders', 'order', current('order'), 'order status'),
 	]),
 	filters('companyDeposits', FILTER_PARAMETERS.companyDeposits, 'Company Deposit Filters', [
-		statuses(
-			'companyDeposits',
-			[
-				'new',
-				'fee_charged',
-				'aml_pending',
-				'aml_passed',
-				'aml_failed',
-				'forwarding',
-				'completed',
-				'failed',
-			],
-			'deposit status',
-		),
+		statuses('companyDeposits', 'companyDeposit', current('companyDeposit'), 'deposit status'),
 	]),
 	filters('userDeposits', FILTER_PARAMETERS.userDeposits, 'User-Wallet Deposit Filters', [
 		externalId('user-wallet deposits'),
 		statuses(
 			'userDeposits',
-			['new', 'aml_pending', 'aml_passed', 'aml_failed', 'sweeping', 'completed', 'failed'],
+			'userDeposit',
+			current('userDeposit'),
 			'legacy aml_pass and aml_fail count as AML Passed and AML Failed',
 		),
 	]),
 	filters('cards', FILTER_PARAMETERS.cards, 'Card Filters', [
 		externalId('card'),
-		statuses(
-			'cards',
-			['requested', 'assigned', 'closing', 'closed', 'retired', 'failed'],
-			'card status',
-		),
+		statuses('cards', 'card', [...STATUSES.card], 'card status'),
 	]),
 	filters('disputes', FILTER_PARAMETERS.disputes, 'Dispute Filters', [
-		statuses('disputes', ['submitted', 'in_review', 'resolved', 'rejected'], 'dispute status'),
+		statuses('disputes', 'dispute', current('dispute'), 'dispute status'),
 	]),
 	{
 		displayName: 'Window (Days)',

@@ -8,6 +8,7 @@ export const DISPUTE_STATUS_CHANGED = 'dispute.status_changed';
 
 export const disputes: WatchedList = {
 	kind: 'disputes',
+	statusList: 'dispute',
 	label: 'disputes',
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',

@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../shared/contract/endpoints';
 
 export const orders: WatchedList = {
 	kind: 'orders',
+	statusList: 'order',
 	label: 'orders',
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',

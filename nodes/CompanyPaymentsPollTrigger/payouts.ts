@@ -51,6 +51,7 @@ function webhookFields(record: IDataObject): IDataObject {
 
 export const payouts: WatchedList = {
 	kind: 'payouts',
+	statusList: 'payout',
 	label: 'payouts',
 	path: ENDPOINTS.payouts,
 	itemsKey: 'payouts',

@@ -15,6 +15,8 @@ import {
 import { disputes } from './disputes';
 import { orders } from './orders';
 import { payouts } from './payouts';
+import type { StatusList } from '../shared/contract/statuses';
+import { normaliseStatus } from '../shared/contract/statuses';
 import { readWindow } from './read';
 import type { PollState } from './state';
 import { newestState, oneAtATime, readState, rememberState, STATE_KEY } from './state';
@@ -106,10 +108,11 @@ export function readSettings(ctx: IPollFunctions): PollSettings {
 	};
 }
 
-function statusFilter(filters: IDataObject | undefined): Set<string> | undefined {
+/** The Statuses filter, legacy values read as the current ones (`retired` is `closed`). */
+function statusFilter(filters: IDataObject | undefined, list: StatusList): Set<string> | undefined {
 	const value = filters?.statuses;
 	if (!Array.isArray(value) || value.length === 0) return undefined;
-	return new Set(value.map(String));
+	return new Set(value.map((status) => normaliseStatus(list, String(status))));
 }
 
 /** The latest moment a record shows, to pick the most recent change for "Fetch Test Event". */
@@ -202,7 +205,7 @@ async function pollOnce(
 		}
 		const remembered = previous?.lists[list.kind];
 		const baseline = remembered === undefined;
-		const wanted = statusFilter(filters);
+		const wanted = statusFilter(filters, list.statusList);
 		const states: Record<string, string> = {};
 		const found: INodeExecutionData[][] = [];
 		let newest: { record: IDataObject; at: number } | undefined;
@@ -213,7 +216,12 @@ async function pollOnce(
 			states[id] = state;
 			const at = lastActivity(record);
 			if (!newest || at > newest.at) newest = { record, at };
-			const before = remembered?.[id];
+			// A state remembered in a legacy spelling is the same state (`retired` is `closed`).
+			const rememberedState = remembered?.[id];
+			const before =
+				rememberedState === undefined
+					? undefined
+					: normaliseStatus(list.statusList, rememberedState);
 			if (before === state) continue;
 			if (baseline && !settings.emitExisting) continue;
 			const status = list.status(record);

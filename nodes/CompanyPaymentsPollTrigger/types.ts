@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { StatusList } from '../shared/contract/statuses';
+
 /** What the node can watch: one value per list (and the company balance). */
 export type WatchKind =
 	| 'payouts'
@@ -24,6 +26,8 @@ export interface Change {
  */
 export interface WatchedList {
 	kind: Exclude<WatchKind, 'balance'>;
+	/** The document's status table of these records (nodes/shared/contract/statuses.ts). */
+	statusList: StatusList;
 	/** Human name for messages, e.g. "payouts". */
 	label: string;
 	path: string;

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { normaliseStatus } from './contract/statuses';
 import { payoutFundsReturned } from './payoutFunds';
 
 /**
@@ -14,7 +15,7 @@ import { payoutFundsReturned } from './payoutFunds';
  * | order   | order id                                  | status                                 |
  * | deposit | deposit id                                | status, legacy values normalised       |
  * | payout  | payout id                                 | status, `+refunded` once funds are back; `recharged` |
- * | card    | `ext.<externalId>` when set, else card id | status                                 |
+ * | card    | `ext.<externalId>` when set, else card id | status, legacy `retired` as `closed`   |
  * | dispute | dispute id                                | status, `+<resolution>` when resolved  |
  *
  * A record that returns to a state it had before (an order confirmed after a dispute is
@@ -23,15 +24,9 @@ import { payoutFundsReturned } from './payoutFunds';
  */
 export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute';
 
-/** Legacy deposit statuses and the values they stand for (interface document, Versioning 4). */
-const LEGACY_DEPOSIT_STATUS: Readonly<Record<string, string>> = {
-	aml_pass: 'aml_passed',
-	aml_fail: 'aml_failed',
-};
-
 /** A deposit status in its current form: `aml_pass` → `aml_passed`, `aml_fail` → `aml_failed`. */
 export function normaliseDepositStatus(status: string): string {
-	return LEGACY_DEPOSIT_STATUS[status] ?? status;
+	return normaliseStatus('userDeposit', status);
 }
 
 function text(value: unknown): string | null {

@@ -2,7 +2,7 @@ import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { card as cardResource } from '../../nodes/CompanyPayments/card';
-import { API_KEY, BASE_URL, derivedKey, NODE_ID, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/n8n';
 
 const CARD_ID = 'card_3f9a1c2e';
 const DERIVED_KEY = derivedKey(0, 0);

@@ -28,11 +28,15 @@ describe('companyWallet', () => {
 		expect(output[0].json).toEqual({ usdtBalance: 990.5, frozenBalance: 15.71 });
 	});
 
-	it('getDeposits: status filter in the query, one item per deposit', async () => {
+	it('getDeposits: status filter in the query in each spelling (legacy aml_fail too), one item per deposit', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query({ status: 'aml_failed', limit: '50', offset: '0' })
 			.reply(200, { deposits: [{ id: 'd1', status: 'aml_failed' }], total: 1 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query({ status: 'aml_fail', limit: '50', offset: '0' })
+			.reply(200, { deposits: [], total: 0 });
 		const { output } = await runNode({
 			parameters: {
 				resource: 'companyWallet',

@@ -9,6 +9,9 @@ import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { isObject } from '../../shared/contract/guards';
 
+/** The card state the document calls queued. */
+const CARD_QUEUED_STATUS = 'requested';
+
 const PENDING_NOTE =
 	'No card was in stock, so the request is pending and the amount for the card stays reserved. The card arrives later with the card.assigned webhook event (use the Company Payments Trigger), which carries the external ID of this request.';
 
@@ -48,7 +51,25 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const request = isObject(body.request) ? body.request : null;
 	const status = text(body.status);
 	const requestStatus = text(request?.status);
-	if (card || status === 'assigned' || requestStatus === 'fulfilled') {
+	const cardStatus = text(card?.status);
+	// A card in `requested` is queued (document, card states), not issued, whatever else the
+	// answer holds: the request is pending until card.assigned.
+	const queued =
+		requestStatus !== 'fulfilled' &&
+		(cardStatus === CARD_QUEUED_STATUS || status === CARD_QUEUED_STATUS);
+	if (queued) {
+		return {
+			outcome: 'pending',
+			status: status ?? requestStatus ?? CARD_QUEUED_STATUS,
+			cardId: text(card?.id) ?? text(request?.cardId),
+			card,
+			request,
+			note: PENDING_NOTE,
+		};
+	}
+	// A card the issuer could not issue (`failed`) is no card, even when the answer carries it.
+	const cardFailed = cardStatus === 'failed' && requestStatus !== 'fulfilled';
+	if (!cardFailed && (card || status === 'assigned' || requestStatus === 'fulfilled')) {
 		const cardId = text(card?.id) ?? text(request?.cardId);
 		return {
 			outcome: 'assigned',
@@ -60,7 +81,10 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 		};
 	}
 	const pending = CARD_REQUEST_PENDING_STATUS;
-	if (status === pending || requestStatus === pending || (!status && !requestStatus)) {
+	if (
+		!cardFailed &&
+		(status === pending || requestStatus === pending || (!status && !requestStatus))
+	) {
 		return {
 			outcome: 'pending',
 			status: status ?? pending,
@@ -70,7 +94,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			note: PENDING_NOTE,
 		};
 	}
-	const ended = requestStatus ?? status ?? '';
+	const ended = cardFailed ? 'failed' : (requestStatus ?? status ?? '');
 	const words = NO_CARD[ended] ?? {
 		message: `No card was issued: the card request is "${ended}", a status this node does not know`,
 		description:

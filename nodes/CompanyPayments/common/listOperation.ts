@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listRecords } from '../../shared/pager';
+import type { StatusList } from '../../shared/contract/statuses';
+import { statusSpellings } from '../../shared/contract/statuses';
+import { listRecords, recordIdentity } from '../../shared/pager';
 import type { OperationDefinition } from '../types';
 import { listFields, readListFields } from './fields';
 
@@ -17,6 +19,33 @@ export interface ListOperation {
 	filters?: INodeProperties[];
 	/** Turns each record into its output item (e.g. to add a derived field). */
 	map?: (record: IDataObject) => IDataObject;
+	/**
+	 * The status table of the `status` filter: a status with legacy spellings (card `retired` is
+	 * `closed`, deposit `aml_pass` is `aml_passed`) is asked for in each spelling, and the
+	 * answers are merged, so a filter finds every record in that state however it is spelled.
+	 */
+	statusList?: StatusList;
+}
+
+function createdAt(record: IDataObject): number {
+	const value = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN;
+	return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
+}
+
+/** Records of several listings of one list, each once, newest first when all carry createdAt. */
+export function mergeListings(listings: IDataObject[][], limit?: number): IDataObject[] {
+	const seen = new Set<string>();
+	const merged: IDataObject[] = [];
+	for (const record of listings.flat()) {
+		const identity = recordIdentity(record);
+		if (seen.has(identity)) continue;
+		seen.add(identity);
+		merged.push(record);
+	}
+	if (listings.length > 1 && merged.every((record) => typeof record.createdAt === 'string')) {
+		merged.sort((a, b) => createdAt(b) - createdAt(a));
+	}
+	return limit === undefined ? merged : merged.slice(0, limit);
 }
 
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -30,7 +59,7 @@ function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 /** A list operation: Return All / Limit, optional filters, one output item per record. */
 export function listOperation(definition: ListOperation): OperationDefinition {
-	const { path, itemsKey, filters, map } = definition;
+	const { path, itemsKey, filters, map, statusList } = definition;
 	const properties: INodeProperties[] = [...listFields];
 	if (filters) {
 		properties.push({
@@ -50,13 +79,28 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 		readOnly: true,
 		properties,
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const records = await listRecords.call(this, {
-				path,
-				qs: filters ? readFilters(this, itemIndex) : undefined,
-				itemsKey,
-				...readListFields(this, itemIndex),
-				itemIndex,
-			});
+			const qs = filters ? readFilters(this, itemIndex) : undefined;
+			const list = readListFields(this, itemIndex);
+			const status = typeof qs?.status === 'string' && qs.status !== '' ? qs.status : undefined;
+			const spellings = statusList && status ? statusSpellings(statusList, status) : [];
+			let records: IDataObject[];
+			if (spellings.length > 1) {
+				const listings: IDataObject[][] = [];
+				for (const spelling of spellings) {
+					listings.push(
+						await listRecords.call(this, {
+							path,
+							qs: { ...qs, status: spelling },
+							itemsKey,
+							...list,
+							itemIndex,
+						}),
+					);
+				}
+				records = mergeListings(listings, list.returnAll ? undefined : list.limit);
+			} else {
+				records = await listRecords.call(this, { path, qs, itemsKey, ...list, itemIndex });
+			}
 			return map ? records.map(map) : records;
 		},
 	};

@@ -1,3 +1,4 @@
+import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
@@ -8,6 +9,7 @@ export const getDeposits = listOperation({
 	description: 'List deposits to the company wallet, one output item per deposit',
 	path: ENDPOINTS.walletDeposits,
 	itemsKey: 'deposits',
+	statusList: 'companyDeposit',
 	filters: [
 		{
 			displayName: 'Status',
@@ -15,16 +17,7 @@ export const getDeposits = listOperation({
 			type: 'options',
 			default: 'completed',
 			description: 'Only deposits in this status (sent as the query parameter status)',
-			options: [
-				{ name: 'AML Failed', value: 'aml_failed' },
-				{ name: 'AML Passed', value: 'aml_passed' },
-				{ name: 'AML Pending', value: 'aml_pending' },
-				{ name: 'Completed', value: 'completed' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'Fee Charged', value: 'fee_charged' },
-				{ name: 'Forwarding', value: 'forwarding' },
-				{ name: 'New', value: 'new' },
-			],
+			options: statusOptions('companyDeposit'),
 		},
 	],
 });

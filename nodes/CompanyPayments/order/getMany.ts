@@ -1,3 +1,4 @@
+import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
@@ -6,6 +7,7 @@ export const getMany = listOperation({
 	description: 'List the company orders, one output item per order',
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
+	statusList: 'order',
 	filters: [
 		{
 			displayName: 'Status',
@@ -13,15 +15,7 @@ export const getMany = listOperation({
 			type: 'options',
 			default: 'success',
 			description: 'Only orders in this status (sent as the query parameter status)',
-			options: [
-				{ name: 'Created', value: 'created' },
-				{ name: 'Disputed', value: 'disputed' },
-				{ name: 'Expired by System', value: 'expired_by_system' },
-				{ name: 'Expired No Taker', value: 'expired_no_taker' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'In Progress', value: 'in_progress' },
-				{ name: 'Success', value: 'success' },
-			],
+			options: statusOptions('order'),
 		},
 	],
 });

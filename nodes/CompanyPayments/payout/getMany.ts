@@ -1,4 +1,5 @@
 import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
+import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { withFundsReturned } from './fundsReturned';
 
@@ -8,6 +9,7 @@ export const getMany = listOperation({
 	path: ASSUMED_ENDPOINTS.payoutList.path,
 	itemsKey: LIST_ITEMS_KEYS.payouts,
 	map: withFundsReturned,
+	statusList: 'payout',
 	filters: [
 		{
 			displayName: 'External ID',
@@ -24,13 +26,7 @@ export const getMany = listOperation({
 			default: 'waiting_trader',
 			description:
 				'Only payouts in this status (sent as the query parameter status). To find refunded payouts, check fundsReturned rather than status Fail.',
-			options: [
-				{ name: 'Fail', value: 'fail' },
-				{ name: 'In Progress', value: 'in_progress' },
-				{ name: 'Pending', value: 'pending' },
-				{ name: 'Success', value: 'success' },
-				{ name: 'Waiting Trader', value: 'waiting_trader' },
-			],
+			options: statusOptions('payout'),
 		},
 	],
 });

@@ -1,3 +1,4 @@
+import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
@@ -8,6 +9,7 @@ export const getDeposits = listOperation({
 	description: 'List deposits to user wallets, one output item per deposit',
 	path: ENDPOINTS.userWalletDeposits,
 	itemsKey: 'deposits',
+	statusList: 'userDeposit',
 	filters: [
 		{
 			displayName: 'External ID',
@@ -22,18 +24,8 @@ export const getDeposits = listOperation({
 			type: 'options',
 			default: 'completed',
 			description:
-				'Only deposits in this status. The service reports both legacy (aml_pass, aml_fail) and current (aml_passed, aml_failed) values.',
-			options: [
-				{ name: 'AML Fail (Legacy)', value: 'aml_fail' },
-				{ name: 'AML Failed', value: 'aml_failed' },
-				{ name: 'AML Pass (Legacy)', value: 'aml_pass' },
-				{ name: 'AML Passed', value: 'aml_passed' },
-				{ name: 'AML Pending', value: 'aml_pending' },
-				{ name: 'Completed', value: 'completed' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'New', value: 'new' },
-				{ name: 'Sweeping', value: 'sweeping' },
-			],
+				'Only deposits in this status. The service reports both legacy (aml_pass, aml_fail) and current (aml_passed, aml_failed) values; either choice finds both spellings.',
+			options: statusOptions('userDeposit'),
 		},
 	],
 });
