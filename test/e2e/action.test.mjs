@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -137,6 +138,9 @@ const SECRET = `whsec_${'5e7a'.repeat(12)}`;
 const CARD = '4111111111111111';
 
 let sandbox;
+/** A base URL that redirects every request (302/307) to `elsewhere`, which records what reaches it. */
+let redirector;
+let elsewhere;
 let userFolder;
 let n8n;
 const workflows = {};
@@ -206,6 +210,17 @@ async function activate(workflowId) {
 	}
 }
 
+/** A loopback HTTP server that records requests in `seen`; `close()` stops it. */
+async function listen(handler) {
+	const server = http.createServer(handler);
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		seen: [],
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+}
+
 const payoutsOf = (externalId) =>
 	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
 
@@ -216,6 +231,17 @@ before(async () => {
 		'run npm run build first',
 	);
 	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200] });
+	elsewhere = await listen((req, res) => {
+		elsewhere.seen.push({ method: req.method, url: req.url, headers: req.headers });
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ id: 'po_elsewhere', status: 'waiting_trader', amountRub: 1 }));
+	});
+	redirector = await listen((req, res) => {
+		redirector.seen.push({ method: req.method, url: req.url });
+		const status = req.url.startsWith('/payouts') ? 307 : 302;
+		res.writeHead(status, { Location: `${elsewhere.url}${req.url}?token=abc` });
+		res.end();
+	});
 	userFolder = createUserFolder('n8n-cp-action-');
 	installPackage(userFolder);
 
@@ -229,6 +255,13 @@ before(async () => {
 		{ name: 'Sandbox owner', type: 'companyPaymentsApi', data: data(sandbox.keys.owner) },
 		{ name: 'Sandbox read-only', type: 'companyPaymentsApi', data: data(sandbox.keys.readOnly) },
 		{ name: 'Sandbox company key', type: 'companyPaymentsApi', data: data(sandbox.keys.legacy) },
+	]);
+	const [redirecting] = await importCredentials(userFolder, [
+		{
+			name: 'Redirecting base URL',
+			type: 'companyPaymentsApi',
+			data: { ...data(sandbox.keys.owner), baseUrl: redirector.url },
+		},
 	]);
 	const payoutParameters = {
 		resource: 'payout',
@@ -275,6 +308,11 @@ before(async () => {
 		operationWorkflow('profile', owner, { resource: 'company', operation: 'getProfile' }),
 		operationWorkflow('payout', owner, payoutParameters),
 		withRetryOnFail(operationWorkflow('payout-retry', owner, payoutParameters)),
+		operationWorkflow('payout-redirected', redirecting, payoutParameters),
+		operationWorkflow('balance-redirected', redirecting, {
+			resource: 'companyWallet',
+			operation: 'getBalance',
+		}),
 		thenNode(
 			withSplitItems(
 				operationWorkflow('pay-then-payout', owner, {
@@ -317,6 +355,8 @@ before(async () => {
 after(async () => {
 	await n8n?.stop();
 	await sandbox?.close();
+	await redirector?.close();
+	await elsewhere?.close();
 	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -535,3 +575,29 @@ for (const profile of PROFILES) {
 		});
 	});
 }
+
+describe('redirects: the API key goes to the base URL and nowhere else (real n8n)', () => {
+	test('a 307 on Payout Create is an error naming status and Location; nothing reaches the other host, no payout', async () => {
+		const externalId = `redirect-${uuid().slice(0, 8)}`;
+		const before = redirector.seen.length;
+		const { status } = await call('payout-redirected', { amountRub: 1500, externalId });
+		assert.notEqual(status, 200, 'the redirected call is not reported as a created payout');
+		const error = await nodeError('payout-redirected');
+		const text = `${error.message} ${error.description ?? ''}`;
+		assert.match(text, /307/);
+		assert.match(text, new RegExp(`${elsewhere.url.replace(/[.:/]/g, '\\$&')}/payouts`));
+		assert.doesNotMatch(text, /token=abc/, 'the Location query is cut');
+		assert.doesNotMatch(JSON.stringify(error), new RegExp(sandbox.keys.owner));
+		assert.equal(redirector.seen.length, before + 1, 'one request, not followed');
+		assert.equal(elsewhere.seen.length, 0, 'nothing reached the other host');
+		assert.equal(payoutsOf(externalId).length, 0);
+	});
+
+	test('a 302 on a read is an error too: the key is not sent on', async () => {
+		const { status } = await call('balance-redirected');
+		assert.notEqual(status, 200);
+		const error = await nodeError('balance-redirected');
+		assert.match(`${error.message} ${error.description ?? ''}`, /302/);
+		assert.equal(elsewhere.seen.length, 0, 'nothing reached the other host');
+	});
+});
