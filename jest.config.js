@@ -7,4 +7,5 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, esModuleInterop: true } }],
 	},
 	restoreMocks: true,
+	setupFilesAfterEnv: ['<rootDir>/test/unit/helpers/setup.ts'],
 };

@@ -70,6 +70,15 @@ export class CompanyPaymentsApi implements ICredentialType {
 			description:
 				'Accepted by the trigger alongside the current secret until you clear it. Set it only while the service may still retry deliveries signed with the old one.',
 		},
+		{
+			displayName: 'Longest Wait on Rate Limits (Seconds)',
+			name: 'maxRetryWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'When the service answers 429 Too Many Requests or 503, or a proxy answers 502 or 504, reads and calls that carry an Idempotency-Key are sent again, waiting what the Retry-After header asks. This is the longest total wait of one call; 0 turns retries off. Other calls are never repeated.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

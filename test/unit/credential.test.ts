@@ -29,7 +29,9 @@ describe('credential companyPaymentsApi', () => {
 			'apiKey',
 			'webhookSecret',
 			'previousWebhookSecret',
+			'maxRetryWaitSeconds',
 		]);
+		expect(fields.maxRetryWaitSeconds.default).toBe(60);
 		expect(
 			fields.environment.options?.map((option) => (option as { value: string }).value),
 		).toEqual(['production', 'staging']);

@@ -293,7 +293,7 @@ describe('Return All is complete whatever page cap the service applies', () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query((query) => query.offset !== '0')
-			.times(3)
+			.times(10)
 			.reply(function (uri) {
 				const offset = Number(new URL(uri, BASE_URL).searchParams.get('offset'));
 				if (offset === 200) return [503, { errorCode: 'SERVICE_UNAVAILABLE', message: 'Нет' }];

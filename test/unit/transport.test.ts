@@ -143,16 +143,19 @@ describe('service errors become NodeApiError with every field of the error body'
 	it('5xx with a JSON body', async () => {
 		nock(BASE_URL)
 			.get(`/orders/${ORDER_ID}`)
+			.times(8)
 			.reply(503, errorBody(503, 'SERVICE_UNAVAILABLE', 'Сервис недоступен'));
 		const error = await runNodeError({ parameters: getOrder });
 		expect(error.message).toBe(
 			'SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later',
 		);
 		expect(error.httpCode).toBe('503');
+		// A read is retried (backoff 0.5, 1, 2, 4, 8, 15, 15 s) until the next wait passes 60 s.
+		expect(error.description).toContain('Tried 8 times over 45.5 s');
 	});
 
 	it('5xx with a non-JSON body (a proxy page) says so', async () => {
-		nock(BASE_URL).get(`/orders/${ORDER_ID}`).reply(502, '<html>Bad Gateway</html>');
+		nock(BASE_URL).get(`/orders/${ORDER_ID}`).times(8).reply(502, '<html>Bad Gateway</html>');
 		const error = await runNodeError({ parameters: getOrder });
 		expect(error.message).toBe('HTTP 502: The service failed to process the request; retry later');
 		expect(error.description).toContain('Service message: (not JSON) <html>Bad Gateway</html>');

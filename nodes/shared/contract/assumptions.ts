@@ -173,6 +173,19 @@ export const WEBHOOK_URL_CLEARED = null;
  * ends a list without total whose first page was short). See docs/pagination.md.
  */
 
+/*
+ * ---- Rate limits (transport/retry.ts) ---------------------------------------------------------
+ * The document shows no rate limits and no Retry-After. The node retries a read, or a write that
+ * carries an Idempotency-Key, answered with one of these statuses (429 Too Many Requests, 503
+ * Service Unavailable, and 502/504 from a gateway or proxy), waiting what Retry-After asks or
+ * else the backoff below, for at most the credential's "Longest Wait on Rate Limits" per call.
+ * A write without an Idempotency-Key is never repeated.
+ */
+export const RETRY_STATUSES = [429, 502, 503, 504];
+
+/** Backoff when the service names no Retry-After: doubling from firstMs up to capMs, jittered. */
+export const RETRY_BACKOFF = { firstMs: 500, capMs: 15_000 } as const;
+
 /**
  * Page requests sent at the same time once the first page has given both the total and the
  * page size the service honours. Later pages are then known in advance and are fetched

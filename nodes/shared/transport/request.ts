@@ -14,6 +14,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
+import {
+	backoffMs,
+	gaveUpLine,
+	isRetryable,
+	maxRetryWaitMs,
+	retryAfterMs,
+	retryClock,
+	runLimiter,
+} from './retry';
 import { LINE_BREAK, serviceError } from './serviceError';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
@@ -175,6 +184,71 @@ function redirectError(
 	});
 }
 
+/** One HTTP exchange; a request that gets no answer becomes an error naming the failure. */
+async function send(
+	ctx: ApiContext,
+	request: ApiRequest,
+	options: IHttpRequestOptions,
+	credential: RunCredential,
+): Promise<FullResponse> {
+	const { baseUrl } = credential;
+	const { itemIndex } = request;
+	try {
+		return (
+			request.authenticated === false
+				? await ctx.helpers.httpRequest(options)
+				: await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options, {
+						credentialsDecrypted: {
+							id: '',
+							name: CREDENTIAL_NAME,
+							type: CREDENTIAL_NAME,
+							data: credential.data,
+						},
+					})
+		) as FullResponse;
+	} catch (error) {
+		// No HTTP answer: keep the code and messages, never the request (it holds the key).
+		const failure = networkFailure(error);
+		const lines = [
+			`${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`,
+		];
+		if (failure.code) lines.push(`Error code: ${failure.code}`);
+		lines.push(
+			`Environment: ${environmentLabel(credential.environment)}. Check the credential's Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+		);
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: failure.explanation, networkError: failure.kind } as JsonObject,
+			{
+				message: `Could not reach the ${environmentLabel(credential.environment)} service at ${baseUrl}: ${failure.explanation}`,
+				description: lines.join(LINE_BREAK),
+				itemIndex,
+			},
+		);
+	}
+}
+
+/** The error of a non-2xx answer, with the service's errorCode, message, details and requestId. */
+function failure(
+	ctx: ApiContext,
+	request: ApiRequest,
+	response: FullResponse,
+	credential: RunCredential,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const parsed = parseBody(response.body);
+	return serviceError(
+		ctx.getNode(),
+		response.statusCode,
+		parsed.ok ? parsed.value : parsed.text,
+		response.headers,
+		itemIndex,
+		request.explain,
+		request.explainStatus,
+		credential.where,
+	);
+}
+
 /**
  * The only place that talks HTTP to the service. JSON in and out; any non-2xx answer becomes a
  * NodeApiError carrying the service's errorCode, message, details, required and requestId.
@@ -201,57 +275,48 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	if (!options.qs) delete options.qs;
 	if (!options.body) delete options.body;
 
+	const budgetMs = maxRetryWaitMs(credential.data.maxRetryWaitSeconds);
+	const limiter = runLimiter(this);
+	const signal = (
+		this as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
+	let waitedMs = 0;
+	let attempts = 0;
 	let response: FullResponse;
-	try {
-		response = (
-			request.authenticated === false
-				? await this.helpers.httpRequest(options)
-				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options, {
-						credentialsDecrypted: {
-							id: '',
-							name: CREDENTIAL_NAME,
-							type: CREDENTIAL_NAME,
-							data: credential.data,
-						},
-					})
-		) as FullResponse;
-	} catch (error) {
-		// No HTTP answer: keep the code and messages, never the request (it holds the key).
-		const failure = networkFailure(error);
-		const lines = [
-			`${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`,
-		];
-		if (failure.code) lines.push(`Error code: ${failure.code}`);
-		lines.push(
-			`Environment: ${environmentLabel(credential.environment)}. Check the credential's Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
-		);
-		throw new NodeApiError(
-			this.getNode(),
-			{ message: failure.explanation, networkError: failure.kind } as JsonObject,
-			{
-				message: `Could not reach the ${environmentLabel(credential.environment)} service at ${baseUrl}: ${failure.explanation}`,
-				description: lines.join(LINE_BREAK),
-				itemIndex,
-			},
-		);
+	for (;;) {
+		// Another call of this run was asked to hold back: wait with it (within this call's budget).
+		const hold = Math.min(limiter.holdUntil - retryClock.now(), budgetMs - waitedMs);
+		if (hold > 0) {
+			await retryClock.sleep(hold, signal);
+			waitedMs += hold;
+		}
+		attempts++;
+		response = await send(this, request, options, credential);
+		const status = response.statusCode;
+		if (!isRetryable(request.method, request.headers, status)) break;
+		const askedMs = retryAfterMs(response.headers, retryClock.now());
+		const delay = askedMs ?? backoffMs(attempts - 1);
+		if (waitedMs + delay > budgetMs) {
+			const error = failure(this, request, response, credential, itemIndex);
+			error.description = [error.description, gaveUpLine({ attempts, waitedMs, budgetMs, askedMs })]
+				.filter(Boolean)
+				.join(LINE_BREAK);
+			throw error;
+		}
+		if (askedMs !== undefined) {
+			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
+		}
+		await retryClock.sleep(delay, signal);
+		waitedMs += delay;
 	}
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
 		throw redirectError(this, request, status, response.headers, credential.where, itemIndex);
 	}
-	const parsed = parseBody(response.body);
 	if (status < 200 || status >= 300) {
-		throw serviceError(
-			this.getNode(),
-			status,
-			parsed.ok ? parsed.value : parsed.text,
-			response.headers,
-			itemIndex,
-			request.explain,
-			request.explainStatus,
-			credential.where,
-		);
+		throw failure(this, request, response, credential, itemIndex);
 	}
+	const parsed = parseBody(response.body);
 	if (!parsed.ok) {
 		throw new NodeApiError(
 			this.getNode(),

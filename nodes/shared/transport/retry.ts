@@ -1,0 +1,112 @@
+import type { IDataObject } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
+
+import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
+
+/**
+ * Waiting on rate limits and transient failures (issue 18.7). Rate limits are not shown in the
+ * interface document; the choices are in contract/assumptions.ts and docs/rate-limits.md.
+ *
+ * - Retried: a read (GET), or a write that carries an Idempotency-Key (the service answers a
+ *   repeat with the stored result), answered 429, 503, or 502/504 (a proxy's, often HTML).
+ * - The wait is what `Retry-After` asks (seconds or an HTTP date), else a backoff that doubles
+ *   from RETRY_BACKOFF.firstMs up to capMs, with jitter.
+ * - A call waits at most the credential's "Longest Wait on Rate Limits" in total; when the next
+ *   wait would go past it, the call fails at once with what the service asked for.
+ * - Calls of one node run share what they learn: after a 429 or 503 with `Retry-After`, the
+ *   others (items, pages) hold back until then instead of adding to the load.
+ */
+
+/** Clock and sleep of the retry loop; tests replace them to run without waiting. */
+export const retryClock = {
+	now: (): number => Date.now(),
+	random: (): number => Math.random(),
+	sleep: async (ms: number, signal?: AbortSignal): Promise<void> =>
+		await sleepWithAbort(ms, signal),
+};
+
+/** Default of the credential's "Longest Wait on Rate Limits", in seconds. */
+export const DEFAULT_MAX_RETRY_WAIT_SECONDS = 60;
+
+/** The longest total wait of one call, from the credential's field (seconds, 0 = no retry). */
+export function maxRetryWaitMs(value: unknown): number {
+	const seconds = typeof value === 'number' ? value : Number(value);
+	if (value === undefined || value === null || value === '' || !Number.isFinite(seconds)) {
+		return DEFAULT_MAX_RETRY_WAIT_SECONDS * 1000;
+	}
+	return Math.max(0, seconds) * 1000;
+}
+
+function header(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() !== name) continue;
+		const first = Array.isArray(value) ? value[0] : value;
+		return typeof first === 'string' || typeof first === 'number' ? String(first) : undefined;
+	}
+	return undefined;
+}
+
+/** What `Retry-After` asks for, in ms from `now`: seconds or an HTTP date; undefined if absent. */
+export function retryAfterMs(headers: IDataObject | undefined, now: number): number | undefined {
+	const value = header(headers, 'retry-after')?.trim();
+	if (!value) return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+	const at = Date.parse(value);
+	if (Number.isNaN(at)) return undefined;
+	return Math.max(0, at - now);
+}
+
+/** Whether an answer with this status may be retried for this call. */
+export function isRetryable(
+	method: string,
+	headers: Record<string, string> | undefined,
+	status: number,
+): boolean {
+	if (!RETRY_STATUSES.includes(status)) return false;
+	if (method === 'GET') return true;
+	return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+}
+
+/** The wait before attempt `attempt + 1` when the service did not say: doubling, with jitter. */
+export function backoffMs(attempt: number): number {
+	const base = Math.min(RETRY_BACKOFF.capMs, RETRY_BACKOFF.firstMs * 2 ** attempt);
+	return Math.round(base * (0.5 + retryClock.random() / 2));
+}
+
+/** What one node run's calls share: the moment before which none should be sent. */
+interface RunLimiter {
+	holdUntil: number;
+}
+
+const limiters = new WeakMap<object, RunLimiter>();
+
+export function runLimiter(ctx: object): RunLimiter {
+	let limiter = limiters.get(ctx);
+	if (!limiter) {
+		limiter = { holdUntil: 0 };
+		limiters.set(ctx, limiter);
+	}
+	return limiter;
+}
+
+function seconds(ms: number): string {
+	const value = ms / 1000;
+	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+}
+
+/** The line an error gets when the call gave up waiting. */
+export function gaveUpLine(options: {
+	attempts: number;
+	waitedMs: number;
+	budgetMs: number;
+	askedMs?: number;
+}): string {
+	const { attempts, waitedMs, budgetMs, askedMs } = options;
+	const tried = `Tried ${attempts} time${attempts === 1 ? '' : 's'} over ${seconds(waitedMs)}`;
+	const limit = `the longest total wait is ${seconds(budgetMs)} (the credential's Longest Wait on Rate Limits)`;
+	if (askedMs !== undefined) {
+		return `The service asked to retry after ${seconds(askedMs)}. ${tried}; ${limit}, so the node stopped waiting. Run it again later, or raise that limit.`;
+	}
+	return `${tried}; ${limit}. Run it again later, or raise that limit.`;
+}
