@@ -62,7 +62,7 @@ export async function readWindow(ctx: ApiContext, request: WindowRequest): Promi
 	return {
 		records,
 		requests: result.requests,
-		read: result.received,
+		read: result.delivered,
 		truncated: result.truncated,
 		stoppedEarly: result.stopped,
 	};

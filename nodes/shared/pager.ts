@@ -6,6 +6,7 @@ import {
 	ENVELOPE_ITEM_KEYS,
 	ENVELOPE_TOTAL_KEYS,
 	PAGE_CONCURRENCY,
+	PAGE_OVERLAP,
 	PAGE_SIZE,
 	PAGING_QUERY,
 } from './contract/assumptions';
@@ -21,11 +22,13 @@ import { apiRequest } from './transport/request';
  *   already served a page of the size asked; otherwise its length is taken as the service's cap
  *   on `limit` (not shown) and reading goes on with it.
  * - **End of the list.** An empty page; a short page as above; the envelope's `total`; a page
- *   larger than asked for (the service ignores `limit`); two pages in a row with nothing new (the
- *   service ignores `offset`; one such page alone can be a page's worth of records that arrived
- *   meanwhile and pushed what was read down by a page).
+ *   larger than asked for (the service ignores `limit`); pages in a row with nothing new beyond
+ *   what a page's worth of records arriving meanwhile could explain (the service ignores
+ *   `offset`).
  * - **Exact set.** Offset paging over a list that changes while it is read shifts records between
- *   pages. A record (by `id`, else by its whole content) is handed on at most once per listing.
+ *   pages. A record (by `id`, else by its whole content) is handed on at most once per listing,
+ *   and each page after the first starts PAGE_OVERLAP records before the end of the last one, so
+ *   that many records leaving meanwhile (which moves the rest up) skip nothing.
  * - **Count.** `total` (or `totalCount`) is a total. `count` may be the page's length or the
  *   total (envelopes are not shown): it ends nothing, and counts as a total only where it cannot
  *   be the page's length (larger than the page).
@@ -199,8 +202,13 @@ export async function readList(
 	let total: number | undefined;
 	let staleInARow = 0;
 
-	/** Takes one page asked at the current offset; says whether the list goes on. */
-	const take = (page: Page, asked: number): boolean => {
+	/** Records each page after the first re-reads of the one before (a quarter of a page at most). */
+	const overlap = (): number => Math.min(PAGE_OVERLAP, Math.floor(pageSize / 4));
+	/** Where the next page starts: a little before the end of what was read (see PAGE_OVERLAP). */
+	const nextStart = (): number => (offset === 0 ? 0 : Math.max(0, offset - overlap()));
+
+	/** Takes one page asked at `at`; says whether the list goes on. */
+	const take = (page: Page, asked: number, at: number): boolean => {
 		const { records } = page;
 		if (page.total !== undefined) total = page.total;
 		if (records.length === 0) return false;
@@ -212,7 +220,7 @@ export async function readList(
 			fresh.push(record);
 		}
 		result.received += records.length;
-		offset += records.length;
+		offset = Math.max(offset, at + records.length);
 		const servedBefore = served;
 		served = Math.max(served, records.length);
 		staleInARow = fresh.length === 0 ? staleInARow + 1 : 0;
@@ -228,9 +236,15 @@ export async function readList(
 			result.truncated = handed.length < fresh.length || records.length >= asked;
 			return false;
 		}
-		if (staleInARow >= 2) return false;
-		// Below the total a short page is records removed meanwhile, not the end.
-		if (total !== undefined) return true;
+		// Pages with nothing new: records that arrived meanwhile pushed what was read down (a page's
+		// worth at most is tolerated), or the service ignores offset and repeats itself.
+		if (staleInARow > Math.ceil(pageSize / (pageSize - overlap()))) return false;
+		if (total !== undefined) {
+			// Below the total a short page is not the end: the service's cap, or records removed
+			// meanwhile. Reading goes on with that page size.
+			if (records.length < asked && servedBefore < asked) pageSize = records.length;
+			return true;
+		}
 		if (records.length > asked) return false;
 		if (records.length < asked) {
 			// Shorter than a page size the service has already served: the end of the list.
@@ -246,8 +260,9 @@ export async function readList(
 		const remaining = options.maxRecords - result.delivered;
 		if (total !== undefined && served >= pageSize && offset > 0 && options.concurrency > 1) {
 			const wantedEnd = offset + remaining;
+			const step = pageSize - overlap();
 			const planned: Planned[] = [];
-			for (let at = offset; at < Math.min(total, wantedEnd); at += pageSize) {
+			for (let at = nextStart(); at + overlap() < Math.min(total, wantedEnd); at += step) {
 				planned.push({ offset: at, limit: Math.min(pageSize, wantedEnd - at) });
 			}
 			if (planned.length === 0) break;
@@ -256,15 +271,16 @@ export async function readList(
 			for (let index = 0; index < pages.length && more; index++) {
 				const plan = planned[index];
 				// An earlier page was shorter than planned: the rest were asked at the wrong offsets.
-				if (plan.offset !== offset) break;
-				more = take(pages[index], plan.limit);
+				if (plan.offset !== nextStart()) break;
+				more = take(pages[index], plan.limit, plan.offset);
 			}
 			continue;
 		}
-		const asked = Math.min(pageSize, remaining);
-		const page = await fetchPage(ctx, source, offset, asked);
+		const at = nextStart();
+		const asked = Math.min(pageSize, remaining + (offset - at));
+		const page = await fetchPage(ctx, source, at, asked);
 		result.requests++;
-		more = take(page, asked);
+		more = take(page, asked, at);
 	}
 	return result;
 }

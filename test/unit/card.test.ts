@@ -306,8 +306,8 @@ describe('card.get and card.getMany', () => {
 			.reply(200, { cards: page, total: 101 });
 		nock(BASE_URL)
 			.get('/cards')
-			.query({ limit: '100', offset: '100' })
-			.reply(200, { cards: [{ ...card, id: 'card_100' }], total: 101 });
+			.query({ limit: '100', offset: '98' })
+			.reply(200, { cards: [...page.slice(98), { ...card, id: 'card_100' }], total: 101 });
 		const { output } = await runNode({
 			parameters: { resource: 'card', operation: 'getMany', returnAll: true },
 		});

@@ -21,6 +21,8 @@ interface Listing {
 	envelope: Envelope;
 	/** Records that arrive (newest first) after the page with this index was cut. */
 	arrivals: Array<{ afterPage: number; count: number }>;
+	/** Records that leave after the page with this index was cut, from the part already read. */
+	departures?: Array<{ afterPage: number; count: number; at: number }>;
 }
 
 /** A stateful newest-first list over nock, answering like the service may (open choices drawn). */
@@ -30,6 +32,7 @@ function serve(listing: Listing) {
 		amount: 10,
 	}));
 	const initial = records.map((record) => record.id as string);
+	const left = new Set<string>();
 	let pages = 0;
 	let next = listing.size + 1;
 	nock(BASE_URL)
@@ -48,6 +51,15 @@ function serve(listing: Listing) {
 					records.unshift({ id: `dep-${next++}`, amount: 10 });
 				}
 			}
+			for (const departure of listing.departures ?? []) {
+				if (departure.afterPage !== pages) continue;
+				// Leaving from what was already read moves every later record up.
+				const readSoFar = Math.min(records.length, offset + page.length);
+				for (let index = 0; index < departure.count && readSoFar > 0; index++) {
+					const [gone] = records.splice(departure.at % readSoFar, 1);
+					if (gone) left.add(gone.id as string);
+				}
+			}
 			pages++;
 			switch (listing.envelope) {
 				case 'array':
@@ -60,7 +72,7 @@ function serve(listing: Listing) {
 					return [200, { deposits: page, count: total }];
 			}
 		});
-	return { initial, requests: () => pages };
+	return { initial, left, requests: () => pages };
 }
 
 const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
@@ -114,6 +126,58 @@ describe('Return All outputs each record once', () => {
 				expect(new Set(ids).size).toBe(ids.length);
 				const got = new Set(ids);
 				expect(served.initial.filter((id) => !got.has(id))).toEqual([]);
+			}),
+			{ numRuns: 60 },
+		);
+	}, 60_000);
+});
+
+describe('records leaving while a list is read', () => {
+	it('a record leaving between two pages skips none of the others', async () => {
+		const served = serve({
+			size: 250,
+			cap: 100,
+			envelope: 'total',
+			arrivals: [],
+			departures: [{ afterPage: 0, count: 1, at: 10 }],
+		});
+		const { output } = await runNode({ parameters: getDeposits });
+		const got = new Set(output.map((item) => item.json.id as string));
+		const missing = served.initial.filter((id) => !served.left.has(id) && !got.has(id));
+		expect(missing).toEqual([]);
+	});
+
+	it('property: up to 2 records leaving between pages (pages of 8 or more) skip nothing', async () => {
+		const listing = fc.record({
+			size: fc.integer({ min: 0, max: 260 }),
+			cap: fc.constantFrom(8, 25, 40, 100),
+			envelope: fc.constantFrom<Envelope>('array', 'total', 'countIsPage', 'countIsTotal'),
+			arrivals: fc.array(
+				fc.record({
+					afterPage: fc.integer({ min: 0, max: 6 }),
+					count: fc.integer({ min: 1, max: 2 }),
+				}),
+				{ maxLength: 2 },
+			),
+			departures: fc.array(
+				fc.record({
+					afterPage: fc.integer({ min: 0, max: 6 }),
+					count: fc.constant(1),
+					at: fc.nat(),
+				}),
+				{ maxLength: 2 },
+			),
+		});
+		await fc.assert(
+			fc.asyncProperty(listing, async (drawn) => {
+				nock.cleanAll();
+				const served = serve(drawn);
+				const { output } = await runNode({ parameters: getDeposits });
+				const ids = output.map((item) => item.json.id as string);
+				expect(new Set(ids).size).toBe(ids.length);
+				const got = new Set(ids);
+				const missing = served.initial.filter((id) => !served.left.has(id) && !got.has(id));
+				expect(missing).toEqual([]);
 			}),
 			{ numRuns: 60 },
 		);

@@ -15,11 +15,12 @@ afterEach(() => {
 
 describe('Return All pages through the service', () => {
 	it('reads an envelope page by page until total, one item per record', async () => {
-		const pages = [0, 100, 200].map((offset) =>
+		// Each page after the first starts PAGE_OVERLAP (2) records early: 0, 98, 196.
+		const pages = [0, 98, 196].map((offset) =>
 			nock(BASE_URL)
 				.get('/wallets/deposits')
 				.query({ limit: '100', offset: String(offset) })
-				.reply(200, { deposits: deposits(offset, offset === 200 ? 50 : 100), total: 250 }),
+				.reply(200, { deposits: deposits(offset, Math.min(100, 250 - offset)), total: 250 }),
 		);
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },
@@ -31,19 +32,19 @@ describe('Return All pages through the service', () => {
 		pages.forEach((page) => page.done());
 	});
 
-	it('stops at total without asking for an empty page when the last page is full', async () => {
+	it('stops at total without asking for an empty page', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query({ limit: '100', offset: '0' })
-			.reply(200, { deposits: deposits(0, 100), total: 200 });
+			.reply(200, { deposits: deposits(0, 100), total: 196 });
 		nock(BASE_URL)
 			.get('/wallets/deposits')
-			.query({ limit: '100', offset: '100' })
-			.reply(200, { deposits: deposits(100, 100), total: 200 });
+			.query({ limit: '100', offset: '98' })
+			.reply(200, { deposits: deposits(98, 98), total: 196 });
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },
 		});
-		expect(output).toHaveLength(200);
+		expect(output).toHaveLength(196);
 	});
 
 	it('reads bare arrays until a short page', async () => {
@@ -53,21 +54,21 @@ describe('Return All pages through the service', () => {
 			.reply(200, deposits(0, 100));
 		nock(BASE_URL)
 			.get('/wallets/balance-history')
-			.query({ limit: '100', offset: '100' })
-			.reply(200, deposits(100, 3));
+			.query({ limit: '100', offset: '98' })
+			.reply(200, deposits(98, 5));
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getBalanceHistory', returnAll: true },
 		});
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 103).map((record) => record.id));
 	});
 
-	it('stops when the service ignores offset: two pages in a row with nothing new', async () => {
-		// One repeated page alone can be a page of records that arrived meanwhile (the list moved
-		// down by a page), so the listing ends on the second.
+	it('stops when the service ignores offset: pages in a row with nothing new', async () => {
+		// A repeated page alone can be records that arrived meanwhile and moved the list down by
+		// up to a page, so the listing ends only after more such pages (here the third).
 		nock(BASE_URL)
 			.get('/disputes')
 			.query(true)
-			.times(3)
+			.times(4)
 			.reply(200, { disputes: deposits(0, 100) });
 		const { output } = await runNode({
 			parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
@@ -112,8 +113,8 @@ describe('Limit loads no more pages than needed', () => {
 			.reply(200, { deposits: deposits(0, 100), total: 500 });
 		nock(BASE_URL)
 			.get('/wallets/deposits')
-			.query({ limit: '50', offset: '100' })
-			.reply(200, { deposits: deposits(100, 50), total: 500 });
+			.query({ limit: '52', offset: '98' })
+			.reply(200, { deposits: deposits(98, 52), total: 500 });
 		const { output } = await runNode({
 			parameters: {
 				resource: 'companyWallet',
@@ -234,13 +235,15 @@ describe('Return All is complete whatever page cap the service applies', () => {
 			},
 		});
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 120).map((record) => record.id));
-		// 100 → 25 (cap learned), then 25 at a time; the last asks only for the remainder.
+		// 100 → 25 (cap learned), then 25 at a time, each starting 2 records early (PAGE_OVERLAP);
+		// the last asks only for the remainder and those 2.
 		expect(asked).toEqual([
 			{ limit: 100, offset: 0 },
-			{ limit: 25, offset: 25 },
-			{ limit: 25, offset: 50 },
-			{ limit: 25, offset: 75 },
-			{ limit: 20, offset: 100 },
+			{ limit: 25, offset: 23 },
+			{ limit: 25, offset: 46 },
+			{ limit: 25, offset: 69 },
+			{ limit: 25, offset: 92 },
+			{ limit: 5, offset: 115 },
 		]);
 		nock.cleanAll();
 	});
@@ -256,8 +259,9 @@ describe('Return All is complete whatever page cap the service applies', () => {
 			},
 		});
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 420).map((record) => record.id));
-		expect(asked).toHaveLength(Math.ceil(420 / 50));
-		expect(asked.at(-1)).toEqual({ limit: 20, offset: 400 });
+		// 100 → 50 (cap learned), then 8 pages of 50 planned 48 apart (PAGE_OVERLAP 2).
+		expect(asked).toHaveLength(9);
+		expect(asked.at(-1)).toEqual({ limit: 36, offset: 384 });
 		nock.cleanAll();
 	});
 
@@ -273,9 +277,9 @@ describe('Return All is complete whatever page cap the service applies', () => {
 				const query = new URL(uri, BASE_URL).searchParams;
 				const limit = Number(query.get('limit'));
 				const offset = Number(query.get('offset'));
-				if (offset === 100 && !removed) {
+				if (offset === 98 && !removed) {
 					removed = true;
-					return [200, { deposits: deposits(100, 60), total: 300 }];
+					return [200, { deposits: deposits(98, 60), total: 300 }];
 				}
 				return [200, { deposits: deposits(offset, Math.min(limit, 300 - offset)), total: 300 }];
 			});
@@ -293,10 +297,10 @@ describe('Return All is complete whatever page cap the service applies', () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query((query) => query.offset !== '0')
-			.times(10)
+			.times(20)
 			.reply(function (uri) {
 				const offset = Number(new URL(uri, BASE_URL).searchParams.get('offset'));
-				if (offset === 200) return [503, { errorCode: 'SERVICE_UNAVAILABLE', message: 'Нет' }];
+				if (offset === 196) return [503, { errorCode: 'SERVICE_UNAVAILABLE', message: 'Нет' }];
 				return [200, { deposits: deposits(offset, 100), total: 400 }];
 			});
 		const error = await runNodeError({ parameters: getDeposits });

@@ -127,7 +127,8 @@ describe('cost per poll', () => {
 		fill(1000, 0.05, 0.1);
 		service.lists.payouts.reverse(); // oldest first: stopping early would miss the new ones
 		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
-		expect(service.callsTo('/payouts')).toBe(10);
+		// Pages of 100, each after the first starting 2 records early (PAGE_OVERLAP): 11 requests.
+		expect(service.callsTo('/payouts')).toBe(11);
 		expect(Object.keys(remembered(run.staticData))).toHaveLength(300);
 	});
 
@@ -148,7 +149,8 @@ describe('cost per poll', () => {
 		fill(500, 0, 0.01);
 		const parameters = { watch: ['payouts'], options: { maxRecords: 200 } };
 		const first = await runPoll({ parameters });
-		expect(service.callsTo('/payouts')).toBe(2);
+		// 100, then 100 from offset 98, then the last 2 (with the 2 of overlap) from offset 196.
+		expect(service.callsTo('/payouts')).toBe(3);
 		expect(first.warnings.join('\n')).toMatch(/read 200 payouts/);
 		// A record beyond the bound that was remembered earlier is not forgotten.
 		const stored = roundTrip(first.staticData);

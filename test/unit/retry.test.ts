@@ -107,7 +107,7 @@ describe('reads wait and retry', () => {
 			.reply(function (uri) {
 				const query = new URL(uri, BASE_URL).searchParams;
 				const offset = Number(query.get('offset'));
-				if (offset === 200 && burst-- > 0) return [429, limited, { 'Retry-After': '2' }];
+				if (offset === 196 && burst-- > 0) return [429, limited, { 'Retry-After': '2' }];
 				return [200, records.slice(offset, offset + Number(query.get('limit')))];
 			});
 		const { output } = await runNode({

@@ -187,6 +187,15 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
 export const RETRY_BACKOFF = { firstMs: 500, capMs: 15_000 } as const;
 
 /**
+ * Each page after the first starts this many records before the end of the previous one (at
+ * most a quarter of a page, so none on pages of fewer than 4 records). Offset paging is not a snapshot: a record that leaves the list between two page
+ * requests moves every later record up by one, and without the overlap the record at the page
+ * boundary would be skipped. Up to this many records may leave between two pages without any
+ * being missed; the records read twice are dropped by identity.
+ */
+export const PAGE_OVERLAP = 2;
+
+/**
  * Page requests sent at the same time once the first page has given both the total and the
  * page size the service honours. Later pages are then known in advance and are fetched
  * concurrently, in order of offset; without a total the node pages one request at a time.
