@@ -256,6 +256,16 @@ async function startRedirectTrap(host) {
 	};
 }
 
+function externalIdOf(raw) {
+	if (!raw.length) return null;
+	try {
+		const body = JSON.parse(raw.toString('utf8'));
+		return typeof body?.externalId === 'string' ? body.externalId : null;
+	} catch {
+		return null;
+	}
+}
+
 const sha = (raw) => createHash('sha256').update(raw).digest('hex').slice(0, 16);
 
 /**
@@ -431,6 +441,8 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 				limit: url.searchParams.get('limit'),
 				idempotencyKey: req.headers['idempotency-key'] ?? null,
 				bodyHash: raw.length ? sha(raw) : null,
+				// The body's externalId, so a test can tell one call (and its retries) from another.
+				externalId: externalIdOf(raw),
 				answer: null,
 			};
 			requests.push(record);
