@@ -817,17 +817,23 @@ describe('poll trigger, per seed', () => {
 	for (const seed of SEEDS) {
 		const choices = drawChoices(seed);
 
-		seedTest(seed, 'the polls emit each change once', NEEDS.pollOnce(choices), async (run) => {
-			const items = await emitted(run);
-			assert.ok(items.length > 0, 'the activation poll emitted the existing records');
-			const counts = new Map();
-			for (const item of items) {
-				const where = `${item.changeKey} (execution ${item.execution})`;
-				counts.set(item.changeKey, [...(counts.get(item.changeKey) ?? []), where]);
-			}
-			const twice = [...counts.values()].filter((list) => list.length > 1);
-			assert.deepEqual(twice.slice(0, 10), [], `${twice.length} changes emitted more than once`);
-		});
+		seedTest(
+			seed,
+			'the polls emit each change once',
+			NEEDS.pollOnce(choices),
+			async (run) => {
+				const items = await emitted(run);
+				assert.ok(items.length > 0, 'the activation poll emitted the existing records');
+				const counts = new Map();
+				for (const item of items) {
+					const where = `${item.changeKey} (execution ${item.execution})`;
+					counts.set(item.changeKey, [...(counts.get(item.changeKey) ?? []), where]);
+				}
+				const twice = [...counts.values()].filter((list) => list.length > 1);
+				assert.deepEqual(twice.slice(0, 10), [], `${twice.length} changes emitted more than once`);
+			},
+			{ since: (run) => run.pollStartSeq },
+		);
 
 		seedTest(
 			seed,
@@ -856,6 +862,7 @@ describe('poll trigger, per seed', () => {
 					'only records that exist',
 				);
 			},
+			{ since: (run) => run.pollStartSeq },
 		);
 
 		seedTest(
