@@ -171,7 +171,7 @@ export function drawChoices(seed) {
 		: null;
 	const rateLimit = r.chance(0.6)
 		? {
-				chance: r.pick([0.03, 0.06, 0.1]),
+				chance: r.pick([0.02, 0.05, 0.08]),
 				burst: r.int(1, 3),
 				retryAfter: r.pick(['seconds', 'date']),
 				seconds: r.int(1, 2),

@@ -3,7 +3,14 @@
  * generated mode: one sandbox per seed (GENERATED_SEEDS, default 1,2,3,4,5), each drawing the
  * contract's open choices from its seed (page caps, envelopes, order, records arriving and
  * leaving while a list is read, legacy spellings, a redirect, 429 bursts, HTML 502s; see
- * sandbox/README.md, "Generated mode"). One n8n serves every seed.
+ * sandbox/README.md, "Generated mode"). One n8n serves every seed. Default seeds: 1..5 on the
+ * default n8n, 1 on the other versions of the matrix.
+ *
+ * Phases: the action cases run seed after seed (a webhook workflow per operation, so a case posts
+ * its input and reads the execution); then every seed's poll workflow is activated at once
+ * (Emit Existing on, so the first poll emits every record), polls for a while under churn and
+ * faults, and is read after a quiet spell (churn and faults paused, two more polls started);
+ * last, a second n8n with the same workflow checks the keys across instances.
  *
  * The cases assert invariants, not values: every record exactly once in Return All and in the
  * polls (checked against the sandbox's own ground truth), the money outcome reported truthfully
@@ -26,6 +33,7 @@ import { after, before, describe, test } from 'node:test';
 import { drawChoices, startSandbox } from '../../sandbox/server.mjs';
 import {
 	createUserFolder,
+	DEFAULT_N8N_VERSION,
 	ensureN8n,
 	importCredentials,
 	importWorkflow,
@@ -37,7 +45,14 @@ import {
 	uuid,
 } from './n8n-host.mjs';
 
-const SEEDS = (process.env.GENERATED_SEEDS ?? '1,2,3,4,5')
+/**
+ * The seeds: GENERATED_SEEDS (comma-separated numbers or words), else 1..5 on the default n8n
+ * (npm test, CI's first suite) and seed 1 alone on the other n8n versions of the matrix (the
+ * node's code is the same there; what differs is n8n's request helper and its error shapes).
+ */
+const SEEDS = (
+	process.env.GENERATED_SEEDS ?? (N8N_VERSION === DEFAULT_N8N_VERSION ? '1,2,3,4,5' : '1')
+)
 	.split(',')
 	.map((seed) => seed.trim())
 	.filter(Boolean);
@@ -107,7 +122,12 @@ let pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] };
 let pollMs = 5_000;
 /** Per seed: sandbox, choices, credential, workflows, calls made. */
 const runs = new Map();
-/** The workflow both n8n instances run (cross-instance key case), and its two calls. */
+/**
+ * The cross-instance key case: its own sandbox (generated mode with churn and faults paused for
+ * good, so the seeds' sandboxes see the same traffic whichever seeds run), the workflow both n8n
+ * instances run, and its two calls.
+ */
+let instanceRun;
 let instanceWorkflow;
 const instanceCalls = [];
 
@@ -404,19 +424,28 @@ before(async () => {
 			assert.equal(res.status, 201);
 		});
 	}
-	const credentials = await importCredentials(
-		userFolder,
-		SEEDS.map((seed) => ({
+	const instanceSandbox = await startSandbox({ generated: 'instances', webhookSecret: SECRET });
+	Object.assign(instanceSandbox.generated.paused, { churn: true, faults: true });
+	instanceRun = { seed: 'instances', sandbox: instanceSandbox };
+	const credentialData = (sandbox) => ({
+		environment: 'staging',
+		baseUrl: sandbox.url,
+		apiKey: sandbox.keys.owner,
+		webhookSecret: SECRET,
+	});
+	const credentials = await importCredentials(userFolder, [
+		...SEEDS.map((seed) => ({
 			name: `Generated sandbox ${seed}`,
 			type: 'companyPaymentsApi',
-			data: {
-				environment: 'staging',
-				baseUrl: runs.get(seed).sandbox.url,
-				apiKey: runs.get(seed).sandbox.keys.owner,
-				webhookSecret: SECRET,
-			},
+			data: credentialData(runs.get(seed).sandbox),
 		})),
-	);
+		{
+			name: 'Instances sandbox',
+			type: 'companyPaymentsApi',
+			data: credentialData(instanceSandbox),
+		},
+	]);
+	instanceRun.credential = credentials.at(-1);
 	const all = [];
 	for (const [index, seed] of SEEDS.entries()) {
 		const run = runs.get(seed);
@@ -456,7 +485,7 @@ before(async () => {
 		run.poll = pollWorkflow(`${s}-poll`, credential);
 		all.push(...Object.values(run.workflows), run.poll);
 	}
-	instanceWorkflow = actionWorkflow('instance-create', credentials[0], payoutCreate, {
+	instanceWorkflow = actionWorkflow('instance-create', instanceRun.credential, payoutCreate, {
 		split: true,
 		continueOnFail: true,
 	});
@@ -472,12 +501,13 @@ before(async () => {
 	}
 	await activate(instanceWorkflow.id);
 	// The first execution of this n8n: the cross-instance case repeats it on a fresh n8n.
-	await instanceCall(runs.get(SEEDS[0]), n8n, 'instance-1');
+	await instanceCall(n8n, 'instance-1');
 });
 
 after(async () => {
 	await n8n?.stop();
 	for (const run of runs.values()) await run.sandbox.close();
+	await instanceRun?.sandbox.close();
 	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -496,8 +526,9 @@ async function activate(workflowId) {
 	}
 }
 
-/** One Payout Create through the instance workflow of `host`, faults paused; records its key. */
-async function instanceCall(run, host, externalId) {
+/** One Payout Create through the instance workflow of `host`; records the key it sent. */
+async function instanceCall(host, externalId) {
+	const run = instanceRun;
 	await withoutFaults(run, async () => {
 		const since = run.sandbox.generated.seq;
 		const res = await fetch(host.webhookUrl(instanceWorkflow.webhookPath), {
@@ -889,7 +920,7 @@ describe('across n8n instances and executions', () => {
 		'Payout Create on a second n8n with the same workflow sends another Idempotency-Key and pays once more',
 		todoFor({ instanceKeys: true }) ? { todo: todoFor({ instanceKeys: true }) } : {},
 		async () => {
-			const run = runs.get(SEEDS[0]);
+			const run = instanceRun;
 			const folder = createUserFolder('n8n-cp-generated-second-');
 			let second;
 			try {
@@ -910,7 +941,7 @@ describe('across n8n instances and executions', () => {
 				const { webhookPath: _p, ...workflow } = instanceWorkflow;
 				await importWorkflow(folder, workflow, { activate: true });
 				second = await startN8n({ userFolder: folder });
-				await instanceCall(run, second, 'instance-2');
+				await instanceCall(second, 'instance-2');
 				const [first, again] = instanceCalls;
 				assert.ok(
 					first.key && again.key,
@@ -924,8 +955,8 @@ describe('across n8n instances and executions', () => {
 				assert.equal(again.answer?.[0]?.externalId, 'instance-2', 'and reports its own payout');
 			} catch (error) {
 				error.message +=
-					`\n  seed ${run.seed} (its sandbox), calls ${JSON.stringify(instanceCalls)}` +
-					`\n  replay: GENERATED_SEEDS=${run.seed} npm run test:generated`;
+					`\n  calls ${JSON.stringify(instanceCalls)}` +
+					`\n  replay: GENERATED_SEEDS=1 npm run test:generated (this case runs with every seed list)`;
 				throw error;
 			} finally {
 				await second?.stop();
@@ -941,6 +972,8 @@ describe('across n8n instances and executions', () => {
 		for (const run of runs.values()) {
 			for (const key of Object.values(run.sandbox.keys)) secrets.add(key);
 		}
+		const answers = JSON.stringify(instanceCalls.map((call) => call.answer));
+		for (const secret of secrets) assert.ok(!answers.includes(secret), 'second instance output');
 		const executions = await n8n.getExecutions({});
 		assert.ok(executions.length > SEEDS.length * 6, `${executions.length} executions read`);
 		const leaks = [];

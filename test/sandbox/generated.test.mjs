@@ -305,7 +305,7 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 	it('429 bursts carry Retry-After (seconds or an HTTP date) and are not processed', async () => {
 		for (const form of ['seconds', 'date']) {
 			const seed = seedWhere(
-				(c) => c.rateLimit?.retryAfter === form && c.rateLimit.chance === 0.1 && !c.redirect,
+				(c) => c.rateLimit?.retryAfter === form && c.rateLimit.chance === 0.08 && !c.redirect,
 				`429 with Retry-After as ${form}`,
 			);
 			const choices = await useSeed(seed, { faults: true });
@@ -372,7 +372,7 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 
 	it('paused faults and churn draw nothing', async () => {
 		const seed = seedWhere(
-			(c) => c.rateLimit?.chance === 0.1 && c.lists['/payouts'].arrivals === 0.5,
+			(c) => c.rateLimit?.chance === 0.08 && c.lists['/payouts'].arrivals === 0.5,
 			'frequent 429 and arrivals',
 		);
 		await useSeed(seed, { faults: false, churn: false });
