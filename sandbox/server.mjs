@@ -9,6 +9,7 @@
 // CLI: node sandbox/server.mjs --port 4010 [--host 127.0.0.1] [--order-schedule]
 //      [--fast-retries | --retry-delays 0,100,200,400] [--no-seed] [--webhook-url URL] [--quiet]
 //      [--legacy-deposit-statuses] [--payouts N] [--profile default|contrary|cap50|JSON]
+//      [--generated SEED] (or SANDBOX_SEED=SEED)
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -19,6 +20,7 @@ import { createClock, createScheduler } from './lib/clock.mjs';
 import { registerCompanyRoutes } from './lib/company.mjs';
 import { registerControlRoutes } from './lib/control.mjs';
 import { registerDisputeRoutes } from './lib/disputes.mjs';
+import { createGenerated, drawChoices, generatedProfile } from './lib/generated.mjs';
 import { ApiError, apiError, errorBody, validationError } from './lib/errors.mjs';
 import { randomIds } from './lib/ids.mjs';
 import { registerOrderRoutes } from './lib/orders.mjs';
@@ -31,7 +33,14 @@ import { isPlainObject, redactApiKey } from './lib/util.mjs';
 import { registerWalletRoutes } from './lib/wallets.mjs';
 import { DEFAULT_RETRY_DELAYS_MS, createWebhooks } from './lib/webhooks.mjs';
 
-export { SANDBOX_COMPANY, SANDBOX_KEYS, SANDBOX_MEMBERS, DEFAULT_RETRY_DELAYS_MS, PROFILES };
+export {
+	SANDBOX_COMPANY,
+	SANDBOX_KEYS,
+	SANDBOX_MEMBERS,
+	DEFAULT_RETRY_DELAYS_MS,
+	PROFILES,
+	drawChoices,
+};
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const FAULT_CODES = {
@@ -118,16 +127,27 @@ async function handle(sb, router, req, res) {
 	let body;
 	let headers = {};
 	let fault = { kind: null, latencyMs: 0 };
+	/** Generated mode: what it drew for this request. */
+	let generated = null;
+	/** A non-JSON answer `{ status, headers, text }` (generated mode: redirect, proxy 502). */
+	let raw = null;
 	try {
-		const raw = await readBody(req);
+		const requestBody = await readBody(req);
 		if (!isControl) {
 			fault = takeFault(sb.state.faults, url.pathname);
 			if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
 			if (fault.kind === 'reject') throw faultError(sb.state.faults.status, 'reject');
 		}
 		const match = router.match(req.method, url.pathname);
+		if (!isControl && sb.generated) {
+			// Generated mode: a proxy, a rate limiter or a moved service may answer first.
+			generated = sb.generated.before(req, url, match?.route.pattern ?? url.pathname, requestBody);
+			if (generated.respond) throw new GeneratedAnswer(generated.respond);
+			if (generated.rateLimited) throw rateLimitError(generated.rateLimited.retryAfter);
+		}
 		if (!match) throw apiError(404, 'NOT_FOUND', `Маршрут ${req.method} ${url.pathname} не найден`);
 		const { route, params } = match;
+		const list = isControl ? null : (sb.generated?.listFor(req.method, route.pattern) ?? null);
 		const ctx = {
 			sb,
 			req,
@@ -136,6 +156,7 @@ async function handle(sb, router, req, res) {
 			body: {},
 			principal: null,
 			company: null,
+			list,
 		};
 		if (route.auth !== 'public') {
 			ctx.principal = authenticate(sb, extractCredential(req, url.searchParams));
@@ -145,18 +166,30 @@ async function handle(sb, router, req, res) {
 				typeof route.permission === 'function' ? route.permission(ctx) : route.permission,
 			);
 		}
-		if (req.method !== 'GET' && req.method !== 'DELETE') ctx.body = parseJsonBody(raw);
+		if (req.method !== 'GET' && req.method !== 'DELETE') ctx.body = parseJsonBody(requestBody);
+		if (list) sb.generated.churnBefore(route.pattern, ctx);
 		const result = await route.handler(ctx);
 		status = result.status ?? 200;
 		body = result.body;
 		headers = result.headers ?? {};
-		if (!isControl && req.method === 'GET' && !sb.profile.listTotal) body = withoutTotal(body);
+		if (list && status === 200) body = regenerateList(sb, route.pattern, body, result.total);
+		else if (!isControl && req.method === 'GET' && !sb.profile.listTotal) body = withoutTotal(body);
 	} catch (err) {
-		const error = err instanceof ApiError ? err : internalError(err);
-		status = error.statusCode;
-		headers = error.headers ?? {};
-		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
+		if (err instanceof GeneratedAnswer) {
+			raw = err.answer;
+		} else {
+			const error = err instanceof ApiError ? err : internalError(err);
+			status = error.statusCode;
+			headers = error.headers ?? {};
+			body = errorBody(error, {
+				path: redactApiKey(req.url),
+				requestId,
+				timestamp: sb.clock.iso(),
+			});
+		}
 	}
+	// Generated mode: the service acted, and a proxy lost its answer.
+	if (generated?.after502 && !raw) raw = generated.after502;
 	if (fault.kind === 'drop') {
 		const error = faultError(sb.state.faults.status, 'drop');
 		status = error.statusCode;
@@ -164,6 +197,17 @@ async function handle(sb, router, req, res) {
 		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
 	}
 	if (!isControl) sb.publicRequests += 1;
+	if (raw) {
+		if (generated?.record) generated.record.status = raw.status;
+		if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${raw.status}`);
+		res.writeHead(raw.status, {
+			'Content-Length': Buffer.byteLength(raw.text),
+			...raw.headers,
+		});
+		res.end(raw.text);
+		return;
+	}
+	if (generated?.record) generated.record.status = status;
 	if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${status}`);
 	const payload = JSON.stringify(body ?? null);
 	res.writeHead(status, {
@@ -175,12 +219,42 @@ async function handle(sb, router, req, res) {
 	res.end(payload);
 }
 
+/** Thrown to answer a request with a non-JSON body drawn in generated mode. */
+class GeneratedAnswer extends Error {
+	constructor(answer) {
+		super('generated answer');
+		this.answer = answer;
+	}
+}
+
+/** Generated mode: 429 with Retry-After (seconds or an HTTP date), not processed. */
+function rateLimitError(retryAfter) {
+	return apiError(429, 'TOO_MANY_REQUESTS', 'Слишком много запросов, повторите позже', {
+		headers: { 'Retry-After': retryAfter },
+	});
+}
+
+/** Generated mode: a list answer in the list's drawn envelope. */
+function regenerateList(sb, pattern, body, total) {
+	const records = Array.isArray(body) ? body : Object.values(body).find(Array.isArray);
+	const count = Array.isArray(body) ? total : body.total;
+	return sb.generated.envelope(pattern, records ?? [], count ?? records?.length ?? 0);
+}
+
 /** Profile listTotal false: a list envelope carries only its records. */
 function withoutTotal(body) {
 	if (!isPlainObject(body) || !('total' in body)) return body;
 	if (!Object.values(body).some(Array.isArray)) return body;
 	const { total: _total, ...rest } = body;
 	return rest;
+}
+
+/** A generated-mode seed: a non-empty string or a finite number, or null (off). */
+function readSeed(value) {
+	if (value === null || value === undefined || value === false || value === '') return null;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'string' && value.trim() !== '' && value.length <= 64) return value.trim();
+	throw validationError('generated: seed должен быть числом или непустой строкой до 64 символов');
 }
 
 function internalError(err) {
@@ -204,6 +278,9 @@ function internalError(err) {
  * @param {boolean} [options.legacyDepositStatuses=false] user-wallet deposits store aml_pass/aml_fail
  * @param {string | object} [options.profile='default'] answers to the contract's open choices:
  *   a name (`default`, `contrary`, `cap50`) or an object of choices, see lib/profiles.mjs
+ * @param {number | string | null} [options.generated=null] a seed: generated mode, the contract's
+ *   open choices drawn from it per start, per list and per list request (lib/generated.mjs); it
+ *   replaces `profile`
  * @param {boolean} [options.log=false] log each request to stdout
  */
 export async function startSandbox(options = {}) {
@@ -220,10 +297,15 @@ export async function startSandbox(options = {}) {
 		depositsInOnePage: false,
 		legacyDepositStatuses: false,
 		profile: 'default',
+		generated: null,
 		log: false,
 		...options,
 	};
-	const profile = resolveProfile(opts.profile);
+	const generatedSeed = readSeed(opts.generated);
+	const profile =
+		generatedSeed === null
+			? resolveProfile(opts.profile)
+			: generatedProfile(drawChoices(generatedSeed));
 	const clock = createClock();
 	const sb = {
 		options: opts,
@@ -233,12 +315,14 @@ export async function startSandbox(options = {}) {
 		state: null,
 		url: null,
 		profile,
+		generated: null,
 	};
 	sb.webhooks = createWebhooks(sb, { timeoutMs: opts.webhookTimeoutMs });
 	sb.reset = () => {
 		sb.webhooks.cancelAll();
 		sb.scheduler.clear();
 		clock.resetOffset();
+		sb.generated?.reset();
 		seedState(sb, opts.seed);
 		sb.scheduler.clear();
 		const demo = sb.state.companies.get(SANDBOX_COMPANY.id);
@@ -262,12 +346,32 @@ export async function startSandbox(options = {}) {
 		});
 	});
 	const { port } = server.address();
+	/** Enters generated mode with a seed (redrawn choices, state reset), or leaves it (null). */
+	sb.setGenerated = async (seed) => {
+		const next = readSeed(seed);
+		const previous = sb.generated;
+		sb.generated = next === null ? null : await createGenerated(sb, next, { host: opts.host });
+		await previous?.close();
+		sb.profile =
+			next === null ? resolveProfile(opts.profile) : generatedProfile(sb.generated.choices);
+		sb.reset();
+		return sb.generated;
+	};
+	if (generatedSeed !== null) {
+		try {
+			sb.generated = await createGenerated(sb, generatedSeed, { host: opts.host });
+		} catch (err) {
+			await new Promise((r) => server.close(() => r()));
+			throw err;
+		}
+	}
 	const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
 	sb.url = `http://${hostForUrl}:${port}`;
 	try {
 		sb.reset();
 	} catch (err) {
 		sb.webhooks.stop();
+		await sb.generated?.close();
 		await new Promise((r) => server.close(() => r()));
 		throw err;
 	}
@@ -297,6 +401,15 @@ export async function startSandbox(options = {}) {
 			sb.profile = resolveProfile(input);
 			return { ...sb.profile };
 		},
+		/**
+		 * Generated mode (null when off): `seed`, `choices`, `paused` ({ churn, faults }),
+		 * `truth(listPattern, companyId)`, `log(sinceSeq)`, `arriveNow(pattern, company, n)`, `seq`.
+		 */
+		get generated() {
+			return sb.generated;
+		},
+		/** Enters generated mode with a seed, or leaves it with null (same as POST /__control/generated). */
+		setGenerated: (seed) => sb.setGenerated(seed),
 		/** Rebuilds the seeded state (same as POST /__control/reset). */
 		reset: () => sb.reset(),
 		/** Resolves when no webhook delivery is pending or in flight. */
@@ -308,6 +421,7 @@ export async function startSandbox(options = {}) {
 			closed = true;
 			sb.scheduler.stop();
 			sb.webhooks.stop();
+			await sb.generated?.close();
 			await new Promise((r) => {
 				server.close(() => r());
 				server.closeAllConnections();
@@ -331,6 +445,7 @@ function parseArgs(argv) {
 		else if (a === '--legacy-deposit-statuses') args.legacyDepositStatuses = true;
 		else if (a === '--payouts')
 			args.seed = { ...(args.seed === false ? { history: false } : {}), payouts: Number(next()) };
+		else if (a === '--generated' || a === '--seed') args.generated = next();
 		else if (a === '--profile') {
 			const value = next();
 			args.profile = value.startsWith('{') ? JSON.parse(value) : value;
@@ -347,15 +462,26 @@ async function main() {
 		console.log(
 			'usage: node sandbox/server.mjs [--port 4010] [--host 127.0.0.1] [--order-schedule]\n' +
 				'       [--fast-retries | --retry-delays 0,1000,2000,4000] [--no-seed] [--webhook-url URL] [--quiet]\n' +
-				'       [--legacy-deposit-statuses] [--payouts N]',
+				'       [--legacy-deposit-statuses] [--payouts N] [--profile NAME|JSON]\n' +
+				'       [--generated SEED]   (or SANDBOX_SEED=SEED: generated mode, see sandbox/README.md)',
 		);
 		return;
 	}
 	const { quiet, help: _help, ...options } = args;
+	// SANDBOX_SEED=<n> starts generated mode like --generated <n> (the flag wins).
+	if (options.generated === undefined && process.env.SANDBOX_SEED) {
+		options.generated = process.env.SANDBOX_SEED;
+	}
 	const sandbox = await startSandbox({ ...options, log: !quiet });
 	console.log(`Company payments sandbox listening on ${sandbox.url}`);
 	console.log(`  control API: ${sandbox.url}/__control/state`);
 	console.log(`  profile: ${JSON.stringify(sandbox.profile)}`);
+	if (sandbox.generated) {
+		console.log(
+			`  generated mode, seed ${sandbox.generated.seed}: ${sandbox.url}/__control/generated`,
+		);
+		console.log(`  choices: ${JSON.stringify(sandbox.generated.choices)}`);
+	}
 	console.log('  keys:');
 	for (const [name, key] of Object.entries(SANDBOX_KEYS))
 		console.log(`    ${name.padEnd(13)} ${key}`);

@@ -107,6 +107,7 @@ function snapshot(sb) {
 		sensitiveReveals: s.sensitiveReveals,
 		faults: s.faults,
 		profile: sb.profile,
+		generated: sb.generated ? { seed: sb.generated.seed, seq: sb.generated.seq } : null,
 		permissions: PERMISSIONS,
 	};
 }
@@ -368,6 +369,58 @@ export function registerControlRoutes(router) {
 			latencyMs: n(b.latencyMs, 'latencyMs'),
 		};
 		return { body: ctx.sb.state.faults };
+	});
+
+	// ---- generated mode (lib/generated.mjs)
+	const generatedOn = (ctx) => {
+		if (!ctx.sb.generated) {
+			throw apiError(409, 'CONFLICT', 'Генерируемый режим не включён (POST /__control/generated)');
+		}
+		return ctx.sb.generated;
+	};
+	router.get('/__control/generated', control, (ctx) => {
+		if (!ctx.sb.generated) return { body: { seed: null } };
+		const since = Number(ctx.query.get('since') ?? 0);
+		if (!Number.isInteger(since) || since < 0)
+			throw validationError('since должен быть неотрицательным целым числом');
+		return { body: ctx.sb.generated.log(since) };
+	});
+	router.post('/__control/generated', control, async (ctx) => {
+		if (!('seed' in ctx.body)) throw validationError('seed обязателен (число, строка или null)');
+		const generated = await ctx.sb.setGenerated(ctx.body.seed);
+		return {
+			body: generated ? { seed: generated.seed, choices: generated.choices } : { seed: null },
+		};
+	});
+	router.post('/__control/generated/pause', control, (ctx) => {
+		const generated = generatedOn(ctx);
+		for (const name of ['churn', 'faults']) {
+			if (ctx.body[name] === undefined) continue;
+			if (typeof ctx.body[name] !== 'boolean')
+				throw validationError(`${name} должен быть true или false`);
+			generated.paused[name] = ctx.body[name];
+		}
+		return { body: { paused: { ...generated.paused }, seq: generated.seq } };
+	});
+	router.get('/__control/generated/truth', control, (ctx) => {
+		const truth = generatedOn(ctx).truth(
+			ctx.query.get('list') ?? '',
+			ctx.query.get('companyId') ?? SANDBOX_COMPANY.id,
+		);
+		if (!truth)
+			throw validationError(
+				'list должен быть одним из: /payouts, /wallets/deposits, /orders, /cards',
+			);
+		return { body: truth };
+	});
+	router.post('/__control/generated/arrive', control, (ctx) => {
+		const generated = generatedOn(ctx);
+		const count = ctx.body.count ?? 1;
+		if (!Number.isInteger(count) || count < 1 || count > 1000)
+			throw validationError('count должен быть целым числом от 1 до 1000');
+		const ids = generated.arriveNow(ctx.body.list, companyFor(ctx.sb, ctx.body), count);
+		if (!ids) throw validationError('list должен быть /payouts или /wallets/deposits');
+		return { status: 201, body: { list: ctx.body.list, ids, seq: generated.seq } };
 	});
 }
 

@@ -61,9 +61,20 @@ export function newestFirst(iterable) {
 	return [...iterable].reverse();
 }
 
-/** A list in the profile's order (`listOrder`): newest first, or oldest first. */
+/**
+ * A list in the profile's order (`listOrder`): newest first, or oldest first. In generated mode
+ * the list's own drawn order applies, and records that left the list (departures) are left out.
+ */
 export function inListOrder(ctx, iterable) {
-	return ctx.sb.profile.listOrder === 'oldest' ? [...iterable] : newestFirst(iterable);
+	const order = ctx.list?.order ?? ctx.sb.profile.listOrder;
+	const hidden = ctx.sb.generated?.hidden;
+	const records = hidden?.size ? [...iterable].filter((r) => !hidden.has(r.id)) : iterable;
+	return order === 'oldest' ? [...records] : newestFirst(records);
+}
+
+/** The most records one page of this list holds: the list's drawn cap, else the profile's. */
+export function pageCapOf(ctx) {
+	return ctx.list?.pageCap ?? ctx.sb.profile.pageCap;
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -2,7 +2,7 @@
 // their deposits. Deposits arrive only through the control API (standing in for the chain).
 import { apiError, validationError } from './errors.mjs';
 import { balanceView, credit } from './ledger.mjs';
-import { inListOrder, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
+import { inListOrder, pageCapOf, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
 
 export const COMPANY_DEPOSIT_STATUSES = [
 	'new',
@@ -162,7 +162,10 @@ const fakeTx = (sb) => sb.ids.hex(32);
 
 /** The status a user-wallet deposit stores for an AML outcome (legacy form when configured). */
 function amlStatus(sb, deposit, outcome) {
-	const legacy = Boolean(deposit.externalId) && sb.options.legacyDepositStatuses;
+	const legacyWanted = sb.generated
+		? sb.generated.choices.userDepositStatuses === 'legacy'
+		: sb.options.legacyDepositStatuses;
+	const legacy = Boolean(deposit.externalId) && legacyWanted;
 	if (outcome === 'pass') return legacy ? 'aml_pass' : 'aml_passed';
 	return legacy ? 'aml_fail' : 'aml_failed';
 }
@@ -331,7 +334,7 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
+		const paging = readPaging(ctx.query, pageCapOf(ctx));
 		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
 		const items = inListOrder(ctx, ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
@@ -344,7 +347,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
+		const paging = readPaging(ctx.query, pageCapOf(ctx));
 		const type = ctx.query.get('type');
 		const referenceId = ctx.query.get('referenceId');
 		const items = inListOrder(ctx, ctx.sb.state.balanceHistory).filter(
@@ -381,7 +384,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	const listWallets = (ctx, forcedStatus) => {
-		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
+		const paging = readPaging(ctx.query, pageCapOf(ctx));
 		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
 		const externalId = ctx.query.get('externalId');
 		const items = inListOrder(ctx, ctx.sb.state.userWallets.values()).filter(
@@ -399,7 +402,7 @@ export function registerWalletRoutes(router) {
 	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, ctx.sb.profile.pageCap);
+		const paging = readPaging(ctx.query, pageCapOf(ctx));
 		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
 		const externalId = ctx.query.get('externalId');
 		const items = inListOrder(ctx, ctx.sb.state.userDeposits).filter(
