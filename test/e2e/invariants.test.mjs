@@ -64,18 +64,17 @@ const SEEDS = (
 const NODE_FIXES_LANDED = {
 	/** 18.4: Return All and a poll read each record once while records arrive between pages,
 	 * and a `count` that may be the page length does not end a listing. */
-	exactSetPaging: false,
+	exactSetPaging: true,
 	/**
-	 * Records leaving while a list is read: with offset paging, a record that leaves the part
-	 * already read moves the next one back across the page boundary, where it is never read
-	 * (Return All misses it; a poll misses it, forgets it, and emits it again next time). The
-	 * 18.4 pager as first merged (3e83610) handles arrivals, not this.
+	 * Records leaving while a list is read: each page after the first starts PAGE_OVERLAP (2)
+	 * records early, so a record leaving the part already read does not push the next one past
+	 * the page boundary unread (nodes/shared/pager.ts).
 	 */
-	departures: false,
+	departures: true,
 	/** 18.7: reads (and keyed writes) are retried on 429/502/503/504, honouring Retry-After. */
-	retry: false,
+	retry: true,
 	/** 18.6: derived Idempotency-Keys differ between n8n instances and databases. */
-	instanceKeys: false,
+	instanceKeys: true,
 };
 for (const name of (process.env.GENERATED_NODE_FIXES ?? '').split(',')) {
 	if (name.trim() in NODE_FIXES_LANDED) NODE_FIXES_LANDED[name.trim()] = true;
