@@ -33,11 +33,10 @@ import {
 	importWorkflow,
 	installPackage,
 	N8N_VERSION,
-	PACKAGE_NAME,
 	PACKAGE_ROOT,
 	startN8n,
 	uuid,
-} from '../test/e2e/n8n-host.mjs';
+} from '../harness/n8n.mjs';
 import {
 	actionNode,
 	httpClient,
@@ -49,6 +48,7 @@ import {
 } from './lib/n8n.mjs';
 import { writeSection } from './lib/results-file.mjs';
 import { num, range, sleep, summary } from './lib/stats.mjs';
+import { NODE_TYPES } from '../harness/workflows.mjs';
 
 const RECORDS = 10_000;
 const args = new Map(
@@ -65,7 +65,7 @@ function pollWorkflow(name, credential, parameters) {
 	const trigger = {
 		id: uuid(),
 		name: POLL_NODE,
-		type: `${PACKAGE_NAME}.companyPaymentsPollTrigger`,
+		type: NODE_TYPES.pollTrigger,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] }, ...parameters },

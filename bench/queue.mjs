@@ -1,4 +1,4 @@
-// Benchmark: the Company Payments Trigger in n8n's queue mode (test/queue/queue-host.mjs:
+// Benchmark: the Company Payments Trigger in n8n's queue mode (harness/queue.mjs:
 // Postgres, Redis, one main, two workers, two `n8n webhook` processes behind the round-robin
 // proxy) against n8n's own Webhook node in the same deployment, and how both scale from one
 // webhook process to two.
@@ -27,15 +27,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { N8N_VERSION } from '../test/e2e/n8n-host.mjs';
-import { createWorkflow, startQueueDeployment } from '../test/queue/queue-host.mjs';
-import { redisBinary } from '../test/queue/services.mjs';
+import { N8N_VERSION } from '../harness/n8n.mjs';
+import { createWorkflow, startQueueDeployment } from '../harness/queue.mjs';
+import { redisBinary } from '../harness/services.mjs';
 import {
 	CREDENTIAL_TYPE,
 	failedExecutions,
 	finishedExecutions,
 	httpClient,
 	noOp,
+	prefilledStore,
 	triggerWorkflow,
 	waitFinished,
 	webhookWorkflow,
@@ -60,20 +61,6 @@ const log = (message) =>
 	console.log(
 		`[bench-queue ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}`,
 	);
-
-/** Static data of a trigger whose store already holds `count` ids (deliveries.ts persisted form). */
-function prefilledStore(count) {
-	const now = Date.now();
-	const chunks = [];
-	for (let i = 0; i < count; i++) {
-		const line = `${(now - count + i).toString(36)} ${randomUUID()}\n`;
-		if (i % 64 === 0) chunks.push(line);
-		else chunks[chunks.length - 1] += line;
-	}
-	return {
-		'node:Company Payments Trigger': { deliveries: { v: 2, writer: 'bench-import', chunks } },
-	};
-}
 
 function headersFor(id) {
 	return {

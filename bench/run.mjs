@@ -26,7 +26,7 @@ import {
 	N8N_VERSION,
 	runN8nCli,
 	startN8n,
-} from '../test/e2e/n8n-host.mjs';
+} from '../harness/n8n.mjs';
 import { actionWorkflows, benchAction } from './action.mjs';
 import { CREDENTIAL_TYPE } from './lib/n8n.mjs';
 import { versionKey, writeSection } from './lib/results-file.mjs';

@@ -26,6 +26,7 @@ import {
 	finishedExecutions,
 	httpClient,
 	noOp,
+	prefilledStore,
 	triggerWorkflow,
 	waitFinished,
 	webhookWorkflow,
@@ -36,24 +37,6 @@ export const WEBHOOK_SECRET_DUMMY = 'whsec_dummy5b1e0c9a7f3d2e8b6a4c1f0e9d8c7b6a
 
 const BODY = eventBody(1024).raw;
 const SIGNATURE = createHmac('sha256', WEBHOOK_SECRET_DUMMY).update(BODY).digest('hex');
-
-/**
- * Static data of a trigger whose dedup store already holds `count` recent delivery ids, in the
- * trigger's persisted form (nodes/CompanyPaymentsTrigger/deliveries.ts: chunks of 64 lines
- * "<accepted at, ms in base 36> <id>").
- */
-function prefilledStore(count) {
-	const now = Date.now();
-	const chunks = [];
-	for (let i = 0; i < count; i++) {
-		const line = `${(now - count + i).toString(36)} ${randomUUID()}\n`;
-		if (i % 64 === 0) chunks.push(line);
-		else chunks[chunks.length - 1] += line;
-	}
-	return {
-		'node:Company Payments Trigger': { deliveries: { v: 2, writer: 'bench-import', chunks } },
-	};
-}
 
 export const SMALL_STORE = 1_000;
 export const FULL_STORE = 10_000;

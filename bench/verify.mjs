@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { summary } from './lib/stats.mjs';
+import { NODE_TYPES } from '../harness/workflows.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -64,7 +65,7 @@ function triggerHarness(distRoot, body) {
 	const node = {
 		id: `bench-node-${body.raw.length}`,
 		name: 'Company Payments Trigger',
-		type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
+		type: NODE_TYPES.trigger,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,

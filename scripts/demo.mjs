@@ -10,7 +10,7 @@
  *
  * Environment: COMPANY_PAYMENTS_DEMO_N8N_PORT (default 5678), COMPANY_PAYMENTS_DEMO_SANDBOX_PORT
  * (default 4010). If a default port is taken, a free one is used; a port given explicitly must be
- * free. The n8n install is shared with the end-to-end tests (see test/e2e/README.md).
+ * free. The n8n install is shared with the end-to-end tests (see harness/README.md).
  *
  * Plain JavaScript with Node built-ins only, like the sandbox and the n8n host it drives.
  */
@@ -21,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { SANDBOX_COMPANY, SANDBOX_KEYS, startSandbox } from '../sandbox/server.mjs';
-import * as host from '../test/e2e/n8n-host.mjs';
+import * as host from '../harness/n8n.mjs';
+import { NODE_TYPES } from '../harness/workflows.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_DIR = path.join(ROOT, '.demo');
@@ -33,7 +34,7 @@ const STATE_FILE = 'demo-state.json';
 
 const CREDENTIAL_TYPE = 'companyPaymentsApi';
 const CREDENTIAL_NAME = 'Company Payments sandbox (demo)';
-const TRIGGER_TYPE = `${host.PACKAGE_NAME}.companyPaymentsTrigger`;
+const TRIGGER_TYPE = NODE_TYPES.trigger;
 /** An NSPK QR code the sandbox accepts: 1,500.00 RUB. */
 const SAMPLE_QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
 

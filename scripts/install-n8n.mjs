@@ -4,7 +4,7 @@
 //
 //   node scripts/install-n8n.mjs                 every version of the supported set
 //   node scripts/install-n8n.mjs 2.41.1 1.123.81 only these
-import { ensureN8n, SUPPORTED_VERSIONS } from '../test/e2e/n8n-host.mjs';
+import { ensureN8n, SUPPORTED_VERSIONS } from '../harness/n8n.mjs';
 
 const versions = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(SUPPORTED_VERSIONS);
 const started = Date.now();

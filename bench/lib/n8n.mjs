@@ -1,12 +1,17 @@
 // What the real-n8n benchmarks share: workflow builders, a keep-alive HTTP client, counting
 // finished executions, and reading the memory of the n8n process from /proc.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 
-import { PACKAGE_NAME, uuid } from '../../test/e2e/n8n-host.mjs';
+import { uuid } from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
-export const ACTION_NODE = `${PACKAGE_NAME}.companyPayments`;
-export const TRIGGER_NODE = `${PACKAGE_NAME}.companyPaymentsTrigger`;
+const require = createRequire(import.meta.url);
+
+export const ACTION_NODE = NODE_TYPES.action;
+export const TRIGGER_NODE = NODE_TYPES.trigger;
 export const CREDENTIAL_TYPE = 'companyPaymentsApi';
 
 /** 16 characters of [0-9a-f]: an n8n workflow id. */
@@ -203,4 +208,18 @@ export function resetPeak(pid) {
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * Static data of a trigger (node "Company Payments Trigger") whose dedup store already holds
+ * `count` recent delivery ids, built by the trigger's own staticDataWithDeliveries from dist/
+ * (npm run bench builds first), so the benches never hand-write the store's private format.
+ */
+export function prefilledStore(count, node = 'Company Payments Trigger') {
+	const {
+		staticDataWithDeliveries,
+	} = require('../../dist/nodes/CompanyPaymentsTrigger/deliveries.js');
+	const now = Date.now();
+	const entries = Array.from({ length: count }, (_, i) => [randomUUID(), now - count + i]);
+	return { [`node:${node}`]: staticDataWithDeliveries(entries, 'bench-import') };
 }

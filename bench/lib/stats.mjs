@@ -27,7 +27,11 @@ export function range(s, unit = '', digits = 3) {
 /** A ratio as "1.23×" with its min–max. */
 /** Two decimals, or three where two would round a miss or a pass onto a target's line. */
 export function ratioText(s) {
-	const digits = Math.abs(s.median * 100 - Math.round(s.median * 100)) > 0 && [0.9, 1.1, 1.2, 1.5].includes(Number(s.median.toFixed(2))) ? 3 : 2;
+	const digits =
+		Math.abs(s.median * 100 - Math.round(s.median * 100)) > 0 &&
+		[0.9, 1.1, 1.2, 1.5].includes(Number(s.median.toFixed(2)))
+			? 3
+			: 2;
 	return `${s.median.toFixed(digits)}× (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
 }
 

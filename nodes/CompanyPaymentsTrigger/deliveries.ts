@@ -219,3 +219,19 @@ export function dedupLimits(maxEntries: unknown, maxAgeHours: unknown): DedupLim
 			: DEFAULT_MAX_AGE_HOURS;
 	return { maxEntries: entries, maxAgeMs: hours * 3_600_000 };
 }
+
+/**
+ * The node static data of a trigger whose deduplication store already holds these deliveries
+ * (`[delivery ID, accepted at ms]`, oldest first), in exactly the form `checkAndRecord` persists
+ * and reads back. For tools that prepare a trigger's state (the benchmarks prefill full stores
+ * with it), so they never hand-write the store's private format.
+ */
+export function staticDataWithDeliveries(
+	entries: Array<[string, number]>,
+	writer = 'import',
+): IDataObject {
+	const log = new DeliveryLog();
+	for (const [id, at] of entries) log.add(storedId(id), at);
+	const persisted = log.persisted();
+	return { deliveries: { ...persisted, writer, chunks: [...persisted.chunks] } };
+}

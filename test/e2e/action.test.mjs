@@ -18,13 +18,13 @@ import {
 	ensureN8n,
 	importCredentials,
 	installPackage,
-	PACKAGE_NAME,
 	runN8nCli,
 	startN8n,
 	uuid,
-} from './n8n-host.mjs';
+} from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
-const NODE = `${PACKAGE_NAME}.companyPayments`;
+const NODE = NODE_TYPES.action;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
 
 /** Webhook → Company Payments(resource, operation, parameters) with the given credential. */

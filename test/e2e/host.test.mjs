@@ -8,16 +8,20 @@
  *   node --test --test-concurrency=1 test/e2e/*.test.mjs
  *   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node --test --test-concurrency=1 test/e2e/*.test.mjs
  *
- * The first run of a version installs it into the cache (minutes); see test/e2e/README.md.
+ * The first run of a version installs it into the cache (minutes); see harness/README.md.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { buildN8nEnv } from './lib/env.mjs';
-import { n8nCacheDir, nodeCacheDir } from './lib/install.mjs';
-import { registeredMethods, webhookIsRegistered, webhookProbePaths } from './lib/readiness.mjs';
+import { buildN8nEnv } from '../../harness/lib/env.mjs';
+import { n8nCacheDir, nodeCacheDir } from '../../harness/lib/install.mjs';
+import {
+	registeredMethods,
+	webhookIsRegistered,
+	webhookProbePaths,
+} from '../../harness/lib/readiness.mjs';
 import {
 	activateCliArgs,
 	cliArgsFor,
@@ -25,7 +29,7 @@ import {
 	nodeVersionFor,
 	requiredNodeMajor,
 	selectedN8nVersion,
-} from './lib/versions.mjs';
+} from '../../harness/lib/versions.mjs';
 import {
 	ensureN8n,
 	createUserFolder,
@@ -38,7 +42,8 @@ import {
 	packedFiles,
 	startN8n,
 	uuid,
-} from './n8n-host.mjs';
+} from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 // For work on the host itself only: point it at another built copy of the package.
 const packageRoot = process.env.COMPANY_PAYMENTS_PACKAGE_ROOT
@@ -46,8 +51,8 @@ const packageRoot = process.env.COMPANY_PAYMENTS_PACKAGE_ROOT
 	: PACKAGE_ROOT;
 const keepFolder = process.env.COMPANY_PAYMENTS_E2E_KEEP === '1';
 
-const ACTION_NODE = `${PACKAGE_NAME}.companyPayments`;
-const TRIGGER_NODE = `${PACKAGE_NAME}.companyPaymentsTrigger`;
+const ACTION_NODE = NODE_TYPES.action;
+const TRIGGER_NODE = NODE_TYPES.trigger;
 const CREDENTIAL_TYPE = 'companyPaymentsApi';
 
 /** A workflow of n8n's own Webhook node only: it answers "Workflow was started" once active. */
@@ -219,7 +224,7 @@ describe('versions: which n8n, which Node, which CLI (pure rules)', () => {
 				{ type: 'n8n-nodes-base.webhook', parameters: { path: '={{ 1 }}' }, webhookId: 'w2' },
 				{ type: 'n8n-nodes-base.webhook', parameters: { path: 'item/:id' }, webhookId: 'w3' },
 				{ type: 'n8n-nodes-base.webhook', parameters: { path: 'off' }, disabled: true },
-				{ type: `${PACKAGE_NAME}.companyPaymentsTrigger`, parameters: {}, webhookId: 'abc' },
+				{ type: NODE_TYPES.trigger, parameters: {}, webhookId: 'abc' },
 				{ type: 'n8n-nodes-base.noOp', parameters: {} },
 			],
 		});

@@ -39,11 +39,11 @@ import {
 	importWorkflow,
 	installPackage,
 	N8N_VERSION,
-	PACKAGE_NAME,
 	runN8nCli,
 	startN8n,
 	uuid,
-} from './n8n-host.mjs';
+} from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 /**
  * The seeds: GENERATED_SEEDS (comma-separated numbers or words), else 1..5 on the default n8n
@@ -117,8 +117,8 @@ function todoFor(needs) {
 	return missing.length ? `needs node fix: ${missing.join('; ')}` : undefined;
 }
 
-const NODE = `${PACKAGE_NAME}.companyPayments`;
-const POLL_NODE = `${PACKAGE_NAME}.companyPaymentsPollTrigger`;
+const NODE = NODE_TYPES.action;
+const POLL_NODE = NODE_TYPES.pollTrigger;
 const ACTION = 'Company Payments';
 const POLL = 'Company Payments Poll Trigger';
 const SECRET = `whsec_${'c0ffee'.repeat(8)}`;

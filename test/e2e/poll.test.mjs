@@ -27,7 +27,8 @@ import {
 	PACKAGE_NAME,
 	startN8n,
 	uuid,
-} from './n8n-host.mjs';
+} from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 const SECRET = `whsec_${'7a'.repeat(24)}`;
 const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
@@ -159,8 +160,8 @@ before(async () => {
 	const recipe = JSON.parse(fs.readFileSync(RECIPE_EXAMPLE, 'utf8'));
 	for (const node of recipe.nodes) {
 		if (node.type.startsWith(`${PACKAGE_NAME}.`)) node.credentials = credentials;
-		if (node.type === `${PACKAGE_NAME}.companyPaymentsTrigger`) node.webhookId = webhookId;
-		if (node.type === `${PACKAGE_NAME}.companyPaymentsPollTrigger`) {
+		if (node.type === NODE_TYPES.trigger) node.webhookId = webhookId;
+		if (node.type === NODE_TYPES.pollTrigger) {
 			node.parameters.pollTimes = pollTimes;
 		}
 	}
@@ -174,7 +175,7 @@ before(async () => {
 				{
 					id: uuid(),
 					name: POLL,
-					type: `${PACKAGE_NAME}.companyPaymentsPollTrigger`,
+					type: NODE_TYPES.pollTrigger,
 					typeVersion: 1,
 					position: [0, 0],
 					parameters: {

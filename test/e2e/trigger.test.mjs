@@ -16,10 +16,10 @@ import {
 	importCredentials,
 	importWorkflow,
 	installPackage,
-	PACKAGE_NAME,
 	startN8n,
 	uuid,
-} from './n8n-host.mjs';
+} from '../../harness/n8n.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 const EVENTS = [
 	'order.status_changed',
@@ -121,7 +121,7 @@ before(async () => {
 				{
 					id: uuid(),
 					name: 'Company Payments Trigger',
-					type: `${PACKAGE_NAME}.companyPaymentsTrigger`,
+					type: NODE_TYPES.trigger,
 					typeVersion: 1,
 					position: [0, 0],
 					webhookId,

@@ -90,3 +90,44 @@ describe('layout: no node folder imports from another', () => {
 		assert.match(found[2], /from nodes\/CompanyPaymentsPollTrigger\//);
 	});
 });
+
+describe('layout: the demo, benches, harness and sandbox import nothing from test/', () => {
+	const TEST = path.join(ROOT, 'test');
+	const scriptFiles = (dir) =>
+		fs.existsSync(dir)
+			? fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+					const full = path.join(dir, entry.name);
+					if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : scriptFiles(full);
+					return /\.(mjs|js)$/.test(entry.name) ? [full] : [];
+				})
+			: [];
+
+	/** Imports of `files` that resolve into test/. */
+	function testImports(files) {
+		const found = [];
+		for (const { file, source } of files) {
+			for (const spec of relativeImports(source)) {
+				const target = path.resolve(path.dirname(file), spec);
+				if (target === TEST || target.startsWith(`${TEST}${path.sep}`)) {
+					found.push(`${path.relative(ROOT, file)} imports '${spec}'`);
+				}
+			}
+		}
+		return found;
+	}
+
+	it('finds none', () => {
+		const files = ['scripts', 'bench', 'harness', 'sandbox']
+			.flatMap((dir) => scriptFiles(path.join(ROOT, dir)))
+			.map((file) => ({ file, source: fs.readFileSync(file, 'utf8') }));
+		assert.ok(files.length > 20, `read ${files.length} files`);
+		assert.deepEqual(testImports(files), []);
+	});
+
+	it('names one that does (the check can fail)', () => {
+		const file = path.join(ROOT, 'bench', 'run.mjs');
+		assert.deepEqual(testImports([{ file, source: "import { x } from '../test/e2e/x.mjs';" }]), [
+			"bench/run.mjs imports '../test/e2e/x.mjs'",
+		]);
+	});
+});

@@ -23,17 +23,21 @@ import {
 	ensureN8n,
 	importCredentials,
 	installPackage,
-	PACKAGE_NAME,
 	startN8n,
 	uuid,
-} from '../e2e/n8n-host.mjs';
-import { createWorkflow, PROCESS_NAME_VARIABLE, startQueueDeployment } from './queue-host.mjs';
-import { pidIsAlive } from './services.mjs';
+} from '../../harness/n8n.mjs';
+import {
+	createWorkflow,
+	PROCESS_NAME_VARIABLE,
+	startQueueDeployment,
+} from '../../harness/queue.mjs';
+import { pidIsAlive } from '../../harness/services.mjs';
+import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 const SECRET = `whsec_${'7a'.repeat(24)}`;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
-const ACTION = `${PACKAGE_NAME}.companyPayments`;
-const TRIGGER = `${PACKAGE_NAME}.companyPaymentsTrigger`;
+const ACTION = NODE_TYPES.action;
+const TRIGGER = NODE_TYPES.trigger;
 const CARD = '2200700012345678';
 
 let queue; // the queue-mode deployment

@@ -40,7 +40,7 @@ import {
 	startStack,
 	stopStack,
 	whileBusy,
-} from './stack.mjs';
+} from '../../harness/editor-stack.mjs';
 
 let stack;
 let page;

@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { NODE_TYPE, POLL_TRIGGER_TYPE, TRIGGER_TYPE, newId, node } from './stack.mjs';
+import {
+	NODE_TYPE,
+	POLL_TRIGGER_TYPE,
+	TRIGGER_TYPE,
+	newId,
+	node,
+} from '../../harness/editor-stack.mjs';
 
 /** An order ID the sandbox does not know: Order → Get answers 404 with the service's error body. */
 export const UNKNOWN_ORDER_ID = '00000000-0000-4000-8000-000000000000';

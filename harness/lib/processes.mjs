@@ -3,6 +3,7 @@
 // is remembered so that a test process that exits without stopping it still kills it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const liveChildren = new Set();
 let exitHooksInstalled = false;
@@ -55,6 +56,7 @@ function track(child) {
  *             exitInfo: () => ({ code: number|null, signal: string|null, error?: Error } | undefined) }}
  */
 export function spawnLogged(command, args, { cwd, env, logFile }) {
+	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	const fd = fs.openSync(logFile, 'a');
 	let child;
 	try {
@@ -72,13 +74,14 @@ export function spawnLogged(command, args, { cwd, env, logFile }) {
 }
 
 /**
- * Stops a spawned process: SIGTERM to the pid, SIGKILL to its group after `timeoutMs`, and a final
- * SIGKILL to the group for anything that outlived it (a task runner).
+ * Stops a spawned process: `signal` (SIGTERM; PostgreSQL's fast shutdown is SIGINT) to the pid,
+ * SIGKILL to its group after `timeoutMs`, and a final SIGKILL to the group for anything that
+ * outlived it (a task runner).
  */
-export async function stopProcess(proc, timeoutMs = 20_000) {
+export async function stopProcess(proc, timeoutMs = 20_000, signal = 'SIGTERM') {
 	if (!proc.exitInfo()) {
 		try {
-			process.kill(proc.pid, 'SIGTERM');
+			process.kill(proc.pid, signal);
 		} catch {
 			// already gone
 		}

@@ -7,103 +7,19 @@
  * process group and is stopped by its PID (SIGKILL of the group as the last resort). Everything
  * listens on 127.0.0.1 only, and everything written goes into the folder the caller passes.
  *
- * Plain JavaScript with Node built-ins only, like test/e2e/n8n-host.mjs (the n8n linter forbids
+ * Plain JavaScript with Node built-ins only, like harness/n8n.mjs (the n8n linter forbids
  * process, fs and child_process in the package's TypeScript).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
-import { freePort } from '../e2e/n8n-host.mjs';
-import { killGroup, pidIsAlive } from '../e2e/lib/processes.mjs';
+import { freePort } from './n8n.mjs';
+import { killGroup, pidIsAlive, spawnLogged, stopProcess } from './lib/processes.mjs';
+import { readFrom, waitUntil } from './lib/util.mjs';
 
-export { killGroup, pidIsAlive };
-
-/** Processes started by this module that are still running; SIGKILLed if the test process exits. */
-const live = new Map();
-let hooksInstalled = false;
-
-/**
- * Spawns `command args` detached (own process group), output appended to `logFile`, and keeps
- * track of it so that it is SIGKILLed if the test process exits without stopping it.
- * Returns `{ child, pid, exited }`, `exited` resolving to `{ code, signal }`.
- */
-export function spawnTracked(command, args, { cwd, env, logFile }) {
-	fs.mkdirSync(path.dirname(logFile), { recursive: true });
-	const fd = fs.openSync(logFile, 'a');
-	let child;
-	try {
-		child = spawn(command, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
-	} finally {
-		fs.closeSync(fd);
-	}
-	const exited = new Promise((resolve) => {
-		child.once('exit', (code, signal) => resolve({ code, signal }));
-		child.once('error', (error) => resolve({ code: null, signal: null, error }));
-	});
-	live.set(child.pid, child);
-	exited.then(() => live.delete(child.pid));
-	installExitHooks();
-	return { child, pid: child.pid, exited };
-}
-
-function installExitHooks() {
-	if (hooksInstalled) return;
-	hooksInstalled = true;
-	process.once('exit', () => {
-		for (const pid of live.keys()) killGroup(pid, 'SIGKILL');
-	});
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.once(signal, () => {
-			for (const pid of live.keys()) killGroup(pid, 'SIGKILL');
-			process.kill(process.pid, signal);
-		});
-	}
-}
-
-/**
- * Sends `signal` to `pid`, waits for `exited`, and SIGKILLs the process group after
- * `timeoutMs`; finally SIGKILLs the group anyway (children that outlived their parent).
- */
-export async function stopProcess({ pid, exited }, signal = 'SIGTERM', timeoutMs = 20_000) {
-	try {
-		process.kill(pid, signal);
-	} catch {
-		// already gone
-	}
-	const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), timeoutMs);
-	const info = await exited;
-	clearTimeout(timer);
-	killGroup(pid, 'SIGKILL');
-	return info;
-}
-
-export function readFrom(file, offset = 0) {
-	try {
-		const text = fs.readFileSync(file);
-		return text.subarray(offset).toString('utf8');
-	} catch {
-		return '';
-	}
-}
-
-/** Waits until `check()` is truthy; throws with `describe()` after `timeoutMs`, or if `exited`. */
-export async function waitUntil(check, { timeoutMs, what, exitInfo, describe = () => '' }) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const exit = exitInfo?.();
-		if (exit) {
-			throw new Error(`${what}: the process exited (${JSON.stringify(exit)})\n${describe()}`);
-		}
-		const value = await check();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`${what}: not ready within ${timeoutMs} ms\n${describe()}`);
-		await sleep(100);
-	}
-}
+export { killGroup, pidIsAlive, readFrom, waitUntil };
 
 function tailText(text, lines = 30) {
 	return text.split('\n').slice(-lines).join('\n');
@@ -189,7 +105,7 @@ export async function startPostgres({ dir, timeoutMs = 60_000 }) {
 		'-c',
 		'max_connections=200',
 	]);
-	const proc = spawnTracked(command, args, {
+	const proc = spawnLogged(command, args, {
 		cwd: dir,
 		env: { ...process.env, LC_ALL: 'C' },
 		logFile,
@@ -204,7 +120,7 @@ export async function startPostgres({ dir, timeoutMs = 60_000 }) {
 		dataDir,
 		logFile,
 		// SIGINT is PostgreSQL's "fast shutdown": abort sessions, checkpoint, exit.
-		stop: () => stopProcess(proc, 'SIGINT', 15_000),
+		stop: () => stopProcess(proc, 15_000, 'SIGINT'),
 	};
 	try {
 		await waitUntil(
@@ -248,7 +164,7 @@ export async function startRedis({ dir, timeoutMs = 20_000 }) {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await freePort();
 	const logFile = path.join(dir, 'redis.log');
-	const proc = spawnTracked(
+	const proc = spawnLogged(
 		redisBinary(),
 		[
 			'--bind',
@@ -270,7 +186,7 @@ export async function startRedis({ dir, timeoutMs = 20_000 }) {
 	);
 	let exitInfo;
 	proc.exited.then((info) => (exitInfo = info));
-	const handle = { port, pid: proc.pid, logFile, stop: () => stopProcess(proc, 'SIGTERM', 10_000) };
+	const handle = { port, pid: proc.pid, logFile, stop: () => stopProcess(proc, 10_000) };
 	try {
 		await waitUntil(() => redisPing(port), {
 			timeoutMs,

@@ -9,7 +9,7 @@
  *   proxy       (round-robin in front of the webhook processes: the load balancer; WEBHOOK_URL)
  *
  * It shares the n8n install of the single-process host (`ensureN8n()` of
- * test/e2e/n8n-host.mjs, n8n 2.8.4 on Node 20). One call starts everything; `stop()` stops every
+ * harness/n8n.mjs, n8n 2.8.4 on Node 20). One call starts everything; `stop()` stops every
  * process by its PID and removes the one temporary folder that holds all their files.
  *
  *   const q = await startQueueDeployment({ credentials, workflows });
@@ -26,12 +26,12 @@ import {
 	buildN8nEnv,
 	ensureN8n,
 	freePort,
+	importCredentials,
+	importWorkflows,
 	installPackage,
-	newN8nId,
-	runN8nCli,
 	spawnN8n,
 	startN8n,
-} from '../e2e/n8n-host.mjs';
+} from './n8n.mjs';
 import {
 	killGroup,
 	pidIsAlive,
@@ -114,10 +114,32 @@ async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_00
 	return handle;
 }
 
-function writeImportFile(folder, name, content) {
-	const file = path.join(folder, `.queue-import-${name}-${process.pid}-${Date.now()}.json`);
-	fs.writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
-	return file;
+/**
+ * The queue-mode settings every n8n process of the deployment gets (pure): PostgreSQL and Redis
+ * on 127.0.0.1, the proxy as the public webhook address, the main process serving no production
+ * webhooks (n8n's recommended queue-mode setup).
+ * @param {{ postgres: { port: number, database: string, user: string }, redis: { port: number },
+ *   proxyUrl: string, extra?: Record<string,string> }} options
+ * @returns {Record<string,string>}
+ */
+export function queueEnv({ postgres, redis, proxyUrl, extra = {} }) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+		WEBHOOK_URL: `${proxyUrl}/`,
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		// Lets a test workflow read which process evaluated a node ($env).
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		...extra,
+	};
 }
 
 /**
@@ -126,7 +148,7 @@ function writeImportFile(folder, name, content) {
  * @property {object} postgres        { port, pid, stop }
  * @property {object} redis           { port, pid, stop }
  * @property {object} proxy           see services.mjs startProxy: url, only(i), log, counts()
- * @property {import('../e2e/n8n-host.mjs').N8nHandle} main
+ * @property {import('./n8n.mjs').N8nHandle} main
  * @property {object[]} workers       { name, pid, logText, stop, kill, restart }
  * @property {object[]} webhooks      { name, pid, port, url, logText, stop, kill, restart }
  * @property {Record<string,string>} env  the queue-mode settings every n8n process got
@@ -222,57 +244,23 @@ export async function startQueueDeployment({
 			targets: webhookPorts.map((port, i) => ({ name: `webhook-${i + 1}`, port })),
 		});
 
-		const queueEnv = {
-			EXECUTIONS_MODE: 'queue',
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(deployment.postgres.port),
-			DB_POSTGRESDB_DATABASE: deployment.postgres.database,
-			DB_POSTGRESDB_USER: deployment.postgres.user,
-			DB_POSTGRESDB_PASSWORD: '',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(deployment.redis.port),
-			QUEUE_HEALTH_CHECK_ACTIVE: 'false',
-			// The load balancer is the public webhook address; the main process serves no
-			// production webhooks, as in n8n's recommended queue-mode setup.
-			WEBHOOK_URL: `${deployment.proxy.url}/`,
-			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-			// Lets a test workflow read which process evaluated a node ($env).
-			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
-			...env,
-		};
-		deployment.env = queueEnv;
+		const settings = queueEnv({
+			postgres: deployment.postgres,
+			redis: deployment.redis,
+			proxyUrl: deployment.proxy.url,
+			extra: env,
+		});
+		deployment.env = settings;
 
 		const mainFolder = path.join(root, 'main');
 		fs.mkdirSync(mainFolder);
 		installPackage(mainFolder);
 		t = Date.now();
 		if (credentials.length > 0) {
-			const list = credentials.map((c) => ({ id: newN8nId(), ...c }));
-			const file = writeImportFile(mainFolder, 'credentials', list);
-			try {
-				await runN8nCli(mainFolder, ['import:credentials', `--input=${file}`], { env: queueEnv });
-			} finally {
-				fs.rmSync(file, { force: true });
-			}
-			deployment.credentials = list.map(({ id, name, type }) => ({ id, name, type }));
+			deployment.credentials = await importCredentials(mainFolder, credentials, { env: settings });
 		}
 		if (workflows.length > 0) {
-			const list = workflows.map((w) => ({ ...structuredClone(w), id: w.id ?? newN8nId() }));
-			const file = writeImportFile(mainFolder, 'workflows', list);
-			try {
-				await runN8nCli(mainFolder, ['import:workflow', `--input=${file}`], { env: queueEnv });
-			} finally {
-				fs.rmSync(file, { force: true });
-			}
-			for (const workflow of list) {
-				if (workflow.active === true || workflow.activate === true) {
-					await runN8nCli(mainFolder, ['publish:workflow', `--id=${workflow.id}`], {
-						env: queueEnv,
-					});
-				}
-			}
-			deployment.workflowIds = list.map((w) => w.id);
+			deployment.workflowIds = await importWorkflows(mainFolder, workflows, { env: settings });
 		}
 		timings.import = Date.now() - t;
 		log(
@@ -282,7 +270,7 @@ export async function startQueueDeployment({
 		t = Date.now();
 		deployment.main = await startN8n({
 			userFolder: mainFolder,
-			env: { ...queueEnv, [PROCESS_NAME_VARIABLE]: 'main' },
+			env: { ...settings, [PROCESS_NAME_VARIABLE]: 'main' },
 		});
 		timings.main = Date.now() - t;
 		log(`main ${deployment.main.url} pid ${deployment.main.pid} (${timings.main} ms)`);
@@ -303,14 +291,14 @@ export async function startQueueDeployment({
 					name,
 					userFolder: folderFor(name),
 					port: await freePort(),
-					env: queueEnv,
+					env: settings,
 				}).then((handle) => (deployment.workers[i] = handle)),
 			);
 		}
 		webhookPorts.forEach((port, i) => {
 			const name = `webhook-${i + 1}`;
 			starting.push(
-				startRole('webhook', { name, userFolder: folderFor(name), port, env: queueEnv }).then(
+				startRole('webhook', { name, userFolder: folderFor(name), port, env: settings }).then(
 					(handle) => (deployment.webhooks[i] = handle),
 				),
 			);
@@ -363,7 +351,7 @@ export async function startQueueDeployment({
  * Creates a workflow through `POST /api/v1/workflows` and, with `activate`, activates it
  * (`POST /api/v1/workflows/{id}/activate`): the main process registers its webhooks in the
  * database, where every webhook process looks them up per request.
- * @param {import('../e2e/n8n-host.mjs').N8nHandle} n8n
+ * @param {import('./n8n.mjs').N8nHandle} n8n
  * @param {object} workflow n8n workflow JSON: name, nodes, connections, settings?, staticData?
  * @param {{ activate?: boolean }} [options]
  * @returns {Promise<string>} the workflow id

@@ -22,7 +22,7 @@
  *   const executions = await n8n.waitForExecutions({ workflowId: id, count: 1 });
  *   await n8n.stop();
  *
- * Modules (test/e2e/lib/): versions.mjs (which n8n, which Node, which CLI: pure), install.mjs
+ * Modules (harness/lib/): versions.mjs (which n8n, which Node, which CLI: pure), install.mjs
  * (the caches), env.mjs (each process's environment: pure), processes.mjs (spawn, stop, kill on
  * exit), readiness.mjs (when a main / webhook / worker process is ready). A queue-mode host
  * builds on {@link ensureN8n}, {@link buildN8nEnv} and {@link spawnN8n}.
@@ -38,6 +38,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
+import { PACKAGE_NAME } from './workflows.mjs';
 import { buildN8nEnv } from './lib/env.mjs';
 import { ensureN8nInstall, n8nCacheDir as cacheDirOf } from './lib/install.mjs';
 import { spawnLogged, stopProcess } from './lib/processes.mjs';
@@ -78,9 +79,9 @@ export const N8N_NODE_VERSION = nodeVersionFor(N8N_VERSION, {
 	env: process.env,
 	systemNodeVersion: process.version,
 });
-export const PACKAGE_NAME = 'n8n-nodes-company-payments';
+export { PACKAGE_NAME };
 /** Root of this repository (the package n8n loads by default). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The owner account the host creates (on first use) in every user folder. */
 export const OWNER = Object.freeze({
 	email: 'owner@company-payments.test',
@@ -334,13 +335,14 @@ function writeImportFile(userFolder, kind, content) {
  *
  * @param {string} userFolder
  * @param {Array<{ id?: string, name: string, type: string, data: object }>} credentials
+ * @param {{ env?: Record<string,string> }} [options] extra environment (e.g. queue mode's database)
  * @returns {Promise<Array<{ id: string, name: string, type: string }>>}
  */
-export async function importCredentials(userFolder, credentials) {
+export async function importCredentials(userFolder, credentials, { env = {} } = {}) {
 	const list = credentials.map((credential) => ({ id: newN8nId(), ...credential }));
 	const file = writeImportFile(userFolder, 'credentials', list);
 	try {
-		await runN8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+		await runN8nCli(userFolder, ['import:credentials', `--input=${file}`], { env });
 	} finally {
 		fs.rmSync(file, { force: true });
 	}
@@ -385,8 +387,32 @@ export async function importWorkflow(
  * @param {string} userFolder
  * @param {string} workflowId
  */
-export async function publishWorkflow(userFolder, workflowId) {
-	await runN8nCli(userFolder, activateCliArgs(N8N_VERSION, workflowId));
+export async function publishWorkflow(userFolder, workflowId, { env = {} } = {}) {
+	await runN8nCli(userFolder, activateCliArgs(N8N_VERSION, workflowId), { env });
+}
+
+/**
+ * Several workflows in one `n8n import:workflow` (one CLI start instead of one each), then the
+ * ones marked `active: true` or `activate: true` published. Ids are generated where absent.
+ * @param {string} userFolder
+ * @param {object[]} workflows
+ * @param {{ env?: Record<string,string> }} [options]
+ * @returns {Promise<string[]>} the workflow ids, in order
+ */
+export async function importWorkflows(userFolder, workflows, { env = {} } = {}) {
+	const list = workflows.map((w) => ({ ...structuredClone(w), id: w.id ?? newN8nId() }));
+	const file = writeImportFile(userFolder, 'workflows', list);
+	try {
+		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`], { env });
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
+	for (const workflow of list) {
+		if (workflow.active === true || workflow.activate === true) {
+			await publishWorkflow(userFolder, workflow.id, { env });
+		}
+	}
+	return list.map((w) => w.id);
 }
 
 // ---------------------------------------------------------------------------------------------

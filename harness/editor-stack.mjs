@@ -16,17 +16,21 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { startSandbox } from '../../sandbox/server.mjs';
-import * as host from '../e2e/n8n-host.mjs';
+import { startSandbox } from '../sandbox/server.mjs';
+import * as host from './n8n.mjs';
+import { node, NODE_TYPES } from './workflows.mjs';
 
 export const CHROMIUM = process.env.COMPANY_PAYMENTS_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(
 	path.dirname(fileURLToPath(import.meta.url)),
+	'..',
+	'test',
+	'ui',
 	'.screenshots',
 );
-export const NODE_TYPE = `${host.PACKAGE_NAME}.companyPayments`;
-export const TRIGGER_TYPE = `${host.PACKAGE_NAME}.companyPaymentsTrigger`;
-export const POLL_TRIGGER_TYPE = `${host.PACKAGE_NAME}.companyPaymentsPollTrigger`;
+export const NODE_TYPE = NODE_TYPES.action;
+export const TRIGGER_TYPE = NODE_TYPES.trigger;
+export const POLL_TRIGGER_TYPE = NODE_TYPES.pollTrigger;
 export const { OWNER } = host;
 
 const CHROMIUM_ARGS = [
@@ -43,14 +47,7 @@ const CHROMIUM_ARGS = [
 export const newId = host.newN8nId;
 const { uuid } = host;
 
-/** A node of a workflow fixture, with the Company Payments credential when `credential` is set. */
-export function node(name, type, position, parameters = {}, { credential, typeVersion = 1 } = {}) {
-	const out = { id: uuid(), name, type, typeVersion, position, parameters };
-	if (credential)
-		out.credentials = { companyPaymentsApi: { id: credential.id, name: credential.name } };
-	if (type === TRIGGER_TYPE) out.webhookId = uuid();
-	return out;
-}
+export { node };
 
 /**
  * Starts the sandbox and n8n, creates the credentials that `credentials(sandbox)` returns

@@ -13,7 +13,7 @@ export function openLog(file, header) {
 	return fs.statSync(file).size;
 }
 
-export function readFrom(file, offset) {
+export function readFrom(file, offset = 0) {
 	try {
 		const fd = fs.openSync(file, 'r');
 		try {
@@ -32,6 +32,23 @@ export function readFrom(file, offset) {
 export function tail(fileOrText, lines, isText = false) {
 	const text = isText ? fileOrText : readFrom(fileOrText, 0);
 	return text.split('\n').slice(-lines).join('\n');
+}
+
+/** Waits until `check()` is truthy; throws with `describe()` after `timeoutMs`, or once `exitInfo()` says the process exited. */
+export async function waitUntil(check, { timeoutMs, what, exitInfo, describe = () => '' }) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const exit = exitInfo?.();
+		if (exit) {
+			throw new Error(`${what}: the process exited (${JSON.stringify(exit)})\n${describe()}`);
+		}
+		const value = await check();
+		if (value) return value;
+		if (Date.now() > deadline) {
+			throw new Error(`${what}: not ready within ${timeoutMs} ms\n${describe()}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
 }
 
 export function elapsed(since) {

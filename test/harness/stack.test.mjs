@@ -1,0 +1,82 @@
+/**
+ * The test stack's pure parts: the environment each process gets, and the names and builders
+ * of workflows. No process is started here.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { buildN8nEnv } from '../../harness/lib/env.mjs';
+import { queueEnv } from '../../harness/queue.mjs';
+import { chain, node, NODE_TYPES, PACKAGE_NAME } from '../../harness/workflows.mjs';
+
+describe('environments (pure)', () => {
+	const base = buildN8nEnv({
+		userFolder: '/tmp/u',
+		port: 5678,
+		brokerPort: 5679,
+		baseEnv: { PATH: '/usr/bin', N8N_PORT: '9999', DB_TYPE: 'postgresdb', npm_config_x: '1' },
+	});
+
+	test('n8n listens on 127.0.0.1 only, its task broker too, and reaches nothing outside', () => {
+		assert.equal(base.N8N_LISTEN_ADDRESS, '127.0.0.1');
+		assert.equal(base.N8N_RUNNERS_BROKER_LISTEN_ADDRESS, '127.0.0.1');
+		assert.equal(base.WEBHOOK_URL, 'http://127.0.0.1:5678/');
+		assert.equal(base.N8N_DIAGNOSTICS_ENABLED, 'false');
+		assert.equal(base.N8N_REINSTALL_MISSING_PACKAGES, 'false');
+	});
+
+	test("a developer's own n8n settings never leak in", () => {
+		assert.equal(base.N8N_PORT, '5678');
+		assert.equal(base.DB_TYPE, 'sqlite');
+		assert.equal(base.npm_config_x, undefined);
+		assert.equal(base.PATH, '/usr/bin');
+	});
+
+	test('queue mode: Postgres and Redis on 127.0.0.1, the proxy as the public webhook address', () => {
+		const env = queueEnv({
+			postgres: { port: 5432, database: 'postgres', user: 'postgres' },
+			redis: { port: 6380 },
+			proxyUrl: 'http://127.0.0.1:7000',
+			extra: { N8N_LOG_LEVEL: 'debug' },
+		});
+		assert.equal(env.EXECUTIONS_MODE, 'queue');
+		assert.equal(env.DB_TYPE, 'postgresdb');
+		assert.equal(env.DB_POSTGRESDB_HOST, '127.0.0.1');
+		assert.equal(env.DB_POSTGRESDB_PORT, '5432');
+		assert.equal(env.QUEUE_BULL_REDIS_HOST, '127.0.0.1');
+		assert.equal(env.QUEUE_BULL_REDIS_PORT, '6380');
+		assert.equal(env.WEBHOOK_URL, 'http://127.0.0.1:7000/');
+		assert.equal(env.N8N_DISABLE_PRODUCTION_MAIN_PROCESS, 'true');
+		assert.equal(env.N8N_LOG_LEVEL, 'debug');
+		// Combined with a process's own settings, queue mode wins over the single-process defaults.
+		const worker = buildN8nEnv({ userFolder: '/tmp/w', port: 1, brokerPort: 2, extra: env });
+		assert.equal(worker.DB_TYPE, 'postgresdb');
+		assert.equal(worker.WEBHOOK_URL, 'http://127.0.0.1:7000/');
+		assert.equal(worker.N8N_LISTEN_ADDRESS, '127.0.0.1');
+	});
+});
+
+describe('workflows', () => {
+	test('node type names are the package name and the node names of package.json', () => {
+		assert.equal(NODE_TYPES.action, `${PACKAGE_NAME}.companyPayments`);
+		assert.equal(NODE_TYPES.trigger, `${PACKAGE_NAME}.companyPaymentsTrigger`);
+		assert.equal(NODE_TYPES.pollTrigger, `${PACKAGE_NAME}.companyPaymentsPollTrigger`);
+	});
+
+	test('node() attaches the credential and gives webhook nodes a webhookId', () => {
+		const trigger = node(
+			'T',
+			NODE_TYPES.trigger,
+			[0, 0],
+			{},
+			{ credential: { id: 'c1', name: 'C' } },
+		);
+		assert.deepEqual(trigger.credentials, { companyPaymentsApi: { id: 'c1', name: 'C' } });
+		assert.match(trigger.webhookId, /^[0-9a-f-]{36}$/);
+		assert.equal(node('A', NODE_TYPES.action, [0, 0]).webhookId, undefined);
+		assert.deepEqual(chain('A', 'B', 'C'), {
+			A: { main: [[{ node: 'B', type: 'main', index: 0 }]] },
+			B: { main: [[{ node: 'C', type: 'main', index: 0 }]] },
+		});
+	});
+});
