@@ -1,6 +1,6 @@
 /**
- * One place for the node type names of this package and n8n's, and the small builders every
- * suite, the demo and the benchmarks use to write workflow JSON.
+ * One place for the node type names of this package and n8n's, and the node builder the
+ * suites use to write workflow JSON.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -31,13 +31,4 @@ export function node(name, type, position, parameters = {}, { credential, typeVe
 	if (credential) out.credentials = credentialRef(credential);
 	if (type === NODE_TYPES.trigger || type === NODE_TYPES.webhook) out.webhookId = randomUUID();
 	return out;
-}
-
-/** `connections` of a workflow whose nodes run one after another in the order given. */
-export function chain(...names) {
-	const connections = {};
-	for (let index = 0; index + 1 < names.length; index++) {
-		connections[names[index]] = { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] };
-	}
-	return connections;
 }

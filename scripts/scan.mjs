@@ -23,6 +23,14 @@ const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
 	'@n8n/scan-community-package/scanner/scanner.mjs'
 );
 
+/** The files of a tarball, in the shape `npm pack --json` lists them. */
+function listTarball(file) {
+	return execFileSync('tar', ['-tzf', file], { encoding: 'utf8' })
+		.split('\n')
+		.filter(Boolean)
+		.map((entry) => ({ path: entry.replace(/^package\//, '') }));
+}
+
 if (!existsSync(join(root, 'dist'))) {
 	console.error(
 		'scan: dist/ is missing; run `npm run build` first (the scan checks what npm would publish).',
@@ -30,17 +38,24 @@ if (!existsSync(join(root, 'dist'))) {
 	process.exit(2);
 }
 
+// --tarball <file>: scan that tarball (the release's, packed by scripts/pack-release.mjs)
+// instead of packing one here.
+const tarballArg = process.argv.indexOf('--tarball');
+const givenTarball = tarballArg === -1 ? undefined : resolve(process.argv[tarballArg + 1]);
+
 const work = mkdtempSync(join(tmpdir(), 'n8n-nodes-company-payments-scan-'));
 let failed = false;
 try {
-	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
-			cwd: root,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'inherit'],
-		}),
-	);
-	const tarball = join(work, packed[0].filename);
+	const packed = givenTarball
+		? [{ filename: givenTarball, files: listTarball(givenTarball) }]
+		: JSON.parse(
+				execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+					cwd: root,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'inherit'],
+				}),
+			);
+	const tarball = givenTarball ?? join(work, packed[0].filename);
 	const unpacked = join(work, 'unpacked');
 	mkdirSync(unpacked);
 	execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);

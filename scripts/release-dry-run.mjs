@@ -1,0 +1,55 @@
+// The release, tried without publishing: `npm run release:dry-run` (after `npm run build`).
+// CI runs it on every change so the first real release is not the first time these steps run.
+//   1. pack the tarball the way the release does (scripts/pack-release.mjs), with the
+//      repository of the environment (GITHUB_SERVER_URL/GITHUB_REPOSITORY in GitHub Actions) or,
+//      elsewhere, a stand-in, and check that it carries repository, bugs and homepage;
+//   2. `npm publish --dry-run` of that same tarball (no provenance outside GitHub Actions);
+//   3. n8n's verification scanner on that same tarball and on the source.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { packRelease } from './pack-release.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STAND_IN = 'https://github.com/n8n-nodes-company-payments/n8n-nodes-company-payments';
+
+const env = { ...process.env };
+if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY) {
+	console.log(`release dry run: no GitHub repository in the environment; using ${STAND_IN}`);
+}
+const args = env.GITHUB_REPOSITORY ? ['--require-repository'] : ['--repository', STAND_IN];
+const out = fs.mkdtempSync(path.join(ROOT, '.release-dry-run-'));
+try {
+	const started = Date.now();
+	const { tarball, repository, ref } = packRelease([...args, '--out', out], env);
+	const listing = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], {
+		encoding: 'utf8',
+	});
+	const pkg = JSON.parse(listing);
+	if (pkg.repository?.url !== `git+${repository}.git` || !pkg.bugs?.url || !pkg.homepage) {
+		throw new Error(`the packed package.json lacks repository fields: ${listing}`);
+	}
+	console.log(`release dry run: packed ${path.basename(tarball)} for ${repository} at ${ref}`);
+	execFileSync(
+		'npm',
+		[
+			'publish',
+			tarball,
+			'--dry-run',
+			'--provenance=false',
+			'--ignore-scripts',
+			'--access',
+			'public',
+		],
+		{ cwd: ROOT, stdio: 'inherit' },
+	);
+	execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'scan.mjs'), '--tarball', tarball], {
+		cwd: ROOT,
+		stdio: 'inherit',
+	});
+	console.log(`release dry run: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} finally {
+	fs.rmSync(out, { recursive: true, force: true });
+}
