@@ -6,7 +6,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 
 import { uuid } from '../../harness/n8n.mjs';
-import { NODE_TYPES } from '../../harness/workflows.mjs';
+import { chain, credentialRef, lineNode, NODE_TYPES } from '../../harness/workflows.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -19,21 +19,7 @@ export function workflowId() {
 	return uuid().replace(/-/g, '').slice(0, 16);
 }
 
-function node(name, type, typeVersion, x, parameters, extra = {}) {
-	return { id: uuid(), name, type, typeVersion, position: [x, 0], parameters, ...extra };
-}
-
-function chain(...names) {
-	const connections = {};
-	for (let i = 0; i + 1 < names.length; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
-
-const credentialRef = (credential) => ({
-	[CREDENTIAL_TYPE]: { id: credential.id, name: credential.name },
-});
+const node = lineNode;
 
 /**
  * n8n's Webhook node (POST) followed by `nodes` in a line. `webhookOptions` sets the response

@@ -22,7 +22,7 @@ import {
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
-import { NODE_TYPES } from '../../harness/workflows.mjs';
+import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 const NODE = NODE_TYPES.action;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
@@ -34,21 +34,7 @@ function operationWorkflow(name, credential, parameters) {
 		id: uuid().replace(/-/g, '').slice(0, 16),
 		name: `e2e ${name}`,
 		nodes: [
-			{
-				id: uuid(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: uuid(),
-				parameters: {
-					path: webhookPath,
-					httpMethod: 'POST',
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
+			webhookNode(webhookPath),
 			{
 				id: uuid(),
 				name: 'Company Payments',

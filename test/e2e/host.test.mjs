@@ -43,7 +43,7 @@ import {
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
-import { NODE_TYPES } from '../../harness/workflows.mjs';
+import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 // For work on the host itself only: point it at another built copy of the package.
 const packageRoot = process.env.COMPANY_PAYMENTS_PACKAGE_ROOT
@@ -59,22 +59,7 @@ const CREDENTIAL_TYPE = 'companyPaymentsApi';
 function webhookWorkflow(name, webhookPath) {
 	return {
 		name,
-		nodes: [
-			{
-				id: uuid(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: uuid(),
-				parameters: {
-					path: webhookPath,
-					httpMethod: 'GET',
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-		],
+		nodes: [webhookNode(webhookPath, { method: 'GET', responseMode: 'onReceived' })],
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	};

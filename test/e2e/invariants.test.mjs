@@ -43,7 +43,7 @@ import {
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
-import { NODE_TYPES } from '../../harness/workflows.mjs';
+import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 /**
  * The seeds: GENERATED_SEEDS (comma-separated numbers or words), else 1..5 on the default n8n
@@ -146,24 +146,6 @@ const instanceCalls = [];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---- workflows --------------------------------------------------------------------------------
-
-function webhookNode(webhookPath) {
-	return {
-		id: uuid(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: uuid(),
-		parameters: {
-			path: webhookPath,
-			httpMethod: 'POST',
-			responseMode: 'lastNode',
-			responseData: 'allEntries',
-			options: {},
-		},
-	};
-}
 
 /** Webhook → [Split Out body.items →] Company Payments(parameters). */
 function actionWorkflow(

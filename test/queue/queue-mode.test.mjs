@@ -32,7 +32,13 @@ import {
 	startQueueDeployment,
 } from '../../harness/queue.mjs';
 import { pidIsAlive } from '../../harness/services.mjs';
-import { NODE_TYPES } from '../../harness/workflows.mjs';
+import {
+	chain,
+	credentialRef,
+	lineNode,
+	NODE_TYPES,
+	webhookNode,
+} from '../../harness/workflows.mjs';
 
 const SECRET = `whsec_${'7a'.repeat(24)}`;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
@@ -55,25 +61,7 @@ const measured = {};
 // Workflows
 // ---------------------------------------------------------------------------------------------
 
-const node = (name, type, typeVersion, x, parameters, extra = {}) => ({
-	id: uuid(),
-	name,
-	type,
-	typeVersion,
-	position: [x, 0],
-	parameters,
-	...extra,
-});
-const credentialRef = (credential) => ({
-	companyPaymentsApi: { id: credential.id, name: credential.name },
-});
-function chain(...names) {
-	const connections = {};
-	for (let i = 0; i + 1 < names.length; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
+const node = lineNode;
 
 /**
  * Webhook → Balance → Pay QR → Get Order (the new order) → Get Missing Order (Continue On
@@ -82,20 +70,7 @@ function chain(...names) {
  */
 function actionsWorkflow(owner) {
 	const nodes = [
-		node(
-			'Webhook',
-			'n8n-nodes-base.webhook',
-			2,
-			0,
-			{
-				path: 'queue-actions',
-				httpMethod: 'POST',
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-			{ webhookId: uuid() },
-		),
+		webhookNode('queue-actions'),
 		node(
 			'Balance',
 			ACTION,
@@ -155,20 +130,7 @@ function actionsWorkflow(owner) {
 /** Webhook → Pay QR with a read-only key: the execution fails with PERMISSION_DENIED. */
 function failingWorkflow(reader) {
 	const nodes = [
-		node(
-			'Webhook',
-			'n8n-nodes-base.webhook',
-			2,
-			0,
-			{
-				path: 'queue-fails',
-				httpMethod: 'POST',
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-			{ webhookId: uuid() },
-		),
+		webhookNode('queue-fails'),
 		node(
 			'Pay',
 			ACTION,
