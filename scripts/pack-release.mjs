@@ -8,11 +8,17 @@
 //     --repository <https URL>, else GITHUB_SERVER_URL/GITHUB_REPOSITORY (set in GitHub
 //     Actions). npm checks the repository against the provenance; n8n verifies only packages
 //     whose provenance names a public GitHub repository.
-//   - README.md: every relative link (docs/…, examples/…, CONTRIBUTING.md …) becomes an absolute
+//   - README.md: every relative link (docs/…, examples/, CONTRIBUTING.md …) becomes an absolute
 //     link to that repository at the released tag (--ref, else GITHUB_REF_NAME, else
-//     v<version>): only dist/ is published, so a relative link would be dead on npm.
-//   - the codex files (dist/nodes/*/*.node.json): their documentation links point to the pages
-//     of that repository at the tag.
+//     v<version>): only dist/ is published, so a relative link would be dead on npm. Images
+//     point at …/raw/…, folders at …/tree/…, files at …/blob/….
+//   - the codex files (dist/nodes/*/*.node.json) point to each node's page of that repository
+//     at the tag, and the credential's documentationUrl to the README's Credential section
+//     there (n8n's node panel and credential dialog open these).
+//   - dist/tsconfig.tsbuildinfo and dist/package.json (build leftovers: the compiler's cache,
+//     a third of the package, and a stale copy of package.json) are left out.
+// With a repository, the packed tarball is then unpacked and every link of it checked against
+// the files and headings of this checkout (scripts/links.mjs): a dead link refuses the pack.
 // Without a repository the tarball is packed with the links as they are, and a warning says so;
 // --require-repository (the release) refuses instead.
 //
@@ -24,7 +30,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { mapLinks, packageProblems } from './links.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Build output that is no part of the package (see the header). */
+export const BUILD_LEFTOVERS = ['dist/tsconfig.tsbuildinfo', 'dist/package.json'];
 
 /** The documentation page of each node in the repository, by codex file name. */
 export const NODE_DOCS = {
@@ -52,15 +63,23 @@ export function repositoryUrl(args, env) {
 	return `${url.origin}${url.pathname.replace(/\.git$/, '').replace(/\/+$/, '')}`;
 }
 
-/** Rewrites the relative links of a Markdown text to `<repository>/blob/<ref>/<path>`. */
-export function absoluteLinks(markdown, repository, ref) {
-	return markdown.replace(/\]\(([^)\s]+)\)/g, (whole, target) => {
-		if (/^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i.test(target)) return whole;
-		const [file, anchor] = target.split('#');
+/**
+ * Rewrites the relative links of a Markdown text (links, images, reference definitions, HTML
+ * attributes; not code) to `<repository>/<blob|tree|raw>/<ref>/<path>`; `root` tells files
+ * from folders. Links that leave the repository (`../…`) are kept, for the check to report.
+ */
+export function absoluteLinks(markdown, repository, ref, root = ROOT) {
+	return mapLinks(markdown, ({ target, image }) => {
+		if (/^(?:[a-z][a-z0-9+.-]*:|#|\/)/i.test(target)) return undefined;
+		const hash = target.indexOf('#');
+		const [file, anchor] = hash === -1 ? [target, ''] : [target.slice(0, hash), target.slice(hash)];
 		const normalised = path.posix.normalize(file);
-		if (normalised.startsWith('..')) return whole;
-		const kind = normalised.endsWith('/') || !path.posix.extname(normalised) ? 'tree' : 'blob';
-		return `](${repository}/${kind}/${ref}/${normalised}${anchor ? `#${anchor}` : ''})`;
+		if (normalised.startsWith('..')) return undefined;
+		const full = path.join(root, decodeURIComponent(normalised));
+		const folder =
+			normalised.endsWith('/') || (fs.existsSync(full) && fs.statSync(full).isDirectory());
+		const kind = image ? 'raw' : folder ? 'tree' : 'blob';
+		return `${repository}/${kind}/${ref}/${normalised.replace(/\/$/, '')}${anchor}`;
 	});
 }
 
@@ -91,6 +110,7 @@ export function packRelease(args = [], env = process.env) {
 	const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-stage-'));
 	try {
 		fs.cpSync(path.join(ROOT, 'dist'), path.join(stage, 'dist'), { recursive: true });
+		for (const leftover of BUILD_LEFTOVERS) fs.rmSync(path.join(stage, leftover), { force: true });
 		for (const file of ['LICENSE.md', '.npmrc']) {
 			if (fs.existsSync(path.join(ROOT, file)))
 				fs.copyFileSync(path.join(ROOT, file), path.join(stage, file));
@@ -100,18 +120,7 @@ export function packRelease(args = [], env = process.env) {
 		if (repository) {
 			Object.assign(staged, repositoryFields(repository));
 			readme = absoluteLinks(readme, repository, ref);
-			for (const folder of fs.readdirSync(path.join(stage, 'dist', 'nodes'))) {
-				for (const [name, page] of Object.entries(NODE_DOCS)) {
-					const file = path.join(stage, 'dist', 'nodes', folder, name);
-					if (!fs.existsSync(file)) continue;
-					const codex = JSON.parse(fs.readFileSync(file, 'utf8'));
-					codex.resources.primaryDocumentation = [{ url: `${repository}/blob/${ref}/${page}` }];
-					codex.resources.credentialDocumentation = [
-						{ url: `${repository}/blob/${ref}/README.md#credential` },
-					];
-					fs.writeFileSync(file, `${JSON.stringify(codex, null, '\t')}\n`);
-				}
-			}
+			pointDocumentationAt(path.join(stage, 'dist'), `${repository}/blob/${ref}`, pkg.name);
 		} else {
 			process.stderr.write(
 				'pack-release: no repository given (--repository or GITHUB_REPOSITORY): packed without repository fields; the README keeps relative links\n',
@@ -126,9 +135,63 @@ export function packRelease(args = [], env = process.env) {
 				stdio: ['ignore', 'pipe', 'inherit'],
 			}),
 		);
-		return { tarball: path.join(out, packed[0].filename), repository: repository ?? null, ref };
+		const tarball = path.join(out, packed[0].filename);
+		if (repository) checkLinks(tarball, repository, ref);
+		return { tarball, repository: repository ?? null, ref };
 	} finally {
 		fs.rmSync(stage, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Points the documentation links n8n shows at the repository's pages at the tag (`base`,
+ * `<repository>/blob/<ref>`): each codex file's primary documentation at its node's page
+ * (NODE_DOCS) and its credential documentation at the README's Credential section; and each
+ * compiled `documentationUrl` that names the npm page at the same heading of the README there.
+ */
+function pointDocumentationAt(dist, base, name) {
+	for (const folder of fs.readdirSync(path.join(dist, 'nodes'))) {
+		for (const [codexName, page] of Object.entries(NODE_DOCS)) {
+			const file = path.join(dist, 'nodes', folder, codexName);
+			if (!fs.existsSync(file)) continue;
+			const codex = JSON.parse(fs.readFileSync(file, 'utf8'));
+			codex.resources.primaryDocumentation = [{ url: `${base}/${page}` }];
+			codex.resources.credentialDocumentation = [{ url: `${base}/README.md#credential` }];
+			fs.writeFileSync(file, `${JSON.stringify(codex, null, '\t')}\n`);
+		}
+	}
+	const npmPage = `https://www.npmjs.com/package/${name}`;
+	const assignment = /(documentationUrl\s*=\s*)(['"])([^'"]+)\2/g;
+	for (const folder of ['credentials', 'nodes']) {
+		const dir = path.join(dist, folder);
+		if (!fs.existsSync(dir)) continue;
+		for (const entry of fs.readdirSync(dir, { recursive: true })) {
+			if (!String(entry).endsWith('.js')) continue;
+			const file = path.join(dir, String(entry));
+			const code = fs.readFileSync(file, 'utf8');
+			const changed = code.replace(assignment, (whole, left, quote, url) => {
+				const [page, anchor] = url.split('#');
+				if (page !== npmPage) return whole;
+				return `${left}${quote}${base}/README.md${anchor ? `#${anchor}` : ''}${quote}`;
+			});
+			if (changed !== code) fs.writeFileSync(file, changed);
+		}
+	}
+}
+
+/** Unpacks the tarball and refuses it when a link does not resolve in this checkout at `ref`. */
+function checkLinks(tarball, repository, ref) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-check-'));
+	try {
+		execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+		const problems = packageProblems(path.join(dir, 'package'), { repository, ref, root: ROOT });
+		if (problems.length > 0) {
+			throw new Error(
+				`${problems.length} link(s) of the packed package do not resolve:\n  ${problems.join('\n  ')}`,
+			);
+		}
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 

@@ -2,7 +2,9 @@
 // CI runs it on every change so the first real release is not the first time these steps run.
 //   1. pack the tarball the way the release does (scripts/pack-release.mjs), with the
 //      repository of the environment (GITHUB_SERVER_URL/GITHUB_REPOSITORY in GitHub Actions) or,
-//      elsewhere, a stand-in, and check that it carries repository, bugs and homepage;
+//      elsewhere, a stand-in, at the tag this version would get (v<version>: on a pull request
+//      GITHUB_REF_NAME is no tag); packing checks every link of the tarball, and this checks
+//      that it carries repository, bugs and homepage;
 //   2. `npm publish --dry-run` of that same tarball (no provenance outside GitHub Actions);
 //   3. n8n's verification scanner on that same tarball and on the source.
 import { execFileSync } from 'node:child_process';
@@ -19,7 +21,12 @@ const env = { ...process.env };
 if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY) {
 	console.log(`release dry run: no GitHub repository in the environment; using ${STAND_IN}`);
 }
-const args = env.GITHUB_REPOSITORY ? ['--require-repository'] : ['--repository', STAND_IN];
+const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const args = [
+	...(env.GITHUB_REPOSITORY ? ['--require-repository'] : ['--repository', STAND_IN]),
+	'--ref',
+	`v${version}`,
+];
 const out = fs.mkdtempSync(path.join(ROOT, '.release-dry-run-'));
 try {
 	const started = Date.now();

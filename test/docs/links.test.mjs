@@ -1,8 +1,8 @@
 /**
- * Links that work where users read them (issue 22): the README as packed for npm and the nodes'
- * documentation links in n8n. The package is packed the way the release packs it
- * (scripts/pack-release.mjs, with a stand-in repository URL), unpacked, and every link of the
- * packed README and of each codex file is checked against the files and headings it names.
+ * Links that work where users read them (issue 22): the README as packed for npm, and the links
+ * n8n shows (each codex file's documentation, the credential's documentationUrl). The package is
+ * packed the way the release packs it (scripts/pack-release.mjs, with a stand-in repository),
+ * unpacked, and every link checked against the files and headings it names (scripts/links.mjs).
  * Needs dist/ (npm test builds first).
  */
 import assert from 'node:assert/strict';
@@ -13,69 +13,25 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import {
+	anchorsOf,
+	linkProblem,
+	linksOf,
+	packageLinks,
+	packageProblems,
+	slug,
+} from '../../scripts/links.mjs';
 import { absoluteLinks, packRelease } from '../../scripts/pack-release.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPOSITORY = 'https://github.com/example-org/n8n-nodes-company-payments';
 const REF = 'v0.1.0';
 const NPM_PAGE = 'https://www.npmjs.com/package/n8n-nodes-company-payments';
-
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function slug(heading) {
-	return heading
-		.trim()
-		.toLowerCase()
-		.replace(/[`*_]/g, '')
-		.replace(/[^\p{L}\p{N}\s-]/gu, '')
-		.replace(/\s/g, '-');
-}
-
-function anchorsOf(markdown) {
-	const anchors = new Set();
-	const counts = new Map();
-	let fenced = false;
-	for (const line of markdown.split('\n')) {
-		if (/^```/.test(line)) fenced = !fenced;
-		const match = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
-		if (!match) continue;
-		const base = slug(match[1]);
-		const seen = counts.get(base) ?? 0;
-		anchors.add(seen === 0 ? base : `${base}-${seen}`);
-		counts.set(base, seen + 1);
-	}
-	return anchors;
-}
-
-function linksOf(markdown) {
-	return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]);
-}
-
-/** Problems with one link; `readme` is the packed README's text (for npm-page anchors). */
-function problems(link, readme) {
-	const [target, anchor] = link.split('#');
-	if (target === '' || target === NPM_PAGE) {
-		if (anchor && !anchorsOf(readme).has(anchor))
-			return [`${link}: no heading "#${anchor}" in the README`];
-		return [];
-	}
-	const prefix = `${REPOSITORY}/`;
-	if (!target.startsWith(prefix)) {
-		if (/^[a-z]+:/i.test(target)) return []; // another site: not ours to check
-		return [`${link}: a relative link, dead on npm`];
-	}
-	const rest = target.slice(prefix.length).split('/');
-	const [kind, ref, ...file] = rest;
-	if (!['blob', 'tree'].includes(kind) || ref !== REF) return [`${link}: not a link to ${REF}`];
-	const full = path.join(ROOT, ...file);
-	if (!fs.existsSync(full)) return [`${link}: ${file.join('/')} does not exist`];
-	if (anchor && !anchorsOf(fs.readFileSync(full, 'utf8')).has(anchor)) {
-		return [`${link}: no heading "#${anchor}" in ${file.join('/')}`];
-	}
-	return [];
-}
+const CONTEXT = { repository: REPOSITORY, ref: REF, root: ROOT, npmPage: NPM_PAGE };
 
 let work;
 let unpacked;
+let files;
 
 before(() => {
 	assert.ok(fs.existsSync(path.join(ROOT, 'dist')), 'run npm run build first');
@@ -83,9 +39,18 @@ before(() => {
 	const { tarball } = packRelease(['--repository', REPOSITORY, '--ref', REF, '--out', work], {});
 	execFileSync('tar', ['-xzf', tarball, '-C', work]);
 	unpacked = path.join(work, 'package');
+	files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
 });
 
 after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const codexFiles = (dir) =>
+	fs.readdirSync(path.join(dir, 'nodes')).flatMap((folder) =>
+		fs
+			.readdirSync(path.join(dir, 'nodes', folder))
+			.filter((name) => name.endsWith('.node.json'))
+			.map((name) => path.join(dir, 'nodes', folder, name)),
+	);
 
 describe('the packed package', () => {
 	test('names the repository it was published from', () => {
@@ -95,71 +60,170 @@ describe('the packed package', () => {
 		assert.equal(pkg.homepage, `${REPOSITORY}#readme`);
 	});
 
-	test('every link of the packed README resolves to a file and heading of the release', () => {
-		const readme = fs.readFileSync(path.join(unpacked, 'README.md'), 'utf8');
-		const links = linksOf(readme);
-		assert.ok(links.length >= 15, `${links.length} links found`);
+	test('every link of the README, the codex files and documentationUrl resolves at the tag', () => {
+		const links = packageLinks(unpacked);
+		const where = (name) => links.filter(({ file }) => file.endsWith(name)).length;
+		assert.ok(where('README.md') >= 15, `${where('README.md')} README links found`);
+		assert.equal(where('.node.json'), 6, 'two documentation links in each of three codex files');
+		assert.equal(where('.credentials.js'), 1, "the credential's documentationUrl");
+		assert.deepEqual(packageProblems(unpacked, CONTEXT), []);
+	});
+
+	test("n8n's links point at the repository's pages at the tag", () => {
+		const urls = packageLinks(unpacked)
+			.filter(({ file }) => !file.endsWith('README.md'))
+			.map(({ link }) => link.target);
+		for (const url of urls) assert.ok(url.startsWith(`${REPOSITORY}/blob/${REF}/`), url);
+	});
+
+	test('leaves out the build leftovers and carries only dist/ besides the metadata', () => {
+		assert.deepEqual(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
+			'package/LICENSE.md',
+			'package/README.md',
+			'package/package.json',
+		]);
+		assert.equal(
+			files.filter((file) => /tsbuildinfo|dist\/package\.json|\.d\.ts$/.test(file)).length,
+			0,
+		);
+	});
+
+	test('each codex file carries search aliases', () => {
+		const aliases = codexFiles(path.join(unpacked, 'dist')).map(
+			(file) => JSON.parse(fs.readFileSync(file, 'utf8')).alias,
+		);
+		assert.equal(aliases.length, 3);
+		for (const list of aliases) {
+			assert.ok(
+				Array.isArray(list) && list.length >= 5 && list.every((a) => typeof a === 'string'),
+			);
+		}
+		const all = aliases.flat().map((alias) => alias.toLowerCase());
+		for (const word of ['payout', 'qr', 'usdt', 'card', 'webhook']) {
+			assert.ok(all.includes(word), `no node is found by "${word}"`);
+		}
+	});
+});
+
+describe('before packing', () => {
+	test("the source codex files and credential link to the npm page's headings", () => {
+		const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+		const urls = codexFiles(ROOT).flatMap((file) =>
+			Object.values(JSON.parse(fs.readFileSync(file, 'utf8')).resources)
+				.flat()
+				.map((entry) => entry.url),
+		);
+		const credential = fs.readFileSync(
+			path.join(ROOT, 'credentials', 'CompanyPaymentsApi.credentials.ts'),
+			'utf8',
+		);
+		urls.push(/documentationUrl = '([^']+)'/.exec(credential)[1]);
+		for (const url of urls) assert.ok(url.startsWith(`${NPM_PAGE}#`), url);
 		assert.deepEqual(
-			links.flatMap((link) => problems(link, readme)),
+			urls.map((url) => linkProblem(url, { ...CONTEXT, readme })).filter(Boolean),
 			[],
 		);
 	});
 
-	test("every documentation link of the nodes' codex files resolves", () => {
-		const readme = fs.readFileSync(path.join(unpacked, 'README.md'), 'utf8');
-		const codexFiles = fs.readdirSync(path.join(unpacked, 'dist', 'nodes')).flatMap((folder) =>
-			fs
-				.readdirSync(path.join(unpacked, 'dist', 'nodes', folder))
-				.filter((name) => name.endsWith('.node.json'))
-				.map((name) => path.join(unpacked, 'dist', 'nodes', folder, name)),
+	test('the release refuses to pack without a repository', () => {
+		assert.throws(() => packRelease(['--require-repository'], {}), /no repository to publish from/);
+	});
+});
+
+describe('the check can fail', () => {
+	const readme = '# Title\n\n## Credential\n\n```\n## Not a heading\n```\n';
+	const context = { ...CONTEXT, readme };
+
+	test('bad anchors, relative links, missing files, wrong ref or kind', () => {
+		assert.equal(linkProblem(`${NPM_PAGE}#credential`, context), undefined);
+		assert.equal(linkProblem('#credential', context), undefined);
+		assert.match(linkProblem(`${NPM_PAGE}#trigger`, context), /no heading "#trigger"/);
+		assert.match(linkProblem('#not-a-heading', context), /no heading/);
+		assert.match(linkProblem('docs/operations.md', context), /relative link/);
+		assert.match(linkProblem(`${REPOSITORY}/blob/${REF}/docs/missing.md`, context), /not exist/);
+		assert.match(
+			linkProblem(`${REPOSITORY}/blob/${REF}/docs/operations.md#no-such`, context),
+			/no heading/,
 		);
-		assert.equal(codexFiles.length, 3);
-		for (const file of codexFiles) {
-			const codex = JSON.parse(fs.readFileSync(file, 'utf8'));
-			const urls = Object.values(codex.resources)
-				.flat()
-				.map((entry) => entry.url);
-			assert.ok(urls.length >= 2, `${path.basename(file)} has documentation links`);
-			assert.deepEqual(
-				urls.flatMap((url) => problems(url, readme)),
-				[],
-				path.basename(file),
-			);
-			assert.ok(codex.alias.length >= 5, `${path.basename(file)} has search aliases`);
-		}
+		assert.match(linkProblem(`${REPOSITORY}/blob/main/docs/operations.md`, context), /not a link/);
+		assert.match(linkProblem(`${REPOSITORY}/blob/${REF}/examples`, context), /folder/);
+		assert.match(linkProblem(`${REPOSITORY}/tree/${REF}/README.md`, context), /file/);
+		assert.match(
+			linkProblem(
+				{ target: `${REPOSITORY}/blob/${REF}/icons/companyPayments.svg`, image: true },
+				context,
+			),
+			/raw/,
+		);
+		assert.equal(linkProblem('https://docs.n8n.io/', context), undefined);
 	});
 
-	test('the source codex files link to README headings that exist (n8n before packing)', () => {
-		const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-		for (const folder of fs.readdirSync(path.join(ROOT, 'nodes'))) {
-			for (const name of fs.readdirSync(path.join(ROOT, 'nodes', folder))) {
-				if (!name.endsWith('.node.json')) continue;
-				const codex = JSON.parse(fs.readFileSync(path.join(ROOT, 'nodes', folder, name), 'utf8'));
-				const urls = Object.values(codex.resources)
-					.flat()
-					.map((entry) => entry.url);
-				assert.deepEqual(
-					urls.flatMap((url) => problems(url, readme)),
-					[],
-					name,
-				);
-			}
+	test('a packed package with a bad codex anchor is reported', () => {
+		const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-links-bad-'));
+		try {
+			fs.cpSync(unpacked, copy, { recursive: true });
+			const [codex] = codexFiles(path.join(copy, 'dist'));
+			const json = JSON.parse(fs.readFileSync(codex, 'utf8'));
+			json.resources.credentialDocumentation[0].url = `${REPOSITORY}/blob/${REF}/README.md#trigger`;
+			fs.writeFileSync(codex, JSON.stringify(json));
+			const problems = packageProblems(copy, CONTEXT);
+			assert.equal(problems.length, 1);
+			assert.match(problems[0], /node\.json: .*no heading "#trigger" in README\.md/);
+		} finally {
+			fs.rmSync(copy, { recursive: true, force: true });
 		}
 	});
+});
 
-	test('the check catches a bad anchor and a relative link (it can fail)', () => {
-		const readme = '# Title\n\n## Credential\n';
-		assert.deepEqual(problems(`${NPM_PAGE}#credential`, readme), []);
-		assert.equal(problems(`${NPM_PAGE}#trigger`, readme).length, 1);
-		assert.equal(problems('docs/operations.md', readme).length, 1);
-		assert.equal(problems(`${REPOSITORY}/blob/${REF}/docs/missing.md`, readme).length, 1);
-		assert.equal(
-			problems(`${REPOSITORY}/blob/${REF}/docs/operations.md#no-such`, readme).length,
-			1,
+describe('reading and rewriting Markdown links', () => {
+	test('links, images, reference definitions and HTML, not code', () => {
+		const text = [
+			'[a](docs/a.md "title") ![i](icons/x.svg) [`code`](examples/)',
+			'`[not](a-link.md)` <a href="CONTRIBUTING.md">c</a>',
+			'```',
+			'[not](either.md)',
+			'```',
+			'[ref]: docs/b.md#part',
+		].join('\n');
+		assert.deepEqual(
+			linksOf(text).map(({ target, image }) => `${target}${image ? ' (image)' : ''}`),
+			['docs/a.md', 'icons/x.svg (image)', 'examples/', 'CONTRIBUTING.md', 'docs/b.md#part'],
 		);
 		assert.equal(
-			absoluteLinks('[a](docs/x.md#y) [b](https://e.org) [c](#z)', REPOSITORY, REF),
-			`[a](${REPOSITORY}/blob/${REF}/docs/x.md#y) [b](https://e.org) [c](#z)`,
+			absoluteLinks(text, REPOSITORY, REF),
+			[
+				`[a](${REPOSITORY}/blob/${REF}/docs/a.md "title") ![i](${REPOSITORY}/raw/${REF}/icons/x.svg) [\`code\`](${REPOSITORY}/tree/${REF}/examples)`,
+				`\`[not](a-link.md)\` <a href="${REPOSITORY}/blob/${REF}/CONTRIBUTING.md">c</a>`,
+				'```',
+				'[not](either.md)',
+				'```',
+				`[ref]: ${REPOSITORY}/blob/${REF}/docs/b.md#part`,
+			].join('\n'),
+		);
+		assert.equal(
+			absoluteLinks('[b](https://e.org) [c](#z) [d](../up.md)', REPOSITORY, REF),
+			'[b](https://e.org) [c](#z) [d](../up.md)',
+		);
+	});
+
+	test("GitHub's heading anchors", () => {
+		assert.equal(slug('Quick start (fresh clone)'), 'quick-start-fresh-clone');
+		assert.equal(
+			slug('Each record once: a list is an exact set'),
+			'each-record-once-a-list-is-an-exact-set',
+		);
+		assert.equal(
+			slug('Pay a QR code from a form: [`pay-qr-code-from-form.json`](pay-qr-code-from-form.json)'),
+			'pay-a-qr-code-from-a-form-pay-qr-code-from-formjson',
+		);
+		assert.equal(
+			slug('The `change_key` and _emphasis_ **bold**'),
+			'the-change_key-and-emphasis-bold',
+		);
+		assert.equal(slug('Money → once'), 'money--once');
+		assert.deepEqual(
+			[...anchorsOf('# A\n## A\n### A ##\n<a id="x"></a>')],
+			['a', 'a-1', 'a-2', 'x'],
 		);
 	});
 });

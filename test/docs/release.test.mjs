@@ -1,0 +1,132 @@
+/**
+ * The release as written agrees with the release as documented (issue 22): docs/releasing.md
+ * names the steps of .github/workflows/release.yml in their order; the publish runs on Node 24
+ * with the OIDC token only in its own job, with provenance and the token as a fallback; every
+ * action of every workflow is pinned to a commit; the pull-request workflow and .ci/run run the
+ * publish dry run. The workflows are read as text (their shape here is fixed and simple).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const WORKFLOWS = fs
+	.readdirSync(path.join(ROOT, '.github', 'workflows'))
+	.filter((name) => /\.ya?ml$/.test(name))
+	.map((name) => `.github/workflows/${name}`);
+
+/** The jobs of a workflow: name → { head (text before the steps), steps: [{ name, text }] }. */
+function jobsOf(workflow) {
+	const text = workflow.slice(workflow.indexOf('\njobs:\n'));
+	const jobs = {};
+	for (const part of text.split(/^ {2}(?=[\w-]+:\s*$)/m).slice(1)) {
+		const name = part.slice(0, part.indexOf(':'));
+		const [head, ...steps] = part.split(/^ {6}- /m);
+		jobs[name] = {
+			head,
+			steps: steps.map((step) => ({
+				name: /^name:\s*(.+)$/m.exec(step)?.[1].trim(),
+				text: step,
+			})),
+		};
+	}
+	return jobs;
+}
+
+const release = jobsOf(read('.github/workflows/release.yml'));
+const stepText = (job, name) => release[job].steps.find((step) => step.name === name)?.text ?? '';
+
+describe('the release workflow', () => {
+	test('verify on Node 20, then publish on Node 24; only publish may ask for an OIDC token', () => {
+		assert.deepEqual(Object.keys(release), ['verify', 'publish']);
+		assert.match(release.publish.head, /needs: verify/);
+		assert.match(release.verify.steps[1].text, /node-version: 20\b/);
+		assert.match(release.publish.steps[1].text, /node-version: 24\b/);
+		assert.match(release.publish.head, /id-token: write/);
+		assert.doesNotMatch(release.verify.head, /id-token/);
+		const top = read('.github/workflows/release.yml').split('\njobs:\n')[0];
+		assert.match(top, /^permissions:\n {2}contents: read\n/m);
+	});
+
+	test('checks npm 11.5.1, packs with the repository, scans and publishes that tarball', () => {
+		assert.match(stepText('publish', 'npm supports trusted publishing (11.5.1 or later)'), /c>=1/);
+		assert.match(stepText('publish', 'Pack the release'), /pack-release\.mjs --require-repository/);
+		assert.match(
+			stepText('publish', 'n8n verification scan of that tarball and the source'),
+			/scan\.mjs --tarball "\$\{\{ steps\.pack\.outputs\.tarball \}\}"/,
+		);
+		const publish = stepText('publish', 'Publish with provenance');
+		assert.match(publish, /npm publish "\$\{\{ steps\.pack\.outputs\.tarball \}\}" --provenance/);
+		assert.match(publish, /NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}/);
+		const tokenSteps = Object.values(release)
+			.flatMap((job) => job.steps)
+			.filter((step) => step.text.includes('secrets.'));
+		assert.deepEqual(
+			tokenSteps.map((step) => step.name),
+			['Publish with provenance'],
+			'a secret reaches no other step',
+		);
+	});
+
+	test('docs/releasing.md names its steps in the same order', () => {
+		const doc = read('docs/releasing.md');
+		const cutting = doc.slice(
+			doc.indexOf('## Cutting a release'),
+			doc.indexOf('## What is published'),
+		);
+		const documented = [...cutting.matchAll(/^ {3}\d+\. \*\*([^*]+)\*\*/gm)].map((m) => m[1]);
+		const steps = Object.values(release)
+			.flatMap((job) => job.steps)
+			.map((step) => step.name)
+			.filter(Boolean);
+		assert.equal(documented.length, steps.length, `documented: ${documented.join(' | ')}`);
+		steps.forEach((name, index) =>
+			assert.ok(
+				name.startsWith(documented[index]),
+				`step ${index + 1}: "${name}" vs "${documented[index]}"`,
+			),
+		);
+		for (const job of Object.keys(release)) assert.ok(cutting.includes(`\`${job}\``), job);
+		assert.match(doc, /workflow file `release\.yml`/);
+		assert.match(doc, /--file release\.yml/);
+	});
+});
+
+describe('every workflow', () => {
+	test('pins each action to a full commit SHA with its version as a comment', () => {
+		for (const file of WORKFLOWS) {
+			for (const match of read(file).matchAll(/uses:\s*(\S+)(.*)$/gm)) {
+				assert.match(match[1], /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/, `${file}: ${match[1]}`);
+				assert.match(match[2], /^\s+# v\d+(\.\d+)*$/, `${file}: ${match[0]}`);
+			}
+		}
+	});
+
+	test('pull requests get lint, build, unit tests, scanner and the dry run; real n8n apart', () => {
+		const ci = jobsOf(read('.github/workflows/pr.yml'));
+		const runs = ci.checks.steps
+			.map((step) => /run:\s*(.+)$/m.exec(step.text)?.[1])
+			.filter(Boolean);
+		for (const command of [
+			'npm ci',
+			'npm run lint',
+			'npm run build',
+			'npx jest',
+			'npm run scan',
+			'npm run release:dry-run',
+		]) {
+			assert.ok(runs.includes(command), `checks runs ${command}`);
+		}
+		assert.match(ci['real-n8n'].head, /needs: checks/);
+		assert.ok(ci['real-n8n'].steps.some((step) => /run: bash \.ci\/run$/m.test(step.text)));
+	});
+
+	test('.ci/run runs the publish dry run', () => {
+		assert.match(read('.ci/run'), /^npm run release:dry-run$/m);
+		const { scripts } = JSON.parse(read('package.json'));
+		assert.equal(scripts['release:dry-run'], 'node scripts/release-dry-run.mjs');
+	});
+});
