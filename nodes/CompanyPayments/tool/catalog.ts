@@ -216,7 +216,7 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
 	'invite.accept': { kind: 'secret', text: `Accept an invite. ${SECRET}` },
 	'company.getProfile': {
 		kind: 'read',
-		text: 'Get the company profile, including the URL that receives its webhooks (the webhook secret is masked). Needs nothing.',
+		text: 'Get the company profile. Needs nothing. Returns its fields, including webhookUrl (where its webhooks go); the webhook secret is masked.',
 	},
 	'company.updateProfile': { kind: 'secret', text: `Change the webhook URL or secret. ${SECRET}` },
 	'company.login': { kind: 'secret', text: `Log in and rotate the company API key. ${SECRET}` },

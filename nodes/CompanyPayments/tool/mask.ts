@@ -39,7 +39,9 @@ const INVITE_LINK = /(\/auth\/invites\/)[^/?#\s"]+/g;
 
 function maskField(key: string, value: unknown, secrets: string[], inText: boolean): unknown {
 	const name = key.toLowerCase();
-	if (typeof value === 'string' && value !== '') {
+	// Masked already (by the operation): dots, then at most the last four digits.
+	const masked = typeof value === 'string' && /^[•*…][•*…\s-]*\d{0,4}$/.test(value);
+	if (typeof value === 'string' && value !== '' && !masked) {
 		if (SECRET_FIELDS.has(name)) {
 			return name.endsWith('webhooksecret') || name === 'secret'
 				? maskWebhookSecret(value)
