@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { READ_ONLY_DEFAULTS_VERSION, resourceProperties, resources, subtitle } from './resources';
 import { route } from './router';
+import { toolProperties } from './tool';
 import { companyPaymentsApiTest } from '../shared/credentialTest';
 
 export class CompanyPayments implements INodeType {
@@ -92,6 +93,7 @@ export class CompanyPayments implements INodeType {
 				default: 'order',
 			},
 			...resourceProperties,
+			...toolProperties(resources),
 		],
 	};
 

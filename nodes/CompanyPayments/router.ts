@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LINE_BREAK, plainDescription, serviceErrorInfo } from '../shared/transport';
+import {
+	CREDENTIAL_NAME,
+	LINE_BREAK,
+	plainDescription,
+	serviceErrorInfo,
+} from '../shared/transport';
+import { runsAsAgentTool } from '../shared/transport/idempotency';
+import { compactFields, compactRecord, credentialSecrets, maskForModel, refusal } from './tool';
 import type { OperationDefinition, OperationResult, ResourceDefinition } from './types';
 
 /** Read-only operations run this many items at once; everything else runs one item at a time. */
@@ -89,6 +96,72 @@ async function runOne(
 	}
 }
 
+const RETRY_ONCE =
+	'Check the arguments against the tool description, correct them and call the tool once more; if it fails again, tell the user what failed and why.';
+
+/**
+ * A failed tool call as a result the model can read and act on: what went wrong (`error`, the
+ * service's `errorCode` and its own words) and what to do about it (`whatToDo`).
+ */
+export function toolErrorJson(error: Error): IDataObject {
+	const { error: message, description, ...fields } = errorItemJson(error);
+	const json: IDataObject = {
+		error: message,
+		whatToDo: typeof description === 'string' && description !== '' ? description : RETRY_ONCE,
+	};
+	for (const [name, value] of Object.entries(fields)) {
+		if (value !== null && value !== undefined) json[name] = value;
+	}
+	return json;
+}
+
+function recordsOf(result: OperationResult): IDataObject[] {
+	return Array.isArray(result) ? result : [result];
+}
+
+/** One item's answer to an AI agent: a refusal, the (compact) records, or the error. */
+async function toolAnswer(
+	ctx: IExecuteFunctions,
+	resource: string,
+	operation: OperationDefinition,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const refused = refusal(ctx, resource, operation, itemIndex);
+	if (refused) return [refused];
+	const outcome = await runOne(ctx, operation, itemIndex);
+	if (!outcome.ok) {
+		// Only an explicit "On Error: Stop Workflow" stops the agent's run (as n8n 2.41 does).
+		if (ctx.getNode().onError === 'stopWorkflow') throw outcome.error;
+		return [toolErrorJson(outcome.error)];
+	}
+	const fields = compactFields(ctx, resource, operation.value, itemIndex, true);
+	const records = recordsOf(outcome.result).map((record) =>
+		fields ? compactRecord(record, fields) : record,
+	);
+	return records.length > 0 ? records : [{ results: 0, message: 'Nothing matched.' }];
+}
+
+/**
+ * The node as an AI agent's tool. Every answer, a failure included, is a tool result the model
+ * reads (on n8n 2.8 a thrown error would fail the whole execution, and the model would never
+ * learn what to correct), and passes `maskForModel` on its way out.
+ */
+async function routeAsTool(
+	ctx: IExecuteFunctions,
+	resource: string,
+	operation: OperationDefinition,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	const secrets = await credentialSecrets(ctx, CREDENTIAL_NAME);
+	const output: INodeExecutionData[] = [];
+	for (let index = 0; index < items.length; index++) {
+		for (const json of await toolAnswer(ctx, resource, operation, index)) {
+			output.push({ json: maskForModel(json, secrets), pairedItem: { item: index } });
+		}
+	}
+	return [output];
+}
+
 /**
  * Runs the chosen operation for every input item and keeps output in input order, each item
  * paired with the input it came from. State-changing operations run strictly one item after
@@ -104,6 +177,7 @@ export async function route(
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationValue = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation(this, resources, resource, operationValue);
+	if (runsAsAgentTool(this)) return await routeAsTool(this, resource, operation, items);
 	const continueOnFail = this.continueOnFail();
 
 	const outcomes: Outcome[] = new Array(items.length);
@@ -134,8 +208,13 @@ export async function route(
 			output.push({ json: failedItemJson(this, outcome.error), pairedItem: { item: index } });
 			continue;
 		}
-		const records = Array.isArray(outcome.result) ? outcome.result : [outcome.result];
-		for (const json of records) output.push({ json, pairedItem: { item: index } });
+		const fields = compactFields(this, resource, operation.value, index, false);
+		for (const json of recordsOf(outcome.result)) {
+			output.push({
+				json: fields ? compactRecord(json, fields) : json,
+				pairedItem: { item: index },
+			});
+		}
 	}
 	return [output];
 }

@@ -92,6 +92,115 @@ function instanceScope(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
+ * Whether the node runs as an AI agent's tool. n8n derives a tool variant of every
+ * `usableAsTool` node type (`…companyPaymentsTool`: no main input, one `ai_tool` output) and
+ * only that variant can be connected to an agent, so its type name is the signal every
+ * supported n8n (1.123 to 2.41) gives, the same one its `'@tool'` display option reads. Where
+ * the agent runs the tool through the workflow engine (AI Agent 3.x) the node also carries
+ * `rewireOutputLogTo: 'ai_tool'`; where it runs it itself (older agents, n8n 2.x) the context's
+ * `isToolExecution()` says so. Any one of them is enough.
+ */
+export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
+	try {
+		const node = ctx.getNode() as { type?: unknown; rewireOutputLogTo?: unknown };
+		if (typeof node.type === 'string' && node.type.endsWith('Tool')) return true;
+		if (node.rewireOutputLogTo === 'ai_tool') return true;
+	} catch {
+		// No node in this context: fall through to the context's own answer.
+	}
+	try {
+		const ask = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
+		return typeof ask === 'function' && ask.call(ctx) === true;
+	} catch {
+		return false;
+	}
+}
+
+/** Parameters that say how the tool is presented or guarded, not what was asked of it. */
+const NOT_PART_OF_A_CALL = new Set(['idempotencyKey', 'toolDescription', 'descriptionType']);
+
+const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * One argument as the service would understand it, so the same request written two ways is one
+ * call: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
+ * dashes and brackets, a UUID in lower case, empty values and their absence alike, object keys
+ * in order.
+ */
+export function normaliseArgument(value: unknown): unknown {
+	if (value === null || value === undefined) return undefined;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string') {
+		const text = value.trim().replace(/\s+/g, ' ');
+		if (text === '') return undefined;
+		if (PLAIN_DECIMAL.test(text)) {
+			const [whole, fraction = ''] = text.replace(/^\+/, '').split('.');
+			const kept = fraction.replace(/0+$/, '');
+			return kept === '' ? whole : `${whole}.${kept}`;
+		}
+		if (SEPARATED_NUMBER.test(text) && text.replace(/\D/g, '').length >= 7) {
+			return `${text.startsWith('+') ? '+' : ''}${text.replace(/\D/g, '')}`;
+		}
+		return UUID.test(text) ? text.toLowerCase() : text;
+	}
+	if (Array.isArray(value)) return value.map(normaliseArgument);
+	if (typeof value === 'object') {
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value as object).sort()) {
+			const normal = normaliseArgument((value as Record<string, unknown>)[key]);
+			if (normal !== undefined) out[key] = normal;
+		}
+		return Object.keys(out).length === 0 ? undefined : out;
+	}
+	return String(value);
+}
+
+/**
+ * What an agent asked of this node in one tool call, normalised (`normaliseArgument`): every
+ * parameter of the node as resolved for the item (the `$fromAI` values the model gave, and the
+ * values the user fixed), except the key itself and the tool's description.
+ */
+export function toolCallArguments(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	const names = Object.keys(ctx.getNode().parameters ?? {})
+		.filter((name) => !NOT_PART_OF_A_CALL.has(name))
+		.sort();
+	const call: Record<string, unknown> = {};
+	for (const name of names) {
+		let value: unknown;
+		try {
+			value = ctx.getNodeParameter(name, itemIndex, undefined);
+		} catch {
+			value = ctx.getNode().parameters[name];
+		}
+		call[name] = value;
+	}
+	return normaliseArgument(call) ?? {};
+}
+
+/**
+ * The derived key of a money-moving call made by an AI agent. Each tool call is a new run of the
+ * node, so the run-based key would differ on every call and a model that repeats a call (after a
+ * timeout, or in a loop) would pay twice. Here the key follows what was asked: the instance,
+ * workflow and execution (`instanceScope`), the node, and SHA-256 over its normalised arguments
+ * (`toolCallArguments`). The same call repeated within one execution sends the same key and the
+ * service returns the stored answer; two calls that differ in any argument are two payments; a
+ * new execution (a new chat message) starts over.
+ */
+export function toolCallKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const executionId = ctx.getExecutionId();
+	if (!executionId) return `n8n-tool-${randomUUID()}`;
+	const scope = instanceScope(ctx, itemIndex);
+	const call = createHash('sha256')
+		.update(JSON.stringify(toolCallArguments(ctx, itemIndex)))
+		.digest('hex')
+		.slice(0, 32);
+	return `n8n-tool-${scope}-${executionId}-${ctx.getNode().id}-${call}`;
+}
+
+/**
  * The Idempotency-Key for one item of one money-moving call.
  *
  * A key the user set is checked and used as is.
@@ -107,6 +216,9 @@ function instanceScope(ctx: IExecuteFunctions, itemIndex: number): string {
  * while a loop over batches (a new run) or a new execution (including a re-run of a failed
  * one) gets new keys. Without an execution id (nothing to stay stable across) a random key is
  * used, so two unrelated calls can never be mistaken for one.
+ *
+ * As an AI agent's tool the key follows the call instead of the run (`toolCallKey`): the same
+ * call repeated in one execution is one payment, two different calls are two.
  */
 export function idempotencyKey(
 	ctx: IExecuteFunctions,
@@ -134,6 +246,7 @@ export function idempotencyKey(
 		return given;
 	}
 	if (once) return onceKey(once);
+	if (runsAsAgentTool(ctx)) return toolCallKey(ctx, itemIndex);
 	const executionId = ctx.getExecutionId();
 	if (!executionId) return `n8n-${randomUUID()}`;
 	const node = ctx.getNode();

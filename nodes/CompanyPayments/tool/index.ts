@@ -1,0 +1,6 @@
+export { TOOL_CATALOG, toolEntry } from './catalog';
+export type { ToolEntry, ToolKind } from './catalog';
+export { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
+export type { Refusal } from './guard';
+export { HIDDEN, maskForModel } from './mask';
+export { ALLOW_MONEY, COMPACT_OUTPUT, toolProperties } from './properties';

@@ -1,0 +1,466 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject, INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import nock from 'nock';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { resources } from '../../nodes/CompanyPayments/resources';
+import { HIDDEN, TOOL_CATALOG } from '../../nodes/CompanyPayments/tool';
+import {
+	normaliseArgument,
+	runsAsAgentTool,
+	toolCallKey,
+} from '../../nodes/shared/transport/idempotency';
+import type { ContextOptions, FakeContext } from './helpers/n8n';
+import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
+
+const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
+const CARD_NUMBER = '2200123456789012';
+const WEBHOOK_SECRET = `whsec_${'ab12'.repeat(12)}`;
+
+const payout = {
+	id: 'po_1',
+	externalId: 'refund-7',
+	status: 'waiting_trader',
+	amountRub: 1500,
+	chargedUsdt: 15.79,
+	rate: 95,
+	requisiteType: 'card',
+	requisite: CARD_NUMBER,
+	bankId: null,
+	bank: 'Sber',
+	recipientFirstName: null,
+	recipientLastName: null,
+	failReason: null,
+	comment: null,
+	refundedAt: null,
+	dispute: null,
+	takenAt: null,
+	completedAt: null,
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+
+/** The node as n8n runs it for an AI agent: the derived `…Tool` type, the parameters stored on it. */
+function toolContext(options: ContextOptions & { type?: string }): FakeContext {
+	const context = createContext(options);
+	const node = context.getNode() as INode;
+	node.type = options.type ?? TOOL_TYPE;
+	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
+	return context;
+}
+
+async function runTool(options: ContextOptions & { type?: string }) {
+	const context = toolContext(options);
+	const result = await new CompanyPayments().execute.call(context);
+	return { output: result[0].map((item) => item.json), context };
+}
+
+const createPayout = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'payout',
+	operation: 'create',
+	amountRub: '1500',
+	requisiteType: 'card',
+	requisite: CARD_NUMBER,
+	agentMayMoveMoney: true,
+	...extra,
+});
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+afterEach(() => {
+	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
+});
+
+describe('knowing it runs as a tool', () => {
+	it.each([
+		['the derived tool type (every n8n version)', { type: TOOL_TYPE }, true],
+		['the action type', { type: 'n8n-nodes-company-payments.companyPayments' }, false],
+		[
+			'rewireOutputLogTo ai_tool (engine-run tools)',
+			{ type: 'x.companyPayments', rewireOutputLogTo: 'ai_tool' },
+			true,
+		],
+	])('%s', (_name, node, expected) => {
+		const context = createContext({ parameters: {} });
+		Object.assign(context.getNode(), node);
+		expect(runsAsAgentTool(context)).toBe(expected);
+	});
+
+	it("believes the context's isToolExecution() where n8n offers it", () => {
+		const context = createContext({ parameters: {} });
+		(context as unknown as IDataObject).isToolExecution = () => true;
+		expect(runsAsAgentTool(context)).toBe(true);
+	});
+});
+
+describe('the catalog', () => {
+	it('names every operation of every resource, and nothing else', () => {
+		const operations = resources.flatMap((resource) =>
+			resource.operations.map((operation) => `${resource.value}.${operation.value}`),
+		);
+		expect(Object.keys(TOOL_CATALOG).sort()).toEqual(operations.sort());
+	});
+
+	it('marks as money exactly the operations the README marks as moving money', () => {
+		const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+		const names = new Map(
+			resources.flatMap((resource) =>
+				resource.operations.map((operation) => [
+					`${resource.value}.${operation.name}`,
+					`${resource.value}.${operation.value}`,
+				]),
+			),
+		);
+		const labels: Record<string, string> = {
+			Order: 'order',
+			Card: 'card',
+			Payout: 'payout',
+		};
+		const moving = [...readme.matchAll(/^\| (\w[\w ]*) \| ([^|]+) \| [^|]+ \| \*\*yes\*\* \|$/gm)]
+			.map(([, resource, operation]) => names.get(`${labels[resource]}.${operation.trim()}`))
+			.sort();
+		const money = Object.entries(TOOL_CATALOG)
+			.filter(([, entry]) => entry.kind === 'money')
+			.map(([key]) => key)
+			.sort();
+		expect(money).toEqual(moving);
+		expect(money).toEqual([
+			'card.recharge',
+			'card.request',
+			'order.accept',
+			'order.pay',
+			'payout.cancel',
+			'payout.create',
+		]);
+	});
+
+	it('gives the model what each operation does, needs and returns', () => {
+		for (const [key, entry] of Object.entries(TOOL_CATALOG)) {
+			if (entry.kind === 'secret') continue;
+			expect([key, /Needs/.test(entry.text)]).toEqual([key, true]);
+			expect([key, /Returns/.test(entry.text)]).toEqual([key, true]);
+		}
+	});
+});
+
+describe('the tool description n8n hands to the model', () => {
+	const action = new CompanyPayments();
+	/** The node type n8n derives for agents: same properties, name ending in Tool. */
+	const toolType = {
+		...action,
+		description: { ...action.description, name: 'companyPaymentsTool' } as INodeTypeDescription,
+	} as INodeType;
+
+	function describedAs(parameters: IDataObject): string {
+		const node = { typeVersion: 1.1, parameters } as unknown as INode;
+		// As n8n's Workflow constructor does: parameters with their defaults.
+		node.parameters = NodeHelpers.getNodeParameters(
+			toolType.description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			toolType.description,
+		) as INode['parameters'];
+		return NodeHelpers.getToolDescriptionForNode(node, toolType);
+	}
+
+	it('is the operation text from the catalog, per operation', () => {
+		expect(describedAs({ resource: 'payout', operation: 'get' })).toBe(
+			TOOL_CATALOG['payout.get'].text,
+		);
+		expect(describedAs({ resource: 'dispute', operation: 'create' })).toBe(
+			TOOL_CATALOG['dispute.create'].text,
+		);
+	});
+
+	it('is what the user wrote, when they edited it', () => {
+		expect(
+			describedAs({ resource: 'payout', operation: 'get', toolDescription: 'Find a payout' }),
+		).toBe('Find a payout');
+	});
+
+	it('shows the tool fields only in the tool variant', () => {
+		const shown = (name: string, tool: boolean) =>
+			NodeHelpers.getNodeParameters(
+				action.description.properties,
+				{ resource: 'payout', operation: 'create' },
+				true,
+				false,
+				{ typeVersion: 1.1 },
+				{ ...action.description, name: tool ? 'companyPaymentsTool' : 'companyPayments' },
+			)?.[name];
+		expect(shown('agentMayMoveMoney', true)).toBe(false);
+		expect(shown('agentMayMoveMoney', false)).toBeUndefined();
+		expect(shown('toolDescription', false)).toBeUndefined();
+	});
+});
+
+describe('money-moving operations as a tool', () => {
+	it.each([
+		['payout', 'create', createPayout({ agentMayMoveMoney: false })],
+		['payout', 'cancel', { payoutId: 'po_1' }],
+		['order', 'pay', { qrCode: 'https://qr.nspk.ru/AS1' }],
+		['order', 'accept', { quoteId: '0b6a5f3e-1d2c-4b5a-9e8f-7a6b5c4d3e2f' }],
+		['card', 'request', {}],
+		['card', 'recharge', { cardId: 'card_1', targetAmount: '10' }],
+	])(
+		'%s %s is refused without "Let the Agent Move Money", and nothing is sent',
+		async (resource, operation, parameters) => {
+			const { output, context } = await runTool({
+				parameters: { ...parameters, resource, operation },
+			});
+			expect(context.requests).toEqual([]);
+			expect(output).toEqual([
+				expect.objectContaining({
+					refused: true,
+					error: expect.stringMatching(/moves money/),
+					whatToDo: expect.stringMatching(/a person must make or approve/),
+				}),
+			]);
+		},
+	);
+
+	it('runs with the option on, and the requisite comes back masked', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payout);
+		const { output, context } = await runTool({ parameters: createPayout() });
+		expect(context.requests).toHaveLength(1);
+		expect(output[0]).toMatchObject({ id: 'po_1', requisite: '•••• 9012', fundsReturned: false });
+		expect(JSON.stringify(output)).not.toContain(CARD_NUMBER);
+	});
+});
+
+describe('the Idempotency-Key of a tool call follows what was asked', () => {
+	async function keyOf(parameters: IDataObject, options: Partial<ContextOptions> = {}) {
+		nock(BASE_URL).post('/payouts').reply(200, payout);
+		const { context } = await runTool({ parameters, ...options });
+		return String(context.requests[0].headers?.['Idempotency-Key']);
+	}
+
+	it('is the same for the same call repeated (a new run of the node each time)', async () => {
+		const first = await keyOf(createPayout(), { runIndex: 0 });
+		const again = await keyOf(createPayout(), { runIndex: 1 });
+		const written = await keyOf(
+			createPayout({ amountRub: 1500.0, requisite: '2200 1234-5678 9012 ' }),
+			{ runIndex: 2 },
+		);
+		expect(first).toMatch(/^n8n-tool-[0-9a-f]{16}-1001-[0-9a-f-]{36}-[0-9a-f]{32}$/);
+		expect(again).toBe(first);
+		expect(written).toBe(first);
+	});
+
+	it('differs when any argument differs, and in another execution', async () => {
+		const first = await keyOf(createPayout());
+		const other = [
+			await keyOf(createPayout({ amountRub: '1501' })),
+			await keyOf(createPayout({ requisite: '2200123456789013' })),
+			await keyOf(createPayout({ additionalFields: { externalId: 'refund-8' } })),
+			await keyOf(createPayout(), { executionId: '1002' }),
+		];
+		expect(new Set([first, ...other]).size).toBe(5);
+	});
+
+	it('is the payment reference the model gives, when it gives one', async () => {
+		expect(await keyOf(createPayout({ idempotencyKey: 'ticket-4711' }))).toBe('ticket-4711');
+	});
+
+	it('stays the run-based key outside tool mode', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payout);
+		const context = createContext({ parameters: createPayout() });
+		await new CompanyPayments().execute.call(context);
+		expect(context.requests[0].headers?.['Idempotency-Key']).toBe(derivedKey(0, 0));
+	});
+
+	it('normalises arguments the way the service reads them', () => {
+		expect(normaliseArgument({ b: ' 1500.50 ', a: '', c: null, d: [' x '] })).toEqual({
+			b: '1500.5',
+			d: ['x'],
+		});
+		expect(normaliseArgument('+7 (999) 123-45-67')).toBe('+79991234567');
+		expect(normaliseArgument('0B6A5F3E-1D2C-4B5A-9E8F-7A6B5C4D3E2F')).toBe(
+			'0b6a5f3e-1d2c-4b5a-9e8f-7a6b5c4d3e2f',
+		);
+		expect(normaliseArgument(1500)).toBe(normaliseArgument('1500.00'));
+	});
+
+	it('ignores the parameters that only present the tool', () => {
+		const one = toolContext({ parameters: createPayout({ toolDescription: 'a' }) });
+		const two = toolContext({ parameters: createPayout({ toolDescription: 'b' }) });
+		expect(toolCallKey(one, 0)).toBe(toolCallKey(two, 0));
+	});
+});
+
+describe('secrets never reach the model', () => {
+	it.each([
+		['company', 'login', { email: 'a@b.c', password: 'pw' }],
+		['company', 'regenerateApiKey', {}],
+		['company', 'rotateWebhookSecret', {}],
+		['company', 'updateProfile', { updateFields: { webhookUrl: 'https://x.test' } }],
+		['invite', 'accept', { inviteToken: 'inv_1', email: 'a@b.c', password: 'pw' }],
+		['card', 'getSensitiveData', { cardId: 'card_1', maskSensitiveData: false }],
+	])('%s %s is unavailable, whatever its options', async (resource, operation, parameters) => {
+		const { output, context } = await runTool({
+			parameters: { ...parameters, resource, operation, agentMayMoveMoney: true },
+		});
+		expect(context.requests).toEqual([]);
+		expect(output).toEqual([
+			expect.objectContaining({ refused: true, error: expect.stringMatching(/not available/) }),
+		]);
+	});
+
+	it('card data comes back masked', async () => {
+		nock(BASE_URL)
+			.get('/cards/card_1/sensitive')
+			.reply(200, { cardId: 'card_1', cardNumberFull: '4000123412341234', cardCvv: '321' });
+		const { output } = await runTool({
+			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: 'card_1' },
+		});
+		expect(output[0]).toMatchObject({ cardNumberFull: '•••• •••• •••• 1234', cardCvv: '•••' });
+	});
+
+	it('the webhook secret is masked even with Reveal Webhook Secret on', async () => {
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, { webhookUrl: 'https://n8n.test/webhook/x', webhookSecret: WEBHOOK_SECRET });
+		const { output } = await runTool({
+			parameters: { resource: 'company', operation: 'getProfile', revealWebhookSecret: true },
+		});
+		expect(JSON.stringify(output)).not.toContain(WEBHOOK_SECRET);
+		expect(output[0].webhookUrl).toBe('https://n8n.test/webhook/x');
+	});
+
+	it("the credential's own secrets are hidden wherever an answer echoes them", async () => {
+		nock(BASE_URL)
+			.get('/payouts/po_1')
+			.reply(200, { ...payout, comment: `key ${API_KEY} and ${WEBHOOK_SECRET}`, token: 'USDT' });
+		const { output } = await runTool({
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1' },
+			credentials: {
+				environment: 'staging',
+				baseUrl: BASE_URL,
+				apiKey: API_KEY,
+				webhookSecret: WEBHOOK_SECRET,
+			},
+		});
+		const text = JSON.stringify(output);
+		expect(text).not.toContain(API_KEY);
+		expect(text).not.toContain(WEBHOOK_SECRET);
+		expect(output[0].comment).toBe(`key ${HIDDEN} and ${HIDDEN}`);
+		expect(output[0].token).toBe('USDT');
+	});
+});
+
+describe('errors are tool results the model can read', () => {
+	it('a 404 says what was wrong and what to do, and does not throw', async () => {
+		nock(BASE_URL).get('/payouts/po_404').reply(404, {
+			statusCode: 404,
+			error: 'Not Found',
+			errorCode: 'PAYOUT_NOT_FOUND',
+			message: 'Выплата не найдена',
+			requestId: 'req-1',
+		});
+		const { output } = await runTool({
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_404' },
+		});
+		expect(output).toEqual([
+			expect.objectContaining({
+				error: expect.any(String),
+				whatToDo: expect.any(String),
+				errorCode: 'PAYOUT_NOT_FOUND',
+				httpCode: 404,
+				requestId: 'req-1',
+			}),
+		]);
+	});
+
+	it('invalid input is answered before anything is sent, with the rule broken', async () => {
+		const { output, context } = await runTool({
+			parameters: createPayout({ amountRub: 'a lot' }),
+		});
+		expect(context.requests).toEqual([]);
+		expect(output[0].error).toMatch(/Amount \(RUB\)/);
+		expect(output[0].whatToDo).toMatch(/Nothing was sent/);
+	});
+
+	it('a requisite in an error is masked', async () => {
+		const { output } = await runTool({ parameters: createPayout({ requisite: '2200-1234' }) });
+		expect(JSON.stringify(output)).not.toContain('22001234');
+	});
+
+	it('still stops the workflow when the user chose On Error: Stop Workflow', async () => {
+		const context = toolContext({
+			parameters: createPayout({ amountRub: 'a lot' }),
+			onError: 'stopWorkflow',
+		});
+		await expect(new CompanyPayments().execute.call(context)).rejects.toThrow(/Amount \(RUB\)/);
+	});
+});
+
+describe('compact list output', () => {
+	const listed = (count: number) =>
+		Array.from({ length: count }, (_, index) => ({ ...payout, id: `po_${index}` }));
+
+	it('is on by default in a tool: only the fields a person would read', async () => {
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: listed(2), total: 2 });
+		const { output } = await runTool({
+			parameters: { resource: 'payout', operation: 'getMany', limit: 2 },
+		});
+		expect(output).toHaveLength(2);
+		expect(Object.keys(output[0])).toEqual(TOOL_CATALOG['payout.getMany'].compact);
+		expect(output[0].requisite).toBe('•••• 9012');
+	});
+
+	it('is off by default in a workflow, and offered there', async () => {
+		for (const compactOutput of [undefined, true]) {
+			nock(BASE_URL)
+				.get('/payouts')
+				.query(true)
+				.reply(200, { payouts: listed(1), total: 1 });
+			const context = createContext({
+				parameters: { resource: 'payout', operation: 'getMany', limit: 1, compactOutput },
+			});
+			const [[item]] = await new CompanyPayments().execute.call(context);
+			expect(Object.keys(item.json).includes('rate')).toBe(compactOutput === undefined);
+		}
+	});
+
+	it('says so when nothing matched, rather than answering nothing', async () => {
+		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
+		const { output } = await runTool({
+			parameters: { resource: 'payout', operation: 'getMany', limit: 5 },
+		});
+		expect(output).toEqual([{ results: 0, message: 'Nothing matched.' }]);
+	});
+});
+
+describe('masking for the model', () => {
+	it('masks raw card secrets and keeps values an operation masked already', async () => {
+		const { maskForModel } = await import('../../nodes/CompanyPayments/tool');
+		expect(
+			maskForModel(
+				{
+					cardCvv: '321',
+					cardNumberFull: '4000123412341234',
+					requisite: '•••• 9012',
+					nested: { apiKey: 'sk_live_x', password: 'pw', token: 'inv_0123456789abcdef01' },
+					url: 'https://pay.test/auth/invites/inv_0123456789abcdef01',
+					error: 'call +79991234567 back',
+				},
+				[],
+			),
+		).toEqual({
+			cardCvv: HIDDEN,
+			cardNumberFull: '•••• •••• •••• 1234',
+			requisite: '•••• 9012',
+			nested: { apiKey: HIDDEN, password: HIDDEN, token: HIDDEN },
+			url: 'https://pay.test/auth/invites/[hidden]',
+			error: 'call •••• 4567 back',
+		});
+	});
+});
