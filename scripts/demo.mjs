@@ -223,16 +223,23 @@ function readExamples() {
  * Company Payments credential, and the sample QR code prefilled in the form.
  */
 /**
- * The service has one webhook URL per company, and each active trigger with registration on
- * takes it: the exactly-once example would take it from the refunds workflow. It is imported so
- * it can be opened, and left inactive.
+ * Examples imported so they can be opened, and left inactive. The service has one webhook URL
+ * per company, and each active trigger with registration on takes it: the exactly-once example
+ * would take it from the refunds workflow. The support agent needs a chat model (no network here).
  */
-const IMPORTED_ONLY = {
-	name: JSON.parse(
-		fs.readFileSync(path.join(EXAMPLES_DIR, 'poll-and-webhook-exactly-once.json'), 'utf8'),
-	).name,
-	why: 'activating it moves the company webhook URL to its trigger; deactivate the refunds workflow first',
-};
+const exampleName = (file) =>
+	JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')).name;
+const IMPORTED_ONLY = [
+	{
+		name: exampleName('poll-and-webhook-exactly-once.json'),
+		why: 'activating it moves the company webhook URL to its trigger; deactivate the refunds workflow first',
+	},
+	{
+		name: exampleName('support-agent-dispute.json'),
+		why: 'it needs a chat model credential and an SMTP credential for Human review (see docs/ai-agents.md)',
+	},
+];
+const importedOnly = (workflow) => IMPORTED_ONLY.find((entry) => entry.name === workflow.name);
 
 function demoCopy(workflow, credential) {
 	const copy = structuredClone(workflow);
@@ -388,7 +395,7 @@ async function main() {
 	// The first call signs in (creating the owner account on a new folder) and makes an API key.
 	const failed = [];
 	for (const workflow of workflows) {
-		if (workflow.name === IMPORTED_ONLY.name) continue;
+		if (importedOnly(workflow)) continue;
 		try {
 			await n8n.activateWorkflow(workflow.id);
 		} catch (error) {
@@ -399,7 +406,7 @@ async function main() {
 		for (const line of failed) say(`  could not activate ${line}`);
 		say(`  (n8n log: ${n8n.logFile})`);
 	}
-	const activated = workflows.filter((w) => w.name !== IMPORTED_ONLY.name);
+	const activated = workflows.filter((w) => !importedOnly(w));
 	step(`workflows activated (${activated.length - failed.length} of ${activated.length})`);
 
 	// What to print: URLs from the workflows, ids from the sandbox's public API.
@@ -437,10 +444,10 @@ async function main() {
 		'  Active workflows (from examples/):',
 		...activated.map((w) => `    ${w.name.padEnd(48)} ${n8n.url}/workflow/${w.id}`),
 		...workflows
-			.filter((w) => w.name === IMPORTED_ONLY.name)
+			.filter((w) => importedOnly(w))
 			.map(
 				(w) =>
-					`  Imported, not active: ${w.name} ${n8n.url}/workflow/${w.id}\n    (${IMPORTED_ONLY.why})`,
+					`  Imported, not active: ${w.name} ${n8n.url}/workflow/${w.id}\n    (${importedOnly(w).why})`,
 			),
 		'',
 		'Try it:',

@@ -1,7 +1,9 @@
 import disputeFromSupportTicket from '../../examples/dispute-from-support-ticket.json';
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import payoutRefundsAndAmlAlerts from '../../examples/payout-refunds-and-aml-alerts.json';
+import supportAgentDispute from '../../examples/support-agent-dispute.json';
 import { resources } from '../../nodes/CompanyPayments/resources';
+import { TOOL_CATALOG } from '../../nodes/CompanyPayments/tool';
 
 interface ExampleNode {
 	name: string;
@@ -14,7 +16,10 @@ const EXAMPLES: Array<[string, { nodes: ExampleNode[] }]> = [
 	['dispute-from-support-ticket', disputeFromSupportTicket],
 	['pay-qr-code-from-form', payQrCodeFromForm],
 	['payout-refunds-and-aml-alerts', payoutRefundsAndAmlAlerts],
+	['support-agent-dispute', supportAgentDispute],
 ];
+
+const ACTION = 'n8n-nodes-company-payments.companyPayments';
 
 /** n8n draws a node 100 × 100 with its name below it; a sticky note's defaults are 240 × 160. */
 const NODE = { width: 100, height: 140 };
@@ -55,10 +60,39 @@ describe.each(EXAMPLES)('example %s', (_name, workflow) => {
 
 	it('names resource and operation of every Company Payments node, both existing', () => {
 		for (const node of workflow.nodes) {
-			if (node.type !== 'n8n-nodes-company-payments.companyPayments') continue;
+			if (node.type !== ACTION && node.type !== `${ACTION}Tool`) continue;
 			const resource = resources.find((r) => r.value === node.parameters.resource);
 			expect(resource).toBeDefined();
 			expect(resource?.operations.map((o) => o.value)).toContain(node.parameters.operation);
+		}
+	});
+});
+
+describe('example support-agent-dispute', () => {
+	const nodes = supportAgentDispute.nodes as unknown as Array<
+		ExampleNode & { type: string; parameters: Record<string, unknown> }
+	>;
+	const connections = supportAgentDispute.connections as Record<
+		string,
+		Record<string, Array<Array<{ node: string }>>>
+	>;
+	const tools = nodes.filter((node) => node.type === `${ACTION}Tool`);
+
+	it('puts every money-moving tool behind Human review, and only those need the option', () => {
+		expect(tools.length).toBeGreaterThan(0);
+		for (const tool of tools) {
+			const key = `${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`;
+			const kind = TOOL_CATALOG[key]?.kind;
+			expect(kind).toBeDefined();
+			expect(kind).not.toBe('secret');
+			const target = connections[tool.name]?.ai_tool?.[0]?.[0]?.node;
+			const reviewed = nodes.find((node) => node.name === target)?.type.endsWith('HitlTool');
+			if (kind === 'money') {
+				expect({ tool: tool.name, reviewed }).toEqual({ tool: tool.name, reviewed: true });
+				expect(tool.parameters.agentMayMoveMoney).toBe(true);
+			} else {
+				expect({ tool: tool.name, target }).toEqual({ tool: tool.name, target: 'AI Agent' });
+			}
 		}
 	});
 });
