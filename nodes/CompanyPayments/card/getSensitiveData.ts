@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { cardIdField, readCardId } from './fields';
+import { assignedCardIdFields, readCardId } from './fields';
 
 const NOT_ASSIGNED =
 	'No assigned card with this ID in this company: the card does not exist, or it is not in status assigned. Sensitive data is available only for assigned cards; requested, retired and failed cards answer 404';
@@ -34,7 +34,7 @@ export const getSensitiveData: OperationDefinition = {
 			type: 'notice',
 			default: '',
 		},
-		cardIdField,
+		...assignedCardIdFields,
 		{
 			displayName: 'Mask Card Number and CVV',
 			name: 'maskSensitiveData',

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { readUserId, userIdField } from './fields';
+import { readUserId, userIdFields } from './fields';
 import { permissionsField, readPermissions, readRole, roleField } from './permissions';
 
 export const update: OperationDefinition = {
@@ -13,7 +13,7 @@ export const update: OperationDefinition = {
 	action: 'Update a member',
 	description: "Change a member's role and/or permissions (needs members.role.write)",
 	properties: [
-		userIdField,
+		...userIdFields,
 		{
 			displayName:
 				"Permissions REPLACE the member's whole permission list: list every permission the member should have after the update, not only the ones to add",

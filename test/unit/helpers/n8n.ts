@@ -186,6 +186,10 @@ export function httpHelpers(
 	};
 }
 
+function isLocator(value: unknown): value is { __rl: true; mode: string; value: unknown } {
+	return typeof value === 'object' && value !== null && '__rl' in value && 'value' in value;
+}
+
 export interface FakeContext extends IExecuteFunctions {
 	/** Every request the node made, after authentication was applied. */
 	requests: IHttpRequestOptions[];
@@ -237,9 +241,16 @@ export function createContext(options: ContextOptions): FakeContext {
 				},
 			};
 		},
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+		getNodeParameter: (
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			parameterOptions?: { extractValue?: boolean },
+		) => {
 			const source = perItem ? perItem[itemIndex] : (options.parameters as IDataObject);
 			const value = readPath(source ?? {}, name);
+			// Like n8n: with extractValue a resource locator ({ __rl, mode, value }) gives its value.
+			if (parameterOptions?.extractValue && isLocator(value)) return value.value;
 			if (value !== undefined) return value;
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
