@@ -170,3 +170,82 @@ describe('reading a record ID from a string or a locator', () => {
 		});
 	});
 });
+
+describe('permissions from version 1.2: the documented ones picked, others typed', () => {
+	const USER = 'usr_b';
+
+	it('sends the picked and the typed permissions together, each once', async () => {
+		nock(BASE_URL)
+			.patch(`/members/${USER}`, {
+				permissions: ['orders.read', 'cards.recharge', 'payouts.create'],
+			})
+			.reply(200, { userId: USER });
+		await runNode({
+			typeVersion: RESOURCE_LOCATOR_VERSION,
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: locator(USER),
+				updateFields: {
+					permissions: ['orders.read', 'cards.recharge'],
+					otherPermissions: 'payouts.create, orders.read',
+				},
+			},
+		});
+	});
+
+	it('does not take every permission away when nothing is picked; Remove All Permissions does', async () => {
+		const error = await runNodeError({
+			typeVersion: RESOURCE_LOCATOR_VERSION,
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: locator(USER),
+				updateFields: { permissions: [], otherPermissions: '' },
+			},
+		});
+		expect(error.message).toMatch(/must set Role or Permissions/);
+		nock(BASE_URL).patch(`/members/${USER}`, { permissions: [] }).reply(200, { userId: USER });
+		await runNode({
+			typeVersion: RESOURCE_LOCATOR_VERSION,
+			parameters: {
+				resource: 'member',
+				operation: 'update',
+				userId: locator(USER),
+				updateFields: { permissions: ['orders.read'], removeAllPermissions: true },
+			},
+		});
+	});
+
+	it('Invite → Create sends picked and typed permissions', async () => {
+		nock(BASE_URL)
+			.post('/members/invites', { permissions: ['members.read', 'reports.read'] })
+			.reply(201, { id: 'inv_1', url: 'https://pay.example/invite/t' });
+		await runNode({
+			typeVersion: RESOURCE_LOCATOR_VERSION,
+			parameters: {
+				resource: 'invite',
+				operation: 'create',
+				email: '',
+				additionalFields: { permissions: ['members.read'], otherPermissions: 'reports.read' },
+			},
+		});
+	});
+
+	it('shows Permissions as a multi-select of the documented permissions on 1.2 only', () => {
+		const collection = (version: number) =>
+			shown('member', 'update', 'updateFields', version)?.options as INodeProperties[];
+		const permissions = (version: number) =>
+			collection(version).find((option) => option.name === 'permissions');
+		expect(permissions(1.1)?.type).toBe('string');
+		expect(permissions(RESOURCE_LOCATOR_VERSION)?.type).toBe('multiOptions');
+		expect(
+			(permissions(RESOURCE_LOCATOR_VERSION)?.options ?? []).map(
+				(o) => (o as { value: string }).value,
+			),
+		).toContain('members.role.write');
+		expect(collection(RESOURCE_LOCATOR_VERSION).map((option) => option.name)).toContain(
+			'otherPermissions',
+		);
+	});
+});

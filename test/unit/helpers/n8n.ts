@@ -153,6 +153,8 @@ export interface ContextOptions {
 	customData?: Map<string, string>;
 	nodeId?: string;
 	runIndex?: number;
+	/** The node's version (default 1). */
+	typeVersion?: number;
 }
 
 /** Reads a dotted parameter path (`options.foo`) the way getNodeParameter does. */
@@ -210,7 +212,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		id: options.nodeId ?? NODE_ID,
 		name: 'Company Payments',
 		type: 'n8n-nodes-company-payments.companyPayments',
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: {},
 		onError: options.onError,
