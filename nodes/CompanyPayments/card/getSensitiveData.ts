@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { addHint } from '../common/hints';
 import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
+import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
+import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
 import { assignedCardIdFields, readCardId } from './fields';
 
@@ -17,6 +19,40 @@ export function maskCardNumber(value: unknown): string | null {
 
 function maskCvv(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? '•••' : null;
+}
+
+/**
+ * A 404 does not say whether the card is missing or only not assigned. When the card exists,
+ * its status is looked up and said, in the error and as a hint beside the output (Continue On
+ * Fail): "Card card_1 is closed, not assigned".
+ */
+async function withCardStatus(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	cardId: string,
+	itemIndex: number,
+): Promise<unknown> {
+	if (serviceErrorInfo(error)?.httpCode !== 404) return error;
+	let status: unknown;
+	try {
+		const card = (await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `/cards/${segment(cardId)}`,
+			itemIndex,
+		})) as IDataObject;
+		status = card?.status;
+	} catch {
+		// The card itself is unknown too: the 404's own explanation stands.
+		return error;
+	}
+	if (typeof status !== 'string' || status === ASSIGNED) return error;
+	const message = `Card ${cardId} is ${status}, not ${ASSIGNED}: the service reveals card data only for assigned cards. Pick a card from the list, which shows assigned cards only.`;
+	addHint(ctx, message, 'warning');
+	const described = error as { description?: string | null };
+	described.description = described.description
+		? `${described.description}${LINE_BREAK}${message}`
+		: message;
+	return error;
 }
 
 export const getSensitiveData: OperationDefinition = {
@@ -47,14 +83,19 @@ export const getSensitiveData: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const mask = this.getNodeParameter('maskSensitiveData', itemIndex, true) as boolean;
-		const body = (await apiRequest.call(this, {
-			method: 'GET',
-			path: `/cards/${segment(cardId)}/sensitive`,
-			itemIndex,
-			// A card that is not assigned answers 404; the document states no errorCode for it.
-			explain: { CARD_NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
-			explainStatus: { 404: NOT_ASSIGNED },
-		})) as IDataObject;
+		let body: IDataObject;
+		try {
+			body = (await apiRequest.call(this, {
+				method: 'GET',
+				path: `/cards/${segment(cardId)}/sensitive`,
+				itemIndex,
+				// A card that is not assigned answers 404; the document states no errorCode for it.
+				explain: { CARD_NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
+				explainStatus: { 404: NOT_ASSIGNED },
+			})) as IDataObject;
+		} catch (error) {
+			throw await withCardStatus(this, error, cardId, itemIndex);
+		}
 		if (mask === false) return { ...body, masked: false };
 		return {
 			...body,

@@ -7,6 +7,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
@@ -195,6 +196,8 @@ function isLocator(value: unknown): value is { __rl: true; mode: string; value: 
 export interface FakeContext extends IExecuteFunctions {
 	/** Every request the node made, after authentication was applied. */
 	requests: IHttpRequestOptions[];
+	/** The execution hints the node added (shown above its output in the editor). */
+	hints: NodeExecutionHint[];
 }
 
 export function createContext(options: ContextOptions): FakeContext {
@@ -218,8 +221,11 @@ export function createContext(options: ContextOptions): FakeContext {
 		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
+	const hints: NodeExecutionHint[] = [];
 	const context = {
 		requests,
+		hints,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		getNode: () => node,
 		getExecutionId: () => ('executionId' in options ? options.executionId : '1001') as string,
