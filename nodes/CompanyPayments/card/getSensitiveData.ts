@@ -57,7 +57,7 @@ async function withCardStatus(
 
 export const getSensitiveData: OperationDefinition = {
 	value: 'getSensitiveData',
-	name: 'Get Sensitive Data',
+	name: 'Get Card Number and CVV',
 	action: 'Get card number and CVV',
 	description:
 		'Reveal the full card number, CVV and expiry of an assigned card. The service logs every reveal.',
