@@ -219,6 +219,24 @@ describe('resource locator lists', () => {
 		expect(disputable.results.map((entry) => entry.value)).toEqual([orders[0].id]);
 	});
 
+	it('shortens a long merchant name so date and status stay visible, and still finds it by the full name', async () => {
+		const order = {
+			id: '5f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+			amountRub: 4800,
+			merchantName: 'ООО «Управляющая компания Северный квартал»',
+			status: 'success',
+			createdAt: '2026-11-13T12:31:00.000Z',
+		};
+		nock(BASE_URL)
+			.get('/orders')
+			.query(true)
+			.reply(200, { orders: [order], total: 1 });
+		const { results } = await search('getOrders', 'северный');
+		expect(results.map((entry) => entry.name)).toEqual([
+			'4800 RUB · ООО «Управляющая… · 2026-11-13 12:31 · success',
+		]);
+	});
+
 	it('finds nothing when the search text matches nothing (no token: the list is done)', async () => {
 		nock(BASE_URL)
 			.get('/user-wallets')
@@ -249,7 +267,7 @@ describe('resource locator lists', () => {
 			});
 		const { results } = await search('getInvites');
 		expect(results).toEqual([
-			{ name: 'Anyone with the link · member · expires 2026-12-01 00:00', value: 'inv_1' },
+			{ name: 'Anyone with the link · member · expires 2026-12-01', value: 'inv_1' },
 		]);
 	});
 });

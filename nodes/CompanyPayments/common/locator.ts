@@ -76,7 +76,7 @@ export function recordIdFields(field: RecordIdField): INodeProperties[] {
 						type: 'regex',
 						properties: {
 							regex: rule === 'uuid' ? UUID_PATTERN : PATH_ID_PATTERN,
-							errorMessage: RULE_MESSAGES[rule](field.displayName),
+							errorMessage: RULE_MESSAGES[rule](field.legacy?.displayName ?? field.displayName),
 						},
 					},
 				],

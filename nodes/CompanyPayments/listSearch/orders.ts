@@ -14,6 +14,13 @@ function amount(record: IDataObject): string | undefined {
 	return usdt ? `${usdt} USDT` : undefined;
 }
 
+/** Long merchant names would push the date and status out of the editor's list. */
+const MERCHANT_LENGTH = 18;
+
+function shorten(name: string): string {
+	return name.length > MERCHANT_LENGTH ? `${name.slice(0, MERCHANT_LENGTH - 1).trimEnd()}…` : name;
+}
+
 /** An order as a person recognises it: amount, merchant, date (and its status). */
 export function orderEntry(record: IDataObject) {
 	const id = text(record, 'id');
@@ -21,7 +28,9 @@ export function orderEntry(record: IDataObject) {
 	return {
 		name: joinParts([
 			amount(record),
-			text(record, 'merchantName') ?? text(record, 'externalOrderId') ?? 'Unknown merchant',
+			shorten(
+				text(record, 'merchantName') ?? text(record, 'externalOrderId') ?? 'Unknown merchant',
+			),
 			shortDate(record.createdAt),
 			text(record, 'status'),
 		]),
@@ -36,7 +45,11 @@ function orders(accept?: (record: IDataObject) => boolean): SearchSource {
 		accept,
 		entry: orderEntry,
 		searchText: (record) =>
-			joinParts([text(record, 'externalOrderId'), text(record, 'paymentType')]),
+			joinParts([
+				text(record, 'merchantName'),
+				text(record, 'externalOrderId'),
+				text(record, 'paymentType'),
+			]),
 	};
 }
 

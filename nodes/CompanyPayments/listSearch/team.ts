@@ -21,7 +21,7 @@ export function memberEntry(record: IDataObject) {
 export function inviteEntry(record: IDataObject) {
 	const id = text(record, 'id');
 	if (!id) return undefined;
-	const expires = shortDate(record.expiresAt);
+	const expires = shortDate(record.expiresAt)?.slice(0, 10);
 	return {
 		name: joinParts([
 			text(record, 'email') ?? 'Anyone with the link',

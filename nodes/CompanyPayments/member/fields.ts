@@ -4,7 +4,7 @@ import { readRecordId, recordIdFields } from '../common/locator';
 
 /** The member: a text field before node version 1.2, a list of members by e-mail from 1.2 on. */
 export const userIdFields: INodeProperties[] = recordIdFields({
-	displayName: 'Member ID',
+	displayName: 'Member',
 	name: 'userId',
 	description:
 		'The member, picked by e-mail from the list or given by user ID (userId in the output of Member > Get Many)',
