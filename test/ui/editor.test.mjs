@@ -106,7 +106,10 @@ test('the node panel finds the action node with its actions and the trigger with
 	const items = creator.getByTestId('item-iterator-item');
 	await items.filter({ hasText: 'Company Payments' }).first().waitFor();
 	await screenshot(page, '01-node-panel-search');
-	const found = (await items.allInnerTexts()).map((t) => t.trim());
+	// n8n 2.41 shows each entry's description under its name: the name is the first line.
+	const firstLines = async () =>
+		(await items.allInnerTexts()).map((t) => t.trim().split('\n')[0].trim());
+	const found = await firstLines();
 	assert.ok(found.includes('Company Payments'), `search results: ${JSON.stringify(found)}`);
 	// The poll trigger is a node of its own (n8n folds only "X Trigger" into "X").
 	if (hasPollTrigger) {
@@ -117,7 +120,7 @@ test('the node panel finds the action node with its actions and the trigger with
 	}
 
 	await items
-		.filter({ hasText: /^Company Payments$/ })
+		.filter({ has: page.getByText('Company Payments', { exact: true }) })
 		.first()
 		.click();
 	const header = (text) => creator.getByText(new RegExp(`^${text} \\((\\d+)\\)`)).first();
@@ -130,7 +133,7 @@ test('the node panel finds the action node with its actions and the trigger with
 	// The trigger's events (All Events + seven kinds) are its entries in the panel.
 	assert.ok(triggers >= 8, `Triggers (${triggers})`);
 
-	const names = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+	const names = (await firstLines()).filter(Boolean);
 	for (const expected of [/^Pay a QR code/i, /^Create a payout/i, /card number and CVV/i]) {
 		assert.ok(
 			names.some((name) => expected.test(name)),
@@ -143,7 +146,7 @@ test('the node panel finds the action node with its actions and the trigger with
 		.filter({ hasText: /aml failed/i })
 		.first()
 		.waitFor();
-	const events = (await items.allInnerTexts()).map((t) => t.trim());
+	const events = await firstLines();
 	await screenshot(page, '03-node-panel-triggers');
 	assert.ok(
 		events.some((name) => /^On order status changed$/i.test(name)),
@@ -300,6 +303,19 @@ test('the trigger panel says how to get a test event when registration is off (i
 		texts.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
 		`a notice tells how to get a test event: ${JSON.stringify(texts)}`,
 	);
+	// Issue 21: the trigger panel (left of the parameters) says it step by step.
+	await page.getByText('Waiting for an event from Company Payments').first().waitFor();
+	await page
+		.getByText(/When will this node trigger my flow/)
+		.first()
+		.click();
+	const steps = page.getByText(/To get a test event/).first();
+	await steps.waitFor();
+	await screenshot(page, '12b-trigger-panel-steps');
+	const help = await steps.locator('xpath=..').innerText();
+	for (const step of [/1\./, /2\./, /3\./, /Test URL/, /Execute step/]) {
+		assert.match(help, step, `the trigger panel's steps: ${help}`);
+	}
 	await backToCanvas(page);
 });
 
