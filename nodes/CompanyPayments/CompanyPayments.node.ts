@@ -6,7 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { READ_ONLY_DEFAULTS_VERSION, resourceProperties, resources, subtitle } from './resources';
+import { listSearch } from './listSearch';
+import {
+	READ_ONLY_DEFAULTS_VERSION,
+	RESOURCE_LOCATOR_VERSION,
+	resourceProperties,
+	resources,
+	subtitle,
+} from './resources';
 import { route } from './router';
 import { toolProperties } from './tool';
 import { companyPaymentsApiTest } from '../shared/credentialTest';
@@ -20,7 +27,7 @@ export class CompanyPayments implements INodeType {
 			dark: 'file:../../icons/companyPayments.dark.svg',
 		},
 		group: ['transform'],
-		version: [1, READ_ONLY_DEFAULTS_VERSION],
+		version: [1, READ_ONLY_DEFAULTS_VERSION, RESOURCE_LOCATOR_VERSION],
 		subtitle,
 		description:
 			'Pay QR codes, open disputes, and manage wallets, cards, payouts and team members of your company payments account',
@@ -99,6 +106,7 @@ export class CompanyPayments implements INodeType {
 
 	methods = {
 		credentialTest: { companyPaymentsApiTest },
+		listSearch,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

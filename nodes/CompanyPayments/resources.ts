@@ -12,12 +12,14 @@ import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
 
 /**
- * Node versions. Version 1 preselected money-moving operations for some resources (Order: Pay
+ * Node versions (the third, 1.2, is in common/locator.ts). Version 1 preselected money-moving operations for some resources (Order: Pay
  * QR Code, Card: Request, ...); its saved workflows keep that meaning. From version 1.1 on each
  * resource preselects an operation that only reads.
  */
 export const LEGACY_DEFAULTS_VERSION = 1;
 export const READ_ONLY_DEFAULTS_VERSION = 1.1;
+/** From version 1.2 on, fields that name an existing record are resource locators. */
+export { RESOURCE_LOCATOR_VERSION } from './common/locator';
 
 function changedFrom(operation: string) {
 	return {

@@ -11,6 +11,7 @@ import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } fr
 import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
+import { TRIGGER_PANEL } from './triggerPanel';
 
 export class CompanyPaymentsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,6 +29,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 		defaults: {
 			name: 'Company Payments Trigger',
 		},
+		triggerPanel: TRIGGER_PANEL,
 		inputs: [],
 		outputs: OUTPUTS_EXPRESSION,
 		credentials: [

@@ -18,7 +18,7 @@ export const OTHER_LABEL = 'Other';
 interface EventKind {
 	value: string;
 	name: string;
-	/** The name of its output when events are routed: short, and distinct in its first 5 characters, so the canvas's cut keeps them apart. */
+	/** The name of its output when events are routed: at most 10 characters (the canvas cuts longer ones, e.g. "Deposit cre…"), and distinct in its first 5 characters. */
 	label: string;
 	description: string;
 }
@@ -36,13 +36,13 @@ export const EVENT_KINDS: readonly EventKind[] = [
 	},
 	{
 		value: 'deposit.created',
-		label: 'New deposit',
+		label: 'Deposit',
 		name: 'Deposit Created',
 		description: 'A deposit to the company wallet or a user wallet was detected (deposit.created)',
 	},
 	{
 		value: 'deposit.completed',
-		label: 'Deposit credited',
+		label: 'Credited',
 		name: 'Deposit Completed',
 		description: 'A deposit was credited (deposit.completed)',
 	},

@@ -293,9 +293,17 @@ export interface ListRequest extends ListSource {
 
 /** Return All / Limit of a Get Many: every record of the list once, or the first `limit`. */
 export async function listRecords(this: ApiContext, request: ListRequest): Promise<IDataObject[]> {
+	return (await readRecords(this, request)).records;
+}
+
+/** As listRecords, and whether Limit stopped the reading while the list may hold more. */
+export async function readRecords(
+	ctx: ApiContext,
+	request: ListRequest,
+): Promise<{ records: IDataObject[]; truncated: boolean }> {
 	const records: IDataObject[] = [];
-	await readList(
-		this,
+	const result = await readList(
+		ctx,
 		request,
 		{
 			maxRecords: request.returnAll ? Number.POSITIVE_INFINITY : Math.max(0, request.limit ?? 50),
@@ -306,5 +314,5 @@ export async function listRecords(this: ApiContext, request: ListRequest): Promi
 			return true;
 		},
 	);
-	return records;
+	return { records, truncated: result.truncated };
 }

@@ -186,3 +186,69 @@ export async function outputLabels(page, name) {
 			}),
 		);
 }
+
+/** The entries shown in an open resource locator list (issue 21). */
+function locatorItems(page) {
+	return page.locator('[data-test-id="rlc-item"]:visible');
+}
+
+/**
+ * Opens the From list dropdown of a resource locator parameter and waits until the service's
+ * entries are shown; returns their texts.
+ */
+export async function openLocatorList(page, name, timeout = 60_000) {
+	await parameter(page, name).getByTestId('rlc-input').click();
+	await locatorItems(page).first().waitFor({ timeout });
+	// The dropdown fades in: let it settle before a screenshot.
+	await page.waitForTimeout(400);
+	return await locatorTexts(page);
+}
+
+/** The texts of the entries in the open list. */
+export async function locatorTexts(page) {
+	return (await locatorItems(page).allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+}
+
+/** Types into the open list's search box and waits until the entries are `done(texts)`. */
+export async function searchLocator(page, text, done) {
+	await page
+		.locator('input[data-test-id="rlc-search"]:visible, [data-test-id="rlc-search"]:visible input')
+		.first()
+		.fill(text);
+	return await waitForText(
+		() => locatorTexts(page),
+		(texts) => done(texts),
+		60_000,
+	);
+}
+
+/** Clicks the entry of the open list whose text matches. */
+export async function pickLocatorItem(page, pattern) {
+	await locatorItems(page).filter({ hasText: pattern }).first().click();
+}
+
+/** Switches a resource locator to another mode (e.g. "By ID"). */
+export async function locatorMode(page, name, mode) {
+	await parameter(page, name).getByTestId('rlc-mode-selector').click();
+	await page
+		.locator('.el-select-dropdown:visible')
+		.getByRole('option', { name: mode })
+		.first()
+		.click();
+}
+
+/** The issues n8n shows for a parameter (the icon's tooltip), after hovering it. */
+export async function parameterIssues(page, name, timeout = 15_000) {
+	const item = page
+		.getByTestId('node-parameters')
+		.getByTestId('parameter-item')
+		.filter({ has: page.getByTestId(`parameter-input-${name}`) })
+		.last();
+	const icon = item.getByTestId('parameter-issues').first();
+	await icon.waitFor({ timeout });
+	await icon.hover();
+	// n8n's tooltip: a title "Issues:" above the list of messages.
+	const title = page.getByText(/^Issues:$/).last();
+	await title.waitFor({ timeout });
+	return await title.locator('xpath=..').innerText();
+}

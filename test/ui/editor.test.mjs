@@ -18,21 +18,33 @@ import {
 	canvasNode,
 	canvasSubtitle,
 	dropdownOptions,
+	locatorMode,
 	notices,
+	openLocatorList,
 	openNode,
 	openWorkflow,
 	outputLabels,
 	parameter,
+	parameterIssues,
 	parameterLabel,
 	parameterPlaceholder,
 	parameterValue,
+	pickLocatorItem,
 	placeholderFits,
+	searchLocator,
 	selectOption,
 	switchIsOn,
 	visibleParameters,
 	waitForText,
 } from './editor.mjs';
-import { N, SANDBOX_OPTIONS, credentials, walkWorkflow } from './fixtures.mjs';
+import {
+	N,
+	PICKERS,
+	SANDBOX_OPTIONS,
+	credentials,
+	sandboxCard,
+	walkWorkflow,
+} from './fixtures.mjs';
 import {
 	NODE_TYPE,
 	POLL_TRIGGER_TYPE,
@@ -56,8 +68,20 @@ before(async () => {
 	const newest = Math.max(
 		...types.filter((type) => type.name === NODE_TYPE).flatMap((type) => [type.version].flat()),
 	);
+	// An open invite, so Invite → Revoke has something to list (the sandbox seeds none).
+	const invited = await fetch(`${stack.sandbox.url}/members/invites`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', 'X-API-Key': stack.sandbox.keys.owner },
+		body: JSON.stringify({ email: 'new.hire@demo-co.example', role: 'member' }),
+	});
+	assert.ok(invited.ok, `sandbox invite: ${invited.status}`);
 	const workflow = {
-		...walkWorkflow({ credentials: stack.credentials, hasPollTrigger, newest }),
+		...walkWorkflow({
+			credentials: stack.credentials,
+			hasPollTrigger,
+			newest,
+			cardId: sandboxCard(stack.sandbox).id,
+		}),
 		id: undefined,
 	};
 	walk = await whileBusy(() => stack.n8n.rest('POST', '/workflows', workflow));
@@ -82,7 +106,10 @@ test('the node panel finds the action node with its actions and the trigger with
 	const items = creator.getByTestId('item-iterator-item');
 	await items.filter({ hasText: 'Company Payments' }).first().waitFor();
 	await screenshot(page, '01-node-panel-search');
-	const found = (await items.allInnerTexts()).map((t) => t.trim());
+	// n8n 2.41 shows each entry's description under its name: the name is the first line.
+	const firstLines = async () =>
+		(await items.allInnerTexts()).map((t) => t.trim().split('\n')[0].trim());
+	const found = await firstLines();
 	assert.ok(found.includes('Company Payments'), `search results: ${JSON.stringify(found)}`);
 	// The poll trigger is a node of its own (n8n folds only "X Trigger" into "X").
 	if (hasPollTrigger) {
@@ -93,7 +120,7 @@ test('the node panel finds the action node with its actions and the trigger with
 	}
 
 	await items
-		.filter({ hasText: /^Company Payments$/ })
+		.filter({ has: page.getByText('Company Payments', { exact: true }) })
 		.first()
 		.click();
 	const header = (text) => creator.getByText(new RegExp(`^${text} \\((\\d+)\\)`)).first();
@@ -106,7 +133,7 @@ test('the node panel finds the action node with its actions and the trigger with
 	// The trigger's events (All Events + seven kinds) are its entries in the panel.
 	assert.ok(triggers >= 8, `Triggers (${triggers})`);
 
-	const names = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+	const names = (await firstLines()).filter(Boolean);
 	for (const expected of [/^Pay a QR code/i, /^Create a payout/i, /card number and CVV/i]) {
 		assert.ok(
 			names.some((name) => expected.test(name)),
@@ -119,7 +146,7 @@ test('the node panel finds the action node with its actions and the trigger with
 		.filter({ hasText: /aml failed/i })
 		.first()
 		.waitFor();
-	const events = (await items.allInnerTexts()).map((t) => t.trim());
+	const events = await firstLines();
 	await screenshot(page, '03-node-panel-triggers');
 	assert.ok(
 		events.some((name) => /^On order status changed$/i.test(name)),
@@ -276,6 +303,19 @@ test('the trigger panel says how to get a test event when registration is off (i
 		texts.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
 		`a notice tells how to get a test event: ${JSON.stringify(texts)}`,
 	);
+	// Issue 21: the trigger panel (left of the parameters) says it step by step.
+	await page.getByText('Waiting for an event from Company Payments').first().waitFor();
+	await page
+		.getByText(/When will this node trigger my flow/)
+		.first()
+		.click();
+	const steps = page.getByText(/To get a test event/).first();
+	await steps.waitFor();
+	await screenshot(page, '12b-trigger-panel-steps');
+	const help = await steps.locator('xpath=..').innerText();
+	for (const step of [/1\./, /2\./, /3\./, /Test URL/, /Execute step/]) {
+		assert.match(help, step, `the trigger panel's steps: ${help}`);
+	}
 	await backToCanvas(page);
 });
 
@@ -437,5 +477,92 @@ test('Test this trigger with registration on: the Test URL gets the event, then 
 		String(before ?? ''),
 		'after the test event the previous webhook URL is back',
 	);
+	await backToCanvas(page);
+});
+
+// Issue 21: records are picked from lists (node version 1.2), and version 1.1 still works.
+
+test('every resource locator lists the sandbox records as a person recognises them (issue 21)', async () => {
+	const fullNumbers = /\d{12,}/;
+	for (const picker of PICKERS) {
+		await openNode(page, picker.node);
+		const entries = await openLocatorList(page, picker.field);
+		await screenshot(page, `21-list-${picker.key}`);
+		assert.ok(entries.length > 0, `${picker.node}: the list is empty`);
+		for (const entry of entries) {
+			assert.match(entry, picker.entry, `${picker.node}: entry "${entry}"`);
+			assert.doesNotMatch(entry, fullNumbers, `${picker.node}: a full number in "${entry}"`);
+		}
+		await backToCanvas(page);
+	}
+});
+
+test('typing in a list filters it (issue 21)', async () => {
+	const members = PICKERS.find((picker) => picker.key === 'members');
+	await openNode(page, members.node);
+	const all = await openLocatorList(page, members.field);
+	assert.ok(all.length >= 3, `members: ${JSON.stringify(all)}`);
+	const filtered = await searchLocator(page, 'reader', (texts) => texts.length === 1);
+	await screenshot(page, '21-list-members-filtered');
+	assert.deepEqual(filtered, ['reader@demo-co.example · member']);
+	await backToCanvas(page);
+});
+
+test('picking a card from the list runs Card → Get on it (issue 21)', async () => {
+	const cards = PICKERS.find((picker) => picker.key === 'cards');
+	const card = sandboxCard(stack.sandbox);
+	await openNode(page, cards.node);
+	await openLocatorList(page, cards.field);
+	await pickLocatorItem(page, /demo-card-001/);
+	await page.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	const text = await waitForText(
+		() => output.innerText(),
+		(shown) => shown.includes(card.id),
+		60_000,
+	);
+	await screenshot(page, '21-picked-card-output');
+	assert.ok(text.includes(card.id), `the output shows the picked card: ${text}`);
+	assert.match(text, /demo-card-001/);
+	await backToCanvas(page);
+});
+
+test('By ID with an invalid value shows the validation message (issue 21)', async () => {
+	const orders = PICKERS.find((picker) => picker.key === 'orders');
+	await openNode(page, orders.node);
+	await locatorMode(page, orders.field, 'By ID');
+	const input = parameter(page, orders.field).getByTestId('rlc-input');
+	assert.equal(
+		await input.getAttribute('placeholder'),
+		'3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+		'By ID shows an example ID',
+	);
+	await input.fill('not-an-order-id');
+	await page.getByTestId('node-parameters').click({ position: { x: 5, y: 5 } });
+	const issues = await parameterIssues(page, orders.field);
+	await screenshot(page, '21-by-id-invalid');
+	assert.match(issues, /Order ID must be a UUID/, issues);
+	await backToCanvas(page);
+});
+
+test('a node saved on version 1.1 opens with its plain Card ID and runs unchanged (issue 21)', async () => {
+	const card = sandboxCard(stack.sandbox);
+	await openNode(page, N.savedOn11);
+	assert.equal(await parameterLabel(page, 'cardId'), 'Card ID');
+	assert.equal(await parameterValue(page, 'cardId'), card.id);
+	assert.equal(
+		await parameter(page, 'cardId').getByTestId('rlc-input').count(),
+		0,
+		'version 1.1 keeps the text field, not a resource locator',
+	);
+	await page.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	const text = await waitForText(
+		() => output.innerText(),
+		(shown) => shown.includes('demo-card-001'),
+		60_000,
+	);
+	await screenshot(page, '21-saved-on-1.1-output');
+	assert.match(text, /demo-card-001/);
 	await backToCanvas(page);
 });

@@ -31,7 +31,84 @@ export const N = Object.freeze({
 	allEvents: 'All Events Trigger',
 	poll: 'Poll Trigger',
 	listening: 'Registering Trigger',
+	savedOn11: 'Card Saved On 1.1',
 });
+
+/**
+ * Issue 21: one node per list of the resource locators (node version 1.2), each with the field
+ * that opens its list and what every entry of that list must look like in the sandbox.
+ */
+export const PICKERS = Object.freeze([
+	{
+		key: 'cards',
+		node: 'Pick Card',
+		parameters: { resource: 'card', operation: 'get' },
+		field: 'cardId',
+		entry: /^demo-card-001 · •••• \d{4} · assigned$/,
+	},
+	{
+		key: 'assigned-cards',
+		node: 'Pick Card To Reveal',
+		parameters: { resource: 'card', operation: 'getSensitiveData' },
+		field: 'cardId',
+		entry: / · assigned$/,
+	},
+	{
+		key: 'orders',
+		node: 'Pick Order',
+		parameters: { resource: 'order', operation: 'get' },
+		field: 'orderId',
+		entry: /^[\d.]+ RUB · .+ · \d{4}-\d{2}-\d{2} \d{2}:\d{2} · [a-z_]+$/,
+	},
+	{
+		key: 'disputable-orders',
+		node: 'Pick Order To Dispute',
+		parameters: { resource: 'dispute', operation: 'create', reason: 'UI walk' },
+		field: 'orderId',
+		entry: / · (success|failed)$/,
+	},
+	{
+		key: 'payouts',
+		node: 'Pick Payout',
+		parameters: { resource: 'payout', operation: 'get' },
+		field: 'payoutId',
+		entry: /^[\d.]+ RUB · •••• \d{4} · [a-z_]+ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/,
+	},
+	{
+		key: 'cancelable-payouts',
+		node: 'Pick Payout To Cancel',
+		parameters: { resource: 'payout', operation: 'cancel' },
+		field: 'payoutId',
+		entry: / · waiting_trader · /,
+	},
+	{
+		key: 'members',
+		node: 'Pick Member',
+		parameters: { resource: 'member', operation: 'update' },
+		field: 'userId',
+		entry: /^[^\s@]+@demo-co\.example · (owner|admin|member)$/,
+	},
+	{
+		key: 'invites',
+		node: 'Pick Invite',
+		parameters: { resource: 'invite', operation: 'revoke' },
+		field: 'inviteId',
+		entry:
+			/^(new\.hire@demo-co\.example|Anyone with the link) · member · expires \d{4}-\d{2}-\d{2}$/,
+	},
+	{
+		key: 'user-wallets',
+		node: 'Pick User Wallet',
+		parameters: { resource: 'userWallet', operation: 'block' },
+		field: 'walletId',
+		entry: /^user-\d+ · [a-z]+ · \d{4}-/,
+	},
+]);
+
+/** The sandbox's one card (seeded as demo-card-001, assigned). */
+export function sandboxCard(sandbox) {
+	return [...sandbox.state.cards.values()].find((card) => card.externalId === 'demo-card-001');
+}
 
 /** The company's webhook secret in the sandbox and in the credential: deliveries verify. */
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
@@ -49,7 +126,7 @@ export function credentials(sandbox) {
  * the operation panels the issue names, a Company Payments node with no parameters at all (what
  * the node panel adds), and the trigger twice: routed to one output per event, and All Events.
  */
-export function walkWorkflow({ credentials: c, hasPollTrigger, newest = 1 }) {
+export function walkWorkflow({ credentials: c, hasPollTrigger, newest = 1, cardId = '' }) {
 	const credential = c.good;
 	const nodes = [
 		node(MANUAL, 'n8n-nodes-base.manualTrigger', [0, 0]),
@@ -113,6 +190,31 @@ export function walkWorkflow({ credentials: c, hasPollTrigger, newest = 1 }) {
 		node(N.listening, TRIGGER_TYPE, [300, 600], { registerWebhook: true }, { credential }),
 	];
 	if (hasPollTrigger) nodes.push(node(N.poll, POLL_TRIGGER_TYPE, [900, 600], {}, { credential }));
+	// Issue 21: the record pickers of the newest version, and a node saved on version 1.1 with
+	// the card ID as plain text, as its workflows hold it.
+	PICKERS.forEach((picker, index) => {
+		nodes.push(
+			node(
+				picker.node,
+				NODE_TYPE,
+				[1200 + 300 * (index % 3), -360 + 240 * Math.floor(index / 3)],
+				picker.parameters,
+				{
+					credential,
+					typeVersion: newest,
+				},
+			),
+		);
+	});
+	nodes.push(
+		node(
+			N.savedOn11,
+			NODE_TYPE,
+			[1200, 480],
+			{ resource: 'card', operation: 'get', cardId },
+			{ credential, typeVersion: 1.1 },
+		),
+	);
 	return {
 		id: newId(),
 		name: 'Company Payments UI walk',
@@ -123,6 +225,8 @@ export function walkWorkflow({ credentials: c, hasPollTrigger, newest = 1 }) {
 					[
 						{ node: N.balance, type: 'main', index: 0 },
 						{ node: N.failing, type: 'main', index: 0 },
+						{ node: PICKERS[0].node, type: 'main', index: 0 },
+						{ node: N.savedOn11, type: 'main', index: 0 },
 					],
 				],
 			},

@@ -88,7 +88,7 @@ describe('card.request', () => {
 					cardId: CARD_ID,
 					card,
 					request: fulfilledRequest,
-					note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Sensitive Data with this ID.`,
+					note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Card Number and CVV with this ID.`,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -128,7 +128,7 @@ describe('card.request', () => {
 			cardId: CARD_ID,
 			card: null,
 			request: fulfilledRequest,
-			note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Sensitive Data with this ID.`,
+			note: `A card was issued: card ${CARD_ID}. Use Card > Get or Get Card Number and CVV with this ID.`,
 		});
 	});
 

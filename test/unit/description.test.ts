@@ -5,6 +5,7 @@ import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.nod
 import {
 	LEGACY_DEFAULTS_VERSION,
 	READ_ONLY_DEFAULTS_VERSION,
+	RESOURCE_LOCATOR_VERSION,
 	resources,
 	subtitle,
 } from '../../nodes/CompanyPayments/resources';
@@ -131,7 +132,11 @@ describe('node description', () => {
 	);
 
 	it('keeps an operation that a saved workflow states, in every version', () => {
-		for (const version of [LEGACY_DEFAULTS_VERSION, READ_ONLY_DEFAULTS_VERSION]) {
+		for (const version of [
+			LEGACY_DEFAULTS_VERSION,
+			READ_ONLY_DEFAULTS_VERSION,
+			RESOURCE_LOCATOR_VERSION,
+		]) {
 			expect(preselected({ resource: 'card', operation: 'request' }, version)).toBe('request');
 			expect(preselected({ resource: 'order', operation: 'getMany' }, version)).toBe('getMany');
 		}
@@ -191,8 +196,15 @@ describe('node description', () => {
 		expect(long).toEqual([]);
 	});
 
-	it('gives new nodes the version whose defaults only read, and the action subtitle', () => {
-		expect(description.version).toEqual([LEGACY_DEFAULTS_VERSION, READ_ONLY_DEFAULTS_VERSION]);
+	it('gives new nodes the newest version (read-only defaults, resource locators), and the action subtitle', () => {
+		expect(description.version).toEqual([
+			LEGACY_DEFAULTS_VERSION,
+			READ_ONLY_DEFAULTS_VERSION,
+			RESOURCE_LOCATOR_VERSION,
+		]);
+		expect(preselected({}, RESOURCE_LOCATOR_VERSION)).toBe(
+			preselected({}, READ_ONLY_DEFAULTS_VERSION),
+		);
 		expect(description.subtitle).toBe(subtitle);
 	});
 });

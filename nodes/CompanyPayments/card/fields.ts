@@ -1,18 +1,37 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, requireAmount, requirePathId } from '../common/validation';
+import { readRecordId, recordIdFields } from '../common/locator';
+import { invalidInput, requireAmount } from '../common/validation';
 
-export const cardIdField: INodeProperties = {
-	displayName: 'Card ID',
+const cardId = {
+	displayName: 'Card',
 	name: 'cardId',
-	type: 'string',
-	default: '',
-	required: true,
-	description: 'The ID of the card, as returned by Request and Get Many (not the external ID)',
+	description: 'The card, picked from the list or given by its ID (not its external ID)',
+	placeholder: 'e.g. card_7f3a9c',
+	listPlaceholder: 'Select a card…',
+	legacy: {
+		displayName: 'Card ID',
+		description: 'The ID of the card, as returned by Request and Get Many (not the external ID)',
+	},
 };
 
+/** Any card of the company. */
+export const cardIdFields: INodeProperties[] = recordIdFields({
+	...cardId,
+	searchListMethod: 'getCards',
+});
+
+/** Lists only assigned cards: the only ones with a balance and sensitive data, and rechargeable. */
+export const assignedCardIdFields: INodeProperties[] = recordIdFields({
+	...cardId,
+	description:
+		'The card: the list shows assigned (active) cards only, the only ones this operation accepts; give another card by its ID',
+	listPlaceholder: 'Select an assigned card…',
+	searchListMethod: 'getAssignedCards',
+});
+
 export function readCardId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requirePathId(ctx, itemIndex, 'cardId', 'Card ID');
+	return readRecordId(ctx, itemIndex, 'cardId', 'Card ID');
 }
 
 export const targetAmountField: INodeProperties = {

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { cardIdField, readCardId } from './fields';
+import { cardIdFields, readCardId } from './fields';
 
 export const get: OperationDefinition = {
 	value: 'get',
@@ -11,7 +11,7 @@ export const get: OperationDefinition = {
 	action: 'Get a card',
 	description: 'Get one card by its ID: status, masked number, expiry',
 	readOnly: true,
-	properties: [cardIdField],
+	properties: cardIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		return (await apiRequest.call(this, {

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { cardIdField, readCardId } from './fields';
+import { assignedCardIdFields, readCardId } from './fields';
 
 const NOT_ASSIGNED =
 	'The card is not in status assigned. Only an assigned (active) card has a live balance; a requested, closing, closed, retired or failed card has none. Check the status with Card > Get';
@@ -25,7 +25,7 @@ export const getBalance: OperationDefinition = {
 	description:
 		'Get the live balance of an assigned card from the issuer (cached about 60 seconds); outputs balance as the exact decimal string and balanceNumber as a number',
 	readOnly: true,
-	properties: [cardIdField],
+	properties: assignedCardIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const body = (await apiRequest.call(this, {

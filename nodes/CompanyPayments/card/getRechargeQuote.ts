@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
+import { cardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getRechargeQuote: OperationDefinition = {
@@ -13,7 +13,7 @@ export const getRechargeQuote: OperationDefinition = {
 		'Get what a recharge would cost: the service commission, the processor fee and the total USDT debited. No funds move.',
 	// A POST, but the document states that no funds move: items may run concurrently.
 	readOnly: true,
-	properties: [cardIdField, targetAmountField],
+	properties: [...cardIdFields, targetAmountField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);

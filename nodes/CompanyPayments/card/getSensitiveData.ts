@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { addHint } from '../common/hints';
 import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
+import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
+import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
-import { cardIdField, readCardId } from './fields';
+import { assignedCardIdFields, readCardId } from './fields';
 
 const NOT_ASSIGNED =
 	'No assigned card with this ID in this company: the card does not exist, or it is not in status assigned. Sensitive data is available only for assigned cards; requested, retired and failed cards answer 404';
@@ -19,9 +21,43 @@ function maskCvv(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? '•••' : null;
 }
 
+/**
+ * A 404 does not say whether the card is missing or only not assigned. When the card exists,
+ * its status is looked up and said, in the error and as a hint beside the output (Continue On
+ * Fail): "Card card_1 is closed, not assigned".
+ */
+async function withCardStatus(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	cardId: string,
+	itemIndex: number,
+): Promise<unknown> {
+	if (serviceErrorInfo(error)?.httpCode !== 404) return error;
+	let status: unknown;
+	try {
+		const card = (await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `/cards/${segment(cardId)}`,
+			itemIndex,
+		})) as IDataObject;
+		status = card?.status;
+	} catch {
+		// The card itself is unknown too: the 404's own explanation stands.
+		return error;
+	}
+	if (typeof status !== 'string' || status === ASSIGNED) return error;
+	const message = `Card ${cardId} is ${status}, not ${ASSIGNED}: the service reveals card data only for assigned cards. Pick a card from the list, which shows assigned cards only.`;
+	addHint(ctx, message, 'warning');
+	const described = error as { description?: string | null };
+	described.description = described.description
+		? `${described.description}${LINE_BREAK}${message}`
+		: message;
+	return error;
+}
+
 export const getSensitiveData: OperationDefinition = {
 	value: 'getSensitiveData',
-	name: 'Get Sensitive Data',
+	name: 'Get Card Number and CVV',
 	action: 'Get card number and CVV',
 	description:
 		'Reveal the full card number, CVV and expiry of an assigned card. The service logs every reveal.',
@@ -34,7 +70,7 @@ export const getSensitiveData: OperationDefinition = {
 			type: 'notice',
 			default: '',
 		},
-		cardIdField,
+		...assignedCardIdFields,
 		{
 			displayName: 'Mask Card Number and CVV',
 			name: 'maskSensitiveData',
@@ -47,14 +83,19 @@ export const getSensitiveData: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const mask = this.getNodeParameter('maskSensitiveData', itemIndex, true) as boolean;
-		const body = (await apiRequest.call(this, {
-			method: 'GET',
-			path: `/cards/${segment(cardId)}/sensitive`,
-			itemIndex,
-			// A card that is not assigned answers 404; the document states no errorCode for it.
-			explain: { CARD_NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
-			explainStatus: { 404: NOT_ASSIGNED },
-		})) as IDataObject;
+		let body: IDataObject;
+		try {
+			body = (await apiRequest.call(this, {
+				method: 'GET',
+				path: `/cards/${segment(cardId)}/sensitive`,
+				itemIndex,
+				// A card that is not assigned answers 404; the document states no errorCode for it.
+				explain: { CARD_NOT_FOUND: NOT_ASSIGNED, CARD_NOT_ACTIVE: NOT_ASSIGNED },
+				explainStatus: { 404: NOT_ASSIGNED },
+			})) as IDataObject;
+		} catch (error) {
+			throw await withCardStatus(this, error, cardId, itemIndex);
+		}
 		if (mask === false) return { ...body, masked: false };
 		return {
 			...body,

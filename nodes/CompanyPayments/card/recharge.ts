@@ -4,7 +4,7 @@ import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { cardIdField, readCardId, readTargetAmount, targetAmountField } from './fields';
+import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
 
 export const recharge: OperationDefinition = {
 	value: 'recharge',
@@ -12,7 +12,7 @@ export const recharge: OperationDefinition = {
 	action: 'Recharge a card',
 	description:
 		'Load an amount in USD onto an assigned card, paid from the company USDT balance (amount plus commission and processor fee, as Get Recharge Quote shows)',
-	properties: [cardIdField, targetAmountField, idempotencyKeyField],
+	properties: [...assignedCardIdFields, targetAmountField, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);

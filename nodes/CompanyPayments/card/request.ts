@@ -21,7 +21,7 @@ function text(value: unknown): string | null {
 
 function issuedNote(cardId: string | null): string {
 	return cardId
-		? `A card was issued: card ${cardId}. Use Card > Get or Get Sensitive Data with this ID.`
+		? `A card was issued: card ${cardId}. Use Card > Get or Get Card Number and CVV with this ID.`
 		: 'The service reports the request fulfilled but names no card ID. Find the card with Card > Get Many filtered by the external ID of this request.';
 }
 

@@ -55,7 +55,6 @@ export const acceptIdempotencyKeyField: INodeProperties = {
 /** The Idempotency Key of Pay QR Code, which prepares a new quote on every run. */
 export const payIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
-	displayName: 'Idempotency Key (Payment Reference)',
 	placeholder: 'e.g. {{ $json.invoiceId }}',
 	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item: safe for Retry On Fail, but a re-run of a failed execution prepares a new quote under a new key and can pay the QR code again. Set a reference of this payment from your input (e.g. an invoice ID) to make re-runs and duplicate triggers safe`,
 	hint: 'Set a payment reference from your input if executions of this workflow may be re-run',

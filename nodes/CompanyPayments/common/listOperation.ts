@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { StatusList } from '../../shared/contract/statuses';
 import { statusSpellings } from '../../shared/contract/statuses';
-import { listRecords, recordIdentity } from '../../shared/pager';
+import { readRecords, recordIdentity } from '../../shared/pager';
 import type { OperationDefinition } from '../types';
 import { listFields, readListFields } from './fields';
+import { addHint } from './hints';
 
 export interface ListOperation {
 	value?: string;
@@ -57,6 +58,38 @@ function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return query;
 }
 
+/** The filters a user set, as "status: success, externalId: employee-42". */
+function describeFilters(qs: IDataObject | undefined): string {
+	return Object.entries(qs ?? {})
+		.filter(([, value]) => value !== '' && value !== undefined && value !== null)
+		.map(([name, value]) => `${name}: ${String(value)}`)
+		.join(', ');
+}
+
+/** Says when Limit cut the list short, and when the filters left nothing. */
+function hintAboutList(
+	ctx: IExecuteFunctions,
+	count: number,
+	truncated: boolean,
+	limit: number,
+	qs: IDataObject | undefined,
+): void {
+	if (truncated) {
+		addHint(
+			ctx,
+			`Limit (${limit}) cut the list short: the service has more. Turn on Return All, or raise Limit, to get them all.`,
+		);
+	}
+	const filters = describeFilters(qs);
+	if (count === 0 && filters !== '') {
+		addHint(
+			ctx,
+			`Nothing matches the filters (${filters}). Check their values, or remove a filter to see more.`,
+			'warning',
+		);
+	}
+}
+
 /** A list operation: Return All / Limit, optional filters, one output item per record. */
 export function listOperation(definition: ListOperation): OperationDefinition {
 	const { path, itemsKey, filters, map, statusList } = definition;
@@ -84,23 +117,34 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 			const status = typeof qs?.status === 'string' && qs.status !== '' ? qs.status : undefined;
 			const spellings = statusList && status ? statusSpellings(statusList, status) : [];
 			let records: IDataObject[];
+			let truncated: boolean;
 			if (spellings.length > 1) {
 				const listings: IDataObject[][] = [];
+				truncated = false;
 				for (const spelling of spellings) {
-					listings.push(
-						await listRecords.call(this, {
-							path,
-							qs: { ...qs, status: spelling },
-							itemsKey,
-							...list,
-							itemIndex,
-						}),
-					);
+					const listing = await readRecords(this, {
+						path,
+						qs: { ...qs, status: spelling },
+						itemsKey,
+						...list,
+						itemIndex,
+					});
+					listings.push(listing.records);
+					truncated = truncated || listing.truncated;
 				}
-				records = mergeListings(listings, list.returnAll ? undefined : list.limit);
+				const merged = mergeListings(listings);
+				records = list.returnAll ? merged : merged.slice(0, list.limit);
+				truncated = truncated || records.length < merged.length;
 			} else {
-				records = await listRecords.call(this, { path, qs, itemsKey, ...list, itemIndex });
+				({ records, truncated } = await readRecords(this, {
+					path,
+					qs,
+					itemsKey,
+					...list,
+					itemIndex,
+				}));
 			}
+			hintAboutList(this, records.length, truncated, list.limit, qs);
 			return map ? records.map(map) : records;
 		},
 	};

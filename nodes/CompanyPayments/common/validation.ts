@@ -21,6 +21,19 @@ function invalid(
 	});
 }
 
+/** Checks a value is text (or a number) that is not empty; returns it trimmed. */
+export function checkText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
+	const trimmed =
+		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (trimmed === '') throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '');
+	return trimmed;
+}
+
 /** Reads a string parameter and checks it is not empty; returns it trimmed. */
 export function requireText(
 	ctx: IExecuteFunctions,
@@ -28,11 +41,7 @@ export function requireText(
 	name: string,
 	field: string,
 ): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const trimmed =
-		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (trimmed === '') throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '');
-	return trimmed;
+	return checkText(ctx, itemIndex, ctx.getNodeParameter(name, itemIndex, '') as unknown, field);
 }
 
 /**
@@ -57,7 +66,17 @@ export function requirePathId(
 	name: string,
 	field: string,
 ): string {
-	const id = requireText(ctx, itemIndex, name, field);
+	return checkPathId(ctx, itemIndex, ctx.getNodeParameter(name, itemIndex, '') as unknown, field);
+}
+
+/** The check of requirePathId, for a value already read (e.g. from a resource locator). */
+export function checkPathId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
+	const id = checkText(ctx, itemIndex, value, field);
 	if (isDotSegment(id)) throw invalid(ctx, itemIndex, field, DOT_SEGMENT_RULE, id);
 	return id;
 }
@@ -69,11 +88,28 @@ export function requireUuid(
 	name: string,
 	field: string,
 ): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	return checkUuid(ctx, itemIndex, ctx.getNodeParameter(name, itemIndex, '') as unknown, field);
+}
+
+/** The check of requireUuid, for a value already read (e.g. from a resource locator). */
+export function checkUuid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
 	if (!UUID.test(trimmed)) throw invalid(ctx, itemIndex, field, 'must be a UUID', value ?? '');
 	return trimmed;
 }
+
+/**
+ * The rules above as patterns, for the "By ID" mode of a resource locator: n8n's editor shows
+ * the message while the user types; execute() still checks with the functions above.
+ */
+export const PATH_ID_PATTERN = '^(?!\\s*\\.{1,2}\\s*$)\\s*\\S[\\s\\S]*$';
+export const UUID_PATTERN =
+	'^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
 
 /**
  * A money amount in plain decimal notation: digits, no leading zeros, an optional point with

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { EXISTING_DISPUTE_AGE_MS } from '../../shared/contract/assumptions';
-import { requireText, requireUuid, segment } from '../common/validation';
+import { readRecordId } from '../common/locator';
+import { requireText, segment } from '../common/validation';
+import { disputableOrderIdFields } from '../order/fields';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 
@@ -22,14 +24,7 @@ export const create: OperationDefinition = {
 	description:
 		'Open a dispute on a completed order (status success or failed); returns the open dispute instead if the order already has one',
 	properties: [
-		{
-			displayName: 'Order ID',
-			name: 'orderId',
-			type: 'string',
-			default: '',
-			required: true,
-			description: 'The ID (UUID) of the completed order to dispute',
-		},
+		...disputableOrderIdFields,
 		{
 			displayName: 'Reason',
 			name: 'reason',
@@ -42,7 +37,7 @@ export const create: OperationDefinition = {
 		},
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const orderId = requireUuid(this, itemIndex, 'orderId', 'Order ID');
+		const orderId = readRecordId(this, itemIndex, 'orderId', 'Order ID', 'uuid');
 		const reason = requireText(this, itemIndex, 'reason', 'Reason');
 		const requestedAt = Date.now();
 		const dispute = (await apiRequest.call(this, {

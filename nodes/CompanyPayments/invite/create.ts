@@ -1,13 +1,34 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readEmail, emailField } from '../company/fields';
-import { permissionsField, readPermissions, readRole, roleField } from '../member/permissions';
+import {
+	byVersion,
+	permissionChoiceFields,
+	permissionsField,
+	readPermissionFields,
+	readRole,
+	roleField,
+} from '../member/permissions';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 const LEGACY_KEY_INVITE =
 	"The service refused the invite. Inviting needs a member API key, not the legacy company-wide key; with a member's key, check the e-mail, role and permissions against the service message";
+
+const PERMISSIONS = 'Permissions the new member gets.';
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+};
+
+const role = roleField(
+	'The role the new member gets; leave this option out for the default role of the service',
+);
 
 export const create: OperationDefinition = {
 	value: 'create',
@@ -20,19 +41,10 @@ export const create: OperationDefinition = {
 			'Only this e-mail address can accept the invite. Leave empty for an invite anyone with the URL can accept.',
 			false,
 		),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				permissionsField('Permissions the new member gets.'),
-				roleField(
-					'The role the new member gets; leave this option out for the default role of the service',
-				),
-			],
-		},
+		...byVersion(
+			{ ...additionalFields, options: [permissionsField(PERMISSIONS), role] },
+			{ ...additionalFields, options: [...permissionChoiceFields(PERMISSIONS), role] },
+		),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const email = readEmail(this, itemIndex, false);
@@ -41,7 +53,7 @@ export const create: OperationDefinition = {
 		if (email) body.email = email;
 		const role = readRole(this, itemIndex, fields.role);
 		if (role !== undefined) body.role = role;
-		const permissions = readPermissions(this, itemIndex, fields.permissions);
+		const permissions = readPermissionFields(this, itemIndex, fields);
 		if (permissions !== undefined) body.permissions = permissions;
 		const answer = (await apiRequest.call(this, {
 			method: 'POST',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { requirePathId, segment } from '../common/validation';
+import { readRecordId, recordIdFields } from '../common/locator';
+import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 
@@ -9,18 +10,21 @@ export const revoke: OperationDefinition = {
 	name: 'Revoke',
 	action: 'Revoke an invite',
 	description: 'Revoke an open invite so it can no longer be accepted (needs members.invite)',
-	properties: [
-		{
+	properties: recordIdFields({
+		displayName: 'Invite',
+		name: 'inviteId',
+		description:
+			'The open invite, picked by e-mail from the list or given by its ID (as returned by Create)',
+		placeholder: 'e.g. inv_5e8d21',
+		listPlaceholder: 'Select an open invite…',
+		searchListMethod: 'getInvites',
+		legacy: {
 			displayName: 'Invite ID',
-			name: 'inviteId',
-			type: 'string',
-			default: '',
-			required: true,
 			description: 'The ID of the invite, as returned by Create and Get Many',
 		},
-	],
+	}),
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const inviteId = requirePathId(this, itemIndex, 'inviteId', 'Invite ID');
+		const inviteId = readRecordId(this, itemIndex, 'inviteId', 'Invite ID');
 		const notFound = `No invite with ID "${inviteId}" exists in this company`;
 		const answer = await apiRequest.call(this, {
 			method: 'DELETE',

@@ -1,17 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requirePathId } from '../common/validation';
+import { readRecordId, recordIdFields } from '../common/locator';
 
-export const userIdField: INodeProperties = {
-	displayName: 'Member ID',
+/** The member: a text field before node version 1.2, a list of members by e-mail from 1.2 on. */
+export const userIdFields: INodeProperties[] = recordIdFields({
+	displayName: 'Member',
 	name: 'userId',
-	type: 'string',
-	default: '',
-	required: true,
+	description:
+		'The member, picked by e-mail from the list or given by user ID (userId in the output of Member > Get Many)',
 	placeholder: 'e.g. usr_7f3a',
-	description: "The member's user ID (userId in the output of Member > Get Many)",
-};
+	listPlaceholder: 'Select a member…',
+	searchListMethod: 'getMembers',
+	legacy: {
+		displayName: 'Member ID',
+		description: "The member's user ID (userId in the output of Member > Get Many)",
+	},
+});
 
 export function readUserId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requirePathId(ctx, itemIndex, 'userId', 'Member ID');
+	return readRecordId(ctx, itemIndex, 'userId', 'Member ID');
 }

@@ -1,7 +1,24 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { MEMBER_ROLES as ROLES } from '../../shared/contract/assumptions';
+import { RESOURCE_LOCATOR_VERSION } from '../common/locator';
 import { invalidInput } from '../common/validation';
+
+/** Node version from which Permissions is a multi-select (the version of the resource locators). */
+export const PERMISSION_CHOICE_VERSION = RESOURCE_LOCATOR_VERSION;
+const BEFORE_CHOICE = { '@version': [{ _cnd: { lt: PERMISSION_CHOICE_VERSION } }] };
+const WITH_CHOICE = { '@version': [{ _cnd: { gte: PERMISSION_CHOICE_VERSION } }] };
+
+/** A collection in two forms: for nodes before version 1.2, and from 1.2 on (same name). */
+export function byVersion(
+	before: INodeProperties,
+	from: INodeProperties,
+): [INodeProperties, INodeProperties] {
+	return [
+		{ ...before, displayOptions: { show: { ...before.displayOptions?.show, ...BEFORE_CHOICE } } },
+		{ ...from, displayOptions: { show: { ...from.displayOptions?.show, ...WITH_CHOICE } } },
+	];
+}
 
 /** The permissions the interface document names; the complete list is not shown. */
 export const NAMED_PERMISSIONS = [
@@ -74,6 +91,69 @@ export function readPermissions(
 	}
 	if (names.length === 0 && !Array.isArray(value)) return undefined;
 	return names;
+}
+
+const PERMISSION_HELP: Record<string, string> = {
+	'cards.recharge': 'Recharge cards',
+	'members.invite': 'Invite new members and revoke invites',
+	'members.read': 'List members and invites',
+	'members.remove': 'Remove members',
+	'members.role.write': "Change members' roles and permissions",
+	'orders.create': 'Prepare, accept and pay orders',
+	'orders.read': 'Read orders',
+	'webhook.manage': 'Rotate the webhook secret',
+};
+
+/**
+ * From node version 1.2: the permissions the document names as a multi-select, and every other
+ * permission (the complete list is not shown) as text beside it. Both go into one list.
+ */
+export function permissionChoiceFields(description: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Permissions',
+			name: 'permissions',
+			type: 'multiOptions',
+			default: [],
+			options: [...NAMED_PERMISSIONS].sort().map((name) => ({
+				name,
+				value: name,
+				description: PERMISSION_HELP[name],
+			})),
+			description: `${description} The permissions the service documents; add others under Other Permissions`,
+		},
+		{
+			displayName: 'Other Permissions',
+			name: 'otherPermissions',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. payouts.create, cards.read',
+			description:
+				'Permissions not in the Permissions list that your account uses, separated by commas; sent together with the ones picked there',
+		},
+	];
+}
+
+/**
+ * Reads the permissions of a collection. Versions 1 and 1.1: the text field (see
+ * readPermissions). From 1.2: the picked permissions plus Other Permissions, each once;
+ * nothing picked and nothing typed means the field is not sent (an empty selection never
+ * takes every permission away by accident: `removeAll` does that on purpose).
+ */
+export function readPermissionFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: IDataObject,
+	removeAll = false,
+): string[] | undefined {
+	if (ctx.getNode().typeVersion < PERMISSION_CHOICE_VERSION) {
+		return readPermissions(ctx, itemIndex, fields.permissions);
+	}
+	if (removeAll) return [];
+	const picked = readPermissions(ctx, itemIndex, fields.permissions) ?? [];
+	const other = readPermissions(ctx, itemIndex, fields.otherPermissions, 'Other Permissions') ?? [];
+	const names = [...new Set([...picked, ...other])];
+	return names.length > 0 ? names : undefined;
 }
 
 /**

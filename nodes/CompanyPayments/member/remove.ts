@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { readUserId, userIdField } from './fields';
+import { readUserId, userIdFields } from './fields';
 
 /** Explanations of the refusals the contract states for DELETE /members/{userId}. */
 export const LAST_OWNER =
@@ -19,7 +19,7 @@ export const remove: OperationDefinition = {
 	description:
 		"Remove a member from the company (needs members.remove and a member API key); the member's API key stops working at once",
 	properties: [
-		userIdField,
+		...userIdFields,
 		{
 			displayName:
 				"The member's API key stops working immediately. The last owner cannot be removed, and an owner cannot remove themselves.",

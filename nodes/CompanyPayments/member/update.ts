@@ -1,11 +1,30 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { readUserId, userIdField } from './fields';
-import { permissionsField, readPermissions, readRole, roleField } from './permissions';
+import { readUserId, userIdFields } from './fields';
+import {
+	byVersion,
+	permissionChoiceFields,
+	permissionsField,
+	readPermissionFields,
+	readRole,
+	roleField,
+} from './permissions';
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+};
+
+const role = roleField(
+	'The new role. You cannot change your own role, and only an owner can change the role of an owner.',
+);
 
 export const update: OperationDefinition = {
 	value: 'update',
@@ -13,7 +32,7 @@ export const update: OperationDefinition = {
 	action: 'Update a member',
 	description: "Change a member's role and/or permissions (needs members.role.write)",
 	properties: [
-		userIdField,
+		...userIdFields,
 		{
 			displayName:
 				"Permissions REPLACE the member's whole permission list: list every permission the member should have after the update, not only the ones to add",
@@ -21,21 +40,32 @@ export const update: OperationDefinition = {
 			type: 'notice',
 			default: '',
 		},
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				permissionsField(
-					'Every permission the member should have after the update. To remove every permission, set the field to the expression {{ [] }}.',
-				),
-				roleField(
-					'The new role. You cannot change your own role, and only an owner can change the role of an owner.',
-				),
-			],
-		},
+		...byVersion(
+			{
+				...updateFields,
+				options: [
+					permissionsField(
+						'Every permission the member should have after the update. To remove every permission, set the field to the expression {{ [] }}.',
+					),
+					role,
+				],
+			},
+			{
+				...updateFields,
+				options: [
+					...permissionChoiceFields('Every permission the member should have after the update.'),
+					{
+						displayName: 'Remove All Permissions',
+						name: 'removeAllPermissions',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to take every permission away from the member (Permissions and Other Permissions are then ignored)',
+					},
+					role,
+				],
+			},
+		),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const userId = readUserId(this, itemIndex);
@@ -43,7 +73,12 @@ export const update: OperationDefinition = {
 		const body: IDataObject = {};
 		const role = readRole(this, itemIndex, fields.role);
 		if (role !== undefined) body.role = role;
-		const permissions = readPermissions(this, itemIndex, fields.permissions);
+		const permissions = readPermissionFields(
+			this,
+			itemIndex,
+			fields,
+			fields.removeAllPermissions === true,
+		);
 		if (permissions !== undefined) body.permissions = permissions;
 		if (Object.keys(body).length === 0) {
 			throw new NodeOperationError(

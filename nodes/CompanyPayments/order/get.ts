@@ -1,8 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { requireUuid, segment } from '../common/validation';
+import { readRecordId } from '../common/locator';
+import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
+import { orderIdFields } from './fields';
 
 export const get: OperationDefinition = {
 	value: 'get',
@@ -10,18 +12,9 @@ export const get: OperationDefinition = {
 	action: 'Get an order',
 	description: 'Get one order by its ID',
 	readOnly: true,
-	properties: [
-		{
-			displayName: 'Order ID',
-			name: 'orderId',
-			type: 'string',
-			default: '',
-			required: true,
-			description: 'The ID (UUID) of the order',
-		},
-	],
+	properties: orderIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const orderId = requireUuid(this, itemIndex, 'orderId', 'Order ID');
+		const orderId = readRecordId(this, itemIndex, 'orderId', 'Order ID', 'uuid');
 		return (await apiRequest.call(this, {
 			method: 'GET',
 			path: `/orders/${segment(orderId)}`,

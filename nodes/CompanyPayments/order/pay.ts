@@ -27,7 +27,7 @@ export const pay: OperationDefinition = {
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-			'Idempotency Key (Payment Reference)',
+			'Idempotency Key',
 		);
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');

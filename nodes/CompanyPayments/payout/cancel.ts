@@ -4,7 +4,7 @@ import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { payoutIdField, readPayoutId } from './fields';
+import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
 
 export const cancel: OperationDefinition = {
@@ -14,7 +14,7 @@ export const cancel: OperationDefinition = {
 	description:
 		'Cancel a payout that no executor has taken yet (status waiting_trader); it ends in fail with failReason cancelled_by_merchant and its money is returned',
 	// The document shows no Idempotency-Key for cancel; it is sent anyway (see assumptions.ts).
-	properties: [payoutIdField, idempotencyKeyField],
+	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
 		const key = idempotencyKey(

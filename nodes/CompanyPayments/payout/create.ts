@@ -75,6 +75,7 @@ export const create: OperationDefinition = {
 					name: 'bankId',
 					type: 'string',
 					default: '',
+					placeholder: 'e.g. tbank',
 					description:
 						"The ID of the recipient's bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.",
 				},

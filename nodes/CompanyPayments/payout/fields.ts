@@ -1,16 +1,34 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requirePathId } from '../common/validation';
+import { readRecordId, recordIdFields } from '../common/locator';
 
-export const payoutIdField: INodeProperties = {
-	displayName: 'Payout ID',
+const payoutId = {
+	displayName: 'Payout',
 	name: 'payoutId',
-	type: 'string',
-	default: '',
-	required: true,
-	description: 'The ID of the payout, as returned by Create and Get Many',
+	description: 'The payout, picked from the list or given by its ID (as returned by Create)',
+	placeholder: 'e.g. po_4b1d2e',
+	listPlaceholder: 'Select a payout…',
+	legacy: {
+		displayName: 'Payout ID',
+		description: 'The ID of the payout, as returned by Create and Get Many',
+	},
 };
 
+/** Any payout of the company. */
+export const payoutIdFields: INodeProperties[] = recordIdFields({
+	...payoutId,
+	searchListMethod: 'getPayouts',
+});
+
+/** Lists only payouts in waiting_trader: the only ones Cancel accepts. */
+export const cancelablePayoutIdFields: INodeProperties[] = recordIdFields({
+	...payoutId,
+	description:
+		'The payout: the list shows payouts still waiting for an executor (waiting_trader) only, the only ones that can be cancelled; give another payout by its ID',
+	listPlaceholder: 'Select a payout waiting for an executor…',
+	searchListMethod: 'getCancelablePayouts',
+});
+
 export function readPayoutId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requirePathId(ctx, itemIndex, 'payoutId', 'Payout ID');
+	return readRecordId(ctx, itemIndex, 'payoutId', 'Payout ID');
 }

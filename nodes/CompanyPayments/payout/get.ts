@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { payoutIdField, readPayoutId } from './fields';
+import { payoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
 
 export const get: OperationDefinition = {
@@ -13,7 +13,7 @@ export const get: OperationDefinition = {
 	description:
 		'Get one payout by its ID; fundsReturned tells whether its money is back on the company balance',
 	readOnly: true,
-	properties: [payoutIdField],
+	properties: payoutIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
 		const payout = (await apiRequest.call(this, {

@@ -3,14 +3,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { readWalletId, walletIdField } from './fields';
+import { readWalletId, walletIdFields } from './fields';
 
 export const block: OperationDefinition = {
 	value: 'block',
 	name: 'Block',
 	action: 'Block a user wallet',
 	description: 'Block a user wallet',
-	properties: [walletIdField],
+	properties: walletIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const walletId = readWalletId(this, itemIndex);
 		return (await apiRequest.call(this, {

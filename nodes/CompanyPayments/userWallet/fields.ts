@@ -1,15 +1,21 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requirePathId } from '../common/validation';
+import { readRecordId, recordIdFields } from '../common/locator';
 
-export const walletIdField: INodeProperties = {
-	displayName: 'Wallet ID',
+/** The user wallet: a text field before node version 1.2, a list by external ID from 1.2 on. */
+export const walletIdFields: INodeProperties[] = recordIdFields({
+	displayName: 'Wallet',
 	name: 'walletId',
-	type: 'string',
-	default: '',
-	required: true,
-	description: 'The ID of the user wallet, as returned by Create or Get and Get Many',
-};
+	description:
+		"The user wallet, picked by the end user's external ID from the list or given by its ID (as returned by Create or Get)",
+	placeholder: 'e.g. uw_9c2e71',
+	listPlaceholder: 'Select a user wallet…',
+	searchListMethod: 'getUserWallets',
+	legacy: {
+		displayName: 'Wallet ID',
+		description: 'The ID of the user wallet, as returned by Create or Get and Get Many',
+	},
+});
 
 export const externalIdField: INodeProperties = {
 	displayName: 'External ID',
@@ -22,5 +28,5 @@ export const externalIdField: INodeProperties = {
 };
 
 export function readWalletId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requirePathId(ctx, itemIndex, 'walletId', 'Wallet ID');
+	return readRecordId(ctx, itemIndex, 'walletId', 'Wallet ID');
 }

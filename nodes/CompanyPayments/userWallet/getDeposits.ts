@@ -16,6 +16,7 @@ export const getDeposits = listOperation({
 			name: 'externalId',
 			type: 'string',
 			default: '',
+			placeholder: 'e.g. user-42',
 			description: 'Only deposits to the wallet of this end user',
 		},
 		{

@@ -7,6 +7,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
@@ -153,6 +154,8 @@ export interface ContextOptions {
 	customData?: Map<string, string>;
 	nodeId?: string;
 	runIndex?: number;
+	/** The node's version (default 1). */
+	typeVersion?: number;
 }
 
 /** Reads a dotted parameter path (`options.foo`) the way getNodeParameter does. */
@@ -186,9 +189,15 @@ export function httpHelpers(
 	};
 }
 
+function isLocator(value: unknown): value is { __rl: true; mode: string; value: unknown } {
+	return typeof value === 'object' && value !== null && '__rl' in value && 'value' in value;
+}
+
 export interface FakeContext extends IExecuteFunctions {
 	/** Every request the node made, after authentication was applied. */
 	requests: IHttpRequestOptions[];
+	/** The execution hints the node added (shown above its output in the editor). */
+	hints: NodeExecutionHint[];
 }
 
 export function createContext(options: ContextOptions): FakeContext {
@@ -206,14 +215,17 @@ export function createContext(options: ContextOptions): FakeContext {
 		id: options.nodeId ?? NODE_ID,
 		name: 'Company Payments',
 		type: 'n8n-nodes-company-payments.companyPayments',
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: {},
 		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
+	const hints: NodeExecutionHint[] = [];
 	const context = {
 		requests,
+		hints,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
 		getNode: () => node,
 		getExecutionId: () => ('executionId' in options ? options.executionId : '1001') as string,
@@ -237,9 +249,16 @@ export function createContext(options: ContextOptions): FakeContext {
 				},
 			};
 		},
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+		getNodeParameter: (
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			parameterOptions?: { extractValue?: boolean },
+		) => {
 			const source = perItem ? perItem[itemIndex] : (options.parameters as IDataObject);
 			const value = readPath(source ?? {}, name);
+			// Like n8n: with extractValue a resource locator ({ __rl, mode, value }) gives its value.
+			if (parameterOptions?.extractValue && isLocator(value)) return value.value;
 			if (value !== undefined) return value;
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);

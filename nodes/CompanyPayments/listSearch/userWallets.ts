@@ -1,0 +1,37 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { joinParts, searchList, shortDate, text } from './search';
+
+/** A user wallet as a person recognises it: the end user's external ID, status and date. */
+export function userWalletEntry(record: IDataObject) {
+	const id = text(record, 'id') ?? text(record, 'walletId');
+	if (!id) return undefined;
+	return {
+		name: joinParts([
+			text(record, 'externalId') ?? id,
+			text(record, 'status'),
+			shortDate(record.createdAt),
+		]),
+		value: id,
+	};
+}
+
+/** The user wallets of the company (User Wallet → Block, Replace). */
+export async function getUserWallets(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchList(
+		this,
+		{
+			path: ENDPOINTS.userWallets,
+			itemsKey: 'wallets',
+			entry: userWalletEntry,
+			searchText: (record) => joinParts([text(record, 'address')]),
+		},
+		filter,
+		paginationToken,
+	);
+}

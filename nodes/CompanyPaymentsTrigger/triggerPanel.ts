@@ -1,0 +1,17 @@
+import type { TriggerPanelDefinition } from 'n8n-workflow';
+
+/**
+ * The panel n8n shows while the trigger waits for an event: step by step, how to get a test
+ * event from the service, which calls one webhook URL per company.
+ */
+export const TRIGGER_PANEL: TriggerPanelDefinition = {
+	header: 'Waiting for an event from Company Payments',
+	executionsHelp: {
+		inactive:
+			"<b>To get a test event:</b><br />1. Turn on <i>Register Webhook URL Automatically</i> (needs an API key with webhook.manage), or copy this node's <b>Test URL</b> into the company's webhook URL yourself (Company Payments node: Company → Update Profile).<br />2. Click <b>Execute step</b> (listen) here.<br />3. Cause an event in the service, e.g. change an order's status or create a payout.<br />4. The event shows up in this editor. Put the Production URL back afterwards if you set the URL yourself.<br /><br /><b>Once the workflow is ready</b>, publish it: every event then starts an execution, listed under executions, not shown here.",
+		active:
+			"<b>To get a test event:</b> click <b>Execute step</b> (listen) here, with the company's webhook URL set to this node's <b>Test URL</b> (done for you when <i>Register Webhook URL Automatically</i> is on), then cause an event in the service, e.g. change an order's status.<br /><br />The workflow is active, so events sent to the Production URL start executions, listed in the <a data-key='executions'>executions list</a>, not shown here.",
+	},
+	activationHint:
+		"Once you have finished building your workflow, publish it and point the company's webhook URL at the Production URL to have it run on every event.",
+};
