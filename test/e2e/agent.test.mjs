@@ -101,6 +101,9 @@ const SCRIPTS = {
 	],
 };
 
+/** A record picker of node version 1.2 set to By ID, its value filled by the model. */
+const byId = (value) => ({ __rl: true, mode: 'id', value });
+
 function payoutArgs(tag) {
 	return {
 		amountRub: tag === 'B' ? '2500' : '1500',
@@ -118,7 +121,7 @@ function toolNode(name, x, parameters, credential) {
 		id: uuid(),
 		name,
 		type: TOOL,
-		typeVersion: 1.1,
+		typeVersion: 1.2,
 		position: [x, 260],
 		parameters,
 		credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
@@ -318,14 +321,14 @@ before(async () => {
 			toolNode(
 				'get_payout',
 				300,
-				{ resource: 'payout', operation: 'get', payoutId: fromAI('payoutId', 'The payout ID') },
+				{ resource: 'payout', operation: 'get', payoutId: byId(fromAI('payoutId', 'The payout ID')) },
 				owner,
 			),
 			createPayout({ agentMayMoveMoney: true }),
 			toolNode(
 				'card_details',
 				500,
-				{ resource: 'card', operation: 'getSensitiveData', cardId: fromAI('cardId', 'Card ID') },
+				{ resource: 'card', operation: 'getSensitiveData', cardId: byId(fromAI('cardId', 'Card ID')) },
 				owner,
 			),
 			toolNode(
@@ -334,7 +337,7 @@ before(async () => {
 				{
 					resource: 'card',
 					operation: 'getSensitiveData',
-					cardId: fromAI('cardId', 'Card ID'),
+					cardId: byId(fromAI('cardId', 'Card ID')),
 					maskSensitiveData: false,
 				},
 				owner,
