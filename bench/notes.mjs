@@ -46,15 +46,24 @@ export const NOTES = {
 		text: (results) => {
 			const t = results.trigger;
 			const r = (name, anchor) => t.ratio[name][anchor].median.toFixed(2);
+			const range = (name, anchor) =>
+				`${t.ratio[name][anchor].min.toFixed(2)}–${t.ratio[name][anchor].max.toFixed(2)}`;
 			return (
-				`Ours (version 2) reaches ${r('small', 'webhookAuth')}× the Webhook node with Header Auth and ` +
-				`${r('small', 'chargebee')}× the Chargebee Trigger here; without delivery IDs (nothing ` +
-				`stored) ${r('noId', 'webhookAuth')}× and ${r('noId', 'chargebee')}×. What is left per ` +
-				`delivery beyond the anchors: the dedup store's write into the static data (every new ` +
-				`delivery), and on n8n 2.41 the expression sandbox n8n takes for every start node but the ` +
-				`Webhook node (webhookPhaseNeedsIsolate), which the Header Auth anchor does not pay ` +
-				`and the Chargebee Trigger does. The credential read is once per 10 s at most ` +
-				`(nodes/CompanyPaymentsTrigger/secretCache.ts). See the note under the table.`
+				`Ours (version 2) reaches ${r('small', 'webhookAuth')}× (${range('small', 'webhookAuth')}) ` +
+				`the Webhook node with Header Auth and ${r('small', 'chargebee')}× ` +
+				`(${range('small', 'chargebee')}) the Chargebee Trigger here; without delivery IDs ` +
+				`(nothing stored) ${r('noId', 'webhookAuth')}× and ${r('noId', 'chargebee')}×. A median ` +
+				`inside a min–max that straddles 1.0 is within this machine's noise. Per new delivery ` +
+				`on n8n 2.41 (from n8n's sources; each sandbox about 10 ms of main-thread CPU): before ` +
+				`issue 19 (version 1, credential read per delivery) n8n built a sandbox for the webhook ` +
+				`phase, one for the credential read and one for the execution, and evaluated the ` +
+				`binaryData expression; now (version 2, secret kept ≤ 10 s) the webhook phase and the ` +
+				`execution, the same count as the Webhook node with Header Auth (its credential read ` +
+				`and the execution), while the Chargebee Trigger (version 1) pays the webhook phase, ` +
+				`the binaryData expression and the execution. What is left beyond the anchors is the ` +
+				`dedup store's write into the static data on every new delivery, which the anchors do ` +
+				`not have and the restart-proof deduplication needs; the webhook-phase sandbox is ` +
+				`n8n's for every start node but its own Webhook node.`
 			);
 		},
 	},

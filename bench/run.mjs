@@ -407,7 +407,11 @@ function keptFromEarlier(run) {
 			keep.some((prefix) => line.slice(2).startsWith(prefix)) &&
 			!line.startsWith('| Figure'),
 	);
-	const measured = /Measured (\d{4}-\d{2}-\d{2})/.exec(previous)?.[1] ?? 'an earlier run';
+	// A section written this way names the run its kept rows come from; keep that name.
+	const measured =
+		/kept as measured on (\d{4}-\d{2}-\d{2})/.exec(previous)?.[1] ??
+		/Measured (\d{4}-\d{2}-\d{2})/.exec(previous)?.[1] ??
+		'an earlier run';
 	const ownTitles = new Set(rows.length ? Object.values(NOTES).map((note) => note.title) : []);
 	const notes = lines.filter((line) => {
 		const title = /^- \*\*(.+?)\.\*\*/.exec(line)?.[1];
