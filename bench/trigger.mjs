@@ -1,24 +1,32 @@
-// Benchmark 2: the Company Payments Trigger inside a real n8n against n8n's own Webhook node.
+// Benchmark 2: the Company Payments Trigger inside a real n8n against n8n's own nodes that pay
+// the same entry costs (issue 19).
 //
-// Four active workflows, each "<start node> → No Operation":
-//   - webhook:  n8n's Webhook node, POST, Respond "Immediately" (onReceived)
-//   - small:    our trigger (it answers on receipt too) with the default options and its dedup
-//               store full at the default cap of 1,000 delivery ids (prefilled)
-//   - full:     our trigger with Deduplication Store Size raised to 10,000 and the store full:
-//               what a user who raises the cap pays per delivery
-//   - noId:     our trigger, deliveries sent WITHOUT X-Service-Delivery-Id, so nothing is
-//               deduplicated or stored: verification and routing only (a diagnostic row that
-//               separates the cost of the store from the rest)
+// Active workflows in the same n8n, each "<start node> → No Operation", all answering on receipt:
+//   - webhook:     n8n's Webhook node (v2), no authentication: a reference only. On n8n 2.41 it
+//                  is the one start node n8n runs without an expression sandbox per request.
+//   - webhookAuth: n8n's Webhook node (v2) with Header Auth (an httpHeaderAuth credential): a
+//                  credential read per request, like our signature check. Anchor, target ≥ 1.0×.
+//   - chargebee:   n8n's Chargebee Trigger (v1): a built-in non-Webhook trigger that takes a
+//                  plain POST without registering anywhere (no webhookMethods, no credential);
+//                  on 2.41 it pays the webhook-phase sandbox and, as typeVersion 1, the binaryData
+//                  expression. Anchor, target ≥ 1.0×.
+//   - small:       our trigger, typeVersion 2 (new nodes), default options, dedup store full at
+//                  the default cap of 1,000 delivery ids (prefilled), deliveries with an ID
+//   - noId:        the same trigger, deliveries WITHOUT X-Service-Delivery-Id (nothing stored)
+//   - v1:          our trigger at typeVersion 1 (saved workflows), as `small` otherwise
 // The stores are prefilled through the workflows' static data, so every run measures the
 // steady state rather than a store that grows while it is measured.
 // Every delivery has a unique X-Service-Delivery-Id (a UUID, like the service's) and a valid
-// X-Service-Signature (the Webhook node ignores both). Senders keep connections alive.
+// X-Service-Signature; the Webhook nodes ignore both, and get the header of their Header Auth.
+// Chargebee gets the same body with Chargebee's `event_type` added (it starts nothing without).
+// Senders keep connections alive.
 //
 // Rate: deliveries / (time from the first request until n8n has FINISHED all executions). The
 // answer comes back before the execution runs ("onReceived"), so counting answers only would
 // reward queueing work; the rate until the last answer is kept as well.
 import { createHmac, randomUUID } from 'node:crypto';
 
+import { credentialRef, lineNode } from '../harness/workflows.mjs';
 import { eventBody } from './verify.mjs';
 import { sleep, summary } from './lib/stats.mjs';
 import {
@@ -30,6 +38,7 @@ import {
 	triggerWorkflow,
 	waitFinished,
 	webhookWorkflow,
+	workflowId,
 } from './lib/n8n.mjs';
 
 /** The credential's Webhook Secret (service form: whsec_ + 48 hex); a dummy for the benchmark. */
@@ -37,29 +46,85 @@ export const WEBHOOK_SECRET_DUMMY = 'whsec_dummy5b1e0c9a7f3d2e8b6a4c1f0e9d8c7b6a
 
 const BODY = eventBody(1024).raw;
 const SIGNATURE = createHmac('sha256', WEBHOOK_SECRET_DUMMY).update(BODY).digest('hex');
+/** The same event with Chargebee's event type field, for the Chargebee Trigger. */
+const CHARGEBEE_BODY = Buffer.from(
+	JSON.stringify({ event_type: 'order.status_changed', ...JSON.parse(BODY.toString('utf8')) }),
+);
+
+/** The Header Auth credential of the Webhook node anchor (n8n's httpHeaderAuth), a dummy. */
+export const HEADER_AUTH = { name: 'X-Bench-Auth', value: 'bench-dummy-8c1f0e9d7b6a5c4d3e2f' };
+export const HEADER_AUTH_CREDENTIAL = {
+	name: 'bench header auth',
+	type: 'httpHeaderAuth',
+	data: HEADER_AUTH,
+};
+
+/** n8n's Chargebee Trigger → No Operation (path `<webhookId>/webhook`, all events). */
+function chargebeeWorkflow() {
+	const webhookId = randomUUID();
+	const trigger = lineNode(
+		'Chargebee Trigger',
+		'n8n-nodes-base.chargebeeTrigger',
+		1,
+		0,
+		{ events: ['*'] },
+		{ webhookId },
+	);
+	return {
+		workflow: {
+			id: workflowId(),
+			name: 'bench chargebee-trigger',
+			nodes: [trigger, { ...noOp(), position: [220, 0] }],
+			connections: {
+				'Chargebee Trigger': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		},
+		path: `${webhookId}/webhook`,
+		body: CHARGEBEE_BODY,
+	};
+}
 
 export const SMALL_STORE = 1_000;
 export const FULL_STORE = 10_000;
 
-/** The four workflows (for import before n8n starts). */
-export function triggerWorkflows(credential) {
+/** The workflows (for import before n8n starts); `headerAuth` is the imported httpHeaderAuth credential. */
+export function triggerWorkflows(credential, headerAuth) {
+	const webhookAuth = webhookWorkflow('webhook-header-auth', [noOp()], {
+		responseMode: 'onReceived',
+		authentication: 'headerAuth',
+	});
+	webhookAuth.workflow.nodes[0].credentials = {
+		httpHeaderAuth: { id: headerAuth.id, name: headerAuth.name },
+	};
+	webhookAuth.headers = { [HEADER_AUTH.name.toLowerCase()]: HEADER_AUTH.value };
 	return {
 		webhook: webhookWorkflow('webhook-noop', [noOp()], { responseMode: 'onReceived' }),
-		small: triggerWorkflow('trigger-default-store', credential, prefilledStore(SMALL_STORE)),
-		full: triggerWorkflow('trigger-large-store', credential, prefilledStore(FULL_STORE), {
-			dedupMaxEntries: FULL_STORE,
-		}),
-		noId: { ...triggerWorkflow('trigger-no-delivery-id', credential), withoutIds: true },
+		webhookAuth,
+		chargebee: chargebeeWorkflow(),
+		small: triggerWorkflow(
+			'trigger-default-store',
+			credential,
+			prefilledStore(SMALL_STORE),
+			{},
+			{ typeVersion: 2 },
+		),
+		noId: {
+			...triggerWorkflow('trigger-no-delivery-id', credential, undefined, {}, { typeVersion: 2 }),
+			withoutIds: true,
+		},
+		v1: triggerWorkflow('trigger-v1-default-store', credential, prefilledStore(SMALL_STORE)),
 	};
 }
 
-/** The service's headers; `id` null leaves X-Service-Delivery-Id out. */
-function headersFor(id) {
+/** The service's headers (plus a target's own); `id` null leaves X-Service-Delivery-Id out. */
+function headersFor(id, target = {}) {
 	const headers = {
 		'content-type': 'application/json',
-		'content-length': String(BODY.length),
+		'content-length': String((target.body ?? BODY).length),
 		'x-service-signature': SIGNATURE,
 		'user-agent': 'company-payments-bench/1.0',
+		...target.headers,
 	};
 	if (id !== null) headers['x-service-delivery-id'] = id;
 	return headers;
@@ -75,7 +140,10 @@ async function burst(n8n, client, target, count, concurrency) {
 	const sender = async () => {
 		while (next < ids.length) {
 			const id = ids[next++];
-			const res = await client.send(url, { headers: headersFor(id), body: BODY });
+			const res = await client.send(url, {
+				headers: headersFor(id, target),
+				body: target.body ?? BODY,
+			});
 			if (res.status !== 200) throw new Error(`${target.path} answered ${res.status}: ${res.text}`);
 		}
 	};
@@ -89,10 +157,13 @@ async function burst(n8n, client, target, count, concurrency) {
 }
 
 /** One delivery at a time with a pause between; returns the answer times in ms. */
-async function oneByOne(client, url, ids, check) {
+async function oneByOne(client, url, ids, check, target = {}) {
 	const times = [];
 	for (const id of ids) {
-		const res = await client.send(url, { headers: headersFor(id), body: BODY });
+		const res = await client.send(url, {
+			headers: headersFor(id, target),
+			body: target.body ?? BODY,
+		});
 		check(res);
 		times.push(res.ms);
 		await sleep(40);
@@ -131,7 +202,10 @@ async function newVersusDuplicate(n8n, client, target, count) {
 	};
 }
 
-const VARIANTS = ['webhook', 'small', 'full', 'noId'];
+const VARIANTS = ['webhook', 'webhookAuth', 'chargebee', 'small', 'noId', 'v1'];
+/** Ours, each compared with every anchor. */
+export const OURS = ['small', 'noId', 'v1'];
+export const ANCHORS = ['webhookAuth', 'chargebee', 'webhook'];
 
 /**
  * @param {object} n8n running n8n handle with the workflows of triggerWorkflows() active
@@ -149,7 +223,9 @@ export async function benchTrigger(
 		const rates = Object.fromEntries(
 			VARIANTS.map((name) => [name, { answered: [], finished: [] }]),
 		);
-		const ratios = { small: [], full: [], noId: [] };
+		const ratios = Object.fromEntries(
+			OURS.map((name) => [name, Object.fromEntries(ANCHORS.map((anchor) => [anchor, []]))]),
+		);
 		for (let run = 0; run < runs; run++) {
 			log(
 				`trigger: run ${run + 1}/${runs}, ${count} deliveries per workflow, ${concurrency} senders`,
@@ -162,8 +238,10 @@ export async function benchTrigger(
 				rates[name].answered.push(got[name].answeredPerSecond);
 				rates[name].finished.push(got[name].finishedPerSecond);
 			}
-			for (const name of ['small', 'full', 'noId']) {
-				ratios[name].push(got[name].finishedPerSecond / got.webhook.finishedPerSecond);
+			for (const name of OURS) {
+				for (const anchor of ANCHORS) {
+					ratios[name][anchor].push(got[name].finishedPerSecond / got[anchor].finishedPerSecond);
+				}
 			}
 		}
 		log(`trigger: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
@@ -174,9 +252,25 @@ export async function benchTrigger(
 				if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
 			}),
 		);
+		const anchorLatency = {};
+		for (const anchor of ['webhookAuth', 'chargebee']) {
+			const target = workflows[anchor];
+			anchorLatency[anchor] = summary(
+				await oneByOne(
+					client,
+					n8n.webhookUrl(target.path),
+					Array.from({ length: sequential }, () => randomUUID()),
+					(res) => {
+						if (res.status !== 200)
+							throw new Error(`${anchor} answered ${res.status}: ${res.text}`);
+					},
+					target,
+				),
+			);
+		}
 		const latency = {
 			small: await newVersusDuplicate(n8n, client, workflows.small, sequential),
-			full: await newVersusDuplicate(n8n, client, workflows.full, sequential),
+			v1: await newVersusDuplicate(n8n, client, workflows.v1, sequential),
 		};
 		for (const name of VARIANTS) {
 			const failed = await failedExecutions(n8n, workflows[name].workflow.id);
@@ -193,12 +287,14 @@ export async function benchTrigger(
 					{ answered: summary(rates[name].answered), finished: summary(rates[name].finished) },
 				]),
 			),
-			ratio: {
-				small: summary(ratios.small),
-				full: summary(ratios.full),
-				noId: summary(ratios.noId),
-			},
+			ratio: Object.fromEntries(
+				OURS.map((name) => [
+					name,
+					Object.fromEntries(ANCHORS.map((anchor) => [anchor, summary(ratios[name][anchor])])),
+				]),
+			),
 			webhookLatency,
+			anchorLatency,
 			latency,
 		};
 	} finally {

@@ -81,12 +81,18 @@ export const splitOutNode = (field) =>
  * Company Payments Trigger → No Operation. The trigger's production URL is
  * `/webhook/<webhookId>/webhook`. `staticData` lets a run start with a filled dedup store.
  */
-export function triggerWorkflow(name, credential, staticData, options = {}) {
+export function triggerWorkflow(
+	name,
+	credential,
+	staticData,
+	options = {},
+	{ typeVersion = 1 } = {},
+) {
 	const webhookId = uuid();
 	const trigger = node(
 		'Company Payments Trigger',
 		TRIGGER_NODE,
-		1,
+		typeVersion,
 		0,
 		{ events: ['*'], routeByEvent: false, registerWebhook: false, options },
 		{ webhookId, credentials: credentialRef(credential) },

@@ -22,7 +22,13 @@ export class CompanyPaymentsTrigger implements INodeType {
 			dark: 'file:../../icons/companyPayments.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2 only changes what n8n does before the node runs: for a typeVersion-1 start node
+		// n8n evaluates the expression `$parameter["options"]["binaryData"]` on every request (an
+		// expression sandbox on n8n 2.41, about 10 ms), for later versions it does not, and leaves
+		// bodies of content types it does not parse unread, which receive() then reads itself.
+		// Saved workflows keep version 1 and work as before; new nodes open on version 2.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: SUBTITLE_EXPRESSION,
 		description:
 			'Starts the workflow on order, deposit, payout and card events of your company payments account, verified and deduplicated',

@@ -20,6 +20,7 @@ import {
 	verifyBody,
 } from './signature';
 import { isObject } from '../shared/contract/guards';
+import { secretCache } from './secretCache';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -42,7 +43,14 @@ const UNAUTHORIZED_BODY = JSON.stringify({
 
 interface RawRequest {
 	rawBody?: RawBody;
+	/** n8n's reader of the request body (1.x and 2.x): fills `rawBody`, within n8n's size limit. */
+	readRawBody?: () => Promise<void>;
 }
+
+const UNSUPPORTED_BODY = JSON.stringify({
+	message:
+		'Unsupported Media Type: this body cannot be verified byte for byte (multipart/form-data is parsed by n8n before the node sees it); send it as application/json',
+});
 
 interface ResponseLike {
 	status(code: number): unknown;
@@ -156,6 +164,34 @@ function headerText(value: unknown): string | null {
 }
 
 /**
+ * The bytes of the body as received. n8n reads them before the node runs for every content type
+ * of a typeVersion-1 node and for the types it parses (JSON, text, form, XML) of a newer one;
+ * for any other type (e.g. application/octet-stream, or none) a newer node gets the unread
+ * stream, and reads it here with n8n's own reader (its size limit and Content-Encoding apply).
+ * undefined when the body is gone (multipart/form-data: n8n parsed it into fields and files).
+ */
+async function rawBodyOf(ctx: IWebhookFunctions): Promise<RawBody | undefined> {
+	const request = ctx.getRequestObject() as unknown as RawRequest;
+	if (request.rawBody !== undefined) return request.rawBody;
+	if (typeof request.readRawBody !== 'function') return undefined;
+	try {
+		await request.readRawBody();
+	} catch (error) {
+		ctx.logger.warn(
+			`Company Payments Trigger could not read the request body (${(error as Error).message})`,
+		);
+		return undefined;
+	}
+	return request.rawBody;
+}
+
+/** Which trigger and credential a kept secret belongs to. */
+function secretCacheKey(ctx: IWebhookFunctions, nodeId: string): string {
+	const credential = ctx.getNode().credentials?.[CREDENTIAL_NAME];
+	return `${ctx.getWorkflow().id ?? ''}:${nodeId}:${credential?.id ?? credential?.name ?? ''}`;
+}
+
+/**
  * Handles one delivery: verify the signature over the raw bytes, filter by event, drop
  * duplicates, and hand the event to the workflow. Nothing here calls the network; the answer
  * goes out as soon as the delivery is verified and recorded.
@@ -172,8 +208,15 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 				: 'the X-Service-Signature header is not 64 hex characters',
 		);
 	}
-	const raw = (this.getRequestObject() as unknown as RawRequest).rawBody;
-	if (raw === undefined) return reject(this, 'n8n kept no raw body to verify', 'warn');
+	const raw = await rawBodyOf(this);
+	if (raw === undefined) {
+		this.logger.warn('Company Payments Trigger answered 415: n8n kept no raw body to verify', {
+			workflowId: this.getWorkflow().id,
+			node: this.getNode().name,
+		});
+		respond(this, 415, UNSUPPORTED_BODY);
+		return { noWebhookResponse: true };
+	}
 
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const graceMinutes =
@@ -186,11 +229,21 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const storeKey = `${this.getWorkflow().id ?? ''}:${node.id}:${live ? 'live' : 'test'}`;
 	const staticData = this.getWorkflowStaticData('node');
 	const rotated = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
-	const keys = candidateKeys(await readSecrets(this), rotated, {
-		allowEmptyKey: options.allowEmptyKey === true,
-		graceMs,
-		now,
-	});
+	const keyOptions = { allowEmptyKey: options.allowEmptyKey === true, graceMs, now };
+	const cacheKey = secretCacheKey(this, node.id);
+	const read = async () => await readSecrets(this);
+	let kept = await secretCache.get(cacheKey, now, read);
+	let keys = candidateKeys(kept.secrets, rotated, keyOptions);
+	let verified = keys.length > 0 && verifyBody(raw, signature, keys) !== undefined;
+	if (!verified && !kept.fresh) {
+		// Kept secrets may be out of date: read the credential again (rate-limited) and retry once.
+		const again = await secretCache.reread(cacheKey, now, read);
+		if (again) {
+			kept = again;
+			keys = candidateKeys(kept.secrets, rotated, keyOptions);
+			verified = keys.length > 0 && verifyBody(raw, signature, keys) !== undefined;
+		}
+	}
 	if (keys.length === 0) {
 		return reject(
 			this,
@@ -198,7 +251,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 			'warn',
 		);
 	}
-	if (verifyBody(raw, signature, keys) === undefined) {
+	if (!verified) {
 		return reject(this, 'the signature does not match the body for the configured secret');
 	}
 	if (rotated?.previous !== undefined && now - rotated.rotatedAt >= graceMs) {

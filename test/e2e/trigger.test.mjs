@@ -5,6 +5,7 @@
  * replayed delivery, also after n8n restarts.
  */
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -32,12 +33,29 @@ const EVENTS = [
 	'other',
 ];
 const SECRET = `whsec_${'5e'.repeat(24)}`;
+/** Secrets of the second credential, which the credential-change test replaces. */
+const V2_SECRET = `whsec_${'7a'.repeat(24)}`;
+const V2_SECRET_NEW = `whsec_${'3c'.repeat(24)}`;
+/** How long the trigger keeps a credential's secrets in memory (secretCache.ts). */
+const SECRET_MAX_AGE_MS = 10_000;
+/** At most one re-read after a failed verification per this interval (secretCache.ts). */
+const REREAD_MIN_INTERVAL_MS = 2_000;
 
 let sandbox;
 let userFolder;
 let n8n;
 let workflowId;
 const webhookId = uuid();
+/** A second workflow: a version-2 trigger, no registration, its own credential. */
+let v2WorkflowId;
+let v2Credential;
+const v2WebhookId = uuid();
+const V2_CREDENTIAL_DATA = (webhookSecret) => ({
+	environment: 'staging',
+	baseUrl: sandbox.url,
+	apiKey: sandbox.keys.owner,
+	webhookSecret,
+});
 
 async function control(method, urlPath, body) {
 	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
@@ -93,7 +111,7 @@ before(async () => {
 	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET });
 	userFolder = createUserFolder('n8n-cp-trigger-');
 	installPackage(userFolder);
-	const [credential] = await importCredentials(userFolder, [
+	const [credential, secondCredential] = await importCredentials(userFolder, [
 		{
 			name: 'Sandbox owner',
 			type: 'companyPaymentsApi',
@@ -104,7 +122,43 @@ before(async () => {
 				webhookSecret: SECRET,
 			},
 		},
+		{ name: 'Second trigger', type: 'companyPaymentsApi', data: V2_CREDENTIAL_DATA(V2_SECRET) },
 	]);
+	v2Credential = secondCredential;
+	const v2 = await importWorkflow(
+		userFolder,
+		{
+			name: 'e2e trigger version 2',
+			nodes: [
+				{
+					id: uuid(),
+					name: 'Company Payments Trigger',
+					type: NODE_TYPES.trigger,
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: v2WebhookId,
+					parameters: { events: ['*'], routeByEvent: false, registerWebhook: false, options: {} },
+					credentials: {
+						companyPaymentsApi: { id: secondCredential.id, name: secondCredential.name },
+					},
+				},
+				{
+					id: uuid(),
+					name: 'on any',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [300, 0],
+					parameters: {},
+				},
+			],
+			connections: {
+				'Company Payments Trigger': { main: [[{ node: 'on any', type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		},
+		{ activate: true },
+	);
+	v2WorkflowId = v2.id;
 	const outputs = EVENTS.map((event, index) => ({
 		id: uuid(),
 		name: `on ${event}`,
@@ -395,4 +449,114 @@ test('listening for a test event points the company at the Test URL and puts the
 		async () => (await routedExecutions()).find((execution) => execution.deliveryId === afterId),
 		'a production execution after the test',
 	);
+});
+
+/** POSTs `body` to a trigger's Production URL, signed with `key`, as the service would. */
+async function post(hookId, text, { key, contentType, deliveryId = `dlv_ct_${uuid()}` } = {}) {
+	const headers = { 'X-Service-Delivery-Id': deliveryId };
+	if (key !== undefined)
+		headers['X-Service-Signature'] = createHmac('sha256', key).update(text).digest('hex');
+	if (contentType !== undefined) headers['Content-Type'] = contentType;
+	// fetch sends a string as text/plain unless told otherwise; a Blob without a type sends no
+	// Content-Type at all.
+	const body = contentType === undefined ? new Blob([text]) : text;
+	const res = await fetch(n8n.webhookUrl(`${hookId}/webhook`), { method: 'POST', headers, body });
+	return { status: res.status, text: await res.text(), deliveryId };
+}
+
+/** The items the second (version 2) workflow's trigger produced, by delivery ID. */
+async function v2Items() {
+	const executions = await n8n.getExecutions({ workflowId: v2WorkflowId, includeData: true });
+	return executions
+		.filter((execution) => execution.finished || execution.stoppedAt)
+		.map((execution) => execution.data.resultData.runData['Company Payments Trigger'][0])
+		.map((run) => run.data.main[0][0].json);
+}
+
+// Bytes no re-serialisation would produce, so only a check over the exact bytes passes.
+const CT_BODY = '{ "event" : "card.assigned",\n  "externalId": "ct-№1", "a": [ 1.50 ] }';
+const CONTENT_TYPES = [
+	'application/json',
+	'application/json; charset=utf-8',
+	'text/plain',
+	'application/octet-stream',
+	undefined,
+];
+
+for (const [label, hookId, key] of [
+	['version 1', webhookId, SECRET],
+	['version 2', v2WebhookId, V2_SECRET],
+]) {
+	test(`${label}: every content type the service could send is verified over the exact bytes`, async () => {
+		for (const contentType of CONTENT_TYPES) {
+			const ok = await post(hookId, CT_BODY, { key, contentType });
+			assert.equal(ok.status, 200, `${contentType}: ${ok.text}`);
+			assert.equal(JSON.parse(ok.text).executed, true, `${contentType}: ${ok.text}`);
+			const forged = await post(hookId, CT_BODY, { key: 'whsec_wrong', contentType });
+			assert.equal(forged.status, 401, `${contentType} forged: ${forged.text}`);
+		}
+		if (hookId === v2WebhookId) {
+			const items = await waitFor(async () => {
+				const all = await v2Items();
+				return all.filter((item) => item.externalId === 'ct-№1').length >= CONTENT_TYPES.length
+					? all
+					: undefined;
+			}, 'the executions of every content type');
+			assert.ok(items.every((item) => item.event === 'card.assigned'));
+		}
+	});
+
+	test(`${label}: a multipart body (no bytes left to verify) is refused with 415 and starts nothing`, async () => {
+		const form = new FormData();
+		form.append('event', 'card.assigned');
+		const res = await fetch(n8n.webhookUrl(`${hookId}/webhook`), {
+			method: 'POST',
+			headers: { 'X-Service-Signature': 'ab'.repeat(32) },
+			body: form,
+		});
+		const text = await res.text();
+		assert.equal(res.status, 415, text);
+		assert.match(JSON.parse(text).message, /Unsupported Media Type/);
+	});
+}
+
+test('a secret changed in the credential: the new one works at once, the old one is refused within the stated bound', async () => {
+	const body = (n) => JSON.stringify({ event: 'card.assigned', externalId: `rotate-${n}` });
+	const update = async (secret) =>
+		await n8n.rest('PATCH', `/credentials/${v2Credential.id}`, {
+			name: v2Credential.name,
+			type: 'companyPaymentsApi',
+			data: V2_CREDENTIAL_DATA(secret),
+		});
+	const json = 'application/json';
+	// The trigger holds V2_SECRET in memory from the deliveries above (or reads it now).
+	assert.equal(
+		(await post(v2WebhookId, body(1), { key: V2_SECRET, contentType: json })).status,
+		200,
+	);
+
+	// The forged deliveries of the tests above made the trigger re-read (rate-limited): let that
+	// interval pass, as the service's retries would.
+	await new Promise((resolve) => setTimeout(resolve, REREAD_MIN_INTERVAL_MS + 200));
+	await update(V2_SECRET_NEW);
+	// A delivery with the new secret fails on the kept one, re-reads, and is accepted.
+	const fresh = await post(v2WebhookId, body(2), { key: V2_SECRET_NEW, contentType: json });
+	assert.equal(fresh.status, 200, fresh.text);
+	// That read replaced the kept secrets: the old one is refused right away.
+	const stale = await post(v2WebhookId, body(3), { key: V2_SECRET, contentType: json });
+	assert.equal(stale.status, 401, stale.text);
+
+	// Back to the first secret, and nothing signed with the new one arrives: the replaced secret
+	// may be accepted from memory, but not once the bound has passed since the change.
+	await update(V2_SECRET);
+	const changedAt = Date.now();
+	const early = await post(v2WebhookId, body(4), { key: V2_SECRET_NEW, contentType: json });
+	assert.ok([200, 401].includes(early.status), early.text);
+	await new Promise((resolve) =>
+		setTimeout(resolve, Math.max(0, changedAt + SECRET_MAX_AGE_MS + 300 - Date.now())),
+	);
+	const late = await post(v2WebhookId, body(5), { key: V2_SECRET_NEW, contentType: json });
+	assert.equal(late.status, 401, `the replaced secret was accepted after the bound: ${late.text}`);
+	const current = await post(v2WebhookId, body(6), { key: V2_SECRET, contentType: json });
+	assert.equal(current.status, 200, current.text);
 });

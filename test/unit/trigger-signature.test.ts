@@ -4,6 +4,7 @@ import {
 	sign,
 	verifyBody,
 } from '../../nodes/CompanyPaymentsTrigger/signature';
+import { SECRET_MAX_AGE_MS } from '../../nodes/CompanyPaymentsTrigger/secretCache';
 import {
 	deliver,
 	freshNodeId,
@@ -132,8 +133,36 @@ describe('malformed or wrong signatures get 401 and start nothing', () => {
 		expect(logsText(outcome)).toContain('X-Service-Signature header is missing');
 	});
 
-	it('refuses when n8n kept no raw body', async () => {
-		expectRejected(await deliver({ body, noRawBody: true }));
+	it('refuses with 415 when n8n kept no raw body and the body cannot be read any more', async () => {
+		for (const outcome of [
+			await deliver({ body, noRawBody: true }),
+			await deliver({ body, lazyRawBody: new Error('Request body stream was aborted') }),
+		]) {
+			expect(outcome.result).toEqual({ noWebhookResponse: true });
+			expect(outcome.response.statusCode).toBe(415);
+			expect(JSON.parse(outcome.response.body ?? '').message).toContain('Unsupported Media Type');
+		}
+	});
+
+	it('reads the body itself when n8n left it unread (typeVersion 2, a type n8n does not parse)', async () => {
+		const outcome = await deliver({
+			body,
+			parsed: undefined,
+			lazyRawBody: true,
+			typeVersion: 2,
+			headers: { 'content-type': 'application/octet-stream' },
+		});
+		expectAccepted(outcome);
+		expect(outcome.item).toMatchObject({ event: 'deposit.completed' });
+		expectRejected(
+			await deliver({
+				body,
+				parsed: undefined,
+				lazyRawBody: true,
+				typeVersion: 2,
+				signature: hmacHex(`${body} `, SECRET_DUMMY),
+			}),
+		);
 	});
 
 	it('never writes the secret into the log', async () => {
@@ -351,7 +380,10 @@ describe('previous secret during the grace period', () => {
 		expectAccepted(await deliver(settling));
 		expectAccepted(await deliver({ ...settling, signWith: SECRET_DUMMY }));
 
+		// The trigger keeps the credential's secrets in memory for at most SECRET_MAX_AGE_MS:
+		// a cleared Previous Webhook Secret is refused once that bound has passed.
 		const cleared = { ...settling, previousWebhookSecret: '' };
+		now.mockReturnValue(T0 + 48 * 60 * MINUTE + SECRET_MAX_AGE_MS);
 		expectRejected(await deliver(cleared));
 		expectRejected(await deliver({ ...cleared, previousWebhookSecret: undefined }));
 		expectAccepted(await deliver({ ...cleared, signWith: SECRET_DUMMY }));

@@ -172,14 +172,21 @@ export function freshNodeId(): string {
 	return `trigger-node-${nodeCounter}`;
 }
 
-function makeNode(id: string, parameters: IDataObject): INode {
+function makeNode(
+	id: string,
+	parameters: IDataObject,
+	{ credentialId, typeVersion = 1 }: { credentialId?: string; typeVersion?: number } = {},
+): INode {
 	return {
 		id,
 		name: 'Company Payments Trigger',
 		type: 'n8n-nodes-company-payments.companyPaymentsTrigger',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: parameters as INode['parameters'],
+		...(credentialId === undefined
+			? {}
+			: { credentials: { companyPaymentsApi: { id: credentialId, name: 'Payments' } } }),
 	};
 }
 
@@ -207,6 +214,16 @@ export interface DeliveryOptions {
 	mode?: 'webhook' | 'manual';
 	/** Leave rawBody undefined (a request n8n kept no raw body for). */
 	noRawBody?: boolean;
+	/**
+	 * Leave rawBody undefined but give the request n8n's `readRawBody`, which fills it (what a
+	 * typeVersion-2 node gets for a content type n8n does not parse); an Error makes it throw.
+	 */
+	lazyRawBody?: true | Error;
+	/** The credential the node names (its id is part of the secret cache's key). */
+	credentialId?: string;
+	/** Counts the credential reads of the call. */
+	reads?: { count: number };
+	typeVersion?: number;
 }
 
 export interface DeliveryResult {
@@ -259,11 +276,25 @@ export async function deliver(
 	}
 	Object.assign(headers, options.headers);
 	const parameters = { ...DEFAULT_PARAMETERS, ...options.parameters };
-	const node = makeNode(options.nodeId ?? freshNodeId(), parameters);
+	const node = makeNode(options.nodeId ?? freshNodeId(), parameters, {
+		credentialId: options.credentialId,
+		typeVersion: options.typeVersion,
+	});
 	const staticData = options.staticData ?? {};
 	const response = new FakeResponse();
 	const logs: LogEntry[] = [];
-	const request = { headers, body: parsed, rawBody: options.noRawBody ? undefined : raw };
+	const request: IDataObject = {
+		headers,
+		body: parsed,
+		rawBody: options.noRawBody || options.lazyRawBody ? undefined : raw,
+	};
+	const lazy = options.lazyRawBody;
+	if (lazy !== undefined) {
+		request.readRawBody = async () => {
+			if (lazy instanceof Error) throw lazy;
+			request.rawBody = Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8');
+		};
+	}
 	const context = {
 		logger: createLogger(logs),
 		getNode: () => node,
@@ -279,6 +310,7 @@ export async function deliver(
 			return value !== undefined ? value : fallback;
 		},
 		getCredentials: async () => {
+			if (options.reads) options.reads.count += 1;
 			if (secret instanceof Error) throw secret;
 			return {
 				baseUrl: BASE_URL,
