@@ -215,3 +215,14 @@ export function prefilledStore(count, node = 'Company Payments Trigger') {
 	const entries = Array.from({ length: count }, (_, i) => [randomUUID(), now - count + i]);
 	return { [`node:${node}`]: staticDataWithDeliveries(entries, 'bench-import') };
 }
+
+/**
+ * How many requests Return All makes for `records` records at `pageSize` a page: the first page,
+ * then pages that each start PAGE_OVERLAP records early (the pager's rule, read from dist/), so a
+ * record leaving mid-listing skips nothing (docs/pagination.md).
+ */
+export function pagedRequests(records, pageSize) {
+	const { PAGE_OVERLAP } = require('../../dist/nodes/shared/contract/assumptions.js');
+	const step = pageSize - Math.min(PAGE_OVERLAP, Math.floor(pageSize / 4));
+	return records <= pageSize ? 1 : 1 + Math.ceil((records - pageSize) / step);
+}
