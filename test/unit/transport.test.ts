@@ -12,7 +12,6 @@ import {
 	keyScope,
 	NODE_ID,
 	createContext,
-	httpRequest,
 	runNode,
 	runNodeError,
 } from './helpers/n8n';
@@ -181,7 +180,7 @@ describe('service errors become NodeApiError with every field of the error body'
 	/** Runs Order → Get with the authenticated request failing with `thrown`. */
 	async function failWith(thrown: Error): Promise<NodeApiError> {
 		const context = createContext({ parameters: getOrder });
-		context.helpers.httpRequestWithAuthentication = async () => {
+		context.helpers.httpRequest = async () => {
 			throw thrown;
 		};
 		return (await new CompanyPayments().execute.call(context).then(
@@ -489,7 +488,7 @@ describe('idempotency key', () => {
 });
 
 describe('the credential is read once per node run', () => {
-	it('one read for every item and page, handed to n8n so it does not decrypt it per request', async () => {
+	it('one read for every item and page, and the key set from it on each request (no per-request expression in n8n)', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query(true)
@@ -509,24 +508,19 @@ describe('the credential is read once per node run', () => {
 			reads++;
 			return credentials;
 		}) as typeof context.getCredentials;
-		const handed: unknown[] = [];
-		context.helpers.httpRequestWithAuthentication = async function (
-			_type: string,
-			options: IHttpRequestOptions,
-			additional?: { credentialsDecrypted?: { data?: typeof credentials } },
-		) {
-			// As n8n-core does: use the handed credential, else read (and decrypt) it again.
-			const data = additional?.credentialsDecrypted?.data ?? (await context.getCredentials('x'));
-			handed.push(additional?.credentialsDecrypted?.data);
-			return await httpRequest({
-				...options,
-				headers: { ...options.headers, 'X-API-Key': String(data.apiKey) },
-			});
+		const sentKeys: unknown[] = [];
+		const plain = context.helpers.httpRequest;
+		context.helpers.httpRequest = async function (options: IHttpRequestOptions) {
+			sentKeys.push((options.headers as Record<string, unknown>)['X-API-Key']);
+			return await plain.call(this, options);
+		} as typeof context.helpers.httpRequest;
+		context.helpers.httpRequestWithAuthentication = async function () {
+			throw new Error('httpRequestWithAuthentication resolves the key expression per request');
 		} as typeof context.helpers.httpRequestWithAuthentication;
 		const result = await new CompanyPayments().execute.call(context);
 		expect(result[0]).toHaveLength(500);
-		expect(handed).toHaveLength(6);
-		expect(handed.every((data) => data === credentials)).toBe(true);
+		expect(sentKeys).toHaveLength(6);
+		expect(sentKeys.every((key) => key === credentials.apiKey)).toBe(true);
 		expect(reads).toBe(1);
 	});
 });
