@@ -236,7 +236,7 @@ const IMPORTED_ONLY = [
 	},
 	{
 		name: exampleName('support-agent-dispute.json'),
-		why: 'it needs a chat model credential and an SMTP credential for Human review (see docs/ai-agents.md)',
+		why: 'it needs a chat model credential and an SMTP credential for Human review; see docs/ai-agents.md',
 	},
 ];
 const importedOnly = (workflow) => IMPORTED_ONLY.find((entry) => entry.name === workflow.name);
