@@ -111,7 +111,12 @@ export function recordIdentity(record: unknown): string {
 	return `json:${JSON.stringify(record)}`;
 }
 
-async function fetchPage(
+/**
+ * One page of a list at `offset`, `limit` records asked: its records and what the envelope says.
+ * An answer that holds no array of records is an error naming the path. Used by the listings
+ * here and by the editor's list search (nodes/CompanyPayments/listSearch).
+ */
+export async function fetchPage(
 	ctx: ApiContext,
 	source: ListSource,
 	offset: number,

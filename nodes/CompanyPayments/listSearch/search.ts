@@ -4,11 +4,8 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import { PAGING_QUERY } from '../../shared/contract/assumptions';
-import { readPage, recordIdentity } from '../../shared/pager';
-import { apiRequest } from '../../shared/transport';
+import { fetchPage, recordIdentity } from '../../shared/pager';
 
 /** Records asked for per page, and entries a list search aims to return per call. */
 export const SEARCH_PAGE_SIZE = 50;
@@ -69,7 +66,7 @@ function matches(filter: string, texts: Array<string | undefined>): boolean {
 
 /**
  * One call of a resource locator's list: reads pages of the service's list (limit/offset,
- * envelopes read by the pager's readPage), keeps the records the operation accepts and the
+ * each page read by the pager's fetchPage), keeps the records the operation accepts and the
  * search text matches, and hands n8n a pagination token while the list may go on. The search
  * text is matched here: the service's list endpoints take no search parameter.
  */
@@ -83,23 +80,7 @@ export async function searchList(
 	const results: INodeListSearchItems[] = [];
 	for (let pages = 0; pages < SEARCH_MAX_PAGES; pages++) {
 		const asked = cursor.size;
-		const body = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: source.path,
-			qs: { ...source.qs, [PAGING_QUERY.limit]: asked, [PAGING_QUERY.offset]: cursor.offset },
-		});
-		const page = readPage(body, source.itemsKey);
-		if (!page) {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ body: JSON.stringify(body).slice(0, 300) },
-				{
-					message: `The list answer of GET ${source.path} holds no array of records`,
-					description:
-						'Expected a JSON array, or an object with one array field (and optionally total).',
-				},
-			);
-		}
+		const page = await fetchPage(ctx, source, cursor.offset, asked);
 		const { records } = page;
 		const first = records.length > 0 ? recordIdentity(records[0]) : undefined;
 		// The same first record at a later offset: the service ignores offset.
