@@ -191,6 +191,28 @@ describe('writes are retried only with an Idempotency-Key', () => {
 	});
 });
 
+describe('a service that keeps saying "now"', () => {
+	it('429 with Retry-After: 0 for ever: sent at most 8 times, never in a busy loop, then a clear error', async () => {
+		let sent = 0;
+		nock(BASE_URL)
+			.persist()
+			.get(`/orders/${ORDER_ID}`)
+			.reply(() => {
+				sent++;
+				return [429, limited, { 'Retry-After': '0' }];
+			});
+		const error = await runNodeError({ parameters: getOrder });
+		nock.cleanAll();
+		expect(sent).toBe(8);
+		expect(virtualClock.slept).toEqual(Array(7).fill(250));
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toContain(
+			'Tried 8 times over 1.8 s, the most the node sends one call',
+		);
+		expect(error.description).toContain('req-429');
+	});
+});
+
 describe('the poll trigger', () => {
 	afterEach(() => nock.cleanAll());
 
@@ -242,12 +264,15 @@ describe('property: the total wait never exceeds the longest wait', () => {
 					}
 					const waited = virtualClock.slept.reduce((sum, ms) => sum + ms, 0);
 					expect(waited).toBeLessThanOrEqual(budget * 1000);
+					// Never a busy loop: each wait is at least 250 ms, and at most 8 sends.
+					expect(virtualClock.slept.every((ms) => ms >= 250)).toBe(true);
+					expect(index).toBeLessThanOrEqual(8);
 					// Success is reported only when the last answer read was a 200.
 					const last = answers[Math.min(index - 1, answers.length - 1)];
 					expect(ok).toBe(last.status === 200);
 				},
 			),
-			{ numRuns: 60 },
+			{ numRuns: 200 },
 		);
 		nock.cleanAll();
 	}, 60_000);

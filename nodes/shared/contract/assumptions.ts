@@ -183,8 +183,13 @@ export const WEBHOOK_URL_CLEARED = null;
  */
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
-/** Backoff when the service names no Retry-After: doubling from firstMs up to capMs, jittered. */
-export const RETRY_BACKOFF = { firstMs: 500, capMs: 15_000 } as const;
+/**
+ * Backoff when the service names no Retry-After: doubling from firstMs up to capMs, jittered.
+ * Whatever Retry-After says, a retry waits at least minMs (a `Retry-After: 0` answered again and
+ * again must not become a busy loop against the service), and one call is sent at most
+ * maxAttempts times in all, however small the waits.
+ */
+export const RETRY_BACKOFF = { firstMs: 500, capMs: 15_000, minMs: 250, maxAttempts: 8 } as const;
 
 /**
  * Each page after the first starts this many records before the end of the previous one (at

@@ -11,6 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { RETRY_BACKOFF } from '../contract/assumptions';
+
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
@@ -302,12 +304,17 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		const status = response.statusCode;
 		if (!isRetryable(request.method, request.headers, status)) break;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
-		const delay = askedMs ?? backoffMs(attempts - 1);
-		if (waitedMs + delay > budgetMs) {
+		const delay = Math.max(askedMs ?? backoffMs(attempts - 1), RETRY_BACKOFF.minMs);
+		if (waitedMs + delay > budgetMs || attempts >= RETRY_BACKOFF.maxAttempts) {
 			const error = failure(this, request, response, credential, itemIndex);
-			error.description = [error.description, gaveUpLine({ attempts, waitedMs, budgetMs, askedMs })]
-				.filter(Boolean)
-				.join(LINE_BREAK);
+			const line = gaveUpLine({
+				attempts,
+				waitedMs,
+				budgetMs,
+				askedMs,
+				capped: waitedMs + delay <= budgetMs,
+			});
+			error.description = [error.description, line].filter(Boolean).join(LINE_BREAK);
 			throw error;
 		}
 		if (askedMs !== undefined) {

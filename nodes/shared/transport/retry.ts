@@ -13,6 +13,8 @@ import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
  *   from RETRY_BACKOFF.firstMs up to capMs, with jitter.
  * - A call waits at most the credential's "Longest Wait on Rate Limits" in total; when the next
  *   wait would go past it, the call fails at once with what the service asked for.
+ * - Each wait is at least RETRY_BACKOFF.minMs and a call is sent at most maxAttempts times, so a
+ *   service answering `Retry-After: 0` again and again is not hammered in a loop.
  * - Calls of one node run share what they learn: after a 429 or 503 with `Retry-After`, the
  *   others (items, pages) hold back until then instead of adding to the load.
  */
@@ -101,9 +103,14 @@ export function gaveUpLine(options: {
 	waitedMs: number;
 	budgetMs: number;
 	askedMs?: number;
+	/** The call stopped because it was sent the most times one call is sent, not on the wait. */
+	capped?: boolean;
 }): string {
-	const { attempts, waitedMs, budgetMs, askedMs } = options;
+	const { attempts, waitedMs, budgetMs, askedMs, capped } = options;
 	const tried = `Tried ${attempts} time${attempts === 1 ? '' : 's'} over ${seconds(waitedMs)}`;
+	if (capped) {
+		return `${tried}, the most the node sends one call, and the service still answered the same. Run it again later.`;
+	}
 	const limit = `the longest total wait is ${seconds(budgetMs)} (the credential's Longest Wait on Rate Limits)`;
 	if (askedMs !== undefined) {
 		return `The service asked to retry after ${seconds(askedMs)}. ${tried}; ${limit}, so the node stopped waiting. Run it again later, or raise that limit.`;
