@@ -1,0 +1,173 @@
+// Where n8n spends its CPU time on Return All: a CPU profile of the n8n process while it runs
+// the paged workflow (10,000 deposits, 100 per page) and, separately, the one-page workflow,
+// each `RUNS` times. Prints the self time per run by package and the top functions, and what
+// the paged run costs beyond the one-page run, per extra request. Prints only; writes nothing.
+//
+//   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/profile.mjs [--runs=5] [--top=25]
+//
+// The profiler is started and stopped inside n8n by bench/lib/profiler-preload.cjs (SIGUSR2).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startSandbox } from '../sandbox/server.mjs';
+import {
+	createUserFolder,
+	ensureN8n,
+	importCredentials,
+	installPackage,
+	N8N_VERSION,
+	runN8nCli,
+	startN8n,
+} from '../harness/n8n.mjs';
+import { CREDENTIAL_TYPE, httpClient, pagedRequests, postJson } from './lib/n8n.mjs';
+import { sleep } from './lib/stats.mjs';
+import { RECORDS, returnAllWorkflows } from './returnAll.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+	const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+	return found ? Number(found.split('=')[1]) : fallback;
+};
+const RUNS = arg('runs', 5);
+const TOP = arg('top', 25);
+
+/** The package (or n8n area) a profile frame belongs to, from its script URL. */
+function area(url) {
+	if (!url) return '(native / V8)';
+	const parts = url.split('node_modules/');
+	if (parts.length === 1) {
+		if (url.startsWith('node:')) return url.split('/')[0].replace(/:.*$/, ':builtin');
+		if (url.includes('/dist/nodes/')) return 'company-payments (ours)';
+		return '(other)';
+	}
+	const last = parts[parts.length - 1];
+	const [scope, name] = last.split('/');
+	if (last.includes('n8n-nodes-company-payments')) return 'company-payments (ours)';
+	return scope.startsWith('@') ? `${scope}/${name}` : scope;
+}
+
+/** Self time (ms) by area and by function of one .cpuprofile. */
+function selfTimes(profile) {
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const counts = new Map();
+	for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+	const total = (profile.endTime - profile.startTime) / 1000;
+	const perSample = total / profile.samples.length;
+	const areas = new Map();
+	const functions = new Map();
+	for (const [id, count] of counts) {
+		const frame = byId.get(id).callFrame;
+		const ms = count * perSample;
+		const a = frame.functionName === '(idle)' ? '(idle)' : area(frame.url);
+		areas.set(a, (areas.get(a) ?? 0) + ms);
+		if (a === '(idle)') continue;
+		const file = frame.url ? frame.url.split('node_modules/').pop() : '';
+		const key = `${frame.functionName || '(anonymous)'}  ${file}:${frame.lineNumber + 1}`;
+		functions.set(key, (functions.get(key) ?? 0) + ms);
+	}
+	return { total, areas, functions };
+}
+
+function addInto(target, source, factor = 1) {
+	for (const [k, v] of source) target.set(k, (target.get(k) ?? 0) + v * factor);
+}
+
+async function profiled(n8n, dir, count, run) {
+	process.kill(n8n.pid, 'SIGUSR2');
+	await sleep(300);
+	for (let i = 0; i < RUNS; i++) await run();
+	process.kill(n8n.pid, 'SIGUSR2');
+	const done = path.join(dir, `${count}.done`);
+	for (let i = 0; i < 200 && !fs.existsSync(done); i++) await sleep(100);
+	return selfTimes(JSON.parse(fs.readFileSync(path.join(dir, `${count}.cpuprofile`), 'utf8')));
+}
+
+const ms = (v) => `${v.toFixed(1).padStart(8)} ms`;
+
+async function main() {
+	const install = await ensureN8n({ log: console.log });
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-profile-'));
+	const userFolder = createUserFolder('n8n-cp-profile-');
+	const sandboxes = {};
+	let n8n;
+	const client = httpClient(2);
+	try {
+		sandboxes.paged = await startSandbox({ seed: { companyDeposits: RECORDS } });
+		sandboxes.onePage = await startSandbox({
+			seed: { companyDeposits: RECORDS },
+			depositsInOnePage: true,
+		});
+		installPackage(userFolder, ROOT);
+		const data = (sandbox) => ({
+			environment: 'staging',
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.owner,
+			webhookSecret: '',
+		});
+		const [paged, onePage] = await importCredentials(userFolder, [
+			{ name: 'profile (paged)', type: CREDENTIAL_TYPE, data: data(sandboxes.paged) },
+			{ name: 'profile (one page)', type: CREDENTIAL_TYPE, data: data(sandboxes.onePage) },
+		]);
+		const workflows = returnAllWorkflows(paged, onePage);
+		const list = Object.values(workflows).map((w) => w.workflow);
+		const file = path.join(userFolder, 'profile-workflows.json');
+		fs.writeFileSync(file, JSON.stringify(list));
+		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+		n8n = await startN8n({
+			userFolder,
+			env: {
+				NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
+				COMPANY_PAYMENTS_PROFILE_DIR: dir,
+			},
+		});
+		for (const w of list) await n8n.activateWorkflow(w.id);
+		console.log(`n8n ${N8N_VERSION} on Node ${install.node.version}: ${RUNS} runs each`);
+		const run = (variant) => async () => {
+			const before = sandboxes[variant].publicRequests;
+			await postJson(client, n8n.webhookUrl(workflows[variant].path), {});
+			const calls = sandboxes[variant].publicRequests - before;
+			const expected = variant === 'paged' ? pagedRequests(RECORDS, 100) : 1;
+			if (calls !== expected) throw new Error(`${variant}: ${calls} requests, not ${expected}`);
+		};
+		for (let i = 0; i < 2; i++) {
+			await run('paged')();
+			await run('onePage')();
+		}
+		const result = {
+			paged: await profiled(n8n, dir, 1, run('paged')),
+			onePage: await profiled(n8n, dir, 2, run('onePage')),
+		};
+		const extra = pagedRequests(RECORDS, 100) - 1;
+		for (const variant of ['paged', 'onePage']) {
+			const { total, areas, functions } = result[variant];
+			console.log(`\n== ${variant}: ${ms(total / RUNS)} wall per run; self time per run by area`);
+			for (const [a, v] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 15))
+				console.log(`${ms(v / RUNS)}  ${a}`);
+			console.log(`-- top ${TOP} functions (self time per run)`);
+			for (const [f, v] of [...functions].sort((x, y) => y[1] - x[1]).slice(0, TOP))
+				console.log(`${ms(v / RUNS)}  ${f}`);
+		}
+		const diff = new Map();
+		addInto(diff, result.paged.areas, 1 / RUNS);
+		addInto(diff, result.onePage.areas, -1 / RUNS);
+		console.log(`\n== paged minus one page, per extra request (${extra} extra requests)`);
+		for (const [a, v] of [...diff].sort((x, y) => y[1] - x[1]).slice(0, 15))
+			console.log(`${(v / extra).toFixed(3).padStart(8)} ms  ${a}`);
+		const fdiff = new Map();
+		addInto(fdiff, result.paged.functions, 1 / RUNS);
+		addInto(fdiff, result.onePage.functions, -1 / RUNS);
+		console.log(`-- functions`);
+		for (const [f, v] of [...fdiff].sort((x, y) => y[1] - x[1]).slice(0, TOP))
+			console.log(`${(v / extra).toFixed(3).padStart(8)} ms  ${f}`);
+	} finally {
+		client.close();
+		await n8n?.stop();
+		for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+await main();
