@@ -1,9 +1,15 @@
-// Where n8n spends its CPU time on Return All: a CPU profile of the n8n process while it runs
-// the paged workflow (10,000 deposits, 100 per page) and, separately, the one-page workflow,
-// each `RUNS` times. Prints the self time per run by package and the top functions, and what
-// the paged run costs beyond the one-page run, per extra request. Prints only; writes nothing.
+// Where n8n spends its CPU time: a CPU profile of the n8n process under test.
+//
+// Return All (default): the paged workflow (10,000 deposits, 100 per page) and, separately, the
+// one-page workflow, each `--runs` times; prints the self time per run by package and the top
+// functions, and what the paged run costs beyond the one-page run, per extra request.
+// Trigger (--figure=trigger): `--count` deliveries to each of our trigger at version 1 and at
+// version 2 (store full), version 2 without delivery IDs, the Webhook node with Header Auth and
+// the Chargebee Trigger (the workflows of figure 2); prints the CPU time per delivery by
+// package, version 2 minus version 1, and ours minus each anchor, by function. Prints only.
 //
 //   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/profile.mjs [--runs=5] [--top=25]
+//   COMPANY_PAYMENTS_N8N_VERSION=2.8.4 node bench/profile.mjs --figure=trigger [--count=600]
 //
 // The profiler is started and stopped inside n8n by bench/lib/profiler-preload.cjs (SIGUSR2).
 import fs from 'node:fs';
@@ -24,6 +30,12 @@ import {
 import { CREDENTIAL_TYPE, httpClient, pagedRequests, postJson } from './lib/n8n.mjs';
 import { sleep } from './lib/stats.mjs';
 import { RECORDS, returnAllWorkflows } from './returnAll.mjs';
+import {
+	burst,
+	HEADER_AUTH_CREDENTIAL,
+	triggerWorkflows,
+	WEBHOOK_SECRET_DUMMY,
+} from './trigger.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -32,6 +44,10 @@ const arg = (name, fallback) => {
 };
 const RUNS = arg('runs', 5);
 const TOP = arg('top', 25);
+const COUNT = arg('count', 600);
+/** --keep: leave the .cpuprofile files (their folder is printed) for a closer look. */
+const KEEP = process.argv.includes('--keep');
+const FIGURE = process.argv.find((a) => a.startsWith('--figure='))?.split('=')[1] ?? 'returnAll';
 
 /** The package (or n8n area) a profile frame belongs to, from its script URL. */
 function area(url) {
@@ -74,10 +90,10 @@ function addInto(target, source, factor = 1) {
 	for (const [k, v] of source) target.set(k, (target.get(k) ?? 0) + v * factor);
 }
 
-async function profiled(n8n, dir, count, run) {
+async function profiled(n8n, dir, count, run, times = RUNS) {
 	process.kill(n8n.pid, 'SIGUSR2');
 	await sleep(300);
-	for (let i = 0; i < RUNS; i++) await run();
+	for (let i = 0; i < times; i++) await run();
 	process.kill(n8n.pid, 'SIGUSR2');
 	const done = path.join(dir, `${count}.done`);
 	for (let i = 0; i < 200 && !fs.existsSync(done); i++) await sleep(100);
@@ -166,8 +182,112 @@ async function main() {
 		await n8n?.stop();
 		for (const sandbox of Object.values(sandboxes)) await sandbox.close();
 		fs.rmSync(userFolder, { recursive: true, force: true });
-		fs.rmSync(dir, { recursive: true, force: true });
+		if (KEEP) console.log(`\nprofiles kept in ${dir}`);
+		else fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-await main();
+function printDiff(title, ours, anchor, per, top) {
+	const diff = new Map();
+	addInto(diff, ours, 1 / per);
+	addInto(diff, anchor, -1 / per);
+	console.log(title);
+	for (const [k, v] of [...diff].sort((x, y) => y[1] - x[1]).slice(0, top))
+		console.log(`${v.toFixed(3).padStart(8)} ms  ${k}`);
+}
+
+async function mainTrigger() {
+	const install = await ensureN8n({ log: console.log });
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-profile-'));
+	const userFolder = createUserFolder('n8n-cp-profile-');
+	let n8n;
+	const client = httpClient(8);
+	let sandbox;
+	try {
+		sandbox = await startSandbox({});
+		installPackage(userFolder, ROOT);
+		const [credential, headerAuth] = await importCredentials(userFolder, [
+			{
+				name: 'profile trigger',
+				type: CREDENTIAL_TYPE,
+				data: {
+					environment: 'staging',
+					baseUrl: sandbox.url,
+					apiKey: sandbox.keys.owner,
+					webhookSecret: WEBHOOK_SECRET_DUMMY,
+				},
+			},
+			HEADER_AUTH_CREDENTIAL,
+		]);
+		const workflows = triggerWorkflows(credential, headerAuth);
+		const list = Object.values(workflows).map((w) => w.workflow);
+		const file = path.join(userFolder, 'profile-workflows.json');
+		fs.writeFileSync(file, JSON.stringify(list));
+		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+		n8n = await startN8n({
+			userFolder,
+			env: {
+				NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
+				COMPANY_PAYMENTS_PROFILE_DIR: dir,
+			},
+		});
+		for (const w of list) await n8n.activateWorkflow(w.id);
+		const names = ['v1', 'small', 'noId', 'webhookAuth', 'chargebee'];
+		console.log(
+			`n8n ${N8N_VERSION} on Node ${install.node.version}: ${COUNT} deliveries to each of ${names.join(', ')}`,
+		);
+		for (const name of names) await burst(n8n, client, workflows[name], 40, 8);
+		const result = {};
+		let index = 0;
+		for (const name of names) {
+			let rate;
+			result[name] = await profiled(
+				n8n,
+				dir,
+				++index,
+				async () => {
+					rate = await burst(n8n, client, workflows[name], COUNT, 8);
+				},
+				1,
+			);
+			result[name].rate = rate.finishedPerSecond;
+		}
+		for (const name of names) {
+			const { total, areas, rate } = result[name];
+			const busy = total - (areas.get('(idle)') ?? 0);
+			console.log(
+				`\n== ${name}: ${rate.toFixed(1)} deliveries/s until finished; CPU ${((busy / COUNT) * 1).toFixed(2)} ms per delivery (main thread); by area:`,
+			);
+			for (const [a, v] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 14))
+				if (a !== '(idle)') console.log(`${(v / COUNT).toFixed(3).padStart(8)} ms  ${a}`);
+		}
+		printDiff(
+			'\n-- version 2 (store full) minus version 1 (store full), per delivery, by function',
+			result.small.functions,
+			result.v1.functions,
+			COUNT,
+			TOP,
+		);
+		for (const anchor of ['webhookAuth', 'chargebee']) {
+			for (const ours of ['small', 'noId']) {
+				printDiff(
+					`\n-- ${ours} minus ${anchor}, per delivery, by area`,
+					result[ours].areas,
+					result[anchor].areas,
+					COUNT,
+					10,
+				);
+				printDiff(`-- by function`, result[ours].functions, result[anchor].functions, COUNT, TOP);
+			}
+		}
+	} finally {
+		client.close();
+		await n8n?.stop();
+		await sandbox?.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		if (KEEP) console.log(`\nprofiles kept in ${dir}`);
+		else fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+await (FIGURE === 'trigger' ? mainTrigger() : main());

@@ -131,7 +131,7 @@ function headersFor(id, target = {}) {
 }
 
 /** Sends `count` new deliveries with `concurrency` senders; resolves when all executions finished. */
-async function burst(n8n, client, target, count, concurrency) {
+export async function burst(n8n, client, target, count, concurrency) {
 	const before = await finishedExecutions(n8n, target.workflow.id);
 	const url = n8n.webhookUrl(target.path);
 	const ids = Array.from({ length: count }, () => (target.withoutIds ? null : randomUUID()));
