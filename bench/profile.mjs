@@ -45,6 +45,8 @@ const arg = (name, fallback) => {
 const RUNS = arg('runs', 5);
 const TOP = arg('top', 25);
 const COUNT = arg('count', 600);
+/** --store=N: the trigger's prefilled store holds N delivery IDs (default: the default cap). */
+const STORE = arg('store', undefined);
 /** --keep: leave the .cpuprofile files (their folder is printed) for a closer look. */
 const KEEP = process.argv.includes('--keep');
 const FIGURE = process.argv.find((a) => a.startsWith('--figure='))?.split('=')[1] ?? 'returnAll';
@@ -219,7 +221,7 @@ async function mainTrigger() {
 			},
 			HEADER_AUTH_CREDENTIAL,
 		]);
-		const workflows = triggerWorkflows(credential, headerAuth);
+		const workflows = triggerWorkflows(credential, headerAuth, { storeSize: STORE });
 		const list = Object.values(workflows).map((w) => w.workflow);
 		const file = path.join(userFolder, 'profile-workflows.json');
 		fs.writeFileSync(file, JSON.stringify(list));

@@ -89,7 +89,9 @@ export const SMALL_STORE = 1_000;
 export const FULL_STORE = 10_000;
 
 /** The workflows (for import before n8n starts); `headerAuth` is the imported httpHeaderAuth credential. */
-export function triggerWorkflows(credential, headerAuth) {
+export function triggerWorkflows(credential, headerAuth, { storeSize = SMALL_STORE } = {}) {
+	// Another store size is also the store's cap, so the store stays that size while measured.
+	const storeOptions = storeSize === SMALL_STORE ? {} : { dedupMaxEntries: storeSize };
 	const webhookAuth = webhookWorkflow('webhook-header-auth', [noOp()], {
 		responseMode: 'onReceived',
 		authentication: 'headerAuth',
@@ -105,15 +107,20 @@ export function triggerWorkflows(credential, headerAuth) {
 		small: triggerWorkflow(
 			'trigger-default-store',
 			credential,
-			prefilledStore(SMALL_STORE),
-			{},
+			prefilledStore(storeSize),
+			storeOptions,
 			{ typeVersion: 2 },
 		),
 		noId: {
 			...triggerWorkflow('trigger-no-delivery-id', credential, undefined, {}, { typeVersion: 2 }),
 			withoutIds: true,
 		},
-		v1: triggerWorkflow('trigger-v1-default-store', credential, prefilledStore(SMALL_STORE)),
+		v1: triggerWorkflow(
+			'trigger-v1-default-store',
+			credential,
+			prefilledStore(storeSize),
+			storeOptions,
+		),
 	};
 }
 
