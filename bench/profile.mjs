@@ -258,7 +258,7 @@ async function mainTrigger() {
 			const { total, areas, rate } = result[name];
 			const busy = total - (areas.get('(idle)') ?? 0);
 			console.log(
-				`\n== ${name}: ${rate.toFixed(1)} deliveries/s until finished; CPU ${((busy / COUNT) * 1).toFixed(2)} ms per delivery (main thread); by area:`,
+				`\n== ${name}: ${rate.toFixed(1)} deliveries/s until finished; CPU ${(busy / COUNT).toFixed(2)} ms per delivery (main thread); by area:`,
 			);
 			for (const [a, v] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 14))
 				if (a !== '(idle)') console.log(`${(v / COUNT).toFixed(3).padStart(8)} ms  ${a}`);
