@@ -3,14 +3,17 @@
 // (the search text, then the pagination token each answer hands back, until none), and what
 // they list must be every record the sandbox holds, each once, whatever page cap (3 to 100),
 // envelope (bare array, `items`/`data`/`results`/…, with or without a total or a count) and
-// order the seed drew. Faults and churn are paused here: retries and redirects have their own
-// suites, and with records arriving mid-list "each once" is not defined for a picker.
+// order the seed drew. Churn is paused: with records arriving mid-list "each once" is not
+// defined for a picker. Faults are paused too, except in the last two cases: under the drawn
+// 429 bursts (with Retry-After) and proxy 502s a picker still lists every record once, and the
+// drawn redirect makes it fail with the status and the Location, its key never at the trap.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { drawChoices } from '../../sandbox/lib/generated.mjs';
 import { KEYS, client, control, openSandbox } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,6 +79,12 @@ async function listAll(sandbox, method, filter = '') {
 		if (token === undefined) return values;
 	}
 	throw new Error(`${method}: still handing tokens after 500 calls`);
+}
+
+/** The first seed (from 1) whose choices fit. */
+function seedWhere(predicate, what) {
+	for (let seed = 1; seed <= 2000; seed++) if (predicate(drawChoices(seed))) return seed;
+	throw new Error(`no seed in 1..2000 draws ${what}`);
 }
 
 function assertEachOnce(listed, expected, what) {
@@ -151,4 +160,55 @@ describe('record pickers over generated list choices', () => {
 			assert.equal((await api.get(`/payouts/${one[0]}`)).body.externalId, 'bulk-77');
 		});
 	}
+
+	it('under drawn 429 bursts and proxy 502s the payout picker still lists every payout once', async () => {
+		const seed = seedWhere(
+			(c) =>
+				c.rateLimit?.chance >= 0.05 &&
+				c.proxy502 !== null &&
+				c.redirect?.route !== 'GET /payouts' &&
+				c.lists['/payouts'].pageCap <= 25,
+			'429s and 502s, short payout pages, no redirect on the payout list',
+		);
+		const started = await ctl.post('/generated', { seed });
+		assert.equal(started.status, 200, started.text);
+		await ctl.post('/generated/pause', { faults: true, churn: true });
+		assert.ok((await ctl.post('/payouts/bulk', { count: 140 })).status < 300);
+		const before = sandbox.generated.seq;
+		await ctl.post('/generated/pause', { faults: false, churn: true });
+		const listed = await listAll(sandbox, 'getPayouts');
+		const draws = sandbox.generated.log(before).draws.map((d) => d.kind);
+		assert.ok(
+			draws.some((kind) => /429|rate/i.test(kind)) || draws.some((kind) => /502/.test(kind)),
+			`seed ${seed}: no 429 or 502 was drawn while listing (${draws.join(', ')})`,
+		);
+		assertEachOnce(
+			listed,
+			sandbox.generated.truth('/payouts', sandbox.company.id).ids,
+			`seed ${seed}`,
+		);
+	});
+
+	it('a drawn redirect on the payout list fails the picker with the status and Location, key kept home', async () => {
+		const seed = seedWhere(
+			(c) => c.redirect?.route === 'GET /payouts',
+			'a redirect on GET /payouts',
+		);
+		const started = await ctl.post('/generated', { seed });
+		assert.equal(started.status, 200, started.text);
+		const { redirect } = started.body.choices;
+		await ctl.post('/generated/pause', { faults: true, churn: true });
+		assert.ok((await ctl.post('/payouts/bulk', { count: 140 })).status < 300);
+		await ctl.post('/generated/pause', { faults: false, churn: true });
+		// Retries of drawn 429s and 502s may come first; the redirect is the nth GET /payouts.
+		await assert.rejects(listAll(sandbox, 'getPayouts'), (error) => {
+			assert.match(
+				error.message,
+				new RegExp(`HTTP ${redirect.status} to http://127\\.0\\.0\\.1:\\d+/`),
+			);
+			assert.match(error.message, /does not follow/);
+			return true;
+		});
+		assert.deepEqual(sandbox.generated.log().redirectTarget.requests, []);
+	});
 });
