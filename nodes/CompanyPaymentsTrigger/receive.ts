@@ -66,18 +66,29 @@ function respond(ctx: IWebhookFunctions, status: number, body: string): void {
 	response.end(body);
 }
 
+/** Answers a refusal itself, logging why, and starts no execution. */
+function refuse(
+	ctx: IWebhookFunctions,
+	status: number,
+	body: string,
+	reason: string,
+	level: 'info' | 'warn',
+): IWebhookResponseData {
+	ctx.logger[level](`Company Payments Trigger answered ${status}: ${reason}`, {
+		workflowId: ctx.getWorkflow().id,
+		node: ctx.getNode().name,
+	});
+	respond(ctx, status, body);
+	return { noWebhookResponse: true };
+}
+
 /** Answers 401 itself and starts no execution. */
 function reject(
 	ctx: IWebhookFunctions,
 	reason: string,
 	level: 'info' | 'warn' = 'info',
 ): IWebhookResponseData {
-	ctx.logger[level](`Company Payments Trigger answered 401: ${reason}`, {
-		workflowId: ctx.getWorkflow().id,
-		node: ctx.getNode().name,
-	});
-	respond(ctx, 401, UNAUTHORIZED_BODY);
-	return { noWebhookResponse: true };
+	return refuse(ctx, 401, UNAUTHORIZED_BODY, reason, level);
 }
 
 /** Answered 200 and nothing more: the service must not retry, and no execution starts. */
@@ -210,12 +221,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	}
 	const raw = await rawBodyOf(this);
 	if (raw === undefined) {
-		this.logger.warn('Company Payments Trigger answered 415: n8n kept no raw body to verify', {
-			workflowId: this.getWorkflow().id,
-			node: this.getNode().name,
-		});
-		respond(this, 415, UNSUPPORTED_BODY);
-		return { noWebhookResponse: true };
+		return refuse(this, 415, UNSUPPORTED_BODY, 'n8n kept no raw body to verify', 'warn');
 	}
 
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
@@ -232,16 +238,19 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const keyOptions = { allowEmptyKey: options.allowEmptyKey === true, graceMs, now };
 	const cacheKey = secretCacheKey(this, node.id);
 	const read = async () => await readSecrets(this);
-	let kept = await secretCache.get(cacheKey, now, read);
-	let keys = candidateKeys(kept.secrets, rotated, keyOptions);
-	let verified = keys.length > 0 && verifyBody(raw, signature, keys) !== undefined;
+	const keysOf = (secrets: CredentialSecrets | undefined) =>
+		candidateKeys(secrets, rotated, keyOptions);
+	const verifies = (candidates: ReturnType<typeof keysOf>) =>
+		candidates.length > 0 && verifyBody(raw, signature, candidates) !== undefined;
+	const kept = await secretCache.get(cacheKey, now, read);
+	let keys = keysOf(kept.secrets);
+	let verified = verifies(keys);
 	if (!verified && !kept.fresh) {
 		// Kept secrets may be out of date: read the credential again (rate-limited) and retry once.
 		const again = await secretCache.reread(cacheKey, now, read);
 		if (again) {
-			kept = again;
-			keys = candidateKeys(kept.secrets, rotated, keyOptions);
-			verified = keys.length > 0 && verifyBody(raw, signature, keys) !== undefined;
+			keys = keysOf(again.secrets);
+			verified = verifies(keys);
 		}
 	}
 	if (keys.length === 0) {

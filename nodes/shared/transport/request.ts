@@ -305,15 +305,10 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		if (!isRetryable(request.method, request.headers, status)) break;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
 		const delay = Math.max(askedMs ?? backoffMs(attempts - 1), RETRY_BACKOFF.minMs);
-		if (waitedMs + delay > budgetMs || attempts >= RETRY_BACKOFF.maxAttempts) {
+		const overBudget = waitedMs + delay > budgetMs;
+		if (overBudget || attempts >= RETRY_BACKOFF.maxAttempts) {
 			const error = failure(this, request, response, credential, itemIndex);
-			const line = gaveUpLine({
-				attempts,
-				waitedMs,
-				budgetMs,
-				askedMs,
-				capped: waitedMs + delay <= budgetMs,
-			});
+			const line = gaveUpLine({ attempts, waitedMs, budgetMs, askedMs, capped: !overBudget });
 			error.description = [error.description, line].filter(Boolean).join(LINE_BREAK);
 			throw error;
 		}
