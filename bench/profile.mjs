@@ -22,14 +22,14 @@ import {
 	createUserFolder,
 	ensureN8n,
 	importCredentials,
+	importWorkflows,
 	installPackage,
 	N8N_VERSION,
-	runN8nCli,
 	startN8n,
 } from '../harness/n8n.mjs';
 import { CREDENTIAL_TYPE, httpClient, pagedRequests, postJson } from './lib/n8n.mjs';
 import { sleep } from './lib/stats.mjs';
-import { RECORDS, returnAllWorkflows } from './returnAll.mjs';
+import { RECORDS, returnAllWorkflows, startReturnAllSandboxes } from './returnAll.mjs';
 import {
 	burst,
 	HEADER_AUTH_CREDENTIAL,
@@ -104,6 +104,36 @@ async function profiled(n8n, dir, count, run, times = RUNS) {
 
 const ms = (v) => `${v.toFixed(1).padStart(8)} ms`;
 
+/** The `top` largest entries of a map of ms, each divided by `per`, under a title. */
+function printTop(title, map, per, top, digits = 3) {
+	console.log(title);
+	for (const [key, value] of [...map].sort((x, y) => y[1] - x[1]).slice(0, top)) {
+		if (key !== '(idle)') console.log(`${(value / per).toFixed(digits).padStart(8)} ms  ${key}`);
+	}
+}
+
+/** `ours` minus `anchor`, divided by `per`, largest first. */
+function printDiff(title, ours, anchor, per, top) {
+	const diff = new Map();
+	addInto(diff, ours);
+	addInto(diff, anchor, -1);
+	printTop(title, diff, per, top);
+}
+
+/** Imports the workflows, starts n8n with the profiler preloaded and activates them. */
+async function startProfiledN8n(userFolder, dir, list) {
+	await importWorkflows(userFolder, list);
+	const n8n = await startN8n({
+		userFolder,
+		env: {
+			NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
+			COMPANY_PAYMENTS_PROFILE_DIR: dir,
+		},
+	});
+	for (const w of list) await n8n.activateWorkflow(w.id);
+	return n8n;
+}
+
 async function main() {
 	const install = await ensureN8n({ log: console.log });
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-profile-'));
@@ -112,11 +142,7 @@ async function main() {
 	let n8n;
 	const client = httpClient(2);
 	try {
-		sandboxes.paged = await startSandbox({ seed: { companyDeposits: RECORDS } });
-		sandboxes.onePage = await startSandbox({
-			seed: { companyDeposits: RECORDS },
-			depositsInOnePage: true,
-		});
+		Object.assign(sandboxes, await startReturnAllSandboxes());
 		installPackage(userFolder, ROOT);
 		const data = (sandbox) => ({
 			environment: 'staging',
@@ -129,18 +155,11 @@ async function main() {
 			{ name: 'profile (one page)', type: CREDENTIAL_TYPE, data: data(sandboxes.onePage) },
 		]);
 		const workflows = returnAllWorkflows(paged, onePage);
-		const list = Object.values(workflows).map((w) => w.workflow);
-		const file = path.join(userFolder, 'profile-workflows.json');
-		fs.writeFileSync(file, JSON.stringify(list));
-		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
-		n8n = await startN8n({
+		n8n = await startProfiledN8n(
 			userFolder,
-			env: {
-				NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
-				COMPANY_PAYMENTS_PROFILE_DIR: dir,
-			},
-		});
-		for (const w of list) await n8n.activateWorkflow(w.id);
+			dir,
+			Object.values(workflows).map((w) => w.workflow),
+		);
 		console.log(`n8n ${N8N_VERSION} on Node ${install.node.version}: ${RUNS} runs each`);
 		const run = (variant) => async () => {
 			const before = sandboxes[variant].publicRequests;
@@ -160,25 +179,24 @@ async function main() {
 		const extra = pagedRequests(RECORDS, 100) - 1;
 		for (const variant of ['paged', 'onePage']) {
 			const { total, areas, functions } = result[variant];
-			console.log(`\n== ${variant}: ${ms(total / RUNS)} wall per run; self time per run by area`);
-			for (const [a, v] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 15))
-				console.log(`${ms(v / RUNS)}  ${a}`);
-			console.log(`-- top ${TOP} functions (self time per run)`);
-			for (const [f, v] of [...functions].sort((x, y) => y[1] - x[1]).slice(0, TOP))
-				console.log(`${ms(v / RUNS)}  ${f}`);
+			printTop(
+				`\n== ${variant}: ${ms(total / RUNS)} wall per run; self time per run by area (idle: ${ms((areas.get('(idle)') ?? 0) / RUNS)})`,
+				areas,
+				RUNS,
+				15,
+				1,
+			);
+			printTop(`-- top ${TOP} functions (self time per run)`, functions, RUNS, TOP, 1);
 		}
-		const diff = new Map();
-		addInto(diff, result.paged.areas, 1 / RUNS);
-		addInto(diff, result.onePage.areas, -1 / RUNS);
-		console.log(`\n== paged minus one page, per extra request (${extra} extra requests)`);
-		for (const [a, v] of [...diff].sort((x, y) => y[1] - x[1]).slice(0, 15))
-			console.log(`${(v / extra).toFixed(3).padStart(8)} ms  ${a}`);
-		const fdiff = new Map();
-		addInto(fdiff, result.paged.functions, 1 / RUNS);
-		addInto(fdiff, result.onePage.functions, -1 / RUNS);
-		console.log(`-- functions`);
-		for (const [f, v] of [...fdiff].sort((x, y) => y[1] - x[1]).slice(0, TOP))
-			console.log(`${(v / extra).toFixed(3).padStart(8)} ms  ${f}`);
+		const perRequest = RUNS * extra;
+		printDiff(
+			`\n== paged minus one page, per extra request (${extra} extra requests)`,
+			result.paged.areas,
+			result.onePage.areas,
+			perRequest,
+			15,
+		);
+		printDiff('-- functions', result.paged.functions, result.onePage.functions, perRequest, TOP);
 	} finally {
 		client.close();
 		await n8n?.stop();
@@ -187,15 +205,6 @@ async function main() {
 		if (KEEP) console.log(`\nprofiles kept in ${dir}`);
 		else fs.rmSync(dir, { recursive: true, force: true });
 	}
-}
-
-function printDiff(title, ours, anchor, per, top) {
-	const diff = new Map();
-	addInto(diff, ours, 1 / per);
-	addInto(diff, anchor, -1 / per);
-	console.log(title);
-	for (const [k, v] of [...diff].sort((x, y) => y[1] - x[1]).slice(0, top))
-		console.log(`${v.toFixed(3).padStart(8)} ms  ${k}`);
 }
 
 async function mainTrigger() {
@@ -222,18 +231,11 @@ async function mainTrigger() {
 			HEADER_AUTH_CREDENTIAL,
 		]);
 		const workflows = triggerWorkflows(credential, headerAuth, { storeSize: STORE });
-		const list = Object.values(workflows).map((w) => w.workflow);
-		const file = path.join(userFolder, 'profile-workflows.json');
-		fs.writeFileSync(file, JSON.stringify(list));
-		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
-		n8n = await startN8n({
+		n8n = await startProfiledN8n(
 			userFolder,
-			env: {
-				NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
-				COMPANY_PAYMENTS_PROFILE_DIR: dir,
-			},
-		});
-		for (const w of list) await n8n.activateWorkflow(w.id);
+			dir,
+			Object.values(workflows).map((w) => w.workflow),
+		);
 		const names = ['v1', 'small', 'noId', 'webhookAuth', 'chargebee'];
 		console.log(
 			`n8n ${N8N_VERSION} on Node ${install.node.version}: ${COUNT} deliveries to each of ${names.join(', ')}`,
@@ -257,11 +259,12 @@ async function mainTrigger() {
 		for (const name of names) {
 			const { total, areas, rate } = result[name];
 			const busy = total - (areas.get('(idle)') ?? 0);
-			console.log(
+			printTop(
 				`\n== ${name}: ${rate.toFixed(1)} deliveries/s until finished; CPU ${(busy / COUNT).toFixed(2)} ms per delivery (main thread); by area:`,
+				areas,
+				COUNT,
+				14,
 			);
-			for (const [a, v] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 14))
-				if (a !== '(idle)') console.log(`${(v / COUNT).toFixed(3).padStart(8)} ms  ${a}`);
 		}
 		printDiff(
 			'\n-- version 2 (store full) minus version 1 (store full), per delivery, by function',

@@ -13,6 +13,7 @@
 // figure is the peak minus the RSS just before the run: what handling the 10,000 records added.
 // Time: the webhook round trip, measured separately in the already warm n8n (before the
 // restarts), in pairs of one paged and one one-page run.
+import { startSandbox } from '../sandbox/server.mjs';
 import { sleep, summary } from './lib/stats.mjs';
 import {
 	actionNode,
@@ -29,6 +30,21 @@ export const RECORDS = 10_000;
 const FIRST_ENTRY = { responseMode: 'lastNode', responseData: 'firstEntryJson' };
 
 const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
+
+/**
+ * The two sandboxes of this benchmark, holding the same RECORDS deposits: `paged` serves them
+ * 100 at most per page, `onePage` all at once. The caller closes both.
+ */
+export async function startReturnAllSandboxes() {
+	const seed = { companyDeposits: RECORDS };
+	const paged = await startSandbox({ seed });
+	try {
+		return { paged, onePage: await startSandbox({ seed, depositsInOnePage: true }) };
+	} catch (error) {
+		await paged.close();
+		throw error;
+	}
+}
 
 export function returnAllWorkflows(pagedCredential, onePageCredential) {
 	return {

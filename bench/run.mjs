@@ -18,15 +18,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startSandbox } from '../sandbox/server.mjs';
 import {
 	createUserFolder,
 	ensureN8n,
 	importCredentials,
+	importWorkflows,
 	installPackage,
 	N8N_NODE_VERSION,
 	N8N_VERSION,
-	runN8nCli,
 	startN8n,
 } from '../harness/n8n.mjs';
 import { actionWorkflows, benchAction } from './action.mjs';
@@ -35,7 +34,12 @@ import { readSections, versionKey, writeSection } from './lib/results-file.mjs';
 import { num, range, ratioText } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { benchPackage } from './package.mjs';
-import { benchReturnAll, RECORDS, returnAllWorkflows } from './returnAll.mjs';
+import {
+	benchReturnAll,
+	RECORDS,
+	returnAllWorkflows,
+	startReturnAllSandboxes,
+} from './returnAll.mjs';
 import {
 	benchTrigger,
 	HEADER_AUTH_CREDENTIAL,
@@ -100,11 +104,7 @@ async function inN8n(results) {
 	let n8n;
 	const userFolder = createUserFolder('n8n-cp-bench-');
 	try {
-		sandboxes.paged = await startSandbox({ seed: { companyDeposits: RECORDS } });
-		sandboxes.onePage = await startSandbox({
-			seed: { companyDeposits: RECORDS },
-			depositsInOnePage: true,
-		});
+		Object.assign(sandboxes, await startReturnAllSandboxes());
 		installPackage(userFolder, ROOT);
 		const data = (sandbox, webhookSecret = '') => ({
 			environment: 'staging',
@@ -132,10 +132,7 @@ async function inN8n(results) {
 		const list = Object.values(workflows).flatMap((group) =>
 			Object.values(group).map((w) => w.workflow),
 		);
-		const file = path.join(userFolder, 'bench-workflows.json');
-		fs.writeFileSync(file, JSON.stringify(list));
-		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
-		fs.rmSync(file);
+		await importWorkflows(userFolder, list);
 		n8n = await startN8n({ userFolder, env: n8nEnv });
 		for (const workflow of list) await n8n.activateWorkflow(workflow.id);
 		log(
