@@ -15,18 +15,10 @@ import {
 	drawChoices,
 	drawStream,
 } from '../../sandbox/lib/generated.mjs';
-import { KEYS, client, control, openSandbox } from './helpers.mjs';
+import { KEYS, client, control, openSandbox, seedWhere } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SEEDS = Array.from({ length: 50 }, (_, i) => i + 1);
-
-/** The first seed (from 1) whose choices fit, so a test states what it needs, not a magic number. */
-function seedWhere(predicate, what) {
-	for (let seed = 1; seed <= 2000; seed++) {
-		if (predicate(drawChoices(seed))) return seed;
-	}
-	throw new Error(`no seed in 1..2000 draws ${what}`);
-}
 
 /** Records of a list answer in any drawn envelope: a bare array, or the one array of the object. */
 function recordsOf(body) {

@@ -1,9 +1,18 @@
 // Test helpers: a sandbox per test file, a small JSON client, and a local webhook receiver.
 // Everything listens on 127.0.0.1 only and is closed by the test that opened it.
 import http from 'node:http';
+import { drawChoices } from '../../sandbox/lib/generated.mjs';
 import { startSandbox } from '../../sandbox/server.mjs';
 
 export { SANDBOX_KEYS as KEYS } from '../../sandbox/server.mjs';
+
+/** The first generated seed (from 1) whose choices fit, so a test states what it needs, not a magic number. */
+export function seedWhere(predicate, what) {
+	for (let seed = 1; seed <= 2000; seed++) {
+		if (predicate(drawChoices(seed))) return seed;
+	}
+	throw new Error(`no seed in 1..2000 draws ${what}`);
+}
 
 /** Starts a sandbox on a free loopback port; the caller closes it (usually in an after hook). */
 export async function openSandbox(options = {}) {

@@ -13,8 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { drawChoices } from '../../sandbox/lib/generated.mjs';
-import { KEYS, client, control, openSandbox } from './helpers.mjs';
+import { KEYS, client, control, openSandbox, seedWhere } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -79,12 +78,6 @@ async function listAll(sandbox, method, filter = '') {
 		if (token === undefined) return values;
 	}
 	throw new Error(`${method}: still handing tokens after 500 calls`);
-}
-
-/** The first seed (from 1) whose choices fit. */
-function seedWhere(predicate, what) {
-	for (let seed = 1; seed <= 2000; seed++) if (predicate(drawChoices(seed))) return seed;
-	throw new Error(`no seed in 1..2000 draws ${what}`);
 }
 
 function assertEachOnce(listed, expected, what) {
