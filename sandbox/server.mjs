@@ -44,6 +44,7 @@ export {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const FAULT_CODES = {
+	429: 'RATE_LIMITED',
 	500: 'INTERNAL_ERROR',
 	502: 'BAD_GATEWAY',
 	503: 'SERVICE_UNAVAILABLE',
@@ -109,13 +110,22 @@ function takeFault(faults, pathname) {
 	return { kind, latencyMs: faults.latencyMs };
 }
 
-function faultError(status, kind) {
+/**
+ * The answer of an injected fault. A 429 or 503 carries Retry-After: `retryAfter` as set with
+ * the faults (seconds, "0" included; null for none), else 1 second.
+ */
+function faultError(faults, kind) {
+	const { status } = faults;
 	const message =
 		kind === 'drop'
 			? 'Сервис временно недоступен (имитация: запрос выполнен, ответ потерян)'
 			: 'Сервис временно недоступен (имитация: запрос не выполнен)';
+	const retryAfter = faults.retryAfter === undefined ? '1' : faults.retryAfter;
 	return apiError(status, FAULT_CODES[status], message, {
-		headers: status === 503 ? { 'Retry-After': '1' } : undefined,
+		headers:
+			(status === 503 || status === 429) && retryAfter !== null
+				? { 'Retry-After': retryAfter }
+				: undefined,
 	});
 }
 
@@ -136,7 +146,7 @@ async function handle(sb, router, req, res) {
 		if (!isControl) {
 			fault = takeFault(sb.state.faults, url.pathname);
 			if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-			if (fault.kind === 'reject') throw faultError(sb.state.faults.status, 'reject');
+			if (fault.kind === 'reject') throw faultError(sb.state.faults, 'reject');
 		}
 		const match = router.match(req.method, url.pathname);
 		if (!isControl && sb.generated) {
@@ -191,7 +201,7 @@ async function handle(sb, router, req, res) {
 	// Generated mode: the service acted, and a proxy lost its answer.
 	if (generated?.after502 && !raw) raw = generated.after502;
 	if (fault.kind === 'drop') {
-		const error = faultError(sb.state.faults.status, 'drop');
+		const error = faultError(sb.state.faults, 'drop');
 		status = error.statusCode;
 		headers = error.headers ?? {};
 		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });

@@ -359,14 +359,19 @@ export function registerControlRoutes(router) {
 			return v;
 		};
 		const status = b.status ?? 503;
-		if (![500, 502, 503, 504].includes(status))
-			throw validationError('status должен быть 500, 502, 503 или 504');
+		if (![429, 500, 502, 503, 504].includes(status))
+			throw validationError('status должен быть 429, 500, 502, 503 или 504');
+		// Retry-After of a 429 or 503: whole seconds as text ("0" too), or null for none.
+		const retryAfter = b.retryAfter === undefined ? '1' : b.retryAfter;
+		if (retryAfter !== null && !/^\d+$/.test(String(retryAfter)))
+			throw validationError('retryAfter должен быть целым числом секунд или null');
 		ctx.sb.state.faults = {
 			rejectRequests: n(b.rejectFirstRequests, 'rejectFirstRequests'),
 			dropResponses: n(b.dropFirstResponses, 'dropFirstResponses'),
 			status,
 			pathPrefix: typeof b.pathPrefix === 'string' ? b.pathPrefix : null,
 			latencyMs: n(b.latencyMs, 'latencyMs'),
+			retryAfter: retryAfter === null ? null : String(retryAfter),
 		};
 		return { body: ctx.sb.state.faults };
 	});

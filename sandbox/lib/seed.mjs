@@ -75,7 +75,14 @@ export function emptyState() {
 		sensitiveReveals: [],
 		events: [],
 		deliveries: [],
-		faults: { rejectRequests: 0, dropResponses: 0, status: 503, pathPrefix: null, latencyMs: 0 },
+		faults: {
+			rejectRequests: 0,
+			dropResponses: 0,
+			status: 503,
+			pathPrefix: null,
+			latencyMs: 0,
+			retryAfter: '1',
+		},
 	};
 }
 

@@ -14,6 +14,47 @@ export function seedWhere(predicate, what) {
 	throw new Error(`no seed in 1..2000 draws ${what}`);
 }
 
+/**
+ * What n8n hands the package's built code (a list-search method, the transport), reduced to
+ * what the package uses: the credential (the sandbox's owner key), the node, and n8n's request
+ * helper (here fetch, following no redirect, as the package asks).
+ */
+export function editorContext(sandbox) {
+	return {
+		getNode: () => ({
+			name: 'Company Payments',
+			type: 'n8n-nodes-company-payments.companyPayments',
+			typeVersion: 1.2,
+			parameters: {},
+		}),
+		getCredentials: async () => ({
+			environment: 'staging',
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.owner,
+			webhookSecret: '',
+		}),
+		helpers: {
+			async httpRequest(options) {
+				const url = new URL(options.url);
+				for (const [key, value] of Object.entries(options.qs ?? {})) {
+					if (value !== undefined) url.searchParams.set(key, String(value));
+				}
+				const res = await fetch(url, {
+					method: options.method,
+					headers: options.headers,
+					body: options.body === undefined ? undefined : JSON.stringify(options.body),
+					redirect: options.disableFollowRedirect ? 'manual' : 'follow',
+				});
+				return {
+					body: await res.text(),
+					headers: Object.fromEntries(res.headers),
+					statusCode: res.status,
+				};
+			},
+		},
+	};
+}
+
 /** Starts a sandbox on a free loopback port; the caller closes it (usually in an after hook). */
 export async function openSandbox(options = {}) {
 	return startSandbox({ host: '127.0.0.1', port: 0, ...options });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { KEYS, client, control, openSandbox, seedWhere } from './helpers.mjs';
+import { KEYS, client, control, editorContext, openSandbox, seedWhere } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -23,46 +23,6 @@ const SEEDS = (process.env.GENERATED_SEEDS ?? '1,2,3,4,5,6,7,8,9,10')
 	.split(',')
 	.map((s) => s.trim())
 	.filter(Boolean);
-
-/**
- * What n8n hands a list-search method, reduced to what the package uses: the credential, the
- * node, and n8n's request helper (here fetch, following no redirect, as the package asks).
- */
-function editorContext(sandbox) {
-	return {
-		getNode: () => ({
-			name: 'Company Payments',
-			type: 'n8n-nodes-company-payments.companyPayments',
-			typeVersion: 1.2,
-			parameters: {},
-		}),
-		getCredentials: async () => ({
-			environment: 'staging',
-			baseUrl: sandbox.url,
-			apiKey: KEYS.owner,
-			webhookSecret: '',
-		}),
-		helpers: {
-			async httpRequest(options) {
-				const url = new URL(options.url);
-				for (const [key, value] of Object.entries(options.qs ?? {})) {
-					if (value !== undefined) url.searchParams.set(key, String(value));
-				}
-				const res = await fetch(url, {
-					method: options.method,
-					headers: options.headers,
-					body: options.body === undefined ? undefined : JSON.stringify(options.body),
-					redirect: options.disableFollowRedirect ? 'manual' : 'follow',
-				});
-				return {
-					body: await res.text(),
-					headers: Object.fromEntries(res.headers),
-					statusCode: res.status,
-				};
-			},
-		},
-	};
-}
 
 /** Every entry a picker lists for `filter`, following its pagination tokens like the editor. */
 async function listAll(sandbox, method, filter = '') {
