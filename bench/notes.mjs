@@ -2,37 +2,23 @@
 // what would close it. The evidence behind them (CPU profiles of n8n, prototypes) is described
 // in bench/README.md.
 
-/** Trigger below the Webhook node where storing is the only extra work (n8n 2.8.4). */
-const STORE_WRITE =
-	'The cost is persisting the dedup store, not verification: without a delivery ID nothing is ' +
-	'stored and the trigger keeps up with the Webhook node (diagnostic row). n8n loads the ' +
-	"workflow, including the node's static data, from the database on every webhook request, and " +
-	'after a request that changed the static data it writes it back (JSON.stringify and an SQLite ' +
-	'UPDATE). Every new delivery changes the store, so every new delivery costs one database write ' +
-	'that the Webhook node does not make: that write is what makes deduplication survive a restart. ' +
-	'The store used to hold one key per delivery ID (10,000 by default, about 550 KB, 0.14× the ' +
-	'Webhook node); it is now a few lines of text (about 40 bytes per ID) and holds 1,000 IDs by ' +
-	'default, which brought the default case to about 0.85–0.95× in runs on this machine, within ' +
-	'the noise of the Webhook node itself (see its min–max). A store of 64 IDs measured 0.93× in the ' +
-	'same conditions, so the remaining gap is the write itself, not its size. Raising Deduplication ' +
-	'Store Size to 10,000 costs about half the rate (row above). ' +
-	'What would close the rest: persisting less often than every delivery, which would open a ' +
-	'window in which a retry after a restart is not recognised; the issue asks for restart-proof ' +
-	'deduplication, so the trigger keeps the write.';
-
 /** What the node does about paging cost, and what is left. */
 const RETURN_ALL =
-	'Paging adds 99 requests. The node already reads (and n8n decrypts) the credential once per ' +
-	'run, not per page, and once the first page gives `total` it fetches the remaining pages 4 at ' +
-	'a time (PAGE_CONCURRENCY in nodes/shared/pager.ts). What remains is ' +
-	"n8n's request helper per page (a new connection each time) and the JSON of 100 pages, both CPU " +
-	"time on a 2-core machine; the reference row shows the sandbox's own share. A list without a " +
-	'total is read one page after another and costs more. What would close a miss: larger pages, ' +
-	'if the service allows them (its maximum `limit` is not documented; PAGE_SIZE in ' +
-	'nodes/shared/contract/assumptions.ts), or more pages at a time on more cores.';
+	'Paging takes 103 requests instead of one (pages of 100 overlap by 2 records, see ' +
+	'docs/pagination.md). The node reads (and n8n decrypts) the credential once per run, not per ' +
+	'page, and once the first page gives `total` it fetches the remaining pages 4 at a time ' +
+	"(PAGE_CONCURRENCY in nodes/shared/pager.ts). What remains is n8n's request helper, once per " +
+	'page: a new agent and TCP connection, and on n8n 2.41 its outbound-HTTP layer, `@n8n/backend-network` (the ' +
+	"SSRF-checked lookup, the proxy routing); profiled on n8n 2.41.1 it is about 2.3 ms of n8n's " +
+	"main thread per request against 0.3 ms of the node's own (parsing the page, the pager), see " +
+	'bench/README.md. The node cannot make that helper cheaper without leaving it, and leaving it ' +
+	"would drop n8n's proxy and SSRF rules for the API key's requests. What would close a miss: " +
+	'larger pages, if the service allows them (its maximum `limit` is not documented; PAGE_SIZE in ' +
+	'nodes/shared/contract/assumptions.ts); this figure keeps 100 per page by definition.';
 
 export const NOTES = {
 	verify: {
+		bench: 'verify',
 		title: 'Verify path at 64 KB',
 		text:
 			'At 64 KB the HMAC over the body dominates and the signature check alone costs about 1.0× a bare ' +
@@ -42,6 +28,7 @@ export const NOTES = {
 			'receivedAt timestamp) shows next to a 2 µs HMAC and vanishes inside n8n (figure 2).',
 	},
 	triggerStore: {
+		bench: 'trigger',
 		title: 'Trigger throughput in n8n',
 		text: (results) => {
 			const t = results.trigger;
@@ -61,34 +48,44 @@ export const NOTES = {
 				`execution, the same count as the Webhook node with Header Auth (its credential read ` +
 				`and the execution), while the Chargebee Trigger (version 1) pays the webhook phase, ` +
 				`the binaryData expression and the execution. What is left beyond the anchors is the ` +
-				`dedup store's write into the static data on every new delivery, which the anchors do ` +
-				`not have and the restart-proof deduplication needs; the webhook-phase sandbox is ` +
-				`n8n's for every start node but its own Webhook node.`
+				`dedup store's write into the static data on every new delivery (ours with and without ` +
+				`delivery IDs, same run: ${t.storeRatio.median.toFixed(2)}× (${t.storeRatio.min.toFixed(2)}–${t.storeRatio.max.toFixed(2)})): an SQLite ` +
+				`UPDATE of the workflow row through n8n's single writer, the same ` +
+				`with 250 or 1,000 IDs in the store (profile in bench/README.md). The anchors have no ` +
+				`store, and the Chargebee Trigger checks no signature either. The write is what keeps ` +
+				`deduplication across restarts and between webhook processes (a service retry comes ` +
+				`1 s later and may reach another process), so the trigger keeps it; persisting less ` +
+				`often would reopen that window. The webhook-phase sandbox on 2.41 is n8n's for every ` +
+				`start node but its own Webhook node.`
 			);
 		},
 	},
 	action: {
+		bench: 'action',
 		title: 'Action node vs HTTP Request',
 		text:
 			'Our node runs read operations 10 items at a time (READ_CONCURRENCY in nodes/CompanyPayments/router.ts). ' +
 			'The HTTP Request node, without Batching, starts every item at once.',
 	},
 	returnAllTime: {
+		bench: 'returnAll',
 		title: 'Return All, paged vs one page',
 		text: (results) => {
 			const r = results.returnAll;
 			const inN8n =
 				r.pagedMs.median - r.onePageMs.median - (r.directPagedMs.median - r.directOnePageMs.median);
-			return `${RETURN_ALL} Measured here: the 99 extra requests cost n8n about ${(inN8n / 99).toFixed(1)} ms each beyond the sandbox's own share.`;
+			return `${RETURN_ALL} Measured here: the 102 extra requests cost n8n about ${(inN8n / 102).toFixed(1)} ms each beyond the sandbox's own share.`;
 		},
 	},
 	returnAllMemory: {
+		bench: 'returnAll',
 		title: 'Return All memory',
 		text:
 			'Both runs hold the same 10,000 records as output items; paging keeps at most one extra page of ' +
 			'100 records alive, so a miss here would point at a leak between pages.',
 	},
 	dependencies: {
+		bench: 'package',
 		title: 'Runtime dependencies',
 		text: 'The package must declare no dependencies and require nothing but n8n-workflow (peer) and Node built-ins.',
 	},

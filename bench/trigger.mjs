@@ -233,6 +233,8 @@ export async function benchTrigger(
 		const ratios = Object.fromEntries(
 			OURS.map((name) => [name, Object.fromEntries(ANCHORS.map((anchor) => [anchor, []]))]),
 		);
+		/** Ours with delivery IDs over ours without, per run: what the store's write costs. */
+		const storeRatios = [];
 		for (let run = 0; run < runs; run++) {
 			log(
 				`trigger: run ${run + 1}/${runs}, ${count} deliveries per workflow, ${concurrency} senders`,
@@ -250,6 +252,7 @@ export async function benchTrigger(
 					ratios[name][anchor].push(got[name].finishedPerSecond / got[anchor].finishedPerSecond);
 				}
 			}
+			storeRatios.push(got.small.finishedPerSecond / got.noId.finishedPerSecond);
 		}
 		log(`trigger: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
 		const webhookUrl = n8n.webhookUrl(workflows.webhook.path);
@@ -300,6 +303,7 @@ export async function benchTrigger(
 					Object.fromEntries(ANCHORS.map((anchor) => [anchor, summary(ratios[name][anchor])])),
 				]),
 			),
+			storeRatio: summary(storeRatios),
 			webhookLatency,
 			anchorLatency,
 			latency,
