@@ -1,6 +1,7 @@
 // Notes printed under the table (and in RESULTS.md) for every target a run misses: why, and
 // what would close it. The evidence behind them (CPU profiles of n8n, prototypes) is described
 // in bench/README.md.
+import { ratioText } from './lib/stats.mjs';
 
 /** What the node does about paging cost, and what is left. */
 const RETURN_ALL =
@@ -49,7 +50,7 @@ export const NOTES = {
 				`and the execution), while the Chargebee Trigger (version 1) pays the webhook phase, ` +
 				`the binaryData expression and the execution. What is left beyond the anchors is the ` +
 				`dedup store's write into the static data on every new delivery (ours with and without ` +
-				`delivery IDs, same run: ${t.storeRatio.median.toFixed(2)}× (${t.storeRatio.min.toFixed(2)}–${t.storeRatio.max.toFixed(2)})): an SQLite ` +
+				`delivery IDs, same run: ${ratioText(t.storeRatio)}): an SQLite ` +
 				`UPDATE of the workflow row through n8n's single writer, the same ` +
 				`with 250 or 1,000 IDs in the store (profile in bench/README.md). The anchors have no ` +
 				`store, and the Chargebee Trigger checks no signature either. The write is what keeps ` +

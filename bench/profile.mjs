@@ -134,6 +134,16 @@ async function startProfiledN8n(userFolder, dir, list) {
 	return n8n;
 }
 
+/** Stops what a profile run started and removes its folders (the profiles stay with --keep). */
+async function cleanUp({ client, n8n, sandboxes, userFolder, dir }) {
+	client.close();
+	await n8n?.stop();
+	for (const sandbox of sandboxes) await sandbox.close();
+	fs.rmSync(userFolder, { recursive: true, force: true });
+	if (KEEP) console.log(`\nprofiles kept in ${dir}`);
+	else fs.rmSync(dir, { recursive: true, force: true });
+}
+
 async function main() {
 	const install = await ensureN8n({ log: console.log });
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-profile-'));
@@ -198,12 +208,7 @@ async function main() {
 		);
 		printDiff('-- functions', result.paged.functions, result.onePage.functions, perRequest, TOP);
 	} finally {
-		client.close();
-		await n8n?.stop();
-		for (const sandbox of Object.values(sandboxes)) await sandbox.close();
-		fs.rmSync(userFolder, { recursive: true, force: true });
-		if (KEEP) console.log(`\nprofiles kept in ${dir}`);
-		else fs.rmSync(dir, { recursive: true, force: true });
+		await cleanUp({ client, n8n, sandboxes: Object.values(sandboxes), userFolder, dir });
 	}
 }
 
@@ -286,12 +291,7 @@ async function mainTrigger() {
 			}
 		}
 	} finally {
-		client.close();
-		await n8n?.stop();
-		await sandbox?.close();
-		fs.rmSync(userFolder, { recursive: true, force: true });
-		if (KEEP) console.log(`\nprofiles kept in ${dir}`);
-		else fs.rmSync(dir, { recursive: true, force: true });
+		await cleanUp({ client, n8n, sandboxes: sandbox ? [sandbox] : [], userFolder, dir });
 	}
 }
 

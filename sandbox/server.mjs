@@ -112,15 +112,14 @@ function takeFault(faults, pathname) {
 
 /**
  * The answer of an injected fault. A 429 or 503 carries Retry-After: `retryAfter` as set with
- * the faults (seconds, "0" included; null for none), else 1 second.
+ * the faults (seconds, "0" included; null for none; NO_FAULTS in lib/seed.mjs has the default).
  */
 function faultError(faults, kind) {
-	const { status } = faults;
+	const { status, retryAfter } = faults;
 	const message =
 		kind === 'drop'
 			? 'Сервис временно недоступен (имитация: запрос выполнен, ответ потерян)'
 			: 'Сервис временно недоступен (имитация: запрос не выполнен)';
-	const retryAfter = faults.retryAfter === undefined ? '1' : faults.retryAfter;
 	return apiError(status, FAULT_CODES[status], message, {
 		headers:
 			(status === 503 || status === 429) && retryAfter !== null

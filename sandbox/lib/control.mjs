@@ -15,7 +15,7 @@ import {
 	rechargePayout,
 	setPayoutStatus,
 } from './payouts.mjs';
-import { SANDBOX_COMPANY, SANDBOX_KEYS } from './seed.mjs';
+import { NO_FAULTS, SANDBOX_COMPANY, SANDBOX_KEYS } from './seed.mjs';
 import { addMember, presentInvite, presentMember } from './team.mjs';
 import { isPlainObject } from './util.mjs';
 import {
@@ -358,11 +358,11 @@ export function registerControlRoutes(router) {
 				throw validationError(`${name} должен быть неотрицательным целым числом`);
 			return v;
 		};
-		const status = b.status ?? 503;
+		const status = b.status ?? NO_FAULTS.status;
 		if (![429, 500, 502, 503, 504].includes(status))
 			throw validationError('status должен быть 429, 500, 502, 503 или 504');
 		// Retry-After of a 429 or 503: whole seconds as text ("0" too), or null for none.
-		const retryAfter = b.retryAfter === undefined ? '1' : b.retryAfter;
+		const retryAfter = b.retryAfter === undefined ? NO_FAULTS.retryAfter : b.retryAfter;
 		if (retryAfter !== null && !/^\d+$/.test(String(retryAfter)))
 			throw validationError('retryAfter должен быть целым числом секунд или null');
 		ctx.sb.state.faults = {

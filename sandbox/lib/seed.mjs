@@ -52,6 +52,19 @@ export const DEFAULT_SEED = Object.freeze({
 	payouts: 0,
 });
 
+/**
+ * The fault settings with nothing injected, and the defaults of POST /__control/faults: the
+ * status of an injected fault and the Retry-After (seconds, as sent) of an injected 429 or 503.
+ */
+export const NO_FAULTS = Object.freeze({
+	rejectRequests: 0,
+	dropResponses: 0,
+	status: 503,
+	pathPrefix: null,
+	latencyMs: 0,
+	retryAfter: '1',
+});
+
 export function emptyState() {
 	return {
 		companies: new Map(),
@@ -75,14 +88,7 @@ export function emptyState() {
 		sensitiveReveals: [],
 		events: [],
 		deliveries: [],
-		faults: {
-			rejectRequests: 0,
-			dropResponses: 0,
-			status: 503,
-			pathPrefix: null,
-			latencyMs: 0,
-			retryAfter: '1',
-		},
+		faults: { ...NO_FAULTS },
 	};
 }
 
