@@ -3,10 +3,10 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
-import type { Change } from './types';
+import type { Change, PollOnlyEvent } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
-export const BALANCE_BELOW_THRESHOLD = 'balance.below_threshold';
+export const BALANCE_BELOW_THRESHOLD: PollOnlyEvent = 'balance.below_threshold';
 
 export interface BalanceReading {
 	usdtBalance: number;

@@ -2,12 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { cardKeyId, changeKey } from '../shared/changeKey';
 import { normaliseStatus } from '../shared/contract/statuses';
-import type { WatchedList } from './types';
+import type { PollOnlyEvent, WatchedList } from './types';
 import { field, str } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Event of card states no webhook announces (poll only). */
-export const CARD_STATUS_CHANGED = 'card.status_changed';
+export const CARD_STATUS_CHANGED: PollOnlyEvent = 'card.status_changed';
 
 /** A card's status in its current form: legacy `retired` is `closed`. */
 function normalised(record: IDataObject): string | null {

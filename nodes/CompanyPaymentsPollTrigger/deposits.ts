@@ -1,19 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeKey, normaliseDepositStatus } from '../shared/changeKey';
-import type { WatchedList } from './types';
+import { EVENTS, eventsOf } from '../shared/contract/events';
+import type { EventContract, EventName } from '../shared/contract/events';
+import type { PollOnlyEvent, WatchedList } from './types';
 import { field, str } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Deposit states the service announces by webhook, and the event that announces each. */
-const DEPOSIT_EVENTS: Readonly<Record<string, string>> = {
-	new: 'deposit.created',
-	completed: 'deposit.completed',
-	aml_failed: 'deposit.aml_failed',
-};
+const DEPOSIT_EVENTS: Readonly<Record<string, EventName>> = Object.fromEntries(
+	eventsOf('deposit').map((name) => [(EVENTS[name] as EventContract).status, name]),
+);
 
 /** Event of the deposit states no webhook announces (poll only). */
-export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
+export const DEPOSIT_STATUS_CHANGED: PollOnlyEvent = 'deposit.status_changed';
 
 function normalised(record: IDataObject): string | null {
 	const status = str(record.status);

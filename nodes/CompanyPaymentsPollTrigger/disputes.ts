@@ -1,10 +1,10 @@
 import { changeKey, disputeState } from '../shared/changeKey';
-import type { WatchedList } from './types';
+import type { PollOnlyEvent, WatchedList } from './types';
 import { field, str } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** No webhook exists for disputes: this event is the poll trigger's own. */
-export const DISPUTE_STATUS_CHANGED = 'dispute.status_changed';
+export const DISPUTE_STATUS_CHANGED: PollOnlyEvent = 'dispute.status_changed';
 
 export const disputes: WatchedList = {
 	kind: 'disputes',

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { EventName } from '../shared/contract/events';
 import type { StatusList } from '../shared/contract/statuses';
 
 /** What the node can watch: one value per list (and the company balance). */
@@ -12,9 +13,17 @@ export type WatchKind =
 	| 'disputes'
 	| 'balance';
 
+/** Events of the poll trigger's own, for changes no webhook announces. */
+export type PollOnlyEvent =
+	| 'deposit.status_changed'
+	| 'card.status_changed'
+	| 'dispute.status_changed'
+	| 'balance.below_threshold';
+
 /** One emitted change, before the fields every poll item shares are added. */
 export interface Change {
-	event: string;
+	/** The document's event this change stands for (`contract/events.ts`), or a poll-only one. */
+	event: EventName | PollOnlyEvent;
 	changeKey: string;
 	/** The fields the webhook trigger outputs for this event (or their poll-only analogue). */
 	fields: IDataObject;

@@ -1,6 +1,8 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { EVENT_NAMES, eventsOf } from '../shared/contract/events';
+import type { EventName } from '../shared/contract/events';
 import { payoutFundsReturned } from '../shared/payoutFunds';
 
 /** The "All" choice of the Events parameter: every event, including kinds added later. */
@@ -16,61 +18,60 @@ export const OTHER_OUTPUT = 'other';
 export const OTHER_LABEL = 'Other';
 
 interface EventKind {
-	value: string;
+	value: EventName;
 	name: string;
 	/** The name of its output when events are routed: at most 10 characters (the canvas cuts longer ones, e.g. "Deposit cre…"), and distinct in its first 5 characters. */
 	label: string;
 	description: string;
 }
 
-/**
- * The event kinds of the interface document, in their fixed output order (the order of the
- * document's table). Routed outputs always follow this order, whatever order the user picked.
- */
-export const EVENT_KINDS: readonly EventKind[] = [
-	{
-		value: 'order.status_changed',
+/** How the trigger presents each event of the contract (`contract/events.ts`); exhaustive. */
+const PRESENTATION: Record<EventName, Omit<EventKind, 'value'>> = {
+	'order.status_changed': {
 		label: 'Order',
 		name: 'Order Status Changed',
 		description: 'An order changed its status (order.status_changed)',
 	},
-	{
-		value: 'deposit.created',
+	'deposit.created': {
 		label: 'Deposit',
 		name: 'Deposit Created',
 		description: 'A deposit to the company wallet or a user wallet was detected (deposit.created)',
 	},
-	{
-		value: 'deposit.completed',
+	'deposit.completed': {
 		label: 'Credited',
 		name: 'Deposit Completed',
 		description: 'A deposit was credited (deposit.completed)',
 	},
-	{
-		value: 'deposit.aml_failed',
+	'deposit.aml_failed': {
 		label: 'AML failed',
 		name: 'Deposit AML Failed',
 		description: 'The AML check of a deposit failed (deposit.aml_failed)',
 	},
-	{
-		value: 'payout.status_changed',
+	'payout.status_changed': {
 		label: 'Payout',
 		name: 'Payout Status Changed',
 		description: 'A payout moved to another status (payout.status_changed)',
 	},
-	{
-		value: 'payout.recharged',
+	'payout.recharged': {
 		label: 'Recharged',
 		name: 'Payout Recharged',
 		description: 'A refunded payout returned to success and was charged again (payout.recharged)',
 	},
-	{
-		value: 'card.assigned',
+	'card.assigned': {
 		label: 'Card',
 		name: 'Card Assigned',
 		description: 'A pending card request was fulfilled (card.assigned)',
 	},
-];
+};
+
+/**
+ * The event kinds of the interface document, in their fixed output order (the order of the
+ * document's table). Routed outputs always follow this order, whatever order the user picked.
+ */
+export const EVENT_KINDS: readonly EventKind[] = EVENT_NAMES.map((value) => ({
+	value,
+	...PRESENTATION[value],
+}));
 
 export const EVENT_VALUES: readonly string[] = EVENT_KINDS.map((kind) => kind.value);
 
@@ -163,7 +164,7 @@ export function eventsSubtitle(
 	return picked.join(', ');
 }
 
-const EVENT_NAMES: Record<string, string> = Object.fromEntries(
+const DISPLAY_NAMES: Record<string, string> = Object.fromEntries(
 	EVENT_KINDS.map((kind) => [kind.value, kind.name]),
 );
 
@@ -172,7 +173,7 @@ const EVENT_NAMES: Record<string, string> = Object.fromEntries(
  * last, as a flat object: a `}}` inside the expression would end it early.
  */
 export const SUBTITLE_EXPRESSION =
-	`={{(${eventsSubtitle.toString()})($parameter["events"], ${JSON.stringify(ALL_EVENTS)}, ${JSON.stringify(EVENT_NAMES)})}}` as const;
+	`={{(${eventsSubtitle.toString()})($parameter["events"], ${JSON.stringify(ALL_EVENTS)}, ${JSON.stringify(DISPLAY_NAMES)})}}` as const;
 
 /** What the webhook needs to filter and route: computed once per delivery from the parameters. */
 export interface EventRouting {
@@ -212,10 +213,10 @@ export function outputIndex(routing: EventRouting, event: string | null): number
 }
 
 /** Events whose payload is a deposit (company wallet or, with `externalId`, a user wallet). */
-const DEPOSIT_EVENTS = new Set(['deposit.created', 'deposit.completed', 'deposit.aml_failed']);
+const DEPOSIT_EVENTS: ReadonlySet<string> = new Set(eventsOf('deposit'));
 
 /** Events whose payload is a payout. */
-const PAYOUT_EVENTS = new Set(['payout.status_changed', 'payout.recharged']);
+const PAYOUT_EVENTS: ReadonlySet<string> = new Set(eventsOf('payout'));
 
 /**
  * Fields the trigger derives from the event body: for deposits, which wallet it belongs to

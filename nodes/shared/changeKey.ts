@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { EVENTS, isEventName } from './contract/events';
+import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { payoutFundsReturned } from './payoutFunds';
 
@@ -57,38 +59,51 @@ export function disputeState(status: string, resolution: unknown): string {
 	return res === null ? status : `${status}+${res}`;
 }
 
+type KeyRule = (event: EventName, body: IDataObject, status: string | null) => string | null;
+
+/** The record's ID, from the body field the event table names for this event. */
+function eventRecordId(event: EventName, body: IDataObject): string | null {
+	return text(body[EVENTS[event].idField]);
+}
+
+/** `<record>:<id>:<status>`, the status passed through `state`. */
+function byStatus(record: ChangeRecord, state: (status: string) => string = (s) => s): KeyRule {
+	return (event, body, status) => {
+		const id = eventRecordId(event, body);
+		return id && status ? changeKey(record, id, state(status)) : null;
+	};
+}
+
+/**
+ * The change-key rule of every event of the document. A `Record` over `EventName`: an event added
+ * to `contract/events.ts` without a rule here does not compile.
+ */
+const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
+	'order.status_changed': byStatus('order'),
+	'deposit.created': byStatus('deposit', normaliseDepositStatus),
+	'deposit.completed': byStatus('deposit', normaliseDepositStatus),
+	'deposit.aml_failed': byStatus('deposit', normaliseDepositStatus),
+	'payout.status_changed': (event, body, status) => {
+		const id = eventRecordId(event, body);
+		return id && status
+			? changeKey('payout', id, payoutState(status, payoutFundsReturned(body, event)))
+			: null;
+	},
+	'payout.recharged': (event, body) => {
+		const id = eventRecordId(event, body);
+		return id ? changeKey('payout', id, 'recharged') : null;
+	},
+	'card.assigned': (_event, body) => {
+		const id = cardKeyId(body.externalId, body.cardId ?? body.id);
+		return id ? changeKey('card', id, 'assigned') : null;
+	},
+};
+
 /**
  * The key of a webhook event, or null when the event is unknown or its body lacks the id or
  * status the key needs (the item is still emitted, without a key).
  */
 export function webhookChangeKey(event: string | null, body: IDataObject): string | null {
-	const status = text(body.status);
-	switch (event) {
-		case 'order.status_changed': {
-			const id = text(body.orderId);
-			return id && status ? changeKey('order', id, status) : null;
-		}
-		case 'deposit.created':
-		case 'deposit.completed':
-		case 'deposit.aml_failed': {
-			const id = text(body.depositId);
-			return id && status ? changeKey('deposit', id, normaliseDepositStatus(status)) : null;
-		}
-		case 'payout.status_changed': {
-			const id = text(body.payoutId);
-			return id && status
-				? changeKey('payout', id, payoutState(status, payoutFundsReturned(body, event)))
-				: null;
-		}
-		case 'payout.recharged': {
-			const id = text(body.payoutId);
-			return id ? changeKey('payout', id, 'recharged') : null;
-		}
-		case 'card.assigned': {
-			const id = cardKeyId(body.externalId, body.cardId ?? body.id);
-			return id ? changeKey('card', id, 'assigned') : null;
-		}
-		default:
-			return null;
-	}
+	if (!isEventName(event)) return null;
+	return CHANGE_KEY_RULES[event](event, body, text(body.status));
 }

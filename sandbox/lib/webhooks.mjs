@@ -12,6 +12,91 @@ import https from 'node:https';
 export const MAX_ATTEMPTS = 4;
 export const DEFAULT_RETRY_DELAYS_MS = Object.freeze([0, 1000, 2000, 4000]);
 
+const PAYOUT_FIELDS = Object.freeze([
+	'payoutId',
+	'externalId',
+	'status',
+	'amountRub',
+	'chargedUsdt',
+	'rate',
+	'requisiteType',
+	'requisite',
+	'bankId',
+	'bank',
+	'failReason',
+	'comment',
+	'refunded',
+	'disputeStatus',
+	'disputeResolution',
+	'completedAt',
+	'createdAt',
+	'updatedAt',
+]);
+
+/**
+ * The events this simulator emits, in the order of the interface document's "Event kinds" table,
+ * each with the payload fields that table names (bodies may carry more). The sandbox's own
+ * reading of the document, written apart from the node's (nodes/shared/contract/events.ts);
+ * test/sandbox/events.test.mjs checks the two agree. emit() refuses any other event and any
+ * body that lacks a named field.
+ */
+export const DOCUMENTED_EVENTS = Object.freeze({
+	'order.status_changed': Object.freeze([
+		'orderId',
+		'walletOrderId',
+		'status',
+		'amountUsdt',
+		'amountRub',
+		'completedAt',
+		'failureReason',
+		'createdAt',
+	]),
+	'deposit.created': Object.freeze([
+		'depositId',
+		'txHash',
+		'walletAddress',
+		'fromAddress',
+		'amount',
+		'tokenSymbol',
+		'status',
+		'createdAt',
+		'updatedAt',
+	]),
+	'deposit.completed': Object.freeze([
+		'depositId',
+		'txHash',
+		'walletAddress',
+		'amount',
+		'status',
+		'sweepTxHash',
+		'createdAt',
+		'updatedAt',
+	]),
+	'deposit.aml_failed': Object.freeze([
+		'depositId',
+		'txHash',
+		'amount',
+		'status',
+		'amlCheckId',
+		'amlResult',
+		'error',
+		'createdAt',
+	]),
+	'payout.status_changed': PAYOUT_FIELDS,
+	'payout.recharged': PAYOUT_FIELDS,
+	'card.assigned': Object.freeze(['externalId']),
+});
+
+/** Throws unless `event` is documented and `payload` carries every field the document names for it. */
+export function checkDocumentedEvent(event, payload) {
+	const fields = DOCUMENTED_EVENTS[event];
+	if (!fields) throw new Error(`sandbox: event ${event} is not in the document's table`);
+	const missing = fields.filter((name) => !(name in payload));
+	if (missing.length > 0) {
+		throw new Error(`sandbox: event ${event} lacks the documented field(s) ${missing.join(', ')}`);
+	}
+}
+
 export function signBody(body, secret) {
 	return createHmac('sha256', secret ?? '')
 		.update(body)
@@ -42,6 +127,7 @@ export function createWebhooks(sb, { timeoutMs = 5000 } = {}) {
 
 	/** Emits a documented event for a company: logs it and, if a webhookUrl is set, delivers it. */
 	function emit(company, event, payload) {
+		checkDocumentedEvent(event, payload);
 		const body = JSON.stringify({ event, ...payload });
 		const logEntry = { event, companyId: company.id, at: sb.clock.iso(), body, deliveryId: null };
 		sb.state.events.push(logEntry);
