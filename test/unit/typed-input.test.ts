@@ -747,7 +747,7 @@ describe('typed input: the values issue 28 names', () => {
 			expect(requests).toEqual([]);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error!.message).toMatch(
-				new RegExp(`^${field} must be given as text when it has 16 or more digits`),
+				new RegExp(`^${field} must be given as text when it is a number above 2\\^53 - 1`),
 			);
 			expect(error!.message).not.toContain('220012345678901');
 			expect(error!.description).toMatch(/^Nothing was sent to the service/);

@@ -44,7 +44,7 @@ function invalid(
  *
  * - Text (IDs, names, references): text is trimmed and kept otherwise exactly (leading zeros,
  *   non-ASCII digits, inner spaces). A number becomes its digits (1042 → "1042") when it is
- *   exact: an integer above 2^53 - 1 was already rounded when n8n read it (a 16-digit card
+ *   exact: an integer above 2^53 - 1 was already rounded when n8n read it (a 19-digit card
  *   number, a 20-digit UIN) and is refused, as are NaN and Infinity. true/false, lists and
  *   objects are refused. null, undefined and empty text are "empty".
  * - Amounts: plain decimal text or a number, sent as a JSON number only when that number is
@@ -61,7 +61,7 @@ const TEXT_RULE = 'must be text';
 function exactNumberRule(value: number): string | undefined {
 	if (!Number.isFinite(value)) return 'must be text or a finite number';
 	if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-		return `must be given as text when it has 16 or more digits: as a number above 2^53 - 1 (${Number.MAX_SAFE_INTEGER}) it was already rounded when n8n read it, so another value would be sent. Map the field as text (e.g. keep the source value a string)`;
+		return `must be given as text when it is a number above 2^53 - 1 (${Number.MAX_SAFE_INTEGER}): n8n already rounded it when it read the JSON, so another value would be sent. Map the field as text (e.g. keep the source value a string)`;
 	}
 	return undefined;
 }
