@@ -544,7 +544,9 @@ describe('card.getRechargeQuote', () => {
 			expect(error.message).toMatch(
 				/^Target Amount \(USD\) must be a plain decimal number such as 1500 or 1500\.50 .*, got /,
 			);
-			expect(error.message).toContain(`got ${JSON.stringify(targetAmount)}`);
+			// A number as JavaScript prints it (Infinity, not JSON's null), text in quotes.
+			const shown = typeof targetAmount === 'number' ? String(targetAmount) : `"${targetAmount}"`;
+			expect(error.message).toContain(`got ${shown}`);
 		},
 	);
 

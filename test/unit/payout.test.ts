@@ -330,8 +330,8 @@ describe('payout.create', () => {
 		['007', '"007"'],
 		['1_000', '"1_000"'],
 		['1234567890123456', '"1234567890123456"'],
-		[Infinity, 'null'],
-		[Number.NaN, 'null'],
+		[Infinity, 'Infinity'],
+		[Number.NaN, 'NaN'],
 		[1e21, '1e+21'],
 		[true, 'true'],
 	])(

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readRecordId, recordIdFields } from '../common/locator';
-import { invalidInput, requireAmount } from '../common/validation';
+import { invalidInput, readTextValue, requireAmount } from '../common/validation';
 
 const cardId = {
 	displayName: 'Card',
@@ -68,12 +68,7 @@ export function readCardExternalId(
 	itemIndex: number,
 	value: unknown,
 ): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	const text = typeof value === 'number' ? String(value) : value;
-	if (typeof text !== 'string') {
-		throw invalidInput(ctx, itemIndex, 'External ID', 'must be text', value);
-	}
-	const trimmed = text.trim();
+	const trimmed = readTextValue(ctx, itemIndex, value, 'External ID');
 	if (trimmed === '') return undefined;
 	if (!PRINTABLE_ASCII.test(trimmed)) {
 		throw invalidInput(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { addHint } from '../common/hints';
-import { segment } from '../common/validation';
+import { readBoolean, segment } from '../common/validation';
 import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
 import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
@@ -82,7 +82,13 @@ export const getSensitiveData: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
-		const mask = this.getNodeParameter('maskSensitiveData', itemIndex, true) as boolean;
+		const mask = readBoolean(
+			this,
+			itemIndex,
+			'maskSensitiveData',
+			'Mask Card Number and CVV',
+			true,
+		);
 		let body: IDataObject;
 		try {
 			body = (await apiRequest.call(this, {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/transport';
+import { checkInteger, readBoolean } from './validation';
 
 /** Return All / Limit for list operations. */
 export const listFields: INodeProperties[] = [
@@ -27,8 +28,10 @@ export function readListFields(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): { returnAll: boolean; limit: number } {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	const returnAll = readBoolean(ctx, itemIndex, 'returnAll', 'Return All', false);
+	const limit = returnAll
+		? 0
+		: checkInteger(ctx, itemIndex, ctx.getNodeParameter('limit', itemIndex, 50), 'Limit', 1);
 	return { returnAll, limit };
 }
 

@@ -6,6 +6,7 @@ import { readRecords, recordIdentity } from '../../shared/pager';
 import type { OperationDefinition } from '../types';
 import { listFields, readListFields } from './fields';
 import { addHint } from './hints';
+import { checkOption, invalidInput, optionalText } from './validation';
 
 export interface ListOperation {
 	value?: string;
@@ -49,11 +50,37 @@ export function mergeListings(listings: IDataObject[][], limit?: number): IDataO
 	return limit === undefined ? merged : merged.slice(0, limit);
 }
 
-function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+/**
+ * Reads the filters a user set, each by the shared reader of its field's type (validation.ts):
+ * a choice must be one of its options, anything else is text. An empty filter is not sent; a
+ * filter this operation does not offer is refused rather than sent unchecked.
+ */
+function readFilters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	definitions: INodeProperties[],
+): IDataObject {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as unknown;
+	if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) {
+		throw invalidInput(ctx, itemIndex, 'Filters', 'must be a set of filters', filters);
+	}
 	const query: IDataObject = {};
 	for (const [name, value] of Object.entries(filters)) {
-		query[name] = typeof value === 'string' ? value.trim() : value;
+		const definition = definitions.find((filter) => filter.name === name);
+		if (!definition) {
+			throw invalidInput(ctx, itemIndex, 'Filters', 'must hold only the filters offered', name);
+		}
+		const field = definition.displayName;
+		if (definition.type === 'options') {
+			if (value === '' || value === null || value === undefined) continue;
+			const choices = (definition.options ?? []).map((option) =>
+				String((option as { value: unknown }).value),
+			);
+			query[name] = checkOption(ctx, itemIndex, value, field, choices);
+		} else {
+			const text = optionalText(ctx, itemIndex, value, field);
+			if (text !== undefined) query[name] = text;
+		}
 	}
 	return query;
 }
@@ -112,7 +139,7 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 		readOnly: true,
 		properties,
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const qs = filters ? readFilters(this, itemIndex) : undefined;
+			const qs = filters ? readFilters(this, itemIndex, filters) : undefined;
 			const list = readListFields(this, itemIndex);
 			const status = typeof qs?.status === 'string' && qs.status !== '' ? qs.status : undefined;
 			const spellings = statusList && status ? statusSpellings(statusList, status) : [];

@@ -87,9 +87,13 @@ export function recordIdFields(field: RecordIdField): INodeProperties[] {
 	return [legacy, locator];
 }
 
-/** The value of a resource locator (`{ __rl, mode, value }`), or the value itself (a string). */
+/**
+ * The value of a resource locator (`{ __rl, mode, value }`), or the value itself (a string).
+ * Only a locator is unwrapped: an expression's own object that happens to hold `value` is a
+ * value of the wrong type, refused by the ID check, not read as an ID.
+ */
 export function locatorValue(value: unknown): unknown {
-	if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value) {
+	if (typeof value === 'object' && value !== null && '__rl' in value && 'value' in value) {
 		return (value as { value: unknown }).value;
 	}
 	return value;

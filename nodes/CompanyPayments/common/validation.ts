@@ -3,10 +3,25 @@ import { NodeOperationError } from 'n8n-workflow';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function show(value: unknown): string {
+/** A value as an error shows it: text in quotes, numbers as JavaScript prints them (NaN too). */
+export function show(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
+	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+	if (value === undefined) return 'nothing';
 	return JSON.stringify(value) ?? String(value);
 }
+
+/** How an error shows a value that must not appear in it (a secret, a card number). */
+export type Shown = (value: unknown) => string;
+
+/** For secrets: only what kind of value it was, never the value. */
+export const showKindOnly: Shown = (value) => {
+	if (value === null || value === undefined) return 'nothing';
+	if (typeof value === 'string') return value.trim() === '' ? 'an empty value' : 'a hidden text';
+	if (typeof value === 'number') return 'a number';
+	if (typeof value === 'boolean') return `the boolean ${String(value)}`;
+	return Array.isArray(value) ? 'a list' : 'an object';
+};
 
 function invalid(
 	ctx: IExecuteFunctions,
@@ -14,24 +29,189 @@ function invalid(
 	field: string,
 	rule: string,
 	value: unknown,
+	shown: Shown = show,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field} ${rule}, got ${show(value)}`, {
+	return new NodeOperationError(ctx.getNode(), `${field} ${rule}, got ${shown(value)}`, {
 		itemIndex,
 		description: `Nothing was sent to the service. Fix "${field}" on item ${itemIndex} and run again.`,
 	});
 }
 
-/** Checks a value is text (or a number) that is not empty; returns it trimmed. */
+/*
+ * THE RULES FOR VALUES FROM EXPRESSIONS. n8n hands an expression's result over as its own type,
+ * so every field is read by one of the readers below, and each accepts or refuses every type
+ * the same way:
+ *
+ * - Text (IDs, names, references): text is trimmed and kept otherwise exactly (leading zeros,
+ *   non-ASCII digits, inner spaces). A number becomes its digits (1042 → "1042") when it is
+ *   exact: an integer above 2^53 - 1 was already rounded when n8n read it (a 19-digit card
+ *   number, a 20-digit UIN) and is refused, as are NaN and Infinity. true/false, lists and
+ *   objects are refused. null, undefined and empty text are "empty".
+ * - Amounts: plain decimal text or a number, sent as a JSON number only when that number is
+ *   exactly the decimal the user wrote (requireAmount).
+ * - Whole numbers (Limit): an integer or integer text, within the field's range.
+ * - Booleans: true/false, or the text "true"/"false".
+ * - Choices: exactly one of the field's values.
+ * - Lists: a list of text, or text separated by commas or new lines.
+ */
+
+const TEXT_RULE = 'must be text';
+
+/** A number that JavaScript holds exactly as the user wrote it: finite, and an exact integer if whole. */
+function exactNumberRule(value: number): string | undefined {
+	if (!Number.isFinite(value)) return 'must be text or a finite number';
+	if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+		return `must be given as text when it is a number above 2^53 - 1 (${Number.MAX_SAFE_INTEGER}): n8n already rounded it when it read the JSON, so another value would be sent. Map the field as text (e.g. keep the source value a string)`;
+	}
+	return undefined;
+}
+
+/**
+ * Reads a value as text by the rules above: trimmed text, or the digits of an exact number;
+ * '' for empty. Anything else is refused before any request with the field, the rule and the
+ * value (or, for secrets, `shown` says only what kind of value it was).
+ */
+export function readTextValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	shown: Shown = show,
+): string {
+	if (value === null || value === undefined) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number') {
+		const rule = exactNumberRule(value);
+		if (rule) throw invalid(ctx, itemIndex, field, rule, value, shown);
+		return String(value);
+	}
+	const kind =
+		typeof value === 'boolean'
+			? 'not true or false'
+			: Array.isArray(value)
+				? 'not a list'
+				: 'not an object';
+	throw invalid(ctx, itemIndex, field, `${TEXT_RULE}, ${kind}`, value, shown);
+}
+
+/** Checks a value is text (or an exact number) that is not empty; returns it trimmed. */
 export function checkText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	value: unknown,
 	field: string,
+	shown: Shown = show,
 ): string {
-	const trimmed =
-		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (trimmed === '') throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '');
+	const trimmed = readTextValue(ctx, itemIndex, value, field, shown);
+	if (trimmed === '') throw invalid(ctx, itemIndex, field, 'must not be empty', value ?? '', shown);
 	return trimmed;
+}
+
+/** An optional text value: trimmed, or undefined when empty (read by the rules above). */
+export function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string | undefined {
+	const trimmed = readTextValue(ctx, itemIndex, value, field);
+	return trimmed === '' ? undefined : trimmed;
+}
+
+/** A boolean: true or false, or the text "true" / "false" (any case, trimmed). */
+export function checkBoolean(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw invalid(ctx, itemIndex, field, 'must be true or false', value ?? null);
+}
+
+/** Reads a boolean parameter (see checkBoolean). */
+export function readBoolean(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+	fallback: boolean,
+): boolean {
+	return checkBoolean(ctx, itemIndex, ctx.getNodeParameter(name, itemIndex, fallback), field);
+}
+
+/** A whole number within [min, max]: an integer, or text of ASCII digits. */
+export function checkInteger(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	min = 1,
+	max = Number.MAX_SAFE_INTEGER,
+): number {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	const number =
+		typeof value === 'number'
+			? value
+			: text !== undefined && /^\d+$/.test(text)
+				? Number(text)
+				: NaN;
+	if (!Number.isSafeInteger(number) || number < min || number > max) {
+		const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+		throw invalid(ctx, itemIndex, field, `must be a whole number ${range}`, value ?? null);
+	}
+	return number;
+}
+
+/** One of the field's choices, given as its exact value (surrounding spaces ignored). */
+export function checkOption<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	choices: readonly T[],
+): T {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	const choice = choices.find((option) => option === text);
+	if (choice === undefined) {
+		throw invalid(ctx, itemIndex, field, `must be one of ${choices.join(', ')}`, value ?? null);
+	}
+	return choice;
+}
+
+/**
+ * A list of text values: a list from an expression, or text separated by commas or new lines.
+ * Each entry is read as text (see readTextValue); empty entries of text are skipped. Returns
+ * undefined when the field is empty; an expression giving an empty list returns [] on purpose.
+ */
+export function readTextList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	rule: string,
+): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	let parts: unknown[];
+	if (Array.isArray(value)) {
+		parts = value;
+	} else if (typeof value === 'string') {
+		if (value.trim() === '') return undefined;
+		parts = value.split(/[,\n]/).filter((part) => part.trim() !== '');
+		if (parts.length === 0) return undefined;
+	} else {
+		throw invalid(ctx, itemIndex, field, rule, value);
+	}
+	const entries: string[] = [];
+	for (const part of parts) {
+		const entry = typeof part === 'string' ? part.trim() : part;
+		if (typeof entry !== 'string' || entry === '')
+			throw invalid(ctx, itemIndex, field, rule, entry);
+		if (!entries.includes(entry)) entries.push(entry);
+	}
+	return entries;
 }
 
 /** Reads a string parameter and checks it is not empty; returns it trimmed. */
@@ -98,7 +278,7 @@ export function checkUuid(
 	value: unknown,
 	field: string,
 ): string {
-	const trimmed = typeof value === 'string' ? value.trim() : '';
+	const trimmed = readTextValue(ctx, itemIndex, value, field);
 	if (!UUID.test(trimmed)) throw invalid(ctx, itemIndex, field, 'must be a UUID', value ?? '');
 	return trimmed;
 }
@@ -121,20 +301,27 @@ const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(\.(\d+))?$/;
 const PLAIN_DECIMAL_RULE =
 	'must be a plain decimal number such as 1500 or 1500.50 (digits and an optional decimal point only: no spaces, signs, exponents, hex or binary notation, at most 15 digits before the point)';
 
+/** "1500.50" → "1500.5", "100.00" → "100": the decimal as JavaScript prints the same number. */
+function canonicalDecimal(text: string): string {
+	const [whole, fraction = ''] = text.split('.');
+	const kept = fraction.replace(/0+$/, '');
+	return kept === '' ? whole : `${whole}.${kept}`;
+}
+
 /**
- * Reads a money amount: a number, or text in plain decimal notation, greater than 0 and with
- * at most `decimals` decimal places. Anything else is refused before any request with the
- * field, the rule and the value. A number is held to the same notation as text (so 1e21 or
- * 0.30000000000000004 from an expression is refused rather than sent).
+ * Checks a money amount: a number, or text in plain decimal notation, greater than 0 and with at most `decimals` decimal places. It is sent as a JSON
+ * number, so it is refused unless that number prints as exactly the decimal given (a number
+ * like 1e21 or 0.30000000000000004 from an expression, or text with more digits than a number
+ * holds, would otherwise be sent rounded). Anything else is refused before any request with the
+ * field, the rule and the value.
  */
-export function requireAmount(
+export function checkAmount(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	name: string,
+	value: unknown,
 	field: string,
 	decimals = 2,
 ): number {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (typeof value === 'number' && Number.isFinite(value) && value <= 0) {
 		throw invalid(ctx, itemIndex, field, 'must be a number greater than 0', value);
 	}
@@ -154,7 +341,27 @@ export function requireAmount(
 	}
 	const amount = Number(text);
 	if (amount <= 0) throw invalid(ctx, itemIndex, field, 'must be a number greater than 0', value);
+	if (String(amount) !== canonicalDecimal(text)) {
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`has more digits than the number sent to the service can hold exactly (it would be sent as ${String(amount)})`,
+			value,
+		);
+	}
 	return amount;
+}
+
+/** Reads a money amount parameter (see checkAmount). */
+export function requireAmount(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+	decimals = 2,
+): number {
+	return checkAmount(ctx, itemIndex, ctx.getNodeParameter(name, itemIndex, ''), field, decimals);
 }
 
 /**

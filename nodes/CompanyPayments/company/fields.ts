@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { NEW_API_KEY_FIELDS } from '../../shared/contract/assumptions';
-import { invalidInput } from '../common/validation';
+import { invalidInput, readBoolean, readTextValue, showKindOnly } from '../common/validation';
 import { isObject } from '../../shared/contract/guards';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -37,9 +37,8 @@ export function readEmail(
 	field = 'Email',
 ): string | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const trimmed = typeof value === 'string' ? value.trim() : '';
-	if (!required && (value === null || (typeof value === 'string' && trimmed === '')))
-		return undefined;
+	const trimmed = readTextValue(ctx, itemIndex, value, field);
+	if (!required && trimmed === '') return undefined;
 	if (!EMAIL.test(trimmed)) {
 		throw invalidInput(
 			ctx,
@@ -62,7 +61,11 @@ export function readSecret(
 	value: unknown,
 	field: string,
 ): string {
-	if (typeof value !== 'string' || value === '') {
+	if (typeof value !== 'string') {
+		// Not even the kind of value would tell much; the value itself never appears.
+		throw invalidInput(ctx, itemIndex, field, 'must be text', value, showKindOnly);
+	}
+	if (value.trim() === '') {
 		throw new NodeOperationError(ctx.getNode(), `${field} must not be empty`, {
 			itemIndex,
 			description: `Nothing was sent to the service. Fill in "${field}" on item ${itemIndex} and run again.`,
@@ -125,13 +128,13 @@ export const revealWebhookSecretField: INodeProperties = {
 		"Whether to output the webhook secret in full. Off, it is shown as whsec_… and its last four characters; on, anyone who can open this workflow's executions can read it and forge signed webhooks.",
 };
 
+/** Reads Reveal Webhook Secret; read before the request, so a wrong value sends nothing. */
+export function readReveal(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return readBoolean(ctx, itemIndex, 'revealWebhookSecret', 'Reveal Webhook Secret', false);
+}
+
 /** A profile answer with its webhook secret masked unless the user chose to reveal it. */
-export function profileOutput(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	answer: unknown,
-): IDataObject {
+export function profileOutput(answer: unknown, reveal: boolean): IDataObject {
 	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
-	const reveal = ctx.getNodeParameter('revealWebhookSecret', itemIndex, false) === true;
 	return reveal ? body : (maskSecretsDeep(body) as IDataObject);
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { profileOutput, revealWebhookSecretField } from './fields';
+import { profileOutput, readReveal, revealWebhookSecretField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getProfile: OperationDefinition = {
@@ -14,11 +14,12 @@ export const getProfile: OperationDefinition = {
 	readOnly: true,
 	properties: [revealWebhookSecretField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const reveal = readReveal(this, itemIndex);
 		const answer = await apiRequest.call(this, {
 			method: 'GET',
 			path: ENDPOINTS.profile,
 			itemIndex,
 		});
-		return profileOutput(this, itemIndex, answer);
+		return profileOutput(answer, reveal);
 	},
 };

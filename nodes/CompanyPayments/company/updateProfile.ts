@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { invalidInput } from '../common/validation';
+import { invalidInput, readTextValue } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { profileOutput, readSecret, revealWebhookSecretField } from './fields';
+import { profileOutput, readReveal, readSecret, revealWebhookSecretField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
-	const trimmed = typeof value === 'string' ? value.trim() : '';
+	const trimmed = readTextValue(ctx, itemIndex, value, 'Webhook URL');
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(trimmed);
@@ -68,6 +68,7 @@ export const updateProfile: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const reveal = readReveal(this, itemIndex);
 		const body: IDataObject = {};
 		if (fields.webhookUrl !== undefined) {
 			body.webhookUrl = readWebhookUrl(this, itemIndex, fields.webhookUrl);
@@ -91,6 +92,6 @@ export const updateProfile: OperationDefinition = {
 			body,
 			itemIndex,
 		});
-		return profileOutput(this, itemIndex, answer);
+		return profileOutput(answer, reveal);
 	},
 };

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { INVITE_URL_TOKEN_PARAMETER } from '../../shared/contract/assumptions';
-import { isDotSegment } from '../common/validation';
+import { isDotSegment, readTextValue, showKindOnly } from '../common/validation';
 
 export const inviteTokenField: INodeProperties = {
 	displayName: 'Invite Token or URL',
@@ -30,7 +30,7 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string): NodeOp
  */
 export function readInviteToken(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('inviteToken', itemIndex, '') as unknown;
-	let token = typeof value === 'string' ? value.trim() : '';
+	let token = readTextValue(ctx, itemIndex, value, 'Invite Token or URL', showKindOnly);
 	if (token === '') throw refuse(ctx, itemIndex, 'must not be empty');
 	if (/^https?:\/\//i.test(token)) {
 		let url: URL;

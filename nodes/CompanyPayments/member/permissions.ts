@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { MEMBER_ROLES as ROLES } from '../../shared/contract/assumptions';
 import { RESOURCE_LOCATOR_VERSION } from '../common/locator';
-import { invalidInput } from '../common/validation';
+import { invalidInput, readTextList } from '../common/validation';
 
 /** Node version from which Permissions is a multi-select (the version of the resource locators). */
 export const PERMISSION_CHOICE_VERSION = RESOURCE_LOCATOR_VERSION;
@@ -35,6 +35,9 @@ export const NAMED_PERMISSIONS = [
 /** A permission name: letters, digits and . _ : * - (e.g. orders.read); no spaces or commas. */
 const PERMISSION = /^[A-Za-z0-9_.:*-]+$/;
 
+const LIST_RULE =
+	'must be permission names like orders.read, separated by commas (no spaces inside a name)';
+
 /** The Permissions field: a comma-separated list, so it takes any permission, named or not. */
 export function permissionsField(description: string): INodeProperties {
 	return {
@@ -58,38 +61,10 @@ export function readPermissions(
 	value: unknown,
 	field = 'Permissions',
 ): string[] | undefined {
-	if (value === undefined || value === null) return undefined;
-	let parts: unknown[];
-	if (Array.isArray(value)) {
-		parts = value;
-	} else if (typeof value === 'string') {
-		if (value.trim() === '') return undefined;
-		parts = value.split(/[,\n]/);
-	} else {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			field,
-			'must be a comma-separated list of permission names',
-			value,
-		);
+	const names = readTextList(ctx, itemIndex, value, field, LIST_RULE);
+	for (const name of names ?? []) {
+		if (!PERMISSION.test(name)) throw invalidInput(ctx, itemIndex, field, LIST_RULE, name);
 	}
-	const names: string[] = [];
-	for (const part of parts) {
-		const name = typeof part === 'string' ? part.trim() : part;
-		if (name === '' && !Array.isArray(value)) continue;
-		if (typeof name !== 'string' || !PERMISSION.test(name)) {
-			throw invalidInput(
-				ctx,
-				itemIndex,
-				field,
-				'must be permission names like orders.read, separated by commas (no spaces inside a name)',
-				name,
-			);
-		}
-		if (!names.includes(name)) names.push(name);
-	}
-	if (names.length === 0 && !Array.isArray(value)) return undefined;
 	return names;
 }
 

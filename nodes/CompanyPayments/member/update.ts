@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { segment } from '../common/validation';
+import { checkBoolean, segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readUserId, userIdFields } from './fields';
@@ -77,7 +77,8 @@ export const update: OperationDefinition = {
 			this,
 			itemIndex,
 			fields,
-			fields.removeAllPermissions === true,
+			fields.removeAllPermissions !== undefined &&
+				checkBoolean(this, itemIndex, fields.removeAllPermissions, 'Remove All Permissions'),
 		);
 		if (permissions !== undefined) body.permissions = permissions;
 		if (Object.keys(body).length === 0) {

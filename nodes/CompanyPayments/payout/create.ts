@@ -1,14 +1,45 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { requireAmount } from '../common/validation';
+import { optionalText, requireAmount } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
 import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
 
-const OPTIONAL_TEXT_FIELDS = ['bankId', 'recipientFirstName', 'recipientLastName', 'externalId'];
+/** The optional text fields of a payout, each sent under its own name when not empty. */
+const optionalFields: INodeProperties[] = [
+	{
+		displayName: 'Bank ID',
+		name: 'bankId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. tbank',
+		description:
+			"The ID of the recipient's bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.",
+	},
+	{
+		displayName: 'External ID',
+		name: 'externalId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. salary-2026-11-42',
+		description: 'Your identifier for the payout; the payout webhook events carry it',
+	},
+	{
+		displayName: 'Recipient First Name',
+		name: 'recipientFirstName',
+		type: 'string',
+		default: '',
+	},
+	{
+		displayName: 'Recipient Last Name',
+		name: 'recipientLastName',
+		type: 'string',
+		default: '',
+	},
+];
 
 export const create: OperationDefinition = {
 	value: 'create',
@@ -69,37 +100,7 @@ export const create: OperationDefinition = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			options: [
-				{
-					displayName: 'Bank ID',
-					name: 'bankId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. tbank',
-					description:
-						"The ID of the recipient's bank. The service answers PAYOUT_BANK_REQUIRED when the requisite needs one.",
-				},
-				{
-					displayName: 'External ID',
-					name: 'externalId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. salary-2026-11-42',
-					description: 'Your identifier for the payout; the payout webhook events carry it',
-				},
-				{
-					displayName: 'Recipient First Name',
-					name: 'recipientFirstName',
-					type: 'string',
-					default: '',
-				},
-				{
-					displayName: 'Recipient Last Name',
-					name: 'recipientLastName',
-					type: 'string',
-					default: '',
-				},
-			],
+			options: optionalFields,
 		},
 		idempotencyKeyField,
 	],
@@ -108,21 +109,21 @@ export const create: OperationDefinition = {
 		const { requisiteType, requisite } = readRequisite(
 			this,
 			itemIndex,
-			this.getNodeParameter('requisiteType', itemIndex, 'card') as string,
+			this.getNodeParameter('requisiteType', itemIndex, 'card'),
 			this.getNodeParameter('requisite', itemIndex, ''),
 		);
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const optional: IDataObject = {};
+		for (const field of optionalFields) {
+			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
+			if (value !== undefined) optional[field.name] = value;
+		}
 		const key = idempotencyKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),
 		);
-		const body: IDataObject = { amountRub, requisiteType, requisite };
-		for (const field of OPTIONAL_TEXT_FIELDS) {
-			const value =
-				typeof additional[field] === 'string' ? (additional[field] as string).trim() : '';
-			if (value !== '') body[field] = value;
-		}
+		const body: IDataObject = { amountRub, requisiteType, requisite, ...optional };
 		const explain = {
 			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${maskRequisite(requisite)} as invalid`,
 		};

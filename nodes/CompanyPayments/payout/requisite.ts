@@ -6,6 +6,8 @@ import {
 	PAYOUT_REQUISITE_SEPARATORS,
 } from '../../shared/contract/assumptions';
 import { serviceError, serviceErrorInfo } from '../../shared/transport';
+import type { Shown } from '../common/validation';
+import { checkOption, readTextValue, showKindOnly } from '../common/validation';
 
 export type RequisiteType = keyof typeof PAYOUT_REQUISITE_FORMATS;
 
@@ -15,11 +17,19 @@ export const REQUISITE_FIELD: Record<RequisiteType, string> = {
 	phone: 'Recipient Phone Number',
 };
 
+const REQUISITE_TYPES = Object.keys(PAYOUT_REQUISITE_FORMATS) as RequisiteType[];
+
 /** "•••• 1234": a requisite as it may appear in a message: its last four digits only. */
 export function maskRequisite(value: string): string {
 	const digits = value.replace(/\D/g, '');
 	return digits.length > 4 ? `•••• ${digits.slice(-4)}` : '••••';
 }
+
+/** A refused requisite in an error: its kind, and for text and numbers its last four digits. */
+const showMasked: Shown = (value) =>
+	typeof value === 'string' || typeof value === 'number'
+		? `"${maskRequisite(String(value))}" (${typeof value === 'number' ? 'a number' : 'text'})`
+		: showKindOnly(value);
 
 /**
  * Reads the requisite for the given type: spaces and dashes removed, then checked against the
@@ -29,17 +39,13 @@ export function maskRequisite(value: string): string {
 export function readRequisite(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	type: string,
+	typeValue: unknown,
 	value: unknown,
 ): { requisiteType: RequisiteType; requisite: string } {
-	if (type !== 'card' && type !== 'phone') {
-		throw new NodeOperationError(ctx.getNode(), `Pay To must be card or phone, got "${type}"`, {
-			itemIndex,
-			description: `Nothing was sent to the service. Fix "Pay To" on item ${itemIndex} and run again.`,
-		});
-	}
-	const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-	const cleaned = raw.trim().replace(PAYOUT_REQUISITE_SEPARATORS, '');
+	const type = checkOption(ctx, itemIndex, typeValue, 'Pay To', REQUISITE_TYPES);
+	// A number is taken only when exact: a card number above 2^53 was rounded when n8n read it.
+	const raw = readTextValue(ctx, itemIndex, value, REQUISITE_FIELD[type], showMasked);
+	const cleaned = raw.replace(PAYOUT_REQUISITE_SEPARATORS, '');
 	const format = PAYOUT_REQUISITE_FORMATS[type];
 	if (!format.pattern.test(cleaned)) {
 		const digits = cleaned.replace(/\D/g, '').length;
