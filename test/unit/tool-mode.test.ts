@@ -190,6 +190,47 @@ describe('the tool description n8n hands to the model', () => {
 		expect(shown('agentMayMoveMoney', false)).toBeUndefined();
 		expect(shown('toolDescription', false)).toBeUndefined();
 	});
+
+	/** A workflow saved as it is stored: only the values the user set, the rest from defaults. */
+	function savedTool(parameters: IDataObject) {
+		return NodeHelpers.getNodeParameters(
+			action.description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: 1.2 },
+			{ ...action.description, name: 'companyPaymentsTool' },
+		) as IDataObject;
+	}
+
+	it('asks the model for a payment reference in a money tool saved without one', () => {
+		const saved = savedTool({ resource: 'payout', operation: 'create', idempotencyKey: 'x' });
+		expect(saved.paymentReference).toMatch(
+			/^=\{\{ \$fromAI\('paymentReference', '[^']+', 'string'\) \}\}$/,
+		);
+		// As a tool the key follows the reference: the Idempotency Key field is not there.
+		expect(saved.idempotencyKey).toBeUndefined();
+		expect(savedTool({ resource: 'payout', operation: 'get' }).paymentReference).toBeUndefined();
+	});
+
+	it('tells the user what to add when the payment reference was cleared', () => {
+		const notice = action.description.properties.find(
+			(property) =>
+				property.name === 'agentReferenceNotice' &&
+				property.displayOptions?.show?.operation?.includes('create') &&
+				property.displayOptions?.show?.resource?.includes('payout'),
+		);
+		const visible = (paymentReference: string) =>
+			NodeHelpers.displayParameter(
+				{ resource: 'payout', operation: 'create', paymentReference },
+				notice!,
+				{ typeVersion: 1.2 } as INode,
+				{ ...action.description, name: 'companyPaymentsTool' },
+			);
+		expect(notice?.displayName).toMatch(/Payment Reference is empty/);
+		expect(visible('')).toBe(true);
+		expect(visible('INV-1')).toBe(false);
+	});
 });
 
 describe('money-moving operations as a tool', () => {
