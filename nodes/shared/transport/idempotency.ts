@@ -64,6 +64,26 @@ function executionMark(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
+ * `<instance ID>/<workflow ID>`, each empty where the context does not offer it (the rest of a
+ * derived key still separates what it must).
+ */
+function instanceAndWorkflow(ctx: IExecuteFunctions): string {
+	let instanceId = '';
+	let workflowId = '';
+	try {
+		instanceId = String(ctx.getInstanceId() ?? '');
+	} catch {
+		// Not offered by this context.
+	}
+	try {
+		workflowId = String(ctx.getWorkflow().id ?? '');
+	} catch {
+		// Not offered by this context.
+	}
+	return `${instanceId}/${workflowId}`;
+}
+
+/**
  * What makes a derived key unique beyond one n8n database, as 16 hex characters of SHA-256 over
  * n8n's instance ID, the workflow ID and the execution's mark. Execution IDs restart at 1 with
  * every n8n database and an exported workflow keeps its node IDs, so without this a second
@@ -72,21 +92,9 @@ function executionMark(ctx: IExecuteFunctions, itemIndex: number): string {
  * Fail still sends the same key.
  */
 function instanceScope(ctx: IExecuteFunctions, itemIndex: number): string {
-	let instanceId = '';
-	let workflowId = '';
-	try {
-		instanceId = String(ctx.getInstanceId() ?? '');
-	} catch {
-		// Not offered by this context: the workflow ID and the mark still separate executions.
-	}
-	try {
-		workflowId = String(ctx.getWorkflow().id ?? '');
-	} catch {
-		// Not offered by this context.
-	}
 	const mark = executionMark(ctx, itemIndex);
 	return createHash('sha256')
-		.update(`${instanceId}/${workflowId}/${mark}`)
+		.update(`${instanceAndWorkflow(ctx)}/${mark}`)
 		.digest('hex')
 		.slice(0, 16);
 }
@@ -228,20 +236,8 @@ export function referenceKey(
 	reference: string,
 	operation: string,
 ): string {
-	let instanceId = '';
-	let workflowId = '';
-	try {
-		instanceId = String(ctx.getInstanceId() ?? '');
-	} catch {
-		// Not offered by this context: workflow, node and operation still scope the reference.
-	}
-	try {
-		workflowId = String(ctx.getWorkflow().id ?? '');
-	} catch {
-		// Not offered by this context.
-	}
 	const scope = createHash('sha256')
-		.update(`${instanceId}/${workflowId}/${ctx.getNode().id}/${operation}`)
+		.update(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}/${operation}`)
 		.digest('hex')
 		.slice(0, 16);
 	const readable = `n8n-ref-${scope}-${reference}`;
