@@ -273,6 +273,42 @@ describe(`MCP Server Trigger in n8n ${N8N_VERSION}`, () => {
 		assert.equal(retry.json[0].id, payoutsOf('mcp-timeout')[0].id);
 	});
 
+	test('a service that ignores the key of POST /payouts: one reference asked twice still pays once', async () => {
+		await faults({ ignoreIdempotencyKeys: true, pathPrefix: '/payouts' });
+		try {
+			// The sandbox plays that answer: outside n8n, one key sent twice makes two payouts.
+			for (let i = 0; i < 2; i++) {
+				const res = await fetch(`${sandbox.url}/payouts`, {
+					method: 'POST',
+					headers: {
+						'X-API-Key': sandbox.keys.owner,
+						'Content-Type': 'application/json',
+						'Idempotency-Key': 'mcp-no-replay-probe',
+					},
+					body: JSON.stringify({
+						amountRub: 100,
+						requisiteType: 'card',
+						requisite: CARD_B,
+						externalId: 'mcp-no-replay-probe',
+					}),
+				});
+				assert.equal(res.status, 201, await res.text());
+			}
+			assert.equal(payoutsOf('mcp-no-replay-probe').length, 2);
+			// The node finds the payout by its External ID (the reference) before creating one.
+			const client = await connect('sse');
+			const first = await call(client, 'create_payout', payArgs('mcp-no-replay'));
+			assert.equal(first.isError, false, first.text);
+			const again = await call(client, 'create_payout', payArgs('mcp-no-replay'));
+			assert.equal(again.isError, false, again.text);
+			assert.equal(payoutsOf('mcp-no-replay').length, 1, 'the second call paid again');
+			assert.equal(again.json[0].id, first.json[0].id);
+			assert.equal(again.json[0].repeated, true);
+		} finally {
+			await faults({});
+		}
+	});
+
 	test('parallel calls: one reference from four sessions is one payout, reads answer each', async () => {
 		const sessions = await Promise.all(['http', 'sse', 'http', 'sse'].map(connect));
 		const answers = await Promise.all(
