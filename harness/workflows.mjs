@@ -72,3 +72,50 @@ export function webhookNode(
 		{ webhookId: randomUUID() },
 	);
 }
+
+/**
+ * Activates a workflow on a running n8n, asking again while n8n answers 503 (it still
+ * activates the workflows it found at start) for at most `timeoutMs`.
+ */
+export async function activateWhenReady(n8n, workflowId, { timeoutMs = 30_000 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return await n8n.activateWorkflow(workflowId);
+		} catch (error) {
+			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
+/** n8n's MCP Server Trigger (version 2: streamable HTTP and SSE both at `/mcp/<path>`). */
+export const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * A workflow that exposes `tools` (nodes of this package's tool type, named as the client
+ * should see them) through an MCP Server Trigger at `/mcp/<path>`, without authentication.
+ */
+export function mcpWorkflow(name, path, tools) {
+	const trigger = lineNode(
+		'MCP Server Trigger',
+		MCP_TRIGGER,
+		2,
+		0,
+		{ path },
+		{ webhookId: randomUUID() },
+	);
+	const connections = {};
+	for (const tool of tools) {
+		connections[tool.name] = {
+			ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]],
+		};
+	}
+	return {
+		id: randomUUID().replace(/-/g, '').slice(0, 16),
+		name,
+		nodes: [trigger, ...tools],
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}

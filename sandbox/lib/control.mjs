@@ -372,6 +372,7 @@ export function registerControlRoutes(router) {
 			pathPrefix: typeof b.pathPrefix === 'string' ? b.pathPrefix : null,
 			latencyMs: n(b.latencyMs, 'latencyMs'),
 			retryAfter: retryAfter === null ? null : String(retryAfter),
+			ignoreIdempotencyKeys: b.ignoreIdempotencyKeys === true,
 		};
 		return { body: ctx.sb.state.faults };
 	});

@@ -35,6 +35,10 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 			`Idempotency-Key не должен быть длиннее ${MAX_IDEMPOTENCY_KEY_LENGTH} символов`,
 		);
 	}
+	// A service that promises no replay by key (faults: ignoreIdempotencyKeys): every request is new.
+	const { ignoreIdempotencyKeys, pathPrefix } = ctx.sb.state.faults;
+	const pathname = new URL(ctx.req.url, 'http://sandbox.invalid').pathname;
+	if (ignoreIdempotencyKeys && (!pathPrefix || pathname.startsWith(pathPrefix))) return run();
 	const store = ctx.sb.state.idempotency;
 	const storeKey = storeKeyFor(ctx, scope, key);
 	const stored = store.get(storeKey);

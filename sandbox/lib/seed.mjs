@@ -63,6 +63,7 @@ export const NO_FAULTS = Object.freeze({
 	pathPrefix: null,
 	latencyMs: 0,
 	retryAfter: '1',
+	ignoreIdempotencyKeys: false,
 });
 
 export function emptyState() {

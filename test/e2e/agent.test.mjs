@@ -27,7 +27,7 @@ import {
 	uuid,
 } from '../../harness/n8n.mjs';
 import { waitUntil } from '../../harness/lib/util.mjs';
-import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
+import { activateWhenReady, NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 import { startMailCatcher } from '../../harness/mail.mjs';
 import { startModelServer } from '../../harness/model-server.mjs';
 
@@ -76,7 +76,14 @@ const SCRIPTS = {
 		{ call: [{ name: 'create_payout', args: payoutArgs('B') }] },
 		// The same call as the first, repeated (after a timeout, or by mistake).
 		{ call: [{ name: 'create_payout', args: payoutArgs('A') }] },
+		// The first payment's reference with another amount.
+		{ call: [{ name: 'create_payout', args: { ...payoutArgs('A'), amountRub: '9999' } }] },
 		{ say: 'Paid.' },
+	],
+	// The first payment asked for again in a later chat message (a new execution).
+	'pay-again-later': [
+		{ call: [{ name: 'create_payout', args: payoutArgs('A') }] },
+		{ say: 'Done.' },
 	],
 	refused: [
 		{ call: [{ name: 'create_payout', args: payoutArgs('refused') }] },
@@ -109,6 +116,8 @@ function payoutArgs(tag) {
 		amountRub: tag === 'B' ? '2500' : '1500',
 		requisite: tag === 'B' ? CARD_B : CARD_A,
 		externalId: `agent-${tag}`,
+		// The Payment Reference the tool asks for by default (the node's $fromAI default).
+		paymentReference: `invoice-${tag}`,
 	};
 }
 
@@ -217,18 +226,6 @@ async function newestExecution(name) {
 	return executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
 }
 
-async function activate(workflowId) {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		try {
-			return await n8n.activateWorkflow(workflowId);
-		} catch (error) {
-			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-	}
-}
-
 /** A call to the sandbox as the company owner, outside n8n. */
 async function service(method, urlPath, body, headers = {}) {
 	const res = await fetch(`${sandbox.url}${urlPath}`, {
@@ -321,14 +318,22 @@ before(async () => {
 			toolNode(
 				'get_payout',
 				300,
-				{ resource: 'payout', operation: 'get', payoutId: byId(fromAI('payoutId', 'The payout ID')) },
+				{
+					resource: 'payout',
+					operation: 'get',
+					payoutId: byId(fromAI('payoutId', 'The payout ID')),
+				},
 				owner,
 			),
 			createPayout({ agentMayMoveMoney: true }),
 			toolNode(
 				'card_details',
 				500,
-				{ resource: 'card', operation: 'getSensitiveData', cardId: byId(fromAI('cardId', 'Card ID')) },
+				{
+					resource: 'card',
+					operation: 'getSensitiveData',
+					cardId: byId(fromAI('cardId', 'Card ID')),
+				},
 				owner,
 			),
 			toolNode(
@@ -383,7 +388,7 @@ before(async () => {
 	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
 	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
 	n8n = await startN8n({ userFolder });
-	for (const workflow of list) await activate(workflow.id);
+	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
 });
 
 after(async () => {
@@ -421,6 +426,9 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		const [result] = toolResultsOf('bad-id');
 		assert.equal(result[0].httpCode, 404);
 		assert.equal(typeof result[0].whatToDo, 'string');
+		// The shape n8n reads as an error: `error` an object with a message, the code inside.
+		assert.equal(typeof result[0].error.message, 'string');
+		assert.equal(result[0].error.errorCode, 'PAYOUT_NOT_FOUND');
 		const execution = await newestExecution('support');
 		assert.equal(execution.status, 'success');
 	});
@@ -434,16 +442,31 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		assert.deepEqual(payoutsOf('agent-refused'), []);
 	});
 
-	test('with it on: two different payouts are two payments, the same call repeated is one', async () => {
+	test('with it on: two references are two payments, one reference is one payment however asked', async () => {
 		const { status, body } = await ask('support', 'pay-twice');
 		assert.equal(status, 200, JSON.stringify(body));
 		assert.equal(body[0].output, 'Paid.');
-		const [a, b, again] = toolResultsOf('pay-twice').map((result) => result[0]);
+		const [a, b, again, conflict] = toolResultsOf('pay-twice').map((result) => result[0]);
 		assert.equal(payoutsOf('agent-A').length, 1, 'the repeated call paid once');
 		assert.equal(payoutsOf('agent-B').length, 1);
 		assert.notEqual(a.id, b.id);
 		assert.equal(again.id, a.id, 'the repeated call answers with the first payout');
 		assert.equal(a.requisite, `•••• ${CARD_A.slice(-4)}`);
+		// The same reference with another amount: a conflict the model reads, nothing paid.
+		assert.equal(conflict.error.errorCode, 'PAYMENT_REFERENCE_CONFLICT', JSON.stringify(conflict));
+		assert.match(conflict.error.message, /invoice-A/);
+		assert.equal(typeof conflict.error.whatToDo, 'string');
+		assert.deepEqual(
+			payoutsOf('agent-A').map((payout) => payout.amountRub),
+			[1500],
+		);
+
+		// A later chat message (a new execution) asking for the same payment pays nothing more.
+		const later = await ask('support', 'pay-again-later');
+		assert.equal(later.status, 200, JSON.stringify(later.body));
+		const [[repeated]] = toolResultsOf('pay-again-later');
+		assert.equal(repeated.id, a.id, JSON.stringify(repeated));
+		assert.equal(payoutsOf('agent-A').length, 1, 'a new execution paid again');
 	});
 
 	test(

@@ -1,4 +1,5 @@
 import disputeFromSupportTicket from '../../examples/dispute-from-support-ticket.json';
+import mcpPaymentsServer from '../../examples/mcp-payments-server.json';
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import payoutRefundsAndAmlAlerts from '../../examples/payout-refunds-and-aml-alerts.json';
 import supportAgentDispute from '../../examples/support-agent-dispute.json';
@@ -14,6 +15,7 @@ interface ExampleNode {
 
 const EXAMPLES: Array<[string, { nodes: ExampleNode[] }]> = [
 	['dispute-from-support-ticket', disputeFromSupportTicket],
+	['mcp-payments-server', mcpPaymentsServer],
 	['pay-qr-code-from-form', payQrCodeFromForm],
 	['payout-refunds-and-aml-alerts', payoutRefundsAndAmlAlerts],
 	['support-agent-dispute', supportAgentDispute],
@@ -94,5 +96,42 @@ describe('example support-agent-dispute', () => {
 				expect({ tool: tool.name, target }).toEqual({ tool: tool.name, target: 'AI Agent' });
 			}
 		}
+	});
+});
+
+describe('example mcp-payments-server', () => {
+	const nodes = mcpPaymentsServer.nodes as unknown as ExampleNode[];
+	const connections = mcpPaymentsServer.connections as Record<
+		string,
+		Record<string, Array<Array<{ node: string }>>>
+	>;
+	const trigger = nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+	const tools = nodes.filter((node) => node.type === `${ACTION}Tool`);
+
+	it('serves its tools from an MCP Server Trigger (version 2: streamable HTTP and SSE)', () => {
+		expect(trigger).toMatchObject({ typeVersion: 2, parameters: { path: 'company-payments' } });
+		expect(tools.length).toBeGreaterThan(0);
+		for (const tool of tools) {
+			expect({ tool: tool.name, target: connections[tool.name]?.ai_tool?.[0]?.[0]?.node }).toEqual({
+				tool: tool.name,
+				target: trigger?.name,
+			});
+		}
+	});
+
+	it('keeps money tools refused (no Human review behind MCP) and offers no credential operation', () => {
+		for (const tool of tools) {
+			const key = `${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`;
+			const kind = TOOL_CATALOG[key]?.kind;
+			expect([key, kind]).not.toEqual([key, 'secret']);
+			if (kind === 'money') expect([key, tool.parameters.agentMayMoveMoney]).toEqual([key, false]);
+		}
+		expect(
+			tools.some(
+				(tool) =>
+					TOOL_CATALOG[`${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`]
+						?.kind === 'money',
+			),
+		).toBe(true);
 	});
 });

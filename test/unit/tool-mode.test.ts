@@ -6,9 +6,10 @@ import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.nod
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { HIDDEN, TOOL_CATALOG } from '../../nodes/CompanyPayments/tool';
 import {
+	idempotencyKey,
 	normaliseArgument,
+	referenceKey,
 	runsAsAgentTool,
-	toolCallKey,
 } from '../../nodes/shared/transport/idempotency';
 import type { ContextOptions, FakeContext } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
@@ -56,6 +57,8 @@ async function runTool(options: ContextOptions & { type?: string }) {
 	return { output: result[0].map((item) => item.json), context };
 }
 
+const REFERENCE = 'INV-1042';
+
 const createPayout = (extra: IDataObject = {}): IDataObject => ({
 	resource: 'payout',
 	operation: 'create',
@@ -63,8 +66,16 @@ const createPayout = (extra: IDataObject = {}): IDataObject => ({
 	requisiteType: 'card',
 	requisite: CARD_NUMBER,
 	agentMayMoveMoney: true,
+	paymentReference: REFERENCE,
 	...extra,
 });
+
+/** The payout lookup a tool makes before creating one: none made under this External ID yet. */
+const noPayoutYet = (externalId = REFERENCE) =>
+	nock(BASE_URL)
+		.get('/payouts')
+		.query({ externalId, limit: 100, offset: 0 })
+		.reply(200, { payouts: [], total: 0 });
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());
@@ -179,6 +190,47 @@ describe('the tool description n8n hands to the model', () => {
 		expect(shown('agentMayMoveMoney', false)).toBeUndefined();
 		expect(shown('toolDescription', false)).toBeUndefined();
 	});
+
+	/** A workflow saved as it is stored: only the values the user set, the rest from defaults. */
+	function savedTool(parameters: IDataObject) {
+		return NodeHelpers.getNodeParameters(
+			action.description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: 1.2 },
+			{ ...action.description, name: 'companyPaymentsTool' },
+		) as IDataObject;
+	}
+
+	it('asks the model for a payment reference in a money tool saved without one', () => {
+		const saved = savedTool({ resource: 'payout', operation: 'create', idempotencyKey: 'x' });
+		expect(saved.paymentReference).toMatch(
+			/^=\{\{ \$fromAI\('paymentReference', '[^']+', 'string'\) \}\}$/,
+		);
+		// As a tool the key follows the reference: the Idempotency Key field is not there.
+		expect(saved.idempotencyKey).toBeUndefined();
+		expect(savedTool({ resource: 'payout', operation: 'get' }).paymentReference).toBeUndefined();
+	});
+
+	it('tells the user what to add when the payment reference was cleared', () => {
+		const notice = action.description.properties.find(
+			(property) =>
+				property.name === 'agentReferenceNotice' &&
+				property.displayOptions?.show?.operation?.includes('create') &&
+				property.displayOptions?.show?.resource?.includes('payout'),
+		);
+		const visible = (paymentReference: string) =>
+			NodeHelpers.displayParameter(
+				{ resource: 'payout', operation: 'create', paymentReference },
+				notice!,
+				{ typeVersion: 1.2 } as INode,
+				{ ...action.description, name: 'companyPaymentsTool' },
+			);
+		expect(notice?.displayName).toMatch(/Payment Reference is empty/);
+		expect(visible('')).toBe(true);
+		expect(visible('INV-1')).toBe(false);
+	});
 });
 
 describe('money-moving operations as a tool', () => {
@@ -207,56 +259,153 @@ describe('money-moving operations as a tool', () => {
 	);
 
 	it('runs with the option on, and the requisite comes back masked', async () => {
-		nock(BASE_URL).post('/payouts').reply(200, payout);
+		noPayoutYet();
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, { ...payout, externalId: REFERENCE });
 		const { output, context } = await runTool({ parameters: createPayout() });
-		expect(context.requests).toHaveLength(1);
+		expect(context.requests).toHaveLength(2);
 		expect(output[0]).toMatchObject({ id: 'po_1', requisite: '•••• 9012', fundsReturned: false });
 		expect(JSON.stringify(output)).not.toContain(CARD_NUMBER);
 	});
 });
 
-describe('the Idempotency-Key of a tool call follows what was asked', () => {
+describe('a money tool is keyed by its payment reference, not by the run', () => {
 	async function keyOf(parameters: IDataObject, options: Partial<ContextOptions> = {}) {
-		nock(BASE_URL).post('/payouts').reply(200, payout);
-		const { context } = await runTool({ parameters, ...options });
-		return String(context.requests[0].headers?.['Idempotency-Key']);
+		const externalId = String(parameters.paymentReference);
+		noPayoutYet(externalId);
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, { ...payout, externalId });
+		const { context, output } = await runTool({ parameters, ...options });
+		expect(output[0].error).toBeUndefined();
+		return String(context.requests[1].headers?.['Idempotency-Key']);
 	}
 
-	it('is the same for the same call repeated (a new run of the node each time)', async () => {
+	it('is the same for the same reference in another run, execution, or with no execution (MCP)', async () => {
 		const first = await keyOf(createPayout(), { runIndex: 0 });
-		const again = await keyOf(createPayout(), { runIndex: 1 });
-		const written = await keyOf(
-			createPayout({ amountRub: 1500.0, requisite: '2200 1234-5678 9012 ' }),
-			{ runIndex: 2 },
-		);
-		expect(first).toMatch(/^n8n-tool-[0-9a-f]{16}-1001-[0-9a-f-]{36}-[0-9a-f]{32}$/);
+		const again = await keyOf(createPayout(), { runIndex: 3, executionId: '2002' });
+		const mcp = await keyOf(createPayout(), { executionId: undefined });
+		expect(first).toMatch(/^n8n-ref-[0-9a-f]{16}-INV-1042$/);
 		expect(again).toBe(first);
-		expect(written).toBe(first);
+		expect(mcp).toBe(first);
 	});
 
-	it('differs when any argument differs, and in another execution', async () => {
+	it('differs for another reference, node, workflow or instance', async () => {
 		const first = await keyOf(createPayout());
 		const other = [
-			await keyOf(createPayout({ amountRub: '1501' })),
-			await keyOf(createPayout({ requisite: '2200123456789013' })),
-			await keyOf(createPayout({ additionalFields: { externalId: 'refund-8' } })),
-			await keyOf(createPayout(), { executionId: '1002' }),
+			await keyOf(createPayout({ paymentReference: 'INV-1043' })),
+			await keyOf(createPayout(), { nodeId: 'another-node' }),
+			await keyOf(createPayout(), { workflowId: 'another-workflow' }),
+			await keyOf(createPayout(), { instanceId: 'another-instance' }),
 		];
 		expect(new Set([first, ...other]).size).toBe(5);
 	});
 
-	it('is the payment reference the model gives, when it gives one', async () => {
-		expect(await keyOf(createPayout({ idempotencyKey: 'ticket-4711' }))).toBe('ticket-4711');
+	it('scopes the reference to the operation', () => {
+		const context = toolContext({ parameters: createPayout() });
+		expect(referenceKey(context, 0, REFERENCE, 'payout.create')).not.toBe(
+			referenceKey(context, 0, REFERENCE, 'card.recharge'),
+		);
+	});
+
+	it('hashes a reference that is not printable or too long', () => {
+		const context = toolContext({ parameters: createPayout() });
+		expect(referenceKey(context, 0, 'Счёт 42', 'payout.create')).toMatch(
+			/^n8n-ref-[0-9a-f]{16}-sha256-[0-9a-f]{64}$/,
+		);
+	});
+
+	it('sends the reference as the External ID unless one is set', async () => {
+		noPayoutYet();
+		nock(BASE_URL)
+			.post('/payouts', (body) => body.externalId === REFERENCE)
+			.reply(200, { ...payout, externalId: REFERENCE });
+		await runTool({ parameters: createPayout() });
+	});
+
+	it('refuses a money call without a reference, telling the model what to pass; nothing is sent', async () => {
+		for (const paymentReference of ['', '   ', undefined]) {
+			const { output, context } = await runTool({ parameters: createPayout({ paymentReference }) });
+			expect(context.requests).toEqual([]);
+			expect(output[0]).toMatchObject({
+				refused: true,
+				error: expect.stringMatching(/needs a paymentReference/),
+				whatToDo: expect.stringMatching(/paymentReference set to what this payment is/),
+			});
+		}
+	});
+
+	it('answers a reference already paid with that payout, sending no second payout', async () => {
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [{ ...payout, externalId: REFERENCE }], total: 1 });
+		const { output, context } = await runTool({ parameters: createPayout() });
+		expect(context.requests.map((r) => r.method ?? 'GET')).toEqual(['GET']);
+		expect(output[0]).toMatchObject({ id: 'po_1', repeated: true, requisite: '•••• 9012' });
+	});
+
+	it('refuses the same reference with another amount or recipient as a conflict, paying nothing', async () => {
+		for (const other of [{ amountRub: '2000' }, { requisite: '2200123456780000' }]) {
+			nock(BASE_URL)
+				.get('/payouts')
+				.query(true)
+				.reply(200, { payouts: [{ ...payout, externalId: REFERENCE }], total: 1 });
+			const { output, context } = await runTool({ parameters: createPayout(other) });
+			expect(context.requests).toHaveLength(1);
+			expect(output[0].error).toMatchObject({
+				message: expect.stringMatching(/^Conflict: payment reference "INV-1042"/),
+				errorCode: 'PAYMENT_REFERENCE_CONFLICT',
+			});
+			expect(JSON.stringify(output)).not.toContain('2200123456780000');
+		}
+	});
+
+	it('reports a conflict when the service answers a reused key with an earlier payment', async () => {
+		nock(BASE_URL)
+			.post('/cards/recharge')
+			.reply(200, { id: 'rch_1', cardId: 'card_1', targetAmount: 10, status: 'completed' });
+		const { output } = await runTool({
+			parameters: {
+				resource: 'card',
+				operation: 'recharge',
+				cardId: 'card_1',
+				targetAmount: '25',
+				agentMayMoveMoney: true,
+				paymentReference: 'topup-7',
+			},
+		});
+		expect(output[0].error).toMatchObject({
+			errorCode: 'PAYMENT_REFERENCE_CONFLICT',
+			differences: [{ field: 'targetAmount', asked: '25', paid: '10' }],
+		});
+	});
+
+	it('takes a number mapped by an expression as its exact text, and refuses what has none', () => {
+		const key = (value: unknown) =>
+			idempotencyKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
+		expect(key(1042)).toBe('1042');
+		expect(key(10.5)).toBe('10.5');
+		for (const bad of [2 ** 53, Number.NaN, Infinity, true, ['a'], { id: 1 }]) {
+			expect(() => key(bad)).toThrow(/Idempotency Key must be text/);
+		}
+		const reference = (value: unknown) =>
+			idempotencyKey(toolContext({ parameters: createPayout({ paymentReference: value }) }), 0, '');
+		expect(reference(1042)).toMatch(/-1042$/);
+		expect(() => reference(2 ** 53 + 1)).toThrow(
+			/Payment Reference must be text, got number: 9007199254740992/,
+		);
 	});
 
 	it('stays the run-based key outside tool mode', async () => {
 		nock(BASE_URL).post('/payouts').reply(200, payout);
-		const context = createContext({ parameters: createPayout() });
+		const context = createContext({ parameters: createPayout({ paymentReference: undefined }) });
 		await new CompanyPayments().execute.call(context);
 		expect(context.requests[0].headers?.['Idempotency-Key']).toBe(derivedKey(0, 0));
 	});
 
-	it('normalises arguments the way the service reads them', () => {
+	it('normalises details the way the service reads them', () => {
 		expect(normaliseArgument({ b: ' 1500.50 ', a: '', c: null, d: [' x '] })).toEqual({
 			b: '1500.5',
 			d: ['x'],
@@ -267,11 +416,53 @@ describe('the Idempotency-Key of a tool call follows what was asked', () => {
 		);
 		expect(normaliseArgument(1500)).toBe(normaliseArgument('1500.00'));
 	});
+});
 
-	it('ignores the parameters that only present the tool', () => {
-		const one = toolContext({ parameters: createPayout({ toolDescription: 'a' }) });
-		const two = toolContext({ parameters: createPayout({ toolDescription: 'b' }) });
-		expect(toolCallKey(one, 0)).toBe(toolCallKey(two, 0));
+describe('over MCP (no execution yet) a failure is thrown, so n8n sets isError', () => {
+	const mcp = { executionId: undefined };
+
+	it('a 404 throws the error JSON: message, errorCode, requestId, whatToDo', async () => {
+		nock(BASE_URL).get('/payouts/po_404').reply(404, {
+			statusCode: 404,
+			errorCode: 'PAYOUT_NOT_FOUND',
+			message: 'Выплата не найдена',
+			requestId: 'req-1',
+		});
+		const context = toolContext({
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_404' },
+			...mcp,
+		});
+		const thrown = await new CompanyPayments().execute.call(context).catch((e: Error) => e);
+		expect(thrown).toBeInstanceOf(Error);
+		expect(JSON.parse((thrown as Error).message)).toEqual({
+			error: expect.objectContaining({
+				message: expect.any(String),
+				errorCode: 'PAYOUT_NOT_FOUND',
+				requestId: 'req-1',
+				whatToDo: expect.any(String),
+			}),
+		});
+	});
+
+	it('a refusal and a missing reference throw too', async () => {
+		for (const parameters of [
+			createPayout({ agentMayMoveMoney: false }),
+			createPayout({ paymentReference: '' }),
+		]) {
+			const context = toolContext({ parameters, ...mcp });
+			const thrown = await new CompanyPayments().execute.call(context).catch((e: Error) => e);
+			expect(JSON.parse((thrown as Error).message).error).toMatchObject({ refused: true });
+			expect(context.requests).toEqual([]);
+		}
+	});
+
+	it('a success is returned as usual', async () => {
+		nock(BASE_URL).get('/payouts/po_1').reply(200, payout);
+		const { output } = await runTool({
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1' },
+			...mcp,
+		});
+		expect(output[0]).toMatchObject({ id: 'po_1' });
 	});
 });
 
@@ -349,7 +540,12 @@ describe('errors are tool results the model can read', () => {
 		});
 		expect(output).toEqual([
 			expect.objectContaining({
-				error: expect.any(String),
+				error: expect.objectContaining({
+					message: expect.any(String),
+					errorCode: 'PAYOUT_NOT_FOUND',
+					requestId: 'req-1',
+					whatToDo: expect.any(String),
+				}),
 				whatToDo: expect.any(String),
 				errorCode: 'PAYOUT_NOT_FOUND',
 				httpCode: 404,
@@ -363,7 +559,7 @@ describe('errors are tool results the model can read', () => {
 			parameters: createPayout({ amountRub: 'a lot' }),
 		});
 		expect(context.requests).toEqual([]);
-		expect(output[0].error).toMatch(/Amount \(RUB\)/);
+		expect((output[0].error as IDataObject).message).toMatch(/Amount \(RUB\)/);
 		expect(output[0].whatToDo).toMatch(/Nothing was sent/);
 	});
 

@@ -43,8 +43,6 @@ const NODE = { typeVersion: LATEST };
  * then they pass, `it.failing` fails, and the entry must be removed here. Not skipped.
  */
 const KNOWN_OPEN: Record<string, string> = {
-	idempotencyKey:
-		'Idempotency Key typed as a number (a payment reference such as {{ $json.invoiceId }}) is read by nodes/shared/transport/idempotency.ts, fixed on the MCP helper branch',
 	compactOutput:
 		'Compact Output takes only the boolean true (the text "true" gives full records, anything else is ignored) and is read after the request, in router.ts and tool/guard.ts, owned by the tool helper',
 };

@@ -46,6 +46,8 @@ export const idempotencyKeyField: INodeProperties = {
 	placeholder: 'e.g. {{ $json.paymentId }}',
 	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail)`,
 	hint: 'Set your own key (e.g. an ID from your system) to stay safe across separate executions too',
+	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
+	displayOptions: { show: { '@tool': [false] } },
 };
 
 /** The Idempotency Key of Accept Quote, whose derived key follows the quote. */

@@ -4,6 +4,7 @@ import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { optionalText, requireAmount } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { payoutExternalId } from '../tool/reference';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
 import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
@@ -124,6 +125,9 @@ export const create: OperationDefinition = {
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),
 		);
 		const body: IDataObject = { amountRub, requisiteType, requisite, ...optional };
+		// As a tool, the payment reference is the External ID unless one is set (tool/reference.ts).
+		const externalId = payoutExternalId(this, itemIndex, additional);
+		if (externalId !== undefined) body.externalId = externalId;
 		const explain = {
 			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${maskRequisite(requisite)} as invalid`,
 		};

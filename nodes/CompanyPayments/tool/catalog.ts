@@ -19,7 +19,11 @@ export interface ToolEntry {
 	compact?: string[];
 }
 
-const MONEY = 'Moves money: refused unless the workflow owner allowed this tool to move money.';
+const MONEY =
+	'Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays): the same reference always means the same payment, so calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.';
+/** Said only of operations whose answer shows what was paid (not Accept Quote). */
+const CONFLICT =
+	'The same reference with other details is refused as a conflict, and nothing is paid.';
 const SECRET =
 	'Not available to an AI agent (it returns or sets credentials, which must never reach a model): every call is refused. A person does this in n8n or in the service cabinet.';
 
@@ -46,11 +50,11 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
 	},
 	'order.accept': {
 		kind: 'money',
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	'order.pay': {
 		kind: 'money',
-		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	'order.get': {
 		kind: 'read',
@@ -126,7 +130,7 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
 	},
 	'card.request': {
 		kind: 'money',
-		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} Needs: External ID (optional, your identifier for the card). Returns outcome (assigned or pending), cardId and a note.`,
+		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} ${CONFLICT} Needs: External ID (optional, your identifier for the card). Returns outcome (assigned or pending), cardId and a note.`,
 	},
 	'card.get': {
 		kind: 'read',
@@ -151,11 +155,11 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
 	},
 	'card.recharge': {
 		kind: 'money',
-		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
+		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
 	},
 	'payout.create': {
 		kind: 'money',
-		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number; optionally an External ID. The same call repeated within one workflow run pays once; give another External ID for a second, identical payout. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
+		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number; optionally an External ID. The External ID is the paymentReference unless you give one. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
 	},
 	'payout.get': {
 		kind: 'read',
@@ -181,7 +185,7 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
 	},
 	'payout.cancel': {
 		kind: 'money',
-		text: `Cancel a payout that no executor has taken yet (status waiting_trader); its money returns to the company balance. ${MONEY} Needs: Payout ID. Returns the payout with fundsReturned.`,
+		text: `Cancel a payout that no executor has taken yet (status waiting_trader); its money returns to the company balance. ${MONEY} ${CONFLICT} Needs: Payout ID. Returns the payout with fundsReturned.`,
 	},
 	'member.getMany': {
 		kind: 'read',

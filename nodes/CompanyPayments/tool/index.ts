@@ -4,3 +4,11 @@ export { compactFields, compactRecord, credentialSecrets, refusal } from './guar
 export type { Refusal } from './guard';
 export { HIDDEN, maskForModel } from './mask';
 export { ALLOW_MONEY, COMPACT_OUTPUT, toolProperties } from './properties';
+export {
+	checkDetails,
+	conflictError,
+	differences,
+	existingPayout,
+	payoutExternalId,
+} from './reference';
+export type { Difference } from './reference';

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../../shared/transport/idempotency';
 import type { ResourceDefinition } from '../types';
 import type { ToolEntry } from './catalog';
 import { toolEntry } from './catalog';
@@ -10,7 +11,30 @@ export const ALLOW_MONEY = 'agentMayMoveMoney';
 export const COMPACT_OUTPUT = 'compactOutput';
 
 const MONEY_NOTICE =
-	"An AI agent decides when this tool runs. This operation moves money, so it is refused unless you turn on Let the Agent Move Money. If you do, put this tool behind n8n's Human review (n8n 2.6 and later: on the agent's Tools connection, add a human review step such as Send Email or Slack and connect this tool to it) so a person approves each call before any money moves. Repeating the same call within one run pays once.";
+	"An AI agent or MCP client decides when this tool runs. This operation moves money, so it is refused unless you turn on Let the Agent Move Money. Each call needs a Payment Reference that names the payment in your records (an invoice, ticket or payroll line): the same reference, asked again by any route (a repeated call, a retry after a timeout, another MCP session, a later execution), never pays twice. With an AI Agent, put this tool behind n8n's Human review (n8n 2.6 and later) so a person approves each call; the MCP Server Trigger has no Human review, so expose money tools there only to clients you trust to pay.";
+
+/** Shown when a money tool's Payment Reference is empty, e.g. cleared in a saved workflow. */
+const NO_REFERENCE_NOTICE =
+	"Payment Reference is empty, so every call of this tool is refused. Click the field's AI button (Let the model define this parameter) so the model passes the reference, or map one from your data (e.g. {{ $json.invoiceId }}).";
+
+/** What the model reads about the reference (n8n puts it into the tool's input schema). */
+const REFERENCE_FOR_MODEL =
+	'What this payment is in the user records: the invoice, ticket or payroll line it pays, e.g. INV-1042. The same reference always means the same payment and never pays twice; use a new one only for a new payment, and never invent one';
+
+/**
+ * The Payment Reference of a money-moving tool: by default the model gives it (`$fromAI`), and
+ * the user may map it instead. The derived Idempotency-Key follows it (transport/idempotency.ts).
+ */
+const PAYMENT_REFERENCE_FIELD: INodeProperties = {
+	displayName: PAYMENT_REFERENCE_LABEL,
+	name: PAYMENT_REFERENCE,
+	type: 'string',
+	default: `={{ $fromAI('${PAYMENT_REFERENCE}', '${REFERENCE_FOR_MODEL}', 'string') }}`,
+	required: true,
+	description:
+		'What this payment is in your records (invoice, ticket, payroll line). The Idempotency-Key is derived from it, so the same reference never pays twice, and the same reference with other details is refused as a conflict.',
+	hint: 'Filled by the model by default; map it from your data instead if you have one',
+};
 
 const SECRET_NOTICE =
 	'Not available to an AI agent: this operation returns or sets credentials (API keys, session tokens, webhook secrets, passwords), which must never reach a model or its logs. Every call of this tool is refused; do this step in a regular workflow instead.';
@@ -38,7 +62,8 @@ function shownAsTool(resource: string, operation: string): INodeProperties['disp
  * - `toolDescription`, one per operation, prefilled with what the model should know about it. n8n
  *   hands this text to the model as the tool's description (it adds its own generic one only
  *   when a node has none), and the user can edit it.
- * - for money-moving operations, a notice and Let the Agent Move Money (off);
+ * - for money-moving operations, a notice, the Payment Reference (from the model by default) with
+ *   a notice when it is empty, and Let the Agent Move Money (off);
  * - for operations that handle credentials, a notice that they are refused;
  * - for list operations, Compact Output: on by default in a tool, off in a workflow.
  */
@@ -69,6 +94,14 @@ function operationToolProperties(
 				type: 'notice',
 				default: '',
 				displayOptions: shown,
+			},
+			{ ...PAYMENT_REFERENCE_FIELD, displayOptions: shown },
+			{
+				displayName: NO_REFERENCE_NOTICE,
+				name: 'agentReferenceNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { ...shown?.show, [PAYMENT_REFERENCE]: [''] } },
 			},
 			{
 				displayName: 'Let the Agent Move Money',

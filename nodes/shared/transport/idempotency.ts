@@ -64,6 +64,26 @@ function executionMark(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
+ * `<instance ID>/<workflow ID>`, each empty where the context does not offer it (the rest of a
+ * derived key still separates what it must).
+ */
+function instanceAndWorkflow(ctx: IExecuteFunctions): string {
+	let instanceId = '';
+	let workflowId = '';
+	try {
+		instanceId = String(ctx.getInstanceId() ?? '');
+	} catch {
+		// Not offered by this context.
+	}
+	try {
+		workflowId = String(ctx.getWorkflow().id ?? '');
+	} catch {
+		// Not offered by this context.
+	}
+	return `${instanceId}/${workflowId}`;
+}
+
+/**
  * What makes a derived key unique beyond one n8n database, as 16 hex characters of SHA-256 over
  * n8n's instance ID, the workflow ID and the execution's mark. Execution IDs restart at 1 with
  * every n8n database and an exported workflow keeps its node IDs, so without this a second
@@ -72,21 +92,9 @@ function executionMark(ctx: IExecuteFunctions, itemIndex: number): string {
  * Fail still sends the same key.
  */
 function instanceScope(ctx: IExecuteFunctions, itemIndex: number): string {
-	let instanceId = '';
-	let workflowId = '';
-	try {
-		instanceId = String(ctx.getInstanceId() ?? '');
-	} catch {
-		// Not offered by this context: the workflow ID and the mark still separate executions.
-	}
-	try {
-		workflowId = String(ctx.getWorkflow().id ?? '');
-	} catch {
-		// Not offered by this context.
-	}
 	const mark = executionMark(ctx, itemIndex);
 	return createHash('sha256')
-		.update(`${instanceId}/${workflowId}/${mark}`)
+		.update(`${instanceAndWorkflow(ctx)}/${mark}`)
 		.digest('hex')
 		.slice(0, 16);
 }
@@ -116,16 +124,13 @@ export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 	}
 }
 
-/** Parameters that say how the tool is presented or guarded, not what was asked of it. */
-const NOT_PART_OF_A_CALL = new Set(['idempotencyKey', 'toolDescription', 'descriptionType']);
-
 const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * One argument as the service would understand it, so the same request written two ways is one
- * call: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
+ * One value as the service would understand it, so the same request written two ways compares
+ * equal: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
  * dashes and brackets, a UUID in lower case, empty values and their absence alike, object keys
  * in order.
  */
@@ -159,45 +164,85 @@ export function normaliseArgument(value: unknown): unknown {
 }
 
 /**
- * What an agent asked of this node in one tool call, normalised (`normaliseArgument`): every
- * parameter of the node as resolved for the item (the `$fromAI` values the model gave, and the
- * values the user fixed), except the key itself and the tool's description.
+ * A key or reference the user (or an expression, or the model) gave, as its exact text. An
+ * expression such as `{{ $json.invoiceId }}` hands over a number: 1042 is "1042". What has no
+ * single exact text is refused, naming the field, the rule and the value, before any request:
+ * a number beyond JavaScript's safe integers (its digits were already changed), NaN or
+ * Infinity, true/false, arrays and objects. Empty (or absent) is ''.
  */
-export function toolCallArguments(ctx: IExecuteFunctions, itemIndex: number): unknown {
-	const names = Object.keys(ctx.getNode().parameters ?? {})
-		.filter((name) => !NOT_PART_OF_A_CALL.has(name))
-		.sort();
-	const call: Record<string, unknown> = {};
-	for (const name of names) {
-		let value: unknown;
-		try {
-			value = ctx.getNodeParameter(name, itemIndex, undefined);
-		} catch {
-			value = ctx.getNode().parameters[name];
-		}
-		call[name] = value;
+export function exactText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'bigint') return value.toString();
+	if (typeof value === 'number' && Number.isFinite(value)) {
+		if (!Number.isInteger(value) || Number.isSafeInteger(value)) return String(value);
 	}
-	return normaliseArgument(call) ?? {};
+	const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const kind = Array.isArray(value)
+		? 'a list'
+		: typeof value === 'object'
+			? 'an object'
+			: typeof value;
+	const rule =
+		typeof value === 'number'
+			? `a number here must be a finite number no larger than ${Number.MAX_SAFE_INTEGER} (larger integers have already lost digits); pass it as text, e.g. {{ String($json.id) }} or the field as it comes from your source`
+			: 'it must be text or a whole number';
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${field} must be text, got ${kind}: ${shown.slice(0, 80)}`,
+		{
+			itemIndex,
+			description: `${field}: ${rule}. Nothing was sent to the payment service.`,
+		},
+	);
+}
+
+/** Name of the tool-only field that names the payment in the user's world (tool mode). */
+export const PAYMENT_REFERENCE = 'paymentReference';
+/** The field's label, as errors name it. */
+export const PAYMENT_REFERENCE_LABEL = 'Payment Reference';
+
+/**
+ * The payment reference of a money-moving tool call: the Payment Reference field (by default
+ * filled by the model through `$fromAI('paymentReference')`, or mapped by the user), as exact
+ * text. '' when there is none.
+ */
+export function paymentReference(ctx: IExecuteFunctions, itemIndex: number): string {
+	let value: unknown;
+	try {
+		value = ctx.getNodeParameter(PAYMENT_REFERENCE, itemIndex, '');
+	} catch {
+		value = '';
+	}
+	return exactText(ctx, itemIndex, value, PAYMENT_REFERENCE_LABEL);
 }
 
 /**
- * The derived key of a money-moving call made by an AI agent. Each tool call is a new run of the
- * node, so the run-based key would differ on every call and a model that repeats a call (after a
- * timeout, or in a loop) would pay twice. Here the key follows what was asked: the instance,
- * workflow and execution (`instanceScope`), the node, and SHA-256 over its normalised arguments
- * (`toolCallArguments`). The same call repeated within one execution sends the same key and the
- * service returns the stored answer; two calls that differ in any argument are two payments; a
- * new execution (a new chat message) starts over.
+ * The Idempotency-Key of a money-moving tool call, derived from what the payment is: SHA-256
+ * over n8n's instance ID, the workflow ID, the node ID and the operation (16 hex characters),
+ * then the reference itself when it fits (printable, short), else its SHA-256. Not the
+ * execution: an MCP Server Trigger runs the tool before n8n creates one, and every MCP call is a
+ * new one. So the same reference, by any route (the same agent run, two MCP calls or sessions, a
+ * retry after a client timeout, a new execution), sends the same key.
  */
-export function toolCallKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	const executionId = ctx.getExecutionId();
-	if (!executionId) return `n8n-tool-${randomUUID()}`;
-	const scope = instanceScope(ctx, itemIndex);
-	const call = createHash('sha256')
-		.update(JSON.stringify(toolCallArguments(ctx, itemIndex)))
+export function referenceKey(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	reference: string,
+	operation: string,
+): string {
+	const scope = createHash('sha256')
+		.update(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}/${operation}`)
 		.digest('hex')
-		.slice(0, 32);
-	return `n8n-tool-${scope}-${executionId}-${ctx.getNode().id}-${call}`;
+		.slice(0, 16);
+	const readable = `n8n-ref-${scope}-${reference}`;
+	if (readable.length <= IDEMPOTENCY_KEY_MAX_LENGTH && PRINTABLE.test(readable)) return readable;
+	return `n8n-ref-${scope}-sha256-${createHash('sha256').update(reference).digest('hex')}`;
 }
 
 /**
@@ -217,8 +262,8 @@ export function toolCallKey(ctx: IExecuteFunctions, itemIndex: number): string {
  * one) gets new keys. Without an execution id (nothing to stay stable across) a random key is
  * used, so two unrelated calls can never be mistaken for one.
  *
- * As an AI agent's tool the key follows the call instead of the run (`toolCallKey`): the same
- * call repeated in one execution is one payment, two different calls are two.
+ * As an AI agent's or MCP client's tool the key follows the payment reference instead
+ * (`referenceKey`); the router refuses a money call without one before it gets here.
  */
 export function idempotencyKey(
 	ctx: IExecuteFunctions,
@@ -227,26 +272,41 @@ export function idempotencyKey(
 	field = 'Idempotency Key',
 	once?: OnceFor,
 ): string {
-	const given = typeof userValue === 'string' ? userValue.trim() : '';
+	if (runsAsAgentTool(ctx)) {
+		const reference = paymentReference(ctx, itemIndex);
+		if (reference === '') {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${PAYMENT_REFERENCE_LABEL} is required when an AI agent or MCP client moves money`,
+				{ itemIndex, description: 'Nothing was sent to the payment service.' },
+			);
+		}
+		const resource = String(ctx.getNodeParameter('resource', itemIndex, ''));
+		const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
+		return referenceKey(ctx, itemIndex, reference, `${resource}.${operation}`);
+	}
+	const given = exactText(ctx, itemIndex, userValue, field);
 	if (given !== '') {
 		if (given.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`${field} must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, got ${given.length}`,
-				{ itemIndex, description: `Value starts with "${given.slice(0, 40)}…"` },
+				{
+					itemIndex,
+					description: `Value starts with "${given.slice(0, 40)}…". Nothing was sent to the payment service.`,
+				},
 			);
 		}
 		if (!PRINTABLE.test(given)) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`${field} must be printable ASCII without spaces, got "${given}"`,
-				{ itemIndex },
+				{ itemIndex, description: 'Nothing was sent to the payment service.' },
 			);
 		}
 		return given;
 	}
 	if (once) return onceKey(once);
-	if (runsAsAgentTool(ctx)) return toolCallKey(ctx, itemIndex);
 	const executionId = ctx.getExecutionId();
 	if (!executionId) return `n8n-${randomUUID()}`;
 	const node = ctx.getNode();
