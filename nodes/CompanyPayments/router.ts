@@ -29,7 +29,9 @@ import type { OperationDefinition, OperationResult, ResourceDefinition } from '.
 /** Read-only operations run this many items at once; everything else runs one item at a time. */
 export const READ_CONCURRENCY = 10;
 
-type Outcome = { ok: true; result: OperationResult } | { ok: false; error: Error };
+type Outcome =
+	| { ok: true; result: OperationResult; fields?: string[] }
+	| { ok: false; error: Error };
 
 function findOperation(
 	ctx: IExecuteFunctions,
@@ -99,13 +101,16 @@ function noteEarlierItems(error: Error, operation: OperationDefinition, index: n
 	return error;
 }
 
+/** One item: its output options read (and checked) first, then the operation. */
 async function runOne(
 	ctx: IExecuteFunctions,
+	resource: string,
 	operation: OperationDefinition,
 	itemIndex: number,
 ): Promise<Outcome> {
 	try {
-		return { ok: true, result: await operation.execute.call(ctx, itemIndex) };
+		const fields = compactFields(ctx, resource, operation.value, itemIndex, false);
+		return { ok: true, result: await operation.execute.call(ctx, itemIndex), fields };
 	} catch (error) {
 		return { ok: false, error: withItemIndex(ctx, error as Error, itemIndex) };
 	}
@@ -135,7 +140,9 @@ function recordsOf(result: OperationResult): IDataObject[] {
 }
 
 /** One item's answer to an AI agent or MCP client: its records, or why there are none. */
-type ToolAnswer = { failed: false; records: IDataObject[] } | { failed: true; json: IDataObject };
+type ToolAnswer =
+	| { failed: false; records: IDataObject[]; fields?: string[] }
+	| { failed: true; json: IDataObject };
 
 const NO_REFERENCE_TO_DO = `Call this tool again with ${PAYMENT_REFERENCE} set to what this payment is in the user's records: the invoice, ticket or payroll line it pays (e.g. "INV-1042"). Ask the user if you do not know it; never invent one. The same reference always means the same payment: a repeated call with it never pays twice.`;
 
@@ -188,10 +195,12 @@ async function toolAnswer(
 	const refused = refusal(ctx, resource, operation, itemIndex);
 	if (refused) return { failed: true, json: refused };
 	try {
+		const fields = compactFields(ctx, resource, operation.value, itemIndex, true);
 		if (toolEntry(resource, operation.value)?.kind === 'money') {
 			return await moneyAnswer(ctx, resource, operation, itemIndex);
 		}
-		return { failed: false, records: recordsOf(await operation.execute.call(ctx, itemIndex)) };
+		const records = recordsOf(await operation.execute.call(ctx, itemIndex));
+		return { failed: false, records, fields };
 	} catch (caught) {
 		const error = withItemIndex(ctx, caught as Error, itemIndex);
 		// Only an explicit "On Error: Stop Workflow" stops the agent's run (as n8n 2.41 does).
@@ -242,10 +251,11 @@ async function routeAsTool(
 			const text = JSON.stringify(maskForModel(asErrorObject(answer.json), secrets));
 			throw new NodeOperationError(ctx.getNode(), text, { itemIndex: index });
 		}
-		const fields = compactFields(ctx, resource, operation.value, index, true);
 		const records = answer.failed
 			? [answer.json]
-			: answer.records.map((record) => (fields ? compactRecord(record, fields) : record));
+			: answer.records.map((record) =>
+					answer.fields ? compactRecord(record, answer.fields) : record,
+				);
 		const shown = records.length > 0 ? records : [{ results: 0, message: 'Nothing matched.' }];
 		for (const json of shown) {
 			output.push({ json: maskForModel(json, secrets), pairedItem: { item: index } });
@@ -278,7 +288,7 @@ export async function route(
 		const worker = async () => {
 			while (next < items.length) {
 				const index = next++;
-				outcomes[index] = await runOne(this, operation, index);
+				outcomes[index] = await runOne(this, resource, operation, index);
 			}
 		};
 		await Promise.all(
@@ -286,7 +296,7 @@ export async function route(
 		);
 	} else {
 		for (let index = 0; index < items.length; index++) {
-			outcomes[index] = await runOne(this, operation, index);
+			outcomes[index] = await runOne(this, resource, operation, index);
 			if (!outcomes[index].ok && !continueOnFail) break;
 		}
 	}
@@ -300,7 +310,7 @@ export async function route(
 			output.push({ json: failedItemJson(this, outcome.error), pairedItem: { item: index } });
 			continue;
 		}
-		const fields = compactFields(this, resource, operation.value, index, false);
+		const { fields } = outcome;
 		for (const json of recordsOf(outcome.result)) {
 			output.push({
 				json: fields ? compactRecord(json, fields) : json,

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { readBoolean } from '../common/validation';
 import type { OperationDefinition } from '../types';
 import { toolEntry } from './catalog';
 import { ALLOW_MONEY, COMPACT_OUTPUT } from './properties';
@@ -81,7 +82,7 @@ export function compactFields(
 ): string[] | undefined {
 	const fields = toolEntry(resource, operation)?.compact;
 	if (!fields) return undefined;
-	return ctx.getNodeParameter(COMPACT_OUTPUT, itemIndex, asTool) === true ? fields : undefined;
+	return readBoolean(ctx, itemIndex, COMPACT_OUTPUT, 'Compact Output', asTool) ? fields : undefined;
 }
 
 /** The credential's own secrets, so that no tool result can carry them (see maskForModel). */
