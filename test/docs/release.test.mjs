@@ -68,6 +68,11 @@ describe('the release workflow', () => {
 		assert.match(stepText('publish', 'npm supports trusted publishing (11.5.1 or later)'), /c>=1/);
 		assert.match(stepText('publish', 'Pack the release'), /pack-release\.mjs --require-repository/);
 		assert.match(
+			stepText('publish', 'Pack the release'),
+			/NPM_AUTHOR: \$\{\{ vars\.NPM_AUTHOR \}\}/,
+			'the release passes the author it refuses to pack without',
+		);
+		assert.match(
 			stepText('publish', 'n8n verification scan of that tarball and the source'),
 			/scan\.mjs --tarball "\$\{\{ steps\.pack\.outputs\.tarball \}\}"/,
 		);
