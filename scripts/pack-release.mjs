@@ -8,6 +8,10 @@
 //     --repository <https URL>, else GITHUB_SERVER_URL/GITHUB_REPOSITORY (set in GitHub
 //     Actions). npm checks the repository against the provenance; n8n verifies only packages
 //     whose provenance names a public GitHub repository.
+//   - package.json gets its `author` from --author "Name <email> (url)", else NPM_AUTHOR (a
+//     repository variable the release passes): the checkout's author is a placeholder (an
+//     `.invalid` address, which n8n's linter accepts), and n8n shows the author in Settings →
+//     Community Nodes. --require-repository (the release) refuses to pack the placeholder.
 //   - README.md: every relative link (docs/…, examples/, CONTRIBUTING.md …) becomes an absolute
 //     link to that repository at the released tag (--ref, else GITHUB_REF_NAME, else
 //     v<version>): only dist/ is published, so a relative link would be dead on npm. Images
@@ -23,7 +27,9 @@
 // --require-repository (the release) refuses instead.
 //
 // Options: --out <dir> (default: a new temporary folder), --repository <url>, --ref <tag>,
-// --require-repository. Prints one JSON line: { tarball, repository, ref }.
+// --author <"Name <email> (url)">, --require-repository, --version <x.y.z> (packs the package as
+// that version: the install suite publishes an update to its local registry with it).
+// Prints one JSON line: { tarball, repository, ref }.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,6 +89,35 @@ export function absoluteLinks(markdown, repository, ref, root = ROOT) {
 	});
 }
 
+/** A stand-in repository for packs that are not the release (the dry run, the install suite). */
+export const STAND_IN_REPOSITORY =
+	'https://github.com/n8n-nodes-company-payments/n8n-nodes-company-payments';
+
+/** True for the checkout's stand-in author: an address under the reserved `.invalid` domain. */
+export function isPlaceholderAuthor(author) {
+	const text =
+		typeof author === 'string' ? author : `${author?.name ?? ''} <${author?.email ?? ''}>`;
+	return !author || /@[^>\s]*\.invalid\b/i.test(text);
+}
+
+/**
+ * The published `author`: --author, else NPM_AUTHOR ("Name <email> (url)", written as npm's
+ * object form, which n8n's linter wants), else the checkout's. A given author must name a
+ * person or organisation and an email (n8n's linter and verification want both).
+ * @returns {{ name: string, email: string, url?: string }}
+ */
+export function authorFor(args, env, pkg) {
+	const given = (option(args, '--author') ?? env.NPM_AUTHOR)?.trim();
+	if (!given) return pkg.author;
+	const email = /<([^>]+)>/.exec(given)?.[1]?.trim();
+	const url = /\(([^)]+)\)/.exec(given)?.[1]?.trim();
+	const name = given.split(/[<(]/)[0].trim();
+	if (!name || !email || isPlaceholderAuthor(given)) {
+		throw new Error(`the author must be "Name <email>" with a real address, got "${given}"`);
+	}
+	return { name, email, ...(url ? { url } : {}) };
+}
+
 /** The package.json fields that name the repository. */
 export function repositoryFields(repository) {
 	return {
@@ -117,6 +152,21 @@ export function packRelease(args = [], env = process.env) {
 		}
 		let readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 		const staged = { ...pkg };
+		const version = option(args, '--version');
+		if (version !== undefined) {
+			if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version))
+				throw new Error(`--version must be a semantic version, got "${version}"`);
+			staged.version = version;
+		}
+		staged.author = authorFor(args, env, pkg);
+		if (isPlaceholderAuthor(staged.author)) {
+			const hint =
+				'set the repository variable NPM_AUTHOR ("Name <email>") or pass --author; see docs/releasing.md';
+			if (args.includes('--require-repository')) {
+				throw new Error(`the author is the checkout's placeholder: ${hint}`);
+			}
+			process.stderr.write(`pack-release: the author is the checkout's placeholder (${hint})\n`);
+		}
 		if (repository) {
 			Object.assign(staged, repositoryFields(repository));
 			readme = absoluteLinks(readme, repository, ref);

@@ -4,7 +4,8 @@
 //      repository of the environment (GITHUB_SERVER_URL/GITHUB_REPOSITORY in GitHub Actions) or,
 //      elsewhere, a stand-in, at the tag this version would get (v<version>: on a pull request
 //      GITHUB_REF_NAME is no tag); packing checks every link of the tarball, and this checks
-//      that it carries repository, bugs and homepage;
+//      that it carries repository, bugs, homepage and an author that is no placeholder
+//      (NPM_AUTHOR, as in the release, else a stand-in);
 //   2. `npm publish --dry-run` of that same tarball (no provenance outside GitHub Actions);
 //   3. n8n's verification scanner on that same tarball and on the source.
 import { execFileSync } from 'node:child_process';
@@ -12,10 +13,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { packRelease } from './pack-release.mjs';
+import {
+	isPlaceholderAuthor,
+	packRelease,
+	STAND_IN_REPOSITORY as STAND_IN,
+} from './pack-release.mjs';
+
+// The release takes the author from the repository variable NPM_AUTHOR; where it is not set
+// (a pull request, this machine) the dry run packs with a stand-in and says so.
+const STAND_IN_AUTHOR =
+	'n8n-nodes-company-payments release dry run <release-dry-run@users.noreply.github.com>';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAND_IN = 'https://github.com/n8n-nodes-company-payments/n8n-nodes-company-payments';
 
 const env = { ...process.env };
 if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY) {
@@ -26,7 +35,10 @@ const args = [
 	...(env.GITHUB_REPOSITORY ? ['--require-repository'] : ['--repository', STAND_IN]),
 	'--ref',
 	`v${version}`,
+	...(env.NPM_AUTHOR ? [] : ['--author', STAND_IN_AUTHOR]),
 ];
+if (!env.NPM_AUTHOR)
+	console.log(`release dry run: NPM_AUTHOR is not set; using "${STAND_IN_AUTHOR}"`);
 const out = fs.mkdtempSync(path.join(ROOT, '.release-dry-run-'));
 try {
 	const started = Date.now();
@@ -37,6 +49,9 @@ try {
 	const pkg = JSON.parse(listing);
 	if (pkg.repository?.url !== `git+${repository}.git` || !pkg.bugs?.url || !pkg.homepage) {
 		throw new Error(`the packed package.json lacks repository fields: ${listing}`);
+	}
+	if (isPlaceholderAuthor(pkg.author)) {
+		throw new Error(`the packed package.json has a placeholder author: ${listing}`);
 	}
 	console.log(`release dry run: packed ${path.basename(tarball)} for ${repository} at ${ref}`);
 	execFileSync(

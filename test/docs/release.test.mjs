@@ -1,4 +1,8 @@
 /**
+ * The packed tarball is clean (issue 31): every source map it ships points at files it ships
+ * (the build ships none), and no metadata is a placeholder: the author is filled in at release
+ * like the repository. Needs dist/ (npm test builds first).
+ *
  * The release as written agrees with the release as documented (issue 22): docs/releasing.md
  * names the steps of .github/workflows/release.yml in their order; the publish runs on Node 24
  * with the OIDC token only in its own job, with provenance and the token as a fallback; every
@@ -6,10 +10,19 @@
  * publish dry run. The workflows are read as text (their shape here is fixed and simple).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import {
+	authorFor,
+	isPlaceholderAuthor,
+	packRelease,
+	STAND_IN_REPOSITORY,
+} from '../../scripts/pack-release.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -54,6 +67,11 @@ describe('the release workflow', () => {
 	test('checks npm 11.5.1, packs with the repository, scans and publishes that tarball', () => {
 		assert.match(stepText('publish', 'npm supports trusted publishing (11.5.1 or later)'), /c>=1/);
 		assert.match(stepText('publish', 'Pack the release'), /pack-release\.mjs --require-repository/);
+		assert.match(
+			stepText('publish', 'Pack the release'),
+			/NPM_AUTHOR: \$\{\{ vars\.NPM_AUTHOR \}\}/,
+			'the release passes the author it refuses to pack without',
+		);
 		assert.match(
 			stepText('publish', 'n8n verification scan of that tarball and the source'),
 			/scan\.mjs --tarball "\$\{\{ steps\.pack\.outputs\.tarball \}\}"/,
@@ -128,5 +146,120 @@ describe('every workflow', () => {
 		assert.match(read('.ci/run'), /^npm run release:dry-run$/m);
 		const { scripts } = JSON.parse(read('package.json'));
 		assert.equal(scripts['release:dry-run'], 'node scripts/release-dry-run.mjs');
+	});
+});
+
+/** Words that mark a value nobody filled in. */
+const PLACEHOLDER =
+	/maintainers|\.invalid\b|example\.(com|org|net)|placeholder|your[ -]?name|todo|changeme/i;
+/** The author a release passes (NPM_AUTHOR), as a test value. */
+const AUTHOR = 'Acme Payments Engineering <npm@acme-payments.test> (https://acme-payments.test)';
+
+describe('the packed tarball', () => {
+	let work;
+	let files;
+	let packed;
+	before(() => {
+		assert.ok(fs.existsSync(path.join(ROOT, 'dist')), 'run npm run build first');
+		work = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-clean-'));
+		const { tarball } = packRelease(
+			['--require-repository', '--repository', STAND_IN_REPOSITORY, '--out', work],
+			{ NPM_AUTHOR: AUTHOR },
+		);
+		execFileSync('tar', ['-xzf', tarball, '-C', work]);
+		const root = path.join(work, 'package');
+		files = new Set(
+			fs
+				.readdirSync(root, { recursive: true })
+				.map(String)
+				.filter((file) => fs.statSync(path.join(root, file)).isFile()),
+		);
+		packed = {
+			read: (file) => fs.readFileSync(path.join(root, file), 'utf8'),
+			pkg: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')),
+		};
+	});
+	after(() => work && fs.rmSync(work, { recursive: true, force: true }));
+
+	test('no source map points at a file the package does not ship', () => {
+		const dangling = [];
+		const inPackage = (from, target) =>
+			path.posix.normalize(path.posix.join(path.posix.dirname(from), target));
+		for (const file of files) {
+			if (file.endsWith('.js')) {
+				for (const [, target] of packed.read(file).matchAll(/[#@] sourceMappingURL=(\S+)/g)) {
+					if (target.startsWith('data:')) continue;
+					if (!files.has(inPackage(file, target))) dangling.push(`${file} → ${target}`);
+				}
+			}
+			if (file.endsWith('.map')) {
+				const map = JSON.parse(packed.read(file));
+				for (const source of map.sources ?? []) {
+					const resolved = inPackage(file, path.posix.join(map.sourceRoot ?? '', source));
+					if (!files.has(resolved) && !map.sourcesContent) dangling.push(`${file} → ${source}`);
+				}
+			}
+		}
+		assert.deepEqual(dangling, [], `${dangling.length} dangling source map reference(s)`);
+	});
+
+	test('the metadata n8n and npm show is filled in, none of it a placeholder', () => {
+		const { pkg } = packed;
+		for (const field of [
+			'name',
+			'version',
+			'description',
+			'license',
+			'author',
+			'repository',
+			'bugs',
+			'homepage',
+		]) {
+			assert.ok(pkg[field], `package.json has ${field}`);
+		}
+		assert.ok(pkg.keywords.includes('n8n-community-node-package'));
+		assert.deepEqual(
+			pkg.author,
+			{
+				name: 'Acme Payments Engineering',
+				email: 'npm@acme-payments.test',
+				url: 'https://acme-payments.test',
+			},
+			'the author is the one the release passes, in the object form n8n lints',
+		);
+		for (const [field, value] of Object.entries(pkg)) {
+			if (['scripts', 'devDependencies'].includes(field)) continue;
+			assert.doesNotMatch(JSON.stringify(value), PLACEHOLDER, `${field}: ${JSON.stringify(value)}`);
+		}
+	});
+
+	test("the release refuses the checkout's placeholder author and a made-up one", () => {
+		const pkg = JSON.parse(read('package.json'));
+		assert.ok(
+			isPlaceholderAuthor(pkg.author),
+			'the checkout has the placeholder the release replaces',
+		);
+		const out = path.join(work, 'refused');
+		const args = ['--require-repository', '--repository', STAND_IN_REPOSITORY, '--out', out];
+		assert.throws(
+			() => packRelease(args, {}),
+			/placeholder: set the repository variable NPM_AUTHOR/,
+		);
+		assert.throws(() => authorFor(['--author', 'Acme'], {}, pkg), /must be "Name <email>"/);
+		assert.throws(() => authorFor([], { NPM_AUTHOR: 'X <x@y.invalid>' }, pkg), /real address/);
+		assert.deepEqual(
+			authorFor(['--author', 'A B <a@b.test>'], { NPM_AUTHOR: 'O <o@o.test>' }, pkg),
+			{
+				name: 'A B',
+				email: 'a@b.test',
+			},
+		);
+	});
+
+	test('n8n-workflow is an optional peer: npm in ~/.n8n/nodes does not install it', () => {
+		const { pkg } = packed;
+		assert.deepEqual(pkg.peerDependencies, { 'n8n-workflow': '*' }, "n8n's lint rule wants it");
+		assert.equal(pkg.peerDependenciesMeta?.['n8n-workflow']?.optional, true);
+		assert.equal(pkg.dependencies, undefined, 'no runtime dependencies');
 	});
 });
