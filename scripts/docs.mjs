@@ -81,6 +81,22 @@ export function errorsPage() {
 		'If a money-moving operation fails part-way through several items (without *Continue On',
 		'Fail*), the error says which earlier items the service already processed.',
 		'',
+		'A failed money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create,',
+		'Payout Cancel) also says whether money moved, in `paymentOutcome` beside the fields above:',
+		'',
+		'- `not_paid`: the service refused it with its own error body (a 4xx), or nothing was sent',
+		'  ("Could not reach": connection refused, host not found, TLS handshake failed);',
+		'- `unknown`, with errorCode `OUTCOME_UNKNOWN`: the request was sent and no readable answer of',
+		"  the service came back (the connection closed, a timeout, a gateway's 502 or 504, an HTML",
+		'  page, a 5xx). The payment may have gone through. Look it up before trying again: Payout →',
+		'  Get Many by External ID, Order → Get Many, Card → Get Many, Company Wallet → Get Balance',
+		'  History (the error names the one for the call). The node does not re-send such a write on',
+		'  its own. Only Accept Quote, Pay QR Code and Card Request are documented to answer a repeated',
+		"  Idempotency Key with the stored result; n8n's Retry On Fail sends Payout Create and Card",
+		'  Recharge again with the same key, which the service is not documented to recognise.',
+		'',
+		'A successful item is the service\'s answer: the payment went through.',
+		'',
 	];
 	for (const group of errorGroups()) {
 		lines.push(
