@@ -95,7 +95,9 @@ export function errorsPage() {
 		"  Idempotency Key with the stored result; n8n's Retry On Fail sends Payout Create and Card",
 		'  Recharge again with the same key, which the service is not documented to recognise.',
 		'',
-		'A successful item is the service\'s answer: the payment went through.',
+		"A successful item is the service's answer: the payment went through. A failed item of a money",
+		'write without `paymentOutcome` failed before the payment was sent (an input check, or the',
+		'quote step of Pay QR Code): nothing was paid.',
 		'',
 	];
 	for (const group of errorGroups()) {
