@@ -200,7 +200,7 @@ async function handle(sb, router, req, res) {
 	// Generated mode: the service acted, and its answer was lost (lib/generated.mjs LOST_FORMS).
 	if (generated?.afterCommit && !raw) raw = generated.afterCommit;
 	const dropAs = sb.state.faults.dropAs ?? 'json';
-	if (fault.kind === 'drop' && dropAs !== 'json') raw = lostAnswerOf(dropAs);
+	if (fault.kind === 'drop' && dropAs !== 'json') raw ??= lostAnswerOf(dropAs);
 	else if (fault.kind === 'drop') {
 		const error = faultError(sb.state.faults, 'drop');
 		status = error.statusCode;

@@ -103,8 +103,12 @@ export const GENERATED_CHOICES = Object.freeze({
 		rateLimit: { present: [false, true], retryAfter: ['seconds', 'date'] },
 		/** null, or `{ chance, processed }`: an HTML 502 from a proxy, before or after the service acted. */
 		proxy502: { present: [false, true], processed: [false, true] },
-		/** null, or `{ chance }`: a write is processed, then its answer is lost in one of LOST_FORMS. */
-		lostAnswer: { present: [false, true], chance: [0.05, 0.1] },
+		/**
+		 * null, or `{ chance, keysIgnored }`: a write is processed, then its answer is lost in one of
+		 * LOST_FORMS; `keysIgnored`: the service does not replay by Idempotency-Key the writes the
+		 * document promises no replay for (POST /payouts, /cards/recharge, /payouts/{id}/cancel).
+		 */
+		lostAnswer: { present: [false, true], chance: [0.05, 0.1], keysIgnored: [false, true] },
 	},
 	list: {
 		pageCap: 'integer 3..100 (often 100, 50 or 25)',
@@ -184,7 +188,9 @@ export function drawChoices(seed) {
 		: null;
 	// Its own stream, so the draws above stay what they were for every seed.
 	const lost = drawStream(seed, 'start:lostAnswer');
-	const lostAnswer = lost.chance(0.5) ? { chance: lost.pick([0.05, 0.1]) } : null;
+	const lostAnswer = lost.chance(0.5)
+		? { chance: lost.pick([0.05, 0.1]), keysIgnored: lost.chance(0.5) }
+		: null;
 	const lists = {};
 	for (const [pattern, spec] of Object.entries(GENERATED_LISTS)) {
 		lists[pattern] = drawList(seed, pattern, spec);

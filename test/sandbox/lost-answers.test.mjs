@@ -107,6 +107,42 @@ describe('generated mode: lostAnswer', () => {
 		assert.deepEqual(new Set(lost.filter(Boolean).map((l) => l.chance)), new Set([0.05, 0.1]));
 	});
 
+	it('keysIgnored: a repeated key makes a second payout; Card Request (replay promised) still replays', async () => {
+		for (const keysIgnored of [true, false]) {
+			const seed = seedWhere(
+				(c) =>
+					c.lostAnswer?.keysIgnored === keysIgnored && !c.rateLimit && !c.redirect && !c.proxy502,
+				`lostAnswer with keysIgnored ${keysIgnored}`,
+			);
+			const sandbox = await openSandbox({ generated: seed });
+			try {
+				await control(sandbox).post('/generated/pause', { faults: true });
+				const api = client(sandbox, KEYS.legacy);
+				const before = sandbox.state.payouts.size;
+				for (let i = 0; i < 2; i++)
+					assert.equal((await postPayout(sandbox, 'same-key')).status, 201);
+				assert.equal(
+					sandbox.state.payouts.size - before,
+					keysIgnored ? 2 : 1,
+					`keysIgnored ${keysIgnored}`,
+				);
+				const cards = [];
+				for (let i = 0; i < 2; i++) {
+					const res = await api.post(
+						'/cards/request',
+						{},
+						{ headers: { 'Idempotency-Key': 'card-key' } },
+					);
+					assert.equal(res.status, 200, res.text);
+					cards.push(res.body.card.id);
+				}
+				assert.equal(cards[0], cards[1], 'the promised replay holds');
+			} finally {
+				await sandbox.close();
+			}
+		}
+	});
+
 	it('writes only: each lost answer was processed (money moved once), reads are never lost', async () => {
 		const seed = seedWhere(
 			(c) => c.lostAnswer?.chance === 0.1 && !c.rateLimit && !c.redirect && !c.proxy502,
