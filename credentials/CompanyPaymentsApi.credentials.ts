@@ -77,7 +77,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 60,
 			description:
-				'When the service answers 429 Too Many Requests or 503, or a proxy answers 502 or 504, reads and calls that carry an Idempotency-Key are sent again, waiting what the Retry-After header asks. This is the longest total wait of one call (at most 8 sends); 0 turns retries off. Other calls are never repeated.',
+				'When the service answers 429 Too Many Requests or 503, or a proxy answers 502 or 504, reads (and Accept Quote, Pay QR Code and Card Request, which the service replays by Idempotency-Key) are sent again, waiting what the Retry-After header asks; other money writes only after a 429 of the service itself. This is the longest total wait of one call (at most 8 sends); 0 turns retries off. Other calls are never repeated.',
 		},
 	];
 

@@ -20,7 +20,7 @@ import { createClock, createScheduler } from './lib/clock.mjs';
 import { registerCompanyRoutes } from './lib/company.mjs';
 import { registerControlRoutes } from './lib/control.mjs';
 import { registerDisputeRoutes } from './lib/disputes.mjs';
-import { createGenerated, drawChoices, generatedProfile } from './lib/generated.mjs';
+import { createGenerated, drawChoices, generatedProfile, lostAnswerOf } from './lib/generated.mjs';
 import { ApiError, apiError, errorBody, validationError } from './lib/errors.mjs';
 import { randomIds } from './lib/ids.mjs';
 import { registerOrderRoutes } from './lib/orders.mjs';
@@ -197,15 +197,24 @@ async function handle(sb, router, req, res) {
 			});
 		}
 	}
-	// Generated mode: the service acted, and a proxy lost its answer.
-	if (generated?.after502 && !raw) raw = generated.after502;
-	if (fault.kind === 'drop') {
+	// Generated mode: the service acted, and its answer was lost (lib/generated.mjs LOST_FORMS).
+	if (generated?.afterCommit && !raw) raw = generated.afterCommit;
+	const dropAs = sb.state.faults.dropAs ?? 'json';
+	if (fault.kind === 'drop' && dropAs !== 'json') raw ??= lostAnswerOf(dropAs);
+	else if (fault.kind === 'drop') {
 		const error = faultError(sb.state.faults, 'drop');
 		status = error.statusCode;
 		headers = error.headers ?? {};
 		body = errorBody(error, { path: redactApiKey(req.url), requestId, timestamp: sb.clock.iso() });
 	}
 	if (!isControl) sb.publicRequests += 1;
+	if (raw?.reset) {
+		// Processed, then the connection closes with no answer at all.
+		if (generated?.record) generated.record.status = null;
+		if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → connection closed`);
+		req.socket.destroy();
+		return;
+	}
 	if (raw) {
 		if (generated?.record) generated.record.status = raw.status;
 		if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${raw.status}`);

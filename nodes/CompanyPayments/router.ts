@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	CREDENTIAL_NAME,
 	LINE_BREAK,
+	outcomeFields,
 	plainDescription,
 	serviceErrorInfo,
 } from '../shared/transport';
@@ -65,6 +66,8 @@ export function errorItemJson(error: Error): IDataObject {
 		json.required = info.required;
 		json.requestId = info.requestId;
 	}
+	// A money write's outcome (not_paid or unknown, with errorCode OUTCOME_UNKNOWN): one field to branch on.
+	Object.assign(json, outcomeFields(error));
 	return json;
 }
 

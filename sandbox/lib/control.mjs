@@ -6,6 +6,7 @@ import { presentProfile } from './company.mjs';
 import { CHOICES, PROFILES, resolveProfile } from './profiles.mjs';
 import { presentDispute, rejectDispute, resolveDispute, reviewDispute } from './disputes.mjs';
 import { apiError, validationError } from './errors.mjs';
+import { LOST_FORMS } from './generated.mjs';
 import { balanceView } from './ledger.mjs';
 import { presentOrder, presentQuote, setOrderStatus } from './orders.mjs';
 import {
@@ -365,9 +366,15 @@ export function registerControlRoutes(router) {
 		const retryAfter = b.retryAfter === undefined ? NO_FAULTS.retryAfter : b.retryAfter;
 		if (retryAfter !== null && !/^\d+$/.test(String(retryAfter)))
 			throw validationError('retryAfter должен быть целым числом секунд или null');
+		// How a dropped answer is lost: the service's JSON error of `status` (as before), or a
+		// closed connection, a gateway's 502/504 page, a 200 HTML page (lib/generated.mjs).
+		const dropAs = b.dropAs ?? 'json';
+		if (dropAs !== 'json' && !LOST_FORMS.includes(dropAs))
+			throw validationError(`dropAs должен быть одним из: json, ${LOST_FORMS.join(', ')}`);
 		ctx.sb.state.faults = {
 			rejectRequests: n(b.rejectFirstRequests, 'rejectFirstRequests'),
 			dropResponses: n(b.dropFirstResponses, 'dropFirstResponses'),
+			dropAs,
 			status,
 			pathPrefix: typeof b.pathPrefix === 'string' ? b.pathPrefix : null,
 			latencyMs: n(b.latencyMs, 'latencyMs'),

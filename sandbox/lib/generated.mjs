@@ -103,6 +103,12 @@ export const GENERATED_CHOICES = Object.freeze({
 		rateLimit: { present: [false, true], retryAfter: ['seconds', 'date'] },
 		/** null, or `{ chance, processed }`: an HTML 502 from a proxy, before or after the service acted. */
 		proxy502: { present: [false, true], processed: [false, true] },
+		/**
+		 * null, or `{ chance, keysIgnored }`: a write is processed, then its answer is lost in one of
+		 * LOST_FORMS; `keysIgnored`: the service does not replay by Idempotency-Key the writes the
+		 * document promises no replay for (POST /payouts, /cards/recharge, /payouts/{id}/cancel).
+		 */
+		lostAnswer: { present: [false, true], chance: [0.05, 0.1], keysIgnored: [false, true] },
 	},
 	list: {
 		pageCap: 'integer 3..100 (often 100, 50 or 25)',
@@ -180,6 +186,11 @@ export function drawChoices(seed) {
 	const proxy502 = r.chance(0.5)
 		? { chance: r.pick([0.03, 0.06]), processed: r.pick([false, true]) }
 		: null;
+	// Its own stream, so the draws above stay what they were for every seed.
+	const lost = drawStream(seed, 'start:lostAnswer');
+	const lostAnswer = lost.chance(0.5)
+		? { chance: lost.pick([0.05, 0.1]), keysIgnored: lost.chance(0.5) }
+		: null;
 	const lists = {};
 	for (const [pattern, spec] of Object.entries(GENERATED_LISTS)) {
 		lists[pattern] = drawList(seed, pattern, spec);
@@ -192,6 +203,7 @@ export function drawChoices(seed) {
 		redirect,
 		rateLimit,
 		proxy502,
+		lostAnswer,
 		lists,
 	};
 }
@@ -209,6 +221,29 @@ export function generatedProfile(choices) {
 
 const PROXY_502_HTML =
 	'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+const GATEWAY_504_HTML =
+	'<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/**
+ * How the answer of a write the service has processed is lost (generated `lostAnswer`, and
+ * `dropAs` of POST /__control/faults): the connection closed with no answer, a gateway's 502 or
+ * 504 page, or a 200 HTML page in place of the service's JSON.
+ */
+export const LOST_FORMS = Object.freeze(['reset', '502', '504', 'html']);
+
+/** The raw answer of a lost form: `{ reset: true }` or `{ status, headers, text }`. */
+export function lostAnswerOf(form) {
+	if (form === 'reset') return { reset: true };
+	const html = { 'Content-Type': 'text/html' };
+	if (form === '502') return { status: 502, headers: html, text: PROXY_502_HTML };
+	if (form === '504') return { status: 504, headers: html, text: GATEWAY_504_HTML };
+	return {
+		status: 200,
+		headers: html,
+		text: '<html><body><h1>Request received</h1><p>Your request is being processed.</p></body></html>',
+	};
+}
 
 /** Whether a request carries a credential in any of the places the service reads one. */
 function credentialOf(req, url) {
@@ -427,7 +462,8 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		/**
 		 * Before a public request is handled: logs it, and decides whether the drawn redirect, a 429
 		 * burst or a 502 (not processed) answers it instead. Returns `{ respond }` for those, or
-		 * `{ after502: true }` when a 502 replaces the answer after the service acted.
+		 * `{ afterCommit }` (a 502, 504, HTML page or closed connection) when that replaces the
+		 * answer after the service acted.
 		 */
 		before(req, url, pattern, raw) {
 			const route = `${req.method} ${pattern}`;
@@ -482,7 +518,18 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 					headers: { 'Content-Type': 'text/html' },
 					text: PROXY_502_HTML,
 				};
-				return proxy.processed ? { record, after502: respond } : { record, respond };
+				return proxy.processed ? { record, afterCommit: respond } : { record, respond };
+			}
+			const lostAnswer = choices.lostAnswer;
+			if (lostAnswer && req.method !== 'GET') {
+				// Its own stream per route: the 429 and 502 draws above are unchanged.
+				const l = stream(`lost:${route}`);
+				if (l.chance(lostAnswer.chance)) {
+					const form = l.pick(LOST_FORMS);
+					log({ kind: 'lost', route, form, request: record.seq });
+					record.answer = `${form} after processing`;
+					return { record, afterCommit: lostAnswerOf(form) };
+				}
 			}
 			return { record };
 		},

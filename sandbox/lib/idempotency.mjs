@@ -7,6 +7,13 @@ import { ApiError, apiError, validationError } from './errors.mjs';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
+/**
+ * The writes the interface document promises to replay by key. For the others (assumed or not
+ * stated) generated mode may draw a service that ignores the key (`lostAnswer.keysIgnored`):
+ * a client that re-sends them after a lost answer then pays twice.
+ */
+const REPLAY_PROMISED = new Set(['orders.accept', 'cards.request']);
+
 /** The store key for the profile's idempotencyScope. */
 function storeKeyFor(ctx, scope, key) {
 	const { idempotencyScope } = ctx.sb.profile;
@@ -35,10 +42,14 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 			`Idempotency-Key не должен быть длиннее ${MAX_IDEMPOTENCY_KEY_LENGTH} символов`,
 		);
 	}
-	// A service that promises no replay by key (faults: ignoreIdempotencyKeys): every request is new.
+	// A service that promises no replay by key: every request is new. Set by the faults
+	// (ignoreIdempotencyKeys, optionally for one path) or drawn by generated mode (lostAnswer).
 	const { ignoreIdempotencyKeys, pathPrefix } = ctx.sb.state.faults;
 	const pathname = new URL(ctx.req.url, 'http://sandbox.invalid').pathname;
 	if (ignoreIdempotencyKeys && (!pathPrefix || pathname.startsWith(pathPrefix))) return run();
+	if (!REPLAY_PROMISED.has(scope) && ctx.sb.generated?.choices.lostAnswer?.keysIgnored) {
+		return run();
+	}
 	const store = ctx.sb.state.idempotency;
 	const storeKey = storeKeyFor(ctx, scope, key);
 	const stored = store.get(storeKey);

@@ -2,7 +2,8 @@
  * Invariants of the action node and the poll trigger in a real n8n, against the sandbox in
  * generated mode: one sandbox per seed (GENERATED_SEEDS, default 1,2,3,4,5), each drawing the
  * contract's open choices from its seed (page caps, envelopes, order, records arriving and
- * leaving while a list is read, legacy spellings, a redirect, 429 bursts, HTML 502s; see
+ * leaving while a list is read, legacy spellings, a redirect, 429 bursts, HTML 502s, writes
+ * processed and their answer lost, keys of unpromised writes ignored; see
  * sandbox/README.md, "Generated mode"). One n8n serves every seed. Default seeds: 1..5 on the
  * default n8n, 1 on the other versions of the matrix.
  *
@@ -14,7 +15,8 @@
  *
  * The cases assert invariants, not values: every record exactly once in Return All and in the
  * polls (checked against the sandbox's own ground truth), the money outcome reported truthfully
- * (created exactly when the ledger moved once; funds returned exactly when the ledger says so),
+ * (each Payout Create and Card Recharge item paid, not paid or unknown as the ledger moved, and
+ * never more than one movement per intended payment; funds returned exactly when the ledger says so),
  * nothing sent to a host other than the Base URL, every derived Idempotency-Key unique to its
  * call (also across two n8n instances), and no secret in any execution's data.
  *
@@ -30,6 +32,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
+import { LOST_FORMS } from '../../sandbox/lib/generated.mjs';
 import { drawChoices, startSandbox } from '../../sandbox/server.mjs';
 import {
 	createUserFolder,
@@ -126,7 +129,9 @@ const CARD = '4111111111111111';
 const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
 const BULK_PAYOUTS = 180;
 /** The per-seed workflows whose node continues on fail (one output item per input item). */
-const CONTINUES_ON_FAIL = new Set(['fundsGet', 'create']);
+const CONTINUES_ON_FAIL = new Set(['fundsGet', 'create', 'recharge']);
+/** The per-seed workflows that move money: a truthful OUTCOME_UNKNOWN there is not a failure. */
+const MONEY_WORKFLOWS = new Set(['create', 'recharge']);
 
 let n8n;
 let userFolder;
@@ -231,6 +236,13 @@ const payoutCreate = {
 	requisiteType: 'card',
 	requisite: CARD,
 	additionalFields: { externalId: '={{ $json.externalId }}' },
+};
+
+const cardRecharge = {
+	resource: 'card',
+	operation: 'recharge',
+	cardId: '={{ $json.cardId }}',
+	targetAmount: '={{ $json.targetAmount }}',
 };
 
 /** Whether this n8n refuses polls more frequent than a minute (as in poll.test.mjs). */
@@ -342,6 +354,94 @@ function ledgerReturned(run, payoutId) {
 	};
 }
 
+/** Answers the next write on `pathPrefix` after processing it, lost in `form` (sandbox dropAs). */
+async function dropNextAnswer(run, pathPrefix, form) {
+	const res = await fetch(`${run.sandbox.url}/__control/faults`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(form ? { dropFirstResponses: 1, dropAs: form, pathPrefix } : {}),
+	});
+	assert.equal(res.status, 200, await res.text());
+}
+
+/**
+ * The money invariant (issue 28). Runs a money workflow (Continue On Fail, one item per intended
+ * payment) with the answer of its first write lost after it was processed (`form`, a different
+ * one per seed), then holds each item against the sandbox's ledger. An item without error is
+ * paid: exactly one movement, and the output is that record. A failed item names its outcome:
+ * `not_paid` has no movement; `unknown` (errorCode OUTCOME_UNKNOWN) may have one or none, and
+ * only where an answer could be lost (the injected drop, a drawn lost answer, 502 or redirect).
+ * Never more than one movement per intended payment.
+ *
+ * `moved(want)`: the records the sandbox made for one intended payment; `ledgerType`: the
+ * balance-history type of their movement.
+ */
+async function moneyCase(run, t, { workflow, route, form, wanted, moved, label, ledgerType }) {
+	const since = run.sandbox.generated.seq;
+	const pathPrefix = route.split(' ')[1];
+	await dropNextAnswer(run, pathPrefix, form);
+	let result;
+	try {
+		result = await call(run, workflow, { items: wanted });
+	} finally {
+		await dropNextAnswer(run, pathPrefix, null);
+	}
+	const { items, error } = result;
+	assert.equal(error, null, errorText(error));
+	assert.equal(items.length, wanted.length);
+	const lossDrawn = (index) =>
+		index === 0 ||
+		run.sandbox.generated
+			.log(since)
+			.draws.some((d) => d.route === route && ['lost', '502', 'redirect'].includes(d.kind));
+	const told = { paid: 0, not_paid: 0, unknown: 0 };
+	for (const item of items) {
+		const want = wanted[item.index];
+		const name = label(want);
+		const records = moved(want);
+		const movements = records.flatMap((r) =>
+			run.sandbox.state.balanceHistory.filter(
+				(e) => e.type === ledgerType && e.referenceId === r.id,
+			),
+		);
+		assert.ok(records.length <= 1, `${name} made ${records.length} records`);
+		assert.ok(movements.length <= 1, `${name} moved money ${movements.length} times`);
+		const json = item.json;
+		if (!json.error) {
+			told.paid++;
+			assert.equal(movements.length, 1, `${name} reported paid, the ledger has no movement`);
+			assert.equal(json.id, records[0].id, `${name}: the output is its own record`);
+			continue;
+		}
+		told[json.paymentOutcome] = (told[json.paymentOutcome] ?? 0) + 1;
+		if (json.paymentOutcome === 'unknown') {
+			assert.equal(json.errorCode, 'OUTCOME_UNKNOWN', `${name}: ${errorText(json)}`);
+			assert.ok(
+				lossDrawn(item.index),
+				`${name} reported unknown with no lost answer drawn: ${errorText(json)}`,
+			);
+			continue;
+		}
+		assert.equal(
+			json.paymentOutcome,
+			'not_paid',
+			`${name}: a failed money write says whether it paid: ${errorText(json)}`,
+		);
+		assert.equal(
+			movements.length,
+			0,
+			`${name} reported not paid (${json.error}), but the ledger moved: the money left without the workflow knowing`,
+		);
+	}
+	assert.equal(
+		items[0].json.paymentOutcome,
+		'unknown',
+		`the first answer was lost (${form}): ${errorText(items[0].json)}`,
+	);
+	t.diagnostic(`first answer lost as ${form}; told ${JSON.stringify(told)}`);
+	return { items, since };
+}
+
 /** Whether a redirect was answered during the window, and with which status. */
 function redirectsSince(run, seq) {
 	return run.sandbox.generated.log(seq).draws.filter((d) => d.kind === 'redirect');
@@ -384,7 +484,7 @@ function describeSeed(seed) {
 			return `${p} cap ${l.pageCap} ${l.order} ${envelope} arrive ${l.arrivals} leave ${l.departures}`;
 		})
 		.join('; ');
-	return `seed ${seed} (n8n ${N8N_VERSION}): ${lists}; redirect ${JSON.stringify(c.redirect)}; 429 ${JSON.stringify(c.rateLimit)}; 502 ${JSON.stringify(c.proxy502)}; recharge keeps refundedAt ${c.profile.rechargeKeepsRefundedAt}`;
+	return `seed ${seed} (n8n ${N8N_VERSION}): ${lists}; redirect ${JSON.stringify(c.redirect)}; 429 ${JSON.stringify(c.rateLimit)}; 502 ${JSON.stringify(c.proxy502)}; recharge keeps refundedAt ${c.profile.rechargeKeepsRefundedAt}; lost answers ${JSON.stringify(c.lostAnswer)}`;
 }
 
 // ---- set-up -----------------------------------------------------------------------------------
@@ -454,6 +554,10 @@ before(async () => {
 				{ split: true, continueOnFail: true },
 			),
 			create: actionWorkflow(`${s}-create`, credential, payoutCreate, {
+				split: true,
+				continueOnFail: true,
+			}),
+			recharge: actionWorkflow(`${s}-recharge`, credential, cardRecharge, {
 				split: true,
 				continueOnFail: true,
 			}),
@@ -614,41 +718,24 @@ describe('action node, per seed', () => {
 
 		seedTest(
 			seed,
-			'Payout Create: reported created exactly when the ledger moved once, never paid twice',
+			'Payout Create: each payout reported paid, not paid or unknown as the ledger moved, never paid twice',
 			NEEDS.moneyTruth(choices),
-			async (run) => {
-				const wanted = [
-					{ amountRub: 1000, externalId: `s${seed}-create-1` },
-					{ amountRub: 1100, externalId: `s${seed}-create-2` },
-				];
-				const since = run.sandbox.generated.seq;
-				const { items, error } = await call(run, 'create', { items: wanted });
-				assert.equal(error, null, errorText(error));
-				assert.equal(items.length, wanted.length);
-				for (const item of items) {
-					const { externalId } = wanted[item.index];
-					const stored = [...run.sandbox.state.payouts.values()].filter(
-						(p) => p.externalId === externalId,
-					);
-					assert.ok(stored.length <= 1, `${externalId} paid ${stored.length} times`);
-					const charges = stored.length
-						? run.sandbox.state.balanceHistory.filter(
-								(e) => e.type === 'payout_charge' && e.referenceId === stored[0].id,
-							).length
-						: 0;
-					if (!item.json.error) {
-						assert.equal(stored.length, 1, `${externalId} reported created, the sandbox has none`);
-						assert.equal(item.json.id, stored[0].id, 'the output is this item’s own payout');
-						assert.equal(item.json.externalId, externalId);
-						assert.equal(charges, 1, 'the ledger moved once');
-						assert.equal(item.json.fundsReturned, false);
-					} else {
-						assert.equal(
-							stored.length,
-							0,
-							`${externalId} reported failed (${item.json.error}), but the ledger moved: the money left without the workflow knowing`,
-						);
-					}
+			async (run, t) => {
+				const { items, since } = await moneyCase(run, t, {
+					workflow: 'create',
+					route: 'POST /payouts',
+					form: LOST_FORMS[Number(seed) % LOST_FORMS.length] ?? LOST_FORMS[0],
+					wanted: [1000, 1100, 1200, 1300].map((amountRub, i) => ({
+						amountRub,
+						externalId: `s${seed}-create-${i + 1}`,
+					})),
+					moved: ({ externalId }) =>
+						[...run.sandbox.state.payouts.values()].filter((p) => p.externalId === externalId),
+					label: ({ externalId }) => externalId,
+					ledgerType: 'payout_charge',
+				});
+				for (const item of items.filter((i) => !i.json.error)) {
+					assert.equal(item.json.externalId, `s${seed}-create-${item.index + 1}`);
 				}
 				for (const redirect of redirectsSince(run, since)) {
 					if (redirect.route !== 'POST /payouts') continue;
@@ -659,6 +746,38 @@ describe('action node, per seed', () => {
 						`the redirect is reported as such: ${errorText(items)}`,
 					);
 				}
+			},
+		);
+
+		seedTest(
+			seed,
+			'Card Recharge: each recharge reported paid, not paid or unknown as the ledger moved, never twice',
+			{},
+			async (run, t) => {
+				const cardId = await withoutFaults(run, async () => {
+					const answer = await sandboxCall(
+						run,
+						'POST',
+						'/cards/request',
+						{},
+						{
+							'Idempotency-Key': `gen-card-${seed}-${uuid()}`,
+						},
+					);
+					return answer.card.id;
+				});
+				await moneyCase(run, t, {
+					workflow: 'recharge',
+					route: 'POST /cards/recharge',
+					form: LOST_FORMS[(Number(seed) + 1) % LOST_FORMS.length] ?? LOST_FORMS[0],
+					wanted: [10, 11, 12].map((targetAmount) => ({ cardId, targetAmount })),
+					moved: ({ targetAmount }) =>
+						[...run.sandbox.state.recharges.values()].filter(
+							(r) => r.cardId === cardId && r.targetAmount === targetAmount,
+						),
+					label: ({ targetAmount }) => `recharge of ${targetAmount} USD`,
+					ledgerType: 'card_recharge',
+				});
 			},
 		);
 
@@ -735,7 +854,7 @@ describe('action node, per seed', () => {
 
 		seedTest(
 			seed,
-			'no operation failed on a transient 429 or 502 (only a refused redirect may fail one)',
+			'no operation failed on a transient 429 or 502 (only a refused redirect, or a money write told unknown, may fail one)',
 			NEEDS.noTransientFailure(choices),
 			async (run) => {
 				const failures = [];
@@ -755,6 +874,9 @@ describe('action node, per seed', () => {
 						for (const error of errors) {
 							const text = errorText(error);
 							if (/redirect \(HTTP \d{3}/.test(text)) continue;
+							// A money write whose answer was lost is told as unknown: the truth, not a
+							// transient failure (the money cases check each against the ledger).
+							if (MONEY_WORKFLOWS.has(name) && /OUTCOME_UNKNOWN/.test(text)) continue;
 							failures.push(`${name}: ${text.slice(0, 300)}`);
 						}
 					}

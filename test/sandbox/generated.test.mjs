@@ -297,7 +297,11 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 	it('429 bursts carry Retry-After (seconds or an HTTP date) and are not processed', async () => {
 		for (const form of ['seconds', 'date']) {
 			const seed = seedWhere(
-				(c) => c.rateLimit?.retryAfter === form && c.rateLimit.chance === 0.08 && !c.redirect,
+				(c) =>
+					c.rateLimit?.retryAfter === form &&
+					c.rateLimit.chance === 0.08 &&
+					!c.redirect &&
+					!c.lostAnswer,
 				`429 with Retry-After as ${form}`,
 			);
 			const choices = await useSeed(seed, { faults: true });
@@ -329,7 +333,7 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 	it('an HTML 502 from the proxy: unprocessed moves nothing; processed moves the money once and loses the answer', async () => {
 		for (const processed of [false, true]) {
 			const seed = seedWhere(
-				(c) => c.proxy502?.processed === processed && !c.rateLimit && !c.redirect,
+				(c) => c.proxy502?.processed === processed && !c.rateLimit && !c.redirect && !c.lostAnswer,
 				`a proxy 502, processed ${processed}`,
 			);
 			await useSeed(seed, { faults: true });

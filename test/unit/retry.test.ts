@@ -9,8 +9,9 @@ import { FakeService, payout, roundTrip, runPoll } from './helpers/poll';
 import { virtualClock } from './helpers/setup';
 
 /**
- * Rate limits and transient failures (issue 18.7): reads, and writes that carry an
- * Idempotency-Key, are retried on 429, 503 and a proxy's 502/504, waiting what Retry-After asks,
+ * Rate limits and transient failures (issue 18.7): reads, and the writes the document replays by
+ * Idempotency-Key, are retried on 429, 503 and a proxy's 502/504 (other keyed writes only on the
+ * service's own 429: test/unit/outcome.test.ts), waiting what Retry-After asks,
  * for at most the credential's Longest Wait on Rate Limits. The clock is virtual
  * (helpers/setup.ts): `virtualClock.slept` is what the node waited.
  */

@@ -37,6 +37,13 @@ export function readListFields(
 
 const KEY_RULE = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. The service answers a repeated request with the same key with the stored result instead of moving money again.`;
 
+/**
+ * Payout Create, Payout Cancel, Card Recharge and Card Request. The interface document promises
+ * replay by key only for Accept Quote and Card Request (contract/assumptions.ts REPLAY_BY_KEY), so
+ * this text says what a key does and does not do for the others.
+ */
+const KEY_SENT = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters, sent as the Idempotency-Key header. The service's document promises that a repeated key returns the stored result only for Card Request (and Accept Quote); for Payout Create, Payout Cancel and Card Recharge it does not, so the node never re-sends these on its own: when the answer is lost (errorCode OUTCOME_UNKNOWN, paymentOutcome "unknown") look the payment up (e.g. Payout > Get Many by External ID) before running again.`;
+
 /** The optional Idempotency Key field of money-moving operations. */
 export const idempotencyKeyField: INodeProperties = {
 	displayName: 'Idempotency Key',
@@ -44,8 +51,8 @@ export const idempotencyKeyField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
-	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail)`,
-	hint: 'Set your own key (e.g. an ID from your system) to stay safe across separate executions too',
+	description: `${KEY_SENT} Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail)`,
+	hint: 'Retry On Fail and re-runs send the same key, but only Card Request is documented to recognise it: after an unknown outcome (paymentOutcome "unknown") look the payment up before running again',
 	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
 	displayOptions: { show: { '@tool': [false] } },
 };

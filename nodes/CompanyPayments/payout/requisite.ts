@@ -120,5 +120,8 @@ export function withRequisiteMasked(
 		requestId: info.requestId,
 		path: info.path,
 	};
-	return serviceError(ctx.getNode(), info.httpCode, body, undefined, itemIndex, explain);
+	const masked = serviceError(ctx.getNode(), info.httpCode, body, undefined, itemIndex, explain);
+	// A money write's outcome (transport/outcome.ts: not_paid or unknown) stays with the error.
+	masked.context.paymentOutcome = (error as { context: IDataObject }).context.paymentOutcome;
+	return masked;
 }

@@ -175,13 +175,39 @@ export const WEBHOOK_URL_CLEARED = null;
 
 /*
  * ---- Rate limits (transport/retry.ts) ---------------------------------------------------------
- * The document shows no rate limits and no Retry-After. The node retries a read, or a write that
- * carries an Idempotency-Key, answered with one of these statuses (429 Too Many Requests, 503
- * Service Unavailable, and 502/504 from a gateway or proxy), waiting what Retry-After asks or
- * else the backoff below, for at most the credential's "Longest Wait on Rate Limits" per call.
- * A write without an Idempotency-Key is never repeated.
+ * The document shows no rate limits and no Retry-After. The node retries a read answered with one
+ * of these statuses (429 Too Many Requests, 503 Service Unavailable, and 502/504 from a gateway
+ * or proxy), waiting what Retry-After asks or else the backoff below, for at most the credential's
+ * "Longest Wait on Rate Limits" per call. A write is re-sent only as REPLAY_BY_KEY below says.
  */
 export const RETRY_STATUSES = [429, 502, 503, 504];
+
+/**
+ * ---- Re-sending writes and the outcome of money writes (transport/outcome.ts) ---------------
+ * The document promises replay by key for two writes only: POST /orders/accept/{id} ("a repeated
+ * request with the same key for the same company returns the stored response") and POST
+ * /cards/request (key required). Those, sent with an Idempotency-Key, are re-sent on the
+ * RETRY_STATUSES like a read. Every other write (Payout Create and Card Recharge, whose endpoints
+ * are not shown; Payout Cancel; the rest) is re-sent only on a 429 that carries the service's
+ * error body (an `errorCode`) and an Idempotency-Key: the service refused it for its rate, which
+ * proves nothing was processed. A 502, 504 or 503 proves nothing: a gateway answers them while
+ * the service may have acted.
+ */
+export const REPLAY_BY_KEY: ReadonlyArray<{ method: string; path: RegExp }> = [
+	{ method: 'POST', path: /^\/orders\/accept\/[^/]+$/ },
+	{ method: 'POST', path: /^\/cards\/request$/ },
+];
+
+/**
+ * Which answers of a money write say "not paid". The document maps no status and no errorCode
+ * to "nothing was done" except by the meaning of 4xx. So: a 4xx whose body is the service's JSON
+ * error body (it names an `errorCode`) is "not paid". Every other failure after the request may
+ * have left is "unknown": no answer (a reset, a timeout), any 5xx (500 INTERNAL_ERROR may come
+ * after the write was committed; 502/504 come from a gateway that may have forwarded it), a 4xx
+ * that is not the service's own body (a proxy's page), a redirect, a 2xx whose body is not JSON.
+ * Failures before anything was sent (connection refused, DNS, TLS handshake) are "not paid".
+ */
+export const NOT_PAID_STATUSES = { min: 400, max: 499 } as const;
 
 /**
  * Backoff when the service names no Retry-After: doubling from firstMs up to capMs, jittered.

@@ -87,6 +87,9 @@ export const ERROR_EXPLANATIONS: Record<string, string> = {
 	PAYOUT_DISPUTE_NOT_ALLOWED: 'A dispute is not allowed for this payout',
 	PAYOUT_SERVICE_REJECTED: 'The payout service rejected the payout',
 	PAYOUT_SERVICE_UNAVAILABLE: 'The payout service is unavailable; retry later',
+	// This package's own
+	OUTCOME_UNKNOWN:
+		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx). The failed item carries paymentOutcome "unknown"',
 };
 
 /** Explanation for an HTTP status when the errorCode is missing or not known to this package. */

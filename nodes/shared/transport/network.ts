@@ -14,7 +14,22 @@ export interface NetworkFailure {
 	code: string | null;
 	/** What happened, without the code (n8n replaces messages that name a known code). */
 	explanation: string;
+	/**
+	 * Whether the request may have reached the service: false only for the failures that happen
+	 * before a byte of it is sent (nothing listening, name not resolved, TLS handshake refused, a
+	 * port HTTP clients refuse). A reset, a timeout or an unrecognised failure may come after the
+	 * service received the request and acted on it.
+	 */
+	maybeSent: boolean;
 }
+
+/** The failures that prove the request never left: the connection was never set up. */
+const NOTHING_SENT: ReadonlySet<NetworkFailureKind> = new Set([
+	'refused',
+	'dns',
+	'tls',
+	'blockedPort',
+]);
 
 const EXPLANATIONS: Record<NetworkFailureKind, string> = {
 	refused: 'nothing is listening at this address (connection refused)',
@@ -74,5 +89,5 @@ export function networkFailure(error: unknown): NetworkFailure {
 	}
 	if (code === null) code = CODE_IN_MESSAGE.exec(messages.join(' '))?.[1] ?? null;
 	const kind = kindOf(code, messages.join(' '));
-	return { kind, code, explanation: EXPLANATIONS[kind] };
+	return { kind, code, explanation: EXPLANATIONS[kind], maybeSent: !NOTHING_SENT.has(kind) };
 }

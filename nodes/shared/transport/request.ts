@@ -11,11 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { RETRY_BACKOFF } from '../contract/assumptions';
+import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
+import { answeredOutcome, markOutcome, moneyWrite, outcomeUnknownError } from './outcome';
+import type { MoneyWrite } from './outcome';
 import {
 	backoffMs,
 	gaveUpLine,
@@ -25,7 +27,7 @@ import {
 	retryClock,
 	runLimiter,
 } from './retry';
-import { LINE_BREAK, serviceError } from './serviceError';
+import { LINE_BREAK, describe, readServiceError, serviceError } from './serviceError';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
@@ -202,12 +204,17 @@ function withApiKey(options: IHttpRequestOptions, credential: RunCredential): IH
 	};
 }
 
-/** One HTTP exchange; a request that gets no answer becomes an error naming the failure. */
+/**
+ * One HTTP exchange; a request that gets no answer becomes an error naming the failure. For a
+ * money write that may have reached the service (a reset, a timeout) the outcome is unknown;
+ * "Could not reach" is kept for failures that prove nothing was sent.
+ */
 async function send(
 	ctx: ApiContext,
 	request: ApiRequest,
 	options: IHttpRequestOptions,
 	credential: RunCredential,
+	money: MoneyWrite | undefined,
 ): Promise<FullResponse> {
 	const { baseUrl } = credential;
 	const { itemIndex } = request;
@@ -218,14 +225,23 @@ async function send(
 	} catch (error) {
 		// No HTTP answer: keep the code and messages, never the request (it holds the key).
 		const failure = networkFailure(error);
-		const lines = [
-			`${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`,
-		];
-		if (failure.code) lines.push(`Error code: ${failure.code}`);
+		const what = `${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`;
+		const code = failure.code ? [`Error code: ${failure.code}`] : [];
+		if (money && failure.maybeSent) {
+			throw outcomeUnknownError(ctx.getNode(), money, {
+				reason: `the request was sent and no answer came (${failure.explanation})`,
+				lines: [what, ...code],
+				where: credential.where,
+				itemIndex,
+			});
+		}
+		const lines = [what, ...code];
 		lines.push(
-			`Environment: ${environmentLabel(credential.environment)}. Check the credential's Base URL and that the service is up; Retry On Fail is safe for operations that send an Idempotency-Key.`,
+			failure.maybeSent && request.method !== 'GET'
+				? `Environment: ${environmentLabel(credential.environment)}. The request may have reached the service: check whether it took effect before running it again.`
+				: `Environment: ${environmentLabel(credential.environment)}. Check the credential's Base URL and that the service is up.${failure.maybeSent ? '' : ' Nothing was sent, so running it again is safe.'}`,
 		);
-		throw new NodeApiError(
+		const unreached = new NodeApiError(
 			ctx.getNode(),
 			{ message: failure.explanation, networkError: failure.kind } as JsonObject,
 			{
@@ -234,28 +250,58 @@ async function send(
 				itemIndex,
 			},
 		);
+		throw money ? markOutcome(unreached, 'not_paid') : unreached;
 	}
 }
 
-/** The error of a non-2xx answer, with the service's errorCode, message, details and requestId. */
+/**
+ * The error of a non-2xx answer, with the service's errorCode, message, details and requestId.
+ * For a money write: "not paid" when the service's own error body refused it (a 4xx), else the
+ * outcome is unknown (a gateway's 502/504, any 5xx, a page that is not the service's answer).
+ */
 function failure(
 	ctx: ApiContext,
 	request: ApiRequest,
 	response: FullResponse,
 	credential: RunCredential,
 	itemIndex: number | undefined,
+	money: MoneyWrite | undefined,
+	gaveUp?: string,
 ): NodeApiError {
 	const parsed = parseBody(response.body);
-	return serviceError(
+	const body = parsed.ok ? parsed.value : parsed.text;
+	const status = response.statusCode;
+	if (money && answeredOutcome(status, body) === 'unknown') {
+		const info = readServiceError(status, body, response.headers);
+		const reason =
+			status === 502 || status === 504
+				? `a gateway answered HTTP ${status} instead of the service, which may have acted`
+				: `the service answered HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}, which does not say whether it acted`;
+		return outcomeUnknownError(ctx.getNode(), money, {
+			reason,
+			lines: [
+				`${request.method} ${request.path}: ${reason}.`,
+				...(info.errorCode ? [`Service errorCode: ${info.errorCode}`] : []),
+				describe({ ...info, errorCode: null }),
+				...(gaveUp ? [gaveUp] : []),
+			],
+			info,
+			where: credential.where,
+			itemIndex,
+		});
+	}
+	const error = serviceError(
 		ctx.getNode(),
-		response.statusCode,
-		parsed.ok ? parsed.value : parsed.text,
+		status,
+		body,
 		response.headers,
 		itemIndex,
 		request.explain,
 		request.explainStatus,
 		credential.where,
 	);
+	if (gaveUp) error.description = [error.description, gaveUp].filter(Boolean).join(LINE_BREAK);
+	return money ? markOutcome(error, 'not_paid') : error;
 }
 
 /**
@@ -284,6 +330,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	if (!options.qs) delete options.qs;
 	if (!options.body) delete options.body;
 
+	const money = moneyWrite(request.method, request.path);
 	const budgetMs = maxRetryWaitMs(credential.data.maxRetryWaitSeconds);
 	const limiter = runLimiter(this);
 	const signal = (
@@ -300,17 +347,17 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			waitedMs += hold;
 		}
 		attempts++;
-		response = await send(this, request, options, credential);
+		response = await send(this, request, options, credential, money);
 		const status = response.statusCode;
-		if (!isRetryable(request.method, request.headers, status)) break;
+		if (!RETRY_STATUSES.includes(status)) break;
+		const answered = parseBody(response.body);
+		if (!isRetryable(request, status, answered.ok ? answered.value : answered.text)) break;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
 		const delay = Math.max(askedMs ?? backoffMs(attempts - 1), RETRY_BACKOFF.minMs);
 		const overBudget = waitedMs + delay > budgetMs;
 		if (overBudget || attempts >= RETRY_BACKOFF.maxAttempts) {
-			const error = failure(this, request, response, credential, itemIndex);
 			const line = gaveUpLine({ attempts, waitedMs, budgetMs, askedMs, capped: !overBudget });
-			error.description = [error.description, line].filter(Boolean).join(LINE_BREAK);
-			throw error;
+			throw failure(this, request, response, credential, itemIndex, money, line);
 		}
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
@@ -320,12 +367,36 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	}
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
-		throw redirectError(this, request, status, response.headers, credential.where, itemIndex);
+		const refused = redirectError(
+			this,
+			request,
+			status,
+			response.headers,
+			credential.where,
+			itemIndex,
+		);
+		if (!money) throw refused;
+		throw outcomeUnknownError(this.getNode(), money, {
+			reason: `${refused.message.replace(/^The service answered /, 'the service answered ')}; a service may act before it redirects`,
+			lines: [refused.description ?? ''],
+			info: readServiceError(status, undefined, response.headers),
+			where: credential.where,
+			itemIndex,
+		});
 	}
 	if (status < 200 || status >= 300) {
-		throw failure(this, request, response, credential, itemIndex);
+		throw failure(this, request, response, credential, itemIndex, money);
 	}
 	const parsed = parseBody(response.body);
+	if (!parsed.ok && money) {
+		throw outcomeUnknownError(this.getNode(), money, {
+			reason: `the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
+			lines: [`HTTP status: ${status}`, `Body starts with: ${parsed.text.slice(0, 300)}`],
+			info: readServiceError(status, parsed.text, response.headers),
+			where: credential.where,
+			itemIndex,
+		});
+	}
 	if (!parsed.ok) {
 		throw new NodeApiError(
 			this.getNode(),

@@ -3,12 +3,15 @@ import { sleepWithAbort } from 'n8n-workflow';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 
+import { isServiceErrorBody, replaysByKey } from './outcome';
+
 /**
  * Waiting on rate limits and transient failures (issue 18.7). Rate limits are not shown in the
  * interface document; the choices are in contract/assumptions.ts and docs/rate-limits.md.
  *
- * - Retried: a read (GET), or a write that carries an Idempotency-Key (the service answers a
- *   repeat with the stored result), answered 429, 503, or 502/504 (a proxy's, often HTML).
+ * - Retried: a read (GET) answered 429, 503, or 502/504 (a proxy's, often HTML); a write only
+ *   as `isRetryable` says (replay by key where the document promises it, else a 429 that proves
+ *   nothing was processed; see REPLAY_BY_KEY in contract/assumptions.ts).
  * - The wait is what `Retry-After` asks (seconds or an HTTP date), else a backoff that doubles
  *   from RETRY_BACKOFF.firstMs up to capMs, with jitter.
  * - A call waits at most the credential's "Longest Wait on Rate Limits" in total; when the next
@@ -59,15 +62,25 @@ export function retryAfterMs(headers: IDataObject | undefined, now: number): num
 	return Math.max(0, at - now);
 }
 
-/** Whether an answer with this status may be retried for this call. */
+/**
+ * Whether an answer may be re-sent for this call. A read: on every RETRY_STATUSES answer. A write
+ * with an Idempotency-Key: on those too when the document promises replay by key for it
+ * (REPLAY_BY_KEY), else only on a 429 carrying the service's error body, which proves the write
+ * was refused unprocessed. A write without a key is never re-sent.
+ */
 export function isRetryable(
-	method: string,
-	headers: Record<string, string> | undefined,
+	request: { method: string; path: string; headers?: Record<string, string> },
 	status: number,
+	body: unknown,
 ): boolean {
 	if (!RETRY_STATUSES.includes(status)) return false;
-	if (method === 'GET') return true;
-	return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+	if (request.method === 'GET') return true;
+	const keyed = Object.keys(request.headers ?? {}).some(
+		(name) => name.toLowerCase() === 'idempotency-key',
+	);
+	if (!keyed) return false;
+	if (replaysByKey(request.method, request.path)) return true;
+	return status === 429 && isServiceErrorBody(body);
 }
 
 /** The wait before attempt `attempt + 1` when the service did not say: doubling, with jitter. */
