@@ -457,15 +457,18 @@ for (const profile of PROFILES) {
 			assert.deepEqual(newestTwo, [1500, 2500], 'one order per QR code');
 		});
 
-		test('Retry On Fail after a lost answer creates the payout once and outputs it', async () => {
+		// The document promises no replay by key for payout creation, so n8n's Retry On Fail must not
+		// send it again: the run ends with the outcome unknown, and exactly one payout exists.
+		test('Retry On Fail after a lost answer sends the payout once and reports the outcome unknown', async () => {
 			const externalId = `${profile}-retry`;
 			await ctl('POST', '/faults', { dropFirstResponses: 1, pathPrefix: '/payouts' });
 			try {
-				const { status, body } = await call('payout-retry', { amountRub: 1000, externalId });
-				assert.equal(status, 200, JSON.stringify(body));
-				const stored = payoutsOf(externalId);
-				assert.equal(stored.length, 1, 'the retry did not pay twice');
-				assert.equal(body[0].id, stored[0].id);
+				const { status } = await call('payout-retry', { amountRub: 1000, externalId });
+				assert.notEqual(status, 200);
+				const error = await nodeError('payout-retry');
+				assert.match(error.message, /^OUTCOME_UNKNOWN: the payout may have been created/);
+				assert.match(error.description, /Payout > Get Many with the External ID/);
+				assert.equal(payoutsOf(externalId).length, 1, 'the payout was made once, not again');
 			} finally {
 				await ctl('POST', '/faults', {});
 			}

@@ -30,7 +30,7 @@ export interface MoneyWrite {
 const KEY_REPLAY =
 	'Running it again with the same Idempotency Key is safe: the service answers a repeated key with the stored result instead of paying again (the interface document promises this for this call).';
 const NO_REPLAY =
-	'Do not run the node again blindly (nor with Retry On Fail): the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second run may pay twice.';
+	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail in this n8n process does not send it again: it reports the same unknown outcome.)';
 
 /** Every money write of the package, by method and path. */
 const MONEY_WRITES: ReadonlyArray<{

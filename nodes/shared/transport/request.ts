@@ -16,7 +16,13 @@ import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
-import { answeredOutcome, markOutcome, moneyWrite, outcomeUnknownError } from './outcome';
+import {
+	answeredOutcome,
+	markOutcome,
+	moneyWrite,
+	outcomeFields,
+	outcomeUnknownError,
+} from './outcome';
 import type { MoneyWrite } from './outcome';
 import {
 	backoffMs,
@@ -28,6 +34,7 @@ import {
 	runLimiter,
 } from './retry';
 import { LINE_BREAK, describe, readServiceError, serviceError } from './serviceError';
+import { forgetSentWrite, recallSentWrite, rememberSentWrite, sentWriteId } from './sentWrites';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
@@ -304,11 +311,57 @@ function failure(
 	return money ? markOutcome(error, 'not_paid') : error;
 }
 
+/** The Idempotency-Key header of a request, if it carries one. */
+function idempotencyHeader(headers: Record<string, string> | undefined): string | undefined {
+	const name = Object.keys(headers ?? {}).find((key) => key.toLowerCase() === 'idempotency-key');
+	return name === undefined ? undefined : headers?.[name];
+}
+
 /**
  * The only place that talks HTTP to the service. JSON in and out; any non-2xx answer becomes a
  * NodeApiError carrying the service's errorCode, message, details, required and requestId.
+ *
+ * A money write whose replay by key the document does not promise is sent at most once per
+ * Idempotency-Key by this process (sentWrites.ts): Retry On Fail gets the first answer back, or
+ * OUTCOME_UNKNOWN again when the first answer was lost, and sends nothing.
  */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
+	const money = moneyWrite(request.method, request.path);
+	const key = idempotencyHeader(request.headers);
+	if (!money || money.replayByKey || key === undefined) {
+		return await exchange.call(this, request, money);
+	}
+	const credential = await runCredential(this, request.itemIndex);
+	const id = sentWriteId(credential.baseUrl, request.method, request.path, key);
+	const earlier = recallSentWrite(id);
+	if (earlier?.state === 'paid') return earlier.answer;
+	if (earlier) {
+		throw outcomeUnknownError(this.getNode(), money, {
+			reason:
+				'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
+			lines: [`Idempotency-Key: ${key}`],
+			where: credential.where,
+			itemIndex: request.itemIndex,
+		});
+	}
+	rememberSentWrite(id, { state: 'sending' });
+	try {
+		const answer = await exchange.call(this, request, money);
+		rememberSentWrite(id, { state: 'paid', answer });
+		return answer;
+	} catch (error) {
+		if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
+		else rememberSentWrite(id, { state: 'unknown' });
+		throw error;
+	}
+}
+
+/** One call: sent, re-sent where allowed, and its answer read. */
+async function exchange(
+	this: ApiContext,
+	request: ApiRequest,
+	money: MoneyWrite | undefined,
+): Promise<unknown> {
 	const { itemIndex } = request;
 	const credential = await runCredential(this, itemIndex);
 	const { baseUrl } = credential;
@@ -330,7 +383,6 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	if (!options.qs) delete options.qs;
 	if (!options.body) delete options.body;
 
-	const money = moneyWrite(request.method, request.path);
 	const budgetMs = maxRetryWaitMs(credential.data.maxRetryWaitSeconds);
 	const limiter = runLimiter(this);
 	const signal = (

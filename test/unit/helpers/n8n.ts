@@ -12,6 +12,7 @@ import type {
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
+import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
 
 export const BASE_URL = 'https://api.payments.test';
 export const API_KEY = 'sk_dummy_0123456789abcdef';
@@ -139,6 +140,8 @@ export function authenticate(
 }
 
 export interface ContextOptions {
+	/** The run follows an earlier one in the same n8n process (Retry On Fail): money writes it already sent are remembered. */
+	sameProcess?: boolean;
 	/** Parameters for every item, or one object per item. */
 	parameters: IDataObject | IDataObject[];
 	/** Input items (defaults to one empty item, or one per parameter object). */
@@ -201,6 +204,8 @@ export interface FakeContext extends IExecuteFunctions {
 }
 
 export function createContext(options: ContextOptions): FakeContext {
+	// Each context is a run in a new n8n process unless the case says it is a retry in the same one.
+	if (!options.sameProcess) forgetAllSentWrites();
 	const perItem = Array.isArray(options.parameters) ? options.parameters : undefined;
 	const items: INodeExecutionData[] = (
 		options.items ?? (perItem ? perItem.map(() => ({})) : [{}])

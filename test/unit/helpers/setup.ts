@@ -1,4 +1,5 @@
 import { retryClock } from '../../../nodes/shared/transport/retry';
+import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
 
 /**
  * Unit tests never really wait on rate limits: the retry loop's clock is virtual. A sleep moves
@@ -7,6 +8,8 @@ import { retryClock } from '../../../nodes/shared/transport/retry';
 export const virtualClock = { now: Date.parse('2026-11-21T12:00:00.000Z'), slept: [] as number[] };
 
 beforeEach(() => {
+	// Each case runs as a new n8n process would: no money write sent before.
+	forgetAllSentWrites();
 	virtualClock.slept = [];
 	retryClock.now = () => virtualClock.now;
 	retryClock.random = () => 1;

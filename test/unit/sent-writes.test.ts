@@ -1,0 +1,111 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { BASE_URL, runNode, runNodeError } from './helpers/n8n';
+
+/**
+ * n8n's Retry On Fail runs the node again in the same process with the same items, so the same
+ * derived Idempotency-Keys. For money writes whose replay by key the document does not promise
+ * (Payout Create, Card Recharge, Payout Cancel) the node must not send them again: a key that was
+ * paid gets its first answer back, a key whose answer was lost is reported unknown again, and
+ * only a key the service refused is sent again. Writes with promised replay (Accept Quote) are
+ * sent again, and the service answers with the stored result.
+ */
+const payout = (n: number): IDataObject => ({
+	resource: 'payout',
+	operation: 'create',
+	amountRub: 1000 + n,
+	requisiteType: 'card',
+	requisite: '2200123456789012',
+	additionalFields: { externalId: `salary-${n}` },
+});
+
+/** Answers POST `path` with the answers in turn (the last one again after that). */
+function serve(path: string, answers: Array<[number, IDataObject | string]>): IDataObject[] {
+	const seen: IDataObject[] = [];
+	nock(BASE_URL)
+		.persist()
+		.post(path)
+		.reply(function (_uri, body) {
+			seen.push({ body, key: this.req.headers['idempotency-key'] });
+			return answers[Math.min(seen.length, answers.length) - 1];
+		});
+	return seen;
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('Retry On Fail never sends a money write again that the document promises no replay for', () => {
+	it('items paid before a later item failed are not paid again: their first answers come back', async () => {
+		const seen = serve('/payouts', [
+			[201, { id: 'po_0', externalId: 'salary-0', status: 'waiting_trader' }],
+			[201, { id: 'po_1', externalId: 'salary-1', status: 'waiting_trader' }],
+			[502, '<html>502 Bad Gateway</html>'],
+		]);
+		const parameters = [payout(0), payout(1), payout(2)];
+		const first = await runNodeError({ parameters });
+		expect(first.message).toMatch(/^OUTCOME_UNKNOWN: the payout may have been created/);
+		expect(seen).toHaveLength(3);
+
+		const retry = await runNodeError({ parameters, sameProcess: true });
+		expect(retry.message).toMatch(
+			/^OUTCOME_UNKNOWN: .*already sent it once under the same Idempotency-Key/,
+		);
+		expect(seen).toHaveLength(3);
+
+		const withContinue = await runNode({ parameters, sameProcess: true, continueOnFail: true });
+		expect(seen).toHaveLength(3);
+		expect(withContinue.output.map((item) => item.json.id ?? item.json.paymentOutcome)).toEqual([
+			'po_0',
+			'po_1',
+			'unknown',
+		]);
+	});
+
+	it('a payout the service refused (not paid) is sent again, under the same key', async () => {
+		const seen = serve('/payouts', [
+			[
+				422,
+				{
+					statusCode: 422,
+					error: 'Unprocessable',
+					errorCode: 'INSUFFICIENT_BALANCE',
+					message: 'Недостаточно средств',
+				},
+			],
+			[201, { id: 'po_0', externalId: 'salary-0', status: 'waiting_trader' }],
+		]);
+		const error = await runNodeError({ parameters: payout(0) });
+		expect(error.message).toMatch(/^INSUFFICIENT_BALANCE/);
+		const { output } = await runNode({ parameters: payout(0), sameProcess: true });
+		expect(output[0].json.id).toBe('po_0');
+		expect(seen).toHaveLength(2);
+		expect(seen[1].key).toBe(seen[0].key);
+	});
+
+	it('a card recharge whose answer was lost is not sent again', async () => {
+		const seen = serve('/cards/recharge', [[504, '<html>504 Gateway Time-out</html>']]);
+		const parameters = {
+			resource: 'card',
+			operation: 'recharge',
+			cardId: 'card_1',
+			targetAmount: 50,
+		};
+		await runNodeError({ parameters });
+		const retry = await runNodeError({ parameters, sameProcess: true });
+		expect(retry.message).toMatch(/^OUTCOME_UNKNOWN: the card may have been recharged/);
+		expect(seen).toHaveLength(1);
+	});
+
+	it('Accept Quote, whose replay by key the document promises, is sent again with the same key', async () => {
+		const quoteId = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
+		const order = { id: 'ord_1', status: 'created', amountRub: 1500, amountUsdt: 16.5 };
+		const seen = serve(`/orders/accept/${quoteId}`, [[200, order]]);
+		const parameters = { resource: 'order', operation: 'accept', quoteId };
+		await runNode({ parameters });
+		await runNode({ parameters, sameProcess: true });
+		expect(seen).toHaveLength(2);
+		expect(seen[1].key).toBe(seen[0].key);
+	});
+});
