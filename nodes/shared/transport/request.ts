@@ -345,15 +345,16 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		});
 	}
 	rememberSentWrite(id, { state: 'sending' });
-	try {
-		const answer = await exchange.call(this, request, money);
-		rememberSentWrite(id, { state: 'paid', answer });
-		return answer;
-	} catch (error) {
-		if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-		else rememberSentWrite(id, { state: 'unknown' });
-		throw error;
-	}
+	const sending = exchange.call(this, request, money);
+	// Registered first, so the store is up to date before the caller sees the answer or error.
+	void sending.then(
+		(answer) => rememberSentWrite(id, { state: 'paid', answer }),
+		(error: unknown) => {
+			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
+			else rememberSentWrite(id, { state: 'unknown' });
+		},
+	);
+	return await sending;
 }
 
 /** One call: sent, re-sent where allowed, and its answer read. */
