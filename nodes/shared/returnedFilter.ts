@@ -72,7 +72,8 @@ export function returnedCheck(
 	for (const [name, raw] of Object.entries(qs ?? {})) {
 		const value = textOf(typeof raw === 'string' ? raw.trim() : raw);
 		if (value === undefined) continue;
-		const spellings = name === 'status' && statusList ? statusSpellings(statusList, value) : [value];
+		const spellings =
+			name === 'status' && statusList ? statusSpellings(statusList, value) : [value];
 		filters.push({ name, accepted: new Set([value, ...spellings]), shown: shown.includes(name) });
 	}
 	const dropped = new Map<string, Dropped>();

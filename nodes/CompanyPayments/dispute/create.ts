@@ -32,21 +32,16 @@ async function openDisputesOf(
 ): Promise<Set<string>> {
 	const source = { path: ENDPOINTS.disputes, itemsKey: 'disputes', qs: { orderId }, itemIndex };
 	const open = new Set<string>();
-	await readList(
-		ctx,
-		source,
-		{ maxRecords: Number.POSITIVE_INFINITY, concurrency: 1 },
-		(page) => {
-			for (const record of page) {
-				// The orderId sent is checked on every record: the service may ignore it.
-				if (!isObject(record) || String(orderOf(record)) !== orderId) continue;
-				if (OPEN_DISPUTE_STATUSES.includes(String(record.status))) {
-					open.add(requireRecordId(ctx, source, record));
-				}
+	await readList(ctx, source, { maxRecords: Number.POSITIVE_INFINITY, concurrency: 1 }, (page) => {
+		for (const record of page) {
+			// The orderId sent is checked on every record: the service may ignore it.
+			if (!isObject(record) || String(orderOf(record)) !== orderId) continue;
+			if (OPEN_DISPUTE_STATUSES.includes(String(record.status))) {
+				open.add(requireRecordId(ctx, source, record));
 			}
-			return true;
-		},
-	);
+		}
+		return true;
+	});
 	return open;
 }
 
