@@ -104,6 +104,20 @@ describe('dispute.create', () => {
 		expect(output[0].json.existingDispute).toBe(true);
 	});
 
+	it('a key that may not list disputes still opens one, judged by age, with a hint saying so', async () => {
+		nock(BASE_URL).get('/disputes').query(true).reply(403, {
+			statusCode: 403,
+			error: 'PERMISSION_DENIED',
+			errorCode: 'PERMISSION_DENIED',
+			message: 'Недостаточно прав',
+			required: 'disputes.read',
+		});
+		nock(BASE_URL).post(`/orders/${ORDER_ID}/disputes`).reply(201, dispute());
+		const { output, context } = await runNode({ parameters: create });
+		expect(output[0].json.existingDispute).toBe(false);
+		expect(context.hints.map((hint) => hint.message).join()).toContain('403 on GET /disputes');
+	});
+
 	it('fails naming the list and its fields when a listed dispute has no ID, before posting', async () => {
 		history([{ orderId: ORDER_ID, status: 'submitted', reason: 'x' }]);
 		const error = await runNodeError({ parameters: create });

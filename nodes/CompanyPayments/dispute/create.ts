@@ -6,6 +6,7 @@ import { isObject } from '../../shared/contract/guards';
 import { readList } from '../../shared/pager';
 import { requireRecordId } from '../../shared/returnedFilter';
 import { apiRequest } from '../../shared/transport';
+import { addHint } from '../common/hints';
 import { readRecordId } from '../common/locator';
 import { requireText, segment } from '../common/validation';
 import { disputableOrderIdFields } from '../order/fields';
@@ -80,7 +81,19 @@ export const create: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const orderId = readRecordId(this, itemIndex, 'orderId', 'Order ID', 'uuid');
 		const reason = requireText(this, itemIndex, 'reason', 'Reason');
-		const openBefore = await openDisputesOf(this, orderId, itemIndex);
+		let openBefore: Set<string>;
+		try {
+			openBefore = await openDisputesOf(this, orderId, itemIndex);
+		} catch (error) {
+			// A key may open disputes without reading them: then only the age can tell.
+			if ((error as { httpCode?: unknown }).httpCode !== '403') throw error;
+			openBefore = new Set();
+			addHint(
+				this,
+				"The API key may not list disputes (403 on GET /disputes), so existingDispute is decided only by the dispute's age: a dispute opened less than 30 seconds before this one is reported as new.",
+				'warning',
+			);
+		}
 		const requestedAt = Date.now();
 		const dispute = (await apiRequest.call(this, {
 			method: 'POST',
