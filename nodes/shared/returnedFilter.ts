@@ -144,7 +144,11 @@ export async function readMatching(
 	statusList?: StatusList,
 ): Promise<MatchingResult> {
 	const check = returnedCheck(request.path, request.qs, statusList);
-	const first = await readRecords(ctx, request);
+	const read = await readRecords(ctx, request);
+	const first = {
+		...read,
+		records: read.records.map((record) => withRecordId(request.path, record)),
+	};
 	if (!check.active) return { ...first, check };
 	const records = first.records.filter((record) => check.accept(record));
 	const limit = Math.max(0, request.limit ?? 50);
@@ -160,7 +164,7 @@ export async function readMatching(
 		(page) => {
 			for (const record of page) {
 				if (matching.length >= limit) break;
-				if (again.accept(record)) matching.push(record);
+				if (again.accept(record)) matching.push(withRecordId(request.path, record));
 			}
 			return matching.length < limit;
 		},
@@ -175,6 +179,17 @@ export function recordId(path: string, record: IDataObject): string | null {
 		if (value !== undefined && value.trim() !== '') return value;
 	}
 	return null;
+}
+
+/**
+ * The record with its `id` set when it carries its ID only under another name the document
+ * gives it (`depositId`, `payoutId`, …), so Get Many's output maps to Get and Cancel alike. A
+ * record without any is left as it is: list operations do not key records by ID.
+ */
+export function withRecordId(path: string, record: IDataObject): IDataObject {
+	if (!isObject(record) || textOf(record.id) !== undefined) return record;
+	const id = recordId(path, record);
+	return id === null ? record : { id, ...record };
 }
 
 /**

@@ -160,6 +160,18 @@ describe('Get Many: filters the document does not promise are checked on every r
 	});
 });
 
+describe('Get Many: records keyed the event way', () => {
+	it('a deposit listed with depositId instead of id comes out with its id too', async () => {
+		ignoringList('/wallets/deposits', 'deposits', [{ depositId: 'dep-9', status: 'completed' }]);
+		const { output } = await runNode({
+			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },
+		});
+		expect(output.map((item) => item.json)).toEqual([
+			{ id: 'dep-9', depositId: 'dep-9', status: 'completed' },
+		]);
+	});
+});
+
 describe('Poll trigger: filters checked, records keyed by any of their documented ID names', () => {
 	const window = { windowDays: 7, options: { emitExisting: true } };
 
