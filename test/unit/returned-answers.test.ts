@@ -12,8 +12,9 @@ import { daysAgo, payout, runPoll, runPollError } from './helpers/poll';
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());
 afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
+	const pending = nock.pendingMocks();
 	nock.cleanAll();
+	expect(pending).toEqual([]);
 });
 
 /**
