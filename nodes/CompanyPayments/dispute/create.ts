@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { EXISTING_DISPUTE_AGE_MS } from '../../shared/contract/assumptions';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
@@ -46,6 +47,17 @@ async function openDisputesOf(
 	return open;
 }
 
+/** The error to throw, or undefined when it is the service's 403 (the key may not do this). */
+function unlessForbidden(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError | undefined {
+	if (error instanceof NodeApiError) return error.httpCode === '403' ? undefined : error;
+	if (error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
 /**
  * Whether the service returned the dispute that was already open, decided from its answers,
  * never from the reason text (the service may store it trimmed or otherwise normalised): its
@@ -86,7 +98,8 @@ export const create: OperationDefinition = {
 			openBefore = await openDisputesOf(this, orderId, itemIndex);
 		} catch (error) {
 			// A key may open disputes without reading them: then only the age can tell.
-			if ((error as { httpCode?: unknown }).httpCode !== '403') throw error;
+			const failure = unlessForbidden(this, error, itemIndex);
+			if (failure) throw failure;
 			openBefore = new Set();
 			addHint(
 				this,
