@@ -94,7 +94,9 @@ export function returnedCheck(
 		},
 		accept(record) {
 			for (const filter of filters) {
-				const value = isObject(record) ? textOf(record[filter.name]) : undefined;
+				const field = isObject(record) ? record[filter.name] : undefined;
+				// null is a value (a card without an external ID), not a missing field.
+				const value = field === null ? 'null' : textOf(field);
 				if (value === undefined && filter.shown) continue;
 				if (value !== undefined && filter.accepted.has(value)) continue;
 				count(filter, value);

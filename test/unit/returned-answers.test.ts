@@ -81,7 +81,8 @@ describe('Get Many: filters the document does not promise are checked on every r
 	it("Payout Get Many by External ID never answers with somebody else's payout", async () => {
 		ignoringList('/payouts', 'payouts', [
 			payout({ id: 'po_other', externalId: 'salary-41', status: 'success' }),
-			payout({ id: 'po_none', externalId: null, status: 'success' }),
+			payout({ id: 'po_null', externalId: null, status: 'success' }),
+			{ ...payout({ id: 'po_none', status: 'success' }), externalId: undefined },
 		]);
 		const { output, context } = await runNode({
 			parameters: {
@@ -94,7 +95,7 @@ describe('Get Many: filters the document does not promise are checked on every r
 		});
 		expect(output).toEqual([]);
 		const hints = hintTexts(context.hints);
-		expect(hints).toContain('1 with another externalId (salary-41)');
+		expect(hints).toContain('2 with another externalId (salary-41, null)');
 		expect(hints).toContain('1 without the externalId field');
 	});
 
@@ -147,6 +148,26 @@ describe('Get Many: filters the document does not promise are checked on every r
 		});
 		expect(output.map((item) => item.json.id).sort()).toEqual(['u1', 'u3']);
 		expect(hintTexts(context.hints)).toContain('is documented to filter by externalId, status');
+	});
+});
+
+describe('Get Many: a filter the document shows is checked too', () => {
+	it('Card Get Many by External ID leaves out a card whose externalId is null or another', async () => {
+		ignoringList('/cards', 'cards', [
+			{ id: 'c1', externalId: null, status: 'assigned' },
+			{ id: 'c2', externalId: 'employee-41', status: 'assigned' },
+			{ id: 'c3', externalId: 'employee-42', status: 'assigned' },
+		]);
+		const { output, context } = await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { externalId: 'employee-42' },
+			},
+		});
+		expect(output.map((item) => item.json.id)).toEqual(['c3']);
+		expect(hintTexts(context.hints)).toContain('2 with another externalId (null, employee-41)');
 	});
 });
 
