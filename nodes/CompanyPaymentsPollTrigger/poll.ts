@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE } from '../shared/contract/assumptions';
-import { requireRecordId, returnedCheck } from '../shared/returnedFilter';
+import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
@@ -22,7 +22,6 @@ import { readWindow } from './read';
 import type { PollState } from './state';
 import { newestState, oneAtATime, readState, rememberState, STATE_KEY } from './state';
 import type { Change, WatchedList, WatchKind } from './types';
-import { str } from './types';
 
 const DAY_MS = 86_400_000;
 
@@ -220,7 +219,7 @@ async function pollOnce(
 		for (const answered of matching) {
 			// Keyed by its ID under any name the document gives it; none at all fails the poll.
 			const id = requireRecordId(ctx, list, answered);
-			const record = str(answered.id) === id ? answered : { ...answered, id };
+			const record = withRecordId(list.path, answered);
 			const state = list.state(record);
 			if (state === null) continue;
 			states[id] = state;

@@ -191,7 +191,8 @@ export function recordId(path: string, record: IDataObject): string | null {
 export function withRecordId(path: string, record: IDataObject): IDataObject {
 	if (!isObject(record) || textOf(record.id) !== undefined) return record;
 	const id = recordId(path, record);
-	return id === null ? record : { id, ...record };
+	// `id` first (as the service's own records have it), replacing an empty or null one.
+	return id === null ? record : Object.assign({ id }, record, { id });
 }
 
 /**

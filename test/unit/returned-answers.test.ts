@@ -211,8 +211,8 @@ describe('Poll trigger: filters checked, records keyed by any of their documente
 		});
 	});
 
-	it('reads payoutId and orderId too', async () => {
-		ignoringList('/payouts', 'payouts', [{ ...payout(), id: undefined, payoutId: 'po_ev' }]);
+	it('reads payoutId and orderId too (an empty id is no ID)', async () => {
+		ignoringList('/payouts', 'payouts', [{ ...payout(), id: '', payoutId: 'po_ev' }]);
 		ignoringList('/orders', 'orders', [
 			{ orderId: 'or_ev', status: 'success', createdAt: daysAgo(1) },
 		]);
