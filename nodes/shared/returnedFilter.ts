@@ -184,15 +184,17 @@ export function recordId(path: string, record: IDataObject): string | null {
 }
 
 /**
- * The record with its `id` set when it carries its ID only under another name the document
- * gives it (`depositId`, `payoutId`, …), so Get Many's output maps to Get and Cancel alike. A
- * record without any is left as it is: list operations do not key records by ID.
+ * The record with its ID under the list's first name (`id`; `userId` for members) when it
+ * carries it only under another name the document gives it (`depositId`, `payoutId`, …), so Get
+ * Many's output maps to Get and Cancel alike. A record without any is left as it is: list
+ * operations do not key records by ID.
  */
 export function withRecordId(path: string, record: IDataObject): IDataObject {
-	if (!isObject(record) || textOf(record.id) !== undefined) return record;
+	const primary = (RECORD_ID_FIELDS[path] ?? ['id'])[0];
+	if (!isObject(record) || textOf(record[primary]) !== undefined) return record;
 	const id = recordId(path, record);
-	// `id` first (as the service's own records have it), replacing an empty or null one.
-	return id === null ? record : Object.assign({ id }, record, { id });
+	// First, as the service's own records have it, replacing an empty or null one.
+	return id === null ? record : Object.assign({ [primary]: id }, record, { [primary]: id });
 }
 
 /**
