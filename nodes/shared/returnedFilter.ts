@@ -1,7 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_CONCURRENCY } from './contract/assumptions';
 import { isObject } from './contract/guards';
 import { QUERY_SHOWN, RECORD_ID_FIELDS } from './contract/listAnswers';
 import type { StatusList } from './contract/statuses';
@@ -162,7 +161,9 @@ export async function readMatching(
 	const result = await readList(
 		ctx,
 		request,
-		{ maxRecords: Number.POSITIVE_INFINITY, concurrency: PAGE_CONCURRENCY },
+		// One page at a time: reading stops at the page that completes Limit (pages fetched ahead
+		// concurrently would read the whole list first).
+		{ maxRecords: Number.POSITIVE_INFINITY, concurrency: 1 },
 		(page) => {
 			for (const record of page) {
 				if (matching.length >= limit) break;
