@@ -216,12 +216,16 @@ async function pollOnce(
 		const states: Record<string, string> = {};
 		const found: INodeExecutionData[][] = [];
 		let newest: { record: IDataObject; at: number } | undefined;
+		const withoutStatus: string[] = [];
 		for (const answered of matching) {
 			// Keyed by its ID under any name the document gives it; none at all fails the poll.
 			const id = requireRecordId(ctx, list, answered);
 			const record = withRecordId(list.path, answered);
 			const state = list.state(record);
-			if (state === null) continue;
+			if (state === null) {
+				withoutStatus.push(id);
+				continue;
+			}
 			states[id] = state;
 			const at = lastActivity(record);
 			if (!newest || at > newest.at) newest = { record, at };
@@ -245,6 +249,11 @@ async function pollOnce(
 		for (const changes of found.reverse()) items.push(...changes);
 		if (result.truncated && remembered) {
 			for (const [id, state] of Object.entries(remembered)) if (!(id in states)) states[id] = state;
+		}
+		if (withoutStatus.length > 0) {
+			ctx.logger.warn(
+				`Company Payments Poll Trigger (${list.label}): ${withoutStatus.length} record(s) without a status, so no change can be told (${withoutStatus.slice(0, 3).join(', ')})`,
+			);
 		}
 		next.lists[list.kind] = states;
 		if (manual && newest) {

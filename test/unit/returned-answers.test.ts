@@ -233,6 +233,13 @@ describe('Poll trigger: filters checked, records keyed by any of their documente
 		expect(run.items!.map((item) => item.payoutId ?? item.orderId)).toEqual(['po_ev', 'or_ev']);
 	});
 
+	it('says in the log when a record has no status, instead of passing over it in silence', async () => {
+		ignoringList('/orders', 'orders', [{ id: 'or_1', createdAt: daysAgo(1) }]);
+		const run = await runPoll({ parameters: { watch: ['orders'], ...window } });
+		expect(run.items).toBeNull();
+		expect(run.warnings.join('\n')).toContain('1 record(s) without a status');
+	});
+
 	it('fails naming the list and its fields when a record has no ID under any name', async () => {
 		ignoringList('/wallets/deposits', 'deposits', [
 			{ txHash: 'tx', status: 'completed', createdAt: daysAgo(1) },
