@@ -22,7 +22,6 @@ export const cards: WatchedList = {
 	path: ENDPOINTS.cards,
 	itemsKey: 'cards',
 	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
-	id: (record) => str(record.id),
 	status: normalised,
 	// Remembered in the current form, so retired → closed is no change.
 	state: normalised,

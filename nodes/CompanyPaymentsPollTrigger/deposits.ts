@@ -33,7 +33,6 @@ function depositList(
 		itemsKey: 'deposits',
 		query: (filters) =>
 			walletType === 'user' ? { externalId: str(filters.externalId) ?? undefined } : {},
-		id: (record) => str(record.id),
 		status: normalised,
 		// Legacy values are stored normalised, so aml_pass → aml_passed is no change.
 		state: normalised,

@@ -13,7 +13,6 @@ export const disputes: WatchedList = {
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',
 	query: () => ({}),
-	id: (record) => str(record.id),
 	status: (record) => str(record.status),
 	// Status says only whether the dispute was looked at; the resolution is what matters.
 	state(record) {

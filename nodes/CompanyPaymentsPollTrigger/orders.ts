@@ -10,7 +10,6 @@ export const orders: WatchedList = {
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
 	query: () => ({}),
-	id: (record) => str(record.id),
 	status: (record) => str(record.status),
 	state: (record) => str(record.status),
 	changes(record) {

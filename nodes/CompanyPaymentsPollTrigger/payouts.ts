@@ -56,7 +56,6 @@ export const payouts: WatchedList = {
 	path: ENDPOINTS.payouts,
 	itemsKey: 'payouts',
 	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
-	id: (record) => str(record.id),
 	status: (record) => str(record.status),
 	state(record) {
 		const status = str(record.status);

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE } from '../shared/contract/assumptions';
+import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
@@ -191,13 +192,19 @@ async function pollOnce(
 	for (const list of WATCHED_LISTS) {
 		if (!settings.watch.has(list.kind)) continue;
 		const filters = settings.filters[list.kind];
+		const qs = list.query(filters ?? {});
 		const result = await readWindow(api, {
 			path: list.path,
 			itemsKey: list.itemsKey,
-			qs: list.query(filters ?? {}),
+			qs,
 			cutoffMs,
 			maxRecords: manual ? PAGE_SIZE : settings.maxRecords,
 		});
+		// The filters sent are checked on every record that comes back (shared/returnedFilter.ts).
+		const check = returnedCheck(list.path, qs, list.statusList);
+		const matching = result.records.filter((record) => check.accept(record));
+		const left = check.describe();
+		if (left) ctx.logger.warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
 		if (result.truncated && !manual) {
 			ctx.logger.warn(
 				`Company Payments Poll Trigger read ${result.read} ${list.label} (Max Records per List and Poll) before reaching the end of the ${settings.windowDays}-day window; older records were not checked in this poll`,
@@ -209,10 +216,16 @@ async function pollOnce(
 		const states: Record<string, string> = {};
 		const found: INodeExecutionData[][] = [];
 		let newest: { record: IDataObject; at: number } | undefined;
-		for (const record of result.records) {
-			const id = list.id(record);
+		const withoutStatus: string[] = [];
+		for (const answered of matching) {
+			// Keyed by its ID under any name the document gives it; none at all fails the poll.
+			const id = requireRecordId(ctx, list, answered);
+			const record = withRecordId(list.path, answered);
 			const state = list.state(record);
-			if (id === null || state === null) continue;
+			if (state === null) {
+				withoutStatus.push(id);
+				continue;
+			}
 			states[id] = state;
 			const at = lastActivity(record);
 			if (!newest || at > newest.at) newest = { record, at };
@@ -236,6 +249,11 @@ async function pollOnce(
 		for (const changes of found.reverse()) items.push(...changes);
 		if (result.truncated && remembered) {
 			for (const [id, state] of Object.entries(remembered)) if (!(id in states)) states[id] = state;
+		}
+		if (withoutStatus.length > 0) {
+			ctx.logger.warn(
+				`Company Payments Poll Trigger (${list.label}): ${withoutStatus.length} record(s) without a status, so no change can be told (${withoutStatus.slice(0, 3).join(', ')})`,
+			);
 		}
 		next.lists[list.kind] = states;
 		if (manual && newest) {

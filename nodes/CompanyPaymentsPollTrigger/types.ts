@@ -39,17 +39,20 @@ export interface WatchedList {
 	statusList: StatusList;
 	/** Human name for messages, e.g. "payouts". */
 	label: string;
+	/**
+	 * GET path of the list. Its records are keyed by the ID names of RECORD_ID_FIELDS
+	 * (nodes/shared/contract/listAnswers.ts): `id`, else the event's name (`depositId`, …); a
+	 * record with none fails the poll, naming the list and its fields.
+	 */
 	path: string;
 	itemsKey: string;
 	/** Query parameters the list takes from this kind's filters (identity filters only). */
 	query(filters: IDataObject): IDataObject;
-	/** The record's id, or null when it has none (it is then skipped). */
-	id(record: IDataObject): string | null;
 	/** The record's state as remembered between polls, or null when it has no status. */
 	state(record: IDataObject): string | null;
 	/** The status the Statuses filter matches (legacy values normalised). */
 	status(record: IDataObject): string | null;
-	/** The items for a record now in `state`, previously in `previous` (undefined: not seen before). */
+	/** The items for a record (its `id` set to its ID) now in `state`, previously in `previous` (undefined: not seen before). */
 	changes(record: IDataObject, previous: string | undefined): Change[];
 }
 

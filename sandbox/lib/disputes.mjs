@@ -166,7 +166,10 @@ export function registerDisputeRoutes(router) {
 		const order = findOrder(ctx.sb, ctx.company, ctx.params.id);
 		if (!isNonEmptyString(ctx.body.reason))
 			throw validationError('reason должен быть непустой строкой');
-		const { dispute, created } = openDispute(ctx.sb, order, ctx.body.reason.trim());
+		const reason = ctx.body.reason.trim();
+		// Generated mode may draw a service that stores the reason normalised (lib/generated.mjs).
+		const stored = ctx.sb.generated ? ctx.sb.generated.disputeReason(reason) : reason;
+		const { dispute, created } = openDispute(ctx.sb, order, stored);
 		return { status: created ? 201 : 200, body: presentDispute(ctx.sb, dispute) };
 	});
 

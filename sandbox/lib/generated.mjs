@@ -76,6 +76,50 @@ export const GENERATED_LISTS = Object.freeze({
 	'/wallets/balance-history': { itemsKey: 'items' },
 });
 
+/**
+ * What the document shows of each generated list's answer (issue 28): the query parameters it
+ * names (`shown`; paging is played by the page cap draws instead), and the name its records'
+ * ID has in the webhook event (`eventId`), which a service may use in the list too.
+ */
+export const LIST_ANSWERS = Object.freeze({
+	'/payouts': { shown: [], eventId: 'payoutId' },
+	'/wallets/deposits': { shown: [], eventId: 'depositId' },
+	'/user-wallets/deposits': { shown: ['externalId', 'status'], eventId: 'depositId' },
+	'/orders': { shown: [], eventId: 'orderId' },
+	'/cards': { shown: ['externalId'], eventId: 'cardId' },
+	'/disputes': { shown: [], eventId: null },
+	'/user-wallets': { shown: [], eventId: null },
+	'/user-wallets/blocked': { shown: [], eventId: null },
+	'/wallets/balance-history': { shown: [], eventId: null },
+	'/cards/requests': { shown: [], eventId: null },
+});
+
+/** Query parameters every list honours whatever is drawn: paging and the credential. */
+const ALWAYS_HONOURED = new Set(['limit', 'offset', 'api_key']);
+
+/**
+ * The answers drawn per seed (own stream, so no other draw shifts): per list, whether the service
+ * ignores every query parameter the document does not show, and whether it names its records' ID
+ * the event's way; whether a dispute's reason is stored as sent or normalised (trimmed, spaces
+ * collapsed, lower case), so the open dispute returned again never repeats the text sent.
+ */
+export function drawAnswers(seed) {
+	const r = drawStream(seed, 'answers');
+	const lists = {};
+	for (const [pattern, spec] of Object.entries(LIST_ANSWERS)) {
+		lists[pattern] = {
+			ignoresQuery: r.chance(0.5),
+			idField: spec.eventId && r.chance(0.35) ? spec.eventId : 'id',
+		};
+	}
+	return { lists, disputeReason: r.pick(['as sent', 'normalised']) };
+}
+
+/** A reason as a service that normalises text stores it. */
+export function normaliseReason(text) {
+	return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
 /** Routes the redirect may hit (method and pattern), the n-th request to it answered with a 3xx. */
 export const REDIRECT_ROUTES = Object.freeze([
 	'GET /wallets/balance',
@@ -119,6 +163,11 @@ export const GENERATED_CHOICES = Object.freeze({
 		count: [null, 'page', 'total'],
 		arrivals: [0, 0.25, 0.5],
 		departures: [0, 0.2],
+	},
+	answers: {
+		ignoresQuery: [false, true],
+		idField: ['id', '<event name>'],
+		disputeReason: ['as sent', 'normalised'],
 	},
 });
 
@@ -205,6 +254,7 @@ export function drawChoices(seed) {
 		proxy502,
 		lostAnswer,
 		lists,
+		answers: drawAnswers(seed),
 	};
 }
 
@@ -420,8 +470,28 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		return entry;
 	};
 
+	/**
+	 * The drawn service ignores every query parameter the document does not show for the list:
+	 * the handler sees only the shown ones (and paging). Played while faults are not paused.
+	 */
+	const playQuery = (pattern, ctx) => {
+		const answer = choices.answers.lists[pattern];
+		if (!answer?.ignoresQuery || paused.faults) return;
+		const shown = new Set([...LIST_ANSWERS[pattern].shown, ...ALWAYS_HONOURED]);
+		const kept = new URLSearchParams();
+		const ignored = [];
+		for (const [name, value] of ctx.query) {
+			if (shown.has(name)) kept.append(name, value);
+			else ignored.push(name);
+		}
+		if (ignored.length === 0) return;
+		ctx.query = kept;
+		log({ kind: 'ignoredQuery', route: `GET ${pattern}`, ignored });
+	};
+
 	/** Records arrive and leave before a page of a churn list is served. */
 	const churnBefore = (pattern, ctx) => {
+		playQuery(pattern, ctx);
 		const list = choices.lists[pattern];
 		if (!GENERATED_LISTS[pattern]?.churn || paused.churn || !ctx.company) return;
 		const offset = Number(ctx.query.get('offset') ?? 0) || 0;
@@ -437,6 +507,17 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		if (ids.arrived.length || ids.left.length) {
 			log({ kind: 'churn', route: `GET ${pattern}`, offset, ...ids });
 		}
+	};
+
+	/** The drawn service names its records' ID the event's way (`depositId` instead of `id`). */
+	const eventIds = (pattern, records) => {
+		const idField = choices.answers.lists[pattern]?.idField ?? 'id';
+		if (idField === 'id' || paused.faults) return records;
+		return records.map((record) => {
+			if (record === null || typeof record !== 'object' || !('id' in record)) return record;
+			const { id, ...rest } = record;
+			return { [idField]: id, ...rest };
+		});
 	};
 
 	const retryAfterValue = (rate) =>
@@ -537,14 +618,22 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		churnBefore,
 
 		/** Rewrites a list answer into the drawn envelope. `meta.total` is the list's total. */
-		envelope(pattern, records, total) {
+		envelope(pattern, answered, total) {
 			const list = choices.lists[pattern];
+			const records = eventIds(pattern, answered);
 			if (list.shape === 'bare') return records;
 			const body = { [list.itemsKey]: records };
 			if (list.totalKey) body[list.totalKey] = total;
 			if (list.count === 'page') body.count = records.length;
 			if (list.count === 'total') body.count = total;
 			return body;
+		},
+
+		/** A dispute's reason as the drawn service stores it: as sent, or normalised. */
+		disputeReason(text) {
+			return choices.answers.disputeReason === 'normalised' && !paused.faults
+				? normaliseReason(text)
+				: text;
 		},
 
 		/** A 502 as an nginx in front of the service would answer it. */

@@ -158,6 +158,10 @@ describe('reading a record ID from a string or a locator', () => {
 			parameters: { resource: 'order', operation: 'get', orderId: locator(ORDER_ID) },
 		});
 		nock(BASE_URL)
+			.get('/disputes')
+			.query({ orderId: ORDER_ID, limit: '100', offset: '0' })
+			.reply(200, []);
+		nock(BASE_URL)
 			.post(`/orders/${ORDER_ID}/disputes`, { reason: 'Not delivered' })
 			.reply(200, { id: 'd1', orderId: ORDER_ID, reason: 'Not delivered' });
 		await runNode({

@@ -312,7 +312,10 @@ describe('order.get and order.getMany', () => {
 		nock(BASE_URL)
 			.get('/orders')
 			.query({ status: 'success', limit: '2', offset: '0' })
-			.reply(200, [order, { ...order, id: 'second' }]);
+			.reply(200, [
+				{ ...order, status: 'success' },
+				{ ...order, id: 'second', status: 'success' },
+			]);
 		const { output } = await runNode({
 			parameters: {
 				resource: 'order',

@@ -422,7 +422,13 @@ describe('payout.getMany', () => {
 			.get('/payouts')
 			.query({ status: 'fail', externalId: 'salary-42', limit: '10', offset: '0' })
 			.matchHeader('x-api-key', API_KEY)
-			.reply(200, { payouts: [payout, { ...cancelled, id: 'po_8d2e3f40' }], total: 2 });
+			.reply(200, {
+				payouts: [
+					{ ...payout, status: 'fail' },
+					{ ...cancelled, id: 'po_8d2e3f40', externalId: 'salary-42' },
+				],
+				total: 2,
+			});
 		const { output } = await runNode({
 			parameters: {
 				resource: 'payout',

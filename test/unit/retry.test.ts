@@ -183,6 +183,8 @@ describe('writes are retried only with an Idempotency-Key', () => {
 	});
 
 	it('Dispute Create (no key): a 429 is not repeated', async () => {
+		// The order's open disputes are read first (dispute/create.ts); none.
+		nock(BASE_URL).get('/disputes').query(true).reply(200, { disputes: [] });
 		nock(BASE_URL).post(`/orders/${ORDER_ID}/disputes`).reply(429, limited, { 'Retry-After': '1' });
 		const error = await runNodeError({
 			parameters: { resource: 'dispute', operation: 'create', orderId: ORDER_ID, reason: 'x' },

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { StatusList } from '../../shared/contract/statuses';
 import { statusSpellings } from '../../shared/contract/statuses';
-import { readRecords, recordIdentity } from '../../shared/pager';
+import { recordIdentity } from '../../shared/pager';
+import { readMatching } from '../../shared/returnedFilter';
 import type { OperationDefinition } from '../types';
 import { listFields, readListFields } from './fields';
 import { addHint } from './hints';
@@ -145,17 +146,17 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 			const spellings = statusList && status ? statusSpellings(statusList, status) : [];
 			let records: IDataObject[];
 			let truncated: boolean;
+			const left: Array<string | undefined> = [];
 			if (spellings.length > 1) {
 				const listings: IDataObject[][] = [];
 				truncated = false;
 				for (const spelling of spellings) {
-					const listing = await readRecords(this, {
-						path,
-						qs: { ...qs, status: spelling },
-						itemsKey,
-						...list,
-						itemIndex,
-					});
+					const listing = await readMatching(
+						this,
+						{ path, qs: { ...qs, status: spelling }, itemsKey, ...list, itemIndex },
+						statusList,
+					);
+					left.push(listing.check.describe());
 					listings.push(listing.records);
 					truncated = truncated || listing.truncated;
 				}
@@ -163,14 +164,16 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 				records = list.returnAll ? merged : merged.slice(0, list.limit);
 				truncated = truncated || records.length < merged.length;
 			} else {
-				({ records, truncated } = await readRecords(this, {
-					path,
-					qs,
-					itemsKey,
-					...list,
-					itemIndex,
-				}));
+				const listing = await readMatching(
+					this,
+					{ path, qs, itemsKey, ...list, itemIndex },
+					statusList,
+				);
+				({ records, truncated } = listing);
+				left.push(listing.check.describe());
 			}
+			// Records the service answered that do not match the filters sent (returnedFilter.ts).
+			for (const message of left) if (message) addHint(this, message, 'warning');
 			hintAboutList(this, records.length, truncated, list.limit, qs);
 			return map ? records.map(map) : records;
 		},

@@ -13,9 +13,7 @@ export const ASSIGNED = 'assigned';
  * A card as a person recognises it: external ID, masked number (last four digits only, even if
  * the service sent more) and status. The full number is never part of a list entry.
  */
-export function cardEntry(record: IDataObject) {
-	const id = text(record, 'id');
-	if (!id) return undefined;
+export function cardEntry(record: IDataObject, id: string) {
 	const status = text(record, 'status');
 	return {
 		name: joinParts([

@@ -22,9 +22,7 @@ function shorten(name: string): string {
 }
 
 /** An order as a person recognises it: amount, merchant, date (and its status). */
-export function orderEntry(record: IDataObject) {
-	const id = text(record, 'id');
-	if (!id) return undefined;
+export function orderEntry(record: IDataObject, id: string) {
 	return {
 		name: joinParts([
 			amount(record),

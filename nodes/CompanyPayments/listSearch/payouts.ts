@@ -11,9 +11,7 @@ export const CANCELABLE = 'waiting_trader';
  * A payout as a person recognises it: amount, the recipient's card or phone masked to its last
  * four digits, status and date.
  */
-export function payoutEntry(record: IDataObject) {
-	const id = text(record, 'id');
-	if (!id) return undefined;
+export function payoutEntry(record: IDataObject, id: string) {
 	const rub = text(record, 'amountRub');
 	return {
 		name: joinParts([
@@ -30,9 +28,9 @@ function payouts(status?: string): SearchSource {
 	return {
 		path: ASSUMED_ENDPOINTS.payoutList.path,
 		itemsKey: LIST_ITEMS_KEYS.payouts,
-		// Sent as Get Many sends it, and checked here too in case the service ignores it.
+		// Sent as Get Many sends it, and checked on every record (searchList) in case the service
+		// ignores it.
 		qs: status ? { status } : undefined,
-		accept: status ? (record) => record.status === status : undefined,
 		entry: payoutEntry,
 		searchText: (record) =>
 			joinParts([

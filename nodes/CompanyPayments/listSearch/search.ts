@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { fetchPage, recordIdentity } from '../../shared/pager';
+import { requireRecordId, returnedCheck } from '../../shared/returnedFilter';
 
 /** Records asked for per page, and entries a list search aims to return per call. */
 export const SEARCH_PAGE_SIZE = 50;
@@ -16,12 +17,18 @@ export interface SearchSource {
 	/** GET path of the list. */
 	path: string;
 	itemsKey?: string;
-	/** Query parameters sent with every page (e.g. a status filter the list endpoint takes). */
+	/**
+	 * Query parameters sent with every page (e.g. a status filter), and checked again on every
+	 * record that comes back (shared/returnedFilter.ts): the service may ignore them.
+	 */
 	qs?: IDataObject;
 	/** Only records the operation accepts (e.g. cards in status assigned). */
 	accept?: (record: IDataObject) => boolean;
-	/** The entry a person sees; undefined skips a record without an ID. */
-	entry: (record: IDataObject) => INodeListSearchItems | undefined;
+	/**
+	 * The entry a person sees, for a record and its ID (read under the names the document gives
+	 * it; a record without one fails the search, naming the list and the record's fields).
+	 */
+	entry: (record: IDataObject, id: string) => INodeListSearchItems;
 	/** Extra text the search box matches besides the entry's name and ID (e.g. the external ID). */
 	searchText?: (record: IDataObject) => string;
 }
@@ -78,6 +85,7 @@ export async function searchList(
 ): Promise<INodeListSearchResult> {
 	const cursor = readCursor(paginationToken);
 	const results: INodeListSearchItems[] = [];
+	const check = returnedCheck(source.path, source.qs);
 	for (let pages = 0; pages < SEARCH_MAX_PAGES; pages++) {
 		const asked = cursor.size;
 		const page = await fetchPage(ctx, source, cursor.offset, asked);
@@ -88,9 +96,9 @@ export async function searchList(
 			return { results };
 		}
 		for (const record of records) {
+			if (!check.accept(record)) continue;
 			if (source.accept && !source.accept(record)) continue;
-			const entry = source.entry(record);
-			if (!entry) continue;
+			const entry = source.entry(record, requireRecordId(ctx, source, record));
 			const extra = source.searchText ? source.searchText(record) : undefined;
 			if (filter && !matches(filter, [entry.name, String(entry.value), extra])) continue;
 			results.push(entry);

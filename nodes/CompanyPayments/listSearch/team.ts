@@ -5,9 +5,7 @@ import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { joinParts, searchList, shortDate, text } from './search';
 
 /** A member as a person recognises them: e-mail and role. */
-export function memberEntry(record: IDataObject) {
-	const id = text(record, 'userId') ?? text(record, 'id');
-	if (!id) return undefined;
+export function memberEntry(record: IDataObject, id: string) {
 	return {
 		name: joinParts([text(record, 'email') ?? id, text(record, 'role')]),
 		value: id,
@@ -18,9 +16,7 @@ export function memberEntry(record: IDataObject) {
  * An open invite: the e-mail it is for (or that anyone with the link may accept it), role and
  * expiry. Never its URL or token, which admit a new member.
  */
-export function inviteEntry(record: IDataObject) {
-	const id = text(record, 'id');
-	if (!id) return undefined;
+export function inviteEntry(record: IDataObject, id: string) {
 	const expires = shortDate(record.expiresAt)?.slice(0, 10);
 	return {
 		name: joinParts([

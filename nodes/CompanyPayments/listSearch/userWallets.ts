@@ -4,9 +4,7 @@ import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { joinParts, searchList, shortDate, text } from './search';
 
 /** A user wallet as a person recognises it: the end user's external ID, status and date. */
-export function userWalletEntry(record: IDataObject) {
-	const id = text(record, 'id') ?? text(record, 'walletId');
-	if (!id) return undefined;
+export function userWalletEntry(record: IDataObject, id: string) {
 	return {
 		name: joinParts([
 			text(record, 'externalId') ?? id,

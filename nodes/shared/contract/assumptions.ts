@@ -32,8 +32,9 @@ export const ENVELOPE_COUNT_KEYS = ['count'];
 /**
  * POST /orders/{id}/disputes answers with the new dispute or with the open one that already
  * exists, in the same shape. The node reports `existingDispute: true` when the returned
- * dispute's reason differs from the one sent, or when it was created more than this long
- * before the request (allowing for clock skew between n8n and the service).
+ * dispute's ID was among the order's open disputes listed just before the request, or when it
+ * was created more than this long before the request (allowing for clock skew between n8n and
+ * the service). The reason text is never compared (dispute/create.ts).
  */
 export const EXISTING_DISPUTE_AGE_MS = 30_000;
 

@@ -1,0 +1,298 @@
+// Issue 28 item 5: the tool-mode mask works from what a value holds. Generated shapes (nested
+// objects and arrays, any key names, links and secrets inside texts) must leave no secret for
+// the AI model, and ordinary fields must come through unchanged.
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { HIDDEN, maskForModel } from '../../nodes/CompanyPayments/tool';
+
+const HEX = '0123456789abcdef';
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+const chars = (alphabet: string, min: number, max: number) =>
+	fc
+		.array(fc.constantFrom(...alphabet.split('')), { minLength: min, maxLength: max })
+		.map((list) => list.join(''));
+
+/** A token as services make them: random letters and digits, sometimes with a prefix. */
+const token = fc
+	.tuple(fc.constantFrom('inv_', '', 'tk-', 'sess_'), chars(ALNUM, 20, 40))
+	.map(([prefix, body]) => `${prefix}${body}7Q`);
+
+const host = fc.constantFrom(
+	'https://pay.example.com',
+	'http://127.0.0.1:8080',
+	'https://cabinet.payments.test/app',
+	'pay.example.com',
+	'',
+);
+
+/** Every form of a link that carries an invite token; the node's reader accepts several. */
+const inviteLink = fc
+	.tuple(
+		host,
+		token,
+		fc.constantFrom(
+			(t: string) => `/auth/invites/${t}`,
+			(t: string) => `/auth/invites/${t}/accept`,
+			(t: string) => `/invite/${t}`,
+			(t: string) => `/join/${t}?lang=ru`,
+			(t: string) => `/i/${t}`,
+			(t: string) => `/invite?token=${t}`,
+			(t: string) => `/?lang=ru&token=${encodeURIComponent(t)}`,
+			(t: string) => `/#token=${t}`,
+			(t: string) => `/app#/invite/${t}`,
+			(t: string) => `/accept?invite=${t}`,
+			(t: string) => `/welcome?code=${t}&from=mail`,
+			(t: string) => `/onboarding/${t}`,
+		),
+	)
+	.map(([base, secret, form]) => ({ text: `${base}${form(secret)}`, secret }));
+
+function luhnDigit(body: string): string {
+	let sum = 0;
+	for (let index = 0; index < body.length; index++) {
+		let digit = Number(body[body.length - 1 - index]);
+		if (index % 2 === 0) {
+			digit *= 2;
+			if (digit > 9) digit -= 9;
+		}
+		sum += digit;
+	}
+	return String((10 - (sum % 10)) % 10);
+}
+
+const cardNumber = fc
+	.tuple(fc.constantFrom('4', '5', '2'), chars('0123456789', 14, 14), fc.constantFrom('', ' ', '-'))
+	.map(([first, rest, separator]) => {
+		const digits = `${first}${rest}${luhnDigit(`${first}${rest}`)}`;
+		const shown = separator === '' ? digits : (digits.match(/.{4}/g) ?? []).join(separator);
+		return { text: shown, digits };
+	});
+
+interface Secret {
+	/** The value placed in the structure. */
+	value: string;
+	/** What must not appear anywhere in the masked result. */
+	forbidden: string[];
+	/** A key the value goes under; undefined: any key. */
+	key?: string;
+}
+
+const anyKey = fc.constantFrom(
+	'url',
+	'link',
+	'data',
+	'value',
+	'x',
+	'payload',
+	'inviteUrl',
+	'result',
+	'note',
+	'message',
+	'Текст',
+);
+
+/** A sentence around a value, or the value alone. */
+const inText = (value: string) =>
+	fc
+		.constantFrom(
+			(v: string) => v,
+			(v: string) => `Join the company: ${v} (valid 7 days)`,
+			(v: string) => `Ссылка: ${v}.`,
+			(v: string) => `"${v}"`,
+		)
+		.map((wrap) => wrap(value));
+
+const secretByContent: fc.Arbitrary<Secret> = fc.oneof(
+	inviteLink.chain((link) =>
+		inText(link.text).map((value) => ({ value, forbidden: [link.secret] })),
+	),
+	chars(HEX, 48, 48).chain((hex) =>
+		inText(`whsec_${hex}`).map((value) => ({ value, forbidden: [hex.slice(0, 40)] })),
+	),
+	chars(ALNUM, 16, 32).chain((body) =>
+		inText(`sk_live_${body}`).map((value) => ({ value, forbidden: [body] })),
+	),
+	fc
+		.tuple(chars(ALNUM, 10, 20), chars(ALNUM, 20, 40), chars(ALNUM, 20, 40))
+		.chain(([a, b, c]) =>
+			inText(`eyJ${a}.eyJ${b}.${c}`).map((value) => ({ value, forbidden: [b, c] })),
+		),
+	token.chain((t) => inText(`Bearer ${t}`).map((value) => ({ value, forbidden: [t] }))),
+	fc
+		.tuple(token, fc.constantFrom('token', 'api_key', 'apiKey', 'password', 'session_token'))
+		.chain(([t, name]) => inText(`${name}=${t}`).map((value) => ({ value, forbidden: [t] }))),
+	cardNumber.chain((card) =>
+		inText(card.text).map((value) => ({ value, forbidden: [card.digits.slice(0, 12)] })),
+	),
+	fc
+		.tuple(fc.constantFrom('CVV', 'cvc', 'CVV2'), chars('0123456789', 3, 3))
+		.map(([name, cvv]) => ({ value: `card declined, ${name}: ${cvv}`, forbidden: [`: ${cvv}`] })),
+);
+
+const secretByName: fc.Arbitrary<Secret> = fc.oneof(
+	fc
+		.tuple(
+			fc.constantFrom(
+				'apiKey',
+				'API_KEY',
+				'x-api-key',
+				'newApiKey',
+				'key',
+				'password',
+				'sessionToken',
+				'session_token',
+				'accessToken',
+				'refresh-token',
+				'inviteToken',
+				'token',
+				'Authorization',
+				'privateKey',
+			),
+			token,
+		)
+		.map(([key, value]) => ({ key, value, forbidden: [value] })),
+	fc
+		.tuple(fc.constantFrom('webhookSecret', 'previousWebhookSecret', 'secret'), chars(HEX, 48, 48))
+		.map(([key, hex]) => ({ key, value: `whsec_${hex}`, forbidden: [hex.slice(0, 40)] })),
+	fc
+		.tuple(
+			fc.constantFrom('cvv', 'cardCvv', 'CVC', 'security_code', 'cvv2'),
+			chars('0123456789', 3, 4),
+		)
+		.map(([key, cvv]) => ({ key, value: cvv, forbidden: [`"${cvv}"`] })),
+	fc
+		.tuple(fc.constantFrom('cardNumber', 'cardNumberFull', 'pan', 'card_number'), cardNumber)
+		.map(([key, card]) => ({ key, value: card.text, forbidden: [card.digits.slice(0, 12)] })),
+	fc
+		.tuple(fc.constantFrom('requisite', 'phone', 'recipientPhone'), chars('0123456789', 10, 10))
+		.map(([key, digits]) => ({
+			key,
+			value: `+7 ${digits.slice(0, 3)} ${digits.slice(3, 6)}-${digits.slice(6, 8)}-${digits.slice(8)}`,
+			forbidden: [digits.slice(0, 6), `${digits.slice(0, 3)} ${digits.slice(3, 6)}`],
+		})),
+);
+
+/** Ordinary fields a tool result carries; each must come through unchanged. */
+const ordinary: fc.Arbitrary<IDataObject> = fc.record({
+	id: fc.uuid(),
+	orderId: fc.uuid(),
+	status: fc.constantFrom('success', 'waiting_trader', 'aml_failed', 'assigned', 'in_review'),
+	amountRub: fc.integer({ min: 0, max: 1_000_000 }),
+	amountUsdt: fc.double({ min: 0, max: 100_000, noNaN: true }),
+	tokenSymbol: fc.constant('USDT'),
+	token: fc.constantFrom('USDT', 'TRX'),
+	txHash: chars(HEX, 64, 64),
+	walletAddress: chars('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 33, 33).map(
+		(body) => `T${body}`,
+	),
+	createdAt: fc
+		.integer({ min: Date.parse('2020-01-01'), max: Date.parse('2030-01-01') })
+		.map((ms) => new Date(ms).toISOString()),
+	blockTimestamp: fc.integer({ min: 1.5e12, max: 1.9e12 }).map(String),
+	changeKey: fc.uuid().map((uuid) => `payout:${uuid}:success`),
+	idempotencyKey: fc.uuid().map((uuid) => `n8n-accept-${uuid}`),
+	externalId: fc.constantFrom('salary-2026-11-42', 'employee-7', 'user-42'),
+	expiry: fc.constant('11/29'),
+	maskedPan: fc.constant('•••• 1234'),
+	requisiteType: fc.constantFrom('card', 'phone'),
+	bank: fc.constantFrom('Сбербанк', 'T-Bank', null),
+	merchantName: fc.constantFrom('Coffee House', 'ООО Ромашка', 'Taxi 24'),
+	paymentType: fc.constantFrom('nspk', 'st00012', 'gibdd_uin'),
+	masked: fc.boolean(),
+	role: fc.constantFrom('owner', 'admin', 'viewer'),
+	email: fc.constantFrom('anna@example.com', 'ops@company.test'),
+});
+
+/** Puts `value` under `key` at a random depth of nested objects and arrays around `base`. */
+const nest = (key: string, value: unknown): fc.Arbitrary<IDataObject> =>
+	fc
+		.array(fc.tuple(fc.constantFrom('data', 'items', 'invite', 'result', 'answer'), fc.boolean()), {
+			maxLength: 4,
+		})
+		.map((levels) => {
+			let inner: unknown = { [key]: value };
+			for (const [name, asArray] of levels) inner = { [name]: asArray ? [inner] : inner };
+			return inner as IDataObject;
+		});
+
+function survives(input: IDataObject, output: IDataObject) {
+	for (const [key, value] of Object.entries(input)) expect(output[key]).toEqual(value);
+}
+
+describe('maskForModel, by meaning (property)', () => {
+	it('leaves no secret held by content, under any key, at any depth, in any text', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(secretByContent, anyKey), { minLength: 1, maxLength: 3 }),
+				ordinary,
+				(secrets, base) => {
+					const input: IDataObject = { ...base, found: [] };
+					for (const [secret, key] of secrets) {
+						(input.found as IDataObject[]).push({ [key]: secret.value });
+					}
+					const output = maskForModel(input, []);
+					const text = JSON.stringify(output);
+					for (const [secret] of secrets) {
+						for (const forbidden of secret.forbidden) expect(text).not.toContain(forbidden);
+					}
+					survives(base, output);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('leaves no secret named by its field, whatever the spelling, at any depth', () => {
+		fc.assert(
+			fc.property(
+				secretByName.chain((secret) =>
+					nest(secret.key!, secret.value).map((nested) => ({ secret, nested })),
+				),
+				ordinary,
+				({ secret, nested }, base) => {
+					const output = maskForModel({ ...base, ...nested }, []);
+					const text = JSON.stringify(output);
+					for (const forbidden of secret.forbidden) expect(text).not.toContain(forbidden);
+					// The ordinary fields the secret did not take the place of.
+					const kept = Object.fromEntries(
+						Object.entries(base).filter(([key]) => !(key in nested)),
+					) as IDataObject;
+					survives(kept, output);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('keeps ordinary records as they are', () => {
+		fc.assert(
+			fc.property(fc.array(ordinary, { maxLength: 3 }), (records) => {
+				expect(maskForModel({ records }, [])).toEqual({ records });
+			}),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+describe('maskForModel, by meaning (examples)', () => {
+	it('the ?token= invite link the node itself reads never reaches the model whole', () => {
+		const output = maskForModel(
+			{ url: 'https://pay.example.com/invite?token=3f9a1c2e4b6d8f00a1b2c3d4e5f60718' },
+			[],
+		);
+		expect(output.url).toBe('https://pay.example.com/invite?token=[hidden]');
+	});
+
+	it('a card number that arrived as a JSON number is cut to its last digits', () => {
+		expect(maskForModel({ value: 4111111111111111 }, [])).toEqual({ value: '•••• 1111' });
+	});
+
+	it('a CVV keeps no digit, a requisite keeps only its last four', () => {
+		expect(maskForModel({ cvv: 123, phone: '+7 999 123-45-67' }, [])).toEqual({
+			cvv: HIDDEN,
+			phone: '•••• 4567',
+		});
+	});
+});
