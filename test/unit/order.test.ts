@@ -112,6 +112,22 @@ describe('order.accept', () => {
 		expect(keys.length).toBe(5);
 	});
 
+	it('derives one key for the same quote in either letter case (a UUID names one quote)', async () => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.post(/^\/orders\/accept\//)
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, order];
+			});
+		await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID.toUpperCase() },
+		});
+		await runNode({ parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID } });
+		expect(keys).toEqual([`n8n-accept-${QUOTE_ID}`, `n8n-accept-${QUOTE_ID}`]);
+	});
+
 	it('derives different keys for different quotes', async () => {
 		const other = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 		nock(BASE_URL)

@@ -6,6 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 const PRINTABLE = /^[\x21-\x7e]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function runIndexOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	try {
@@ -24,7 +25,13 @@ export interface OnceFor {
 	id: string;
 }
 
-function onceKey({ action, id }: OnceFor): string {
+/**
+ * The key of an action that happens to one record once. A UUID names the same record in either
+ * letter case, so it is keyed in lower case: the same quote copied in upper case from a log and
+ * in lower case from an API answer is one payment, not two.
+ */
+function onceKey({ action, id: given }: OnceFor): string {
+	const id = UUID.test(given) ? given.toLowerCase() : given;
 	const readable = `n8n-${action}-${id}`;
 	if (readable.length <= IDEMPOTENCY_KEY_MAX_LENGTH && PRINTABLE.test(readable)) return readable;
 	return `n8n-${action}-sha256-${createHash('sha256').update(id).digest('hex')}`;
@@ -126,7 +133,6 @@ export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
 
 const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * One value as the service would understand it, so the same request written two ways compares
