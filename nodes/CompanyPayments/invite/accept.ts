@@ -10,7 +10,7 @@ import {
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { inviteTokenField, readInviteToken } from './token';
+import { HIDDEN_TOKEN, inviteTokenField, readInviteToken } from './token';
 
 export const UNKNOWN_TOKEN =
 	'No invite exists for this token. Check that the token or invite URL was copied completely';
@@ -50,6 +50,7 @@ export const accept: OperationDefinition = {
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: `/auth/invites/${segment(token)}/accept`,
+			shownPath: `/auth/invites/${HIDDEN_TOKEN}/accept`,
 			body: { email, password },
 			authenticated: false,
 			itemIndex,

@@ -4,7 +4,7 @@ import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 import { UNKNOWN_TOKEN } from './accept';
-import { inviteTokenField, readInviteToken } from './token';
+import { HIDDEN_TOKEN, inviteTokenField, readInviteToken } from './token';
 
 export const preview: OperationDefinition = {
 	value: 'preview',
@@ -19,6 +19,7 @@ export const preview: OperationDefinition = {
 		return (await apiRequest.call(this, {
 			method: 'GET',
 			path: `/auth/invites/${segment(token)}`,
+			shownPath: `/auth/invites/${HIDDEN_TOKEN}`,
 			authenticated: false,
 			itemIndex,
 			explain: { INVITE_NOT_FOUND: UNKNOWN_TOKEN },

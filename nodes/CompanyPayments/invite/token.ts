@@ -4,6 +4,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { INVITE_URL_TOKEN_PARAMETER } from '../../shared/contract/assumptions';
 import { isDotSegment, readTextValue, showKindOnly } from '../common/validation';
 
+/** What messages show in place of an invite's token: the token lets whoever holds it join the company. */
+export const HIDDEN_TOKEN = '[invite token hidden]';
+
 export const inviteTokenField: INodeProperties = {
 	displayName: 'Invite Token or URL',
 	name: 'inviteToken',

@@ -51,6 +51,11 @@ export interface ApiRequest {
 	body?: IDataObject;
 	qs?: IDataObject;
 	headers?: Record<string, string>;
+	/**
+	 * The path as messages show it, for a path that carries a secret (an invite's token): the
+	 * token is a key to the company and never appears in an error, a log or an execution.
+	 */
+	shownPath?: string;
 	/** Public endpoints (invite preview and accept) are called without the API key. */
 	authenticated?: boolean;
 	itemIndex?: number;
@@ -183,7 +188,7 @@ function redirectError(
 ): NodeApiError {
 	const location = redirectTarget(headers);
 	return new NodeApiError(ctx.getNode(), { httpCode: String(status), location } as JsonObject, {
-		message: `The service answered ${request.method} ${request.path} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
+		message: `The service answered ${request.method} ${shownPath(request)} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
 		description: [
 			`HTTP status: ${status}`,
 			`Location: ${location}`,
@@ -232,7 +237,7 @@ async function send(
 	} catch (error) {
 		// No HTTP answer: keep the code and messages, never the request (it holds the key).
 		const failure = networkFailure(error);
-		const what = `${request.method} ${baseUrl}${request.path} got no answer: ${failure.explanation}.`;
+		const what = `${request.method} ${baseUrl}${shownPath(request)} got no answer: ${failure.explanation}.`;
 		const code = failure.code ? [`Error code: ${failure.code}`] : [];
 		if (money && failure.maybeSent) {
 			throw outcomeUnknownError(ctx.getNode(), money, {
@@ -287,7 +292,7 @@ function failure(
 		return outcomeUnknownError(ctx.getNode(), money, {
 			reason,
 			lines: [
-				`${request.method} ${request.path}: ${reason}.`,
+				`${request.method} ${shownPath(request)}: ${reason}.`,
 				...(info.errorCode ? [`Service errorCode: ${info.errorCode}`] : []),
 				describe({ ...info, errorCode: null }),
 				...(gaveUp ? [gaveUp] : []),
@@ -309,6 +314,16 @@ function failure(
 	);
 	if (gaveUp) error.description = [error.description, gaveUp].filter(Boolean).join(LINE_BREAK);
 	return money ? markOutcome(error, 'not_paid') : error;
+}
+
+function shownPath(request: ApiRequest): string {
+	return request.shownPath ?? request.path;
+}
+
+/** What an error says of a 2xx body that is not JSON: its size and first character, no text. */
+function unreadableBody(text: string): string {
+	const first = text.trimStart().charAt(0);
+	return `Body: ${text.length} characters starting with "${first}", not shown (a successful answer may carry secrets)`;
 }
 
 /** The Idempotency-Key header of a request, if it carries one. */
@@ -441,11 +456,14 @@ async function exchange(
 		throw failure(this, request, response, credential, itemIndex, money);
 	}
 	const parsed = parseBody(response.body);
+	// A successful answer that cannot be read may still hold what it answers (a card number and
+	// CVV, a new member's API key): its text is never shown, only its size and first character.
+	const unread = parsed.ok ? '' : unreadableBody(parsed.text);
 	if (!parsed.ok && money) {
 		throw outcomeUnknownError(this.getNode(), money, {
 			reason: `the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
-			lines: [`HTTP status: ${status}`, `Body starts with: ${parsed.text.slice(0, 300)}`],
-			info: readServiceError(status, parsed.text, response.headers),
+			lines: [`HTTP status: ${status}`, unread],
+			info: readServiceError(status, undefined, response.headers),
 			where: credential.where,
 			itemIndex,
 		});
@@ -453,12 +471,12 @@ async function exchange(
 	if (!parsed.ok) {
 		throw new NodeApiError(
 			this.getNode(),
-			{ httpCode: String(status), body: parsed.text.slice(0, 300) },
+			{ httpCode: String(status) },
 			{
-				message: `The service answered ${request.method} ${request.path} with a body that is not JSON`,
+				message: `The service answered ${request.method} ${shownPath(request)} with a body that is not JSON`,
 				description: [
 					`HTTP status: ${status}`,
-					`Body starts with: ${parsed.text.slice(0, 300)}`,
+					unread,
 					`Environment: ${credential.where}`,
 				].join(LINE_BREAK),
 				httpCode: String(status),
