@@ -94,7 +94,7 @@ function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number):
 
 /** A state-changing run that fails part-way says which earlier items already went through. */
 function noteEarlierItems(error: Error, operation: OperationDefinition, index: number): Error {
-	if (operation.readOnly || index === 0) return error;
+	if (operation.concurrent || index === 0) return error;
 	const done = index === 1 ? 'Item 0 was' : `Items 0 to ${index - 1} were`;
 	const note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
 	const withDescription = error as NodeApiError;
@@ -286,7 +286,7 @@ export async function route(
 	const continueOnFail = this.continueOnFail();
 
 	const outcomes: Outcome[] = new Array(items.length);
-	if (operation.readOnly) {
+	if (operation.concurrent) {
 		let next = 0;
 		const worker = async () => {
 			while (next < items.length) {

@@ -3,6 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 /** What an operation returns for one input item: one output item, or one per record. */
 export type OperationResult = IDataObject | IDataObject[];
 
+/**
+ * What an operation does, stated once in its file: `read` (reads only), `write` (changes
+ * something, moves no money), `money` (reserves, debits or returns funds: sends an
+ * Idempotency-Key, never a default, refused to an AI agent without the opt-in), `credentials`
+ * (returns or sets credentials: never available to an AI agent).
+ */
+export type OperationKind = 'read' | 'write' | 'money' | 'credentials';
+
 /** One operation of one resource: its UI fields and what it does for one item. */
 export interface OperationDefinition {
 	/** Fixed operation value, e.g. "prepare". */
@@ -14,8 +22,17 @@ export interface OperationDefinition {
 	description: string;
 	/** The operation's own fields; resource and operation display options are added for it. */
 	properties: INodeProperties[];
-	/** Reads only: items may run concurrently. Anything that changes state runs one item at a time. */
-	readOnly?: boolean;
+	kind: OperationKind;
+	/**
+	 * Items may run at once (READ_CONCURRENCY in router.ts): operations that change nothing on the
+	 * service. Not the same as `kind: 'read'` (e.g. Prepare Quote creates a quote, so it runs one
+	 * item at a time, while it is safe for an agent).
+	 */
+	concurrent?: boolean;
+	/** What an AI agent reads about it, and the fields of a compact list record. */
+	tool: { text: string; compact?: string[] };
+	/** Its row in docs/operations.md (scripts/docs.mjs writes the tables from these). */
+	docs: { endpoint: string; permission: string; notes: string };
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
 }
 

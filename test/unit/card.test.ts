@@ -43,7 +43,7 @@ afterEach(() => {
 describe('card resource definition', () => {
 	it('runs only the reads concurrently; request and recharge run one item at a time', () => {
 		const readOnly = Object.fromEntries(
-			cardResource.operations.map((op) => [op.value, op.readOnly === true]),
+			cardResource.operations.map((op) => [op.value, op.concurrent === true]),
 		);
 		expect(readOnly).toEqual({
 			request: false,

@@ -22,7 +22,7 @@ function notice(operation: string): string | undefined {
 
 describe('company resource', () => {
 	it('marks only getProfile as read-only', () => {
-		const readOnly = company.operations.filter((op) => op.readOnly).map((op) => op.value);
+		const readOnly = company.operations.filter((op) => op.concurrent).map((op) => op.value);
 		expect(readOnly).toEqual(['getProfile']);
 	});
 

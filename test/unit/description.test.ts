@@ -115,7 +115,7 @@ describe('node description', () => {
 			const operation = resources
 				.find((candidate) => candidate.value === resource)
 				?.operations.find((candidate) => candidate.value === chosen);
-			expect(operation?.readOnly).toBe(true);
+			expect(operation?.concurrent).toBe(true);
 			expect(READ_ONLY_DEFAULTS).toContain(chosen);
 		},
 	);

@@ -4,7 +4,7 @@ import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import payoutRefundsAndAmlAlerts from '../../examples/payout-refunds-and-aml-alerts.json';
 import supportAgentDispute from '../../examples/support-agent-dispute.json';
 import { resources } from '../../nodes/CompanyPayments/resources';
-import { TOOL_CATALOG } from '../../nodes/CompanyPayments/tool';
+import { toolCatalog } from '../../nodes/CompanyPayments/tool';
 
 interface ExampleNode {
 	name: string;
@@ -84,9 +84,9 @@ describe('example support-agent-dispute', () => {
 		expect(tools.length).toBeGreaterThan(0);
 		for (const tool of tools) {
 			const key = `${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`;
-			const kind = TOOL_CATALOG[key]?.kind;
+			const kind = toolCatalog()[key]?.kind;
 			expect(kind).toBeDefined();
-			expect(kind).not.toBe('secret');
+			expect(kind).not.toBe('credentials');
 			const target = connections[tool.name]?.ai_tool?.[0]?.[0]?.node;
 			const reviewed = nodes.find((node) => node.name === target)?.type.endsWith('HitlTool');
 			if (kind === 'money') {
@@ -122,14 +122,14 @@ describe('example mcp-payments-server', () => {
 	it('keeps money tools refused (no Human review behind MCP) and offers no credential operation', () => {
 		for (const tool of tools) {
 			const key = `${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`;
-			const kind = TOOL_CATALOG[key]?.kind;
-			expect([key, kind]).not.toEqual([key, 'secret']);
+			const kind = toolCatalog()[key]?.kind;
+			expect([key, kind]).not.toEqual([key, 'credentials']);
 			if (kind === 'money') expect([key, tool.parameters.agentMayMoveMoney]).toEqual([key, false]);
 		}
 		expect(
 			tools.some(
 				(tool) =>
-					TOOL_CATALOG[`${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`]
+					toolCatalog()[`${String(tool.parameters.resource)}.${String(tool.parameters.operation)}`]
 						?.kind === 'money',
 			),
 		).toBe(true);

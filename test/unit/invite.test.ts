@@ -33,7 +33,7 @@ afterEach(() => {
 
 describe('invite resource', () => {
 	it('marks only getMany and preview as read-only', () => {
-		const readOnly = invite.operations.filter((op) => op.readOnly).map((op) => op.value);
+		const readOnly = invite.operations.filter((op) => op.concurrent).map((op) => op.value);
 		expect(readOnly.sort()).toEqual(['getMany', 'preview']);
 	});
 });

@@ -47,8 +47,8 @@ describe('member resource in the node description', () => {
 	});
 
 	it('marks only getMany as read-only', () => {
-		const readOnly = member.operations.filter((op) => op.readOnly).map((op) => op.value);
-		expect(readOnly).toEqual(['getMany']);
+		const concurrent = member.operations.filter((op) => op.concurrent).map((op) => op.value);
+		expect(concurrent).toEqual(['getMany']);
 	});
 
 	it('tells in the UI that permissions replace the whole list', () => {

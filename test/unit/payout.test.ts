@@ -47,7 +47,7 @@ afterEach(() => {
 describe('payout resource definition', () => {
 	it('runs get and getMany concurrently; create and cancel one item at a time', () => {
 		const readOnly = Object.fromEntries(
-			payoutResource.operations.map((op) => [op.value, op.readOnly === true]),
+			payoutResource.operations.map((op) => [op.value, op.concurrent === true]),
 		);
 		expect(readOnly).toEqual({ create: false, get: true, getMany: true, cancel: false });
 	});

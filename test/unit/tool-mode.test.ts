@@ -4,7 +4,7 @@ import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
-import { HIDDEN, TOOL_CATALOG } from '../../nodes/CompanyPayments/tool';
+import { HIDDEN, toolCatalog } from '../../nodes/CompanyPayments/tool';
 import {
 	idempotencyKey,
 	normaliseArgument,
@@ -111,28 +111,24 @@ describe('the catalog', () => {
 		const operations = resources.flatMap((resource) =>
 			resource.operations.map((operation) => `${resource.value}.${operation.value}`),
 		);
-		expect(Object.keys(TOOL_CATALOG).sort()).toEqual(operations.sort());
+		expect(Object.keys(toolCatalog()).sort()).toEqual(operations.sort());
 	});
 
-	// The README's table agrees with this list: test/docs/tool-catalog.test.mjs.
-	it('marks as money exactly the operations that move money', () => {
-		const money = Object.entries(TOOL_CATALOG)
-			.filter(([, entry]) => entry.kind === 'money')
-			.map(([key]) => key)
-			.sort();
-		expect(money).toEqual([
-			'card.recharge',
-			'card.request',
-			'order.accept',
-			'order.pay',
-			'payout.cancel',
-			'payout.create',
-		]);
+	// Money is what an operation says it is (its `kind`); an operation moves money exactly when it
+	// sends an Idempotency-Key, so the two must agree (no list of names here to drift).
+	it('marks as money exactly the operations that send an Idempotency-Key', () => {
+		for (const resource of resources) {
+			for (const operation of resource.operations) {
+				const key = `${resource.value}.${operation.value}`;
+				const sendsKey = operation.properties.some((field) => field.name === 'idempotencyKey');
+				expect([key, toolCatalog()[key].kind === 'money']).toEqual([key, sendsKey]);
+			}
+		}
 	});
 
 	it('gives the model what each operation does, needs and returns', () => {
-		for (const [key, entry] of Object.entries(TOOL_CATALOG)) {
-			if (entry.kind === 'secret') continue;
+		for (const [key, entry] of Object.entries(toolCatalog())) {
+			if (entry.kind === 'credentials') continue;
 			expect([key, /Needs/.test(entry.text)]).toEqual([key, true]);
 			expect([key, /Returns/.test(entry.text)]).toEqual([key, true]);
 		}
@@ -163,10 +159,10 @@ describe('the tool description n8n hands to the model', () => {
 
 	it('is the operation text from the catalog, per operation', () => {
 		expect(describedAs({ resource: 'payout', operation: 'get' })).toBe(
-			TOOL_CATALOG['payout.get'].text,
+			toolCatalog()['payout.get'].text,
 		);
 		expect(describedAs({ resource: 'dispute', operation: 'create' })).toBe(
-			TOOL_CATALOG['dispute.create'].text,
+			toolCatalog()['dispute.create'].text,
 		);
 	});
 
@@ -590,7 +586,7 @@ describe('compact list output', () => {
 			parameters: { resource: 'payout', operation: 'getMany', limit: 2 },
 		});
 		expect(output).toHaveLength(2);
-		expect(Object.keys(output[0])).toEqual(TOOL_CATALOG['payout.getMany'].compact);
+		expect(Object.keys(output[0])).toEqual(toolCatalog()['payout.getMany'].compact);
 		expect(output[0].requisite).toBe('•••• 9012');
 	});
 

@@ -10,7 +10,16 @@ export const get: OperationDefinition = {
 	name: 'Get',
 	action: 'Get a card',
 	description: 'Get one card by its ID: status, masked number, expiry',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Look up one card by its ID. Needs: Card ID. Returns status (requested, assigned, closing, closed, failed), maskedPan (the masked number), expiry.',
+	},
+	docs: {
+		endpoint: "`GET /cards/{id}`",
+		permission: "not named",
+		notes: "",
+	},
 	properties: cardIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);

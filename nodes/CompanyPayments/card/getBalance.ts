@@ -24,7 +24,16 @@ export const getBalance: OperationDefinition = {
 	action: 'Get card balance',
 	description:
 		'Get the live balance of an assigned card from the issuer (cached about 60 seconds); outputs balance as the exact decimal string and balanceNumber as a number',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Get the live balance of an assigned card. Needs: Card ID. Returns balance, currency and fetchedAt.',
+	},
+	docs: {
+		endpoint: "`GET /cards/{id}/balance`",
+		permission: "not named",
+		notes: "Only for cards in status `assigned`; otherwise the error says the card must be assigned. `balance` stays the exact decimal string; `balanceNumber` is added beside it. The issuer caches the value about 60 s.",
+	},
 	properties: assignedCardIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);

@@ -5,6 +5,16 @@ import { ENDPOINTS } from '../../shared/contract/endpoints';
 export const getMany = listOperation({
 	action: 'Get many cards',
 	description: 'List the company cards, one output item per card',
+	kind: 'read',
+	tool: {
+		text: 'List the company cards, optionally only the one with an External ID. Needs nothing. Returns one short record per card: id, externalId, status, maskedPan, expiry.',
+		compact: ['id', 'externalId', 'status', 'maskedPan', 'expiry', 'assignedAt', 'createdAt'],
+	},
+	docs: {
+		endpoint: "`GET /cards`",
+		permission: "not named",
+		notes: "Return All / Limit, filter External ID.",
+	},
 	path: ENDPOINTS.cards,
 	itemsKey: LIST_ITEMS_KEYS.cards,
 	filters: [

@@ -12,7 +12,16 @@ export const getRechargeQuote: OperationDefinition = {
 	description:
 		'Get what a recharge would cost: the service commission, the processor fee and the total USDT debited. No funds move.',
 	// A POST, but the document states that no funds move: items may run concurrently.
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Quote what recharging a card would cost; nothing is paid. Needs: Card ID and Target Amount (USD). Returns totalDebitUsdt (what the balance would be charged) and the fees.',
+	},
+	docs: {
+		endpoint: "`POST /cards/recharge/quote`",
+		permission: "`cards.recharge`",
+		notes: "Card ID and Target Amount (USD, plain decimal > 0). No funds move.",
+	},
 	properties: [...cardIdFields, targetAmountField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);

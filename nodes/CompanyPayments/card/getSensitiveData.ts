@@ -61,7 +61,16 @@ export const getSensitiveData: OperationDefinition = {
 	action: 'Get card number and CVV',
 	description:
 		'Reveal the full card number, CVV and expiry of an assigned card. The service logs every reveal.',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Check the details of an assigned card. For an AI agent the card number and CVV are always masked (last four digits only). Needs: Card ID. Returns cardId, the masked number, expiry.',
+	},
+	docs: {
+		endpoint: "`GET /cards/{id}/sensitive`",
+		permission: "not named",
+		notes: "Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values. The service logs every reveal.",
+	},
 	properties: [
 		{
 			displayName:

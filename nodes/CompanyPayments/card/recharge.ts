@@ -5,6 +5,7 @@ import { idempotencyKeyField } from '../common/fields';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
+import { CONFLICT, MONEY } from '../tool/words';
 
 export const recharge: OperationDefinition = {
 	value: 'recharge',
@@ -12,6 +13,15 @@ export const recharge: OperationDefinition = {
 	action: 'Recharge a card',
 	description:
 		'Load an amount in USD onto an assigned card, paid from the company USDT balance (amount plus commission and processor fee, as Get Recharge Quote shows)',
+	kind: 'money',
+	tool: {
+		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
+	},
+	docs: {
+		endpoint: "`POST /cards/recharge` (assumed)",
+		permission: "`cards.recharge`",
+		notes: "Card ID, Target Amount (USD, plain decimal > 0), `Idempotency-Key`. Debits the quoted total from the USDT balance.",
+	},
 	properties: [...assignedCardIdFields, targetAmountField, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);

@@ -8,6 +8,7 @@ import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { isObject } from '../../shared/contract/guards';
+import { CONFLICT, MONEY } from '../tool/words';
 
 /** The card state the document calls queued. */
 const CARD_QUEUED_STATUS = 'requested';
@@ -113,6 +114,15 @@ export const request: OperationDefinition = {
 	action: 'Request a card',
 	description:
 		'Request a new card: it is assigned at once when one is in stock, otherwise the request stays pending until the card.assigned event. The opening fee and minimum initial deposit are reserved on the company balance.',
+	kind: 'money',
+	tool: {
+		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} ${CONFLICT} Needs: External ID (optional, your identifier for the card). Returns outcome (assigned or pending), cardId and a note.`,
+	},
+	docs: {
+		endpoint: "`POST /cards/request`",
+		permission: "not named",
+		notes: "Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). Request status `cancelled` or `failed` is an error that says no card was issued (and, for cancelled, to check `frozenBalance` for the reserve); request again with a new Idempotency Key. A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.",
+	},
 	properties: [
 		{
 			displayName: 'External ID',

@@ -5,7 +5,7 @@ import type { OperationDefinition, OperationResult } from '../types';
 
 /** An operation that is one call to a fixed path with no input fields. */
 export function fixedCall(
-	definition: Omit<OperationDefinition, 'execute' | 'properties' | 'readOnly'> & {
+	definition: Omit<OperationDefinition, 'execute' | 'properties' | 'concurrent'> & {
 		method: IHttpRequestMethods;
 		path: string;
 	},
@@ -14,7 +14,7 @@ export function fixedCall(
 	return {
 		...rest,
 		properties: [],
-		readOnly: method === 'GET',
+		concurrent: method === 'GET',
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return (await apiRequest.call(this, { method, path, itemIndex })) as OperationResult;
 		},

@@ -14,6 +14,10 @@ export interface ListOperation {
 	name?: string;
 	action: string;
 	description: string;
+	/** A list only reads. */
+	kind: 'read';
+	tool: OperationDefinition['tool'];
+	docs: OperationDefinition['docs'];
 	/** GET path of the list. */
 	path: string;
 	/** Envelope key of the records, e.g. "deposits". */
@@ -137,7 +141,10 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 		name: definition.name ?? 'Get Many',
 		action: definition.action,
 		description: definition.description,
-		readOnly: true,
+		kind: definition.kind,
+		concurrent: true,
+		tool: definition.tool,
+		docs: definition.docs,
 		properties,
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			const qs = filters ? readFilters(this, itemIndex, filters) : undefined;

@@ -11,7 +11,16 @@ export const getProfile: OperationDefinition = {
 	action: 'Get company profile',
 	description:
 		'Get the company profile, including the webhook URL; the webhook secret is masked unless revealed',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Get the company profile. Needs nothing. Returns its fields, including webhookUrl (where its webhooks go); the webhook secret is masked.',
+	},
+	docs: {
+		endpoint: "`GET /auth/company/profile`",
+		permission: "not named",
+		notes: "`webhookSecret` is masked to `whsec_…` and its last 4 characters (at any depth of the answer); turn on **Reveal Webhook Secret** only when a later node needs it in full — it then lands in the execution data.",
+	},
 	properties: [revealWebhookSecretField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const reveal = readReveal(this, itemIndex);

@@ -9,6 +9,7 @@ import {
 	ROTATED_BY_EARLIER_ITEM,
 } from './regenerateApiKey';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { SECRET } from '../tool/words';
 
 export const login: OperationDefinition = {
 	value: 'login',
@@ -16,6 +17,15 @@ export const login: OperationDefinition = {
 	action: 'Log in and rotate API key',
 	description:
 		'Log in with the company e-mail and password; the service issues a new company API key and the previous one stops working',
+	kind: 'credentials',
+	tool: {
+		text: `Log in and rotate the company API key. ${SECRET}`,
+	},
+	docs: {
+		endpoint: "`POST /auth/company/login`",
+		permission: "not named (sent with the API key)",
+		notes: "Email and Password. **Rotates the company key: the credential's key stops working.** Outputs the new key like Regenerate API Key.",
+	},
 	properties: [
 		{
 			displayName: KEY_ROTATED_NOTICE,

@@ -4,6 +4,7 @@ import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { newApiKeyOutput } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { SECRET } from '../tool/words';
 
 export const KEY_ROTATED_NOTICE =
 	"After this call the API key in this node's credential stops working: the service issues a new company key. The new key is in the output (and so in the execution data); put it into the Company Payments API credential right away.";
@@ -19,6 +20,15 @@ export const regenerateApiKey: OperationDefinition = {
 	name: 'Regenerate API Key',
 	action: 'Regenerate company API key',
 	description: 'Issue a new company API key; the previous key stops working at once',
+	kind: 'credentials',
+	tool: {
+		text: `Issue a new company API key. ${SECRET}`,
+	},
+	docs: {
+		endpoint: "`POST /auth/company/regenerate-key`",
+		permission: "not named",
+		notes: "**The credential's key stops working after the call.** Outputs the new key, `apiKeyField` and a reminder to update the credential.",
+	},
 	properties: [
 		{
 			displayName: KEY_ROTATED_NOTICE,

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { SECRET } from '../tool/words';
 
 const NOTICE =
 	'New webhooks are signed with the new secret at once: put it into the Webhook Secret of the credential used by the Company Payments Trigger (or wherever you verify webhooks) right away, or deliveries fail verification.';
@@ -12,6 +13,15 @@ export const rotateWebhookSecret: OperationDefinition = {
 	name: 'Rotate Webhook Secret',
 	action: 'Rotate webhook signing secret',
 	description: 'Generate a new secret that webhooks are signed with (needs webhook.manage)',
+	kind: 'credentials',
+	tool: {
+		text: `Rotate the webhook signing secret. ${SECRET}`,
+	},
+	docs: {
+		endpoint: "`POST /auth/company/webhook-secret/rotate`",
+		permission: "`webhook.manage`",
+		notes: "Returns `webhookSecret` (`whsec_` + 48 hex). New webhooks are signed with it at once: update the trigger's credential (or let the trigger rotate it itself, see below).",
+	},
 	properties: [
 		{
 			displayName: NOTICE,

@@ -6,6 +6,7 @@ import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { profileOutput, readReveal, readSecret, revealWebhookSecretField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { SECRET } from '../tool/words';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const trimmed = readTextValue(ctx, itemIndex, value, 'Webhook URL');
@@ -30,6 +31,15 @@ export const updateProfile: OperationDefinition = {
 	name: 'Update Profile',
 	action: 'Update company profile',
 	description: 'Set the URL that receives webhooks and/or the secret they are signed with',
+	kind: 'credentials',
+	tool: {
+		text: `Change the webhook URL or secret. ${SECRET}`,
+	},
+	docs: {
+		endpoint: "`PATCH /auth/company/profile`",
+		permission: "not named",
+		notes: "Webhook URL (http(s)) and/or Webhook Secret. A new secret must also go into the trigger's credential. The answer's `webhookSecret` is masked like Get Profile's unless **Reveal Webhook Secret** is on.",
+	},
 	properties: [
 		{
 			displayName:

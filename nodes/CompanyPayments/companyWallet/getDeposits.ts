@@ -7,6 +7,16 @@ export const getDeposits = listOperation({
 	name: 'Get Deposits',
 	action: 'Get company deposits',
 	description: 'List deposits to the company wallet, one output item per deposit',
+	kind: 'read',
+	tool: {
+		text: 'List deposits to the company wallet, optionally only those in one Status. Needs nothing. Returns one short record per deposit: id, status, amount, creditedAmount, txHash, dates.',
+		compact: ['id', 'status', 'amount', 'creditedAmount', 'txHash', 'createdAt', 'updatedAt'],
+	},
+	docs: {
+		endpoint: "`GET /wallets/deposits`",
+		permission: "not named",
+		notes: "Return All / Limit, filter Status. One item per deposit.",
+	},
 	path: ENDPOINTS.walletDeposits,
 	itemsKey: 'deposits',
 	statusList: 'companyDeposit',

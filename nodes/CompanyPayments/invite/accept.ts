@@ -11,6 +11,7 @@ import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { HIDDEN_TOKEN, inviteTokenField, readInviteToken } from './token';
+import { SECRET } from '../tool/words';
 
 export const UNKNOWN_TOKEN =
 	'No invite exists for this token. Check that the token or invite URL was copied completely';
@@ -24,6 +25,15 @@ export const accept: OperationDefinition = {
 	action: 'Accept an invite',
 	description:
 		"Create the invited member with an e-mail and password, without the API key; outputs the new member's API key",
+	kind: 'credentials',
+	tool: {
+		text: `Accept an invite. ${SECRET}`,
+	},
+	docs: {
+		endpoint: "`POST /auth/invites/{token}/accept`",
+		permission: "public, sent without the API key",
+		notes: "Email and Password. Outputs the service's answer with the new member's API key, `apiKeyField` (which field holds it) and a `notice`: the key is shown once, store it in a credential now. It also lands in the execution data.",
+	},
 	properties: [
 		{
 			displayName:

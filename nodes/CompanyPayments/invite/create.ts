@@ -36,6 +36,15 @@ export const create: OperationDefinition = {
 	action: 'Create an invite',
 	description:
 		'Invite a new member (needs members.invite and a member API key); outputs the invite URL to share, valid 7 days',
+	kind: 'write',
+	tool: {
+		text: 'Create an invite for a new team member, valid 7 days. Needs nothing (Email, Role and Permissions are optional). Returns the invite: id, email, role, status; its link is not shown to the model (a person finds it in the n8n execution).',
+	},
+	docs: {
+		endpoint: "`POST /members/invites`",
+		permission: "`members.invite` (member API key)",
+		notes: "Optional Email (only that address can accept), Role (Owner, Admin or Member), Permissions. The output starts with `url`, the link to share; valid 7 days.",
+	},
 	properties: [
 		emailField(
 			'Only this e-mail address can accept the invite. Leave empty for an invite anyone with the URL can accept.',

@@ -10,6 +10,15 @@ export const revoke: OperationDefinition = {
 	name: 'Revoke',
 	action: 'Revoke an invite',
 	description: 'Revoke an open invite so it can no longer be accepted (needs members.invite)',
+	kind: 'write',
+	tool: {
+		text: 'Revoke an open invite so it can no longer be accepted. Needs: Invite ID. Returns ok.',
+	},
+	docs: {
+		endpoint: "`DELETE /members/invites/{id}`",
+		permission: "`members.invite`",
+		notes: "An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.",
+	},
 	properties: recordIdFields({
 		displayName: 'Invite',
 		name: 'inviteId',

@@ -18,6 +18,15 @@ export const remove: OperationDefinition = {
 	action: 'Remove a member',
 	description:
 		"Remove a member from the company (needs members.remove and a member API key); the member's API key stops working at once",
+	kind: 'write',
+	tool: {
+		text: "Remove a team member; the member's API key stops working at once. Needs: Member ID. Returns ok.",
+	},
+	docs: {
+		endpoint: "`DELETE /members/{userId}` (Member ID)",
+		permission: "`members.remove` (member API key)",
+		notes: "Outputs `{ ok, userId }`; the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
+	},
 	properties: [
 		...userIdFields,
 		{

@@ -4,6 +4,7 @@ import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
 import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
+import { MONEY } from '../tool/words';
 
 /** POST /orders/accept/{id}: reserves the funds and returns the Order. */
 export async function acceptQuote(
@@ -28,6 +29,15 @@ export const accept: OperationDefinition = {
 	action: 'Accept a quote',
 	description:
 		'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
+	kind: 'money',
+	tool: {
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+	},
+	docs: {
+		endpoint: "`POST /orders/accept/{id}`",
+		permission: "`orders.create`",
+		notes: "Quote ID must be a UUID. Sends `Idempotency-Key`, derived from the quote ID unless set. Outputs the order; the amount is reserved (`frozenBalance`).",
+	},
 	properties: [
 		{
 			displayName: 'Quote ID',

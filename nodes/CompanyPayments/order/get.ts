@@ -11,7 +11,16 @@ export const get: OperationDefinition = {
 	name: 'Get',
 	action: 'Get an order',
 	description: 'Get one order by its ID',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: 'Look up one QR-code order by its ID. Needs: Order ID (a UUID). Returns status (created, in_progress, success, failed, expired_no_taker, expired_by_system, disputed), amountRub, amountUsdt, merchantName, externalOrderId, failureReason and its dates.',
+	},
+	docs: {
+		endpoint: "`GET /orders/{id}`",
+		permission: "`orders.read`",
+		notes: "Order ID must be a UUID.",
+	},
 	properties: orderIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const orderId = readRecordId(this, itemIndex, 'orderId', 'Order ID', 'uuid');

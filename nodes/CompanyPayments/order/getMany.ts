@@ -1,10 +1,21 @@
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { ORDER_FIELDS } from '../tool/words';
 
 export const getMany = listOperation({
 	action: 'Get many orders',
 	description: 'List the company orders, one output item per order',
+	kind: 'read',
+	tool: {
+		text: 'List the company QR-code orders, optionally only those in one Status. Needs nothing. Returns one short record per order: id, status, amounts in RUB and USDT, merchant, failureReason, dates.',
+		compact: ORDER_FIELDS,
+	},
+	docs: {
+		endpoint: "`GET /orders`",
+		permission: "`orders.read`",
+		notes: "Return All / Limit, filter Status.",
+	},
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
 	statusList: 'order',

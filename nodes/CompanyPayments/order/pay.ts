@@ -8,6 +8,7 @@ import { idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { acceptQuote } from './accept';
 import { prepareQuote, qrCodeField } from './prepare';
+import { CONFLICT, MONEY } from '../tool/words';
 
 const EXPIRED =
 	'The quote expired before it could be accepted (quotes live 30 seconds). Nothing was paid; run the node again to pay with a new quote';
@@ -17,6 +18,15 @@ export const pay: OperationDefinition = {
 	name: 'Pay QR Code',
 	action: 'Pay a QR code',
 	description: 'Prepare a quote from the QR code and accept it at once; outputs the order',
+	kind: 'money',
+	tool: {
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+	},
+	docs: {
+		endpoint: "`POST /orders/prepare` then `POST /orders/accept/{id}`",
+		permission: "`orders.create`",
+		notes: "One step for \"pay this QR\" flows. Outputs the order with the quote under `quote`. Set *Idempotency Key* to a payment reference when executions may be re-run (see above). If the quote expires before it is accepted the error says so and that nothing was paid.",
+	},
 	properties: [qrCodeField, payIdempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');

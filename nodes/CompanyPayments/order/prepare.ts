@@ -36,6 +36,15 @@ export const prepare: OperationDefinition = {
 	action: 'Prepare a quote',
 	description:
 		'Turn a QR code into a quote (valid 30 seconds) that Accept Quote turns into an order',
+	kind: 'read',
+	tool: {
+		text: 'Prepare a quote for paying a QR code; nothing is paid and the quote expires after 30 seconds. Needs: QR Code (the text encoded in the QR code). Returns the quote: its ID and the amounts in RUB and USDT.',
+	},
+	docs: {
+		endpoint: "`POST /orders/prepare`",
+		permission: "`orders.create`",
+		notes: "Body `qrCode`. The quote lives 30 seconds.",
+	},
 	properties: [qrCodeField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const qrCode = requireText(this, itemIndex, 'qrCode', 'QR Code');

@@ -6,6 +6,7 @@ import { apiRequest, idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
+import { CONFLICT, MONEY } from '../tool/words';
 
 export const cancel: OperationDefinition = {
 	value: 'cancel',
@@ -14,6 +15,15 @@ export const cancel: OperationDefinition = {
 	description:
 		'Cancel a payout that no executor has taken yet (status waiting_trader); it ends in fail with failReason cancelled_by_merchant and its money is returned',
 	// The document shows no Idempotency-Key for cancel; it is sent anyway (see assumptions.ts).
+	kind: 'money',
+	tool: {
+		text: `Cancel a payout that no executor has taken yet (status waiting_trader); its money returns to the company balance. ${MONEY} ${CONFLICT} Needs: Payout ID. Returns the payout with fundsReturned.`,
+	},
+	docs: {
+		endpoint: "`POST /payouts/{id}/cancel`",
+		permission: "not named",
+		notes: "Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says an executor already took the payout. Sends `Idempotency-Key` (assumption).",
+	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);

@@ -8,6 +8,7 @@ import { payoutExternalId } from '../tool/reference';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
 import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
+import { CONFLICT, MONEY } from '../tool/words';
 
 /** The optional text fields of a payout, each sent under its own name when not empty. */
 const optionalFields: INodeProperties[] = [
@@ -48,6 +49,15 @@ export const create: OperationDefinition = {
 	action: 'Create a payout',
 	description:
 		'Pay an amount in RUB to a card or phone number, paid from the company USDT balance at the rate fixed at creation',
+	kind: 'money',
+	tool: {
+		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number; optionally an External ID. The External ID is the paymentReference unless you give one. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
+	},
+	docs: {
+		endpoint: "`POST /payouts` (assumed)",
+		permission: "not named",
+		notes: "Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.",
+	},
 	properties: [
 		{
 			displayName: 'Amount (RUB)',

@@ -12,7 +12,16 @@ export const get: OperationDefinition = {
 	action: 'Get a payout',
 	description:
 		'Get one payout by its ID; fundsReturned tells whether its money is back on the company balance',
-	readOnly: true,
+	concurrent: true,
+	kind: 'read',
+	tool: {
+		text: "Look up one payout by its ID. Needs: Payout ID. Returns status (pending, waiting_trader, in_progress, success, fail), amountRub, chargedUsdt, failReason, the recipient's number masked (requisite), and fundsReturned: true when the money is back on the company balance (rely on it, not on status fail).",
+	},
+	docs: {
+		endpoint: "`GET /payouts/{id}`",
+		permission: "not named",
+		notes: "",
+	},
 	properties: payoutIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);

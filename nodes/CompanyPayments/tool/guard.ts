@@ -44,7 +44,7 @@ export function refusal(
 		resource === 'card' &&
 		operation.value === 'getSensitiveData' &&
 		ctx.getNodeParameter('maskSensitiveData', itemIndex, true) === false;
-	if (entry.kind === 'secret' || reveals) {
+	if (entry.kind === 'credentials' || reveals) {
 		return {
 			refused: true,
 			error: `The operation ${what} is not available to an AI agent: it handles credentials or card secrets (API keys, session tokens, webhook secrets, passwords, full card numbers), which must never reach an AI model. ${NOTHING_DONE}`,

@@ -1,4 +1,4 @@
-export { TOOL_CATALOG, toolEntry } from './catalog';
+export { toolCatalog, toolEntry } from './catalog';
 export type { ToolEntry, ToolKind } from './catalog';
 export { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
 export type { Refusal } from './guard';

@@ -114,7 +114,7 @@ function operationToolProperties(
 			},
 		);
 	}
-	if (entry.kind === 'secret') {
+	if (entry.kind === 'credentials') {
 		properties.push({
 			displayName: SECRET_NOTICE,
 			name: 'agentSecretNotice',

@@ -10,6 +10,15 @@ export const block: OperationDefinition = {
 	name: 'Block',
 	action: 'Block a user wallet',
 	description: 'Block a user wallet',
+	kind: 'write',
+	tool: {
+		text: 'Block a user wallet. Needs: Wallet ID. Returns the blocked wallet.',
+	},
+	docs: {
+		endpoint: "`POST /user-wallets/{walletId}/block`",
+		permission: "not named",
+		notes: "",
+	},
 	properties: walletIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const walletId = readWalletId(this, itemIndex);

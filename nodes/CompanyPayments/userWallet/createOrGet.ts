@@ -11,6 +11,15 @@ export const createOrGet: OperationDefinition = {
 	name: 'Create or Get',
 	action: 'Create or get a user wallet',
 	description: 'Create the wallet of an end user, or return it if this external ID already has one',
+	kind: 'write',
+	tool: {
+		text: 'Create the deposit wallet of an end user, or return the one this user already has. Needs: External ID (your identifier of the user). Returns the wallet: id, externalId, address, status.',
+	},
+	docs: {
+		endpoint: "`POST /user-wallets`",
+		permission: "not named",
+		notes: "Body `externalId`; one wallet per external ID.",
+	},
 	properties: [externalIdField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const externalId = requireText(this, itemIndex, 'externalId', 'External ID');

@@ -1,12 +1,23 @@
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { DEPOSIT_FIELDS } from '../tool/words';
 
 export const getDeposits = listOperation({
 	value: 'getDeposits',
 	name: 'Get Deposits',
 	action: 'Get user wallet deposits',
 	description: 'List deposits to user wallets, one output item per deposit',
+	kind: 'read',
+	tool: {
+		text: 'List deposits to user wallets, optionally only those of one External ID or Status. Needs nothing. Returns one short record per deposit: id, externalId, walletId, amount, status, txHash, createdAt.',
+		compact: DEPOSIT_FIELDS,
+	},
+	docs: {
+		endpoint: "`GET /user-wallets/deposits`",
+		permission: "not named",
+		notes: "Query `externalId`, `status`, `limit`, `offset`; one item per deposit.",
+	},
 	path: ENDPOINTS.userWalletDeposits,
 	itemsKey: 'deposits',
 	statusList: 'userDeposit',

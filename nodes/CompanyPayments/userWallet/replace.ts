@@ -10,6 +10,15 @@ export const replace: OperationDefinition = {
 	name: 'Replace',
 	action: 'Replace a user wallet',
 	description: 'Block the wallet and create a new one for the same end user',
+	kind: 'write',
+	tool: {
+		text: 'Block a user wallet and create a new one for the same end user. Needs: Wallet ID. Returns the new wallet with its address.',
+	},
+	docs: {
+		endpoint: "`POST /user-wallets/{walletId}/replace`",
+		permission: "not named",
+		notes: "Blocks the wallet and creates a new one for the same external user.",
+	},
 	properties: walletIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const walletId = readWalletId(this, itemIndex);

@@ -1,0 +1,26 @@
+/**
+ * Words and field lists that several operations' tool descriptions share (each operation states
+ * its own `tool` entry in its file; see types.ts). Imports nothing, so any operation may use it.
+ */
+export const MONEY =
+	'Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays): the same reference always means the same payment, so calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.';
+/** Said only of operations whose answer shows what was paid (not Accept Quote). */
+export const CONFLICT =
+	'The same reference with other details is refused as a conflict, and nothing is paid.';
+export const SECRET =
+	'Not available to an AI agent (it returns or sets credentials, which must never reach a model): every call is refused. A person does this in n8n or in the service cabinet.';
+
+export const ORDER_FIELDS = [
+	'id',
+	'externalOrderId',
+	'status',
+	'amountRub',
+	'amountUsdt',
+	'paymentType',
+	'merchantName',
+	'failureReason',
+	'createdAt',
+	'completedAt',
+];
+export const WALLET_FIELDS = ['id', 'externalId', 'address', 'status', 'blockedAt', 'createdAt'];
+export const DEPOSIT_FIELDS = ['id', 'externalId', 'walletId', 'amount', 'status', 'txHash', 'createdAt'];
