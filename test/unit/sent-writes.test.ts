@@ -109,3 +109,87 @@ describe('Retry On Fail never sends a money write again that the document promis
 		expect(seen[1].key).toBe(seen[0].key);
 	});
 });
+
+describe('one Idempotency Key names one payment', () => {
+	it('two items given the same key for different payouts: the second is refused, not answered with the first', async () => {
+		const seen = serve('/payouts', [
+			[201, { id: 'po_1', externalId: 'salary-0', status: 'waiting_trader', amountRub: 1000 }],
+		]);
+		const first = { ...payout(0), idempotencyKey: 'INV-9' };
+		const second = { ...payout(1), amountRub: 90000, idempotencyKey: 'INV-9' };
+		const { output } = await runNode({ parameters: [first, second], continueOnFail: true });
+		expect(seen).toHaveLength(1);
+		expect(output[0].json.id).toBe('po_1');
+		expect(output[1].json.id).toBeUndefined();
+		expect(String(output[1].json.error)).toMatch(
+			/^IDEMPOTENCY_KEY_REUSED: the Idempotency-Key "INV-9"/,
+		);
+		expect(output[1].json.paymentOutcome).toBe('not_paid');
+	});
+
+	it('the same key for another quote (Accept Quote) is refused before it is sent', async () => {
+		const quotes = ['0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11', '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'];
+		const seen = serve(`/orders/accept/${quotes[0]}`, [[200, { id: 'ord_1', status: 'created' }]]);
+		const parameters = quotes.map((quoteId) => ({
+			resource: 'order',
+			operation: 'accept',
+			quoteId,
+			idempotencyKey: 'PAY-1',
+		}));
+		const { output } = await runNode({ parameters, continueOnFail: true });
+		expect(seen).toHaveLength(1);
+		expect(String(output[1].json.error)).toMatch(/^IDEMPOTENCY_KEY_REUSED/);
+	});
+});
+
+describe('Pay QR Code: the key names the payment of the QR code, not the quote made for it', () => {
+	const qrCode = 'https://qr.nspk.ru/AS1000ABCDEF?type=02&sum=150000&cur=RUB';
+	function serveQuotes(): IDataObject[] {
+		let quotes = 0;
+		nock(BASE_URL)
+			.persist()
+			.post('/orders/prepare')
+			.reply(() => [
+				200,
+				{ id: `0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a1${quotes++}`, amountRub: 1500 },
+			]);
+		const seen: IDataObject[] = [];
+		nock(BASE_URL)
+			.persist()
+			.post(/^\/orders\/accept\//)
+			.reply(function (uri) {
+				seen.push({ uri, key: this.req.headers['idempotency-key'] });
+				return [200, { id: 'ord_1', status: 'created', amountRub: 1500 }];
+			});
+		return seen;
+	}
+
+	it('Retry On Fail prepares a new quote and accepts it under the same key (the service replays)', async () => {
+		const seen = serveQuotes();
+		const parameters = { resource: 'order', operation: 'pay', qrCode };
+		await runNode({ parameters });
+		const { output } = await runNode({ parameters, sameProcess: true });
+		expect(output[0].json.id).toBe('ord_1');
+		expect(seen).toHaveLength(2);
+		expect(seen[1].key).toBe(seen[0].key);
+		expect(seen[1].uri).not.toBe(seen[0].uri);
+	});
+
+	it('the same payment reference for another QR code is refused', async () => {
+		serveQuotes();
+		const { output } = await runNode({
+			parameters: [
+				{ resource: 'order', operation: 'pay', qrCode, idempotencyKey: 'fines-nov' },
+				{
+					resource: 'order',
+					operation: 'pay',
+					qrCode: qrCode.replace('ABCDEF', 'GHIJKL'),
+					idempotencyKey: 'fines-nov',
+				},
+			],
+			continueOnFail: true,
+		});
+		expect(output[0].json.id).toBe('ord_1');
+		expect(String(output[1].json.error)).toMatch(/^IDEMPOTENCY_KEY_REUSED/);
+	});
+});

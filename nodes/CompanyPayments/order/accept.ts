@@ -13,6 +13,7 @@ export async function acceptQuote(
 	quoteId: string,
 	key: string,
 	explain?: Record<string, string>,
+	pays?: string,
 ): Promise<IDataObject> {
 	return (await apiRequest.call(ctx, {
 		method: 'POST',
@@ -20,6 +21,7 @@ export async function acceptQuote(
 		headers: { 'Idempotency-Key': key },
 		itemIndex,
 		explain,
+		pays,
 	})) as IDataObject;
 }
 
@@ -34,9 +36,10 @@ export const accept: OperationDefinition = {
 		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
-		endpoint: "`POST /orders/accept/{id}`",
-		permission: "`orders.create`",
-		notes: "Quote ID must be a UUID. Sends `Idempotency-Key`, derived from the quote ID unless set. Outputs the order; the amount is reserved (`frozenBalance`).",
+		endpoint: '`POST /orders/accept/{id}`',
+		permission: '`orders.create`',
+		notes:
+			'Quote ID must be a UUID. Sends `Idempotency-Key`, derived from the quote ID unless set. Outputs the order; the amount is reserved (`frozenBalance`).',
 	},
 	properties: [
 		{

@@ -17,9 +17,9 @@ export const get: OperationDefinition = {
 		text: 'Look up one QR-code order by its ID. Needs: Order ID (a UUID). Returns status (created, in_progress, success, failed, expired_no_taker, expired_by_system, disputed), amountRub, amountUsdt, merchantName, externalOrderId, failureReason and its dates.',
 	},
 	docs: {
-		endpoint: "`GET /orders/{id}`",
-		permission: "`orders.read`",
-		notes: "Order ID must be a UUID.",
+		endpoint: '`GET /orders/{id}`',
+		permission: '`orders.read`',
+		notes: 'Order ID must be a UUID.',
 	},
 	properties: orderIdFields,
 	async execute(this: IExecuteFunctions, itemIndex: number) {

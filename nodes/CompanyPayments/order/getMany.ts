@@ -12,9 +12,9 @@ export const getMany = listOperation({
 		compact: ORDER_FIELDS,
 	},
 	docs: {
-		endpoint: "`GET /orders`",
-		permission: "`orders.read`",
-		notes: "Return All / Limit, filter Status.",
+		endpoint: '`GET /orders`',
+		permission: '`orders.read`',
+		notes: 'Return All / Limit, filter Status.',
 	},
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',

@@ -23,9 +23,10 @@ export const pay: OperationDefinition = {
 		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	docs: {
-		endpoint: "`POST /orders/prepare` then `POST /orders/accept/{id}`",
-		permission: "`orders.create`",
-		notes: "One step for \"pay this QR\" flows. Outputs the order with the quote under `quote`. Set *Idempotency Key* to a payment reference when executions may be re-run (see above). If the quote expires before it is accepted the error says so and that nothing was paid.",
+		endpoint: '`POST /orders/prepare` then `POST /orders/accept/{id}`',
+		permission: '`orders.create`',
+		notes:
+			'One step for "pay this QR" flows. Outputs the order with the quote under `quote`. Set *Idempotency Key* to a payment reference when executions may be re-run (see above). If the quote expires before it is accepted the error says so and that nothing was paid.',
 	},
 	properties: [qrCodeField, payIdempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -48,10 +49,15 @@ export const pay: OperationDefinition = {
 				itemIndex,
 			});
 		}
-		const order = await acceptQuote(this, itemIndex, quote[idField] as string, key, {
-			QUOTE_EXPIRED: EXPIRED,
-			QUOTE_NOT_FOUND: EXPIRED,
-		});
+		// The key names the payment of this QR code, not the quote prepared for it just now.
+		const order = await acceptQuote(
+			this,
+			itemIndex,
+			quote[idField] as string,
+			key,
+			{ QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
+			`the QR code ${qrCode}`,
+		);
 		return { ...order, quote };
 	},
 };

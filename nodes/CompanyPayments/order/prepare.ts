@@ -41,9 +41,9 @@ export const prepare: OperationDefinition = {
 		text: 'Prepare a quote for paying a QR code; nothing is paid and the quote expires after 30 seconds. Needs: QR Code (the text encoded in the QR code). Returns the quote: its ID and the amounts in RUB and USDT.',
 	},
 	docs: {
-		endpoint: "`POST /orders/prepare`",
-		permission: "`orders.create`",
-		notes: "Body `qrCode`. The quote lives 30 seconds.",
+		endpoint: '`POST /orders/prepare`',
+		permission: '`orders.create`',
+		notes: 'Body `qrCode`. The quote lives 30 seconds.',
 	},
 	properties: [qrCodeField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -34,7 +34,17 @@ import {
 	runLimiter,
 } from './retry';
 import { LINE_BREAK, describe, readServiceError, serviceError } from './serviceError';
-import { forgetSentWrite, recallSentWrite, rememberSentWrite, sentWriteId } from './sentWrites';
+import { ERROR_ACTIONS } from './errorActions';
+import {
+	forgetSentWrite,
+	recallSentWrite,
+	rememberSentWrite,
+	sentRequest,
+	sentWriteId,
+} from './sentWrites';
+
+/** The node's own errorCode of a money write refused because its key named another payment. */
+export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
@@ -56,6 +66,12 @@ export interface ApiRequest {
 	 * token is a key to the company and never appears in an error, a log or an execution.
 	 */
 	shownPath?: string;
+	/**
+	 * What a money write pays, when its path names something made for this one call (Pay QR
+	 * Code accepts a quote it has just prepared): a key used again is compared by this instead of
+	 * the path, so a retry of the same payment is the same request.
+	 */
+	pays?: string;
 	/** Public endpoints (invite preview and accept) are called without the API key. */
 	authenticated?: boolean;
 	itemIndex?: number;
@@ -338,19 +354,32 @@ function idempotencyHeader(headers: Record<string, string> | undefined): string 
  *
  * A money write whose replay by key the document does not promise is sent at most once per
  * Idempotency-Key by this process (sentWrites.ts): Retry On Fail gets the first answer back, or
- * OUTCOME_UNKNOWN again when the first answer was lost, and sends nothing.
+ * OUTCOME_UNKNOWN again when the first answer was lost, and sends nothing. A key already used for
+ * another payment is refused (IDEMPOTENCY_KEY_REUSED, not paid) before it is sent.
  */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
 	const money = moneyWrite(request.method, request.path);
 	const key = idempotencyHeader(request.headers);
-	if (!money || money.replayByKey || key === undefined) {
-		return await exchange.call(this, request, money);
-	}
+	if (!money || key === undefined) return await exchange.call(this, request, money);
 	const credential = await runCredential(this, request.itemIndex);
-	const id = sentWriteId(credential.baseUrl, request.method, request.path, key);
+	const id = sentWriteId(credential.baseUrl, key);
+	const asked = sentRequest(request.method, request.pays ?? request.path, request.body);
 	const earlier = recallSentWrite(id);
-	if (earlier?.state === 'paid') return earlier.answer;
-	if (earlier) {
+	if (earlier && earlier.request !== asked) {
+		throw markOutcome(
+			new NodeApiError(this.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
+				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
+				description: [
+					'Nothing was sent to the service.',
+					`What to do: ${ERROR_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
+				].join(LINE_BREAK),
+				itemIndex: request.itemIndex,
+			}),
+			'not_paid',
+		);
+	}
+	if (!money.replayByKey && earlier?.state === 'paid') return earlier.answer;
+	if (!money.replayByKey && earlier) {
 		throw outcomeUnknownError(this.getNode(), money, {
 			reason:
 				'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
@@ -359,14 +388,14 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			itemIndex: request.itemIndex,
 		});
 	}
-	rememberSentWrite(id, { state: 'sending' });
+	rememberSentWrite(id, { request: asked, state: 'sending' });
 	const sending = exchange.call(this, request, money);
 	// Registered first, so the store is up to date before the caller sees the answer or error.
 	void sending.then(
-		(answer) => rememberSentWrite(id, { state: 'paid', answer }),
+		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
 		(error: unknown) => {
 			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-			else rememberSentWrite(id, { state: 'unknown' });
+			else rememberSentWrite(id, { request: asked, state: 'unknown' });
 		},
 	);
 	return await sending;
@@ -474,11 +503,9 @@ async function exchange(
 			{ httpCode: String(status) },
 			{
 				message: `The service answered ${request.method} ${shownPath(request)} with a body that is not JSON`,
-				description: [
-					`HTTP status: ${status}`,
-					unread,
-					`Environment: ${credential.where}`,
-				].join(LINE_BREAK),
+				description: [`HTTP status: ${status}`, unread, `Environment: ${credential.where}`].join(
+					LINE_BREAK,
+				),
 				httpCode: String(status),
 				itemIndex,
 			},

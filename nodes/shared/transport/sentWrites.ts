@@ -7,31 +7,41 @@
  * lost, would be sent again, and a service that does not replay the key would pay them twice.
  * Here a key that was paid returns the answer it got, without a request; a key whose outcome is
  * unknown is refused with OUTCOME_UNKNOWN, without a request; a key the service refused (not
- * paid) may be sent again. Writes the document promises replay for are not kept: the service
- * itself answers a repeated key with the stored result.
+ * paid) may be sent again. Writes the document promises replay for are sent again (the service
+ * answers a repeated key with the stored result).
+ *
+ * Every money write with a key is kept with what it asked for: the same key for another payment
+ * (two items given one Idempotency Key, another quote or card) is refused before it is sent,
+ * since the service would answer it with the first payment.
  *
  * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
  * most MAX_KEPT keys; a new execution derives new keys, and a key the user sets names one payment.
  */
-export type SentState =
+export type SentState = { request: string } & (
 	| { state: 'sending' }
 	| { state: 'paid'; answer: unknown }
-	| { state: 'unknown' };
+	| { state: 'unknown' }
+);
 
 /** How many keys are kept; the oldest go first. */
 export const MAX_KEPT = 10_000;
 
 const sent = new Map<string, SentState>();
 
-/** The entry of one write: the base URL, method and path it went to, and its key. */
-export function sentWriteId(baseUrl: string, method: string, path: string, key: string): string {
-	return `${baseUrl} ${method} ${path} ${key}`;
+/** The entry of one key at one service: the service keeps its keys per company, not per path. */
+export function sentWriteId(baseUrl: string, key: string): string {
+	return `${baseUrl} ${key}`;
+}
+
+/** What a write asked for: its method, path and body, so a key reused for another one is seen. */
+export function sentRequest(method: string, path: string, body: unknown): string {
+	return `${method} ${path} ${JSON.stringify(body ?? null)}`;
 }
 
 export function recallSentWrite(id: string): SentState | undefined {
 	const entry = sent.get(id);
 	return entry && entry.state === 'paid'
-		? { state: 'paid', answer: structuredClone(entry.answer) }
+		? { ...entry, answer: structuredClone(entry.answer) }
 		: entry;
 }
 
@@ -39,7 +49,7 @@ export function rememberSentWrite(id: string, entry: SentState): void {
 	sent.delete(id);
 	sent.set(
 		id,
-		entry.state === 'paid' ? { state: 'paid', answer: structuredClone(entry.answer) } : entry,
+		entry.state === 'paid' ? { ...entry, answer: structuredClone(entry.answer) } : entry,
 	);
 	if (sent.size > MAX_KEPT) sent.delete(sent.keys().next().value as string);
 }
