@@ -74,6 +74,23 @@ const UNKNOWN_ANSWERS: Array<[string, Answer]> = [
 	['a socket hang up', { fail: { code: 'ECONNRESET', message: 'socket hang up' } }],
 	['a broken pipe (EPIPE)', { fail: { code: 'EPIPE', message: 'write EPIPE' } }],
 	['a timeout', { fail: { code: 'ETIMEDOUT', message: 'read ETIMEDOUT' } }],
+	[
+		'a TLS record error after the handshake (EPROTO)',
+		{ fail: { code: 'EPROTO', message: 'write EPROTO ssl3_read_bytes:bad record mac' } },
+	],
+	[
+		'a TLS decryption failure',
+		{
+			fail: {
+				code: 'ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC',
+				message: 'decryption failed or bad record mac',
+			},
+		},
+	],
+	[
+		'a 409 CONFLICT with the service body (the same request processed before?)',
+		{ status: 409, body: serviceBody(409, 'CONFLICT') },
+	],
 ];
 
 /** Counts every request to the path; each is answered as given. */

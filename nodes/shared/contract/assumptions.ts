@@ -211,6 +211,18 @@ export const REPLAY_BY_KEY: ReadonlyArray<{ method: string; path: RegExp }> = [
 export const NOT_PAID_STATUSES = { min: 400, max: 499 } as const;
 
 /**
+ * A 409 is the exception among 4xx: a conflict with what the service already holds may be the
+ * same request processed before (a repeated key, a retried payout). Only these codes name a
+ * conflict that proves this request was refused: the card External ID is taken (the document's
+ * stated 409), and a payout that can no longer be cancelled. Any other 409 of a money write
+ * (CONFLICT, an unknown code) leaves the outcome unknown.
+ */
+export const NOT_PAID_CONFLICTS: readonly string[] = [
+	'CARD_EXTERNAL_ID_TAKEN',
+	'PAYOUT_NOT_CANCELABLE',
+];
+
+/**
  * Backoff when the service names no Retry-After: doubling from firstMs up to capMs, jittered.
  * Whatever Retry-After says, a retry waits at least minMs (a `Retry-After: 0` answered again and
  * again must not become a busy loop against the service), and one call is sent at most

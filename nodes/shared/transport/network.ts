@@ -5,6 +5,7 @@ export type NetworkFailureKind =
 	| 'timeout'
 	| 'reset'
 	| 'tls'
+	| 'tlsBroken'
 	| 'blockedPort'
 	| 'other';
 
@@ -37,26 +38,36 @@ const EXPLANATIONS: Record<NetworkFailureKind, string> = {
 	timeout: 'it did not answer in time',
 	reset: 'the connection was closed before an answer came',
 	tls: 'the secure connection (TLS) failed: an untrusted, expired or mismatched certificate, or https to a port that speaks plain http',
+	tlsBroken:
+		'the secure connection (TLS) broke (a protocol or record error), which can happen after the request was sent',
 	blockedPort:
 		'the port is one that HTTP clients refuse to connect to (a reserved port such as 9 or 25); use the port the service listens on',
 	other: 'no answer came back',
 };
 
-const TLS_CODE =
-	/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|EPROTO|HOSTNAME_MISMATCH/i;
+/**
+ * TLS failures of the handshake, before a byte of the request is sent: the certificate is not
+ * trusted or does not match, or the port speaks plain http. Any other TLS or protocol error
+ * (EPROTO, a bad record MAC, a decryption failure) may come after the request was written.
+ */
+const TLS_HANDSHAKE_CODE =
+	/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|ALTNAME|WRONG_VERSION_NUMBER/i;
+const TLS_CODE = /SSL|TLS|EPROTO/i;
 
 const CODE_IN_MESSAGE =
 	/\b(E[A-Z]{2,}[A-Z_]*|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|[A-Z_]*SELF_SIGNED[A-Z_]*)\b/;
 
 function kindOf(code: string | null, message: string): NetworkFailureKind {
 	const text = `${code ?? ''} ${message}`;
-	if (code !== null && TLS_CODE.test(code)) return 'tls';
+	if (code !== null && TLS_HANDSHAKE_CODE.test(code)) return 'tls';
+	if (code !== null && TLS_CODE.test(code)) return 'tlsBroken';
 	if (/ECONNREFUSED/i.test(text)) return 'refused';
 	if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(text)) return 'dns';
 	if (/ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|TimeoutError|timeout|timed out/i.test(text))
 		return 'timeout';
 	if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return 'reset';
-	if (/certificate|SSL|TLS/i.test(text)) return 'tls';
+	if (/certificate|wrong version number/i.test(text)) return 'tls';
+	if (/SSL|TLS|EPROTO/i.test(text)) return 'tlsBroken';
 	if (/bad port/i.test(text)) return 'blockedPort';
 	return 'other';
 }

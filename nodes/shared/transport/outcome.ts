@@ -1,7 +1,12 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS, NOT_PAID_STATUSES, REPLAY_BY_KEY } from '../contract/assumptions';
+import {
+	ASSUMED_ENDPOINTS,
+	NOT_PAID_CONFLICTS,
+	NOT_PAID_STATUSES,
+	REPLAY_BY_KEY,
+} from '../contract/assumptions';
 import { isObject } from '../contract/guards';
 
 import type { ServiceErrorInfo } from './serviceError';
@@ -106,7 +111,11 @@ export function isServiceErrorBody(body: unknown): boolean {
 /** The outcome an HTTP answer (not 2xx) to a money write proves. */
 export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
 	const refused = status >= NOT_PAID_STATUSES.min && status <= NOT_PAID_STATUSES.max;
-	return refused && isServiceErrorBody(body) ? 'not_paid' : 'unknown';
+	if (!refused || !isServiceErrorBody(body)) return 'unknown';
+	if (status !== 409) return 'not_paid';
+	return NOT_PAID_CONFLICTS.includes(String((body as IDataObject).errorCode))
+		? 'not_paid'
+		: 'unknown';
 }
 
 /** Marks an error of a money write with its outcome (read back by {@link outcomeFields}). */
