@@ -4,7 +4,7 @@ import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
-import { HIDDEN, toolCatalog } from '../../nodes/CompanyPayments/tool';
+import { HIDDEN, differences, toolCatalog } from '../../nodes/CompanyPayments/tool';
 import {
 	idempotencyKey,
 	normaliseArgument,
@@ -282,9 +282,44 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		const first = await keyOf(createPayout(), { runIndex: 0 });
 		const again = await keyOf(createPayout(), { runIndex: 3, executionId: '2002' });
 		const mcp = await keyOf(createPayout(), { executionId: undefined });
-		expect(first).toMatch(/^n8n-ref-[0-9a-f]{16}-INV-1042$/);
+		expect(first).toMatch(/^n8n-ref-[0-9a-f]{16}-inv-1042$/);
 		expect(again).toBe(first);
 		expect(mcp).toBe(first);
+	});
+
+	it('is the same however the reference is written: letter case, spaces, full-width forms', () => {
+		const context = toolContext({ parameters: createPayout() });
+		const key = (reference: string) => referenceKey(context, 0, reference, 'payout.create');
+		for (const written of ['inv-1042', ' INV-1042 ', 'ＩＮＶ-１０４２']) {
+			expect([written, key(written)]).toEqual([written, key(REFERENCE)]);
+		}
+		expect(key('INV 1042')).not.toBe(key(REFERENCE));
+	});
+
+	it('finds the payout made under the reference written another way, and pays nothing more', async () => {
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [{ ...payout, externalId: 'INV-1042' }], total: 1 });
+		const { output, context } = await runTool({
+			parameters: createPayout({ paymentReference: 'inv-1042 ' }),
+		});
+		expect(context.requests.map((request) => request.method)).toEqual(['GET']);
+		expect(output[0]).toMatchObject({ repeated: true });
+	});
+
+	it('a phone number the service writes its own way (+7 for 8) is the same recipient, not a conflict', () => {
+		expect(
+			differences(
+				toolContext({
+					parameters: createPayout({ requisiteType: 'phone', requisite: '8 999 123-45-67' }),
+				}),
+				'payout',
+				'create',
+				0,
+				{ ...payout, externalId: REFERENCE, requisiteType: 'phone', requisite: '+79991234567' },
+			),
+		).toEqual([]);
 	});
 
 	it('differs for another reference, node, workflow or instance', async () => {

@@ -4,6 +4,7 @@ import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assump
 import { listRecords } from '../../shared/pager';
 import {
 	normaliseArgument,
+	canonicalReference,
 	paymentReference,
 	runsAsAgentTool,
 } from '../../shared/transport/idempotency';
@@ -140,17 +141,28 @@ const DETAILS: Record<string, Detail[]> = {
 };
 
 /** A requisite in an answer may be masked: then only its last four digits can be compared. */
+/** How many trailing digits name a phone line whatever its country prefix (8 999… is +7 999…). */
+const PHONE_DIGITS = 10;
+
 function same(name: string, asked: unknown, answered: unknown): boolean {
-	const a = normaliseArgument(asked);
-	const b = normaliseArgument(answered);
-	if (
-		name === 'requisite' &&
-		typeof answered === 'string' &&
-		/\D/.test(answered.replace(/^\+/, ''))
-	) {
-		return String(asked).replace(/\D/g, '').slice(-4) === answered.replace(/\D/g, '').slice(-4);
+	if (name === 'externalId' && typeof asked === 'string' && typeof answered === 'string') {
+		return canonicalReference(asked) === canonicalReference(answered);
 	}
-	return JSON.stringify(a) === JSON.stringify(b);
+	if (name === 'requisite' && typeof answered === 'string') {
+		const askedDigits = String(asked).replace(/\D/g, '');
+		const answeredDigits = answered.replace(/\D/g, '');
+		// Masked by the service (•••• 9012): only the last four digits can be compared.
+		if (/\D/.test(answered.replace(/^\+/, '').replace(/[\s()-]/g, ''))) {
+			return askedDigits.slice(-4) === answeredDigits.slice(-4);
+		}
+		// A phone number comes back in the service's own form (+7…, 8…): the line is the same
+		// when its national digits are. A card number (16 to 19 digits) must match whole.
+		if (askedDigits.length <= 15 && answeredDigits.length <= 15) {
+			return askedDigits.slice(-PHONE_DIGITS) === answeredDigits.slice(-PHONE_DIGITS);
+		}
+		return askedDigits === answeredDigits;
+	}
+	return JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(answered));
 }
 
 export interface Difference extends IDataObject {
@@ -235,6 +247,12 @@ export async function existingPayout(
 		itemIndex,
 		returnAll: true,
 	});
-	const found = records.find((record) => record.externalId === externalId);
+	// One payment however the reference was written ("INV-1042", "inv-1042 "): compared as it
+	// names the payment (canonicalReference), like the key.
+	const wanted = canonicalReference(externalId);
+	const found = records.find(
+		(record) =>
+			typeof record.externalId === 'string' && canonicalReference(record.externalId) === wanted,
+	);
 	return found ? withFundsReturned(found) : undefined;
 }

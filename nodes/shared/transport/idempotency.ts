@@ -236,12 +236,22 @@ export function paymentReference(ctx: IExecuteFunctions, itemIndex: number): str
  * new one. So the same reference, by any route (the same agent run, two MCP calls or sessions, a
  * retry after a client timeout, a new execution), sends the same key.
  */
+/**
+ * A payment reference as it names a payment: Unicode-normalised (NFKC), trimmed, inner white
+ * space as one space, in lower case. A model or a person writes the same invoice as "INV-1042",
+ * "inv-1042" or "INV-1042 " from one call to the next; those are one payment, never three.
+ */
+export function canonicalReference(reference: string): string {
+	return reference.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
 export function referenceKey(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	reference: string,
+	given: string,
 	operation: string,
 ): string {
+	const reference = canonicalReference(given);
 	const scope = createHash('sha256')
 		.update(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}/${operation}`)
 		.digest('hex')
