@@ -282,7 +282,33 @@ describe('maskForModel, by meaning (examples)', () => {
 			{ url: 'https://pay.example.com/invite?token=3f9a1c2e4b6d8f00a1b2c3d4e5f60718' },
 			[],
 		);
-		expect(output.url).toBe('https://pay.example.com/invite?token=[hidden]');
+		expect(output.url).toBe('https://pay.example.com/[hidden]');
+		// The same link quoted in a text keeps its shape, its token hidden.
+		const quoted = maskForModel(
+			{ note: 'Join: https://pay.example.com/invite?token=3f9a1c2e4b6d8f00a1b2c3d4e5f60718' },
+			[],
+		);
+		expect(quoted.note).toBe('Join: https://pay.example.com/invite?token=[hidden]');
+	});
+
+	it.each([
+		'https://cabinet.example.com/team/3f9a1c2e4b6d8f00a1b2c3d4e5f60718/accept',
+		'https://cabinet.example.com/signup/QwErTyUiOpAsDfGhJk',
+		'https://cabinet.example.com/join?ref=QwErTyUiOpAsDfGh',
+		'https://cabinet.example.com/accept?invite_code=QwErTyUiOp',
+		'https://cabinet.example.com/#/welcome/QwErTyUiOpAsDfGhJk/start',
+		'https://cabinet.example.com/welcome/abcdefghijkl',
+	])('an invite url of another form never reaches the model: %s', (url) => {
+		const output = maskForModel({ id: 'inv-1', url, status: 'pending' }, []);
+		expect(output).toEqual({
+			id: 'inv-1',
+			url: 'https://cabinet.example.com/[hidden]',
+			status: 'pending',
+		});
+		const token = /(QwErTyUiOp\w*|3f9a\w+|abcdefghijkl)/.exec(url)?.[1] as string;
+		expect(JSON.stringify(maskForModel({ text: `see ${url}` }, []))).not.toContain(
+			token === 'abcdefghijkl' ? 'never' : token,
+		);
 	});
 
 	it('a card number that arrived as a JSON number is cut to its last digits', () => {

@@ -668,7 +668,7 @@ describe('masking for the model', () => {
 			cardNumberFull: '•••• •••• •••• 1234',
 			requisite: '•••• 9012',
 			nested: { apiKey: HIDDEN, password: HIDDEN, token: HIDDEN },
-			url: 'https://pay.test/auth/invites/[hidden]',
+			url: 'https://pay.test/[hidden]',
 			error: 'call •••• 4567 back',
 		});
 	});

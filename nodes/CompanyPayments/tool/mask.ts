@@ -25,7 +25,7 @@ function normalise(key: string): string {
 	return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-type FieldKind = 'secret' | 'webhookSecret' | 'token' | 'cvv' | 'cardNumber' | 'requisite';
+type FieldKind = 'secret' | 'webhookSecret' | 'token' | 'cvv' | 'cardNumber' | 'requisite' | 'link';
 
 /** Name parts that make a field a credential or secret wherever they appear in its name. */
 const SECRET_PARTS = [
@@ -42,6 +42,20 @@ const SECRET_PARTS = [
 	'cookie',
 	'credential',
 ];
+/** Names of a record's own link (an invite's `url`), as opposed to a link it points at (`webhookUrl`). */
+const LINK_NAMES = new Set([
+	'url',
+	'uri',
+	'link',
+	'href',
+	'inviteurl',
+	'invitelink',
+	'inviteuri',
+	'joinurl',
+	'joinlink',
+	'accepturl',
+	'acceptlink',
+]);
 /** Whole names that are credentials. */
 const SECRET_NAMES = new Set(['key', 'newkey', 'pin', 'session', 'sessionid', 'otp']);
 
@@ -56,6 +70,9 @@ function fieldKind(key: string): FieldKind | undefined {
 	if (SECRET_NAMES.has(name) || SECRET_PARTS.some((part) => name.includes(part))) return 'secret';
 	if (name.includes('secret')) return 'secret';
 	if (name.endsWith('token')) return 'token';
+	// A link a record carries as its own (an invite's `url`): it is the key to what it opens,
+	// whatever form the token takes in it, so only where it leads (scheme and host) is kept.
+	if (LINK_NAMES.has(name)) return 'link';
 	if (name === 'requisite' || name.endsWith('requisite') || /phone/.test(name)) return 'requisite';
 	return undefined;
 }
@@ -105,19 +122,19 @@ const INVITE_SEGMENTS = new Set(['invite', 'invites', 'invitation', 'invitations
 function tokenLike(value: string): boolean {
 	if (!/^[A-Za-z0-9._~+=%-]+$/.test(value)) return false;
 	if (value.length >= 24) return true;
-	return value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
+	if (value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value)) return true;
+	// Random letters in both cases (`QwErTyUiOp…`), which words and slugs are not.
+	return value.length >= 10 && /[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value.slice(1));
 }
 
 /** The path part of a link with its token segments hidden. */
 function maskPath(path: string): string {
 	const segments = path.split('/');
-	let last = segments.length - 1;
-	while (last > 0 && segments[last] === '') last--;
 	return segments
 		.map((segment, index) => {
 			if (segment === '') return segment;
 			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
-			return after || (index === last && tokenLike(segment)) ? HIDDEN_PART : segment;
+			return after || tokenLike(segment) ? HIDDEN_PART : segment;
 		})
 		.join('/');
 }
@@ -137,7 +154,12 @@ function maskParameters(text: string): string {
 			} catch {
 				// Not percent-encoded: judged as it stands.
 			}
-			const secret = value !== '' && (SECRET_PARAMETERS.has(normalise(name)) || tokenLike(decoded));
+			const named = normalise(name);
+			const secret =
+				value !== '' &&
+				(SECRET_PARAMETERS.has(named) ||
+					/token|invite|code|secret|key|auth|sig|ref/.test(named) ||
+					tokenLike(decoded));
 			return secret ? `${name}=${HIDDEN_PART}` : pair;
 		})
 		.join('&');
@@ -229,6 +251,16 @@ function maskText(text: string, secrets: string[], inText: boolean): string {
 	return inText ? maskNumbers(out, '') : out;
 }
 
+/**
+ * A record's own link cut to where it leads: `https://cabinet.example.com/[hidden]`. Anything
+ * else in such a field (no scheme and host) is judged by its content like any value.
+ */
+function linkHost(link: string, secrets: string[]): string {
+	const host = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+/i.exec(link.trim())?.[0];
+	if (!host) return maskText(link, secrets, false);
+	return host.length === link.trim().length ? host : `${host}/${HIDDEN_PART}`;
+}
+
 /** Values an operation masked already: dots, then at most the last four digits. */
 function maskedAlready(value: string): boolean {
 	return /^[•*…][•*…\s-]*\d{0,4}$/.test(value);
@@ -244,6 +276,7 @@ function maskField(key: string, value: unknown, secrets: string[], inText: boole
 		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
 		if (kind === 'token') return /^[A-Z]{2,10}$/.test(text) ? text : HIDDEN;
 		if (kind === 'requisite' && /\d/.test(text)) return maskRequisite(text);
+		if (kind === 'link') return linkHost(text, secrets);
 	}
 	return maskValue(value, secrets, inText || TEXT_FIELDS.has(normalise(key)));
 }
