@@ -193,3 +193,25 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 		expect(String(output[1].json.error)).toMatch(/^IDEMPOTENCY_KEY_REUSED/);
 	});
 });
+
+describe('the same key in flight twice at once in one process', () => {
+	it('two parallel calls (MCP sessions, deliveries) send one payout and both get its answer', async () => {
+		let sent = 0;
+		nock(BASE_URL)
+			.persist()
+			.post('/payouts')
+			.delay(50)
+			.reply(() => {
+				sent++;
+				return [201, { id: `po_${sent}`, externalId: 'salary-0', status: 'waiting_trader' }];
+			});
+		const parameters = { ...payout(0), idempotencyKey: 'dlv_1' };
+		const [a, b] = await Promise.all([
+			runNode({ parameters }),
+			runNode({ parameters, sameProcess: true }),
+		]);
+		expect(sent).toBe(1);
+		expect(a.output[0].json.id).toBe('po_1');
+		expect(b.output[0].json.id).toBe('po_1');
+	});
+});

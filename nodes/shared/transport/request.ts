@@ -364,7 +364,13 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	const credential = await runCredential(this, request.itemIndex);
 	const id = sentWriteId(credential.baseUrl, key);
 	const asked = sentRequest(request.method, request.pays ?? request.path, request.body);
-	const earlier = recallSentWrite(id);
+	let earlier = recallSentWrite(id);
+	// The same key in flight in this process (parallel tool calls, two deliveries at once): wait
+	// for its outcome and act on that, rather than send it a second time.
+	while (earlier?.state === 'sending' && earlier.request === asked) {
+		await earlier.settled;
+		earlier = recallSentWrite(id);
+	}
 	if (earlier && earlier.request !== asked) {
 		throw markOutcome(
 			new NodeApiError(this.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
@@ -388,16 +394,16 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			itemIndex: request.itemIndex,
 		});
 	}
-	rememberSentWrite(id, { request: asked, state: 'sending' });
 	const sending = exchange.call(this, request, money);
-	// Registered first, so the store is up to date before the caller sees the answer or error.
-	void sending.then(
+	// Registered first, so the store is up to date before anyone sees the answer or error.
+	const settled = sending.then(
 		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
 		(error: unknown) => {
 			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
 			else rememberSentWrite(id, { request: asked, state: 'unknown' });
 		},
 	);
+	rememberSentWrite(id, { request: asked, state: 'sending', settled });
 	return await sending;
 }
 

@@ -17,11 +17,12 @@
  * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
  * most MAX_KEPT keys; a new execution derives new keys, and a key the user sets names one payment.
  */
-export type SentState = { request: string } & (
-	| { state: 'sending' }
-	| { state: 'paid'; answer: unknown }
-	| { state: 'unknown' }
-);
+export type SentState = { request: string } &
+	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
+	(| { state: 'sending'; settled: Promise<unknown> }
+		| { state: 'paid'; answer: unknown }
+		| { state: 'unknown' }
+	);
 
 /** How many keys are kept; the oldest go first. */
 export const MAX_KEPT = 10_000;
