@@ -91,3 +91,25 @@ it('Get Card Number and CVV answered with a cut-short body: the error shows neit
 	expect(text).not.toContain(`"${CVV}"`);
 	expect(text).toMatch(/HTTP status: 200/);
 });
+
+it('Preview of an unknown token: the service error body echoes the path, shown without the token', async () => {
+	nock(BASE_URL)
+		.get(`/auth/invites/${TOKEN}`)
+		.reply(404, {
+			statusCode: 404,
+			error: 'Not Found',
+			errorCode: 'INVITE_NOT_FOUND',
+			message: `Приглашение ${TOKEN} не найдено`,
+			path: `/api/auth/invites/${TOKEN}`,
+		});
+	let thrown: unknown;
+	try {
+		await runNode({ parameters: { resource: 'invite', operation: 'preview', inviteToken: TOKEN } });
+	} catch (error) {
+		thrown = error;
+	}
+	expect(thrown).toBeDefined();
+	const seen = JSON.stringify(thrown, Object.getOwnPropertyNames(thrown as object));
+	expect(seen).toContain('INVITE_NOT_FOUND');
+	expect(seen).not.toContain(TOKEN);
+});

@@ -297,7 +297,7 @@ function failure(
 	gaveUp?: string,
 ): NodeApiError {
 	const parsed = parseBody(response.body);
-	const body = parsed.ok ? parsed.value : parsed.text;
+	const body = withoutPathSecrets(request, parsed.ok ? parsed.value : parsed.text);
 	const status = response.statusCode;
 	if (money && answeredOutcome(status, body) === 'unknown') {
 		const info = readServiceError(status, body, response.headers);
@@ -335,6 +335,33 @@ function failure(
 function shownPath(request: ApiRequest): string {
 	return request.shownPath ?? request.path;
 }
+
+/**
+ * An error answer with the secrets of the request's path hidden: the service echoes the path in
+ * its error body (`path`), and n8n shows that body with the error.
+ */
+function withoutPathSecrets(request: ApiRequest, body: unknown): unknown {
+	if (request.shownPath === undefined) return body;
+	const shown = new Set(request.shownPath.split('/'));
+	const secrets = request.path
+		.split('/')
+		.filter((segment) => segment !== '' && !shown.has(segment));
+	if (secrets.length === 0) return body;
+	let text = JSON.stringify(body) ?? '';
+	for (const secret of secrets) {
+		let decoded = secret;
+		try {
+			decoded = decodeURIComponent(secret);
+		} catch {
+			// Not percent-encoded.
+		}
+		for (const form of new Set([secret, decoded])) text = text.split(form).join(HIDDEN_IN_PATH);
+	}
+	return JSON.parse(text) as unknown;
+}
+
+/** What stands for a secret of a request's path in an error (see ApiRequest.shownPath). */
+const HIDDEN_IN_PATH = '[hidden]';
 
 /** What an error says of a 2xx body that is not JSON: its size and first character, no text. */
 function unreadableBody(text: string): string {
