@@ -66,6 +66,20 @@ describe('webhook secret in profile output', () => {
 		expect(JSON.stringify(output)).not.toContain(WEBHOOK_SECRET_VALUE.slice(6, 40));
 	});
 
+	it('masks any other field named like a credential the profile may carry (its fields are not shown)', async () => {
+		const apiKeyValue = ['ak', 'dummy', 'profilekey', '998877'].join('_');
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, { ...profile, apiKey: apiKeyValue, sessionToken: 'eyJhbGciOi.dummy.value' });
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile' },
+		});
+		const text = JSON.stringify(output);
+		expect(text).not.toContain(apiKeyValue);
+		expect(text).not.toContain('eyJhbGciOi.dummy');
+		expect(output[0].json.apiKey).toBe('…8877');
+	});
+
 	it('masks a secret nested under a wrapper object and keeps null as null', async () => {
 		nock(BASE_URL)
 			.get('/auth/company/profile')

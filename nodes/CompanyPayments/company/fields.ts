@@ -103,17 +103,24 @@ export function maskWebhookSecret(value: string): string {
 	return `${prefix}…${value.slice(-4)}`;
 }
 
-/** Masks every non-empty string field named `webhookSecret`, at any depth of the answer. */
+/**
+ * The profile's fields are not shown in the document beyond `webhookUrl` and `webhookSecret`, so
+ * any other field named like a credential (an API key, a token, a password, a secret) is
+ * treated as one: its last four characters only.
+ */
+const CREDENTIAL_NAME = /apikey|token|password|secret|privatekey|accesskey/;
+
+/** Masks every non-empty string field named like a secret, at any depth of the answer. */
 function maskSecretsDeep(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(maskSecretsDeep);
 	if (!isObject(value)) return value;
 	const out: IDataObject = {};
 	for (const [key, field] of Object.entries(value)) {
-		out[key] = (
-			key === 'webhookSecret' && typeof field === 'string' && field !== ''
-				? maskWebhookSecret(field)
-				: maskSecretsDeep(field)
-		) as IDataObject[string];
+		const secret =
+			typeof field === 'string' &&
+			field !== '' &&
+			CREDENTIAL_NAME.test(key.toLowerCase().replace(/[^a-z]/g, ''));
+		out[key] = (secret ? maskWebhookSecret(field) : maskSecretsDeep(field)) as IDataObject[string];
 	}
 	return out;
 }
