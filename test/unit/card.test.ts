@@ -146,7 +146,7 @@ describe('card.request', () => {
 		['failed', 'No card was issued: the card request failed', /issuer could not issue a card/],
 		[
 			'on_hold',
-			'No card was issued: the card request is "on_hold", a status this node does not know',
+			'No card is known to be issued: the answer names request status "on_hold", card status "null" and status "on_hold", a combination this node does not read as issued or pending',
 			/pending, fulfilled, cancelled and failed/,
 		],
 	])('says in plain words that a %s request issued no card', async (status, message, words) => {
@@ -157,6 +157,58 @@ describe('card.request', () => {
 		expect(error.message).toBe(message);
 		expect(error.description).toMatch(words);
 		expect(error.description).toContain('(request creq_1a2b3c4d)');
+	});
+
+	// The document says the top-level status is always `assigned`: the request's own status and
+	// the card's decide what happened.
+	it.each([
+		[
+			'status assigned, request pending, no card',
+			{ status: 'assigned', card: null, request: { ...pendingRequest, status: 'pending' } },
+			'pending',
+		],
+		[
+			'status assigned, request cancelled, card requested',
+			{
+				status: 'assigned',
+				card: { ...card, status: 'requested' },
+				request: { ...pendingRequest, status: 'cancelled' },
+			},
+			'no card',
+		],
+		[
+			'status assigned, request failed, card closed',
+			{
+				status: 'assigned',
+				card: { ...card, status: 'closed' },
+				request: { ...pendingRequest, status: 'failed' },
+			},
+			'no card',
+		],
+		[
+			'status assigned, card failed',
+			{
+				status: 'assigned',
+				card: { ...card, status: 'failed' },
+				request: { ...pendingRequest, status: 'pending' },
+			},
+			'no card',
+		],
+	])('%s: %s', async (_case, answer, expected) => {
+		nock(BASE_URL).post('/cards/request').reply(200, answer);
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'request' },
+			continueOnFail: true,
+		});
+		if (expected === 'pending') {
+			expect(output[0].json.outcome).toBe('pending');
+			return;
+		}
+		expect(output[0].json.outcome).toBeUndefined();
+		expect(String(output[0].json.error)).toMatch(/^No card/);
+		// The reserve taken at the request may still be held: not "not paid".
+		expect(output[0].json.paymentOutcome).toBe('unknown');
+		expect(String(output[0].json.description)).toMatch(/frozenBalance|balance/);
 	});
 
 	it('sends no body without an external ID, but still an Idempotency-Key', async () => {

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CARD_REQUEST_PENDING_STATUS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { apiRequest, idempotencyKey, markOutcome } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
@@ -31,12 +31,12 @@ const NO_CARD: Record<string, { message: string; description: string }> = {
 	cancelled: {
 		message: 'No card was issued: the card request was cancelled',
 		description:
-			'The service cancelled the card request. Check the company balance (Company Wallet > Get Balance, frozenBalance) to see whether the amount reserved for the card was released, then request again with a new Idempotency Key if you still need a card.',
+			'The service cancelled the card request. Check the company balance (Company Wallet > Get Balance, frozenBalance) to see whether the amount reserved for the card was released before you request again with a new Idempotency Key: a new request reserves again.',
 	},
 	failed: {
 		message: 'No card was issued: the card request failed',
 		description:
-			"The card issuer could not issue a card for this request. Check the company's card settings and balance, then request again with a new Idempotency Key.",
+			"The card issuer could not issue a card for this request. Check the company's card settings and balance (frozenBalance: whether the reserve was released) before you request again with a new Idempotency Key: a new request reserves again.",
 	},
 };
 
@@ -53,24 +53,21 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const status = text(body.status);
 	const requestStatus = text(request?.status);
 	const cardStatus = text(card?.status);
-	// A card in `requested` is queued (document, card states), not issued, whatever else the
-	// answer holds: the request is pending until card.assigned.
-	const queued =
-		requestStatus !== 'fulfilled' &&
-		(cardStatus === CARD_QUEUED_STATUS || status === CARD_QUEUED_STATUS);
-	if (queued) {
-		return {
-			outcome: 'pending',
-			status: status ?? requestStatus ?? CARD_QUEUED_STATUS,
-			cardId: text(card?.id) ?? text(request?.cardId),
-			card,
-			request,
-			note: PENDING_NOTE,
-		};
-	}
-	// A card the issuer could not issue (`failed`) is no card, even when the answer carries it.
-	const cardFailed = cardStatus === 'failed' && requestStatus !== 'fulfilled';
-	if (!cardFailed && (card || status === 'assigned' || requestStatus === 'fulfilled')) {
+	// The request's own status decides first: it is the document's record of this request
+	// (pending, fulfilled, cancelled, failed). The top-level `status` is documented as always
+	// `assigned`, so alone it proves nothing.
+	const ended =
+		requestStatus === 'cancelled' || requestStatus === 'failed'
+			? requestStatus
+			: cardStatus === 'failed' && requestStatus !== 'fulfilled'
+				? 'failed'
+				: undefined;
+	const issued =
+		ended === undefined &&
+		(requestStatus === 'fulfilled' ||
+			cardStatus === 'assigned' ||
+			(card !== null && cardStatus === null && status === 'assigned'));
+	if (issued) {
 		const cardId = text(card?.id) ?? text(request?.cardId);
 		return {
 			outcome: 'assigned',
@@ -82,30 +79,39 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 		};
 	}
 	const pending = CARD_REQUEST_PENDING_STATUS;
-	if (
-		!cardFailed &&
-		(status === pending || requestStatus === pending || (!status && !requestStatus))
-	) {
+	const queued =
+		ended === undefined &&
+		(requestStatus === pending ||
+			cardStatus === CARD_QUEUED_STATUS ||
+			status === CARD_QUEUED_STATUS ||
+			status === pending ||
+			(!status && !requestStatus && !cardStatus));
+	if (queued) {
 		return {
 			outcome: 'pending',
-			status: status ?? pending,
-			cardId: null,
-			card: null,
+			status: status ?? requestStatus ?? pending,
+			cardId: text(card?.id) ?? text(request?.cardId),
+			card,
 			request,
 			note: PENDING_NOTE,
 		};
 	}
-	const ended = cardFailed ? 'failed' : (requestStatus ?? status ?? '');
-	const words = NO_CARD[ended] ?? {
-		message: `No card was issued: the card request is "${ended}", a status this node does not know`,
+	const what = ended ?? requestStatus ?? cardStatus ?? status ?? '';
+	const words = NO_CARD[what] ?? {
+		message: `No card is known to be issued: the answer names request status "${requestStatus}", card status "${cardStatus}" and status "${status}", a combination this node does not read as issued or pending`,
 		description:
-			'The documented request statuses are pending, fulfilled, cancelled and failed. Check the request with the service, then request again with a new Idempotency Key if no card was issued.',
+			'The documented request statuses are pending, fulfilled, cancelled and failed, and an issued card is assigned. Check the request and the company balance with the service before requesting again.',
 	};
-	throw new NodeApiError(ctx.getNode(), body as JsonObject, {
-		message: words.message,
-		description: `${words.description}\nPOST /cards/request answered with status "${status}" and request status "${requestStatus}"${request?.id ? ` (request ${String(request.id)})` : ''}.`,
-		itemIndex,
-	});
+	// No card, but the reserve taken at the request may still be held (the document does not
+	// say when it is released): money may have moved, so the outcome is not "not paid".
+	throw markOutcome(
+		new NodeApiError(ctx.getNode(), body as JsonObject, {
+			message: words.message,
+			description: `${words.description}\nPOST /cards/request answered with status "${status}", request status "${requestStatus}" and card status "${cardStatus}"${request?.id ? ` (request ${String(request.id)})` : ''}.`,
+			itemIndex,
+		}),
+		'unknown',
+	);
 }
 
 export const request: OperationDefinition = {
@@ -119,9 +125,10 @@ export const request: OperationDefinition = {
 		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} ${CONFLICT} Needs: External ID (optional, your identifier for the card). Returns outcome (assigned or pending), cardId and a note.`,
 	},
 	docs: {
-		endpoint: "`POST /cards/request`",
-		permission: "not named",
-		notes: "Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). Request status `cancelled` or `failed` is an error that says no card was issued (and, for cancelled, to check `frozenBalance` for the reserve); request again with a new Idempotency Key. A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.",
+		endpoint: '`POST /cards/request`',
+		permission: 'not named',
+		notes:
+			'Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). The status of the request decides (the top-level `status` is documented as always `assigned`). Request status `cancelled` or `failed`, or a card in `failed`, is an error that says no card was issued, with `paymentOutcome` unknown: the reserve taken at the request may still be held, so check `frozenBalance` before requesting again with a new Idempotency Key (a new request reserves again). A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.',
 	},
 	properties: [
 		{
