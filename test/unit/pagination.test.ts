@@ -168,6 +168,21 @@ describe('readPage', () => {
 	});
 });
 
+/** A list endpoint answering any number of GETs with `answer(limit, offset)`. */
+function listEndpoint(
+	path: string,
+	answer: (limit: number, offset: number) => [number, unknown],
+): void {
+	nock(BASE_URL)
+		.get(path)
+		.query(true)
+		.times(1000)
+		.reply(function (uri) {
+			const query = new URL(uri, BASE_URL).searchParams;
+			return answer(Number(query.get('limit')), Number(query.get('offset')));
+		});
+}
+
 /**
  * A list endpoint of a service that caps `limit` at `cap` (its maximum is not shown in the
  * interface document), over `count` records, answering a bare array or an envelope with or
@@ -178,21 +193,14 @@ function cappedService(
 	{ cap, count, shape }: { cap: number; count: number; shape: 'array' | 'envelope' | 'total' },
 ) {
 	const asked: Array<{ limit: number; offset: number }> = [];
-	nock(BASE_URL)
-		.get(path)
-		.query(true)
-		.times(1000)
-		.reply(function (uri) {
-			const query = new URL(uri, BASE_URL).searchParams;
-			const limit = Number(query.get('limit'));
-			const offset = Number(query.get('offset'));
-			asked.push({ limit, offset });
-			const from = Math.min(offset, count);
-			const records = deposits(from, Math.min(limit, cap, count - from));
-			if (shape === 'array') return [200, records];
-			if (shape === 'envelope') return [200, { deposits: records }];
-			return [200, { deposits: records, total: count }];
-		});
+	listEndpoint(path, (limit, offset) => {
+		asked.push({ limit, offset });
+		const from = Math.min(offset, count);
+		const records = deposits(from, Math.min(limit, cap, count - from));
+		if (shape === 'array') return [200, records];
+		if (shape === 'envelope') return [200, { deposits: records }];
+		return [200, { deposits: records, total: count }];
+	});
 	return asked;
 }
 
@@ -336,34 +344,27 @@ function refusingService(
 	}: { max: number; count: number; refusal: Refusal; withTotal?: boolean },
 ) {
 	const asked: Array<{ limit: number; offset: number; refused?: true }> = [];
-	nock(BASE_URL)
-		.get(path)
-		.query(true)
-		.times(1000)
-		.reply(function (uri) {
-			const query = new URL(uri, BASE_URL).searchParams;
-			const limit = Number(query.get('limit'));
-			const offset = Number(query.get('offset'));
-			if (limit > max) {
-				asked.push({ limit, offset, refused: true });
-				const body: Record<string, unknown> = {
-					statusCode: 400,
-					error: 'Bad Request',
-					errorCode: 'VALIDATION_ERROR',
-					message:
-						refusal === 'neither'
-							? ['limit слишком большой']
-							: [`limit должен быть целым числом от 1 до ${max}`],
-					requestId: 'req-limit',
-				};
-				if (refusal === 'details') body.details = { field: 'limit', max };
-				return [400, body];
-			}
-			asked.push({ limit, offset });
-			const from = Math.min(offset, count);
-			const records = deposits(from, Math.min(limit, count - from));
-			return [200, withTotal ? { deposits: records, total: count } : { deposits: records }];
-		});
+	listEndpoint(path, (limit, offset) => {
+		if (limit > max) {
+			asked.push({ limit, offset, refused: true });
+			const body: Record<string, unknown> = {
+				statusCode: 400,
+				error: 'Bad Request',
+				errorCode: 'VALIDATION_ERROR',
+				message:
+					refusal === 'neither'
+						? ['limit слишком большой']
+						: [`limit должен быть целым числом от 1 до ${max}`],
+				requestId: 'req-limit',
+			};
+			if (refusal === 'details') body.details = { field: 'limit', max };
+			return [400, body];
+		}
+		asked.push({ limit, offset });
+		const from = Math.min(offset, count);
+		const records = deposits(from, Math.min(limit, count - from));
+		return [200, withTotal ? { deposits: records, total: count } : { deposits: records }];
+	});
 	return asked;
 }
 
@@ -372,58 +373,57 @@ describe('Return All asks for large pages and follows a refused limit', () => {
 	afterEach(() => nock.cleanAll());
 	const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
 
-	it(`asks for ${PAGE_SIZE} records a page: 2,500 records in 3 requests`, async () => {
-		const asked = refusingService('/wallets/deposits', {
-			max: 5000,
-			count: 2500,
-			refusal: 'details',
-		});
+	/** Return All against a refusingService: every record once, in order; what it was asked. */
+	async function returnAllFrom(options: Parameters<typeof refusingService>[1]) {
+		const asked = refusingService('/wallets/deposits', options);
 		const { output } = await runNode({ parameters: getDeposits });
-		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 2500).map((r) => r.id));
-		expect(asked).toEqual([
-			{ limit: 1000, offset: 0 },
-			{ limit: 1000, offset: 998 },
-			{ limit: 1000, offset: 1996 },
-		]);
-	});
+		expect(output.map((item) => item.json.id)).toEqual(deposits(0, options.count).map((r) => r.id));
+		return asked;
+	}
 
-	it('asks again at the largest limit named in details, and keeps it for the next pages', async () => {
-		const asked = refusingService('/wallets/deposits', {
-			max: 100,
-			count: 250,
-			refusal: 'details',
-		});
-		const { output } = await runNode({ parameters: getDeposits });
-		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 250).map((r) => r.id));
-		expect(asked).toEqual([
-			{ limit: 1000, offset: 0, refused: true },
-			{ limit: 100, offset: 0 },
-			{ limit: 100, offset: 98 },
-			{ limit: 100, offset: 196 },
-		]);
+	it.each([
+		[
+			`asks for ${PAGE_SIZE} records a page: 2,500 records in 3 requests`,
+			5000,
+			2500,
+			[
+				{ limit: 1000, offset: 0 },
+				{ limit: 1000, offset: 998 },
+				{ limit: 1000, offset: 1996 },
+			],
+		],
+		[
+			'asks again at the largest limit named in details, and keeps it for the next pages',
+			100,
+			250,
+			[
+				{ limit: 1000, offset: 0, refused: true },
+				{ limit: 100, offset: 0 },
+				{ limit: 100, offset: 98 },
+				{ limit: 100, offset: 196 },
+			],
+		],
+	])('%s', async (_title, max, count, expected) => {
+		expect(await returnAllFrom({ max, count, refusal: 'details' })).toEqual(expected);
 	});
 
 	it('reads the largest limit from the message when details name none', async () => {
-		const asked = refusingService('/wallets/deposits', {
+		const asked = await returnAllFrom({
 			max: 250,
 			count: 600,
 			refusal: 'message',
 		});
-		const { output } = await runNode({ parameters: getDeposits });
-		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 600).map((r) => r.id));
 		expect(asked.filter((a) => a.refused)).toEqual([{ limit: 1000, offset: 0, refused: true }]);
 		expect(asked.filter((a) => !a.refused).every((a) => a.limit === 250)).toBe(true);
 	});
 
 	it('steps down when the refusal names no size, then stays at the size accepted', async () => {
-		const asked = refusingService('/wallets/deposits', {
+		const asked = await returnAllFrom({
 			max: 120,
 			count: 300,
 			refusal: 'neither',
 			withTotal: false,
 		});
-		const { output } = await runNode({ parameters: getDeposits });
-		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 300).map((r) => r.id));
 		// 1000, 500, 250 refused; 100 accepted and kept.
 		expect(asked.slice(0, 4)).toEqual([
 			{ limit: 1000, offset: 0, refused: true },
@@ -483,9 +483,7 @@ describe('Return All asks for large pages and follows a refused limit', () => {
 	it.each(cases)(
 		'refusal by %s, largest limit %i, %i records, total %s: every record once, in order',
 		async (refusal, max, count, withTotal) => {
-			const asked = refusingService('/wallets/deposits', { max, count, refusal, withTotal });
-			const { output } = await runNode({ parameters: getDeposits });
-			expect(output.map((item) => item.json.id)).toEqual(deposits(0, count).map((r) => r.id));
+			const asked = await returnAllFrom({ max, count, refusal, withTotal });
 			// At most as many refusals as sizes tried, all before the first page was served.
 			const firstServed = asked.findIndex((a) => !a.refused);
 			expect(asked.slice(firstServed).some((a) => a.refused)).toBe(false);
