@@ -250,6 +250,17 @@ function rows(results) {
 				]);
 			}
 		}
+		if (t.diyFailures?.count) {
+			const sent = t.runs * t.count + 40 + t.sequential;
+			out.push([
+				'2. (diagnostic) DIY chain executions that failed (each delivery already answered 200)',
+				`${t.diyFailures.count} of about ${num(sent)}`,
+				t.diyFailures.messages.join('; '),
+				'',
+				'(reported)',
+				'',
+			]);
+		}
 		const answer = t.answers.answer;
 		out.push([
 			`2. Trigger in n8n, answer time of a new delivery, one at a time (${t.sequential} alternating rounds): ours version 2 with delivery ID vs DIY chain`,
