@@ -253,9 +253,9 @@ function rows(results) {
 		if (t.diyFailures?.count) {
 			const sent = t.runs * t.count + 40 + t.sequential;
 			out.push([
-				'2. (diagnostic) DIY chain executions that failed (each delivery already answered 200)',
+				"2. (diagnostic) DIY chain executions that failed, each after its delivery was answered 200 (Remove Duplicates' row in n8n's processed_data table, under concurrent deliveries)",
 				`${t.diyFailures.count} of about ${num(sent)}`,
-				t.diyFailures.messages.join('; '),
+				t.diyFailures.messages.map((m) => m.replace(/^\?: /, '')).join('; '),
 				'',
 				'(reported)',
 				'',

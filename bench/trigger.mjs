@@ -186,7 +186,7 @@ async function failuresOf(n8n, target) {
 	);
 	const messages = (page.data ?? []).map((execution) => {
 		const error = execution.data?.resultData?.error;
-		return `${error?.node?.name ?? error?.node ?? '?'}: ${error?.message ?? 'no message'}`;
+		return error?.message ?? 'no message';
 	});
 	return { count, messages: [...new Set(messages)] };
 }
