@@ -130,7 +130,11 @@ export const NOTES = {
 			const inN8n =
 				r.pagedMs.median - r.onePageMs.median - (r.directPagedMs.median - r.directOnePageMs.median);
 			const extra = pagedRequests(r.records, pageSize()) - 1;
-			return `${RETURN_ALL} Measured here: the ${extra} extra requests cost n8n about ${(inN8n / extra).toFixed(1)} ms each beyond the sandbox's own share.`;
+			const each =
+				inN8n > 0
+					? `cost n8n about ${(inN8n / extra).toFixed(1)} ms each beyond the sandbox's own share`
+					: "cost nothing measurable beyond the sandbox's own share (the paged and one-page medians differ by less than the sandbox's own difference, within this machine's noise)";
+			return `${RETURN_ALL} Measured here: the ${extra} extra requests ${each}.`;
 		},
 	},
 	returnAllMemory: {
