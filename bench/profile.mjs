@@ -1,12 +1,12 @@
 // Where n8n spends its CPU time: a CPU profile of the n8n process under test.
 //
-// Return All (default): the paged workflow (10,000 deposits, 100 per page) and, separately, the
+// Return All (default): the paged workflow (10,000 deposits, PAGE_SIZE (1,000) per page) and, separately, the
 // one-page workflow, each `--runs` times; prints the self time per run by package and the top
 // functions, and what the paged run costs beyond the one-page run, per extra request.
-// Trigger (--figure=trigger): `--count` deliveries to each of our trigger at version 1 and at
-// version 2 (store full), version 2 without delivery IDs, the Webhook node with Header Auth and
-// the Chargebee Trigger (the workflows of figure 2); prints the CPU time per delivery by
-// package, version 2 minus version 1, and ours minus each anchor, by function. Prints only.
+// Trigger (--figure=trigger): `--count` deliveries to each of our trigger at version 2 (store
+// full), version 2 without delivery IDs, the DIY chain, the Webhook node without and with Header
+// Auth and the Chargebee Trigger (the workflows of figure 2); prints the CPU time per delivery
+// by package, and ours minus each anchor, by area and by function. Prints only.
 //
 //   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/profile.mjs [--runs=5] [--top=25]
 //   COMPANY_PAYMENTS_N8N_VERSION=2.8.4 node bench/profile.mjs --figure=trigger [--count=600]
@@ -29,9 +29,10 @@ import {
 } from '../harness/n8n.mjs';
 import { CREDENTIAL_TYPE, httpClient, pagedRequests, postJson } from './lib/n8n.mjs';
 import { sleep } from './lib/stats.mjs';
-import { RECORDS, returnAllWorkflows, startReturnAllSandboxes } from './returnAll.mjs';
+import { pageSize, RECORDS, returnAllWorkflows, startReturnAllSandboxes } from './returnAll.mjs';
 import {
 	burst,
+	CRYPTO_CREDENTIAL,
 	HEADER_AUTH_CREDENTIAL,
 	triggerWorkflows,
 	WEBHOOK_SECRET_DUMMY,
@@ -175,7 +176,7 @@ async function main() {
 			const before = sandboxes[variant].publicRequests;
 			await postJson(client, n8n.webhookUrl(workflows[variant].path), {});
 			const calls = sandboxes[variant].publicRequests - before;
-			const expected = variant === 'paged' ? pagedRequests(RECORDS, 100) : 1;
+			const expected = variant === 'paged' ? pagedRequests(RECORDS, pageSize()) : 1;
 			if (calls !== expected) throw new Error(`${variant}: ${calls} requests, not ${expected}`);
 		};
 		for (let i = 0; i < 2; i++) {
@@ -186,7 +187,7 @@ async function main() {
 			paged: await profiled(n8n, dir, 1, run('paged')),
 			onePage: await profiled(n8n, dir, 2, run('onePage')),
 		};
-		const extra = pagedRequests(RECORDS, 100) - 1;
+		const extra = pagedRequests(RECORDS, pageSize()) - 1;
 		for (const variant of ['paged', 'onePage']) {
 			const { total, areas, functions } = result[variant];
 			printTop(
@@ -222,7 +223,7 @@ async function mainTrigger() {
 	try {
 		sandbox = await startSandbox({});
 		installPackage(userFolder, ROOT);
-		const [credential, headerAuth] = await importCredentials(userFolder, [
+		const [credential, headerAuth, crypto] = await importCredentials(userFolder, [
 			{
 				name: 'profile trigger',
 				type: CREDENTIAL_TYPE,
@@ -234,14 +235,15 @@ async function mainTrigger() {
 				},
 			},
 			HEADER_AUTH_CREDENTIAL,
+			CRYPTO_CREDENTIAL,
 		]);
-		const workflows = triggerWorkflows(credential, headerAuth, { storeSize: STORE });
+		const workflows = triggerWorkflows(credential, headerAuth, crypto, { storeSize: STORE });
 		n8n = await startProfiledN8n(
 			userFolder,
 			dir,
 			Object.values(workflows).map((w) => w.workflow),
 		);
-		const names = ['v1', 'small', 'noId', 'webhookAuth', 'chargebee'];
+		const names = ['small', 'noId', 'diy', 'webhook', 'webhookAuth', 'chargebee'];
 		console.log(
 			`n8n ${N8N_VERSION} on Node ${install.node.version}: ${COUNT} deliveries to each of ${names.join(', ')}`,
 		);
@@ -271,14 +273,7 @@ async function mainTrigger() {
 				14,
 			);
 		}
-		printDiff(
-			'\n-- version 2 (store full) minus version 1 (store full), per delivery, by function',
-			result.small.functions,
-			result.v1.functions,
-			COUNT,
-			TOP,
-		);
-		for (const anchor of ['webhookAuth', 'chargebee']) {
+		for (const anchor of ['diy', 'webhook', 'webhookAuth', 'chargebee']) {
 			for (const ours of ['small', 'noId']) {
 				printDiff(
 					`\n-- ${ours} minus ${anchor}, per delivery, by area`,

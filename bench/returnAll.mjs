@@ -1,9 +1,10 @@
 // Benchmark 4: Company Wallet → Get Deposits with Return All over 10,000 records, paged
-// (100 per page, 103 requests: pages overlap by 2 records) against the same 10,000 records served in one page (one request),
-// inside a real n8n.
+// (the node's PAGE_SIZE, 1,000 per page, 11 requests: pages overlap by 2 records) against the
+// same 10,000 records served in one page (one request), inside a real n8n.
 //
-// Two sandboxes hold the same seeded 10,000 deposits; one pages (limit ≤ 100), the other answers
-// everything at once (`depositsInOnePage`). Each workflow is Webhook (respond when the last node
+// Two sandboxes hold the same seeded 10,000 deposits; one pages (accepts and serves a `limit` up
+// to PAGE_SIZE: profile maxLimit and pageCap), the other answers everything at once
+// (`depositsInOnePage`). Each workflow is Webhook (respond when the last node
 // finishes, first entry only, so the answer is small and the same for both) → Company Payments.
 //
 // Memory: the peak RSS (VmHWM in /proc/<pid>/status) of the n8n main process. n8n is restarted
@@ -13,6 +14,8 @@
 // figure is the peak minus the RSS just before the run: what handling the 10,000 records added.
 // Time: the webhook round trip, measured separately in the already warm n8n (before the
 // restarts), in pairs of one paged and one one-page run.
+import { createRequire } from 'node:module';
+
 import { startSandbox } from '../sandbox/server.mjs';
 import { sleep, summary } from './lib/stats.mjs';
 import {
@@ -26,6 +29,10 @@ import {
 } from './lib/n8n.mjs';
 
 export const RECORDS = 10_000;
+/** The node's page size (nodes/shared/contract/assumptions.ts, read from the build when asked). */
+export function pageSize() {
+	return createRequire(import.meta.url)('../dist/nodes/shared/contract/assumptions.js').PAGE_SIZE;
+}
 
 const FIRST_ENTRY = { responseMode: 'lastNode', responseData: 'firstEntryJson' };
 
@@ -33,13 +40,15 @@ const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', retur
 
 /**
  * The two sandboxes of this benchmark, holding the same RECORDS deposits: `paged` serves them
- * 100 at most per page, `onePage` all at once. The caller closes both.
+ * PAGE_SIZE at most per page, `onePage` all at once. The caller closes both.
  */
 export async function startReturnAllSandboxes() {
 	const seed = { companyDeposits: RECORDS };
-	const paged = await startSandbox({ seed });
+	// A service whose largest `limit` is the node's page size, and that serves that many a page.
+	const profile = { maxLimit: pageSize(), pageCap: pageSize() };
+	const paged = await startSandbox({ seed, profile });
 	try {
-		return { paged, onePage: await startSandbox({ seed, depositsInOnePage: true }) };
+		return { paged, onePage: await startSandbox({ seed, profile, depositsInOnePage: true }) };
 	} catch (error) {
 		await paged.close();
 		throw error;
@@ -77,7 +86,7 @@ async function itemsOfNewestExecution(n8n, workflowId) {
 }
 
 /**
- * The sandbox's own share: the same 100 pages (or the one page) fetched straight from the
+ * The sandbox's own share: the same pages of PAGE_SIZE (or the one page) fetched straight from the
  * sandbox by this process, sequentially over a kept-alive connection, without n8n (the
  * answers are read as text, not parsed). The
  * sandbox filters and copies all 10,000 records for every page, which a real service with an
@@ -87,8 +96,10 @@ async function directFetch(client, sandbox, variant) {
 	const headers = { 'x-api-key': sandbox.keys.owner };
 	const start = performance.now();
 	let bytes = 0;
-	for (let offset = 0; offset < RECORDS; offset += 100) {
-		const res = await client.send(`${sandbox.url}/wallets/deposits?limit=100&offset=${offset}`, {
+	const size = pageSize();
+	for (let offset = 0; offset < RECORDS; offset += size) {
+		const url = `${sandbox.url}/wallets/deposits?limit=${size}&offset=${offset}`;
+		const res = await client.send(url, {
 			method: 'GET',
 			headers,
 		});
@@ -105,7 +116,7 @@ async function runOnce(client, n8n, sandbox, target, variant) {
 	const requestsBefore = sandbox.publicRequests;
 	const answer = await postJson(client, n8n.webhookUrl(target.path), {});
 	const calls = sandbox.publicRequests - requestsBefore;
-	const expectedCalls = variant === 'paged' ? pagedRequests(RECORDS, 100) : 1;
+	const expectedCalls = variant === 'paged' ? pagedRequests(RECORDS, pageSize()) : 1;
 	if (calls !== expectedCalls)
 		throw new Error(`${variant}: ${calls} requests, expected ${expectedCalls}`);
 	if (typeof answer.json?.id !== 'string')

@@ -2,14 +2,21 @@
 // the same entry costs (issue 19).
 //
 // Active workflows in the same n8n, each "<start node> → No Operation", all answering on receipt:
-//   - webhook:     n8n's Webhook node (v2), no authentication: a reference only. On n8n 2.41 it
-//                  is the one start node n8n runs without an expression sandbox per request.
+//   - diy:         what a user builds instead of installing us, with the same guarantees (issue
+//                  32): n8n's Webhook node (v2, Raw Body) → Crypto (HMAC-SHA256 of the raw body,
+//                  secret in a Crypto credential) → IF (equals X-Service-Signature) → Remove
+//                  Duplicates (items processed in previous executions, keyed by the delivery ID)
+//                  → No Operation. Anchor: ours with IDs ≥ 1.0× its rate, answer time ≤ its.
+//   - webhook:     n8n's Webhook node (v2), no authentication: anchor of the answer time, and a
+//                  reference. On n8n 2.41 it is the one start node n8n runs without an expression
+//                  sandbox in the webhook phase (live-webhooks.js webhookPhaseNeedsIsolate).
 //   - webhookAuth: n8n's Webhook node (v2) with Header Auth (an httpHeaderAuth credential): a
-//                  credential read per request, like our signature check. Anchor, target ≥ 1.0×.
+//                  credential read per request. Anchor of ours WITHOUT delivery IDs (≥ 1.0×);
+//                  against ours with IDs a diagnostic since issue 32 (it never pays a store write).
 //   - chargebee:   n8n's Chargebee Trigger (v1): a built-in non-Webhook trigger that takes a
 //                  plain POST without registering anywhere (no webhookMethods, no credential);
 //                  on 2.41 it pays the webhook-phase sandbox and, as typeVersion 1, the binaryData
-//                  expression. Anchor, target ≥ 1.0×.
+//                  expression. A diagnostic since issue 32.
 //   - small:       our trigger, typeVersion 2 (new nodes), default options, dedup store full at
 //                  the default cap of 1,000 delivery ids (prefilled), deliveries with an ID
 //   - noId:        the same trigger, deliveries WITHOUT X-Service-Delivery-Id (nothing stored)
@@ -26,7 +33,7 @@
 // reward queueing work; the rate until the last answer is kept as well.
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { credentialRef, lineNode } from '../harness/workflows.mjs';
+import { chain, credentialRef, lineNode } from '../harness/workflows.mjs';
 import { eventBody } from './verify.mjs';
 import { sleep, summary } from './lib/stats.mjs';
 import {
@@ -85,11 +92,113 @@ function chargebeeWorkflow() {
 	};
 }
 
+/** The Crypto credential of the do-it-yourself chain (n8n's `crypto`): the same webhook secret. */
+export const CRYPTO_CREDENTIAL = {
+	name: 'bench crypto',
+	type: 'crypto',
+	data: { hmacSecret: WEBHOOK_SECRET_DUMMY },
+};
+
+/**
+ * The do-it-yourself chain with our trigger's guarantees: Webhook (v2, POST, respond
+ * immediately, Raw Body so the HMAC covers the exact bytes) → Crypto (HMAC-SHA256, hex, of the
+ * raw body) → IF (that equals X-Service-Signature) → Remove Duplicates (items processed in
+ * previous executions, by X-Service-Delivery-Id; n8n keeps them in its database) → No Operation.
+ */
+function diyWorkflow(cryptoCredential) {
+	const path = 'bench-diy-chain';
+	const nodes = [
+		lineNode(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			0,
+			{ path, httpMethod: 'POST', responseMode: 'onReceived', options: { rawBody: true } },
+			{ webhookId: randomUUID() },
+		),
+		lineNode(
+			'Crypto',
+			'n8n-nodes-base.crypto',
+			2,
+			220,
+			{
+				action: 'hmac',
+				binaryData: true,
+				binaryPropertyName: 'data',
+				type: 'SHA256',
+				dataPropertyName: 'signature',
+				encoding: 'hex',
+			},
+			{ credentials: { crypto: credentialRef(cryptoCredential) } },
+		),
+		lineNode('Signature Matches', 'n8n-nodes-base.if', 2, 440, {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+				conditions: [
+					{
+						id: randomUUID(),
+						leftValue: '={{ $json.signature }}',
+						rightValue: "={{ $json.headers['x-service-signature'] }}",
+						operator: { type: 'string', operation: 'equals' },
+					},
+				],
+				combinator: 'and',
+			},
+			options: {},
+		}),
+		lineNode('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, 660, {
+			operation: 'removeItemsSeenInPreviousExecutions',
+			logic: 'removeItemsWithAlreadySeenKeyValues',
+			dedupeValue: "={{ $json.headers['x-service-delivery-id'] }}",
+			options: {},
+		}),
+		{ ...noOp(), position: [880, 0] },
+	];
+	return {
+		workflow: {
+			id: workflowId(),
+			name: 'bench diy-chain',
+			nodes,
+			connections: chain(...nodes.map((n) => n.name)),
+			settings: { executionOrder: 'v1' },
+		},
+		path,
+	};
+}
+
+/** Whether the newest execution of the DIY chain verified and passed its delivery on. */
+export async function diyPassed(n8n, target) {
+	const page = await n8n.api(
+		'GET',
+		`/executions?workflowId=${target.workflow.id}&includeData=true&limit=1`,
+	);
+	const runData = page.data?.[0]?.data?.resultData?.runData ?? {};
+	return (runData['No Operation']?.[0]?.data?.main?.[0]?.length ?? 0) === 1;
+}
+
+/** How many executions of a workflow failed, with the distinct error messages of the last few. */
+async function failuresOf(n8n, target) {
+	const count = await failedExecutions(n8n, target.workflow.id);
+	if (count === 0) return { count, messages: [] };
+	const page = await n8n.api(
+		'GET',
+		`/executions?workflowId=${target.workflow.id}&status=error&includeData=true&limit=5`,
+	);
+	const messages = (page.data ?? []).map((execution) => {
+		const error = execution.data?.resultData?.error;
+		return error?.message ?? 'no message';
+	});
+	return { count, messages: [...new Set(messages)] };
+}
+
 export const SMALL_STORE = 1_000;
 export const FULL_STORE = 10_000;
 
-/** The workflows (for import before n8n starts); `headerAuth` is the imported httpHeaderAuth credential. */
-export function triggerWorkflows(credential, headerAuth, { storeSize = SMALL_STORE } = {}) {
+/**
+ * The workflows (for import before n8n starts); `headerAuth` and `crypto` are the imported
+ * httpHeaderAuth and Crypto credentials.
+ */
+export function triggerWorkflows(credential, headerAuth, crypto, { storeSize = SMALL_STORE } = {}) {
 	// Another store size is also the store's cap, so the store stays that size while measured.
 	const storeOptions = storeSize === SMALL_STORE ? {} : { dedupMaxEntries: storeSize };
 	const webhookAuth = webhookWorkflow('webhook-header-auth', [noOp()], {
@@ -101,6 +210,7 @@ export function triggerWorkflows(credential, headerAuth, { storeSize = SMALL_STO
 	};
 	webhookAuth.headers = { [HEADER_AUTH.name.toLowerCase()]: HEADER_AUTH.value };
 	return {
+		diy: diyWorkflow(crypto),
 		webhook: webhookWorkflow('webhook-noop', [noOp()], { responseMode: 'onReceived' }),
 		webhookAuth,
 		chargebee: chargebeeWorkflow(),
@@ -209,10 +319,52 @@ async function newVersusDuplicate(n8n, client, target, count) {
 	};
 }
 
-const VARIANTS = ['webhook', 'webhookAuth', 'chargebee', 'small', 'noId', 'v1'];
+const VARIANTS = ['diy', 'webhook', 'webhookAuth', 'chargebee', 'small', 'noId', 'v1'];
 /** Ours, each compared with every anchor. */
 export const OURS = ['small', 'noId', 'v1'];
-export const ANCHORS = ['webhookAuth', 'chargebee', 'webhook'];
+export const ANCHORS = ['diy', 'webhookAuth', 'chargebee', 'webhook'];
+/** Answer times taken in alternating rounds: one new delivery to each, in turn. */
+const LATENCY = ['small', 'noId', 'diy', 'webhook', 'webhookAuth', 'chargebee'];
+
+/**
+ * `count` rounds; in each, one new delivery to every workflow of `names` (the order alternates
+ * between rounds), 40 ms apart. Returns each one's answer times, and per round ours with
+ * delivery IDs over the DIY chain's answer time.
+ */
+async function alternatingLatency(n8n, client, workflows, names, count) {
+	const before = {};
+	for (const name of names)
+		before[name] = await finishedExecutions(n8n, workflows[name].workflow.id);
+	const times = Object.fromEntries(names.map((name) => [name, []]));
+	const ratios = [];
+	for (let round = 0; round < count; round++) {
+		const order = round % 2 === 0 ? names : [...names].reverse();
+		const got = {};
+		for (const name of order) {
+			const target = workflows[name];
+			const [ms] = await oneByOne(
+				client,
+				n8n.webhookUrl(target.path),
+				[target.withoutIds ? null : randomUUID()],
+				(res) => {
+					if (res.status !== 200) throw new Error(`${name} answered ${res.status}: ${res.text}`);
+				},
+				target,
+			);
+			got[name] = ms;
+			times[name].push(ms);
+		}
+		ratios.push(got.small / got.diy);
+	}
+	// Every execution started here has finished before anything else counts executions.
+	for (const name of names) {
+		await waitFinished(n8n, workflows[name].workflow.id, before[name] + count);
+	}
+	return {
+		answer: Object.fromEntries(names.map((name) => [name, summary(times[name])])),
+		smallOverDiy: summary(ratios),
+	};
+}
 
 /**
  * @param {object} n8n running n8n handle with the workflows of triggerWorkflows() active
@@ -254,38 +406,23 @@ export async function benchTrigger(
 			}
 			storeRatios.push(got.small.finishedPerSecond / got.noId.finishedPerSecond);
 		}
-		log(`trigger: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
-		const webhookUrl = n8n.webhookUrl(workflows.webhook.path);
-		const webhookIds = Array.from({ length: sequential }, () => randomUUID());
-		const webhookLatency = summary(
-			await oneByOne(client, webhookUrl, webhookIds, (res) => {
-				if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
-			}),
-		);
-		const anchorLatency = {};
-		for (const anchor of ['webhookAuth', 'chargebee']) {
-			const target = workflows[anchor];
-			anchorLatency[anchor] = summary(
-				await oneByOne(
-					client,
-					n8n.webhookUrl(target.path),
-					Array.from({ length: sequential }, () => randomUUID()),
-					(res) => {
-						if (res.status !== 200)
-							throw new Error(`${anchor} answered ${res.status}: ${res.text}`);
-					},
-					target,
-				),
-			);
+		if (!(await diyPassed(n8n, workflows.diy))) {
+			throw new Error('the DIY chain did not pass a valid delivery through to No Operation');
 		}
+		log(`trigger: answer times, ${sequential} rounds of one new delivery to each, alternating`);
+		const answers = await alternatingLatency(n8n, client, workflows, LATENCY, sequential);
+		log(`trigger: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
 		const latency = {
 			small: await newVersusDuplicate(n8n, client, workflows.small, sequential),
 			v1: await newVersusDuplicate(n8n, client, workflows.v1, sequential),
 		};
-		for (const name of VARIANTS) {
+		// Ours and n8n's plain start nodes must not fail; the DIY chain's failures are its own
+		// result (its Remove Duplicates under concurrent deliveries), reported with their messages.
+		for (const name of VARIANTS.filter((n) => n !== 'diy')) {
 			const failed = await failedExecutions(n8n, workflows[name].workflow.id);
 			if (failed > 0) throw new Error(`${failed} executions of ${name} failed`);
 		}
+		const diyFailures = await failuresOf(n8n, workflows.diy);
 		return {
 			count,
 			concurrency,
@@ -304,8 +441,8 @@ export async function benchTrigger(
 				]),
 			),
 			storeRatio: summary(storeRatios),
-			webhookLatency,
-			anchorLatency,
+			diyFailures,
+			answers,
 			latency,
 		};
 	} finally {

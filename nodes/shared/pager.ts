@@ -8,11 +8,13 @@ import {
 	PAGE_CONCURRENCY,
 	PAGE_OVERLAP,
 	PAGE_SIZE,
+	PAGE_SIZE_STEPS,
 	PAGING_QUERY,
 } from './contract/assumptions';
 import { isObject } from './contract/guards';
 import type { ApiContext } from './transport/request';
 import { apiRequest } from './transport/request';
+import { serviceErrorInfo } from './transport/serviceError';
 
 /**
  * The one pager of the package: Return All and Limit of every Get Many, and every list the poll
@@ -32,6 +34,8 @@ import { apiRequest } from './transport/request';
  * - **Count.** `total` (or `totalCount`) is a total. `count` may be the page's length or the
  *   total (envelopes are not shown): it ends nothing, and counts as a total only where it cannot
  *   be the page's length (larger than the page).
+ * - **Refused `limit`.** A 400 that names `limit` is asked again at a size the service accepts
+ *   (see {@link fetchPage}); that size is kept for the node's run.
  */
 
 export interface Page {
@@ -111,23 +115,134 @@ export function recordIdentity(record: unknown): string {
 	return `json:${JSON.stringify(record)}`;
 }
 
+/** A page as fetched: its records, what the envelope says, and the `limit` actually sent. */
+export interface FetchedPage extends Page {
+	asked: number;
+	/** Requests sent for it: 1, plus one per refused `limit`. */
+	requests: number;
+}
+
 /**
- * One page of a list at `offset`, `limit` records asked: its records and what the envelope says.
- * An answer that holds no array of records is an error naming the path. Used by the listings
- * here and by the editor's list search (nodes/CompanyPayments/listSearch).
+ * What one node run has learnt of a list's `limit`: the largest size it refused a larger one
+ * for (`ceiling`), the largest it answered (`accepted`), and the request in flight that asks
+ * above `accepted` (`probe`): the run's other requests to the list wait for its answer instead
+ * of each being refused in turn (a Get Many reads several items at once).
+ */
+interface LimitState {
+	ceiling: number;
+	accepted: number;
+	probe?: Promise<void>;
+}
+
+/** Per node run (the run's context object), per list path. */
+const limitStates = new WeakMap<object, Map<string, LimitState>>();
+
+function limitState(ctx: object, path: string): LimitState {
+	let lists = limitStates.get(ctx);
+	if (!lists) {
+		lists = new Map();
+		limitStates.set(ctx, lists);
+	}
+	let state = lists.get(path);
+	if (!state) {
+		state = { ceiling: Number.POSITIVE_INFINITY, accepted: 0 };
+		lists.set(path, state);
+	}
+	return state;
+}
+
+const NAMES_LIMIT = /\blimit\b/i;
+
+/** Integers in a text, e.g. 1 and 100 in "limit должен быть целым числом от 1 до 100". */
+function integersIn(text: string): number[] {
+	return (text.match(/\d+/g) ?? []).map(Number);
+}
+
+/** Largest-size numbers in the error's details: fields whose name says max (any depth). */
+function detailMaxima(details: unknown, depth = 0): number[] {
+	if (!isObject(details) || depth > 2) return [];
+	const found: number[] = [];
+	for (const [key, value] of Object.entries(details)) {
+		if (typeof value === 'number' && /max/i.test(key)) found.push(value);
+		else if (typeof value === 'string' && /max/i.test(key)) found.push(...integersIn(value));
+		else if (isObject(value)) found.push(...detailMaxima(value, depth + 1));
+	}
+	return found;
+}
+
+/**
+ * The `limit` to ask again with when the service refused `asked`: undefined when the error is
+ * not such a refusal (not a 400, or it does not name `limit`) or nothing smaller is left.
+ * The size is the largest one below `asked` that the error names, in `details` first, then in
+ * its message; else the next of PAGE_SIZE_STEPS below `asked`.
+ */
+export function refusedLimitRetry(error: unknown, asked: number): number | undefined {
+	const info = serviceErrorInfo(error);
+	if (!info || info.httpCode !== 400 || asked <= 1) return undefined;
+	const message = info.serviceMessage ?? '';
+	const details = info.details ? JSON.stringify(info.details) : '';
+	if (!NAMES_LIMIT.test(message) && !NAMES_LIMIT.test(details)) return undefined;
+	const below = (values: number[]) => {
+		const fitting = values.filter((value) => Number.isInteger(value) && value >= 1 && value < asked);
+		return fitting.length > 0 ? Math.max(...fitting) : undefined;
+	};
+	return (
+		below(detailMaxima(info.details)) ??
+		(NAMES_LIMIT.test(message) ? below(integersIn(message)) : undefined) ??
+		PAGE_SIZE_STEPS.find((size) => size < asked)
+	);
+}
+
+/**
+ * One page of a list at `offset`, at most `limit` records asked: its records, what the envelope
+ * says, and the `limit` sent. A 400 refusing the `limit` is asked again at the size the service
+ * accepts (refusedLimitRetry), and that size is kept for this node run's later pages of the
+ * list. An answer that holds no array of records is an error naming the path. Used by the
+ * listings here and by the editor's list search (nodes/CompanyPayments/listSearch).
  */
 export async function fetchPage(
 	ctx: ApiContext,
 	source: ListSource,
 	offset: number,
 	limit: number,
-): Promise<Page> {
-	const body = await apiRequest.call(ctx, {
-		method: 'GET',
-		path: source.path,
-		qs: { ...source.qs, [PAGING_QUERY.limit]: limit, [PAGING_QUERY.offset]: offset },
-		itemIndex: source.itemIndex,
-	});
+): Promise<FetchedPage> {
+	const state = limitState(ctx, source.path);
+	let asked = Math.min(limit, state.ceiling);
+	let body: unknown;
+	let requests = 0;
+	for (;;) {
+		while (state.probe && asked > state.accepted) {
+			await state.probe;
+			asked = Math.min(asked, state.ceiling);
+		}
+		let settled: (() => void) | undefined;
+		if (asked > state.accepted) state.probe = new Promise<void>((resolve) => (settled = resolve));
+		requests++;
+		let failure: unknown;
+		let smaller: number | undefined;
+		try {
+			body = await apiRequest.call(ctx, {
+				method: 'GET',
+				path: source.path,
+				qs: { ...source.qs, [PAGING_QUERY.limit]: asked, [PAGING_QUERY.offset]: offset },
+				itemIndex: source.itemIndex,
+			});
+			state.accepted = Math.max(state.accepted, asked);
+		} catch (error) {
+			failure = error;
+			smaller = refusedLimitRetry(error, asked);
+			if (smaller !== undefined) state.ceiling = Math.min(state.ceiling, smaller);
+		} finally {
+			if (settled) {
+				state.probe = undefined;
+				settled();
+			}
+		}
+		if (failure === undefined) break;
+		// Any failure but a refused `limit` is the service's answer to the listing.
+		if (smaller === undefined) throw failure;
+		asked = Math.min(asked, state.ceiling);
+	}
 	const page = readPage(body, source.itemsKey);
 	if (!page) {
 		throw new NodeApiError(
@@ -141,7 +256,7 @@ export async function fetchPage(
 			},
 		);
 	}
-	return page;
+	return { ...page, asked, requests };
 }
 
 interface Planned {
@@ -159,8 +274,8 @@ async function fetchConcurrently(
 	source: ListSource,
 	planned: Planned[],
 	concurrency: number,
-): Promise<Page[]> {
-	const pages: Page[] = new Array<Page>(planned.length);
+): Promise<FetchedPage[]> {
+	const pages: FetchedPage[] = new Array<FetchedPage>(planned.length);
 	const failures = new Map<number, unknown>();
 	let next = 0;
 	const worker = async () => {
@@ -272,20 +387,22 @@ export async function readList(
 			}
 			if (planned.length === 0) break;
 			const pages = await fetchConcurrently(ctx, source, planned, options.concurrency);
-			result.requests += planned.length;
+			for (const page of pages) result.requests += page.requests;
 			for (let index = 0; index < pages.length && more; index++) {
 				const plan = planned[index];
 				// An earlier page was shorter than planned: the rest were asked at the wrong offsets.
 				if (plan.offset !== nextStart()) break;
-				more = take(pages[index], plan.limit, plan.offset);
+				more = take(pages[index], pages[index].asked, plan.offset);
 			}
 			continue;
 		}
 		const at = nextStart();
 		const asked = Math.min(pageSize, remaining + (offset - at));
 		const page = await fetchPage(ctx, source, at, asked);
-		result.requests++;
-		more = take(page, asked, at);
+		result.requests += page.requests;
+		// The service refused the size asked: the size it accepted is the page size from now on.
+		if (page.asked < asked) pageSize = page.asked;
+		more = take(page, page.asked, at);
 	}
 	return result;
 }

@@ -2,7 +2,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit, ensureAvailable, hold, release } from './ledger.mjs';
-import { inListOrder, pageCapOf, paginate, readPaging, round2 } from './util.mjs';
+import { inListOrder, listPaging, paginate, round2 } from './util.mjs';
 
 export const CARD_OPENING_FEE_USDT = 5;
 export const CARD_MIN_INITIAL_DEPOSIT_USDT = 20;
@@ -319,7 +319,7 @@ export function registerCardRoutes(router) {
 	);
 
 	router.get('/cards', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const externalId = ctx.query.get('externalId');
 		const status = ctx.query.get('status');
 		if (status && !CARD_STATUSES.includes(status))
@@ -335,7 +335,7 @@ export function registerCardRoutes(router) {
 	});
 
 	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = ctx.query.get('status');
 		const items = inListOrder(ctx, ctx.sb.state.cardRequests.values()).filter(
 			(r) => r.companyId === ctx.company.id && (!status || r.status === status),

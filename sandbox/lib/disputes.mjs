@@ -3,7 +3,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { credit, debit } from './ledger.mjs';
 import { emitOrderStatus, findOrder, presentOrderSummary } from './orders.mjs';
-import { isNonEmptyString, newestFirst, pageCapOf, paginate, readPaging, round2 } from './util.mjs';
+import { isNonEmptyString, newestFirst, listPaging, paginate, round2 } from './util.mjs';
 
 export const DISPUTE_STATUSES = ['submitted', 'in_review', 'resolved', 'rejected'];
 export const DISPUTE_RESOLUTIONS = ['refund', 'partial_refund', 'confirm'];
@@ -174,7 +174,7 @@ export function registerDisputeRoutes(router) {
 	});
 
 	router.get('/disputes', { permission: 'disputes.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = ctx.query.get('status');
 		const orderId = ctx.query.get('orderId');
 		if (status && !DISPUTE_STATUSES.includes(status)) {

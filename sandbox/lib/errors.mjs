@@ -85,8 +85,10 @@ export function apiError(statusCode, errorCode, message, extra) {
 }
 
 /** 400 VALIDATION_ERROR; message is always an array of strings. */
-export function validationError(messages) {
-	return new ApiError(400, 'VALIDATION_ERROR', Array.isArray(messages) ? messages : [messages]);
+export function validationError(messages, details) {
+	return new ApiError(400, 'VALIDATION_ERROR', Array.isArray(messages) ? messages : [messages], {
+		details,
+	});
 }
 
 export function permissionDenied(permission) {

@@ -5,8 +5,9 @@
 //                     an HTML 502 from a proxy;
 //   per list:         page cap, order (where the contract does not state it), envelope (bare or
 //                     an object, its records key, `total` present or absent under which name,
-//                     `count` absent, the page length or the total), and how often records
-//                     arrive and leave while the list is read;
+//                     `count` absent, the page length or the total), how often records
+//                     arrive and leave while the list is read, and the largest `limit` it
+//                     accepts (a larger one is refused, naming the size in details or message);
 //   per list request: how many records arrive (new newest records) and leave before the page
 //                     is served; per request: whether a 429 burst, a 502 or the redirect hits it.
 // Every draw is logged with a sequence number, so a failure is reproducible from the seed and
@@ -163,6 +164,10 @@ export const GENERATED_CHOICES = Object.freeze({
 		count: [null, 'page', 'total'],
 		arrivals: [0, 0.25, 0.5],
 		departures: [0, 0.2],
+		/** Largest `limit` accepted; a larger one is a 400 VALIDATION_ERROR naming `limit`. */
+		maxLimit: 'pageCap..500, 1000 or 10000',
+		/** Whether that refusal names the largest size in `details.max` or only in its message. */
+		limitRefusal: ['details', 'message'],
 	},
 	answers: {
 		ignoresQuery: [false, true],
@@ -199,7 +204,12 @@ function drawList(seed, pattern, spec) {
 	const churn = spec.churn
 		? { arrivals: r.pick([0, 0.25, 0.5]), departures: r.pick([0, 0, 0.2]) }
 		: { arrivals: 0, departures: 0 };
-	return { pageCap, order, ...envelope, ...churn };
+	// Drawn last, so the draws above stay those of earlier versions for the same seed.
+	const paging = {
+		maxLimit: r.chance(0.5) ? r.pick([1000, 10_000]) : Math.max(pageCap, r.pick([100, 250, 500])),
+		limitRefusal: r.pick(['details', 'message']),
+	};
+	return { pageCap, order, ...envelope, ...churn, ...paging };
 }
 
 /**

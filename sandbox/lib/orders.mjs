@@ -7,9 +7,8 @@ import {
 	isUuid,
 	iso,
 	inListOrder,
-	pageCapOf,
+	listPaging,
 	paginate,
-	readPaging,
 	round2,
 } from './util.mjs';
 
@@ -339,7 +338,7 @@ export function registerOrderRoutes(router) {
 	);
 
 	router.get('/orders', { permission: 'orders.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const filters = readOrderFilters(ctx.query);
 		const items = inListOrder(ctx, ctx.sb.state.orders.values()).filter(
 			(o) =>

@@ -4,7 +4,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit } from './ledger.mjs';
-import { inListOrder, pageCapOf, paginate, readPaging, round2 } from './util.mjs';
+import { inListOrder, listPaging, paginate, round2 } from './util.mjs';
 
 export const PAYOUT_RATE_RUB_PER_USDT = 97.5;
 export const MIN_PAYOUT_RUB = 100;
@@ -369,7 +369,7 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = ctx.query.get('status');
 		const externalId = ctx.query.get('externalId');
 		if (status && !PAYOUT_STATUSES.includes(status)) {

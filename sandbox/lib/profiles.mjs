@@ -3,12 +3,19 @@
 // profiles and see where it relies on one answer. Chosen per start (option `profile`, CLI
 // `--profile`) and switchable at runtime (POST /__control/profile); a reset keeps the profile.
 import { validationError } from './errors.mjs';
-import { MAX_LIMIT } from './util.mjs';
+import { MAX_ACCEPTED_LIMIT } from './util.mjs';
 
 /** Every open choice, with the values the sandbox can play. */
 export const CHOICES = Object.freeze({
-	/** Records a list page holds at most. A larger `limit` (up to 100) is cut to it silently. */
-	pageCap: 'integer 1..100',
+	/** Records a list page holds at most. A larger accepted `limit` is cut to it silently. */
+	pageCap: 'integer 1..10000',
+	/**
+	 * The largest `limit` a list accepts; a larger one is a 400 VALIDATION_ERROR naming `limit`.
+	 * Not in the named profiles, which keep 100 (the sandbox's refusal of a larger page).
+	 */
+	maxLimit: 'integer 1..10000 (unset: 100)',
+	/** Whether that refusal names the largest size in `details.max`, or only in its message. */
+	limitRefusal: ['message', 'details'],
 	/** Envelope lists carry `total` (true) or only the records (false). */
 	listTotal: [true, false],
 	/** GET/PATCH /auth/company/profile and login show `webhookSecret` masked or in full. */
@@ -94,10 +101,10 @@ export function resolveProfile(input = 'default') {
 	for (const [key, value] of Object.entries(spec)) {
 		if (!Object.hasOwn(CHOICES, key)) {
 			problems.push(`неизвестный выбор профиля: ${key}`);
-		} else if (key === 'pageCap') {
-			if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)
-				problems.push(`pageCap должен быть целым числом от 1 до ${MAX_LIMIT}`);
-			else out.pageCap = value;
+		} else if (key === 'pageCap' || key === 'maxLimit') {
+			if (!Number.isInteger(value) || value < 1 || value > MAX_ACCEPTED_LIMIT)
+				problems.push(`${key} должен быть целым числом от 1 до ${MAX_ACCEPTED_LIMIT}`);
+			else out[key] = value;
 		} else if (!CHOICES[key].includes(value)) {
 			problems.push(`${key} должен быть одним из: ${CHOICES[key].join(', ')}`);
 		} else out[key] = value;

@@ -22,22 +22,32 @@ export function isNonEmptyString(value) {
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** The largest `limit` a profile may let the sandbox accept (`maxLimit`). */
+export const MAX_ACCEPTED_LIMIT = 10_000;
 
 /**
  * Reads `limit` and `offset` from a query. Both are optional; out-of-range values are
- * rejected rather than clamped. `pageCap` (the profile's) then cuts a valid `limit` silently,
- * as a service with a smaller maximum page might.
+ * rejected rather than clamped: a `limit` above `maxLimit` (the profile's largest accepted
+ * size) is a 400 VALIDATION_ERROR naming `limit`, with that size in `details.max` when
+ * `refusal` is 'details' and only in the message when it is 'message'. `pageCap` (the
+ * profile's) then cuts a valid `limit` silently, as a service with a smaller maximum page might.
  */
-export function readPaging(query, pageCap = MAX_LIMIT) {
+export function readPaging(
+	query,
+	pageCap = MAX_LIMIT,
+	{ maxLimit = MAX_LIMIT, refusal = 'message' } = {},
+) {
 	const problems = [];
 	const limit = readInt(query, 'limit', DEFAULT_LIMIT, problems);
 	const offset = readInt(query, 'offset', 0, problems);
-	if (limit !== null && (limit < 1 || limit > MAX_LIMIT)) {
-		problems.push(`limit должен быть целым числом от 1 до ${MAX_LIMIT}`);
+	let details;
+	if (limit !== null && (limit < 1 || limit > maxLimit)) {
+		problems.push(`limit должен быть целым числом от 1 до ${maxLimit}`);
+		if (refusal === 'details') details = { field: 'limit', max: maxLimit };
 	}
 	if (offset !== null && offset < 0)
 		problems.push('offset должен быть неотрицательным целым числом');
-	if (problems.length) throw validationError(problems);
+	if (problems.length) throw validationError(problems, details);
 	return { limit: Math.min(limit, pageCap), offset };
 }
 
@@ -75,6 +85,15 @@ export function inListOrder(ctx, iterable) {
 /** The most records one page of this list holds: the list's drawn cap, else the profile's. */
 export function pageCapOf(ctx) {
 	return ctx.list?.pageCap ?? ctx.sb.profile.pageCap;
+}
+
+/** `limit` and `offset` of a list request, under the list's (drawn) or the profile's paging choices. */
+export function listPaging(ctx) {
+	const choices = ctx.list?.maxLimit !== undefined ? ctx.list : ctx.sb.profile;
+	return readPaging(ctx.query, pageCapOf(ctx), {
+		maxLimit: choices.maxLimit ?? MAX_LIMIT,
+		refusal: choices.limitRefusal ?? 'message',
+	});
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -2,7 +2,7 @@
 // their deposits. Deposits arrive only through the control API (standing in for the chain).
 import { apiError, validationError } from './errors.mjs';
 import { balanceView, credit } from './ledger.mjs';
-import { inListOrder, pageCapOf, paginate, readPaging, round2, tronAddressFrom } from './util.mjs';
+import { inListOrder, listPaging, paginate, round2, tronAddressFrom } from './util.mjs';
 
 export const COMPANY_DEPOSIT_STATUSES = [
 	'new',
@@ -334,7 +334,7 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
 		const items = inListOrder(ctx, ctx.sb.state.deposits).filter(
 			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
@@ -347,7 +347,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const type = ctx.query.get('type');
 		const referenceId = ctx.query.get('referenceId');
 		const items = inListOrder(ctx, ctx.sb.state.balanceHistory).filter(
@@ -384,7 +384,7 @@ export function registerWalletRoutes(router) {
 	});
 
 	const listWallets = (ctx, forcedStatus) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
 		const externalId = ctx.query.get('externalId');
 		const items = inListOrder(ctx, ctx.sb.state.userWallets.values()).filter(
@@ -402,7 +402,7 @@ export function registerWalletRoutes(router) {
 	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
-		const paging = readPaging(ctx.query, pageCapOf(ctx));
+		const paging = listPaging(ctx);
 		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
 		const externalId = ctx.query.get('externalId');
 		const items = inListOrder(ctx, ctx.sb.state.userDeposits).filter(

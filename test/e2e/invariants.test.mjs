@@ -939,7 +939,13 @@ describe('poll trigger, per seed', () => {
 			for (;;) {
 				const starts = generated
 					.log(settled.get(seed))
-					.requests.filter((q) => q.route === 'GET /payouts' && q.offset === '0').length;
+					// A poll starts at offset 0 with a limit the list accepts (a refused one is asked again).
+					.requests.filter(
+						(q) =>
+							q.route === 'GET /payouts' &&
+							q.offset === '0' &&
+							Number(q.limit) <= generated.choices.lists['/payouts'].maxLimit,
+					).length;
 				if (starts >= 2) break;
 				if (Date.now() > deadline) throw new Error(`seed ${seed}: no two polls after the pause`);
 				await sleep(250);

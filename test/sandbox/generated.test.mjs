@@ -126,6 +126,28 @@ describe('generated mode: choices from a seed', () => {
 		assert.ok(churned.some(([, l]) => l.arrivals > 0 && l.departures > 0));
 		assert.ok(churned.some(([, l]) => l.arrivals === 0 && l.departures === 0));
 	});
+
+	it('50 seeds draw lists that accept a limit of 1,000 and lists that refuse it, both ways', () => {
+		const lists = SEEDS.flatMap((seed) => Object.values(drawChoices(seed).lists));
+		assert.ok(
+			lists.every((l) => l.maxLimit >= l.pageCap),
+			'the largest limit is never below the cap',
+		);
+		for (const refusal of GENERATED_CHOICES.list.limitRefusal) {
+			assert.ok(
+				lists.some((l) => l.limitRefusal === refusal && l.maxLimit < 1000),
+				refusal,
+			);
+		}
+		assert.ok(
+			lists.some((l) => l.maxLimit >= 1000),
+			'a list that accepts 1,000',
+		);
+		assert.ok(
+			lists.some((l) => l.maxLimit === 100),
+			'a list that refuses above 100',
+		);
+	});
 });
 
 describe('generated mode: the sandbox keeps its own invariants', () => {
@@ -146,6 +168,35 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 		await ctl.post('/generated/pause', { faults: !faults, churn: !churn });
 		return res.body.choices;
 	};
+
+	it('a limit above the drawn largest is a 400 naming limit (its size in details or message), the largest is served', async () => {
+		for (const refusal of ['details', 'message']) {
+			const seed = seedWhere(
+				(c) =>
+					c.lists['/wallets/deposits'].maxLimit < 1000 &&
+					c.lists['/wallets/deposits'].limitRefusal === refusal,
+				`deposits refusing limit 1000 (${refusal})`,
+			);
+			const choices = await useSeed(seed, { churn: false });
+			const { maxLimit, pageCap, itemsKey } = choices.lists['/wallets/deposits'];
+			const refused = await api.get(`/wallets/deposits?limit=${maxLimit + 1}`);
+			assert.equal(refused.status, 400, refused.text);
+			assert.equal(refused.body.errorCode, 'VALIDATION_ERROR');
+			assert.match(refused.body.message.join(' '), new RegExp(`limit .*${maxLimit}`));
+			if (refusal === 'details')
+				assert.deepEqual(refused.body.details, { field: 'limit', max: maxLimit });
+			else assert.equal(refused.body.details, undefined);
+			const served = await api.get(`/wallets/deposits?limit=${maxLimit}`);
+			assert.equal(served.status, 200, served.text);
+			assert.equal(recordsOf(served.body).length, Math.min(pageCap, 250), itemsKey);
+		}
+		const accepting = seedWhere(
+			(c) => c.lists['/payouts'].maxLimit >= 1000,
+			'payouts accepting limit 1000',
+		);
+		await useSeed(accepting, { churn: false });
+		assert.equal((await api.get('/payouts?limit=1000')).status, 200);
+	});
 
 	it('GET /__control/generated shows the seed, the choices, and every draw with its sequence', async () => {
 		const choices = await useSeed(12);

@@ -354,7 +354,7 @@ describe('card.get and card.getMany', () => {
 		const page = Array.from({ length: 100 }, (_, i) => ({ ...card, id: `card_${i}` }));
 		nock(BASE_URL)
 			.get('/cards')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '1000', offset: '0' })
 			.reply(200, { cards: page, total: 101 });
 		nock(BASE_URL)
 			.get('/cards')

@@ -159,7 +159,7 @@ describe('reading a record ID from a string or a locator', () => {
 		});
 		nock(BASE_URL)
 			.get('/disputes')
-			.query({ orderId: ORDER_ID, limit: '100', offset: '0' })
+			.query({ orderId: ORDER_ID, limit: '1000', offset: '0' })
 			.reply(200, []);
 		nock(BASE_URL)
 			.post(`/orders/${ORDER_ID}/disputes`, { reason: 'Not delivered' })

@@ -107,7 +107,7 @@ describe('member.getMany', () => {
 	it('reads a members envelope with Return All', async () => {
 		nock(BASE_URL)
 			.get('/members')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '1000', offset: '0' })
 			.reply(200, { members: [alice, bob], total: 2 });
 		const { output } = await runNode({
 			parameters: { resource: 'member', operation: 'getMany', returnAll: true },

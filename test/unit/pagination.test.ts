@@ -1,7 +1,11 @@
 import nock from 'nock';
 
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { PAGE_SIZE, PAGE_SIZE_STEPS } from '../../nodes/shared/contract/assumptions';
 import { readPage } from '../../nodes/shared/pager';
-import { BASE_URL, runNode, runNodeError } from './helpers/n8n';
+import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 
 function deposits(from: number, count: number) {
 	return Array.from({ length: count }, (_, index) => ({ id: `dep-${from + index}`, amount: 10 }));
@@ -15,11 +19,12 @@ afterEach(() => {
 
 describe('Return All pages through the service', () => {
 	it('reads an envelope page by page until total, one item per record', async () => {
+		// The node asks for PAGE_SIZE (1000); this service serves 100, so the next pages ask 100.
 		// Each page after the first starts PAGE_OVERLAP (2) records early: 0, 98, 196.
 		const pages = [0, 98, 196].map((offset) =>
 			nock(BASE_URL)
 				.get('/wallets/deposits')
-				.query({ limit: '100', offset: String(offset) })
+				.query({ limit: offset === 0 ? '1000' : '100', offset: String(offset) })
 				.reply(200, { deposits: deposits(offset, Math.min(100, 250 - offset)), total: 250 }),
 		);
 		const { output } = await runNode({
@@ -35,7 +40,7 @@ describe('Return All pages through the service', () => {
 	it('stops at total without asking for an empty page', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '1000', offset: '0' })
 			.reply(200, { deposits: deposits(0, 100), total: 196 });
 		nock(BASE_URL)
 			.get('/wallets/deposits')
@@ -50,7 +55,7 @@ describe('Return All pages through the service', () => {
 	it('reads bare arrays until a short page', async () => {
 		nock(BASE_URL)
 			.get('/wallets/balance-history')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '1000', offset: '0' })
 			.reply(200, deposits(0, 100));
 		nock(BASE_URL)
 			.get('/wallets/balance-history')
@@ -109,7 +114,7 @@ describe('Limit loads no more pages than needed', () => {
 	it('asks for the remainder on the last page of a limit above the page size', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '150', offset: '0' })
 			.reply(200, { deposits: deposits(0, 100), total: 500 });
 		nock(BASE_URL)
 			.get('/wallets/deposits')
@@ -163,6 +168,21 @@ describe('readPage', () => {
 	});
 });
 
+/** A list endpoint answering any number of GETs with `answer(limit, offset)`. */
+function listEndpoint(
+	path: string,
+	answer: (limit: number, offset: number) => [number, unknown],
+): void {
+	nock(BASE_URL)
+		.get(path)
+		.query(true)
+		.times(1000)
+		.reply(function (uri) {
+			const query = new URL(uri, BASE_URL).searchParams;
+			return answer(Number(query.get('limit')), Number(query.get('offset')));
+		});
+}
+
 /**
  * A list endpoint of a service that caps `limit` at `cap` (its maximum is not shown in the
  * interface document), over `count` records, answering a bare array or an envelope with or
@@ -173,21 +193,14 @@ function cappedService(
 	{ cap, count, shape }: { cap: number; count: number; shape: 'array' | 'envelope' | 'total' },
 ) {
 	const asked: Array<{ limit: number; offset: number }> = [];
-	nock(BASE_URL)
-		.get(path)
-		.query(true)
-		.times(1000)
-		.reply(function (uri) {
-			const query = new URL(uri, BASE_URL).searchParams;
-			const limit = Number(query.get('limit'));
-			const offset = Number(query.get('offset'));
-			asked.push({ limit, offset });
-			const from = Math.min(offset, count);
-			const records = deposits(from, Math.min(limit, cap, count - from));
-			if (shape === 'array') return [200, records];
-			if (shape === 'envelope') return [200, { deposits: records }];
-			return [200, { deposits: records, total: count }];
-		});
+	listEndpoint(path, (limit, offset) => {
+		asked.push({ limit, offset });
+		const from = Math.min(offset, count);
+		const records = deposits(from, Math.min(limit, cap, count - from));
+		if (shape === 'array') return [200, records];
+		if (shape === 'envelope') return [200, { deposits: records }];
+		return [200, { deposits: records, total: count }];
+	});
 	return asked;
 }
 
@@ -235,10 +248,10 @@ describe('Return All is complete whatever page cap the service applies', () => {
 			},
 		});
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 120).map((record) => record.id));
-		// 100 → 25 (cap learned), then 25 at a time, each starting 2 records early (PAGE_OVERLAP);
-		// the last asks only for the remainder and those 2.
+		// 120 (the Limit, below PAGE_SIZE) → 25 (cap learned), then 25 at a time, each starting 2
+		// records early (PAGE_OVERLAP); the last asks only for the remainder and those 2.
 		expect(asked).toEqual([
-			{ limit: 100, offset: 0 },
+			{ limit: 120, offset: 0 },
 			{ limit: 25, offset: 23 },
 			{ limit: 25, offset: 46 },
 			{ limit: 25, offset: 69 },
@@ -259,7 +272,7 @@ describe('Return All is complete whatever page cap the service applies', () => {
 			},
 		});
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 420).map((record) => record.id));
-		// 100 → 50 (cap learned), then 8 pages of 50 planned 48 apart (PAGE_OVERLAP 2).
+		// 420 → 50 (cap learned), then 8 pages of 50 planned 48 apart (PAGE_OVERLAP 2).
 		expect(asked).toHaveLength(9);
 		expect(asked.at(-1)).toEqual({ limit: 36, offset: 384 });
 		nock.cleanAll();
@@ -281,7 +294,9 @@ describe('Return All is complete whatever page cap the service applies', () => {
 					removed = true;
 					return [200, { deposits: deposits(98, 60), total: 300 }];
 				}
-				return [200, { deposits: deposits(offset, Math.min(limit, 300 - offset)), total: 300 }];
+				// A service that serves at most 100 per page.
+				const served = Math.min(limit, 100, 300 - offset);
+				return [200, { deposits: deposits(offset, served), total: 300 }];
 			});
 		const { output } = await runNode({ parameters: getDeposits });
 		const ids = output.map((item) => item.json.id);
@@ -292,7 +307,7 @@ describe('Return All is complete whatever page cap the service applies', () => {
 	it('a failing page fails the listing with the service error, not a short list', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
-			.query({ limit: '100', offset: '0' })
+			.query({ limit: '1000', offset: '0' })
 			.reply(200, { deposits: deposits(0, 100), total: 400 });
 		nock(BASE_URL)
 			.get('/wallets/deposits')
@@ -307,6 +322,190 @@ describe('Return All is complete whatever page cap the service applies', () => {
 		expect(error.message).toBe(
 			'SERVICE_UNAVAILABLE: The service is temporarily unavailable; retry later',
 		);
+		nock.cleanAll();
+	});
+});
+
+/** How a service that refuses a large `limit` says so (its largest `limit` is not shown). */
+type Refusal = 'details' | 'message' | 'neither';
+
+/**
+ * A list endpoint that answers 400 VALIDATION_ERROR to any `limit` above `max`, naming the
+ * largest accepted size in `details`, only in its (Russian) message, or nowhere; below that it
+ * serves up to `max` records. Records every (limit, offset) it was asked, refused ones too.
+ */
+function refusingService(
+	path: string,
+	{
+		max,
+		count,
+		refusal,
+		withTotal = true,
+	}: { max: number; count: number; refusal: Refusal; withTotal?: boolean },
+) {
+	const asked: Array<{ limit: number; offset: number; refused?: true }> = [];
+	listEndpoint(path, (limit, offset) => {
+		if (limit > max) {
+			asked.push({ limit, offset, refused: true });
+			const body: Record<string, unknown> = {
+				statusCode: 400,
+				error: 'Bad Request',
+				errorCode: 'VALIDATION_ERROR',
+				message:
+					refusal === 'neither'
+						? ['limit слишком большой']
+						: [`limit должен быть целым числом от 1 до ${max}`],
+				requestId: 'req-limit',
+			};
+			if (refusal === 'details') body.details = { field: 'limit', max };
+			return [400, body];
+		}
+		asked.push({ limit, offset });
+		const from = Math.min(offset, count);
+		const records = deposits(from, Math.min(limit, count - from));
+		return [200, withTotal ? { deposits: records, total: count } : { deposits: records }];
+	});
+	return asked;
+}
+
+describe('Return All asks for large pages and follows a refused limit', () => {
+	// The services below answer any number of requests: what was asked is checked instead.
+	afterEach(() => nock.cleanAll());
+	const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
+
+	/** Return All against a refusingService: every record once, in order; what it was asked. */
+	async function returnAllFrom(options: Parameters<typeof refusingService>[1]) {
+		const asked = refusingService('/wallets/deposits', options);
+		const { output } = await runNode({ parameters: getDeposits });
+		expect(output.map((item) => item.json.id)).toEqual(deposits(0, options.count).map((r) => r.id));
+		return asked;
+	}
+
+	it.each([
+		[
+			`asks for ${PAGE_SIZE} records a page: 2,500 records in 3 requests`,
+			5000,
+			2500,
+			[
+				{ limit: 1000, offset: 0 },
+				{ limit: 1000, offset: 998 },
+				{ limit: 1000, offset: 1996 },
+			],
+		],
+		[
+			'asks again at the largest limit named in details, and keeps it for the next pages',
+			100,
+			250,
+			[
+				{ limit: 1000, offset: 0, refused: true },
+				{ limit: 100, offset: 0 },
+				{ limit: 100, offset: 98 },
+				{ limit: 100, offset: 196 },
+			],
+		],
+	])('%s', async (_title, max, count, expected) => {
+		expect(await returnAllFrom({ max, count, refusal: 'details' })).toEqual(expected);
+	});
+
+	it('reads the largest limit from the message when details name none', async () => {
+		const asked = await returnAllFrom({
+			max: 250,
+			count: 600,
+			refusal: 'message',
+		});
+		expect(asked.filter((a) => a.refused)).toEqual([{ limit: 1000, offset: 0, refused: true }]);
+		expect(asked.filter((a) => !a.refused).every((a) => a.limit === 250)).toBe(true);
+	});
+
+	it('steps down when the refusal names no size, then stays at the size accepted', async () => {
+		const asked = await returnAllFrom({
+			max: 120,
+			count: 300,
+			refusal: 'neither',
+			withTotal: false,
+		});
+		// 1000, 500, 250 refused; 100 accepted and kept.
+		expect(asked.slice(0, 4)).toEqual([
+			{ limit: 1000, offset: 0, refused: true },
+			{ limit: 500, offset: 0, refused: true },
+			{ limit: 250, offset: 0, refused: true },
+			{ limit: 100, offset: 0 },
+		]);
+		expect(asked.slice(4).every((a) => a.limit === 100 && !a.refused)).toBe(true);
+	});
+
+	it('remembers the accepted size for the whole run: a second item is not refused again', async () => {
+		const asked = refusingService('/wallets/deposits', {
+			max: 100,
+			count: 150,
+			refusal: 'details',
+		});
+		const { output } = await runNode({ parameters: getDeposits, items: [{}, {}] });
+		expect(output).toHaveLength(300);
+		expect(asked.filter((a) => a.refused)).toHaveLength(1);
+		expect(asked.filter((a) => a.offset === 0 && !a.refused)).toEqual([
+			{ limit: 100, offset: 0 },
+			{ limit: 100, offset: 0 },
+		]);
+	});
+
+	it('a 400 that does not name limit fails with the service error and is not sent again', async () => {
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query(true)
+			.reply(400, {
+				statusCode: 400,
+				error: 'Bad Request',
+				errorCode: 'VALIDATION_ERROR',
+				message: ['status должен быть одним из: pending, completed'],
+				requestId: 'req-status',
+			});
+		const error = await runNodeError({ parameters: getDeposits });
+		expect(error.message).toMatch(/^VALIDATION_ERROR/);
+		expect(String(error.description)).toMatch(/Request ID: req-status/);
+	});
+
+	it('a refusal of limit 1 is the service error, not a loop', async () => {
+		const asked = refusingService('/wallets/deposits', { max: 0, count: 5, refusal: 'neither' });
+		const error = await runNodeError({ parameters: getDeposits });
+		expect(error.message).toMatch(/^VALIDATION_ERROR/);
+		expect(asked.map((a) => a.limit)).toEqual([1000, ...PAGE_SIZE_STEPS]);
+	});
+
+	const cases: Array<[Refusal, number, number, boolean]> = [];
+	for (const refusal of ['details', 'message', 'neither'] as const) {
+		for (const max of [7, 100, 999]) {
+			for (const count of [0, max, 250]) {
+				for (const withTotal of [true, false]) cases.push([refusal, max, count, withTotal]);
+			}
+		}
+	}
+	it.each(cases)(
+		'refusal by %s, largest limit %i, %i records, total %s: every record once, in order',
+		async (refusal, max, count, withTotal) => {
+			const asked = await returnAllFrom({ max, count, refusal, withTotal });
+			// At most as many refusals as sizes tried, all before the first page was served.
+			const firstServed = asked.findIndex((a) => !a.refused);
+			expect(asked.slice(firstServed).some((a) => a.refused)).toBe(false);
+			nock.cleanAll();
+		},
+	);
+
+	it('the record pickers follow a refused limit too', async () => {
+		const asked = refusingService('/cards', { max: 20, count: 30, refusal: 'details' });
+		const methods = new CompanyPayments().methods.listSearch as unknown as Record<
+			string,
+			(
+				this: ILoadOptionsFunctions,
+				filter?: string,
+				token?: string,
+			) => Promise<INodeListSearchResult>
+		>;
+		const context = createContext({ parameters: {} }) as unknown as ILoadOptionsFunctions;
+		const first = await methods.getCards.call(context);
+		expect(asked[0]).toMatchObject({ limit: 50, refused: true });
+		expect(asked.slice(1).every((a) => a.limit === 20 && !a.refused)).toBe(true);
+		expect(first.results.length).toBeGreaterThan(0);
 		nock.cleanAll();
 	});
 });

@@ -446,7 +446,7 @@ describe('payout.getMany', () => {
 	});
 
 	it('pages with Return All and no filters', async () => {
-		nock(BASE_URL).get('/payouts').query({ limit: '100', offset: '0' }).reply(200, [payout]);
+		nock(BASE_URL).get('/payouts').query({ limit: '1000', offset: '0' }).reply(200, [payout]);
 		// A short page without total may be the service's page cap: one more page ends the list.
 		nock(BASE_URL).get('/payouts').query({ limit: '1', offset: '1' }).reply(200, []);
 		const { output } = await runNode({

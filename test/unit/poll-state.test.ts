@@ -110,6 +110,11 @@ describe('state', () => {
 });
 
 describe('cost per poll', () => {
+	// A service that serves at most 100 per page: the node asks for more (PAGE_SIZE) and learns it.
+	beforeEach(() => {
+		service.pageCap = 100;
+	});
+
 	function fill(count: number, newestAgeDays: number, stepDays: number): void {
 		for (let i = count - 1; i >= 0; i--) {
 			service.add('payouts', payout({ createdAt: daysAgo(newestAgeDays + i * stepDays) }));
@@ -138,9 +143,9 @@ describe('cost per poll', () => {
 		service.withTotal = false;
 		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
 		expect(Object.keys(remembered(run.staticData))).toHaveLength(130);
-		// 100 asked, 25 served: the cap is learnt from the first page; 6 pages of 25 and a short one.
+		// 1000 asked, 25 served: the cap is learnt from the first page; 6 pages of 25 and a short one.
 		expect(service.calls.map((call) => call.query.get('limit'))).toEqual([
-			'100',
+			'1000',
 			...Array<string>(5).fill('25'),
 		]);
 	});

@@ -109,7 +109,8 @@ describe('reads wait and retry', () => {
 				const query = new URL(uri, BASE_URL).searchParams;
 				const offset = Number(query.get('offset'));
 				if (offset === 196 && burst-- > 0) return [429, limited, { 'Retry-After': '2' }];
-				return [200, records.slice(offset, offset + Number(query.get('limit')))];
+				// A service that serves at most 100 per page, whatever limit asks.
+				return [200, records.slice(offset, offset + Math.min(100, Number(query.get('limit'))))];
 			});
 		const { output } = await runNode({
 			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },

@@ -111,16 +111,16 @@ describe('Get Many: filters the document does not promise are checked on every r
 	});
 
 	it("the second reading for Limit stops at the page that completes it, not at the list's end", async () => {
-		// 1,000 orders, every 60th a success: Limit 3 needs the first two pages of 100 only.
-		const orders = Array.from({ length: 1000 }, (_, index) => ({
+		// 5,000 orders, every 600th a success: Limit 3 needs the first two pages of 1,000 only.
+		const orders = Array.from({ length: 5000 }, (_, index) => ({
 			id: `o${index}`,
-			status: index % 60 === 0 ? 'success' : 'failed',
+			status: index % 600 === 0 ? 'success' : 'failed',
 		}));
 		const queries = ignoringList('/orders', 'orders', orders);
 		const { output } = await successfulOrders({ returnAll: false, limit: 3 });
-		expect(output.map((item) => item.json.id)).toEqual(['o0', 'o60', 'o120']);
+		expect(output.map((item) => item.json.id)).toEqual(['o0', 'o600', 'o1200']);
 		// Limit's own page, then the second reading: two pages (the pager re-reads an overlap).
-		expect(queries.map((query) => query.offset)).toEqual(['0', '0', '98']);
+		expect(queries.map((query) => query.offset)).toEqual(['0', '0', '998']);
 	});
 
 	it('Return All keeps every matching record and only those', async () => {

@@ -74,7 +74,7 @@ const createPayout = (extra: IDataObject = {}): IDataObject => ({
 const noPayoutYet = (externalId = REFERENCE) =>
 	nock(BASE_URL)
 		.get('/payouts')
-		.query({ externalId, limit: 100, offset: 0 })
+		.query({ externalId, limit: 1000, offset: 0 })
 		.reply(200, { payouts: [], total: 0 });
 
 beforeAll(() => nock.disableNetConnect());

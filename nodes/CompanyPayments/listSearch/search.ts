@@ -87,8 +87,9 @@ export async function searchList(
 	const results: INodeListSearchItems[] = [];
 	const check = returnedCheck(source.path, source.qs);
 	for (let pages = 0; pages < SEARCH_MAX_PAGES; pages++) {
-		const asked = cursor.size;
-		const page = await fetchPage(ctx, source, cursor.offset, asked);
+		const page = await fetchPage(ctx, source, cursor.offset, cursor.size);
+		// A refused `limit` was asked again smaller: that size is the page size from now on.
+		const asked = (cursor.size = page.asked);
 		const { records } = page;
 		const first = records.length > 0 ? recordIdentity(records[0]) : undefined;
 		// The same first record at a later offset: the service ignores offset.

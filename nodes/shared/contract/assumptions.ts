@@ -3,8 +3,18 @@
  * The README's "Assumptions" section lists the same choices for users; keep the two in step.
  */
 
-/** Records requested per page when a list operation pages through the service. */
-export const PAGE_SIZE = 100;
+/**
+ * Records requested per page when a list operation pages through the service. The document
+ * shows no largest `limit`, so the node asks for large pages and follows the answer: a service
+ * that serves fewer per page has its cap learnt from the page (rules in nodes/shared/pager.ts);
+ * a service that refuses the `limit` (400 naming `limit`) is asked again at the largest size
+ * its error names (in `details`, else in its message), else at the next smaller size of
+ * PAGE_SIZE_STEPS, and that size is kept for the rest of the node's run for that list.
+ */
+export const PAGE_SIZE = 1000;
+
+/** Sizes tried after a refused `limit` whose error names no largest size, largest first. */
+export const PAGE_SIZE_STEPS = [500, 250, 100, 50, 25, 10, 5, 1];
 
 /**
  * List endpoints page with `limit` and `offset` query parameters. The document states them
