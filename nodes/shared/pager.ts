@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
@@ -183,7 +183,9 @@ export function refusedLimitRetry(error: unknown, asked: number): number | undef
 	const details = info.details ? JSON.stringify(info.details) : '';
 	if (!NAMES_LIMIT.test(message) && !NAMES_LIMIT.test(details)) return undefined;
 	const below = (values: number[]) => {
-		const fitting = values.filter((value) => Number.isInteger(value) && value >= 1 && value < asked);
+		const fitting = values.filter(
+			(value) => Number.isInteger(value) && value >= 1 && value < asked,
+		);
 		return fitting.length > 0 ? Math.max(...fitting) : undefined;
 	};
 	return (
@@ -295,6 +297,24 @@ async function fetchConcurrently(
 	return pages;
 }
 
+/** The error of a list whose pages repeat instead of going on (docs/pagination.md). */
+function offsetIgnored(
+	ctx: ApiContext,
+	source: ListSource,
+	at: number,
+	total: number | undefined,
+	result: PagerResult,
+): NodeApiError {
+	const stated =
+		total === undefined
+			? ''
+			: ` It states that the list holds ${total} records; ${result.delivered} different ones came back.`;
+	return new NodeApiError(ctx.getNode(), { path: source.path, offset: at } as JsonObject, {
+		message: `The service answered GET ${source.path} at offset ${at} with records it had already sent: it does not seem to honour offset, so the list cannot be read whole`,
+		description: `Paging asks for limit and offset (the document shows them for GET /user-wallets/deposits only).${stated} Rather than hand on part of the list as if it were all of it, the node stopped. Narrow the list with a filter, or read it with Limit.`,
+	});
+}
+
 /**
  * Pages through a list with limit/offset and hands each record on at most once, until the list
  * ends, `maxRecords` records were handed on, or `onPage` returns false. Once the total and the
@@ -357,8 +377,14 @@ export async function readList(
 			return false;
 		}
 		// Pages with nothing new: records that arrived meanwhile pushed what was read down (a page's
-		// worth at most is tolerated), or the service ignores offset and repeats itself.
-		if (staleInARow > Math.ceil(pageSize / (pageSize - overlap()))) return false;
+		// worth at most is tolerated), or the service ignores offset and repeats itself. A short
+		// page ends the list; full pages repeated, or fewer records than the total the service
+		// states, mean the list cannot be read whole: that is said, never cut short in silence.
+		if (staleInARow > Math.ceil(pageSize / (pageSize - overlap()))) {
+			const short = total !== undefined && total - result.delivered > pageSize;
+			if (records.length >= asked || short) throw offsetIgnored(ctx, source, at, total, result);
+			return false;
+		}
 		if (total !== undefined) {
 			// Below the total a short page is not the end: the service's cap, or records removed
 			// meanwhile. Reading goes on with that page size.
@@ -403,6 +429,13 @@ export async function readList(
 		// The service refused the size asked: the size it accepted is the page size from now on.
 		if (page.asked < asked) pageSize = page.asked;
 		more = take(page, page.asked, at);
+	}
+	// The pages ran out below the total the service states, by more than a page's worth of records
+	// arriving or leaving meanwhile could explain, the last of them repeating what was read:
+	// offset is not honoured (see take).
+	const shortBy = total === undefined ? 0 : Math.min(total, options.maxRecords) - result.delivered;
+	if (shortBy > pageSize && staleInARow > 0 && !result.stopped) {
+		throw offsetIgnored(ctx, source, nextStart(), total, result);
 	}
 	return result;
 }

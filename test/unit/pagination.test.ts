@@ -67,18 +67,33 @@ describe('Return All pages through the service', () => {
 		expect(output.map((item) => item.json.id)).toEqual(deposits(0, 103).map((record) => record.id));
 	});
 
-	it('stops when the service ignores offset: pages in a row with nothing new', async () => {
+	it('says so when the service ignores offset: full pages in a row with nothing new', async () => {
 		// A repeated page alone can be records that arrived meanwhile and moved the list down by
-		// up to a page, so the listing ends only after more such pages (here the third).
+		// up to a page; more such pages (here the third) mean offset is not honoured, and the
+		// list is not handed on as if the first page were all of it.
 		nock(BASE_URL)
 			.get('/disputes')
 			.query(true)
 			.times(4)
 			.reply(200, { disputes: deposits(0, 100) });
-		const { output } = await runNode({
+		const error = await runNodeError({
 			parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
 		});
-		expect(output).toHaveLength(100);
+		expect(error.message).toMatch(
+			/^The service answered GET \/disputes at offset \d+ with records it had already sent: it does not seem to honour offset/,
+		);
+	});
+
+	it('says so when the service ignores offset and states a larger total', async () => {
+		nock(BASE_URL)
+			.get('/orders')
+			.query(true)
+			.times(3)
+			.reply(200, { orders: deposits(0, 100), total: 250 });
+		const error = await runNodeError({
+			parameters: { resource: 'order', operation: 'getMany', returnAll: true },
+		});
+		expect(error.description).toMatch(/holds 250 records; 100 different ones came back/);
 	});
 
 	it('stops when the service ignores limit and returns everything at once', async () => {
