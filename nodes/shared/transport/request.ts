@@ -1,4 +1,5 @@
 import type {
+	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
@@ -9,7 +10,9 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ApplicationError, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 
@@ -217,19 +220,35 @@ function redirectError(
 }
 
 /**
- * The request with the credential's API key, as the credential's `authenticate` declares it
- * (header X-API-Key). Set here from the credential read once per run rather than through
- * httpRequestWithAuthentication, which resolves that declaration's expression
- * (`={{$credentials.apiKey}}`) in n8n's expression engine on every request: on n8n 2.41 that
- * costs milliseconds per page of a Return All. The URL is always the credential's base URL and
- * redirects are never followed, so the key goes nowhere else.
+ * The headers the credential's `authenticate` block declares (`X-API-Key:
+ * ={{$credentials.apiKey}}`), read from that block once: it is the one place that says how the
+ * key is sent, for this node and for n8n's HTTP Request node alike.
+ */
+const AUTH_HEADERS: ReadonlyArray<{ name: string; field: string }> = Object.entries(
+	(new CompanyPaymentsApi().authenticate as IAuthenticateGeneric).properties.headers ?? {},
+).map(([name, value]) => {
+	const field = /^=\{\{\s*\$credentials\.(\w+)\s*\}\}$/.exec(String(value))?.[1];
+	if (field === undefined) {
+		throw new ApplicationError(`The credential's header ${name} is not a plain credential field`);
+	}
+	return { name, field };
+});
+
+/**
+ * The request with the credential's API key, as the credential's `authenticate` declares it.
+ * Set here from the credential read once per run rather than through
+ * httpRequestWithAuthentication, which resolves that declaration's expression in n8n's
+ * expression engine on every request: on n8n 2.41 that costs milliseconds per page of a Return
+ * All. The URL is always the credential's base URL and redirects are never followed, so the key
+ * goes nowhere else.
  */
 function withApiKey(options: IHttpRequestOptions, credential: RunCredential): IHttpRequestOptions {
-	const apiKey = credential.data.apiKey;
-	return {
-		...options,
-		headers: { ...options.headers, 'X-API-Key': typeof apiKey === 'string' ? apiKey : '' },
-	};
+	const headers: Record<string, string> = {};
+	for (const { name, field } of AUTH_HEADERS) {
+		const value = credential.data[field];
+		headers[name] = typeof value === 'string' ? value : '';
+	}
+	return { ...options, headers: { ...options.headers, ...headers } };
 }
 
 /**
