@@ -24,7 +24,7 @@ export interface OperationDefinition {
 	properties: INodeProperties[];
 	kind: OperationKind;
 	/**
-	 * Items may run at once (READ_CONCURRENCY in router.ts): operations that change nothing on the
+	 * Items may run at once (READ_CONCURRENCY in pool.ts): operations that change nothing on the
 	 * service. Not the same as `kind: 'read'` (e.g. Prepare Quote creates a quote, so it runs one
 	 * item at a time, while it is safe for an agent).
 	 */

@@ -1,0 +1,43 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { outcomeFields, plainDescription, serviceErrorInfo } from '../shared/transport';
+import type { OperationResult } from './types';
+
+/*
+ * What every way of running an item shares, the workflow's item loop (router.ts) and the agent's
+ * or MCP client's tool call (tool/route.ts): an item's records, and a failure as output.
+ */
+
+/** The output item of a failed item when the node is set to continue on fail. */
+export function errorItemJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as NodeApiError).description;
+	// Item output is plain text (JSON, expressions, e-mails): one fact per line, no HTML.
+	if (description) json.description = plainDescription(description);
+	const info = serviceErrorInfo(error);
+	if (info) {
+		json.errorCode = info.errorCode;
+		json.httpCode = info.httpCode;
+		json.serviceMessage = info.serviceMessage;
+		json.details = info.details;
+		json.required = info.required;
+		json.requestId = info.requestId;
+	}
+	// A money write's outcome (not_paid or unknown, with errorCode OUTCOME_UNKNOWN): one field to branch on.
+	Object.assign(json, outcomeFields(error));
+	return json;
+}
+
+export function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
+}
+
+/** What an operation returned for one item, as records. */
+export function recordsOf(result: OperationResult): IDataObject[] {
+	return Array.isArray(result) ? result : [result];
+}
