@@ -1,0 +1,122 @@
+/**
+ * The open choices of the interface document ("not shown"), each under the one name the sandbox
+ * plays it by (sandbox/lib/profiles.mjs CHOICES, sandbox/lib/generated.mjs GENERATED_CHOICES)
+ * and docs/assumptions.md uses, with the node's answer and where that answer lives.
+ * test/sandbox/choices.test.mjs checks that the two sides name the same choices and the docs
+ * name each one: a choice the node makes that the sandbox cannot play fails there.
+ */
+export interface OpenChoice {
+	/** What the document leaves open. */
+	question: string;
+	/** How the node answers, and the constant or module that holds the answer. */
+	node: string;
+}
+
+export const OPEN_CHOICES = {
+	pageCap: {
+		question: 'How many records a list page holds at most',
+		node: 'Asks PAGE_SIZE and learns a cap from a short page (pager.ts)',
+	},
+	maxLimit: {
+		question: 'The largest `limit` a list accepts',
+		node: 'A refused `limit` is asked again smaller: PAGE_SIZE_STEPS (assumptions.ts)',
+	},
+	limitRefusal: {
+		question: 'How a refused `limit` names the size accepted',
+		node: 'Read from details or the message, else the next of PAGE_SIZE_STEPS (pager.ts)',
+	},
+	listTotal: {
+		question: 'Whether a list envelope carries a total',
+		node: 'ENVELOPE_TOTAL_KEYS when present, the end of the pages otherwise',
+	},
+	totalKey: {
+		question: 'Under which name a list total stands',
+		node: 'ENVELOPE_TOTAL_KEYS (assumptions.ts)',
+	},
+	count: {
+		question: 'Whether `count` is the page length or the total',
+		node: 'ENVELOPE_COUNT_KEYS: a total only when larger than the page',
+	},
+	shape: {
+		question: 'Whether a list answer is a bare array or an envelope',
+		node: 'Both read (readPage in pager.ts)',
+	},
+	itemsKey: {
+		question: 'Under which key an envelope holds its records',
+		node: 'The list’s own key, ENVELOPE_ITEM_KEYS, or its only array',
+	},
+	listOrder: {
+		question: 'Newest or oldest first, where the document does not say',
+		node: 'Either: records are kept by ID, never by position',
+	},
+	order: {
+		question: 'Newest or oldest first (per list, generated mode)',
+		node: 'As listOrder',
+	},
+	arrivals: {
+		question: 'Whether records arrive while a list is read',
+		node: 'PAGE_OVERLAP and identity by ID (pager.ts)',
+	},
+	departures: {
+		question: 'Whether records leave while a list is read',
+		node: 'PAGE_OVERLAP and identity by ID (pager.ts)',
+	},
+	ignoresQuery: {
+		question: 'Whether a list applies query parameters the document does not show',
+		node: 'Every filter sent is checked on what comes back: QUERY_SHOWN (listAnswers.ts)',
+	},
+	idField: {
+		question: 'Under which field a list record carries its ID',
+		node: 'RECORD_ID_FIELDS: `id`, else the event’s name for it (listAnswers.ts)',
+	},
+	disputeReason: {
+		question: 'Whether the reason of an existing dispute comes back as sent',
+		node: 'Never compared: open disputes listed first, EXISTING_DISPUTE_AGE_MS',
+	},
+	profileSecret: {
+		question: 'Whether the profile shows `webhookSecret` masked or in full',
+		node: 'Masked in the output unless Reveal Webhook Secret is on (company/fields.ts)',
+	},
+	idempotencyScope: {
+		question: 'What an Idempotency-Key is unique within',
+		node: 'Derived keys are unique per execution, node, run and item (idempotency.ts)',
+	},
+	idempotencyStoresFailures: {
+		question: 'Whether a failed answer is stored under its key and replayed',
+		node: 'Derived keys are new per execution; a refused key may be sent again (sentWrites.ts)',
+	},
+	staleKeyLogin: {
+		question: 'Whether login accepts a revoked key',
+		node: 'Either: the error names the rotated key (company/login.ts)',
+	},
+	rechargeKeepsRefundedAt: {
+		question: 'Whether a recharged payout keeps `refundedAt`',
+		node: 'Funds returned only while the payout is not success (payoutFunds.ts)',
+	},
+	closedCardStatus: {
+		question: 'Whether a card closed for good is `closed` or legacy `retired`',
+		node: 'Both, one status (statuses.ts)',
+	},
+	userDepositStatuses: {
+		question: 'Current or legacy user-wallet deposit AML statuses',
+		node: 'Both, one status (statuses.ts)',
+	},
+	redirect: {
+		question: 'Whether the service redirects',
+		node: 'Never followed: an error naming the status and Location (request.ts)',
+	},
+	rateLimit: {
+		question: 'Rate limits and Retry-After',
+		node: 'RETRY_STATUSES, RETRY_BACKOFF and the credential’s longest wait (retry.ts)',
+	},
+	proxy502: {
+		question: 'A proxy’s 502 before or after the service acted',
+		node: 'Reads and replayed writes sent again; other writes unknown: REPLAY_BY_KEY',
+	},
+	lostAnswer: {
+		question: 'A write processed and its answer lost; replay by key not promised',
+		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, sentWrites.ts',
+	},
+} as const satisfies Record<string, OpenChoice>;
+
+export type OpenChoiceName = keyof typeof OPEN_CHOICES;
