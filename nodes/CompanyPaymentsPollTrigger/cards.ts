@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { cardKeyId, changeKey } from '../shared/changeKey';
 import { normaliseStatus } from '../shared/contract/statuses';
 import type { PollOnlyEvent, WatchedList } from './types';
-import { field, str } from './types';
+import { recordText } from '../shared/contract/guards';
+import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Event of card states no webhook announces (poll only). */
@@ -11,7 +12,7 @@ export const CARD_STATUS_CHANGED: PollOnlyEvent = 'card.status_changed';
 
 /** A card's status in its current form: legacy `retired` is `closed`. */
 function normalised(record: IDataObject): string | null {
-	const status = str(record.status);
+	const status = recordText(record.status);
 	return status === null ? null : normaliseStatus('card', status);
 }
 
@@ -21,7 +22,7 @@ export const cards: WatchedList = {
 	label: 'cards',
 	path: ENDPOINTS.cards,
 	itemsKey: 'cards',
-	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
+	query: (filters) => ({ externalId: recordText(filters.externalId) ?? undefined }),
 	status: normalised,
 	// Remembered in the current form, so retired → closed is no change.
 	state: normalised,
@@ -33,9 +34,9 @@ export const cards: WatchedList = {
 				event: status === 'assigned' ? 'card.assigned' : CARD_STATUS_CHANGED,
 				changeKey: changeKey('card', keyId, status),
 				fields: {
-					cardId: str(record.id),
+					cardId: recordText(record.id),
 					externalId: field(record, 'externalId'),
-					status: str(record.status),
+					status: recordText(record.status),
 					normalisedStatus: status,
 					maskedPan: field(record, 'maskedPan'),
 					expiry: field(record, 'expiry'),

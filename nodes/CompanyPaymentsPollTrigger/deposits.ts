@@ -4,7 +4,8 @@ import { changeKey, normaliseDepositStatus } from '../shared/changeKey';
 import { EVENTS, eventsOf } from '../shared/contract/events';
 import type { EventContract, EventName } from '../shared/contract/events';
 import type { PollOnlyEvent, WatchedList } from './types';
-import { field, str } from './types';
+import { recordText } from '../shared/contract/guards';
+import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** Deposit states the service announces by webhook, and the event that announces each. */
@@ -16,7 +17,7 @@ const DEPOSIT_EVENTS: Readonly<Record<string, EventName>> = Object.fromEntries(
 export const DEPOSIT_STATUS_CHANGED: PollOnlyEvent = 'deposit.status_changed';
 
 function normalised(record: IDataObject): string | null {
-	const status = str(record.status);
+	const status = recordText(record.status);
 	return status === null ? null : normaliseDepositStatus(status);
 }
 
@@ -32,14 +33,14 @@ function depositList(
 		path,
 		itemsKey: 'deposits',
 		query: (filters) =>
-			walletType === 'user' ? { externalId: str(filters.externalId) ?? undefined } : {},
+			walletType === 'user' ? { externalId: recordText(filters.externalId) ?? undefined } : {},
 		status: normalised,
 		// Legacy values are stored normalised, so aml_pass → aml_passed is no change.
 		state: normalised,
 		changes(record) {
-			const id = str(record.id) as string;
+			const id = recordText(record.id) as string;
 			const status = normalised(record) as string;
-			const externalId = walletType === 'user' ? str(record.externalId) : null;
+			const externalId = walletType === 'user' ? recordText(record.externalId) : null;
 			return [
 				{
 					event: DEPOSIT_EVENTS[status] ?? DEPOSIT_STATUS_CHANGED,

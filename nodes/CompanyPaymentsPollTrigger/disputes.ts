@@ -1,6 +1,7 @@
 import { changeKey, disputeState } from '../shared/changeKey';
 import type { PollOnlyEvent, WatchedList } from './types';
-import { field, str } from './types';
+import { recordText } from '../shared/contract/guards';
+import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /** No webhook exists for disputes: this event is the poll trigger's own. */
@@ -13,15 +14,15 @@ export const disputes: WatchedList = {
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',
 	query: () => ({}),
-	status: (record) => str(record.status),
+	status: (record) => recordText(record.status),
 	// Status says only whether the dispute was looked at; the resolution is what matters.
 	state(record) {
-		const status = str(record.status);
+		const status = recordText(record.status);
 		return status === null ? null : disputeState(status, record.resolution);
 	},
 	changes(record) {
-		const id = str(record.id) as string;
-		const status = str(record.status) as string;
+		const id = recordText(record.id) as string;
+		const status = recordText(record.status) as string;
 		return [
 			{
 				event: DISPUTE_STATUS_CHANGED,

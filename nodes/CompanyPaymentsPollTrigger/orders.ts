@@ -1,6 +1,7 @@
 import { changeKey } from '../shared/changeKey';
 import type { WatchedList } from './types';
-import { field, str } from './types';
+import { recordText } from '../shared/contract/guards';
+import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 export const orders: WatchedList = {
@@ -10,11 +11,11 @@ export const orders: WatchedList = {
 	path: ENDPOINTS.orders,
 	itemsKey: 'orders',
 	query: () => ({}),
-	status: (record) => str(record.status),
-	state: (record) => str(record.status),
+	status: (record) => recordText(record.status),
+	state: (record) => recordText(record.status),
 	changes(record) {
-		const id = str(record.id) as string;
-		const status = str(record.status) as string;
+		const id = recordText(record.id) as string;
+		const status = recordText(record.status) as string;
 		return [
 			{
 				event: 'order.status_changed',

@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { changeKey, payoutState } from '../shared/changeKey';
 import { payoutFundsReturned } from '../shared/payoutFunds';
 import type { Change, WatchedList } from './types';
-import { field, str } from './types';
+import { recordText } from '../shared/contract/guards';
+import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 
 /**
@@ -26,7 +27,7 @@ function webhookFields(record: IDataObject): IDataObject {
 	const refunded = payoutRefunded(record);
 	const disputeObject = dispute(record);
 	return {
-		payoutId: str(record.id),
+		payoutId: recordText(record.id),
 		externalId: field(record, 'externalId'),
 		status: field(record, 'status'),
 		amountRub: field(record, 'amountRub'),
@@ -55,15 +56,15 @@ export const payouts: WatchedList = {
 	label: 'payouts',
 	path: ENDPOINTS.payouts,
 	itemsKey: 'payouts',
-	query: (filters) => ({ externalId: str(filters.externalId) ?? undefined }),
-	status: (record) => str(record.status),
+	query: (filters) => ({ externalId: recordText(filters.externalId) ?? undefined }),
+	status: (record) => recordText(record.status),
 	state(record) {
-		const status = str(record.status);
+		const status = recordText(record.status);
 		return status === null ? null : payoutState(status, payoutRefunded(record));
 	},
 	changes(record, previous) {
-		const id = str(record.id) as string;
-		const status = str(record.status) as string;
+		const id = recordText(record.id) as string;
+		const status = recordText(record.status) as string;
 		const refunded = payoutRefunded(record);
 		const fields = webhookFields(record);
 		const out: Change[] = [

@@ -56,13 +56,6 @@ export interface WatchedList {
 	changes(record: IDataObject, previous: string | undefined): Change[];
 }
 
-/** A string field of a record, or null. */
-export function str(value: unknown): string | null {
-	if (typeof value === 'string' && value !== '') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return null;
-}
-
 /** A field of a record, or null when it is missing (the webhook bodies show nulls, not gaps). */
 export function field(record: IDataObject, name: string): IDataObject[string] {
 	const value = record[name];

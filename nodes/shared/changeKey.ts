@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENTS, isEventName } from './contract/events';
+import { recordText } from './contract/guards';
 import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { payoutFundsReturned } from './payoutFunds';
@@ -31,12 +32,6 @@ export function normaliseDepositStatus(status: string): string {
 	return normaliseStatus('userDeposit', status);
 }
 
-function text(value: unknown): string | null {
-	if (typeof value === 'string' && value !== '') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return null;
-}
-
 export function changeKey(record: ChangeRecord, id: string, state: string): string {
 	return `${record}:${id}:${state}`;
 }
@@ -48,14 +43,14 @@ export function payoutState(status: string, fundsReturned: boolean): string {
 
 /** The id part of a card's key: the caller's `externalId` when set (the webhook carries it), else the card id. */
 export function cardKeyId(externalId: unknown, cardId: unknown): string | null {
-	const ext = text(externalId);
+	const ext = recordText(externalId);
 	if (ext !== null) return `ext.${ext}`;
-	return text(cardId);
+	return recordText(cardId);
 }
 
 /** The state part of a dispute's key: its status, and `+<resolution>` once one is set. */
 export function disputeState(status: string, resolution: unknown): string {
-	const res = text(resolution);
+	const res = recordText(resolution);
 	return res === null ? status : `${status}+${res}`;
 }
 
@@ -63,7 +58,7 @@ type KeyRule = (event: EventName, body: IDataObject, status: string | null) => s
 
 /** The record's ID, from the body field the event table names for this event. */
 function eventRecordId(event: EventName, body: IDataObject): string | null {
-	return text(body[EVENTS[event].idField]);
+	return recordText(body[EVENTS[event].idField]);
 }
 
 /** `<record>:<id>:<status>`, the status passed through `state`. */
@@ -105,5 +100,5 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
  */
 export function webhookChangeKey(event: string | null, body: IDataObject): string | null {
 	if (!isEventName(event)) return null;
-	return CHANGE_KEY_RULES[event](event, body, text(body.status));
+	return CHANGE_KEY_RULES[event](event, body, recordText(body.status));
 }

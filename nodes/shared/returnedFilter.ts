@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from './contract/guards';
+import { isObject, recordText } from './contract/guards';
 import { QUERY_SHOWN, RECORD_ID_FIELDS } from './contract/listAnswers';
 import type { StatusList } from './contract/statuses';
 import { statusSpellings } from './contract/statuses';
@@ -17,12 +17,9 @@ import type { ApiContext } from './transport/request';
  * nodes/shared/contract/listAnswers.ts.
  */
 
-/** A value of a record or filter as text, or undefined when it is missing or empty. */
+/** A value of a record or filter as text (recordText), or undefined when it has none. */
 function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string') return value === '' ? undefined : value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'bigint') return value.toString();
-	return undefined;
+	return recordText(value) ?? undefined;
 }
 
 interface Dropped {

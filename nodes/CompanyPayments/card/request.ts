@@ -7,7 +7,7 @@ import { apiRequest, idempotencyKey, markOutcome } from '../../shared/transport'
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { isObject } from '../../shared/contract/guards';
+import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../tool/words';
 
 /** The card state the document calls queued. */
@@ -15,10 +15,6 @@ const CARD_QUEUED_STATUS = 'requested';
 
 const PENDING_NOTE =
 	'No card was in stock, so the request is pending and the amount for the card stays reserved. The card arrives later with the card.assigned webhook event (use the Company Payments Trigger), which carries the external ID of this request.';
-
-function text(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : null;
-}
 
 function issuedNote(cardId: string | null): string {
 	return cardId
@@ -50,9 +46,9 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const body = isObject(answer) ? answer : {};
 	const card = isObject(body.card) ? body.card : null;
 	const request = isObject(body.request) ? body.request : null;
-	const status = text(body.status);
-	const requestStatus = text(request?.status);
-	const cardStatus = text(card?.status);
+	const status = recordText(body.status);
+	const requestStatus = recordText(request?.status);
+	const cardStatus = recordText(card?.status);
 	// The request's own status decides first: it is the document's record of this request
 	// (pending, fulfilled, cancelled, failed). The top-level `status` is documented as always
 	// `assigned`, so alone it proves nothing.
@@ -68,7 +64,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			cardStatus === 'assigned' ||
 			(card !== null && cardStatus === null && status === 'assigned'));
 	if (issued) {
-		const cardId = text(card?.id) ?? text(request?.cardId);
+		const cardId = recordText(card?.id) ?? recordText(request?.cardId);
 		return {
 			outcome: 'assigned',
 			status: status ?? requestStatus ?? 'assigned',
@@ -90,7 +86,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 		return {
 			outcome: 'pending',
 			status: status ?? requestStatus ?? pending,
-			cardId: text(card?.id) ?? text(request?.cardId),
+			cardId: recordText(card?.id) ?? recordText(request?.cardId),
 			card,
 			request,
 			note: PENDING_NOTE,
