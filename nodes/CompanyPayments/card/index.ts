@@ -1,11 +1,11 @@
 import type { ResourceDefinition } from '../types';
-import { get } from './get';
-import { getBalance } from './getBalance';
-import { getMany } from './getMany';
-import { getRechargeQuote } from './getRechargeQuote';
-import { getSensitiveData } from './getSensitiveData';
-import { recharge } from './recharge';
-import { request } from './request';
+import { get } from './get.operation';
+import { getBalance } from './getBalance.operation';
+import { getMany } from './getMany.operation';
+import { getRechargeQuote } from './getRechargeQuote.operation';
+import { getSensitiveData } from './getSensitiveData.operation';
+import { recharge } from './recharge.operation';
+import { request } from './request.operation';
 
 export const card: ResourceDefinition = {
 	value: 'card',

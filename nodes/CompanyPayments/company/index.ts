@@ -1,9 +1,9 @@
 import type { ResourceDefinition } from '../types';
-import { getProfile } from './getProfile';
-import { login } from './login';
-import { regenerateApiKey } from './regenerateApiKey';
-import { rotateWebhookSecret } from './rotateWebhookSecret';
-import { updateProfile } from './updateProfile';
+import { getProfile } from './getProfile.operation';
+import { login } from './login.operation';
+import { regenerateApiKey } from './regenerateApiKey.operation';
+import { rotateWebhookSecret } from './rotateWebhookSecret.operation';
+import { updateProfile } from './updateProfile.operation';
 
 export const company: ResourceDefinition = {
 	value: 'company',

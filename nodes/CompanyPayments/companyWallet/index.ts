@@ -1,8 +1,8 @@
 import type { ResourceDefinition } from '../types';
-import { getAddress } from './getAddress';
-import { getBalance } from './getBalance';
-import { getBalanceHistory } from './getBalanceHistory';
-import { getDeposits } from './getDeposits';
+import { getAddress } from './getAddress.operation';
+import { getBalance } from './getBalance.operation';
+import { getBalanceHistory } from './getBalanceHistory.operation';
+import { getDeposits } from './getDeposits.operation';
 
 export const companyWallet: ResourceDefinition = {
 	value: 'companyWallet',

@@ -1,6 +1,6 @@
 import type { ResourceDefinition } from '../types';
-import { create } from './create';
-import { getMany } from './getMany';
+import { create } from './create.operation';
+import { getMany } from './getMany.operation';
 
 export const dispute: ResourceDefinition = {
 	value: 'dispute',

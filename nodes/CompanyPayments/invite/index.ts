@@ -1,9 +1,9 @@
 import type { ResourceDefinition } from '../types';
-import { accept } from './accept';
-import { create } from './create';
-import { getMany } from './getMany';
-import { preview } from './preview';
-import { revoke } from './revoke';
+import { accept } from './accept.operation';
+import { create } from './create.operation';
+import { getMany } from './getMany.operation';
+import { preview } from './preview.operation';
+import { revoke } from './revoke.operation';
 
 export const invite: ResourceDefinition = {
 	value: 'invite',

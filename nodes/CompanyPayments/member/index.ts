@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../types';
-import { getMany } from './getMany';
-import { remove } from './remove';
-import { update } from './update';
+import { getMany } from './getMany.operation';
+import { remove } from './remove.operation';
+import { update } from './update.operation';
 
 export const member: ResourceDefinition = {
 	value: 'member',

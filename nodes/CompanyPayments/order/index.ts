@@ -1,9 +1,9 @@
 import type { ResourceDefinition } from '../types';
-import { accept } from './accept';
-import { get } from './get';
-import { getMany } from './getMany';
-import { pay } from './pay';
-import { prepare } from './prepare';
+import { accept } from './accept.operation';
+import { get } from './get.operation';
+import { getMany } from './getMany.operation';
+import { pay } from './pay.operation';
+import { prepare } from './prepare.operation';
 
 export const order: ResourceDefinition = {
 	value: 'order',

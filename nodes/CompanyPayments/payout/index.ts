@@ -1,8 +1,8 @@
 import type { ResourceDefinition } from '../types';
-import { cancel } from './cancel';
-import { create } from './create';
-import { get } from './get';
-import { getMany } from './getMany';
+import { cancel } from './cancel.operation';
+import { create } from './create.operation';
+import { get } from './get.operation';
+import { getMany } from './getMany.operation';
 
 export const payout: ResourceDefinition = {
 	value: 'payout',

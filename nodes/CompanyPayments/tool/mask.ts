@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { INVITE_URL_TOKEN_PARAMETER } from '../../shared/contract/assumptions';
-import { maskCardNumber } from '../card/getSensitiveData';
+import { maskCardNumber } from '../card/getSensitiveData.operation';
 import { maskWebhookSecret } from '../company/fields';
 import { maskNumbers, maskRequisite } from '../payout/requisite';
 

@@ -1,10 +1,10 @@
 import type { ResourceDefinition } from '../types';
-import { block } from './block';
-import { createOrGet } from './createOrGet';
-import { getBlocked } from './getBlocked';
-import { getDeposits } from './getDeposits';
-import { getMany } from './getMany';
-import { replace } from './replace';
+import { block } from './block.operation';
+import { createOrGet } from './createOrGet.operation';
+import { getBlocked } from './getBlocked.operation';
+import { getDeposits } from './getDeposits.operation';
+import { getMany } from './getMany.operation';
+import { replace } from './replace.operation';
 
 export const userWallet: ResourceDefinition = {
 	value: 'userWallet',

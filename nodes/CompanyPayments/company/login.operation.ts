@@ -7,7 +7,7 @@ import {
 	KEY_ROTATED_NOTICE,
 	KEY_ROTATED_OUTPUT,
 	ROTATED_BY_EARLIER_ITEM,
-} from './regenerateApiKey';
+} from './regenerateApiKey.operation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { SECRET } from '../tool/words';
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { UNKNOWN_TOKEN } from './accept';
+import { UNKNOWN_TOKEN } from './accept.operation';
 import { HIDDEN_TOKEN, inviteTokenField, readInviteToken } from './token';
 
 export const preview: OperationDefinition = {

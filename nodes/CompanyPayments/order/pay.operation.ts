@@ -6,8 +6,8 @@ import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
 import { idempotencyKey } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { acceptQuote } from './accept';
-import { prepareQuote, qrCodeField } from './prepare';
+import { acceptQuote } from './accept.operation';
+import { prepareQuote, qrCodeField } from './prepare.operation';
 import { CONFLICT, MONEY } from '../tool/words';
 
 const EXPIRED =
