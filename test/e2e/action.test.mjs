@@ -22,7 +22,7 @@ import {
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
-import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
+import { NODE_TYPES, activateWhenReady, webhookNode } from '../../harness/workflows.mjs';
 
 const NODE = NODE_TYPES.action;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
@@ -179,23 +179,6 @@ async function nodeError(name) {
 	return run.error;
 }
 
-/**
- * Activates a workflow through n8n's public API. Seen once under load on n8n 2.8.4: the first
- * REST call right after start answered 503 "Database is not ready!"; such answers are retried for
- * up to 30 s, anything else fails at once.
- */
-async function activate(workflowId) {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		try {
-			return await n8n.activateWorkflow(workflowId);
-		} catch (error) {
-			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-	}
-}
-
 /** A loopback HTTP server that records requests in `seen`; `close()` stops it. */
 async function listen(handler) {
 	const server = http.createServer(handler);
@@ -335,7 +318,9 @@ before(async () => {
 	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
 	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
 	n8n = await startN8n({ userFolder });
-	for (const workflow of list) await activate(workflow.id);
+	// The first REST call right after start may answer 503 "Database is not ready!" (seen once
+	// under load on n8n 2.8.4): activateWhenReady asks again for up to 30 s.
+	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
 });
 
 after(async () => {
