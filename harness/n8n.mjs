@@ -658,8 +658,10 @@ function attachClient(handle) {
 		return answer;
 	};
 
-	// n8n 2.41 writes the types files lazily after start; a request in that moment can fail at the
-	// connection level ("fetch failed"). Such failures are retried; HTTP errors are not.
+	// n8n 2.41 writes the types files lazily after start, and every n8n writes them again after a
+	// community package is installed or updated: a request in that moment can fail at the
+	// connection level ("fetch failed") or read a file still being written (not a JSON array).
+	// Both are retried; HTTP errors are not.
 	async function typesFile(name) {
 		for (let attempt = 1; ; attempt++) {
 			try {
@@ -667,6 +669,9 @@ function attachClient(handle) {
 					headers: { cookie: await session() },
 				});
 				if (!res.ok) throw fail(`GET /types/${name}`, res, body);
+				if (!Array.isArray(body)) {
+					throw new TypeError(`GET /types/${name} answered no JSON array (being written?)`);
+				}
 				return body;
 			} catch (error) {
 				if (!(error instanceof TypeError) || attempt >= 5) throw error;
