@@ -12,6 +12,7 @@ import {
 	PAGING_QUERY,
 } from './contract/assumptions';
 import { isObject } from './contract/guards';
+import { RECORD_ID_FIELDS } from './contract/listAnswers';
 import type { ApiContext } from './transport/request';
 import { apiRequest } from './transport/request';
 import { serviceErrorInfo } from './transport/serviceError';
@@ -108,9 +109,16 @@ export interface PagerResult {
 export type PageHandler = (records: IDataObject[]) => boolean;
 
 /** A record's identity within one listing: its id, else its whole content. */
-export function recordIdentity(record: unknown): string {
-	if (isObject(record) && (typeof record.id === 'string' || typeof record.id === 'number')) {
-		return `id:${typeof record.id}:${String(record.id)}`;
+export function recordIdentity(record: unknown, path?: string): string {
+	if (isObject(record)) {
+		// The list's ID fields in order (`id`, else the event's name such as `depositId`), so a
+		// record that changed between two pages is still one record.
+		for (const field of (path && RECORD_ID_FIELDS[path]) || ['id']) {
+			const value = record[field];
+			if (typeof value === 'string' || typeof value === 'number') {
+				return `id:${typeof value}:${String(value)}`;
+			}
+		}
 	}
 	return `json:${JSON.stringify(record)}`;
 }
@@ -354,7 +362,7 @@ export async function readList(
 		if (records.length === 0) return false;
 		const fresh: IDataObject[] = [];
 		for (const record of records) {
-			const identity = recordIdentity(record);
+			const identity = recordIdentity(record, source.path);
 			if (seen.has(identity)) continue;
 			seen.add(identity);
 			fresh.push(record);

@@ -96,6 +96,25 @@ describe('Return All pages through the service', () => {
 		expect(error.description).toMatch(/holds 250 records; 100 different ones came back/);
 	});
 
+	it('a record carrying its ID as depositId is one record even when it changed between pages', async () => {
+		const record = (n: number, status = 'new') => ({ depositId: `dep-${n}`, status, amount: 10 });
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query((query) => query.offset === '0')
+			.reply(200, { deposits: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => record(n)) });
+		// The next page re-reads the last two (the overlap); dep-7 completed meanwhile.
+		nock(BASE_URL)
+			.get('/wallets/deposits')
+			.query((query) => query.offset === '6')
+			.reply(200, { deposits: [record(7, 'completed'), record(8), record(9)] });
+		const { output } = await runNode({
+			parameters: { resource: 'companyWallet', operation: 'getDeposits', returnAll: true },
+		});
+		expect(output.map((item) => item.json.depositId)).toEqual(
+			[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `dep-${n}`),
+		);
+	});
+
 	it('stops when the service ignores limit and returns everything at once', async () => {
 		nock(BASE_URL)
 			.get('/user-wallets')

@@ -40,11 +40,15 @@ function createdAt(record: IDataObject): number {
 }
 
 /** Records of several listings of one list, each once, newest first when all carry createdAt. */
-export function mergeListings(listings: IDataObject[][], limit?: number): IDataObject[] {
+export function mergeListings(
+	listings: IDataObject[][],
+	path: string,
+	limit?: number,
+): IDataObject[] {
 	const seen = new Set<string>();
 	const merged: IDataObject[] = [];
 	for (const record of listings.flat()) {
-		const identity = recordIdentity(record);
+		const identity = recordIdentity(record, path);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
 		merged.push(record);
@@ -167,7 +171,7 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 					listings.push(listing.records);
 					truncated = truncated || listing.truncated;
 				}
-				const merged = mergeListings(listings);
+				const merged = mergeListings(listings, path);
 				records = list.returnAll ? merged : merged.slice(0, list.limit);
 				truncated = truncated || records.length < merged.length;
 			} else {

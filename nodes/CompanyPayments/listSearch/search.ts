@@ -91,7 +91,7 @@ export async function searchList(
 		// A refused `limit` was asked again smaller: that size is the page size from now on.
 		const asked = (cursor.size = page.asked);
 		const { records } = page;
-		const first = records.length > 0 ? recordIdentity(records[0]) : undefined;
+		const first = records.length > 0 ? recordIdentity(records[0], source.path) : undefined;
 		// The same first record at a later offset: the service ignores offset.
 		if (records.length === 0 || (cursor.offset > 0 && first === cursor.first)) {
 			return { results };
