@@ -1,10 +1,10 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { normaliseStatus } from '../../shared/contract/statuses';
 import type { SearchSource } from './search';
-import { joinParts, lastFour, searchList, text } from './search';
+import { joinParts, lastFour, searchMethod, text } from './search';
 
 /** The card state in which a card has a balance, sensitive data and can be recharged. */
 export const ASSIGNED = 'assigned';
@@ -36,27 +36,10 @@ function cards(accept?: (record: IDataObject) => boolean): SearchSource {
 }
 
 /** Every card of the company (Get, Get Recharge Quote). */
-export async function getCards(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(this, cards(), filter, paginationToken);
-}
+export const getCards = searchMethod(cards());
 
 /**
  * Only assigned cards: the document allows Get Balance and Get Sensitive Data only for them, and
  * only an assigned card can be recharged. Other cards stay reachable By ID.
  */
-export async function getAssignedCards(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(
-		this,
-		cards((record) => record.status === ASSIGNED),
-		filter,
-		paginationToken,
-	);
-}
+export const getAssignedCards = searchMethod(cards((record) => record.status === ASSIGNED));

@@ -1,8 +1,8 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { SearchSource } from './search';
-import { joinParts, searchList, shortDate, text } from './search';
+import { joinParts, searchMethod, shortDate, text } from './search';
 
 /** The order states in which a dispute can be opened (document: success or failed). */
 export const DISPUTABLE = ['success', 'failed'];
@@ -52,24 +52,9 @@ function orders(accept?: (record: IDataObject) => boolean): SearchSource {
 }
 
 /** Every order of the company (Order → Get). */
-export async function getOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(this, orders(), filter, paginationToken);
-}
+export const getOrders = searchMethod(orders());
 
 /** Only completed orders (success, failed): the only ones a dispute can be opened on. */
-export async function getDisputableOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(
-		this,
-		orders((record) => DISPUTABLE.includes(String(record.status))),
-		filter,
-		paginationToken,
-	);
-}
+export const getDisputableOrders = searchMethod(
+	orders((record) => DISPUTABLE.includes(String(record.status))),
+);

@@ -1,8 +1,8 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import type { SearchSource } from './search';
-import { joinParts, lastFour, searchList, shortDate, text } from './search';
+import { joinParts, lastFour, searchMethod, shortDate, text } from './search';
 
 /** The only payout state in which a payout can be cancelled (document). */
 export const CANCELABLE = 'waiting_trader';
@@ -43,19 +43,7 @@ function payouts(status?: string): SearchSource {
 }
 
 /** Every payout of the company (Payout → Get). */
-export async function getPayouts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(this, payouts(), filter, paginationToken);
-}
+export const getPayouts = searchMethod(payouts());
 
 /** Only payouts waiting for an executor: the only ones Cancel accepts. */
-export async function getCancelablePayouts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(this, payouts(CANCELABLE), filter, paginationToken);
-}
+export const getCancelablePayouts = searchMethod(payouts(CANCELABLE));

@@ -120,6 +120,20 @@ export async function searchList(
 	return { results, paginationToken: JSON.stringify(cursor) };
 }
 
+/**
+ * The list method n8n calls for a resource locator (`searchListMethod`): n8n calls it with its
+ * load-options context as `this`, the search text and the token of the page before.
+ */
+export function searchMethod(source: SearchSource) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		return await searchList(this, source, filter, paginationToken);
+	};
+}
+
 /** "2026-11-24 09:30" (UTC) from an ISO timestamp; the text as given when it is not one. */
 export function shortDate(value: unknown): string | undefined {
 	if (typeof value !== 'string' || value === '') return undefined;

@@ -1,8 +1,8 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { TEAM_LIST_KEYS } from '../../shared/contract/assumptions';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { joinParts, searchList, shortDate, text } from './search';
+import { joinParts, searchMethod, shortDate, text } from './search';
 
 /** A member as a person recognises them: e-mail and role. */
 export function memberEntry(record: IDataObject, id: string) {
@@ -29,29 +29,15 @@ export function inviteEntry(record: IDataObject, id: string) {
 }
 
 /** The members of the company (Member → Update, Remove). */
-export async function getMembers(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(
-		this,
-		{ path: ENDPOINTS.members, itemsKey: TEAM_LIST_KEYS.members, entry: memberEntry },
-		filter,
-		paginationToken,
-	);
-}
+export const getMembers = searchMethod({
+	path: ENDPOINTS.members,
+	itemsKey: TEAM_LIST_KEYS.members,
+	entry: memberEntry,
+});
 
 /** The open invites of the company (Invite → Revoke). */
-export async function getInvites(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(
-		this,
-		{ path: ENDPOINTS.invites, itemsKey: TEAM_LIST_KEYS.invites, entry: inviteEntry },
-		filter,
-		paginationToken,
-	);
-}
+export const getInvites = searchMethod({
+	path: ENDPOINTS.invites,
+	itemsKey: TEAM_LIST_KEYS.invites,
+	entry: inviteEntry,
+});

@@ -1,7 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { joinParts, searchList, shortDate, text } from './search';
+import { joinParts, searchMethod, shortDate, text } from './search';
 
 /** A user wallet as a person recognises it: the end user's external ID, status and date. */
 export function userWalletEntry(record: IDataObject, id: string) {
@@ -16,20 +16,9 @@ export function userWalletEntry(record: IDataObject, id: string) {
 }
 
 /** The user wallets of the company (User Wallet → Block, Replace). */
-export async function getUserWallets(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchList(
-		this,
-		{
-			path: ENDPOINTS.userWallets,
-			itemsKey: 'wallets',
-			entry: userWalletEntry,
-			searchText: (record) => joinParts([text(record, 'address')]),
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const getUserWallets = searchMethod({
+	path: ENDPOINTS.userWallets,
+	itemsKey: 'wallets',
+	entry: userWalletEntry,
+	searchText: (record) => joinParts([text(record, 'address')]),
+});
