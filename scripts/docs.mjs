@@ -191,7 +191,7 @@ export function operationsPage(current) {
 	for (const resource of builtResources()) {
 		const rows = resource.operations.map(
 			({ name, value, docs }) =>
-				`| ${name} (\`${value}\`) | ${cell(docs.endpoint)} | ${cell(docs.permission)} | ${cell(docs.notes)} |`,
+				`| ${name} (\`${value}\`) | ${cell(docs.endpoint)} | ${cell(docs.permission ?? 'not named')} | ${cell(docs.notes ?? '')} |`,
 		);
 		text = replaceBlock(
 			text,

@@ -31,8 +31,11 @@ export interface OperationDefinition {
 	concurrent?: boolean;
 	/** What an AI agent reads about it, and the fields of a compact list record. */
 	tool: { text: string; compact?: string[] };
-	/** Its row in docs/operations.md (scripts/docs.mjs writes the tables from these). */
-	docs: { endpoint: string; permission: string; notes: string };
+	/**
+	 * Its row in docs/operations.md (scripts/docs.mjs writes the tables from these). Without
+	 * `permission` the row says the document names none; without `notes` the cell stays empty.
+	 */
+	docs: { endpoint: string; permission?: string; notes?: string };
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
 }
 

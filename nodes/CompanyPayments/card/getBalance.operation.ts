@@ -1,8 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
-import type { OperationDefinition } from '../types';
+import { idCall } from '../common/calls';
 import { assignedCardIdFields, readCardId } from './fields';
 
 const NOT_ASSIGNED =
@@ -18,40 +16,38 @@ function toNumber(value: unknown): number | null {
 	return Number.isFinite(number) ? number : null;
 }
 
-export const getBalance: OperationDefinition = {
+/** The answer with balanceNumber beside balance (null when there is no readable balance). */
+function withBalanceNumber(body: IDataObject): IDataObject {
+	const output: IDataObject = {};
+	for (const [key, value] of Object.entries(body)) {
+		output[key] = value;
+		if (key === 'balance') output.balanceNumber = toNumber(value);
+	}
+	if (!('balance' in output)) output.balanceNumber = null;
+	return output;
+}
+
+export const getBalance = idCall({
 	value: 'getBalance',
 	name: 'Get Balance',
 	action: 'Get card balance',
 	description:
 		'Get the live balance of an assigned card from the issuer (cached about 60 seconds); outputs balance as the exact decimal string and balanceNumber as a number',
-	concurrent: true,
 	kind: 'read',
 	tool: {
 		text: 'Get the live balance of an assigned card. Needs: Card ID. Returns balance, currency and fetchedAt.',
 	},
 	docs: {
 		endpoint: "`GET /cards/{id}/balance`",
-		permission: "not named",
 		notes: "Only for cards in status `assigned`; otherwise the error says the card must be assigned. `balance` stays the exact decimal string; `balanceNumber` is added beside it. The issuer caches the value about 60 s.",
 	},
 	properties: assignedCardIdFields,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const cardId = readCardId(this, itemIndex);
-		const body = (await apiRequest.call(this, {
-			method: 'GET',
-			path: `/cards/${segment(cardId)}/balance`,
-			itemIndex,
-			// The document names 400, 404 and 422 for this call; a generic or missing errorCode is
-			// explained by its status.
-			explain: { CARD_NOT_ACTIVE: NOT_ASSIGNED, CARD_NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED },
-			explainStatus: { 400: NOT_ASSIGNED, 404: NOT_FOUND_OR_NOT_ASSIGNED, 422: NOT_ASSIGNED },
-		})) as IDataObject;
-		const output: IDataObject = {};
-		for (const [key, value] of Object.entries(body)) {
-			output[key] = value;
-			if (key === 'balance') output.balanceNumber = toNumber(value);
-		}
-		if (!('balance' in output)) output.balanceNumber = null;
-		return output;
-	},
-};
+	method: 'GET',
+	readId: readCardId,
+	path: (id) => `/cards/${id}/balance`,
+	// The document names 400, 404 and 422 for this call; a generic or missing errorCode is
+	// explained by its status.
+	explain: { CARD_NOT_ACTIVE: NOT_ASSIGNED, CARD_NOT_FOUND: NOT_FOUND_OR_NOT_ASSIGNED },
+	explainStatus: { 400: NOT_ASSIGNED, 404: NOT_FOUND_OR_NOT_ASSIGNED, 422: NOT_ASSIGNED },
+	output: withBalanceNumber,
+});

@@ -12,7 +12,6 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /cards`",
-		permission: "not named",
 		notes: "Return All / Limit, filter External ID.",
 	},
 	path: ENDPOINTS.cards,

@@ -18,7 +18,6 @@ export const getProfile: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`GET /auth/company/profile`",
-		permission: "not named",
 		notes: "`webhookSecret` is masked to `whsec_…` and its last 4 characters (at any depth of the answer); turn on **Reveal Webhook Secret** only when a later node needs it in full — it then lands in the execution data.",
 	},
 	properties: [revealWebhookSecretField],

@@ -26,7 +26,6 @@ export const regenerateApiKey: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /auth/company/regenerate-key`",
-		permission: "not named",
 		notes: "**The credential's key stops working after the call.** Outputs the new key, `apiKeyField` and a reminder to update the credential.",
 	},
 	properties: [

@@ -37,7 +37,6 @@ export const updateProfile: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`PATCH /auth/company/profile`",
-		permission: "not named",
 		notes: "Webhook URL (http(s)) and/or Webhook Secret. A new secret must also go into the trigger's credential. The answer's `webhookSecret` is masked like Get Profile's unless **Reveal Webhook Secret** is on.",
 	},
 	properties: [

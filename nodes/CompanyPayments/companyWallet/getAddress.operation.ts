@@ -1,4 +1,4 @@
-import { fixedCall } from '../common/fixedCall';
+import { fixedCall } from '../common/calls';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getAddress = fixedCall({
@@ -13,7 +13,6 @@ export const getAddress = fixedCall({
 	},
 	docs: {
 		endpoint: "`GET /wallets`",
-		permission: "not named",
 		notes: "TRON address for USDT (TRC-20); created on first request.",
 	},
 	method: 'GET',

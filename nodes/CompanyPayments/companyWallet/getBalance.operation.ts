@@ -1,4 +1,4 @@
-import { fixedCall } from '../common/fixedCall';
+import { fixedCall } from '../common/calls';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getBalance = fixedCall({
@@ -12,7 +12,6 @@ export const getBalance = fixedCall({
 	},
 	docs: {
 		endpoint: "`GET /wallets/balance`",
-		permission: "not named",
 		notes: "`usdtBalance` and the reserved `frozenBalance`.",
 	},
 	method: 'GET',

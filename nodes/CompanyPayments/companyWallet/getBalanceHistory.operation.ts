@@ -14,7 +14,6 @@ export const getBalanceHistory = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /wallets/balance-history`",
-		permission: "not named",
 		notes: "Return All / Limit. `referenceId` is the order ID for order movements.",
 	},
 	path: ENDPOINTS.walletBalanceHistory,

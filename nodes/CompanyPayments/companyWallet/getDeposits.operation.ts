@@ -14,7 +14,6 @@ export const getDeposits = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /wallets/deposits`",
-		permission: "not named",
 		notes: "Return All / Limit, filter Status. One item per deposit.",
 	},
 	path: ENDPOINTS.walletDeposits,

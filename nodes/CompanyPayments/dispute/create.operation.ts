@@ -83,7 +83,6 @@ export const create: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /orders/{id}/disputes`",
-		permission: "not named",
 		notes: "Order ID (UUID) and Reason (not empty). Only for completed orders (success or failed). When the order already has an open dispute the service returns it: the output then has `existingDispute: true`.",
 	},
 	properties: [

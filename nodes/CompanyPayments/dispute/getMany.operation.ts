@@ -20,7 +20,6 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /disputes`",
-		permission: "not named",
 		notes: "Newest first. Read `resolution` (refund, confirm, partial_refund), not `status`, to know the outcome.",
 	},
 	path: ENDPOINTS.disputes,

@@ -26,7 +26,6 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /payouts` (assumed)",
-		permission: "not named",
 		notes: "Return All / Limit, filters Status and External ID.",
 	},
 	path: ASSUMED_ENDPOINTS.payoutList.path,

@@ -1,11 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
-import type { OperationDefinition, OperationResult } from '../types';
+import { idCall } from '../common/calls';
 import { readWalletId, walletIdFields } from './fields';
 
-export const block: OperationDefinition = {
+export const block = idCall({
 	value: 'block',
 	name: 'Block',
 	action: 'Block a user wallet',
@@ -14,18 +10,9 @@ export const block: OperationDefinition = {
 	tool: {
 		text: 'Block a user wallet. Needs: Wallet ID. Returns the blocked wallet.',
 	},
-	docs: {
-		endpoint: "`POST /user-wallets/{walletId}/block`",
-		permission: "not named",
-		notes: "",
-	},
+	docs: { endpoint: "`POST /user-wallets/{walletId}/block`" },
 	properties: walletIdFields,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const walletId = readWalletId(this, itemIndex);
-		return (await apiRequest.call(this, {
-			method: 'POST',
-			path: `/user-wallets/${segment(walletId)}/block`,
-			itemIndex,
-		})) as OperationResult;
-	},
-};
+	method: 'POST',
+	readId: readWalletId,
+	path: (id) => `/user-wallets/${id}/block`,
+});

@@ -17,7 +17,6 @@ export const createOrGet: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /user-wallets`",
-		permission: "not named",
 		notes: "Body `externalId`; one wallet per external ID.",
 	},
 	properties: [externalIdField],

@@ -14,7 +14,6 @@ export const getBlocked = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /user-wallets/blocked`",
-		permission: "not named",
 		notes: "Return All / Limit.",
 	},
 	path: ENDPOINTS.userWalletsBlocked,

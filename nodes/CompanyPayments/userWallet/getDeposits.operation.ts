@@ -15,7 +15,6 @@ export const getDeposits = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /user-wallets/deposits`",
-		permission: "not named",
 		notes: "Query `externalId`, `status`, `limit`, `offset`; one item per deposit.",
 	},
 	path: ENDPOINTS.userWalletDeposits,

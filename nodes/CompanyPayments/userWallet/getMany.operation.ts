@@ -12,7 +12,6 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: "`GET /user-wallets`",
-		permission: "not named",
 		notes: "Return All / Limit.",
 	},
 	path: ENDPOINTS.userWallets,

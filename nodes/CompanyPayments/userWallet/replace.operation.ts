@@ -1,11 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
-import type { OperationDefinition, OperationResult } from '../types';
+import { idCall } from '../common/calls';
 import { readWalletId, walletIdFields } from './fields';
 
-export const replace: OperationDefinition = {
+export const replace = idCall({
 	value: 'replace',
 	name: 'Replace',
 	action: 'Replace a user wallet',
@@ -16,16 +12,10 @@ export const replace: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /user-wallets/{walletId}/replace`",
-		permission: "not named",
 		notes: "Blocks the wallet and creates a new one for the same external user.",
 	},
 	properties: walletIdFields,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const walletId = readWalletId(this, itemIndex);
-		return (await apiRequest.call(this, {
-			method: 'POST',
-			path: `/user-wallets/${segment(walletId)}/replace`,
-			itemIndex,
-		})) as OperationResult;
-	},
-};
+	method: 'POST',
+	readId: readWalletId,
+	path: (id) => `/user-wallets/${id}/replace`,
+});
