@@ -6,11 +6,11 @@ import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.nod
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { HIDDEN, differences, toolCatalog } from '../../nodes/CompanyPayments/tool';
 import {
-	idempotencyKey,
 	normaliseArgument,
-	referenceKey,
+	paymentKey,
 	runsAsAgentTool,
-} from '../../nodes/shared/transport/idempotency';
+} from '../../nodes/CompanyPayments/tool/mode';
+import { referenceKey } from '../../nodes/shared/transport/idempotency';
 import type { ContextOptions, FakeContext } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
 
@@ -415,14 +415,14 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 
 	it('takes a number mapped by an expression as its exact text, and refuses what has none', () => {
 		const key = (value: unknown) =>
-			idempotencyKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
+			paymentKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
 		expect(key(1042)).toBe('1042');
 		expect(key(10.5)).toBe('10.5');
 		for (const bad of [2 ** 53, Number.NaN, Infinity, true, ['a'], { id: 1 }]) {
 			expect(() => key(bad)).toThrow(/Idempotency Key must be text/);
 		}
 		const reference = (value: unknown) =>
-			idempotencyKey(toolContext({ parameters: createPayout({ paymentReference: value }) }), 0, '');
+			paymentKey(toolContext({ parameters: createPayout({ paymentReference: value }) }), 0, '');
 		expect(reference(1042)).toMatch(/-1042$/);
 		expect(() => reference(2 ** 53 + 1)).toThrow(
 			/Payment Reference must be text, got number: 9007199254740992/,

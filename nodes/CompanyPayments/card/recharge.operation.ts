@@ -2,7 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
 import { CONFLICT, MONEY } from '../tool/words';
@@ -26,7 +27,7 @@ export const recharge: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

@@ -3,7 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CARD_REQUEST_PENDING_STATUS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest, idempotencyKey, markOutcome } from '../../shared/transport';
+import { apiRequest, markOutcome } from '../../shared/transport';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
@@ -144,7 +145,7 @@ export const request: OperationDefinition = {
 			itemIndex,
 			this.getNodeParameter('externalId', itemIndex, ''),
 		);
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

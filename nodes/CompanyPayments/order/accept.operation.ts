@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../tool/words';
 
@@ -56,7 +57,7 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { idempotencyKey } from '../../shared/transport';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
@@ -34,7 +34,7 @@ export const pay: OperationDefinition = {
 		// Not derived from the quote: every run prepares a new quote, so a quote-derived key would
 		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
 		// reference set by the user covers re-runs of the execution.
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
@@ -21,13 +22,12 @@ export const cancel: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /payouts/{id}/cancel`",
-		permission: "not named",
 		notes: "Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says an executor already took the payout. Sends `Idempotency-Key` (assumption).",
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

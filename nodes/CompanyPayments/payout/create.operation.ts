@@ -3,8 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { optionalText, requireAmount } from '../common/validation';
-import { apiRequest, idempotencyKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import { payoutExternalId } from '../tool/reference';
+import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
 import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
@@ -55,7 +56,6 @@ export const create: OperationDefinition = {
 	},
 	docs: {
 		endpoint: "`POST /payouts` (assumed)",
-		permission: "not named",
 		notes: "Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.",
 	},
 	properties: [
@@ -129,7 +129,7 @@ export const create: OperationDefinition = {
 			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
 			if (value !== undefined) optional[field.name] = value;
 		}
-		const key = idempotencyKey(
+		const key = paymentKey(
 			this,
 			itemIndex,
 			this.getNodeParameter('idempotencyKey', itemIndex, ''),

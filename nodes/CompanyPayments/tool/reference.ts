@@ -2,12 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { listRecords } from '../../shared/pager';
-import {
-	normaliseArgument,
-	canonicalReference,
-	paymentReference,
-	runsAsAgentTool,
-} from '../../shared/transport/idempotency';
+import { canonicalReference } from '../../shared/transport/idempotency';
+import { normaliseArgument, paymentReference, runsAsAgentTool } from './mode';
 import { readCardExternalId, readCardId, readTargetAmount } from '../card/fields';
 import { optionalText, requireAmount } from '../common/validation';
 import { readPayoutId } from '../payout/fields';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../shared/transport';
-import { PAYMENT_REFERENCE, paymentReference } from '../../shared/transport/idempotency';
+import { PAYMENT_REFERENCE, paymentReference } from './mode';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { toolEntry } from './catalog';

@@ -1,6 +1,6 @@
 export { apiRequest, getBaseUrl, CREDENTIAL_NAME } from './request';
 export type { ApiContext, ApiRequest } from './request';
-export { idempotencyKey, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
+export { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 export {
 	LINE_BREAK,
 	plainDescription,
