@@ -17,11 +17,6 @@ import type { ApiContext } from './transport/request';
  * nodes/shared/contract/listAnswers.ts.
  */
 
-/** A value of a record or filter as text (recordText), or undefined when it has none. */
-function textOf(value: unknown): string | undefined {
-	return recordText(value) ?? undefined;
-}
-
 interface Dropped {
 	/** Records whose field holds another value. */
 	other: number;
@@ -66,18 +61,18 @@ export function returnedCheck(
 	const shown = QUERY_SHOWN[path] ?? [];
 	const filters: Filter[] = [];
 	for (const [name, raw] of Object.entries(qs ?? {})) {
-		const value = textOf(typeof raw === 'string' ? raw.trim() : raw);
-		if (value === undefined) continue;
+		const value = recordText(typeof raw === 'string' ? raw.trim() : raw);
+		if (value === null) continue;
 		const spellings =
 			name === 'status' && statusList ? statusSpellings(statusList, value) : [value];
 		filters.push({ name, accepted: new Set([value, ...spellings]), shown: shown.includes(name) });
 	}
 	const dropped = new Map<string, Dropped>();
 	let droppedCount = 0;
-	const count = (filter: Filter, value: string | undefined) => {
+	const count = (filter: Filter, value: string | null) => {
 		let entry = dropped.get(filter.name);
 		if (!entry) dropped.set(filter.name, (entry = { other: 0, missing: 0, seen: new Set() }));
-		if (value === undefined) entry.missing++;
+		if (value === null) entry.missing++;
 		else {
 			entry.other++;
 			if (entry.seen.size < SEEN_SHOWN) entry.seen.add(value);
@@ -92,9 +87,9 @@ export function returnedCheck(
 			for (const filter of filters) {
 				const field = isObject(record) ? record[filter.name] : undefined;
 				// null is a value (a card without an external ID), not a missing field.
-				const value = field === null ? 'null' : textOf(field);
-				if (value === undefined && filter.shown) continue;
-				if (value !== undefined && filter.accepted.has(value)) continue;
+				const value = field === null ? 'null' : recordText(field);
+				if (value === null && filter.shown) continue;
+				if (value !== null && filter.accepted.has(value)) continue;
 				count(filter, value);
 				droppedCount++;
 				return false;
@@ -175,8 +170,8 @@ export async function readMatching(
 /** The record's ID under the names the document gives it for this list, or null. */
 export function recordId(path: string, record: IDataObject): string | null {
 	for (const name of RECORD_ID_FIELDS[path] ?? ['id']) {
-		const value = textOf(record[name]);
-		if (value !== undefined && value.trim() !== '') return value;
+		const value = recordText(record[name]);
+		if (value !== null && value.trim() !== '') return value;
 	}
 	return null;
 }
@@ -189,7 +184,7 @@ export function recordId(path: string, record: IDataObject): string | null {
  */
 export function withRecordId(path: string, record: IDataObject): IDataObject {
 	const primary = (RECORD_ID_FIELDS[path] ?? ['id'])[0];
-	if (!isObject(record) || textOf(record[primary]) !== undefined) return record;
+	if (!isObject(record) || recordText(record[primary]) !== null) return record;
 	const id = recordId(path, record);
 	// First, as the service's own records have it, replacing an empty or null one.
 	return id === null ? record : Object.assign({ [primary]: id }, record, { [primary]: id });

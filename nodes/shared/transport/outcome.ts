@@ -22,6 +22,9 @@ export type PaymentOutcome = 'paid' | 'not_paid' | 'unknown';
 /** The node's own errorCode of a money write whose outcome is not known. */
 export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 
+/** The node's own errorCode of a money write refused because its key named another payment. */
+export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
+
 /** A write that reserves, debits or returns money, and how its user finds out what happened. */
 export interface MoneyWrite {
 	/** What the write does, as the message names it: "the payout may have been created". */

@@ -20,6 +20,7 @@ import { environmentLabel, environmentMismatch, environmentOf } from './environm
 import type { Environment } from './environment';
 import { networkFailure } from './network';
 import {
+	IDEMPOTENCY_KEY_REUSED,
 	answeredOutcome,
 	markOutcome,
 	moneyWrite,
@@ -45,9 +46,6 @@ import {
 	sentRequest,
 	sentWriteId,
 } from './sentWrites';
-
-/** The node's own errorCode of a money write refused because its key named another payment. */
-export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
