@@ -1,7 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { OnceFor } from '../../shared/transport/idempotency';
 import { UUID, exactText, idempotencyKey, referenceKey } from '../../shared/transport/idempotency';
 
 /*
@@ -59,16 +58,12 @@ export function paymentReference(ctx: IExecuteFunctions, itemIndex: number): str
  * The Idempotency-Key of one item of a money-moving operation. As a tool it is derived from the
  * payment reference (`referenceKey`: the same reference by any route sends the same key), and a
  * call without one is refused before anything is sent; otherwise it is the node's own key
- * (`idempotencyKey`: the user's, or one derived from the execution or the record).
+ * (`idempotencyKey`, whose arguments it takes: the user's key, or one derived from the
+ * execution or the record).
  */
-export function paymentKey(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	userValue: unknown,
-	field = 'Idempotency Key',
-	once?: OnceFor,
-): string {
-	if (!runsAsAgentTool(ctx)) return idempotencyKey(ctx, itemIndex, userValue, field, once);
+export function paymentKey(...args: Parameters<typeof idempotencyKey>): string {
+	const [ctx, itemIndex] = args;
+	if (!runsAsAgentTool(ctx)) return idempotencyKey(...args);
 	const reference = paymentReference(ctx, itemIndex);
 	if (reference === '') {
 		throw new NodeOperationError(
