@@ -4,7 +4,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit } from './ledger.mjs';
-import { inListOrder, listPaging, paginate, round2 } from './util.mjs';
+import { companyListPage, inListOrder, round2 } from './util.mjs';
 
 export const PAYOUT_RATE_RUB_PER_USDT = 97.5;
 export const MIN_PAYOUT_RUB = 100;
@@ -369,19 +369,10 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = ctx.query.get('status');
-		const externalId = ctx.query.get('externalId');
-		if (status && !PAYOUT_STATUSES.includes(status)) {
-			throw validationError(`status должен быть одним из: ${PAYOUT_STATUSES.join(', ')}`);
-		}
-		const items = inListOrder(ctx, ctx.sb.state.payouts.values()).filter(
-			(p) =>
-				p.companyId === ctx.company.id &&
-				(!status || p.status === status) &&
-				(!externalId || p.externalId === externalId),
-		);
-		const { page, total } = paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.payouts.values()), {
+			statuses: PAYOUT_STATUSES,
+			fields: ['externalId'],
+		});
 		return { body: { payouts: page.map(presentPayout), total } };
 	});
 
