@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { CHOICES as PROFILE_CHOICES } from './profiles.mjs';
 import { placedPayout } from './payouts.mjs';
-import { round2, tronAddressFrom } from './util.mjs';
+import { tronAddressFrom } from './util.mjs';
+import { newDeposit } from './wallets.mjs';
 
 /** mulberry32: a tiny deterministic generator of floats in [0, 1). */
 export function mulberry32(seed) {
@@ -422,24 +423,17 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 			id = payout.id;
 			sb.state.payouts.set(id, { ...payout, arrived: true });
 		} else if (pattern === '/wallets/deposits') {
-			id = sb.ids.uuid();
-			sb.state.deposits.push({
-				id,
-				companyId: company.id,
-				txHash: sb.ids.hex(32),
-				walletAddress: company.wallet?.address ?? tronAddressFrom(`wallet:${company.id}`),
+			const deposit = newDeposit(sb, company, {
+				amount: 20 + n,
 				fromAddress: tronAddressFrom(`arrival:${n}`),
-				amount: round2(20 + n),
+			});
+			id = deposit.id;
+			// The company's wallet is not created here: an arrival leaves the wallet state alone.
+			sb.state.deposits.push({
+				...deposit,
+				walletAddress: company.wallet?.address ?? tronAddressFrom(`wallet:${company.id}`),
 				fee: 0,
 				creditedAmount: 0,
-				status: 'new',
-				amlCheckId: null,
-				amlRiskIndicator: null,
-				sweepTxHash: null,
-				error: null,
-				blockTimestamp: now,
-				createdAt: now,
-				updatedAt: now,
 				arrived: true,
 			});
 		} else {

@@ -173,15 +173,12 @@ function amlStatus(sb, deposit, outcome) {
 const AML_PASSED = ['aml_passed', 'aml_pass'];
 
 /**
- * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
- * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
- * With `aml: 'pending'` the deposit stops in aml_pending; `setDepositStatus` moves it on later.
- * With `externalId` the deposit lands on that user's wallet (created if absent) and the
- * events carry `externalId`; the credited amount still goes to the company balance.
+ * The fields every deposit has as it lands (status new), without its wallet's fields. A sender
+ * address is made up when none is given.
  */
-export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
+export function newDeposit(sb, company, { amount, fromAddress }) {
 	const now = sb.clock.iso();
-	const base = {
+	return {
 		id: sb.ids.uuid(),
 		companyId: company.id,
 		txHash: fakeTx(sb),
@@ -196,6 +193,17 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		createdAt: now,
 		updatedAt: now,
 	};
+}
+
+/**
+ * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
+ * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
+ * With `aml: 'pending'` the deposit stops in aml_pending; `setDepositStatus` moves it on later.
+ * With `externalId` the deposit lands on that user's wallet (created if absent) and the
+ * events carry `externalId`; the credited amount still goes to the company balance.
+ */
+export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
+	const base = newDeposit(sb, company, { amount, fromAddress });
 	let deposit;
 	if (externalId) {
 		const { wallet } = getOrCreateUserWallet(sb, company, externalId);
