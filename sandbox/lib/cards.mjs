@@ -2,7 +2,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit, ensureAvailable, hold, release } from './ledger.mjs';
-import { inListOrder, listPaging, paginate, round2 } from './util.mjs';
+import { companyListPage, inListOrder, round2 } from './util.mjs';
 
 export const CARD_OPENING_FEE_USDT = 5;
 export const CARD_MIN_INITIAL_DEPOSIT_USDT = 20;
@@ -319,28 +319,20 @@ export function registerCardRoutes(router) {
 	);
 
 	router.get('/cards', { permission: 'cards.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const externalId = ctx.query.get('externalId');
-		const status = ctx.query.get('status');
-		if (status && !CARD_STATUSES.includes(status))
-			throw validationError(`status должен быть одним из: ${CARD_STATUSES.join(', ')}`);
-		const items = inListOrder(ctx, ctx.sb.state.cards.values()).filter(
-			(c) =>
-				c.companyId === ctx.company.id &&
-				(!externalId || c.externalId === externalId) &&
-				(!status || c.status === status),
-		);
-		const { page, total } = paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.cards.values()), {
+			statuses: CARD_STATUSES,
+			fields: ['externalId'],
+		});
 		return { body: { cards: page.map(presentCard), total } };
 	});
 
 	router.get('/cards/requests', { permission: 'cards.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = ctx.query.get('status');
-		const items = inListOrder(ctx, ctx.sb.state.cardRequests.values()).filter(
-			(r) => r.companyId === ctx.company.id && (!status || r.status === status),
+		// The status of a card request is not checked against a list: any value filters.
+		const { page, total } = companyListPage(
+			ctx,
+			inListOrder(ctx, ctx.sb.state.cardRequests.values()),
+			{ fields: ['status'] },
 		);
-		const { page, total } = paginate(items, paging);
 		return { body: { requests: page.map(presentCardRequest), total } };
 	});
 

@@ -3,7 +3,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { credit, debit } from './ledger.mjs';
 import { emitOrderStatus, findOrder, presentOrderSummary } from './orders.mjs';
-import { isNonEmptyString, newestFirst, listPaging, paginate, round2 } from './util.mjs';
+import { companyListPage, isNonEmptyString, newestFirst, round2 } from './util.mjs';
 
 export const DISPUTE_STATUSES = ['submitted', 'in_review', 'resolved', 'rejected'];
 export const DISPUTE_RESOLUTIONS = ['refund', 'partial_refund', 'confirm'];
@@ -174,19 +174,11 @@ export function registerDisputeRoutes(router) {
 	});
 
 	router.get('/disputes', { permission: 'disputes.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = ctx.query.get('status');
-		const orderId = ctx.query.get('orderId');
-		if (status && !DISPUTE_STATUSES.includes(status)) {
-			throw validationError(`status должен быть одним из: ${DISPUTE_STATUSES.join(', ')}`);
-		}
-		const items = newestFirst(ctx.sb.state.disputes.values()).filter(
-			(d) =>
-				d.companyId === ctx.company.id &&
-				(!status || d.status === status) &&
-				(!orderId || d.orderId === orderId),
-		);
-		const { page, total } = paginate(items, paging);
+		// Newest first whatever the profile's listOrder: the dispute list does not follow it.
+		const { page, total } = companyListPage(ctx, newestFirst(ctx.sb.state.disputes.values()), {
+			statuses: DISPUTE_STATUSES,
+			fields: ['orderId'],
+		});
 		return { body: { disputes: page.map((d) => presentDispute(ctx.sb, d)), total } };
 	});
 

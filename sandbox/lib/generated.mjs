@@ -16,8 +16,9 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { CHOICES as PROFILE_CHOICES } from './profiles.mjs';
-import { PAYOUT_RATE_RUB_PER_USDT } from './payouts.mjs';
-import { round2, tronAddressFrom } from './util.mjs';
+import { placedPayout } from './payouts.mjs';
+import { tronAddressFrom } from './util.mjs';
+import { newDeposit } from './wallets.mjs';
 
 /** mulberry32: a tiny deterministic generator of floats in [0, 1). */
 export function mulberry32(seed) {
@@ -413,50 +414,26 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		if (pattern === '/payouts') {
 			const amountRub = 1000 + (n % 20) * 50;
 			const status = stream('arrival:/payouts').pick(['waiting_trader', 'in_progress', 'success']);
-			id = `po_${sb.ids.hex(8)}`;
-			sb.state.payouts.set(id, {
-				id,
-				companyId: company.id,
+			const payout = placedPayout(sb, company, {
 				externalId: `arrival-${n}`,
-				status,
 				amountRub,
-				chargedUsdt: round2(amountRub / PAYOUT_RATE_RUB_PER_USDT),
-				rate: PAYOUT_RATE_RUB_PER_USDT,
-				requisiteType: 'card',
-				requisite: '4111111111111111',
-				bankId: null,
-				bank: null,
-				recipientFirstName: null,
-				recipientLastName: null,
-				failReason: null,
-				comment: null,
-				refundedAt: null,
-				dispute: null,
-				takenAt: status === 'waiting_trader' ? null : now,
-				completedAt: status === 'success' ? now : null,
-				createdAt: now,
-				updatedAt: now,
-				arrived: true,
+				status,
+				at: now,
 			});
+			id = payout.id;
+			sb.state.payouts.set(id, { ...payout, arrived: true });
 		} else if (pattern === '/wallets/deposits') {
-			id = sb.ids.uuid();
-			sb.state.deposits.push({
-				id,
-				companyId: company.id,
-				txHash: sb.ids.hex(32),
-				walletAddress: company.wallet?.address ?? tronAddressFrom(`wallet:${company.id}`),
+			const deposit = newDeposit(sb, company, {
+				amount: 20 + n,
 				fromAddress: tronAddressFrom(`arrival:${n}`),
-				amount: round2(20 + n),
+			});
+			id = deposit.id;
+			// The company's wallet is not created here: an arrival leaves the wallet state alone.
+			sb.state.deposits.push({
+				...deposit,
+				walletAddress: company.wallet?.address ?? tronAddressFrom(`wallet:${company.id}`),
 				fee: 0,
 				creditedAmount: 0,
-				status: 'new',
-				amlCheckId: null,
-				amlRiskIndicator: null,
-				sweepTxHash: null,
-				error: null,
-				blockTimestamp: now,
-				createdAt: now,
-				updatedAt: now,
 				arrived: true,
 			});
 		} else {

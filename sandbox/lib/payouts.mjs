@@ -4,7 +4,7 @@
 import { apiError, validationError } from './errors.mjs';
 import { withIdempotency } from './idempotency.mjs';
 import { credit, debit } from './ledger.mjs';
-import { inListOrder, listPaging, paginate, round2 } from './util.mjs';
+import { companyListPage, inListOrder, round2 } from './util.mjs';
 
 export const PAYOUT_RATE_RUB_PER_USDT = 97.5;
 export const MIN_PAYOUT_RUB = 100;
@@ -305,6 +305,37 @@ export function rechargePayout(sb, payout) {
 }
 
 /**
+ * A payout record already in `status` since `at`, to a test card: what bulk history and generated
+ * mode's arrivals put straight into the store, with no money moved and no webhook. A fail is a
+ * refunded trader_declined. The caller stores it.
+ */
+export function placedPayout(sb, company, { externalId, amountRub, status, at }) {
+	return {
+		id: `po_${sb.ids.hex(8)}`,
+		companyId: company.id,
+		externalId,
+		status,
+		amountRub,
+		chargedUsdt: round2(amountRub / PAYOUT_RATE_RUB_PER_USDT),
+		rate: PAYOUT_RATE_RUB_PER_USDT,
+		requisiteType: 'card',
+		requisite: '4111111111111111',
+		bankId: null,
+		bank: null,
+		recipientFirstName: null,
+		recipientLastName: null,
+		failReason: status === 'fail' ? 'trader_declined' : null,
+		comment: null,
+		refundedAt: status === 'fail' ? at : null,
+		dispute: null,
+		takenAt: status === 'success' || status === 'in_progress' ? at : null,
+		completedAt: status === 'success' ? at : null,
+		createdAt: at,
+		updatedAt: at,
+	};
+}
+
+/**
  * Adds `count` payouts at once as past history (for benchmarks and list tests): no money moves
  * and no webhook is sent. Their `createdAt` are spread evenly over the last `spanMs` (default
  * one second per payout) up to now, and the payouts are re-ordered by `createdAt`, so every list
@@ -321,29 +352,12 @@ export function bulkPayouts(sb, company, count, { spanMs = count * 1000 } = {}) 
 		const kind = i % 10;
 		const status =
 			kind === 0 ? 'fail' : kind === 1 ? 'waiting_trader' : kind === 2 ? 'in_progress' : 'success';
-		const payout = {
-			id: `po_${sb.ids.hex(8)}`,
-			companyId: company.id,
+		const payout = placedPayout(sb, company, {
 			externalId: `bulk-${i + 1}`,
-			status,
 			amountRub,
-			chargedUsdt: round2(amountRub / PAYOUT_RATE_RUB_PER_USDT),
-			rate: PAYOUT_RATE_RUB_PER_USDT,
-			requisiteType: 'card',
-			requisite: '4111111111111111',
-			bankId: null,
-			bank: null,
-			recipientFirstName: null,
-			recipientLastName: null,
-			failReason: status === 'fail' ? 'trader_declined' : null,
-			comment: null,
-			refundedAt: status === 'fail' ? at : null,
-			dispute: null,
-			takenAt: status === 'success' || status === 'in_progress' ? at : null,
-			completedAt: status === 'success' ? at : null,
-			createdAt: at,
-			updatedAt: at,
-		};
+			status,
+			at,
+		});
 		sb.state.payouts.set(payout.id, payout);
 	}
 	// Lists read the map in insertion order (reversed): keep it in creation order (stable sort).
@@ -369,19 +383,10 @@ export function registerPayoutRoutes(router) {
 	);
 
 	router.get('/payouts', { permission: 'payouts.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = ctx.query.get('status');
-		const externalId = ctx.query.get('externalId');
-		if (status && !PAYOUT_STATUSES.includes(status)) {
-			throw validationError(`status должен быть одним из: ${PAYOUT_STATUSES.join(', ')}`);
-		}
-		const items = inListOrder(ctx, ctx.sb.state.payouts.values()).filter(
-			(p) =>
-				p.companyId === ctx.company.id &&
-				(!status || p.status === status) &&
-				(!externalId || p.externalId === externalId),
-		);
-		const { page, total } = paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.payouts.values()), {
+			statuses: PAYOUT_STATUSES,
+			fields: ['externalId'],
+		});
 		return { body: { payouts: page.map(presentPayout), total } };
 	});
 

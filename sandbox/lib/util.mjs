@@ -96,6 +96,41 @@ export function listPaging(ctx) {
 	});
 }
 
+/** The `status` query value, refused unless it is one of `allowed`; null when absent. */
+export function statusFilter(query, allowed) {
+	const status = query.get('status');
+	if (status && !allowed.includes(status))
+		throw validationError(`status должен быть одним из: ${allowed.join(', ')}`);
+	return status || null;
+}
+
+/**
+ * One page of a company's list request, from `records` already in list order. `limit` and
+ * `offset` are read first, then `status` is checked against `statuses` (unless the route fixes
+ * `status`). Kept are the company's records equal to every filter given: the status and each
+ * query value named in `fields`. `unpaged` serves every match (limit and offset still checked).
+ */
+export function companyListPage(
+	ctx,
+	records,
+	{ statuses, status, fields = [], unpaged = false } = {},
+) {
+	const paging = listPaging(ctx);
+	const filters = {};
+	const wanted = status ?? (statuses ? statusFilter(ctx.query, statuses) : null);
+	if (wanted) filters.status = wanted;
+	for (const name of fields) {
+		const value = ctx.query.get(name);
+		if (value) filters[name] = value;
+	}
+	const items = records.filter(
+		(r) =>
+			r.companyId === ctx.company.id &&
+			Object.entries(filters).every(([name, value]) => r[name] === value),
+	);
+	return unpaged ? { page: items, total: items.length } : paginate(items, paging);
+}
+
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** A TRON-looking address (T + 33 base58 characters), stable for a given seed string. */

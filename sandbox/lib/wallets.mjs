@@ -2,7 +2,7 @@
 // their deposits. Deposits arrive only through the control API (standing in for the chain).
 import { apiError, validationError } from './errors.mjs';
 import { balanceView, credit } from './ledger.mjs';
-import { inListOrder, listPaging, paginate, round2, tronAddressFrom } from './util.mjs';
+import { companyListPage, inListOrder, round2, tronAddressFrom } from './util.mjs';
 
 export const COMPANY_DEPOSIT_STATUSES = [
 	'new',
@@ -173,15 +173,12 @@ function amlStatus(sb, deposit, outcome) {
 const AML_PASSED = ['aml_passed', 'aml_pass'];
 
 /**
- * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
- * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
- * With `aml: 'pending'` the deposit stops in aml_pending; `setDepositStatus` moves it on later.
- * With `externalId` the deposit lands on that user's wallet (created if absent) and the
- * events carry `externalId`; the credited amount still goes to the company balance.
+ * The fields every deposit has as it lands (status new), without its wallet's fields. A sender
+ * address is made up when none is given.
  */
-export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
+export function newDeposit(sb, company, { amount, fromAddress }) {
 	const now = sb.clock.iso();
-	const base = {
+	return {
 		id: sb.ids.uuid(),
 		companyId: company.id,
 		txHash: fakeTx(sb),
@@ -196,6 +193,17 @@ export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass',
 		createdAt: now,
 		updatedAt: now,
 	};
+}
+
+/**
+ * Simulates an incoming USDT transfer. Emits deposit.created, then deposit.completed
+ * (AML pass: the fee is retained and the rest credited) or deposit.aml_failed.
+ * With `aml: 'pending'` the deposit stops in aml_pending; `setDepositStatus` moves it on later.
+ * With `externalId` the deposit lands on that user's wallet (created if absent) and the
+ * events carry `externalId`; the credited amount still goes to the company balance.
+ */
+export function simulateDeposit(sb, company, { externalId, amount, aml = 'pass', fromAddress }) {
+	const base = newDeposit(sb, company, { amount, fromAddress });
 	let deposit;
 	if (externalId) {
 		const { wallet } = getOrCreateUserWallet(sb, company, externalId);
@@ -317,13 +325,6 @@ export function setDepositStatus(sb, deposit, target) {
 
 // ---- routes -------------------------------------------------------------------------------
 
-function statusFilter(query, allowed) {
-	const status = query.get('status');
-	if (status && !allowed.includes(status))
-		throw validationError(`status должен быть одним из: ${allowed.join(', ')}`);
-	return status || null;
-}
-
 export function registerWalletRoutes(router) {
 	router.get('/wallets', { permission: 'wallet.read' }, (ctx) => ({
 		body: { ...getOrCreateCompanyWallet(ctx.sb, ctx.company) },
@@ -334,29 +335,18 @@ export function registerWalletRoutes(router) {
 	}));
 
 	router.get('/wallets/deposits', { permission: 'wallet.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = statusFilter(ctx.query, COMPANY_DEPOSIT_STATUSES);
-		const items = inListOrder(ctx, ctx.sb.state.deposits).filter(
-			(d) => d.companyId === ctx.company.id && (!status || d.status === status),
-		);
 		// depositsInOnePage: a service that does not page (limit and offset are still validated).
-		const { page, total } = ctx.sb.options.depositsInOnePage
-			? { page: items, total: items.length }
-			: paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.deposits), {
+			statuses: COMPANY_DEPOSIT_STATUSES,
+			unpaged: ctx.sb.options.depositsInOnePage,
+		});
 		return { body: { deposits: page.map(presentCompanyDeposit), total } };
 	});
 
 	router.get('/wallets/balance-history', { permission: 'wallet.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const type = ctx.query.get('type');
-		const referenceId = ctx.query.get('referenceId');
-		const items = inListOrder(ctx, ctx.sb.state.balanceHistory).filter(
-			(e) =>
-				e.companyId === ctx.company.id &&
-				(!type || e.type === type) &&
-				(!referenceId || e.referenceId === referenceId),
-		);
-		const { page, total } = paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.balanceHistory), {
+			fields: ['type', 'referenceId'],
+		});
 		return {
 			body: {
 				items: page.map(({ id, type: t, amount, balanceAfter, referenceId: ref, createdAt }) => ({
@@ -384,16 +374,15 @@ export function registerWalletRoutes(router) {
 	});
 
 	const listWallets = (ctx, forcedStatus) => {
-		const paging = listPaging(ctx);
-		const status = forcedStatus ?? statusFilter(ctx.query, ['active', 'blocked']);
-		const externalId = ctx.query.get('externalId');
-		const items = inListOrder(ctx, ctx.sb.state.userWallets.values()).filter(
-			(w) =>
-				w.companyId === ctx.company.id &&
-				(!status || w.status === status) &&
-				(!externalId || w.externalId === externalId),
+		const { page, total } = companyListPage(
+			ctx,
+			inListOrder(ctx, ctx.sb.state.userWallets.values()),
+			{
+				statuses: ['active', 'blocked'],
+				status: forcedStatus,
+				fields: ['externalId'],
+			},
 		);
-		const { page, total } = paginate(items, paging);
 		return { body: { wallets: page.map(presentUserWallet), total } };
 	};
 	router.get('/user-wallets', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx));
@@ -402,16 +391,10 @@ export function registerWalletRoutes(router) {
 	);
 
 	router.get('/user-wallets/deposits', { permission: 'user_wallets.read' }, (ctx) => {
-		const paging = listPaging(ctx);
-		const status = statusFilter(ctx.query, USER_DEPOSIT_STATUSES);
-		const externalId = ctx.query.get('externalId');
-		const items = inListOrder(ctx, ctx.sb.state.userDeposits).filter(
-			(d) =>
-				d.companyId === ctx.company.id &&
-				(!status || d.status === status) &&
-				(!externalId || d.externalId === externalId),
-		);
-		const { page, total } = paginate(items, paging);
+		const { page, total } = companyListPage(ctx, inListOrder(ctx, ctx.sb.state.userDeposits), {
+			statuses: USER_DEPOSIT_STATUSES,
+			fields: ['externalId'],
+		});
 		return { body: { deposits: page.map(presentUserDeposit), total } };
 	});
 
