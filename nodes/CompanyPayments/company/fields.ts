@@ -75,6 +75,24 @@ export function readSecret(
 }
 
 /**
+ * The Email (required) and Password fields of a login or an invite's acceptance, checked before
+ * anything is sent.
+ */
+export function readEmailAndPassword(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { email: string; password: string } {
+	const email = readEmail(ctx, itemIndex, true) as string;
+	const password = readSecret(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('password', itemIndex, ''),
+		'Password',
+	);
+	return { email, password };
+}
+
+/**
  * The output of a call that returns a new API key: the service's answer unchanged, led by
  * `notice` (a reminder to store the key) and `apiKeyField` (the answer's field that holds the
  * key, or null when none of the expected names is present; the answer's field names are not

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { emailField, newApiKeyOutput, passwordField, readEmail, readSecret } from './fields';
+import { emailField, newApiKeyOutput, passwordField, readEmailAndPassword } from './fields';
 import {
 	KEY_ROTATED_NOTICE,
 	KEY_ROTATED_OUTPUT,
@@ -22,9 +22,10 @@ export const login: OperationDefinition = {
 		text: `Log in and rotate the company API key. ${SECRET}`,
 	},
 	docs: {
-		endpoint: "`POST /auth/company/login`",
-		permission: "not named (sent with the API key)",
-		notes: "Email and Password. **Rotates the company key: the credential's key stops working.** Outputs the new key like Regenerate API Key.",
+		endpoint: '`POST /auth/company/login`',
+		permission: 'not named (sent with the API key)',
+		notes:
+			"Email and Password. **Rotates the company key: the credential's key stops working.** Outputs the new key like Regenerate API Key.",
 	},
 	properties: [
 		{
@@ -37,13 +38,7 @@ export const login: OperationDefinition = {
 		{ ...passwordField, description: 'The password of the company account' },
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const email = readEmail(this, itemIndex, true) as string;
-		const password = readSecret(
-			this,
-			itemIndex,
-			this.getNodeParameter('password', itemIndex, ''),
-			'Password',
-		);
+		const { email, password } = readEmailAndPassword(this, itemIndex);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: ENDPOINTS.login,

@@ -4,8 +4,7 @@ import {
 	emailField,
 	newApiKeyOutput,
 	passwordField,
-	readEmail,
-	readSecret,
+	readEmailAndPassword,
 } from '../company/fields';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
@@ -30,9 +29,10 @@ export const accept: OperationDefinition = {
 		text: `Accept an invite. ${SECRET}`,
 	},
 	docs: {
-		endpoint: "`POST /auth/invites/{token}/accept`",
-		permission: "public, sent without the API key",
-		notes: "Email and Password. Outputs the service's answer with the new member's API key, `apiKeyField` (which field holds it) and a `notice`: the key is shown once, store it in a credential now. It also lands in the execution data.",
+		endpoint: '`POST /auth/invites/{token}/accept`',
+		permission: 'public, sent without the API key',
+		notes:
+			"Email and Password. Outputs the service's answer with the new member's API key, `apiKeyField` (which field holds it) and a `notice`: the key is shown once, store it in a credential now. It also lands in the execution data.",
 	},
 	properties: [
 		{
@@ -50,13 +50,7 @@ export const accept: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const token = readInviteToken(this, itemIndex);
-		const email = readEmail(this, itemIndex, true) as string;
-		const password = readSecret(
-			this,
-			itemIndex,
-			this.getNodeParameter('password', itemIndex, ''),
-			'Password',
-		);
+		const { email, password } = readEmailAndPassword(this, itemIndex);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: `/auth/invites/${segment(token)}/accept`,
