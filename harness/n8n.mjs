@@ -393,14 +393,18 @@ export async function publishWorkflow(userFolder, workflowId, { env = {} } = {})
 
 /**
  * Several workflows in one `n8n import:workflow` (one CLI start instead of one each), then the
- * ones marked `active: true` or `activate: true` published. Ids are generated where absent.
+ * ones marked `active: true` or `activate: true` published. Ids are generated where absent. A
+ * workflow's `webhookPath` (where a suite calls it) is the suite's own and is not imported.
  * @param {string} userFolder
  * @param {object[]} workflows
  * @param {{ env?: Record<string,string> }} [options]
  * @returns {Promise<string[]>} the workflow ids, in order
  */
 export async function importWorkflows(userFolder, workflows, { env = {} } = {}) {
-	const list = workflows.map((w) => ({ ...structuredClone(w), id: w.id ?? newN8nId() }));
+	const list = workflows.map(({ webhookPath: _path, ...w }) => ({
+		...structuredClone(w),
+		id: w.id ?? newN8nId(),
+	}));
 	const file = writeImportFile(userFolder, 'workflows', list);
 	try {
 		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`], { env });

@@ -18,7 +18,7 @@ import {
 	ensureN8n,
 	importCredentials,
 	installPackage,
-	runN8nCli,
+	importWorkflows,
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
@@ -314,9 +314,7 @@ before(async () => {
 	for (const workflow of list) workflows[workflow.name.replace(/^e2e /, '')] = workflow;
 
 	// One CLI call imports them all; n8n's public API activates them once it runs.
-	const file = path.join(userFolder, 'e2e-workflows.json');
-	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
-	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+	await importWorkflows(userFolder, list);
 	n8n = await startN8n({ userFolder });
 	// The first REST call right after start may answer 503 "Database is not ready!" (seen once
 	// under load on n8n 2.8.4): activateWhenReady asks again for up to 30 s.

@@ -22,7 +22,7 @@ import {
 	importCredentials,
 	installPackage,
 	N8N_VERSION,
-	runN8nCli,
+	importWorkflows,
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
@@ -384,9 +384,7 @@ before(async () => {
 		);
 	}
 	for (const workflow of list) workflows[workflow.name.replace(/^agent /, '')] = workflow;
-	const file = path.join(userFolder, 'agent-workflows.json');
-	fs.writeFileSync(file, JSON.stringify(list.map(({ webhookPath, ...workflow }) => workflow)));
-	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+	await importWorkflows(userFolder, list);
 	n8n = await startN8n({ userFolder });
 	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
 });

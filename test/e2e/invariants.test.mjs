@@ -42,7 +42,7 @@ import {
 	importWorkflow,
 	installPackage,
 	N8N_VERSION,
-	runN8nCli,
+	importWorkflows,
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
@@ -589,9 +589,7 @@ before(async () => {
 	});
 	all.push(instanceWorkflow);
 
-	const file = path.join(userFolder, 'generated-workflows.json');
-	fs.writeFileSync(file, JSON.stringify(all.map(({ webhookPath: _p, ...workflow }) => workflow)));
-	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+	await importWorkflows(userFolder, all);
 	for (const seed of SEEDS) console.log(`# ${describeSeed(seed)}`);
 	n8n = await startN8n({ userFolder });
 	for (const workflow of all) {

@@ -26,7 +26,7 @@ import {
 	importCredentials,
 	installPackage,
 	N8N_VERSION,
-	runN8nCli,
+	importWorkflows,
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
@@ -142,9 +142,7 @@ before(async () => {
 		toolNode('create_payout', 400, { ...payoutFields, agentMayMoveMoney: true }, owner),
 		toolNode('create_payout_unapproved', 600, payoutFields, owner),
 	]);
-	const file = path.join(userFolder, 'mcp-workflow.json');
-	fs.writeFileSync(file, JSON.stringify([workflow]));
-	await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+	await importWorkflows(userFolder, [workflow]);
 	n8n = await startN8n({ userFolder });
 	await activateWhenReady(n8n, workflow.id);
 	// The trigger's path answers once n8n registered it.
