@@ -8,11 +8,12 @@ import { ApiError, apiError, validationError } from './errors.mjs';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * The writes the interface document promises to replay by key. For the others (assumed or not
- * stated) generated mode may draw a service that ignores the key (`lostAnswer.keysIgnored`):
- * a client that re-sends them after a lost answer then pays twice.
+ * The writes the interface document promises to replay by key: Accept Quote only. Card Request
+ * requires a key ("unique per attempt") without promising a stored answer for a repeat. For the
+ * others generated mode may draw a service that ignores the key (`lostAnswer.keysIgnored`): a
+ * client that re-sends them after a lost answer then pays twice.
  */
-const REPLAY_PROMISED = new Set(['orders.accept', 'cards.request']);
+const REPLAY_PROMISED = new Set(['orders.accept']);
 
 /** The store key for the profile's idempotencyScope. */
 function storeKeyFor(ctx, scope, key) {

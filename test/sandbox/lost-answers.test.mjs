@@ -107,7 +107,7 @@ describe('generated mode: lostAnswer', () => {
 		assert.deepEqual(new Set(lost.filter(Boolean).map((l) => l.chance)), new Set([0.05, 0.1]));
 	});
 
-	it('keysIgnored: a repeated key makes a second payout; Card Request (replay promised) still replays', async () => {
+	it('keysIgnored: a repeated key makes a second payout and a second card; Accept Quote (replay promised) still replays', async () => {
 		for (const keysIgnored of [true, false]) {
 			const seed = seedWhere(
 				(c) =>
@@ -126,6 +126,7 @@ describe('generated mode: lostAnswer', () => {
 					keysIgnored ? 2 : 1,
 					`keysIgnored ${keysIgnored}`,
 				);
+				// The document asks Card Request for a key but promises no stored answer for it.
 				const cards = [];
 				for (let i = 0; i < 2; i++) {
 					const res = await api.post(
@@ -136,7 +137,20 @@ describe('generated mode: lostAnswer', () => {
 					assert.equal(res.status, 200, res.text);
 					cards.push(res.body.card.id);
 				}
-				assert.equal(cards[0], cards[1], 'the promised replay holds');
+				assert.equal(cards[0] !== cards[1], keysIgnored, `cards ${cards.join(', ')}`);
+				const quote = await api.post('/orders/prepare', {
+					qrCode: 'https://qr.nspk.ru/AS1?sum=150000',
+				});
+				assert.equal(quote.status, 200, quote.text);
+				const orders = [];
+				for (let i = 0; i < 2; i++) {
+					const res = await api.post(`/orders/accept/${quote.body.id}`, undefined, {
+						headers: { 'Idempotency-Key': 'accept-key' },
+					});
+					assert.equal(res.status, 200, res.text);
+					orders.push(res.body.id);
+				}
+				assert.equal(orders[0], orders[1], 'the promised replay holds');
 			} finally {
 				await sandbox.close();
 			}

@@ -8,8 +8,8 @@ import { virtualClock } from './helpers/setup';
  * Money writes have three outcomes (issue 28): paid (the service's answer), not paid (the
  * service's own error body refused it, or nothing was sent) and unknown (the request was sent and
  * no readable answer of the service came back). A write is re-sent only where the interface
- * document promises replay by key (POST /orders/accept/{id}, POST /cards/request) or where the
- * answer proves nothing was processed (a 429 with the service's error body).
+ * document promises replay by key (POST /orders/accept/{id}) or where the answer proves nothing
+ * was processed (a 429 with the service's error body).
  */
 const CARD_ID = 'card_3f9a1c2e';
 const QUOTE_ID = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
@@ -135,6 +135,15 @@ describe.each([
 		'the card may have been recharged',
 		/Get Balance History/,
 	],
+	// The document asks Card Request for a key ("unique per attempt") but, unlike Accept Quote,
+	// promises no stored answer for a repeated one: a second request may make a second card.
+	[
+		'Card Request',
+		'/cards/request',
+		{ resource: 'card', operation: 'request' },
+		'the card may have been requested',
+		/Card > Get Many/,
+	],
 ])(
 	'%s: an unknown outcome is sent once and reported as unknown',
 	(_name, path, parameters, what, lookUp) => {
@@ -182,24 +191,35 @@ describe('replay by key where the document promises it', () => {
 		},
 	);
 
-	it('Card Request answered 502 is re-sent with the same key, one card', async () => {
+	it('Accept Quote answered 502, then refused (404 QUOTE_NOT_FOUND) on the re-send: unknown, not "not paid"', async () => {
+		// The first attempt may have paid: the refusal may be about the repeat (the stored answer
+		// was not there yet), so it proves nothing about the payment.
 		const calls = answer(
-			'/cards/request',
+			`/orders/accept/${QUOTE_ID}`,
 			{ status: 502, body: NGINX_502 },
-			{
-				status: 200,
-				body: {
-					status: 'assigned',
-					card: { id: 'card_1', status: 'assigned' },
-					request: { id: 'r1', status: 'fulfilled' },
-				},
-			},
+			{ status: 404, body: serviceBody(404, 'QUOTE_NOT_FOUND') },
 		);
-		const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
+			continueOnFail: true,
+		});
 		expect(calls.sent()).toBe(2);
-		expect(new Set(calls.keys)).toEqual(new Set([derivedKey(0, 0)]));
-		expect(output).toHaveLength(1);
-		expect(output[0].json.outcome).toBe('assigned');
+		expect(output[0].json.paymentOutcome).toBe('unknown');
+		expect(output[0].json.errorCode).toBe('OUTCOME_UNKNOWN');
+		expect(String(output[0].json.error)).toMatch(/QUOTE_NOT_FOUND/);
+	});
+
+	it('Accept Quote refused at once (404 QUOTE_NOT_FOUND, nothing before): not paid', async () => {
+		const calls = answer(`/orders/accept/${QUOTE_ID}`, {
+			status: 404,
+			body: serviceBody(404, 'QUOTE_NOT_FOUND'),
+		});
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
+			continueOnFail: true,
+		});
+		expect(calls.sent()).toBe(1);
+		expect(output[0].json.paymentOutcome).toBe('not_paid');
 	});
 
 	it('Accept Quote still unknown after the gateway keeps failing: says a re-run with the same key is safe', async () => {

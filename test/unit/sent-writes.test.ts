@@ -37,6 +37,38 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 describe('Retry On Fail never sends a money write again that the document promises no replay for', () => {
+	it("keys are kept per company (API key): another company with the same key and Base URL is sent, not answered with the first company's payout", async () => {
+		const seen = serve('/payouts', [
+			[201, { id: 'po_A', externalId: 'salary-0', status: 'waiting_trader' }],
+			[201, { id: 'po_B', externalId: 'salary-0', status: 'waiting_trader' }],
+		]);
+		const company = (apiKey: string) => ({
+			environment: 'staging',
+			baseUrl: BASE_URL,
+			apiKey,
+			webhookSecret: '',
+		});
+		const parameters = { ...payout(0), idempotencyKey: '2026-11-001' };
+		const a = await runNode({ parameters, credentials: company('key_company_a') });
+		const b = await runNode({
+			parameters,
+			credentials: company('key_company_b'),
+			sameProcess: true,
+		});
+		expect(seen).toHaveLength(2);
+		expect(seen.map((request) => request.key)).toEqual(['2026-11-001', '2026-11-001']);
+		expect(a.output[0].json.id).toBe('po_A');
+		expect(b.output[0].json.id).toBe('po_B');
+		// The same company again (Retry On Fail): its own first answer, nothing sent.
+		const again = await runNode({
+			parameters,
+			credentials: company('key_company_a'),
+			sameProcess: true,
+		});
+		expect(seen).toHaveLength(2);
+		expect(again.output[0].json.id).toBe('po_A');
+	});
+
 	it('items paid before a later item failed are not paid again: their first answers come back', async () => {
 		const seen = serve('/payouts', [
 			[201, { id: 'po_0', externalId: 'salary-0', status: 'waiting_trader' }],

@@ -195,10 +195,11 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
  * ---- Re-sending writes and the outcome of money writes (transport/outcome.ts) ---------------
- * The document promises replay by key for two writes only: POST /orders/accept/{id} ("a repeated
- * request with the same key for the same company returns the stored response") and POST
- * /cards/request (key required). Those, sent with an Idempotency-Key, are re-sent on the
- * RETRY_STATUSES like a read. Every other write (Payout Create and Card Recharge, whose endpoints
+ * The document promises replay by key for one write only: POST /orders/accept/{id} ("a repeated
+ * request with the same key for the same company returns the stored response"). It, sent with an
+ * Idempotency-Key, is re-sent on the RETRY_STATUSES like a read. POST /cards/request requires a
+ * key ("unique per attempt") but promises no stored answer for a repeated one, so it is not on
+ * this list. Every other write (Card Request; Payout Create and Card Recharge, whose endpoints
  * are not shown; Payout Cancel; the rest) is re-sent only on a 429 that carries the service's
  * error body (an `errorCode`) and an Idempotency-Key: the service refused it for its rate, which
  * proves nothing was processed. A 502, 504 or 503 proves nothing: a gateway answers them while
@@ -206,7 +207,6 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
  */
 export const REPLAY_BY_KEY: ReadonlyArray<{ method: string; path: RegExp }> = [
 	{ method: 'POST', path: /^\/orders\/accept\/[^/]+$/ },
-	{ method: 'POST', path: /^\/cards\/request$/ },
 ];
 
 /**

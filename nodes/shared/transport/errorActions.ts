@@ -104,5 +104,5 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	IDEMPOTENCY_KEY_REUSED:
 		'Give each payment its own Idempotency Key (e.g. the invoice or payroll line it pays), or leave the field empty so the node derives one per item',
 	OUTCOME_UNKNOWN:
-		'Look the payment up before trying again (Payout > Get Many by External ID, Order > Get Many, Card > Get Many, Company Wallet > Get Balance History; the error names the one for this call). Never re-run blindly: only Accept Quote, Pay QR Code and Card Request are safe to run again with the same Idempotency Key',
+		'Look the payment up before trying again (Payout > Get Many by External ID, Order > Get Many, Card > Get Many, Company Wallet > Get Balance History; the error names the one for this call). Never re-run blindly: only Accept Quote and Pay QR Code are safe to run again with the same Idempotency Key',
 };

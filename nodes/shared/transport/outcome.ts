@@ -61,7 +61,7 @@ const MONEY_WRITES: ReadonlyArray<{
 		write: {
 			what: 'the card may have been requested and its reserve taken',
 			lookUp:
-				'Card > Get Many (with the External ID, if you set one) for a card requested just now, or run Request again with the same Idempotency Key',
+				'Card > Get Many (with the External ID, if you set one; set one on every card request so it can be found) for a card requested just now',
 		},
 	},
 	{

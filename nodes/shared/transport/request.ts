@@ -249,6 +249,11 @@ function withApiKey(options: IHttpRequestOptions, credential: RunCredential): IH
 	return { ...options, headers: { ...options.headers, ...headers } };
 }
 
+/** What the credential authenticates with (its API key), as one text. */
+function accountOf(credential: RunCredential): string {
+	return AUTH_HEADERS.map(({ field }) => String(credential.data[field] ?? '')).join('\n');
+}
+
 /**
  * One HTTP exchange; a request that gets no answer becomes an error naming the failure. For a
  * money write that may have reached the service (a reset, a timeout) the outcome is unknown;
@@ -311,17 +316,22 @@ function failure(
 	credential: RunCredential,
 	itemIndex: number | undefined,
 	money: MoneyWrite | undefined,
-	gaveUp?: string,
+	{ gaveUp, mayHaveActed }: { gaveUp?: string; mayHaveActed?: number } = {},
 ): NodeApiError {
 	const parsed = parseBody(response.body);
 	const body = withoutPathSecrets(request, parsed.ok ? parsed.value : parsed.text);
 	const status = response.statusCode;
-	if (money && answeredOutcome(status, body) === 'unknown') {
+	// A refusal of a repeat proves nothing about an earlier attempt that may have acted: it may
+	// be about the repeat itself (e.g. sent before the service stored the first answer).
+	if (money && (answeredOutcome(status, body) === 'unknown' || mayHaveActed !== undefined)) {
 		const info = readServiceError(status, body, response.headers);
+		const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
 		const reason =
-			status === 502 || status === 504
-				? `a gateway answered HTTP ${status} instead of the service, which may have acted`
-				: `the service answered HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}, which does not say whether it acted`;
+			mayHaveActed !== undefined && answeredOutcome(status, body) !== 'unknown'
+				? `an earlier attempt got HTTP ${mayHaveActed}, which may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
+				: status === 502 || status === 504
+					? `a gateway answered HTTP ${status} instead of the service, which may have acted`
+					: `the service answered ${answered}, which does not say whether it acted`;
 		return outcomeUnknownError(ctx.getNode(), money, {
 			reason,
 			lines: [
@@ -406,7 +416,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	const key = idempotencyHeader(request.headers);
 	if (!money || key === undefined) return await exchange.call(this, request, money);
 	const credential = await runCredential(this, request.itemIndex);
-	const id = sentWriteId(credential.baseUrl, key);
+	const id = sentWriteId(credential.baseUrl, accountOf(credential), key);
 	const asked = sentRequest(request.method, request.pays ?? request.path, request.body);
 	let earlier = recallSentWrite(id);
 	// The same key in flight in this process (parallel tool calls, two deliveries at once): wait
@@ -485,6 +495,8 @@ async function exchange(
 	).getExecutionCancelSignal?.();
 	let waitedMs = 0;
 	let attempts = 0;
+	/** The status of an earlier attempt of a money write that may have acted (e.g. a gateway 502). */
+	let mayHaveActed: number | undefined;
 	let response: FullResponse;
 	for (;;) {
 		// Another call of this run was asked to hold back: wait with it (within this call's budget).
@@ -498,13 +510,15 @@ async function exchange(
 		const status = response.statusCode;
 		if (!RETRY_STATUSES.includes(status)) break;
 		const answered = parseBody(response.body);
-		if (!isRetryable(request, status, answered.ok ? answered.value : answered.text)) break;
+		const body = answered.ok ? answered.value : answered.text;
+		if (!isRetryable(request, status, body)) break;
+		if (money && answeredOutcome(status, body) === 'unknown') mayHaveActed = status;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
 		const delay = Math.max(askedMs ?? backoffMs(attempts - 1), RETRY_BACKOFF.minMs);
 		const overBudget = waitedMs + delay > budgetMs;
 		if (overBudget || attempts >= RETRY_BACKOFF.maxAttempts) {
 			const line = gaveUpLine({ attempts, waitedMs, budgetMs, askedMs, capped: !overBudget });
-			throw failure(this, request, response, credential, itemIndex, money, line);
+			throw failure(this, request, response, credential, itemIndex, money, { gaveUp: line });
 		}
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
@@ -532,7 +546,7 @@ async function exchange(
 		});
 	}
 	if (status < 200 || status >= 300) {
-		throw failure(this, request, response, credential, itemIndex, money);
+		throw failure(this, request, response, credential, itemIndex, money, { mayHaveActed });
 	}
 	const parsed = parseBody(response.body);
 	// A successful answer that cannot be read may still hold what it answers (a card number and

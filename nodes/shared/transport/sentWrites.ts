@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Money writes this n8n process has already sent, by Idempotency-Key, for the writes whose replay
  * by key the interface document does not promise (Payout Create, Card Recharge, Payout Cancel).
@@ -29,9 +31,14 @@ export const MAX_KEPT = 10_000;
 
 const sent = new Map<string, SentState>();
 
-/** The entry of one key at one service: the service keeps its keys per company, not per path. */
-export function sentWriteId(baseUrl: string, key: string): string {
-	return `${baseUrl} ${key}`;
+/**
+ * The entry of one key at one service for one company: the service keeps its keys per company,
+ * not per path, so two credentials of one Base URL (two companies) may each use a key once.
+ * `account` is what the credential authenticates with; only its SHA-256 is kept.
+ */
+export function sentWriteId(baseUrl: string, account: string, key: string): string {
+	const company = createHash('sha256').update(account).digest('hex').slice(0, 16);
+	return `${baseUrl} ${company} ${key}`;
 }
 
 /** What a write asked for: its method, path and body, so a key reused for another one is seen. */
