@@ -70,8 +70,11 @@ const createPayout = (extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
-/** The payout lookup a tool makes before creating one: none made under this External ID yet. */
-const noPayoutYet = (externalId = REFERENCE) =>
+/**
+ * The payout lookup a tool makes before creating one: none made under this External ID yet. A
+ * reference is sent as it names the payment (lower case), so that it is found however written.
+ */
+const noPayoutYet = (externalId = REFERENCE.toLowerCase()) =>
 	nock(BASE_URL)
 		.get('/payouts')
 		.query({ externalId, limit: 1000, offset: 0 })
@@ -268,7 +271,7 @@ describe('money-moving operations as a tool', () => {
 
 describe('a money tool is keyed by its payment reference, not by the run', () => {
 	async function keyOf(parameters: IDataObject, options: Partial<ContextOptions> = {}) {
-		const externalId = String(parameters.paymentReference);
+		const externalId = String(parameters.paymentReference).toLowerCase();
 		noPayoutYet(externalId);
 		nock(BASE_URL)
 			.post('/payouts')
@@ -306,6 +309,39 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		});
 		expect(context.requests.map((request) => request.method)).toEqual(['GET']);
 		expect(output[0]).toMatchObject({ repeated: true });
+	});
+
+	it('across processes, against a service that filters External ID exactly and ignores the key: one reference written two ways, or with an External ID of its own, is one payout', async () => {
+		const stored: IDataObject[] = [];
+		nock(BASE_URL)
+			.persist()
+			.get('/payouts')
+			.query(true)
+			.reply(function (uri) {
+				const wanted = new URL(uri, BASE_URL).searchParams.get('externalId');
+				const payouts = stored.filter((record) => record.externalId === wanted);
+				return [200, { payouts, total: payouts.length }];
+			});
+		nock(BASE_URL)
+			.persist()
+			.post('/payouts')
+			.reply(function (_uri, body) {
+				const record = { ...payout, id: `po_${stored.length + 1}`, ...(body as IDataObject) };
+				stored.push(record);
+				return [200, record];
+			});
+		const first = await runTool({ parameters: createPayout({ paymentReference: 'INV-1042' }) });
+		expect(first.output[0]).toMatchObject({ id: 'po_1' });
+		const again = await runTool({ parameters: createPayout({ paymentReference: 'inv-1042' }) });
+		expect(again.output[0]).toMatchObject({ id: 'po_1', repeated: true });
+		const ownId = await runTool({
+			parameters: createPayout({
+				paymentReference: 'INV-1042',
+				additionalFields: { externalId: 'salary-nov' },
+			}),
+		});
+		expect(ownId.output[0].error).toMatchObject({ errorCode: 'PAYMENT_REFERENCE_CONFLICT' });
+		expect(stored.map((record) => record.id)).toEqual(['po_1']);
 	});
 
 	it('a phone number the service writes its own way (+7 for 8) is the same recipient, not a conflict', () => {
@@ -347,10 +383,10 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		);
 	});
 
-	it('sends the reference as the External ID unless one is set', async () => {
+	it('sends the reference as it names the payment (inv-1042) as the External ID unless one is set', async () => {
 		noPayoutYet();
 		nock(BASE_URL)
-			.post('/payouts', (body) => body.externalId === REFERENCE)
+			.post('/payouts', (body) => body.externalId === 'inv-1042')
 			.reply(200, { ...payout, externalId: REFERENCE });
 		await runTool({ parameters: createPayout() });
 	});

@@ -45,8 +45,20 @@ function field(record: unknown, ...path: string[]): unknown {
 const showRequisite = (value: unknown) => maskRequisite(String(value));
 
 /**
+ * The payment reference as it names the payment (canonicalReference: "INV-1042" and "inv-1042 "
+ * alike), when the node runs as a tool and has one.
+ */
+function toolReference(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	const reference = paymentReference(ctx, itemIndex);
+	return reference === '' ? undefined : canonicalReference(reference);
+}
+
+/**
  * The External ID a payout created by a tool carries: the one the user (or the model) set, else
- * the payment reference, so that the payout can be found by it before it is ever created again.
+ * the payment reference as it names the payment, so that the payout can be found by it before it
+ * is ever created again, however the reference is written next time (a service may filter
+ * External ID exactly).
  */
 export function payoutExternalId(
 	ctx: IExecuteFunctions,
@@ -54,10 +66,7 @@ export function payoutExternalId(
 	additional: IDataObject,
 ): string | undefined {
 	const set = optionalText(ctx, itemIndex, additional.externalId, 'External ID');
-	if (set !== undefined) return set;
-	if (!runsAsAgentTool(ctx)) return undefined;
-	const reference = paymentReference(ctx, itemIndex);
-	return reference === '' ? undefined : reference;
+	return set ?? toolReference(ctx, itemIndex);
 }
 
 function additionalFields(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -227,28 +236,37 @@ export function conflictError(
 }
 
 /**
- * Payout Create as a tool: the payout already created under this External ID, if any. The list
- * filter is sent and checked here as well, in case the service ignores it.
+ * Payout Create as a tool: the payout already created under this External ID, or under the
+ * payment reference (a call that sets an External ID of its own for a reference already paid
+ * finds that payment, and is then reported as a conflict), if any. The list filter is sent and
+ * checked here as well, in case the service ignores it.
  */
 export async function existingPayout(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const externalId = payoutExternalId(ctx, itemIndex, additionalFields(ctx, itemIndex));
-	if (externalId === undefined) return undefined;
-	const records = await listRecords.call(ctx, {
-		path: ASSUMED_ENDPOINTS.payoutList.path,
-		qs: { externalId },
-		itemsKey: LIST_ITEMS_KEYS.payouts,
-		itemIndex,
-		returnAll: true,
-	});
-	// One payment however the reference was written ("INV-1042", "inv-1042 "): compared as it
-	// names the payment (canonicalReference), like the key.
-	const wanted = canonicalReference(externalId);
-	const found = records.find(
-		(record) =>
-			typeof record.externalId === 'string' && canonicalReference(record.externalId) === wanted,
+	const externalIds = new Set(
+		[
+			payoutExternalId(ctx, itemIndex, additionalFields(ctx, itemIndex)),
+			toolReference(ctx, itemIndex),
+		].filter((id): id is string => id !== undefined),
 	);
-	return found ? withFundsReturned(found) : undefined;
+	for (const externalId of externalIds) {
+		const records = await listRecords.call(ctx, {
+			path: ASSUMED_ENDPOINTS.payoutList.path,
+			qs: { externalId },
+			itemsKey: LIST_ITEMS_KEYS.payouts,
+			itemIndex,
+			returnAll: true,
+		});
+		// One payment however the reference was written ("INV-1042", "inv-1042 "): compared as it
+		// names the payment (canonicalReference), like the key.
+		const wanted = canonicalReference(externalId);
+		const found = records.find(
+			(record) =>
+				typeof record.externalId === 'string' && canonicalReference(record.externalId) === wanted,
+		);
+		if (found) return withFundsReturned(found);
+	}
+	return undefined;
 }
