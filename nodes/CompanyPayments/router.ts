@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LINE_BREAK } from '../shared/transport';
-import { runsAsAgentTool } from './tool/mode';
+import { runsAsAgentTool } from './common/money';
 import { errorItemJson, recordsOf, withItemIndex } from './items';
 import { runItems } from './pool';
 import { compactFields, compactRecord } from './tool/guard';

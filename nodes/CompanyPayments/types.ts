@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { MoneyContract } from './common/money';
+
 /** What an operation returns for one input item: one output item, or one per record. */
 export type OperationResult = IDataObject | IDataObject[];
 
@@ -11,8 +13,8 @@ export type OperationResult = IDataObject | IDataObject[];
  */
 export type OperationKind = 'read' | 'write' | 'money' | 'credentials';
 
-/** One operation of one resource: its UI fields and what it does for one item. */
-export interface OperationDefinition {
+/** What every operation declares, whatever its kind. */
+interface OperationBase {
 	/** Fixed operation value, e.g. "prepare". */
 	value: string;
 	/** Name shown in the operation list, e.g. "Prepare Quote". */
@@ -22,7 +24,6 @@ export interface OperationDefinition {
 	description: string;
 	/** The operation's own fields; resource and operation display options are added for it. */
 	properties: INodeProperties[];
-	kind: OperationKind;
 	/**
 	 * Items may run at once (READ_CONCURRENCY in pool.ts): operations that change nothing on the
 	 * service. Not the same as `kind: 'read'` (e.g. Prepare Quote creates a quote, so it runs one
@@ -38,6 +39,20 @@ export interface OperationDefinition {
 	docs: { endpoint: string; permission?: string; notes?: string };
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
 }
+
+/**
+ * One operation of one resource: its UI fields and what it does for one item. A money operation
+ * declares its money contract beside its kind (common/money.ts); no other operation has one.
+ */
+export type OperationDefinition =
+	| (OperationBase & { kind: 'money'; money: MoneyContract })
+	| PlainOperation;
+
+/** An operation that moves no money. */
+export type PlainOperation = OperationBase & {
+	kind: Exclude<OperationKind, 'money'>;
+	money?: never;
+};
 
 export interface ResourceDefinition {
 	/** Fixed resource value, e.g. "order". */

@@ -192,7 +192,7 @@ const ordinary: fc.Arbitrary<IDataObject> = fc.record({
 		.map((ms) => new Date(ms).toISOString()),
 	blockTimestamp: fc.integer({ min: 1.5e12, max: 1.9e12 }).map(String),
 	changeKey: fc.uuid().map((uuid) => `payout:${uuid}:success`),
-	idempotencyKey: fc.uuid().map((uuid) => `n8n-accept-${uuid}`),
+	idempotencyKey: fc.uuid().map((uuid) => `pay:once:accept:${uuid}`),
 	externalId: fc.constantFrom('salary-2026-11-42', 'employee-7', 'user-42'),
 	expiry: fc.constant('11/29'),
 	maskedPan: fc.constant('•••• 1234'),

@@ -78,7 +78,7 @@ describe('order.accept', () => {
 	it('sends the Idempotency-Key derived from the quote and no body, and outputs the order', async () => {
 		const scope = nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`, (body) => body === '' || Object.keys(body).length === 0)
-			.matchHeader('idempotency-key', `n8n-accept-${QUOTE_ID}`)
+			.matchHeader('idempotency-key', `pay:once:accept:${QUOTE_ID}`)
 			.matchHeader('x-api-key', API_KEY)
 			.reply(200, order);
 		const { output, context } = await runNode({
@@ -108,7 +108,7 @@ describe('order.accept', () => {
 			executionId: '3003',
 			nodeId: 'other-node',
 		});
-		expect(new Set(keys)).toEqual(new Set([`n8n-accept-${QUOTE_ID}`]));
+		expect(new Set(keys)).toEqual(new Set([`pay:once:accept:${QUOTE_ID}`]));
 		expect(keys.length).toBe(5);
 	});
 
@@ -125,18 +125,18 @@ describe('order.accept', () => {
 			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID.toUpperCase() },
 		});
 		await runNode({ parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID } });
-		expect(keys).toEqual([`n8n-accept-${QUOTE_ID}`, `n8n-accept-${QUOTE_ID}`]);
+		expect(keys).toEqual([`pay:once:accept:${QUOTE_ID}`, `pay:once:accept:${QUOTE_ID}`]);
 	});
 
 	it('derives different keys for different quotes', async () => {
 		const other = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`)
-			.matchHeader('idempotency-key', `n8n-accept-${QUOTE_ID}`)
+			.matchHeader('idempotency-key', `pay:once:accept:${QUOTE_ID}`)
 			.reply(200, order);
 		nock(BASE_URL)
 			.post(`/orders/accept/${other}`)
-			.matchHeader('idempotency-key', `n8n-accept-${other}`)
+			.matchHeader('idempotency-key', `pay:once:accept:${other}`)
 			.reply(200, order);
 		await runNode({
 			parameters: [

@@ -186,7 +186,7 @@ describe('replay by key where the document promises it', () => {
 				parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
 			});
 			expect(calls.sent()).toBe(2);
-			expect(calls.keys).toEqual([`n8n-accept-${QUOTE_ID}`, `n8n-accept-${QUOTE_ID}`]);
+			expect(calls.keys).toEqual([`pay:once:accept:${QUOTE_ID}`, `pay:once:accept:${QUOTE_ID}`]);
 			expect(output.map((item) => item.json)).toEqual([{ id: 'ord_1', status: 'created' }]);
 		},
 	);

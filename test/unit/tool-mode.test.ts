@@ -5,12 +5,11 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { HIDDEN, differences, toolCatalog } from '../../nodes/CompanyPayments/tool';
-import {
-	normaliseArgument,
-	paymentKey,
-	runsAsAgentTool,
-} from '../../nodes/CompanyPayments/tool/mode';
-import { referenceKey } from '../../nodes/shared/transport/idempotency';
+import { runsAsAgentTool, toolIdentity } from '../../nodes/CompanyPayments/common/money';
+import type { MoneyContract } from '../../nodes/CompanyPayments/common/money';
+import { normaliseArgument } from '../../nodes/CompanyPayments/tool/reference';
+import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
+import { idempotencyKey, referenceKey } from '../../nodes/shared/transport/idempotency';
 import type { ContextOptions, FakeContext } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
 
@@ -70,11 +69,24 @@ const createPayout = (extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
+/** Payout Create's money contract, as the operation declares it. */
+const PAYOUT_CREATE = resources
+	.find((resource) => resource.value === 'payout')
+	?.operations.find((operation) => operation.value === 'create')?.money as MoneyContract;
+
 /**
- * The payout lookup a tool makes before creating one: none made under this External ID yet. A
- * reference is sent as it names the payment (lower case), so that it is found however written.
+ * The identity a tool call gives the payment of a reference (its Idempotency-Key and the payout's
+ * External ID): `ref:payout.create/<instance, workflow, node>:<reference as it names the payment>`.
  */
-const noPayoutYet = (externalId = REFERENCE.toLowerCase()) =>
+const identityOf = (reference: unknown = REFERENCE, options: Partial<ContextOptions> = {}) =>
+	toolIdentity(
+		toolContext({ parameters: createPayout({ paymentReference: reference }), ...options }),
+		0,
+		128,
+	) as string;
+
+/** The payout lookup a tool makes before creating one: none made under this identity yet. */
+const noPayoutYet = (externalId = identityOf()) =>
 	nock(BASE_URL)
 		.get('/payouts')
 		.query({ externalId, limit: 1000, offset: 0 })
@@ -261,7 +273,7 @@ describe('money-moving operations as a tool', () => {
 		noPayoutYet();
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(200, { ...payout, externalId: REFERENCE });
+			.reply(200, { ...payout, externalId: identityOf() });
 		const { output, context } = await runTool({ parameters: createPayout() });
 		expect(context.requests).toHaveLength(2);
 		expect(output[0]).toMatchObject({ id: 'po_1', requisite: '•••• 9012', fundsReturned: false });
@@ -271,11 +283,11 @@ describe('money-moving operations as a tool', () => {
 
 describe('a money tool is keyed by its payment reference, not by the run', () => {
 	async function keyOf(parameters: IDataObject, options: Partial<ContextOptions> = {}) {
-		const externalId = String(parameters.paymentReference).toLowerCase();
-		noPayoutYet(externalId);
+		forgetAllSentWrites();
+		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(200, { ...payout, externalId });
+			.reply((_uri, body) => [200, { ...payout, ...(body as IDataObject) }]);
 		const { context, output } = await runTool({ parameters, ...options });
 		expect(output[0].error).toBeUndefined();
 		return String(context.requests[1].headers?.['Idempotency-Key']);
@@ -285,14 +297,14 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		const first = await keyOf(createPayout(), { runIndex: 0 });
 		const again = await keyOf(createPayout(), { runIndex: 3, executionId: '2002' });
 		const mcp = await keyOf(createPayout(), { executionId: undefined });
-		expect(first).toMatch(/^n8n-ref-[0-9a-f]{16}-inv-1042$/);
+		expect(first).toMatch(/^ref:payout\.create\/[0-9a-f]{16}:inv-1042$/);
 		expect(again).toBe(first);
 		expect(mcp).toBe(first);
 	});
 
 	it('is the same however the reference is written: letter case, spaces, full-width forms', () => {
 		const context = toolContext({ parameters: createPayout() });
-		const key = (reference: string) => referenceKey(context, 0, reference, 'payout.create');
+		const key = (reference: string) => referenceKey(context, reference, 'payout.create');
 		for (const written of ['inv-1042', ' INV-1042 ', 'ＩＮＶ-１０４２']) {
 			expect([written, key(written)]).toEqual([written, key(REFERENCE)]);
 		}
@@ -303,7 +315,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		nock(BASE_URL)
 			.get('/payouts')
 			.query(true)
-			.reply(200, { payouts: [{ ...payout, externalId: 'INV-1042' }], total: 1 });
+			.reply(200, { payouts: [{ ...payout, externalId: identityOf('INV-1042') }], total: 1 });
 		const { output, context } = await runTool({
 			parameters: createPayout({ paymentReference: 'inv-1042 ' }),
 		});
@@ -311,7 +323,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		expect(output[0]).toMatchObject({ repeated: true });
 	});
 
-	it('across processes, against a service that filters External ID exactly and ignores the key: one reference written two ways, or with an External ID of its own, is one payout', async () => {
+	it('across processes, against a service that filters External ID exactly and ignores the key: one reference written two ways is one payout, and an External ID of the model\'s own is refused', async () => {
 		const stored: IDataObject[] = [];
 		nock(BASE_URL)
 			.persist()
@@ -330,18 +342,44 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 				stored.push(record);
 				return [200, record];
 			});
-		const first = await runTool({ parameters: createPayout({ paymentReference: 'INV-1042' }) });
+		const first = await runTool({
+			parameters: createPayout({ paymentReference: 'INV-1042', additionalFields: { bankId: 'tbank' } }),
+		});
 		expect(first.output[0]).toMatchObject({ id: 'po_1' });
+		forgetAllSentWrites(); // another n8n process: nothing remembered
 		const again = await runTool({ parameters: createPayout({ paymentReference: 'inv-1042' }) });
 		expect(again.output[0]).toMatchObject({ id: 'po_1', repeated: true });
+		forgetAllSentWrites();
 		const ownId = await runTool({
 			parameters: createPayout({
 				paymentReference: 'INV-1042',
 				additionalFields: { externalId: 'salary-nov' },
 			}),
 		});
-		expect(ownId.output[0].error).toMatchObject({ errorCode: 'PAYMENT_REFERENCE_CONFLICT' });
+		expect(ownId.output[0].error).toMatchObject({
+			message: expect.stringMatching(/External ID cannot be set when an AI agent/),
+		});
 		expect(stored.map((record) => record.id)).toEqual(['po_1']);
+	});
+
+	it('a payout found by lookup is this payment only when it carries this reference\'s identity: last month\'s payout with the same amount, recipient and the model\'s old External ID is not "already paid"', async () => {
+		// A service that ignores the External ID filter (or filters loosely) answers with every
+		// payout: last month's salary (the same amount and card) under another reference, and one
+		// under a lookalike External ID.
+		const lastMonth = { ...payout, id: 'po_oct', externalId: identityOf('salary-2026-10') };
+		const lookalike = { ...payout, id: 'po_x', externalId: 'salary-2026-11' };
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [lastMonth, lookalike], total: 2 });
+		nock(BASE_URL)
+			.post('/payouts', (body) => body.externalId === identityOf('salary-2026-11'))
+			.reply((_uri, body) => [200, { ...payout, id: 'po_nov', ...(body as IDataObject) }]);
+		const { output } = await runTool({
+			parameters: createPayout({ paymentReference: 'salary-2026-11' }),
+		});
+		expect(output[0]).toMatchObject({ id: 'po_nov' });
+		expect(output[0].repeated).toBeUndefined();
 	});
 
 	it('a phone number the service writes its own way (+7 for 8) is the same recipient, not a conflict', () => {
@@ -350,10 +388,9 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 				toolContext({
 					parameters: createPayout({ requisiteType: 'phone', requisite: '8 999 123-45-67' }),
 				}),
-				'payout',
-				'create',
+				PAYOUT_CREATE,
 				0,
-				{ ...payout, externalId: REFERENCE, requisiteType: 'phone', requisite: '+79991234567' },
+				{ ...payout, externalId: identityOf(), requisiteType: 'phone', requisite: '+79991234567' },
 			),
 		).toEqual([]);
 	});
@@ -371,23 +408,23 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 
 	it('scopes the reference to the operation', () => {
 		const context = toolContext({ parameters: createPayout() });
-		expect(referenceKey(context, 0, REFERENCE, 'payout.create')).not.toBe(
-			referenceKey(context, 0, REFERENCE, 'card.recharge'),
+		expect(referenceKey(context, REFERENCE, 'payout.create')).not.toBe(
+			referenceKey(context, REFERENCE, 'card.recharge'),
 		);
 	});
 
 	it('hashes a reference that is not printable or too long', () => {
 		const context = toolContext({ parameters: createPayout() });
-		expect(referenceKey(context, 0, 'Счёт 42', 'payout.create')).toMatch(
-			/^n8n-ref-[0-9a-f]{16}-sha256-[0-9a-f]{64}$/,
+		expect(referenceKey(context, 'Счёт 42', 'payout.create')).toMatch(
+			/^ref:payout\.create\/[0-9a-f]{16}:sha256-[0-9a-f]{64}$/,
 		);
 	});
 
-	it('sends the reference as it names the payment (inv-1042) as the External ID unless one is set', async () => {
+	it('sends the payment\'s identity (the reference as it names the payment, scoped) as the External ID', async () => {
 		noPayoutYet();
 		nock(BASE_URL)
-			.post('/payouts', (body) => body.externalId === 'inv-1042')
-			.reply(200, { ...payout, externalId: REFERENCE });
+			.post('/payouts', (body) => body.externalId === identityOf())
+			.reply(200, { ...payout, externalId: identityOf() });
 		await runTool({ parameters: createPayout() });
 	});
 
@@ -407,7 +444,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		nock(BASE_URL)
 			.get('/payouts')
 			.query(true)
-			.reply(200, { payouts: [{ ...payout, externalId: REFERENCE }], total: 1 });
+			.reply(200, { payouts: [{ ...payout, externalId: identityOf() }], total: 1 });
 		const { output, context } = await runTool({ parameters: createPayout() });
 		expect(context.requests.map((r) => r.method ?? 'GET')).toEqual(['GET']);
 		expect(output[0]).toMatchObject({ id: 'po_1', repeated: true, requisite: '•••• 9012' });
@@ -418,7 +455,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 			nock(BASE_URL)
 				.get('/payouts')
 				.query(true)
-				.reply(200, { payouts: [{ ...payout, externalId: REFERENCE }], total: 1 });
+				.reply(200, { payouts: [{ ...payout, externalId: identityOf() }], total: 1 });
 			const { output, context } = await runTool({ parameters: createPayout(other) });
 			expect(context.requests).toHaveLength(1);
 			expect(output[0].error).toMatchObject({
@@ -451,15 +488,14 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 
 	it('takes a number mapped by an expression as its exact text, and refuses what has none', () => {
 		const key = (value: unknown) =>
-			paymentKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
+			idempotencyKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
 		expect(key(1042)).toBe('1042');
 		expect(key(10.5)).toBe('10.5');
 		for (const bad of [2 ** 53, Number.NaN, Infinity, true, ['a'], { id: 1 }]) {
 			expect(() => key(bad)).toThrow(/Idempotency Key must be text/);
 		}
-		const reference = (value: unknown) =>
-			paymentKey(toolContext({ parameters: createPayout({ paymentReference: value }) }), 0, '');
-		expect(reference(1042)).toMatch(/-1042$/);
+		const reference = (value: unknown) => identityOf(value);
+		expect(reference(1042)).toMatch(/:1042$/);
 		expect(() => reference(2 ** 53 + 1)).toThrow(
 			/Payment Reference must be text, got number: 9007199254740992/,
 		);

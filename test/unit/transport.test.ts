@@ -383,7 +383,7 @@ describe('idempotency key', () => {
 		const retry = await keysSent({ parameters: request, executionId: '77' });
 		expect(retry).toEqual(first);
 		expect(first[0]).toBe(
-			`n8n-${keyScope(undefined, undefined, executionMark('77'))}-77-${NODE_ID}-0-0`,
+			`pay:${keyScope(undefined, undefined, executionMark('77'))}:77:${NODE_ID}:0:0`,
 		);
 	});
 
@@ -475,7 +475,7 @@ describe('idempotency key', () => {
 	it('is random (never shared) when the execution has no ID', async () => {
 		const a = await keysSent({ parameters: request, executionId: undefined });
 		const b = await keysSent({ parameters: request, executionId: undefined });
-		expect(a[0]).toMatch(/^n8n-[0-9a-f-]{36}$/);
+		expect(a[0]).toMatch(/^pay:random:[0-9a-f-]{36}$/);
 		expect(a[0]).not.toBe(b[0]);
 	});
 

@@ -3,10 +3,31 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { apiRequest } from '../../shared/transport';
-import { paymentKey } from '../tool/mode';
+import { moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
-import { CONFLICT, MONEY } from '../tool/words';
+import { CONFLICT, MONEY } from '../common/words';
+
+/**
+ * Debits the company balance. The endpoint is not shown, so no replay by key is promised; the
+ * recharge carries no identity of the node's, so it cannot be found again by one.
+ */
+const money: MoneyContract = {
+	what: 'the card may have been recharged and the company balance debited',
+	lookUp:
+		'Company Wallet > Get Balance History for a card recharge debit made just now, and Card > Get Balance (cached for about a minute)',
+	replayByKey: false,
+	key: 'perItem',
+	details: [
+		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },
+		{
+			name: 'targetAmount',
+			asked: (ctx, i) => readTargetAmount(ctx, i),
+			answered: (a) => a.targetAmount,
+		},
+	],
+};
 
 export const recharge: OperationDefinition = {
 	value: 'recharge',
@@ -15,6 +36,7 @@ export const recharge: OperationDefinition = {
 	description:
 		'Load an amount in USD onto an assigned card, paid from the company USDT balance (amount plus commission and processor fee, as Get Recharge Quote shows)',
 	kind: 'money',
+	money,
 	tool: {
 		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
 	},
@@ -27,11 +49,7 @@ export const recharge: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-		);
+		const key = moneyKey(this, itemIndex, money);
 		const { method, path } = ASSUMED_ENDPOINTS.cardRecharge;
 		return (await apiRequest.call(this, {
 			method,
@@ -39,6 +57,7 @@ export const recharge: OperationDefinition = {
 			body: { cardId, targetAmount },
 			headers: { 'Idempotency-Key': key },
 			itemIndex,
+			money,
 			explain: {
 				CARD_NOT_ACTIVE:
 					'The card is not in status assigned; only an assigned (active) card can be recharged',

@@ -1,15 +1,21 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { CARD_REQUEST_PENDING_STATUS } from '../../shared/contract/assumptions';
+import {
+	CARD_REQUEST_PENDING_STATUS,
+	EXTERNAL_ID_MAX_LENGTH,
+	LIST_ITEMS_KEYS,
+} from '../../shared/contract/assumptions';
+import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
+import { carriedIdentity, moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import { apiRequest, markOutcome } from '../../shared/transport';
-import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { isObject, recordText } from '../../shared/contract/guards';
-import { CONFLICT, MONEY } from '../tool/words';
+import { CONFLICT, MONEY } from '../common/words';
 
 /** The card state the document calls queued. */
 const CARD_QUEUED_STATUS = 'requested';
@@ -111,6 +117,50 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	);
 }
 
+/** The External ID an answer or a found card carries: the card's, or its request's. */
+function externalIdOf(answer: IDataObject): unknown {
+	const request = isObject(answer.request) ? answer.request : undefined;
+	const card = isObject(answer.card) ? answer.card : undefined;
+	return answer.externalId ?? request?.externalId ?? card?.externalId;
+}
+
+/** The External ID the request is sent with: the user's, or as a tool the payment's identity. */
+function requestedExternalId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const given = readCardExternalId(ctx, itemIndex, ctx.getNodeParameter('externalId', itemIndex, ''));
+	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
+}
+
+/**
+ * Reserves the card's opening fee and minimum deposit. The document requires a key ("unique per
+ * attempt") but promises no stored answer for a repeat. The card carries an External ID (unique
+ * within the company): as a tool it is the payment's identity, and GET /cards filters by it.
+ */
+const money: MoneyContract = {
+	what: 'the card may have been requested and its reserve taken',
+	lookUp:
+		'Card > Get Many (with the External ID, if you set one; set one on every card request so it can be found) for a card requested just now',
+	replayByKey: false,
+	key: 'perItem',
+	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
+	details: [
+		{
+			// As a tool the payment's identity; one of the model's own is refused (before any request).
+			name: 'externalId',
+			asked: (ctx, i) => requestedExternalId(ctx, i),
+			answered: externalIdOf,
+		},
+	],
+	async lookup(ctx, itemIndex, identity) {
+		return await listRecords.call(ctx, {
+			path: ENDPOINTS.cards,
+			qs: { externalId: identity },
+			itemsKey: LIST_ITEMS_KEYS.cards,
+			itemIndex,
+			returnAll: true,
+		});
+	},
+};
+
 export const request: OperationDefinition = {
 	value: 'request',
 	name: 'Request',
@@ -118,8 +168,9 @@ export const request: OperationDefinition = {
 	description:
 		'Request a new card: it is assigned at once when one is in stock, otherwise the request stays pending until the card.assigned event. The opening fee and minimum initial deposit are reserved on the company balance.',
 	kind: 'money',
+	money,
 	tool: {
-		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} ${CONFLICT} Needs: External ID (optional, your identifier for the card). Returns outcome (assigned or pending), cardId and a note.`,
+		text: `Request a new company card; its opening fee and minimum deposit are reserved on the company balance. ${MONEY} ${CONFLICT} Needs nothing else; do not give an External ID: the node sets it from the paymentReference, so the card is found again by any later call with the same reference. Returns outcome (assigned or pending), cardId and a note.`,
 	},
 	docs: {
 		endpoint: '`POST /cards/request`',
@@ -140,22 +191,16 @@ export const request: OperationDefinition = {
 		idempotencyKeyField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const externalId = readCardExternalId(
-			this,
-			itemIndex,
-			this.getNodeParameter('externalId', itemIndex, ''),
-		);
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-		);
+		// As a tool the External ID is the payment's identity (common/money.ts).
+		const externalId = requestedExternalId(this, itemIndex);
+		const key = moneyKey(this, itemIndex, money);
 		const answer = await apiRequest.call(this, {
 			method: 'POST',
 			path: ENDPOINTS.cardRequest,
 			body: externalId === undefined ? undefined : { externalId },
 			headers: { 'Idempotency-Key': key },
 			itemIndex,
+			money,
 			explain:
 				externalId === undefined
 					? undefined

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-wo
 
 import type { ApiRequest } from '../../shared/transport';
 import { apiRequest } from '../../shared/transport';
-import type { OperationDefinition, OperationResult } from '../types';
+import type { OperationResult, PlainOperation } from '../types';
 import { segment } from './validation';
 
 /** What an operation that is one call declares besides its operation fields. */
@@ -15,13 +15,13 @@ interface OneCall {
 	output?: (answer: IDataObject) => OperationResult;
 }
 
-type Declared = Omit<OperationDefinition, 'execute' | 'concurrent'>;
+type Declared = Omit<PlainOperation, 'execute' | 'concurrent'>;
 
 /** One call; a GET changes nothing on the service, so its items may run at once. */
 function oneCall(
 	{ method, explain, explainStatus, output, ...declared }: Declared & OneCall,
 	pathOf: (ctx: IExecuteFunctions, itemIndex: number) => string,
-): OperationDefinition {
+): PlainOperation {
 	return {
 		...declared,
 		concurrent: method === 'GET',
@@ -42,7 +42,7 @@ function oneCall(
 /** An operation that is one call to a fixed path with no input fields. */
 export function fixedCall(
 	definition: Omit<Declared, 'properties'> & OneCall & { path: string },
-): OperationDefinition {
+): PlainOperation {
 	const { path, ...rest } = definition;
 	return oneCall({ ...rest, properties: [] }, () => path);
 }
@@ -56,7 +56,7 @@ export function idCall(
 			/** The call's path for the ID, which comes already made safe as one path segment. */
 			path: (id: string) => string;
 		},
-): OperationDefinition {
+): PlainOperation {
 	const { readId, path, ...rest } = definition;
 	return oneCall(rest, (ctx, itemIndex) => path(segment(readId(ctx, itemIndex))));
 }

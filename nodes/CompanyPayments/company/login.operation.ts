@@ -9,7 +9,7 @@ import {
 	ROTATED_BY_EARLIER_ITEM,
 } from './regenerateApiKey.operation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { SECRET } from '../tool/words';
+import { SECRET } from '../common/words';
 
 export const login: OperationDefinition = {
 	value: 'login',

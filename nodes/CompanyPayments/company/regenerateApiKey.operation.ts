@@ -4,7 +4,7 @@ import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { newApiKeyOutput } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { SECRET } from '../tool/words';
+import { SECRET } from '../common/words';
 
 export const KEY_ROTATED_NOTICE =
 	"After this call the API key in this node's credential stops working: the service issues a new company key. The new key is in the output (and so in the execution data); put it into the Company Payments API credential right away.";

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { SECRET } from '../tool/words';
+import { SECRET } from '../common/words';
 
 const NOTICE =
 	'New webhooks are signed with the new secret at once: put it into the Webhook Secret of the credential used by the Company Payments Trigger (or wherever you verify webhooks) right away, or deliveries fail verification.';

@@ -6,7 +6,7 @@ import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { profileOutput, readReveal, readSecret, revealWebhookSecretField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { SECRET } from '../tool/words';
+import { SECRET } from '../common/words';
 
 function readWebhookUrl(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const trimmed = readTextValue(ctx, itemIndex, value, 'Webhook URL');

@@ -10,7 +10,7 @@ import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { HIDDEN_TOKEN, inviteTokenField, readInviteToken } from './token';
-import { SECRET } from '../tool/words';
+import { SECRET } from '../common/words';
 
 export const UNKNOWN_TOKEN =
 	'No invite exists for this token. Check that the token or invite URL was copied completely';

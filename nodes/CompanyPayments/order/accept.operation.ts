@@ -3,9 +3,25 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
-import { paymentKey } from '../tool/mode';
+import { moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import type { OperationDefinition } from '../types';
-import { MONEY } from '../tool/words';
+import { MONEY } from '../common/words';
+
+/**
+ * What accepting a quote is as money, for Accept Quote and Pay QR Code alike. The document
+ * promises replay by key for this one write ("a repeated request with the same key for the same
+ * company returns the stored response"). The Order names no quote and carries no identity of the
+ * node's, so an answer can only be checked against details read from the quote (Pay QR Code).
+ */
+export const ACCEPT_WRITE = {
+	what: 'the quote may have been accepted and the order paid',
+	lookUp:
+		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key (Retry On Fail keeps it; a re-run of Pay QR Code keeps it only when the key is set from your input)',
+	replayByKey: true,
+} as const;
+
+const money: MoneyContract = { ...ACCEPT_WRITE, key: 'once', details: [] };
 
 /** POST /orders/accept/{id}: reserves the funds and returns the Order. */
 export async function acceptQuote(
@@ -13,6 +29,7 @@ export async function acceptQuote(
 	itemIndex: number,
 	quoteId: string,
 	key: string,
+	contract: MoneyContract,
 	explain?: Record<string, string>,
 	pays?: string,
 ): Promise<IDataObject> {
@@ -23,6 +40,7 @@ export async function acceptQuote(
 		itemIndex,
 		explain,
 		pays,
+		money: contract,
 	})) as IDataObject;
 }
 
@@ -33,6 +51,7 @@ export const accept: OperationDefinition = {
 	description:
 		'Accept a prepared quote within its 30 seconds; the amount is reserved on the company balance',
 	kind: 'money',
+	money,
 	tool: {
 		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
@@ -57,13 +76,7 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-			'Idempotency Key',
-			{ action: 'accept', id: quoteId },
-		);
-		return await acceptQuote(this, itemIndex, quoteId, key);
+		const key = moneyKey(this, itemIndex, money, { action: 'accept', id: quoteId });
+		return await acceptQuote(this, itemIndex, quoteId, key, money);
 	},
 };

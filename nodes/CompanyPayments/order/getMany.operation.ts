@@ -1,7 +1,7 @@
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { ORDER_FIELDS } from '../tool/words';
+import { ORDER_FIELDS } from '../common/words';
 
 export const getMany = listOperation({
 	action: 'Get many orders',

@@ -4,14 +4,42 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { paymentKey } from '../tool/mode';
+import { moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import type { OperationDefinition } from '../types';
-import { acceptQuote } from './accept.operation';
+import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
-import { CONFLICT, MONEY } from '../tool/words';
+import { CONFLICT, MONEY } from '../common/words';
 
 const EXPIRED =
 	'The quote expired before it could be accepted (quotes live 30 seconds). Nothing was paid; run the node again to pay with a new quote';
+
+function quoteField(answer: IDataObject, name: string): unknown {
+	const quote = answer.quote;
+	return typeof quote === 'object' && quote !== null ? (quote as IDataObject)[name] : undefined;
+}
+
+/**
+ * Pay QR Code accepts a quote it has just prepared, under a key per item of the execution (a new
+ * quote every run). A stored order for another QR code shows in an amount or merchant other than
+ * the new quote's: those are the details a repeat must match.
+ */
+const money: MoneyContract = {
+	...ACCEPT_WRITE,
+	key: 'perItem',
+	details: [
+		{
+			name: 'amountRub',
+			asked: (_c, _i, a) => quoteField(a, 'amountRub'),
+			answered: (a) => a.amountRub,
+		},
+		{
+			name: 'merchantName',
+			asked: (_c, _i, a) => quoteField(a, 'merchantName'),
+			answered: (a) => a.merchantName,
+		},
+	],
+};
 
 export const pay: OperationDefinition = {
 	value: 'pay',
@@ -19,6 +47,7 @@ export const pay: OperationDefinition = {
 	action: 'Pay a QR code',
 	description: 'Prepare a quote from the QR code and accept it at once; outputs the order',
 	kind: 'money',
+	money,
 	tool: {
 		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
@@ -34,12 +63,7 @@ export const pay: OperationDefinition = {
 		// Not derived from the quote: every run prepares a new quote, so a quote-derived key would
 		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
 		// reference set by the user covers re-runs of the execution.
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-			'Idempotency Key',
-		);
+		const key = moneyKey(this, itemIndex, money);
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 		if (!idField) {
@@ -55,6 +79,7 @@ export const pay: OperationDefinition = {
 			itemIndex,
 			quote[idField] as string,
 			key,
+			money,
 			{ QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
 			`the QR code ${qrCode}`,
 		);

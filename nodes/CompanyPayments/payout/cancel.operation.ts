@@ -3,11 +3,22 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
-import { paymentKey } from '../tool/mode';
+import { moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
-import { CONFLICT, MONEY } from '../tool/words';
+import { CONFLICT, MONEY } from '../common/words';
+
+/** Returns money to the balance; the document promises no replay by key for it. */
+const money: MoneyContract = {
+	what: 'the payout may have been cancelled',
+	lookUp:
+		'Payout > Get: status fail with failReason cancelled_by_merchant means it was cancelled; cancelling again is harmless (PAYOUT_NOT_CANCELABLE)',
+	replayByKey: false,
+	key: 'perItem',
+	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
+};
 
 export const cancel: OperationDefinition = {
 	value: 'cancel',
@@ -17,6 +28,7 @@ export const cancel: OperationDefinition = {
 		'Cancel a payout that no executor has taken yet (status waiting_trader); it ends in fail with failReason cancelled_by_merchant and its money is returned',
 	// The document shows no Idempotency-Key for cancel; it is sent anyway (see assumptions.ts).
 	kind: 'money',
+	money,
 	tool: {
 		text: `Cancel a payout that no executor has taken yet (status waiting_trader); its money returns to the company balance. ${MONEY} ${CONFLICT} Needs: Payout ID. Returns the payout with fundsReturned.`,
 	},
@@ -27,16 +39,13 @@ export const cancel: OperationDefinition = {
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-		);
+		const key = moneyKey(this, itemIndex, money);
 		const payout = (await apiRequest.call(this, {
 			method: 'POST',
 			path: `/payouts/${segment(payoutId)}/cancel`,
 			headers: { 'Idempotency-Key': key },
 			itemIndex,
+			money,
 			explain: {
 				PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
 			},

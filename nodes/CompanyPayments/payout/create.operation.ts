@@ -1,15 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
+import {
+	ASSUMED_ENDPOINTS,
+	EXTERNAL_ID_MAX_LENGTH,
+	LIST_ITEMS_KEYS,
+} from '../../shared/contract/assumptions';
+import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
+import { carriedIdentity, moneyKey } from '../common/money';
+import type { MoneyContract } from '../common/money';
 import { optionalText, requireAmount } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
-import { payoutExternalId } from '../tool/reference';
-import { paymentKey } from '../tool/mode';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
-import { maskRequisite, readRequisite, withRequisiteMasked } from './requisite';
-import { CONFLICT, MONEY } from '../tool/words';
+import { maskRequisite, readRequisite, sameRequisite, withRequisiteMasked } from './requisite';
+import { CONFLICT, MONEY } from '../common/words';
 
 /** The optional text fields of a payout, each sent under its own name when not empty. */
 const optionalFields: INodeProperties[] = [
@@ -44,6 +49,93 @@ const optionalFields: INodeProperties[] = [
 	},
 ];
 
+function requisiteOf(ctx: IExecuteFunctions, itemIndex: number) {
+	return readRequisite(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('requisiteType', itemIndex, 'card'),
+		ctx.getNodeParameter('requisite', itemIndex, ''),
+	);
+}
+
+function additionalOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return (ctx.getNodeParameter('additionalFields', itemIndex, {}) ?? {}) as IDataObject;
+}
+
+/** An optional detail of the payout (bank, recipient names): compared when both sides name it. */
+function optionalDetail(name: string, label: string) {
+	return {
+		name,
+		asked: (ctx: IExecuteFunctions, i: number) =>
+			optionalText(ctx, i, additionalOf(ctx, i)[name], label),
+		answered: (answer: IDataObject) => answer[name],
+	};
+}
+
+/** The External ID the payout is sent with (common/money.ts carriedIdentity). */
+function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const given = optionalText(ctx, itemIndex, additionalOf(ctx, itemIndex).externalId, 'External ID');
+	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
+}
+
+/**
+ * Payout Create's money contract. The endpoint is not shown, so no replay by key is promised:
+ * sent once per key by this process. A payout carries an External ID: as a tool it is the
+ * payment's identity, so a payout found by it later (in any n8n process) is this payment when its
+ * amount and recipient match too.
+ */
+const money: MoneyContract = {
+	what: 'the payout may have been created and the company balance charged',
+	lookUp:
+		'Payout > Get Many with the External ID you gave this payout (set one on every payout so it can be found), or Company Wallet > Get Balance History',
+	replayByKey: false,
+	key: 'perItem',
+	identity: {
+		field: 'externalId',
+		answered: (answer) => answer.externalId,
+		maxLength: EXTERNAL_ID_MAX_LENGTH,
+	},
+	details: [
+		{
+			name: 'amountRub',
+			asked: (ctx, i) => requireAmount(ctx, i, 'amountRub', 'Amount (RUB)'),
+			answered: (a) => a.amountRub,
+		},
+		{
+			name: 'requisiteType',
+			asked: (ctx, i) => requisiteOf(ctx, i).requisiteType,
+			answered: (a) => a.requisiteType,
+		},
+		{
+			name: 'requisite',
+			asked: (ctx, i) => requisiteOf(ctx, i).requisite,
+			answered: (a) => a.requisite,
+			show: (value) => maskRequisite(String(value)),
+			same: sameRequisite,
+		},
+		{
+			// The External ID sent: as a tool the payment's identity, and one of the user's or the
+			// model's own is refused there (before any request, the lookup included).
+			name: 'externalId',
+			asked: (ctx, i) => externalIdOf(ctx, i),
+			answered: (a) => a.externalId,
+		},
+		optionalDetail('bankId', 'Bank ID'),
+		optionalDetail('recipientFirstName', 'Recipient First Name'),
+		optionalDetail('recipientLastName', 'Recipient Last Name'),
+	],
+	async lookup(ctx, itemIndex, identity) {
+		const records = await listRecords.call(ctx, {
+			path: ASSUMED_ENDPOINTS.payoutList.path,
+			qs: { externalId: identity },
+			itemsKey: LIST_ITEMS_KEYS.payouts,
+			itemIndex,
+			returnAll: true,
+		});
+		return records.map(withFundsReturned);
+	},
+};
+
 export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
@@ -51,8 +143,9 @@ export const create: OperationDefinition = {
 	description:
 		'Pay an amount in RUB to a card or phone number, paid from the company USDT balance at the rate fixed at creation',
 	kind: 'money',
+	money,
 	tool: {
-		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number; optionally an External ID. The External ID is the paymentReference unless you give one. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
+		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number. Do not give an External ID: the node sets it from the paymentReference, so the payout is found again by any later call with the same reference. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
 	},
 	docs: {
 		endpoint: "`POST /payouts` (assumed)",
@@ -117,27 +210,17 @@ export const create: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const amountRub = requireAmount(this, itemIndex, 'amountRub', 'Amount (RUB)');
-		const { requisiteType, requisite } = readRequisite(
-			this,
-			itemIndex,
-			this.getNodeParameter('requisiteType', itemIndex, 'card'),
-			this.getNodeParameter('requisite', itemIndex, ''),
-		);
-		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const optional: IDataObject = {};
+		const { requisiteType, requisite } = requisiteOf(this, itemIndex);
+		const additional = additionalOf(this, itemIndex);
+		const body: IDataObject = { amountRub, requisiteType, requisite };
 		for (const field of optionalFields) {
 			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
-			if (value !== undefined) optional[field.name] = value;
+			if (value !== undefined) body[field.name] = value;
 		}
-		const key = paymentKey(
-			this,
-			itemIndex,
-			this.getNodeParameter('idempotencyKey', itemIndex, ''),
-		);
-		const body: IDataObject = { amountRub, requisiteType, requisite, ...optional };
-		// As a tool, the payment reference is the External ID unless one is set (tool/reference.ts).
-		const externalId = payoutExternalId(this, itemIndex, additional);
+		// As a tool the External ID is the payment's identity (common/money.ts).
+		const externalId = externalIdOf(this, itemIndex);
 		if (externalId !== undefined) body.externalId = externalId;
+		const key = moneyKey(this, itemIndex, money);
 		const explain = {
 			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${maskRequisite(requisite)} as invalid`,
 		};
@@ -151,6 +234,7 @@ export const create: OperationDefinition = {
 				headers: { 'Idempotency-Key': key },
 				itemIndex,
 				explain,
+				money,
 			})) as IDataObject;
 		} catch (error) {
 			throw withRequisiteMasked(this, error, requisite, itemIndex, explain);

@@ -4,11 +4,5 @@ export { compactFields, compactRecord, credentialSecrets, refusal } from './guar
 export type { Refusal } from './guard';
 export { HIDDEN, maskForModel } from './mask';
 export { ALLOW_MONEY, COMPACT_OUTPUT, toolProperties } from './properties';
-export {
-	checkDetails,
-	conflictError,
-	differences,
-	existingPayout,
-	payoutExternalId,
-} from './reference';
+export { checkDetails, conflictError, differences, lookUpPayment } from './reference';
 export type { Difference } from './reference';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from './mode';
+import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../common/money';
 import type { ResourceDefinition } from '../types';
 import type { ToolEntry } from './catalog';
 import { toolEntry } from './catalog';

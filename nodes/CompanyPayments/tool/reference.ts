@@ -1,172 +1,64 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
-import { listRecords } from '../../shared/pager';
-import { canonicalReference } from '../../shared/transport/idempotency';
-import { normaliseArgument, paymentReference, runsAsAgentTool } from './mode';
-import { readCardExternalId, readCardId, readTargetAmount } from '../card/fields';
-import { optionalText, requireAmount } from '../common/validation';
-import { readPayoutId } from '../payout/fields';
-import { withFundsReturned } from '../payout/fundsReturned';
-import { maskRequisite, readRequisite } from '../payout/requisite';
+import { toolIdentity } from '../common/money';
+import type { MoneyContract, MoneyDetail } from '../common/money';
+import { UUID } from '../../shared/transport/idempotency';
 
-/**
- * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike): the
- * Idempotency-Key is derived from the reference (transport/idempotency.ts, `referenceKey`), so
- * the same reference asked again never pays twice, and this module makes sure it is never
- * answered with an earlier payment as if it were the one asked for:
+/*
+ * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
+ * from each operation's money contract (common/money.ts): the Idempotency-Key, and the External
+ * ID where the contract names an identity field, are the reference's identity, so the same
+ * reference asked again never pays twice, and this module makes sure it is never answered with
+ * an earlier payment as if it were the one asked for:
  *
- * - after the call, what the answer says (amount, recipient, card, payout) is compared with what
- *   was asked; a difference means the service answered with the payment stored under the
- *   reference, and the call is reported as a conflict;
- * - Payout Create, whose endpoint the document does not show (so no replay by key is promised),
- *   first looks the payout up by its External ID (the reference, unless the user set one) and
- *   returns the one it finds instead of creating another (docs/assumptions.md).
+ * - before the call, where the contract gives a lookup, the payment is looked up by its identity:
+ *   a record found counts as this payment only when it carries the identity the node gave this
+ *   payment and every declared detail matches (evidence); a record that carries it with other
+ *   details is a conflict;
+ * - after the call, what the answer says is compared with what was asked; a difference means the
+ *   service answered with the payment stored under the reference, and the call is a conflict.
  */
 
-/** One detail of a money-moving call: what was asked, and where the answer says it. */
-interface Detail {
-	name: string;
-	asked: (ctx: IExecuteFunctions, itemIndex: number, answer: IDataObject) => unknown;
-	answered: (answer: IDataObject) => unknown;
-	/** How a value is shown in the conflict message (a recipient's number masked). */
-	show?: (value: unknown) => string;
-}
-
-function field(record: unknown, ...path: string[]): unknown {
-	let value: unknown = record;
-	for (const key of path) {
-		if (typeof value !== 'object' || value === null) return undefined;
-		value = (value as IDataObject)[key];
-	}
-	return value;
-}
-
-const showRequisite = (value: unknown) => maskRequisite(String(value));
+const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
 
 /**
- * The payment reference as it names the payment (canonicalReference: "INV-1042" and "inv-1042 "
- * alike), when the node runs as a tool and has one.
+ * One value as the service would understand it, so the same request written two ways compares
+ * equal: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
+ * dashes and brackets, a UUID in lower case, empty values and their absence alike, object keys
+ * in order.
  */
-function toolReference(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	if (!runsAsAgentTool(ctx)) return undefined;
-	const reference = paymentReference(ctx, itemIndex);
-	return reference === '' ? undefined : canonicalReference(reference);
-}
-
-/**
- * The External ID a payout created by a tool carries: the one the user (or the model) set, else
- * the payment reference as it names the payment, so that the payout can be found by it before it
- * is ever created again, however the reference is written next time (a service may filter
- * External ID exactly).
- */
-export function payoutExternalId(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	additional: IDataObject,
-): string | undefined {
-	const set = optionalText(ctx, itemIndex, additional.externalId, 'External ID');
-	return set ?? toolReference(ctx, itemIndex);
-}
-
-function additionalFields(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return (ctx.getNodeParameter('additionalFields', itemIndex, {}) ?? {}) as IDataObject;
-}
-
-function requisiteOf(ctx: IExecuteFunctions, itemIndex: number) {
-	return readRequisite(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('requisiteType', itemIndex, 'card') as string,
-		ctx.getNodeParameter('requisite', itemIndex, ''),
-	);
-}
-
-/**
- * What each money-moving operation's answer can be checked against. Accept Quote is missing on
- * purpose: the Order it answers with does not name its quote, so nothing in it shows whether it
- * is the quote asked for (docs/ai-agents.md says so).
- */
-const DETAILS: Record<string, Detail[]> = {
-	'payout.create': [
-		{
-			name: 'amountRub',
-			asked: (ctx, i) => requireAmount(ctx, i, 'amountRub', 'Amount (RUB)'),
-			answered: (a) => a.amountRub,
-		},
-		{
-			name: 'requisiteType',
-			asked: (ctx, i) => requisiteOf(ctx, i).requisiteType,
-			answered: (a) => a.requisiteType,
-		},
-		{
-			name: 'requisite',
-			asked: (ctx, i) => requisiteOf(ctx, i).requisite,
-			answered: (a) => a.requisite,
-			show: showRequisite,
-		},
-		{
-			name: 'externalId',
-			asked: (ctx, i) => payoutExternalId(ctx, i, additionalFields(ctx, i)),
-			answered: (a) => a.externalId,
-		},
-	],
-	'payout.cancel': [
-		{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id },
-	],
-	'card.recharge': [
-		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },
-		{
-			name: 'targetAmount',
-			asked: (ctx, i) => readTargetAmount(ctx, i),
-			answered: (a) => a.targetAmount,
-		},
-	],
-	'card.request': [
-		{
-			name: 'externalId',
-			asked: (ctx, i) => readCardExternalId(ctx, i, ctx.getNodeParameter('externalId', i, '')),
-			answered: (a) => field(a, 'request', 'externalId') ?? field(a, 'card', 'externalId'),
-		},
-	],
-	// Pay QR Code prepares a new quote on every call: a stored order for another QR code shows
-	// in an amount or merchant other than the new quote's.
-	'order.pay': [
-		{
-			name: 'amountRub',
-			asked: (_c, _i, a) => field(a, 'quote', 'amountRub'),
-			answered: (a) => a.amountRub,
-		},
-		{
-			name: 'merchantName',
-			asked: (_c, _i, a) => field(a, 'quote', 'merchantName'),
-			answered: (a) => a.merchantName,
-		},
-	],
-};
-
-/** A requisite in an answer may be masked: then only its last four digits can be compared. */
-/** How many trailing digits name a phone line whatever its country prefix (8 999… is +7 999…). */
-const PHONE_DIGITS = 10;
-
-function same(name: string, asked: unknown, answered: unknown): boolean {
-	if (name === 'externalId' && typeof asked === 'string' && typeof answered === 'string') {
-		return canonicalReference(asked) === canonicalReference(answered);
-	}
-	if (name === 'requisite' && typeof answered === 'string') {
-		const askedDigits = String(asked).replace(/\D/g, '');
-		const answeredDigits = answered.replace(/\D/g, '');
-		// Masked by the service (•••• 9012): only the last four digits can be compared.
-		if (/\D/.test(answered.replace(/^\+/, '').replace(/[\s()-]/g, ''))) {
-			return askedDigits.slice(-4) === answeredDigits.slice(-4);
+export function normaliseArgument(value: unknown): unknown {
+	if (value === null || value === undefined) return undefined;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string') {
+		const text = value.trim().replace(/\s+/g, ' ');
+		if (text === '') return undefined;
+		if (PLAIN_DECIMAL.test(text)) {
+			const [whole, fraction = ''] = text.replace(/^\+/, '').split('.');
+			const kept = fraction.replace(/0+$/, '');
+			return kept === '' ? whole : `${whole}.${kept}`;
 		}
-		// A phone number comes back in the service's own form (+7…, 8…): the line is the same
-		// when its national digits are. A card number (16 to 19 digits) must match whole.
-		if (askedDigits.length <= 15 && answeredDigits.length <= 15) {
-			return askedDigits.slice(-PHONE_DIGITS) === answeredDigits.slice(-PHONE_DIGITS);
+		if (SEPARATED_NUMBER.test(text) && text.replace(/\D/g, '').length >= 7) {
+			return `${text.startsWith('+') ? '+' : ''}${text.replace(/\D/g, '')}`;
 		}
-		return askedDigits === answeredDigits;
+		return UUID.test(text) ? text.toLowerCase() : text;
 	}
+	if (Array.isArray(value)) return value.map(normaliseArgument);
+	if (typeof value === 'object') {
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value as object).sort()) {
+			const normal = normaliseArgument((value as Record<string, unknown>)[key]);
+			if (normal !== undefined) out[key] = normal;
+		}
+		return Object.keys(out).length === 0 ? undefined : out;
+	}
+	return String(value);
+}
+
+function sameValue(detail: MoneyDetail, asked: unknown, answered: unknown): boolean {
+	if (detail.same) return detail.same(asked, answered);
 	return JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(answered));
 }
 
@@ -177,24 +69,23 @@ export interface Difference extends IDataObject {
 }
 
 /**
- * How the answer to a money-moving call differs from what was asked, one entry per detail that
- * both name; empty when they agree (or nothing can be compared).
+ * How an answer (or a found record) differs from what this call asks, one entry per declared
+ * detail that both name; empty when they agree.
  */
 export function differences(
 	ctx: IExecuteFunctions,
-	resource: string,
-	operation: string,
+	contract: MoneyContract,
 	itemIndex: number,
 	answer: IDataObject,
 ): Difference[] {
 	const out: Difference[] = [];
-	for (const detail of DETAILS[`${resource}.${operation}`] ?? []) {
+	for (const detail of contract.details) {
 		const asked = detail.asked(ctx, itemIndex, answer);
 		const answered = detail.answered(answer);
 		if (asked === undefined || asked === null || answered === undefined || answered === null) {
 			continue;
 		}
-		if (same(detail.name, asked, answered)) continue;
+		if (sameValue(detail, asked, answered)) continue;
 		const show = detail.show ?? ((value: unknown) => String(value));
 		out.push({ field: detail.name, asked: show(asked), paid: show(answered) });
 	}
@@ -202,16 +93,48 @@ export function differences(
 }
 
 /**
- * Reads every detail that can be compared, so that a value that breaks its rule is refused
- * (with the field, the rule and the value) before any request, the payout lookup included.
+ * Reads every detail this call asks, so that a value that breaks its rule is refused (with the
+ * field, the rule and the value) before any request, the lookup included.
  */
 export function checkDetails(
 	ctx: IExecuteFunctions,
-	resource: string,
-	operation: string,
+	contract: MoneyContract,
 	itemIndex: number,
 ): void {
-	differences(ctx, resource, operation, itemIndex, {});
+	differences(ctx, contract, itemIndex, {});
+}
+
+/** What a lookup found of this payment. */
+export type Found =
+	| { kind: 'none' }
+	/** A record that carries this payment's identity and matches every declared detail. */
+	| { kind: 'this'; record: IDataObject }
+	/** A record that carries this payment's identity with other details. */
+	| { kind: 'conflict'; record: IDataObject; diff: Difference[] };
+
+/**
+ * The payment as the contract's lookup finds it by its identity. Only a record that carries the
+ * identity exactly counts (a list that ignores its filter, or filters loosely, returns others),
+ * and only with every declared detail matching is it this payment.
+ */
+export async function lookUpPayment(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+): Promise<Found> {
+	const { identity, lookup } = contract;
+	if (!identity || !lookup) return { kind: 'none' };
+	const wanted = toolIdentity(ctx, itemIndex, identity.maxLength);
+	if (wanted === undefined) return { kind: 'none' };
+	const carrying = (await lookup(ctx, itemIndex, wanted)).filter(
+		(record) => identity.answered(record) === wanted,
+	);
+	if (carrying.length === 0) return { kind: 'none' };
+	for (const record of carrying) {
+		if (differences(ctx, contract, itemIndex, record).length === 0) return { kind: 'this', record };
+	}
+	const record = carrying[0];
+	return { kind: 'conflict', record, diff: differences(ctx, contract, itemIndex, record) };
 }
 
 /** The conflict the model reads when a reference already names another payment. */
@@ -233,40 +156,4 @@ export function conflictError(
 				'If this is the same payment, call again with exactly its earlier details. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.',
 		},
 	};
-}
-
-/**
- * Payout Create as a tool: the payout already created under this External ID, or under the
- * payment reference (a call that sets an External ID of its own for a reference already paid
- * finds that payment, and is then reported as a conflict), if any. The list filter is sent and
- * checked here as well, in case the service ignores it.
- */
-export async function existingPayout(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): Promise<IDataObject | undefined> {
-	const externalIds = new Set(
-		[
-			payoutExternalId(ctx, itemIndex, additionalFields(ctx, itemIndex)),
-			toolReference(ctx, itemIndex),
-		].filter((id): id is string => id !== undefined),
-	);
-	for (const externalId of externalIds) {
-		const records = await listRecords.call(ctx, {
-			path: ASSUMED_ENDPOINTS.payoutList.path,
-			qs: { externalId },
-			itemsKey: LIST_ITEMS_KEYS.payouts,
-			itemIndex,
-			returnAll: true,
-		});
-		// One payment however the reference was written ("INV-1042", "inv-1042 "): compared as it
-		// names the payment (canonicalReference), like the key.
-		const wanted = canonicalReference(externalId);
-		const found = records.find(
-			(record) =>
-				typeof record.externalId === 'string' && canonicalReference(record.externalId) === wanted,
-		);
-		if (found) return withFundsReturned(found);
-	}
-	return undefined;
 }

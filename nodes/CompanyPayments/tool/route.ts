@@ -2,13 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../shared/transport';
-import { PAYMENT_REFERENCE, paymentReference } from './mode';
+import { PAYMENT_REFERENCE, paymentReference } from '../common/money';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
-import { toolEntry } from './catalog';
 import { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
 import { maskForModel } from './mask';
-import { checkDetails, conflictError, differences, existingPayout } from './reference';
+import { checkDetails, conflictError, differences, lookUpPayment } from './reference';
 
 /*
  * The node as an AI agent's or MCP client's tool: refusals, payment references, conflicts,
@@ -51,32 +50,35 @@ function missingReference(operation: OperationDefinition): IDataObject {
 }
 
 /**
- * A money-moving call, keyed by its payment reference (tool/reference.ts): refused without one;
- * Payout Create first looks for the payout made under it; an answer that is another payment than
- * the one asked for (the service's stored answer for the reference) is reported as a conflict.
+ * A money-moving call, keyed by its payment reference (tool/reference.ts, reading the operation's
+ * money contract): refused without one; where the contract gives a lookup, the payment made under
+ * the reference is looked for first and answered with only on evidence (it carries the
+ * reference's identity and every declared detail matches); an answer that is another payment
+ * than the one asked for (the service's stored answer for the reference) is a conflict.
  */
 async function moneyAnswer(
 	ctx: IExecuteFunctions,
-	resource: string,
-	operation: OperationDefinition,
+	operation: OperationDefinition & { kind: 'money' },
 	itemIndex: number,
 ): Promise<ToolAnswer> {
+	const contract = operation.money;
 	const reference = paymentReference(ctx, itemIndex);
 	if (reference === '') return { failed: true, json: missingReference(operation) };
-	checkDetails(ctx, resource, operation.value, itemIndex);
-	const existing =
-		resource === 'payout' && operation.value === 'create'
-			? await existingPayout(ctx, itemIndex)
-			: undefined;
-	const result = existing
-		? {
-				...existing,
-				repeated: true,
-				note: `A payout was already created for payment reference "${reference}": this is it, and nothing new was sent. Its status says where it is.`,
-			}
-		: await operation.execute.call(ctx, itemIndex);
+	checkDetails(ctx, contract, itemIndex);
+	const found = await lookUpPayment(ctx, contract, itemIndex);
+	if (found.kind === 'conflict') {
+		return { failed: true, json: conflictError(reference, found.record, found.diff) };
+	}
+	const result =
+		found.kind === 'this'
+			? {
+					...found.record,
+					repeated: true,
+					note: `This payment was already made for payment reference "${reference}": this is it, and nothing new was sent. Its status says where it is.`,
+				}
+			: await operation.execute.call(ctx, itemIndex);
 	const records = recordsOf(result);
-	const diff = records[0] ? differences(ctx, resource, operation.value, itemIndex, records[0]) : [];
+	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
 	if (diff.length > 0) return { failed: true, json: conflictError(reference, records[0], diff) };
 	return { failed: false, records };
 }
@@ -91,9 +93,7 @@ async function toolAnswer(
 	if (refused) return { failed: true, json: refused };
 	try {
 		const fields = compactFields(ctx, resource, operation.value, itemIndex, true);
-		if (toolEntry(resource, operation.value)?.kind === 'money') {
-			return await moneyAnswer(ctx, resource, operation, itemIndex);
-		}
+		if (operation.kind === 'money') return await moneyAnswer(ctx, operation, itemIndex);
 		const records = recordsOf(await operation.execute.call(ctx, itemIndex));
 		return { failed: false, records, fields };
 	} catch (caught) {

@@ -1,7 +1,7 @@
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { DEPOSIT_FIELDS } from '../tool/words';
+import { DEPOSIT_FIELDS } from '../common/words';
 
 export const getDeposits = listOperation({
 	value: 'getDeposits',

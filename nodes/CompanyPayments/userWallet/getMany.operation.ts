@@ -1,6 +1,6 @@
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { WALLET_FIELDS } from '../tool/words';
+import { WALLET_FIELDS } from '../common/words';
 
 export const getMany = listOperation({
 	action: 'Get many user wallets',

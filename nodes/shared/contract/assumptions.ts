@@ -189,25 +189,29 @@ export const WEBHOOK_URL_CLEARED = null;
  * The document shows no rate limits and no Retry-After. The node retries a read answered with one
  * of these statuses (429 Too Many Requests, 503 Service Unavailable, and 502/504 from a gateway
  * or proxy), waiting what Retry-After asks or else the backoff below, for at most the credential's
- * "Longest Wait on Rate Limits" per call. A write is re-sent only as REPLAY_BY_KEY below says.
+ * "Longest Wait on Rate Limits" per call. A write is re-sent only as its money contract says (below).
  */
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
  * ---- Re-sending writes and the outcome of money writes (transport/outcome.ts) ---------------
  * The document promises replay by key for one write only: POST /orders/accept/{id} ("a repeated
- * request with the same key for the same company returns the stored response"). It, sent with an
- * Idempotency-Key, is re-sent on the RETRY_STATUSES like a read. POST /cards/request requires a
- * key ("unique per attempt") but promises no stored answer for a repeated one, so it is not on
- * this list. Every other write (Card Request; Payout Create and Card Recharge, whose endpoints
- * are not shown; Payout Cancel; the rest) is re-sent only on a 429 that carries the service's
- * error body (an `errorCode`) and an Idempotency-Key: the service refused it for its rate, which
- * proves nothing was processed. A 502, 504 or 503 proves nothing: a gateway answers them while
- * the service may have acted.
+ * request with the same key for the same company returns the stored response"). Its operations'
+ * money contracts (order/accept.operation.ts) say `replayByKey: true`, and it is re-sent on the
+ * RETRY_STATUSES like a read. POST /cards/request requires a key ("unique per attempt") but
+ * promises no stored answer for a repeated one. Every other money write (Card Request; Payout
+ * Create and Card Recharge, whose endpoints are not shown; Payout Cancel) says `replayByKey:
+ * false` and is re-sent only on a 429 that carries the service's error body (an `errorCode`) and
+ * an Idempotency-Key: the service refused it for its rate, which proves nothing was processed. A
+ * 502, 504 or 503 proves nothing: a gateway answers them while the service may have acted.
  */
-export const REPLAY_BY_KEY: ReadonlyArray<{ method: string; path: RegExp }> = [
-	{ method: 'POST', path: /^\/orders\/accept\/[^/]+$/ },
-];
+
+/**
+ * The longest External ID the node derives (a tool call's payment identity, carried by a payout
+ * or a card request). The document shows no length limit for either; card External IDs must be
+ * printable ASCII without spaces. Longer identities are sent as their SHA-256 (identity.ts).
+ */
+export const EXTERNAL_ID_MAX_LENGTH = 128;
 
 /**
  * Which answers of a money write say "not paid". The document maps no status and no errorCode

@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+import { digest16, fitted, identity } from '../identity';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -33,9 +35,7 @@ export interface OnceFor {
  */
 function onceKey({ action, id: given }: OnceFor): string {
 	const id = UUID.test(given) ? given.toLowerCase() : given;
-	const readable = `n8n-${action}-${id}`;
-	if (readable.length <= IDEMPOTENCY_KEY_MAX_LENGTH && PRINTABLE.test(readable)) return readable;
-	return `n8n-${action}-sha256-${createHash('sha256').update(id).digest('hex')}`;
+	return fitted(identity('pay', ['once'], [action, id]), IDEMPOTENCY_KEY_MAX_LENGTH);
 }
 
 /** Name of the execution custom data entry holding the execution's mark (see `executionMark`). */
@@ -156,27 +156,24 @@ export function canonicalReference(reference: string): string {
 }
 
 /**
- * The Idempotency-Key of a money-moving tool call, derived from what the payment is: SHA-256
- * over n8n's instance ID, the workflow ID, the node ID and the operation (16 hex characters),
- * then the reference itself when it fits (printable, short), else its SHA-256. Not the
- * execution: an MCP Server Trigger runs the tool before n8n creates one, and every MCP call is a
- * new one. So the same reference, by any route (the same agent run, two MCP calls or sessions, a
- * retry after a client timeout, a new execution), sends the same key.
+ * The identity of a payment a tool call names by its reference: `ref:<operation>/<where>:<reference>`
+ * (nodes/shared/identity.ts), where `where` is 16 hex characters of SHA-256 over n8n's instance
+ * ID, the workflow ID and the node ID, and the reference is canonical (canonicalReference). It is
+ * the call's Idempotency-Key and, where the operation's money contract names an identity field,
+ * the External ID the payment carries: the evidence that a record found later is this payment.
+ * Not the execution: an MCP Server Trigger runs the tool before n8n creates one, and every MCP
+ * call is a new one. So the same reference, by any route (the same agent run, two MCP calls or
+ * sessions, a retry after a client timeout, a new execution, another n8n process of the same
+ * instance), names the same payment.
  */
 export function referenceKey(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
 	given: string,
 	operation: string,
+	maxLength = IDEMPOTENCY_KEY_MAX_LENGTH,
 ): string {
-	const reference = canonicalReference(given);
-	const scope = createHash('sha256')
-		.update(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}/${operation}`)
-		.digest('hex')
-		.slice(0, 16);
-	const readable = `n8n-ref-${scope}-${reference}`;
-	if (readable.length <= IDEMPOTENCY_KEY_MAX_LENGTH && PRINTABLE.test(readable)) return readable;
-	return `n8n-ref-${scope}-sha256-${createHash('sha256').update(reference).digest('hex')}`;
+	const where = digest16(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}`);
+	return fitted(identity('ref', [operation, where], [canonicalReference(given)]), maxLength);
 }
 
 /**
@@ -229,8 +226,9 @@ export function idempotencyKey(
 	}
 	if (once) return onceKey(once);
 	const executionId = ctx.getExecutionId();
-	if (!executionId) return `n8n-${randomUUID()}`;
+	if (!executionId) return identity('pay', ['random'], [randomUUID()]);
 	const node = ctx.getNode();
 	const scope = instanceScope(ctx, itemIndex);
-	return `n8n-${scope}-${executionId}-${node.id}-${runIndexOf(ctx, itemIndex)}-${itemIndex}`;
+	const parts = [executionId, node.id, String(runIndexOf(ctx, itemIndex)), String(itemIndex)];
+	return fitted(identity('pay', [scope], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
 }

@@ -1,12 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import {
-	ASSUMED_ENDPOINTS,
-	NOT_PAID_CONFLICTS,
-	NOT_PAID_STATUSES,
-	REPLAY_BY_KEY,
-} from '../contract/assumptions';
+import { NOT_PAID_CONFLICTS, NOT_PAID_STATUSES } from '../contract/assumptions';
 import { isObject } from '../contract/guards';
 
 import type { ServiceErrorInfo } from './serviceError';
@@ -25,7 +20,12 @@ export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 /** The node's own errorCode of a money write refused because its key named another payment. */
 export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
 
-/** A write that reserves, debits or returns money, and how its user finds out what happened. */
+/**
+ * What the transport reads of a money operation's own contract (the `money` block in the
+ * operation's file): what the write does, where to look it up, and whether the document promises
+ * replay by key. A request is a money write only when its operation hands this over; nothing is
+ * recognised by method and path.
+ */
 export interface MoneyWrite {
 	/** What the write does, as the message names it: "the payout may have been created". */
 	what: string;
@@ -40,70 +40,52 @@ const KEY_REPLAY =
 const NO_REPLAY =
 	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail in this n8n process does not send it again: it reports the same unknown outcome.)';
 
-/** Every money write of the package, by method and path. */
-const MONEY_WRITES: ReadonlyArray<{
-	method: string;
-	path: RegExp;
-	write: Omit<MoneyWrite, 'replayByKey'>;
-}> = [
-	{
-		method: 'POST',
-		path: /^\/orders\/accept\/[^/]+$/,
-		write: {
-			what: 'the quote may have been accepted and the order paid',
-			lookUp:
-				'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key (Retry On Fail keeps it; a re-run of Pay QR Code keeps it only when the key is set from your input)',
-		},
-	},
-	{
-		method: 'POST',
-		path: /^\/cards\/request$/,
-		write: {
-			what: 'the card may have been requested and its reserve taken',
-			lookUp:
-				'Card > Get Many (with the External ID, if you set one; set one on every card request so it can be found) for a card requested just now',
-		},
-	},
-	{
-		method: ASSUMED_ENDPOINTS.cardRecharge.method,
-		path: new RegExp(`^${ASSUMED_ENDPOINTS.cardRecharge.path.replace(/\//g, '\\/')}$`),
-		write: {
-			what: 'the card may have been recharged and the company balance debited',
-			lookUp:
-				'Company Wallet > Get Balance History for a card recharge debit made just now, and Card > Get Balance (cached for about a minute)',
-		},
-	},
-	{
-		method: ASSUMED_ENDPOINTS.payoutCreate.method,
-		path: new RegExp(`^${ASSUMED_ENDPOINTS.payoutCreate.path.replace(/\//g, '\\/')}$`),
-		write: {
-			what: 'the payout may have been created and the company balance charged',
-			lookUp:
-				'Payout > Get Many with the External ID you gave this payout (set one on every payout so it can be found), or Company Wallet > Get Balance History',
-		},
-	},
-	{
-		method: 'POST',
-		path: /^\/payouts\/[^/]+\/cancel$/,
-		write: {
-			what: 'the payout may have been cancelled',
-			lookUp:
-				'Payout > Get: status fail with failReason cancelled_by_merchant means it was cancelled; cancelling again is harmless (PAYOUT_NOT_CANCELABLE)',
-		},
-	},
-];
+/**
+ * The outcome machine of one money write (issue 36.2): every attempt's result goes in, in order,
+ * and the outcome can only move toward "unknown" once an attempt may have acted. `not_paid` holds
+ * only while every attempt so far was refused before it acted (never left n8n, or refused by the
+ * service's own error body); `paid` only for a readable 2xx answer.
+ */
+export type Attempt =
+	/**
+	 * No answer: `sent` false when the request never left n8n (refused connection, DNS, TLS
+	 * handshake), true when it may have reached the service (reset, timeout).
+	 */
+	| { sent: boolean }
+	/** An HTTP answer; `readable` when its body could be read as JSON. */
+	| { sent: true; status: number; body: unknown; readable: boolean };
 
-/** Whether the document promises replay by key for this write (contract/assumptions.ts). */
-export function replaysByKey(method: string, path: string): boolean {
-	return REPLAY_BY_KEY.some((entry) => entry.method === method && entry.path.test(path));
+/** The outcome a single attempt proves on its own. */
+export function attemptOutcome(attempt: Attempt): PaymentOutcome {
+	if (!('status' in attempt)) return attempt.sent ? 'unknown' : 'not_paid';
+	const { status } = attempt;
+	if (status >= 200 && status < 300) return attempt.readable ? 'paid' : 'unknown';
+	if (status < 400) return 'unknown';
+	return answeredOutcome(status, attempt.body);
 }
 
-/** The money write this request is, or undefined when it moves no money. */
-export function moneyWrite(method: string, path: string): MoneyWrite | undefined {
-	const entry = MONEY_WRITES.find(
-		(candidate) => candidate.method === method && candidate.path.test(path),
-	);
-	return entry && { ...entry.write, replayByKey: replaysByKey(method, path) };
+export class OutcomeMachine {
+	private state: PaymentOutcome | undefined;
+
+	/** The first attempt that may have acted, as messages name it ("HTTP 504", "no answer"). */
+	actedFirst: string | undefined;
+
+	/** Takes one attempt's result and returns the outcome of the write so far. */
+	observe(attempt: Attempt): PaymentOutcome {
+		const alone = attemptOutcome(attempt);
+		if (alone === 'unknown' && this.actedFirst === undefined) {
+			this.actedFirst =
+				'status' in attempt ? `HTTP ${attempt.status}` : 'a request that got no answer';
+		}
+		if (alone === 'paid') this.state = 'paid';
+		else if (this.state !== 'unknown') this.state = alone;
+		return this.state;
+	}
+
+	/** The outcome so far; `not_paid` before any attempt. */
+	get outcome(): PaymentOutcome {
+		return this.state ?? 'not_paid';
+	}
 }
 
 /** Whether a body is the service's own JSON error body: an object naming an errorCode. */

@@ -21,9 +21,8 @@ import type { Environment } from './environment';
 import { networkFailure } from './network';
 import {
 	IDEMPOTENCY_KEY_REUSED,
-	answeredOutcome,
+	OutcomeMachine,
 	markOutcome,
-	moneyWrite,
 	outcomeFields,
 	outcomeUnknownError,
 } from './outcome';
@@ -73,6 +72,12 @@ export interface ApiRequest {
 	 * the path, so a retry of the same payment is the same request.
 	 */
 	pays?: string;
+	/**
+	 * The operation's money contract, when this call is its money write (the operation's `money`
+	 * block): its outcome is then reported as paid, not paid or unknown, and it is sent as the
+	 * contract says. Nothing else makes a request a money write.
+	 */
+	money?: MoneyWrite;
 	/** Public endpoints (invite preview and accept) are called without the API key. */
 	authenticated?: boolean;
 	itemIndex?: number;
@@ -264,9 +269,10 @@ async function send(
 	request: ApiRequest,
 	options: IHttpRequestOptions,
 	credential: RunCredential,
-	money: MoneyWrite | undefined,
+	machine: OutcomeMachine | undefined,
 ): Promise<FullResponse> {
 	const { baseUrl } = credential;
+	const { money } = request;
 	const { itemIndex } = request;
 	try {
 		return (await ctx.helpers.httpRequest(
@@ -277,9 +283,12 @@ async function send(
 		const failure = networkFailure(error);
 		const what = `${request.method} ${baseUrl}${shownPath(request)} got no answer: ${failure.explanation}.`;
 		const code = failure.code ? [`Error code: ${failure.code}`] : [];
-		if (money && failure.maybeSent) {
+		const outcome = machine?.observe({ sent: failure.maybeSent });
+		if (money && outcome === 'unknown') {
 			throw outcomeUnknownError(ctx.getNode(), money, {
-				reason: `the request was sent and no answer came (${failure.explanation})`,
+				reason: failure.maybeSent
+					? `the request was sent and no answer came (${failure.explanation})`
+					: `an earlier attempt (${machine?.actedFirst}) may have acted, and the repeat under the same key could not reach the service (${failure.explanation}), so nothing says whether the first one paid`,
 				lines: [what, ...code],
 				where: credential.where,
 				itemIndex,
@@ -315,20 +324,28 @@ function failure(
 	response: FullResponse,
 	credential: RunCredential,
 	itemIndex: number | undefined,
-	money: MoneyWrite | undefined,
-	{ gaveUp, mayHaveActed }: { gaveUp?: string; mayHaveActed?: number } = {},
+	machine: OutcomeMachine | undefined,
+	{ gaveUp }: { gaveUp?: string } = {},
 ): NodeApiError {
+	const { money } = request;
 	const parsed = parseBody(response.body);
 	const body = withoutPathSecrets(request, parsed.ok ? parsed.value : parsed.text);
 	const status = response.statusCode;
-	// A refusal of a repeat proves nothing about an earlier attempt that may have acted: it may
-	// be about the repeat itself (e.g. sent before the service stored the first answer).
-	if (money && (answeredOutcome(status, body) === 'unknown' || mayHaveActed !== undefined)) {
+	// The machine has seen this answer. A refusal of a repeat proves nothing about an earlier
+	// attempt that may have acted: it may be about the repeat itself (e.g. sent before the
+	// service stored the first answer).
+	if (money && machine?.outcome === 'unknown') {
 		const info = readServiceError(status, body, response.headers);
 		const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
+		const thisOne = new OutcomeMachine().observe({
+			sent: true,
+			status,
+			body,
+			readable: parsed.ok,
+		});
 		const reason =
-			mayHaveActed !== undefined && answeredOutcome(status, body) !== 'unknown'
-				? `an earlier attempt got HTTP ${mayHaveActed}, which may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
+			thisOne !== 'unknown'
+				? `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
 				: status === 502 || status === 504
 					? `a gateway answered HTTP ${status} instead of the service, which may have acted`
 					: `the service answered ${answered}, which does not say whether it acted`;
@@ -412,9 +429,9 @@ function idempotencyHeader(headers: Record<string, string> | undefined): string 
  * another payment is refused (IDEMPOTENCY_KEY_REUSED, not paid) before it is sent.
  */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
-	const money = moneyWrite(request.method, request.path);
+	const { money } = request;
 	const key = idempotencyHeader(request.headers);
-	if (!money || key === undefined) return await exchange.call(this, request, money);
+	if (!money || key === undefined) return await exchange.call(this, request);
 	const credential = await runCredential(this, request.itemIndex);
 	const id = sentWriteId(credential.baseUrl, accountOf(credential), key);
 	const asked = sentRequest(request.method, request.pays ?? request.path, request.body);
@@ -448,7 +465,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			itemIndex: request.itemIndex,
 		});
 	}
-	const sending = exchange.call(this, request, money);
+	const sending = exchange.call(this, request);
 	// Registered first, so the store is up to date before anyone sees the answer or error.
 	const settled = sending.then(
 		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
@@ -462,12 +479,10 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 }
 
 /** One call: sent, re-sent where allowed, and its answer read. */
-async function exchange(
-	this: ApiContext,
-	request: ApiRequest,
-	money: MoneyWrite | undefined,
-): Promise<unknown> {
-	const { itemIndex } = request;
+async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown> {
+	const { itemIndex, money } = request;
+	/** Every attempt of a money write, in order: its outcome only moves toward unknown. */
+	const machine = money ? new OutcomeMachine() : undefined;
 	const credential = await runCredential(this, itemIndex);
 	const { baseUrl } = credential;
 	const options: IHttpRequestOptions = {
@@ -495,8 +510,6 @@ async function exchange(
 	).getExecutionCancelSignal?.();
 	let waitedMs = 0;
 	let attempts = 0;
-	/** The status of an earlier attempt of a money write that may have acted (e.g. a gateway 502). */
-	let mayHaveActed: number | undefined;
 	let response: FullResponse;
 	for (;;) {
 		// Another call of this run was asked to hold back: wait with it (within this call's budget).
@@ -506,19 +519,19 @@ async function exchange(
 			waitedMs += hold;
 		}
 		attempts++;
-		response = await send(this, request, options, credential, money);
+		response = await send(this, request, options, credential, machine);
 		const status = response.statusCode;
-		if (!RETRY_STATUSES.includes(status)) break;
 		const answered = parseBody(response.body);
 		const body = answered.ok ? answered.value : answered.text;
+		machine?.observe({ sent: true, status, body, readable: answered.ok });
+		if (!RETRY_STATUSES.includes(status)) break;
 		if (!isRetryable(request, status, body)) break;
-		if (money && answeredOutcome(status, body) === 'unknown') mayHaveActed = status;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
 		const delay = Math.max(askedMs ?? backoffMs(attempts - 1), RETRY_BACKOFF.minMs);
 		const overBudget = waitedMs + delay > budgetMs;
 		if (overBudget || attempts >= RETRY_BACKOFF.maxAttempts) {
 			const line = gaveUpLine({ attempts, waitedMs, budgetMs, askedMs, capped: !overBudget });
-			throw failure(this, request, response, credential, itemIndex, money, { gaveUp: line });
+			throw failure(this, request, response, credential, itemIndex, machine, { gaveUp: line });
 		}
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
@@ -546,7 +559,7 @@ async function exchange(
 		});
 	}
 	if (status < 200 || status >= 300) {
-		throw failure(this, request, response, credential, itemIndex, money, { mayHaveActed });
+		throw failure(this, request, response, credential, itemIndex, machine);
 	}
 	const parsed = parseBody(response.body);
 	// A successful answer that cannot be read may still hold what it answers (a card number and

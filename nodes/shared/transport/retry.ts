@@ -3,7 +3,8 @@ import { sleepWithAbort } from 'n8n-workflow';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 
-import { isServiceErrorBody, replaysByKey } from './outcome';
+import { isServiceErrorBody } from './outcome';
+import type { MoneyWrite } from './outcome';
 
 /**
  * Waiting on rate limits and transient failures (issue 18.7). Rate limits are not shown in the
@@ -11,7 +12,7 @@ import { isServiceErrorBody, replaysByKey } from './outcome';
  *
  * - Retried: a read (GET) answered 429, 503, or 502/504 (a proxy's, often HTML); a write only
  *   as `isRetryable` says (replay by key where the document promises it, else a 429 that proves
- *   nothing was processed; see REPLAY_BY_KEY in contract/assumptions.ts).
+ *   nothing was processed; the operation's money contract says whether the document promises it).
  * - The wait is what `Retry-After` asks (seconds or an HTTP date), else a backoff that doubles
  *   from RETRY_BACKOFF.firstMs up to capMs, with jitter.
  * - A call waits at most the credential's "Longest Wait on Rate Limits" in total; when the next
@@ -65,11 +66,11 @@ export function retryAfterMs(headers: IDataObject | undefined, now: number): num
 /**
  * Whether an answer may be re-sent for this call. A read: on every RETRY_STATUSES answer. A write
  * with an Idempotency-Key: on those too when the document promises replay by key for it
- * (REPLAY_BY_KEY), else only on a 429 carrying the service's error body, which proves the write
+ * (its money contract's replayByKey), else only on a 429 carrying the service's error body, which proves the write
  * was refused unprocessed. A write without a key is never re-sent.
  */
 export function isRetryable(
-	request: { method: string; path: string; headers?: Record<string, string> },
+	request: { method: string; headers?: Record<string, string>; money?: MoneyWrite },
 	status: number,
 	body: unknown,
 ): boolean {
@@ -79,7 +80,7 @@ export function isRetryable(
 		(name) => name.toLowerCase() === 'idempotency-key',
 	);
 	if (!keyed) return false;
-	if (replaysByKey(request.method, request.path)) return true;
+	if (request.money?.replayByKey === true) return true;
 	return status === 429 && isServiceErrorBody(body);
 }
 

@@ -56,7 +56,12 @@ export function keyScope(
 /** The key the node derives for an item without a user key (execution 1001 unless given). */
 export function derivedKey(runIndex = 0, itemIndex = 0, executionId = '1001'): string {
 	const scope = keyScope(INSTANCE_ID, WORKFLOW_ID, executionMark(executionId));
-	return `n8n-${scope}-${executionId}-${NODE_ID}-${runIndex}-${itemIndex}`;
+	return `pay:${scope}:${executionId}:${NODE_ID}:${runIndex}:${itemIndex}`;
+}
+
+/** The key the node derives for accepting one quote (once per quote, lower case). */
+export function acceptKey(quoteId: string): string {
+	return `pay:once:accept:${quoteId.toLowerCase()}`;
 }
 
 export interface FullResponse {
