@@ -323,7 +323,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		expect(output[0]).toMatchObject({ repeated: true });
 	});
 
-	it('across processes, against a service that filters External ID exactly and ignores the key: one reference written two ways is one payout, and an External ID of the model\'s own is refused', async () => {
+	it("across processes, against a service that filters External ID exactly and ignores the key: one reference written two ways is one payout, and an External ID of the model's own is refused", async () => {
 		const stored: IDataObject[] = [];
 		nock(BASE_URL)
 			.persist()
@@ -343,7 +343,10 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 				return [200, record];
 			});
 		const first = await runTool({
-			parameters: createPayout({ paymentReference: 'INV-1042', additionalFields: { bankId: 'tbank' } }),
+			parameters: createPayout({
+				paymentReference: 'INV-1042',
+				additionalFields: { bankId: 'tbank' },
+			}),
 		});
 		expect(first.output[0]).toMatchObject({ id: 'po_1' });
 		forgetAllSentWrites(); // another n8n process: nothing remembered
@@ -362,7 +365,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		expect(stored.map((record) => record.id)).toEqual(['po_1']);
 	});
 
-	it('a payout found by lookup is this payment only when it carries this reference\'s identity: last month\'s payout with the same amount, recipient and the model\'s old External ID is not "already paid"', async () => {
+	it("a payout found by lookup is this payment only when it carries this reference's identity: last month's payout with the same amount, recipient and the model's old External ID is not \"already paid\"", async () => {
 		// A service that ignores the External ID filter (or filters loosely) answers with every
 		// payout: last month's salary (the same amount and card) under another reference, and one
 		// under a lookalike External ID.
@@ -420,7 +423,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		);
 	});
 
-	it('sends the payment\'s identity (the reference as it names the payment, scoped) as the External ID', async () => {
+	it("sends the payment's identity (the reference as it names the payment, scoped) as the External ID", async () => {
 		noPayoutYet();
 		nock(BASE_URL)
 			.post('/payouts', (body) => body.externalId === identityOf())

@@ -126,7 +126,11 @@ function externalIdOf(answer: IDataObject): unknown {
 
 /** The External ID the request is sent with: the user's, or as a tool the payment's identity. */
 function requestedExternalId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const given = readCardExternalId(ctx, itemIndex, ctx.getNodeParameter('externalId', itemIndex, ''));
+	const given = readCardExternalId(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('externalId', itemIndex, ''),
+	);
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 

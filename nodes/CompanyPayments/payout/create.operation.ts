@@ -74,7 +74,12 @@ function optionalDetail(name: string, label: string) {
 
 /** The External ID the payout is sent with (common/money.ts carriedIdentity). */
 function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const given = optionalText(ctx, itemIndex, additionalOf(ctx, itemIndex).externalId, 'External ID');
+	const given = optionalText(
+		ctx,
+		itemIndex,
+		additionalOf(ctx, itemIndex).externalId,
+		'External ID',
+	);
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 
@@ -148,8 +153,9 @@ export const create: OperationDefinition = {
 		text: `Send a RUB payout to a card or phone number, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Amount (RUB), Pay To (card or phone) and the recipient's number. Do not give an External ID: the node sets it from the paymentReference, so the payout is found again by any later call with the same reference. Returns the payout: id, status, amountRub, chargedUsdt, the masked recipient.`,
 	},
 	docs: {
-		endpoint: "`POST /payouts` (assumed)",
-		notes: "Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.",
+		endpoint: '`POST /payouts` (assumed)',
+		notes:
+			'Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.',
 	},
 	properties: [
 		{
