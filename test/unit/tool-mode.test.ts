@@ -748,3 +748,65 @@ describe('masking for the model', () => {
 		});
 	});
 });
+
+describe("Card Request as a tool carries the reference's identity as its External ID", () => {
+	const requestCard = (extra: IDataObject = {}): IDataObject => ({
+		resource: 'card',
+		operation: 'request',
+		agentMayMoveMoney: true,
+		paymentReference: 'card-for-anna',
+		...extra,
+	});
+	const cardIdentity = () =>
+		toolIdentity(toolContext({ parameters: requestCard() }), 0, 128) as string;
+
+	it('asked again from another n8n process, finds the card made under the reference and requests none', async () => {
+		const cards: IDataObject[] = [];
+		nock(BASE_URL)
+			.persist()
+			.get('/cards')
+			.query(true)
+			.reply(function (uri) {
+				const wanted = new URL(uri, BASE_URL).searchParams.get('externalId');
+				const found = cards.filter((card) => card.externalId === wanted);
+				return [200, { cards: found, total: found.length }];
+			});
+		nock(BASE_URL)
+			.persist()
+			.post('/cards/request')
+			.reply(function (_uri, body) {
+				const card = {
+					id: `card_${cards.length + 1}`,
+					status: 'assigned',
+					externalId: (body as IDataObject).externalId,
+					createdAt: '2026-11-21T12:00:00.000Z',
+				};
+				cards.push(card);
+				return [
+					200,
+					{
+						status: 'assigned',
+						card,
+						request: { id: 'rq', status: 'fulfilled', externalId: card.externalId },
+					},
+				];
+			});
+		const first = await runTool({ parameters: requestCard() });
+		expect(first.output[0]).toMatchObject({ outcome: 'assigned', cardId: 'card_1' });
+		expect(cards[0].externalId).toBe(cardIdentity());
+		forgetAllSentWrites(); // another n8n process
+		const again = await runTool({
+			parameters: requestCard({ paymentReference: ' CARD-for-Anna' }),
+		});
+		expect(again.output[0]).toMatchObject({ id: 'card_1', repeated: true });
+		expect(cards).toHaveLength(1);
+	});
+
+	it("refuses an External ID of the model's own, sending nothing", async () => {
+		const { output, context } = await runTool({
+			parameters: requestCard({ externalId: 'anna-1' }),
+		});
+		expect(context.requests).toEqual([]);
+		expect(JSON.stringify(output[0])).toMatch(/External ID cannot be set when an AI agent/);
+	});
+});
