@@ -115,7 +115,6 @@ function payoutArgs(tag) {
 	return {
 		amountRub: tag === 'B' ? '2500' : '1500',
 		requisite: tag === 'B' ? CARD_B : CARD_A,
-		externalId: `agent-${tag}`,
 		// The Payment Reference the tool asks for by default (the node's $fromAI default).
 		paymentReference: `invoice-${tag}`,
 	};
@@ -238,8 +237,11 @@ async function service(method, urlPath, body, headers = {}) {
 	return json;
 }
 
-const payoutsOf = (externalId) =>
-	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
+/** The payouts made for one scenario: a tool's payout carries its reference as it names it. */
+const payoutsOf = (tag) =>
+	[...sandbox.state.payouts.values()].filter(
+		(payout) => payout.externalId === `invoice-${tag}`.toLowerCase(),
+	);
 
 before(async () => {
 	await ensureN8n();
@@ -308,7 +310,6 @@ before(async () => {
 				amountRub: fromAI('amountRub', 'Amount in RUB'),
 				requisiteType: 'card',
 				requisite: fromAI('requisite', 'Recipient card number'),
-				additionalFields: { externalId: fromAI('externalId', 'Reference of the payout') },
 				...extra,
 			},
 			owner,
@@ -437,7 +438,7 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		assert.equal(body[0].output, 'Refused: true');
 		const [result] = toolResultsOf('refused');
 		assert.match(result[0].error, /moves money/);
-		assert.deepEqual(payoutsOf('agent-refused'), []);
+		assert.deepEqual(payoutsOf('refused'), []);
 	});
 
 	test('with it on: two references are two payments, one reference is one payment however asked', async () => {
@@ -445,8 +446,8 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		assert.equal(status, 200, JSON.stringify(body));
 		assert.equal(body[0].output, 'Paid.');
 		const [a, b, again, conflict] = toolResultsOf('pay-twice').map((result) => result[0]);
-		assert.equal(payoutsOf('agent-A').length, 1, 'the repeated call paid once');
-		assert.equal(payoutsOf('agent-B').length, 1);
+		assert.equal(payoutsOf('A').length, 1, 'the repeated call paid once');
+		assert.equal(payoutsOf('B').length, 1);
 		assert.notEqual(a.id, b.id);
 		assert.equal(again.id, a.id, 'the repeated call answers with the first payout');
 		assert.equal(a.requisite, `•••• ${CARD_A.slice(-4)}`);
@@ -455,7 +456,7 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		assert.match(conflict.error.message, /invoice-A/);
 		assert.equal(typeof conflict.error.whatToDo, 'string');
 		assert.deepEqual(
-			payoutsOf('agent-A').map((payout) => payout.amountRub),
+			payoutsOf('A').map((payout) => payout.amountRub),
 			[1500],
 		);
 
@@ -464,7 +465,7 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 		assert.equal(later.status, 200, JSON.stringify(later.body));
 		const [[repeated]] = toolResultsOf('pay-again-later');
 		assert.equal(repeated.id, a.id, JSON.stringify(repeated));
-		assert.equal(payoutsOf('agent-A').length, 1, 'a new execution paid again');
+		assert.equal(payoutsOf('A').length, 1, 'a new execution paid again');
 	});
 
 	test(
@@ -494,7 +495,7 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 					{ timeoutMs: 30_000, what: `execution ${executionId} waiting for review` },
 				);
 				// The execution waits for a person: the model asked, nothing is paid yet.
-				assert.deepEqual(payoutsOf(`agent-${scenario}`), [], 'paid before the review');
+				assert.deepEqual(payoutsOf(scenario), [], 'paid before the review');
 				// A person clicks in a browser (n8n ignores link checkers and other bots here).
 				const clicked = await fetch(link, { headers: { 'User-Agent': BROWSER } });
 				assert.equal(clicked.status, 200, await clicked.text());
@@ -503,7 +504,7 @@ describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 					what: `the model's answer after the review (${scenario})`,
 				});
 				const [result] = toolResultsOf(scenario);
-				const payouts = payoutsOf(`agent-${scenario}`);
+				const payouts = payoutsOf(scenario);
 				if (scenario === 'approved') {
 					assert.equal(payouts.length, 1, 'approved: one payout');
 					assert.equal(result[0].id, payouts[0].id);

@@ -5,7 +5,11 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { HIDDEN, differences, toolCatalog } from '../../nodes/CompanyPayments/tool';
-import { runsAsAgentTool, toolIdentity } from '../../nodes/CompanyPayments/common/money';
+import {
+	runsAsAgentTool,
+	toolExternalId,
+	toolIdentity,
+} from '../../nodes/CompanyPayments/common/money';
 import type { MoneyContract } from '../../nodes/CompanyPayments/common/money';
 import { normaliseArgument } from '../../nodes/CompanyPayments/tool/reference';
 import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
@@ -74,12 +78,9 @@ const PAYOUT_CREATE = resources
 	.find((resource) => resource.value === 'payout')
 	?.operations.find((operation) => operation.value === 'create')?.money as MoneyContract;
 
-/**
- * The identity a tool call gives the payment of a reference (its Idempotency-Key and the payout's
- * External ID): `ref:payout.create/<instance, workflow, node>:<reference as it names the payment>`.
- */
+/** The External ID a tool call's payout carries: the reference as it names the payment. */
 const identityOf = (reference: unknown = REFERENCE, options: Partial<ContextOptions> = {}) =>
-	toolIdentity(
+	toolExternalId(
 		toolContext({ parameters: createPayout({ paymentReference: reference }), ...options }),
 		0,
 		128,
@@ -370,11 +371,12 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		// payout: last month's salary (the same amount and card) under another reference, and one
 		// under a lookalike External ID.
 		const lastMonth = { ...payout, id: 'po_oct', externalId: identityOf('salary-2026-10') };
-		const lookalike = { ...payout, id: 'po_x', externalId: 'salary-2026-11' };
+		const lookalike = { ...payout, id: 'po_x', externalId: 'salary-2026-1' };
+		const oldOwnId = { ...payout, id: 'po_emp', externalId: 'emp-42' };
 		nock(BASE_URL)
 			.get('/payouts')
 			.query(true)
-			.reply(200, { payouts: [lastMonth, lookalike], total: 2 });
+			.reply(200, { payouts: [lastMonth, lookalike, oldOwnId], total: 3 });
 		nock(BASE_URL)
 			.post('/payouts', (body) => body.externalId === identityOf('salary-2026-11'))
 			.reply((_uri, body) => [200, { ...payout, id: 'po_nov', ...(body as IDataObject) }]);
@@ -423,7 +425,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 		);
 	});
 
-	it("sends the payment's identity (the reference as it names the payment, scoped) as the External ID", async () => {
+	it('sends the reference as it names the payment (inv-1042) as the External ID', async () => {
 		noPayoutYet();
 		nock(BASE_URL)
 			.post('/payouts', (body) => body.externalId === identityOf())
@@ -498,7 +500,10 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 			expect(() => key(bad)).toThrow(/Idempotency Key must be text/);
 		}
 		const reference = (value: unknown) => identityOf(value);
-		expect(reference(1042)).toMatch(/:1042$/);
+		expect(reference(1042)).toBe('1042');
+		expect(
+			toolIdentity(toolContext({ parameters: createPayout({ paymentReference: 1042 }) }), 0),
+		).toMatch(/:1042$/);
 		expect(() => reference(2 ** 53 + 1)).toThrow(
 			/Payment Reference must be text, got number: 9007199254740992/,
 		);
@@ -758,7 +763,7 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 		...extra,
 	});
 	const cardIdentity = () =>
-		toolIdentity(toolContext({ parameters: requestCard() }), 0, 128) as string;
+		toolExternalId(toolContext({ parameters: requestCard() }), 0, 128) as string;
 
 	it('asked again from another n8n process, finds the card made under the reference and requests none', async () => {
 		const cards: IDataObject[] = [];

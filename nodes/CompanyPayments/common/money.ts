@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { MoneyWrite } from '../../shared/transport';
-import { exactText, idempotencyKey, referenceKey } from '../../shared/transport/idempotency';
+import {
+	exactText,
+	idempotencyKey,
+	referenceExternalId,
+	referenceKey,
+} from '../../shared/transport/idempotency';
 import type { OnceFor } from '../../shared/transport/idempotency';
 
 /*
@@ -98,17 +103,8 @@ function operationName(ctx: IExecuteFunctions, itemIndex: number): string {
 	return `${resource}.${operation}`;
 }
 
-/**
- * The identity of this tool call's payment (`referenceKey`: the same reference by any route
- * names the same payment), fitted to `maxLength`; undefined outside tool mode. A call without a
- * reference is refused before anything is sent.
- */
-export function toolIdentity(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	maxLength?: number,
-): string | undefined {
-	if (!runsAsAgentTool(ctx)) return undefined;
+/** The reference of a money-moving tool call; a call without one is refused before anything is sent. */
+function requiredReference(ctx: IExecuteFunctions, itemIndex: number): string {
 	const reference = paymentReference(ctx, itemIndex);
 	if (reference === '') {
 		throw new NodeOperationError(
@@ -117,7 +113,32 @@ export function toolIdentity(
 			{ itemIndex, description: 'Nothing was sent to the payment service.' },
 		);
 	}
-	return referenceKey(ctx, reference, operationName(ctx, itemIndex), maxLength);
+	return reference;
+}
+
+/**
+ * The Idempotency-Key of this tool call's payment (`referenceKey`: the same reference by any
+ * route names the same payment, scoped to the instance, workflow, node and operation);
+ * undefined outside tool mode.
+ */
+export function toolIdentity(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	return referenceKey(ctx, requiredReference(ctx, itemIndex), operationName(ctx, itemIndex));
+}
+
+/**
+ * The External ID this tool call's payment carries: the reference as it names the payment
+ * (`referenceExternalId`), so that the user finds it under their own reference in the cabinet and
+ * in webhook events, and any later call with the same reference (another session, another n8n
+ * process) finds it; undefined outside tool mode.
+ */
+export function toolExternalId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	maxLength: number,
+): string | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	return referenceExternalId(requiredReference(ctx, itemIndex), maxLength);
 }
 
 /**
@@ -157,7 +178,7 @@ export function carriedIdentity(
 	label: string,
 ): string | undefined {
 	if (!contract.identity) return given;
-	const identity = toolIdentity(ctx, itemIndex, contract.identity.maxLength);
+	const identity = toolExternalId(ctx, itemIndex, contract.identity.maxLength);
 	if (identity === undefined) return given;
 	if (given !== undefined && given !== identity) {
 		throw new NodeOperationError(

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { toolIdentity } from '../common/money';
+import { toolExternalId } from '../common/money';
 import type { MoneyContract, MoneyDetail } from '../common/money';
-import { UUID } from '../../shared/transport/idempotency';
+import { UUID, canonicalReference } from '../../shared/transport/idempotency';
 
 /*
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
@@ -124,11 +124,13 @@ export async function lookUpPayment(
 ): Promise<Found> {
 	const { identity, lookup } = contract;
 	if (!identity || !lookup) return { kind: 'none' };
-	const wanted = toolIdentity(ctx, itemIndex, identity.maxLength);
+	const wanted = toolExternalId(ctx, itemIndex, identity.maxLength);
 	if (wanted === undefined) return { kind: 'none' };
-	const carrying = (await lookup(ctx, itemIndex, wanted)).filter(
-		(record) => identity.answered(record) === wanted,
-	);
+	// Carried as sent, or as the service may write it back (letter case, spaces).
+	const carrying = (await lookup(ctx, itemIndex, wanted)).filter((record) => {
+		const carried = identity.answered(record);
+		return typeof carried === 'string' && canonicalReference(carried) === wanted;
+	});
 	if (carrying.length === 0) return { kind: 'none' };
 	for (const record of carrying) {
 		if (differences(ctx, contract, itemIndex, record).length === 0) return { kind: 'this', record };

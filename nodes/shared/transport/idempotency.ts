@@ -156,24 +156,32 @@ export function canonicalReference(reference: string): string {
 }
 
 /**
- * The identity of a payment a tool call names by its reference: `ref:<operation>/<where>:<reference>`
- * (nodes/shared/identity.ts), where `where` is 16 hex characters of SHA-256 over n8n's instance
- * ID, the workflow ID and the node ID, and the reference is canonical (canonicalReference). It is
- * the call's Idempotency-Key and, where the operation's money contract names an identity field,
- * the External ID the payment carries: the evidence that a record found later is this payment.
+ * The Idempotency-Key of a payment a tool call names by its reference:
+ * `ref:<operation>/<where>:<reference>` (nodes/shared/identity.ts), where `where` is 16 hex
+ * characters of SHA-256 over n8n's instance ID, the workflow ID and the node ID, and the reference
+ * is canonical (canonicalReference).
  * Not the execution: an MCP Server Trigger runs the tool before n8n creates one, and every MCP
  * call is a new one. So the same reference, by any route (the same agent run, two MCP calls or
  * sessions, a retry after a client timeout, a new execution, another n8n process of the same
  * instance), names the same payment.
  */
-export function referenceKey(
-	ctx: IExecuteFunctions,
-	given: string,
-	operation: string,
-	maxLength = IDEMPOTENCY_KEY_MAX_LENGTH,
-): string {
+export function referenceKey(ctx: IExecuteFunctions, given: string, operation: string): string {
 	const where = digest16(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}`);
-	return fitted(identity('ref', [operation, where], [canonicalReference(given)]), maxLength);
+	return fitted(
+		identity('ref', [operation, where], [canonicalReference(given)]),
+		IDEMPOTENCY_KEY_MAX_LENGTH,
+	);
+}
+
+/**
+ * The External ID a tool call's payment carries (a payout, a card request): the reference as it
+ * names the payment (canonicalReference), fitted to what the service takes. It carries no scope of
+ * its own: a payout's External ID is only ever compared within the company's payouts (GET
+ * /payouts?externalId), a card's within its cards, so the record's kind and company are where it
+ * is kept; and the user reads it as their own reference.
+ */
+export function referenceExternalId(given: string, maxLength: number): string {
+	return fitted(canonicalReference(given), maxLength);
 }
 
 /**
