@@ -39,7 +39,7 @@ const KEY_RULE = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable char
 
 /**
  * Payout Create, Payout Cancel, Card Recharge and Card Request. The interface document promises
- * replay by key only for Accept Quote (contract/assumptions.ts REPLAY_BY_KEY), so
+ * replay by key only for Accept Quote (its money contract's replayByKey), so
  * this text says what a key does and does not do for the others.
  */
 const KEY_SENT = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters, sent as the Idempotency-Key header. The service's document promises that a repeated key returns the stored result only for Accept Quote; for Card Request, Payout Create, Payout Cancel and Card Recharge it does not, so the node never re-sends these on its own: when the answer is lost (errorCode OUTCOME_UNKNOWN, paymentOutcome "unknown") look the payment up (e.g. Payout > Get Many by External ID, Card > Get Many by External ID) before running again.`;

@@ -111,7 +111,7 @@ export const OPEN_CHOICES = {
 	},
 	proxy502: {
 		question: 'A proxy’s 502 before or after the service acted',
-		node: 'Reads and replayed writes sent again; other writes unknown: REPLAY_BY_KEY',
+		node: 'Reads and replayed writes sent again; other writes unknown: replayByKey of each money contract',
 	},
 	lostAnswer: {
 		question: 'A write processed and its answer lost; replay by key not promised',

@@ -202,7 +202,7 @@ export function referenceExternalId(given: string, maxLength: number): string {
  * used, so two unrelated calls can never be mistaken for one.
  *
  * As an AI agent's or MCP client's tool the key follows the payment reference instead
- * (`referenceKey`, chosen by the tool's `paymentKey` in CompanyPayments/tool/mode.ts).
+ * (`referenceKey`, chosen by `moneyKey` in CompanyPayments/common/money.ts).
  */
 export function idempotencyKey(
 	ctx: IExecuteFunctions,
