@@ -45,16 +45,18 @@ export function identity(
 const PRINTABLE = /^[\x21-\x7e]+$/;
 
 /**
- * An identity as a value the service takes (printable ASCII, at most `maxLength` characters):
- * itself when it fits, else its kind and scope followed by the SHA-256 of the whole identity, so
- * distinct identities stay distinct.
+ * An identity as a value the service takes (printable ASCII, at most `maxLength` characters, 39
+ * or more): itself when it fits, else its kind and scope (where they leave room) followed by the
+ * SHA-256 of the whole identity (as much of it as fits, at least 128 bits), so distinct identities
+ * stay distinct.
  */
 export function fitted(key: string, maxLength: number): string {
 	if (key.length <= maxLength && PRINTABLE.test(key)) return key;
 	const digest = createHash('sha256').update(key).digest('hex');
 	const head = key.split(':').slice(0, 2).join(':');
 	const prefix = PRINTABLE.test(head) && head.length + 72 <= maxLength ? `${head}:` : '';
-	return `${prefix}sha256-${digest}`;
+	// At least 128 bits of the digest; all of it where the limit leaves room.
+	return `${prefix}sha256-${digest.slice(0, Math.max(32, maxLength - prefix.length - 7))}`;
 }
 
 /** A short, stable, one-way name of a secret or a long value (16 hex characters of SHA-256). */

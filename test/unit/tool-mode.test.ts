@@ -83,7 +83,7 @@ const identityOf = (reference: unknown = REFERENCE, options: Partial<ContextOpti
 	toolExternalId(
 		toolContext({ parameters: createPayout({ paymentReference: reference }), ...options }),
 		0,
-		128,
+		64,
 	) as string;
 
 /** The payout lookup a tool makes before creating one: none made under this identity yet. */
@@ -763,7 +763,7 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 		...extra,
 	});
 	const cardIdentity = () =>
-		toolExternalId(toolContext({ parameters: requestCard() }), 0, 128) as string;
+		toolExternalId(toolContext({ parameters: requestCard() }), 0, 64) as string;
 
 	it('asked again from another n8n process, finds the card made under the reference and requests none', async () => {
 		const cards: IDataObject[] = [];

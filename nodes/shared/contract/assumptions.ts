@@ -207,11 +207,13 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
  */
 
 /**
- * The longest External ID the node derives (a tool call's payment identity, carried by a payout
- * or a card request). The document shows no length limit for either; card External IDs must be
- * printable ASCII without spaces. Longer identities are sent as their SHA-256 (identity.ts).
+ * The longest External ID the node derives (a tool call's reference, carried by a payout or a
+ * card request). The document shows no length limit for either; card External IDs must be
+ * printable ASCII without spaces. 64 is a common limit for such identifiers (the sandbox plays
+ * it for cards); a longer reference, or one a card cannot carry, is sent as `sha256-` and 57 hex
+ * characters of its SHA-256 (identity.ts `fitted`).
  */
-export const EXTERNAL_ID_MAX_LENGTH = 128;
+export const EXTERNAL_ID_MAX_LENGTH = 64;
 
 /**
  * Which answers of a money write say "not paid". The document maps no status and no errorCode
