@@ -815,3 +815,26 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 		expect(JSON.stringify(output[0])).toMatch(/External ID cannot be set when an AI agent/);
 	});
 });
+
+it('Card Request as a tool, repeated while its first request is still pending (no card carries the reference yet): the service refuses the External ID as taken, and that is this payment, pending — nothing new requested', async () => {
+	nock(BASE_URL).get('/cards').query(true).reply(200, { cards: [], total: 0 });
+	nock(BASE_URL).post('/cards/request').reply(409, {
+		statusCode: 409,
+		error: 'Conflict',
+		errorCode: 'CARD_EXTERNAL_ID_TAKEN',
+		message: 'externalId уже используется',
+	});
+	const { output } = await runTool({
+		parameters: {
+			resource: 'card',
+			operation: 'request',
+			agentMayMoveMoney: true,
+			paymentReference: 'card-for-bob',
+		},
+	});
+	expect(output[0]).toMatchObject({
+		outcome: 'pending',
+		repeated: true,
+		externalId: 'card-for-bob',
+	});
+});

@@ -8,9 +8,9 @@ import {
 } from '../../shared/contract/assumptions';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyKey } from '../common/money';
+import { carriedIdentity, moneyKey, runsAsAgentTool } from '../common/money';
 import type { MoneyContract } from '../common/money';
-import { apiRequest, markOutcome } from '../../shared/transport';
+import { apiRequest, markOutcome, serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
@@ -198,20 +198,41 @@ export const request: OperationDefinition = {
 		// As a tool the External ID is the payment's identity (common/money.ts).
 		const externalId = requestedExternalId(this, itemIndex);
 		const key = moneyKey(this, itemIndex, money);
-		const answer = await apiRequest.call(this, {
-			method: 'POST',
-			path: ENDPOINTS.cardRequest,
-			body: externalId === undefined ? undefined : { externalId },
-			headers: { 'Idempotency-Key': key },
-			itemIndex,
-			money,
-			explain:
-				externalId === undefined
-					? undefined
-					: {
-							CARD_EXTERNAL_ID_TAKEN: `The external ID "${externalId}" is already used by another card or card request of this company; choose another one, or find the existing card with Card > Get Many filtered by this external ID`,
-						},
-		});
+		let answer: unknown;
+		try {
+			answer = await apiRequest.call(this, {
+				method: 'POST',
+				path: ENDPOINTS.cardRequest,
+				body: externalId === undefined ? undefined : { externalId },
+				headers: { 'Idempotency-Key': key },
+				itemIndex,
+				money,
+				explain:
+					externalId === undefined
+						? undefined
+						: {
+								CARD_EXTERNAL_ID_TAKEN: `The external ID "${externalId}" is already used by another card or card request of this company; choose another one, or find the existing card with Card > Get Many filtered by this external ID`,
+							},
+			});
+		} catch (error) {
+			// As a tool the External ID is the payment reference: the service saying it is taken
+			// is evidence that this payment was already requested (a request still pending has no
+			// card to find by it yet). Nothing new was requested.
+			if (
+				externalId !== undefined &&
+				runsAsAgentTool(this) &&
+				serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN'
+			) {
+				return {
+					outcome: 'pending',
+					repeated: true,
+					cardId: null,
+					externalId,
+					note: `A card request carrying this payment reference already exists (the service refused a second one: CARD_EXTERNAL_ID_TAKEN); no card carries it yet, so it is still pending. Nothing new was requested. ${PENDING_NOTE}`,
+				};
+			}
+			throw error;
+		}
 		return describeOutcome(this, itemIndex, answer);
 	},
 };
