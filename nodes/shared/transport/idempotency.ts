@@ -176,8 +176,8 @@ export function referenceKey(ctx: IExecuteFunctions, given: string, operation: s
 /**
  * The External ID a tool call's payment carries (a payout, a card request): the reference as it
  * names the payment (canonicalReference), fitted to what the service takes. It carries no scope of
- * its own: a payout's External ID is only ever compared within the company's payouts (GET
- * /payouts?externalId), a card's within its cards, so the record's kind and company are where it
+ * its own: a payout's External ID is only ever compared within the company's payout list (its
+ * External ID filter), a card's within its cards, so the record's kind and company are where it
  * is kept; and the user reads it as their own reference.
  */
 export function referenceExternalId(given: string, maxLength: number): string {
