@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LINE_BREAK } from '../shared/transport';
-import { runsAsAgentTool } from './common/money';
+import { answerDiffers, differences } from './common/evidence';
+import { runsAsAgentTool, withOutcome } from './common/money';
 import { errorItemJson, recordsOf, withItemIndex } from './items';
 import { runItems } from './pool';
 import { compactFields, compactRecord } from './tool/guard';
@@ -69,9 +70,17 @@ async function runOne(
 ): Promise<Outcome> {
 	try {
 		const fields = compactFields(ctx, resource, operation.value, itemIndex, false);
-		return { ok: true, result: await operation.execute.call(ctx, itemIndex), fields };
+		const result = await operation.execute.call(ctx, itemIndex);
+		if (operation.kind === 'money') {
+			// Trust only what the answer shows: another payment's details are not this payment.
+			const [answer] = recordsOf(result);
+			const diff = answer ? differences(ctx, operation.money, itemIndex, answer) : [];
+			if (diff.length > 0) throw answerDiffers(ctx, operation.money, itemIndex, diff);
+		}
+		return { ok: true, result, fields };
 	} catch (error) {
-		return { ok: false, error: withItemIndex(ctx, error as Error, itemIndex) };
+		const failed = withItemIndex(ctx, error as Error, itemIndex);
+		return { ok: false, error: operation.kind === 'money' ? withOutcome(failed) : failed };
 	}
 }
 

@@ -287,9 +287,17 @@ describe('card.request', () => {
 		nock(BASE_URL)
 			.post('/cards/request')
 			.times(2)
-			.reply(function () {
+			.reply(function (_uri, body) {
 				keys.push(String(this.req.headers['idempotency-key']));
-				return [200, { status: 'assigned', card, request: fulfilledRequest }];
+				const { externalId } = body as { externalId: string };
+				return [
+					200,
+					{
+						status: 'assigned',
+						card: { ...card, externalId },
+						request: { ...fulfilledRequest, externalId },
+					},
+				];
 			});
 		const { output } = await runNode({
 			parameters: [

@@ -138,7 +138,7 @@ function serve(sequence: Answer[]): () => number {
 	nock(BASE_URL)
 		.persist()
 		.post(/.*/)
-		.reply(function (_uri, _body, callback) {
+		.reply(function (uri, body, callback) {
 			if (this.req.headers['idempotency-key'] === undefined) {
 				callback(null, [200, { ...OK, id: QUOTE_ID }]);
 				return;
@@ -150,7 +150,10 @@ function serve(sequence: Answer[]): () => number {
 				return;
 			}
 			if (answer.kind === 'ok') {
-				callback(null, [200, OK]);
+				// What was asked, done: the record echoes the request, a cancelled payout is fail.
+				const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(uri);
+				const done = cancelled ? { id: decodeURIComponent(cancelled[1]), status: 'fail' } : {};
+				callback(null, [200, { ...OK, ...(body as IDataObject), ...done }]);
 				return;
 			}
 			const headers = answer.status === 302 ? { Location: 'https://elsewhere.test/x' } : {};

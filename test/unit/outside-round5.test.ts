@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
 import { BASE_URL, createContext, runNode } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
@@ -279,5 +280,57 @@ describe('F10: a cancel answered with a payout that is not cancelled is not a su
 		});
 		expect(output[0].json.error).toBeDefined();
 		expect(output[0].json.paymentOutcome).toBe('unknown');
+	});
+});
+
+describe('the process-boundary reader (fifth round)', () => {
+	it('over MCP (no execution) a lost answer reaches the client as OUTCOME_UNKNOWN, not as n8n\'s "retry the request immediately"', async () => {
+		nock(BASE_URL)
+			.post('/cards/recharge')
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const thrown = await runTool({
+			parameters: {
+				resource: 'card',
+				operation: 'recharge',
+				cardId: 'card-1',
+				targetAmount: '100',
+				agentMayMoveMoney: true,
+				paymentReference: 'TOPUP-80',
+			},
+			executionId: undefined,
+		}).catch((error: Error) => error);
+		expect(thrown).toBeInstanceOf(Error);
+		const message = (thrown as Error).message;
+		expect(message).toMatch(/OUTCOME_UNKNOWN/);
+		expect(message).toMatch(/"paymentOutcome":"unknown"/);
+		expect(message).not.toMatch(/retry the request immediately/);
+	});
+
+	it.each([
+		['INV\u2010100'],
+		['INV\u2013100'],
+		['INV\u2212100'],
+		['INV-100\u200b'],
+		['\u0130NV-100'],
+	])('the reference %j is INV-100', async (written) => {
+		const keys: string[] = [];
+		nock(BASE_URL)
+			.persist()
+			.post('/cards/recharge')
+			.reply(function (_u, body) {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [200, { id: 'rc-1', ...(body as IDataObject) }];
+			});
+		const parameters = {
+			resource: 'card',
+			operation: 'recharge',
+			cardId: 'card-1',
+			targetAmount: '10',
+			agentMayMoveMoney: true,
+		};
+		await runTool({ parameters: { ...parameters, paymentReference: 'INV-100' } });
+		forgetAllSentWrites(); // another n8n process
+		await runTool({ parameters: { ...parameters, paymentReference: written } });
+		expect(keys[1]).toBe(keys[0]);
 	});
 });

@@ -241,7 +241,12 @@ describe('payout.create', () => {
 	it('sends only the fields that are set, and a phone number with its leading +', async () => {
 		nock(BASE_URL)
 			.post('/payouts', { amountRub: 1500.5, requisiteType: 'phone', requisite: '+79991234567' })
-			.reply(201, { ...payout, requisiteType: 'phone', requisite: '+79991234567' });
+			.reply(201, {
+				...payout,
+				amountRub: 1500.5,
+				requisiteType: 'phone',
+				requisite: '+79991234567',
+			});
 		await runNode({
 			parameters: {
 				...base,
@@ -366,7 +371,7 @@ describe('payout.create', () => {
 	])('sends the plain decimal amount %j as the number %j', async (amountRub, sent) => {
 		const scope = nock(BASE_URL)
 			.post('/payouts', { amountRub: sent, requisiteType: 'card', requisite: CARD_NUMBER })
-			.reply(201, payout);
+			.reply(201, { ...payout, amountRub: sent });
 		await runNode({ parameters: { ...base, amountRub } });
 		scope.done();
 	});

@@ -230,7 +230,16 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 	const requests = context.requests;
 	context.helpers.httpRequest = (async (options: IHttpRequestOptions) => {
 		requests.push(options);
-		return { body: JSON.stringify(ANSWER), headers: {}, statusCode: 200 };
+		// A service that did what was asked: the record echoes what the request sent (the node
+		// checks a money write's answer against what it asked), and a cancelled payout is fail.
+		const sent = typeof options.body === 'object' && options.body !== null ? options.body : {};
+		const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(String(options.url));
+		const payout = cancelled ? { id: decodeURIComponent(cancelled[1]), status: 'fail' } : {};
+		return {
+			body: JSON.stringify({ ...ANSWER, ...sent, ...payout }),
+			headers: {},
+			statusCode: 200,
+		};
 	}) as typeof context.helpers.httpRequest;
 	try {
 		await nodeType.execute!.call(context);

@@ -10,7 +10,7 @@ export const get = idCall({
 	tool: {
 		text: 'Look up one card by its ID. Needs: Card ID. Returns status (requested, assigned, closing, closed, failed), maskedPan (the masked number), expiry.',
 	},
-	docs: { endpoint: "`GET /cards/{id}`" },
+	docs: { endpoint: '`GET /cards/{id}`' },
 	properties: cardIdFields,
 	method: 'GET',
 	readId: readCardId,

@@ -38,8 +38,9 @@ export const getBalance = idCall({
 		text: 'Get the live balance of an assigned card. Needs: Card ID. Returns balance, currency and fetchedAt.',
 	},
 	docs: {
-		endpoint: "`GET /cards/{id}/balance`",
-		notes: "Only for cards in status `assigned`; otherwise the error says the card must be assigned. `balance` stays the exact decimal string; `balanceNumber` is added beside it. The issuer caches the value about 60 s.",
+		endpoint: '`GET /cards/{id}/balance`',
+		notes:
+			'Only for cards in status `assigned`; otherwise the error says the card must be assigned. `balance` stays the exact decimal string; `balanceNumber` is added beside it. The issuer caches the value about 60 s.',
 	},
 	properties: assignedCardIdFields,
 	method: 'GET',

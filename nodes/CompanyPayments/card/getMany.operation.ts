@@ -11,8 +11,8 @@ export const getMany = listOperation({
 		compact: ['id', 'externalId', 'status', 'maskedPan', 'expiry', 'assignedAt', 'createdAt'],
 	},
 	docs: {
-		endpoint: "`GET /cards`",
-		notes: "Return All / Limit, filter External ID.",
+		endpoint: '`GET /cards`',
+		notes: 'Return All / Limit, filter External ID.',
 	},
 	path: ENDPOINTS.cards,
 	itemsKey: LIST_ITEMS_KEYS.cards,

@@ -18,9 +18,9 @@ export const getRechargeQuote: OperationDefinition = {
 		text: 'Quote what recharging a card would cost; nothing is paid. Needs: Card ID and Target Amount (USD). Returns totalDebitUsdt (what the balance would be charged) and the fees.',
 	},
 	docs: {
-		endpoint: "`POST /cards/recharge/quote`",
-		permission: "`cards.recharge`",
-		notes: "Card ID and Target Amount (USD, plain decimal > 0). No funds move.",
+		endpoint: '`POST /cards/recharge/quote`',
+		permission: '`cards.recharge`',
+		notes: 'Card ID and Target Amount (USD, plain decimal > 0). No funds move.',
 	},
 	properties: [...cardIdFields, targetAmountField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -67,8 +67,9 @@ export const getSensitiveData: OperationDefinition = {
 		text: 'Check the details of an assigned card. For an AI agent the card number and CVV are always masked (last four digits only). Needs: Card ID. Returns cardId, the masked number, expiry.',
 	},
 	docs: {
-		endpoint: "`GET /cards/{id}/sensitive`",
-		notes: "Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values. The service logs every reveal.",
+		endpoint: '`GET /cards/{id}/sensitive`',
+		notes:
+			"Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values. The service logs every reveal.",
 	},
 	properties: [
 		{

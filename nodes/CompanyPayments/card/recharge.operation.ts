@@ -41,9 +41,10 @@ export const recharge: OperationDefinition = {
 		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
 	},
 	docs: {
-		endpoint: "`POST /cards/recharge` (assumed)",
-		permission: "`cards.recharge`",
-		notes: "Card ID, Target Amount (USD, plain decimal > 0), `Idempotency-Key`. Debits the quoted total from the USDT balance.",
+		endpoint: '`POST /cards/recharge` (assumed)',
+		permission: '`cards.recharge`',
+		notes:
+			'Card ID, Target Amount (USD, plain decimal > 0), `Idempotency-Key`. Debits the quoted total from the USDT balance.',
 	},
 	properties: [...assignedCardIdFields, targetAmountField, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { markOutcome, outcomeFields } from '../../shared/transport';
 import type { MoneyWrite } from '../../shared/transport';
 import {
 	exactText,
@@ -26,8 +27,11 @@ export interface MoneyDetail {
 	answered: (answer: IDataObject) => unknown;
 	/** How a value is shown in a conflict (a recipient's number masked). */
 	show?: (value: unknown) => string;
-	/** How two values are the same detail (default: as normaliseArgument writes them). */
-	same?: (asked: unknown, answered: unknown) => boolean;
+	/**
+	 * How two values are the same detail (default: as normaliseArgument writes them). `evidence`
+	 * asks for proof (a record found later), not only agreement (an answer to this write).
+	 */
+	same?: (asked: unknown, answered: unknown, evidence: boolean) => boolean;
 }
 
 export interface MoneyContract extends MoneyWrite {
@@ -118,12 +122,12 @@ function requiredReference(ctx: IExecuteFunctions, itemIndex: number): string {
 
 /**
  * The Idempotency-Key of this tool call's payment (`referenceKey`: the same reference by any
- * route names the same payment, scoped to the instance, workflow, node and operation);
- * undefined outside tool mode.
+ * route, from any tool node or workflow, names the same payment of the operation); undefined
+ * outside tool mode.
  */
 export function toolIdentity(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	if (!runsAsAgentTool(ctx)) return undefined;
-	return referenceKey(ctx, requiredReference(ctx, itemIndex), operationName(ctx, itemIndex));
+	return referenceKey(requiredReference(ctx, itemIndex), operationName(ctx, itemIndex));
 }
 
 /**
@@ -191,4 +195,18 @@ export function carriedIdentity(
 		);
 	}
 	return identity;
+}
+
+/**
+ * A failed money item always says whether money moved. The transport marks every failure of the
+ * money write itself (paid, not paid or unknown, by the outcome machine); any other failure of a
+ * money operation (its input checks, Pay QR Code's prepare, a lookup) came before the money write
+ * was sent, so nothing was paid.
+ */
+export function withOutcome(error: Error): Error {
+	if (outcomeFields(error).paymentOutcome !== undefined) return error;
+	if (error instanceof NodeApiError) return markOutcome(error, 'not_paid');
+	const context = (error as { context?: IDataObject }).context;
+	if (context !== undefined && typeof context === 'object') context.paymentOutcome = 'not_paid';
+	return error;
 }

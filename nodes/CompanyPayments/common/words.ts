@@ -23,4 +23,12 @@ export const ORDER_FIELDS = [
 	'completedAt',
 ];
 export const WALLET_FIELDS = ['id', 'externalId', 'address', 'status', 'blockedAt', 'createdAt'];
-export const DEPOSIT_FIELDS = ['id', 'externalId', 'walletId', 'amount', 'status', 'txHash', 'createdAt'];
+export const DEPOSIT_FIELDS = [
+	'id',
+	'externalId',
+	'walletId',
+	'amount',
+	'status',
+	'txHash',
+	'createdAt',
+];

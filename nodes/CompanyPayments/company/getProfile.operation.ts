@@ -17,8 +17,9 @@ export const getProfile: OperationDefinition = {
 		text: 'Get the company profile. Needs nothing. Returns its fields, including webhookUrl (where its webhooks go); the webhook secret is masked.',
 	},
 	docs: {
-		endpoint: "`GET /auth/company/profile`",
-		notes: "`webhookSecret` is masked to `whsec_…` and its last 4 characters (at any depth of the answer); turn on **Reveal Webhook Secret** only when a later node needs it in full — it then lands in the execution data.",
+		endpoint: '`GET /auth/company/profile`',
+		notes:
+			'`webhookSecret` is masked to `whsec_…` and its last 4 characters (at any depth of the answer); turn on **Reveal Webhook Secret** only when a later node needs it in full — it then lands in the execution data.',
 	},
 	properties: [revealWebhookSecretField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -25,8 +25,9 @@ export const regenerateApiKey: OperationDefinition = {
 		text: `Issue a new company API key. ${SECRET}`,
 	},
 	docs: {
-		endpoint: "`POST /auth/company/regenerate-key`",
-		notes: "**The credential's key stops working after the call.** Outputs the new key, `apiKeyField` and a reminder to update the credential.",
+		endpoint: '`POST /auth/company/regenerate-key`',
+		notes:
+			"**The credential's key stops working after the call.** Outputs the new key, `apiKeyField` and a reminder to update the credential.",
 	},
 	properties: [
 		{

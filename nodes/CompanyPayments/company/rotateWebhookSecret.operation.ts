@@ -18,9 +18,10 @@ export const rotateWebhookSecret: OperationDefinition = {
 		text: `Rotate the webhook signing secret. ${SECRET}`,
 	},
 	docs: {
-		endpoint: "`POST /auth/company/webhook-secret/rotate`",
-		permission: "`webhook.manage`",
-		notes: "Returns `webhookSecret` (`whsec_` + 48 hex). New webhooks are signed with it at once: update the trigger's credential (or let the trigger rotate it itself, see below).",
+		endpoint: '`POST /auth/company/webhook-secret/rotate`',
+		permission: '`webhook.manage`',
+		notes:
+			"Returns `webhookSecret` (`whsec_` + 48 hex). New webhooks are signed with it at once: update the trigger's credential (or let the trigger rotate it itself, see below).",
 	},
 	properties: [
 		{

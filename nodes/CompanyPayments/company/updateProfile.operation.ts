@@ -36,8 +36,9 @@ export const updateProfile: OperationDefinition = {
 		text: `Change the webhook URL or secret. ${SECRET}`,
 	},
 	docs: {
-		endpoint: "`PATCH /auth/company/profile`",
-		notes: "Webhook URL (http(s)) and/or Webhook Secret. A new secret must also go into the trigger's credential. The answer's `webhookSecret` is masked like Get Profile's unless **Reveal Webhook Secret** is on.",
+		endpoint: '`PATCH /auth/company/profile`',
+		notes:
+			"Webhook URL (http(s)) and/or Webhook Secret. A new secret must also go into the trigger's credential. The answer's `webhookSecret` is masked like Get Profile's unless **Reveal Webhook Secret** is on.",
 	},
 	properties: [
 		{

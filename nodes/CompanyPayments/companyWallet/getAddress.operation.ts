@@ -12,8 +12,8 @@ export const getAddress = fixedCall({
 		text: 'Get the company TRON address that receives USDT (TRC-20) deposits. Needs nothing. Returns the address and its network.',
 	},
 	docs: {
-		endpoint: "`GET /wallets`",
-		notes: "TRON address for USDT (TRC-20); created on first request.",
+		endpoint: '`GET /wallets`',
+		notes: 'TRON address for USDT (TRC-20); created on first request.',
 	},
 	method: 'GET',
 	path: ENDPOINTS.wallet,

@@ -11,8 +11,8 @@ export const getBalance = fixedCall({
 		text: 'Get the company balance. Needs nothing. Returns usdtBalance and frozenBalance (the part reserved for open orders, cards and payouts), in USDT.',
 	},
 	docs: {
-		endpoint: "`GET /wallets/balance`",
-		notes: "`usdtBalance` and the reserved `frozenBalance`.",
+		endpoint: '`GET /wallets/balance`',
+		notes: '`usdtBalance` and the reserved `frozenBalance`.',
 	},
 	method: 'GET',
 	path: ENDPOINTS.walletBalance,

@@ -13,8 +13,8 @@ export const getBalanceHistory = listOperation({
 		compact: ['id', 'type', 'amount', 'balanceAfter', 'referenceId', 'createdAt'],
 	},
 	docs: {
-		endpoint: "`GET /wallets/balance-history`",
-		notes: "Return All / Limit. `referenceId` is the order ID for order movements.",
+		endpoint: '`GET /wallets/balance-history`',
+		notes: 'Return All / Limit. `referenceId` is the order ID for order movements.',
 	},
 	path: ENDPOINTS.walletBalanceHistory,
 });

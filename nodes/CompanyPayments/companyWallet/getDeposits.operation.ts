@@ -13,8 +13,8 @@ export const getDeposits = listOperation({
 		compact: ['id', 'status', 'amount', 'creditedAmount', 'txHash', 'createdAt', 'updatedAt'],
 	},
 	docs: {
-		endpoint: "`GET /wallets/deposits`",
-		notes: "Return All / Limit, filter Status. One item per deposit.",
+		endpoint: '`GET /wallets/deposits`',
+		notes: 'Return All / Limit, filter Status. One item per deposit.',
 	},
 	path: ENDPOINTS.walletDeposits,
 	itemsKey: 'deposits',

@@ -82,8 +82,9 @@ export const create: OperationDefinition = {
 		text: 'Open a dispute on a completed order (status success or failed), e.g. when a customer reports a payment that did not arrive or was wrong. Needs: Order ID (a UUID) and Reason (plain words for the team that reviews it). Returns the dispute: id, status, reason; when the order already has an open dispute, that one is returned instead of a new one.',
 	},
 	docs: {
-		endpoint: "`POST /orders/{id}/disputes`",
-		notes: "Order ID (UUID) and Reason (not empty). Only for completed orders (success or failed). When the order already has an open dispute the service returns it: the output then has `existingDispute: true`.",
+		endpoint: '`POST /orders/{id}/disputes`',
+		notes:
+			'Order ID (UUID) and Reason (not empty). Only for completed orders (success or failed). When the order already has an open dispute the service returns it: the output then has `existingDispute: true`.',
 	},
 	properties: [
 		...disputableOrderIdFields,

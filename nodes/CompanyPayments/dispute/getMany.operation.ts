@@ -19,8 +19,9 @@ export const getMany = listOperation({
 		],
 	},
 	docs: {
-		endpoint: "`GET /disputes`",
-		notes: "Newest first. Read `resolution` (refund, confirm, partial_refund), not `status`, to know the outcome.",
+		endpoint: '`GET /disputes`',
+		notes:
+			'Newest first. Read `resolution` (refund, confirm, partial_refund), not `status`, to know the outcome.',
 	},
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',

@@ -41,9 +41,10 @@ export const create: OperationDefinition = {
 		text: 'Create an invite for a new team member, valid 7 days. Needs nothing (Email, Role and Permissions are optional). Returns the invite: id, email, role, status; its link is not shown to the model (a person finds it in the n8n execution).',
 	},
 	docs: {
-		endpoint: "`POST /members/invites`",
-		permission: "`members.invite` (member API key)",
-		notes: "Optional Email (only that address can accept), Role (Owner, Admin or Member), Permissions. The output starts with `url`, the link to share; valid 7 days.",
+		endpoint: '`POST /members/invites`',
+		permission: '`members.invite` (member API key)',
+		notes:
+			'Optional Email (only that address can accept), Role (Owner, Admin or Member), Permissions. The output starts with `url`, the link to share; valid 7 days.',
 	},
 	properties: [
 		emailField(

@@ -12,9 +12,9 @@ export const getMany = listOperation({
 		compact: ['id', 'email', 'role', 'status', 'expiresAt', 'createdAt'],
 	},
 	docs: {
-		endpoint: "`GET /members/invites`",
-		permission: "`members.read`",
-		notes: "Invites neither accepted nor expired.",
+		endpoint: '`GET /members/invites`',
+		permission: '`members.read`',
+		notes: 'Invites neither accepted nor expired.',
 	},
 	path: ENDPOINTS.invites,
 	itemsKey: TEAM_LIST_KEYS.invites,

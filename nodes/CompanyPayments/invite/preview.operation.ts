@@ -18,9 +18,10 @@ export const preview: OperationDefinition = {
 		text: 'Check where an invite leads and whether it is still pending. Needs: Invite Token or URL. Returns its status, company and role.',
 	},
 	docs: {
-		endpoint: "`GET /auth/invites/{token}`",
-		permission: "public, sent without the API key",
-		notes: "Takes the token or the whole invite URL. Answers also for accepted and expired invites: check `status`. 404: unknown token.",
+		endpoint: '`GET /auth/invites/{token}`',
+		permission: 'public, sent without the API key',
+		notes:
+			'Takes the token or the whole invite URL. Answers also for accepted and expired invites: check `status`. 404: unknown token.',
 	},
 	properties: [inviteTokenField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

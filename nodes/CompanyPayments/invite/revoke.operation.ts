@@ -15,9 +15,9 @@ export const revoke: OperationDefinition = {
 		text: 'Revoke an open invite so it can no longer be accepted. Needs: Invite ID. Returns ok.',
 	},
 	docs: {
-		endpoint: "`DELETE /members/invites/{id}`",
-		permission: "`members.invite`",
-		notes: "An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.",
+		endpoint: '`DELETE /members/invites/{id}`',
+		permission: '`members.invite`',
+		notes: 'An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.',
 	},
 	properties: recordIdFields({
 		displayName: 'Invite',

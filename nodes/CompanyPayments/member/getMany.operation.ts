@@ -12,9 +12,9 @@ export const getMany = listOperation({
 		compact: ['userId', 'email', 'role', 'permissions'],
 	},
 	docs: {
-		endpoint: "`GET /members`",
-		permission: "`members.read`",
-		notes: "Return All / Limit.",
+		endpoint: '`GET /members`',
+		permission: '`members.read`',
+		notes: 'Return All / Limit.',
 	},
 	path: ENDPOINTS.members,
 	itemsKey: TEAM_LIST_KEYS.members,

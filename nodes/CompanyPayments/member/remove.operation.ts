@@ -23,9 +23,10 @@ export const remove: OperationDefinition = {
 		text: "Remove a team member; the member's API key stops working at once. Needs: Member ID. Returns ok.",
 	},
 	docs: {
-		endpoint: "`DELETE /members/{userId}` (Member ID)",
-		permission: "`members.remove` (member API key)",
-		notes: "Outputs `{ ok, userId }`; the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
+		endpoint: '`DELETE /members/{userId}` (Member ID)',
+		permission: '`members.remove` (member API key)',
+		notes:
+			"Outputs `{ ok, userId }`; the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
 	},
 	properties: [
 		...userIdFields,

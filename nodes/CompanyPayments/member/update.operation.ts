@@ -36,9 +36,10 @@ export const update: OperationDefinition = {
 		text: "Change a team member's role and/or permissions. Needs: Member ID, and Role or Permissions. Returns the member.",
 	},
 	docs: {
-		endpoint: "`PATCH /members/{userId}`",
-		permission: "`members.role.write`",
-		notes: "Member ID (the member's `userId`), Role (Owner, Admin or Member; an expression may send another role name) and/or Permissions (comma-separated; any name accepted). **Permissions replace the member's whole list**: list every permission the member should keep; `{{ [] }}` clears it. Own role: `CANNOT_CHANGE_OWN_ROLE`; only an owner can change an owner: `ROLE_CHANGE_NOT_ALLOWED`.",
+		endpoint: '`PATCH /members/{userId}`',
+		permission: '`members.role.write`',
+		notes:
+			"Member ID (the member's `userId`), Role (Owner, Admin or Member; an expression may send another role name) and/or Permissions (comma-separated; any name accepted). **Permissions replace the member's whole list**: list every permission the member should keep; `{{ [] }}` clears it. Own role: `CANNOT_CHANGE_OWN_ROLE`; only an owner can change an owner: `ROLE_CHANGE_NOT_ALLOWED`.",
 	},
 	properties: [
 		...userIdFields,

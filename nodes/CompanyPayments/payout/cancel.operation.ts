@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
+import { apiRequest, outcomeUnknownError } from '../../shared/transport';
 import { moneyKey } from '../common/money';
 import type { MoneyContract } from '../common/money';
 import type { OperationDefinition } from '../types';
@@ -33,8 +33,9 @@ export const cancel: OperationDefinition = {
 		text: `Cancel a payout that no executor has taken yet (status waiting_trader); its money returns to the company balance. ${MONEY} ${CONFLICT} Needs: Payout ID. Returns the payout with fundsReturned.`,
 	},
 	docs: {
-		endpoint: "`POST /payouts/{id}/cancel`",
-		notes: "Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says an executor already took the payout. Sends `Idempotency-Key` (assumption).",
+		endpoint: '`POST /payouts/{id}/cancel`',
+		notes:
+			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says an executor already took the payout. Sends `Idempotency-Key` (assumption).',
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -50,6 +51,15 @@ export const cancel: OperationDefinition = {
 				PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
 			},
 		})) as IDataObject;
+		// Cancelled means status fail (cancelled_by_merchant): any other status says the cancel has
+		// not taken effect, or not yet, whatever the HTTP status.
+		if (payout.status !== 'fail') {
+			throw outcomeUnknownError(this.getNode(), money, {
+				reason: `the service answered the cancel of payout "${payoutId}" with status "${String(payout.status)}", not fail, so it is not known to be cancelled`,
+				lines: [`Payout ${payoutId}: status ${String(payout.status)}`],
+				itemIndex,
+			});
+		}
 		return withFundsReturned(payout);
 	},
 };

@@ -6,6 +6,7 @@ import {
 	LIST_ITEMS_KEYS,
 } from '../../shared/contract/assumptions';
 import { listRecords } from '../../shared/pager';
+import { canonicalReference } from '../../shared/transport/idempotency';
 import { idempotencyKeyField } from '../common/fields';
 import { carriedIdentity, moneyKey } from '../common/money';
 import type { MoneyContract } from '../common/money';
@@ -69,6 +70,9 @@ function optionalDetail(name: string, label: string) {
 		asked: (ctx: IExecuteFunctions, i: number) =>
 			optionalText(ctx, i, additionalOf(ctx, i)[name], label),
 		answered: (answer: IDataObject) => answer[name],
+		// A name or bank comes back in the service's own spelling (IVAN for Ivan).
+		same: (asked: unknown, answered: unknown) =>
+			canonicalReference(String(asked)) === canonicalReference(String(answered)),
 	};
 }
 

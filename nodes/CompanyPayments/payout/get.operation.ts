@@ -12,7 +12,7 @@ export const get = idCall({
 	tool: {
 		text: "Look up one payout by its ID. Needs: Payout ID. Returns status (pending, waiting_trader, in_progress, success, fail), amountRub, chargedUsdt, failReason, the recipient's number masked (requisite), and fundsReturned: true when the money is back on the company balance (rely on it, not on status fail).",
 	},
-	docs: { endpoint: "`GET /payouts/{id}`" },
+	docs: { endpoint: '`GET /payouts/{id}`' },
 	properties: payoutIdFields,
 	method: 'GET',
 	readId: readPayoutId,

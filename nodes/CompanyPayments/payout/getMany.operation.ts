@@ -25,8 +25,8 @@ export const getMany = listOperation({
 		],
 	},
 	docs: {
-		endpoint: "`GET /payouts` (assumed)",
-		notes: "Return All / Limit, filters Status and External ID.",
+		endpoint: '`GET /payouts` (assumed)',
+		notes: 'Return All / Limit, filters Status and External ID.',
 	},
 	path: ASSUMED_ENDPOINTS.payoutList.path,
 	itemsKey: LIST_ITEMS_KEYS.payouts,

@@ -36,24 +36,29 @@ const showMasked: Shown = (value) =>
  * format of its type. The error names the field and the rule and shows only the last four
  * digits: a card number never appears in full in an error.
  */
-/** How many trailing digits name a phone line whatever its country prefix (8 999… is +7 999…). */
-const PHONE_DIGITS = 10;
+/** A phone number's digits as one line: the Russian trunk 8… and a bare national number as +7…. */
+function phoneLine(digits: string): string {
+	if (digits.length === 11 && digits.startsWith('8')) return `7${digits.slice(1)}`;
+	if (digits.length === 10) return `7${digits}`;
+	return digits;
+}
 
 /**
- * Whether a requisite in an answer is the one asked for. Masked by the service (•••• 9012): only
- * the last four digits can be compared. A phone number comes back in the service's own form
- * (+7…, 8…): the line is the same when its national digits are. A card number (16 to 19 digits)
- * must match whole.
+ * Whether a requisite in an answer is the one asked for. A number the service masked (•••• 9012)
+ * shows only its last four digits: consistent with the one asked when they agree, but no
+ * `evidence` that a record found later went to this recipient. A phone number comes back in the
+ * service's own form (+7…, 8…): the same line when its digits are, the country included. A card
+ * number must match whole.
  */
-export function sameRequisite(asked: unknown, answered: unknown): boolean {
+export function sameRequisite(asked: unknown, answered: unknown, evidence = false): boolean {
 	if (typeof answered !== 'string') return false;
 	const askedDigits = String(asked).replace(/\D/g, '');
 	const answeredDigits = answered.replace(/\D/g, '');
 	if (/\D/.test(answered.replace(/^\+/, '').replace(/[\s()-]/g, ''))) {
-		return askedDigits.slice(-4) === answeredDigits.slice(-4);
+		return !evidence && askedDigits.slice(-4) === answeredDigits.slice(-4);
 	}
 	if (askedDigits.length <= 15 && answeredDigits.length <= 15) {
-		return askedDigits.slice(-PHONE_DIGITS) === answeredDigits.slice(-PHONE_DIGITS);
+		return phoneLine(askedDigits) === phoneLine(answeredDigits);
 	}
 	return askedDigits === answeredDigits;
 }

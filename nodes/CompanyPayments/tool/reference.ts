@@ -1,8 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { differences } from '../common/evidence';
+import type { Difference } from '../common/evidence';
 import { toolExternalId } from '../common/money';
-import type { MoneyContract, MoneyDetail } from '../common/money';
-import { UUID, canonicalReference } from '../../shared/transport/idempotency';
+import type { MoneyContract } from '../common/money';
+import { canonicalReference } from '../../shared/transport/idempotency';
+
+export { differences, normaliseArgument } from '../common/evidence';
+export type { Difference } from '../common/evidence';
 
 /*
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
@@ -18,79 +23,6 @@ import { UUID, canonicalReference } from '../../shared/transport/idempotency';
  * - after the call, what the answer says is compared with what was asked; a difference means the
  *   service answered with the payment stored under the reference, and the call is a conflict.
  */
-
-const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
-const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
-
-/**
- * One value as the service would understand it, so the same request written two ways compares
- * equal: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
- * dashes and brackets, a UUID in lower case, empty values and their absence alike, object keys
- * in order.
- */
-export function normaliseArgument(value: unknown): unknown {
-	if (value === null || value === undefined) return undefined;
-	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
-	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string') {
-		const text = value.trim().replace(/\s+/g, ' ');
-		if (text === '') return undefined;
-		if (PLAIN_DECIMAL.test(text)) {
-			const [whole, fraction = ''] = text.replace(/^\+/, '').split('.');
-			const kept = fraction.replace(/0+$/, '');
-			return kept === '' ? whole : `${whole}.${kept}`;
-		}
-		if (SEPARATED_NUMBER.test(text) && text.replace(/\D/g, '').length >= 7) {
-			return `${text.startsWith('+') ? '+' : ''}${text.replace(/\D/g, '')}`;
-		}
-		return UUID.test(text) ? text.toLowerCase() : text;
-	}
-	if (Array.isArray(value)) return value.map(normaliseArgument);
-	if (typeof value === 'object') {
-		const out: Record<string, unknown> = {};
-		for (const key of Object.keys(value as object).sort()) {
-			const normal = normaliseArgument((value as Record<string, unknown>)[key]);
-			if (normal !== undefined) out[key] = normal;
-		}
-		return Object.keys(out).length === 0 ? undefined : out;
-	}
-	return String(value);
-}
-
-function sameValue(detail: MoneyDetail, asked: unknown, answered: unknown): boolean {
-	if (detail.same) return detail.same(asked, answered);
-	return JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(answered));
-}
-
-export interface Difference extends IDataObject {
-	field: string;
-	asked: string;
-	paid: string;
-}
-
-/**
- * How an answer (or a found record) differs from what this call asks, one entry per declared
- * detail that both name; empty when they agree.
- */
-export function differences(
-	ctx: IExecuteFunctions,
-	contract: MoneyContract,
-	itemIndex: number,
-	answer: IDataObject,
-): Difference[] {
-	const out: Difference[] = [];
-	for (const detail of contract.details) {
-		const asked = detail.asked(ctx, itemIndex, answer);
-		const answered = detail.answered(answer);
-		if (asked === undefined || asked === null || answered === undefined || answered === null) {
-			continue;
-		}
-		if (sameValue(detail, asked, answered)) continue;
-		const show = detail.show ?? ((value: unknown) => String(value));
-		out.push({ field: detail.name, asked: show(asked), paid: show(answered) });
-	}
-	return out;
-}
 
 /**
  * Reads every detail this call asks, so that a value that breaks its rule is refused (with the
@@ -133,29 +65,41 @@ export async function lookUpPayment(
 	});
 	if (carrying.length === 0) return { kind: 'none' };
 	for (const record of carrying) {
-		if (differences(ctx, contract, itemIndex, record).length === 0) return { kind: 'this', record };
+		if (differences(ctx, contract, itemIndex, record, true).length === 0) {
+			return { kind: 'this', record };
+		}
 	}
 	const record = carrying[0];
-	return { kind: 'conflict', record, diff: differences(ctx, contract, itemIndex, record) };
+	return { kind: 'conflict', record, diff: differences(ctx, contract, itemIndex, record, true) };
 }
 
-/** The conflict the model reads when a reference already names another payment. */
+/**
+ * The conflict the model reads when a reference names another payment: found before anything was
+ * sent (`found`: nothing new was paid), or in the answer to the write this call sent (`sent`: the
+ * service answered with other details, so whether this payment was made is unknown).
+ */
 export function conflictError(
 	reference: string,
-	found: IDataObject,
+	record: IDataObject,
 	diff: Difference[],
+	when: 'found' | 'sent' = 'found',
 ): IDataObject {
 	const what = diff.map((d) => `${d.field} ${d.paid} (this call asked ${d.asked})`).join(', ');
+	const found = when === 'found';
 	return {
 		error: {
-			message: `Conflict: payment reference "${reference}" already names another payment (${what}). Nothing new was paid by this call.`,
+			message: found
+				? `Conflict: payment reference "${reference}" already names another payment (${what}). Nothing new was paid by this call.`
+				: `Conflict: the service answered this payment (reference "${reference}") with another payment's details (${what}). It may be an earlier payment stored under this reference, and then nothing new was paid; or it is this payment in the service's own spelling. Whether this call paid is unknown.`,
 			errorCode: 'PAYMENT_REFERENCE_CONFLICT',
 			paymentReference: reference,
-			paid: 'not by this call',
-			existingPaymentId: typeof found.id === 'string' ? found.id : null,
+			paymentOutcome: found ? 'not_paid' : 'unknown',
+			paid: found ? 'not by this call' : 'unknown',
+			existingPaymentId: typeof record.id === 'string' ? record.id : null,
 			differences: diff,
-			whatToDo:
-				'If this is the same payment, call again with exactly its earlier details. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.',
+			whatToDo: found
+				? 'If this is the same payment, call again with exactly its earlier details. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.'
+				: 'Tell the user: look the payment up (its ID is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.',
 		},
 	};
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../shared/transport';
-import { PAYMENT_REFERENCE, paymentReference } from '../common/money';
+import { PAYMENT_REFERENCE, paymentReference, withOutcome } from '../common/money';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
@@ -79,7 +79,10 @@ async function moneyAnswer(
 			: await operation.execute.call(ctx, itemIndex);
 	const records = recordsOf(result);
 	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
-	if (diff.length > 0) return { failed: true, json: conflictError(reference, records[0], diff) };
+	// The write was sent: an answer with other details is not "nothing paid", it is unknown.
+	if (diff.length > 0) {
+		return { failed: true, json: conflictError(reference, records[0], diff, 'sent') };
+	}
 	return { failed: false, records };
 }
 
@@ -97,7 +100,8 @@ async function toolAnswer(
 		const records = recordsOf(await operation.execute.call(ctx, itemIndex));
 		return { failed: false, records, fields };
 	} catch (caught) {
-		const error = withItemIndex(ctx, caught as Error, itemIndex);
+		const failed = withItemIndex(ctx, caught as Error, itemIndex);
+		const error = operation.kind === 'money' ? withOutcome(failed) : failed;
 		// Only an explicit "On Error: Stop Workflow" stops the agent's run (as n8n 2.41 does).
 		if (ctx.getNode().onError === 'stopWorkflow') throw error;
 		return { failed: true, json: toolErrorJson(error) };
@@ -144,7 +148,11 @@ export async function routeAsTool(
 		const answer = await toolAnswer(ctx, resource, operation, index);
 		if (answer.failed && outsideExecution(ctx)) {
 			const text = JSON.stringify(maskForModel(asErrorObject(answer.json), secrets));
-			throw new NodeOperationError(ctx.getNode(), text, { itemIndex: index });
+			const error = new NodeOperationError(ctx.getNode(), text, { itemIndex: index });
+			// n8n swaps a message that names a socket code (ECONNRESET, ETIMEDOUT…) for its own
+			// "retry the request immediately": the client must read OUTCOME_UNKNOWN as it is.
+			error.message = text;
+			throw error;
 		}
 		const records = answer.failed
 			? [answer.json]

@@ -10,7 +10,7 @@ export const block = idCall({
 	tool: {
 		text: 'Block a user wallet. Needs: Wallet ID. Returns the blocked wallet.',
 	},
-	docs: { endpoint: "`POST /user-wallets/{walletId}/block`" },
+	docs: { endpoint: '`POST /user-wallets/{walletId}/block`' },
 	properties: walletIdFields,
 	method: 'POST',
 	readId: readWalletId,

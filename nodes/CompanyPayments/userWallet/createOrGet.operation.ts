@@ -16,8 +16,8 @@ export const createOrGet: OperationDefinition = {
 		text: 'Create the deposit wallet of an end user, or return the one this user already has. Needs: External ID (your identifier of the user). Returns the wallet: id, externalId, address, status.',
 	},
 	docs: {
-		endpoint: "`POST /user-wallets`",
-		notes: "Body `externalId`; one wallet per external ID.",
+		endpoint: '`POST /user-wallets`',
+		notes: 'Body `externalId`; one wallet per external ID.',
 	},
 	properties: [externalIdField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -13,8 +13,8 @@ export const getBlocked = listOperation({
 		compact: WALLET_FIELDS,
 	},
 	docs: {
-		endpoint: "`GET /user-wallets/blocked`",
-		notes: "Return All / Limit.",
+		endpoint: '`GET /user-wallets/blocked`',
+		notes: 'Return All / Limit.',
 	},
 	path: ENDPOINTS.userWalletsBlocked,
 	itemsKey: 'wallets',

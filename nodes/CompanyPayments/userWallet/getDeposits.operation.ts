@@ -14,8 +14,8 @@ export const getDeposits = listOperation({
 		compact: DEPOSIT_FIELDS,
 	},
 	docs: {
-		endpoint: "`GET /user-wallets/deposits`",
-		notes: "Query `externalId`, `status`, `limit`, `offset`; one item per deposit.",
+		endpoint: '`GET /user-wallets/deposits`',
+		notes: 'Query `externalId`, `status`, `limit`, `offset`; one item per deposit.',
 	},
 	path: ENDPOINTS.userWalletDeposits,
 	itemsKey: 'deposits',

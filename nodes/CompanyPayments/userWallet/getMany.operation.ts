@@ -11,8 +11,8 @@ export const getMany = listOperation({
 		compact: WALLET_FIELDS,
 	},
 	docs: {
-		endpoint: "`GET /user-wallets`",
-		notes: "Return All / Limit.",
+		endpoint: '`GET /user-wallets`',
+		notes: 'Return All / Limit.',
 	},
 	path: ENDPOINTS.userWallets,
 	itemsKey: 'wallets',

@@ -11,8 +11,8 @@ export const replace = idCall({
 		text: 'Block a user wallet and create a new one for the same end user. Needs: Wallet ID. Returns the new wallet with its address.',
 	},
 	docs: {
-		endpoint: "`POST /user-wallets/{walletId}/replace`",
-		notes: "Blocks the wallet and creates a new one for the same external user.",
+		endpoint: '`POST /user-wallets/{walletId}/replace`',
+		notes: 'Blocks the wallet and creates a new one for the same external user.',
 	},
 	properties: walletIdFields,
 	method: 'POST',

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
-import { digest16, fitted, identity } from '../identity';
+import { fitted, identity } from '../identity';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -147,28 +147,40 @@ export function exactText(
 }
 
 /**
- * A payment reference as it names a payment: Unicode-normalised (NFKC), trimmed, inner white
- * space as one space, in lower case. A model or a person writes the same invoice as "INV-1042",
- * "inv-1042" or "INV-1042 " from one call to the next; those are one payment, never three.
+ * A payment reference as it names a payment: Unicode-normalised (NFKC), invisible characters
+ * dropped, every dash or minus sign a hyphen, trimmed, inner white space as one space, in lower
+ * case (İNV is inv). A model or a person writes the same invoice as "INV-1042", "inv-1042",
+ * "INV–1042" or "INV-1042 " from one call to the next; those are one payment, never four.
  */
 export function canonicalReference(reference: string): string {
-	return reference.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+	return reference
+		.normalize('NFKC')
+		.replace(INVISIBLE, '')
+		.replace(DASHES, '-')
+		.trim()
+		.replace(/\s+/g, ' ')
+		.toLowerCase()
+		.replace(/i\u0307/g, 'i');
 }
+
+/** Characters that show as nothing: zero-width spaces and joiners, word joiner, soft hyphen, BOM. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g;
+/** Dashes and minus signs that read as a hyphen in a reference (INV‐100, INV–100, INV−100). */
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
 
 /**
  * The Idempotency-Key of a payment a tool call names by its reference:
- * `ref:<operation>/<where>:<reference>` (nodes/shared/identity.ts), where `where` is 16 hex
- * characters of SHA-256 over n8n's instance ID, the workflow ID and the node ID, and the reference
- * is canonical (canonicalReference).
- * Not the execution: an MCP Server Trigger runs the tool before n8n creates one, and every MCP
- * call is a new one. So the same reference, by any route (the same agent run, two MCP calls or
- * sessions, a retry after a client timeout, a new execution, another n8n process of the same
- * instance), names the same payment.
+ * `ref:<resource.operation>:<reference>` (nodes/shared/identity.ts), the reference canonical
+ * (canonicalReference). A reference names a payment of the company, so nothing of n8n is part of
+ * it: not the execution (an MCP Server Trigger runs the tool before n8n creates one, and every MCP
+ * call is a new one), nor the node, workflow or instance (an agent's tool node and an MCP
+ * server's, a duplicated workflow, a second n8n on the same company, all asking for invoice
+ * INV-1042, ask for one payment). The service keeps keys per company, which is the scope the
+ * credential gives. So the same reference, by any route, sends the same key.
  */
-export function referenceKey(ctx: IExecuteFunctions, given: string, operation: string): string {
-	const where = digest16(`${instanceAndWorkflow(ctx)}/${ctx.getNode().id}`);
+export function referenceKey(given: string, operation: string): string {
 	return fitted(
-		identity('ref', [operation, where], [canonicalReference(given)]),
+		identity('ref', [operation], [canonicalReference(given)]),
 		IDEMPOTENCY_KEY_MAX_LENGTH,
 	);
 }

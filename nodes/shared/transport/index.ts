@@ -13,5 +13,5 @@ export type { NetworkFailure, NetworkFailureKind } from './network';
 export { environmentLabel, environmentMismatch, environmentOf } from './environment';
 export type { Environment } from './environment';
 export type { ServiceErrorInfo } from './serviceError';
-export { OUTCOME_UNKNOWN, markOutcome, outcomeFields } from './outcome';
+export { OUTCOME_UNKNOWN, markOutcome, outcomeFields, outcomeUnknownError } from './outcome';
 export type { MoneyWrite, PaymentOutcome } from './outcome';

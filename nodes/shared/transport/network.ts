@@ -57,6 +57,10 @@ const TLS_CODE = /SSL|TLS|EPROTO/i;
 const CODE_IN_MESSAGE =
 	/\b(E[A-Z]{2,}[A-Z_]*|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|[A-Z_]*SELF_SIGNED[A-Z_]*)\b/;
 
+/** Words of a failure that may come after the request left n8n. */
+const SENT_SIGNS =
+	/ECONNRESET|EPIPE|socket hang up|ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|timed? ?out|EPROTO|bad record mac|decryption failed/i;
+
 function kindOf(code: string | null, message: string): NetworkFailureKind {
 	const text = `${code ?? ''} ${message}`;
 	if (code !== null && TLS_HANDSHAKE_CODE.test(code)) return 'tls';
@@ -98,7 +102,13 @@ export function networkFailure(error: unknown): NetworkFailure {
 		}
 		current = candidate.cause;
 	}
-	if (code === null) code = CODE_IN_MESSAGE.exec(messages.join(' '))?.[1] ?? null;
-	const kind = kindOf(code, messages.join(' '));
-	return { kind, code, explanation: EXPLANATIONS[kind], maybeSent: !NOTHING_SENT.has(kind) };
+	const text = messages.join(' ');
+	if (code === null) code = CODE_IN_MESSAGE.exec(text)?.[1] ?? null;
+	// The socket's own code decides the kind; the messages only where it says nothing.
+	const byCode = code === null ? 'other' : kindOf(code, '');
+	const kind = byCode !== 'other' ? byCode : kindOf(code, text);
+	// "Nothing was sent" only when nothing in the whole chain says it may have been: a reset whose
+	// cause mentions a refused proxy fallback was still a reset of a request that had left.
+	const maybeSent = !NOTHING_SENT.has(kind) || SENT_SIGNS.test(`${code ?? ''} ${text}`);
+	return { kind, code, explanation: EXPLANATIONS[kind], maybeSent };
 }

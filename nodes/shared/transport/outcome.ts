@@ -146,15 +146,15 @@ export function outcomeUnknownError(
 		lines: string[];
 		/** The service's answer read as an error, when there was an answer. */
 		info?: ServiceErrorInfo;
-		where: string;
+		/** The environment and base URL, where the caller knows them. */
+		where?: string;
 		itemIndex?: number;
 	},
 ): NodeApiError {
 	const { info } = facts;
 	const message = `${OUTCOME_UNKNOWN}: ${write.what}, or not: ${facts.reason}`;
-	const description = [...facts.lines, `Environment: ${facts.where}`, ...whatToDoLines(write)].join(
-		LINE_BREAK,
-	);
+	const environment = facts.where === undefined ? [] : [`Environment: ${facts.where}`];
+	const description = [...facts.lines, ...environment, ...whatToDoLines(write)].join(LINE_BREAK);
 	const response: JsonObject = {
 		errorCode: OUTCOME_UNKNOWN,
 		message,

@@ -536,7 +536,20 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
 		}
-		await retryClock.sleep(delay, signal);
+		try {
+			await retryClock.sleep(delay, signal);
+		} catch (cancelled) {
+			// Cancelled while waiting to repeat: an earlier attempt may still have acted.
+			if (money && machine?.outcome === 'unknown') {
+				throw outcomeUnknownError(this.getNode(), money, {
+					reason: `the execution was cancelled while waiting to repeat it, after an earlier attempt (${machine.actedFirst}) that may have acted`,
+					lines: [(cancelled as Error).message],
+					where: credential.where,
+					itemIndex,
+				});
+			}
+			throw cancelled;
+		}
 		waitedMs += delay;
 	}
 	const status = response.statusCode;
@@ -565,6 +578,23 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 	// A successful answer that cannot be read may still hold what it answers (a card number and
 	// CVV, a new member's API key): its text is never shown, only its size and first character.
 	const unread = parsed.ok ? '' : unreadableBody(parsed.text);
+	// A money write is paid only on an answer that is a record: an empty body, null or a bare
+	// value proves nothing about what the service did.
+	const record =
+		parsed.ok &&
+		typeof parsed.value === 'object' &&
+		parsed.value !== null &&
+		!Array.isArray(parsed.value) &&
+		Object.keys(parsed.value).length > 0;
+	if (money && parsed.ok && !record) {
+		throw outcomeUnknownError(this.getNode(), money, {
+			reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(parsed.value) ?? 'nothing'}), so it does not show what the service did`,
+			lines: [`HTTP status: ${status}`],
+			info: readServiceError(status, undefined, response.headers),
+			where: credential.where,
+			itemIndex,
+		});
+	}
 	if (!parsed.ok && money) {
 		throw outcomeUnknownError(this.getNode(), money, {
 			reason: `the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
