@@ -304,7 +304,6 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 	});
 
 	it('is the same however the reference is written: letter case, spaces, full-width forms', () => {
-		const context = toolContext({ parameters: createPayout() });
 		const key = (reference: string) => referenceKey(reference, 'payout.create');
 		for (const written of ['inv-1042', ' INV-1042 ', 'ＩＮＶ-１０４２']) {
 			expect([written, key(written)]).toEqual([written, key(REFERENCE)]);
@@ -413,14 +412,12 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 	});
 
 	it('scopes the reference to the operation', () => {
-		const context = toolContext({ parameters: createPayout() });
 		expect(referenceKey(REFERENCE, 'payout.create')).not.toBe(
 			referenceKey(REFERENCE, 'card.recharge'),
 		);
 	});
 
 	it('hashes a reference that is not printable or too long', () => {
-		const context = toolContext({ parameters: createPayout() });
 		expect(referenceKey('Счёт 42', 'payout.create')).toMatch(
 			/^ref:payout\.create:sha256-[0-9a-f]{64}$/,
 		);

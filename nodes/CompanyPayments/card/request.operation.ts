@@ -117,6 +117,9 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	);
 }
 
+/** Stands for "the service refused the reference's own External ID as taken". */
+const TAKEN = Symbol('taken');
+
 /** The External ID an answer or a found card carries: the card's, or its request's. */
 function externalIdOf(answer: IDataObject): unknown {
 	const request = isObject(answer.request) ? answer.request : undefined;
@@ -198,9 +201,12 @@ export const request: OperationDefinition = {
 		// As a tool the External ID is the payment's identity (common/money.ts).
 		const externalId = requestedExternalId(this, itemIndex);
 		const key = moneyKey(this, itemIndex, money);
-		let answer: unknown;
-		try {
-			answer = await apiRequest.call(this, {
+		// As a tool the External ID is the payment reference: the service saying it is taken is
+		// evidence that this payment was already requested (a request still pending has no card
+		// to find by it yet). Nothing new was requested.
+		const asTool = externalId !== undefined && runsAsAgentTool(this);
+		const answer = await apiRequest
+			.call(this, {
 				method: 'POST',
 				path: ENDPOINTS.cardRequest,
 				body: externalId === undefined ? undefined : { externalId },
@@ -213,25 +219,21 @@ export const request: OperationDefinition = {
 						: {
 								CARD_EXTERNAL_ID_TAKEN: `The external ID "${externalId}" is already used by another card or card request of this company; choose another one, or find the existing card with Card > Get Many filtered by this external ID`,
 							},
+			})
+			.catch((error: Error) => {
+				if (asTool && serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN') {
+					return TAKEN;
+				}
+				throw error;
 			});
-		} catch (error) {
-			// As a tool the External ID is the payment reference: the service saying it is taken
-			// is evidence that this payment was already requested (a request still pending has no
-			// card to find by it yet). Nothing new was requested.
-			if (
-				externalId !== undefined &&
-				runsAsAgentTool(this) &&
-				serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN'
-			) {
-				return {
-					outcome: 'pending',
-					repeated: true,
-					cardId: null,
-					externalId,
-					note: `A card request carrying this payment reference already exists (the service refused a second one: CARD_EXTERNAL_ID_TAKEN); no card carries it yet, so it is still pending. Nothing new was requested. ${PENDING_NOTE}`,
-				};
-			}
-			throw error;
+		if (answer === TAKEN) {
+			return {
+				outcome: 'pending',
+				repeated: true,
+				cardId: null,
+				externalId,
+				note: `A card request carrying this payment reference already exists (the service refused a second one: CARD_EXTERNAL_ID_TAKEN); no card carries it yet, so it is still pending. Nothing new was requested. ${PENDING_NOTE}`,
+			};
 		}
 		return describeOutcome(this, itemIndex, answer);
 	},

@@ -536,19 +536,20 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
 		}
-		try {
-			await retryClock.sleep(delay, signal);
-		} catch (cancelled) {
-			// Cancelled while waiting to repeat: an earlier attempt may still have acted.
-			if (money && machine?.outcome === 'unknown') {
+		// Cancelled while waiting to repeat: an earlier attempt of a money write may still have
+		// acted, so its outcome is unknown; anything else stops with n8n's own cancellation.
+		const wait = retryClock.sleep(delay, signal);
+		if (money && machine?.outcome === 'unknown') {
+			await wait.catch((cancelled: Error) => {
 				throw outcomeUnknownError(this.getNode(), money, {
 					reason: `the execution was cancelled while waiting to repeat it, after an earlier attempt (${machine.actedFirst}) that may have acted`,
-					lines: [(cancelled as Error).message],
+					lines: [cancelled.message],
 					where: credential.where,
 					itemIndex,
 				});
-			}
-			throw cancelled;
+			});
+		} else {
+			await wait;
 		}
 		waitedMs += delay;
 	}
