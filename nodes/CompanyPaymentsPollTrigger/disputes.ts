@@ -1,4 +1,4 @@
-import { changeKey, disputeState } from '../shared/changeKey';
+import { changeKey, COMPANY_SCOPE, disputeParts, disputeState } from '../shared/changeKey';
 import type { PollOnlyEvent, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -26,7 +26,7 @@ export const disputes: WatchedList = {
 		return [
 			{
 				event: DISPUTE_STATUS_CHANGED,
-				changeKey: changeKey('dispute', id, disputeState(status, record.resolution)),
+				changeKey: changeKey('dispute', COMPANY_SCOPE, disputeParts(id, status, record.resolution)),
 				fields: {
 					disputeId: id,
 					orderId: field(record, 'orderId'),

@@ -992,7 +992,8 @@ describe('poll trigger, per seed', () => {
 			NEEDS.pollEvery(choices),
 			async (run) => {
 				const items = await emitted(run);
-				const ids = new Set(items.map((item) => String(item.changeKey).split(':')[1]));
+				// The record's id from the item's own fields, never parsed out of the key.
+				const ids = new Set(items.map((item) => String(item.payoutId ?? item.depositId)));
 				const company = run.sandbox.company.id;
 				for (const pattern of ['/payouts', '/wallets/deposits']) {
 					const truth = run.sandbox.generated.truth(pattern, company);

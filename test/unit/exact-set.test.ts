@@ -212,7 +212,7 @@ describe('the poll trigger emits each change once per poll', () => {
 		const keys = (run.items ?? []).map((item) => item.changeKey);
 		expect(new Set(keys).size).toBe(keys.length);
 		for (const record of records) {
-			expect(keys).toContain(`payout:${String(record.id)}:${String(record.status)}`);
+			expect(keys).toContain(`payout:company:${String(record.id)}:${String(record.status)}`);
 		}
 	});
 });

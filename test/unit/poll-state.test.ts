@@ -196,7 +196,7 @@ describe('a failed poll', () => {
 		service.failing.clear();
 		const next = await runPoll({ parameters, staticData });
 		expect(next.items!.map((item) => item.changeKey)).toEqual([
-			`payout:${record.id}:fail+refunded`,
+			`payout:company:${record.id}:fail:refunded`,
 		]);
 	});
 
@@ -273,8 +273,8 @@ describe('Fetch Test Event (manual mode)', () => {
 			mode: 'manual',
 		});
 		expect(manual.items!.map((item) => item.changeKey)).toEqual([
-			`payout:${latest.id}:success`,
-			'dispute:d-9:resolved+refund',
+			`payout:company:${latest.id}:success`,
+			'dispute:company:d-9:resolved:refund',
 		]);
 		expect(manual.staticData[STATE_KEY]).toBeUndefined();
 		expect(service.callsTo('/payouts')).toBe(1);
@@ -297,7 +297,7 @@ describe('polls of one node in one n8n process', () => {
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 		]);
 		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
-			`payout:${record.id}:success`,
+			`payout:company:${record.id}:success`,
 		]);
 	});
 
