@@ -46,15 +46,16 @@ const PRINTABLE = /^[\x21-\x7e]+$/;
 
 /**
  * An identity as a value the service takes (printable ASCII, at most `maxLength` characters):
- * itself when it fits, else its kind and scope followed by the SHA-256 of the whole identity, so
- * distinct identities stay distinct.
+ * itself when it fits, else its kind and scope followed by `%sha256-` and the SHA-256 of the whole
+ * identity, so distinct identities stay distinct. The `%` marks the hash: identity() writes every
+ * `%` of a value as `%25`, so no identity that fits reads like a hashed one.
  */
 export function fitted(key: string, maxLength: number): string {
 	if (key.length <= maxLength && PRINTABLE.test(key)) return key;
 	const digest = createHash('sha256').update(key).digest('hex');
 	const head = key.split(':').slice(0, 2).join(':');
-	const prefix = PRINTABLE.test(head) && head.length + 72 <= maxLength ? `${head}:` : '';
-	return `${prefix}sha256-${digest}`;
+	const prefix = PRINTABLE.test(head) && head.length + 73 <= maxLength ? `${head}:` : '';
+	return `${prefix}%sha256-${digest}`;
 }
 
 /** A short, stable, one-way name of a secret or a long value (16 hex characters of SHA-256). */
