@@ -13,6 +13,8 @@ export const disputes: WatchedList = {
 	label: 'disputes',
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',
+	// "Returns the company dispute history, newest first": the one list whose order is shown.
+	newestFirst: true,
 	query: () => ({}),
 	status: (record) => recordText(record.status),
 	// Status says only whether the dispute was looked at; the resolution is what matters.
