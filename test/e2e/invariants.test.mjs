@@ -90,7 +90,8 @@ const FIX_NAMES = {
 };
 
 /** Which choices a node fix is needed for, per invariant. */
-const arrivesAhead = (list) => list.arrivals > 0 && list.order === 'newest';
+/** Records arriving ahead of what was read: at the front of a newest-first list, anywhere in an unordered one. */
+const arrivesAhead = (list) => list.arrivals > 0 && list.order !== 'oldest';
 const leaves = (list) => list.departures > 0;
 const countMisleads = (list) =>
 	list.shape === 'envelope' && list.count === 'page' && !list.totalKey;
