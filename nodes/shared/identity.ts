@@ -28,16 +28,22 @@ function escapePart(part: string): string {
 	return part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');
 }
 
+/** A scope entry: escaped as a part, and `-` itself as `%2D`, since `-` stands for no scope. */
+function escapeScopeEntry(entry: string): string {
+	return entry === '-' ? '%2D' : escapePart(entry);
+}
+
 /**
  * The key of one thing: `<kind>:<scope…>:<part…>`, scope entries joined by `/`, parts by `:`,
- * each escaped. An empty scope reads `-` (so `a:-:b` is never `a::b` with one part moved).
+ * each escaped. An empty scope reads `-` (so `a:-:b` is never `a::b` with one part moved), and a
+ * scope of the one entry `-` reads `%2D` (so it is never the empty scope).
  */
 export function identity(
 	kind: IdentityKind,
 	scope: readonly string[],
 	parts: readonly string[],
 ): string {
-	const where = scope.length === 0 ? '-' : scope.map(escapePart).join('/');
+	const where = scope.length === 0 ? '-' : scope.map(escapeScopeEntry).join('/');
 	return [kind, where, ...parts.map(escapePart)].join(':');
 }
 

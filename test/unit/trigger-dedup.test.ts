@@ -138,7 +138,7 @@ describe('deduplication by X-Service-Delivery-Id', () => {
 
 	it('keeps very long ids as a hash', async () => {
 		const nodeId = freshNodeId();
-		const staticData = {};
+		const staticData: IDataObject = {};
 		const longId = 'x'.repeat(500);
 		await deliver({ nodeId, staticData, deliveryId: longId });
 		expect(readPersisted(staticData.deliveries).map(([key]) => key)).toEqual([storedId(longId)]);
