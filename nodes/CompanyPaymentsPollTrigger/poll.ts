@@ -262,7 +262,7 @@ async function pollOnce(
 		const states: Record<string, string> = {};
 		const found: Array<{ items: INodeExecutionData[]; at: number; created: number; id: string }> =
 			[];
-		let newest: { record: IDataObject; at: number } | undefined;
+		let newest: { record: IDataObject; at: number; created: number; id: string } | undefined;
 		const withoutStatus: string[] = [];
 		for (const answered of matching) {
 			// Keyed by its ID under any name the document gives it; none at all fails the poll.
@@ -275,7 +275,8 @@ async function pollOnce(
 			}
 			states[id] = state;
 			const at = lastActivity(record);
-			if (!newest || at > newest.at) newest = { record, at };
+			const when = { record, at, created: createdAt(record), id };
+			if (!newest || byTime(when, newest) > 0) newest = when;
 			// A state remembered in a legacy spelling is the same state (`retired` is `closed`).
 			const rememberedState = remembered?.[id];
 			const before =
@@ -291,7 +292,7 @@ async function pollOnce(
 					.changes(record, before)
 					.map((change) => item(change, list.kind, polledAt, before ?? null)),
 				at,
-				created: createdAt(record),
+				created: when.created,
 				id,
 			});
 		}
