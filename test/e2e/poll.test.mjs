@@ -231,7 +231,7 @@ test('a change both triggers see is handled once', async () => {
 		wait: true,
 	});
 	await waitFor(
-		async () => handledKeys(await executions()).includes('card:ext.warm-up-only:assigned'),
+		async () => handledKeys(await executions()).includes('card:company:ext:warm-up-only:assigned'),
 		'the warm-up delivery',
 	);
 	const res = await fetch(`${sandbox.url}/payouts`, {
