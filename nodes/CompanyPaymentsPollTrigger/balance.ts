@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { changeKey, COMPANY_SCOPE } from '../shared/changeKey';
 import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import type { Change, PollOnlyEvent } from './types';
@@ -47,8 +48,8 @@ export async function readBalance(ctx: ApiContext, threshold: number): Promise<B
 
 /**
  * The item of one crossing below the threshold. No webhook announces it; its key names the
- * poll that saw the crossing, so each crossing has its own (in the `<record>:<id>:<state>`
- * form of the shared change keys).
+ * poll that saw the crossing, so each crossing has its own (`identity()` of the company's
+ * balance, like every change key).
  */
 export function balanceChange(
 	reading: BalanceReading,
@@ -57,7 +58,7 @@ export function balanceChange(
 ): Change {
 	return {
 		event: BALANCE_BELOW_THRESHOLD,
-		changeKey: `balance:usdt:below@${polledAt}`,
+		changeKey: changeKey('balance', COMPANY_SCOPE, ['usdt', 'below', polledAt]),
 		fields: {
 			usdtBalance: reading.usdtBalance,
 			frozenBalance: reading.frozenBalance as IDataObject[string],

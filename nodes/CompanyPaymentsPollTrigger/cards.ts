@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { cardKeyId, changeKey } from '../shared/changeKey';
+import { cardKeyParts, changeKey, COMPANY_SCOPE } from '../shared/changeKey';
 import { normaliseStatus } from '../shared/contract/statuses';
 import type { PollOnlyEvent, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
@@ -28,11 +28,11 @@ export const cards: WatchedList = {
 	state: normalised,
 	changes(record) {
 		const status = normalised(record) as string;
-		const keyId = cardKeyId(record.externalId, record.id) as string;
+		const parts = cardKeyParts(record.externalId, record.id) as string[];
 		return [
 			{
 				event: status === 'assigned' ? 'card.assigned' : CARD_STATUS_CHANGED,
-				changeKey: changeKey('card', keyId, status),
+				changeKey: changeKey('card', COMPANY_SCOPE, [...parts, status]),
 				fields: {
 					cardId: recordText(record.id),
 					externalId: field(record, 'externalId'),

@@ -1,6 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeKey, normaliseDepositStatus } from '../shared/changeKey';
+import {
+	changeKey,
+	COMPANY_SCOPE,
+	normaliseDepositStatus,
+	userWalletScope,
+} from '../shared/changeKey';
 import { EVENTS, eventsOf } from '../shared/contract/events';
 import type { EventContract, EventName } from '../shared/contract/events';
 import type { PollOnlyEvent, WatchedList } from './types';
@@ -41,10 +46,14 @@ function depositList(
 			const id = recordText(record.id) as string;
 			const status = normalised(record) as string;
 			const externalId = walletType === 'user' ? recordText(record.externalId) : null;
+			// A user wallet's deposit is keyed in its wallet's scope, by the externalId the
+			// webhook body carries too (a record without one, against the document, keeps an
+			// empty one: it still never shares a key with a company deposit).
+			const scope = walletType === 'user' ? userWalletScope(externalId ?? '') : COMPANY_SCOPE;
 			return [
 				{
 					event: DEPOSIT_EVENTS[status] ?? DEPOSIT_STATUS_CHANGED,
-					changeKey: changeKey('deposit', id, status),
+					changeKey: changeKey('deposit', scope, [id, status]),
 					fields: {
 						depositId: id,
 						txHash: field(record, 'txHash'),

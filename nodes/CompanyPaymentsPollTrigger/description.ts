@@ -182,7 +182,7 @@ export const PROPERTIES: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_MAX_RECORDS,
 				description:
-					'Upper bound of what one poll reads from each list (pages of 100). Records beyond it are not checked in that poll.',
+					'Upper bound of what one poll reads from each list. A list that holds more fails the poll with an error naming it: most lists have no documented order, so the records not read could be the newest.',
 			},
 		],
 	},

@@ -1,4 +1,4 @@
-import { changeKey, disputeState } from '../shared/changeKey';
+import { changeKey, COMPANY_SCOPE, disputeParts, disputeState } from '../shared/changeKey';
 import type { PollOnlyEvent, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -13,6 +13,8 @@ export const disputes: WatchedList = {
 	label: 'disputes',
 	path: ENDPOINTS.disputes,
 	itemsKey: 'disputes',
+	// "Returns the company dispute history, newest first": the one list whose order is shown.
+	newestFirst: true,
 	query: () => ({}),
 	status: (record) => recordText(record.status),
 	// Status says only whether the dispute was looked at; the resolution is what matters.
@@ -26,7 +28,7 @@ export const disputes: WatchedList = {
 		return [
 			{
 				event: DISPUTE_STATUS_CHANGED,
-				changeKey: changeKey('dispute', id, disputeState(status, record.resolution)),
+				changeKey: changeKey('dispute', COMPANY_SCOPE, disputeParts(id, status, record.resolution)),
 				fields: {
 					disputeId: id,
 					orderId: field(record, 'orderId'),

@@ -1,4 +1,4 @@
-import { changeKey } from '../shared/changeKey';
+import { changeKey, COMPANY_SCOPE } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -19,7 +19,7 @@ export const orders: WatchedList = {
 		return [
 			{
 				event: 'order.status_changed',
-				changeKey: changeKey('order', id, status),
+				changeKey: changeKey('order', COMPANY_SCOPE, [id, status]),
 				fields: {
 					orderId: id,
 					walletOrderId: field(record, 'walletOrderId'),

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeKey, payoutState } from '../shared/changeKey';
+import {
+	changeKey,
+	COMPANY_SCOPE,
+	payoutParts,
+	payoutState,
+	rechargeParts,
+} from '../shared/changeKey';
 import { payoutFundsReturned } from '../shared/payoutFunds';
 import type { Change, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
@@ -70,7 +76,7 @@ export const payouts: WatchedList = {
 		const out: Change[] = [
 			{
 				event: 'payout.status_changed',
-				changeKey: changeKey('payout', id, payoutState(status, refunded)),
+				changeKey: changeKey('payout', COMPANY_SCOPE, payoutParts(id, status, refunded)),
 				fields,
 			},
 		];
@@ -84,7 +90,7 @@ export const payouts: WatchedList = {
 		) {
 			out.push({
 				event: 'payout.recharged',
-				changeKey: changeKey('payout', id, 'recharged'),
+				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id)),
 				fields,
 			});
 		}

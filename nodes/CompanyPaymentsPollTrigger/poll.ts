@@ -134,6 +134,51 @@ function lastActivity(record: IDataObject): number {
 	return latest;
 }
 
+function createdAt(record: IDataObject): number {
+	const value = record.createdAt;
+	const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+/** Earlier activity first; then earlier creation; then by ID, so equal times keep one order. */
+function byTime(
+	a: { at: number; created: number; id: string },
+	b: { at: number; created: number; id: string },
+): number {
+	if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+	if (a.created !== b.created) return a.created < b.created ? -1 : 1;
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The error of a list that holds more records than Max Records per List and Poll lets one poll
+ * read: the records not read may be the newest (the order is not shown) or older ones still in
+ * the window, so the poll would miss changes without a word. It emits nothing instead and keeps
+ * its state.
+ */
+function cutShort(
+	ctx: IPollFunctions,
+	list: WatchedList,
+	read: number,
+	settings: PollSettings,
+): NodeOperationError {
+	const unread = list.newestFirst
+		? `GET ${list.path} is documented newest first, so the records not read are older ones that may still be in the ${settings.windowDays}-day window`
+		: `The interface document does not show the order of GET ${list.path}, so the records not read may be the newest ones`;
+	// Lists that take an External ID filter can be narrowed to what the workflow is about.
+	const narrow =
+		list.query({ externalId: 'x' }).externalId === undefined
+			? ''
+			: ' narrow the list with its External ID filter,';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Company Payments Poll Trigger read ${read} ${list.label} (GET ${list.path}), the most Max Records per List and Poll (${settings.maxRecords}) allows, and the list holds more`,
+		{
+			description: `${unread}, and changes among them would be missed. Nothing was emitted and the state was kept, so the first poll after one of these steps catches up. Raise Max Records per List and Poll (Options) above the number of records GET ${list.path} holds,${narrow} or stop watching ${list.label} here and rely on the Company Payments Trigger (webhooks).`,
+		},
+	);
+}
+
 function item(
 	change: Change,
 	kind: WatchKind,
@@ -193,29 +238,31 @@ async function pollOnce(
 		if (!settings.watch.has(list.kind)) continue;
 		const filters = settings.filters[list.kind];
 		const qs = list.query(filters ?? {});
+		// "Fetch Test Event" reads one page of a list whose order is shown (its newest records);
+		// any other list is read as a poll reads it, since its first page may hold any records.
+		const onePage = manual && list.newestFirst === true;
+		const cap = onePage ? PAGE_SIZE : settings.maxRecords;
 		const result = await readWindow(api, {
 			path: list.path,
 			itemsKey: list.itemsKey,
 			qs,
 			cutoffMs,
-			maxRecords: manual ? PAGE_SIZE : settings.maxRecords,
+			maxRecords: cap,
+			newestFirst: list.newestFirst === true,
 		});
+		if (result.truncated && !onePage) throw cutShort(ctx, list, result.read, settings);
 		// The filters sent are checked on every record that comes back (shared/returnedFilter.ts).
 		const check = returnedCheck(list.path, qs, list.statusList);
 		const matching = result.records.filter((record) => check.accept(record));
 		const left = check.describe();
 		if (left) ctx.logger.warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
-		if (result.truncated && !manual) {
-			ctx.logger.warn(
-				`Company Payments Poll Trigger read ${result.read} ${list.label} (Max Records per List and Poll) before reaching the end of the ${settings.windowDays}-day window; older records were not checked in this poll`,
-			);
-		}
 		const remembered = previous?.lists[list.kind];
 		const baseline = remembered === undefined;
 		const wanted = statusFilter(filters, list.statusList);
 		const states: Record<string, string> = {};
-		const found: INodeExecutionData[][] = [];
-		let newest: { record: IDataObject; at: number } | undefined;
+		const found: Array<{ items: INodeExecutionData[]; at: number; created: number; id: string }> =
+			[];
+		let newest: { record: IDataObject; at: number; created: number; id: string } | undefined;
 		const withoutStatus: string[] = [];
 		for (const answered of matching) {
 			// Keyed by its ID under any name the document gives it; none at all fails the poll.
@@ -228,7 +275,8 @@ async function pollOnce(
 			}
 			states[id] = state;
 			const at = lastActivity(record);
-			if (!newest || at > newest.at) newest = { record, at };
+			const when = { record, at, created: createdAt(record), id };
+			if (!newest || byTime(when, newest) > 0) newest = when;
 			// A state remembered in a legacy spelling is the same state (`retired` is `closed`).
 			const rememberedState = remembered?.[id];
 			const before =
@@ -239,17 +287,19 @@ async function pollOnce(
 			if (baseline && !settings.emitExisting) continue;
 			const status = list.status(record);
 			if (wanted && (status === null || !wanted.has(status))) continue;
-			found.push(
-				list
+			found.push({
+				items: list
 					.changes(record, before)
 					.map((change) => item(change, list.kind, polledAt, before ?? null)),
-			);
+				at,
+				created: when.created,
+				id,
+			});
 		}
-		// Lists come newest first: emit oldest first, in the order things happened.
-		for (const changes of found.reverse()) items.push(...changes);
-		if (result.truncated && remembered) {
-			for (const [id, state] of Object.entries(remembered)) if (!(id in states)) states[id] = state;
-		}
+		// In the order things happened, by the records' own times: never by their place in the
+		// list, whose order the document does not show (but for the disputes).
+		found.sort(byTime);
+		for (const changes of found) items.push(...changes.items);
 		if (withoutStatus.length > 0) {
 			ctx.logger.warn(
 				`Company Payments Poll Trigger (${list.label}): ${withoutStatus.length} record(s) without a status, so no change can be told (${withoutStatus.slice(0, 3).join(', ')})`,

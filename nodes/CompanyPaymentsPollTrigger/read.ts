@@ -11,6 +11,11 @@ export interface WindowRequest {
 	cutoffMs: number;
 	/** At most this many records are read (the cost bound of one poll of this list). */
 	maxRecords: number;
+	/**
+	 * The document states the list newest first by `createdAt` (GET /disputes only): reading may
+	 * stop once the window is covered. Any other list is read to its end (or `maxRecords`).
+	 */
+	newestFirst: boolean;
 }
 
 export interface WindowResult {
@@ -35,15 +40,16 @@ function createdAtMs(record: IDataObject): number {
  * Reads the records of one list that fall in the window, through the package's pager
  * (nodes/shared/pager.ts: page cap, end of list, each record at most once).
  *
- * Lists are expected newest first by `createdAt` (documented for disputes; not shown for the
- * others, and what the node relies on to stop early). That expectation is checked on every
- * record read: reading stops before the list's end only while every record so far had a
- * readable `createdAt` no newer than the one before it, and the last one is older than the
- * window. A list in any other order is read to its end, up to `maxRecords`.
+ * The document shows the order of one list only (GET /disputes, newest first). Every other list
+ * is read to its end, up to `maxRecords`, in whatever order it comes: a list that merely looks
+ * newest first on its first pages may still hold a newer record further on. For the disputes the
+ * stated order is still checked on every record read: reading stops before the list's end only
+ * while every record so far had a readable `createdAt` no newer than the one before it, and the
+ * last one is older than the window.
  */
 export async function readWindow(ctx: ApiContext, request: WindowRequest): Promise<WindowResult> {
 	const records: IDataObject[] = [];
-	let newestFirst = true;
+	let newestFirst = request.newestFirst;
 	let previousCreated = Number.POSITIVE_INFINITY;
 	const result = await readList(
 		ctx,

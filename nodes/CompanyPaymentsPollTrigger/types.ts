@@ -46,6 +46,8 @@ export interface WatchedList {
 	 */
 	path: string;
 	itemsKey: string;
+	/** The document states this list newest first (GET /disputes); no other list's order is shown. */
+	newestFirst?: true;
 	/** Query parameters the list takes from this kind's filters (identity filters only). */
 	query(filters: IDataObject): IDataObject;
 	/** The record's state as remembered between polls, or null when it has no status. */

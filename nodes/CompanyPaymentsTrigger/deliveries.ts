@@ -1,5 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
+
+import { fitted, identity } from '../shared/identity';
 
 /** Header names as Node.js gives them (lower case). */
 export const DELIVERY_ID_HEADER = 'x-service-delivery-id';
@@ -163,10 +165,13 @@ const logs = new Map<string, DeliveryLog>();
 
 export type DeliveryVerdict = 'new' | 'duplicate';
 
-/** The id as stored: as sent, or a hash when it is very long. */
-export function storedId(deliveryId: string): string {
-	if (deliveryId.length <= MAX_STORED_ID_LENGTH && !/[\r\n]/.test(deliveryId)) return deliveryId;
-	return `sha256:${createHash('sha256').update(deliveryId).digest('hex')}`;
+/**
+ * The dedup key of a delivery: `identity('delivery', scope, [id])`, fitted (a very long id, or
+ * one with line breaks, becomes a hash no other id can pass for). The store it is kept in is the
+ * scope (one per workflow, node and live/test), so the store's own keys leave `scope` empty.
+ */
+export function storedId(deliveryId: string, scope: readonly string[] = []): string {
+	return fitted(identity('delivery', scope, [deliveryId]), MAX_STORED_ID_LENGTH);
 }
 
 /**

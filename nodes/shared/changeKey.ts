@@ -4,6 +4,7 @@ import { EVENTS, isEventName } from './contract/events';
 import { recordText } from './contract/guards';
 import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
+import { identity } from './identity';
 import { payoutFundsReturned } from './payoutFunds';
 
 /**
@@ -11,47 +12,100 @@ import { payoutFundsReturned } from './payoutFunds';
  *
  * The webhook trigger computes it from an event body, the poll trigger from the record it read
  * from a list. A workflow fed by both keeps exactly one item per change with n8n's Remove
- * Duplicates on `changeKey`. The form is `<record>:<id>:<state>`:
+ * Duplicates on `changeKey`. Every key is `identity(record, scope, parts)` (./identity.ts): the
+ * kind of record, where it lives, and the parts that name the record and its state, each escaped,
+ * so two different changes never share a key whatever their IDs hold (`:`, `/`, `%`, `ext.`):
  *
- * | record  | id                                        | state                                  |
- * |---------|-------------------------------------------|----------------------------------------|
- * | order   | order id                                  | status                                 |
- * | deposit | deposit id                                | status, legacy values normalised       |
- * | payout  | payout id                                 | status, `+refunded` once funds are back; `recharged` |
- * | card    | `ext.<externalId>` when set, else card id | status, legacy `retired` as `closed`   |
- * | dispute | dispute id                                | status, `+<resolution>` when resolved  |
+ * | record  | scope                                      | parts                                                 |
+ * |---------|--------------------------------------------|-------------------------------------------------------|
+ * | order   | `company`                                  | order id, status                                      |
+ * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised)         |
+ * | payout  | `company`                                  | payout id, status, `refunded` once funds are back; a recharge: id, `success`, `recharged` |
+ * | card    | `company`                                  | `ext`, externalId when set, else `id`, card id; status (legacy `retired` as `closed`) |
+ * | dispute | `company`                                  | dispute id, status, the resolution once set           |
+ *
+ * e.g. `deposit:user-wallet/user-1001:d1:completed`, `payout:company:po_1:fail:refunded`.
+ *
+ * A user-wallet deposit is told from a company one by what both sides carry: the `externalId` of
+ * the user wallet (the document: "Deposits of user wallets use the same deposit events with an
+ * additional `externalId`"; a user-wallet deposit record has it as a required field).
  *
  * A record that returns to a state it had before (an order confirmed after a dispute is
  * `success` again) gets the same key again: neither side can tell the two apart from what it
  * reads, so such a repeat is dropped by the recipe. The docs say so.
  */
-export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute';
+export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute' | 'balance';
+
+/** Where a record lives: the company's own lists, or one user wallet (by its externalId). */
+export type ChangeScope = readonly string[];
+
+export const COMPANY_SCOPE: ChangeScope = ['company'];
+
+/** The scope of a user wallet's records: the wallet's `externalId`. */
+export function userWalletScope(externalId: string): ChangeScope {
+	return ['user-wallet', externalId];
+}
+
+/**
+ * The scope of a deposit, from its `externalId` (a webhook body's or a list record's): a user
+ * wallet's when it carries one, else the company's.
+ */
+export function depositScope(externalId: unknown): ChangeScope {
+	const ext = recordText(externalId);
+	return ext === null ? COMPANY_SCOPE : userWalletScope(ext);
+}
 
 /** A deposit status in its current form: `aml_pass` → `aml_passed`, `aml_fail` → `aml_failed`. */
 export function normaliseDepositStatus(status: string): string {
 	return normaliseStatus('userDeposit', status);
 }
 
-export function changeKey(record: ChangeRecord, id: string, state: string): string {
-	return `${record}:${id}:${state}`;
+/** The key of one change: the one identity function, with the record's kind and scope. */
+export function changeKey(
+	record: ChangeRecord,
+	scope: ChangeScope,
+	parts: readonly string[],
+): string {
+	return identity(record, scope, parts);
 }
 
-/** The state part of a payout's key: its status, and `+refunded` once the funds are back. */
+/** The state the poll trigger remembers for a payout: its status, and `+refunded` once the funds are back. */
 export function payoutState(status: string, fundsReturned: boolean): string {
 	return fundsReturned ? `${status}+refunded` : status;
 }
 
-/** The id part of a card's key: the caller's `externalId` when set (the webhook carries it), else the card id. */
-export function cardKeyId(externalId: unknown, cardId: unknown): string | null {
-	const ext = recordText(externalId);
-	if (ext !== null) return `ext.${ext}`;
-	return recordText(cardId);
+/** The parts of a payout's key: id and status, and `refunded` once the funds are back. */
+export function payoutParts(id: string, status: string, fundsReturned: boolean): string[] {
+	return fundsReturned ? [id, status, 'refunded'] : [id, status];
 }
 
-/** The state part of a dispute's key: its status, and `+<resolution>` once one is set. */
+/** The parts of a payout's recharge (back to success after a refund, charged again). */
+export function rechargeParts(id: string): string[] {
+	return [id, 'success', 'recharged'];
+}
+
+/**
+ * The parts that name a card: the caller's `externalId` when set (the webhook carries it,
+ * unique within the company), else the card id, each under its own marker so an ID never
+ * passes for an externalId. Null when the card has neither.
+ */
+export function cardKeyParts(externalId: unknown, cardId: unknown): string[] | null {
+	const ext = recordText(externalId);
+	if (ext !== null) return ['ext', ext];
+	const id = recordText(cardId);
+	return id === null ? null : ['id', id];
+}
+
+/** The state the poll trigger remembers for a dispute: its status, and `+<resolution>` once one is set. */
 export function disputeState(status: string, resolution: unknown): string {
 	const res = recordText(resolution);
 	return res === null ? status : `${status}+${res}`;
+}
+
+/** The parts of a dispute's key: id and status, and the resolution once one is set. */
+export function disputeParts(id: string, status: string, resolution: unknown): string[] {
+	const res = recordText(resolution);
+	return res === null ? [id, status] : [id, status, res];
 }
 
 type KeyRule = (event: EventName, body: IDataObject, status: string | null) => string | null;
@@ -61,13 +115,24 @@ function eventRecordId(event: EventName, body: IDataObject): string | null {
 	return recordText(body[EVENTS[event].idField]);
 }
 
-/** `<record>:<id>:<status>`, the status passed through `state`. */
-function byStatus(record: ChangeRecord, state: (status: string) => string = (s) => s): KeyRule {
+/** The record's id and status as parts (the status passed through `state`), in `scope`. */
+function byStatus(
+	record: ChangeRecord,
+	scope: (body: IDataObject) => ChangeScope = () => COMPANY_SCOPE,
+	state: (status: string) => string = (s) => s,
+): KeyRule {
 	return (event, body, status) => {
 		const id = eventRecordId(event, body);
-		return id && status ? changeKey(record, id, state(status)) : null;
+		return id && status ? changeKey(record, scope(body), [id, state(status)]) : null;
 	};
 }
+
+/** A deposit event: a user wallet's when the body carries its `externalId`. */
+const depositRule = byStatus(
+	'deposit',
+	(body) => depositScope(body.externalId),
+	normaliseDepositStatus,
+);
 
 /**
  * The change-key rule of every event of the document. A `Record` over `EventName`: an event added
@@ -75,22 +140,26 @@ function byStatus(record: ChangeRecord, state: (status: string) => string = (s) 
  */
 const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 	'order.status_changed': byStatus('order'),
-	'deposit.created': byStatus('deposit', normaliseDepositStatus),
-	'deposit.completed': byStatus('deposit', normaliseDepositStatus),
-	'deposit.aml_failed': byStatus('deposit', normaliseDepositStatus),
+	'deposit.created': depositRule,
+	'deposit.completed': depositRule,
+	'deposit.aml_failed': depositRule,
 	'payout.status_changed': (event, body, status) => {
 		const id = eventRecordId(event, body);
 		return id && status
-			? changeKey('payout', id, payoutState(status, payoutFundsReturned(body, event)))
+			? changeKey(
+					'payout',
+					COMPANY_SCOPE,
+					payoutParts(id, status, payoutFundsReturned(body, event)),
+				)
 			: null;
 	},
 	'payout.recharged': (event, body) => {
 		const id = eventRecordId(event, body);
-		return id ? changeKey('payout', id, 'recharged') : null;
+		return id ? changeKey('payout', COMPANY_SCOPE, rechargeParts(id)) : null;
 	},
 	'card.assigned': (_event, body) => {
-		const id = cardKeyId(body.externalId, body.cardId ?? body.id);
-		return id ? changeKey('card', id, 'assigned') : null;
+		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);
+		return parts ? changeKey('card', COMPANY_SCOPE, [...parts, 'assigned']) : null;
 	},
 };
 

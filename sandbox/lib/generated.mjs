@@ -3,7 +3,8 @@
 // A seed (a number or a string) draws, through a small deterministic generator:
 //   per start:        every profile choice, legacy status spellings, a redirect, bursts of 429,
 //                     an HTML 502 from a proxy;
-//   per list:         page cap, order (where the contract does not state it), envelope (bare or
+//   per list:         page cap, order (newest or oldest first, or none at all, where the contract
+//                     does not state it), envelope (bare or
 //                     an object, its records key, `total` present or absent under which name,
 //                     `count` absent, the page length or the total), how often records
 //                     arrive and leave while the list is read, and the largest `limit` it
@@ -40,6 +41,17 @@ export function hashText(text) {
 		h = Math.imul(h, 0x01000193) >>> 0;
 	}
 	return h >>> 0;
+}
+
+/**
+ * An unordered list as a service without a stated order may serve it: the records shuffled by the
+ * seed, each record's place drawn from its id (FNV-1a of `<seed>|unordered:<id>`), so the order
+ * holds across pages and requests, and a record that arrives lands at a place of its own, not at
+ * either end.
+ */
+export function inUnorderedOrder(seed, records) {
+	const rank = (record) => hashText(`${seed}|unordered:${record.id}`);
+	return [...records].sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
@@ -158,7 +170,8 @@ export const GENERATED_CHOICES = Object.freeze({
 	},
 	list: {
 		pageCap: 'integer 3..100 (often 100, 50 or 25)',
-		order: ['newest', 'oldest'],
+		/** Where the document states no order: newest or oldest first, or none (a shuffle by seed). */
+		order: ['newest', 'oldest', 'unordered'],
 		shape: ['envelope', 'bare'],
 		itemsKey: ['<own key>', 'items', 'data', 'results', 'records', 'entries'],
 		totalKey: [null, 'total', 'totalCount'],
@@ -210,7 +223,10 @@ function drawList(seed, pattern, spec) {
 		maxLimit: r.chance(0.5) ? r.pick([1000, 10_000]) : Math.max(pageCap, r.pick([100, 250, 500])),
 		limitRefusal: r.pick(['details', 'message']),
 	};
-	return { pageCap, order, ...envelope, ...churn, ...paging };
+	// Drawn after everything else (issue 36.5): a third of the lists whose order is not stated
+	// come in no order at all; the other draws of a seed stay what they were.
+	const unordered = !spec.orderStated && r.chance(1 / 3);
+	return { pageCap, order: unordered ? 'unordered' : order, ...envelope, ...churn, ...paging };
 }
 
 /**
@@ -447,7 +463,13 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 	const leave = (pattern, company, offset, r, by) => {
 		const visible = stored(pattern, company.id).filter((x) => !hidden.has(x.id));
 		if (visible.length === 0) return null;
-		const inOrder = choices.lists[pattern].order === 'oldest' ? visible : [...visible].reverse();
+		const order = choices.lists[pattern].order;
+		const inOrder =
+			order === 'oldest'
+				? visible
+				: order === 'unordered'
+					? inUnorderedOrder(seed, visible)
+					: [...visible].reverse();
 		// Half the time a record already served (before `offset`): that is what shifts offsets.
 		const pool = offset > 0 && r.chance(0.5) ? inOrder.slice(0, offset) : inOrder;
 		const victim = pool[Math.floor(r.next() * pool.length)];
@@ -521,6 +543,9 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		get seq() {
 			return seq;
 		},
+
+		/** Records in this seed's unordered arrangement (lists drawn `order: 'unordered'`). */
+		unordered: (records) => inUnorderedOrder(seed, records),
 
 		/** The list choices in force for a route pattern, or null when the route is not a generated list. */
 		listFor(method, pattern) {

@@ -73,12 +73,14 @@ export function newestFirst(iterable) {
 
 /**
  * A list in the profile's order (`listOrder`): newest first, or oldest first. In generated mode
- * the list's own drawn order applies, and records that left the list (departures) are left out.
+ * the list's own drawn order applies (also `unordered`: shuffled by the seed), and records that
+ * left the list (departures) are left out.
  */
 export function inListOrder(ctx, iterable) {
 	const order = ctx.list?.order ?? ctx.sb.profile.listOrder;
 	const hidden = ctx.sb.generated?.hidden;
 	const records = hidden?.size ? [...iterable].filter((r) => !hidden.has(r.id)) : iterable;
+	if (order === 'unordered' && ctx.sb.generated) return ctx.sb.generated.unordered(records);
 	return order === 'oldest' ? [...records] : newestFirst(records);
 }
 

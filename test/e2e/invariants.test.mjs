@@ -90,7 +90,8 @@ const FIX_NAMES = {
 };
 
 /** Which choices a node fix is needed for, per invariant. */
-const arrivesAhead = (list) => list.arrivals > 0 && list.order === 'newest';
+/** Records arriving ahead of what was read: at the front of a newest-first list, anywhere in an unordered one. */
+const arrivesAhead = (list) => list.arrivals > 0 && list.order !== 'oldest';
 const leaves = (list) => list.departures > 0;
 const countMisleads = (list) =>
 	list.shape === 'envelope' && list.count === 'page' && !list.totalKey;
@@ -992,7 +993,8 @@ describe('poll trigger, per seed', () => {
 			NEEDS.pollEvery(choices),
 			async (run) => {
 				const items = await emitted(run);
-				const ids = new Set(items.map((item) => String(item.changeKey).split(':')[1]));
+				// The record's id from the item's own fields, never parsed out of the key.
+				const ids = new Set(items.map((item) => String(item.payoutId ?? item.depositId)));
 				const company = run.sandbox.company.id;
 				for (const pattern of ['/payouts', '/wallets/deposits']) {
 					const truth = run.sandbox.generated.truth(pattern, company);

@@ -231,7 +231,7 @@ test('a change both triggers see is handled once', async () => {
 		wait: true,
 	});
 	await waitFor(
-		async () => handledKeys(await executions()).includes('card:ext.warm-up-only:assigned'),
+		async () => handledKeys(await executions()).includes('card:company:ext:warm-up-only:assigned'),
 		'the warm-up delivery',
 	);
 	const res = await fetch(`${sandbox.url}/payouts`, {
@@ -251,7 +251,7 @@ test('a change both triggers see is handled once', async () => {
 	});
 	const created = await res.json();
 	assert.equal(res.status, 201, JSON.stringify(created));
-	const key = `payout:${created.id}:${created.status}`;
+	const key = `payout:company:${created.id}:${created.status}`;
 	// The webhook delivers at once; the poll sees the same new payout within 5 seconds.
 	const list = await waitFor(async () => {
 		const all = await executions();
@@ -292,7 +292,7 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	assert.ok(payout, 'the sandbox seeds a payout waiting for a trader');
 	// A deposit held in the AML check while n8n is up: both triggers see it arrive.
 	const { deposit } = await control('POST', '/deposits', { amount: 120, aml: 'pending' });
-	const pendingKey = `deposit:${deposit.id}:aml_pending`;
+	const pendingKey = `deposit:company:${deposit.id}:aml_pending`;
 	await waitFor(
 		async () => pollKeys(await executions(pollOnlyId)).includes(pendingKey),
 		'the poll trigger to see the pending deposit',
@@ -326,8 +326,8 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	await sleep(1_000); // longer than the whole retry window (0 + 50 + 100 + 200 ms)
 
 	n8n = await startN8n({ userFolder, port: n8n.port, brokerPort: n8n.brokerPort });
-	const refundKey = `payout:${payout.id}:fail+refunded`;
-	const completedKey = `deposit:${deposit.id}:completed`;
+	const refundKey = `payout:company:${payout.id}:fail:refunded`;
+	const completedKey = `deposit:company:${deposit.id}:completed`;
 	await waitFor(async () => {
 		const keys = pollKeys((await executions(pollOnlyId)).filter((e) => e.id > lastBefore));
 		const handled = handledKeys(await executions());
@@ -372,7 +372,7 @@ test('a dispute resolved at the sandbox reaches the workflow', async () => {
 		refundAmount: 10,
 		adminComment: 'e2e',
 	});
-	const key = `dispute:${open.id}:resolved+partial_refund`;
+	const key = `dispute:company:${open.id}:resolved:partial_refund`;
 	const list = await waitFor(async () => {
 		const all = await executions();
 		const alone = await executions(pollOnlyId);

@@ -245,7 +245,7 @@ test('an order status change in the sandbox reaches the workflow as order.status
 	assert.equal(run.output, 'order.status_changed');
 	assert.equal(run.item.orderId, created.id);
 	assert.equal(run.item.status, 'in_progress');
-	assert.equal(run.item.changeKey, `order:${created.id}:in_progress`);
+	assert.equal(run.item.changeKey, `order:company:${created.id}:in_progress`);
 	assert.equal(run.item.source, 'webhook');
 });
 

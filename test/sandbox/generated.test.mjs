@@ -14,6 +14,7 @@ import {
 	REDIRECT_ROUTES,
 	drawChoices,
 	drawStream,
+	inUnorderedOrder,
 } from '../../sandbox/lib/generated.mjs';
 import { KEYS, client, control, openSandbox, seedWhere } from './helpers.mjs';
 
@@ -234,9 +235,20 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 		assert.equal(res.body[list.itemsKey].length, list.pageCap);
 		assert.equal(res.body.count, list.pageCap, 'count is the page length');
 		assert.equal(res.body.totalCount, 250);
-		const created = res.body[list.itemsKey].map((d) => Date.parse(d.createdAt));
-		const sorted = [...created].sort((a, b) => (list.order === 'oldest' ? a - b : b - a));
-		assert.deepEqual(created, sorted, `order ${list.order}`);
+		if (list.order === 'unordered') {
+			const all = sandbox.state.deposits.filter((d) => d.companyId === sandbox.company.id);
+			assert.deepEqual(
+				res.body[list.itemsKey].map((d) => d.id),
+				inUnorderedOrder(seed, all)
+					.slice(0, list.pageCap)
+					.map((d) => d.id),
+				'unordered: the seed shuffle',
+			);
+		} else {
+			const created = res.body[list.itemsKey].map((d) => Date.parse(d.createdAt));
+			const sorted = [...created].sort((a, b) => (list.order === 'oldest' ? a - b : b - a));
+			assert.deepEqual(created, sorted, `order ${list.order}`);
+		}
 
 		const bare = seedWhere((c) => c.lists['/payouts'].shape === 'bare', 'bare payouts');
 		await useSeed(bare, { churn: false });
@@ -251,6 +263,33 @@ describe('generated mode: the sandbox keeps its own invariants', () => {
 		const body = (await api.get('/orders?limit=2')).body;
 		assert.equal(body[orders.lists['/orders'].itemsKey].length, 2);
 		assert.equal(body.count, 6, 'count is the total: six seeded orders');
+	});
+
+	it('an unordered list: neither newest nor oldest first, the same order on every page, each record once', async () => {
+		const seed = seedWhere(
+			(c) =>
+				c.lists['/wallets/deposits'].order === 'unordered' &&
+				c.lists['/wallets/deposits'].shape === 'envelope',
+			'company deposits in no order',
+		);
+		await useSeed(seed, { churn: false });
+		const truth = sandbox.generated.truth('/wallets/deposits', sandbox.company.id);
+		const pages = await readAll(api, '/wallets/deposits', 20);
+		const read = pages.flatMap((page) => page.records);
+		assert.deepEqual(
+			read.map((d) => d.id).sort(),
+			[...truth.ids].sort(),
+			'every record once, in pages that hold',
+		);
+		const created = read.map((d) => Date.parse(d.createdAt));
+		const rises = created.slice(1).filter((time, i) => time > created[i]).length;
+		assert.ok(rises > 0 && rises < created.length - 1, `${rises} rises: no order by createdAt`);
+		const again = recordsOf((await api.get('/wallets/deposits?limit=20&offset=20')).body);
+		assert.deepEqual(
+			again.map((d) => d.id),
+			read.slice(20, 40).map((d) => d.id),
+			'the same order on a second read',
+		);
 	});
 
 	it('a listing with arrivals still holds every record that existed throughout (duplicates allowed)', async () => {

@@ -1,18 +1,33 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { cards } from '../../nodes/CompanyPaymentsPollTrigger/cards';
+import { companyDeposits, userDeposits } from '../../nodes/CompanyPaymentsPollTrigger/deposits';
+import { orders } from '../../nodes/CompanyPaymentsPollTrigger/orders';
 import {
-	cardKeyId,
+	cardKeyParts,
 	changeKey,
-	disputeState,
+	COMPANY_SCOPE,
+	depositScope,
+	disputeParts,
 	normaliseDepositStatus,
-	payoutState,
+	payoutParts,
 	webhookChangeKey,
 } from '../../nodes/shared/changeKey';
 
+/** The key the poll trigger gives a list record of `list` seen for the first time. */
+function pollKey(
+	list: { changes(record: IDataObject, previous?: string): Array<{ changeKey: string }> },
+	record: IDataObject,
+): string {
+	return list.changes(record, undefined)[0].changeKey;
+}
+
 describe('changeKey: one name per state change, whichever trigger saw it', () => {
-	it('orders: id and status', () => {
+	it('orders: company scope, id and status', () => {
 		expect(webhookChangeKey('order.status_changed', { orderId: 'o1', status: 'success' })).toBe(
-			changeKey('order', 'o1', 'success'),
+			'order:company:o1:success',
 		);
-		expect(changeKey('order', 'o1', 'success')).toBe('order:o1:success');
+		expect(changeKey('order', COMPANY_SCOPE, ['o1', 'success'])).toBe('order:company:o1:success');
 	});
 
 	it('deposits: legacy statuses give the same key as their current form', () => {
@@ -20,7 +35,19 @@ describe('changeKey: one name per state change, whichever trigger saw it', () =>
 		expect(normaliseDepositStatus('aml_pass')).toBe('aml_passed');
 		expect(normaliseDepositStatus('completed')).toBe('completed');
 		expect(webhookChangeKey('deposit.aml_failed', { depositId: 'd1', status: 'aml_fail' })).toBe(
-			'deposit:d1:aml_failed',
+			'deposit:company:d1:aml_failed',
+		);
+	});
+
+	it('deposits of a user wallet are keyed in that wallet (its externalId), on both sides', () => {
+		expect(depositScope('user-1001')).toEqual(['user-wallet', 'user-1001']);
+		expect(depositScope(null)).toEqual(COMPANY_SCOPE);
+		const body = { depositId: 'd1', status: 'completed', externalId: 'user-1001' };
+		expect(webhookChangeKey('deposit.completed', body)).toBe(
+			'deposit:user-wallet/user-1001:d1:completed',
+		);
+		expect(pollKey(userDeposits, { id: 'd1', status: 'completed', externalId: 'user-1001' })).toBe(
+			webhookChangeKey('deposit.completed', body),
 		);
 	});
 
@@ -31,30 +58,34 @@ describe('changeKey: one name per state change, whichever trigger saw it', () =>
 				status: 'fail',
 				refunded: false,
 			}),
-		).toBe('payout:p1:fail');
+		).toBe('payout:company:p1:fail');
 		expect(
 			webhookChangeKey('payout.status_changed', { payoutId: 'p1', status: 'fail', refunded: true }),
-		).toBe(changeKey('payout', 'p1', payoutState('fail', true)));
-		expect(payoutState('fail', true)).toBe('fail+refunded');
+		).toBe(changeKey('payout', COMPANY_SCOPE, payoutParts('p1', 'fail', true)));
+		expect(payoutParts('p1', 'fail', true)).toEqual(['p1', 'fail', 'refunded']);
 		expect(webhookChangeKey('payout.recharged', { payoutId: 'p1', status: 'success' })).toBe(
-			'payout:p1:recharged',
+			'payout:company:p1:success:recharged',
 		);
 	});
 
-	it('cards: the externalId the webhook carries, else the card id', () => {
-		expect(cardKeyId('emp-7', 'c1')).toBe('ext.emp-7');
-		expect(cardKeyId(null, 'c1')).toBe('c1');
+	it('cards: the externalId the webhook carries, else the card id, each under its own marker', () => {
+		expect(cardKeyParts('emp-7', 'c1')).toEqual(['ext', 'emp-7']);
+		expect(cardKeyParts(null, 'c1')).toEqual(['id', 'c1']);
 		expect(webhookChangeKey('card.assigned', { externalId: 'emp-7' })).toBe(
-			'card:ext.emp-7:assigned',
+			'card:company:ext:emp-7:assigned',
 		);
 		expect(webhookChangeKey('card.assigned', { cardId: 'c1', externalId: null })).toBe(
-			'card:c1:assigned',
+			'card:company:id:c1:assigned',
 		);
 	});
 
 	it('disputes: status, and the resolution once set', () => {
-		expect(disputeState('in_review', null)).toBe('in_review');
-		expect(disputeState('resolved', 'partial_refund')).toBe('resolved+partial_refund');
+		expect(disputeParts('s1', 'in_review', null)).toEqual(['s1', 'in_review']);
+		expect(disputeParts('s1', 'resolved', 'partial_refund')).toEqual([
+			's1',
+			'resolved',
+			'partial_refund',
+		]);
 	});
 
 	it('no key for unknown events or bodies without the id or status', () => {
@@ -62,5 +93,53 @@ describe('changeKey: one name per state change, whichever trigger saw it', () =>
 		expect(webhookChangeKey(null, {})).toBeNull();
 		expect(webhookChangeKey('order.status_changed', { status: 'success' })).toBeNull();
 		expect(webhookChangeKey('deposit.created', { depositId: 'd1' })).toBeNull();
+	});
+});
+
+describe('changeKey: two different changes never share a key (the outside read, issue 36)', () => {
+	it('a user-wallet deposit and a company deposit with the same id and state', () => {
+		// The documented recipe (Remove Duplicates on changeKey) dropped the second one.
+		const company = webhookChangeKey('deposit.completed', {
+			depositId: 'd-7',
+			status: 'completed',
+		});
+		const user = webhookChangeKey('deposit.completed', {
+			depositId: 'd-7',
+			status: 'completed',
+			externalId: 'user-1001',
+		});
+		expect(user).not.toBe(company);
+		expect(
+			pollKey(userDeposits, { id: 'd-7', status: 'completed', externalId: 'user-1001' }),
+		).not.toBe(pollKey(companyDeposits, { id: 'd-7', status: 'completed' }));
+	});
+
+	it('a card without externalId whose id is `ext.x`, and a card whose externalId is `x`', () => {
+		const byId = pollKey(cards, { id: 'ext.x', externalId: null, status: 'assigned' });
+		const byExternal = pollKey(cards, { id: 'c-2', externalId: 'x', status: 'assigned' });
+		expect(byId).not.toBe(byExternal);
+		expect(webhookChangeKey('card.assigned', { cardId: 'ext.x' })).not.toBe(
+			webhookChangeKey('card.assigned', { externalId: 'x' }),
+		);
+	});
+
+	it('ids holding the separator', () => {
+		// id `a:b` in status `c` against id `a` in status `b:c`.
+		expect(pollKey(orders, { id: 'a:b', status: 'c' })).not.toBe(
+			pollKey(orders, { id: 'a', status: 'b:c' }),
+		);
+		expect(
+			webhookChangeKey('deposit.completed', {
+				depositId: 'd',
+				status: 'completed',
+				externalId: 'u/x',
+			}),
+		).not.toBe(
+			webhookChangeKey('deposit.completed', {
+				depositId: 'x/d',
+				status: 'completed',
+				externalId: 'u',
+			}),
+		);
 	});
 });

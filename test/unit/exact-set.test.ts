@@ -19,8 +19,14 @@ interface Listing {
 	size: number;
 	cap: number;
 	envelope: Envelope;
-	/** Records that arrive (newest first) after the page with this index was cut. */
+	/** Records that arrive after the page with this index was cut. */
 	arrivals: Array<{ afterPage: number; count: number }>;
+	/**
+	 * Where they land: at the front (a newest-first list, the default), at the end (oldest
+	 * first), or inside at `spot` (a list in no order, issue 36.5).
+	 */
+	arriveAt?: 'front' | 'end' | 'inside';
+	spot?: number;
 	/** Records that leave after the page with this index was cut, from the part already read. */
 	departures?: Array<{ afterPage: number; count: number; at: number }>;
 }
@@ -48,7 +54,11 @@ function serve(listing: Listing) {
 			for (const arrival of listing.arrivals) {
 				if (arrival.afterPage !== pages) continue;
 				for (let index = 0; index < arrival.count; index++) {
-					records.unshift({ id: `dep-${next++}`, amount: 10 });
+					const record = { id: `dep-${next++}`, amount: 10 };
+					if (listing.arriveAt === 'end') records.push(record);
+					else if (listing.arriveAt === 'inside') {
+						records.splice((listing.spot ?? 0) % (records.length + 1), 0, record);
+					} else records.unshift(record);
 				}
 			}
 			for (const departure of listing.departures ?? []) {
@@ -104,8 +114,10 @@ describe('Return All outputs each record once', () => {
 		});
 	});
 
-	it('property: under any cap, envelope and arrivals, every first record once and none twice', async () => {
+	it('property: under any cap, envelope and arrivals (at the front, the end or inside: no order relied on), every first record once and none twice', async () => {
 		const listing = fc.record({
+			arriveAt: fc.constantFrom<'front' | 'end' | 'inside'>('front', 'end', 'inside'),
+			spot: fc.integer({ min: 0, max: 300 }),
 			size: fc.integer({ min: 0, max: 260 }),
 			cap: fc.constantFrom(3, 25, 40, 100),
 			envelope: fc.constantFrom<Envelope>('array', 'total', 'countIsPage', 'countIsTotal'),
@@ -212,7 +224,7 @@ describe('the poll trigger emits each change once per poll', () => {
 		const keys = (run.items ?? []).map((item) => item.changeKey);
 		expect(new Set(keys).size).toBe(keys.length);
 		for (const record of records) {
-			expect(keys).toContain(`payout:${String(record.id)}:${String(record.status)}`);
+			expect(keys).toContain(`payout:company:${String(record.id)}:${String(record.status)}`);
 		}
 	});
 });

@@ -44,7 +44,7 @@ describe('payouts', () => {
 			refunded: false,
 			fundsReturned: false,
 			previousState: 'waiting_trader',
-			changeKey: `payout:${record.id}:fail`,
+			changeKey: `payout:company:${record.id}:fail`,
 		});
 
 		record.refundedAt = daysAgo(0);
@@ -126,7 +126,7 @@ describe('deposits', () => {
 			event: 'deposit.status_changed',
 			status: 'aml_pass',
 			normalisedStatus: 'aml_passed',
-			changeKey: `deposit:${deposit.id}:aml_passed`,
+			changeKey: `deposit:company:${deposit.id}:aml_passed`,
 			walletType: 'company',
 			externalId: null,
 		});
@@ -159,7 +159,11 @@ describe('deposits', () => {
 			depositId: deposit.id,
 		});
 		expect(item.changeKey).toBe(
-			webhookChangeKey('deposit.aml_failed', { depositId: deposit.id, status: 'aml_failed' }),
+			webhookChangeKey('deposit.aml_failed', {
+				depositId: deposit.id,
+				status: 'aml_failed',
+				externalId: 'user-1001',
+			}),
 		);
 	});
 });
@@ -186,7 +190,7 @@ describe('cards', () => {
 		card.status = 'closing';
 		expect((await poll())![0]).toMatchObject({
 			event: 'card.status_changed',
-			changeKey: 'card:ext.employee-7:closing',
+			changeKey: 'card:company:ext:employee-7:closing',
 		});
 	});
 });
@@ -213,7 +217,7 @@ describe('disputes', () => {
 			resolution: 'partial_refund',
 			refundAmount: 12.5,
 			previousState: 'in_review',
-			changeKey: `dispute:${dispute.id}:resolved+partial_refund`,
+			changeKey: `dispute:company:${dispute.id}:resolved:partial_refund`,
 		});
 	});
 

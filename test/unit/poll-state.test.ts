@@ -121,11 +121,28 @@ describe('cost per poll', () => {
 		}
 	}
 
-	it('stops at the first page that reaches past the window when the list is newest first', async () => {
+	it('stops at the first page that reaches past the window only for GET /disputes, documented newest first', async () => {
+		for (let i = 999; i >= 0; i--) {
+			service.add('disputes', {
+				id: `s-${i}`,
+				status: 'submitted',
+				createdAt: daysAgo(0.05 + i * 0.1),
+			});
+		}
+		const run = await runPoll({ parameters: { watch: ['disputes'], windowDays: 30 } });
+		expect(service.callsTo('/disputes')).toBe(4);
+		expect(Object.keys(remembered(run.staticData, 'disputes'))).toHaveLength(300);
+	});
+
+	it('reads the whole list when its order is not shown, even where it looks newest first', async () => {
 		fill(1000, 0.05, 0.1); // 10 per day: a 30-day window holds 300 of them
+		// A service that orders by something else: the newest payout comes last.
+		const newest = service.add('payouts', payout({ createdAt: daysAgo(0.01) }));
+		service.lists.payouts.push(service.lists.payouts.shift()!);
 		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
-		expect(service.callsTo('/payouts')).toBe(4);
-		expect(Object.keys(remembered(run.staticData))).toHaveLength(300);
+		expect(service.callsTo('/payouts')).toBe(11);
+		expect(Object.keys(remembered(run.staticData))).toHaveLength(301);
+		expect(remembered(run.staticData)[newest.id as string]).toBe('waiting_trader');
 	});
 
 	it('reads the whole list when its order is not newest first', async () => {
@@ -150,19 +167,29 @@ describe('cost per poll', () => {
 		]);
 	});
 
-	it('reads at most Max Records per List and Poll, keeps what it could not check, and says so', async () => {
+	it('fails, naming the list, what was read, the cap and what to do, when Max Records stops the window short', async () => {
 		fill(500, 0, 0.01);
+		// Oldest first: the records past the cap are the newest ones.
+		service.lists.payouts.reverse();
 		const parameters = { watch: ['payouts'], options: { maxRecords: 200 } };
-		const first = await runPoll({ parameters });
+		const baseline = await runPoll({ parameters: { watch: ['payouts'] } });
+		const saved = JSON.stringify(baseline.staticData);
+		service.lists.payouts[499].status = 'success';
+		const error = await runPollError({ parameters, staticData: baseline.staticData });
 		// 100, then 100 from offset 98, then the last 2 (with the 2 of overlap) from offset 196.
-		expect(service.callsTo('/payouts')).toBe(3);
-		expect(first.warnings.join('\n')).toMatch(/read 200 payouts/);
-		// A record beyond the bound that was remembered earlier is not forgotten.
-		const stored = roundTrip(first.staticData);
-		const lists = (stored[STATE_KEY] as IDataObject).lists as IDataObject;
-		(lists.payouts as IDataObject)['po-older'] = 'success';
-		const second = await runPoll({ parameters, staticData: stored });
-		expect(remembered(second.staticData)['po-older']).toBe('success');
+		expect(service.calls.filter((call) => call.path === '/payouts').length).toBe(6 + 3);
+		expect(error.message).toMatch(/read 200 payouts/);
+		expect(error.message).toMatch(/GET \/payouts/);
+		expect(error.message).toMatch(/Max Records per List and Poll.*200/);
+		expect(String(error.description)).toMatch(/order/);
+		expect(String(error.description)).toMatch(/Raise Max Records per List and Poll/);
+		// Nothing emitted, nothing forgotten: the next poll with a larger cap sees the change.
+		expect(JSON.stringify(baseline.staticData)).toBe(saved);
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: baseline.staticData,
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['success']);
 	});
 });
 
@@ -196,7 +223,7 @@ describe('a failed poll', () => {
 		service.failing.clear();
 		const next = await runPoll({ parameters, staticData });
 		expect(next.items!.map((item) => item.changeKey)).toEqual([
-			`payout:${record.id}:fail+refunded`,
+			`payout:company:${record.id}:fail:refunded`,
 		]);
 	});
 
@@ -273,8 +300,8 @@ describe('Fetch Test Event (manual mode)', () => {
 			mode: 'manual',
 		});
 		expect(manual.items!.map((item) => item.changeKey)).toEqual([
-			`payout:${latest.id}:success`,
-			'dispute:d-9:resolved+refund',
+			`payout:company:${latest.id}:success`,
+			'dispute:company:d-9:resolved:refund',
 		]);
 		expect(manual.staticData[STATE_KEY]).toBeUndefined();
 		expect(service.callsTo('/payouts')).toBe(1);
@@ -297,7 +324,7 @@ describe('polls of one node in one n8n process', () => {
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 		]);
 		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
-			`payout:${record.id}:success`,
+			`payout:company:${record.id}:success`,
 		]);
 	});
 
@@ -337,5 +364,31 @@ describe('the credential', () => {
 		await node.poll!.call(context);
 		expect(elsewhere.isDone()).toBe(true);
 		expect(staticData[STATE_KEY]).toBeDefined();
+	});
+});
+
+describe('emit order', () => {
+	it('follows the records own times, never their place in a list whose order is not shown', async () => {
+		const early = service.add('payouts', payout({ createdAt: daysAgo(3) }));
+		const late = service.add('payouts', payout({ createdAt: daysAgo(2) }));
+		const middle = service.add('payouts', payout({ createdAt: daysAgo(1) }));
+		for (const order of [
+			[early, late, middle],
+			[middle, late, early],
+			[late, early, middle],
+		]) {
+			for (const record of order) Object.assign(record, { status: 'waiting_trader' });
+			service.lists.payouts = [...order];
+			const first = await runPoll({ parameters: { watch: ['payouts'] } });
+			// Changed in this order: early, then middle, then late.
+			Object.assign(early, { status: 'in_progress', updatedAt: daysAgo(0.3) });
+			Object.assign(middle, { status: 'in_progress', updatedAt: daysAgo(0.2) });
+			Object.assign(late, { status: 'in_progress', updatedAt: daysAgo(0.1) });
+			const run = await runPoll({
+				parameters: { watch: ['payouts'] },
+				staticData: roundTrip(first.staticData),
+			});
+			expect(run.items!.map((item) => item.payoutId)).toEqual([early.id, middle.id, late.id]);
+		}
 	});
 });

@@ -220,7 +220,7 @@ describe('Poll trigger: filters checked, records keyed by any of their documente
 		expect(run.items![0]).toMatchObject({
 			event: 'deposit.completed',
 			depositId: 'dep-1',
-			changeKey: 'deposit:dep-1:completed',
+			changeKey: 'deposit:company:dep-1:completed',
 		});
 	});
 

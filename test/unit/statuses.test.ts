@@ -203,7 +203,7 @@ describe('retired equals closed everywhere', () => {
 			cardId: 'card-2',
 			status: 'retired',
 			normalisedStatus: 'closed',
-			changeKey: 'card:ext.emp-2:closed',
+			changeKey: 'card:company:ext:emp-2:closed',
 		});
 	});
 

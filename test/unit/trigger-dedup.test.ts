@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject, INode, INodeType, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -25,12 +26,13 @@ function expectDuplicate(outcome: DeliveryResult, deliveryId: string): void {
 }
 
 /** The delivery IDs the persisted store holds (what survives a restart). */
+/** The delivery IDs the store holds (the plain IDs of these tests are kept as `delivery:-:<id>`). */
 function seenIds(staticData: IDataObject): string[] {
-	return readPersisted(staticData.deliveries).map(([id]) => id);
+	return readPersisted(staticData.deliveries).map(([key]) => key.replace(/^delivery:-:/, ''));
 }
 
 function acceptedAt(staticData: IDataObject, deliveryId: string): number | undefined {
-	return readPersisted(staticData.deliveries).find(([id]) => id === deliveryId)?.[1];
+	return readPersisted(staticData.deliveries).find(([key]) => key === storedId(deliveryId))?.[1];
 }
 
 /** A fresh copy of the trigger module: what a restarted n8n process (or another one) loads. */
@@ -136,12 +138,33 @@ describe('deduplication by X-Service-Delivery-Id', () => {
 
 	it('keeps very long ids as a hash', async () => {
 		const nodeId = freshNodeId();
-		const staticData = {};
+		const staticData: IDataObject = {};
 		const longId = 'x'.repeat(500);
 		await deliver({ nodeId, staticData, deliveryId: longId });
-		expect(seenIds(staticData)).toEqual([storedId(longId)]);
-		expect(storedId(longId)).toMatch(/^sha256:[0-9a-f]{64}$/);
+		expect(readPersisted(staticData.deliveries).map(([key]) => key)).toEqual([storedId(longId)]);
+		expect(storedId(longId)).toMatch(/^delivery:-:%sha256-[0-9a-f]{64}$/);
 		expectDuplicate(await deliver({ nodeId, staticData, deliveryId: longId }), longId);
+	});
+
+	it('keys a delivery by identity(): no id passes for the stored form of another (issue 36.4)', async () => {
+		const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+		const longId = 'y'.repeat(500);
+		// The stored form of a long id, sent as an id of its own: before, `sha256:<hex>`; with
+		// identity() and fitted(), `sha256-<hex of the identity>` as the hashed part.
+		for (const lookalike of [
+			`sha256:${sha256(longId)}`,
+			`sha256-${sha256(`delivery:-:${longId}`)}`,
+			`%sha256-${sha256(`delivery:-:${longId}`)}`,
+		]) {
+			const nodeId = freshNodeId();
+			const staticData = {};
+			expect(executed(await deliver({ nodeId, staticData, deliveryId: lookalike }))).toBe(true);
+			expect(executed(await deliver({ nodeId, staticData, deliveryId: longId }))).toBe(true);
+		}
+		expect(storedId('a:b')).toBe('delivery:-:a%3Ab');
+		expect(storedId('d-1', ['wf-1', 'node-1', 'live'])).not.toBe(
+			storedId('d-1', ['wf-1', 'node-1', 'test']),
+		);
 	});
 
 	it('keeps an id named like an Object property as plain data', async () => {
@@ -410,7 +433,7 @@ describe('persistence across restarts and processes', () => {
 		expect(saved).toEqual({
 			v: 2,
 			writer: expect.stringMatching(/^[0-9a-f]{16}$/),
-			chunks: [expect.stringMatching(/^[0-9a-z]+ v-1\n$/)],
+			chunks: [expect.stringMatching(/^[0-9a-z]+ delivery:-:v-1\n$/)],
 		});
 	});
 });

@@ -49,13 +49,13 @@ describe('output item', () => {
 	);
 
 	it.each([
-		['order.status_changed', 'order:7d3c2b1a-1111-4222-8333-944455566677:success'],
-		['deposit.created', 'deposit:dep_0192:new'],
-		['deposit.completed', 'deposit:dep_0192:completed'],
-		['deposit.aml_failed', 'deposit:dep_0193:aml_failed'],
-		['payout.status_changed', 'payout:po_3301:fail+refunded'],
-		['payout.recharged', 'payout:po_3301:recharged'],
-		['card.assigned', 'card:ext.card-for-user-42:assigned'],
+		['order.status_changed', 'order:company:7d3c2b1a-1111-4222-8333-944455566677:success'],
+		['deposit.created', 'deposit:company:dep_0192:new'],
+		['deposit.completed', 'deposit:user-wallet/user-42:dep_0192:completed'],
+		['deposit.aml_failed', 'deposit:company:dep_0193:aml_failed'],
+		['payout.status_changed', 'payout:company:po_3301:fail:refunded'],
+		['payout.recharged', 'payout:company:po_3301:success:recharged'],
+		['card.assigned', 'card:company:ext:card-for-user-42:assigned'],
 	])(
 		'gives %s the changeKey the poll trigger computes, and source "webhook"',
 		async (event, key) => {

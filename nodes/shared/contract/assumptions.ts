@@ -210,7 +210,7 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
  * The longest External ID the node derives (a tool call's reference, carried by a payout or a
  * card request). The document shows no length limit for either; card External IDs must be
  * printable ASCII without spaces. 64 is a common limit for such identifiers (the sandbox plays
- * it for cards); a longer reference, or one a card cannot carry, is sent as `sha256-` and 57 hex
+ * it for cards); a longer reference, or one a card cannot carry, is sent as `%sha256-` and 56 hex
  * characters of its SHA-256 (identity.ts `fitted`).
  */
 export const EXTERNAL_ID_MAX_LENGTH = 64;

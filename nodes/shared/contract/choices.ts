@@ -50,8 +50,8 @@ export const OPEN_CHOICES = {
 		node: 'Either: records are kept by ID, never by position',
 	},
 	order: {
-		question: 'Newest or oldest first (per list, generated mode)',
-		node: 'As listOrder',
+		question: 'Newest first, oldest first or no order at all (per list, generated mode)',
+		node: 'None relied on but GET /disputes’: read to the end, emitted by own times (read.ts, poll.ts)',
 	},
 	arrivals: {
 		question: 'Whether records arrive while a list is read',
