@@ -1,0 +1,370 @@
+import { randomBytes } from 'node:crypto';
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import type { RedisSettings, SocketFactory } from './resp';
+import { RedisClient, RedisReplyError, RedisUnavailableError } from './resp';
+
+/**
+ * Where the trigger records the delivery IDs it has accepted.
+ * - `auto`: n8n's own Redis in queue mode (EXECUTIONS_MODE=queue), the Redis URL option when
+ *   set, else the workflow's static data;
+ * - `redis`: always Redis (the Redis URL option, else queue mode's settings); never falls back;
+ * - `staticData`: always the workflow's static data (one process; not atomic across processes).
+ */
+export type DeliveryStoreChoice = 'auto' | 'redis' | 'staticData';
+
+/** How long a claim may wait for Redis (connecting and the reply) before the delivery gets 503. */
+export const REDIS_TIMEOUT_MS = 2_000;
+
+/** Names every key of this package in a shared Redis (n8n's own keys start with `bull:`). */
+const KEY_PREFIX = 'n8n-nodes-company-payments:delivery';
+
+/** What the trigger read about its process's queue mode and Redis. */
+export type RedisSource =
+	| { kind: 'redis'; settings: RedisSettings; from: string }
+	| { kind: 'none'; why: string }
+	/** A Redis is wanted but cannot be used as configured (the reason is for the log and the docs). */
+	| { kind: 'refused'; why: string };
+
+/** The variables of n8n's queue mode this module reads (n8n's names; see docs/queue-mode.md). */
+export interface QueueEnvironment {
+	EXECUTIONS_MODE?: string;
+	QUEUE_BULL_REDIS_HOST?: string;
+	QUEUE_BULL_REDIS_PORT?: string;
+	QUEUE_BULL_REDIS_USERNAME?: string;
+	QUEUE_BULL_REDIS_PASSWORD?: string;
+	QUEUE_BULL_REDIS_PASSWORD_FILE?: string;
+	QUEUE_BULL_REDIS_DB?: string;
+	QUEUE_BULL_REDIS_TLS?: string;
+	QUEUE_BULL_REDIS_CLUSTER_NODES?: string;
+}
+
+const ENV_NAMES: Array<keyof QueueEnvironment> = [
+	'EXECUTIONS_MODE',
+	'QUEUE_BULL_REDIS_HOST',
+	'QUEUE_BULL_REDIS_PORT',
+	'QUEUE_BULL_REDIS_USERNAME',
+	'QUEUE_BULL_REDIS_PASSWORD',
+	'QUEUE_BULL_REDIS_PASSWORD_FILE',
+	'QUEUE_BULL_REDIS_DB',
+	'QUEUE_BULL_REDIS_TLS',
+	'QUEUE_BULL_REDIS_CLUSTER_NODES',
+];
+
+/**
+ * One expression that reads the queue-mode variables through n8n's `$env`, the way n8n lets a
+ * node read the environment (the package's code may not touch `process`). n8n refuses it when
+ * the instance blocks environment access in nodes (N8N_BLOCK_ENV_ACCESS_IN_NODE=true, the
+ * default from n8n 2.0): then the trigger cannot tell queue mode by itself.
+ */
+const ENV_EXPRESSION = `={{ JSON.stringify({ ${ENV_NAMES.map((name) => `${name}: $env.${name}`).join(', ')} }) }}`;
+
+/** The environment as n8n gave it, or why it could not; read once per process. */
+let environment: { env: QueueEnvironment } | { blocked: string } | undefined;
+
+/** Forgets what was read (tests). */
+export function resetDeliveryStores(): void {
+	environment = undefined;
+	for (const client of clients.values()) client.close();
+	clients.clear();
+	recent.clear();
+	warned.clear();
+}
+
+function readEnvironment(ctx: IWebhookFunctions): { env: QueueEnvironment } | { blocked: string } {
+	if (environment) return environment;
+	if (typeof ctx.evaluateExpression !== 'function') {
+		return { blocked: 'this n8n gives the node no expression evaluation' };
+	}
+	try {
+		const text = ctx.evaluateExpression(ENV_EXPRESSION, 0);
+		const parsed = JSON.parse(String(text)) as Record<string, unknown>;
+		const env: QueueEnvironment = {};
+		for (const name of ENV_NAMES) {
+			const value = parsed[name];
+			if (typeof value === 'string' && value !== '') env[name] = value;
+		}
+		environment = { env };
+	} catch (error) {
+		environment = {
+			blocked: `n8n refused to read its environment (${(error as Error).message}); N8N_BLOCK_ENV_ACCESS_IN_NODE=true blocks it`,
+		};
+	}
+	return environment;
+}
+
+function truthy(value: string | undefined): boolean {
+	return value !== undefined && /^(true|1|yes)$/i.test(value.trim());
+}
+
+/** Redis settings from n8n's queue-mode variables (pure). */
+export function queueRedisSource(env: QueueEnvironment): RedisSource {
+	if (env.QUEUE_BULL_REDIS_CLUSTER_NODES) {
+		return {
+			kind: 'refused',
+			why: 'n8n uses a Redis cluster (QUEUE_BULL_REDIS_CLUSTER_NODES); the delivery store supports a single Redis only: set the trigger option "Redis URL" to a single Redis (a cluster node is not enough: its MOVED answers are refused)',
+		};
+	}
+	if (truthy(env.QUEUE_BULL_REDIS_TLS)) {
+		return {
+			kind: 'refused',
+			why: "n8n connects to its Redis with TLS (QUEUE_BULL_REDIS_TLS); the delivery store speaks plain TCP only: set the trigger option \"Redis URL\" to a Redis reachable without TLS (e.g. on the webhook process's private network), or Delivery Store to 'Workflow Static Data'",
+		};
+	}
+	if (env.QUEUE_BULL_REDIS_PASSWORD_FILE && !env.QUEUE_BULL_REDIS_PASSWORD) {
+		return {
+			kind: 'refused',
+			why: 'the Redis password is given as a file (QUEUE_BULL_REDIS_PASSWORD_FILE), which a community node cannot read: set QUEUE_BULL_REDIS_PASSWORD as well, or the trigger option "Redis URL"',
+		};
+	}
+	const port = Number(env.QUEUE_BULL_REDIS_PORT ?? '6379');
+	const db = Number(env.QUEUE_BULL_REDIS_DB ?? '0');
+	if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(db) || db < 0) {
+		return { kind: 'refused', why: 'QUEUE_BULL_REDIS_PORT or QUEUE_BULL_REDIS_DB is not a number' };
+	}
+	return {
+		kind: 'redis',
+		from: 'queue mode (QUEUE_BULL_REDIS_*)',
+		settings: {
+			host: env.QUEUE_BULL_REDIS_HOST ?? 'localhost',
+			port,
+			username: env.QUEUE_BULL_REDIS_USERNAME,
+			password: env.QUEUE_BULL_REDIS_PASSWORD,
+			db,
+			timeoutMs: REDIS_TIMEOUT_MS,
+		},
+	};
+}
+
+/** Settings from the Redis URL option: `redis://[user[:password]@]host[:port][/db]` (pure). */
+export function urlRedisSource(text: string): RedisSource {
+	let url: URL;
+	try {
+		url = new URL(text.trim());
+	} catch {
+		return { kind: 'refused', why: 'the Redis URL option is not a URL (redis://host:port/db)' };
+	}
+	if (url.protocol === 'rediss:') {
+		return {
+			kind: 'refused',
+			why: 'the Redis URL asks for TLS (rediss://); the delivery store speaks plain TCP only',
+		};
+	}
+	if (url.protocol !== 'redis:') {
+		return { kind: 'refused', why: 'the Redis URL must start with redis://' };
+	}
+	const db = url.pathname.replace(/^\//, '');
+	const index = db === '' ? 0 : Number(db);
+	const port = url.port === '' ? 6379 : Number(url.port);
+	if (!Number.isInteger(index) || index < 0) {
+		return { kind: 'refused', why: 'the database in the Redis URL is not a number' };
+	}
+	return {
+		kind: 'redis',
+		from: 'the Redis URL option',
+		settings: {
+			host: url.hostname.replace(/^\[|\]$/g, ''),
+			port,
+			username: url.username ? decodeURIComponent(url.username) : undefined,
+			password: url.password ? decodeURIComponent(url.password) : undefined,
+			db: index,
+			timeoutMs: REDIS_TIMEOUT_MS,
+		},
+	};
+}
+
+/** Which store a delivery of this trigger goes to (reads the environment once per process). */
+export function redisSourceFor(
+	ctx: IWebhookFunctions,
+	choice: DeliveryStoreChoice,
+	redisUrl: string | undefined,
+): RedisSource {
+	if (choice === 'staticData')
+		return { kind: 'none', why: 'Delivery Store is Workflow Static Data' };
+	if (redisUrl !== undefined && redisUrl.trim() !== '') return urlRedisSource(redisUrl);
+	const read = readEnvironment(ctx);
+	if ('blocked' in read) {
+		return choice === 'redis'
+			? {
+					kind: 'refused',
+					why: `Delivery Store is Redis but ${read.blocked}; set the Redis URL option`,
+				}
+			: { kind: 'none', why: read.blocked };
+	}
+	if (choice === 'redis' || read.env.EXECUTIONS_MODE === 'queue') {
+		return queueRedisSource(read.env);
+	}
+	return { kind: 'none', why: 'n8n does not run in queue mode' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The socket
+// ---------------------------------------------------------------------------------------------
+
+type SocketClass = new () => {
+	connect(port: number, host: string): unknown;
+};
+
+/**
+ * The package may not import `node:net` (n8n's community-node rules allow `node:crypto` only),
+ * so the client opens its connection with the socket class of the connection n8n's own HTTP
+ * server handed this request: `net.Socket`, the class whose instance `getRequestObject().socket`
+ * is (or its base class, for a TLS request). undefined when the request carries no socket.
+ */
+export function socketFactoryOf(ctx: IWebhookFunctions): SocketFactory | undefined {
+	const socket = (ctx.getRequestObject() as unknown as { socket?: object }).socket;
+	if (typeof socket !== 'object' || socket === null) return undefined;
+	let proto: object | null = Object.getPrototypeOf(socket) as object | null;
+	while (proto !== null) {
+		const ctor = (proto as { constructor?: { name?: string } }).constructor;
+		if (ctor?.name === 'Socket' && typeof (proto as { connect?: unknown }).connect === 'function') {
+			const Socket = ctor as unknown as SocketClass;
+			return () => new Socket() as unknown as ReturnType<SocketFactory>;
+		}
+		proto = Object.getPrototypeOf(proto) as object | null;
+	}
+	return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims
+// ---------------------------------------------------------------------------------------------
+
+const clients = new Map<string, RedisClient>();
+
+function clientFor(settings: RedisSettings, newSocket: SocketFactory): RedisClient {
+	const key = JSON.stringify([
+		settings.host,
+		settings.port,
+		settings.username,
+		settings.password,
+		settings.db,
+	]);
+	let client = clients.get(key);
+	if (!client) {
+		client = new RedisClient(settings, newSocket);
+		clients.set(key, client);
+	}
+	return client;
+}
+
+/**
+ * Keys this process claimed recently (key → expiry, ms). A retry that reaches the process that
+ * accepted the delivery is answered from here without asking Redis, and is still caught when
+ * Redis lost its keys (restarted without persistence) since. Keys whose claim answer never came
+ * back (Redis went silent after the SET was written) are kept with `unconfirmed` set: a retry at
+ * this process that finds its own token in Redis takes the claim over.
+ */
+const recent = new Map<string, { expires: number; token: string; unconfirmed: boolean }>();
+/** Bound on `recent`: the oldest entries go first. */
+const RECENT_MAX = 20_000;
+/** How long this process keeps its own claims in memory: the service's retries plus a margin. */
+const RECENT_MS = 10 * 60_000;
+
+function remember(key: string, token: string, now: number, unconfirmed: boolean): void {
+	recent.delete(key);
+	recent.set(key, { expires: now + RECENT_MS, token, unconfirmed });
+	if (recent.size > RECENT_MAX) {
+		const oldest = recent.keys().next().value;
+		if (oldest !== undefined) recent.delete(oldest);
+	}
+}
+
+export type ClaimVerdict =
+	| { verdict: 'claimed' }
+	| { verdict: 'duplicate'; by: 'redis' | 'memory' }
+	| { verdict: 'unavailable'; reason: string };
+
+/** The Redis key of one delivery of one trigger in one n8n instance. */
+export function claimKey(
+	instanceId: string,
+	workflowId: string,
+	nodeId: string,
+	live: boolean,
+	storedDeliveryId: string,
+): string {
+	return `${KEY_PREFIX}:${instanceId}:${workflowId}:${nodeId}:${live ? 'live' : 'test'}:${storedDeliveryId}`;
+}
+
+function describe(error: unknown): string {
+	if (error instanceof RedisReplyError) {
+		if (error.code === 'MOVED' || error.code === 'ASK') {
+			return `Redis is a cluster and this key lives on another node (${error.message}); the delivery store supports a single Redis only`;
+		}
+		return `Redis refused: ${error.message}`;
+	}
+	return (error as Error).message;
+}
+
+/**
+ * Claims one delivery with one atomic `SET key token NX PX ttl`: exactly one of any number of
+ * concurrent claims of the same key, from any process, gets OK. When the SET was written but its
+ * answer did not come back, the key is read once more on a new connection: our token means the
+ * claim is ours, another token a duplicate. Whatever Redis cannot answer in time is
+ * `unavailable` (the caller answers 503, starts nothing, and the service retries).
+ */
+export async function claimDelivery(
+	settings: RedisSettings,
+	newSocket: SocketFactory,
+	key: string,
+	ttlMs: number,
+	now: number,
+): Promise<ClaimVerdict> {
+	const mine = recent.get(key);
+	if (mine !== undefined && mine.expires > now && !mine.unconfirmed) {
+		return { verdict: 'duplicate', by: 'memory' };
+	}
+	const client = clientFor(settings, newSocket);
+	const token = mine?.unconfirmed ? mine.token : randomBytes(9).toString('base64');
+	const ttl = Math.max(1, Math.round(ttlMs));
+	let reply: unknown;
+	try {
+		reply = await client.command(['SET', key, token, 'NX', 'PX', ttl]);
+	} catch (error) {
+		if (!(error instanceof RedisUnavailableError) || !error.maybeApplied) {
+			return { verdict: 'unavailable', reason: describe(error) };
+		}
+		remember(key, token, now, true);
+		reply = undefined;
+	}
+	if (reply === 'OK') {
+		remember(key, token, now, false);
+		return { verdict: 'claimed' };
+	}
+	// The key exists (reply null), or the SET's outcome is unknown: who holds it?
+	let holder: unknown;
+	try {
+		holder = await client.command(['GET', key]);
+		if (holder === null && reply === undefined) {
+			// The SET never landed: try it once more.
+			const again = await client.command(['SET', key, token, 'NX', 'PX', ttl]);
+			if (again === 'OK') {
+				remember(key, token, now, false);
+				return { verdict: 'claimed' };
+			}
+			holder = await client.command(['GET', key]);
+		}
+	} catch (error) {
+		return { verdict: 'unavailable', reason: describe(error) };
+	}
+	if (holder === token) {
+		// Ours: written by an earlier attempt of this process whose answer was lost, or just now.
+		remember(key, token, now, false);
+		return { verdict: 'claimed' };
+	}
+	if (holder === null) {
+		return { verdict: 'unavailable', reason: 'the claim expired while it was being read' };
+	}
+	recent.delete(key);
+	return { verdict: 'duplicate', by: 'redis' };
+}
+
+/** Log lines said once per process (key → said). */
+const warned = new Set<string>();
+
+/** Logs a line once per process for this key, e.g. why the trigger uses static data. */
+export function warnOnce(ctx: IWebhookFunctions, key: string, message: string): void {
+	if (warned.has(key)) return;
+	warned.add(key);
+	ctx.logger.warn(message);
+}
