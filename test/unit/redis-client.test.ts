@@ -261,6 +261,30 @@ describe('delivery claims', () => {
 		}
 	});
 
+	it('Redis restarted empty: the process that claimed writes its claims back, so a retry at another process is still a duplicate', async () => {
+		const own = await startRedisServer();
+		const ownSettings = settings(own.port);
+		const k = key(`reseed-${Date.now()}`);
+		// Process A claims (this module's state).
+		expect(await claimDelivery(ownSettings, newSocket, k, 60_000, Date.now())).toEqual({
+			verdict: 'claimed',
+		});
+		await own.stop(); // no persistence: every key is gone
+		const again = await startRedisServer({ port: own.port });
+		started.push(again);
+		// Process B: a fresh copy of the module, nothing in memory. Its first connection finds the
+		// epoch just created and waits until every process had time to write its claims back.
+		let processB: typeof import('../../nodes/CompanyPaymentsTrigger/redis/claims') | undefined;
+		await jest.isolateModulesAsync(async () => {
+			processB = await import('../../nodes/CompanyPaymentsTrigger/redis/claims');
+		});
+		const verdict = await processB!.claimDelivery(ownSettings, newSocket, k, 60_000, Date.now());
+		processB!.resetDeliveryStores();
+		expect(verdict).toEqual({ verdict: 'duplicate', by: 'redis' });
+		const ttl = (await client(again.port).command(['PTTL', k])) as number;
+		expect(ttl).toBeGreaterThan(50_000);
+	});
+
 	it('Redis not answering is "unavailable", never "claimed"', async () => {
 		const silent = await startScriptedServer([]);
 		try {

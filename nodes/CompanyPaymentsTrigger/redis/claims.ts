@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import type { RedisSettings, SocketFactory } from './resp';
+import type { RedisSettings, RespValue, SocketFactory } from './resp';
 import { RedisClient, RedisReplyError, RedisUnavailableError } from './resp';
 
 /**
@@ -65,8 +66,8 @@ let environment: { env: QueueEnvironment } | { blocked: string } | undefined;
 /** Forgets what was read (tests). */
 export function resetDeliveryStores(): void {
 	environment = undefined;
-	for (const client of clients.values()) client.close();
-	clients.clear();
+	for (const store of stores.values()) store.client.close();
+	stores.clear();
 	recent.clear();
 	warned.clear();
 }
@@ -230,44 +231,160 @@ export function socketFactoryOf(ctx: IWebhookFunctions): SocketFactory | undefin
 // Claims
 // ---------------------------------------------------------------------------------------------
 
-const clients = new Map<string, RedisClient>();
+/**
+ * Names the data a Redis holds: created once (SET NX) by the first client that finds it missing.
+ * A different or missing value on a new connection means Redis lost its keys since this process
+ * last saw it (a restart without persistence, a flush, a failover to an empty replica).
+ */
+const EPOCH_KEY = `${KEY_PREFIX}:epoch`;
+/** Lives SETTLE_MS from a new epoch: while it does, claims wait for every process to re-seed. */
+const SETTLING_KEY = `${KEY_PREFIX}:epoch-settling`;
+/**
+ * How long claims wait after Redis came back empty: every webhook process that lost its
+ * connection reconnects (every RECONNECT_MS) and writes back its recent claims within this time.
+ */
+export const SETTLE_MS = 1_500;
+const RECONNECT_MS = 200;
 
-function clientFor(settings: RedisSettings, newSocket: SocketFactory): RedisClient {
-	const key = JSON.stringify([
+interface Store {
+	client: RedisClient;
+	/** The epoch this process last saw in this Redis. */
+	epoch: string | undefined;
+	reconnecting: boolean;
+}
+
+const stores = new Map<string, Store>();
+
+/**
+ * Keys this process claimed recently. A retry that reaches the process that accepted the
+ * delivery is answered from here without asking Redis. When Redis comes back empty, every process
+ * writes its own entries back (see `reseed`), so a retry at any process is still caught.
+ * `unconfirmed`: the SET was written but its answer never came back; a retry at this process that
+ * finds its own token in Redis takes the claim over.
+ */
+interface Recent {
+	store: string;
+	token: string;
+	/** Until when this process keeps it (ms). */
+	expires: number;
+	/** When the claim's time to live in Redis ends (ms). */
+	ttlEnds: number;
+	unconfirmed: boolean;
+}
+const recent = new Map<string, Recent>();
+/** Bound on `recent`: the oldest entries go first. */
+const RECENT_MAX = 20_000;
+/** How long this process keeps its own claims in memory: the service's retries plus a margin. */
+const RECENT_MS = 10 * 60_000;
+
+function remember(
+	storeKey: string,
+	key: string,
+	token: string,
+	now: number,
+	ttlMs: number,
+	unconfirmed: boolean,
+): void {
+	recent.delete(key);
+	recent.set(key, {
+		store: storeKey,
+		token,
+		expires: now + Math.min(RECENT_MS, ttlMs),
+		ttlEnds: now + ttlMs,
+		unconfirmed,
+	});
+	if (recent.size > RECENT_MAX) {
+		const oldest = recent.keys().next().value;
+		if (oldest !== undefined) recent.delete(oldest);
+	}
+}
+
+function hasRecent(storeKey: string, now: number): boolean {
+	for (const entry of recent.values()) {
+		if (entry.store === storeKey && entry.expires > now) return true;
+	}
+	return false;
+}
+
+/** Writes this process's recent claims back into a Redis that lost them (SET NX: never overwrites). */
+async function reseed(
+	storeKey: string,
+	send: (args: ReadonlyArray<string | number>) => Promise<RespValue>,
+	now: number,
+): Promise<void> {
+	const writes: Array<Promise<RespValue>> = [];
+	for (const [key, entry] of recent) {
+		if (entry.store !== storeKey || entry.expires <= now) continue;
+		const ttl = entry.ttlEnds - now;
+		if (ttl > 0) writes.push(send(['SET', key, entry.token, 'NX', 'PX', ttl]));
+	}
+	await Promise.all(writes);
+}
+
+/**
+ * On every new connection: learn the Redis's epoch. When it changed (or was just created while
+ * this process holds claims), Redis lost its keys: write ours back. While the epoch is young,
+ * wait until it is SETTLE_MS old, so that every other process has written its claims back too.
+ */
+async function onConnect(
+	storeKey: string,
+	store: Store,
+	send: (args: ReadonlyArray<string | number>) => Promise<RespValue>,
+): Promise<void> {
+	const fresh = `${Date.now().toString(36)}:${randomBytes(6).toString('hex')}`;
+	const created = await send(['SET', EPOCH_KEY, fresh, 'NX']);
+	if (created === 'OK') await send(['SET', SETTLING_KEY, '1', 'PX', SETTLE_MS]);
+	const current = created === 'OK' ? fresh : await send(['GET', EPOCH_KEY]);
+	const epoch = typeof current === 'string' ? current : fresh;
+	const lost =
+		(store.epoch !== undefined && store.epoch !== epoch) ||
+		(store.epoch === undefined && created === 'OK' && hasRecent(storeKey, Date.now()));
+	store.epoch = epoch;
+	if (lost) await reseed(storeKey, send, Date.now());
+	const settling = await send(['PTTL', SETTLING_KEY]);
+	if (typeof settling === 'number' && settling > 0) await sleep(settling);
+}
+
+/** After a lost connection, reconnect in the background while this process holds claims. */
+async function keepConnected(storeKey: string, store: Store): Promise<void> {
+	if (store.reconnecting) return;
+	store.reconnecting = true;
+	try {
+		while (hasRecent(storeKey, Date.now())) {
+			try {
+				await store.client.command(['PING']);
+				return;
+			} catch {
+				await sleep(RECONNECT_MS);
+			}
+		}
+	} finally {
+		store.reconnecting = false;
+	}
+}
+
+function storeFor(settings: RedisSettings, newSocket: SocketFactory): [string, Store] {
+	const storeKey = JSON.stringify([
 		settings.host,
 		settings.port,
 		settings.username,
 		settings.password,
 		settings.db,
 	]);
-	let client = clients.get(key);
-	if (!client) {
-		client = new RedisClient(settings, newSocket);
-		clients.set(key, client);
+	let store = stores.get(storeKey);
+	if (!store) {
+		const made: Store = {
+			epoch: undefined,
+			reconnecting: false,
+			client: new RedisClient(settings, newSocket, {
+				onConnect: async (send) => await onConnect(storeKey, made, send),
+				onDisconnect: () => void keepConnected(storeKey, made),
+			}),
+		};
+		stores.set(storeKey, made);
+		store = made;
 	}
-	return client;
-}
-
-/**
- * Keys this process claimed recently (key → expiry, ms). A retry that reaches the process that
- * accepted the delivery is answered from here without asking Redis, and is still caught when
- * Redis lost its keys (restarted without persistence) since. Keys whose claim answer never came
- * back (Redis went silent after the SET was written) are kept with `unconfirmed` set: a retry at
- * this process that finds its own token in Redis takes the claim over.
- */
-const recent = new Map<string, { expires: number; token: string; unconfirmed: boolean }>();
-/** Bound on `recent`: the oldest entries go first. */
-const RECENT_MAX = 20_000;
-/** How long this process keeps its own claims in memory: the service's retries plus a margin. */
-const RECENT_MS = 10 * 60_000;
-
-function remember(key: string, token: string, now: number, unconfirmed: boolean): void {
-	recent.delete(key);
-	recent.set(key, { expires: now + RECENT_MS, token, unconfirmed });
-	if (recent.size > RECENT_MAX) {
-		const oldest = recent.keys().next().value;
-		if (oldest !== undefined) recent.delete(oldest);
-	}
+	return [storeKey, store];
 }
 
 export type ClaimVerdict =
@@ -314,7 +431,8 @@ export async function claimDelivery(
 	if (mine !== undefined && mine.expires > now && !mine.unconfirmed) {
 		return { verdict: 'duplicate', by: 'memory' };
 	}
-	const client = clientFor(settings, newSocket);
+	const [storeKey, store] = storeFor(settings, newSocket);
+	const client = store.client;
 	const token = mine?.unconfirmed ? mine.token : randomBytes(9).toString('base64');
 	const ttl = Math.max(1, Math.round(ttlMs));
 	let reply: unknown;
@@ -324,11 +442,11 @@ export async function claimDelivery(
 		if (!(error instanceof RedisUnavailableError) || !error.maybeApplied) {
 			return { verdict: 'unavailable', reason: describe(error) };
 		}
-		remember(key, token, now, true);
+		remember(storeKey, key, token, now, ttl, true);
 		reply = undefined;
 	}
 	if (reply === 'OK') {
-		remember(key, token, now, false);
+		remember(storeKey, key, token, now, ttl, false);
 		return { verdict: 'claimed' };
 	}
 	// The key exists (reply null), or the SET's outcome is unknown: who holds it?
@@ -339,7 +457,7 @@ export async function claimDelivery(
 			// The SET never landed: try it once more.
 			const again = await client.command(['SET', key, token, 'NX', 'PX', ttl]);
 			if (again === 'OK') {
-				remember(key, token, now, false);
+				remember(storeKey, key, token, now, ttl, false);
 				return { verdict: 'claimed' };
 			}
 			holder = await client.command(['GET', key]);
@@ -349,7 +467,7 @@ export async function claimDelivery(
 	}
 	if (holder === token) {
 		// Ours: written by an earlier attempt of this process whose answer was lost, or just now.
-		remember(key, token, now, false);
+		remember(storeKey, key, token, now, ttl, false);
 		return { verdict: 'claimed' };
 	}
 	if (holder === null) {

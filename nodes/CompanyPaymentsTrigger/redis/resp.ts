@@ -287,6 +287,16 @@ class Connection {
  * A client on one Redis: at most one connection, opened on first use and again after it fails.
  * Commands are pipelined on it (written at once, replies matched in order).
  */
+export interface RedisClientHooks {
+	/**
+	 * Runs on every new connection, after AUTH and SELECT and before any other command uses it;
+	 * `send` writes on that connection. A failure closes the connection and fails the command.
+	 */
+	onConnect?: (send: (args: ReadonlyArray<string | number>) => Promise<RespValue>) => Promise<void>;
+	/** Called once when an open connection is lost. */
+	onDisconnect?: () => void;
+}
+
 export class RedisClient {
 	private connection: Connection | undefined;
 
@@ -295,6 +305,7 @@ export class RedisClient {
 	constructor(
 		readonly settings: RedisSettings,
 		private readonly newSocket: SocketFactory,
+		private readonly hooks: RedisClientHooks = {},
 	) {}
 
 	/** Sends one command; resolves with the reply, or rejects (RedisUnavailableError, or the reply error). */
@@ -318,11 +329,24 @@ export class RedisClient {
 	private async connect(): Promise<Connection> {
 		if (this.connection?.isAlive) return this.connection;
 		if (this.opening) return await this.opening;
+		let established = false;
 		const connection = new Connection(this.newSocket(), this.settings, (dead) => {
 			if (this.connection === dead) this.connection = undefined;
+			if (established) this.hooks.onDisconnect?.();
 		});
+		const { onConnect } = this.hooks;
 		this.opening = connection.open().then(
-			() => connection,
+			async () => {
+				if (onConnect) {
+					await onConnect(async (args) => {
+						const reply = await connection.send(args);
+						if (reply instanceof RedisReplyError) throw reply;
+						return reply;
+					});
+				}
+				established = true;
+				return connection;
+			},
 			(error: Error) => {
 				connection.close();
 				throw error instanceof RedisReplyError || error instanceof RedisUnavailableError
