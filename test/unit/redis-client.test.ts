@@ -8,6 +8,7 @@ import {
 	claimKey,
 	queueRedisSource,
 	resetDeliveryStores,
+	TENTATIVE_MS,
 	urlRedisSource,
 } from '../../nodes/CompanyPaymentsTrigger/redis/claims';
 import type { RedisSettings, RespValue } from '../../nodes/CompanyPaymentsTrigger/redis/resp';
@@ -246,9 +247,9 @@ describe('delivery claims', () => {
 	});
 
 	it('a SET whose reply was lost is found to be ours on a new connection: claimed, not lost', async () => {
-		const proxy = await startReplyDroppingProxy(redis.port, 1);
+		const k = key(`lost-${Date.now()}`);
+		const proxy = await startReplyDroppingProxy(redis.port, k);
 		try {
-			const k = key(`lost-${Date.now()}`);
 			const verdict = await claimDelivery(settings(proxy.port), newSocket, k, 60_000, Date.now());
 			expect(verdict).toEqual({ verdict: 'claimed' });
 			resetDeliveryStores();
@@ -283,6 +284,50 @@ describe('delivery claims', () => {
 		expect(verdict).toEqual({ verdict: 'duplicate', by: 'redis' });
 		const ttl = (await client(again.port).command(['PTTL', k])) as number;
 		expect(ttl).toBeGreaterThan(50_000);
+	});
+
+	it('one of six processes claiming one delivery at the same moment wins; the others see a duplicate', async () => {
+		const k = key(`six-${Date.now()}`);
+		const processes: Array<typeof import('../../nodes/CompanyPaymentsTrigger/redis/claims')> = [];
+		for (let i = 0; i < 6; i++) {
+			await jest.isolateModulesAsync(async () => {
+				processes.push(await import('../../nodes/CompanyPaymentsTrigger/redis/claims'));
+			});
+		}
+		// Connect each first, so the claims themselves meet at Redis.
+		await Promise.all(
+			processes.map((p) =>
+				p.claimDelivery(
+					settings(redis.port),
+					newSocket,
+					key(`warm-${Math.random()}`),
+					1000,
+					Date.now(),
+				),
+			),
+		);
+		const verdicts = await Promise.all(
+			processes.map((p) => p.claimDelivery(settings(redis.port), newSocket, k, 60_000, Date.now())),
+		);
+		for (const p of processes) p.resetDeliveryStores();
+		expect(verdicts.filter((v) => v.verdict === 'claimed')).toHaveLength(1);
+		expect(verdicts.filter((v) => v.verdict === 'duplicate')).toHaveLength(5);
+		expect(await client(redis.port).command(['GET', k])).toMatch(/^c:/);
+	});
+
+	it('a tentative claim left by a writer that answered 503 holds at most 3 s, then a retry elsewhere claims', async () => {
+		const k = key(`late-${Date.now()}`);
+		// What a SET applied after its writer gave up leaves: a tentative claim, never confirmed.
+		await client(redis.port).command(['SET', k, 't:someone-else', 'NX', 'PX', TENTATIVE_MS]);
+		const blocked = await claimDelivery(settings(redis.port), newSocket, k, 60_000, Date.now());
+		expect(blocked).toMatchObject({
+			verdict: 'unavailable',
+			reason: expect.stringMatching(/unconfirmed/),
+		});
+		await pause(TENTATIVE_MS);
+		expect(await claimDelivery(settings(redis.port), newSocket, k, 60_000, Date.now())).toEqual({
+			verdict: 'claimed',
+		});
 	});
 
 	it('Redis not answering is "unavailable", never "claimed"', async () => {

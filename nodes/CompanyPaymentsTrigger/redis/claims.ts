@@ -314,9 +314,9 @@ async function reseed(
 ): Promise<void> {
 	const writes: Array<Promise<RespValue>> = [];
 	for (const [key, entry] of recent) {
-		if (entry.store !== storeKey || entry.expires <= now) continue;
+		if (entry.store !== storeKey || entry.expires <= now || entry.unconfirmed) continue;
 		const ttl = entry.ttlEnds - now;
-		if (ttl > 0) writes.push(send(['SET', key, entry.token, 'NX', 'PX', ttl]));
+		if (ttl > 0) writes.push(send(['SET', key, `${CONFIRMED}${entry.token}`, 'NX', 'PX', ttl]));
 	}
 	await Promise.all(writes);
 }
@@ -414,10 +414,31 @@ function describe(error: unknown): string {
 }
 
 /**
- * Claims one delivery with one atomic `SET key token NX PX ttl`: exactly one of any number of
- * concurrent claims of the same key, from any process, gets OK. When the SET was written but its
- * answer did not come back, the key is read once more on a new connection: our token means the
- * claim is ours, another token a duplicate. Whatever Redis cannot answer in time is
+ * How long a claim is tentative: written (SET NX) but not yet confirmed. A tentative claim that
+ * its writer never confirms (it timed out, or died) expires by itself after this, so a SET that
+ * reached a slow Redis after its writer had answered 503 cannot shut out the service's retries
+ * (1, 2 and 4 s apart) for longer than this.
+ */
+export const TENTATIVE_MS = 3_000;
+/** How long a claim waits for another process's tentative claim of the same key to be decided. */
+const WAIT_FOR_OTHER_MS = 500;
+const POLL_MS = 20;
+
+const TENTATIVE = 't:';
+const CONFIRMED = 'c:';
+
+/**
+ * Claims one delivery: exactly one of any number of concurrent claims of the same key, from any
+ * process, wins.
+ *
+ * 1. `SET key t:<token> NX PX 3000` (atomic): a tentative claim.
+ * 2. `SET key c:<token> XX PX <ttl>`: confirmed for the Deduplication Window; only then does the
+ *    trigger answer 200 and start the execution.
+ *
+ * A key held confirmed by someone else is a duplicate. A key held tentatively by someone else is
+ * waited for (up to 0.5 s): confirmed, a duplicate; gone, claimed again; still tentative, 503.
+ * A SET whose answer never came (Redis went silent after it was written) is read back on a new
+ * connection: our token means the claim is ours. Whatever Redis cannot answer in time is
  * `unavailable` (the caller answers 503, starts nothing, and the service retries).
  */
 export async function claimDelivery(
@@ -435,46 +456,73 @@ export async function claimDelivery(
 	const client = store.client;
 	const token = mine?.unconfirmed ? mine.token : randomBytes(9).toString('base64');
 	const ttl = Math.max(1, Math.round(ttlMs));
+	const tentative = ['SET', key, `${TENTATIVE}${token}`, 'NX', 'PX', TENTATIVE_MS];
+
+	const confirm = async (): Promise<ClaimVerdict> => {
+		let done: unknown;
+		try {
+			done = await client.command(['SET', key, `${CONFIRMED}${token}`, 'XX', 'PX', ttl]);
+		} catch (error) {
+			// Unconfirmed: the tentative claim expires by itself; a retry here may take it over.
+			remember(storeKey, key, token, now, TENTATIVE_MS, true);
+			return { verdict: 'unavailable', reason: describe(error) };
+		}
+		if (done !== 'OK') {
+			return {
+				verdict: 'unavailable',
+				reason: 'the tentative claim expired before it was confirmed',
+			};
+		}
+		remember(storeKey, key, token, now, ttl, false);
+		return { verdict: 'claimed' };
+	};
+
 	let reply: unknown;
 	try {
-		reply = await client.command(['SET', key, token, 'NX', 'PX', ttl]);
+		reply = await client.command(tentative);
 	} catch (error) {
 		if (!(error instanceof RedisUnavailableError) || !error.maybeApplied) {
 			return { verdict: 'unavailable', reason: describe(error) };
 		}
-		remember(storeKey, key, token, now, ttl, true);
+		remember(storeKey, key, token, now, TENTATIVE_MS, true);
 		reply = undefined;
 	}
-	if (reply === 'OK') {
-		remember(storeKey, key, token, now, ttl, false);
-		return { verdict: 'claimed' };
-	}
+	if (reply === 'OK') return await confirm();
+
 	// The key exists (reply null), or the SET's outcome is unknown: who holds it?
-	let holder: unknown;
-	try {
-		holder = await client.command(['GET', key]);
-		if (holder === null && reply === undefined) {
-			// The SET never landed: try it once more.
-			const again = await client.command(['SET', key, token, 'NX', 'PX', ttl]);
-			if (again === 'OK') {
-				remember(storeKey, key, token, now, ttl, false);
-				return { verdict: 'claimed' };
-			}
+	const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+	for (;;) {
+		let holder: unknown;
+		try {
 			holder = await client.command(['GET', key]);
+			if (holder === null) {
+				// Gone (expired, or our SET never landed): claim again.
+				if ((await client.command(tentative)) === 'OK') return await confirm();
+				holder = await client.command(['GET', key]);
+			}
+		} catch (error) {
+			return { verdict: 'unavailable', reason: describe(error) };
 		}
-	} catch (error) {
-		return { verdict: 'unavailable', reason: describe(error) };
+		if (holder === `${TENTATIVE}${token}` || holder === `${CONFIRMED}${token}`) {
+			// Ours: written by an earlier attempt of this process whose answer was lost.
+			return await confirm();
+		}
+		if (typeof holder === 'string' && holder.startsWith(TENTATIVE)) {
+			if (Date.now() < deadline) {
+				await sleep(POLL_MS);
+				continue;
+			}
+			return {
+				verdict: 'unavailable',
+				reason: 'another attempt of this delivery holds an unconfirmed claim',
+			};
+		}
+		if (holder === null) {
+			return { verdict: 'unavailable', reason: 'the claim vanished while it was being read' };
+		}
+		recent.delete(key);
+		return { verdict: 'duplicate', by: 'redis' };
 	}
-	if (holder === token) {
-		// Ours: written by an earlier attempt of this process whose answer was lost, or just now.
-		remember(storeKey, key, token, now, ttl, false);
-		return { verdict: 'claimed' };
-	}
-	if (holder === null) {
-		return { verdict: 'unavailable', reason: 'the claim expired while it was being read' };
-	}
-	recent.delete(key);
-	return { verdict: 'duplicate', by: 'redis' };
 }
 
 /** Log lines said once per process (key → said). */

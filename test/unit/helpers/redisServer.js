@@ -156,20 +156,27 @@ async function startScriptedServer(replies) {
 }
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a Redis that loses the first `dropReplies` replies: the
- * command reaches Redis, then the proxy closes the client's connection before the reply.
+ * A TCP proxy on 127.0.0.1 in front of a Redis that loses one reply: the reply to the first
+ * command whose bytes contain `match` reaches the proxy (so Redis applied the command), then the
+ * proxy closes the client's connection instead of passing it on.
  */
-async function startReplyDroppingProxy(targetPort, dropReplies = 1) {
-	let dropping = dropReplies;
+async function startReplyDroppingProxy(targetPort, match) {
+	let armed = true;
 	const sockets = new Set();
 	const server = net.createServer((client) => {
 		const upstream = net.connect(targetPort, '127.0.0.1');
+		let dropNext = false;
 		sockets.add(client);
 		sockets.add(upstream);
-		client.on('data', (chunk) => upstream.write(chunk));
+		client.on('data', (chunk) => {
+			if (armed && chunk.toString('utf8').includes(match)) {
+				armed = false;
+				dropNext = true;
+			}
+			upstream.write(chunk);
+		});
 		upstream.on('data', (chunk) => {
-			if (dropping > 0) {
-				dropping -= 1;
+			if (dropNext) {
 				client.destroy();
 				upstream.destroy();
 				return;
