@@ -23,7 +23,7 @@ import {
 import { isObject } from '../shared/contract/guards';
 import { secretCache } from './secretCache';
 import type { DeliveryStoreChoice } from './redis/claims';
-import { claimDelivery, claimKey, redisSourceFor, socketFactoryOf, warnOnce } from './redis/claims';
+import { claimDelivery, claimKey, logOnce, redisSourceFor, socketFactoryOf } from './redis/claims';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -238,20 +238,20 @@ async function recordDelivery(
 		typeof options.redisUrl === 'string' ? options.redisUrl : undefined,
 	);
 	if (source.kind === 'none') {
-		if (choice === 'auto' && source.why !== 'n8n does not run in queue mode') {
-			warnOnce(
-				ctx,
-				`static:${source.why}`,
-				`Company Payments Trigger keeps delivery IDs in the workflow's static data: ${source.why}. In queue mode this does not stop two webhook processes from both accepting one delivery; see docs/queue-mode.md`,
-			);
-		}
+		const weak = choice === 'auto' && source.why !== 'n8n does not run in queue mode';
+		logOnce(
+			ctx,
+			`static:${source.why}`,
+			`Company Payments Trigger keeps delivery IDs in the workflow's static data: ${source.why}.${weak ? ' In queue mode this does not stop two webhook processes from both accepting one delivery; see docs/queue-mode.md' : ''}`,
+			weak ? 'warn' : 'info',
+		);
 		if (checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate') {
 			return acknowledge(`delivery ${deliveryId} was received before`);
 		}
 		return undefined;
 	}
 	if (source.kind === 'refused') {
-		warnOnce(
+		logOnce(
 			ctx,
 			`refused:${source.why}`,
 			`Company Payments Trigger cannot use Redis: ${source.why}`,
@@ -268,6 +268,13 @@ async function recordDelivery(
 			'warn',
 		);
 	}
+	const { host, port, db } = source.settings;
+	logOnce(
+		ctx,
+		`redis:${host}:${port}:${db ?? 0}`,
+		`Company Payments Trigger claims delivery IDs in Redis ${host}:${port} db ${db ?? 0} (${source.from})`,
+		'info',
+	);
 	const node = ctx.getNode();
 	const key = claimKey(
 		String(ctx.getInstanceId?.() ?? ''),

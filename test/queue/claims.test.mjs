@@ -21,6 +21,7 @@ import { after, before, describe, test } from 'node:test';
 import { startSandbox } from '../../sandbox/server.mjs';
 import { ensureN8n, uuid } from '../../harness/n8n.mjs';
 import { createWorkflow, startQueueDeployment } from '../../harness/queue.mjs';
+import { startRedis } from '../../harness/services.mjs';
 import { chain, credentialRef, lineNode, NODE_TYPES } from '../../harness/workflows.mjs';
 
 const SECRET = `whsec_${'5c'.repeat(24)}`;
@@ -31,7 +32,7 @@ const VERSIONS = (process.env.COMPANY_PAYMENTS_QUEUE_CLAIM_VERSIONS ?? '2.8.4,2.
 const STORE = process.env.COMPANY_PAYMENTS_QUEUE_CLAIM_STORE ?? 'auto';
 const measured = {};
 
-function triggerWorkflow(owner, webhookId) {
+function triggerWorkflow(owner, webhookId, extraOptions = {}) {
 	const nodes = [
 		lineNode(
 			'Company Payments Trigger',
@@ -42,7 +43,7 @@ function triggerWorkflow(owner, webhookId) {
 				events: ['*'],
 				routeByEvent: false,
 				registerWebhook: false,
-				options: { deliveryStore: STORE },
+				options: { deliveryStore: STORE, ...extraOptions },
 			},
 			{ webhookId, credentials: credentialRef(owner) },
 		),
@@ -86,13 +87,18 @@ for (const version of VERSIONS) {
 		let sandbox;
 		let workflowId;
 		let webhookPath;
+		// A workflow whose trigger claims in a Redis of its own (the Redis URL option), which the
+		// "not answering" case freezes: n8n's own queue Redis stays up.
+		let ownRedis;
+		let ownWorkflowId;
+		let ownPath;
 		const m = (measured[version] = {});
 
 		/** Executions per delivery ID of the trigger's workflow, read from Postgres. */
-		function executionsInPostgres(deliveryIds) {
+		function executionsInPostgres(deliveryIds, workflow = workflowId) {
 			const sql = `SELECT substring(d.data from 'dlv_[A-Za-z0-9_-]+') AS id, count(*)
 				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
-				WHERE e."workflowId" = '${workflowId}' GROUP BY 1`;
+				WHERE e."workflowId" = '${workflow}' GROUP BY 1`;
 			const out = execFileSync(
 				psqlBinary(),
 				['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'postgres', '-d', 'postgres'],
@@ -109,13 +115,13 @@ for (const version of VERSIONS) {
 		/** Waits until the counts of these deliveries stop changing (and every expected one is there). */
 		async function settledCounts(
 			deliveryIds,
-			{ atLeastOnce = deliveryIds, settleMs = 2_500 } = {},
+			{ atLeastOnce = deliveryIds, settleMs = 2_500, workflow = workflowId } = {},
 		) {
 			const deadline = Date.now() + 60_000;
 			let last = '';
 			let since = Date.now();
 			for (;;) {
-				const counts = executionsInPostgres(deliveryIds);
+				const counts = executionsInPostgres(deliveryIds, workflow);
 				const key = JSON.stringify(counts);
 				if (key !== last) {
 					last = key;
@@ -127,10 +133,14 @@ for (const version of VERSIONS) {
 			}
 		}
 
-		async function sendTo(index, deliveryId, body = payoutBody(deliveryId)) {
+		async function sendTo(
+			index,
+			deliveryId,
+			{ body = payoutBody(deliveryId), to = webhookPath } = {},
+		) {
 			const started = Date.now();
 			try {
-				const res = await fetch(q.directUrl(index, `${webhookPath}/webhook`), {
+				const res = await fetch(q.directUrl(index, `${to}/webhook`), {
 					method: 'POST',
 					headers: signed(body, deliveryId),
 					body,
@@ -190,15 +200,29 @@ for (const version of VERSIONS) {
 				log: (line) => process.stderr.write(`[claims ${version}] ${line}\n`),
 			});
 			webhookPath = uuid();
+			ownPath = uuid();
+			ownRedis = await startRedis({ dir: path.join(q.root, 'own-redis') });
 			await q.main.api('GET', '/workflows?limit=1');
 			workflowId = await createWorkflow(q.main, triggerWorkflow(q.credentials[0], webhookPath), {
 				activate: true,
 			});
-			// Ready when both webhook processes serve the path (a forged body: 401, nothing runs).
-			for (const index of [0, 1]) {
+			ownWorkflowId = await createWorkflow(
+				q.main,
+				triggerWorkflow(q.credentials[0], ownPath, {
+					redisUrl: `redis://127.0.0.1:${ownRedis.port}/0`,
+				}),
+				{ activate: true },
+			);
+			// Ready when both webhook processes serve both paths (a forged body: 401, nothing runs).
+			for (const [index, served] of [
+				[0, webhookPath],
+				[1, webhookPath],
+				[0, ownPath],
+				[1, ownPath],
+			]) {
 				const deadline = Date.now() + 60_000;
 				for (;;) {
-					const res = await fetch(q.directUrl(index, `${webhookPath}/webhook`), {
+					const res = await fetch(q.directUrl(index, `${served}/webhook`), {
 						method: 'POST',
 						headers: { 'Content-Type': 'application/json', 'X-Service-Signature': '0'.repeat(64) },
 						body: '{}',
@@ -213,6 +237,17 @@ for (const version of VERSIONS) {
 		});
 
 		after(async () => {
+			// Which store each webhook process used, as it logged it once.
+			m.storeLog = [];
+			for (const role of q?.webhooks ?? []) {
+				const lines = fs
+					.readFileSync(role.logFile, 'utf8')
+					.split('\n')
+					.filter((line) => /Company Payments Trigger (claims|keeps|cannot)/.test(line))
+					.map((line) => line.replace(/^.*?Company Payments Trigger/, ''));
+				m.storeLog.push(`${role.name}:${[...new Set(lines)].join(' |')}`);
+			}
+			await ownRedis?.stop();
 			const stopped = q ? await q.stop() : undefined;
 			await sandbox?.close();
 			if (stopped) m.stoppedPids = stopped.pids.length;
@@ -288,12 +323,12 @@ for (const version of VERSIONS) {
 
 		test('Redis not answering: 503 within the claim timeout, nothing runs; sent again later, each runs once', async () => {
 			const ids = [0, 1, 2, 3].map((i) => `dlv_frozen_${i}_${uuid()}`);
-			process.kill(q.redis.pid, 'SIGSTOP'); // accepts connections' bytes, answers nothing
+			process.kill(ownRedis.pid, 'SIGSTOP'); // keeps its connections open, answers nothing
 			let frozen;
 			try {
-				frozen = await Promise.all(ids.map((id, i) => sendTo(i % 2, id)));
+				frozen = await Promise.all(ids.map((id, i) => sendTo(i % 2, id, { to: ownPath })));
 			} finally {
-				process.kill(q.redis.pid, 'SIGCONT');
+				process.kill(ownRedis.pid, 'SIGCONT');
 			}
 			m.redisFrozen = { answers: frozen.map((a) => `${a.status} in ${a.ms} ms`) };
 			for (const answer of frozen) {
@@ -302,15 +337,19 @@ for (const version of VERSIONS) {
 			}
 			await sleep(3_000);
 			assert.deepEqual(
-				executionsInPostgres(ids),
+				executionsInPostgres(ids, ownWorkflowId),
 				Object.fromEntries(ids.map((id) => [id, 0])),
 				'nothing ran while Redis did not answer',
 			);
-			// The service retries: now Redis answers, each delivery runs once, wherever it lands.
+			// The service retries (its last attempt comes 7 s after the first): Redis answers
+			// again, each delivery runs once, at whichever process the retry lands.
+			await sleep(1_000);
 			const again = [];
-			for (const [i, id] of ids.entries()) again.push(await sendTo((i + 1) % 2, id));
+			for (const [i, id] of ids.entries())
+				again.push(await sendTo((i + 1) % 2, id, { to: ownPath }));
+			m.redisFrozen.retries = again.map((a) => `${a.status} ${a.json?.executed}`);
 			for (const answer of again) assert.equal(answer.json?.executed, true, answer.text);
-			const counts = await settledCounts(ids);
+			const counts = await settledCounts(ids, { workflow: ownWorkflowId });
 			assert.deepEqual(counts, Object.fromEntries(ids.map((id) => [id, 1])));
 		});
 

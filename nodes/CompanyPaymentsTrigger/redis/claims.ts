@@ -56,9 +56,10 @@ const ENV_NAMES: Array<keyof QueueEnvironment> = [
  * One expression that reads the queue-mode variables through n8n's `$env`, the way n8n lets a
  * node read the environment (the package's code may not touch `process`). n8n refuses it when
  * the instance blocks environment access in nodes (N8N_BLOCK_ENV_ACCESS_IN_NODE=true, the
- * default from n8n 2.0): then the trigger cannot tell queue mode by itself.
+ * default from n8n 2.0): then the trigger cannot tell queue mode by itself. Written without the
+ * leading `=` of a parameter expression: `evaluateExpression` adds it.
  */
-const ENV_EXPRESSION = `={{ JSON.stringify({ ${ENV_NAMES.map((name) => `${name}: $env.${name}`).join(', ')} }) }}`;
+const ENV_EXPRESSION = `{{ JSON.stringify({ ${ENV_NAMES.map((name) => `${name}: $env.${name}`).join(', ')} }) }}`;
 
 /** The environment as n8n gave it, or why it could not; read once per process. */
 let environment: { env: QueueEnvironment } | { blocked: string } | undefined;
@@ -77,8 +78,16 @@ function readEnvironment(ctx: IWebhookFunctions): { env: QueueEnvironment } | { 
 	if (typeof ctx.evaluateExpression !== 'function') {
 		return { blocked: 'this n8n gives the node no expression evaluation' };
 	}
+	let text: unknown;
 	try {
-		const text = ctx.evaluateExpression(ENV_EXPRESSION, 0);
+		text = ctx.evaluateExpression(ENV_EXPRESSION, 0);
+	} catch (error) {
+		environment = {
+			blocked: `n8n refused to read its environment (${(error as Error).message}); N8N_BLOCK_ENV_ACCESS_IN_NODE=true blocks it`,
+		};
+		return environment;
+	}
+	try {
 		const parsed = JSON.parse(String(text)) as Record<string, unknown>;
 		const env: QueueEnvironment = {};
 		for (const name of ENV_NAMES) {
@@ -86,9 +95,9 @@ function readEnvironment(ctx: IWebhookFunctions): { env: QueueEnvironment } | { 
 			if (typeof value === 'string' && value !== '') env[name] = value;
 		}
 		environment = { env };
-	} catch (error) {
+	} catch {
 		environment = {
-			blocked: `n8n refused to read its environment (${(error as Error).message}); N8N_BLOCK_ENV_ACCESS_IN_NODE=true blocks it`,
+			blocked: `n8n's answer for its environment was not readable (${String(text).slice(0, 40)}…)`,
 		};
 	}
 	return environment;
@@ -528,9 +537,14 @@ export async function claimDelivery(
 /** Log lines said once per process (key → said). */
 const warned = new Set<string>();
 
-/** Logs a line once per process for this key, e.g. why the trigger uses static data. */
-export function warnOnce(ctx: IWebhookFunctions, key: string, message: string): void {
+/** Logs a line once per process for this key, e.g. which store the trigger uses and why. */
+export function logOnce(
+	ctx: IWebhookFunctions,
+	key: string,
+	message: string,
+	level: 'info' | 'warn' = 'warn',
+): void {
 	if (warned.has(key)) return;
 	warned.add(key);
-	ctx.logger.warn(message);
+	ctx.logger[level](message);
 }

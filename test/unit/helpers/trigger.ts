@@ -320,6 +320,9 @@ export async function deliver(
 			? {}
 			: {
 					evaluateExpression: (expression: string) => {
+						// n8n puts the parameter expression's "=" in front itself: "={{ … }}" would
+						// come back as text starting with "=".
+						if (!expression.startsWith('{{')) return `=${expression}`;
 						if (env instanceof Error) throw env;
 						// The store's one expression: JSON of the named $env variables.
 						const names = [...expression.matchAll(/\$env\.([A-Z0-9_]+)/g)].map((m) => m[1]);
