@@ -435,7 +435,16 @@ for (const version of VERSIONS) {
 			for (; i < 26; i++) await send(i);
 			await sandbox.webhooksIdle();
 			const deliveries = await Promise.all(ids.map((id) => control('GET', `/deliveries/${id}`)));
-			assert.ok(deliveries.every((d) => d.state === 'delivered'));
+			const undelivered = deliveries
+				.filter((d) => d.state !== 'delivered')
+				.map((d) => ({
+					id: d.id ?? d.deliveryId,
+					attempts: d.attempts.map((a) => `${a.status} ${a.at}`),
+					proxy: q.proxy.log
+						.filter((e) => e.deliveryId === (d.id ?? d.deliveryId))
+						.map((e) => `${e.target} ${e.status} ${e.error ?? ''} ${(e.body ?? '').slice(0, 120)}`),
+				}));
+			assert.deepEqual(undelivered, [], 'every delivery was accepted in the end');
 			const cut = new Set(
 				q.proxy.log
 					.filter((e) => e.target === killed.name && e.status === 502 && e.error !== 'ECONNREFUSED')

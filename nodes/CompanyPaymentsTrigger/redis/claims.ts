@@ -428,7 +428,7 @@ function describe(error: unknown): string {
  * reached a slow Redis after its writer had answered 503 cannot shut out the service's retries
  * (1, 2 and 4 s apart) for longer than this.
  */
-export const TENTATIVE_MS = 3_000;
+export const TENTATIVE_MS = 1_500;
 /** How long a claim waits for another process's tentative claim of the same key to be decided. */
 const WAIT_FOR_OTHER_MS = 500;
 const POLL_MS = 20;
@@ -440,7 +440,7 @@ const CONFIRMED = 'c:';
  * Claims one delivery: exactly one of any number of concurrent claims of the same key, from any
  * process, wins.
  *
- * 1. `SET key t:<token> NX PX 3000` (atomic): a tentative claim.
+ * 1. `SET key t:<token> NX PX 1500` (atomic): a tentative claim.
  * 2. `SET key c:<token> XX PX <ttl>`: confirmed for the Deduplication Window; only then does the
  *    trigger answer 200 and start the execution.
  *
