@@ -19,7 +19,7 @@ import {
 	RedisUnavailableError,
 	RespReader,
 } from '../../nodes/CompanyPaymentsTrigger/redis/resp';
-import { deliver, freshNodeId } from './helpers/trigger';
+import { createHookContext, deliver, freshNodeId, runHook, runHookError } from './helpers/trigger';
 import {
 	closedPort,
 	newSocket,
@@ -503,5 +503,49 @@ describe('the trigger with the Redis claim', () => {
 		});
 		expect(outcome.response.statusCode).toBe(503);
 		expect(outcome.result.workflowData).toBeUndefined();
+	});
+});
+
+describe('activation checks the delivery store', () => {
+	const withEnv = (env: Record<string, string>, options = {}) =>
+		Object.assign(createHookContext({ parameters: { registerWebhook: false, options } }), {
+			evaluateExpression: (expression: string) => {
+				const names = [...expression.matchAll(/\$env\.([A-Z0-9_]+)/g)].map((m) => m[1]);
+				return JSON.stringify(Object.fromEntries(names.map((name) => [name, env[name]])));
+			},
+		});
+
+	it('refuses a Redis cluster in queue mode with a message that names it', async () => {
+		const error = await runHookError(
+			'checkExists',
+			withEnv({ EXECUTIONS_MODE: 'queue', QUEUE_BULL_REDIS_CLUSTER_NODES: '10.0.0.1:6379' }),
+		);
+		expect(error.message).toMatch(/cannot record deliveries in Redis: .*cluster/);
+	});
+
+	it('refuses TLS, and Delivery Store "Redis" with nothing to connect to', async () => {
+		await expect(
+			runHook('checkExists', withEnv({ EXECUTIONS_MODE: 'queue', QUEUE_BULL_REDIS_TLS: 'true' })),
+		).rejects.toThrow(/TLS/);
+		resetDeliveryStores();
+		await expect(
+			runHook('checkExists', withEnv({}, { deliveryStore: 'redis', redisUrl: 'rediss://h:6380' })),
+		).rejects.toThrow(/TLS/);
+	});
+
+	it('activates a plain queue-mode setup, a single process, and Workflow Static Data whatever the environment', async () => {
+		expect(await runHook('checkExists', withEnv({ EXECUTIONS_MODE: 'queue' }))).toBe(true);
+		resetDeliveryStores();
+		expect(await runHook('checkExists', withEnv({}))).toBe(true);
+		resetDeliveryStores();
+		expect(
+			await runHook(
+				'checkExists',
+				withEnv(
+					{ EXECUTIONS_MODE: 'queue', QUEUE_BULL_REDIS_CLUSTER_NODES: 'a:1' },
+					{ deliveryStore: 'staticData' },
+				),
+			),
+		).toBe(true);
 	});
 });

@@ -73,7 +73,12 @@ export function resetDeliveryStores(): void {
 	warned.clear();
 }
 
-function readEnvironment(ctx: IWebhookFunctions): { env: QueueEnvironment } | { blocked: string } {
+/** What the trigger needs of n8n's context to read the environment (webhook and hook contexts). */
+interface ExpressionContext {
+	evaluateExpression?: (expression: string, itemIndex: number) => unknown;
+}
+
+function readEnvironment(ctx: ExpressionContext): { env: QueueEnvironment } | { blocked: string } {
 	if (environment) return environment;
 	if (typeof ctx.evaluateExpression !== 'function') {
 		return { blocked: 'this n8n gives the node no expression evaluation' };
@@ -185,7 +190,7 @@ export function urlRedisSource(text: string): RedisSource {
 
 /** Which store a delivery of this trigger goes to (reads the environment once per process). */
 export function redisSourceFor(
-	ctx: IWebhookFunctions,
+	ctx: ExpressionContext,
 	choice: DeliveryStoreChoice,
 	redisUrl: string | undefined,
 ): RedisSource {
