@@ -203,7 +203,16 @@ for (const version of VERSIONS) {
 			webhookPath = uuid();
 			ownPath = uuid();
 			ownRedis = await startRedis({ dir: path.join(q.root, 'own-redis') });
-			await q.main.api('GET', '/workflows?limit=1');
+			// The first call logs in; a loaded machine may still answer "Database is not ready!".
+			for (let tries = 0; ; tries++) {
+				try {
+					await q.main.api('GET', '/workflows?limit=1');
+					break;
+				} catch (error) {
+					if (tries >= 30 || !/\b503\b/.test(error.message)) throw error;
+					await sleep(2_000);
+				}
+			}
 			workflowId = await createWorkflow(q.main, triggerWorkflow(q.credentials[0], webhookPath), {
 				activate: true,
 			});
