@@ -6,10 +6,14 @@
 //   npm run build && node bench/queue.mjs            writes the queue section of bench/RESULTS.md
 //   node bench/queue.mjs --quick                      fewer runs, printed only
 //
-// Two active workflows, each "<start node> → No Operation":
+// Three active workflows, each "<start node> → No Operation":
 //   - webhook: n8n's Webhook node, POST, Respond "Immediately" (the way our trigger answers)
-//   - trigger: our trigger, default options, its dedup store prefilled to the default cap of
-//              1,000 delivery ids (steady state: every delivery evicts one)
+//   - trigger: our trigger, default options: in queue mode it claims each delivery in n8n's Redis
+//              (its static-data store, prefilled to 1,000 ids, is not used then)
+//   - static:  our trigger with Delivery Store "Workflow Static Data", its store prefilled to the
+//              default cap of 1,000 delivery ids (steady state: every delivery evicts one): the
+//              store before the Redis claim, for the claim's row (deliveries/s and mean answer
+//              time, Redis claim / static data, within each run)
 // Every delivery: a 1 KiB order.status_changed body, a valid X-Service-Signature and a new
 // X-Service-Delivery-Id (the Webhook node gets the same requests and ignores both headers).
 //
@@ -73,6 +77,7 @@ function headersFor(id) {
 }
 
 async function burst(queue, client, target, count) {
+	let answerMs = 0;
 	const before = await finishedExecutions(queue.main, target.id);
 	const url = queue.webhookUrl(target.path);
 	const ids = Array.from({ length: count }, () => randomUUID());
@@ -82,6 +87,7 @@ async function burst(queue, client, target, count) {
 		while (next < ids.length) {
 			const id = ids[next++];
 			const res = await client.send(url, { headers: headersFor(id), body: BODY });
+			answerMs += res.ms;
 			if (res.status !== 200) throw new Error(`${target.name} answered ${res.status}: ${res.text}`);
 			if (res.text.includes('"executed":false'))
 				throw new Error(`a new delivery was not executed: ${res.text}`);
@@ -95,6 +101,7 @@ async function burst(queue, client, target, count) {
 		throw new Error(`${target.name}: ${after - before} executions for ${count} deliveries`);
 	return {
 		answeredPerSecond: count / ((answered - start) / 1000),
+		meanAnswerMs: answerMs / count,
 		finishedPerSecond: count / ((finished - start) / 1000),
 	};
 }
@@ -124,6 +131,9 @@ async function main() {
 		const [credential] = queue.credentials;
 		const webhook = webhookWorkflow('queue-webhook-noop', [noOp()], { responseMode: 'onReceived' });
 		const trigger = triggerWorkflow('queue-trigger', credential, prefilledStore(STORE));
+		const staticStore = triggerWorkflow('queue-trigger-static', credential, prefilledStore(STORE), {
+			deliveryStore: 'staticData',
+		});
 		const targets = {
 			webhook: {
 				name: 'webhook',
@@ -135,14 +145,34 @@ async function main() {
 				path: trigger.path,
 				id: await createWorkflow(queue.main, trigger.workflow, { activate: true }),
 			},
+			static: {
+				name: 'static',
+				path: staticStore.path,
+				id: await createWorkflow(queue.main, staticStore.workflow, { activate: true }),
+			},
 		};
 		log('warm-up: 40 deliveries to each workflow');
-		for (const name of ['webhook', 'trigger']) await burst(queue, client, targets[name], 40);
+		for (const name of ['webhook', 'trigger', 'static'])
+			await burst(queue, client, targets[name], 40);
 
-		const rates = { two: { webhook: [], trigger: [] }, one: { webhook: [], trigger: [] } };
-		const ratios = { two: [], one: [], scaleWebhook: [], scaleTrigger: [] };
+		const rates = {
+			two: { webhook: [], trigger: [], static: [] },
+			one: { webhook: [], trigger: [], static: [] },
+		};
+		const answers = {
+			two: { trigger: [], static: [] },
+			one: { trigger: [], static: [] },
+		};
+		const ratios = {
+			two: [],
+			one: [],
+			scaleWebhook: [],
+			scaleTrigger: [],
+			claimRate: { two: [], one: [] },
+		};
 		for (let run = 0; run < RUNS; run++) {
-			const order = run % 2 === 0 ? ['webhook', 'trigger'] : ['trigger', 'webhook'];
+			const order =
+				run % 2 === 0 ? ['webhook', 'trigger', 'static'] : ['static', 'trigger', 'webhook'];
 			const got = { two: {}, one: {} };
 			for (const setup of run % 2 === 0 ? ['two', 'one'] : ['one', 'two']) {
 				queue.proxy.only(setup === 'one' ? 0 : null);
@@ -155,7 +185,7 @@ async function main() {
 			}
 			queue.proxy.only(null);
 			for (const setup of ['two', 'one']) {
-				for (const name of ['webhook', 'trigger'])
+				for (const name of ['webhook', 'trigger', 'static'])
 					rates[setup][name].push(got[setup][name].finishedPerSecond);
 				ratios[setup].push(
 					got[setup].trigger.finishedPerSecond / got[setup].webhook.finishedPerSecond,
@@ -167,8 +197,16 @@ async function main() {
 			ratios.scaleTrigger.push(
 				got.two.trigger.finishedPerSecond / got.one.trigger.finishedPerSecond,
 			);
+			// The Redis claim against the static-data store, within the run.
+			for (const setup of ['two', 'one']) {
+				ratios.claimRate[setup].push(
+					got[setup].trigger.finishedPerSecond / got[setup].static.finishedPerSecond,
+				);
+				answers[setup].trigger.push(got[setup].trigger.meanAnswerMs);
+				answers[setup].static.push(got[setup].static.meanAnswerMs);
+			}
 		}
-		for (const name of ['webhook', 'trigger']) {
+		for (const name of ['webhook', 'trigger', 'static']) {
 			const failed = await failedExecutions(queue.main, targets[name].id);
 			if (failed > 0) throw new Error(`${failed} executions of ${name} failed`);
 		}
@@ -180,10 +218,21 @@ async function main() {
 			rates: Object.fromEntries(
 				Object.entries(rates).map(([setup, r]) => [
 					setup,
-					{ webhook: summary(r.webhook), trigger: summary(r.trigger) },
+					{ webhook: summary(r.webhook), trigger: summary(r.trigger), static: summary(r.static) },
 				]),
 			),
-			ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, summary(v)])),
+			ratios: Object.fromEntries(
+				Object.entries(ratios).map(([k, v]) => [
+					k,
+					Array.isArray(v) ? summary(v) : { two: summary(v.two), one: summary(v.one) },
+				]),
+			),
+			answers: Object.fromEntries(
+				Object.entries(answers).map(([setup, a]) => [
+					setup,
+					{ trigger: summary(a.trigger), static: summary(a.static) },
+				]),
+			),
 			proxyCounts: counts,
 			executionsByWorker: byWorker,
 			loadBefore,
@@ -224,8 +273,10 @@ workers finished every execution. Method: \`bench/queue.mjs\` (header comment).
 | Start node → No Operation | 2 webhook processes | 1 webhook process | 2 vs 1 |
 | --- | --- | --- | --- |
 | n8n Webhook node (respond immediately) | ${range(r.rates.two.webhook, '/s')} | ${range(r.rates.one.webhook, '/s')} | ${ratioText(r.ratios.scaleWebhook)} |
-| Company Payments Trigger (store full at 1,000 IDs) | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
+| Company Payments Trigger (default: Redis claim in queue mode) | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
 | **Trigger / Webhook node** (target ≥ 0.9×) | **${ratioText(r.ratios.two)}** (${target}) | ${ratioText(r.ratios.one)} | |
+| Company Payments Trigger, Delivery Store "Workflow Static Data" (full at 1,000 IDs) | ${range(r.rates.two.static, '/s')} | ${range(r.rates.one.static, '/s')} | |
+| **Redis claim / static-data store** (deliveries/s; mean answer time) | **${ratioText(r.ratios.claimRate.two)}**; ${range(r.answers.two.trigger, 'ms')} vs ${range(r.answers.two.static, 'ms')} | ${ratioText(r.ratios.claimRate.one)}; ${range(r.answers.one.trigger, 'ms')} vs ${range(r.answers.one.static, 'ms')} | |
 
 - Requests per webhook process over the whole run (proxy): ${Object.entries(r.proxyCounts)
 		.map(([k, v]) => `${k} ${num(v)}`)

@@ -335,14 +335,18 @@ function writeImportFile(userFolder, kind, content) {
  *
  * @param {string} userFolder
  * @param {Array<{ id?: string, name: string, type: string, data: object }>} credentials
- * @param {{ env?: Record<string,string> }} [options] extra environment (e.g. queue mode's database)
+ * @param {{ env?: Record<string,string>, version?: string }} [options] extra environment (e.g.
+ *   queue mode's database); the n8n version whose CLI imports (default: the selected one)
  * @returns {Promise<Array<{ id: string, name: string, type: string }>>}
  */
-export async function importCredentials(userFolder, credentials, { env = {} } = {}) {
+export async function importCredentials(userFolder, credentials, { env = {}, version } = {}) {
 	const list = credentials.map((credential) => ({ id: newN8nId(), ...credential }));
 	const file = writeImportFile(userFolder, 'credentials', list);
 	try {
-		await runN8nCli(userFolder, ['import:credentials', `--input=${file}`], { env });
+		await runN8nCli(userFolder, ['import:credentials', `--input=${file}`], {
+			env,
+			...(version ? { version } : {}),
+		});
 	} finally {
 		fs.rmSync(file, { force: true });
 	}

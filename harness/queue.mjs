@@ -57,14 +57,15 @@ export const PROCESS_NAME_VARIABLE = 'COMPANY_PAYMENTS_QUEUE_PROCESS';
  * The handle's `stop()` sends SIGTERM (graceful), `kill()` SIGKILL (a crash); `restart()`
  * starts the same role again on the same folder and port.
  */
-async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_000 }) {
-	const { node } = await ensureN8n();
+async function startRole(role, { name, userFolder, port, env, version, timeoutMs = 180_000 }) {
+	const { node } = await ensureN8n(version ? { version } : {});
 	const brokerPort = await freePort([port]);
 	fs.mkdirSync(userFolder, { recursive: true });
 	const started = Date.now();
 	const proc = await spawnN8n([role], {
 		userFolder,
-		header: `queue-host: n8n ${role} (${name})`,
+		...(version ? { version } : {}),
+		header: `queue-host: n8n ${version ?? ''} ${role} (${name})`,
 		env: buildN8nEnv({
 			userFolder,
 			port,
@@ -96,7 +97,7 @@ async function startRole(role, { name, userFolder, port, env, timeoutMs = 180_00
 		},
 		restart: async () => {
 			await handle.stop();
-			return await startRole(role, { name, userFolder, port, env, timeoutMs });
+			return await startRole(role, { name, userFolder, port, env, version, timeoutMs });
 		},
 	};
 	try {
@@ -165,8 +166,12 @@ export function queueEnv({ postgres, redis, proxyUrl, extra = {} }) {
  * before n8n starts, so the main process activates them at start and every webhook process
  * finds their webhooks.
  *
+ * `version` runs another n8n than the selected one (COMPANY_PAYMENTS_N8N_VERSION), so one test
+ * file can start deployments of several versions one after the other.
+ *
  * @param {{ credentials?: object[], workflows?: object[], workers?: number,
- *   webhookProcesses?: number, env?: Record<string,string>, log?: (line: string) => void }} [options]
+ *   webhookProcesses?: number, env?: Record<string,string>, version?: string,
+ *   log?: (line: string) => void }} [options]
  * @returns {Promise<QueueDeployment>}
  */
 export async function startQueueDeployment({
@@ -175,11 +180,13 @@ export async function startQueueDeployment({
 	workers: workerCount = 2,
 	webhookProcesses = 2,
 	env = {},
+	version,
 	log = () => {},
 } = {}) {
 	const started = Date.now();
 	const timings = {};
-	await ensureN8n();
+	const versioned = version ? { version } : {};
+	await ensureN8n(versioned);
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-cp-queue-'));
 	// The database user (nobody, when we run as root) must reach its own folder inside.
 	fs.chmodSync(root, 0o711);
@@ -257,9 +264,14 @@ export async function startQueueDeployment({
 		installPackage(mainFolder);
 		t = Date.now();
 		if (credentials.length > 0) {
-			deployment.credentials = await importCredentials(mainFolder, credentials, { env: settings });
+			deployment.credentials = await importCredentials(mainFolder, credentials, {
+				env: settings,
+				...versioned,
+			});
 		}
 		if (workflows.length > 0) {
+			if (version)
+				throw new Error('startQueueDeployment: create workflows through the API with `version`');
 			deployment.workflowIds = await importWorkflows(mainFolder, workflows, { env: settings });
 		}
 		timings.import = Date.now() - t;
@@ -269,6 +281,7 @@ export async function startQueueDeployment({
 
 		t = Date.now();
 		deployment.main = await startN8n({
+			...versioned,
 			userFolder: mainFolder,
 			env: { ...settings, [PROCESS_NAME_VARIABLE]: 'main' },
 		});
@@ -292,15 +305,20 @@ export async function startQueueDeployment({
 					userFolder: folderFor(name),
 					port: await freePort(),
 					env: settings,
+					version,
 				}).then((handle) => (deployment.workers[i] = handle)),
 			);
 		}
 		webhookPorts.forEach((port, i) => {
 			const name = `webhook-${i + 1}`;
 			starting.push(
-				startRole('webhook', { name, userFolder: folderFor(name), port, env: settings }).then(
-					(handle) => (deployment.webhooks[i] = handle),
-				),
+				startRole('webhook', {
+					name,
+					userFolder: folderFor(name),
+					port,
+					env: settings,
+					version,
+				}).then((handle) => (deployment.webhooks[i] = handle)),
 			);
 		});
 		const results = await Promise.allSettled(starting);
@@ -328,6 +346,18 @@ export async function startQueueDeployment({
 	deployment.restartWebhook = async (index) => {
 		deployment.webhooks[index] = await deployment.webhooks[index].restart();
 		return deployment.webhooks[index];
+	};
+	/**
+	 * Stops Redis (SIGTERM; it keeps nothing: no persistence) and starts a new one on the same port,
+	 * as a restart of the queue's Redis would. The n8n processes reconnect by themselves.
+	 */
+	deployment.restartRedis = async () => {
+		await deployment.redis.stop();
+		deployment.redis = await startRedis({
+			dir: path.join(root, 'redis'),
+			port: deployment.redis.port,
+		});
+		return deployment.redis;
 	};
 	deployment.executionsByProcess = () => {
 		const byId = {};

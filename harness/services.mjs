@@ -156,13 +156,13 @@ export function redisBinary() {
 }
 
 /**
- * Redis on a free loopback port, no persistence (no RDB snapshots, no AOF), working folder
- * `<dir>`. Resolves once it answers PING.
- * @param {{ dir: string, timeoutMs?: number }} options
+ * Redis on a free loopback port (or `port`: a restart on the port clients know), no persistence
+ * (no RDB snapshots, no AOF), working folder `<dir>`. Resolves once it answers PING.
+ * @param {{ dir: string, port?: number, timeoutMs?: number }} options
  */
-export async function startRedis({ dir, timeoutMs = 20_000 }) {
+export async function startRedis({ dir, port: wantedPort, timeoutMs = 20_000 }) {
 	fs.mkdirSync(dir, { recursive: true });
-	const port = await freePort();
+	const port = wantedPort ?? (await freePort());
 	const logFile = path.join(dir, 'redis.log');
 	const proc = spawnLogged(
 		redisBinary(),

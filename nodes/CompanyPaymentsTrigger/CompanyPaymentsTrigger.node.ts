@@ -148,7 +148,35 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 0.01, numberPrecision: 2 },
 						default: DEFAULT_MAX_AGE_HOURS,
 						description:
-							'How long a delivery ID is remembered. The service retries a delivery for about 7 seconds.',
+							'How long a delivery ID is remembered (in Redis, the claim time to live). The service retries a delivery for about 7 seconds.',
+					},
+					{
+						displayName: 'Delivery Store',
+						name: 'deliveryStore',
+						type: 'options',
+						options: [
+							{
+								name: 'Automatic',
+								value: 'auto',
+								description:
+									"Uses n8n's own Redis in queue mode (or the Redis URL below when set), else the workflow's static data",
+							},
+							{
+								name: 'Redis',
+								value: 'redis',
+								description:
+									"Always Redis: the Redis URL below, else n8n's queue-mode Redis. A delivery Redis does not confirm in time is answered 503.",
+							},
+							{
+								name: 'Workflow Static Data',
+								value: 'staticData',
+								description:
+									'Always the workflow static data: safe within one n8n process, not across several webhook processes',
+							},
+						],
+						default: 'auto',
+						description:
+							'Where delivery IDs are recorded. With Redis, one atomic claim per delivery lets exactly one of several webhook processes start it.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -174,6 +202,16 @@ export class CompanyPaymentsTrigger implements INodeType {
 						default: DEFAULT_GRACE_MINUTES,
 						description:
 							"For how long after a rotation made by this trigger (Rotate Webhook Secret) deliveries signed with the replaced secret are still accepted, counted from the rotation. For a secret replaced by hand, use the credential's Previous Webhook Secret.",
+					},
+					{
+						displayName: 'Redis URL',
+						name: 'redisUrl',
+						type: 'string',
+						typeOptions: { password: true },
+						default: '',
+						placeholder: 'redis://user:password@127.0.0.1:6379/0',
+						description:
+							"A Redis of your own for the delivery store (plain TCP; a single Redis, not a cluster). Empty: in queue mode, n8n's own Redis. Use an expression to keep a password out of the workflow.",
 					},
 				],
 			},

@@ -7,7 +7,8 @@ import type {
 
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
-import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
+import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER, storedId } from './deliveries';
+import type { DedupLimits } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
 import type { CredentialSecrets, RawBody } from './signature';
@@ -21,6 +22,8 @@ import {
 } from './signature';
 import { isObject } from '../shared/contract/guards';
 import { secretCache } from './secretCache';
+import type { DeliveryStoreChoice } from './redis/claims';
+import { claimDelivery, claimKey, logOnce, redisSourceFor, socketFactoryOf } from './redis/claims';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -29,9 +32,11 @@ export interface TriggerOptions {
 	allowEmptyKey?: boolean;
 	dedupMaxAgeHours?: number;
 	dedupMaxEntries?: number;
+	deliveryStore?: DeliveryStoreChoice;
 	graceMinutes?: number;
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
+	redisUrl?: string;
 }
 
 /** Request headers never copied into the output: they may carry credentials of a proxy. */
@@ -90,6 +95,11 @@ function reject(
 ): IWebhookResponseData {
 	return refuse(ctx, 401, UNAUTHORIZED_BODY, reason, level);
 }
+
+const STORE_UNAVAILABLE_BODY = JSON.stringify({
+	message:
+		'Service Unavailable: the delivery store (Redis) did not confirm this delivery as new; nothing was started, send it again',
+});
 
 /** Answered 200 and nothing more: the service must not retry, and no execution starts. */
 function acknowledge(reason: string): IWebhookResponseData {
@@ -202,6 +212,93 @@ function secretCacheKey(ctx: IWebhookFunctions, nodeId: string): string {
 	return `${ctx.getWorkflow().id ?? ''}:${nodeId}:${credential?.id ?? credential?.name ?? ''}`;
 }
 
+function storeChoice(value: unknown): DeliveryStoreChoice {
+	return value === 'redis' || value === 'staticData' ? value : 'auto';
+}
+
+/**
+ * Records a new delivery in the trigger's store, or answers it: 200 `executed: false` for a
+ * delivery received before, 503 when the store (Redis) cannot confirm it as new. undefined means
+ * "new, recorded: start the execution". With Redis the claim is one atomic SET NX on it and the
+ * static data is left alone; otherwise the ID goes into the workflow's static data.
+ */
+async function recordDelivery(
+	ctx: IWebhookFunctions,
+	options: TriggerOptions,
+	storeKey: string,
+	staticData: IDataObject,
+	deliveryId: string,
+	now: number,
+	limits: DedupLimits,
+): Promise<IWebhookResponseData | undefined> {
+	const choice = storeChoice(options.deliveryStore);
+	const source = redisSourceFor(
+		ctx,
+		choice,
+		typeof options.redisUrl === 'string' ? options.redisUrl : undefined,
+	);
+	if (source.kind === 'none') {
+		const weak = choice === 'auto' && source.why !== 'n8n does not run in queue mode';
+		logOnce(
+			ctx,
+			`static:${source.why}`,
+			`Company Payments Trigger keeps delivery IDs in the workflow's static data: ${source.why}.${weak ? ' In queue mode this does not stop two webhook processes from both accepting one delivery; see docs/queue-mode.md' : ''}`,
+			weak ? 'warn' : 'info',
+		);
+		if (checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate') {
+			return acknowledge(`delivery ${deliveryId} was received before`);
+		}
+		return undefined;
+	}
+	if (source.kind === 'refused') {
+		logOnce(
+			ctx,
+			`refused:${source.why}`,
+			`Company Payments Trigger cannot use Redis: ${source.why}`,
+		);
+		return refuse(ctx, 503, STORE_UNAVAILABLE_BODY, source.why, 'warn');
+	}
+	const newSocket = socketFactoryOf(ctx);
+	if (!newSocket) {
+		return refuse(
+			ctx,
+			503,
+			STORE_UNAVAILABLE_BODY,
+			'this request carries no connection to open a Redis connection with',
+			'warn',
+		);
+	}
+	const { host, port, db } = source.settings;
+	logOnce(
+		ctx,
+		`redis:${host}:${port}:${db ?? 0}`,
+		`Company Payments Trigger claims delivery IDs in Redis ${host}:${port} db ${db ?? 0} (${source.from})`,
+		'info',
+	);
+	const node = ctx.getNode();
+	const key = claimKey(
+		String(ctx.getInstanceId?.() ?? ''),
+		String(ctx.getWorkflow().id ?? ''),
+		node.id,
+		ctx.getMode() !== 'manual',
+		storedId(deliveryId),
+	);
+	const claim = await claimDelivery(source.settings, newSocket, key, limits.maxAgeMs, now);
+	if (claim.verdict === 'duplicate') {
+		return acknowledge(`delivery ${deliveryId} was received before`);
+	}
+	if (claim.verdict === 'unavailable') {
+		return refuse(
+			ctx,
+			503,
+			STORE_UNAVAILABLE_BODY,
+			`delivery ${deliveryId} not claimed in Redis (${source.from}): ${claim.reason}`,
+			'warn',
+		);
+	}
+	return undefined;
+}
+
 /**
  * Handles one delivery: verify the signature over the raw bytes, filter by event, drop
  * duplicates, and hand the event to the workflow. Nothing here calls the network; the answer
@@ -280,9 +377,16 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const deliveryId = headerText(headers[DELIVERY_ID_HEADER]);
 	if (deliveryId !== null) {
 		const limits = dedupLimits(options.dedupMaxEntries, options.dedupMaxAgeHours);
-		if (checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate') {
-			return acknowledge(`delivery ${deliveryId} was received before`);
-		}
+		const refusal = await recordDelivery(
+			this,
+			options,
+			storeKey,
+			staticData,
+			deliveryId,
+			now,
+			limits,
+		);
+		if (refusal) return refusal;
 	}
 
 	const json = itemJson(payload);

@@ -431,9 +431,11 @@ describe('node description', () => {
 			'allowEmptyKey',
 			'dedupMaxEntries',
 			'dedupMaxAgeHours',
+			'deliveryStore',
 			'includeHeaders',
 			'includeRawBody',
 			'graceMinutes',
+			'redisUrl',
 		]);
 	});
 });
