@@ -17,12 +17,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { PICTURES } from '../harness/pictures.mjs';
 import { factTexts, fillFacts } from './facts.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 const TRANSPORT = 'nodes/shared/transport';
+
+/** The alt text of a picture of docs/images/ (harness/pictures.mjs says what each shows). */
+const picture = (file) => PICTURES.find((candidate) => candidate.file === file).alt;
 
 function loadBuilt(file) {
 	const full = path.join(ROOT, 'dist', TRANSPORT, file);
@@ -105,6 +109,14 @@ export function errorsPage() {
 		"A successful item is the service's answer: the payment went through. A failed item of a money",
 		'write without `paymentOutcome` failed before the payment was sent (an input check, or the',
 		'quote step of Pay QR Code): nothing was paid.',
+		'',
+		`![${picture('money-error.png')}](images/money-error.png)`,
+		'',
+		"Before any workflow runs, the credential's **Test** says why a key fails (unknown or",
+		'replaced key, removed member, disabled company, missing permission, wrong base URL or',
+		'Environment) instead of n8n\'s bare "Authorization failed":',
+		'',
+		`![${picture('credential-test.png')}](images/credential-test.png)`,
 		'',
 	];
 	for (const group of errorGroups()) {

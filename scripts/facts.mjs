@@ -17,6 +17,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { maskCode } from './links.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
@@ -194,20 +196,40 @@ export const factConstants = () =>
 
 const MARKER = /<!--n:([^>]+?)-->([\s\S]*?)<!--\/n-->/g;
 
+/** The markers of a text, outside code (a marker shown in a code span is an example). */
+function markersOf(text) {
+	return [...maskCode(text).matchAll(MARKER)].map((match) => ({
+		name: match[1],
+		start: match.index,
+		end: match.index + match[0].length,
+	}));
+}
+
 /** The text with every marker's content written from the code; unknown names throw. */
 export function fillFacts(text, texts = factTexts()) {
-	return text.replace(MARKER, (whole, name) => {
+	let out = '';
+	let at = 0;
+	for (const { name, start, end } of markersOf(text)) {
 		if (!(name in texts)) throw new Error(`<!--n:${name}--> names no fact of scripts/facts.mjs`);
-		return `<!--n:${name}-->${texts[name]}<!--/n-->`;
-	});
+		out += `${text.slice(at, start)}<!--n:${name}-->${texts[name]}<!--/n-->`;
+		at = end;
+	}
+	return out + text.slice(at);
 }
 
 /** The names used by the markers of a text. */
-export const markerNames = (text) => [...text.matchAll(MARKER)].map((match) => match[1]);
+export const markerNames = (text) => markersOf(text).map((marker) => marker.name);
 
 /** The text with every marker (and its content) blanked, newlines kept. */
-export const withoutMarkers = (text) =>
-	text.replace(MARKER, (whole) => whole.replace(/[^\n]/g, ' '));
+export function withoutMarkers(text) {
+	let out = '';
+	let at = 0;
+	for (const { start, end } of markersOf(text)) {
+		out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+		at = end;
+	}
+	return out + text.slice(at);
+}
 
 function sourceFiles(dir, found = []) {
 	for (const entry of readdirSync(dir, { withFileTypes: true })) {
