@@ -189,6 +189,18 @@ describe('documentation', () => {
 		);
 	});
 
+	it("the credential's Longest Wait states the constants the docs state", () => {
+		const { CompanyPaymentsApi } = built('credentials/CompanyPaymentsApi.credentials.js');
+		const { DEFAULT_MAX_RETRY_WAIT_SECONDS } = built('nodes/shared/transport/retry.js');
+		const field = new CompanyPaymentsApi().properties.find(
+			(property) => property.name === 'maxRetryWaitSeconds',
+		);
+		assert.equal(field.default, DEFAULT_MAX_RETRY_WAIT_SECONDS);
+		// Its description, shown in n8n, states the most sends per call in words of its own.
+		const { RETRY_BACKOFF } = built('nodes/shared/contract/assumptions.js');
+		assert.match(field.description, new RegExp(`at most ${RETRY_BACKOFF.maxAttempts} sends`));
+	});
+
 	it('every marker names a fact, and every fact is stated somewhere', () => {
 		const used = new Set(factPages().flatMap((file) => markerNames(read(file))));
 		assert.deepEqual(
