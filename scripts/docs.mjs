@@ -6,19 +6,27 @@
  * - docs/errors.md from ERROR_EXPLANATIONS (what each errorCode means), ERROR_ACTIONS (what
  *   to do) and explainStatus (codes the package does not know), read from the build in dist/;
  * - the README's operations table and docs/operations.md's per-resource tables (between their
- *   `<!-- operations… -->` markers) from what each operation states in its file (`kind`, `docs`).
+ *   `<!-- operations… -->` markers) from what each operation states in its file (`kind`, `docs`);
+ * - every number a page states from a constant, inside `<!--n:NAME-->…<!--/n-->` markers, in
+ *   every page a user reads (FACT_PAGES), from the constants themselves (scripts/facts.mjs).
  *
  * `node scripts/docs.mjs` writes; `node scripts/docs.mjs --check` only compares. Build first.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { PICTURES } from '../harness/pictures.mjs';
+import { factTexts, fillFacts } from './facts.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 const TRANSPORT = 'nodes/shared/transport';
+
+/** The alt text of a picture of docs/images/ (harness/pictures.mjs says what each shows). */
+const picture = (file) => PICTURES.find((candidate) => candidate.file === file).alt;
 
 function loadBuilt(file) {
 	const full = path.join(ROOT, 'dist', TRANSPORT, file);
@@ -101,6 +109,14 @@ export function errorsPage() {
 		"A successful item is the service's answer: the payment went through. A failed item of a money",
 		'write without `paymentOutcome` failed before the payment was sent (an input check, or the',
 		'quote step of Pay QR Code): nothing was paid.',
+		'',
+		`![${picture('money-error.png')}](images/money-error.png)`,
+		'',
+		"Before any workflow runs, the credential's **Test** says why a key fails (unknown or",
+		'replaced key, removed member, disabled company, missing permission, wrong base URL or',
+		'Environment) instead of n8n\'s bare "Authorization failed":',
+		'',
+		`![${picture('credential-test.png')}](images/credential-test.png)`,
 		'',
 	];
 	for (const group of errorGroups()) {
@@ -230,10 +246,32 @@ export const GENERATED = {
 	'docs/assumptions.md': choicesTable,
 };
 
+/** The Markdown pages a user reads, whose numbers come from the code (scripts/facts.mjs). */
+export function factPages() {
+	const pages = ['README.md', 'CONTRIBUTING.md'];
+	const under = (dir) =>
+		readdirSync(path.join(ROOT, dir), { recursive: true })
+			.map(String)
+			.filter((name) => name.endsWith('.md'))
+			.map((name) => path.posix.join(dir, name.split(path.sep).join('/')));
+	return [...pages, ...under('docs'), ...under('examples')].sort();
+}
+
+/** Every page scripts/docs.mjs writes, and how to make it from its current text. */
+export function generatedPages() {
+	const texts = factTexts();
+	const pages = {};
+	for (const file of new Set([...Object.keys(GENERATED), ...factPages()])) {
+		const make = GENERATED[file] ?? ((current) => current);
+		pages[file] = (current) => fillFacts(make(current), texts);
+	}
+	return pages;
+}
+
 function main() {
 	const check = process.argv.includes('--check');
 	let stale = 0;
-	for (const [file, make] of Object.entries(GENERATED)) {
+	for (const [file, make] of Object.entries(generatedPages())) {
 		const full = path.join(ROOT, file);
 		let current = null;
 		try {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The text with fenced code blocks and code spans blanked (same length, newlines kept). */
-function maskCode(markdown) {
+export function maskCode(markdown) {
 	const blank = (code) => code.replace(/[^\n]/g, ' ');
 	return markdown
 		.replace(/^([ \t]*)(```|~~~)[^\n]*\n[\s\S]*?^\1\2[^\n]*$/gm, blank)

@@ -10,7 +10,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { GENERATED, ROOT } from '../../scripts/docs.mjs';
+import { GENERATED, ROOT, factPages, generatedPages } from '../../scripts/docs.mjs';
+import {
+	FACTS,
+	NOT_STATED,
+	factConstants,
+	markerNames,
+	sourceConstants,
+	withoutMarkers,
+} from '../../scripts/facts.mjs';
 
 const require = createRequire(import.meta.url);
 const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -68,10 +76,12 @@ describe('documentation', () => {
 	// The errors page, the README's operations table and docs/operations.md's tables are written
 	// from the code (each operation's own file, the errorCode tables): a page that differs from
 	// what scripts/docs.mjs makes of it now is stale (npm run build && npm run docs).
-	for (const [file, make] of Object.entries(GENERATED)) {
+	let pages;
+	for (const file of new Set([...Object.keys(GENERATED), ...factPages()])) {
 		it(`${file} is what scripts/docs.mjs generates from the code (npm run docs)`, () => {
+			pages ??= generatedPages();
 			const current = read(file);
-			assert.equal(current, make(current));
+			assert.equal(current, pages[file](current), `${file} is stale: run npm run docs`);
 		});
 	}
 
@@ -136,6 +146,72 @@ describe('documentation', () => {
 			}
 		}
 		assert.deepEqual(broken, []);
+	});
+
+	it('every numeric constant of the source is a fact of scripts/facts.mjs or NOT_STATED (with why)', () => {
+		const constants = sourceConstants();
+		const facts = factConstants();
+		const unclassified = [...constants.keys()].filter(
+			(name) => !facts.has(name) && !(name in NOT_STATED),
+		);
+		assert.deepEqual(
+			unclassified.map((name) => `${name} (${constants.get(name)})`),
+			[],
+			'add each to FACTS (the docs may state it, through a marker) or to NOT_STATED with the reason',
+		);
+		const gone = [...facts, ...Object.keys(NOT_STATED)].filter((name) => !constants.has(name));
+		assert.deepEqual(gone, [], 'scripts/facts.mjs names constants the source no longer has');
+		for (const [name, why] of Object.entries(NOT_STATED)) assert.ok(why.length > 10, name);
+	});
+
+	it('a number in a sentence that names a constant comes from a marker', () => {
+		const names = [...sourceConstants().keys()];
+		const nameAt = new RegExp(`(?<![A-Z0-9_])(${names.join('|')})(?![A-Z0-9_])`, 'g');
+		const number = /(?<![\w./-])\d+(?:[.,]\d+)*(?![\w/])/g;
+		const problems = [];
+		for (const file of factPages()) {
+			const text = withoutMarkers(read(file).replace(/^([ \t]*)```[\s\S]*?^\1```/gm, ''));
+			for (const sentence of text.split(/(?<=[.;:!?])\s+|\n\s*\n|\||\n\s*(?:[-*]|\d+\.)\s/)) {
+				const named = [...sentence.matchAll(nameAt)].map((match) => match[1]);
+				if (named.length === 0) continue;
+				const numbers = [...sentence.matchAll(number)].map((match) => match[0]);
+				if (numbers.length > 0) {
+					problems.push(
+						`${file}: ${numbers.join(', ')} written by hand beside ${named.join(', ')}: "${sentence.trim().replace(/\s+/g, ' ')}"`,
+					);
+				}
+			}
+		}
+		assert.deepEqual(
+			problems,
+			[],
+			'state such a number as <!--n:NAME-->…<!--/n--> (scripts/facts.mjs)',
+		);
+	});
+
+	it("the credential's Longest Wait states the constants the docs state", () => {
+		const { CompanyPaymentsApi } = built('credentials/CompanyPaymentsApi.credentials.js');
+		const { DEFAULT_MAX_RETRY_WAIT_SECONDS } = built('nodes/shared/transport/retry.js');
+		const field = new CompanyPaymentsApi().properties.find(
+			(property) => property.name === 'maxRetryWaitSeconds',
+		);
+		assert.equal(field.default, DEFAULT_MAX_RETRY_WAIT_SECONDS);
+		// Its description, shown in n8n, states the most sends per call in words of its own.
+		const { RETRY_BACKOFF } = built('nodes/shared/contract/assumptions.js');
+		assert.match(field.description, new RegExp(`at most ${RETRY_BACKOFF.maxAttempts} sends`));
+	});
+
+	it('every marker names a fact, and every fact is stated somewhere', () => {
+		const used = new Set(factPages().flatMap((file) => markerNames(read(file))));
+		assert.deepEqual(
+			[...used].filter((name) => !(name in FACTS)),
+			[],
+		);
+		assert.deepEqual(
+			Object.keys(FACTS).filter((name) => !used.has(name)),
+			[],
+			'a fact no page states: remove it from FACTS or state it',
+		);
 	});
 
 	it('the README is an entry page: under 10 KB', () => {

@@ -69,6 +69,31 @@ describe('the packed package', () => {
 		assert.deepEqual(packageProblems(unpacked, CONTEXT), []);
 	});
 
+	test("the packed README's pictures are raw files of the tag that exist (issue 40)", () => {
+		const readme = fs.readFileSync(path.join(unpacked, 'README.md'), 'utf8');
+		const images = linksOf(readme).filter((link) => link.image);
+		assert.ok(images.length >= 3, `${images.length} images in the packed README`);
+		for (const { target } of images) {
+			const prefix = `${REPOSITORY}/raw/${REF}/`;
+			assert.ok(target.startsWith(prefix), `${target}: GitHub serves the file itself under raw/`);
+			const file = target.slice(prefix.length);
+			assert.match(file, /^docs\/images\/[\w-]+\.png$/);
+			assert.ok(fs.statSync(path.join(ROOT, file)).size > 0, `${file} exists in the checkout`);
+		}
+		assert.deepEqual(
+			images.map((link) => linkProblem(link, { ...CONTEXT, readme })).filter(Boolean),
+			[],
+		);
+		// A missing picture refuses the pack: the same check on a name that is not there.
+		assert.match(
+			linkProblem(
+				{ target: `${REPOSITORY}/raw/${REF}/docs/images/missing.png`, image: true },
+				{ ...CONTEXT, readme },
+			),
+			/does not exist/,
+		);
+	});
+
 	test("n8n's links point at the repository's pages at the tag", () => {
 		const urls = packageLinks(unpacked)
 			.filter(({ file }) => !file.endsWith('README.md'))

@@ -289,7 +289,7 @@ const recent = new Map<string, Recent>();
 /** Bound on `recent`: the oldest entries go first. */
 const RECENT_MAX = 20_000;
 /** How long this process keeps its own claims in memory: the service's retries plus a margin. */
-const RECENT_MS = 10 * 60_000;
+export const RECENT_MS = 10 * 60_000;
 
 function remember(
 	storeKey: string,
@@ -435,7 +435,7 @@ function describe(error: unknown): string {
  */
 export const TENTATIVE_MS = 1_500;
 /** How long a claim waits for another process's tentative claim of the same key to be decided. */
-const WAIT_FOR_OTHER_MS = 500;
+export const WAIT_FOR_OTHER_MS = 500;
 const POLL_MS = 20;
 
 const TENTATIVE = 't:';

@@ -1,0 +1,580 @@
+/**
+ * The pictures of the documentation (issue 40): each is a step in the real editor, what the
+ * picture must show (elements on screen, never pixels) and the part of the screen it keeps.
+ *
+ * Two callers run the same steps: `npm run screenshots` (scripts/screenshots.mjs, n8n 2.41.1)
+ * writes them to docs/images/, and the browser suite (test/ui/pictures.test.mjs, on every n8n of
+ * the browser lane) asserts what each must show, so a step that breaks fails CI before a stale
+ * picture could be noticed.
+ *
+ * Plain JavaScript for the same reason as the rest of harness/.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import {
+	backToCanvas,
+	canvasNode,
+	openLocatorList,
+	openNode,
+	outputLabels,
+	parameter,
+	parameterLabel,
+	parameterValue,
+	visibleParameters,
+	waitForText,
+} from './editor.mjs';
+import { NODE_TYPES, node } from './workflows.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
+/** Limits of issue 40: each picture, and all of them together. */
+export const MAX_PICTURE_BYTES = 150 * 1024;
+export const MAX_TOTAL_BYTES = 1024 * 1024;
+/** The window the pictures are taken in: the editor's panels fit, the files stay small. */
+export const VIEWPORT = { width: 1200, height: 760 };
+/** The window of a canvas picture taller than wide. */
+const TALL = { width: VIEWPORT.width, height: 1000 };
+
+const MANUAL = "When clicking 'Execute workflow'";
+
+/** Node names on the pictures' canvases: what a user would call them. */
+export const P = Object.freeze({
+	balance: 'Company balance',
+	events: 'Payment events',
+	findPayout: 'Find a payout',
+	payContractor: 'Pay a contractor',
+	paySupplier: 'Pay a supplier',
+	poll: 'Catch up every 15 minutes',
+});
+
+/** What the routed trigger's outputs lead to, one node per event kind. */
+const FOLLOW_UPS = [
+	['order.status_changed', 'Update the order'],
+	['deposit.completed', 'Credit the deposit'],
+	['deposit.aml_failed', 'Hold for AML review'],
+	['payout.status_changed', 'Tell the recipient'],
+];
+
+const noOp = (name, position) => node(name, 'n8n-nodes-base.noOp', position);
+
+/**
+ * The three workflows the pictures are taken of: a first workflow, the routed trigger, and one
+ * that holds the nodes whose panels are shown.
+ * @param {{ credential: { id: string, name: string }, versions: Record<string, number> }} options
+ *   `versions`: the newest version of each node type the running n8n offers (new nodes get it)
+ */
+export function pictureWorkflows({ credential, versions }) {
+	const action = { credential, typeVersion: versions.action };
+	const first = {
+		name: 'My first workflow',
+		nodes: [
+			node(MANUAL, 'n8n-nodes-base.manualTrigger', [0, 0]),
+			node(
+				P.balance,
+				NODE_TYPES.action,
+				[260, 0],
+				{ resource: 'companyWallet', operation: 'getBalance' },
+				action,
+			),
+		],
+		connections: { [MANUAL]: { main: [[{ node: P.balance, type: 'main', index: 0 }]] } },
+	};
+	const trigger = node(
+		P.events,
+		NODE_TYPES.trigger,
+		[0, 0],
+		{ events: FOLLOW_UPS.map(([event]) => event), routeByEvent: true },
+		{ credential, typeVersion: versions.trigger },
+	);
+	const events = {
+		name: 'Payment events',
+		nodes: [trigger, ...FOLLOW_UPS.map(([, name], index) => noOp(name, [400, -240 + 160 * index]))],
+		connections: {
+			[P.events]: {
+				main: FOLLOW_UPS.map(([, name]) => [{ node: name, type: 'main', index: 0 }]),
+			},
+		},
+	};
+	const payout = (name, position, parameters, extra = {}) => ({
+		...node(name, NODE_TYPES.action, position, { resource: 'payout', ...parameters }, action),
+		...extra,
+	});
+	const panels = {
+		name: 'Payouts',
+		nodes: [
+			node(MANUAL, 'n8n-nodes-base.manualTrigger', [0, 0]),
+			payout(P.findPayout, [260, -160], { operation: 'get' }),
+			// The recipient's card comes from the previous step, as in a real workflow: no full card
+			// number is on the picture.
+			payout(P.payContractor, [260, 0], {
+				operation: 'create',
+				amountRub: 1500,
+				requisiteType: 'card',
+				requisite: '={{ $json.recipientCard }}',
+				additionalFields: { externalId: '={{ $json.invoiceId }}' },
+			}),
+			// More than the sandbox company's balance: the service refuses it, nothing is paid.
+			payout(
+				P.paySupplier,
+				[260, 160],
+				{
+					operation: 'create',
+					amountRub: 250000,
+					requisiteType: 'card',
+					requisite: '2200 7000 8765 4321',
+					additionalFields: { externalId: 'inv-1042' },
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+			node(
+				P.poll,
+				NODE_TYPES.pollTrigger,
+				[0, 320],
+				{
+					pollTimes: { item: [{ mode: 'everyX', value: 15, unit: 'minutes' }] },
+					watch: ['payouts', 'disputes', 'companyDeposits', 'balance'],
+					balanceThreshold: 500,
+				},
+				{ credential, typeVersion: versions.pollTrigger },
+			),
+		],
+		connections: {
+			[MANUAL]: {
+				main: [
+					[P.findPayout, P.payContractor, P.paySupplier].map((name) => ({
+						node: name,
+						type: 'main',
+						index: 0,
+					})),
+				],
+			},
+		},
+	};
+	return { first, events, panels };
+}
+
+/** The box around a set of boxes, grown by `pad` and kept inside the window. */
+function around(boxes, pad = 24, size = VIEWPORT) {
+	const present = boxes.filter(Boolean);
+	if (present.length === 0) throw new Error('nothing on screen to take a picture of');
+	const x = Math.max(0, Math.min(...present.map((b) => b.x)) - pad);
+	const y = Math.max(0, Math.min(...present.map((b) => b.y)) - pad);
+	const right = Math.min(size.width, Math.max(...present.map((b) => b.x + b.width)) + pad);
+	const bottom = Math.min(size.height, Math.max(...present.map((b) => b.y + b.height)) + pad);
+	return { x, y, width: right - x, height: bottom - y };
+}
+
+/** Whether a box lies within the clip (a field scrolled out of it is not on the picture). */
+function inside(box, clip) {
+	return (
+		Boolean(box) &&
+		box.x >= clip.x &&
+		box.y >= clip.y &&
+		box.x + box.width <= clip.x + clip.width &&
+		box.y + box.height <= clip.y + clip.height
+	);
+}
+
+/**
+ * The parameters column of the open panel, from its tabs down to the bottom of `last` (a
+ * locator of the last element the picture keeps).
+ */
+async function parametersClip(page, last) {
+	const tabs = await page.getByTestId('tab-params').boundingBox();
+	const panel = await page.getByTestId('node-parameters').boundingBox();
+	const end = await last.boundingBox();
+	const top = Math.max(0, (tabs?.y ?? panel.y) - 12);
+	const bottom = Math.min(VIEWPORT.height, end ? end.y + end.height + 10 : VIEWPORT.height);
+	return { x: panel.x - 4, y: top, width: panel.width + 8, height: bottom - top };
+}
+
+/** Whether two boxes share any point. */
+function overlaps(a, b) {
+	return (
+		Boolean(a && b) &&
+		a.x < b.x + b.width &&
+		b.x < a.x + a.width &&
+		a.y < b.y + b.height &&
+		b.y < a.y + a.height
+	);
+}
+
+/** Checks that collect what a picture lacks instead of stopping at the first. */
+function expectations() {
+	const missing = [];
+	return {
+		missing,
+		/** `ok` must be true, else `what` is missing from the picture. */
+		that(ok, what) {
+			if (!ok) missing.push(what);
+		},
+	};
+}
+
+/**
+ * The pictures, in the order they are taken. Each `take(ctx)` does the step in the editor and
+ * returns `{ clip, missing }`: the part of the window the picture keeps and what it should show
+ * but does not (empty when the picture is right). `ctx`: `{ page, open(workflowKey), sandbox }`.
+ */
+export const PICTURES = [
+	{
+		file: 'first-workflow.png',
+		alt: 'A first workflow in the n8n editor: a Manual Trigger and the Company Payments node "Company balance" ran with 1 item; the log shows the output usdtBalance, frozenBalance, availableBalance',
+		async take({ page, open }) {
+			await open('first');
+			await page.getByTestId('execute-workflow-button').first().click();
+			const balance = canvasNode(page, P.balance);
+			await balance
+				.getByTestId('canvas-node-status-success')
+				.first()
+				.waitFor({ timeout: 60_000 })
+				.catch(() => undefined);
+			const check = expectations();
+			for (const name of [MANUAL, P.balance]) {
+				const ran = await canvasNode(page, name).getByTestId('canvas-node-status-success').count();
+				check.that(ran > 0, `${name} shows it ran successfully`);
+			}
+			const subtitle = await balance.innerText();
+			check.that(
+				/Get company balance/i.test(subtitle),
+				`the subtitle names the action: "${subtitle}"`,
+			);
+			const edges = await page.getByTestId('edge-label').allInnerTexts();
+			check.that(
+				edges.includes('1 item'),
+				`the connection says "1 item": ${JSON.stringify(edges)}`,
+			);
+			// The log under the canvas, with the node's output.
+			const logs = page.getByTestId('logs-panel');
+			if ((await page.getByTestId('log-details-output').count()) === 0) {
+				await logs.getByText('Logs', { exact: true }).first().click();
+			}
+			const output = await waitForText(
+				async () =>
+					(await page.getByTestId('log-details-output').count()) > 0
+						? await page.getByTestId('log-details-output').first().innerText()
+						: '',
+				(text) => text.includes('availableBalance'),
+			);
+			for (const field of ['usdtBalance', 'frozenBalance', 'availableBalance']) {
+				check.that(output.includes(field), `the output shows ${field}: ${output.slice(0, 200)}`);
+			}
+			// The window without n8n's sidebar.
+			const sidebar = await page
+				.locator('#sidebar, [data-test-id="main-sidebar"]')
+				.first()
+				.boundingBox();
+			const left = sidebar ? Math.round(sidebar.width) : 0;
+			return {
+				clip: { x: left, y: 0, width: VIEWPORT.width - left, height: VIEWPORT.height },
+				missing: check.missing,
+			};
+		},
+	},
+	{
+		file: 'payout-picker.png',
+		alt: 'Payout picker: each payout as amount in RUB · card masked to •••• 4321 · status · date',
+		async take({ page, open }) {
+			await open('panels');
+			await openNode(page, P.findPayout);
+			const entries = await openLocatorList(page, 'payoutId');
+			const check = expectations();
+			const shape = /^[\d.]+ RUB · •••• \d{4} · [a-z_]+ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
+			check.that(entries.length >= 3, `at least 3 payouts are listed: ${JSON.stringify(entries)}`);
+			check.that(
+				entries.every((entry) => shape.test(entry)),
+				`every entry is amount · •••• 1234 · status · date: ${JSON.stringify(entries)}`,
+			);
+			check.that(
+				entries.some((entry) => entry.includes('•••• 4321')),
+				'a card masked as •••• 4321',
+			);
+			check.that(!entries.some((entry) => /\d{12,}/.test(entry)), 'no full card or phone number');
+			const list = page.locator('[data-test-id="rlc-item"]:visible').first().locator('xpath=../..');
+			return {
+				clip: around([await parameter(page, 'resource').boundingBox(), await list.boundingBox()]),
+				missing: check.missing,
+			};
+		},
+	},
+	{
+		file: 'payout-create.png',
+		alt: 'The Payout → Create panel: Amount (RUB) 1500, Pay To Card Number, the recipient card number and External ID taken from the previous step by expressions',
+		async take({ page, open }) {
+			await open('panels');
+			await openNode(page, P.payContractor);
+			const check = expectations();
+			const shown = await visibleParameters(page);
+			for (const name of ['amountRub', 'requisiteType', 'requisite']) {
+				check.that(shown.includes(name), `the field ${name}: ${JSON.stringify(shown)}`);
+			}
+			const labels = [];
+			for (const name of shown.filter((n) => !['resource', 'operation'].includes(n))) {
+				labels.push(await parameterLabel(page, name).catch(() => ''));
+			}
+			check.that(
+				labels.some((label) => /Amount \(RUB\)/.test(label)),
+				`the label Amount (RUB): ${JSON.stringify(labels)}`,
+			);
+			check.that(!labels.some((label) => /requisite/i.test(label)), 'no label says "Requisite"');
+			check.that(
+				(await parameterValue(page, 'operation').catch(() => '')) === 'Create',
+				'Operation is Create',
+			);
+			// From the panel's tabs down to the recipient's optional fields (Add Field).
+			const add = page.getByTestId('collection-parameter-add').first();
+			return { clip: await parametersClip(page, add), missing: check.missing };
+		},
+	},
+	{
+		file: 'money-error.png',
+		alt: 'A refused payout as its output item: INSUFFICIENT_BALANCE, the service message, HTTP 422, request ID, paymentOutcome "not_paid"',
+		async take({ page, open }) {
+			await open('panels');
+			await openNode(page, P.paySupplier);
+			await page.getByTestId('node-execute-button').click();
+			const output = page.getByTestId('output-panel');
+			await output.getByText('paymentOutcome').first().waitFor({ timeout: 60_000 });
+			// Every field of the item on one screen, one per line: the Schema view.
+			const schema = output.getByTestId('radio-button-schema');
+			if ((await schema.getAttribute('aria-checked')) !== 'true') await schema.click();
+			await output.getByText('not_paid', { exact: true }).first().waitFor();
+			const text = await waitForText(
+				() => output.innerText(),
+				(shown) => /paymentOutcome"?:?\s*"?not_paid/.test(shown),
+			);
+			const check = expectations();
+			for (const [pattern, what] of [
+				[/paymentOutcome"?:?\s*"?not_paid/, 'paymentOutcome: not_paid'],
+				[/INSUFFICIENT_BALANCE/, 'the errorCode'],
+				[/Недостаточно средств/, "the service's message"],
+				[/422/, 'the HTTP status'],
+				[/requestId/, 'the request ID'],
+			]) {
+				check.that(pattern.test(text), `${what} is shown: ${text.slice(0, 400)}`);
+			}
+			check.that(!/\b2200 ?7000 ?8765 ?4321\b/.test(text), 'the card number is masked');
+			const clip = around([await output.boundingBox()], 0);
+			for (const field of ['paymentOutcome', 'not_paid', 'requestId', 'errorCode']) {
+				const box = await output.getByText(field, { exact: true }).first().boundingBox();
+				check.that(inside(box, clip), `${field} is on the picture, not scrolled away`);
+			}
+			return { clip, missing: check.missing };
+		},
+	},
+	{
+		file: 'trigger-outputs.png',
+		alt: 'The Company Payments Trigger on the canvas with one output per picked event, labelled Order, Credited, AML failed and Payout, each leading to its own next step',
+		async take({ page, open }) {
+			await open('events');
+			// A taller window for this one: the fitted canvas keeps the four steps apart and clear of
+			// the Execute workflow button (takePicture sets the window back).
+			await page.setViewportSize(TALL);
+			await page.getByTestId('zoom-to-fit').first().click();
+			await page.waitForTimeout(800);
+			// One step out: a margin around the steps however the fit turned out.
+			await page.getByTestId('zoom-out-button').first().click();
+			await page.waitForTimeout(800);
+			const trigger = canvasNode(page, P.events);
+			const labels = await outputLabels(page, P.events);
+			const check = expectations();
+			check.that(
+				labels.length === FOLLOW_UPS.length,
+				`${FOLLOW_UPS.length} outputs: ${JSON.stringify(labels)}`,
+			);
+			check.that(
+				labels.every(({ text }) => !/^[a-z]+\.[a-z_]+$/.test(text)),
+				`the labels are words, not event codes: ${JSON.stringify(labels)}`,
+			);
+			const visible = labels.map(({ visible: v }) => v.toLowerCase());
+			check.that(
+				new Set(visible).size === visible.length,
+				`the labels stay distinct: ${JSON.stringify(visible)}`,
+			);
+			const boxes = [await trigger.boundingBox()];
+			for (const [, name] of FOLLOW_UPS) boxes.push(await canvasNode(page, name).boundingBox());
+			check.that(boxes.every(Boolean), 'every next step is on screen');
+			// Wide margins: the trigger's subtitle and the outputs' stubs reach past the nodes.
+			const clip = around(boxes, 72, page.viewportSize());
+			// The canvas's Execute workflow button sits below the steps: the picture ends above it.
+			const button = await page.getByTestId('execute-workflow-button').first().boundingBox();
+			if (overlaps(button, clip)) clip.height = Math.max(0, button.y - 8 - clip.y);
+			check.that(
+				boxes.every((box) => inside(box, clip)),
+				'the trigger and its next steps are clear of the Execute workflow button',
+			);
+			return { clip, missing: check.missing };
+		},
+	},
+	{
+		file: 'poll-trigger.png',
+		alt: 'The Company Payments Poll Trigger panel: polls every 15 minutes and watches Payouts, Disputes, Company Deposits and Company Balance Below Threshold (500 USDT)',
+		async take({ page, open }) {
+			await open('panels');
+			await openNode(page, P.poll);
+			const check = expectations();
+			const shown = await visibleParameters(page);
+			const clip = await parametersClip(page, parameter(page, 'balanceThreshold'));
+			for (const name of ['watch', 'balanceThreshold']) {
+				check.that(shown.includes(name), `the field ${name}: ${JSON.stringify(shown)}`);
+				const box = await parameter(page, name).boundingBox();
+				check.that(inside(box, clip), `${name} is on the picture`);
+			}
+			const panel = await page.getByTestId('node-parameters').innerText();
+			for (const watched of ['Payouts', 'Disputes', 'Company Deposits']) {
+				check.that(panel.includes(watched), `Watch shows ${watched}`);
+			}
+			return { clip, missing: check.missing };
+		},
+	},
+	{
+		file: 'credential-test.png',
+		alt: 'The Company Payments API credential with a wrong API key: the test says the key is unknown or was replaced, instead of a bare "Authorization failed"',
+		async take({ page, open, sandbox }) {
+			await open('panels');
+			await openNode(page, P.findPayout);
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByText('Create new credential').first().click();
+			const modal = page.getByTestId('editCredential-modal');
+			await modal.waitFor();
+			await modal.getByTestId('parameter-input-environment').click();
+			await page
+				.locator('.el-select-dropdown:visible')
+				.getByRole('option', { name: 'Staging' })
+				.click();
+			await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sandbox.url);
+			await modal
+				.getByTestId('parameter-input-apiKey')
+				.locator('input')
+				.fill('sk_live_2f9c0d7e4b1a');
+			await modal.getByTestId('credential-save-button').click();
+			await modal
+				.getByText(/Couldn.t connect with these settings/)
+				.first()
+				.waitFor({ timeout: 30_000 });
+			const text = await waitForText(
+				async () => {
+					const details = modal.getByText('More details');
+					if (await details.isVisible()) await details.click();
+					return await modal.getByTestId('node-credentials-config-container').innerText();
+				},
+				(shown) => /API key/i.test(shown) && /unknown|replaced/i.test(shown),
+			);
+			const check = expectations();
+			check.that(
+				/API key/i.test(text) && /unknown|replaced/i.test(text),
+				`the test says why: ${text.slice(0, 300)}`,
+			);
+			check.that(!/Authorization failed/.test(text), "not n8n's generic Authorization failed");
+			check.that(!text.includes('sk_live_2f9c0d7e4b1a'), 'the key is not shown');
+			const dialog = modal.locator('.el-dialog').first();
+			const box =
+				(await dialog.count()) > 0 ? await dialog.boundingBox() : await modal.boundingBox();
+			return { clip: around([box], 0), missing: check.missing };
+		},
+	},
+];
+
+/** Node type versions the pictures use: the newest the running n8n offers, as the node panel adds. */
+export async function newestVersions(n8n) {
+	const types = await n8n.listNodeTypes();
+	const newest = (name) =>
+		Math.max(...types.filter((t) => t.name === name).flatMap((t) => [t.version].flat()));
+	return {
+		action: newest(NODE_TYPES.action),
+		trigger: newest(NODE_TYPES.trigger),
+		pollTrigger: newest(NODE_TYPES.pollTrigger),
+	};
+}
+
+/**
+ * Creates the pictures' workflows in n8n and returns `open(key)`, which shows one of them in the
+ * editor (loaded once; later switches go through the editor's own router, not a page load).
+ */
+export async function pictureSession(stack, { whileBusy }) {
+	const versions = await whileBusy(() => newestVersions(stack.n8n));
+	const workflows = pictureWorkflows({ credential: stack.credentials.good, versions });
+	const ids = {};
+	for (const [key, workflow] of Object.entries(workflows)) {
+		const saved = await whileBusy(() =>
+			stack.n8n.rest('POST', '/workflows', { ...workflow, settings: { executionOrder: 'v1' } }),
+		);
+		ids[key] = saved.id;
+	}
+	const { page } = stack;
+	await page.setViewportSize(VIEWPORT);
+	let current;
+	let loaded = false;
+	const open = async (key) => {
+		if (current === key) {
+			await backToCanvas(page);
+			return;
+		}
+		const url = `${stack.n8n.url}/workflow/${ids[key]}`;
+		if (!loaded) {
+			await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+			loaded = true;
+		} else {
+			await backToCanvas(page);
+			// The editor's router follows history changes: another workflow without a page load.
+			await page.evaluate((target) => {
+				window.history.pushState({}, '', target);
+				window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
+			}, new URL(url).pathname);
+		}
+		await page.getByTestId('canvas-node').first().waitFor({ timeout: 120_000 });
+		const first = workflows[key].nodes[0].name;
+		await canvasNode(page, first).waitFor({ timeout: 120_000 });
+		// The canvas fits the workflow to the window once its nodes are measured.
+		await page.waitForTimeout(600);
+		current = key;
+	};
+	return { page, open, sandbox: stack.sandbox };
+}
+
+/** Takes one picture: runs its step, and saves the kept part of the window as `dir/<file>`. */
+export async function takePicture(ctx, picture, dir) {
+	const { clip, missing } = await picture.take(ctx);
+	const { page } = ctx;
+	// No hover toolbar on the picture: the pointer rests on the window's corner.
+	await page.mouse.move(VIEWPORT.width - 1, VIEWPORT.height - 1);
+	// n8n's notices ("Node executed successfully") cover what the picture is about: closed.
+	const toasts = page.locator('.el-notification:visible');
+	for (let i = 0; i < 5 && (await toasts.count()) > 0; i++) {
+		await toasts
+			.first()
+			.locator('.el-notification__closeBtn')
+			.click()
+			.catch(() => undefined);
+		await page.waitForTimeout(400);
+	}
+	for (const toast of await toasts.all()) {
+		if (overlaps(await toast.boundingBox(), clip)) missing.push('no notice covers the picture');
+	}
+	await page.waitForTimeout(300);
+	fs.mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, picture.file);
+	await ctx.page.screenshot({ path: file, clip, animations: 'disabled', caret: 'hide' });
+	const bytes = fs.statSync(file).size;
+	await ctx.page.setViewportSize(VIEWPORT);
+	await backToCanvas(ctx.page).catch(() => undefined);
+	return { file, bytes, missing, clip };
+}
+
+/** The credential the pictures' nodes use: the sandbox company's owner key, on Staging. */
+export function pictureCredentials(sandbox) {
+	return {
+		good: {
+			name: 'Company Payments account',
+			data: {
+				environment: 'staging',
+				baseUrl: sandbox.url,
+				apiKey: sandbox.keys.owner,
+				webhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
+			},
+		},
+	};
+}

@@ -1,0 +1,275 @@
+/**
+ * Numbers the documentation states, taken from the code's own constants (issue 40, item 3).
+ *
+ * A page states such a number inside a marker, `<!--n:NAME-->text<!--/n-->`: GitHub and npm show
+ * only the text; `npm run docs` (scripts/docs.mjs) writes the text from FACTS below, which reads
+ * each value from the build in dist/; `test/docs/docs.test.mjs` fails while a page differs.
+ *
+ * Every numeric constant of the node's source (nodes/, credentials/: `const NAME = 1_000`, a list
+ * of numbers, or an object of numbers) is either a fact here (its number may be stated in the
+ * docs, only through a marker) or in NOT_STATED with the reason the docs do not give its number
+ * (a page may name it, never with a number). A new constant is in neither list until someone
+ * decides, and the docs test says so; a number written by hand in a sentence (or clause, list
+ * item, table cell) that names a constant fails it too.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { maskCode } from './links.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/** The built module that exports each constant a fact reads. */
+const MODULES = {
+	assumptions: 'nodes/shared/contract/assumptions.js',
+	retry: 'nodes/shared/transport/retry.js',
+	idempotency: 'nodes/shared/transport/idempotency.js',
+	sentWrites: 'nodes/shared/transport/sentWrites.js',
+	credentialTest: 'nodes/shared/credentialTest.js',
+	locator: 'nodes/CompanyPayments/common/locator.js',
+	resources: 'nodes/CompanyPayments/resources.js',
+	pool: 'nodes/CompanyPayments/pool.js',
+	search: 'nodes/CompanyPayments/listSearch/search.js',
+	secretCache: 'nodes/CompanyPaymentsTrigger/secretCache.js',
+	deliveries: 'nodes/CompanyPaymentsTrigger/deliveries.js',
+	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
+	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
+	claims: 'nodes/CompanyPaymentsTrigger/redis/claims.js',
+};
+
+function built(name) {
+	const full = path.join(ROOT, 'dist', MODULES[name]);
+	try {
+		return require(full);
+	} catch (error) {
+		throw new Error(`cannot load ${full} (run npm run build first): ${error.message}`);
+	}
+}
+
+/** 1000 → "1,000". */
+const count = (value) => value.toLocaleString('en-US');
+/** 500 → "0.5 s", 15000 → "15 s". */
+const seconds = (ms) => `${count(ms / 1000)} s`;
+
+/** Records per page each page after the first re-reads (nodes/shared/pager.ts). */
+const overlapAt = (pageSize, overlap) => Math.min(overlap, Math.floor(pageSize / 4));
+
+/** Requests the pager sends for `records` records (a list with a total) at `pageSize` a page. */
+function requestsFor(records, pageSize, overlap) {
+	const step = pageSize - overlapAt(pageSize, overlap);
+	const offsets = [0];
+	while (offsets.at(-1) + pageSize < records) offsets.push(offsets.at(-1) + step);
+	return offsets;
+}
+
+/** "11 requests (0, 998, 1,996, …)" */
+function requestsText(records, pageSize, overlap) {
+	const offsets = requestsFor(records, pageSize, overlap);
+	const shown = offsets.slice(0, 3).map(count).join(', ');
+	return `${offsets.length} request${offsets.length === 1 ? '' : 's'} (${shown}${offsets.length > 3 ? ', …' : ''})`;
+}
+
+/**
+ * Each fact: the constants it is made of (`from`: module and export name) and how the docs
+ * write it. `text` gets the constants' values in the order of `from`.
+ */
+export const FACTS = {
+	PAGE_SIZE: { from: [['assumptions', 'PAGE_SIZE']], text: count },
+	PAGE_SIZE_STEPS: {
+		from: [['assumptions', 'PAGE_SIZE_STEPS']],
+		text: (steps) => steps.map(count).join(', '),
+	},
+	PAGE_OVERLAP: { from: [['assumptions', 'PAGE_OVERLAP']], text: count },
+	PAGE_CONCURRENCY: { from: [['assumptions', 'PAGE_CONCURRENCY']], text: count },
+	/** How many times fewer requests PAGE_SIZE costs than pages of 100. */
+	'PAGE_SIZE/100': {
+		from: [['assumptions', 'PAGE_SIZE']],
+		text: (size) => `${count(size / 100)} times`,
+	},
+	/** The requests of a Return All over 10,000 records with a total, at PAGE_SIZE a page. */
+	'requests(10000, PAGE_SIZE)': {
+		from: [
+			['assumptions', 'PAGE_SIZE'],
+			['assumptions', 'PAGE_OVERLAP'],
+		],
+		text: (size, overlap) => requestsText(10_000, size, overlap),
+	},
+	'requests(250, 100)': {
+		from: [['assumptions', 'PAGE_OVERLAP']],
+		text: (overlap) => requestsText(250, 100, overlap),
+	},
+	'RETRY_BACKOFF.doubling': {
+		from: [['assumptions', 'RETRY_BACKOFF']],
+		text: ({ firstMs, capMs }) => {
+			const waits = [firstMs];
+			while (waits.length < 4 && waits.at(-1) * 2 < capMs) waits.push(waits.at(-1) * 2);
+			return `${seconds(waits[0])}, then ${waits.slice(1).map(seconds).join(', ')} … up to ${seconds(capMs)}`;
+		},
+	},
+	'RETRY_BACKOFF.firstMs': {
+		from: [['assumptions', 'RETRY_BACKOFF']],
+		text: (b) => seconds(b.firstMs),
+	},
+	'RETRY_BACKOFF.capMs': {
+		from: [['assumptions', 'RETRY_BACKOFF']],
+		text: (b) => seconds(b.capMs),
+	},
+	'RETRY_BACKOFF.minMs': {
+		from: [['assumptions', 'RETRY_BACKOFF']],
+		text: (b) => seconds(b.minMs),
+	},
+	'RETRY_BACKOFF.maxAttempts': {
+		from: [['assumptions', 'RETRY_BACKOFF']],
+		text: (b) => count(b.maxAttempts),
+	},
+	EXISTING_DISPUTE_AGE_MS: { from: [['assumptions', 'EXISTING_DISPUTE_AGE_MS']], text: seconds },
+	DEFAULT_MAX_RETRY_WAIT_SECONDS: {
+		from: [['retry', 'DEFAULT_MAX_RETRY_WAIT_SECONDS']],
+		text: count,
+	},
+	IDEMPOTENCY_KEY_MAX_LENGTH: {
+		from: [['idempotency', 'IDEMPOTENCY_KEY_MAX_LENGTH']],
+		text: count,
+	},
+	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
+	RESOURCE_LOCATOR_VERSION: { from: [['locator', 'RESOURCE_LOCATOR_VERSION']], text: String },
+	LEGACY_DEFAULTS_VERSION: { from: [['resources', 'LEGACY_DEFAULTS_VERSION']], text: String },
+	READ_ONLY_DEFAULTS_VERSION: { from: [['resources', 'READ_ONLY_DEFAULTS_VERSION']], text: String },
+	SECRET_MAX_AGE_MS: { from: [['secretCache', 'SECRET_MAX_AGE_MS']], text: seconds },
+	REREAD_MIN_INTERVAL_MS: { from: [['secretCache', 'REREAD_MIN_INTERVAL_MS']], text: seconds },
+	DEFAULT_MAX_ENTRIES: { from: [['deliveries', 'DEFAULT_MAX_ENTRIES']], text: count },
+	DEFAULT_MAX_AGE_HOURS: { from: [['deliveries', 'DEFAULT_MAX_AGE_HOURS']], text: count },
+	DEFAULT_GRACE_MINUTES: { from: [['receive', 'DEFAULT_GRACE_MINUTES']], text: count },
+	DEFAULT_WINDOW_DAYS: { from: [['poll', 'DEFAULT_WINDOW_DAYS']], text: count },
+	DEFAULT_MAX_RECORDS: { from: [['poll', 'DEFAULT_MAX_RECORDS']], text: count },
+	/** The most requests one poll sends for one list with the default Max Records. */
+	'requests(DEFAULT_MAX_RECORDS, PAGE_SIZE)': {
+		from: [
+			['poll', 'DEFAULT_MAX_RECORDS'],
+			['assumptions', 'PAGE_SIZE'],
+			['assumptions', 'PAGE_OVERLAP'],
+		],
+		text: (records, size, overlap) => count(requestsFor(records, size, overlap).length),
+	},
+	READ_CONCURRENCY: { from: [['pool', 'READ_CONCURRENCY']], text: count },
+	SEARCH_PAGE_SIZE: { from: [['search', 'SEARCH_PAGE_SIZE']], text: count },
+	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
+	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
+	TENTATIVE_MS: { from: [['claims', 'TENTATIVE_MS']], text: seconds },
+	SETTLE_MS: { from: [['claims', 'SETTLE_MS']], text: seconds },
+	REDIS_TIMEOUT_MS: { from: [['claims', 'REDIS_TIMEOUT_MS']], text: seconds },
+	WAIT_FOR_OTHER_MS: { from: [['claims', 'WAIT_FOR_OTHER_MS']], text: seconds },
+	'RECENT_MS/minutes': { from: [['claims', 'RECENT_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
+};
+
+/**
+ * Numeric constants of the source whose number the docs do not state, with the reason. A page
+ * may name one (pointing at the code), but a number beside the name fails the docs test: a
+ * stated number belongs in FACTS.
+ */
+export const NOT_STATED = {
+	RETRY_STATUSES: 'HTTP statuses: the docs name each status with what it means, not a count',
+	NOT_PAID_STATUSES: 'a status range; docs/errors.md is generated from the error tables',
+	TEST_TIMEOUT_MS: 'inside the credential test; the docs say only that the test answers',
+	SEEN_SHOWN: 'how many examples an error message lists',
+	MAX_CACHED_TRIGGERS: 'a memory bound far above any real number of triggers in one process',
+	MAX_STORED_ID_LENGTH: 'a bound on stored delivery IDs against abuse, not a user setting',
+	CHUNK_SIZE: 'an internal batch size of the delivery store',
+	DAY_MS: 'milliseconds in a day',
+	RECONNECT_MS: 'how soon a lost Redis connection is opened again in the background',
+	RECENT_MAX: 'a memory bound on the claims a process keeps for a Redis restart',
+	POLL_MS: "how often a claim waiting on another process's tentative claim looks again",
+	CR: 'the carriage return byte of the Redis protocol',
+	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
+};
+
+/** The value of each fact's constants, and its text. */
+export function factTexts() {
+	const texts = {};
+	for (const [name, fact] of Object.entries(FACTS)) {
+		const values = fact.from.map(([module, constant]) => {
+			const value = built(module)[constant];
+			if (value === undefined) throw new Error(`${MODULES[module]} exports no ${constant}`);
+			return value;
+		});
+		texts[name] = fact.text(...values);
+	}
+	return texts;
+}
+
+/** The constant names each fact reads. */
+export const factConstants = () =>
+	new Set(Object.values(FACTS).flatMap((fact) => fact.from.map(([, constant]) => constant)));
+
+const MARKER = /<!--n:([^>]+?)-->([\s\S]*?)<!--\/n-->/g;
+
+/** The markers of a text, outside code (a marker shown in a code span is an example). */
+function markersOf(text) {
+	return [...maskCode(text).matchAll(MARKER)].map((match) => ({
+		name: match[1],
+		start: match.index,
+		end: match.index + match[0].length,
+	}));
+}
+
+/** The text with every marker's content written from the code; unknown names throw. */
+export function fillFacts(text, texts = factTexts()) {
+	let out = '';
+	let at = 0;
+	for (const { name, start, end } of markersOf(text)) {
+		if (!(name in texts)) throw new Error(`<!--n:${name}--> names no fact of scripts/facts.mjs`);
+		out += `${text.slice(at, start)}<!--n:${name}-->${texts[name]}<!--/n-->`;
+		at = end;
+	}
+	return out + text.slice(at);
+}
+
+/** The names used by the markers of a text. */
+export const markerNames = (text) => markersOf(text).map((marker) => marker.name);
+
+/** The text with every marker (and its content) blanked, newlines kept. */
+export function withoutMarkers(text) {
+	let out = '';
+	let at = 0;
+	for (const { start, end } of markersOf(text)) {
+		out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+		at = end;
+	}
+	return out + text.slice(at);
+}
+
+function sourceFiles(dir, found = []) {
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) sourceFiles(full, found);
+		else if (entry.name.endsWith('.ts')) found.push(full);
+	}
+	return found;
+}
+
+const NUMBER = String.raw`-?\d[\d_]*(?:\.\d+)?`;
+const NUMERIC_CONSTANT = new RegExp(
+	String.raw`^(?:export )?const ([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*` +
+		String.raw`(${NUMBER}\b|\[\s*${NUMBER}(?:\s*,\s*${NUMBER})*\s*,?\s*\]|\{\s*\w+:\s*${NUMBER}(?:\s*,\s*\w+:\s*${NUMBER})*\s*,?\s*\})`,
+	'gm',
+);
+
+/**
+ * Every numeric constant of the node's source: `const NAME = 1_000`, `= [1, 2]` or
+ * `= { a: 1, b: 2 }`, exported or not, with its file.
+ */
+export function sourceConstants() {
+	const found = new Map();
+	for (const dir of ['nodes', 'credentials']) {
+		for (const file of sourceFiles(path.join(ROOT, dir))) {
+			const text = readFileSync(file, 'utf8');
+			for (const match of text.matchAll(NUMERIC_CONSTANT)) {
+				found.set(match[1], path.relative(ROOT, file));
+			}
+		}
+	}
+	return found;
+}
