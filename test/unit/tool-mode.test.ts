@@ -558,7 +558,7 @@ describe('secrets never reach the model', () => {
 		const { output } = await runTool({
 			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: 'card_1' },
 		});
-		expect(output[0]).toMatchObject({ cardNumberFull: '•••• •••• •••• 1234', cardCvv: '•••' });
+		expect(output[0]).toMatchObject({ cardNumberFull: '•••• •••• •••• 1234', cardCvv: HIDDEN });
 	});
 
 	it('the webhook secret is masked even with Reveal Webhook Secret on', async () => {

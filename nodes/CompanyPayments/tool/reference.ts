@@ -8,7 +8,8 @@ import { readCardExternalId, readCardId, readTargetAmount } from '../card/fields
 import { optionalText, requireAmount } from '../common/validation';
 import { readPayoutId } from '../payout/fields';
 import { withFundsReturned } from '../payout/fundsReturned';
-import { maskRequisite, readRequisite } from '../payout/requisite';
+import { maskRequisite } from '../../shared/gate';
+import { readRequisite } from '../payout/requisite';
 
 /**
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike): the

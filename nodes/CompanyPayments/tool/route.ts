@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../../shared/transport';
+import { gateError, gateJson } from '../../shared/gate';
 import { PAYMENT_REFERENCE, paymentReference } from './mode';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { toolEntry } from './catalog';
-import { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
-import { maskForModel } from './mask';
+import { compactFields, compactRecord, refusal } from './guard';
 import { checkDetails, conflictError, differences, existingPayout } from './reference';
 
 /*
@@ -99,7 +98,7 @@ async function toolAnswer(
 	} catch (caught) {
 		const error = withItemIndex(ctx, caught as Error, itemIndex);
 		// Only an explicit "On Error: Stop Workflow" stops the agent's run (as n8n 2.41 does).
-		if (ctx.getNode().onError === 'stopWorkflow') throw error;
+		if (ctx.getNode().onError === 'stopWorkflow') throw gateError(ctx, error, 'model');
 		return { failed: true, json: toolErrorJson(error) };
 	}
 }
@@ -127,8 +126,8 @@ function asErrorObject(json: IDataObject): IDataObject {
 }
 
 /**
- * The node as an AI agent's or MCP client's tool. Every answer passes `maskForModel` on its way
- * out. Within an execution a failure is a result the model reads (`toolErrorJson`); outside one
+ * The node as an AI agent's or MCP client's tool. Every answer passes the gate
+ * (shared/gate.ts) on its way out, as the model reads it. Within an execution a failure is a result the model reads (`toolErrorJson`); outside one
  * (the MCP Server Trigger) it is thrown, with the same JSON as its message, so that the client
  * gets a result marked `isError`.
  */
@@ -138,12 +137,11 @@ export async function routeAsTool(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	const secrets = await credentialSecrets(ctx, CREDENTIAL_NAME);
 	const output: INodeExecutionData[] = [];
 	for (let index = 0; index < items.length; index++) {
 		const answer = await toolAnswer(ctx, resource, operation, index);
 		if (answer.failed && outsideExecution(ctx)) {
-			const text = JSON.stringify(maskForModel(asErrorObject(answer.json), secrets));
+			const text = JSON.stringify(gateJson(ctx, asErrorObject(answer.json), 'model'));
 			throw new NodeOperationError(ctx.getNode(), text, { itemIndex: index });
 		}
 		const records = answer.failed
@@ -153,7 +151,7 @@ export async function routeAsTool(
 				);
 		const shown = records.length > 0 ? records : [{ results: 0, message: 'Nothing matched.' }];
 		for (const json of shown) {
-			output.push({ json: maskForModel(json, secrets), pairedItem: { item: index } });
+			output.push({ json: gateJson(ctx, json, 'model'), pairedItem: { item: index } });
 		}
 	}
 	return [output];
