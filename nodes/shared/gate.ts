@@ -1,8 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	Logger,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
 import { INVITE_URL_TOKEN_PARAMETER } from './contract/assumptions';
 
@@ -306,8 +302,8 @@ const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
 const API_KEY = /\b(?:sk|rk|ak|pk)_[A-Za-z0-9_-]{8,}/g;
 const INVITE_TOKEN = /\binv_[A-Za-z0-9]{8,}/g;
-/** A CVV named in a text: `CVV 123`, `cvc: 1234`. */
-const CVV_IN_TEXT = /\b(cvv2?|cvc2?|security code)(\W{0,3})(\d{3,4})\b/gi;
+/** A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped). */
+const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-3…7, or 4-6-5) with spaces or
  * dashes; not part of a longer word (a UUID's last groups are not a card number).
@@ -583,7 +579,10 @@ export function learnFromRequest(
 	const found: string[] = [];
 	collect(request.body, found);
 	for (const [key, value] of Object.entries(request.body)) {
-		if (fieldKind(key) === 'requisite' && (typeof value === 'string' || typeof value === 'number')) {
+		if (
+			fieldKind(key) === 'requisite' &&
+			(typeof value === 'string' || typeof value === 'number')
+		) {
 			found.push(String(value));
 		}
 	}
@@ -605,7 +604,7 @@ export function reveal<T extends IDataObject>(record: T, ...fields: string[]): T
 	return record;
 }
 
-function readingFor(ctx: object | undefined, audience: Audience, extra?: string[]): Reading {
+function readingFor(ctx: object | undefined, audience: Audience, extra: string[] = []): Reading {
 	return { audience, known: knownFor(ctx, audience, extra) };
 }
 
@@ -625,9 +624,16 @@ export function revealedFields(json: IDataObject): string[] {
 	return [...(revealed.get(json) ?? [])];
 }
 
+/** What a value itself names as a secret: known by value in the rest of it too. */
+function namedIn(value: unknown): string[] {
+	const found: string[] = [];
+	collect(value, found);
+	return found.filter((entry) => entry.length >= 3);
+}
+
 /** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */
 export function gateJson<T>(ctx: object | undefined, value: T, audience: Audience = 'user'): T {
-	const reading = readingFor(ctx, audience);
+	const reading = readingFor(ctx, audience, namedIn(value));
 	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
 		return gateRecord(value as IDataObject, reading) as T;
 	}
@@ -635,7 +641,11 @@ export function gateJson<T>(ctx: object | undefined, value: T, audience: Audienc
 }
 
 /** One text (a hint, a log line, a message) through the gate. */
-export function gateText(ctx: object | undefined, text: string, audience: Audience = 'user'): string {
+export function gateText(
+	ctx: object | undefined,
+	text: string,
+	audience: Audience = 'user',
+): string {
 	return maskText(text, readingFor(ctx, audience), true);
 }
 
@@ -645,7 +655,11 @@ export function gateItems(
 	outputs: INodeExecutionData[][],
 	audience: Audience = 'user',
 ): INodeExecutionData[][] {
-	const reading = readingFor(ctx, audience);
+	const reading = readingFor(
+		ctx,
+		audience,
+		namedIn(outputs.map((items) => items.map((item) => item.json))),
+	);
 	return outputs.map((items) =>
 		items.map((item) => ({ ...item, json: gateRecord(item.json, reading) })),
 	);
@@ -690,13 +704,11 @@ export function gateLocation(ctx: object | undefined, location: string): string 
 /** The package's logger for a context: every line and its metadata through the gate. */
 export function gateLogger(ctx: { logger: Logger }): Logger {
 	const { logger } = ctx;
-	const line =
-		(level: keyof Logger) =>
-		(message: string, meta?: Parameters<Logger['info']>[1]) => {
-			const shown = gateText(ctx, message);
-			if (meta === undefined) logger[level](shown);
-			else logger[level](shown, gateJson(ctx, meta));
-		};
+	const line = (level: keyof Logger) => (message: string, meta?: Parameters<Logger['info']>[1]) => {
+		const shown = gateText(ctx, message);
+		if (meta === undefined) logger[level](shown);
+		else logger[level](shown, gateJson(ctx, meta));
+	};
 	return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }
 
