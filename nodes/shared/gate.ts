@@ -472,7 +472,7 @@ function maskField(key: string, value: unknown, reading: Reading, inText: boolea
 	if (kind && typeof text === 'string' && text !== '' && !maskedAlready(text)) {
 		if (kind === 'webhookSecret') return maskKeepingEnd(text);
 		if (kind === 'secret') return model ? HIDDEN : maskKeepingEnd(text);
-		if (kind === 'cvv') return model ? HIDDEN : '•••';
+		if (kind === 'cvv') return '•••';
 		if (kind === 'cardNumber') return maskCardNumber(text);
 		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
 		if (kind === 'token') {

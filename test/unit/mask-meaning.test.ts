@@ -317,7 +317,7 @@ describe('maskForModel, by meaning (examples)', () => {
 
 	it('a CVV keeps no digit, a requisite keeps only its last four', () => {
 		expect(maskForModel({ cvv: 123, phone: '+7 999 123-45-67' }, [])).toEqual({
-			cvv: HIDDEN,
+			cvv: '•••',
 			phone: '•••• 4567',
 		});
 	});

@@ -558,7 +558,7 @@ describe('secrets never reach the model', () => {
 		const { output } = await runTool({
 			parameters: { resource: 'card', operation: 'getSensitiveData', cardId: 'card_1' },
 		});
-		expect(output[0]).toMatchObject({ cardNumberFull: '•••• •••• •••• 1234', cardCvv: HIDDEN });
+		expect(output[0]).toMatchObject({ cardNumberFull: '•••• •••• •••• 1234', cardCvv: '•••' });
 	});
 
 	it('the webhook secret is masked even with Reveal Webhook Secret on', async () => {
@@ -700,7 +700,7 @@ describe('masking for the model', () => {
 				[],
 			),
 		).toEqual({
-			cardCvv: HIDDEN,
+			cardCvv: '•••',
 			cardNumberFull: '•••• •••• •••• 1234',
 			requisite: '•••• 9012',
 			nested: { apiKey: HIDDEN, password: HIDDEN, token: HIDDEN },
