@@ -31,9 +31,12 @@ const HIDDEN_PART = '[hidden]';
 
 /* ------------------------------------------------------------------ what it knows: the values */
 
-/** The credential's secrets, from every credential read of this process (the triggers keep theirs). */
+/**
+ * Secrets known to every door of this process: the credential's, from every read of it (the
+ * triggers keep theirs), and every long value an answer or a request named as a secret.
+ */
 const processSecrets = new Set<string>();
-const PROCESS_LIMIT = 512;
+const PROCESS_LIMIT = 1024;
 /** Values a run handled (its path's token, the card it sent, what its answers named as secrets). */
 const runSecrets = new WeakMap<object, Set<string>>();
 const RUN_LIMIT = 2048;
@@ -41,12 +44,13 @@ const RUN_LIMIT = 2048;
 const MIN_IN_TEXT = 8;
 
 function addProcessSecret(value: string): void {
-	if (processSecrets.has(value)) processSecrets.delete(value);
+	if (value.length < MIN_IN_TEXT || processSecrets.has(value)) return;
 	processSecrets.add(value);
 	for (const oldest of processSecrets) {
 		if (processSecrets.size <= PROCESS_LIMIT) break;
 		processSecrets.delete(oldest);
 	}
+	processPattern.version++;
 }
 
 /**
@@ -75,23 +79,29 @@ function usable(value: unknown): string | undefined {
 	return trimmed.length >= 3 ? trimmed : undefined;
 }
 
-/** A secret value this run handled, masked wherever it shows up from now on. */
-export function rememberSecret(ctx: object | undefined, value: unknown): void {
+/**
+ * A secret value this run handled, masked wherever it shows up from now on: in this run, and
+ * (`everywhere`, for a long value) in every later door of this process too, so that a token one
+ * tool call read is hidden when another call's answer carries it bare.
+ */
+export function rememberSecret(ctx: object | undefined, value: unknown, everywhere = false): void {
 	const text = usable(value);
 	if (text === undefined) return;
 	const set = runSet(ctx, true);
-	if (!set || set.size >= RUN_LIMIT) return;
-	set.add(text);
-	if (typeof value === 'string' && value !== text) set.add(value);
+	if (set && set.size < RUN_LIMIT) {
+		set.add(text);
+		if (typeof value === 'string' && value !== text) set.add(value);
+	}
+	if (everywhere) addProcessSecret(text);
 }
 
 /** The credential's API key and webhook secrets (current and previous), from any read of it. */
 export function rememberCredential(data: Record<string, unknown>): void {
 	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
 		const value = data[field];
-		if (typeof value !== 'string' || value.trim().length < 4) continue;
+		if (typeof value !== 'string') continue;
 		addProcessSecret(value.trim());
-		if (value !== value.trim()) addProcessSecret(value);
+		addProcessSecret(value);
 	}
 }
 
@@ -353,10 +363,8 @@ function maskedAlready(value: string): boolean {
 /* ------------------------------------------------------------------ masking */
 
 interface Known {
-	/** Each form of each long secret, longest first, with what replaces it. */
-	forms: Array<{ form: string; shown: string }>;
-	/** Numbers (cards, phones) matched also with spaces, dashes or brackets between digits. */
-	numbers: Array<{ pattern: RegExp; shown: string }>;
+	/** Every form of every long secret (numbers also with separators), one pattern each part. */
+	patterns: RegExp[];
 	/** Short secrets (a CVV): a whole field value only. */
 	short: Set<string>;
 }
@@ -383,51 +391,73 @@ function formsOf(value: string): string[] {
 	return [...forms].filter((form) => form.length >= 3);
 }
 
-function shownFor(value: string, audience: Audience): string {
-	if (/^\+?[\d\s()-]+$/.test(value) && value.replace(/\D/g, '').length >= 10) {
-		return maskRequisite(value);
+const NUMBER = /^\+?[\d\s()-]+$/;
+
+function escapeForPattern(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** One pattern that finds any form of any of the values (undefined: none to find). */
+function patternOf(values: Iterable<string>): RegExp | undefined {
+	const parts = new Set<string>();
+	for (const value of values) {
+		if (value.length < MIN_IN_TEXT) continue;
+		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
+		const digits = value.replace(/\D/g, '');
+		if (NUMBER.test(value) && digits.length >= 10) {
+			parts.add(`\\+?${digits.split('').join('[\\s()-]*')}`);
+		}
 	}
+	if (parts.size === 0) return undefined;
+	// Longest first: where two forms start at one place, the whole of the longer one goes.
+	return new RegExp([...parts].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+/** The pattern of the process's secrets, made again only when they change. */
+const processPattern: { version: number; built: number; pattern?: RegExp } = {
+	version: 0,
+	built: -1,
+};
+
+function processSecretsPattern(): RegExp | undefined {
+	if (processPattern.built !== processPattern.version) {
+		processPattern.pattern = patternOf(processSecrets);
+		processPattern.built = processPattern.version;
+	}
+	return processPattern.pattern;
+}
+
+function knownFor(ctx: object | undefined, extra: string[] = []): Known {
+	const values = new Set<string>(extra);
+	for (const value of runSet(ctx, false) ?? []) values.add(value);
+	const short = new Set<string>();
+	for (const value of values) if (value.length < MIN_IN_TEXT) short.add(value);
+	const patterns: RegExp[] = [];
+	const own = patternOf([...values].filter((value) => !processSecrets.has(value)));
+	const shared = processSecretsPattern();
+	if (own) patterns.push(own);
+	if (shared) patterns.push(shared);
+	return { patterns, short };
+}
+
+/** What a secret found by value becomes: a number keeps its last four digits. */
+function shownFor(value: string, audience: Audience): string {
+	if (NUMBER.test(value) && value.replace(/\D/g, '').length >= 10) return maskRequisite(value);
 	return audience === 'model' ? HIDDEN : HIDDEN_PART;
 }
 
-function knownFor(ctx: object | undefined, audience: Audience, extra: string[] = []): Known {
-	const values = new Set<string>([...processSecrets, ...extra]);
-	for (const value of runSet(ctx, false) ?? []) values.add(value);
-	const forms: Known['forms'] = [];
-	const numbers: Known['numbers'] = [];
-	const short = new Set<string>();
-	for (const value of values) {
-		if (value.length < MIN_IN_TEXT) {
-			short.add(value);
-			continue;
-		}
-		const shown = shownFor(value, audience);
-		for (const form of formsOf(value)) forms.push({ form, shown });
-		const digits = value.replace(/\D/g, '');
-		if (/^\+?[\d\s()-]+$/.test(value) && digits.length >= 10) {
-			numbers.push({
-				pattern: new RegExp(`\\+?${digits.split('').join('[\\s()-]*')}`, 'g'),
-				shown,
-			});
-		}
-	}
-	forms.sort((a, b) => b.form.length - a.form.length);
-	return { forms, numbers, short };
-}
-
-function byValue(text: string, known: Known): string {
+function byValue(text: string, reading: Reading): string {
 	let out = text;
-	for (const { form, shown } of known.forms) {
-		if (out.includes(form)) out = out.split(form).join(shown);
+	for (const pattern of reading.known.patterns) {
+		out = out.replace(pattern, (match) => shownFor(match, reading.audience));
 	}
-	for (const { pattern, shown } of known.numbers) out = out.replace(pattern, shown);
 	return out;
 }
 
 /** Every secret a text holds, hidden; the rest of the text as it was. */
 function maskText(text: string, reading: Reading, inText: boolean): string {
 	const strong = reading.audience === 'model';
-	let out = byValue(text, reading.known);
+	let out = byValue(text, reading);
 	out = out.replace(WEBHOOK_SECRET, (match) => maskKeepingEnd(match));
 	out = out.replace(JWT, HIDDEN_PART);
 	out = out.replace(BEARER, (_match, kind: string) => `${kind} ${HIDDEN_PART}`);
@@ -494,7 +524,7 @@ function maskValue(value: unknown, reading: Reading, inText: boolean): unknown {
 		// A card number that arrived as a JSON number: 15 or more digits are never an amount.
 		if (Number.isInteger(value) && Math.abs(value) >= 1e14) return maskRequisite(String(value));
 		if (Number.isInteger(value) && Math.abs(value) >= 1e9) {
-			const masked = byValue(String(value), reading.known);
+			const masked = byValue(String(value), reading);
 			return masked === String(value) ? value : masked;
 		}
 		return value;
@@ -556,7 +586,7 @@ export function learnFromAnswer(ctx: object | undefined, body: unknown): void {
 		}
 	}
 	collect(parsed, found);
-	for (const value of found) if (value.length >= 3) rememberSecret(ctx, value);
+	for (const value of found) if (value.length >= 3) rememberSecret(ctx, value, true);
 }
 
 /**
@@ -571,8 +601,8 @@ export function learnFromRequest(
 		const shown = new Set(request.shownPath.split('/'));
 		for (const segment of request.path.split('/')) {
 			if (segment === '' || shown.has(segment)) continue;
-			rememberSecret(ctx, segment);
-			rememberSecret(ctx, decoded(segment));
+			rememberSecret(ctx, segment, true);
+			rememberSecret(ctx, decoded(segment), true);
 		}
 	}
 	if (!request.body) return;
@@ -605,7 +635,7 @@ export function reveal<T extends IDataObject>(record: T, ...fields: string[]): T
 }
 
 function readingFor(ctx: object | undefined, audience: Audience, extra: string[] = []): Reading {
-	return { audience, known: knownFor(ctx, audience, extra) };
+	return { audience, known: knownFor(ctx, extra) };
 }
 
 function gateRecord(json: IDataObject, reading: Reading): IDataObject {
@@ -698,7 +728,7 @@ export function gateError<T>(ctx: object | undefined, error: T, audience: Audien
  */
 export function gateLocation(ctx: object | undefined, location: string): string {
 	const cut = location.split(/[?#]/)[0];
-	return maskLink(byValue(cut, readingFor(ctx, 'user').known), { strong: true });
+	return maskLink(byValue(cut, readingFor(ctx, 'user')), { strong: true });
 }
 
 /** The package's logger for a context: every line and its metadata through the gate. */
