@@ -105,6 +105,12 @@ export function rememberCredential(data: Record<string, unknown>): void {
 	}
 }
 
+/** Forgets what this process learned, as a new n8n process starts (for tests). */
+export function forgetLearnedSecrets(): void {
+	processSecrets.clear();
+	processPattern.version++;
+}
+
 /** Opens a run on a context: what its calls learn is kept for its doors. */
 export function openRun(ctx: object): void {
 	runSet(ctx, true);
