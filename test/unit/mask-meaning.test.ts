@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { HIDDEN, maskForModel } from '../../nodes/CompanyPayments/tool';
+import { maskForModel } from '../../nodes/CompanyPayments/tool';
 
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
