@@ -105,6 +105,12 @@ export function rememberCredential(data: Record<string, unknown>): void {
 	}
 }
 
+/**
+ * What an error or a log shows in place of a path segment that is a secret (an invite's token):
+ * the path as shown (ApiRequest.shownPath) declares the secret, and the gate learns it from it.
+ */
+export const HIDDEN_IN_PATH = '[invite token hidden]';
+
 /** Forgets what this process learned, as a new n8n process starts (for tests). */
 export function forgetLearnedSecrets(): void {
 	processSecrets.clear();
