@@ -6,7 +6,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { gateText, rememberCredential } from './gate';
+import { gateLocation, gateText, learnFromAnswer, rememberCredential } from './gate';
 import { environmentLabel, environmentMismatch, environmentOf } from './transport/environment';
 import { networkFailure } from './transport/network';
 import { readServiceError } from './transport/serviceError';
@@ -137,10 +137,11 @@ export async function companyPaymentsApiTest(
 			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
 		});
 		response = { statusCode: answer.status, body: await answer.text() };
+		learnFromAnswer(undefined, response.body);
 		const location = answer.headers.get('location');
 		if (answer.status >= 300 && answer.status < 400) {
 			return error(
-				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${location}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
+				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${gateLocation(undefined, location)}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
 			);
 		}
 	} catch (failed) {

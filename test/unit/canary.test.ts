@@ -7,6 +7,7 @@
 // description, stack, context, cause, the response n8n keeps), hints and log lines. A field a
 // user asked to see in full (Reveal) is the one thing read past, and only that field.
 import type {
+	ICredentialTestFunctions,
 	IDataObject,
 	INode,
 	INodeExecutionData,
@@ -465,5 +466,22 @@ describe('poll trigger', () => {
 			expect({ kind, leaks: leaks(readable) }).toEqual({ kind, leaks: [] });
 			nock.cleanAll();
 		}
+	});
+});
+
+describe('credential test', () => {
+	it.each(Object.keys(ANSWERS))('answered with %s: no canary in its message', async (kind) => {
+		counted.cases++;
+		serve(ANSWERS[kind]);
+		const method = new CompanyPayments().methods.credentialTest.companyPaymentsApiTest;
+		const result = await method.call({} as ICredentialTestFunctions, {
+			id: '1',
+			name: 'Company Payments account',
+			type: 'companyPaymentsApi',
+			data: CREDENTIALS,
+		});
+		const readable: Array<[string, string]> = [];
+		texts(result, 'credential test', readable);
+		expect(leaks(readable)).toEqual([]);
 	});
 });
