@@ -256,7 +256,8 @@ function maskPath(path: string, reading: LinkReading): string {
 			if (segment === '') return segment;
 			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
 			if (!(after || (reading.strong && tokenLike(segment)))) return segment;
-			reading.found?.push(segment, decoded(segment));
+			// Only a segment named a token by where it stands is learned: an ID is not a secret.
+			if (after) reading.found?.push(segment, decoded(segment));
 			return HIDDEN_PART;
 		})
 		.join('/');
@@ -272,13 +273,15 @@ function maskParameters(text: string, reading: LinkReading): string {
 			const name = pair.slice(0, at);
 			const value = pair.slice(at + 1);
 			const named = normalise(name);
-			const secret =
-				value !== '' &&
-				(SECRET_PARAMETERS.has(named) ||
-					/token|invite|code|secret|key|auth|sig|ref/.test(named) ||
-					tokenLike(decoded(value)));
+			const byName =
+				SECRET_PARAMETERS.has(named) || /token|invite|code|secret|key|auth|sig|ref/.test(named);
+			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
+			const secret = value !== '' && (byName || (reading.strong && tokenLike(decoded(value))));
 			if (!secret) return pair;
-			reading.found?.push(value, decoded(value));
+			// Learned only when its name says it is a credential, not for a look or a loose name.
+			if (SECRET_PARAMETERS.has(named) || /token|secret|invite/.test(named)) {
+				reading.found?.push(value, decoded(value));
+			}
 			return `${name}=${HIDDEN_PART}`;
 		})
 		.join('&');

@@ -124,3 +124,25 @@ describe('Reveal opens its own field and nothing else', () => {
 		expect(JSON.stringify(output)).not.toContain(CURRENT.slice(0, 30));
 	});
 });
+
+describe('what is not a secret stays readable', () => {
+	it('an ID in a link of the answer (a query, a record URL) is not learned as a secret', async () => {
+		const orderId = '05de5314-55d3-495e-86c3-db85168e127a';
+		nock(BASE_URL)
+			.get(`/orders/${orderId}`)
+			.reply(200, {
+				id: orderId,
+				status: 'success',
+				url: `https://cabinet.example.com/orders/${orderId}`,
+				path: `/disputes?orderId=${orderId}&limit=10`,
+			});
+		const { output } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderId },
+		});
+		expect(output[0].json).toMatchObject({
+			id: orderId,
+			url: `https://cabinet.example.com/orders/${orderId}`,
+			path: `/disputes?orderId=${orderId}&limit=10`,
+		});
+	});
+});
