@@ -126,10 +126,10 @@ function asErrorObject(json: IDataObject): IDataObject {
 }
 
 /**
- * The node as an AI agent's or MCP client's tool. Every answer passes the gate
- * (shared/gate.ts) on its way out, as the model reads it. Within an execution a failure is a result the model reads (`toolErrorJson`); outside one
- * (the MCP Server Trigger) it is thrown, with the same JSON as its message, so that the client
- * gets a result marked `isError`.
+ * The node as an AI agent's or MCP client's tool. Every answer passes the gate (shared/gate.ts)
+ * on its way out, as the model reads it. Within an execution a failure is a result the model
+ * reads (`toolErrorJson`); outside one (the MCP Server Trigger) it is thrown, with the same JSON
+ * as its message, so that the client gets a result marked `isError`.
  */
 export async function routeAsTool(
 	ctx: IExecuteFunctions,
