@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LINE_BREAK } from '../shared/transport';
+import { gateError, gateItems, openRun } from '../shared/gate';
+import { LINE_BREAK, getBaseUrl } from '../shared/transport';
 import { answerDiffers, differences } from './common/evidence';
 import { runsAsAgentTool, withOutcome } from './common/money';
 import { errorItemJson, recordsOf, withItemIndex } from './items';
@@ -85,27 +86,53 @@ async function runOne(
 }
 
 /**
- * Runs the chosen operation for every input item and keeps output in input order, each item
- * paired with the input it came from. State-changing operations run strictly one item after
- * another and stop at the first failure (unless Continue On Fail is set), so nothing after a
- * failed payment is paid behind the user's back.
+ * The node's doors: every output item and every error it throws pass the gate
+ * (shared/gate.ts) on their way out, as the user reads them; as a tool, as the model reads them
+ * (tool/route.ts). The run's credential is read first, so that its secrets are known to the gate
+ * even when an item fails before it calls the service.
  */
 export async function route(
 	this: IExecuteFunctions,
 	resources: ResourceDefinition[],
 ): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
+	openRun(this);
+	try {
+		await getBaseUrl(this);
+	} catch {
+		// An unusable credential fails the first call that needs it, with its own message.
+	}
+	const asTool = runsAsAgentTool(this);
+	try {
+		const output = await routeItems(this, resources, asTool);
+		return asTool ? output : gateItems(this, output);
+	} catch (error) {
+		throw gateError(this, error, asTool ? 'model' : 'user');
+	}
+}
+
+/**
+ * Runs the chosen operation for every input item and keeps output in input order, each item
+ * paired with the input it came from. State-changing operations run strictly one item after
+ * another and stop at the first failure (unless Continue On Fail is set), so nothing after a
+ * failed payment is paid behind the user's back.
+ */
+async function routeItems(
+	ctx: IExecuteFunctions,
+	resources: ResourceDefinition[],
+	asTool: boolean,
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
 	if (items.length === 0) return [[]];
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationValue = this.getNodeParameter('operation', 0) as string;
-	const operation = findOperation(this, resources, resource, operationValue);
-	if (runsAsAgentTool(this)) return await routeAsTool(this, resource, operation, items);
-	const continueOnFail = this.continueOnFail();
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operationValue = ctx.getNodeParameter('operation', 0) as string;
+	const operation = findOperation(ctx, resources, resource, operationValue);
+	if (asTool) return await routeAsTool(ctx, resource, operation, items);
+	const continueOnFail = ctx.continueOnFail();
 
 	const outcomes = await runItems(
 		items.length,
 		operation.concurrent === true,
-		async (index) => await runOne(this, resource, operation, index),
+		async (index) => await runOne(ctx, resource, operation, index),
 		(outcome) => !outcome.ok && !continueOnFail,
 	);
 
@@ -115,7 +142,7 @@ export async function route(
 		if (!outcome) break;
 		if (!outcome.ok) {
 			if (!continueOnFail) throw noteEarlierItems(outcome.error, operation, index);
-			output.push({ json: failedItemJson(this, outcome.error), pairedItem: { item: index } });
+			output.push({ json: failedItemJson(ctx, outcome.error), pairedItem: { item: index } });
 			continue;
 		}
 		const { fields } = outcome;

@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { companyPaymentsApiTest } from '../shared/credentialTest';
+import { gateError, gateItems, gatedContext } from '../shared/gate';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
 
@@ -44,6 +45,14 @@ export class CompanyPaymentsPollTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await poll.call(this);
+		// Its doors: the items it emits, its errors and its log lines, through the gate.
+		// n8n keeps one poll context while the workflow is active: each poll is a run of its own.
+		const gated = gatedContext(this);
+		try {
+			const items = await poll.call(gated);
+			return items === null ? null : gateItems(gated, items);
+		} catch (error) {
+			throw gateError(gated, error);
+		}
 	}
 }

@@ -9,6 +9,7 @@ import type {
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
 import { companyPaymentsApiTest } from '../shared/credentialTest';
+import { gateError, gateItems, gatedContext, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 import { TRIGGER_PANEL } from './triggerPanel';
@@ -225,18 +226,26 @@ export class CompanyPaymentsTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await checkExists.call(this);
+				return await throughGate(this, checkExists);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				return await create.call(this);
+				return await throughGate(this, create);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return await remove.call(this);
+				return await throughGate(this, remove);
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receive.call(this);
+		// Its doors: the items it hands to the workflow and its log lines, through the gate.
+		const gated = gatedContext(this);
+		try {
+			const answer = await receive.call(gated);
+			if (answer.workflowData) answer.workflowData = gateItems(gated, answer.workflowData);
+			return answer;
+		} catch (error) {
+			throw gateError(gated, error);
+		}
 	}
 }

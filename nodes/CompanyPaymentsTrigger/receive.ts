@@ -7,7 +7,7 @@ import type {
 
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
-import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER, storedId } from './deliveries';
+import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
 import type { DedupLimits } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
@@ -281,7 +281,7 @@ async function recordDelivery(
 		String(ctx.getWorkflow().id ?? ''),
 		node.id,
 		ctx.getMode() !== 'manual',
-		storedId(deliveryId),
+		deliveryId,
 	);
 	const claim = await claimDelivery(source.settings, newSocket, key, limits.maxAgeMs, now);
 	if (claim.verdict === 'duplicate') {

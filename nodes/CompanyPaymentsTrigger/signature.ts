@@ -1,5 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
+import { rememberCredential } from '../shared/gate';
+
 /** Header names as Node.js gives them (lower case). */
 export const SIGNATURE_HEADER = 'x-service-signature';
 
@@ -111,6 +113,8 @@ export interface CredentialSecrets {
 }
 
 export function credentialSecrets(credentials: Record<string, unknown>): CredentialSecrets {
+	// Known to the gate from now on, wherever they show up (shared/gate.ts).
+	rememberCredential(credentials);
 	return {
 		secret: normaliseSecret(credentials.webhookSecret),
 		previous: normaliseSecret(credentials.previousWebhookSecret),

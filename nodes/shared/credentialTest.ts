@@ -6,6 +6,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { gateLocation, gateText, learnFromAnswer, rememberCredential } from './gate';
 import { environmentLabel, environmentMismatch, environmentOf } from './transport/environment';
 import { networkFailure } from './transport/network';
 import { readServiceError } from './transport/serviceError';
@@ -42,8 +43,9 @@ function isServiceErrorBody(body: unknown): body is IDataObject {
 	);
 }
 
+/** A failed test as the credential dialog shows it: through the gate, like every other door. */
 function error(message: string): INodeCredentialTestResult {
-	return { status: 'Error', message };
+	return { status: 'Error', message: gateText(undefined, message) };
 }
 
 /** What the user should read for a non-2xx answer of the service, by errorCode then status. */
@@ -103,6 +105,7 @@ export async function companyPaymentsApiTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data: ICredentialDataDecryptedObject = credential.data ?? {};
+	rememberCredential(data);
 	const raw = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
 	let url: URL;
 	try {
@@ -134,10 +137,11 @@ export async function companyPaymentsApiTest(
 			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
 		});
 		response = { statusCode: answer.status, body: await answer.text() };
+		learnFromAnswer(undefined, response.body);
 		const location = answer.headers.get('location');
 		if (answer.status >= 300 && answer.status < 400) {
 			return error(
-				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${location}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
+				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${gateLocation(undefined, location)}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
 			);
 		}
 	} catch (failed) {

@@ -329,6 +329,8 @@ describe('company.login', () => {
 			notice: expect.stringContaining('The company API key was rotated'),
 			apiKeyField: 'apiKey',
 			...answer,
+			// Only the key's own field is opened (Reveal); the session token stays masked.
+			token: '…6978',
 		});
 		scope.done();
 	});

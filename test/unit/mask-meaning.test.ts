@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { HIDDEN, maskForModel } from '../../nodes/CompanyPayments/tool';
+import { maskForModel } from '../../nodes/CompanyPayments/tool';
 
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -317,7 +317,7 @@ describe('maskForModel, by meaning (examples)', () => {
 
 	it('a CVV keeps no digit, a requisite keeps only its last four', () => {
 		expect(maskForModel({ cvv: 123, phone: '+7 999 123-45-67' }, [])).toEqual({
-			cvv: HIDDEN,
+			cvv: '•••',
 			phone: '•••• 4567',
 		});
 	});

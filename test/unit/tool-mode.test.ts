@@ -742,7 +742,7 @@ describe('masking for the model', () => {
 				[],
 			),
 		).toEqual({
-			cardCvv: HIDDEN,
+			cardCvv: '•••',
 			cardNumberFull: '•••• •••• •••• 1234',
 			requisite: '•••• 9012',
 			nested: { apiKey: HIDDEN, password: HIDDEN, token: HIDDEN },

@@ -3,23 +3,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { addHint } from '../common/hints';
 import { readBoolean, segment } from '../common/validation';
 import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
+import { reveal } from '../../shared/gate';
 import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
 import { assignedCardIdFields, readCardId } from './fields';
 
 const NOT_ASSIGNED =
 	'No assigned card with this ID in this company: the card does not exist, or it is not in status assigned. Sensitive data is available only for assigned cards; requested, retired and failed cards answer 404';
-
-/** "•••• •••• •••• 1234": the last four digits only, the way the card itself is usually shown. */
-export function maskCardNumber(value: unknown): string | null {
-	if (typeof value !== 'string' || value === '') return null;
-	const digits = value.replace(/\D/g, '');
-	return digits.length > 4 ? `•••• •••• •••• ${digits.slice(-4)}` : '•••• •••• •••• ••••';
-}
-
-function maskCvv(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? '•••' : null;
-}
 
 /**
  * A 404 does not say whether the card is missing or only not assigned. When the card exists,
@@ -111,12 +101,8 @@ export const getSensitiveData: OperationDefinition = {
 		} catch (error) {
 			throw await withCardStatus(this, error, cardId, itemIndex);
 		}
-		if (mask === false) return { ...body, masked: false };
-		return {
-			...body,
-			cardNumberFull: maskCardNumber(body.cardNumberFull),
-			cardCvv: maskCvv(body.cardCvv),
-			masked: true,
-		};
+		// The gate masks the number and CVV (shared/gate.ts); turned off, it opens these two fields.
+		if (mask === false) return reveal({ ...body, masked: false }, 'cardNumberFull', 'cardCvv');
+		return { ...body, masked: true };
 	},
 };

@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
+import { gateText } from '../../shared/gate';
+
 /** Hints already given in this run (items run concurrently; each hint is said once). */
 const given = new WeakMap<object, Set<string>>();
 
 /**
- * Shows a hint above the node's output in the editor, once per run. Contexts without hints
+ * Shows a hint above the node's output in the editor, once per run, through the gate. Contexts without hints
  * (e.g. the node running as an AI tool) get none; nothing else changes.
  */
 export function addHint(
@@ -20,5 +22,5 @@ export function addHint(
 	}
 	if (messages.has(message)) return;
 	messages.add(message);
-	ctx.addExecutionHints({ message, type, location: 'outputPane' });
+	ctx.addExecutionHints({ message: gateText(ctx, message), type, location: 'outputPane' });
 }

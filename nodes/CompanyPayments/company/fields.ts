@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { NEW_API_KEY_FIELDS } from '../../shared/contract/assumptions';
+import { reveal } from '../../shared/gate';
 import { invalidInput, readBoolean, readTextValue, showKindOnly } from '../common/validation';
 import { isObject } from '../../shared/contract/guards';
 
@@ -93,7 +94,8 @@ export function readEmailAndPassword(
 }
 
 /**
- * The output of a call that returns a new API key: the service's answer unchanged, led by
+ * The output of a call that returns a new API key (the field that holds it opened for the user
+ * through the gate, the only field; the model never gets it): the service's answer, led by
  * `notice` (a reminder to store the key) and `apiKeyField` (the answer's field that holds the
  * key, or null when none of the expected names is present; the answer's field names are not
  * shown in the contract).
@@ -105,42 +107,14 @@ export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
 	const output: IDataObject = {
 		notice: field
 			? `${notice} The key is in the field "${field}".`
-			: `${notice} The answer has none of the fields ${NEW_API_KEY_FIELDS.join(', ')}: look for the key among the fields below.`,
+			: `${notice} The answer has none of the fields ${NEW_API_KEY_FIELDS.join(', ')}: look for the key among the fields below (shown in full).`,
 		apiKeyField: field,
 	};
 	for (const [key, value] of Object.entries(body)) {
 		if (key !== 'notice' && key !== 'apiKeyField') output[key] = value;
 	}
-	return output;
-}
-
-/** "whsec_…9f3a": a webhook secret as it may appear in output, its last four characters only. */
-export function maskWebhookSecret(value: string): string {
-	if (value.length <= 8) return '••••';
-	const prefix = value.startsWith('whsec_') ? 'whsec_' : '';
-	return `${prefix}…${value.slice(-4)}`;
-}
-
-/**
- * The profile's fields are not shown in the document beyond `webhookUrl` and `webhookSecret`, so
- * any other field named like a credential (an API key, a token, a password, a secret) is
- * treated as one: its last four characters only.
- */
-const CREDENTIAL_NAME = /apikey|token|password|secret|privatekey|accesskey/;
-
-/** Masks every non-empty string field named like a secret, at any depth of the answer. */
-function maskSecretsDeep(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(maskSecretsDeep);
-	if (!isObject(value)) return value;
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(value)) {
-		const secret =
-			typeof field === 'string' &&
-			field !== '' &&
-			CREDENTIAL_NAME.test(key.toLowerCase().replace(/[^a-z]/g, ''));
-		out[key] = (secret ? maskWebhookSecret(field) : maskSecretsDeep(field)) as IDataObject[string];
-	}
-	return out;
+	// Its own field opened; when the answer names it otherwise, the answer's own fields are.
+	return field === null ? reveal(output, ...Object.keys(body)) : reveal(output, field);
 }
 
 /** The Reveal Webhook Secret option of the operations that output the company profile. */
@@ -158,8 +132,11 @@ export function readReveal(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return readBoolean(ctx, itemIndex, 'revealWebhookSecret', 'Reveal Webhook Secret', false);
 }
 
-/** A profile answer with its webhook secret masked unless the user chose to reveal it. */
-export function profileOutput(answer: unknown, reveal: boolean): IDataObject {
+/**
+ * A profile answer. The gate masks its secrets (shared/gate.ts); Reveal Webhook Secret opens
+ * its `webhookSecret` field, and that field only.
+ */
+export function profileOutput(answer: unknown, revealSecret: boolean): IDataObject {
 	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
-	return reveal ? body : (maskSecretsDeep(body) as IDataObject);
+	return revealSecret ? reveal(body, 'webhookSecret') : body;
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
+import { reveal } from '../../shared/gate';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { SECRET } from '../common/words';
@@ -41,10 +42,11 @@ export const rotateWebhookSecret: OperationDefinition = {
 			typeof answer === 'object' && answer !== null && !Array.isArray(answer)
 				? (answer as IDataObject)
 				: {};
-		return {
+		// The new secret is what this operation is for: its field is opened for the user (not the model).
+		return reveal({
 			...body,
 			notice:
 				'The webhook secret was rotated. Put the new webhookSecret into the Webhook Secret of the Company Payments API credential used by the Company Payments Trigger now.',
-		};
+		}, 'webhookSecret');
 	},
 };

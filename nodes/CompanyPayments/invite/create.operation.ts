@@ -10,6 +10,7 @@ import {
 	roleField,
 } from '../member/permissions';
 import { apiRequest } from '../../shared/transport';
+import { reveal } from '../../shared/gate';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
@@ -74,6 +75,7 @@ export const create: OperationDefinition = {
 		})) as IDataObject;
 		const invite =
 			typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
-		return { url: invite.url ?? null, ...invite };
+		// The link to share is what this operation is for: opened for the user, never for the model.
+		return reveal({ url: invite.url ?? null, ...invite }, 'url');
 	},
 };

@@ -2,10 +2,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { INVITE_URL_TOKEN_PARAMETER } from '../../shared/contract/assumptions';
+import { HIDDEN_IN_PATH } from '../../shared/gate';
 import { isDotSegment, readTextValue, showKindOnly } from '../common/validation';
 
 /** What messages show in place of an invite's token: the token lets whoever holds it join the company. */
-export const HIDDEN_TOKEN = '[invite token hidden]';
+export const HIDDEN_TOKEN = HIDDEN_IN_PATH;
 
 export const inviteTokenField: INodeProperties = {
 	displayName: 'Invite Token or URL',

@@ -5,6 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { gateJson, maskRequisite } from '../../shared/gate';
 import { fetchPage, recordIdentity } from '../../shared/pager';
 import { requireRecordId, returnedCheck } from '../../shared/returnedFilter';
 
@@ -130,7 +131,9 @@ export function searchMethod(source: SearchSource) {
 		filter?: string,
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
-		return await searchList(this, source, filter, paginationToken);
+		// The editor's pickers are a door too: their entries pass the gate (shared/gate.ts).
+		const found = await searchList(this, source, filter, paginationToken);
+		return { ...found, results: gateJson(this, found.results) };
 	};
 }
 
@@ -142,12 +145,10 @@ export function shortDate(value: unknown): string | undefined {
 	return new Date(time).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** "•••• 1234": the last four digits of a card number or phone number, never more. */
+/** "•••• 1234": a card or phone number as the gate shows it, or undefined without digits. */
 export function lastFour(value: unknown): string | undefined {
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-	const digits = String(value).replace(/\D/g, '');
-	if (digits.length === 0) return undefined;
-	return digits.length > 4 ? `•••• ${digits.slice(-4)}` : '••••';
+	return /\d/.test(String(value)) ? maskRequisite(String(value)) : undefined;
 }
 
 /** A text field of a record, or undefined when it is missing or empty. */

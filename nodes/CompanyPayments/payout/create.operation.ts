@@ -14,7 +14,8 @@ import { optionalText, requireAmount } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
-import { maskRequisite, readRequisite, sameRequisite, withRequisiteMasked } from './requisite';
+import { readRequisite, sameRequisite } from './requisite';
+import { maskRequisite } from '../../shared/gate';
 import { CONFLICT, MONEY } from '../common/words';
 
 /** The optional text fields of a payout, each sent under its own name when not empty. */
@@ -231,24 +232,20 @@ export const create: OperationDefinition = {
 		const externalId = externalIdOf(this, itemIndex);
 		if (externalId !== undefined) body.externalId = externalId;
 		const key = moneyKey(this, itemIndex, money);
+		// The requisite sent is known to the gate (shared/gate.ts), which masks it in every message.
 		const explain = {
-			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${maskRequisite(requisite)} as invalid`,
+			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${requisite} as invalid`,
 		};
 		const { method, path } = ASSUMED_ENDPOINTS.payoutCreate;
-		let payout: IDataObject;
-		try {
-			payout = (await apiRequest.call(this, {
-				method,
-				path,
-				body,
-				headers: { 'Idempotency-Key': key },
-				itemIndex,
-				explain,
-				money,
-			})) as IDataObject;
-		} catch (error) {
-			throw withRequisiteMasked(this, error, requisite, itemIndex, explain);
-		}
+		const payout = (await apiRequest.call(this, {
+			method,
+			path,
+			body,
+			headers: { 'Idempotency-Key': key },
+			itemIndex,
+			explain,
+			money,
+		})) as IDataObject;
 		return withFundsReturned(payout);
 	},
 };

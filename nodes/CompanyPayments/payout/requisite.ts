@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	PAYOUT_REQUISITE_FORMATS,
 	PAYOUT_REQUISITE_SEPARATORS,
 } from '../../shared/contract/assumptions';
-import { serviceError, serviceErrorInfo } from '../../shared/transport';
+import { maskRequisite } from '../../shared/gate';
 import type { Shown } from '../common/validation';
 import { checkOption, readTextValue, showKindOnly } from '../common/validation';
 
@@ -18,12 +18,6 @@ export const REQUISITE_FIELD: Record<RequisiteType, string> = {
 };
 
 const REQUISITE_TYPES = Object.keys(PAYOUT_REQUISITE_FORMATS) as RequisiteType[];
-
-/** "•••• 1234": a requisite as it may appear in a message: its last four digits only. */
-export function maskRequisite(value: string): string {
-	const digits = value.replace(/\D/g, '');
-	return digits.length > 4 ? `•••• ${digits.slice(-4)}` : '••••';
-}
 
 /** A refused requisite in an error: its kind, and for text and numbers its last four digits. */
 const showMasked: Shown = (value) =>
@@ -90,65 +84,4 @@ export function readRequisite(
 		);
 	}
 	return { requisiteType: type, requisite: cleaned };
-}
-
-/**
- * Masks, in a text, the requisite that was sent (also when written with spaces, dashes or
- * brackets between its digits) and any other unbroken run of 10 or more digits.
- */
-export function maskNumbers(text: string, requisite: string): string {
-	let out = text;
-	const digits = requisite.replace(/\D/g, '');
-	if (digits.length >= 5) {
-		const spaced = new RegExp(`\\+?${digits.split('').join('[\\s()-]*')}`, 'g');
-		out = out.replace(spaced, maskRequisite(digits));
-	}
-	return out.replace(/\+?\d{10,}/g, (match) => maskRequisite(match));
-}
-
-function maskDeep(value: unknown, requisite: string): unknown {
-	if (typeof value === 'string') return maskNumbers(value, requisite);
-	if (Array.isArray(value)) return value.map((entry) => maskDeep(entry, requisite));
-	if (typeof value === 'object' && value !== null) {
-		const out: IDataObject = {};
-		for (const [key, field] of Object.entries(value)) {
-			out[key] = maskDeep(field, requisite) as IDataObject[string];
-		}
-		return out;
-	}
-	return value;
-}
-
-/**
- * The service's error for a call that carried a requisite, with the requisite (and any other
- * long number) in its message and details masked to the last four digits. Errors without such
- * numbers, and errors that are not service answers, come back unchanged.
- */
-export function withRequisiteMasked(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	requisite: string,
-	itemIndex: number,
-	explain?: Record<string, string>,
-): Error {
-	const info = serviceErrorInfo(error);
-	if (!info) return error as Error;
-	const message = info.serviceMessage === null ? null : maskNumbers(info.serviceMessage, requisite);
-	const details = info.details === null ? null : (maskDeep(info.details, requisite) as IDataObject);
-	if (message === info.serviceMessage && JSON.stringify(details) === JSON.stringify(info.details)) {
-		return error as Error;
-	}
-	const body: IDataObject = {
-		statusCode: info.httpCode,
-		errorCode: info.errorCode,
-		message,
-		details,
-		required: info.required,
-		requestId: info.requestId,
-		path: info.path,
-	};
-	const masked = serviceError(ctx.getNode(), info.httpCode, body, undefined, itemIndex, explain);
-	// A money write's outcome (transport/outcome.ts: not_paid or unknown) stays with the error.
-	masked.context.paymentOutcome = (error as { context: IDataObject }).context.paymentOutcome;
-	return masked;
 }

@@ -84,16 +84,3 @@ export function compactFields(
 	if (!fields) return undefined;
 	return readBoolean(ctx, itemIndex, COMPACT_OUTPUT, 'Compact Output', asTool) ? fields : undefined;
 }
-
-/** The credential's own secrets, so that no tool result can carry them (see maskForModel). */
-export async function credentialSecrets(ctx: IExecuteFunctions, name: string): Promise<string[]> {
-	try {
-		const credentials = await ctx.getCredentials(name);
-		return ['apiKey', 'webhookSecret', 'previousWebhookSecret']
-			.map((field) => credentials[field])
-			.filter((value): value is string => typeof value === 'string' && value.trim() !== '')
-			.map((value) => value.trim());
-	} catch {
-		return [];
-	}
-}

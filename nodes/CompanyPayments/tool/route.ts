@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../../shared/transport';
+import { gateError, gateJson } from '../../shared/gate';
 import { PAYMENT_REFERENCE, paymentReference, withOutcome } from '../common/money';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
-import { compactFields, compactRecord, credentialSecrets, refusal } from './guard';
-import { maskForModel } from './mask';
+import { compactFields, compactRecord, refusal } from './guard';
 import { checkDetails, conflictError, differences, lookUpPayment } from './reference';
 
 /*
@@ -103,7 +102,7 @@ async function toolAnswer(
 		const failed = withItemIndex(ctx, caught as Error, itemIndex);
 		const error = operation.kind === 'money' ? withOutcome(failed) : failed;
 		// Only an explicit "On Error: Stop Workflow" stops the agent's run (as n8n 2.41 does).
-		if (ctx.getNode().onError === 'stopWorkflow') throw error;
+		if (ctx.getNode().onError === 'stopWorkflow') throw gateError(ctx, error, 'model');
 		return { failed: true, json: toolErrorJson(error) };
 	}
 }
@@ -131,10 +130,10 @@ function asErrorObject(json: IDataObject): IDataObject {
 }
 
 /**
- * The node as an AI agent's or MCP client's tool. Every answer passes `maskForModel` on its way
- * out. Within an execution a failure is a result the model reads (`toolErrorJson`); outside one
- * (the MCP Server Trigger) it is thrown, with the same JSON as its message, so that the client
- * gets a result marked `isError`.
+ * The node as an AI agent's or MCP client's tool. Every answer passes the gate (shared/gate.ts)
+ * on its way out, as the model reads it. Within an execution a failure is a result the model
+ * reads (`toolErrorJson`); outside one (the MCP Server Trigger) it is thrown, with the same JSON
+ * as its message, so that the client gets a result marked `isError`.
  */
 export async function routeAsTool(
 	ctx: IExecuteFunctions,
@@ -142,12 +141,11 @@ export async function routeAsTool(
 	operation: OperationDefinition,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	const secrets = await credentialSecrets(ctx, CREDENTIAL_NAME);
 	const output: INodeExecutionData[] = [];
 	for (let index = 0; index < items.length; index++) {
 		const answer = await toolAnswer(ctx, resource, operation, index);
 		if (answer.failed && outsideExecution(ctx)) {
-			const text = JSON.stringify(maskForModel(asErrorObject(answer.json), secrets));
+			const text = JSON.stringify(gateJson(ctx, asErrorObject(answer.json), 'model'));
 			const error = new NodeOperationError(ctx.getNode(), text, { itemIndex: index });
 			// n8n swaps a message that names a socket code (ECONNRESET, ETIMEDOUT…) for its own
 			// "retry the request immediately": the client must read OUTCOME_UNKNOWN as it is.
@@ -161,7 +159,7 @@ export async function routeAsTool(
 				);
 		const shown = records.length > 0 ? records : [{ results: 0, message: 'Nothing matched.' }];
 		for (const json of shown) {
-			output.push({ json: maskForModel(json, secrets), pairedItem: { item: index } });
+			output.push({ json: gateJson(ctx, json, 'model'), pairedItem: { item: index } });
 		}
 	}
 	return [output];

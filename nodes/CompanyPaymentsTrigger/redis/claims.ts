@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { storedId } from '../deliveries';
 
 import type { RedisSettings, RespValue, SocketFactory } from './resp';
 import { RedisClient, RedisReplyError, RedisUnavailableError } from './resp';
@@ -412,9 +413,12 @@ export function claimKey(
 	workflowId: string,
 	nodeId: string,
 	live: boolean,
-	storedDeliveryId: string,
+	deliveryId: string,
 ): string {
-	return `${KEY_PREFIX}:${instanceId}:${workflowId}:${nodeId}:${live ? 'live' : 'test'}:${storedDeliveryId}`;
+	// The one identity function (deliveries.ts storedId), scoped to the instance, workflow, node
+	// and live or test: one Redis serves every trigger of every workflow.
+	const scope = [instanceId, workflowId, nodeId, live ? 'live' : 'test'];
+	return `${KEY_PREFIX}:${storedId(deliveryId, scope)}`;
 }
 
 function describe(error: unknown): string {

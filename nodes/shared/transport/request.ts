@@ -15,6 +15,13 @@ import { ApplicationError, NodeApiError, NodeOperationError } from 'n8n-workflow
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
+import {
+	gateJson,
+	gateLocation,
+	learnFromAnswer,
+	learnFromRequest,
+	rememberCredential,
+} from '../gate';
 
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
 import type { Environment } from './environment';
@@ -115,6 +122,7 @@ const runCredentials = new WeakMap<object, Promise<RunCredential>>();
 
 async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunCredential> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME, itemIndex);
+	rememberCredential(credentials);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	let parsed: URL | undefined;
 	try {
@@ -187,12 +195,12 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; te
 	}
 }
 
-/** The Location of a redirect without its query string (which may carry tokens). */
-function redirectTarget(headers: FullResponse['headers']): string {
+/** The Location of a redirect, as the gate lets an error show it. */
+function redirectTarget(ctx: ApiContext, headers: FullResponse['headers']): string {
 	const raw = headers?.location ?? headers?.Location;
 	const location = Array.isArray(raw) ? String(raw[0]) : typeof raw === 'string' ? raw : '';
 	if (location === '') return 'no Location header';
-	return location.split(/[?#]/)[0];
+	return gateLocation(ctx, location);
 }
 
 /**
@@ -208,7 +216,7 @@ function redirectError(
 	where: string,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const location = redirectTarget(headers);
+	const location = redirectTarget(ctx, headers);
 	return new NodeApiError(ctx.getNode(), { httpCode: String(status), location } as JsonObject, {
 		message: `The service answered ${request.method} ${shownPath(request)} with a redirect (HTTP ${status} to ${location}), which this node does not follow`,
 		description: [
@@ -329,7 +337,7 @@ function failure(
 ): NodeApiError {
 	const { money } = request;
 	const parsed = parseBody(response.body);
-	const body = withoutPathSecrets(request, parsed.ok ? parsed.value : parsed.text);
+	const body = gateJson(ctx, parsed.ok ? parsed.value : parsed.text);
 	const status = response.statusCode;
 	// The machine has seen this answer. A refusal of a repeat proves nothing about an earlier
 	// attempt that may have acted: it may be about the repeat itself (e.g. sent before the
@@ -379,33 +387,6 @@ function failure(
 function shownPath(request: ApiRequest): string {
 	return request.shownPath ?? request.path;
 }
-
-/**
- * An error answer with the secrets of the request's path hidden: the service echoes the path in
- * its error body (`path`), and n8n shows that body with the error.
- */
-function withoutPathSecrets(request: ApiRequest, body: unknown): unknown {
-	if (request.shownPath === undefined) return body;
-	const shown = new Set(request.shownPath.split('/'));
-	const secrets = request.path
-		.split('/')
-		.filter((segment) => segment !== '' && !shown.has(segment));
-	if (secrets.length === 0) return body;
-	let text = JSON.stringify(body) ?? '';
-	for (const secret of secrets) {
-		let decoded = secret;
-		try {
-			decoded = decodeURIComponent(secret);
-		} catch {
-			// Not percent-encoded.
-		}
-		for (const form of new Set([secret, decoded])) text = text.split(form).join(HIDDEN_IN_PATH);
-	}
-	return JSON.parse(text) as unknown;
-}
-
-/** What stands for a secret of a request's path in an error (see ApiRequest.shownPath). */
-const HIDDEN_IN_PATH = '[hidden]';
 
 /** What an error says of a 2xx body that is not JSON: its size and first character, no text. */
 function unreadableBody(text: string): string {
@@ -485,6 +466,7 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 	const machine = money ? new OutcomeMachine() : undefined;
 	const credential = await runCredential(this, itemIndex);
 	const { baseUrl } = credential;
+	learnFromRequest(this, request);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
@@ -520,6 +502,7 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 		}
 		attempts++;
 		response = await send(this, request, options, credential, machine);
+		learnFromAnswer(this, response.body);
 		const status = response.statusCode;
 		const answered = parseBody(response.body);
 		const body = answered.ok ? answered.value : answered.text;

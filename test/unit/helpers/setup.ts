@@ -1,4 +1,5 @@
 import { retryClock } from '../../../nodes/shared/transport/retry';
+import { forgetLearnedSecrets } from '../../../nodes/shared/gate';
 import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
 
 /**
@@ -10,6 +11,7 @@ export const virtualClock = { now: Date.parse('2026-11-21T12:00:00.000Z'), slept
 beforeEach(() => {
 	// Each case runs as a new n8n process would: no money write sent before.
 	forgetAllSentWrites();
+	forgetLearnedSecrets();
 	virtualClock.slept = [];
 	retryClock.now = () => virtualClock.now;
 	retryClock.random = () => 1;
