@@ -1,6 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { gateLogger } from '../shared/gate';
+
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
@@ -204,9 +206,9 @@ async function pollOnce(
 		const check = returnedCheck(list.path, qs, list.statusList);
 		const matching = result.records.filter((record) => check.accept(record));
 		const left = check.describe();
-		if (left) ctx.logger.warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
+		if (left) gateLogger(ctx).warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
 		if (result.truncated && !manual) {
-			ctx.logger.warn(
+			gateLogger(ctx).warn(
 				`Company Payments Poll Trigger read ${result.read} ${list.label} (Max Records per List and Poll) before reaching the end of the ${settings.windowDays}-day window; older records were not checked in this poll`,
 			);
 		}
@@ -251,7 +253,7 @@ async function pollOnce(
 			for (const [id, state] of Object.entries(remembered)) if (!(id in states)) states[id] = state;
 		}
 		if (withoutStatus.length > 0) {
-			ctx.logger.warn(
+			gateLogger(ctx).warn(
 				`Company Payments Poll Trigger (${list.label}): ${withoutStatus.length} record(s) without a status, so no change can be told (${withoutStatus.slice(0, 3).join(', ')})`,
 			);
 		}
