@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { companyPaymentsApiTest } from '../shared/credentialTest';
-import { gateError, gateItems, gatedContext } from '../shared/gate';
+import { gateError, gateItems } from '../shared/gate';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
 
@@ -46,13 +46,11 @@ export class CompanyPaymentsPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// Its doors: the items it emits, its errors and its log lines, through the gate.
-		// n8n keeps one poll context while the workflow is active: each poll is a run of its own.
-		const gated = gatedContext(this);
 		try {
-			const items = await poll.call(gated);
-			return items === null ? null : gateItems(gated, items);
+			const items = await poll.call(this);
+			return items === null ? null : gateItems(this, items);
 		} catch (error) {
-			throw gateError(gated, error);
+			throw gateError(this, error);
 		}
 	}
 }

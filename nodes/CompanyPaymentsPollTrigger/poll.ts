@@ -1,6 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { gateLogger } from '../shared/gate';
+
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
@@ -255,7 +257,7 @@ async function pollOnce(
 		const check = returnedCheck(list.path, qs, list.statusList);
 		const matching = result.records.filter((record) => check.accept(record));
 		const left = check.describe();
-		if (left) ctx.logger.warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
+		if (left) gateLogger(ctx).warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
 		const remembered = previous?.lists[list.kind];
 		const baseline = remembered === undefined;
 		const wanted = statusFilter(filters, list.statusList);
@@ -301,7 +303,7 @@ async function pollOnce(
 		found.sort(byTime);
 		for (const changes of found) items.push(...changes.items);
 		if (withoutStatus.length > 0) {
-			ctx.logger.warn(
+			gateLogger(ctx).warn(
 				`Company Payments Poll Trigger (${list.label}): ${withoutStatus.length} record(s) without a status, so no change can be told (${withoutStatus.slice(0, 3).join(', ')})`,
 			);
 		}

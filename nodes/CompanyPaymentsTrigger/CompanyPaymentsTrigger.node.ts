@@ -9,7 +9,7 @@ import type {
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
 import { companyPaymentsApiTest } from '../shared/credentialTest';
-import { gateError, gateItems, gatedContext, throughGate } from '../shared/gate';
+import { gateError, gateItems, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 import { TRIGGER_PANEL } from './triggerPanel';
@@ -239,13 +239,12 @@ export class CompanyPaymentsTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// Its doors: the items it hands to the workflow and its log lines, through the gate.
-		const gated = gatedContext(this);
 		try {
-			const answer = await receive.call(gated);
-			if (answer.workflowData) answer.workflowData = gateItems(gated, answer.workflowData);
+			const answer = await receive.call(this);
+			if (answer.workflowData) answer.workflowData = gateItems(this, answer.workflowData);
 			return answer;
 		} catch (error) {
-			throw gateError(gated, error);
+			throw gateError(this, error);
 		}
 	}
 }

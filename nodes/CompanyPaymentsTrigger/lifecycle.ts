@@ -2,6 +2,7 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../shared/contract/assumptions';
+import { gateLogger } from '../shared/gate';
 import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../shared/transport';
 import { credentialSecrets, currentSecret, fingerprint, readRotatedSecret } from './signature';
 import type { RotatedSecret } from './signature';
@@ -191,7 +192,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const current = await attempt(readCompanyUrl(this));
 	if (!current.ok) {
 		if (registration?.url === url) {
-			this.logger.warn(
+			gateLogger(this).warn(
 				`Company Payments Trigger: could not read the company profile (${current.error.message}); assuming the webhook URL still points at ${url}, as registered on ${registration.registeredAt}`,
 			);
 			return true;
@@ -294,7 +295,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 			`The company's webhook URL may still point at this deactivated workflow (${url})`,
 			`Could not read the company profile to put back ${show(registration?.previousUrl ?? null)}. Check the webhook URL in the company profile yourself.`,
 		);
-		this.logger.error(`Company Payments Trigger: ${error.message}`);
+		gateLogger(this).error(`Company Payments Trigger: ${error.message}`);
 		throw error;
 	}
 	if (current.value !== url) {
@@ -310,7 +311,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 			`The company's webhook URL still points at this deactivated workflow (${url})`,
 			`Putting back ${show(target)} failed. Set the webhook URL in the company profile yourself, or activate the workflow again.`,
 		);
-		this.logger.error(`Company Payments Trigger: ${error.message}`);
+		gateLogger(this).error(`Company Payments Trigger: ${error.message}`);
 		throw error;
 	}
 	delete data[REGISTRATION_KEY];

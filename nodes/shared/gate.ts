@@ -758,27 +758,17 @@ export function gateLogger(ctx: { logger: Logger }): Logger {
 }
 
 /**
- * A run of a trigger's method on its own: the context n8n gave, with the package's logger through
- * the gate, and its own set of learned secrets (n8n keeps one poll context while a workflow is
- * active). Everything else is n8n's context, reached through the prototype.
+ * A trigger's method run through the gate: the error it throws. (n8n's contexts are not wrapped:
+ * their log lines pass gateLogger where they are written.)
  */
-export function gatedContext<T extends { logger: Logger }>(ctx: T): T {
-	const gated = Object.create(ctx) as T;
-	openRun(gated);
-	Object.defineProperty(gated, 'logger', { value: gateLogger(gated) });
-	return gated;
-}
-
-/** A trigger's method run through the gate: its log lines and the error it throws. */
-export async function throughGate<T extends { logger: Logger }, R>(
+export async function throughGate<T extends object, R>(
 	ctx: T,
 	method: (this: T) => Promise<R>,
 ): Promise<R> {
-	const gated = gatedContext(ctx);
 	try {
-		return await method.call(gated);
+		return await method.call(ctx);
 	} catch (error) {
-		throw gateError(gated, error);
+		throw gateError(ctx, error);
 	}
 }
 
