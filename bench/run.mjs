@@ -557,7 +557,10 @@ function section(run) {
 		`${wasQuick ? ` (quick: trigger ${RUNS.trigger} runs of ${RUNS.triggerCount} deliveries, action ${RUNS.action} runs)` : ''}` +
 		`${!wasQuick && results.trigger ? ` (trigger: ${results.trigger.runs} runs of ${results.trigger.count} deliveries per workflow)` : ''}. ` +
 		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
-		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
+		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.` +
+		(run.load
+			? ` Load average (1 min) sampled during the run: ${run.load.min.toFixed(1)}–${run.load.max.toFixed(1)} on ${m.cores} cores (other jobs shared them; read the ratios).`
+			: '');
 	const rowList = rows(results);
 	const notes = missedNotes(rowList, results);
 	return { context, text: table(rowList), notes };
@@ -638,6 +641,10 @@ async function main() {
 	}
 	const results = {};
 	const m = machine();
+	// The machine's load while measuring: on shared cores it explains the spread of the figures.
+	const loads = [os.loadavg()[0]];
+	const loadTimer = setInterval(() => loads.push(os.loadavg()[0]), 30_000);
+	loadTimer.unref();
 	const n8nNode = N8N_NODE_VERSION === 'system' ? m.node : `v${N8N_NODE_VERSION}`;
 	log(
 		`${m.cores} cores (${m.cpu}), Node ${m.node}, n8n ${N8N_VERSION} on Node ${n8nNode}; running: ${only.join(', ')}${quick ? ' (quick)' : ''}${Object.keys(n8nEnv).length ? `; n8n settings: ${JSON.stringify(n8nEnv)}` : ''}`,
@@ -650,7 +657,10 @@ async function main() {
 		});
 	if (only.some((name) => ['trigger', 'action', 'returnAll'].includes(name))) await inN8n(results);
 	if (only.includes('package')) results.package = await benchPackage({ root: ROOT, log });
+	clearInterval(loadTimer);
+	loads.push(os.loadavg()[0]);
 	const run = {
+		load: { min: Math.min(...loads), max: Math.max(...loads) },
 		machine: m,
 		n8n: N8N_VERSION,
 		n8nNode,
