@@ -115,6 +115,82 @@ export const NOTES = {
 			);
 		},
 	},
+	triggerLost: {
+		bench: 'trigger',
+		title: 'Deliveries lost after a 200',
+		text:
+			'Ours answers 200 only after the delivery is verified and recorded, and hands the item to ' +
+			'n8n in the same request; an execution of ours that did not succeed after that answer is a ' +
+			'lost event (the service does not send it again). Look at the failed executions of the ' +
+			'run (n8n keeps their error) before anything else.',
+	},
+	triggerV1: {
+		bench: 'trigger',
+		title: 'Version 1 vs version 2 under the lazy sandbox',
+		text: (results) => {
+			const t = results.triggerLazy;
+			return (
+				`Version 1 reaches ${ratioText(t.v1Ratio)} of version 2 here. n8n evaluates ` +
+				'`$parameter["options"]["binaryData"]` as an expression for every typeVersion-1 start ' +
+				'node before the node runs (parseRequestBody in n8n/dist/webhooks/webhook-helpers.js, ' +
+				'`nodeVersion === 1`), and that expression builds a sandbox under the lazy setting too. ' +
+				"The test is on the saved node's typeVersion and the expression is a literal in n8n, " +
+				'so no node description can avoid it; saved workflows get there by moving the trigger ' +
+				'to version 2 (the editor shows a notice on version-1 nodes), or with the upstream ' +
+				'change of docs/upstream-isolate.md, which reads that option natively for static ' +
+				'parameters (its row above).'
+			);
+		},
+	},
+	triggerWebhook: {
+		bench: 'trigger',
+		title: "Version 2 vs n8n's bare Webhook node under the lazy sandbox",
+		text: (results) => {
+			const t = results.triggerLazy;
+			return (
+				`Ours with delivery IDs reaches ${ratioText(t.ratio.small.webhook)} the bare Webhook node, ` +
+				`without delivery IDs ${ratioText(t.ratio.noId.webhook)}. With the lazy sandbox neither ` +
+				'builds an isolate per request; what ours does beyond the bare node is its work: the ' +
+				"HMAC over the raw body, and with delivery IDs the dedup store's write into the static " +
+				'data (an SQLite UPDATE per new delivery) that keeps deduplication across restarts. ' +
+				"A median inside a min–max that straddles 1.0 is within this machine's noise."
+			);
+		},
+	},
+	triggerWebhookAnswer: {
+		bench: 'trigger',
+		title: "Answer time vs n8n's bare Webhook node under the lazy sandbox",
+		text: (results) => {
+			const a = results.triggerLazy.answers;
+			return (
+				`Ours answers a new delivery in ${a.answer.small.median.toFixed(1)} ms against the bare ` +
+				`Webhook node's ${a.answer.webhook.median.toFixed(1)} ms (per round ` +
+				`${ratioText(a.smallOverWebhook)}). The Webhook node answers on receipt, before ` +
+				'anything is checked; ours answers after the signature check and the dedup record, and ' +
+				'its answer includes the static-data write n8n does before it answers (see ' +
+				'docs/webhook-trigger.md).'
+			);
+		},
+	},
+	triggerDiyLazy: {
+		bench: 'trigger',
+		title: 'Version 2 vs the DIY chain under the lazy sandbox',
+		text: (results) =>
+			`Ours with delivery IDs reaches ${ratioText(results.triggerLazy.ratio.small.diy)} the DIY ` +
+			"chain with the lazy sandbox. The chain's IF and Remove Duplicates hold expressions, so " +
+			'its execution still builds an isolate there; ours builds none. A miss points at the ' +
+			"machine's noise (min–max) or at a change in what ours does per delivery.",
+	},
+	triggerPatchedDiy: {
+		bench: 'trigger',
+		title: 'Version 2 vs the DIY chain with the upstream change',
+		text: (results) =>
+			`Ours with delivery IDs reaches ${ratioText(results.triggerPatched.ratio.small.diy)} the ` +
+			"DIY chain on n8n's default (eager) engine with the change of docs/upstream-isolate.md. " +
+			"With it ours pays one isolate per request (the execution's), like the chain; a miss " +
+			"points at the dedup store's write, which Remove Duplicates pays too, or at the " +
+			"machine's noise (min–max).",
+	},
 	action: {
 		bench: 'action',
 		title: 'Action node vs HTTP Request',

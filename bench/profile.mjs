@@ -10,6 +10,9 @@
 //
 //   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/profile.mjs [--runs=5] [--top=25]
 //   COMPANY_PAYMENTS_N8N_VERSION=2.8.4 node bench/profile.mjs --figure=trigger [--count=600]
+//   COMPANY_PAYMENTS_N8N_VERSION=2.41.1 node bench/profile.mjs --figure=trigger --count=150 \
+//     --workflows=small,v1 --n8n-env=N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true
+//       other workflows of figure 2 (v1: ours at version 1), n8n settings for the profiled n8n
 //
 // The profiler is started and stopped inside n8n by bench/lib/profiler-preload.cjs (SIGUSR2).
 import fs from 'node:fs';
@@ -27,6 +30,8 @@ import {
 	N8N_VERSION,
 	startN8n,
 } from '../harness/n8n.mjs';
+import { parseN8nSettings } from '../harness/lib/env.mjs';
+import { tail } from '../harness/lib/util.mjs';
 import { CREDENTIAL_TYPE, httpClient, pagedRequests, postJson } from './lib/n8n.mjs';
 import { sleep } from './lib/stats.mjs';
 import { pageSize, RECORDS, returnAllWorkflows, startReturnAllSandboxes } from './returnAll.mjs';
@@ -51,6 +56,15 @@ const STORE = arg('store', undefined);
 /** --keep: leave the .cpuprofile files (their folder is printed) for a closer look. */
 const KEEP = process.argv.includes('--keep');
 const FIGURE = process.argv.find((a) => a.startsWith('--figure='))?.split('=')[1] ?? 'returnAll';
+/** --workflows=a,b: which workflows of figure 2 the trigger profile covers. */
+const WORKFLOWS = process.argv
+	.find((a) => a.startsWith('--workflows='))
+	?.slice('--workflows='.length)
+	.split(',');
+/** --n8n-env=N8N_NAME=value,…: n8n settings of the profiled n8n (e.g. its lazy sandbox). */
+const N8N_ENV = parseN8nSettings(
+	process.argv.find((a) => a.startsWith('--n8n-env='))?.slice('--n8n-env='.length),
+);
 
 /** The package (or n8n area) a profile frame belongs to, from its script URL. */
 function area(url) {
@@ -127,6 +141,7 @@ async function startProfiledN8n(userFolder, dir, list) {
 	const n8n = await startN8n({
 		userFolder,
 		env: {
+			...N8N_ENV,
 			NODE_OPTIONS: `--require=${path.join(ROOT, 'bench/lib/profiler-preload.cjs')}`,
 			COMPANY_PAYMENTS_PROFILE_DIR: dir,
 		},
@@ -136,8 +151,10 @@ async function startProfiledN8n(userFolder, dir, list) {
 }
 
 /** Stops what a profile run started and removes its folders (the profiles stay with --keep). */
-async function cleanUp({ client, n8n, sandboxes, userFolder, dir }) {
+async function cleanUp({ client, n8n, sandboxes, userFolder, dir, failed }) {
 	client.close();
+	// A failed profile keeps what n8n said: its folder is deleted below.
+	if (failed && n8n) console.error(`\nn8n's log, last lines:\n${tail(n8n.logText(), 40, true)}`);
 	await n8n?.stop();
 	for (const sandbox of sandboxes) await sandbox.close();
 	fs.rmSync(userFolder, { recursive: true, force: true });
@@ -220,6 +237,7 @@ async function mainTrigger() {
 	let n8n;
 	const client = httpClient(8);
 	let sandbox;
+	let failed = true;
 	try {
 		sandbox = await startSandbox({});
 		installPackage(userFolder, ROOT);
@@ -243,9 +261,9 @@ async function mainTrigger() {
 			dir,
 			Object.values(workflows).map((w) => w.workflow),
 		);
-		const names = ['small', 'noId', 'diy', 'webhook', 'webhookAuth', 'chargebee'];
+		const names = WORKFLOWS ?? ['small', 'noId', 'diy', 'webhook', 'webhookAuth', 'chargebee'];
 		console.log(
-			`n8n ${N8N_VERSION} on Node ${install.node.version}: ${COUNT} deliveries to each of ${names.join(', ')}`,
+			`n8n ${N8N_VERSION} on Node ${install.node.version}${Object.keys(N8N_ENV).length ? ` (${JSON.stringify(N8N_ENV)})` : ''}: ${COUNT} deliveries to each of ${names.join(', ')}`,
 		);
 		for (const name of names) await burst(n8n, client, workflows[name], 40, 8);
 		const result = {};
@@ -273,20 +291,24 @@ async function mainTrigger() {
 				14,
 			);
 		}
-		for (const anchor of ['diy', 'webhook', 'webhookAuth', 'chargebee']) {
-			for (const ours of ['small', 'noId']) {
-				printDiff(
-					`\n-- ${ours} minus ${anchor}, per delivery, by area`,
-					result[ours].areas,
-					result[anchor].areas,
-					COUNT,
-					10,
+		const pairs = WORKFLOWS
+			? names.slice(1).map((name) => [names[0], name])
+			: ['diy', 'webhook', 'webhookAuth', 'chargebee'].flatMap((anchor) =>
+					['small', 'noId'].map((ours) => [ours, anchor]),
 				);
-				printDiff(`-- by function`, result[ours].functions, result[anchor].functions, COUNT, TOP);
-			}
+		for (const [ours, anchor] of pairs) {
+			printDiff(
+				`\n-- ${ours} minus ${anchor}, per delivery, by area`,
+				result[ours].areas,
+				result[anchor].areas,
+				COUNT,
+				10,
+			);
+			printDiff(`-- by function`, result[ours].functions, result[anchor].functions, COUNT, TOP);
 		}
+		failed = false;
 	} finally {
-		await cleanUp({ client, n8n, sandboxes: sandbox ? [sandbox] : [], userFolder, dir });
+		await cleanUp({ client, n8n, sandboxes: sandbox ? [sandbox] : [], userFolder, dir, failed });
 	}
 }
 

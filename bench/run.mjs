@@ -9,6 +9,11 @@
 //   node bench/run.mjs --render=bench/.work/results-<time>.json   rewrite a run's section from its saved figures
 //   node bench/run.mjs --only=trigger --n8n-env=N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true   n8n settings
 //       (N8N_* variables, comma-separated) for the n8n under test; printed only, never written
+//   node bench/run.mjs --settings=defaults,lazy,patched   the trigger figures under these settings
+//       of n8n (default: all three on an n8n with the expression sandbox, 2.36 and later;
+//       `defaults` elsewhere): n8n's defaults, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, and n8n's
+//       defaults with the upstream change of docs/upstream-isolate.md applied to a throw-away
+//       copy of the installed file (bench/upstream.mjs); --trigger-runs=N runs per setting
 //
 // Everything listens on 127.0.0.1. n8n (COMPANY_PAYMENTS_N8N_VERSION, default 2.8.4, from the
 // e2e host's cache, on its own Node) runs in a temporary user folder that is deleted at the end;
@@ -19,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import {
+	compareVersions,
 	createUserFolder,
 	ensureN8n,
 	importCredentials,
@@ -28,6 +34,7 @@ import {
 	N8N_VERSION,
 	startN8n,
 } from '../harness/n8n.mjs';
+import { tail } from '../harness/lib/util.mjs';
 import { actionWorkflows, benchAction } from './action.mjs';
 import { CREDENTIAL_TYPE } from './lib/n8n.mjs';
 import { readSections, versionKey, writeSection } from './lib/results-file.mjs';
@@ -44,11 +51,13 @@ import {
 import {
 	benchTrigger,
 	CRYPTO_CREDENTIAL,
+	FOCUSED_VARIANTS,
 	HEADER_AUTH_CREDENTIAL,
 	SMALL_STORE,
 	triggerWorkflows,
 	WEBHOOK_SECRET_DUMMY,
 } from './trigger.mjs';
+import { patchedN8n } from './upstream.mjs';
 import { benchVerify } from './verify.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,6 +110,31 @@ const RUNS = quick
 // to each of its 7 workflows takes about 4 minutes per run on the 2-core machine).
 const triggerCountArg = args.find((a) => a.startsWith('--trigger-count='));
 if (triggerCountArg) RUNS.triggerCount = Number(triggerCountArg.slice('--trigger-count='.length));
+const triggerRunsArg = args.find((a) => a.startsWith('--trigger-runs='));
+if (triggerRunsArg) RUNS.trigger = Number(triggerRunsArg.slice('--trigger-runs='.length));
+
+/** Whether this n8n evaluates expressions in an isolated-vm sandbox (2.36 and later). */
+const SANDBOXED = compareVersions(N8N_VERSION, '2.36.0') >= 0;
+/**
+ * The n8n settings the trigger benchmark runs under (issue 39). `lazy`: n8n's experimental lazy
+ * sandbox; `patched`: n8n's defaults with the upstream change (docs/upstream-isolate.md) in a
+ * throw-away copy of the file it changes. Both only exist on an n8n with the sandbox.
+ */
+const SETTINGS = ['defaults', 'lazy', 'patched'];
+const settingsArg = args.find((a) => a.startsWith('--settings='));
+const settings = settingsArg
+	? settingsArg.slice('--settings='.length).split(',')
+	: SANDBOXED
+		? SETTINGS
+		: ['defaults'];
+for (const name of settings) {
+	if (!SETTINGS.includes(name))
+		throw new Error(`unknown setting "${name}" (${SETTINGS.join(', ')})`);
+	if (name !== 'defaults' && !SANDBOXED)
+		throw new Error(`--settings=${name}: n8n ${N8N_VERSION} has no expression sandbox`);
+}
+/** n8n's lazy expression sandbox (experimental in n8n 2.41; see docs/performance.md). */
+const LAZY = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 
 /** Runs the benchmarks that need a real n8n; stops everything it started. */
 async function inN8n(results) {
@@ -160,7 +194,7 @@ async function inN8n(results) {
 				{ timePairs: RUNS.returnAllTimePairs, memoryPairs: RUNS.returnAllMemoryPairs, log },
 			);
 		}
-		if (only.includes('trigger')) {
+		if (only.includes('trigger') && settings.includes('defaults')) {
 			results.trigger = await benchTrigger(n8n, workflows.trigger, {
 				runs: RUNS.trigger,
 				count: RUNS.triggerCount,
@@ -173,6 +207,34 @@ async function inN8n(results) {
 				log,
 			});
 		}
+		// The same trigger workflows under n8n's other settings: n8n restarted on the same data.
+		for (const setting of only.includes('trigger') ? settings : []) {
+			if (setting === 'defaults') continue;
+			let env = { ...n8nEnv, ...LAZY };
+			let patched;
+			if (setting === 'patched') {
+				patched = patchedN8n(install.dir, path.join(ROOT, 'bench', '.work', 'upstream'));
+				env = { ...n8nEnv, ...patched.env };
+			}
+			log(`n8n: restarting with the ${setting} setting`);
+			n8n = await n8n.restart({ env });
+			patched?.check(n8n.logText());
+			results[setting === 'lazy' ? 'triggerLazy' : 'triggerPatched'] = await benchTrigger(
+				n8n,
+				workflows.trigger,
+				{
+					runs: RUNS.trigger,
+					count: RUNS.triggerCount,
+					variants: FOCUSED_VARIANTS,
+					setting,
+					log,
+				},
+			);
+		}
+	} catch (error) {
+		// The user folder (and n8n's log in it) is deleted below: keep what n8n said.
+		if (n8n) console.error(`n8n's log, last lines:\n${tail(n8n.logText(), 40, true)}`);
+		throw error;
 	} finally {
 		await n8n?.stop();
 		for (const sandbox of Object.values(sandboxes)) await sandbox.close();
@@ -250,17 +312,7 @@ function rows(results) {
 				]);
 			}
 		}
-		if (t.diyFailures?.count) {
-			const sent = t.runs * t.count + 40 + t.sequential;
-			out.push([
-				"2. (diagnostic) DIY chain executions that failed, each after its delivery was answered 200 (Remove Duplicates' row in n8n's processed_data table, under concurrent deliveries)",
-				`${t.diyFailures.count} of about ${num(sent)}`,
-				t.diyFailures.messages.map((m) => m.replace(/^\?: /, '')).join('; '),
-				'',
-				'(reported)',
-				'',
-			]);
-		}
+		out.push(...commonTriggerRows(t, ''));
 		const answer = t.answers.answer;
 		out.push([
 			`2. Trigger in n8n, answer time of a new delivery, one at a time (${t.sequential} alternating rounds): ours version 2 with delivery ID vs DIY chain`,
@@ -294,6 +346,12 @@ function rows(results) {
 				'',
 			]);
 		}
+	}
+	for (const [key, setting] of [
+		['triggerLazy', 'lazy'],
+		['triggerPatched', 'patched'],
+	]) {
+		if (results[key]) out.push(...settingRows(results[key], setting));
 	}
 	const a = results.action;
 	if (a) {
@@ -371,6 +429,90 @@ function rows(results) {
 	return out;
 }
 
+const SETTING_LABEL = {
+	lazy: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+	patched:
+		"n8n's defaults with the upstream change of docs/upstream-isolate.md (a copy, bench only)",
+};
+
+/**
+ * Rows every trigger run has (issue 39): deliveries lost after a 200 (ours against the DIY chain,
+ * the same bursts), and version 1 against the newest version. `where` names the setting.
+ */
+function commonTriggerRows(t, where, { v1Target = false } = {}) {
+	const out = [];
+	const ours = ['small', 'noId', 'v1'].filter((name) => t.lost[name]);
+	const oursLost = ours.reduce((sum, name) => sum + t.lost[name].lost, 0);
+	const oursAccepted = ours.reduce((sum, name) => sum + t.lost[name].accepted, 0);
+	out.push([
+		`2. Trigger in n8n${where}, reliability: deliveries answered 200 whose execution did not succeed (lost: the sender does not send them again), ours (every variant) vs DIY chain, the same bursts (${t.runs} runs of ${t.count} per workflow, 8 senders, plus the warm-up)`,
+		`${oursLost} of ${oursAccepted}`,
+		`DIY chain: ${t.lost.diy.lost} of ${t.lost.diy.accepted}${t.diyFailures?.messages?.length ? ` (${t.diyFailures.messages.map((m) => m.replace(/^\?: /, '')).join('; ')})` : ''}`,
+		'',
+		'0 lost',
+		met(oursLost === 0),
+		'triggerLost',
+	]);
+	if (t.v1Ratio) {
+		out.push([
+			`2. Trigger in n8n${where}, sustained deliveries/s: ours version 1 (saved workflows) vs ours version 2 (the newest), both with delivery ID, store full at ${num(SMALL_STORE)} ids`,
+			range(t.rates.v1.finished, '/s'),
+			`version 2: ${range(t.rates.small.finished, '/s')}`,
+			ratioText(t.v1Ratio),
+			v1Target ? '≥ 0.9×' : '(reported)',
+			v1Target ? met(t.v1Ratio.median >= 0.9) : '',
+			v1Target ? 'triggerV1' : undefined,
+		]);
+	}
+	return out;
+}
+
+/** The trigger rows of a run under another n8n setting (lazy sandbox, or the upstream change). */
+function settingRows(t, setting) {
+	const where = ` (${SETTING_LABEL[setting]})`;
+	const lazy = setting === 'lazy';
+	const out = [];
+	const rate = (name, anchor, label, target, key) => {
+		out.push([
+			`2. Trigger in n8n${where}, sustained deliveries/s until executions finished: ours ${label}`,
+			range(t.rates[name].finished, '/s'),
+			`${anchor === 'diy' ? 'DIY chain' : 'Webhook node, no authentication'}: ${range(t.rates[anchor].finished, '/s')}`,
+			ratioText(t.ratio[name][anchor]),
+			target ?? '(reported)',
+			target ? met(t.ratio[name][anchor].median >= 1.0) : '',
+			key,
+		]);
+	};
+	rate(
+		'small',
+		'webhook',
+		`version 2, with delivery ID, store full at ${num(SMALL_STORE)} ids vs Webhook node, no authentication`,
+		lazy ? '≥ 1.0×' : undefined,
+		lazy ? 'triggerWebhook' : undefined,
+	);
+	rate(
+		'small',
+		'diy',
+		`version 2, with delivery ID, store full at ${num(SMALL_STORE)} ids vs DIY chain (Webhook → Crypto HMAC → IF → Remove Duplicates)`,
+		'≥ 1.0×',
+		setting === 'patched' ? 'triggerPatchedDiy' : 'triggerDiyLazy',
+	);
+	rate('noId', 'webhook', 'version 2, without delivery ID vs Webhook node, no authentication');
+	rate('v1', 'diy', `version 1, with delivery ID vs DIY chain`);
+	const a = t.answers;
+	out.push([
+		`2. Trigger in n8n${where}, answer time of a new delivery, one at a time (${t.sequential} alternating rounds): ours version 2 with delivery ID vs Webhook node, no authentication`,
+		range(a.answer.small, 'ms'),
+		`Webhook node: ${range(a.answer.webhook, 'ms')} (DIY chain: ${range(a.answer.diy, 'ms')}; ours without delivery ID: ${range(a.answer.noId, 'ms')})`,
+		`${ratioText(a.smallOverWebhook)} time`,
+		lazy ? '≤ 1.0× time' : '(reported)',
+		lazy ? met(a.smallOverWebhook.median <= 1.0) : '',
+		lazy ? 'triggerWebhookAnswer' : undefined,
+	]);
+	out.push(...commonTriggerRows(t, where, { v1Target: lazy }));
+	return out;
+}
+
 function table(rowList) {
 	const header = ['Figure', 'Ours', 'Reference', 'Ratio (median, min–max)', 'Target', 'Met'];
 	const line = (cells) =>
@@ -415,7 +557,10 @@ function section(run) {
 		`${wasQuick ? ` (quick: trigger ${RUNS.trigger} runs of ${RUNS.triggerCount} deliveries, action ${RUNS.action} runs)` : ''}` +
 		`${!wasQuick && results.trigger ? ` (trigger: ${results.trigger.runs} runs of ${results.trigger.count} deliveries per workflow)` : ''}. ` +
 		`Each figure: median (min–max) of the runs listed in bench/README.md; ratios are taken within ` +
-		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.`;
+		`the same run. The whole benchmark took ${minutes.toFixed(1)} minutes.` +
+		(run.load
+			? ` Load average (1 min) sampled during the run: ${run.load.min.toFixed(1)}–${run.load.max.toFixed(1)} on ${m.cores} cores (other jobs shared them; read the ratios).`
+			: '');
 	const rowList = rows(results);
 	const notes = missedNotes(rowList, results);
 	return { context, text: table(rowList), notes };
@@ -496,6 +641,10 @@ async function main() {
 	}
 	const results = {};
 	const m = machine();
+	// The machine's load while measuring: on shared cores it explains the spread of the figures.
+	const loads = [os.loadavg()[0]];
+	const loadTimer = setInterval(() => loads.push(os.loadavg()[0]), 30_000);
+	loadTimer.unref();
 	const n8nNode = N8N_NODE_VERSION === 'system' ? m.node : `v${N8N_NODE_VERSION}`;
 	log(
 		`${m.cores} cores (${m.cpu}), Node ${m.node}, n8n ${N8N_VERSION} on Node ${n8nNode}; running: ${only.join(', ')}${quick ? ' (quick)' : ''}${Object.keys(n8nEnv).length ? `; n8n settings: ${JSON.stringify(n8nEnv)}` : ''}`,
@@ -508,7 +657,10 @@ async function main() {
 		});
 	if (only.some((name) => ['trigger', 'action', 'returnAll'].includes(name))) await inN8n(results);
 	if (only.includes('package')) results.package = await benchPackage({ root: ROOT, log });
+	clearInterval(loadTimer);
+	loads.push(os.loadavg()[0]);
 	const run = {
+		load: { min: Math.min(...loads), max: Math.max(...loads) },
 		machine: m,
 		n8n: N8N_VERSION,
 		n8nNode,

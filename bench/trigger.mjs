@@ -42,6 +42,7 @@ import {
 	httpClient,
 	noOp,
 	prefilledStore,
+	successfulExecutions,
 	triggerWorkflow,
 	waitFinished,
 	webhookWorkflow,
@@ -176,9 +177,12 @@ export async function diyPassed(n8n, target) {
 	return (runData['No Operation']?.[0]?.data?.main?.[0]?.length ?? 0) === 1;
 }
 
-/** How many executions of a workflow failed, with the distinct error messages of the last few. */
-async function failuresOf(n8n, target) {
-	const count = await failedExecutions(n8n, target.workflow.id);
+/**
+ * How many executions of a workflow failed (beyond `before`, the count when the run started),
+ * with the distinct error messages of the last few.
+ */
+async function failuresOf(n8n, target, before = 0) {
+	const count = (await failedExecutions(n8n, target.workflow.id)) - before;
 	if (count === 0) return { count, messages: [] };
 	const page = await n8n.api(
 		'GET',
@@ -247,12 +251,18 @@ function headersFor(id, target = {}) {
 	return headers;
 }
 
-/** Sends `count` new deliveries with `concurrency` senders; resolves when all executions finished. */
+/**
+ * Sends `count` new deliveries with `concurrency` senders; resolves when all executions finished.
+ * `lost` counts deliveries answered 200 (and, for ours, `executed: true`) whose execution did not
+ * succeed: the sender was told the event was taken, so the service never sends it again.
+ */
 export async function burst(n8n, client, target, count, concurrency) {
 	const before = await finishedExecutions(n8n, target.workflow.id);
+	const succeededBefore = await successfulExecutions(n8n, target.workflow.id);
 	const url = n8n.webhookUrl(target.path);
 	const ids = Array.from({ length: count }, () => (target.withoutIds ? null : randomUUID()));
 	let next = 0;
+	let accepted = 0;
 	const start = performance.now();
 	const sender = async () => {
 		while (next < ids.length) {
@@ -262,14 +272,18 @@ export async function burst(n8n, client, target, count, concurrency) {
 				body: target.body ?? BODY,
 			});
 			if (res.status !== 200) throw new Error(`${target.path} answered ${res.status}: ${res.text}`);
+			if (!res.text.includes('"executed":false')) accepted++;
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, sender));
 	const answered = performance.now();
 	const finished = await waitFinished(n8n, target.workflow.id, before + count);
+	const succeeded = (await successfulExecutions(n8n, target.workflow.id)) - succeededBefore;
 	return {
 		answeredPerSecond: count / ((answered - start) / 1000),
 		finishedPerSecond: count / ((finished - start) / 1000),
+		accepted,
+		lost: Math.max(0, accepted - succeeded),
 	};
 }
 
@@ -319,12 +333,17 @@ async function newVersusDuplicate(n8n, client, target, count) {
 	};
 }
 
-const VARIANTS = ['diy', 'webhook', 'webhookAuth', 'chargebee', 'small', 'noId', 'v1'];
+export const VARIANTS = ['diy', 'webhook', 'webhookAuth', 'chargebee', 'small', 'noId', 'v1'];
 /** Ours, each compared with every anchor. */
 export const OURS = ['small', 'noId', 'v1'];
 export const ANCHORS = ['diy', 'webhookAuth', 'chargebee', 'webhook'];
 /** Answer times taken in alternating rounds: one new delivery to each, in turn. */
 const LATENCY = ['small', 'noId', 'diy', 'webhook', 'webhookAuth', 'chargebee'];
+/**
+ * The workflows of a run under another n8n setting (issue 39): ours at both versions, the DIY
+ * chain and n8n's bare Webhook node, the figures the targets of that setting are about.
+ */
+export const FOCUSED_VARIANTS = ['diy', 'webhook', 'small', 'noId', 'v1'];
 
 /**
  * `count` rounds; in each, one new delivery to every workflow of `names` (the order alternates
@@ -337,6 +356,7 @@ async function alternatingLatency(n8n, client, workflows, names, count) {
 		before[name] = await finishedExecutions(n8n, workflows[name].workflow.id);
 	const times = Object.fromEntries(names.map((name) => [name, []]));
 	const ratios = [];
+	const overWebhook = [];
 	for (let round = 0; round < count; round++) {
 		const order = round % 2 === 0 ? names : [...names].reverse();
 		const got = {};
@@ -355,6 +375,7 @@ async function alternatingLatency(n8n, client, workflows, names, count) {
 			times[name].push(ms);
 		}
 		ratios.push(got.small / got.diy);
+		overWebhook.push(got.small / got.webhook);
 	}
 	// Every execution started here has finished before anything else counts executions.
 	for (const name of names) {
@@ -363,6 +384,7 @@ async function alternatingLatency(n8n, client, workflows, names, count) {
 	return {
 		answer: Object.fromEntries(names.map((name) => [name, summary(times[name])])),
 		smallOverDiy: summary(ratios),
+		smallOverWebhook: summary(overWebhook),
 	};
 }
 
@@ -373,74 +395,105 @@ async function alternatingLatency(n8n, client, workflows, names, count) {
 export async function benchTrigger(
 	n8n,
 	workflows,
-	{ count = 300, concurrency = 8, runs = 5, sequential = 40, log = () => {} } = {},
+	{
+		count = 300,
+		concurrency = 8,
+		runs = 5,
+		sequential = 40,
+		variants = VARIANTS,
+		setting = 'defaults',
+		log = () => {},
+	} = {},
 ) {
 	const client = httpClient(concurrency);
+	const OURS_HERE = OURS.filter((name) => variants.includes(name));
+	const ANCHORS_HERE = ANCHORS.filter((name) => variants.includes(name));
+	const LATENCY_HERE = LATENCY.filter((name) => variants.includes(name));
+	const tag = setting === 'defaults' ? 'trigger' : `trigger (${setting})`;
 	try {
-		log('trigger: warm-up');
-		for (const name of VARIANTS) await burst(n8n, client, workflows[name], 40, concurrency);
+		const diyFailedBefore = await failedExecutions(n8n, workflows.diy.workflow.id);
+		log(`${tag}: warm-up`);
+		/** Deliveries answered 200 whose execution did not succeed, and how many were answered. */
+		const lost = Object.fromEntries(variants.map((name) => [name, { lost: 0, accepted: 0 }]));
+		const countLost = (name, got) => {
+			lost[name].lost += got.lost;
+			lost[name].accepted += got.accepted;
+		};
+		for (const name of variants)
+			countLost(name, await burst(n8n, client, workflows[name], 40, concurrency));
 		const rates = Object.fromEntries(
-			VARIANTS.map((name) => [name, { answered: [], finished: [] }]),
+			variants.map((name) => [name, { answered: [], finished: [] }]),
 		);
 		const ratios = Object.fromEntries(
-			OURS.map((name) => [name, Object.fromEntries(ANCHORS.map((anchor) => [anchor, []]))]),
+			OURS_HERE.map((name) => [
+				name,
+				Object.fromEntries(ANCHORS_HERE.map((anchor) => [anchor, []])),
+			]),
 		);
+		/** Version 1 over the newest version, per run (issue 39: saved workflows keep up). */
+		const v1Ratios = [];
 		/** Ours with delivery IDs over ours without, per run: what the store's write costs. */
 		const storeRatios = [];
 		for (let run = 0; run < runs; run++) {
 			log(
-				`trigger: run ${run + 1}/${runs}, ${count} deliveries per workflow, ${concurrency} senders`,
+				`${tag}: run ${run + 1}/${runs}, ${count} deliveries per workflow, ${concurrency} senders`,
 			);
-			const order = run % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
+			const order = run % 2 === 0 ? variants : [...variants].reverse();
 			const got = {};
 			for (const name of order)
 				got[name] = await burst(n8n, client, workflows[name], count, concurrency);
-			for (const name of VARIANTS) {
+			for (const name of variants) {
 				rates[name].answered.push(got[name].answeredPerSecond);
 				rates[name].finished.push(got[name].finishedPerSecond);
+				countLost(name, got[name]);
 			}
-			for (const name of OURS) {
-				for (const anchor of ANCHORS) {
+			for (const name of OURS_HERE) {
+				for (const anchor of ANCHORS_HERE) {
 					ratios[name][anchor].push(got[name].finishedPerSecond / got[anchor].finishedPerSecond);
 				}
 			}
 			storeRatios.push(got.small.finishedPerSecond / got.noId.finishedPerSecond);
+			if (got.v1) v1Ratios.push(got.v1.finishedPerSecond / got.small.finishedPerSecond);
 		}
 		if (!(await diyPassed(n8n, workflows.diy))) {
 			throw new Error('the DIY chain did not pass a valid delivery through to No Operation');
 		}
-		log(`trigger: answer times, ${sequential} rounds of one new delivery to each, alternating`);
-		const answers = await alternatingLatency(n8n, client, workflows, LATENCY, sequential);
-		log(`trigger: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
+		log(`${tag}: answer times, ${sequential} rounds of one new delivery to each, alternating`);
+		const answers = await alternatingLatency(n8n, client, workflows, LATENCY_HERE, sequential);
+		log(`${tag}: ${sequential} new deliveries one at a time, then the same ${sequential} again`);
 		const latency = {
 			small: await newVersusDuplicate(n8n, client, workflows.small, sequential),
 			v1: await newVersusDuplicate(n8n, client, workflows.v1, sequential),
 		};
 		// Ours and n8n's plain start nodes must not fail; the DIY chain's failures are its own
 		// result (its Remove Duplicates under concurrent deliveries), reported with their messages.
-		for (const name of VARIANTS.filter((n) => n !== 'diy')) {
+		for (const name of variants.filter((n) => n !== 'diy')) {
 			const failed = await failedExecutions(n8n, workflows[name].workflow.id);
 			if (failed > 0) throw new Error(`${failed} executions of ${name} failed`);
 		}
-		const diyFailures = await failuresOf(n8n, workflows.diy);
+		const diyFailures = await failuresOf(n8n, workflows.diy, diyFailedBefore);
 		return {
+			setting,
+			variants,
 			count,
 			concurrency,
 			runs,
 			sequential,
 			rates: Object.fromEntries(
-				VARIANTS.map((name) => [
+				variants.map((name) => [
 					name,
 					{ answered: summary(rates[name].answered), finished: summary(rates[name].finished) },
 				]),
 			),
 			ratio: Object.fromEntries(
-				OURS.map((name) => [
+				OURS_HERE.map((name) => [
 					name,
-					Object.fromEntries(ANCHORS.map((anchor) => [anchor, summary(ratios[name][anchor])])),
+					Object.fromEntries(ANCHORS_HERE.map((anchor) => [anchor, summary(ratios[name][anchor])])),
 				]),
 			),
 			storeRatio: summary(storeRatios),
+			v1Ratio: v1Ratios.length ? summary(v1Ratios) : undefined,
+			lost,
 			diyFailures,
 			answers,
 			latency,

@@ -161,6 +161,13 @@ export async function finishedExecutions(n8n, id) {
 	return data.count;
 }
 
+/** How many executions of a workflow succeeded. */
+export async function successfulExecutions(n8n, id) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: id, status: ['success'] }));
+	const data = await n8n.rest('GET', `/executions?filter=${filter}&limit=1`);
+	return data.count;
+}
+
 /** How many executions of a workflow ended in error (should stay 0). */
 export async function failedExecutions(n8n, id) {
 	const filter = encodeURIComponent(

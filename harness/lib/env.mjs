@@ -4,12 +4,37 @@ import path from 'node:path';
 /** Fixed so that credentials written by the CLI stay readable by every later start. */
 export const ENCRYPTION_KEY = 'company-payments-e2e-not-a-secret-0001';
 
+/**
+ * `COMPANY_PAYMENTS_N8N_SETTINGS`: n8n settings the host passes to every n8n process it starts,
+ * as `NAME=value` pairs separated by commas, e.g.
+ * `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true` (how CI runs the trigger suite on n8n 2.41.1 with
+ * n8n's lazy expression sandbox). Only `N8N_*` names; anything else is an error, so a typo
+ * cannot silently run the suite on n8n's defaults.
+ *
+ * @param {string | undefined} text
+ * @returns {Record<string, string>}
+ */
+export function parseN8nSettings(text) {
+	const settings = {};
+	for (const pair of (text ?? '').split(',')) {
+		if (pair.trim() === '') continue;
+		const [name, ...value] = pair.split('=');
+		const key = name.trim();
+		if (!/^N8N_[A-Z0-9_]+$/.test(key) || value.length === 0) {
+			throw new Error(`n8n settings take N8N_NAME=value pairs separated by commas: "${pair}"`);
+		}
+		settings[key] = value.join('=').trim();
+	}
+	return settings;
+}
+
 const INHERITED_N8N_SETTINGS =
 	/^(N8N_|DB_|QUEUE_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODES_(INCLUDE|EXCLUDE)$|NODE_FUNCTION_ALLOW_)/;
 
 /**
  * The environment n8n and its CLI run with. Inherited N8N_*, DB_*, EXECUTIONS_*, QUEUE_* … and
- * npm_* variables are dropped so a developer's own n8n settings never leak in; `extra` overrides
+ * npm_* variables are dropped so a developer's own n8n settings never leak in; the settings named
+ * in `COMPANY_PAYMENTS_N8N_SETTINGS` ({@link parseN8nSettings}) come next; `extra` overrides
  * everything (a queue-mode host passes EXECUTIONS_MODE, DB_POSTGRESDB_* … there). With a `node`
  * runtime, its bin folder goes first on PATH, so anything n8n starts by name runs on that Node.
  *
@@ -68,5 +93,6 @@ export function buildN8nEnv({
 		N8N_REINSTALL_MISSING_PACKAGES: 'false', // never npm-install community packages
 		N8N_AI_ENABLED: 'false',
 	});
+	Object.assign(env, parseN8nSettings(baseEnv.COMPANY_PAYMENTS_N8N_SETTINGS));
 	return Object.assign(env, extra);
 }

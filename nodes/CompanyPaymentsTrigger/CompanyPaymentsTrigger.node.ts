@@ -56,6 +56,24 @@ export class CompanyPaymentsTrigger implements INodeType {
 		],
 		properties: [
 			{
+				// n8n decides before the node runs: for a saved typeVersion-1 start node it evaluates
+				// `$parameter["options"]["binaryData"]` as an expression on every request
+				// (webhook-helpers.js parseRequestBody, `nodeVersion === 1`), which on n8n 2.36 and
+				// later builds an expression sandbox even with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE.
+				// Nothing in this description changes that (docs/performance.md), so version 1 nodes
+				// are offered the newer version, the way n8n's own nodes do it.
+				displayName:
+					"<strong>New node version available:</strong> version 2 of this trigger gives the same output with less of n8n's work per delivery: on n8n 2.36 and later with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE it takes several times the deliveries per second. Add the trigger again from the nodes panel to get it; its Production URL then changes.",
+				name: 'versionNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: {
+						'@version': [1],
+					},
+				},
+			},
+			{
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',

@@ -20,6 +20,7 @@ import {
 	startN8n,
 	uuid,
 } from '../../harness/n8n.mjs';
+import { parseN8nSettings } from '../../harness/lib/env.mjs';
 import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 const EVENTS = [
@@ -202,6 +203,16 @@ after(async () => {
 	await sandbox?.close();
 	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
 		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+});
+
+test('n8n runs with the settings the host was given (CI: n8n 2.41 with its lazy expression sandbox)', (t) => {
+	const wanted = parseN8nSettings(process.env.COMPANY_PAYMENTS_N8N_SETTINGS);
+	if (Object.keys(wanted).length === 0) return t.skip('no COMPANY_PAYMENTS_N8N_SETTINGS');
+	// The environment of the n8n process itself, so a suite that claims to test a setting does.
+	const environ = fs.readFileSync(`/proc/${n8n.pid}/environ`, 'utf8').split('\0');
+	for (const [name, value] of Object.entries(wanted)) {
+		assert.ok(environ.includes(`${name}=${value}`), `n8n runs without ${name}=${value}`);
 	}
 });
 

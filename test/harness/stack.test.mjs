@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { buildN8nEnv } from '../../harness/lib/env.mjs';
+import { buildN8nEnv, parseN8nSettings } from '../../harness/lib/env.mjs';
 import { queueEnv } from '../../harness/queue.mjs';
 import { node, NODE_TYPES, PACKAGE_NAME } from '../../harness/workflows.mjs';
 
@@ -30,6 +30,26 @@ describe('environments (pure)', () => {
 		assert.equal(base.DB_TYPE, 'sqlite');
 		assert.equal(base.npm_config_x, undefined);
 		assert.equal(base.PATH, '/usr/bin');
+	});
+
+	test("COMPANY_PAYMENTS_N8N_SETTINGS reaches every n8n process; a process's own settings still win", () => {
+		const env = buildN8nEnv({
+			userFolder: '/tmp/u',
+			port: 1,
+			brokerPort: 2,
+			baseEnv: {
+				COMPANY_PAYMENTS_N8N_SETTINGS: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, N8N_PORT=9',
+				N8N_EXPRESSION_ENGINE: 'legacy',
+			},
+			extra: { N8N_PORT: '3' },
+		});
+		assert.equal(env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE, 'true');
+		assert.equal(env.N8N_EXPRESSION_ENGINE, undefined, 'inherited N8N_* still dropped');
+		assert.equal(env.N8N_PORT, '3');
+		assert.deepEqual(parseN8nSettings(undefined), {});
+		assert.deepEqual(parseN8nSettings('N8N_A=x=y'), { N8N_A: 'x=y' });
+		assert.throws(() => parseN8nSettings('DB_TYPE=postgresdb'), /N8N_NAME=value/);
+		assert.throws(() => parseN8nSettings('N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE'), /N8N_NAME=value/);
 	});
 
 	test('queue mode: Postgres and Redis on 127.0.0.1, the proxy as the public webhook address', () => {
