@@ -5,6 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { gateLogger } from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
@@ -79,7 +80,7 @@ function refuse(
 	reason: string,
 	level: 'info' | 'warn',
 ): IWebhookResponseData {
-	ctx.logger[level](`Company Payments Trigger answered ${status}: ${reason}`, {
+	gateLogger(ctx)[level](`Company Payments Trigger answered ${status}: ${reason}`, {
 		workflowId: ctx.getWorkflow().id,
 		node: ctx.getNode().name,
 	});
@@ -128,7 +129,7 @@ async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | 
 	try {
 		return credentialSecrets(await ctx.getCredentials(CREDENTIAL_NAME));
 	} catch (error) {
-		ctx.logger.warn(
+		gateLogger(ctx).warn(
 			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying with the secret it rotated itself, if any`,
 		);
 		return undefined;
@@ -198,7 +199,7 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<RawBody | undefined> {
 	try {
 		await request.readRawBody();
 	} catch (error) {
-		ctx.logger.warn(
+		gateLogger(ctx).warn(
 			`Company Payments Trigger could not read the request body (${(error as Error).message})`,
 		);
 		return undefined;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { gateLogger } from '../../shared/gate';
 import { storedId } from '../deliveries';
 
 import type { RedisSettings, RespValue, SocketFactory } from './resp';
@@ -555,5 +556,5 @@ export function logOnce(
 ): void {
 	if (warned.has(key)) return;
 	warned.add(key);
-	ctx.logger[level](message);
+	gateLogger(ctx)[level](message);
 }
