@@ -65,8 +65,3 @@ export function fitted(key: string, maxLength: number): string {
 	// At least 128 bits of the digest; all of it where the limit leaves room.
 	return `${prefix}%sha256-${digest.slice(0, Math.max(32, maxLength - prefix.length - 8))}`;
 }
-
-/** A short, stable, one-way name of a secret or a long value (16 hex characters of SHA-256). */
-export function digest16(value: string): string {
-	return createHash('sha256').update(value).digest('hex').slice(0, 16);
-}

@@ -29,6 +29,7 @@ import { networkFailure } from './network';
 import {
 	IDEMPOTENCY_KEY_REUSED,
 	OutcomeMachine,
+	attemptOutcome,
 	markOutcome,
 	outcomeFields,
 	outcomeUnknownError,
@@ -345,12 +346,7 @@ function failure(
 	if (money && machine?.outcome === 'unknown') {
 		const info = readServiceError(status, body, response.headers);
 		const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
-		const thisOne = new OutcomeMachine().observe({
-			sent: true,
-			status,
-			body,
-			readable: parsed.ok,
-		});
+		const thisOne = attemptOutcome({ sent: true, status, body, readable: parsed.ok });
 		const reason =
 			thisOne !== 'unknown'
 				? `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
