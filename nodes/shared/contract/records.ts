@@ -387,7 +387,7 @@ const ABOUT_WORDS = new Set([
 	'masked',
 ]);
 /** Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`. */
-const ID_WORDS = new Set(['id', 'ids', 'uuid', 'reference', 'ref', 'hash', 'no']);
+const ID_WORDS = new Set(['id', 'ids', 'uuid', 'reference', 'ref', 'hash']);
 /** Last words of an amount. */
 const AMOUNT_WORDS = new Set([
 	'amount',
@@ -420,7 +420,16 @@ const SECRET_PARTS = [
 	'secret',
 ];
 /** Whole names that hold a secret. */
-const SECRET_NAMES = new Set(['key', 'newkey', 'pin', 'session', 'sessionid', 'otp', 'sig', 'signature']);
+const SECRET_NAMES = new Set([
+	'key',
+	'newkey',
+	'pin',
+	'session',
+	'sessionid',
+	'otp',
+	'sig',
+	'signature',
+]);
 /** Whole names of a record's own link. */
 const OWN_LINK_NAMES = new Set([
 	'url',
@@ -459,6 +468,12 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
 	const about = ABOUT_WORDS.has(last) && words.length > 1;
+	const secretNamed =
+		SECRET_NAMES.has(joined) ||
+		SECRET_PARTS.some((part) => joined.includes(part)) ||
+		words.includes('token');
+	// It says something about a secret (its type, whether one is set): a state, no secret in it.
+	if (about && secretNamed) return { kind: 'state' };
 	if (!about) {
 		if (/cardnumber|^pan$|fullpan|cardpan|^pan(full)?$/.test(joined)) {
 			return { kind: 'secret', secret: 'cardNumber' };
@@ -467,14 +482,17 @@ export function unknownFieldKind(name: string): FieldSpec {
 			return { kind: 'secret', secret: 'webhookSecret' };
 		}
 		if (SECRET_NAMES.has(joined) || SECRET_PARTS.some((part) => joined.includes(part))) {
-			if (!ID_WORDS.has(last) || joined === 'sessionid') return { kind: 'secret', secret: 'key' };
+			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
+			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
+			if (!namesOne) return { kind: 'secret', secret: 'key' };
 		}
 		if (last === 'token' || last === 'tokens') return { kind: 'secret', secret: 'token' };
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
 	if (AMOUNT_WORDS.has(last)) return { kind: 'amount' };
 	if (OWN_LINK_NAMES.has(joined)) return { kind: 'link', ownLink: true };
-	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href') return { kind: 'link' };
+	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href')
+		return { kind: 'link' };
 	if (last === 'requisite' || words.includes('phone')) return { kind: 'requisite' };
 	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
 	return { kind: 'unknown' };

@@ -225,7 +225,10 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		}
 		if (typeof value === 'string' && spec?.kind !== 'amount') {
 			for (const link of value.match(LINK) ?? []) {
-				maskLink(link, { strong: spec?.kind === 'link' && spec.ownLink === true, found: named.secrets });
+				maskLink(link, {
+					strong: spec?.kind === 'link' && spec.ownLink === true,
+					found: named.secrets,
+				});
 			}
 		}
 		return;
@@ -363,7 +366,10 @@ export interface Known {
 	identifiers: ReadonlySet<string>;
 }
 
-export function knownFor(ctx: object | undefined, named: Named = { secrets: [], identifiers: [] }): Known {
+export function knownFor(
+	ctx: object | undefined,
+	named: Named = { secrets: [], identifiers: [] },
+): Known {
 	const values = knownValues(ctx, named.secrets, named.identifiers);
 	const short = new Set<string>();
 	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());

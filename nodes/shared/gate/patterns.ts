@@ -164,7 +164,8 @@ const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
  * A separator a text may put between the groups of a card number: spaces (also no-break, thin and
  * narrow no-break), dots, dashes, each alone or around a dash.
  */
-const SEP = '(?:[\\s\\u00a0\\u2007\\u2009\\u202f]?[.\\-\\u2010-\\u2013][\\s\\u00a0\\u2007\\u2009\\u202f]?|[\\s\\u00a0\\u2007\\u2009\\u202f.])';
+const SEP =
+	'(?:[\\s\\u00a0\\u2007\\u2009\\u202f]?[.\\-\\u2010-\\u2013][\\s\\u00a0\\u2007\\u2009\\u202f]?|[\\s\\u00a0\\u2007\\u2009\\u202f.])';
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
  * those separators; not part of a longer word (a UUID's last groups are not a card number).
@@ -222,8 +223,11 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);
-	let out = text.replace(WEBHOOK_SECRET, (match) => maskKeepingEnd(match));
-	out = out.replace(JWT, HIDDEN_PART);
+	let out = text.replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
+	out = out.replace(
+		JWT,
+		unlessId(() => HIDDEN_PART),
+	);
 	out = out.replace(BEARER, (_match, kind: string) => `${kind} ${HIDDEN_PART}`);
 	out = out.replace(
 		KEY_SHAPES,
@@ -247,4 +251,3 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	}
 	return out;
 }
-
