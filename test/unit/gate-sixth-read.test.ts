@@ -103,6 +103,17 @@ describe('identifiers come out byte-exact', () => {
 		expect(second.item?.changeKey).toBe(`payout:company:${LUHN_IDS[1]}:success`);
 	});
 
+	it('a payout ID sent as a JSON number: the same number, and in the raw body as sent', async () => {
+		const raw = `{"event":"payout.status_changed","payoutId":${LUHN_IDS[0]},"status":"success","refunded":false}`;
+		const { item } = await deliver({
+			body: raw,
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.payoutId).toBe(Number(LUHN_IDS[0]));
+		expect(item?.changeKey).toBe(`payout:company:${LUHN_IDS[0]}:success`);
+		expect(item?.rawBody).toBe(raw);
+	});
+
 	it('External ID inv_20261142 (an invoice number, not an invite token) is kept everywhere', async () => {
 		const card = {
 			id: 'card_1',
