@@ -168,7 +168,8 @@ const SEP =
 	'(?:[\\s\\u00a0\\u2007\\u2009\\u202f]?[.\\-\\u2010-\\u2013][\\s\\u00a0\\u2007\\u2009\\u202f]?|[\\s\\u00a0\\u2007\\u2009\\u202f.])';
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
- * those separators; not part of a longer word (a UUID's last groups are not a card number).
+ * those separators; not part of a longer word (a UUID's last groups are not a card number). A
+ * match is a card number when its 13–19 digits pass the card checksum (cardLike).
  */
 const CARD_DIGITS = new RegExp(
 	`(?<![A-Za-z0-9_-])(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5})(?![A-Za-z0-9_]|[.,]\\d)`,
@@ -190,7 +191,7 @@ export function luhn(digits: string): boolean {
 	return sum % 10 === 0;
 }
 
-/** A card number found in a text: 15–19 digits that pass the card checksum. */
+/** A card number found in a text: 13–19 digits that pass the card checksum. */
 export function cardLike(match: string): boolean {
 	const digits = match.replace(/\D/g, '');
 	return digits.length >= 13 && digits.length <= 19 && luhn(digits);
