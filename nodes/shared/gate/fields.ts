@@ -49,9 +49,11 @@ function byCredentials(text: string, reading: Reading): string {
 
 /** Every value the door knows as a secret, found in a text (in any of its written forms). */
 export function byValue(text: string, reading: Reading): string {
-	const out = byCredentials(text, reading);
-	const pattern = reading.known.learned;
-	return pattern ? out.replace(pattern, (match) => shownFor(match, reading.audience)) : out;
+	let out = byCredentials(text, reading);
+	for (const pattern of reading.known.learned) {
+		out = out.replace(pattern, (match) => shownFor(match, reading.audience));
+	}
+	return out;
 }
 
 /** Every secret a free text holds, by value and by look, hidden; the rest as it was. */

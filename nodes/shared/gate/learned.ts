@@ -43,6 +43,8 @@ const runs = new WeakMap<object, RunState>();
 
 /** A version of the credentials' own values, for the pattern built from them. */
 const credentialsVersion = { value: 0 };
+/** A version of what runs and credentials learned, for the patterns built from it. */
+const learnedVersion = { value: 0 };
 
 function bounded(set: Set<string>, limit: number): void {
 	for (const oldest of set) {
@@ -95,9 +97,10 @@ export function rememberSecret(
 	if (text === undefined) return;
 	const run = runOf(ctx, true);
 	if (!run) return;
-	if (run.secrets.size < RUN_LIMIT) {
+	if (run.secrets.size < RUN_LIMIT && !run.secrets.has(text)) {
 		run.secrets.add(text);
 		if (typeof value === 'string' && value !== text) run.secrets.add(value);
+		learnedVersion.value++;
 	}
 	if (forCredential && run.credential !== undefined && text.length >= MIN_IN_TEXT) {
 		let learned = byCredential.get(run.credential);
@@ -112,6 +115,7 @@ export function rememberSecret(
 		if (!learned.has(text)) {
 			learned.add(text);
 			bounded(learned, PROCESS_LIMIT);
+			learnedVersion.value++;
 		}
 	}
 }
@@ -146,6 +150,7 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	if (!ctx) return;
 	const run = runOf(ctx, true);
 	if (run && run.credential === undefined) {
+		learnedVersion.value++;
 		const digest = createHash('sha256')
 			.update(`${String(data.baseUrl ?? '')}\n${String(data.apiKey ?? '')}`)
 			.digest('hex');
@@ -158,6 +163,7 @@ export function forgetLearnedSecrets(): void {
 	credentialValues.clear();
 	byCredential.clear();
 	credentialsVersion.value++;
+	learnedVersion.value++;
 }
 
 /** What a door knows: the credentials' values, what its run and credential learned, and extras. */
@@ -359,11 +365,31 @@ export interface Known {
 	/** The credentials' own values: found everywhere, also inside an identifier. */
 	credentials?: RegExp;
 	/** What the run and its credential learned: found everywhere but in identifiers and amounts. */
-	learned?: RegExp;
+	learned: RegExp[];
 	/** Short secrets (a CVV): a whole field value only. */
 	short: Set<string>;
 	/** Identifiers the patterns spare. */
 	identifiers: ReadonlySet<string>;
+}
+
+/** The pattern of what a run and its credential learned, made again only when that changes. */
+const runPatterns = new WeakMap<
+	RunState,
+	{ version: number; values: Set<string>; pattern?: RegExp }
+>();
+
+function runPattern(run: RunState | undefined): { values: Set<string>; pattern?: RegExp } {
+	if (!run) return { values: new Set() };
+	const version = learnedVersion.value + credentialsVersion.value;
+	const cached = runPatterns.get(run);
+	if (cached && cached.version === version) return cached;
+	const values = new Set(run.secrets);
+	const learned = run.credential === undefined ? undefined : byCredential.get(run.credential);
+	for (const value of learned ?? []) values.add(value);
+	for (const value of credentialValues) values.delete(value);
+	const made = { version, values, pattern: patternOf(values) };
+	runPatterns.set(run, made);
+	return made;
 }
 
 export function knownFor(
@@ -373,6 +399,11 @@ export function knownFor(
 	const values = knownValues(ctx, named.secrets, named.identifiers);
 	const short = new Set<string>();
 	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
-	const learned = patternOf([...values.own].filter((value) => !credentialValues.has(value)));
+	const ofRun = runPattern(runOf(ctx, false));
+	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
+	const extra = patternOf(
+		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
+	);
+	const learned = [ofRun.pattern, extra].filter((pattern): pattern is RegExp => !!pattern);
 	return { credentials: credentialsPattern(), learned, short, identifiers: values.identifiers };
 }
