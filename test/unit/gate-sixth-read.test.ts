@@ -255,3 +255,13 @@ describe('secrets in shapes the gate did not know', () => {
 		},
 	);
 });
+
+describe('requisites by their field, as before', () => {
+	it("a payout's card number is masked for the user, its phone is kept; the model gets neither", () => {
+		const card = { id: 'p-1', requisiteType: 'card', requisite: CARD };
+		const phone = { id: 'p-2', requisiteType: 'phone', requisite: '+79991234567' };
+		expect(gateJson(undefined, card).requisite).toBe('•••• 5556');
+		expect(gateJson(undefined, phone).requisite).toBe('+79991234567');
+		expect(gateJson(undefined, phone, 'model').requisite).toBe('•••• 4567');
+	});
+});

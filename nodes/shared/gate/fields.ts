@@ -23,7 +23,7 @@ import { cardLike, maskLink, maskPatterns } from './patterns';
  * |-----------------------|----------------------------------------|----------------------------------|
  * | identifier, amount    | never changed (1)                      | never changed (1)                |
  * | secret                | masked, with all it holds (2)          | hidden, with all it holds (2)    |
- * | requisite             | kept (3)                               | last four digits                 |
+ * | requisite             | a phone kept (3), a card number masked | last four digits                 |
  * | link                  | its tokens hidden (3)                  | a record's own link: its host    |
  * | text, unknown         | patterns and known values              | the same, and long numbers in text |
  * | time, state, masked   | known values (3)                       | known values (3)                 |
@@ -175,7 +175,11 @@ export function maskUnder(
 				identifiers: reading.known.identifiers,
 			});
 		case 'requisite':
-			return model && /\d/.test(value) ? maskRequisite(value) : byValue(value, reading);
+			// The model never gets a recipient's number; the user keeps a phone, never a card number.
+			if (model && /\d/.test(value)) return maskRequisite(value);
+			return /^[\d\s.-]+$/.test(value) && cardLike(value)
+				? maskRequisite(value)
+				: byValue(value, reading);
 		default:
 			return byValue(value, reading);
 	}
