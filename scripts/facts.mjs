@@ -183,7 +183,7 @@ export const NOT_STATED = {
 	RECENT_MAX: 'a memory bound on the claims a process keeps for a Redis restart',
 	POLL_MS: "how often a claim waiting on another process's tentative claim looks again",
 	CR: 'the carriage return byte of the Redis protocol',
-	PROCESS_LIMIT: 'a memory bound on the secrets the gate keeps learned for an n8n process',
+	PROCESS_LIMIT: "a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',

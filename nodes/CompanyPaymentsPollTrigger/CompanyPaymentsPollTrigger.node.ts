@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { companyPaymentsApiTest } from '../shared/credentialTest';
-import { gateError, gateItems } from '../shared/gate';
+import { gateError, gateItems, openRun } from '../shared/gate';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
 
@@ -45,7 +45,9 @@ export class CompanyPaymentsPollTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		// Its doors: the items it emits, its errors and its log lines, through the gate.
+		// Its doors: the items it emits, its errors and its log lines, through the gate. What its
+		// calls learn (through contexts made from this one) is kept for this run's doors.
+		openRun(this);
 		try {
 			const items = await poll.call(this);
 			return items === null ? null : gateItems(this, items);

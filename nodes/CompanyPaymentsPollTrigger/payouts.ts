@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	changeKey,
 	COMPANY_SCOPE,
+	payoutChangeTime,
 	payoutParts,
 	payoutState,
 	rechargeParts,
@@ -90,7 +91,7 @@ export const payouts: WatchedList = {
 		) {
 			out.push({
 				event: 'payout.recharged',
-				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id)),
+				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id, payoutChangeTime(record))),
 				fields,
 			});
 		}

@@ -20,7 +20,7 @@ import { payoutFundsReturned } from './payoutFunds';
  * |---------|--------------------------------------------|-------------------------------------------------------|
  * | order   | `company`                                  | order id, status                                      |
  * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised)         |
- * | payout  | `company`                                  | payout id, status, `refunded` once funds are back; a recharge: id, `success`, `recharged` |
+ * | payout  | `company`                                  | payout id, status, `refunded` once funds are back; a recharge: id, `success`, `recharged`, the time of the recharge |
  * | card    | `company`                                  | `ext`, externalId when set, else `id`, card id; status (legacy `retired` as `closed`) |
  * | dispute | `company`                                  | dispute id, status, the resolution once set           |
  *
@@ -30,9 +30,22 @@ import { payoutFundsReturned } from './payoutFunds';
  * the user wallet (the document: "Deposits of user wallets use the same deposit events with an
  * additional `externalId`"; a user-wallet deposit record has it as a required field).
  *
- * A record that returns to a state it had before (an order confirmed after a dispute is
- * `success` again) gets the same key again: neither side can tell the two apart from what it
- * reads, so such a repeat is dropped by the recipe. The docs say so.
+ * A payout can be charged again more than once (recharged, refunded, recharged again: the
+ * document allows it, "after a refund … charged again"). Each recharge is its own change, so its
+ * key carries the time of the change as the body states it: `updatedAt` (a webhook body always
+ * names it; a retried delivery of one event carries the same body, so the same key), else
+ * `completedAt` (the document's Payout record has it; the poll trigger reads the record's
+ * `updatedAt` when the service adds one, else this). Both triggers agree when the record carries
+ * the time the event does; where it does not, one recharge may reach a workflow fed by both
+ * twice, never zero times.
+ *
+ * Any other record that returns to a state it had before (an order confirmed after a dispute is
+ * `success` again, a payout refunded a second time) gets the same key again: neither side can
+ * tell the two apart from what the document gives both, so such a repeat is dropped by the
+ * recipe. The docs say so.
+ *
+ * Keys are computed from the values the service sent, before the output gate: the gate never
+ * changes an identifier (a key is one), so two records never share a key because of a mask.
  */
 export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute' | 'balance';
 
@@ -79,9 +92,20 @@ export function payoutParts(id: string, status: string, fundsReturned: boolean):
 	return fundsReturned ? [id, status, 'refunded'] : [id, status];
 }
 
-/** The parts of a payout's recharge (back to success after a refund, charged again). */
-export function rechargeParts(id: string): string[] {
-	return [id, 'success', 'recharged'];
+/**
+ * When a payout's change happened, as a webhook body or a Payout record states it: `updatedAt`,
+ * else `completedAt`; null when it names neither.
+ */
+export function payoutChangeTime(record: IDataObject): string | null {
+	return recordText(record.updatedAt) ?? recordText(record.completedAt);
+}
+
+/**
+ * The parts of a payout's recharge (back to success after a refund, charged again): with the
+ * time of the recharge, so that a second recharge is a second change.
+ */
+export function rechargeParts(id: string, at: string | null = null): string[] {
+	return at === null ? [id, 'success', 'recharged'] : [id, 'success', 'recharged', at];
 }
 
 /**
@@ -155,7 +179,9 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 	},
 	'payout.recharged': (event, body) => {
 		const id = eventRecordId(event, body);
-		return id ? changeKey('payout', COMPANY_SCOPE, rechargeParts(id)) : null;
+		return id
+			? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, payoutChangeTime(body)))
+			: null;
 	},
 	'card.assigned': (_event, body) => {
 		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);

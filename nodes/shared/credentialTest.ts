@@ -44,8 +44,8 @@ function isServiceErrorBody(body: unknown): body is IDataObject {
 }
 
 /** A failed test as the credential dialog shows it: through the gate, like every other door. */
-function error(message: string): INodeCredentialTestResult {
-	return { status: 'Error', message: gateText(undefined, message) };
+function error(message: string, run?: object): INodeCredentialTestResult {
+	return { status: 'Error', message: gateText(run, message) };
 }
 
 /** What the user should read for a non-2xx answer of the service, by errorCode then status. */
@@ -105,7 +105,9 @@ export async function companyPaymentsApiTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data: ICredentialDataDecryptedObject = credential.data ?? {};
-	rememberCredential(data);
+	// The test's own run: what its answer names as a secret is known to its message only.
+	const run = {};
+	rememberCredential(data, run);
 	const raw = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
 	let url: URL;
 	try {
@@ -137,11 +139,12 @@ export async function companyPaymentsApiTest(
 			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
 		});
 		response = { statusCode: answer.status, body: await answer.text() };
-		learnFromAnswer(undefined, response.body);
+		learnFromAnswer(run, response.body);
 		const location = answer.headers.get('location');
 		if (answer.status >= 300 && answer.status < 400) {
 			return error(
-				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${gateLocation(undefined, location)}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
+				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${gateLocation(run, location)}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
+				run,
 			);
 		}
 	} catch (failed) {
@@ -158,5 +161,5 @@ export async function companyPaymentsApiTest(
 		}
 		return { status: 'OK', message: `Connected to ${where}` };
 	}
-	return error(explainTestAnswer(response.statusCode, body, where));
+	return error(explainTestAnswer(response.statusCode, body, where), run);
 }

@@ -1108,4 +1108,37 @@ describe('across n8n instances and executions', () => {
 		}
 		assert.deepEqual(leaks, []);
 	});
+
+	// Issue 43: the gate never changes an identifier. Every field the record model
+	// (nodes/shared/contract/records.ts, read from the build) names an identifier, in every item
+	// of every execution, is as the service sent it: no mask in it.
+	test('no identifier in the data of any execution is changed by the gate', async () => {
+		const records = await import(path.join(process.cwd(), 'dist/nodes/shared/contract/records.js'));
+		const fieldSpec = records.fieldSpec ?? records.default.fieldSpec;
+		const MASKED = /[•…]|\[hidden|\[invite token hidden\]/;
+		const changed = [];
+		let checked = 0;
+		const walk = (value, where) => {
+			if (Array.isArray(value)) value.forEach((entry, index) => walk(entry, `${where}[${index}]`));
+			else if (typeof value === 'object' && value !== null) {
+				for (const [key, field] of Object.entries(value)) {
+					if (typeof field === 'string' && fieldSpec(key).kind === 'identifier') {
+						checked++;
+						if (MASKED.test(field)) changed.push(`${where}.${key}: ${field}`);
+					} else walk(field, `${where}.${key}`);
+				}
+			}
+		};
+		for (const execution of await n8n.getExecutions({})) {
+			for (const [node, nodeRuns] of Object.entries(execution.data?.resultData?.runData ?? {})) {
+				for (const nodeRun of nodeRuns) {
+					for (const items of nodeRun.data?.main ?? []) {
+						for (const item of items ?? []) walk(item.json, `execution ${execution.id} ${node}`);
+					}
+				}
+			}
+		}
+		assert.ok(checked > SEEDS.length * 20, `${checked} identifiers read`);
+		assert.deepEqual(changed, []);
+	});
 });

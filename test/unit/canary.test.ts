@@ -45,6 +45,8 @@ type CanaryName = keyof typeof CANARY;
 const NAMES = Object.keys(CANARY) as CanaryName[];
 /** Canaries that are long enough to be found by value anywhere in a text. */
 const LONG = NAMES.filter((name) => name !== 'cvv');
+/** The credential's own values: hidden wherever they stand, identifiers included. */
+const CREDENTIAL_CANARIES: CanaryName[] = ['apiKey', 'webhookSecret', 'previousSecret'];
 
 const CREDENTIALS = {
 	environment: 'staging',
@@ -144,7 +146,7 @@ const sentence = (value: string) => `Проверьте ${value}: see ${value} (
  * names the card, CVV and invite token once as what they are (`cardNumber`, `cvv`, `token`): a
  * value named once is known by value wherever else it shows up.
  */
-function plantedRecord(): IDataObject {
+function plantedRecord(credential: CanaryName[] = CREDENTIAL_CANARIES): IDataObject {
 	const record: IDataObject = {
 		id: '7d3c2b1a-1111-4222-8333-944455566677',
 		status: 'assigned',
@@ -173,17 +175,14 @@ function plantedRecord(): IDataObject {
 			name === 'cardNumber' ? (value.match(/.{4}/g) ?? []).join(' ') : value;
 	}
 	// Fields the node reads or shows under their own names.
-	for (const field of [
-		'externalId',
-		'comment',
-		'failReason',
-		'requisite',
-		'walletAddress',
-		'reason',
-		'email',
-		'bank',
-	]) {
+	for (const field of ['comment', 'failReason', 'requisite', 'reason', 'email', 'bank']) {
 		record[field] = LONG.map((name) => CANARY[name]).join(' ');
+	}
+	// Identifiers are never changed (issue 43): a value learned from a secret field, or one that
+	// looks like a card or a token, stays in them as it is (gate-identifiers.test.ts). The
+	// credential's own key and secrets are the one exception, hidden wherever they stand.
+	for (const field of ['externalId', 'walletAddress']) {
+		record[field] = credential.map((name) => CANARY[name]).join(' ');
 	}
 	return record;
 }
@@ -361,14 +360,49 @@ afterEach(() => nock.cleanAll());
 /** Cases run (the count the issue note gives; jest's own count says the same). */
 const counted = { cases: 0 };
 
-describe.each(
-	OPERATIONS.map(
-		({ resource, operation }) => [`${resource}.${operation.value}`, resource, operation] as const,
-	),
-)('%s', (_name, resource, operation) => {
-	const parameters = parametersFor(resource, operation);
-	describe.each(Object.keys(ANSWERS))('answered with %s', (kind) => {
-		it.each(MODES)('%s: no canary in output, error, hint or log', async (mode) => {
+/*
+ * The cases: every operation with every kind of answer, in one of the four modes, turning the mode
+ * from case to case; then every class the turn left out, (the operation's kind, the answer, the
+ * mode), on the first operation of that kind. Each class runs at least once; the repeats a class
+ * had (forty operations, most of them reads that pass the same doors) run a quarter as often.
+ */
+interface CanaryCase {
+	name: string;
+	resource: string;
+	operation: OperationDefinition;
+	answer: string;
+	mode: Mode;
+}
+
+function canaryCases(): CanaryCase[] {
+	const answers = Object.keys(ANSWERS);
+	const cases: CanaryCase[] = [];
+	const covered = new Set<string>();
+	const classOf = (operation: OperationDefinition, answer: string, mode: Mode) =>
+		`${operation.kind}|${answer}|${mode}`;
+	const add = (resource: string, operation: OperationDefinition, answer: string, mode: Mode) => {
+		cases.push({ name: `${resource}.${operation.value}`, resource, operation, answer, mode });
+		covered.add(classOf(operation, answer, mode));
+	};
+	OPERATIONS.forEach(({ resource, operation }, index) => {
+		answers.forEach((answer, turn) => add(resource, operation, answer, MODES[(index + turn) % 4]));
+	});
+	for (const { resource, operation } of OPERATIONS) {
+		for (const answer of answers) {
+			for (const mode of MODES) {
+				if (!covered.has(classOf(operation, answer, mode))) add(resource, operation, answer, mode);
+			}
+		}
+	}
+	return cases;
+}
+
+describe.each(canaryCases().map((c) => [`${c.name} answered with ${c.answer}`, c] as const))(
+	'%s',
+	(_name, { resource, operation, answer: kind, mode: caseMode }) => {
+		const parameters = parametersFor(resource, operation);
+		it(`${caseMode}: no canary in output, error, hint or log`, async () => {
+			const mode = caseMode;
 			counted.cases++;
 			serve(ANSWERS[kind]);
 			const logged: Logged = { lines: [] };
@@ -395,10 +429,13 @@ describe.each(
 				);
 			expect(context.requests.length > 0 || refused).toBe(true);
 		});
-	});
-});
+	},
+);
 
 /* ------------------------------------------------------------ the triggers */
+
+/** The webhook trigger's credential holds the canary webhook secrets (its API key is another). */
+const TRIGGER_CREDENTIAL: CanaryName[] = ['webhookSecret', 'previousSecret'];
 
 describe('webhook trigger', () => {
 	/** Every documented event, with each canary in every position of its body. */
@@ -407,7 +444,7 @@ describe('webhook trigger', () => {
 		'%s: no canary in the item (with headers and raw body) or a log line',
 		async (event) => {
 			counted.cases++;
-			const body = { ...SAMPLE_EVENTS[event], ...plantedRecord(), event };
+			const body = { ...SAMPLE_EVENTS[event], ...plantedRecord(TRIGGER_CREDENTIAL), event };
 			const delivered = await deliver({
 				body,
 				webhookSecret: CANARY.webhookSecret,
@@ -426,7 +463,7 @@ describe('webhook trigger', () => {
 	it('a delivery signed with the previous secret: no canary either', async () => {
 		counted.cases++;
 		const delivered = await deliver({
-			body: { ...SAMPLE_EVENTS['payout.status_changed'], ...plantedRecord() },
+			body: { ...SAMPLE_EVENTS['payout.status_changed'], ...plantedRecord(TRIGGER_CREDENTIAL) },
 			webhookSecret: CANARY.webhookSecret,
 			previousWebhookSecret: CANARY.previousSecret,
 			signWith: CANARY.previousSecret,

@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { cards } from '../../nodes/CompanyPaymentsPollTrigger/cards';
 import { companyDeposits, userDeposits } from '../../nodes/CompanyPaymentsPollTrigger/deposits';
 import { orders } from '../../nodes/CompanyPaymentsPollTrigger/orders';
+import { payouts } from '../../nodes/CompanyPaymentsPollTrigger/payouts';
+import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
 import {
 	cardKeyParts,
 	changeKey,
@@ -141,5 +143,99 @@ describe('changeKey: two different changes never share a key (the outside read, 
 				externalId: 'u',
 			}),
 		);
+	});
+});
+
+describe('changeKey: one key per change of a payout (issue 43)', () => {
+	const T1 = '2026-11-21T12:10:00.000Z';
+	const T2 = '2026-11-21T12:40:00.000Z';
+	const body = (
+		event: string,
+		status: string,
+		refunded: boolean,
+		updatedAt: string,
+	): IDataObject => ({
+		...SAMPLE_EVENTS['payout.status_changed'],
+		event,
+		payoutId: 'po-9',
+		status,
+		refunded,
+		completedAt: updatedAt,
+		updatedAt,
+	});
+
+	it('recharged, refunded and recharged again: two recharge keys; a retried delivery of one event: one key', async () => {
+		const first = body('payout.recharged', 'success', false, T1);
+		const second = body('payout.recharged', 'success', false, T2);
+		expect(webhookChangeKey('payout.recharged', first)).toBe(
+			`payout:company:po-9:success:recharged:${T1.replace(/:/g, '%3A')}`,
+		);
+		expect(webhookChangeKey('payout.recharged', second)).not.toBe(
+			webhookChangeKey('payout.recharged', first),
+		);
+		// Through the trigger: the service retries the first delivery (another attempt, same body).
+		const delivered = [];
+		for (const [payload, deliveryId] of [
+			[first, 'd-1'],
+			[first, 'd-1-retry'],
+			[second, 'd-2'],
+		] as const) {
+			delivered.push((await deliver({ body: payload, deliveryId })).item?.changeKey);
+		}
+		expect(delivered[0]).toBe(delivered[1]);
+		expect(delivered[2]).not.toBe(delivered[0]);
+	});
+
+	it('the poll trigger names each recharge as the webhook does, from the same record time', () => {
+		const seen: string[] = [];
+		let previous: string | undefined;
+		for (const [status, refundedAt, updatedAt] of [
+			['success', null, '2026-11-21T12:00:00.000Z'],
+			['fail', '2026-11-21T12:05:00.000Z', '2026-11-21T12:05:00.000Z'],
+			['success', null, T1],
+			['fail', '2026-11-21T12:30:00.000Z', '2026-11-21T12:30:00.000Z'],
+			['success', null, T2],
+		] as const) {
+			const record: IDataObject = {
+				id: 'po-9',
+				status,
+				refundedAt,
+				updatedAt,
+				completedAt: updatedAt,
+			};
+			for (const change of payouts.changes(record, previous)) {
+				if (change.event === 'payout.recharged') seen.push(change.changeKey);
+			}
+			previous = payouts.state(record) as string;
+		}
+		expect(seen).toEqual([
+			webhookChangeKey('payout.recharged', body('payout.recharged', 'success', false, T1)),
+			webhookChangeKey('payout.recharged', body('payout.recharged', 'success', false, T2)),
+		]);
+	});
+
+	it('keys come from the values sent, before the gate: Luhn-valid numeric IDs stay apart', async () => {
+		const ids = ['2342342342342341', '9000000000000019'];
+		const keys = [];
+		for (const payoutId of ids) {
+			const item = (
+				await deliver({
+					body: {
+						...SAMPLE_EVENTS['payout.status_changed'],
+						payoutId,
+						status: 'success',
+						refunded: false,
+					},
+				})
+			).item;
+			expect(item?.payoutId).toBe(payoutId);
+			keys.push(item?.changeKey);
+		}
+		expect(keys[0]).not.toBe(keys[1]);
+		expect(keys[0]).toContain(ids[0]);
+		const polled = ids.map(
+			(id) => payouts.changes({ id, status: 'success' }, undefined)[0].changeKey,
+		);
+		expect(polled).toEqual(keys);
 	});
 });

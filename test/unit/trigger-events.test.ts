@@ -54,7 +54,7 @@ describe('output item', () => {
 		['deposit.completed', 'deposit:user-wallet/user-42:dep_0192:completed'],
 		['deposit.aml_failed', 'deposit:company:dep_0193:aml_failed'],
 		['payout.status_changed', 'payout:company:po_3301:fail:refunded'],
-		['payout.recharged', 'payout:company:po_3301:success:recharged'],
+		['payout.recharged', 'payout:company:po_3301:success:recharged:2026-11-22T09%3A00%3A00.000Z'],
 		['card.assigned', 'card:company:ext:card-for-user-42:assigned'],
 	])(
 		'gives %s the changeKey the poll trigger computes, and source "webhook"',

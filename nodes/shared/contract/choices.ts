@@ -75,7 +75,7 @@ export const OPEN_CHOICES = {
 	},
 	profileSecret: {
 		question: 'Whether the profile shows `webhookSecret` masked or in full',
-		node: 'Masked in the output by the gate (shared/gate.ts) unless Reveal Webhook Secret is on',
+		node: 'Masked in the output by the gate (shared/gate/) unless Reveal Webhook Secret is on',
 	},
 	idempotencyScope: {
 		question: 'What an Idempotency-Key is unique within',

@@ -123,7 +123,7 @@ const runCredentials = new WeakMap<object, Promise<RunCredential>>();
 
 async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunCredential> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME, itemIndex);
-	rememberCredential(credentials);
+	rememberCredential(credentials, ctx);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	let parsed: URL | undefined;
 	try {

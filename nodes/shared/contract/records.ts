@@ -1,0 +1,504 @@
+/**
+ * The records of the interface document, field by field, with the kind of value each field holds
+ * (issue 43). The output gate (`nodes/shared/gate/`) reads this model instead of guessing from
+ * what a value looks like: an identifier or an amount is never changed, a secret is masked by its
+ * field whatever it holds, and only free text and fields the document does not show are searched
+ * for secrets by pattern.
+ *
+ * Every record the document shows is here, with the fields it names, and every webhook payload;
+ * then the fields the package adds to its own output (a change key, a delivery ID). A field the
+ * document does not show is `unknown`, and `unknownFieldKind` below is the one rule for it.
+ */
+
+/** What a field holds, as the document gives it. */
+export type FieldKind =
+	/** A record's ID, `payoutId`, the caller's External ID, a tx hash: never changed. */
+	| 'identifier'
+	/** A sum of money, a rate, a fee: never changed. */
+	| 'amount'
+	/** A card or phone number in full (a payout's recipient): the user sees it, the model its last digits. */
+	| 'requisite'
+	/** A number the service already masked (`maskedPan`). */
+	| 'maskedRequisite'
+	/** An API key, session token, webhook secret, invite token, card number, CVV: masked by its field. */
+	| 'secret'
+	/** A link: its tokens hidden (and for the model, a record's own link cut to its host). */
+	| 'link'
+	/** Messages, descriptions, comments, names: searched for secrets by pattern. */
+	| 'text'
+	/** A timestamp or a date. */
+	| 'time'
+	/** A status, a type, a code from a fixed list, a flag. */
+	| 'state'
+	/** A field the document does not show: see `unknownFieldKind`. */
+	| 'unknown';
+
+/** How a secret is shown once masked. */
+export type SecretForm = 'key' | 'webhookSecret' | 'cardNumber' | 'cvv' | 'token';
+
+/** A field's kind, and for a secret its form, for a link whether it is the record's own. */
+export interface FieldSpec {
+	kind: FieldKind;
+	secret?: SecretForm;
+	/** A record's own link that carries a token to share (an invite's `url`). */
+	ownLink?: boolean;
+	/** A field holding another record (the order inside a dispute): its fields by that record. */
+	record?: string;
+}
+
+const ID: FieldSpec = { kind: 'identifier' };
+const AMOUNT: FieldSpec = { kind: 'amount' };
+const TEXT: FieldSpec = { kind: 'text' };
+const TIME: FieldSpec = { kind: 'time' };
+const STATE: FieldSpec = { kind: 'state' };
+const LINK: FieldSpec = { kind: 'link' };
+
+/** The records of the document (section "Resources and their fields", "Events", "Errors"). */
+export const RECORDS = {
+	companyProfile: {
+		webhookUrl: LINK,
+		webhookSecret: { kind: 'secret', secret: 'webhookSecret' },
+	},
+	quote: { id: ID },
+	order: {
+		id: ID,
+		amountUsdt: AMOUNT,
+		amountRub: AMOUNT,
+		status: STATE,
+		paymentType: STATE,
+		paymentUntil: TIME,
+		merchantName: TEXT,
+		externalOrderId: ID,
+		completedAt: TIME,
+		failureReason: TEXT,
+		createdAt: TIME,
+	},
+	orderSummary: {
+		id: ID,
+		externalOrderId: ID,
+		status: STATE,
+		amountUsdt: AMOUNT,
+		amountRub: AMOUNT,
+		rate: AMOUNT,
+		nspkBrandName: TEXT,
+		createdAt: TIME,
+	},
+	dispute: {
+		id: ID,
+		orderId: ID,
+		status: STATE,
+		resolution: STATE,
+		reason: TEXT,
+		adminComment: TEXT,
+		resolvedBy: TEXT,
+		refundAmount: AMOUNT,
+		resolvedAt: TIME,
+		createdAt: TIME,
+		updatedAt: TIME,
+		order: { kind: 'unknown', record: 'orderSummary' },
+	},
+	/** Fields not shown; its events name these. */
+	companyDeposit: {
+		depositId: ID,
+		txHash: ID,
+		walletAddress: ID,
+		fromAddress: ID,
+		amount: AMOUNT,
+		tokenSymbol: STATE,
+		status: STATE,
+		sweepTxHash: ID,
+		amlCheckId: ID,
+		amlResult: TEXT,
+		error: TEXT,
+		createdAt: TIME,
+		updatedAt: TIME,
+	},
+	balance: { usdtBalance: AMOUNT, frozenBalance: AMOUNT },
+	balanceHistoryEntry: { referenceId: ID },
+	userWallet: { id: ID, walletId: ID, externalId: ID },
+	userWalletDeposit: {
+		id: ID,
+		companyId: ID,
+		walletId: ID,
+		externalId: ID,
+		walletAddress: ID,
+		txHash: ID,
+		fromAddress: ID,
+		amount: AMOUNT,
+		status: STATE,
+		amlCheckId: ID,
+		amlRiskIndicator: STATE,
+		sweepTxHash: ID,
+		error: TEXT,
+		blockTimestamp: TIME,
+		createdAt: TIME,
+	},
+	userWalletDeposits: { total: AMOUNT },
+	card: {
+		id: ID,
+		externalId: ID,
+		status: STATE,
+		maskedPan: { kind: 'maskedRequisite' },
+		expiry: TIME,
+		assignedAt: TIME,
+		createdAt: TIME,
+	},
+	cardRequest: { id: ID, externalId: ID, status: STATE, cardId: ID, createdAt: TIME },
+	cardBalance: { balance: AMOUNT, currency: STATE, fetchedAt: TIME },
+	cardSensitiveData: {
+		cardId: ID,
+		cardNumberFull: { kind: 'secret', secret: 'cardNumber' },
+		cardCvv: { kind: 'secret', secret: 'cvv' },
+		expiry: TIME,
+	},
+	rechargeQuote: {
+		cardId: ID,
+		targetAmount: AMOUNT,
+		processorFeeBps: AMOUNT,
+		processorGrossAmount: AMOUNT,
+		ourFeeBps: AMOUNT,
+		ourFee: AMOUNT,
+		userCharge: AMOUNT,
+		commissionUsdt: AMOUNT,
+		totalDebitUsdt: AMOUNT,
+		currency: STATE,
+	},
+	payout: {
+		id: ID,
+		externalId: ID,
+		status: STATE,
+		amountRub: AMOUNT,
+		chargedUsdt: AMOUNT,
+		rate: AMOUNT,
+		requisiteType: STATE,
+		requisite: { kind: 'requisite' },
+		bankId: ID,
+		bank: TEXT,
+		recipientFirstName: TEXT,
+		recipientLastName: TEXT,
+		failReason: STATE,
+		comment: TEXT,
+		refundedAt: TIME,
+		dispute: { kind: 'unknown', record: 'payoutDispute' },
+		takenAt: TIME,
+		completedAt: TIME,
+		createdAt: TIME,
+	},
+	payoutDispute: {
+		id: ID,
+		status: STATE,
+		resolution: STATE,
+		comment: TEXT,
+		openedAt: TIME,
+		resolvedAt: TIME,
+	},
+	/** Fields not shown beyond a role and a permissions list, and the member's own API key. */
+	member: {
+		userId: ID,
+		role: STATE,
+		permissions: STATE,
+		apiKey: { kind: 'secret', secret: 'key' },
+	},
+	/** Fields not shown beyond a `url` to share, a `status` and permissions; its token is a secret. */
+	invite: {
+		id: ID,
+		url: { kind: 'link', ownLink: true },
+		status: STATE,
+		permissions: STATE,
+		token: { kind: 'secret', secret: 'token' },
+	},
+	errorBody: {
+		statusCode: STATE,
+		error: TEXT,
+		errorCode: STATE,
+		message: TEXT,
+		details: TEXT,
+		required: STATE,
+		path: LINK,
+		timestamp: TIME,
+		requestId: ID,
+	},
+} as const satisfies Record<string, Record<string, FieldSpec>>;
+
+export type RecordName = keyof typeof RECORDS;
+
+/** The webhook payloads of the document's "Event kinds" table (every body also has `event`). */
+export const EVENT_PAYLOADS = {
+	'order.status_changed': {
+		orderId: ID,
+		walletOrderId: ID,
+		status: STATE,
+		amountUsdt: AMOUNT,
+		amountRub: AMOUNT,
+		completedAt: TIME,
+		failureReason: TEXT,
+		createdAt: TIME,
+	},
+	'deposit.created': {
+		depositId: ID,
+		txHash: ID,
+		walletAddress: ID,
+		fromAddress: ID,
+		amount: AMOUNT,
+		tokenSymbol: STATE,
+		status: STATE,
+		createdAt: TIME,
+		updatedAt: TIME,
+		externalId: ID,
+	},
+	'deposit.completed': {
+		depositId: ID,
+		txHash: ID,
+		walletAddress: ID,
+		amount: AMOUNT,
+		status: STATE,
+		sweepTxHash: ID,
+		createdAt: TIME,
+		updatedAt: TIME,
+		externalId: ID,
+	},
+	'deposit.aml_failed': {
+		depositId: ID,
+		txHash: ID,
+		amount: AMOUNT,
+		status: STATE,
+		amlCheckId: ID,
+		amlResult: TEXT,
+		error: TEXT,
+		createdAt: TIME,
+		externalId: ID,
+	},
+	'payout.status_changed': payoutPayload(),
+	'payout.recharged': payoutPayload(),
+	'card.assigned': { externalId: ID, cardId: ID },
+} as const satisfies Record<string, Record<string, FieldSpec>>;
+
+function payoutPayload() {
+	return {
+		payoutId: ID,
+		externalId: ID,
+		status: STATE,
+		amountRub: AMOUNT,
+		chargedUsdt: AMOUNT,
+		rate: AMOUNT,
+		requisiteType: STATE,
+		requisite: { kind: 'requisite' },
+		bankId: ID,
+		bank: TEXT,
+		failReason: STATE,
+		comment: TEXT,
+		refunded: STATE,
+		disputeStatus: STATE,
+		disputeResolution: STATE,
+		completedAt: TIME,
+		createdAt: TIME,
+		updatedAt: TIME,
+	} as const satisfies Record<string, FieldSpec>;
+}
+
+/**
+ * Fields the package adds to what it puts out (its own, not the service's): the trigger's item
+ * fields, the keys it derives, the explanations an error carries.
+ */
+export const PACKAGE_FIELDS = {
+	event: STATE,
+	deliveryId: ID,
+	receivedAt: TIME,
+	deduplicationChecked: STATE,
+	changeKey: ID,
+	source: STATE,
+	walletType: STATE,
+	fundsReturned: STATE,
+	idempotencyKey: ID,
+	paymentReference: ID,
+	description: TEXT,
+	whatToDo: TEXT,
+	hint: TEXT,
+	rawBody: TEXT,
+	masked: STATE,
+} as const satisfies Record<string, FieldSpec>;
+
+/* ------------------------------------------------------------ one kind per field name */
+
+/**
+ * The kind of every field name the model shows, across records, payloads and the package's own
+ * fields. A name means one thing wherever it stands (`id` is an identifier in every record,
+ * `status` a state): `test/unit/records.test.ts` fails when two records give one name two kinds.
+ */
+const BY_NAME = new Map<string, FieldSpec>();
+for (const fields of [
+	...Object.values(RECORDS),
+	...Object.values(EVENT_PAYLOADS),
+	PACKAGE_FIELDS,
+] as Array<Record<string, FieldSpec>>) {
+	for (const [name, spec] of Object.entries(fields)) {
+		const known = BY_NAME.get(name);
+		// A nested record's field keeps its record; an own link stays the stronger reading.
+		if (!known || spec.record || spec.ownLink) BY_NAME.set(name, spec);
+	}
+}
+
+/** Every (name, kind) the model gives, for the tests. */
+export function documentedFields(): Array<[string, FieldSpec]> {
+	return [...BY_NAME.entries()];
+}
+
+/* ------------------------------------------------------------ the rule for unknown fields */
+
+/** A name cut into its lower-case words: `apiKeyType` → api, key, type; `X-Api-Key` → x, api, key. */
+export function nameWords(name: string): string[] {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter((word) => word !== '');
+}
+
+/** Last words that say a field describes a secret rather than holds one: `apiKeyType`, `webhookSecretSet`. */
+const ABOUT_WORDS = new Set([
+	'type',
+	'kind',
+	'name',
+	'field',
+	'label',
+	'status',
+	'state',
+	'at',
+	'date',
+	'time',
+	'count',
+	'length',
+	'set',
+	'enabled',
+	'configured',
+	'present',
+	'exists',
+	'required',
+	'version',
+	'scope',
+	'scopes',
+	'permissions',
+	'expires',
+	'expiry',
+	'hint',
+	'last4',
+	'symbol',
+	'masked',
+]);
+/** Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`. */
+const ID_WORDS = new Set(['id', 'ids', 'uuid', 'reference', 'ref', 'hash']);
+/** Last words of an amount. */
+const AMOUNT_WORDS = new Set([
+	'amount',
+	'balance',
+	'fee',
+	'fees',
+	'total',
+	'sum',
+	'price',
+	'rate',
+	'usdt',
+	'rub',
+	'usd',
+	'bps',
+]);
+/** Names (words run together) that hold a secret wherever they appear in a name. */
+const SECRET_PARTS = [
+	'password',
+	'passwd',
+	'passphrase',
+	'apikey',
+	'privatekey',
+	'accesskey',
+	'secretkey',
+	'authorization',
+	'bearer',
+	'jwt',
+	'cookie',
+	'credential',
+	'secret',
+];
+/** Whole names that hold a secret. */
+const SECRET_NAMES = new Set([
+	'key',
+	'newkey',
+	'pin',
+	'session',
+	'sessionid',
+	'otp',
+	'sig',
+	'signature',
+]);
+/** Whole names of a record's own link. */
+const OWN_LINK_NAMES = new Set([
+	'url',
+	'uri',
+	'link',
+	'href',
+	'inviteurl',
+	'invitelink',
+	'inviteuri',
+	'joinurl',
+	'joinlink',
+	'accepturl',
+	'acceptlink',
+]);
+/** Whole names of free text. */
+const TEXT_NAMES = new Set(['message', 'servicemessage', 'note', 'notes', 'reason', 'comment']);
+
+/**
+ * The rule for a field the document does not show, by its name alone, in this order:
+ * 1. a name that describes a secret (`apiKeyType`, `tokenSymbol`, `secretSet`) holds none;
+ * 2. a name of a secret (`apiKey`, `session_token`, `password`, `cvv`, `cardNumber`, `pan`) is a
+ *    secret, masked by its field (also a value that is an object or a list);
+ * 3. a name of an identifier (`id`, `*Id`, `*_id`, `*Ref`, `reference`, `*Hash`) is an
+ *    identifier, and of an amount (`*Amount`, `balance`, `fee`, `*Usdt`) an amount: never changed;
+ * 4. a name of a link (`url`, `inviteLink`) is a record's own link, a name ending in `url`/`link`
+ *    a link it points at; a requisite or phone a requisite;
+ * 5. anything else is `unknown`: searched for secrets by pattern and by the values this run's
+ *    secret fields held, like free text.
+ */
+export function unknownFieldKind(name: string): FieldSpec {
+	const words = nameWords(name);
+	const joined = words.join('');
+	const last = words[words.length - 1] ?? '';
+	if (joined === '') return { kind: 'unknown' };
+	if (/^(cvv|cvc)\d?$/.test(joined) || /cvv|cvc|securitycode/.test(joined)) {
+		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
+	}
+	const about = ABOUT_WORDS.has(last) && words.length > 1;
+	const secretNamed =
+		SECRET_NAMES.has(joined) ||
+		SECRET_PARTS.some((part) => joined.includes(part)) ||
+		words.includes('token');
+	// It says something about a secret (its type, whether one is set): a state, no secret in it.
+	if (about && secretNamed) return { kind: 'state' };
+	if (!about) {
+		if (/cardnumber|^pan$|fullpan|cardpan|^pan(full)?$/.test(joined)) {
+			return { kind: 'secret', secret: 'cardNumber' };
+		}
+		if (joined.endsWith('webhooksecret') || joined === 'secret' || joined === 'signingsecret') {
+			return { kind: 'secret', secret: 'webhookSecret' };
+		}
+		if (SECRET_NAMES.has(joined) || SECRET_PARTS.some((part) => joined.includes(part))) {
+			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
+			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
+			if (!namesOne) return { kind: 'secret', secret: 'key' };
+		}
+		if (last === 'token' || last === 'tokens') return { kind: 'secret', secret: 'token' };
+	}
+	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
+	if (AMOUNT_WORDS.has(last)) return { kind: 'amount' };
+	if (OWN_LINK_NAMES.has(joined)) return { kind: 'link', ownLink: true };
+	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href')
+		return { kind: 'link' };
+	if (last === 'requisite' || words.includes('phone')) return { kind: 'requisite' };
+	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
+	return { kind: 'unknown' };
+}
+
+/** The kind of a field by its name: the model's where it shows the name, else the unknown rule. */
+export function fieldSpec(name: string): FieldSpec {
+	return BY_NAME.get(name) ?? unknownFieldKind(name);
+}

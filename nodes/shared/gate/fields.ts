@@ -1,0 +1,205 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { fieldSpec } from '../contract/records';
+import type { FieldSpec } from '../contract/records';
+import type { Known } from './learned';
+import type { Audience } from './masks';
+import {
+	HIDDEN,
+	maskCardNumber,
+	maskedAlready,
+	maskKeepingEnd,
+	maskRequisite,
+	shownFor,
+	HIDDEN_PART,
+} from './masks';
+import { cardLike, maskLink, maskPatterns } from './patterns';
+
+/*
+ * The field rules: each value is masked by what the record model (contract/records.ts) says its
+ * field holds.
+ *
+ * | kind                  | user                                   | AI model                         |
+ * |-----------------------|----------------------------------------|----------------------------------|
+ * | identifier, amount    | never changed (1)                      | never changed (1)                |
+ * | secret                | masked, with all it holds (2)          | hidden, with all it holds (2)    |
+ * | requisite             | a phone kept (3), a card number masked | last four digits                 |
+ * | link                  | its tokens hidden (3)                  | a record's own link: its host    |
+ * | text, unknown         | patterns and known values              | the same, and long numbers in text |
+ * | time, state, masked   | known values (3)                       | known values (3)                 |
+ *
+ * (1) but for the credential's own API key or webhook secret, should one stand in it verbatim;
+ * (2) an object or a list under a secret field is masked leaf by leaf, its shape kept;
+ * (3) a value the run learned as a secret is hidden wherever it stands, but in (1).
+ */
+
+export interface Reading {
+	audience: Audience;
+	known: Known;
+}
+
+const UNKNOWN: FieldSpec = { kind: 'unknown' };
+const TEXT: FieldSpec = { kind: 'text' };
+
+/** The credentials' own values found in a text: the one thing that may touch an identifier. */
+function byCredentials(text: string, reading: Reading): string {
+	const pattern = reading.known.credentials;
+	return pattern ? text.replace(pattern, (match) => shownFor(match, reading.audience)) : text;
+}
+
+/** Every value the door knows as a secret, found in a text (in any of its written forms). */
+export function byValue(text: string, reading: Reading): string {
+	let out = byCredentials(text, reading);
+	for (const pattern of reading.known.learned) {
+		out = out.replace(pattern, (match) => shownFor(match, reading.audience));
+	}
+	return out;
+}
+
+/** Every secret a free text holds, by value and by look, hidden; the rest as it was. */
+export function maskText(text: string, reading: Reading, inText: boolean): string {
+	return maskPatterns(byValue(text, reading), {
+		strong: reading.audience === 'model',
+		inText,
+		identifiers: reading.known.identifiers,
+	});
+}
+
+/**
+ * A record's own link cut to where it leads, for the model: `https://cabinet.example.com/[hidden]`.
+ * Anything else in such a field (no scheme and host) is judged as a text.
+ */
+function linkHost(link: string, reading: Reading): string {
+	const host = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+/i.exec(link.trim())?.[0];
+	if (!host) return maskText(link, reading, false);
+	return host.length === link.trim().length ? host : `${host}/${HIDDEN_PART}`;
+}
+
+/** Sets a field as plain data, also one named `__proto__` (possible from JSON). */
+export function setField(out: IDataObject, key: string, value: unknown): void {
+	Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** An identifier or an amount: as it is, at any depth (the credentials' own values aside). */
+function keepExact(value: unknown, reading: Reading): unknown {
+	if (typeof value === 'string') return byCredentials(value, reading);
+	if (Array.isArray(value)) return value.map((entry) => keepExact(entry, reading));
+	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		const out: IDataObject = {};
+		for (const [key, field] of Object.entries(value)) setField(out, key, keepExact(field, reading));
+		return out;
+	}
+	return value;
+}
+
+/** A secret field's value, every leaf of it masked by the secret's form; its shape kept. */
+function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown {
+	if (Array.isArray(value)) return value.map((entry) => maskSecret(entry, spec, reading));
+	if (Buffer.isBuffer(value)) return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
+	if (typeof value === 'object' && value !== null) {
+		const out: IDataObject = {};
+		for (const [key, field] of Object.entries(value)) {
+			setField(out, key, maskSecret(field, spec, reading));
+		}
+		return out;
+	}
+	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof text !== 'string' || text === '' || maskedAlready(text)) return value;
+	const model = reading.audience === 'model';
+	switch (spec.secret) {
+		case 'webhookSecret':
+			return maskKeepingEnd(text);
+		case 'cvv':
+			return '•••';
+		case 'cardNumber':
+			return maskCardNumber(text);
+		case 'token':
+			// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
+			if (/^[A-Z]{2,10}$/.test(text)) return text;
+			return model ? HIDDEN : maskKeepingEnd(text);
+		default:
+			return model ? HIDDEN : maskKeepingEnd(text);
+	}
+}
+
+function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
+	if (!Number.isInteger(value)) return value;
+	const text = String(value);
+	if (spec.kind === 'requisite') {
+		return reading.audience === 'model' && Math.abs(value) >= 1e4 ? maskRequisite(text) : value;
+	}
+	if (spec.kind !== 'text' && spec.kind !== 'unknown') return value;
+	// A card number that arrived as a JSON number, where no field says what it is.
+	if (Math.abs(value) >= 1e14 && cardLike(text) && !reading.known.identifiers.has(text)) {
+		return maskRequisite(text);
+	}
+	if (Math.abs(value) >= 1e9) {
+		const masked = byValue(text, reading);
+		return masked === text ? value : masked;
+	}
+	return value;
+}
+
+/**
+ * A value under a field of this kind, for this reader. `textual`: the value stands inside a free
+ * text (an error's context, a message's parts), where unknown fields are read as text.
+ */
+export function maskUnder(
+	value: unknown,
+	spec: FieldSpec,
+	reading: Reading,
+	textual = false,
+): unknown {
+	if (spec.kind === 'identifier' || spec.kind === 'amount') return keepExact(value, reading);
+	if (spec.kind === 'secret') return maskSecret(value, spec, reading);
+	if (Array.isArray(value)) return value.map((entry) => maskUnder(entry, spec, reading, textual));
+	if (typeof value === 'object' && value !== null) {
+		if (Buffer.isBuffer(value)) return maskText(value.toString('utf8'), reading, true);
+		return maskRecord(value as IDataObject, reading, textual || spec.kind === 'text');
+	}
+	if (typeof value === 'number') return maskNumber(value, spec, reading);
+	if (typeof value !== 'string') return value;
+	if (reading.known.short.has(value.trim())) return shownFor(value, reading.audience);
+	if (maskedAlready(value)) return value;
+	const model = reading.audience === 'model';
+	switch (spec.kind) {
+		case 'text':
+			return maskText(value, reading, true);
+		case 'unknown':
+			return maskText(value, reading, textual);
+		case 'link':
+			if (/\s/.test(value.trim())) return maskText(value, reading, textual);
+			if (model && spec.ownLink) return linkHost(value, reading);
+			return maskLink(byValue(value, reading), {
+				strong: model,
+				identifiers: reading.known.identifiers,
+			});
+		case 'requisite':
+			// The model never gets a recipient's number; the user keeps a phone, never a card number.
+			if (model && /\d/.test(value)) return maskRequisite(value);
+			return /^[\d\s.-]+$/.test(value) && cardLike(value)
+				? maskRequisite(value)
+				: byValue(value, reading);
+		default:
+			return byValue(value, reading);
+	}
+}
+
+/** A record: each field by its name's kind in the model (or the rule for unknown fields). */
+export function maskRecord(record: IDataObject, reading: Reading, textual = false): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(record)) {
+		setField(out, key, maskField(key, field, reading, textual));
+	}
+	return out;
+}
+
+/** One field of a record, by its name's kind. */
+export function maskField(key: string, value: unknown, reading: Reading, textual = false): unknown {
+	return maskUnder(value, fieldSpec(key), reading, textual);
+}
+
+/** A value that stands alone (not under a field): an unknown, or a text inside an error. */
+export function maskLoose(value: unknown, reading: Reading, textual: boolean): unknown {
+	return maskUnder(value, textual ? TEXT : UNKNOWN, reading, textual);
+}

@@ -1,0 +1,175 @@
+import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
+
+import { maskLoose, maskRecord, maskField, maskText, setField, byValue } from './fields';
+import type { Reading } from './fields';
+import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
+import type { Named } from './learned';
+import type { Audience } from './masks';
+import { maskLink } from './patterns';
+import { keepOpen, openFields } from './reveal';
+
+/*
+ * The gate: the one place where secrets are kept from whoever reads what the package puts out.
+ * Every door passes through it at its edge: the action node's output items and errors
+ * (router.ts), its hints (common/hints.ts), every tool result and tool error (tool/route.ts), the
+ * triggers' output items, and every log line the package writes. Nothing else masks.
+ *
+ * It reads the document's records (contract/records.ts) instead of guessing from a value's look:
+ * - fields.ts: the field rules. Identifiers and amounts are never changed; a secret field is
+ *   masked whatever it holds (an object or a list under it, leaf by leaf); requisites and links
+ *   by their kind; free text and fields the document does not show are searched.
+ * - patterns.ts: what a secret looks like in a free text (card numbers with any separator, key
+ *   and token shapes, links with tokens, `Bearer …`, a named CVV). Read in free text and unknown
+ *   fields only, sparing every identifier the run knows.
+ * - learned.ts: values known by value. The credential's own API key and webhook secrets, from
+ *   every read of it; what secret fields held, for the run and its credential only.
+ * - reveal.ts: Reveal, which opens one field of one record for the user.
+ *
+ * Two readers: the user (output items, errors, hints, logs) keeps what is not a secret (phone
+ * numbers, record links, IDs); the AI model (tool results) gets less: requisites, any long number
+ * in a text, and a record's own link cut to its host.
+ */
+
+export type { Audience } from './masks';
+export { HIDDEN, HIDDEN_IN_PATH, maskRequisite } from './masks';
+export {
+	forgetLearnedSecrets,
+	learnFromAnswer,
+	learnFromRequest,
+	openRun,
+	rememberCredential,
+	rememberSecret,
+} from './learned';
+export { reveal, revealedFields } from './reveal';
+
+function readingFor(ctx: object | undefined, audience: Audience, named?: Named): Reading {
+	return { audience, known: knownFor(ctx, named) };
+}
+
+function gateRecord(json: IDataObject, reading: Reading): IDataObject {
+	const open = openFields(json, reading.audience);
+	if (!open) return maskRecord(json, reading);
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(json)) {
+		setField(out, key, open.has(key) ? field : maskField(key, field, reading));
+	}
+	keepOpen(out, open);
+	return out;
+}
+
+/** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */
+export function gateJson<T>(ctx: object | undefined, value: T, audience: Audience = 'user'): T {
+	const reading = readingFor(ctx, audience, namedIn(value));
+	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+		return gateRecord(value as IDataObject, reading) as T;
+	}
+	return maskLoose(value, reading, false) as T;
+}
+
+/** One text (a hint, a log line, a message) through the gate. */
+export function gateText(
+	ctx: object | undefined,
+	text: string,
+	audience: Audience = 'user',
+): string {
+	return maskText(text, readingFor(ctx, audience), true);
+}
+
+/** Output items (of every output) through the gate; pairing and binary data kept. */
+export function gateItems(
+	ctx: object | undefined,
+	outputs: INodeExecutionData[][],
+	audience: Audience = 'user',
+): INodeExecutionData[][] {
+	const reading = readingFor(
+		ctx,
+		audience,
+		namedIn(outputs.map((items) => items.map((item) => item.json))),
+	);
+	return outputs.map((items) =>
+		items.map((item) => ({ ...item, json: gateRecord(item.json, reading) })),
+	);
+}
+
+/** Properties of an n8n error that are not the error's text: the workflow's node stays as it is. */
+const ERROR_KEPT = new Set(['node', 'timestamp', 'lineNumber', 'level', 'functionality']);
+
+function gateErrorWith<T>(error: T, reading: Reading, seen: Set<object>): T {
+	if (!(error instanceof Error) || seen.has(error)) return error;
+	seen.add(error);
+	const target = error as unknown as Record<string, unknown>;
+	for (const key of Object.getOwnPropertyNames(error)) {
+		if (ERROR_KEPT.has(key)) continue;
+		const value = target[key];
+		if (typeof value === 'string') target[key] = maskText(value, reading, true);
+		else if (value instanceof Error) gateErrorWith(value, reading, seen);
+		else if (typeof value === 'object' && value !== null) {
+			target[key] = maskLoose(value, reading, true);
+		}
+	}
+	return error;
+}
+
+/**
+ * An error through the gate, in place (n8n tells errors apart by their class): its message,
+ * description, stack, context, cause and the response n8n keeps with it, at any depth.
+ */
+export function gateError<T>(ctx: object | undefined, error: T, audience: Audience = 'user'): T {
+	const named: Named = { secrets: [], identifiers: [] };
+	if (error instanceof Error) {
+		// What the error's own records name (the service's error body it keeps).
+		for (const key of ['context', 'cause', 'errorResponse', 'response']) {
+			const part = namedIn((error as unknown as Record<string, unknown>)[key]);
+			named.secrets.push(...part.secrets);
+			named.identifiers.push(...part.identifiers);
+		}
+	}
+	return gateErrorWith(error, readingFor(ctx, audience, named), new Set());
+}
+
+/**
+ * A redirect's Location as an error shows it: without its query and fragment, and its path
+ * through the gate with every token-like segment hidden (an error never needs them).
+ */
+export function gateLocation(ctx: object | undefined, location: string): string {
+	const cut = location.split(/[?#]/)[0];
+	return maskLink(byValue(cut, readingFor(ctx, 'user')), { strong: true });
+}
+
+/** The package's logger for a context: every line and its metadata through the gate. */
+export function gateLogger(ctx: { logger: Logger }): Logger {
+	const { logger } = ctx;
+	const line = (level: keyof Logger) => (message: string, meta?: Parameters<Logger['info']>[1]) => {
+		const shown = gateText(ctx, message);
+		if (meta === undefined) logger[level](shown);
+		else logger[level](shown, gateJson(ctx, meta));
+	};
+	return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+/**
+ * A trigger's method run through the gate: the error it throws. (n8n's contexts are not wrapped:
+ * their log lines pass gateLogger where they are written.)
+ */
+export async function throughGate<T extends object, R>(
+	ctx: T,
+	method: (this: T) => Promise<R>,
+): Promise<R> {
+	try {
+		return await method.call(ctx);
+	} catch (error) {
+		throw gateError(ctx, error);
+	}
+}
+
+/**
+ * A tool result as the model may see it, with `secrets` (e.g. the credential's) masked besides
+ * what the gate knows: for a caller that has no context.
+ */
+export function maskForModel(json: IDataObject, secrets: string[] = []): IDataObject {
+	const named: Named = {
+		secrets: secrets.filter((secret) => typeof secret === 'string' && secret.length >= MIN_IN_TEXT),
+		identifiers: [],
+	};
+	return gateRecord(json, readingFor(undefined, 'model', named));
+}

@@ -1,0 +1,409 @@
+import { createHash } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { fieldSpec } from '../contract/records';
+import type { FieldSpec } from '../contract/records';
+import { decoded, LINK, maskLink } from './patterns';
+
+/*
+ * Learned values: the secrets (and identifiers) the gate knows by value.
+ *
+ * - The credential's own API key and webhook secrets (current and previous) are known from every
+ *   read of the credential on, at every door: they are the credential's, not learned from an
+ *   answer, and a trigger that keeps its secrets between requests must still hide them.
+ * - A value is learned as a secret only from a secret field (by the record model of
+ *   contract/records.ts: an API key, a session token, a webhook secret, a card number, a CVV, an
+ *   invite token, also where a link carries it as its token) of an answer, a request, or the
+ *   value being shown. It is known to the run that saw it and to later runs of the same
+ *   credential (a token one tool call read stays hidden in the next call's answer), never to
+ *   another credential's runs, and never for the process.
+ * - Identifiers a run handled (the IDs of its path, the identifier fields of its answers) are
+ *   known too, so that the free-text patterns never take one for a secret inside a text.
+ */
+
+/** A memory bound on the credentials' own values, and on the values learned per credential. */
+const PROCESS_LIMIT = 1024;
+/** A memory bound on the values one run keeps (secrets and identifiers each). */
+const RUN_LIMIT = 2048;
+/** Values shorter than this are matched only as a whole field value (a CVV is 3 digits). */
+export const MIN_IN_TEXT = 8;
+
+/** The credentials' own values, from any read of a credential. */
+const credentialValues = new Set<string>();
+/** What runs of one credential learned, by the credential's digest. */
+const byCredential = new Map<string, Set<string>>();
+
+interface RunState {
+	secrets: Set<string>;
+	identifiers: Set<string>;
+	credential?: string;
+}
+const runs = new WeakMap<object, RunState>();
+
+/** A version of the credentials' own values, for the pattern built from them. */
+const credentialsVersion = { value: 0 };
+/** A version of what runs and credentials learned, for the patterns built from it. */
+const learnedVersion = { value: 0 };
+
+function bounded(set: Set<string>, limit: number): void {
+	for (const oldest of set) {
+		if (set.size <= limit) break;
+		set.delete(oldest);
+	}
+}
+
+/**
+ * The run a context belongs to: the first object on its prototype chain that has a state (the
+ * poll trigger calls the service through `Object.create(ctx)`), else the context itself.
+ */
+function runOf(ctx: object | undefined, create: boolean): RunState | undefined {
+	let at: object | null | undefined = ctx;
+	while (at && at !== Object.prototype) {
+		const found = runs.get(at);
+		if (found) return found;
+		at = Object.getPrototypeOf(at) as object | null;
+	}
+	if (!create || !ctx) return undefined;
+	const made: RunState = { secrets: new Set(), identifiers: new Set() };
+	runs.set(ctx, made);
+	return made;
+}
+
+/** Opens a run on a context: what its calls learn is kept for its doors. */
+export function openRun(ctx: object): void {
+	runOf(ctx, true);
+}
+
+function usable(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= 100) {
+		return String(value);
+	}
+	if (typeof value !== 'string') return undefined;
+	const trimmed = value.trim();
+	return trimmed.length >= 3 ? trimmed : undefined;
+}
+
+/**
+ * A secret value this run handled, masked wherever it shows up from now on in this run, and
+ * (`forCredential`, for a long value) in later runs of the same credential too.
+ */
+export function rememberSecret(
+	ctx: object | undefined,
+	value: unknown,
+	forCredential = false,
+): void {
+	const text = usable(value);
+	if (text === undefined) return;
+	const run = runOf(ctx, true);
+	if (!run) return;
+	if (run.secrets.size < RUN_LIMIT && !run.secrets.has(text)) {
+		run.secrets.add(text);
+		if (typeof value === 'string' && value !== text) run.secrets.add(value);
+		learnedVersion.value++;
+	}
+	if (forCredential && run.credential !== undefined && text.length >= MIN_IN_TEXT) {
+		let learned = byCredential.get(run.credential);
+		if (!learned) {
+			learned = new Set();
+			byCredential.set(run.credential, learned);
+			for (const oldest of byCredential.keys()) {
+				if (byCredential.size <= PROCESS_LIMIT) break;
+				byCredential.delete(oldest);
+			}
+		}
+		if (!learned.has(text)) {
+			learned.add(text);
+			bounded(learned, PROCESS_LIMIT);
+			learnedVersion.value++;
+		}
+	}
+}
+
+/** An identifier this run handled: never taken for a secret by its look. */
+export function rememberIdentifier(ctx: object | undefined, value: unknown): void {
+	const text = usable(value);
+	const run = runOf(ctx, true);
+	if (text === undefined || !run || run.identifiers.size >= RUN_LIMIT) return;
+	run.identifiers.add(text);
+}
+
+/**
+ * The credential's API key and webhook secrets (current and previous), from a read of it: known
+ * at every door from now on. With `ctx`, the run is bound to the credential, so what it learns is
+ * known to the credential's later runs and to no other credential's.
+ */
+export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
+	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
+		const value = data[field];
+		if (typeof value !== 'string') continue;
+		for (const form of [value, value.trim()]) {
+			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
+			credentialValues.add(form);
+			credentialsVersion.value++;
+		}
+	}
+	if (credentialValues.size > PROCESS_LIMIT) {
+		bounded(credentialValues, PROCESS_LIMIT);
+		credentialsVersion.value++;
+	}
+	if (!ctx) return;
+	const run = runOf(ctx, true);
+	if (run && run.credential === undefined) {
+		learnedVersion.value++;
+		const digest = createHash('sha256')
+			.update(`${String(data.baseUrl ?? '')}\n${String(data.apiKey ?? '')}`)
+			.digest('hex');
+		run.credential = digest;
+	}
+}
+
+/** Forgets everything learned, as a new n8n process starts (for tests). */
+export function forgetLearnedSecrets(): void {
+	credentialValues.clear();
+	byCredential.clear();
+	credentialsVersion.value++;
+	learnedVersion.value++;
+}
+
+/** What a door knows: the credentials' values, what its run and credential learned, and extras. */
+export interface KnownValues {
+	/** Secrets of the run and its credential, and the extras (by value). */
+	own: Set<string>;
+	/** The credentials' own values (one shared pattern, rebuilt only when they change). */
+	credentials: ReadonlySet<string>;
+	identifiers: Set<string>;
+}
+
+export function knownValues(
+	ctx: object | undefined,
+	extraSecrets: Iterable<string> = [],
+	extraIdentifiers: Iterable<string> = [],
+): KnownValues {
+	const run = runOf(ctx, false);
+	const own = new Set<string>(extraSecrets);
+	for (const value of run?.secrets ?? []) own.add(value);
+	const learned = run?.credential === undefined ? undefined : byCredential.get(run.credential);
+	for (const value of learned ?? []) own.add(value);
+	const identifiers = new Set<string>(extraIdentifiers);
+	for (const value of run?.identifiers ?? []) identifiers.add(value);
+	// A secret is never spared as an identifier.
+	for (const value of own) identifiers.delete(value);
+	for (const value of credentialValues) identifiers.delete(value);
+	return { own, credentials: credentialValues, identifiers };
+}
+
+/* ------------------------------------------------------------ learning from what is shown or sent */
+
+/** What a value names: its secret fields' values (also a link's token), and its identifiers. */
+export interface Named {
+	secrets: string[];
+	identifiers: string[];
+}
+
+/** Every leaf (string or number) of a value, as text. */
+function leaves(value: unknown, out: string[]): void {
+	if (typeof value === 'string' || typeof value === 'number') out.push(String(value));
+	else if (Array.isArray(value)) for (const entry of value) leaves(entry, out);
+	else if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		for (const field of Object.values(value)) leaves(field, out);
+	}
+}
+
+/**
+ * What `value` names, read by the record model: everything under a secret field, the token a
+ * link carries where it stands as one (after `/invite/`, as `?token=`), and identifier values.
+ */
+export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
+	if (spec?.kind === 'secret') {
+		const found: string[] = [];
+		leaves(value, found);
+		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
+		for (const text of found) {
+			if (!(spec.secret === 'token' && /^[A-Z]{2,10}$/.test(text))) named.secrets.push(text);
+		}
+		return;
+	}
+	if (typeof value === 'string' || typeof value === 'number') {
+		if (spec?.kind === 'identifier') {
+			named.identifiers.push(String(value));
+			return;
+		}
+		if (typeof value === 'string' && spec?.kind !== 'amount') {
+			for (const link of value.match(LINK) ?? []) {
+				maskLink(link, {
+					strong: spec?.kind === 'link' && spec.ownLink === true,
+					found: named.secrets,
+				});
+			}
+		}
+		return;
+	}
+	if (Array.isArray(value)) {
+		for (const entry of value) collect(entry, named, spec);
+		return;
+	}
+	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
+		for (const [name, field] of Object.entries(value)) collect(field, named, fieldSpec(name));
+	}
+}
+
+/** What a value names (see collect), from a JSON text too. */
+export function namedIn(value: unknown): Named {
+	const named: Named = { secrets: [], identifiers: [] };
+	let parsed = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value) as unknown;
+		} catch {
+			parsed = value;
+		}
+	}
+	collect(parsed, named);
+	named.secrets = named.secrets.filter((entry) => entry.trim().length >= 3);
+	return named;
+}
+
+/** What an answer of the service taught: the secrets its secret fields carry, and its identifiers. */
+export function learnFromAnswer(ctx: object | undefined, body: unknown): void {
+	const named = namedIn(body);
+	for (const value of named.secrets) rememberSecret(ctx, value, true);
+	for (const value of named.identifiers) rememberIdentifier(ctx, value);
+}
+
+/**
+ * What a request sends: the segments of its path that its shown path hides (an invite's token)
+ * are secrets, the ones it shows are identifiers (a payout's ID); every body field the model
+ * names a secret, and a requisite (card or phone number) the run sends, is a secret of the run.
+ */
+export function learnFromRequest(
+	ctx: object | undefined,
+	request: { path: string; shownPath?: string; body?: IDataObject; qs?: IDataObject },
+): void {
+	const shown = new Set((request.shownPath ?? request.path).split('/'));
+	for (const segment of request.path.split('?')[0].split('/')) {
+		if (segment === '') continue;
+		if (shown.has(segment)) {
+			rememberIdentifier(ctx, decoded(segment));
+			continue;
+		}
+		rememberSecret(ctx, segment, true);
+		rememberSecret(ctx, decoded(segment), true);
+	}
+	for (const source of [request.body, request.qs]) {
+		if (!source || typeof source !== 'object') continue;
+		const named = namedIn(source);
+		for (const value of named.secrets) rememberSecret(ctx, value);
+		for (const value of named.identifiers) rememberIdentifier(ctx, value);
+		for (const [key, value] of Object.entries(source)) {
+			if (
+				fieldSpec(key).kind === 'requisite' &&
+				(typeof value === 'string' || typeof value === 'number')
+			) {
+				rememberSecret(ctx, String(value));
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------ finding known values */
+
+/** Every way a value can be written in an answer, a link or a JSON text. */
+function formsOf(value: string): string[] {
+	const forms = new Set<string>([value]);
+	const encoded = encodeURIComponent(value);
+	forms.add(encoded);
+	forms.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+	forms.add(encodeURI(value));
+	forms.add(encoded.replace(/%20/g, '+'));
+	for (const form of [...forms]) {
+		const escaped = JSON.stringify(form).slice(1, -1);
+		forms.add(escaped);
+		// A JSON text inside a JSON string (a raw body kept as text, then serialised).
+		forms.add(JSON.stringify(escaped).slice(1, -1));
+	}
+	return [...forms].filter((form) => form.length >= 3);
+}
+
+function escapeForPattern(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** Separators a number may be written with: spaces of any width, brackets, dots, dashes. */
+const DIGIT_GAP = '[\\s\\u00a0\\u2007\\u2009\\u202f().\\-\\u2010-\\u2013]*';
+
+/** One pattern that finds any form of any of the values (undefined: none to find). */
+function patternOf(values: Iterable<string>): RegExp | undefined {
+	const parts = new Set<string>();
+	for (const value of values) {
+		if (value.length < MIN_IN_TEXT) continue;
+		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
+		const digits = value.replace(/\D/g, '');
+		if (/^\+?[\d\s().-]+$/.test(value) && digits.length >= 10) {
+			parts.add(`\\+?${digits.split('').join(DIGIT_GAP)}`);
+		}
+	}
+	if (parts.size === 0) return undefined;
+	// Longest first: where two forms start at one place, the whole of the longer one goes.
+	return new RegExp([...parts].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+/** The pattern of the credentials' own values, made again only when they change. */
+const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
+
+function credentialsPattern(): RegExp | undefined {
+	if (credentialPattern.built !== credentialsVersion.value) {
+		credentialPattern.pattern = patternOf(credentialValues);
+		credentialPattern.built = credentialsVersion.value;
+	}
+	return credentialPattern.pattern;
+}
+
+/** What a door finds by value. */
+export interface Known {
+	/** The credentials' own values: found everywhere, also inside an identifier. */
+	credentials?: RegExp;
+	/** What the run and its credential learned: found everywhere but in identifiers and amounts. */
+	learned: RegExp[];
+	/** Short secrets (a CVV): a whole field value only. */
+	short: Set<string>;
+	/** Identifiers the patterns spare. */
+	identifiers: ReadonlySet<string>;
+}
+
+/** The pattern of what a run and its credential learned, made again only when that changes. */
+const runPatterns = new WeakMap<
+	RunState,
+	{ version: number; values: Set<string>; pattern?: RegExp }
+>();
+
+function runPattern(run: RunState | undefined): { values: Set<string>; pattern?: RegExp } {
+	if (!run) return { values: new Set() };
+	const version = learnedVersion.value + credentialsVersion.value;
+	const cached = runPatterns.get(run);
+	if (cached && cached.version === version) return cached;
+	const values = new Set(run.secrets);
+	const learned = run.credential === undefined ? undefined : byCredential.get(run.credential);
+	for (const value of learned ?? []) values.add(value);
+	for (const value of credentialValues) values.delete(value);
+	const made = { version, values, pattern: patternOf(values) };
+	runPatterns.set(run, made);
+	return made;
+}
+
+export function knownFor(
+	ctx: object | undefined,
+	named: Named = { secrets: [], identifiers: [] },
+): Known {
+	const values = knownValues(ctx, named.secrets, named.identifiers);
+	const short = new Set<string>();
+	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
+	const ofRun = runPattern(runOf(ctx, false));
+	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
+	const extra = patternOf(
+		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
+	);
+	const learned = [ofRun.pattern, extra].filter((pattern): pattern is RegExp => !!pattern);
+	return { credentials: credentialsPattern(), learned, short, identifiers: values.identifiers };
+}

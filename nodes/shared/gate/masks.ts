@@ -1,0 +1,51 @@
+/*
+ * How masked values look: what replaces a secret for each reader. Nothing here decides what is a
+ * secret (fields.ts reads the record model, patterns.ts free text, learned.ts known values).
+ */
+
+/** The two readers: the user (output items, errors, hints, logs) and the AI model (tool results). */
+export type Audience = 'user' | 'model';
+
+/** What replaces a secret in a tool result. */
+export const HIDDEN = '[hidden from the AI model]';
+/** What replaces a secret for the user, and a token inside a link or a text (short, so the rest stays readable). */
+export const HIDDEN_PART = '[hidden]';
+
+/**
+ * What an error or a log shows in place of a path segment that is a secret (an invite's token):
+ * the path as shown (ApiRequest.shownPath) declares the secret, and the gate learns it from it.
+ */
+export const HIDDEN_IN_PATH = '[invite token hidden]';
+
+/** "•••• 1234": a number (card or phone) with its last four digits only. */
+export function maskRequisite(value: string): string {
+	const digits = value.replace(/\D/g, '');
+	return digits.length > 4 ? `•••• ${digits.slice(-4)}` : '••••';
+}
+
+/** "•••• •••• •••• 1234": a card number the way the card itself is usually shown. */
+export function maskCardNumber(value: string): string {
+	const digits = value.replace(/\D/g, '');
+	return digits.length > 4 ? `•••• •••• •••• ${digits.slice(-4)}` : '•••• •••• •••• ••••';
+}
+
+/** "whsec_…9f3a": a secret with its last four characters only. */
+export function maskKeepingEnd(value: string): string {
+	if (value.length <= 8) return '••••';
+	const prefix = value.startsWith('whsec_') ? 'whsec_' : '';
+	return `${prefix}…${value.slice(-4)}`;
+}
+
+/** Values masked already: dots, then at most the last four digits. */
+export function maskedAlready(value: string): boolean {
+	return /^[•*…][•*…\s-]*\d{0,4}$/.test(value);
+}
+
+/** A phone or card number as written: digits, spaces, brackets, dashes, a leading plus. */
+export const NUMBER = /^\+?[\d\s().-]+$/;
+
+/** What a secret found by its value becomes: a number keeps its last four digits. */
+export function shownFor(value: string, audience: Audience): string {
+	if (NUMBER.test(value) && value.replace(/\D/g, '').length >= 10) return maskRequisite(value);
+	return audience === 'model' ? HIDDEN : HIDDEN_PART;
+}

@@ -1,0 +1,254 @@
+import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
+import { HIDDEN_PART, maskKeepingEnd, maskRequisite } from './masks';
+
+/*
+ * Free-text patterns: what a secret looks like when nothing names it. They are read only in free
+ * text (messages, comments, log lines, error texts) and in fields the document does not show
+ * (fields.ts decides which), never in an identifier or an amount. A value this run knows as an
+ * identifier (learned.ts) is never taken for a secret by its look, also inside a text.
+ */
+
+/** A field name without case and separators: `X-Api-Key` and `api_key` are both `xapikey`. */
+export function normalise(key: string): string {
+	return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Query or fragment parameters whose value is a credential whatever it looks like. */
+const SECRET_PARAMETERS = new Set([
+	normalise(INVITE_URL_TOKEN_PARAMETER),
+	't',
+	'k',
+	'key',
+	'code',
+	'secret',
+	'invite',
+	'invitetoken',
+	'auth',
+	'session',
+	'sig',
+	'signature',
+	'password',
+	'apikey',
+	'accesstoken',
+	'refreshtoken',
+	'sessiontoken',
+	'jwt',
+]);
+/** Path segments after which the next segment is an invite's token (`/auth/invites/{token}`). */
+const INVITE_SEGMENTS = new Set(['invite', 'invites', 'invitation', 'invitations', 'join', 'i']);
+
+/**
+ * A value that can be a token: no spaces, and either long or mixing letters and digits, such as
+ * `inv_3f9a…`, a UUID or a base64 string. Plain words (`accept`, `company-payments`) are not.
+ */
+export function tokenLike(value: string): boolean {
+	if (!/^[A-Za-z0-9._~+=%-]+$/.test(value)) return false;
+	if (value.length >= 24) return true;
+	if (value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value)) return true;
+	// Random letters in both cases (`QwErTyUiOp…`), which words and slugs are not.
+	return value.length >= 10 && /[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value.slice(1));
+}
+
+export function decoded(value: string): string {
+	try {
+		return decodeURIComponent(value);
+	} catch {
+		return value;
+	}
+}
+
+/**
+ * How a link is read. For the model every token-like path segment is a token; for the user only
+ * the one after an invite segment (record IDs in links stay readable). `found` collects what was
+ * hidden by where it stands, so that the same token is known by value elsewhere. A segment this
+ * run knows as an identifier is never hidden.
+ */
+export interface LinkReading {
+	strong: boolean;
+	found?: string[];
+	identifiers?: ReadonlySet<string>;
+}
+
+/** The path part of a link with its token segments hidden. */
+function maskPath(path: string, reading: LinkReading): string {
+	const segments = path.split('/');
+	return segments
+		.map((segment, index) => {
+			if (segment === '') return segment;
+			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
+			if (!(after || (reading.strong && tokenLike(segment)))) return segment;
+			if (!after && reading.identifiers?.has(decoded(segment))) return segment;
+			// Only a segment named a token by where it stands is learned: an ID is not a secret.
+			if (after) reading.found?.push(segment, decoded(segment));
+			return HIDDEN_PART;
+		})
+		.join('/');
+}
+
+/** `a=1&token=…` with every credential value hidden. */
+function maskParameters(text: string, reading: LinkReading): string {
+	return text
+		.split('&')
+		.map((pair) => {
+			const at = pair.indexOf('=');
+			if (at < 0) return pair;
+			const name = pair.slice(0, at);
+			const value = pair.slice(at + 1);
+			const named = normalise(name);
+			const byName =
+				SECRET_PARAMETERS.has(named) || /token|invite|code|secret|key|auth|sig|ref/.test(named);
+			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
+			const byLook =
+				reading.strong && tokenLike(decoded(value)) && !reading.identifiers?.has(decoded(value));
+			const secret = value !== '' && (byName || byLook);
+			if (!secret) return pair;
+			// Learned only when its name says it is a credential, not for a look or a loose name.
+			if (SECRET_PARAMETERS.has(named) || /token|secret|invite/.test(named)) {
+				reading.found?.push(value, decoded(value));
+			}
+			return `${name}=${HIDDEN_PART}`;
+		})
+		.join('&');
+}
+
+/** A link or a path with the tokens in its path, query and fragment hidden. */
+export function maskLink(link: string, reading: LinkReading): string {
+	const hashAt = link.indexOf('#');
+	const beforeHash = hashAt < 0 ? link : link.slice(0, hashAt);
+	const fragment = hashAt < 0 ? undefined : link.slice(hashAt + 1);
+	const queryAt = beforeHash.indexOf('?');
+	const pathPart = queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt);
+	const query = queryAt < 0 ? undefined : beforeHash.slice(queryAt + 1);
+	// The host stays as it is: only what follows it can carry a token.
+	const scheme =
+		/^(?:[a-z][a-z0-9+.-]*:\/\/[^/]*|www\.[^/]*|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?=\/|$))/i.exec(
+			pathPart,
+		)?.[0] ?? '';
+	let out = scheme + maskPath(pathPart.slice(scheme.length), reading);
+	if (query !== undefined) out += `?${maskParameters(query, reading)}`;
+	if (fragment !== undefined) {
+		// A fragment is read both ways: `#token=…` and `#/invite/…`.
+		const fragmentQueryAt = fragment.indexOf('?');
+		const head = fragmentQueryAt < 0 ? fragment : fragment.slice(0, fragmentQueryAt);
+		const tail = fragmentQueryAt < 0 ? undefined : fragment.slice(fragmentQueryAt + 1);
+		out += `#${head.includes('=') ? maskParameters(head, reading) : maskPath(head, reading)}`;
+		if (tail !== undefined) out += `?${maskParameters(tail, reading)}`;
+	}
+	return out;
+}
+
+/**
+ * Links with a scheme, `www.` links, host names followed by a path or query
+ * (`pay.example.com/invite/…`) and absolute paths (`/auth/invites/…`) in a text.
+ */
+export const LINK =
+	/(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?=[/?#])|(?<![\w.~%-])\/(?=[\w.~%-]))[^\s"'<>`\\[\]]*/gi;
+/** `token=…`, `api_key: "…"`, `password = …` written in a text. */
+const NAMED_SECRET =
+	/\b((?:invite[_ -]?|session[_ -]?|access[_ -]?|refresh[_ -]?|auth[_ -]?)?token|api[_ -]?key|x-api-key|secret|password)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'&,;)\\]+)/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
+/**
+ * Key and invite-token shapes (`sk_…`, `inv_…`): random, so letters and digits mixed, or long.
+ * An invoice number such as `inv_20261142` is neither.
+ */
+const KEY_SHAPES = /\b(?:sk|rk|ak|pk|inv)_[A-Za-z0-9_-]{8,}/g;
+function randomPart(match: string): boolean {
+	const body = match.slice(match.indexOf('_') + 1);
+	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
+}
+/** A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped). */
+const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
+/**
+ * A separator a text may put between the groups of a card number: spaces (also no-break, thin and
+ * narrow no-break), dots, dashes, each alone or around a dash.
+ */
+const SEP =
+	'(?:[\\s\\u00a0\\u2007\\u2009\\u202f]?[.\\-\\u2010-\\u2013][\\s\\u00a0\\u2007\\u2009\\u202f]?|[\\s\\u00a0\\u2007\\u2009\\u202f.])';
+/**
+ * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
+ * those separators; not part of a longer word (a UUID's last groups are not a card number). A
+ * match is a card number when its 13–19 digits pass the card checksum (cardLike).
+ */
+const CARD_DIGITS = new RegExp(
+	`(?<![A-Za-z0-9_-])(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5})(?![A-Za-z0-9_]|[.,]\\d)`,
+	'g',
+);
+/** A number the model is never given in a text: a phone or card requisite (10 digits or more). */
+const LONG_NUMBER = /\+?\d{10,}/g;
+
+export function luhn(digits: string): boolean {
+	let sum = 0;
+	for (let index = 0; index < digits.length; index++) {
+		let digit = Number(digits[digits.length - 1 - index]);
+		if (index % 2 === 1) {
+			digit *= 2;
+			if (digit > 9) digit -= 9;
+		}
+		sum += digit;
+	}
+	return sum % 10 === 0;
+}
+
+/** A card number found in a text: 13–19 digits that pass the card checksum. */
+export function cardLike(match: string): boolean {
+	const digits = match.replace(/\D/g, '');
+	return digits.length >= 13 && digits.length <= 19 && luhn(digits);
+}
+
+/** What the patterns read: for whom, in a free text or an unknown field, sparing what identifiers. */
+export interface PatternReading {
+	strong: boolean;
+	/** A free text (a message, an error), where the model loses any long number too. */
+	inText: boolean;
+	identifiers: ReadonlySet<string>;
+}
+
+/** A match that is (part of) an identifier this run knows: never a secret by its look. */
+function isIdentifier(match: string, identifiers: ReadonlySet<string>): boolean {
+	if (identifiers.size === 0) return false;
+	if (identifiers.has(match)) return true;
+	const digits = match.replace(/\D/g, '');
+	for (const id of identifiers) {
+		if (id.includes(match)) return true;
+		if (digits.length >= 10 && id.replace(/\D/g, '') === digits && /^\d[\d\s.-]*$/.test(id)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/** Every secret a text shows by its look, hidden; the rest of the text as it was. */
+export function maskPatterns(text: string, reading: PatternReading): string {
+	const { identifiers } = reading;
+	const unlessId = (replace: (match: string) => string) => (match: string) =>
+		isIdentifier(match, identifiers) ? match : replace(match);
+	let out = text.replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
+	out = out.replace(
+		JWT,
+		unlessId(() => HIDDEN_PART),
+	);
+	out = out.replace(BEARER, (_match, kind: string) => `${kind} ${HIDDEN_PART}`);
+	out = out.replace(
+		KEY_SHAPES,
+		unlessId((match) => (randomPart(match) ? HIDDEN_PART : match)),
+	);
+	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
+	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
+		value.startsWith('[hidden') ? match : `${name}${separator}${HIDDEN_PART}`,
+	);
+	out = out.replace(
+		CVV_IN_TEXT,
+		(_match, name: string, separator: string) => `${name}${separator}•••`,
+	);
+	out = out.replace(
+		CARD_DIGITS,
+		unlessId((match) => (cardLike(match) ? maskRequisite(match) : match)),
+	);
+	// For the model, any long number in a free text (a phone or card requisite).
+	if (reading.strong && reading.inText) {
+		out = out.replace(LONG_NUMBER, unlessId(maskRequisite));
+	}
+	return out;
+}
