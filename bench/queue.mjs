@@ -8,12 +8,13 @@
 //
 // Three active workflows, each "<start node> → No Operation":
 //   - webhook: n8n's Webhook node, POST, Respond "Immediately" (the way our trigger answers)
-//   - trigger: our trigger, default options: in queue mode it claims each delivery in n8n's Redis
-//              (its static-data store, prefilled to 1,000 ids, is not used then)
-//   - static:  our trigger with Delivery Store "Workflow Static Data", its store prefilled to the
-//              default cap of 1,000 delivery ids (steady state: every delivery evicts one): the
-//              store before the Redis claim, for the claim's row (deliveries/s and mean answer
-//              time, Redis claim / static data, within each run)
+//   - trigger: the queue-mode companion's trigger (companion/, n8n-nodes-company-payments-queue):
+//              it claims each delivery in the Redis of its redis credential (here n8n's queue
+//              Redis)
+//   - static:  the core package's trigger, which keeps delivery IDs in the workflow static data,
+//              prefilled to the default cap of 1,000 delivery ids (steady state: every delivery
+//              evicts one), for the claim's row (deliveries/s and mean answer time, Redis claim /
+//              static data, within each run)
 // Every delivery: a 1 KiB order.status_changed body, a valid X-Service-Signature and a new
 // X-Service-Delivery-Id (the Webhook node gets the same requests and ignores both headers).
 //
@@ -31,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { N8N_VERSION } from '../harness/n8n.mjs';
+import { freePort, N8N_VERSION } from '../harness/n8n.mjs';
 import { createWorkflow, startQueueDeployment } from '../harness/queue.mjs';
 import { redisBinary } from '../harness/services.mjs';
 import {
@@ -111,8 +112,18 @@ async function main() {
 	log(
 		`starting the queue deployment (n8n ${N8N_VERSION}, Postgres, Redis, 1 main, 2 workers, 2 webhook processes)`,
 	);
+	// The companion's Redis credential names n8n's queue Redis, whose port is known only once the
+	// deployment runs: the port is taken first and given to the deployment.
+	const redisPort = await freePort();
 	const queue = await startQueueDeployment({
+		packages: [path.join(ROOT, 'companion')],
+		redisPort,
 		credentials: [
+			{
+				name: 'bench redis',
+				type: 'redis',
+				data: { host: '127.0.0.1', port: redisPort, database: 0, password: '', ssl: false },
+			},
 			{
 				name: 'bench',
 				type: CREDENTIAL_TYPE,
@@ -128,12 +139,19 @@ async function main() {
 	});
 	const client = httpClient(CONCURRENCY);
 	try {
-		const [credential] = queue.credentials;
+		const [redisCredential, credential] = queue.credentials;
 		const webhook = webhookWorkflow('queue-webhook-noop', [noOp()], { responseMode: 'onReceived' });
-		const trigger = triggerWorkflow('queue-trigger', credential, prefilledStore(STORE));
-		const staticStore = triggerWorkflow('queue-trigger-static', credential, prefilledStore(STORE), {
-			deliveryStore: 'staticData',
-		});
+		const trigger = triggerWorkflow('queue-trigger', credential, undefined, {}, { typeVersion: 2 });
+		const claiming = trigger.workflow.nodes[0];
+		claiming.type = 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger';
+		claiming.credentials.redis = { id: redisCredential.id, name: redisCredential.name };
+		const staticStore = triggerWorkflow(
+			'queue-trigger-static',
+			credential,
+			prefilledStore(STORE),
+			{},
+			{ typeVersion: 2 },
+		);
 		const targets = {
 			webhook: {
 				name: 'webhook',

@@ -170,11 +170,12 @@ export function queueEnv({ postgres, redis, proxyUrl, extra = {} }) {
  * file can start deployments of several versions one after the other.
  *
  * `packages` installs further built packages (their root folders) beside this one in every
- * process, e.g. the queue-mode companion (`companion/`).
+ * process, e.g. the queue-mode companion (`companion/`). `redisPort` fixes the queue Redis's port
+ * (free, chosen by the caller) for credentials that must name it before the start.
  *
  * @param {{ credentials?: object[], workflows?: object[], workers?: number,
  *   webhookProcesses?: number, env?: Record<string,string>, version?: string,
- *   packages?: string[], log?: (line: string) => void }} [options]
+ *   packages?: string[], redisPort?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<QueueDeployment>}
  */
 export async function startQueueDeployment({
@@ -185,6 +186,7 @@ export async function startQueueDeployment({
 	env = {},
 	version,
 	packages = [],
+	redisPort,
 	log = () => {},
 } = {}) {
 	const started = Date.now();
@@ -242,7 +244,7 @@ export async function startQueueDeployment({
 		let t = Date.now();
 		[deployment.postgres, deployment.redis] = await Promise.all([
 			startPostgres({ dir: path.join(root, 'postgres') }),
-			startRedis({ dir: path.join(root, 'redis') }),
+			startRedis({ dir: path.join(root, 'redis'), port: redisPort }),
 		]);
 		timings.stores = Date.now() - t;
 		log(

@@ -482,18 +482,38 @@ for (const version of VERSIONS) {
 			}
 			const executions = await settledCounts(ids, { workflow: recipeWorkflowId });
 			// Executions whose "Handle each change once" ran: its output carries `once:<delivery ID>`.
-			const handled = Object.fromEntries(ids.map((id) => [id, 0]));
-			const sql = `SELECT substring(d.data from 'once:(dlv_[A-Za-z0-9_-]+)') AS id, count(*)
-				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
-				WHERE e."workflowId" = '${recipeWorkflowId}' AND d.data LIKE '%once:dlv_recipe_%' GROUP BY 1`;
-			const out = execFileSync(
-				psqlBinary(),
-				['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'postgres', '-d', 'postgres'],
-				{ input: `\\pset format unaligned\n\\pset tuples_only on\n${sql};\n`, encoding: 'utf8' },
-			);
-			for (const line of out.split('\n')) {
-				const [id, n] = line.split('|');
-				if (id in handled) handled[id] = Number(n);
+			const handledNow = () => {
+				const handled = Object.fromEntries(ids.map((id) => [id, 0]));
+				const sql = `SELECT substring(d.data from 'once:(dlv_[A-Za-z0-9_-]+)') AS id, count(*)
+					FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+					WHERE e."workflowId" = '${recipeWorkflowId}' AND d.data LIKE '%once:dlv_recipe_%' GROUP BY 1`;
+				const out = execFileSync(
+					psqlBinary(),
+					['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'postgres', '-d', 'postgres'],
+					{ input: `\\pset format unaligned\n\\pset tuples_only on\n${sql};\n`, encoding: 'utf8' },
+				);
+				for (const line of out.split('\n')) {
+					const [id, n] = line.split('|');
+					if (id in handled) handled[id] = Number(n);
+				}
+				return handled;
+			};
+			// The executions exist before the workers finish them: wait until every delivery was
+			// handled and the counts stay the same for 2.5 s (or 90 s passed).
+			let handled = handledNow();
+			let last = JSON.stringify(handled);
+			let since = Date.now();
+			const deadline = Date.now() + 90_000;
+			while (Date.now() < deadline) {
+				const done = Object.values(handled).every((n) => n >= 1);
+				if (done && Date.now() - since >= 2_500) break;
+				await sleep(300);
+				handled = handledNow();
+				const key = JSON.stringify(handled);
+				if (key !== last) {
+					last = key;
+					since = Date.now();
+				}
 			}
 			m.recipeB = {
 				pairs: ids.length,
