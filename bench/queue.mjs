@@ -291,9 +291,9 @@ workers finished every execution. Method: \`bench/queue.mjs\` (header comment).
 | Start node → No Operation | 2 webhook processes | 1 webhook process | 2 vs 1 |
 | --- | --- | --- | --- |
 | n8n Webhook node (respond immediately) | ${range(r.rates.two.webhook, '/s')} | ${range(r.rates.one.webhook, '/s')} | ${ratioText(r.ratios.scaleWebhook)} |
-| Company Payments Trigger (default: Redis claim in queue mode) | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
+| Company Payments Trigger (Queue Mode), the companion: Redis claim | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
 | **Trigger / Webhook node** (target ≥ 0.9×) | **${ratioText(r.ratios.two)}** (${target}) | ${ratioText(r.ratios.one)} | |
-| Company Payments Trigger, Delivery Store "Workflow Static Data" (full at 1,000 IDs) | ${range(r.rates.two.static, '/s')} | ${range(r.rates.one.static, '/s')} | |
+| Company Payments Trigger, the core: workflow static data (full at 1,000 IDs) | ${range(r.rates.two.static, '/s')} | ${range(r.rates.one.static, '/s')} | |
 | **Redis claim / static-data store** (deliveries/s; mean answer time) | **${ratioText(r.ratios.claimRate.two)}**; ${range(r.answers.two.trigger, 'ms')} vs ${range(r.answers.two.static, 'ms')} | ${ratioText(r.ratios.claimRate.one)}; ${range(r.answers.one.trigger, 'ms')} vs ${range(r.answers.one.static, 'ms')} | |
 
 - Requests per webhook process over the whole run (proxy): ${Object.entries(r.proxyCounts)

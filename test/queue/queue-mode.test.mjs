@@ -631,7 +631,7 @@ describe('trigger behind two webhook processes', () => {
 		assert.deepEqual(Object.values(counts), [1, 1, 1], JSON.stringify(counts));
 	});
 
-	test('a webhook process crashes (SIGKILL) and restarts mid-stream: nothing accepted is lost; only a delivery in flight at the crash can run twice', async (t) => {
+	test('a webhook process crashes (SIGKILL) and restarts mid-stream: only a delivery in flight at the crash can run twice, or (answered just before it) be lost', async (t) => {
 		const deliveryIds = [];
 		const send = async (i) => {
 			const deliveryId = `dlv_kill_${i}_${uuid()}`;
@@ -648,12 +648,14 @@ describe('trigger behind two webhook processes', () => {
 			await sleep(60);
 		}
 		const killed = queue.webhooks[0];
+		const killAt = Date.now();
 		const killing = killed.kill(); // SIGKILL: a crash, not a graceful stop
 		for (; i < 20; i++) {
 			await send(i);
 			await sleep(60);
 		}
 		await killing;
+		const killedAt = Date.now();
 		const restarting = queue.restartWebhook(0);
 		for (; i < 30; i++) {
 			await send(i);
@@ -671,8 +673,28 @@ describe('trigger behind two webhook processes', () => {
 		const accepted = deliveries.filter((d) => d.state === 'delivered');
 		const retried = deliveries.filter((d) => d.attempts.length > 1);
 		assert.equal(accepted.length, deliveryIds.length, 'every delivery was accepted in the end');
-		const { counts, timedOut } = await runsPerDelivery(ids.trigger, deliveryIds);
-		assert.ok(!timedOut, `every accepted delivery started an execution: ${JSON.stringify(counts)}`);
+		const { counts } = await runsPerDelivery(ids.trigger, deliveryIds);
+		// The core trigger answers 200 before n8n saves its static data and queues the execution
+		// (docs/webhook-trigger.md, "What answering first costs: a crash window"): a delivery the
+		// killed process answered in its last moments may never run. Every other one runs.
+		const answeredAtCrash = new Set(
+			queue.proxy.log
+				.filter(
+					(e) =>
+						e.target === killed.name && e.status === 200 && e.at >= killAt - 2_000 && e.at <= killedAt,
+				)
+				.map((e) => e.deliveryId),
+		);
+		const missing = Object.entries(counts)
+			.filter(([, n]) => n === 0)
+			.map(([id]) => id);
+		for (const id of missing) {
+			const hops = queue.proxy.log.filter((e) => e.deliveryId === id);
+			assert.ok(
+				answeredAtCrash.has(id),
+				`${id} never ran, and was not answered by the killed process just before the crash: ${JSON.stringify(hops)}`,
+			);
+		}
 
 		// A delivery runs twice only if the crash cut its request after n8n had queued the
 		// execution and before it saved the store and answered (the proxy saw that request
@@ -700,6 +722,7 @@ describe('trigger behind two webhook processes', () => {
 		assert.ok(served.length > 0, 'the restarted process takes deliveries again');
 		measured.crash = {
 			deliveries: deliveryIds.length,
+			lostInCrashWindow: missing.length,
 			retriedByService: retried.length,
 			inFlightAtCrash: inFlightAtCrash.size,
 			ranTwice: twice.length,
