@@ -206,6 +206,8 @@ export interface DeliveryOptions {
 	parameters?: IDataObject;
 	/** The credential's Webhook Secret; an Error makes getCredentials throw. */
 	webhookSecret?: string | Error;
+	/** Further credentials by type (e.g. `redis` for the queue-mode companion's trigger). */
+	credentials?: Record<string, IDataObject>;
 	/** The credential's Previous Webhook Secret (left out when undefined). */
 	previousWebhookSecret?: string;
 	staticData?: IDataObject;
@@ -311,7 +313,8 @@ export async function deliver(
 			const value = readPath(parameters, name);
 			return value !== undefined ? value : fallback;
 		},
-		getCredentials: async () => {
+		getCredentials: async (type?: string) => {
+			if (type !== undefined && options.credentials?.[type]) return options.credentials[type];
 			if (options.reads) options.reads.count += 1;
 			if (secret instanceof Error) throw secret;
 			return {
