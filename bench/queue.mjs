@@ -8,12 +8,13 @@
 //
 // Three active workflows, each "<start node> → No Operation":
 //   - webhook: n8n's Webhook node, POST, Respond "Immediately" (the way our trigger answers)
-//   - trigger: our trigger, default options: in queue mode it claims each delivery in n8n's Redis
-//              (its static-data store, prefilled to 1,000 ids, is not used then)
-//   - static:  our trigger with Delivery Store "Workflow Static Data", its store prefilled to the
-//              default cap of 1,000 delivery ids (steady state: every delivery evicts one): the
-//              store before the Redis claim, for the claim's row (deliveries/s and mean answer
-//              time, Redis claim / static data, within each run)
+//   - trigger: the queue-mode companion's trigger (companion/, n8n-nodes-company-payments-queue):
+//              it claims each delivery in the Redis of its redis credential (here n8n's queue
+//              Redis)
+//   - static:  the core package's trigger, which keeps delivery IDs in the workflow static data,
+//              prefilled to the default cap of 1,000 delivery ids (steady state: every delivery
+//              evicts one), for the claim's row (deliveries/s and mean answer time, Redis claim /
+//              static data, within each run)
 // Every delivery: a 1 KiB order.status_changed body, a valid X-Service-Signature and a new
 // X-Service-Delivery-Id (the Webhook node gets the same requests and ignores both headers).
 //
@@ -31,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { N8N_VERSION } from '../harness/n8n.mjs';
+import { freePort, N8N_VERSION } from '../harness/n8n.mjs';
 import { createWorkflow, startQueueDeployment } from '../harness/queue.mjs';
 import { redisBinary } from '../harness/services.mjs';
 import {
@@ -111,8 +112,18 @@ async function main() {
 	log(
 		`starting the queue deployment (n8n ${N8N_VERSION}, Postgres, Redis, 1 main, 2 workers, 2 webhook processes)`,
 	);
+	// The companion's Redis credential names n8n's queue Redis, whose port is known only once the
+	// deployment runs: the port is taken first and given to the deployment.
+	const redisPort = await freePort();
 	const queue = await startQueueDeployment({
+		packages: [path.join(ROOT, 'companion')],
+		redisPort,
 		credentials: [
+			{
+				name: 'bench redis',
+				type: 'redis',
+				data: { host: '127.0.0.1', port: redisPort, database: 0, password: '', ssl: false },
+			},
 			{
 				name: 'bench',
 				type: CREDENTIAL_TYPE,
@@ -128,12 +139,19 @@ async function main() {
 	});
 	const client = httpClient(CONCURRENCY);
 	try {
-		const [credential] = queue.credentials;
+		const [redisCredential, credential] = queue.credentials;
 		const webhook = webhookWorkflow('queue-webhook-noop', [noOp()], { responseMode: 'onReceived' });
-		const trigger = triggerWorkflow('queue-trigger', credential, prefilledStore(STORE));
-		const staticStore = triggerWorkflow('queue-trigger-static', credential, prefilledStore(STORE), {
-			deliveryStore: 'staticData',
-		});
+		const trigger = triggerWorkflow('queue-trigger', credential, undefined, {}, { typeVersion: 2 });
+		const claiming = trigger.workflow.nodes[0];
+		claiming.type = 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger';
+		claiming.credentials.redis = { id: redisCredential.id, name: redisCredential.name };
+		const staticStore = triggerWorkflow(
+			'queue-trigger-static',
+			credential,
+			prefilledStore(STORE),
+			{},
+			{ typeVersion: 2 },
+		);
 		const targets = {
 			webhook: {
 				name: 'webhook',
@@ -273,9 +291,9 @@ workers finished every execution. Method: \`bench/queue.mjs\` (header comment).
 | Start node → No Operation | 2 webhook processes | 1 webhook process | 2 vs 1 |
 | --- | --- | --- | --- |
 | n8n Webhook node (respond immediately) | ${range(r.rates.two.webhook, '/s')} | ${range(r.rates.one.webhook, '/s')} | ${ratioText(r.ratios.scaleWebhook)} |
-| Company Payments Trigger (default: Redis claim in queue mode) | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
+| Company Payments Trigger (Queue Mode), the companion: Redis claim | ${range(r.rates.two.trigger, '/s')} | ${range(r.rates.one.trigger, '/s')} | ${ratioText(r.ratios.scaleTrigger)} |
 | **Trigger / Webhook node** (target ≥ 0.9×) | **${ratioText(r.ratios.two)}** (${target}) | ${ratioText(r.ratios.one)} | |
-| Company Payments Trigger, Delivery Store "Workflow Static Data" (full at 1,000 IDs) | ${range(r.rates.two.static, '/s')} | ${range(r.rates.one.static, '/s')} | |
+| Company Payments Trigger, the core: workflow static data (full at 1,000 IDs) | ${range(r.rates.two.static, '/s')} | ${range(r.rates.one.static, '/s')} | |
 | **Redis claim / static-data store** (deliveries/s; mean answer time) | **${ratioText(r.ratios.claimRate.two)}**; ${range(r.answers.two.trigger, 'ms')} vs ${range(r.answers.two.static, 'ms')} | ${ratioText(r.ratios.claimRate.one)}; ${range(r.answers.one.trigger, 'ms')} vs ${range(r.answers.one.static, 'ms')} | |
 
 - Requests per webhook process over the whole run (proxy): ${Object.entries(r.proxyCounts)

@@ -169,9 +169,13 @@ export function queueEnv({ postgres, redis, proxyUrl, extra = {} }) {
  * `version` runs another n8n than the selected one (COMPANY_PAYMENTS_N8N_VERSION), so one test
  * file can start deployments of several versions one after the other.
  *
+ * `packages` installs further built packages (their root folders) beside this one in every
+ * process, e.g. the queue-mode companion (`companion/`). `redisPort` fixes the queue Redis's port
+ * (free, chosen by the caller) for credentials that must name it before the start.
+ *
  * @param {{ credentials?: object[], workflows?: object[], workers?: number,
  *   webhookProcesses?: number, env?: Record<string,string>, version?: string,
- *   log?: (line: string) => void }} [options]
+ *   packages?: string[], redisPort?: number, log?: (line: string) => void }} [options]
  * @returns {Promise<QueueDeployment>}
  */
 export async function startQueueDeployment({
@@ -181,6 +185,8 @@ export async function startQueueDeployment({
 	webhookProcesses = 2,
 	env = {},
 	version,
+	packages = [],
+	redisPort,
 	log = () => {},
 } = {}) {
 	const started = Date.now();
@@ -238,7 +244,7 @@ export async function startQueueDeployment({
 		let t = Date.now();
 		[deployment.postgres, deployment.redis] = await Promise.all([
 			startPostgres({ dir: path.join(root, 'postgres') }),
-			startRedis({ dir: path.join(root, 'redis') }),
+			startRedis({ dir: path.join(root, 'redis'), port: redisPort }),
 		]);
 		timings.stores = Date.now() - t;
 		log(
@@ -262,6 +268,8 @@ export async function startQueueDeployment({
 		const mainFolder = path.join(root, 'main');
 		fs.mkdirSync(mainFolder);
 		installPackage(mainFolder);
+		// Further packages (their roots, built), e.g. the queue-mode companion in companion/.
+		for (const packageRoot of packages) installPackage(mainFolder, packageRoot);
 		t = Date.now();
 		if (credentials.length > 0) {
 			deployment.credentials = await importCredentials(mainFolder, credentials, {

@@ -238,6 +238,10 @@ const IMPORTED_ONLY = [
 		name: exampleName('support-agent-dispute.json'),
 		why: 'it needs a chat model credential and an SMTP credential for Human review; see docs/ai-agents.md',
 	},
+	{
+		name: exampleName('queue-mode-once-with-redis-node.json'),
+		why: "it is for n8n's queue mode and needs a Redis credential; see docs/queue-mode.md",
+	},
 ];
 const importedOnly = (workflow) => IMPORTED_ONLY.find((entry) => entry.name === workflow.name);
 

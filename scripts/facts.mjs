@@ -37,7 +37,6 @@ const MODULES = {
 	deliveries: 'nodes/CompanyPaymentsTrigger/deliveries.js',
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
-	claims: 'nodes/CompanyPaymentsTrigger/redis/claims.js',
 };
 
 function built(name) {
@@ -158,11 +157,6 @@ export const FACTS = {
 	SEARCH_PAGE_SIZE: { from: [['search', 'SEARCH_PAGE_SIZE']], text: count },
 	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
-	TENTATIVE_MS: { from: [['claims', 'TENTATIVE_MS']], text: seconds },
-	SETTLE_MS: { from: [['claims', 'SETTLE_MS']], text: seconds },
-	REDIS_TIMEOUT_MS: { from: [['claims', 'REDIS_TIMEOUT_MS']], text: seconds },
-	WAIT_FOR_OTHER_MS: { from: [['claims', 'WAIT_FOR_OTHER_MS']], text: seconds },
-	'RECENT_MS/minutes': { from: [['claims', 'RECENT_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
 };
 
 /**
@@ -179,10 +173,6 @@ export const NOT_STATED = {
 	MAX_STORED_ID_LENGTH: 'a bound on stored delivery IDs against abuse, not a user setting',
 	CHUNK_SIZE: 'an internal batch size of the delivery store',
 	DAY_MS: 'milliseconds in a day',
-	RECONNECT_MS: 'how soon a lost Redis connection is opened again in the background',
-	RECENT_MAX: 'a memory bound on the claims a process keeps for a Redis restart',
-	POLL_MS: "how often a claim waiting on another process's tentative claim looks again",
-	CR: 'the carriage return byte of the Redis protocol',
 	PROCESS_LIMIT: "a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',

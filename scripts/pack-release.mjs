@@ -26,6 +26,8 @@
 // Without a repository the tarball is packed with the links as they are, and a warning says so;
 // --require-repository (the release) refuses instead.
 //
+// --package companion packs the queue-mode companion (companion/, built) instead, and refuses
+// when its version is not the core's.
 // Options: --out <dir> (default: a new temporary folder), --repository <url>, --ref <tag>,
 // --author <"Name <email> (url)">, --require-repository, --version <x.y.z> (packs the package as
 // that version: the install suite publishes an update to its local registry with it).
@@ -74,12 +76,13 @@ export function repositoryUrl(args, env) {
  * attributes; not code) to `<repository>/<blob|tree|raw>/<ref>/<path>`; `root` tells files
  * from folders. Links that leave the repository (`../…`) are kept, for the check to report.
  */
-export function absoluteLinks(markdown, repository, ref, root = ROOT) {
+export function absoluteLinks(markdown, repository, ref, root = ROOT, inFolder = '') {
 	return mapLinks(markdown, ({ target, image }) => {
 		if (/^(?:[a-z][a-z0-9+.-]*:|#|\/)/i.test(target)) return undefined;
 		const hash = target.indexOf('#');
 		const [file, anchor] = hash === -1 ? [target, ''] : [target.slice(0, hash), target.slice(hash)];
-		const normalised = path.posix.normalize(file);
+		// `folder`: where the Markdown file lives in the repository (the companion's README).
+		const normalised = path.posix.normalize(path.posix.join(inFolder, file));
 		if (normalised.startsWith('..')) return undefined;
 		const full = path.join(root, decodeURIComponent(normalised));
 		const folder =
@@ -127,10 +130,30 @@ export function repositoryFields(repository) {
 	};
 }
 
+/**
+ * The folder of the package to pack: the core (the repository root), or with `--package
+ * companion` the queue-mode companion, released from the same workflow at the same version.
+ */
+function packageRoot(args) {
+	const name = option(args, '--package');
+	if (name === undefined) return { root: ROOT, folder: '' };
+	if (name !== 'companion') throw new Error(`--package: only "companion" is known, got "${name}"`);
+	return { root: path.join(ROOT, name), folder: name };
+}
+
 export function packRelease(args = [], env = process.env) {
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-	if (!fs.existsSync(path.join(ROOT, 'dist'))) {
-		throw new Error('dist/ is missing: run `npm run build` first');
+	const { root: PKG, folder } = packageRoot(args);
+	const pkg = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8'));
+	if (!fs.existsSync(path.join(PKG, 'dist'))) {
+		throw new Error(`${path.join(PKG, 'dist')} is missing: run the build first`);
+	}
+	if (PKG !== ROOT) {
+		const core = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+		if (pkg.version !== core.version) {
+			throw new Error(
+				`${pkg.name} is at ${pkg.version}, ${core.name} at ${core.version}: the two are released in step`,
+			);
+		}
 	}
 	const repository = repositoryUrl(args, env);
 	if (!repository && args.includes('--require-repository')) {
@@ -144,13 +167,13 @@ export function packRelease(args = [], env = process.env) {
 
 	const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-stage-'));
 	try {
-		fs.cpSync(path.join(ROOT, 'dist'), path.join(stage, 'dist'), { recursive: true });
+		fs.cpSync(path.join(PKG, 'dist'), path.join(stage, 'dist'), { recursive: true });
 		for (const leftover of BUILD_LEFTOVERS) fs.rmSync(path.join(stage, leftover), { force: true });
 		for (const file of ['LICENSE.md', '.npmrc']) {
-			if (fs.existsSync(path.join(ROOT, file)))
-				fs.copyFileSync(path.join(ROOT, file), path.join(stage, file));
+			if (fs.existsSync(path.join(PKG, file)))
+				fs.copyFileSync(path.join(PKG, file), path.join(stage, file));
 		}
-		let readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+		let readme = fs.readFileSync(path.join(PKG, 'README.md'), 'utf8');
 		const staged = { ...pkg };
 		const version = option(args, '--version');
 		if (version !== undefined) {
@@ -169,7 +192,7 @@ export function packRelease(args = [], env = process.env) {
 		}
 		if (repository) {
 			Object.assign(staged, repositoryFields(repository));
-			readme = absoluteLinks(readme, repository, ref);
+			readme = absoluteLinks(readme, repository, ref, ROOT, folder);
 			pointDocumentationAt(path.join(stage, 'dist'), `${repository}/blob/${ref}`, pkg.name);
 		} else {
 			process.stderr.write(

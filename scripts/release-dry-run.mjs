@@ -7,7 +7,9 @@
 //      that it carries repository, bugs, homepage and an author that is no placeholder
 //      (NPM_AUTHOR, as in the release, else a stand-in);
 //   2. `npm publish --dry-run` of that same tarball (no provenance outside GitHub Actions);
-//   3. n8n's verification scanner on that same tarball and on the source.
+//   3. n8n's verification scanner on that same tarball and on the source;
+//   4. the queue-mode companion (companion/, built) packed the same way at the same version, and
+//      `npm publish --dry-run` of its tarball (no scanner: it is self-hosted by design).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,6 +73,29 @@ try {
 		cwd: ROOT,
 		stdio: 'inherit',
 	});
+	const companion = packRelease([...args, '--package', 'companion', '--out', out], env);
+	const companionPkg = JSON.parse(
+		execFileSync('tar', ['-xzOf', companion.tarball, 'package/package.json'], { encoding: 'utf8' }),
+	);
+	if (companionPkg.version !== pkg.version || companionPkg.repository?.url !== pkg.repository?.url) {
+		throw new Error(
+			`the companion is not packed in step with the core: ${companionPkg.version} ${companionPkg.repository?.url}`,
+		);
+	}
+	console.log(`release dry run: packed ${path.basename(companion.tarball)}`);
+	execFileSync(
+		'npm',
+		[
+			'publish',
+			companion.tarball,
+			'--dry-run',
+			'--provenance=false',
+			'--ignore-scripts',
+			'--access',
+			'public',
+		],
+		{ cwd: ROOT, stdio: 'inherit' },
+	);
 	console.log(`release dry run: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
 	fs.rmSync(out, { recursive: true, force: true });

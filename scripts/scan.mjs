@@ -10,13 +10,16 @@
 //      stricter than the tarball leg of n8n's run: it also catches declaration files such as
 //      dist/credentials/*.d.ts, which trip cred-filename-against-convention);
 //   2. the unpacked tarball, compiled .js and package.json (n8n's tarball leg);
-//   3. the source tree, with the scanner's SOURCE_FILE_PATTERNS (n8n's source leg).
+//   3. the source tree, with the scanner's SOURCE_FILE_PATTERNS (n8n's source leg);
+// and, before them, scripts/package-rules.mjs on the unpacked tarball (what the scanner cannot see).
 // Any finding exits non-zero. The temporary folder is removed at the end.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { checkPackage } from './package-rules.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
@@ -66,6 +69,17 @@ try {
 	console.log(
 		`scan: packed ${packed[0].filename} (${packed[0].files.length} files, ${declarations.length} declaration files)`,
 	);
+
+	// n8n's rules its scanner cannot see (scripts/package-rules.mjs): environment access, sockets,
+	// a constructor taken from an object n8n hands the node, a Redis client, runtime dependencies.
+	const findings = checkPackage(packageDir);
+	if (findings.length === 0) {
+		console.log('scan: ✔ tarball, no environment access, socket, Redis client or dependency');
+	} else {
+		failed = true;
+		console.log('scan: ✖ tarball breaks n8n rules the scanner does not check:');
+		for (const f of findings) console.log(`  ${f.file}:${f.line} ${f.rule} (${f.why}): ${f.text}`);
+	}
 
 	const legs = [
 		['tarball, all .js/.ts/.json (scanner default)', packageDir, undefined],

@@ -6,13 +6,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES } from './deliveries';
+import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES, staticDataStore } from './deliveries';
+import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
 import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { gateError, gateItems, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
-import { TRIGGER_PANEL } from './triggerPanel';
+import { QUEUE_MODE_NOTICE, TRIGGER_PANEL } from './triggerPanel';
 
 export class CompanyPaymentsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -137,6 +138,12 @@ export class CompanyPaymentsTrigger implements INodeType {
 					"Whether to have the service generate a new webhook secret on activation and keep it in this workflow (the previous secret is still accepted for the grace period). Anything else that verifies the company's webhooks with the old secret stops working. The secret is kept in the workflow's static data, which n8n does not encrypt like credentials. Not done while listening for a test event.",
 			},
 			{
+				displayName: QUEUE_MODE_NOTICE,
+				name: 'queueModeNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -167,35 +174,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 0.01, numberPrecision: 2 },
 						default: DEFAULT_MAX_AGE_HOURS,
 						description:
-							'How long a delivery ID is remembered (in Redis, the claim time to live). The service retries a delivery for about 7 seconds.',
-					},
-					{
-						displayName: 'Delivery Store',
-						name: 'deliveryStore',
-						type: 'options',
-						options: [
-							{
-								name: 'Automatic',
-								value: 'auto',
-								description:
-									"Uses n8n's own Redis in queue mode (or the Redis URL below when set), else the workflow's static data",
-							},
-							{
-								name: 'Redis',
-								value: 'redis',
-								description:
-									"Always Redis: the Redis URL below, else n8n's queue-mode Redis. A delivery Redis does not confirm in time is answered 503.",
-							},
-							{
-								name: 'Workflow Static Data',
-								value: 'staticData',
-								description:
-									'Always the workflow static data: safe within one n8n process, not across several webhook processes',
-							},
-						],
-						default: 'auto',
-						description:
-							'Where delivery IDs are recorded. With Redis, one atomic claim per delivery lets exactly one of several webhook processes start it.',
+							'How long a delivery ID is remembered. The service retries a delivery for about 7 seconds.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -222,16 +201,6 @@ export class CompanyPaymentsTrigger implements INodeType {
 						description:
 							"For how long after a rotation made by this trigger (Rotate Webhook Secret) deliveries signed with the replaced secret are still accepted, counted from the rotation. For a secret replaced by hand, use the credential's Previous Webhook Secret.",
 					},
-					{
-						displayName: 'Redis URL',
-						name: 'redisUrl',
-						type: 'string',
-						typeOptions: { password: true },
-						default: '',
-						placeholder: 'redis://user:password@127.0.0.1:6379/0',
-						description:
-							"A Redis of your own for the delivery store (plain TCP; a single Redis, not a cluster). Empty: in queue mode, n8n's own Redis. Use an expression to keep a password out of the workflow.",
-					},
 				],
 			},
 		],
@@ -255,14 +224,27 @@ export class CompanyPaymentsTrigger implements INodeType {
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	/**
+	 * Receives one delivery. A property rather than a method: n8n calls it with its webhook
+	 * context as `this`, so the delivery store is bound here, when the node type is built. The
+	 * queue-mode companion package builds this same class with its Redis store.
+	 */
+	webhook: (this: IWebhookFunctions) => Promise<IWebhookResponseData> =
+		triggerWebhook(staticDataStore);
+}
+
+/** The trigger's webhook() over a delivery store. */
+export function triggerWebhook(
+	store: DeliveryStore,
+): (this: IWebhookFunctions) => Promise<IWebhookResponseData> {
+	return async function webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// Its doors: the items it hands to the workflow and its log lines, through the gate.
 		try {
-			const answer = await receive.call(this);
+			const answer = await receive.call(this, store);
 			if (answer.workflowData) answer.workflowData = gateItems(this, answer.workflowData);
 			return answer;
 		} catch (error) {
 			throw gateError(this, error);
 		}
-	}
+	};
 }

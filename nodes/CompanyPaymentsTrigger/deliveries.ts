@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { fitted, identity } from '../shared/identity';
 
@@ -240,3 +240,47 @@ export function staticDataWithDeliveries(
 	const persisted = log.persisted();
 	return { deliveries: { ...persisted, writer, chunks: [...persisted.chunks] } };
 }
+
+/** What a delivery store says about one delivery. */
+export type RecordOutcome =
+	| { verdict: 'new' }
+	| { verdict: 'duplicate' }
+	/** The store could not confirm it as new: the trigger answers 503 and starts nothing. */
+	| { verdict: 'unavailable'; reason: string };
+
+/** One delivery the trigger wants recorded, with what it knows about it. */
+export interface DeliveryToRecord {
+	/** The trigger's store: one per workflow, node and live/test. */
+	storeKey: string;
+	/** The node's static data of this request. */
+	staticData: IDataObject;
+	deliveryId: string;
+	now: number;
+	limits: DedupLimits;
+}
+
+/**
+ * Where a trigger records the delivery IDs it accepted. The core package's trigger uses
+ * `staticDataStore`; the queue-mode companion package builds the same trigger with a store in
+ * Redis (companion/, see docs/queue-mode.md). `record` is called once per delivery that carries
+ * an ID, after the signature was verified.
+ */
+export interface DeliveryStore {
+	record(
+		ctx: IWebhookFunctions,
+		delivery: DeliveryToRecord,
+	): RecordOutcome | Promise<RecordOutcome>;
+}
+
+/**
+ * The workflow's static data: exactly once within one n8n process (the check and the record
+ * happen with no `await` between them), kept across restarts. Several webhook processes or mains
+ * each keep their own copy, so a delivery reaching two of them at once can start twice.
+ */
+export const staticDataStore: DeliveryStore = {
+	record(_ctx, { storeKey, staticData, deliveryId, now, limits }) {
+		return checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate'
+			? { verdict: 'duplicate' }
+			: { verdict: 'new' };
+	},
+};

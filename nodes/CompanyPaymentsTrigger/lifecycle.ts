@@ -8,8 +8,6 @@ import { credentialSecrets, currentSecret, fingerprint, readRotatedSecret } from
 import type { RotatedSecret } from './signature';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 import { isObject } from '../shared/contract/guards';
-import { redisSourceFor } from './redis/claims';
-import type { DeliveryStoreChoice } from './redis/claims';
 
 const PROFILE_PATH = ENDPOINTS.profile;
 const ROTATE_PATH = ENDPOINTS.webhookRotation;
@@ -154,38 +152,7 @@ function show(url: string | null): string {
  * be read but this trigger registered its URL before (e.g. n8n restarts while the service is
  * down), the registration is trusted so the trigger keeps receiving deliveries.
  */
-/**
- * Refuses activation when the trigger's delivery store cannot work as configured (a Redis
- * cluster, TLS, a password file): every delivery would be answered 503. The hook context of
- * n8n evaluates expressions like the webhook one (n8n-core's NodeExecutionContext), though
- * n8n-workflow's IHookFunctions does not declare it; without it nothing is checked here.
- */
-function checkDeliveryStore(ctx: IHookFunctions): void {
-	const options = ctx.getNodeParameter('options', {}) as {
-		deliveryStore?: DeliveryStoreChoice;
-		redisUrl?: string;
-	};
-	const choice = options.deliveryStore ?? 'auto';
-	if (choice === 'staticData') return;
-	const source = redisSourceFor(
-		ctx as unknown as Parameters<typeof redisSourceFor>[0],
-		choice,
-		typeof options.redisUrl === 'string' ? options.redisUrl : undefined,
-	);
-	if (source.kind === 'refused') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Company Payments Trigger cannot record deliveries in Redis: ${source.why}`,
-			{
-				description:
-					'Until this is fixed every delivery would be answered 503 (nothing runs unrecorded). See docs/queue-mode.md of the package.',
-			},
-		);
-	}
-}
-
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	checkDeliveryStore(this);
 	if (!registerEnabled(this)) return true;
 	const url = triggerUrl(this);
 	const registration = readRegistration(this.getWorkflowStaticData('node')[REGISTRATION_KEY]);

@@ -8,8 +8,8 @@ import type {
 import { gateLogger } from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
-import { checkAndRecord, dedupLimits, DELIVERY_ID_HEADER } from './deliveries';
-import type { DedupLimits } from './deliveries';
+import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
+import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
 import type { CredentialSecrets, RawBody } from './signature';
@@ -23,8 +23,6 @@ import {
 } from './signature';
 import { isObject } from '../shared/contract/guards';
 import { secretCache } from './secretCache';
-import type { DeliveryStoreChoice } from './redis/claims';
-import { claimDelivery, claimKey, logOnce, redisSourceFor, socketFactoryOf } from './redis/claims';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -33,11 +31,9 @@ export interface TriggerOptions {
 	allowEmptyKey?: boolean;
 	dedupMaxAgeHours?: number;
 	dedupMaxEntries?: number;
-	deliveryStore?: DeliveryStoreChoice;
 	graceMinutes?: number;
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
-	redisUrl?: string;
 }
 
 /** Request headers never copied into the output: they may carry credentials of a proxy. */
@@ -99,7 +95,7 @@ function reject(
 
 const STORE_UNAVAILABLE_BODY = JSON.stringify({
 	message:
-		'Service Unavailable: the delivery store (Redis) did not confirm this delivery as new; nothing was started, send it again',
+		'Service Unavailable: the delivery store did not confirm this delivery as new; nothing was started, send it again',
 });
 
 /** Answered 200 and nothing more: the service must not retry, and no execution starts. */
@@ -213,99 +209,15 @@ function secretCacheKey(ctx: IWebhookFunctions, nodeId: string): string {
 	return `${ctx.getWorkflow().id ?? ''}:${nodeId}:${credential?.id ?? credential?.name ?? ''}`;
 }
 
-function storeChoice(value: unknown): DeliveryStoreChoice {
-	return value === 'redis' || value === 'staticData' ? value : 'auto';
-}
-
-/**
- * Records a new delivery in the trigger's store, or answers it: 200 `executed: false` for a
- * delivery received before, 503 when the store (Redis) cannot confirm it as new. undefined means
- * "new, recorded: start the execution". With Redis the claim is one atomic SET NX on it and the
- * static data is left alone; otherwise the ID goes into the workflow's static data.
- */
-async function recordDelivery(
-	ctx: IWebhookFunctions,
-	options: TriggerOptions,
-	storeKey: string,
-	staticData: IDataObject,
-	deliveryId: string,
-	now: number,
-	limits: DedupLimits,
-): Promise<IWebhookResponseData | undefined> {
-	const choice = storeChoice(options.deliveryStore);
-	const source = redisSourceFor(
-		ctx,
-		choice,
-		typeof options.redisUrl === 'string' ? options.redisUrl : undefined,
-	);
-	if (source.kind === 'none') {
-		const weak = choice === 'auto' && source.why !== 'n8n does not run in queue mode';
-		logOnce(
-			ctx,
-			`static:${source.why}`,
-			`Company Payments Trigger keeps delivery IDs in the workflow's static data: ${source.why}.${weak ? ' In queue mode this does not stop two webhook processes from both accepting one delivery; see docs/queue-mode.md' : ''}`,
-			weak ? 'warn' : 'info',
-		);
-		if (checkAndRecord(storeKey, staticData, deliveryId, now, limits) === 'duplicate') {
-			return acknowledge(`delivery ${deliveryId} was received before`);
-		}
-		return undefined;
-	}
-	if (source.kind === 'refused') {
-		logOnce(
-			ctx,
-			`refused:${source.why}`,
-			`Company Payments Trigger cannot use Redis: ${source.why}`,
-		);
-		return refuse(ctx, 503, STORE_UNAVAILABLE_BODY, source.why, 'warn');
-	}
-	const newSocket = socketFactoryOf(ctx);
-	if (!newSocket) {
-		return refuse(
-			ctx,
-			503,
-			STORE_UNAVAILABLE_BODY,
-			'this request carries no connection to open a Redis connection with',
-			'warn',
-		);
-	}
-	const { host, port, db } = source.settings;
-	logOnce(
-		ctx,
-		`redis:${host}:${port}:${db ?? 0}`,
-		`Company Payments Trigger claims delivery IDs in Redis ${host}:${port} db ${db ?? 0} (${source.from})`,
-		'info',
-	);
-	const node = ctx.getNode();
-	const key = claimKey(
-		String(ctx.getInstanceId?.() ?? ''),
-		String(ctx.getWorkflow().id ?? ''),
-		node.id,
-		ctx.getMode() !== 'manual',
-		deliveryId,
-	);
-	const claim = await claimDelivery(source.settings, newSocket, key, limits.maxAgeMs, now);
-	if (claim.verdict === 'duplicate') {
-		return acknowledge(`delivery ${deliveryId} was received before`);
-	}
-	if (claim.verdict === 'unavailable') {
-		return refuse(
-			ctx,
-			503,
-			STORE_UNAVAILABLE_BODY,
-			`delivery ${deliveryId} not claimed in Redis (${source.from}): ${claim.reason}`,
-			'warn',
-		);
-	}
-	return undefined;
-}
-
 /**
  * Handles one delivery: verify the signature over the raw bytes, filter by event, drop
  * duplicates, and hand the event to the workflow. Nothing here calls the network; the answer
  * goes out as soon as the delivery is verified and recorded.
  */
-export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function receive(
+	this: IWebhookFunctions,
+	store: DeliveryStore = staticDataStore,
+): Promise<IWebhookResponseData> {
 	const now = Date.now();
 	const headers = this.getHeaderData() as IDataObject;
 	const signature = headers[SIGNATURE_HEADER];
@@ -378,16 +290,19 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const deliveryId = headerText(headers[DELIVERY_ID_HEADER]);
 	if (deliveryId !== null) {
 		const limits = dedupLimits(options.dedupMaxEntries, options.dedupMaxAgeHours);
-		const refusal = await recordDelivery(
-			this,
-			options,
-			storeKey,
-			staticData,
-			deliveryId,
-			now,
-			limits,
-		);
-		if (refusal) return refusal;
+		const outcome = await store.record(this, { storeKey, staticData, deliveryId, now, limits });
+		if (outcome.verdict === 'duplicate') {
+			return acknowledge(`delivery ${deliveryId} was received before`);
+		}
+		if (outcome.verdict === 'unavailable') {
+			return refuse(
+				this,
+				503,
+				STORE_UNAVAILABLE_BODY,
+				`delivery ${deliveryId} not recorded: ${outcome.reason}`,
+				'warn',
+			);
+		}
 	}
 
 	const json = itemJson(payload);

@@ -15,6 +15,11 @@
  *      official Docker image: HOME is the user folder, n8n's data in `~/.n8n`), start, the
  *      workflow runs; update with npm and restart, it still runs; npm uninstall and restart,
  *      n8n is healthy and the nodes are gone.
+ *   4. The queue-mode companion (companion/, n8n-nodes-company-payments-queue, its release
+ *      tarball at the same version) both ways beside the core: by name in Settings → Community
+ *      Nodes after the core, and `npm install` of both in ~/.n8n/nodes; its node loads beside
+ *      the core's, and it brings no other package (its Redis client ships inside it).
+ *      test/install/companion.test.mjs covers it without the core, and a delivery it claims.
  *
  *   npm run build
  *   node --test --test-concurrency=1 test/install/*.test.mjs                       # n8n 2.8.4
@@ -44,6 +49,8 @@ const [major, minor, patch] = pkg.version.split(/[.-]/).map(Number);
 const FIRST = pkg.version;
 const NEXT = `${major}.${minor}.${patch + 1}`;
 const OUR_TYPES = [NODE_TYPES.action, NODE_TYPES.trigger, NODE_TYPES.pollTrigger];
+const COMPANION = 'n8n-nodes-company-payments-queue';
+const QUEUE_TRIGGER = `${COMPANION}.companyPaymentsQueueTrigger`;
 const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
 const AUTHOR = {
 	name: 'Company Payments install suite',
@@ -184,7 +191,7 @@ before(async () => {
 	registry = await startRegistry({ dir: path.join(work, 'tls') });
 	// The release's tarball (stand-in repository and author, as the release packs it), and the
 	// next version.
-	const pack = (version, out) =>
+	const pack = (version, out, extra = []) =>
 		packRelease(
 			[
 				'--require-repository',
@@ -196,12 +203,14 @@ before(async () => {
 					'--out',
 					path.join(work, out),
 				],
+				...extra,
 			],
 			{ NPM_AUTHOR: `${AUTHOR.name} <${AUTHOR.email}>` },
 		);
 	firstTarball = pack(FIRST, 'first').tarball;
 	registry.publish(firstTarball);
 	registry.publish(pack(NEXT, 'next').tarball, { latest: false });
+	registry.publish(pack(FIRST, 'companion', ['--package', 'companion']).tarball);
 	sandbox = await startSandbox();
 });
 
@@ -336,5 +345,41 @@ describe(`npm install in ~/.n8n/nodes, then n8n ${N8N_VERSION} (manual and Docke
 		assert.deepEqual(installedPackages(user.nodesDir), []);
 		n8n = await n8n.restart();
 		await assertHealthyWithout(n8n);
+	});
+});
+
+describe(`the queue-mode companion beside the core, both ways, n8n ${N8N_VERSION}`, () => {
+	let n8n;
+	after(async () => n8n?.stop());
+
+	test('Settings → Community Nodes: the core, then the companion, by name; both load', async () => {
+		registry.tag(NAME, FIRST);
+		const user = userHome('companion-ui');
+		n8n = await startN8n({ userFolder: user.home, env: proxyEnv(user.home) });
+		await n8n.rest('POST', '/community-packages', { name: NAME });
+		const installed = await n8n.rest('POST', '/community-packages', { name: COMPANION });
+		assert.equal(installed.installedVersion, FIRST, 'the companion at the core version');
+		assert.deepEqual(
+			installed.installedNodes.map((n) => n.type),
+			[QUEUE_TRIGGER],
+		);
+		assert.deepEqual(installedPackages(user.nodesDir), [NAME, COMPANION].sort());
+		const names = await typeNames(n8n);
+		for (const type of [...OUR_TYPES, QUEUE_TRIGGER]) assert.ok(names.has(type), `${type} is loaded`);
+		await n8n.stop();
+		n8n = undefined;
+	});
+
+	test('npm install of both in ~/.n8n/nodes; n8n loads both at start', async () => {
+		registry.tag(NAME, FIRST);
+		const runtime = (await ensureN8n()).node;
+		const user = userHome('companion-manual');
+		await npmInNodes(['install', NAME, COMPANION], { ...user, node: runtime });
+		assert.deepEqual(installedPackages(user.nodesDir), [NAME, COMPANION].sort());
+		n8n = await startN8n({ userFolder: user.home, env: proxyEnv(user.home) });
+		const names = await typeNames(n8n);
+		for (const type of [...OUR_TYPES, QUEUE_TRIGGER]) assert.ok(names.has(type), `${type} is loaded`);
+		const credentials = (await n8n.listCredentialTypes()).map((type) => type.name);
+		assert.ok(credentials.includes(CREDENTIAL_TYPE) && credentials.includes('redis'));
 	});
 });

@@ -1,22 +1,32 @@
 /**
- * Exactly once across webhook processes: the trigger claims each delivery ID in queue mode's own
- * Redis (one SET NX PX) before it starts an execution. Runs on every n8n named in
- * COMPANY_PAYMENTS_QUEUE_CLAIM_VERSIONS (default 2.8.4 and 2.41.1), one lean deployment each,
- * one after the other: Postgres, Redis, a main, one worker, two `n8n webhook` processes behind the
- * round-robin proxy. Every case counts the executions of each delivery in Postgres (rows of
+ * Exactly once across webhook processes with the companion package: its trigger (Company
+ * Payments Trigger (Queue Mode), n8n-nodes-company-payments-queue, installed beside the core
+ * package) claims each delivery ID in the Redis of n8n's own `redis` credential before it starts
+ * an execution. Runs on every n8n named in COMPANY_PAYMENTS_QUEUE_CLAIM_VERSIONS (default 2.8.4
+ * and 2.41.1), one lean deployment each, one after the other: Postgres, Redis, a main, one
+ * worker, two `n8n webhook` processes behind the round-robin proxy, with n8n's environment access
+ * in nodes blocked (N8N_BLOCK_ENV_ACCESS_IN_NODE=true, n8n 2.x's default). The claims live in a
+ * Redis of their own (the credential's), which the cases freeze and restart while n8n's queue
+ * Redis stays up. Every case counts the executions of each delivery in Postgres (rows of
  * execution_entity whose execution data carries the delivery ID), which includes executions
  * created but not finished.
  *
- * COMPANY_PAYMENTS_QUEUE_CLAIM_STORE=staticData runs the same cases with the trigger's Delivery
- * Store set to Workflow Static Data (the store before the claim): they must fail then.
+ * The last case is the recipe with n8n's own nodes only (docs/queue-mode.md, way b): the core
+ * trigger, then the Redis node's Increment and an If, from examples/queue-mode-once-with-redis-node.json.
+ * Executions may start twice there; the step after the If runs once per delivery.
+ *
+ * COMPANY_PAYMENTS_QUEUE_CLAIM_STORE=staticData runs the claim cases with the core trigger
+ * (its workflow static data) instead of the companion: they must fail then.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { startSandbox } from '../../sandbox/server.mjs';
 import { ensureN8n, uuid } from '../../harness/n8n.mjs';
@@ -24,28 +34,33 @@ import { createWorkflow, startQueueDeployment } from '../../harness/queue.mjs';
 import { startRedis } from '../../harness/services.mjs';
 import { chain, credentialRef, lineNode, NODE_TYPES } from '../../harness/workflows.mjs';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const COMPANION = path.join(ROOT, 'companion');
+const QUEUE_TRIGGER = 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger';
+
 const SECRET = `whsec_${'5c'.repeat(24)}`;
 const VERSIONS = (process.env.COMPANY_PAYMENTS_QUEUE_CLAIM_VERSIONS ?? '2.8.4,2.41.1')
 	.split(',')
 	.map((v) => v.trim())
 	.filter(Boolean);
-const STORE = process.env.COMPANY_PAYMENTS_QUEUE_CLAIM_STORE ?? 'auto';
+const CORE_ONLY = process.env.COMPANY_PAYMENTS_QUEUE_CLAIM_STORE === 'staticData';
 const measured = {};
 
-function triggerWorkflow(owner, webhookId, extraOptions = {}) {
+function triggerWorkflow(owner, redisCredential, webhookId) {
 	const nodes = [
 		lineNode(
 			'Company Payments Trigger',
-			NODE_TYPES.trigger,
+			CORE_ONLY ? NODE_TYPES.trigger : QUEUE_TRIGGER,
 			2,
 			0,
+			{ events: ['*'], routeByEvent: false, registerWebhook: false, options: {} },
 			{
-				events: ['*'],
-				routeByEvent: false,
-				registerWebhook: false,
-				options: { deliveryStore: STORE, ...extraOptions },
+				webhookId,
+				credentials: {
+					...credentialRef(owner),
+					...(CORE_ONLY ? {} : { redis: { id: redisCredential.id, name: redisCredential.name } }),
+				},
 			},
-			{ webhookId, credentials: credentialRef(owner) },
 		),
 		lineNode('No Operation', 'n8n-nodes-base.noOp', 1, 200, {}),
 	];
@@ -53,6 +68,30 @@ function triggerWorkflow(owner, webhookId, extraOptions = {}) {
 		name: `claims ${webhookId}`,
 		nodes,
 		connections: chain(...nodes.map((n) => n.name)),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The example of way b, with these credentials and webhook path. */
+function recipeWorkflow(owner, redisCredential, webhookId) {
+	const example = JSON.parse(
+		fs.readFileSync(path.join(ROOT, 'examples/queue-mode-once-with-redis-node.json'), 'utf8'),
+	);
+	const nodes = example.nodes
+		.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+		.map((n) => {
+			const copy = structuredClone(n);
+			if (copy.credentials?.companyPaymentsApi) copy.credentials = credentialRef(owner);
+			if (copy.credentials?.redis) {
+				copy.credentials = { redis: { id: redisCredential.id, name: redisCredential.name } };
+			}
+			if (copy.webhookId) copy.webhookId = webhookId;
+			return copy;
+		});
+	return {
+		name: `recipe ${webhookId}`,
+		nodes,
+		connections: example.connections,
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -87,11 +126,12 @@ for (const version of VERSIONS) {
 		let sandbox;
 		let workflowId;
 		let webhookPath;
-		// A workflow whose trigger claims in a Redis of its own (the Redis URL option), which the
-		// "not answering" case freezes: n8n's own queue Redis stays up.
-		let ownRedis;
-		let ownWorkflowId;
-		let ownPath;
+		// The Redis of the claims (the trigger's Redis credential), which the cases freeze and
+		// restart while n8n's own queue Redis stays up.
+		let claimsRedis;
+		let claimsDir;
+		let recipeWorkflowId;
+		let recipePath;
 		const m = (measured[version] = {});
 
 		/** Executions per delivery ID of the trigger's workflow, read from Postgres. */
@@ -174,16 +214,22 @@ for (const version of VERSIONS) {
 			await ensureN8n({ version });
 			assert.ok(
 				fs.existsSync(
-					path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/redis/claims.js'),
+					path.join(
+						COMPANION,
+						'dist/nodes/CompanyPaymentsQueueTrigger/CompanyPaymentsQueueTrigger.node.js',
+					),
 				),
-				'run npm run build first',
+				'build both packages first: npm run build && npm run build --prefix companion',
 			);
 			// A loaded 2-core machine answers slowly at times: the service waits 15 s for an answer.
 			sandbox = await startSandbox({ webhookSecret: SECRET, webhookTimeoutMs: 15_000 });
+			claimsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claims-redis-'));
+			claimsRedis = await startRedis({ dir: path.join(claimsDir, 'redis') });
 			const started = Date.now();
 			q = await startQueueDeployment({
 				version,
 				workers: 1,
+				packages: [COMPANION],
 				credentials: [
 					{
 						name: 'Sandbox owner',
@@ -195,14 +241,22 @@ for (const version of VERSIONS) {
 							webhookSecret: SECRET,
 						},
 					},
+					{
+						name: 'Claims Redis',
+						type: 'redis',
+						data: { host: '127.0.0.1', port: claimsRedis.port, database: 0, password: '', ssl: false },
+					},
 				],
-				// n8n exits when its Redis is gone longer than this; the restart case stays well under.
-				env: { QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: '60000' },
+				env: {
+					// n8n exits when its Redis is gone longer than this; the restart case stays well under.
+					QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: '60000',
+					// n8n 2.x's default, set on 1.x too: nothing here reads the environment.
+					N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+				},
 				log: (line) => process.stderr.write(`[claims ${version}] ${line}\n`),
 			});
 			webhookPath = uuid();
-			ownPath = uuid();
-			ownRedis = await startRedis({ dir: path.join(q.root, 'own-redis') });
+			recipePath = uuid();
 			// The first call logs in; a loaded machine may still answer "Database is not ready!".
 			for (let tries = 0; ; tries++) {
 				try {
@@ -213,22 +267,21 @@ for (const version of VERSIONS) {
 					await sleep(2_000);
 				}
 			}
-			workflowId = await createWorkflow(q.main, triggerWorkflow(q.credentials[0], webhookPath), {
+			const [owner, redisCredential] = q.credentials;
+			workflowId = await createWorkflow(q.main, triggerWorkflow(owner, redisCredential, webhookPath), {
 				activate: true,
 			});
-			ownWorkflowId = await createWorkflow(
+			recipeWorkflowId = await createWorkflow(
 				q.main,
-				triggerWorkflow(q.credentials[0], ownPath, {
-					redisUrl: `redis://127.0.0.1:${ownRedis.port}/0`,
-				}),
+				recipeWorkflow(owner, redisCredential, recipePath),
 				{ activate: true },
 			);
 			// Ready when both webhook processes serve both paths (a forged body: 401, nothing runs).
 			for (const [index, served] of [
 				[0, webhookPath],
 				[1, webhookPath],
-				[0, ownPath],
-				[1, ownPath],
+				[0, recipePath],
+				[1, recipePath],
 			]) {
 				const deadline = Date.now() + 60_000;
 				for (;;) {
@@ -257,8 +310,9 @@ for (const version of VERSIONS) {
 					.map((line) => line.replace(/^.*?Company Payments Trigger/, ''));
 				m.storeLog.push(`${role.name}:${[...new Set(lines)].join(' |')}`);
 			}
-			await ownRedis?.stop();
 			const stopped = q ? await q.stop() : undefined;
+			await claimsRedis?.stop();
+			if (claimsDir) fs.rmSync(claimsDir, { recursive: true, force: true });
 			await sandbox?.close();
 			if (stopped) m.stoppedPids = stopped.pids.length;
 			process.stderr.write(`[claims ${version}] measured ${JSON.stringify(m)}\n`);
@@ -333,12 +387,12 @@ for (const version of VERSIONS) {
 
 		test('Redis not answering: 503 within the claim timeout, nothing runs; sent again later, each runs once', async () => {
 			const ids = [0, 1, 2, 3].map((i) => `dlv_frozen_${i}_${uuid()}`);
-			process.kill(ownRedis.pid, 'SIGSTOP'); // keeps its connections open, answers nothing
+			process.kill(claimsRedis.pid, 'SIGSTOP'); // keeps its connections open, answers nothing
 			let frozen;
 			try {
-				frozen = await Promise.all(ids.map((id, i) => sendTo(i % 2, id, { to: ownPath })));
+				frozen = await Promise.all(ids.map((id, i) => sendTo(i % 2, id)));
 			} finally {
-				process.kill(ownRedis.pid, 'SIGCONT');
+				process.kill(claimsRedis.pid, 'SIGCONT');
 			}
 			m.redisFrozen = { answers: frozen.map((a) => `${a.status} in ${a.ms} ms`) };
 			for (const answer of frozen) {
@@ -347,7 +401,7 @@ for (const version of VERSIONS) {
 			}
 			await sleep(3_000);
 			assert.deepEqual(
-				executionsInPostgres(ids, ownWorkflowId),
+				executionsInPostgres(ids),
 				Object.fromEntries(ids.map((id) => [id, 0])),
 				'nothing ran while Redis did not answer',
 			);
@@ -356,10 +410,10 @@ for (const version of VERSIONS) {
 			await sleep(1_000);
 			const again = [];
 			for (const [i, id] of ids.entries())
-				again.push(await sendTo((i + 1) % 2, id, { to: ownPath }));
+				again.push(await sendTo((i + 1) % 2, id));
 			m.redisFrozen.retries = again.map((a) => `${a.status} ${a.json?.executed}`);
 			for (const answer of again) assert.equal(answer.json?.executed, true, answer.text);
-			const counts = await settledCounts(ids, { workflow: ownWorkflowId });
+			const counts = await settledCounts(ids);
 			assert.deepEqual(counts, Object.fromEntries(ids.map((id) => [id, 1])));
 		});
 
@@ -386,7 +440,10 @@ for (const version of VERSIONS) {
 					await sleep(150);
 				}
 			})();
-			await q.restartRedis();
+			// The claims' Redis goes away and comes back empty on the same port.
+			const port = claimsRedis.port;
+			await claimsRedis.stop();
+			claimsRedis = await startRedis({ dir: path.join(claimsDir, 'redis'), port });
 			m.redisRestartMs = Date.now() - restartStarted;
 			await sending;
 			// Retries of the deliveries run before the restart reach both processes (their answers
@@ -410,6 +467,60 @@ for (const version of VERSIONS) {
 			};
 			for (const d of deliveries) assert.equal(d.state, 'delivered', JSON.stringify(d.attempts));
 			assert.deepEqual(counts, Object.fromEntries(ids.map((id) => [id, 1])));
+		});
+
+		test("way b, n8n's nodes only: the same delivery at both processes at once may start twice, the step after the If runs once", async () => {
+			const ids = [];
+			for (let r = 0; r < 12; r++) {
+				const id = `dlv_recipe_${r}_${uuid()}`;
+				ids.push(id);
+				const pair = await Promise.all([
+					sendTo(0, id, { to: recipePath }),
+					sendTo(1, id, { to: recipePath }),
+				]);
+				for (const answer of pair) assert.equal(answer.status, 200, answer.text);
+			}
+			const executions = await settledCounts(ids, { workflow: recipeWorkflowId });
+			// Executions whose "Handle each change once" ran: its output carries `once:<delivery ID>`.
+			const handledNow = () => {
+				const handled = Object.fromEntries(ids.map((id) => [id, 0]));
+				const sql = `SELECT substring(d.data from 'once:(dlv_[A-Za-z0-9_-]+)') AS id, count(*)
+					FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+					WHERE e."workflowId" = '${recipeWorkflowId}' AND d.data LIKE '%once:dlv_recipe_%' GROUP BY 1`;
+				const out = execFileSync(
+					psqlBinary(),
+					['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'postgres', '-d', 'postgres'],
+					{ input: `\\pset format unaligned\n\\pset tuples_only on\n${sql};\n`, encoding: 'utf8' },
+				);
+				for (const line of out.split('\n')) {
+					const [id, n] = line.split('|');
+					if (id in handled) handled[id] = Number(n);
+				}
+				return handled;
+			};
+			// The executions exist before the workers finish them: wait until every delivery was
+			// handled and the counts stay the same for 2.5 s (or 90 s passed).
+			let handled = handledNow();
+			let last = JSON.stringify(handled);
+			let since = Date.now();
+			const deadline = Date.now() + 90_000;
+			while (Date.now() < deadline) {
+				const done = Object.values(handled).every((n) => n >= 1);
+				if (done && Date.now() - since >= 2_500) break;
+				await sleep(300);
+				handled = handledNow();
+				const key = JSON.stringify(handled);
+				if (key !== last) {
+					last = key;
+					since = Date.now();
+				}
+			}
+			m.recipeB = {
+				pairs: ids.length,
+				executions: Object.values(executions).reduce((a, b) => a + b, 0),
+				handled: Object.values(handled).reduce((a, b) => a + b, 0),
+			};
+			assert.deepEqual(handled, Object.fromEntries(ids.map((id) => [id, 1])));
 		});
 
 		test('a webhook process killed (SIGKILL) mid-stream: no delivery runs twice; only one cut in flight may be missing', async () => {

@@ -2,6 +2,7 @@ import disputeFromSupportTicket from '../../examples/dispute-from-support-ticket
 import mcpPaymentsServer from '../../examples/mcp-payments-server.json';
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import payoutRefundsAndAmlAlerts from '../../examples/payout-refunds-and-aml-alerts.json';
+import queueModeOnce from '../../examples/queue-mode-once-with-redis-node.json';
 import supportAgentDispute from '../../examples/support-agent-dispute.json';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { toolCatalog } from '../../nodes/CompanyPayments/tool';
@@ -18,6 +19,7 @@ const EXAMPLES: Array<[string, { nodes: ExampleNode[] }]> = [
 	['mcp-payments-server', mcpPaymentsServer],
 	['pay-qr-code-from-form', payQrCodeFromForm],
 	['payout-refunds-and-aml-alerts', payoutRefundsAndAmlAlerts],
+	['queue-mode-once-with-redis-node', queueModeOnce],
 	['support-agent-dispute', supportAgentDispute],
 ];
 

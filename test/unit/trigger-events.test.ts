@@ -431,11 +431,9 @@ describe('node description', () => {
 			'allowEmptyKey',
 			'dedupMaxEntries',
 			'dedupMaxAgeHours',
-			'deliveryStore',
 			'includeHeaders',
 			'includeRawBody',
 			'graceMinutes',
-			'redisUrl',
 		]);
 	});
 });

@@ -206,6 +206,8 @@ export interface DeliveryOptions {
 	parameters?: IDataObject;
 	/** The credential's Webhook Secret; an Error makes getCredentials throw. */
 	webhookSecret?: string | Error;
+	/** Further credentials by type (e.g. `redis` for the queue-mode companion's trigger). */
+	credentials?: Record<string, IDataObject>;
 	/** The credential's Previous Webhook Secret (left out when undefined). */
 	previousWebhookSecret?: string;
 	staticData?: IDataObject;
@@ -224,13 +226,6 @@ export interface DeliveryOptions {
 	/** Counts the credential reads of the call. */
 	reads?: { count: number };
 	typeVersion?: number;
-	/**
-	 * What n8n's `$env` gives the node (queue-mode variables); an Error makes the expression throw
-	 * as n8n does when environment access is blocked; undefined gives no evaluateExpression.
-	 */
-	env?: Record<string, string> | Error;
-	/** The request's connection (n8n's HTTP server gives a net.Socket). */
-	socket?: object;
 	instanceId?: string;
 }
 
@@ -296,8 +291,6 @@ export async function deliver(
 		body: parsed,
 		rawBody: options.noRawBody || options.lazyRawBody ? undefined : raw,
 	};
-	if (options.socket) request.socket = options.socket as IDataObject;
-	const env = options.env;
 	const lazy = options.lazyRawBody;
 	if (lazy !== undefined) {
 		request.readRawBody = async () => {
@@ -316,24 +309,12 @@ export async function deliver(
 		getRequestObject: () => request,
 		getResponseObject: () => response,
 		getInstanceId: () => options.instanceId ?? 'instance-1',
-		...(env === undefined
-			? {}
-			: {
-					evaluateExpression: (expression: string) => {
-						// n8n puts the parameter expression's "=" in front itself: "={{ … }}" would
-						// come back as text starting with "=".
-						if (!expression.startsWith('{{')) return `=${expression}`;
-						if (env instanceof Error) throw env;
-						// The store's one expression: JSON of the named $env variables.
-						const names = [...expression.matchAll(/\$env\.([A-Z0-9_]+)/g)].map((m) => m[1]);
-						return JSON.stringify(Object.fromEntries(names.map((name) => [name, env[name]])));
-					},
-				}),
 		getNodeParameter: (name: string, fallback?: unknown) => {
 			const value = readPath(parameters, name);
 			return value !== undefined ? value : fallback;
 		},
-		getCredentials: async () => {
+		getCredentials: async (type?: string) => {
+			if (type !== undefined && options.credentials?.[type]) return options.credentials[type];
 			if (options.reads) options.reads.count += 1;
 			if (secret instanceof Error) throw secret;
 			return {

@@ -1,0 +1,3 @@
+import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
+
+export default configWithoutCloudSupport;

@@ -1,0 +1,178 @@
+/**
+ * The companion's delivery claim (companion/nodes/CompanyPaymentsQueueTrigger/redisClaims.ts)
+ * against a real redis-server, with two "processes" (two clients, each with its own memory),
+ * one of them behind a relay on 127.0.0.1 that delays one command or its answer. No n8n: these
+ * are the protocol's cases, including the two late replies of issue 45. Needs the companion
+ * built (`npm run build --prefix companion`) and redis-server (scripts/ensure-redis.sh).
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { startRedis } from '../../harness/services.mjs';
+import { startRelay } from './relay.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILT = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger/redisClaims.js');
+const require = createRequire(import.meta.url);
+
+/** A Deduplication Window no other number in the commands has: the relay finds confirms by it. */
+const TTL_MS = 7_777_777;
+
+describe('the Redis delivery claim, two processes', () => {
+	let claimsModule;
+	let dir;
+	let redis;
+	let relay;
+	const clients = [];
+
+	/** A process's claims: direct to Redis, or through the relay. */
+	function processClaims({ viaRelay = false, timeoutMs } = {}) {
+		const claims = new claimsModule.RedisClaims(
+			{ host: '127.0.0.1', port: viaRelay ? relay.port : redis.port },
+			timeoutMs,
+		);
+		clients.push(claims);
+		return claims;
+	}
+
+	async function holder(key) {
+		const probe = processClaims();
+		await probe.claim(`probe:${randomUUID()}`, 1_000); // connects (and checks the epoch)
+		return await probe.client.get(key);
+	}
+
+	before(async () => {
+		assert.ok(fs.existsSync(BUILT), 'build the companion first: npm run build --prefix companion');
+		claimsModule = require(BUILT);
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-races-'));
+		redis = await startRedis({ dir: path.join(dir, 'redis') });
+		relay = await startRelay(redis);
+	});
+
+	after(async () => {
+		for (const claims of clients) claims.close();
+		await relay?.close();
+		await redis?.stop();
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	test('the same delivery at both processes at the same instant: one claims it, one is told it is a duplicate', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		const verdicts = [];
+		for (let i = 0; i < 50; i++) {
+			const key = `same:${randomUUID()}`;
+			const pair = await Promise.all([a.claim(key, TTL_MS), b.claim(key, TTL_MS)]);
+			verdicts.push(pair.map((v) => v.verdict).sort().join(' '));
+		}
+		assert.deepEqual([...new Set(verdicts)], ['claimed duplicate']);
+	});
+
+	test('a retry at the other process after the claim: duplicate; at the same process: duplicate from memory', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		const key = `retry:${randomUUID()}`;
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		assert.deepEqual(await a.claim(key, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+	});
+
+	test('late reply 1: a confirm that reaches Redis after the tentative claim expired does not overwrite the other process claim', async () => {
+		const a = processClaims({ viaRelay: true, timeoutMs: 6_000 });
+		const b = processClaims();
+		const key = `late-confirm:${randomUUID()}`;
+		await a.claim(`warm:${randomUUID()}`, 1_000); // connected, scripts loaded
+		const passed = relay.delayNext({ match: String(TTL_MS), delayMs: 2_500, what: 'command' });
+		const atA = a.claim(key, TTL_MS);
+		// The service's retry reaches B once A's tentative claim has expired (1.5 s).
+		await sleep(claimsModule.TENTATIVE_MS + 200);
+		const atB = await b.claim(key, TTL_MS);
+		await passed;
+		const verdictA = await atA;
+		assert.equal(atB.verdict, 'claimed', JSON.stringify(atB));
+		assert.equal(verdictA.verdict, 'unavailable', JSON.stringify(verdictA));
+		// B's claim stands after A's confirm went through: a third attempt is a duplicate.
+		const held = await holder(key);
+		assert.match(held ?? '', /^c:/, `the key holds ${held}`);
+		const c = processClaims();
+		assert.deepEqual(await c.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+	});
+
+	test('late reply 2: a confirm applied but answered late: 503 here, and the retry at the other process runs it', async () => {
+		const a = processClaims({ viaRelay: true });
+		const b = processClaims();
+		const key = `late-answer:${randomUUID()}`;
+		await a.claim(`warm:${randomUUID()}`, 1_000);
+		const passed = relay.delayNext({ match: String(TTL_MS), delayMs: 3_000, what: 'answer' });
+		const started = Date.now();
+		const verdictA = await a.claim(key, TTL_MS);
+		const ms = Date.now() - started;
+		assert.equal(verdictA.verdict, 'unavailable', JSON.stringify(verdictA));
+		assert.ok(ms < claimsModule.REDIS_TIMEOUT_MS + 1_000, `answered after ${ms} ms`);
+		// The service retries 1 s after the 503, at the other process.
+		await sleep(1_000);
+		const atB = await b.claim(key, TTL_MS);
+		assert.deepEqual(atB, { verdict: 'claimed' }, 'the retry runs the delivery');
+		await passed;
+		// And A, hearing its confirm late, runs nothing and keeps no claim of it.
+		assert.deepEqual(await a.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+	});
+
+	test('Redis not answering (SIGSTOP): unavailable within the timeout, nothing claimed; then each claims once', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		await a.claim(`warm:${randomUUID()}`, 1_000);
+		await b.claim(`warm:${randomUUID()}`, 1_000);
+		const keys = [0, 1, 2, 3].map((i) => `frozen:${i}:${randomUUID()}`);
+		process.kill(redis.pid, 'SIGSTOP');
+		let frozen;
+		const started = Date.now();
+		try {
+			frozen = await Promise.all(keys.map((key, i) => (i % 2 ? b : a).claim(key, TTL_MS)));
+		} finally {
+			process.kill(redis.pid, 'SIGCONT');
+		}
+		const ms = Date.now() - started;
+		assert.deepEqual(
+			frozen.map((v) => v.verdict),
+			['unavailable', 'unavailable', 'unavailable', 'unavailable'],
+		);
+		assert.ok(ms < claimsModule.REDIS_TIMEOUT_MS + 1_500, `answered after ${ms} ms`);
+		// Retries at the other process, after Redis answers again: each is claimed once.
+		await sleep(claimsModule.TENTATIVE_MS);
+		const again = await Promise.all(keys.map((key, i) => (i % 2 ? a : b).claim(key, TTL_MS)));
+		assert.deepEqual(
+			again.map((v) => v.verdict),
+			['claimed', 'claimed', 'claimed', 'claimed'],
+		);
+	});
+
+	test('Redis restarted empty: each process writes its claims back, so a retry at either is still a duplicate', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		const keysA = [0, 1, 2].map((i) => `restart:a${i}:${randomUUID()}`);
+		const keysB = [0, 1, 2].map((i) => `restart:b${i}:${randomUUID()}`);
+		for (const key of keysA) assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		for (const key of keysB) assert.equal((await b.claim(key, TTL_MS)).verdict, 'claimed');
+		const port = redis.port;
+		await redis.stop();
+		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
+		// Each retry lands at the process that did not claim it.
+		const verdicts = await Promise.all([
+			...keysA.map((key) => b.claim(key, TTL_MS)),
+			...keysB.map((key) => a.claim(key, TTL_MS)),
+		]);
+		assert.deepEqual(
+			verdicts.map((v) => v.verdict),
+			Array(6).fill('duplicate'),
+			JSON.stringify(verdicts),
+		);
+	});
+});
