@@ -34,15 +34,26 @@ export function missingPackages(projectRoot = root) {
 	});
 }
 
+/**
+ * The folders with a lockfile of their own: the core package, and the self-hosted companion
+ * (companion/: its Redis client, which its build ships inside the package).
+ */
+const PROJECTS = [root, path.join(root, 'companion')];
+
 function main() {
-	const missing = missingPackages();
+	for (const project of PROJECTS) ensure(project);
+}
+
+function ensure(projectRoot) {
+	const missing = missingPackages(projectRoot);
 	if (missing.length === 0) return;
+	const label = path.relative(root, projectRoot) || '.';
 	const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
 	console.log(
-		`[ensure-deps] ${missing.length} package(s) missing or outdated (${shown}): npm install`,
+		`[ensure-deps] ${label}: ${missing.length} package(s) missing or outdated (${shown}): npm install`,
 	);
 	const started = Date.now();
-	if (!existsSync(path.join(root, 'package-lock.json'))) {
+	if (!existsSync(path.join(projectRoot, 'package-lock.json'))) {
 		console.error(
 			'[ensure-deps] package-lock.json is missing; refusing to install unlocked versions',
 		);
@@ -50,14 +61,14 @@ function main() {
 	}
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	const result = spawnSync(npm, ['install', '--no-audit', '--no-fund'], {
-		cwd: root,
+		cwd: projectRoot,
 		stdio: 'inherit',
 	});
 	if (result.status !== 0) {
 		console.error(`[ensure-deps] npm install failed (exit ${result.status ?? result.signal})`);
 		process.exit(result.status || 1);
 	}
-	const still = missingPackages();
+	const still = missingPackages(projectRoot);
 	if (still.length > 0) {
 		console.error(`[ensure-deps] still missing after npm install: ${still.join(', ')}`);
 		process.exit(1);
