@@ -38,6 +38,7 @@ const MODULES = {
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
 	claims: 'nodes/CompanyPaymentsTrigger/redis/claims.js',
+	evidence: 'nodes/shared/money/evidence.js',
 };
 
 function built(name) {
@@ -158,6 +159,7 @@ export const FACTS = {
 	SEARCH_PAGE_SIZE: { from: [['search', 'SEARCH_PAGE_SIZE']], text: count },
 	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
+	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
 	TENTATIVE_MS: { from: [['claims', 'TENTATIVE_MS']], text: seconds },
 	SETTLE_MS: { from: [['claims', 'SETTLE_MS']], text: seconds },
 	REDIS_TIMEOUT_MS: { from: [['claims', 'REDIS_TIMEOUT_MS']], text: seconds },
@@ -187,6 +189,7 @@ export const NOT_STATED = {
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
+	PHONE_MAX_DIGITS: 'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };
 
 /** The value of each fact's constants, and its text. */

@@ -13,6 +13,7 @@ import type { MoneyContract } from '../common/money';
 import { apiRequest, markOutcome, serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
+import { segment } from '../common/validation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../common/words';
@@ -165,6 +166,14 @@ const money: MoneyContract = {
 			itemIndex,
 			returnAll: true,
 		});
+	},
+	async read(ctx, itemIndex, record) {
+		const card = await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `${ENDPOINTS.cards}/${segment(String(record.id))}`,
+			itemIndex,
+		});
+		return card as IDataObject;
 	},
 };
 

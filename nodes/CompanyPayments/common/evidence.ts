@@ -1,62 +1,17 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
+import { compareDetail } from '../../shared/money/evidence';
 import { outcomeUnknownError } from '../../shared/transport';
-import { UUID } from '../../shared/transport/idempotency';
-import type { MoneyContract, MoneyDetail } from './money';
+import type { MoneyContract } from './money';
+
+export { normaliseArgument } from '../../shared/money/evidence';
 
 /*
  * Evidence of a payment: whether an answer (or a record found later) is the payment this call
- * asks for, detail by detail as the operation's money contract declares them. Read by the router
- * (an answer in normal mode) and by tool mode (an answer, and a record found by lookup).
+ * asks for, detail by detail as the operation's money contract declares them, each by the one
+ * table of nodes/shared/money/evidence.ts. Read by the router (an answer in normal mode) and by
+ * tool mode (an answer, and a record found by lookup).
  */
-
-const PLAIN_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
-const SEPARATED_NUMBER = /^\+?[\d\s().-]+$/;
-
-/**
- * One value as the service would understand it, so the same request written two ways compares
- * equal: text trimmed, "1500.50" and 1500.5 alike, a card or phone number without its spaces,
- * dashes and brackets, a UUID in lower case, empty values and their absence alike, object keys
- * in order.
- */
-export function normaliseArgument(value: unknown): unknown {
-	if (value === null || value === undefined) return undefined;
-	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
-	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string') {
-		const text = value.trim().replace(/\s+/g, ' ');
-		if (text === '') return undefined;
-		if (PLAIN_DECIMAL.test(text)) {
-			const [whole, fraction = ''] = text.replace(/^\+/, '').split('.');
-			const kept = fraction.replace(/0+$/, '');
-			return kept === '' ? whole : `${whole}.${kept}`;
-		}
-		if (SEPARATED_NUMBER.test(text) && text.replace(/\D/g, '').length >= 7) {
-			return `${text.startsWith('+') ? '+' : ''}${text.replace(/\D/g, '')}`;
-		}
-		return UUID.test(text) ? text.toLowerCase() : text;
-	}
-	if (Array.isArray(value)) return value.map(normaliseArgument);
-	if (typeof value === 'object') {
-		const out: Record<string, unknown> = {};
-		for (const key of Object.keys(value as object).sort()) {
-			const normal = normaliseArgument((value as Record<string, unknown>)[key]);
-			if (normal !== undefined) out[key] = normal;
-		}
-		return Object.keys(out).length === 0 ? undefined : out;
-	}
-	return String(value);
-}
-
-function sameValue(
-	detail: MoneyDetail,
-	asked: unknown,
-	answered: unknown,
-	evidence: boolean,
-): boolean {
-	if (detail.same) return detail.same(asked, answered, evidence);
-	return JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(answered));
-}
 
 export interface Difference extends IDataObject {
 	field: string;
@@ -64,30 +19,48 @@ export interface Difference extends IDataObject {
 	paid: string;
 }
 
+/** What a record shows of the details this call asks. */
+export interface Reading {
+	/** Details it shows with another value (masked: a digit it shows is another). */
+	differences: Difference[];
+	/** Details this call asks that it does not show (absent, or masked past reading). */
+	notShown: string[];
+}
+
+/** Every declared detail this call asks, read against what `record` shows. */
+export function readDetails(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	record: IDataObject,
+): Reading {
+	const reading: Reading = { differences: [], notShown: [] };
+	for (const detail of contract.details) {
+		const asked = detail.asked(ctx, itemIndex, record);
+		if (asked === undefined || asked === null) continue;
+		const shown = detail.answered(record);
+		const verdict = compareDetail(detail.kind ?? 'value', asked, shown);
+		if (verdict === 'not_shown') reading.notShown.push(detail.name);
+		if (verdict !== 'differs') continue;
+		const show = detail.show ?? ((value: unknown) => String(value));
+		reading.differences.push({ field: detail.name, asked: show(asked), paid: show(shown) });
+	}
+	return reading;
+}
+
 /**
- * How an answer (or a found record) differs from what this call asks, one entry per declared
- * detail that both name; empty when they agree.
+ * How an answer to this call's write differs from what this call asks, one entry per declared
+ * detail it shows with another value; empty when they agree. A detail the answer does not show is
+ * no difference here (the answer to this write, not evidence of a payment found later: that is
+ * `readDetails`).
  */
 export function differences(
 	ctx: IExecuteFunctions,
 	contract: MoneyContract,
 	itemIndex: number,
 	answer: IDataObject,
-	/** Whether the answer is a record found later, which must prove each detail. */
-	evidence = false,
 ): Difference[] {
-	const out: Difference[] = [];
-	for (const detail of contract.details) {
-		const asked = detail.asked(ctx, itemIndex, answer);
-		const answered = detail.answered(answer);
-		if (asked === undefined || asked === null || answered === undefined || answered === null) {
-			continue;
-		}
-		if (sameValue(detail, asked, answered, evidence)) continue;
-		const show = detail.show ?? ((value: unknown) => String(value));
-		out.push({ field: detail.name, asked: show(asked), paid: show(answered) });
-	}
-	return out;
+	return readDetails(ctx, contract, itemIndex, answer).differences;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 	referenceKey,
 } from '../../shared/transport/idempotency';
 import type { OnceFor } from '../../shared/transport/idempotency';
+import type { DetailKind } from '../../shared/money/evidence';
 
 /*
  * The money contract of an operation (issue 36.1): each money operation declares one `money`
@@ -28,10 +29,11 @@ export interface MoneyDetail {
 	/** How a value is shown in a conflict (a recipient's number masked). */
 	show?: (value: unknown) => string;
 	/**
-	 * How two values are the same detail (default: as normaliseArgument writes them). `evidence`
-	 * asks for proof (a record found later), not only agreement (an answer to this write).
+	 * How it is compared (nodes/shared/money/evidence.ts, the one table): `value` (default) as the
+	 * service would read it, `text` in the service's own spelling, `requisite` a card or phone
+	 * number that the service may show masked.
 	 */
-	same?: (asked: unknown, answered: unknown, evidence: boolean) => boolean;
+	kind?: DetailKind;
 }
 
 export interface MoneyContract extends MoneyWrite {
@@ -54,6 +56,11 @@ export interface MoneyContract extends MoneyWrite {
 	 * gives a way: tool mode looks before it pays, and answers with what it finds only on evidence.
 	 */
 	lookup?: (ctx: IExecuteFunctions, itemIndex: number, identity: string) => Promise<IDataObject[]>;
+	/**
+	 * How one found record is read in full (GET by its ID), when a listing does not show every
+	 * detail: a detail still not shown is no evidence (nodes/shared/money/evidence.ts).
+	 */
+	read?: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
 }
 
 /**

@@ -6,7 +6,7 @@ import { PAYMENT_REFERENCE, paymentReference, withOutcome } from '../common/mone
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { compactFields, compactRecord, refusal } from './guard';
-import { checkDetails, conflictError, differences, lookUpPayment } from './reference';
+import { checkDetails, conflictError, differences, lookUpPayment, unprovenError } from './reference';
 
 /*
  * The node as an AI agent's or MCP client's tool: refusals, payment references, conflicts,
@@ -67,6 +67,9 @@ async function moneyAnswer(
 	const found = await lookUpPayment(ctx, contract, itemIndex);
 	if (found.kind === 'conflict') {
 		return { failed: true, json: conflictError(reference, found.record, found.diff) };
+	}
+	if (found.kind === 'unproven') {
+		return { failed: true, json: unprovenError(reference, found.record, found.notShown) };
 	}
 	const result =
 		found.kind === 'this'

@@ -93,6 +93,14 @@ export const OPEN_CHOICES = {
 		question: 'Whether a recharged payout keeps `refundedAt`',
 		node: 'Funds returned only while the payout is not success (payoutFunds.ts)',
 	},
+	payoutListing: {
+		question: 'Which fields the payout listing (GET /payouts) shows',
+		node: 'A detail a found record does not show is read by GET /payouts/{id}, else no evidence (shared/money/evidence.ts)',
+	},
+	payoutRequisite: {
+		question: 'Whether a payout shows its requisite in full or masked',
+		node: 'A masked number is compared by the digits it shows (shared/money/evidence.ts)',
+	},
 	closedCardStatus: {
 		question: 'Whether a card closed for good is `closed` or legacy `retired`',
 		node: 'Both, one status (statuses.ts)',
