@@ -16,7 +16,11 @@ export function rulesOnPage(text) {
 	const table = /<!-- evidence-rules -->([\s\S]*?)<!-- \/evidence-rules -->/.exec(text)?.[1] ?? '';
 	const verdict = (cell) => {
 		const words = cell.replace(/<!--[^>]*-->/g, '').trim();
-		for (const [start, name] of [['agrees', 'agrees'], ['differs', 'differs'], ['not shown', 'not_shown']]) {
+		for (const [start, name] of [
+			['agrees', 'agrees'],
+			['differs', 'differs'],
+			['not shown', 'not_shown'],
+		]) {
 			if (words.startsWith(start)) return name;
 		}
 		throw new Error(`unreadable cell: ${cell}`);
@@ -40,7 +44,10 @@ describe('the evidence rules on docs/assumptions.md', () => {
 	});
 
 	it('a page that says otherwise is caught', () => {
-		const changed = page.replace('| not shown | not shown | differs |', '| not shown | agrees | differs |');
+		const changed = page.replace(
+			'| not shown | not shown | differs |',
+			'| not shown | agrees | differs |',
+		);
 		assert.notDeepEqual(rulesOnPage(changed), JSON.parse(JSON.stringify(EVIDENCE_RULES)));
 	});
 });

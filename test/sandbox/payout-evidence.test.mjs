@@ -26,7 +26,12 @@ describe('payout evidence choices', () => {
 	beforeEach(() => useProfile('default'));
 
 	it('unset: the listing shows amounts and the requisite as sent', async () => {
-		const made = await create({ amountRub: 45000, requisiteType: 'card', requisite: '2200701234565678', externalId: 'inv-8001' });
+		const made = await create({
+			amountRub: 45000,
+			requisiteType: 'card',
+			requisite: '2200701234565678',
+			externalId: 'inv-8001',
+		});
 		assert.equal(made.status, 201, made.text);
 		const listed = await api.get('/payouts?externalId=inv-8001');
 		assert.equal(listed.body.payouts[0].amountRub, 45000);
@@ -35,9 +40,15 @@ describe('payout evidence choices', () => {
 
 	it('payoutListing noAmounts: the listing shows no amounts, the payout itself does', async () => {
 		await useProfile({ payoutListing: 'noAmounts' });
-		const made = await create({ amountRub: 45000, requisiteType: 'card', requisite: '2200701234565678', externalId: 'inv-8001' });
+		const made = await create({
+			amountRub: 45000,
+			requisiteType: 'card',
+			requisite: '2200701234565678',
+			externalId: 'inv-8001',
+		});
 		const listed = (await api.get('/payouts?externalId=inv-8001')).body.payouts[0];
-		for (const field of ['amountRub', 'chargedUsdt', 'rate']) assert.equal(field in listed, false, field);
+		for (const field of ['amountRub', 'chargedUsdt', 'rate'])
+			assert.equal(field in listed, false, field);
 		assert.equal(listed.id, made.body.id);
 		const one = await api.get(`/payouts/${made.body.id}`);
 		assert.equal(one.body.amountRub, 45000);
@@ -45,9 +56,18 @@ describe('payout evidence choices', () => {
 
 	it('payoutRequisite masked: a card and a phone masked in every answer', async () => {
 		await useProfile({ payoutRequisite: 'masked' });
-		const card = await create({ amountRub: 1000, requisiteType: 'card', requisite: '2200701234565678' });
+		const card = await create({
+			amountRub: 1000,
+			requisiteType: 'card',
+			requisite: '2200701234565678',
+		});
 		assert.equal(card.body.requisite, '220070******5678');
-		const phone = await create({ amountRub: 1000, requisiteType: 'phone', requisite: '+79991234567', bankId: 'sber' });
+		const phone = await create({
+			amountRub: 1000,
+			requisiteType: 'phone',
+			requisite: '+79991234567',
+			bankId: 'sber',
+		});
 		assert.equal(phone.status, 201, phone.text);
 		assert.equal(phone.body.requisite, '+7 999 ***-**-67');
 		assert.equal((await api.get(`/payouts/${phone.body.id}`)).body.requisite, '+7 999 ***-**-67');
@@ -55,6 +75,9 @@ describe('payout evidence choices', () => {
 		const shown = (id) => listed.find((p) => p.id === id)?.requisite;
 		assert.equal(shown(card.body.id), '220070******5678');
 		assert.equal(shown(phone.body.id), '+7 999 ***-**-67');
-		assert.ok(listed.every((p) => /\*/.test(p.requisite)), 'every payout masked, seeded ones too');
+		assert.ok(
+			listed.every((p) => /\*/.test(p.requisite)),
+			'every payout masked, seeded ones too',
+		);
 	});
 });

@@ -80,7 +80,8 @@ function fieldOf(detail: MoneyDetail): string {
 
 /** A card or phone number as a service would mask it: the first 6 (card) or 4 and the last 2 to 4 digits kept. */
 function maskOf(digits: string): string {
-	if (digits.length >= 16) return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+	if (digits.length >= 16)
+		return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
 	return `+${digits.slice(0, 4)} ***-**-${digits.slice(-2)}`;
 }
 
@@ -134,7 +135,9 @@ describe('the evidence table', () => {
 	});
 
 	it('covers every money operation of the node', () => {
-		const operations = new Set(CASES.map((c) => `${c.parameters.resource}.${c.parameters.operation}`));
+		const operations = new Set(
+			CASES.map((c) => `${c.parameters.resource}.${c.parameters.operation}`),
+		);
 		expect([...operations].sort()).toEqual(
 			['card.recharge', 'card.request', 'order.pay', 'payout.cancel', 'payout.create'].sort(),
 		);

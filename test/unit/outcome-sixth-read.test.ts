@@ -143,23 +143,26 @@ describe('a masked detail is compared by the digits the mask shows', () => {
 		['+7 999 ***-**-67', '8 999 123-45-67'],
 		['8 999 *** ** 67', '+7 999 123 45 67'],
 		['+7******4567', '9991234567'],
-	])('a payout to a phone the service shows as %s is recognised as made (asked %s)', async (shown, asked) => {
-		const made = {
-			...PAID_45000,
-			id: 'po-ph',
-			externalId: 'salary-12',
-			amountRub: 5000,
-			requisiteType: 'phone',
-			requisite: shown,
-		};
-		nock(BASE_URL)
-			.get('/payouts')
-			.query(true)
-			.reply(200, { payouts: [made], total: 1 });
-		nock(BASE_URL).get('/payouts/po-ph').reply(200, made);
-		const { output } = await payout('5000', 'phone', asked, 'SALARY-12');
-		expect(output[0]).toMatchObject({ id: 'po-ph', repeated: true });
-	});
+	])(
+		'a payout to a phone the service shows as %s is recognised as made (asked %s)',
+		async (shown, asked) => {
+			const made = {
+				...PAID_45000,
+				id: 'po-ph',
+				externalId: 'salary-12',
+				amountRub: 5000,
+				requisiteType: 'phone',
+				requisite: shown,
+			};
+			nock(BASE_URL)
+				.get('/payouts')
+				.query(true)
+				.reply(200, { payouts: [made], total: 1 });
+			nock(BASE_URL).get('/payouts/po-ph').reply(200, made);
+			const { output } = await payout('5000', 'phone', asked, 'SALARY-12');
+			expect(output[0]).toMatchObject({ id: 'po-ph', repeated: true });
+		},
+	);
 
 	it('a masked phone is read as a phone number, not as its last four digits', async () => {
 		const made = {

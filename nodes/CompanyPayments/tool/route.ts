@@ -6,7 +6,13 @@ import { PAYMENT_REFERENCE, paymentReference, withOutcome } from '../common/mone
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { compactFields, compactRecord, refusal } from './guard';
-import { checkDetails, conflictError, differences, lookUpPayment, unprovenError } from './reference';
+import {
+	checkDetails,
+	conflictError,
+	differences,
+	lookUpPayment,
+	unprovenError,
+} from './reference';
 
 /*
  * The node as an AI agent's or MCP client's tool: refusals, payment references, conflicts,

@@ -108,7 +108,8 @@ function compareRequisite(asked: unknown, shown: string): Verdict {
 	const askedDigits = String(asked).replace(/\D/g, '');
 	const phone = askedDigits.length <= PHONE_MAX_DIGITS;
 	const askedLine = phone ? phoneLine(askedDigits) : askedDigits;
-	if (masked(shown, 'requisite')) return maskAgrees(askedLine, phone ? phoneLine(shown) : cardLine(shown));
+	if (masked(shown, 'requisite'))
+		return maskAgrees(askedLine, phone ? phoneLine(shown) : cardLine(shown));
 	const shownLine = phone ? phoneLine(shown) : cardLine(shown);
 	return shownLine === askedLine ? 'agrees' : 'differs';
 }
@@ -174,6 +175,7 @@ export function compareDetail(kind: DetailKind, asked: unknown, shown: unknown):
 	}
 	if (masked(shown)) return 'not_shown';
 	if (kind === 'text') return spelling(asked) === spelling(shown) ? 'agrees' : 'differs';
-	const same = JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(shown));
+	const same =
+		JSON.stringify(normaliseArgument(asked)) === JSON.stringify(normaliseArgument(shown));
 	return same ? 'agrees' : 'differs';
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import { fitted, identity } from '../identity';
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -38,39 +38,6 @@ function onceKey({ action, id: given }: OnceFor): string {
 	return fitted(identity('pay', ['once'], [action, id]), IDEMPOTENCY_KEY_MAX_LENGTH);
 }
 
-/** Name of the execution custom data entry holding the execution's mark (see `executionMark`). */
-export const EXECUTION_MARK_NAME = 'companyPaymentsRun';
-
-const MARK = /^[0-9a-f]{12}$/;
-
-interface CustomData {
-	get(name: string): unknown;
-	set(name: string, value: string): void;
-}
-
-/**
- * A random value fixed once per execution and stored with it (n8n's execution custom data, under
- * EXECUTION_MARK_NAME): Retry On Fail, a Wait node's resume and a queue worker all read the same
- * one, while an execution with the same ID in another n8n database (IDs restart with every
- * database, and moving one keeps the encryption key and so the instance ID) has another. Empty
- * when the context offers no custom data or its 10 entries are taken.
- */
-function executionMark(ctx: IExecuteFunctions, itemIndex: number): string {
-	try {
-		const execution = (ctx.getWorkflowDataProxy(itemIndex) as { $execution?: unknown })
-			.$execution as { customData?: CustomData } | undefined;
-		const data = execution?.customData;
-		if (!data) return '';
-		const stored = data.get(EXECUTION_MARK_NAME);
-		if (typeof stored === 'string' && MARK.test(stored)) return stored;
-		const mark = randomBytes(6).toString('hex');
-		data.set(EXECUTION_MARK_NAME, mark);
-		return data.get(EXECUTION_MARK_NAME) === mark ? mark : '';
-	} catch {
-		return '';
-	}
-}
-
 /**
  * `<instance ID>/<workflow ID>`, each empty where the context does not offer it (the rest of a
  * derived key still separates what it must).
@@ -92,19 +59,15 @@ function instanceAndWorkflow(ctx: IExecuteFunctions): string {
 }
 
 /**
- * What makes a derived key unique beyond one n8n database, as 16 hex characters of SHA-256 over
- * n8n's instance ID, the workflow ID and the execution's mark. Execution IDs restart at 1 with
- * every n8n database and an exported workflow keeps its node IDs, so without this a second
- * instance, or the same one after a move to a new database, would send keys the service already
- * stored and get an old payout back instead of paying. Stable within one execution, so Retry On
- * Fail still sends the same key.
+ * What makes a derived key unique beyond one n8n instance and workflow, as 16 hex characters of
+ * SHA-256 over n8n's instance ID and the workflow ID. Execution IDs restart at 1 with every n8n
+ * database and an exported workflow keeps its node IDs, so without it a second instance would send
+ * keys another already stored. It is read from what n8n gives every run of the same execution
+ * (nothing stored by a run, which a run that crashed never saved), so Retry On Fail, a Wait resume
+ * and a queue worker's re-run of a job whose worker died all send the same key.
  */
-function instanceScope(ctx: IExecuteFunctions, itemIndex: number): string {
-	const mark = executionMark(ctx, itemIndex);
-	return createHash('sha256')
-		.update(`${instanceAndWorkflow(ctx)}/${mark}`)
-		.digest('hex')
-		.slice(0, 16);
+function instanceScope(ctx: IExecuteFunctions): string {
+	return createHash('sha256').update(instanceAndWorkflow(ctx)).digest('hex').slice(0, 16);
 }
 
 /**
@@ -206,11 +169,14 @@ export function referenceExternalId(given: string, maxLength: number): string {
  * execution list, a loop or another workflow accepting the same quote all send the same key,
  * so the service answers with the stored result and the quote is never paid twice.
  *
- * Otherwise the key is derived from the n8n instance, the workflow and a mark stored with the
- * execution (`instanceScope`), the execution id, the node id, the node's run index and the item index: n8n's Retry On Fail re-runs the node inside the same execution and run, so a
- * retry sends the same key and the service returns the stored answer instead of paying twice,
- * while a loop over batches (a new run) or a new execution (including a re-run of a failed
- * one) gets new keys. Without an execution id (nothing to stay stable across) a random key is
+ * Otherwise the key is derived only from what n8n gives every run of one execution: the n8n
+ * instance and the workflow (`instanceScope`), the execution id, the node id, the node's run index
+ * and the item index. n8n's Retry On Fail re-runs the node inside the same execution and run, a
+ * Wait node's resume continues the same execution, and a queue worker that takes over the job of
+ * a worker that died runs the same execution again from what was saved, so the node's run index
+ * is the same: each sends the same key and a service that keeps keys returns the stored answer
+ * instead of paying twice. A loop over batches (a new run) or a new execution (including a re-run
+ * of a failed one from the execution list) gets new keys. Without an execution id (nothing to stay stable across) a random key is
  * used, so two unrelated calls can never be mistaken for one.
  *
  * As an AI agent's or MCP client's tool the key follows the payment reference instead
@@ -248,7 +214,7 @@ export function idempotencyKey(
 	const executionId = ctx.getExecutionId();
 	if (!executionId) return identity('pay', ['random'], [randomUUID()]);
 	const node = ctx.getNode();
-	const scope = instanceScope(ctx, itemIndex);
+	const scope = instanceScope(ctx);
 	const parts = [executionId, node.id, String(runIndexOf(ctx, itemIndex)), String(itemIndex)];
 	return fitted(identity('pay', [scope], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
 }
