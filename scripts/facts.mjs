@@ -26,8 +26,8 @@ const require = createRequire(import.meta.url);
 const MODULES = {
 	assumptions: 'nodes/shared/contract/assumptions.js',
 	retry: 'nodes/shared/transport/retry.js',
-	idempotency: 'nodes/shared/transport/idempotency.js',
-	sentWrites: 'nodes/shared/transport/sentWrites.js',
+	idempotency: 'nodes/shared/money/key.js',
+	sentWrites: 'nodes/shared/money/write.js',
 	credentialTest: 'nodes/shared/credentialTest.js',
 	locator: 'nodes/CompanyPayments/common/locator.js',
 	resources: 'nodes/CompanyPayments/resources.js',

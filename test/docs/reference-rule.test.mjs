@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(ROOT, 'dist/nodes/CompanyPayments', file));
 const { REFERENCE_RULE } = dist('common/words.js');
-const { moneyKey } = dist('common/money.js');
+const { moneyKey } = require(path.join(ROOT, 'dist/nodes/shared/money/index.js'));
 const { resources } = dist('resources.js');
 
 /** The rule as docs/ai-agents.md states it, between its markers. */

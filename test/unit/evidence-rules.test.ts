@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { readDetails } from '../../nodes/CompanyPayments/common/evidence';
-import type { MoneyDetail } from '../../nodes/CompanyPayments/common/money';
+import { readDetails } from '../../nodes/shared/money';
+import type { MoneyDetail } from '../../nodes/shared/money';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import type { OperationDefinition } from '../../nodes/CompanyPayments/types';
 import { EVIDENCE_RULES } from '../../nodes/shared/money/evidence';

@@ -8,8 +8,8 @@ import {
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
+import { carriedIdentity, moneyWrite } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
 import { optionalText, requireAmount, segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
@@ -76,7 +76,7 @@ function optionalDetail(name: string, label: string) {
 	};
 }
 
-/** The External ID the payout is sent with (common/money.ts carriedIdentity). */
+/** The External ID the payout is sent with (shared/money/key.ts carriedIdentity). */
 function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const given = optionalText(
 		ctx,
@@ -235,23 +235,18 @@ export const create: OperationDefinition = {
 			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
 			if (value !== undefined) body[field.name] = value;
 		}
-		// As a tool the External ID is the payment's identity (common/money.ts).
+		// As a tool the External ID is the payment's identity (shared/money/key.ts).
 		const externalId = externalIdOf(this, itemIndex);
 		if (externalId !== undefined) body.externalId = externalId;
-		const key = moneyKey(this, itemIndex, money);
 		// The requisite sent is known to the gate (shared/gate.ts), which masks it in every message.
 		const explain = {
 			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${requisite} as invalid`,
 		};
 		const { method, path } = ASSUMED_ENDPOINTS.payoutCreate;
-		const payout = (await apiRequest.call(this, {
-			method,
-			path,
-			body,
-			headers: { 'Idempotency-Key': key },
+		const payout = (await moneyWrite(this, {
+			contract: money,
 			itemIndex,
-			explain,
-			money,
+			request: { method, path, body, explain },
 		})) as IDataObject;
 		return withFundsReturned(payout);
 	},

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../common/money';
+import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../../shared/money';
 import { REFERENCE_RULE } from '../common/words';
 import type { ResourceDefinition } from '../types';
 import type { ToolEntry } from './catalog';
@@ -24,7 +24,7 @@ const REFERENCE_FOR_MODEL =
 
 /**
  * The Payment Reference of a money-moving tool: by default the model gives it (`$fromAI`), and
- * the user may map it instead. The derived Idempotency-Key follows it (transport/idempotency.ts).
+ * the user may map it instead. The derived Idempotency-Key follows it (shared/money/key.ts).
  */
 const PAYMENT_REFERENCE_FIELD: INodeProperties = {
 	displayName: PAYMENT_REFERENCE_LABEL,

@@ -79,11 +79,11 @@ export const OPEN_CHOICES = {
 	},
 	idempotencyScope: {
 		question: 'What an Idempotency-Key is unique within',
-		node: 'Derived keys are unique per execution, node, run and item (idempotency.ts)',
+		node: 'Derived keys are unique per execution, node, run and item (money/key.ts)',
 	},
 	idempotencyStoresFailures: {
 		question: 'Whether a failed answer is stored under its key and replayed',
-		node: 'Derived keys are new per execution; a refused key may be sent again (sentWrites.ts)',
+		node: 'Derived keys are new per execution; a refused key may be sent again (money/write.ts)',
 	},
 	staleKeyLogin: {
 		question: 'Whether login accepts a revoked key',
@@ -123,7 +123,7 @@ export const OPEN_CHOICES = {
 	},
 	lostAnswer: {
 		question: 'A write processed and its answer lost; replay by key not promised',
-		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, sentWrites.ts',
+		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, money/write.ts',
 	},
 } as const satisfies Record<string, OpenChoice>;
 

@@ -12,7 +12,7 @@ import type {
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
-import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
+import { forgetAllSentWrites } from '../../../nodes/shared/money/write';
 
 export const BASE_URL = 'https://api.payments.test';
 export const API_KEY = 'sk_dummy_0123456789abcdef';

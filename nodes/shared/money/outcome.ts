@@ -3,37 +3,27 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { NOT_PAID_CONFLICTS, NOT_PAID_STATUSES } from '../contract/assumptions';
 import { isObject } from '../contract/guards';
+import {
+	LINE_BREAK,
+	describeServiceError,
+	isServiceErrorBody,
+	readServiceError,
+} from '../transport';
+import type { Attempt, Report, ServiceErrorInfo } from '../transport';
+import type { MoneyWrite, PaymentOutcome } from './contract';
 
-import type { ServiceErrorInfo } from './serviceError';
-import { LINE_BREAK } from './serviceError';
-
-/**
- * The three outcomes of a money write (issue 28), in the field `paymentOutcome` of a failed
+/*
+ * The outcome of a money write (issues 28 and 36.2), in the field `paymentOutcome` of a failed
  * item: `not_paid` (the service refused it, or it never left n8n), `unknown` (it may have been
  * carried out: look it up before trying again). A successful item is the service's own answer.
+ * Read from what the transport reports of each attempt; the transport knows none of this.
  */
-export type PaymentOutcome = 'paid' | 'not_paid' | 'unknown';
 
 /** The node's own errorCode of a money write whose outcome is not known. */
 export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 
 /** The node's own errorCode of a money write refused because its key named another payment. */
 export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
-
-/**
- * What the transport reads of a money operation's own contract (the `money` block in the
- * operation's file): what the write does, where to look it up, and whether the document promises
- * replay by key. A request is a money write only when its operation hands this over; nothing is
- * recognised by method and path.
- */
-export interface MoneyWrite {
-	/** What the write does, as the message names it: "the payout may have been created". */
-	what: string;
-	/** Where to look it up, in the node's own operations. */
-	lookUp: string;
-	/** The document promises that the same Idempotency-Key replays the stored answer. */
-	replayByKey: boolean;
-}
 
 const KEY_REPLAY =
 	'Running it again with the same Idempotency Key is safe: the service answers a repeated key with the stored result instead of paying again (the interface document promises this for this call).';
@@ -46,14 +36,7 @@ const NO_REPLAY =
  * only while every attempt so far was refused before it acted (never left n8n, or refused by the
  * service's own error body); `paid` only for a readable 2xx answer.
  */
-export type Attempt =
-	/**
-	 * No answer: `sent` false when the request never left n8n (refused connection, DNS, TLS
-	 * handshake), true when it may have reached the service (reset, timeout).
-	 */
-	| { sent: boolean }
-	/** An HTTP answer; `readable` when its body could be read as JSON. */
-	| { sent: true; status: number; body: unknown; readable: boolean };
+export type { Attempt };
 
 /** The outcome a single attempt proves on its own. */
 export function attemptOutcome(attempt: Attempt): PaymentOutcome {
@@ -86,11 +69,6 @@ export class OutcomeMachine {
 	get outcome(): PaymentOutcome {
 		return this.state ?? 'not_paid';
 	}
-}
-
-/** Whether a body is the service's own JSON error body: an object naming an errorCode. */
-export function isServiceErrorBody(body: unknown): boolean {
-	return isObject(body) && typeof body.errorCode === 'string' && body.errorCode !== '';
 }
 
 /** The outcome an HTTP answer (not 2xx) to a money write proves. */
@@ -175,4 +153,130 @@ export function outcomeUnknownError(
 		};
 	}
 	return markOutcome(error, 'unknown');
+}
+
+/** The machine that has seen every attempt of a report. */
+function machineOf(report: Report): OutcomeMachine {
+	const machine = new OutcomeMachine();
+	for (const attempt of report.attempts) machine.observe(attempt);
+	return machine;
+}
+
+function shown(report: Report): string {
+	return report.where ?? '';
+}
+
+/**
+ * The error of a money write, from the transport's error and what it reports of every attempt:
+ * `not_paid` while every attempt was refused before it acted, else OUTCOME_UNKNOWN saying why.
+ */
+export function failedWrite(
+	node: INode,
+	write: MoneyWrite,
+	request: { method: string; path: string },
+	report: Report,
+	error: unknown,
+	itemIndex: number | undefined,
+): unknown {
+	const machine = machineOf(report);
+	const last = report.attempts[report.attempts.length - 1];
+	if (machine.outcome !== 'unknown' || last === undefined) {
+		return error instanceof NodeApiError ? markOutcome(error, 'not_paid') : error;
+	}
+	const where = shown(report);
+	const facts = (reason: string, lines: string[], info?: ServiceErrorInfo) =>
+		outcomeUnknownError(node, write, { reason, lines, info, where, itemIndex });
+	if (report.cancelled) {
+		return facts(
+			`the execution was cancelled while waiting to repeat it, after an earlier attempt (${machine.actedFirst}) that may have acted`,
+			[(error as Error).message],
+		);
+	}
+	if (!('status' in last)) {
+		return facts(
+			last.sent
+				? `the request was sent and no answer came (${last.explanation})`
+				: `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key could not reach the service (${last.explanation}), so nothing says whether the first one paid`,
+			last.lines,
+		);
+	}
+	const { status, headers } = last;
+	if (status >= 300 && status < 400) {
+		const refused = error as NodeApiError;
+		return facts(
+			`${refused.message.replace(/^The service answered /, 'the service answered ')}; a service may act before it redirects`,
+			[refused.description ?? ''],
+			readServiceError(status, undefined, headers),
+		);
+	}
+	if (status >= 200 && status < 300) {
+		return facts(
+			`the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
+			[`HTTP status: ${status}`, report.unread ?? ''],
+			readServiceError(status, undefined, headers),
+		);
+	}
+	// A refusal of a repeat proves nothing about an earlier attempt that may have acted: it may
+	// be about the repeat itself (e.g. sent before the service stored the first answer).
+	const info = readServiceError(status, report.shownBody, headers);
+	const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
+	const reason =
+		attemptOutcome(last) !== 'unknown'
+			? `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
+			: status === 502 || status === 504
+				? `a gateway answered HTTP ${status} instead of the service, which may have acted`
+				: `the service answered ${answered}, which does not say whether it acted`;
+	return facts(
+		reason,
+		[
+			`${request.method} ${request.path}: ${reason}.`,
+			...(info.errorCode ? [`Service errorCode: ${info.errorCode}`] : []),
+			describeServiceError({ ...info, errorCode: null }),
+			...(report.gaveUp ? [report.gaveUp] : []),
+		],
+		info,
+	);
+}
+
+/**
+ * A 2xx answer to a money write is paid only when it is a record: an empty body, null or a bare
+ * value proves nothing about what the service did. Returns the error to throw, if any.
+ */
+export function unprovenAnswer(
+	node: INode,
+	write: MoneyWrite,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	const record =
+		typeof answer === 'object' &&
+		answer !== null &&
+		!Array.isArray(answer) &&
+		Object.keys(answer).length > 0;
+	if (record) return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	const headers = last && 'status' in last ? last.headers : {};
+	return outcomeUnknownError(node, write, {
+		reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(answer) ?? 'nothing'}), so it does not show what the service did`,
+		lines: [`HTTP status: ${status}`],
+		info: readServiceError(status, undefined, headers),
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
+ * A failed money item always says whether money moved. The transport marks every failure of the
+ * money write itself (paid, not paid or unknown, by the outcome machine); any other failure of a
+ * money operation (its input checks, Pay QR Code's prepare, a lookup) came before the money write
+ * was sent, so nothing was paid.
+ */
+export function withOutcome(error: Error): Error {
+	if (outcomeFields(error).paymentOutcome !== undefined) return error;
+	if (error instanceof NodeApiError) return markOutcome(error, 'not_paid');
+	const context = (error as { context?: IDataObject }).context;
+	if (context !== undefined && typeof context === 'object') context.paymentOutcome = 'not_paid';
+	return error;
 }

@@ -1,17 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readDetails } from '../common/evidence';
-import type { Difference } from '../common/evidence';
-import { toolExternalId } from '../common/money';
-import type { MoneyContract } from '../common/money';
-import { canonicalReference } from '../../shared/transport/idempotency';
-
-export { differences, normaliseArgument } from '../common/evidence';
-export type { Difference } from '../common/evidence';
+import type { MoneyContract } from './contract';
+import { readDetails } from './evidence';
+import type { Difference } from './evidence';
+import { canonicalReference, toolExternalId } from './key';
 
 /*
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
- * from each operation's money contract (common/money.ts): the Idempotency-Key, and the External
+ * from each operation's money contract (contract.ts): the Idempotency-Key, and the External
  * ID where the contract names an identity field, are the reference's identity, so the same
  * reference asked again never pays twice, and this module makes sure it is never answered with
  * an earlier payment as if it were the one asked for:
