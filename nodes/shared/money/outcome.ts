@@ -97,9 +97,12 @@ export function outcomeFields(error: unknown): IDataObject {
 	}
 	const outcome = (error as { context: IDataObject }).context.paymentOutcome;
 	if (outcome !== 'paid' && outcome !== 'not_paid' && outcome !== 'unknown') return {};
-	return outcome === 'unknown'
-		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN }
-		: { paymentOutcome: outcome };
+	if (outcome !== 'unknown') return { paymentOutcome: outcome };
+	// What Resolve Outcome needs to find the payment again (write.ts attaches it).
+	const sent = (error as { context: IDataObject }).context.sentWrite;
+	return isObject(sent)
+		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN, sentWrite: sent }
+		: { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN };
 }
 
 /** What a user of a money write with an unknown outcome does, one line each. */

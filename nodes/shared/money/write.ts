@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
@@ -156,14 +156,21 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		);
 	}
 	if (!contract.replayByKey && earlier?.state === 'paid') return earlier.answer;
+	const sentAt = new Date().toISOString();
 	if (!contract.replayByKey && earlier) {
-		throw outcomeUnknownError(ctx.getNode(), contract, {
-			reason:
-				'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
-			lines: [`Idempotency-Key: ${key}`],
-			where,
-			itemIndex,
-		});
+		throw withSentWrite(
+			ctx,
+			call,
+			request,
+			sentAt,
+			outcomeUnknownError(ctx.getNode(), contract, {
+				reason:
+					'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
+				lines: [`Idempotency-Key: ${key}`],
+				where,
+				itemIndex,
+			}),
+		);
 	}
 	const sending = sendOnce(ctx, contract, request);
 	// Registered first, so the store is up to date before anyone sees the answer or error.
@@ -175,7 +182,40 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		},
 	);
 	rememberSentWrite(id, { request: asked, state: 'sending', settled });
-	return await sending;
+	return await sending.catch((error: unknown) => {
+		throw withSentWrite(ctx, call, request, sentAt, error);
+	});
+}
+
+/**
+ * An error whose outcome is unknown, with what Resolve Outcome needs to find the payment again
+ * (`sentWrite` in the failed item): the operation, when it was sent, the identity it carries
+ * (its External ID) and the details it asked.
+ */
+function withSentWrite(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	request: ApiRequest,
+	sentAt: string,
+	error: unknown,
+): unknown {
+	if (outcomeFields(error).paymentOutcome !== 'unknown') return error;
+	const { contract, itemIndex } = call;
+	const details: IDataObject = {};
+	for (const detail of contract.details) {
+		const asked = detail.asked(ctx, itemIndex, {});
+		if (asked !== undefined && asked !== null) details[detail.name] = asked as IDataObject[string];
+	}
+	const carried = contract.identity ? request.body?.[contract.identity.field] : undefined;
+	const resource = String(ctx.getNodeParameter('resource', itemIndex, ''));
+	const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
+	(error as { context: IDataObject }).context.sentWrite = {
+		operation: `${resource}.${operation}`,
+		sentAt,
+		identity: typeof carried === 'string' ? carried : null,
+		details,
+	};
+	return error;
 }
 
 /** Sends the write through the transport and reads its outcome from what the transport reports. */
