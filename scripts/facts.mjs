@@ -26,8 +26,8 @@ const require = createRequire(import.meta.url);
 const MODULES = {
 	assumptions: 'nodes/shared/contract/assumptions.js',
 	retry: 'nodes/shared/transport/retry.js',
-	idempotency: 'nodes/shared/transport/idempotency.js',
-	sentWrites: 'nodes/shared/transport/sentWrites.js',
+	idempotency: 'nodes/shared/money/key.js',
+	sentWrites: 'nodes/shared/money/write.js',
 	credentialTest: 'nodes/shared/credentialTest.js',
 	locator: 'nodes/CompanyPayments/common/locator.js',
 	resources: 'nodes/CompanyPayments/resources.js',
@@ -37,6 +37,7 @@ const MODULES = {
 	deliveries: 'nodes/CompanyPaymentsTrigger/deliveries.js',
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
+	evidence: 'nodes/shared/money/evidence.js',
 };
 
 function built(name) {
@@ -157,6 +158,7 @@ export const FACTS = {
 	SEARCH_PAGE_SIZE: { from: [['search', 'SEARCH_PAGE_SIZE']], text: count },
 	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
+	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
 };
 
 /**
@@ -177,6 +179,7 @@ export const NOT_STATED = {
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
+	PHONE_MAX_DIGITS: 'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };
 
 /** The value of each fact's constants, and its text. */

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { outcomeFields, plainDescription, serviceErrorInfo } from '../shared/transport';
+import { outcomeFields } from '../shared/money';
+import { plainDescription, serviceErrorInfo } from '../shared/transport';
 import type { OperationResult } from './types';
 
 /*

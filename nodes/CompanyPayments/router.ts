@@ -3,8 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gateError, gateItems, openRun } from '../shared/gate';
 import { LINE_BREAK, getBaseUrl } from '../shared/transport';
-import { answerDiffers, differences } from './common/evidence';
-import { runsAsAgentTool, withOutcome } from './common/money';
+import { answerDiffers, differences, runsAsAgentTool, withOutcome } from '../shared/money';
 import { errorItemJson, recordsOf, withItemIndex } from './items';
 import { runItems } from './pool';
 import { compactFields, compactRecord } from './tool/guard';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { MoneyContract } from './common/money';
+import type { MoneyContract } from '../shared/money';
 
 /** What an operation returns for one input item: one output item, or one per record. */
 export type OperationResult = IDataObject | IDataObject[];
@@ -42,7 +42,7 @@ interface OperationBase {
 
 /**
  * One operation of one resource: its UI fields and what it does for one item. A money operation
- * declares its money contract beside its kind (common/money.ts); no other operation has one.
+ * declares its money contract beside its kind (shared/money/contract.ts); no other operation has one.
  */
 export type OperationDefinition =
 	| (OperationBase & { kind: 'money'; money: MoneyContract })

@@ -31,6 +31,31 @@ export const BANKS = Object.freeze({
 	ozon: 'Озон Банк',
 });
 
+/**
+ * A requisite as a service that masks it shows it (profile choice `payoutRequisite`): a card by
+ * its first 6 and last 4 digits, a phone by its country and code and its last 2 digits.
+ */
+export function maskedRequisite(requisite, type) {
+	const digits = String(requisite).replace(/\D/g, '');
+	if (type === 'card') return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
+	const line = digits.length === 11 && digits.startsWith('8') ? `7${digits.slice(1)}` : digits;
+	return `+${line.slice(0, line.length - 10)} ${line.slice(-10, -7)} ***-**-${line.slice(-2)}`;
+}
+
+/** A payout as the profile shows it: its requisite masked or not, its amounts in a listing or not. */
+export function shownPayout(sb, p, { listing = false } = {}) {
+	const out = presentPayout(p);
+	if ((sb.profile.payoutRequisite ?? 'full') === 'masked') {
+		out.requisite = maskedRequisite(p.requisite, p.requisiteType);
+	}
+	if (listing && (sb.profile.payoutListing ?? 'full') === 'noAmounts') {
+		delete out.amountRub;
+		delete out.chargedUsdt;
+		delete out.rate;
+	}
+	return out;
+}
+
 export function presentPayout(p) {
 	return {
 		id: p.id,
@@ -378,7 +403,7 @@ export function registerPayoutRoutes(router) {
 	router.post('/payouts', { permission: 'payouts.create' }, (ctx) =>
 		withIdempotency(ctx, 'payouts.create', { required: true }, () => {
 			const input = readPayoutInput(ctx.body);
-			return { status: 201, body: presentPayout(createPayout(ctx.sb, ctx.company, input)) };
+			return { status: 201, body: shownPayout(ctx.sb, createPayout(ctx.sb, ctx.company, input)) };
 		}),
 	);
 
@@ -387,14 +412,14 @@ export function registerPayoutRoutes(router) {
 			statuses: PAYOUT_STATUSES,
 			fields: ['externalId'],
 		});
-		return { body: { payouts: page.map(presentPayout), total } };
+		return { body: { payouts: page.map((p) => shownPayout(ctx.sb, p, { listing: true })), total } };
 	});
 
 	router.get('/payouts/:id', { permission: 'payouts.read' }, (ctx) => ({
-		body: presentPayout(findPayout(ctx.sb, ctx.company, ctx.params.id)),
+		body: shownPayout(ctx.sb, findPayout(ctx.sb, ctx.company, ctx.params.id)),
 	}));
 
 	router.post('/payouts/:id/cancel', { permission: 'payouts.cancel' }, (ctx) => ({
-		body: presentPayout(cancelPayout(ctx.sb, findPayout(ctx.sb, ctx.company, ctx.params.id))),
+		body: shownPayout(ctx.sb, cancelPayout(ctx.sb, findPayout(ctx.sb, ctx.company, ctx.params.id))),
 	}));
 }

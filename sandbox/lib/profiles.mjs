@@ -40,6 +40,18 @@ export const CHOICES = Object.freeze({
 	 * (and so `refunded: true` in its webhook bodies), or has it cleared.
 	 */
 	rechargeKeepsRefundedAt: [false, true],
+	/**
+	 * Which fields GET /payouts shows of each payout (the listing is not shown): all of a payout's
+	 * (`full`), or none of its amounts (`noAmounts`: no amountRub, chargedUsdt, rate; GET
+	 * /payouts/{id} still shows them). Not in the named profiles (unset: `full`).
+	 */
+	payoutListing: ['full', 'noAmounts'],
+	/**
+	 * How payouts show their `requisite` (a string, its form not shown): as sent (`full`), or
+	 * masked (`masked`: a card as 220070******5678, a phone as +7 999 ***-**-67), in every answer.
+	 * Not in the named profiles (unset: `full`).
+	 */
+	payoutRequisite: ['full', 'masked'],
 });
 
 const DEFAULT = Object.freeze({

@@ -67,7 +67,7 @@ describe("CONTRIBUTING's recipes", () => {
 		for (const must of [
 			'nodes/shared/contract/events.ts',
 			'nodes/shared/contract/assumptions.ts',
-			'nodes/shared/transport/idempotency.ts',
+			'nodes/shared/money/key.ts',
 		]) {
 			assert.ok(named.includes(must), `CONTRIBUTING names ${must}`);
 		}

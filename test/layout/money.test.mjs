@@ -18,6 +18,56 @@ import { relativeImports } from './imports.test.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ACTION = path.join(ROOT, 'nodes', 'CompanyPayments');
 const TRANSPORT = path.join(ROOT, 'nodes', 'shared', 'transport');
+const MONEY = path.join(ROOT, 'nodes', 'shared', 'money');
+
+/**
+ * The tables of every errorCode the node explains (the service's, with its own words such as
+ * FINE_ALREADY_PAID, and the node's own beside them, so docs/errors.md is one table): vocabulary,
+ * not code that decides anything.
+ */
+const CODE_TABLES = ['errorCodes.ts', 'errorActions.ts'];
+
+/** Every name the money module exports: the concepts the transport must not name. */
+export function moneyNames() {
+	const names = new Set();
+	for (const file of tsFiles(MONEY)) {
+		const source = fs.readFileSync(file, 'utf8');
+		for (const match of source.matchAll(
+			/export (?:async )?(?:function|const|class|interface|type) (\w+)/g,
+		)) {
+			names.add(match[1]);
+		}
+	}
+	return names;
+}
+
+/** Words that are money whatever module says them. */
+const MONEY_WORDS = [
+	/\bmoney\b/i,
+	/paymentOutcome/,
+	/\bnot_paid\b/,
+	/Idempotency-Key/i,
+	/replayByKey/,
+];
+
+/** Where a transport source names a money concept: an import of the money module, a name, a word. */
+export function moneyInTransport(file, source, names = moneyNames()) {
+	const out = [];
+	const where = path.relative(ROOT, file);
+	for (const spec of relativeImports(source)) {
+		if (path.resolve(path.dirname(file), spec).startsWith(MONEY)) {
+			out.push(`${where} imports the money module ('${spec}')`);
+		}
+	}
+	const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+	for (const name of names) {
+		if (new RegExp(`\\b${name}\\b`).test(code)) out.push(`${where} names ${name}`);
+	}
+	for (const word of MONEY_WORDS) {
+		if (word.test(source)) out.push(`${where} says ${word}`);
+	}
+	return out;
+}
 
 function tsFiles(dir) {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -59,6 +109,40 @@ export function moneyLayerViolations(files) {
 	}
 	return out;
 }
+
+describe('the transport knows no money (issue 44.1)', () => {
+	const names = moneyNames();
+
+	it("reads the money module's names", () => {
+		for (const name of [
+			'moneyWrite',
+			'moneyKey',
+			'OutcomeMachine',
+			'MoneyContract',
+			'markOutcome',
+		]) {
+			assert.ok(names.has(name), name);
+		}
+	});
+
+	it('no transport file imports the money module or names a money concept', () => {
+		const found = tsFiles(TRANSPORT)
+			.filter((file) => !CODE_TABLES.includes(path.basename(file)))
+			.flatMap((file) => moneyInTransport(file, fs.readFileSync(file, 'utf8'), names));
+		assert.deepEqual(found, []);
+	});
+
+	it('a transport that names money is caught (the check can fail)', () => {
+		const file = path.join(TRANSPORT, 'request.ts');
+		assert.equal(
+			moneyInTransport(file, "import { markOutcome } from '../money/outcome';", names).length,
+			3,
+		);
+		assert.equal(moneyInTransport(file, 'if (request.money) return;', names).length, 1);
+		assert.equal(moneyInTransport(file, "headers['Idempotency-Key'] = key;", names).length, 1);
+		assert.equal(moneyInTransport(file, 'const machine = new OutcomeMachine();', names).length, 1);
+	});
+});
 
 describe('money layers', () => {
 	const files = tsFiles(ACTION).map((file) => ({ file, source: fs.readFileSync(file, 'utf8') }));

@@ -3,7 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fitted, identity } from '../../nodes/shared/identity';
 import type { IdentityKind } from '../../nodes/shared/identity';
-import { idempotencyKey, referenceKey } from '../../nodes/shared/transport/idempotency';
+import { moneyKey, referenceKey } from '../../nodes/shared/money/key';
+import type { MoneyContract } from '../../nodes/shared/money';
+
+const contract = (key: 'perItem' | 'once') => ({ key, details: [] }) as unknown as MoneyContract;
 import { createContext } from './helpers/n8n';
 
 /**
@@ -89,18 +92,19 @@ describe('payment keys come from it', () => {
 		for (const executionId of ['1', '11']) {
 			for (const runIndex of [0, 1]) {
 				for (const itemIndex of [0, 1, 11]) {
-					keys.add(idempotencyKey(context({}, { executionId, runIndex }), itemIndex, ''));
+					keys.add(
+						moneyKey(context({}, { executionId, runIndex }), itemIndex, contract('perItem')),
+					);
 				}
 			}
 		}
 		expect(keys.size).toBe(12);
-		const once = (id: string) =>
-			idempotencyKey(context(), 0, '', 'Idempotency Key', { action: 'accept', id });
+		const once = (id: string) => moneyKey(context(), 0, contract('once'), { action: 'accept', id });
 		expect(once('0B6A9A52-4F4E-4A8E-9D39-3F1C8F6F2A11')).toBe(
 			once('0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11'),
 		);
 		expect(once('a:b')).not.toBe(
-			idempotencyKey(context(), 0, '', 'Idempotency Key', { action: 'accept:a', id: 'b' }),
+			moneyKey(context(), 0, contract('once'), { action: 'accept:a', id: 'b' }),
 		);
 	});
 });

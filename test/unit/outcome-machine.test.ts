@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { resources } from '../../nodes/CompanyPayments/resources';
 import type { OperationDefinition } from '../../nodes/CompanyPayments/types';
-import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
+import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { BASE_URL, runNode } from './helpers/n8n';
 
 /**

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
+import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { BASE_URL, createContext, runNode } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 

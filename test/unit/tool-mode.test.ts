@@ -5,15 +5,14 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { HIDDEN, differences, toolCatalog } from '../../nodes/CompanyPayments/tool';
-import {
-	runsAsAgentTool,
-	toolExternalId,
-	toolIdentity,
-} from '../../nodes/CompanyPayments/common/money';
-import type { MoneyContract } from '../../nodes/CompanyPayments/common/money';
-import { normaliseArgument } from '../../nodes/CompanyPayments/tool/reference';
-import { forgetAllSentWrites } from '../../nodes/shared/transport/sentWrites';
-import { idempotencyKey, referenceKey } from '../../nodes/shared/transport/idempotency';
+import { normaliseArgument, runsAsAgentTool, toolExternalId } from '../../nodes/shared/money';
+import { forgetAllSentWrites } from '../../nodes/shared/money/write';
+import { moneyKey, referenceKey } from '../../nodes/shared/money/key';
+import type { MoneyContract } from '../../nodes/shared/money';
+
+const PER_ITEM = { key: 'perItem', details: [] } as unknown as MoneyContract;
+const toolIdentity = (ctx: Parameters<typeof moneyKey>[0], itemIndex: number) =>
+	moneyKey(ctx, itemIndex, PER_ITEM);
 import type { ContextOptions, FakeContext } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
 
@@ -491,7 +490,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 
 	it('takes a number mapped by an expression as its exact text, and refuses what has none', () => {
 		const key = (value: unknown) =>
-			idempotencyKey(createContext({ parameters: {} }), 0, value, 'Idempotency Key');
+			moneyKey(createContext({ parameters: { idempotencyKey: value } }), 0, PER_ITEM);
 		expect(key(1042)).toBe('1042');
 		expect(key(10.5)).toBe('10.5');
 		for (const bad of [2 ** 53, Number.NaN, Infinity, true, ['a'], { id: 1 }]) {

@@ -4,11 +4,9 @@ import nock from 'nock';
 import fc from 'fast-check';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { EXECUTION_MARK_NAME } from '../../nodes/shared/transport/idempotency';
 import {
 	API_KEY,
 	BASE_URL,
-	executionMark,
 	keyScope,
 	NODE_ID,
 	createContext,
@@ -382,9 +380,7 @@ describe('idempotency key', () => {
 		const first = await keysSent({ parameters: request, executionId: '77' });
 		const retry = await keysSent({ parameters: request, executionId: '77' });
 		expect(retry).toEqual(first);
-		expect(first[0]).toBe(
-			`pay:${keyScope(undefined, undefined, executionMark('77'))}:77:${NODE_ID}:0:0`,
-		);
+		expect(first[0]).toBe(`pay:${keyScope()}:77:${NODE_ID}:0:0`);
 	});
 
 	it('differs on another n8n instance or in another workflow with the same execution and node IDs', async () => {
@@ -405,31 +401,18 @@ describe('idempotency key', () => {
 		expect(new Set(all).size).toBe(3);
 	});
 
-	it('differs in a new n8n database with the same instance, workflow and execution ID', async () => {
-		// Moving n8n to a new database keeps the encryption key (so the instance ID) and imported
-		// workflow IDs, while execution IDs start again at 1: the mark stored with each execution
-		// tells the two executions 1 apart.
-		const oldDatabase = new Map<string, string>();
-		const newDatabase = new Map<string, string>();
-		const before = await keysSent({
+	it('is the same on a re-run whose earlier run saved nothing (a queue worker that died mid-write)', async () => {
+		// Issue 44.3: the key reads nothing a run stores. A worker that died never saved its
+		// execution's custom data; the worker that runs the job again starts from an empty one.
+		const died = await keysSent({ parameters: request, executionId: '9', customData: new Map() });
+		const rerun = await keysSent({ parameters: request, executionId: '9', customData: new Map() });
+		const unavailable = await keysSent({
 			parameters: request,
-			executionId: '1',
-			customData: oldDatabase,
+			executionId: '9',
+			customData: undefined,
 		});
-		const retry = await keysSent({
-			parameters: request,
-			executionId: '1',
-			customData: oldDatabase,
-		});
-		const after = await keysSent({
-			parameters: request,
-			executionId: '1',
-			customData: newDatabase,
-		});
-		expect(retry).toEqual(before);
-		expect(after).not.toEqual(before);
-		expect(oldDatabase.get(EXECUTION_MARK_NAME)).toMatch(/^[0-9a-f]{12}$/);
-		expect(newDatabase.get(EXECUTION_MARK_NAME)).not.toBe(oldDatabase.get(EXECUTION_MARK_NAME));
+		expect(rerun).toEqual(died);
+		expect(unavailable).toEqual(died);
 	});
 
 	it('still derives a stable key when the execution custom data is full', async () => {

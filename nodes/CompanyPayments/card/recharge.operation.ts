@@ -2,9 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { apiRequest } from '../../shared/transport';
-import { moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
+import { moneyWrite } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
 import { CONFLICT, MONEY } from '../common/words';
@@ -50,18 +49,18 @@ export const recharge: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const cardId = readCardId(this, itemIndex);
 		const targetAmount = readTargetAmount(this, itemIndex);
-		const key = moneyKey(this, itemIndex, money);
 		const { method, path } = ASSUMED_ENDPOINTS.cardRecharge;
-		return (await apiRequest.call(this, {
-			method,
-			path,
-			body: { cardId, targetAmount },
-			headers: { 'Idempotency-Key': key },
+		return (await moneyWrite(this, {
+			contract: money,
 			itemIndex,
-			money,
-			explain: {
-				CARD_NOT_ACTIVE:
-					'The card is not in status assigned; only an assigned (active) card can be recharged',
+			request: {
+				method,
+				path,
+				body: { cardId, targetAmount },
+				explain: {
+					CARD_NOT_ACTIVE:
+						'The card is not in status assigned; only an assigned (active) card can be recharged',
+				},
 			},
 		})) as OperationResult;
 	},

@@ -8,11 +8,12 @@ import {
 } from '../../shared/contract/assumptions';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyKey, runsAsAgentTool } from '../common/money';
-import type { MoneyContract } from '../common/money';
-import { apiRequest, markOutcome, serviceErrorInfo } from '../../shared/transport';
+import { carriedIdentity, markOutcome, moneyWrite, runsAsAgentTool } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
+import { apiRequest, serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
+import { segment } from '../common/validation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../common/words';
@@ -166,6 +167,14 @@ const money: MoneyContract = {
 			returnAll: true,
 		});
 	},
+	async read(ctx, itemIndex, record) {
+		const card = await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `${ENDPOINTS.cards}/${segment(String(record.id))}`,
+			itemIndex,
+		});
+		return card as IDataObject;
+	},
 };
 
 export const request: OperationDefinition = {
@@ -198,34 +207,32 @@ export const request: OperationDefinition = {
 		idempotencyKeyField,
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		// As a tool the External ID is the payment's identity (common/money.ts).
+		// As a tool the External ID is the payment's identity (shared/money/key.ts).
 		const externalId = requestedExternalId(this, itemIndex);
-		const key = moneyKey(this, itemIndex, money);
 		// As a tool the External ID is the payment reference: the service saying it is taken is
 		// evidence that this payment was already requested (a request still pending has no card
 		// to find by it yet). Nothing new was requested.
 		const asTool = externalId !== undefined && runsAsAgentTool(this);
-		const answer = await apiRequest
-			.call(this, {
+		const answer = await moneyWrite(this, {
+			contract: money,
+			itemIndex,
+			request: {
 				method: 'POST',
 				path: ENDPOINTS.cardRequest,
 				body: externalId === undefined ? undefined : { externalId },
-				headers: { 'Idempotency-Key': key },
-				itemIndex,
-				money,
 				explain:
 					externalId === undefined
 						? undefined
 						: {
 								CARD_EXTERNAL_ID_TAKEN: `The external ID "${externalId}" is already used by another card or card request of this company; choose another one, or find the existing card with Card > Get Many filtered by this external ID`,
 							},
-			})
-			.catch((error: Error) => {
-				if (asTool && serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN') {
-					return TAKEN;
-				}
-				throw error;
-			});
+			},
+		}).catch((error: Error) => {
+			if (asTool && serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN') {
+				return TAKEN;
+			}
+			throw error;
+		});
 		if (answer === TAKEN) {
 			return {
 				outcome: 'pending',

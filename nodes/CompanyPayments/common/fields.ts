@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/transport';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/money';
 import { checkInteger, readBoolean } from './validation';
 
 /** Return All / Limit for list operations. */

@@ -2,8 +2,16 @@
  * Words and field lists that several operations' tool descriptions share (each operation states
  * its own `tool` entry in its file; see types.ts). Imports nothing, so any operation may use it.
  */
-export const MONEY =
-	'Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays): the same reference always means the same payment, so calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.';
+/**
+ * What a payment reference names: the one rule, said in these words by the tool's description to
+ * the model (MONEY), the Payment Reference field, docs/ai-agents.md, and formed by the key
+ * (`referenceKey`: the operation and the reference, nothing of n8n). test/docs/reference-rule.test.mjs
+ * reads the sentence and checks the key against each thing it names.
+ */
+export const REFERENCE_RULE =
+	'A payment reference names one payment of the company per money operation: the same reference from another execution, node, workflow or n8n instance is the same payment, and two payments need two references.';
+
+export const MONEY = `Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays). ${REFERENCE_RULE} So calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.`;
 /** Said only of operations whose answer shows what was paid (not Accept Quote). */
 export const CONFLICT =
 	'The same reference with other details is refused as a conflict, and nothing is paid.';

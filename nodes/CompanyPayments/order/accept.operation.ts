@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
-import { moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
+import { moneyWrite } from '../../shared/money';
+import type { MoneyContract, OnceFor } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -28,19 +27,16 @@ export async function acceptQuote(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	quoteId: string,
-	key: string,
 	contract: MoneyContract,
-	explain?: Record<string, string>,
-	pays?: string,
+	how: { key?: string; once?: OnceFor; explain?: Record<string, string>; pays?: string },
 ): Promise<IDataObject> {
-	return (await apiRequest.call(ctx, {
-		method: 'POST',
-		path: `/orders/accept/${segment(quoteId)}`,
-		headers: { 'Idempotency-Key': key },
+	return (await moneyWrite(ctx, {
+		contract,
 		itemIndex,
-		explain,
-		pays,
-		money: contract,
+		key: how.key,
+		once: how.once,
+		pays: how.pays,
+		request: { method: 'POST', path: `/orders/accept/${segment(quoteId)}`, explain: how.explain },
 	})) as IDataObject;
 }
 
@@ -76,7 +72,8 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
-		const key = moneyKey(this, itemIndex, money, { action: 'accept', id: quoteId });
-		return await acceptQuote(this, itemIndex, quoteId, key, money);
+		return await acceptQuote(this, itemIndex, quoteId, money, {
+			once: { action: 'accept', id: quoteId },
+		});
 	},
 };

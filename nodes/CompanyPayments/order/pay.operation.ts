@@ -4,8 +4,8 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
+import { moneyKey } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
@@ -74,15 +74,11 @@ export const pay: OperationDefinition = {
 			});
 		}
 		// The key names the payment of this QR code, not the quote prepared for it just now.
-		const order = await acceptQuote(
-			this,
-			itemIndex,
-			quote[idField] as string,
+		const order = await acceptQuote(this, itemIndex, quote[idField] as string, money, {
 			key,
-			money,
-			{ QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
-			`the QR code ${qrCode}`,
-		);
+			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
+			pays: `the QR code ${qrCode}`,
+		});
 		return { ...order, quote };
 	},
 };

@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { apiRequest, outcomeUnknownError } from '../../shared/transport';
-import { moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
+import { moneyWrite, outcomeUnknownError } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
@@ -40,15 +39,15 @@ export const cancel: OperationDefinition = {
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
-		const key = moneyKey(this, itemIndex, money);
-		const payout = (await apiRequest.call(this, {
-			method: 'POST',
-			path: `/payouts/${segment(payoutId)}/cancel`,
-			headers: { 'Idempotency-Key': key },
+		const payout = (await moneyWrite(this, {
+			contract: money,
 			itemIndex,
-			money,
-			explain: {
-				PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
+			request: {
+				method: 'POST',
+				path: `/payouts/${segment(payoutId)}/cancel`,
+				explain: {
+					PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
+				},
 			},
 		})) as IDataObject;
 		// Cancelled means status fail (cancelled_by_merchant): any other status says the cancel has

@@ -5,16 +5,16 @@ import {
 	EXTERNAL_ID_MAX_LENGTH,
 	LIST_ITEMS_KEYS,
 } from '../../shared/contract/assumptions';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
-import { canonicalReference } from '../../shared/transport/idempotency';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyKey } from '../common/money';
-import type { MoneyContract } from '../common/money';
-import { optionalText, requireAmount } from '../common/validation';
+import { carriedIdentity, moneyWrite } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
+import { optionalText, requireAmount, segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { withFundsReturned } from './fundsReturned';
-import { readRequisite, sameRequisite } from './requisite';
+import { readRequisite } from './requisite';
 import { maskRequisite } from '../../shared/gate';
 import { CONFLICT, MONEY } from '../common/words';
 
@@ -72,12 +72,11 @@ function optionalDetail(name: string, label: string) {
 			optionalText(ctx, i, additionalOf(ctx, i)[name], label),
 		answered: (answer: IDataObject) => answer[name],
 		// A name or bank comes back in the service's own spelling (IVAN for Ivan).
-		same: (asked: unknown, answered: unknown) =>
-			canonicalReference(String(asked)) === canonicalReference(String(answered)),
+		kind: 'text' as const,
 	};
 }
 
-/** The External ID the payout is sent with (common/money.ts carriedIdentity). */
+/** The External ID the payout is sent with (shared/money/key.ts carriedIdentity). */
 function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const given = optionalText(
 		ctx,
@@ -121,7 +120,7 @@ const money: MoneyContract = {
 			asked: (ctx, i) => requisiteOf(ctx, i).requisite,
 			answered: (a) => a.requisite,
 			show: (value) => maskRequisite(String(value)),
-			same: sameRequisite,
+			kind: 'requisite',
 		},
 		{
 			// The External ID sent: as a tool the payment's identity, and one of the user's or the
@@ -143,6 +142,14 @@ const money: MoneyContract = {
 			returnAll: true,
 		});
 		return records.map(withFundsReturned);
+	},
+	async read(ctx, itemIndex, record) {
+		const answer = await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `${ENDPOINTS.payouts}/${segment(String(record.id))}`,
+			itemIndex,
+		});
+		return withFundsReturned(answer as IDataObject);
 	},
 };
 
@@ -228,23 +235,18 @@ export const create: OperationDefinition = {
 			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
 			if (value !== undefined) body[field.name] = value;
 		}
-		// As a tool the External ID is the payment's identity (common/money.ts).
+		// As a tool the External ID is the payment's identity (shared/money/key.ts).
 		const externalId = externalIdOf(this, itemIndex);
 		if (externalId !== undefined) body.externalId = externalId;
-		const key = moneyKey(this, itemIndex, money);
 		// The requisite sent is known to the gate (shared/gate.ts), which masks it in every message.
 		const explain = {
 			PAYOUT_REQUISITE_INVALID: `The service rejected the recipient's ${requisiteType === 'card' ? 'card number' : 'phone number'} ${requisite} as invalid`,
 		};
 		const { method, path } = ASSUMED_ENDPOINTS.payoutCreate;
-		const payout = (await apiRequest.call(this, {
-			method,
-			path,
-			body,
-			headers: { 'Idempotency-Key': key },
+		const payout = (await moneyWrite(this, {
+			contract: money,
 			itemIndex,
-			explain,
-			money,
+			request: { method, path, body, explain },
 		})) as IDataObject;
 		return withFundsReturned(payout);
 	},

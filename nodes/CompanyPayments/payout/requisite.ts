@@ -28,35 +28,9 @@ const showMasked: Shown = (value) =>
 /**
  * Reads the requisite for the given type: spaces and dashes removed, then checked against the
  * format of its type. The error names the field and the rule and shows only the last four
- * digits: a card number never appears in full in an error.
+ * digits: a card number never appears in full in an error. (How a requisite the service shows,
+ * masked or whole, compares with the one asked: nodes/shared/money/evidence.ts.)
  */
-/** A phone number's digits as one line: the Russian trunk 8… and a bare national number as +7…. */
-function phoneLine(digits: string): string {
-	if (digits.length === 11 && digits.startsWith('8')) return `7${digits.slice(1)}`;
-	if (digits.length === 10) return `7${digits}`;
-	return digits;
-}
-
-/**
- * Whether a requisite in an answer is the one asked for. A number the service masked (•••• 9012)
- * shows only its last four digits: consistent with the one asked when they agree, but no
- * `evidence` that a record found later went to this recipient. A phone number comes back in the
- * service's own form (+7…, 8…): the same line when its digits are, the country included. A card
- * number must match whole.
- */
-export function sameRequisite(asked: unknown, answered: unknown, evidence = false): boolean {
-	if (typeof answered !== 'string') return false;
-	const askedDigits = String(asked).replace(/\D/g, '');
-	const answeredDigits = answered.replace(/\D/g, '');
-	if (/\D/.test(answered.replace(/^\+/, '').replace(/[\s()-]/g, ''))) {
-		return !evidence && askedDigits.slice(-4) === answeredDigits.slice(-4);
-	}
-	if (askedDigits.length <= 15 && answeredDigits.length <= 15) {
-		return phoneLine(askedDigits) === phoneLine(answeredDigits);
-	}
-	return askedDigits === answeredDigits;
-}
-
 export function readRequisite(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

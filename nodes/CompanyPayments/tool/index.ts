@@ -4,5 +4,5 @@ export { compactFields, compactRecord, refusal } from './guard';
 export type { Refusal } from './guard';
 export { HIDDEN, maskForModel } from '../../shared/gate';
 export { ALLOW_MONEY, COMPACT_OUTPUT, toolProperties } from './properties';
-export { checkDetails, conflictError, differences, lookUpPayment } from './reference';
-export type { Difference } from './reference';
+export { checkDetails, conflictError, differences, lookUpPayment } from '../../shared/money';
+export type { Difference } from '../../shared/money';

@@ -2,11 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { gateError, gateJson } from '../../shared/gate';
-import { PAYMENT_REFERENCE, paymentReference, withOutcome } from '../common/money';
 import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { compactFields, compactRecord, refusal } from './guard';
-import { checkDetails, conflictError, differences, lookUpPayment } from './reference';
+import {
+	PAYMENT_REFERENCE,
+	checkDetails,
+	conflictError,
+	differences,
+	lookUpPayment,
+	paymentReference,
+	unprovenError,
+	withOutcome,
+} from '../../shared/money';
 
 /*
  * The node as an AI agent's or MCP client's tool: refusals, payment references, conflicts,
@@ -49,7 +57,7 @@ function missingReference(operation: OperationDefinition): IDataObject {
 }
 
 /**
- * A money-moving call, keyed by its payment reference (tool/reference.ts, reading the operation's
+ * A money-moving call, keyed by its payment reference (shared/money/reference.ts, reading the operation's
  * money contract): refused without one; where the contract gives a lookup, the payment made under
  * the reference is looked for first and answered with only on evidence (it carries the
  * reference's identity and every declared detail matches); an answer that is another payment
@@ -67,6 +75,9 @@ async function moneyAnswer(
 	const found = await lookUpPayment(ctx, contract, itemIndex);
 	if (found.kind === 'conflict') {
 		return { failed: true, json: conflictError(reference, found.record, found.diff) };
+	}
+	if (found.kind === 'unproven') {
+		return { failed: true, json: unprovenError(reference, found.record, found.notShown) };
 	}
 	const result =
 		found.kind === 'this'

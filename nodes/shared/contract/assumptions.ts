@@ -154,7 +154,7 @@ export const PAYOUT_REQUISITE_FORMATS = {
  */
 
 /*
- * Idempotency-Key scope (transport/idempotency.ts). Accept Quote derives its key from the quote
+ * Idempotency-Key scope (money/key.ts). Accept Quote derives its key from the quote
  * ID, correct whether the service keeps keys per company or per path (the path holds the
  * quote). Pay QR Code prepares a new quote on every run: a payment reference the user sets is
  * safe across re-runs of an execution only if keys are kept per company, as the document's
@@ -194,7 +194,7 @@ export const WEBHOOK_URL_CLEARED = null;
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
- * ---- Re-sending writes and the outcome of money writes (transport/outcome.ts) ---------------
+ * ---- Re-sending writes and the outcome of money writes (money/outcome.ts) ---------------
  * The document promises replay by key for one write only: POST /orders/accept/{id} ("a repeated
  * request with the same key for the same company returns the stored response"). Its operations'
  * money contracts (order/accept.operation.ts) say `replayByKey: true`, and it is re-sent on the

@@ -79,11 +79,11 @@ export const OPEN_CHOICES = {
 	},
 	idempotencyScope: {
 		question: 'What an Idempotency-Key is unique within',
-		node: 'Derived keys are unique per execution, node, run and item (idempotency.ts)',
+		node: 'Derived keys are unique per execution, node, run and item (money/key.ts)',
 	},
 	idempotencyStoresFailures: {
 		question: 'Whether a failed answer is stored under its key and replayed',
-		node: 'Derived keys are new per execution; a refused key may be sent again (sentWrites.ts)',
+		node: 'Derived keys are new per execution; a refused key may be sent again (money/write.ts)',
 	},
 	staleKeyLogin: {
 		question: 'Whether login accepts a revoked key',
@@ -92,6 +92,14 @@ export const OPEN_CHOICES = {
 	rechargeKeepsRefundedAt: {
 		question: 'Whether a recharged payout keeps `refundedAt`',
 		node: 'Funds returned only while the payout is not success (payoutFunds.ts)',
+	},
+	payoutListing: {
+		question: 'Which fields the payout listing (GET /payouts) shows',
+		node: 'A detail a found record does not show is read by GET /payouts/{id}, else no evidence (shared/money/evidence.ts)',
+	},
+	payoutRequisite: {
+		question: 'Whether a payout shows its requisite in full or masked',
+		node: 'A masked number is compared by the digits it shows (shared/money/evidence.ts)',
 	},
 	closedCardStatus: {
 		question: 'Whether a card closed for good is `closed` or legacy `retired`',
@@ -115,7 +123,7 @@ export const OPEN_CHOICES = {
 	},
 	lostAnswer: {
 		question: 'A write processed and its answer lost; replay by key not promised',
-		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, sentWrites.ts',
+		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, money/write.ts',
 	},
 } as const satisfies Record<string, OpenChoice>;
 

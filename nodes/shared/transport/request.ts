@@ -27,15 +27,6 @@ import { environmentLabel, environmentMismatch, environmentOf } from './environm
 import type { Environment } from './environment';
 import { networkFailure } from './network';
 import {
-	IDEMPOTENCY_KEY_REUSED,
-	OutcomeMachine,
-	attemptOutcome,
-	markOutcome,
-	outcomeFields,
-	outcomeUnknownError,
-} from './outcome';
-import type { MoneyWrite } from './outcome';
-import {
 	backoffMs,
 	gaveUpLine,
 	isRetryable,
@@ -44,15 +35,7 @@ import {
 	retryClock,
 	runLimiter,
 } from './retry';
-import { LINE_BREAK, describe, readServiceError, serviceError } from './serviceError';
-import { ERROR_ACTIONS } from './errorActions';
-import {
-	forgetSentWrite,
-	recallSentWrite,
-	rememberSentWrite,
-	sentRequest,
-	sentWriteId,
-} from './sentWrites';
+import { LINE_BREAK, serviceError } from './serviceError';
 
 export const CREDENTIAL_NAME = 'companyPaymentsApi';
 
@@ -75,17 +58,14 @@ export interface ApiRequest {
 	 */
 	shownPath?: string;
 	/**
-	 * What a money write pays, when its path names something made for this one call (Pay QR
-	 * Code accepts a quote it has just prepared): a key used again is compared by this instead of
-	 * the path, so a retry of the same payment is the same request.
+	 * Whether a write may be sent again (a read always may, on RETRY_STATUSES): `replayed` when the
+	 * service answers a repeat with the stored answer (then on every RETRY_STATUSES answer),
+	 * `refused` only after a 429 carrying the service's own error body (refused before it acted).
+	 * A write that says neither is sent once.
 	 */
-	pays?: string;
-	/**
-	 * The operation's money contract, when this call is its money write (the operation's `money`
-	 * block): its outcome is then reported as paid, not paid or unknown, and it is sent as the
-	 * contract says. Nothing else makes a request a money write.
-	 */
-	money?: MoneyWrite;
+	repeat?: 'replayed' | 'refused';
+	/** Filled with what happened, attempt by attempt, for a caller that must tell what it proves. */
+	report?: Report;
 	/** Public endpoints (invite preview and accept) are called without the API key. */
 	authenticated?: boolean;
 	itemIndex?: number;
@@ -97,6 +77,31 @@ export interface ApiRequest {
 	 * states some conditions by status only (e.g. 403 when removing the last owner).
 	 */
 	explainStatus?: Record<number, string>;
+}
+
+/** One attempt of a request, as it happened. */
+export type Attempt =
+	/**
+	 * No answer: `sent` false when the request never left n8n (refused connection, DNS, TLS
+	 * handshake), true when it may have reached the service (reset, timeout).
+	 */
+	| { sent: boolean; explanation: string; lines: string[] }
+	/** An HTTP answer; `readable` when its body could be read as JSON. */
+	| { sent: true; status: number; body: unknown; readable: boolean; headers: IDataObject };
+
+/** What one call did: every attempt in order, and why it stopped where it did not answer 2xx. */
+export interface Report {
+	attempts: Attempt[];
+	/** The environment and base URL, as errors name them. */
+	where?: string;
+	/** The last answer's body as the gate lets an error show it. */
+	shownBody?: unknown;
+	/** Why the call stopped repeating an answer it was allowed to repeat. */
+	gaveUp?: string;
+	/** The execution was cancelled while the call waited to repeat. */
+	cancelled?: boolean;
+	/** What an error says of a 2xx body that could not be read. */
+	unread?: string;
 }
 
 interface FullResponse {
@@ -269,19 +274,16 @@ function accountOf(credential: RunCredential): string {
 }
 
 /**
- * One HTTP exchange; a request that gets no answer becomes an error naming the failure. For a
- * money write that may have reached the service (a reset, a timeout) the outcome is unknown;
- * "Could not reach" is kept for failures that prove nothing was sent.
+ * One HTTP exchange; a request that gets no answer becomes an error naming the failure, and the
+ * report says whether it may have reached the service (a reset, a timeout) or never left n8n.
  */
 async function send(
 	ctx: ApiContext,
 	request: ApiRequest,
 	options: IHttpRequestOptions,
 	credential: RunCredential,
-	machine: OutcomeMachine | undefined,
 ): Promise<FullResponse> {
 	const { baseUrl } = credential;
-	const { money } = request;
 	const { itemIndex } = request;
 	try {
 		return (await ctx.helpers.httpRequest(
@@ -292,17 +294,11 @@ async function send(
 		const failure = networkFailure(error);
 		const what = `${request.method} ${baseUrl}${shownPath(request)} got no answer: ${failure.explanation}.`;
 		const code = failure.code ? [`Error code: ${failure.code}`] : [];
-		const outcome = machine?.observe({ sent: failure.maybeSent });
-		if (money && outcome === 'unknown') {
-			throw outcomeUnknownError(ctx.getNode(), money, {
-				reason: failure.maybeSent
-					? `the request was sent and no answer came (${failure.explanation})`
-					: `an earlier attempt (${machine?.actedFirst}) may have acted, and the repeat under the same key could not reach the service (${failure.explanation}), so nothing says whether the first one paid`,
-				lines: [what, ...code],
-				where: credential.where,
-				itemIndex,
-			});
-		}
+		request.report?.attempts.push({
+			sent: failure.maybeSent,
+			explanation: failure.explanation,
+			lines: [what, ...code],
+		});
 		const lines = [what, ...code];
 		lines.push(
 			failure.maybeSent && request.method !== 'GET'
@@ -318,57 +314,25 @@ async function send(
 				itemIndex,
 			},
 		);
-		throw money ? markOutcome(unreached, 'not_paid') : unreached;
+		throw unreached;
 	}
 }
 
-/**
- * The error of a non-2xx answer, with the service's errorCode, message, details and requestId.
- * For a money write: "not paid" when the service's own error body refused it (a 4xx), else the
- * outcome is unknown (a gateway's 502/504, any 5xx, a page that is not the service's answer).
- */
+/** The error of a non-2xx answer, with the service's errorCode, message, details and requestId. */
 function failure(
 	ctx: ApiContext,
 	request: ApiRequest,
 	response: FullResponse,
 	credential: RunCredential,
 	itemIndex: number | undefined,
-	machine: OutcomeMachine | undefined,
 	{ gaveUp }: { gaveUp?: string } = {},
 ): NodeApiError {
-	const { money } = request;
 	const parsed = parseBody(response.body);
 	const body = gateJson(ctx, parsed.ok ? parsed.value : parsed.text);
-	const status = response.statusCode;
-	// The machine has seen this answer. A refusal of a repeat proves nothing about an earlier
-	// attempt that may have acted: it may be about the repeat itself (e.g. sent before the
-	// service stored the first answer).
-	if (money && machine?.outcome === 'unknown') {
-		const info = readServiceError(status, body, response.headers);
-		const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
-		const thisOne = attemptOutcome({ sent: true, status, body, readable: parsed.ok });
-		const reason =
-			thisOne !== 'unknown'
-				? `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
-				: status === 502 || status === 504
-					? `a gateway answered HTTP ${status} instead of the service, which may have acted`
-					: `the service answered ${answered}, which does not say whether it acted`;
-		return outcomeUnknownError(ctx.getNode(), money, {
-			reason,
-			lines: [
-				`${request.method} ${shownPath(request)}: ${reason}.`,
-				...(info.errorCode ? [`Service errorCode: ${info.errorCode}`] : []),
-				describe({ ...info, errorCode: null }),
-				...(gaveUp ? [gaveUp] : []),
-			],
-			info,
-			where: credential.where,
-			itemIndex,
-		});
-	}
+	if (request.report) Object.assign(request.report, { shownBody: body, gaveUp });
 	const error = serviceError(
 		ctx.getNode(),
-		status,
+		response.statusCode,
 		body,
 		response.headers,
 		itemIndex,
@@ -377,7 +341,7 @@ function failure(
 		credential.where,
 	);
 	if (gaveUp) error.description = [error.description, gaveUp].filter(Boolean).join(LINE_BREAK);
-	return money ? markOutcome(error, 'not_paid') : error;
+	return error;
 }
 
 function shownPath(request: ApiRequest): string {
@@ -390,78 +354,31 @@ function unreadableBody(text: string): string {
 	return `Body: ${text.length} characters starting with "${first}", not shown (a successful answer may carry secrets)`;
 }
 
-/** The Idempotency-Key header of a request, if it carries one. */
-function idempotencyHeader(headers: Record<string, string> | undefined): string | undefined {
-	const name = Object.keys(headers ?? {}).find((key) => key.toLowerCase() === 'idempotency-key');
-	return name === undefined ? undefined : headers?.[name];
+/** What the credential of this run authenticates with, at which base URL, as errors name it. */
+export async function runAccount(
+	ctx: ApiContext,
+	itemIndex?: number,
+): Promise<{ baseUrl: string; account: string; where: string }> {
+	const credential = await runCredential(ctx, itemIndex);
+	return { baseUrl: credential.baseUrl, account: accountOf(credential), where: credential.where };
 }
 
 /**
  * The only place that talks HTTP to the service. JSON in and out; any non-2xx answer becomes a
- * NodeApiError carrying the service's errorCode, message, details, required and requestId.
- *
- * A money write whose replay by key the document does not promise is sent at most once per
- * Idempotency-Key by this process (sentWrites.ts): Retry On Fail gets the first answer back, or
- * OUTCOME_UNKNOWN again when the first answer was lost, and sends nothing. A key already used for
- * another payment is refused (IDEMPOTENCY_KEY_REUSED, not paid) before it is sent.
+ * NodeApiError carrying the service's errorCode, message, details, required and requestId. A call
+ * is sent again only where its `repeat` (or being a read) allows, and what happened goes into its
+ * `report` when it has one.
  */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<unknown> {
-	const { money } = request;
-	const key = idempotencyHeader(request.headers);
-	if (!money || key === undefined) return await exchange.call(this, request);
-	const credential = await runCredential(this, request.itemIndex);
-	const id = sentWriteId(credential.baseUrl, accountOf(credential), key);
-	const asked = sentRequest(request.method, request.pays ?? request.path, request.body);
-	let earlier = recallSentWrite(id);
-	// The same key in flight in this process (parallel tool calls, two deliveries at once): wait
-	// for its outcome and act on that, rather than send it a second time.
-	while (earlier?.state === 'sending' && earlier.request === asked) {
-		await earlier.settled;
-		earlier = recallSentWrite(id);
-	}
-	if (earlier && earlier.request !== asked) {
-		throw markOutcome(
-			new NodeApiError(this.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
-				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
-				description: [
-					'Nothing was sent to the service.',
-					`What to do: ${ERROR_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
-				].join(LINE_BREAK),
-				itemIndex: request.itemIndex,
-			}),
-			'not_paid',
-		);
-	}
-	if (!money.replayByKey && earlier?.state === 'paid') return earlier.answer;
-	if (!money.replayByKey && earlier) {
-		throw outcomeUnknownError(this.getNode(), money, {
-			reason:
-				'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
-			lines: [`Idempotency-Key: ${key}`],
-			where: credential.where,
-			itemIndex: request.itemIndex,
-		});
-	}
-	const sending = exchange.call(this, request);
-	// Registered first, so the store is up to date before anyone sees the answer or error.
-	const settled = sending.then(
-		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
-		(error: unknown) => {
-			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-			else rememberSentWrite(id, { request: asked, state: 'unknown' });
-		},
-	);
-	rememberSentWrite(id, { request: asked, state: 'sending', settled });
-	return await sending;
+	return await exchange.call(this, request);
 }
 
 /** One call: sent, re-sent where allowed, and its answer read. */
 async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown> {
-	const { itemIndex, money } = request;
-	/** Every attempt of a money write, in order: its outcome only moves toward unknown. */
-	const machine = money ? new OutcomeMachine() : undefined;
+	const { itemIndex, report } = request;
 	const credential = await runCredential(this, itemIndex);
 	const { baseUrl } = credential;
+	if (report) report.where = credential.where;
 	learnFromRequest(this, request);
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -497,12 +414,13 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 			waitedMs += hold;
 		}
 		attempts++;
-		response = await send(this, request, options, credential, machine);
+		response = await send(this, request, options, credential);
 		learnFromAnswer(this, response.body);
 		const status = response.statusCode;
 		const answered = parseBody(response.body);
 		const body = answered.ok ? answered.value : answered.text;
-		machine?.observe({ sent: true, status, body, readable: answered.ok });
+		const { headers } = response;
+		report?.attempts.push({ sent: true, status, body, readable: answered.ok, headers });
 		if (!RETRY_STATUSES.includes(status)) break;
 		if (!isRetryable(request, status, body)) break;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
@@ -510,80 +428,30 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 		const overBudget = waitedMs + delay > budgetMs;
 		if (overBudget || attempts >= RETRY_BACKOFF.maxAttempts) {
 			const line = gaveUpLine({ attempts, waitedMs, budgetMs, askedMs, capped: !overBudget });
-			throw failure(this, request, response, credential, itemIndex, machine, { gaveUp: line });
+			throw failure(this, request, response, credential, itemIndex, { gaveUp: line });
 		}
 		if (askedMs !== undefined) {
 			limiter.holdUntil = Math.max(limiter.holdUntil, retryClock.now() + askedMs);
 		}
-		// Cancelled while waiting to repeat: an earlier attempt of a money write may still have
-		// acted, so its outcome is unknown; anything else stops with n8n's own cancellation.
-		const wait = retryClock.sleep(delay, signal);
-		if (money && machine?.outcome === 'unknown') {
-			await wait.catch((cancelled: Error) => {
-				throw outcomeUnknownError(this.getNode(), money, {
-					reason: `the execution was cancelled while waiting to repeat it, after an earlier attempt (${machine.actedFirst}) that may have acted`,
-					lines: [cancelled.message],
-					where: credential.where,
-					itemIndex,
-				});
-			});
-		} else {
-			await wait;
-		}
+		// Cancelled while waiting to repeat: n8n's own cancellation, said in the report.
+		await retryClock.sleep(delay, signal).catch((cancelled: Error) => {
+			if (report) report.cancelled = true;
+			throw cancelled;
+		});
 		waitedMs += delay;
 	}
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
-		const refused = redirectError(
-			this,
-			request,
-			status,
-			response.headers,
-			credential.where,
-			itemIndex,
-		);
-		if (!money) throw refused;
-		throw outcomeUnknownError(this.getNode(), money, {
-			reason: `${refused.message.replace(/^The service answered /, 'the service answered ')}; a service may act before it redirects`,
-			lines: [refused.description ?? ''],
-			info: readServiceError(status, undefined, response.headers),
-			where: credential.where,
-			itemIndex,
-		});
+		throw redirectError(this, request, status, response.headers, credential.where, itemIndex);
 	}
 	if (status < 200 || status >= 300) {
-		throw failure(this, request, response, credential, itemIndex, machine);
+		throw failure(this, request, response, credential, itemIndex);
 	}
 	const parsed = parseBody(response.body);
 	// A successful answer that cannot be read may still hold what it answers (a card number and
 	// CVV, a new member's API key): its text is never shown, only its size and first character.
 	const unread = parsed.ok ? '' : unreadableBody(parsed.text);
-	// A money write is paid only on an answer that is a record: an empty body, null or a bare
-	// value proves nothing about what the service did.
-	const record =
-		parsed.ok &&
-		typeof parsed.value === 'object' &&
-		parsed.value !== null &&
-		!Array.isArray(parsed.value) &&
-		Object.keys(parsed.value).length > 0;
-	if (money && parsed.ok && !record) {
-		throw outcomeUnknownError(this.getNode(), money, {
-			reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(parsed.value) ?? 'nothing'}), so it does not show what the service did`,
-			lines: [`HTTP status: ${status}`],
-			info: readServiceError(status, undefined, response.headers),
-			where: credential.where,
-			itemIndex,
-		});
-	}
-	if (!parsed.ok && money) {
-		throw outcomeUnknownError(this.getNode(), money, {
-			reason: `the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
-			lines: [`HTTP status: ${status}`, unread],
-			info: readServiceError(status, undefined, response.headers),
-			where: credential.where,
-			itemIndex,
-		});
-	}
+	if (!parsed.ok && report) report.unread = unread;
 	if (!parsed.ok) {
 		throw new NodeApiError(
 			this.getNode(),

@@ -3,16 +3,14 @@ import { sleepWithAbort } from 'n8n-workflow';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 
-import { isServiceErrorBody } from './outcome';
-import type { MoneyWrite } from './outcome';
+import { isServiceErrorBody } from './serviceError';
 
 /**
  * Waiting on rate limits and transient failures (issue 18.7). Rate limits are not shown in the
  * interface document; the choices are in contract/assumptions.ts and docs/rate-limits.md.
  *
  * - Retried: a read (GET) answered 429, 503, or 502/504 (a proxy's, often HTML); a write only
- *   as `isRetryable` says (replay by key where the document promises it, else a 429 that proves
- *   nothing was processed; the operation's money contract says whether the document promises it).
+ *   as its caller's `repeat` says (`isRetryable`).
  * - The wait is what `Retry-After` asks (seconds or an HTTP date), else a backoff that doubles
  *   from RETRY_BACKOFF.firstMs up to capMs, with jitter.
  * - A call waits at most the credential's "Longest Wait on Rate Limits" in total; when the next
@@ -65,23 +63,18 @@ export function retryAfterMs(headers: IDataObject | undefined, now: number): num
 
 /**
  * Whether an answer may be re-sent for this call. A read: on every RETRY_STATUSES answer. A write
- * with an Idempotency-Key: on those too when the document promises replay by key for it
- * (its money contract's replayByKey), else only on a 429 carrying the service's error body, which proves the write
- * was refused unprocessed. A write without a key is never re-sent.
+ * as its caller says (`repeat`): `replayed` on those too (the service answers a repeat with the
+ * stored answer), `refused` only on a 429 carrying the service's error body, which proves the
+ * write was refused unprocessed. A write that says neither is never re-sent.
  */
 export function isRetryable(
-	request: { method: string; headers?: Record<string, string>; money?: MoneyWrite },
+	request: { method: string; repeat?: 'replayed' | 'refused' },
 	status: number,
 	body: unknown,
 ): boolean {
 	if (!RETRY_STATUSES.includes(status)) return false;
-	if (request.method === 'GET') return true;
-	const keyed = Object.keys(request.headers ?? {}).some(
-		(name) => name.toLowerCase() === 'idempotency-key',
-	);
-	if (!keyed) return false;
-	if (request.money?.replayByKey === true) return true;
-	return status === 429 && isServiceErrorBody(body);
+	if (request.method === 'GET' || request.repeat === 'replayed') return true;
+	return request.repeat === 'refused' && status === 429 && isServiceErrorBody(body);
 }
 
 /** The wait before attempt `attempt + 1` when the service did not say: doubling, with jitter. */

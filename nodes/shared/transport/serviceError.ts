@@ -153,3 +153,14 @@ export function serviceErrorInfo(error: unknown): ServiceErrorInfo | undefined {
 	const info = error.context.serviceError;
 	return isObject(info) ? (info as ServiceErrorInfo) : undefined;
 }
+
+/** Whether a body is the service's own JSON error body: an object naming an errorCode. */
+export function isServiceErrorBody(body: unknown): boolean {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		!Array.isArray(body) &&
+		typeof (body as IDataObject).errorCode === 'string' &&
+		(body as IDataObject).errorCode !== ''
+	);
+}

@@ -12,7 +12,7 @@ import type {
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
-import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
+import { forgetAllSentWrites } from '../../../nodes/shared/money/write';
 
 export const BASE_URL = 'https://api.payments.test';
 export const API_KEY = 'sk_dummy_0123456789abcdef';
@@ -27,35 +27,23 @@ export const WORKFLOW_ID = 'wf-Xb3kQ9';
  */
 const executionCustomData = new Map<string, Map<string, string>>();
 
-/** The mark the stand-in's executions start with (the node keeps a valid stored one). */
-export function executionMark(executionId: string): string {
-	return createHash('sha256').update(`mark/${executionId}`).digest('hex').slice(0, 12);
-}
-
 export function customDataOf(executionId: string): Map<string, string> {
 	let data = executionCustomData.get(executionId);
 	if (!data) {
-		data = new Map([['companyPaymentsRun', executionMark(executionId)]]);
+		data = new Map();
 		executionCustomData.set(executionId, data);
 	}
 	return data;
 }
 
-/** The part of a derived Idempotency-Key that names the n8n instance, workflow and execution. */
-export function keyScope(
-	instanceId = INSTANCE_ID,
-	workflowId = WORKFLOW_ID,
-	mark = executionMark('1001'),
-): string {
-	return createHash('sha256')
-		.update(`${instanceId}/${workflowId}/${mark}`)
-		.digest('hex')
-		.slice(0, 16);
+/** The part of a derived Idempotency-Key that names the n8n instance and workflow. */
+export function keyScope(instanceId = INSTANCE_ID, workflowId = WORKFLOW_ID): string {
+	return createHash('sha256').update(`${instanceId}/${workflowId}`).digest('hex').slice(0, 16);
 }
 
 /** The key the node derives for an item without a user key (execution 1001 unless given). */
 export function derivedKey(runIndex = 0, itemIndex = 0, executionId = '1001'): string {
-	const scope = keyScope(INSTANCE_ID, WORKFLOW_ID, executionMark(executionId));
+	const scope = keyScope(INSTANCE_ID, WORKFLOW_ID);
 	return `pay:${scope}:${executionId}:${NODE_ID}:${runIndex}:${itemIndex}`;
 }
 

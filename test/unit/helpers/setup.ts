@@ -1,6 +1,6 @@
 import { retryClock } from '../../../nodes/shared/transport/retry';
 import { forgetLearnedSecrets } from '../../../nodes/shared/gate';
-import { forgetAllSentWrites } from '../../../nodes/shared/transport/sentWrites';
+import { forgetAllSentWrites } from '../../../nodes/shared/money/write';
 
 /**
  * Unit tests never really wait on rate limits: the retry loop's clock is virtual. A sleep moves

@@ -1,17 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { differences } from '../common/evidence';
-import type { Difference } from '../common/evidence';
-import { toolExternalId } from '../common/money';
-import type { MoneyContract } from '../common/money';
-import { canonicalReference } from '../../shared/transport/idempotency';
-
-export { differences, normaliseArgument } from '../common/evidence';
-export type { Difference } from '../common/evidence';
+import type { MoneyContract } from './contract';
+import { readDetails } from './evidence';
+import type { Difference } from './evidence';
+import { canonicalReference, toolExternalId } from './key';
 
 /*
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
- * from each operation's money contract (common/money.ts): the Idempotency-Key, and the External
+ * from each operation's money contract (contract.ts): the Idempotency-Key, and the External
  * ID where the contract names an identity field, are the reference's identity, so the same
  * reference asked again never pays twice, and this module makes sure it is never answered with
  * an earlier payment as if it were the one asked for:
@@ -33,21 +29,28 @@ export function checkDetails(
 	contract: MoneyContract,
 	itemIndex: number,
 ): void {
-	differences(ctx, contract, itemIndex, {});
+	readDetails(ctx, contract, itemIndex, {});
 }
 
 /** What a lookup found of this payment. */
 export type Found =
 	| { kind: 'none' }
-	/** A record that carries this payment's identity and matches every declared detail. */
+	/** A record that carries this payment's identity and shows every declared detail agreeing. */
 	| { kind: 'this'; record: IDataObject }
-	/** A record that carries this payment's identity with other details. */
-	| { kind: 'conflict'; record: IDataObject; diff: Difference[] };
+	/** A record that carries this payment's identity and shows another detail. */
+	| { kind: 'conflict'; record: IDataObject; diff: Difference[] }
+	/**
+	 * A record that carries this payment's identity but does not show every detail, even read in
+	 * full: it cannot be proved to be this payment, nor another.
+	 */
+	| { kind: 'unproven'; record: IDataObject; notShown: string[] };
 
 /**
  * The payment as the contract's lookup finds it by its identity. Only a record that carries the
- * identity exactly counts (a list that ignores its filter, or filters loosely, returns others),
- * and only with every declared detail matching is it this payment.
+ * identity exactly counts (a list that ignores its filter, or filters loosely, returns others).
+ * A record whose listing does not show every declared detail is read in full (the contract's
+ * `read`, GET by ID) before anything is decided; only with every detail shown and agreeing
+ * (nodes/shared/money/evidence.ts) is it this payment. A detail still not shown is no evidence.
  */
 export async function lookUpPayment(
 	ctx: IExecuteFunctions,
@@ -63,14 +66,52 @@ export async function lookUpPayment(
 		const carried = identity.answered(record);
 		return typeof carried === 'string' && canonicalReference(carried) === wanted;
 	});
-	if (carrying.length === 0) return { kind: 'none' };
-	for (const record of carrying) {
-		if (differences(ctx, contract, itemIndex, record, true).length === 0) {
+	let first: Found = { kind: 'none' };
+	for (const listed of carrying) {
+		let record = listed;
+		let reading = readDetails(ctx, contract, itemIndex, record);
+		// A detail shown otherwise is a conflict as listed; one not shown asks for the record in full.
+		const unread = reading.differences.length === 0 && reading.notShown.length > 0;
+		if (unread && contract.read && listed.id !== undefined && listed.id !== null) {
+			record = { ...listed, ...(await contract.read(ctx, itemIndex, listed)) };
+			reading = readDetails(ctx, contract, itemIndex, record);
+		}
+		if (reading.differences.length > 0) {
+			if (first.kind === 'none' || first.kind === 'unproven') {
+				first = { kind: 'conflict', record, diff: reading.differences };
+			}
+		} else if (reading.notShown.length > 0) {
+			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: reading.notShown };
+		} else {
 			return { kind: 'this', record };
 		}
 	}
-	const record = carrying[0];
-	return { kind: 'conflict', record, diff: differences(ctx, contract, itemIndex, record, true) };
+	return first;
+}
+
+/**
+ * A record under this reference that does not show every detail: nothing was sent by this call,
+ * and whether the payment the reference names is the one asked for is unknown.
+ */
+export function unprovenError(
+	reference: string,
+	record: IDataObject,
+	notShown: string[],
+): IDataObject {
+	const what = notShown.join(', ');
+	return {
+		error: {
+			message: `Unknown: payment reference "${reference}" already names a payment, but the service does not show its ${what}, even on the payment itself, so the node cannot tell whether it is this payment or another. Nothing new was paid by this call.`,
+			errorCode: 'PAYMENT_REFERENCE_UNPROVEN',
+			paymentReference: reference,
+			paymentOutcome: 'not_paid',
+			paid: 'not by this call',
+			alreadyMade: 'unknown',
+			existingPaymentId: typeof record.id === 'string' ? record.id : null,
+			notShown,
+			whatToDo: `Tell the user: a payment under this reference exists (its ID is existingPaymentId) and its ${what} cannot be read here; ask them to check it in the cabinet. If it is another payment, ask for the reference that names this one. Do not call again with another reference for the same payment: that may pay it twice.`,
+		},
+	};
 }
 
 /**

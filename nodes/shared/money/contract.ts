@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { DetailKind } from './evidence';
+
+/*
+ * The money contract of an operation (issues 36.1 and 44.1): each money operation declares one
+ * `money` block in its own file, and everything in this folder that treats it as money reads it
+ * from there: the key (key.ts), send-once and the outcome (write.ts, outcome.ts), the details a
+ * repeat must match (evidence.ts) and how a payment is found again (reference.ts). The transport
+ * is handed none of it.
+ */
+
+/** The three outcomes of a money write, in the field `paymentOutcome` of a failed item. */
+export type PaymentOutcome = 'paid' | 'not_paid' | 'unknown';
+
+/** What a money write's messages say of it: what it does, where to look it up, replay by key. */
+export interface MoneyWrite {
+	/** What the write does, as the message names it: "the payout may have been created". */
+	what: string;
+	/** Where to look it up, in the node's own operations. */
+	lookUp: string;
+	/** The document promises that the same Idempotency-Key replays the stored answer. */
+	replayByKey: boolean;
+}
+
+/** One detail of a money write: what was asked, and where an answer (or a found record) says it. */
+export interface MoneyDetail {
+	name: string;
+	/** What this call asks; `answer` is the operation's answer, for details read from it (a quote). */
+	asked: (ctx: IExecuteFunctions, itemIndex: number, answer: IDataObject) => unknown;
+	answered: (answer: IDataObject) => unknown;
+	/** How a value is shown in a conflict (a recipient's number masked). */
+	show?: (value: unknown) => string;
+	/**
+	 * How it is compared (evidence.ts, the one table): `value` (default) as the service would read
+	 * it, `text` in the service's own spelling, `requisite` a card or phone number that the
+	 * service may show masked.
+	 */
+	kind?: DetailKind;
+}
+
+export interface MoneyContract extends MoneyWrite {
+	/**
+	 * How its Idempotency-Key is formed when the user sets none: `perItem` (this execution, node,
+	 * run and item: every run of the execution sends the same key, a new execution a new one) or
+	 * once per the record it acts on (`once`, e.g. a quote can be accepted once). As a tool, always
+	 * the payment reference's identity.
+	 */
+	key: 'perItem' | 'once';
+	/**
+	 * Where the payment carries the identity the node gave it (an External ID), when it can: the
+	 * only evidence that a record found later is this payment. `maxLength` bounds the value sent.
+	 */
+	identity?: { field: string; answered: (answer: IDataObject) => unknown; maxLength: number };
+	/** The details a repeat must match to be the same payment (and a found record to be it). */
+	details: MoneyDetail[];
+	/**
+	 * How a payment can be found again by its identity (records carrying it), when the document
+	 * gives a way: tool mode looks before it pays, and answers with what it finds only on evidence.
+	 */
+	lookup?: (ctx: IExecuteFunctions, itemIndex: number, identity: string) => Promise<IDataObject[]>;
+	/**
+	 * How one found record is read in full (GET by its ID), when a listing does not show every
+	 * detail: a detail still not shown is no evidence (evidence.ts).
+	 */
+	read?: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
+}

@@ -1,0 +1,40 @@
+/*
+ * Money in one module (issue 44.1): everything that decides money. A money operation declares its
+ * contract (contract.ts) and calls `moneyWrite` (write.ts), which forms the key (key.ts), applies
+ * send-once, hands the request to the transport and reads paid / not paid / unknown from the
+ * attempts it reports (outcome.ts). Evidence of a payment (evidence.ts) and payment references
+ * of tools (reference.ts) read the same contract. The transport (../transport) knows none of it.
+ */
+export type { MoneyContract, MoneyDetail, MoneyWrite, PaymentOutcome } from './contract';
+export {
+	EVIDENCE_RULES,
+	answerDiffers,
+	compareDetail,
+	differences,
+	normaliseArgument,
+	readDetails,
+} from './evidence';
+export type { Difference, DetailKind, Reading } from './evidence';
+export {
+	IDEMPOTENCY_KEY_MAX_LENGTH,
+	PAYMENT_REFERENCE,
+	PAYMENT_REFERENCE_LABEL,
+	canonicalReference,
+	carriedIdentity,
+	moneyKey,
+	paymentReference,
+	runsAsAgentTool,
+	toolExternalId,
+} from './key';
+export type { OnceFor } from './key';
+export {
+	OUTCOME_UNKNOWN,
+	markOutcome,
+	outcomeFields,
+	outcomeUnknownError,
+	withOutcome,
+} from './outcome';
+export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
+export type { Found } from './reference';
+export { forgetAllSentWrites, moneyWrite } from './write';
+export type { MoneyCall } from './write';

@@ -1,0 +1,307 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+import { fitted, identity } from '../identity';
+import type { MoneyContract } from './contract';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** The service accepts Idempotency-Key values of at most this many characters. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+const PRINTABLE = /^[\x21-\x7e]+$/;
+/** A UUID, in either letter case. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An action that can happen to one record only once, e.g. accepting quote 0b6a…. */
+export interface OnceFor {
+	/** Short name of the action, e.g. "accept". */
+	action: string;
+	/** The record it happens to, e.g. the quote ID. */
+	id: string;
+}
+
+/**
+ * The key of an action that happens to one record once. A UUID names the same record in either
+ * letter case, so it is keyed in lower case: the same quote copied in upper case from a log and
+ * in lower case from an API answer is one payment, not two.
+ */
+function onceKey({ action, id: given }: OnceFor): string {
+	const id = UUID.test(given) ? given.toLowerCase() : given;
+	return fitted(identity('pay', ['once'], [action, id]), IDEMPOTENCY_KEY_MAX_LENGTH);
+}
+
+/**
+ * A key or reference the user (or an expression, or the model) gave, as its exact text. An
+ * expression such as `{{ $json.invoiceId }}` hands over a number: 1042 is "1042". What has no
+ * single exact text is refused, naming the field, the rule and the value, before any request:
+ * a number beyond JavaScript's safe integers (its digits were already changed), NaN or
+ * Infinity, true/false, arrays and objects. Empty (or absent) is ''.
+ */
+export function exactText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'bigint') return value.toString();
+	if (typeof value === 'number' && Number.isFinite(value)) {
+		if (!Number.isInteger(value) || Number.isSafeInteger(value)) return String(value);
+	}
+	const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const kind = Array.isArray(value)
+		? 'a list'
+		: typeof value === 'object'
+			? 'an object'
+			: typeof value;
+	const rule =
+		typeof value === 'number'
+			? `a number here must be a finite number no larger than ${Number.MAX_SAFE_INTEGER} (larger integers have already lost digits); pass it as text, e.g. {{ String($json.id) }} or the field as it comes from your source`
+			: 'it must be text or a whole number';
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${field} must be text, got ${kind}: ${shown.slice(0, 80)}`,
+		{
+			itemIndex,
+			description: `${field}: ${rule}. Nothing was sent to the payment service.`,
+		},
+	);
+}
+
+/**
+ * A payment reference as it names a payment: Unicode-normalised (NFKC), invisible characters
+ * dropped, every dash or minus sign a hyphen, trimmed, inner white space as one space, in lower
+ * case (İNV is inv). A model or a person writes the same invoice as "INV-1042", "inv-1042",
+ * "INV–1042" or "INV-1042 " from one call to the next; those are one payment, never four.
+ */
+export function canonicalReference(reference: string): string {
+	return reference
+		.normalize('NFKC')
+		.replace(INVISIBLE, '')
+		.replace(DASHES, '-')
+		.trim()
+		.replace(/\s+/g, ' ')
+		.toLowerCase()
+		.replace(/i\u0307/g, 'i');
+}
+
+/** Characters that show as nothing: zero-width spaces and joiners, word joiner, soft hyphen, BOM. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g;
+/** Dashes and minus signs that read as a hyphen in a reference (INV‐100, INV–100, INV−100). */
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
+
+/**
+ * The Idempotency-Key of a payment a tool call names by its reference:
+ * `ref:<resource.operation>:<reference>` (nodes/shared/identity.ts), the reference canonical
+ * (canonicalReference). A reference names a payment of the company, so nothing of n8n is part of
+ * it: not the execution (an MCP Server Trigger runs the tool before n8n creates one, and every MCP
+ * call is a new one), nor the node, workflow or instance (an agent's tool node and an MCP
+ * server's, a duplicated workflow, a second n8n on the same company, all asking for invoice
+ * INV-1042, ask for one payment). The service keeps keys per company, which is the scope the
+ * credential gives. So the same reference, by any route, sends the same key.
+ */
+export function referenceKey(given: string, operation: string): string {
+	return fitted(
+		identity('ref', [operation], [canonicalReference(given)]),
+		IDEMPOTENCY_KEY_MAX_LENGTH,
+	);
+}
+
+/**
+ * The External ID a tool call's payment carries (a payout, a card request): the reference as it
+ * names the payment (canonicalReference), fitted to what the service takes. It carries no scope of
+ * its own: a payout's External ID is only ever compared within the company's payout list (its
+ * External ID filter), a card's within its cards, so the record's kind and company are where it
+ * is kept; and the user reads it as their own reference.
+ */
+export function referenceExternalId(given: string, maxLength: number): string {
+	return fitted(canonicalReference(given), maxLength);
+}
+
+/** What n8n's context offers, or '' where it offers nothing (the rest of a key still separates). */
+function offered(read: () => unknown): string {
+	try {
+		const value = read();
+		return value === undefined || value === null ? '' : String(value);
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * The key of one item of one execution, derived only from what n8n gives every run of that
+ * execution: 16 hex characters of SHA-256 over n8n's instance ID and the workflow ID (execution
+ * IDs restart at 1 with every n8n database and an exported workflow keeps its node IDs, so a
+ * second instance must not send keys another already stored), the execution id, the node id, the
+ * node's run index and the item index. Nothing a run stores is part of it (a run that crashed
+ * never saved anything): Retry On Fail re-runs the node inside the same execution and run, a Wait
+ * node's resume continues the same execution, and a queue worker that takes over the job of a
+ * worker that died runs the same execution again, so each sends the same key and a service that
+ * keeps keys returns the stored answer instead of paying twice. A loop over batches (a new run)
+ * or a new execution (including a re-run of a failed one from the execution list) gets new keys.
+ * Without an execution id (nothing to stay stable across) a random key is used, so two unrelated
+ * calls can never be mistaken for one.
+ */
+function executionKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const executionId = ctx.getExecutionId();
+	if (!executionId) return identity('pay', ['random'], [randomUUID()]);
+	const where = `${offered(() => ctx.getInstanceId())}/${offered(() => ctx.getWorkflow().id)}`;
+	const scope = createHash('sha256').update(where).digest('hex').slice(0, 16);
+	const run = offered(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex) || '0';
+	const parts = [executionId, ctx.getNode().id, run, String(itemIndex)];
+	return fitted(identity('pay', [scope], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
+}
+
+/**
+ * Whether the node runs as an AI agent's tool. n8n derives a tool variant of every
+ * `usableAsTool` node type (`…companyPaymentsTool`: no main input, one `ai_tool` output) and
+ * only that variant can be connected to an agent, so its type name is the signal every
+ * supported n8n (1.123 to 2.41) gives, the same one its `'@tool'` display option reads. Where
+ * the agent runs the tool through the workflow engine (AI Agent 3.x) the node also carries
+ * `rewireOutputLogTo: 'ai_tool'`; where it runs it itself (older agents, n8n 2.x) the context's
+ * `isToolExecution()` says so. Any one of them is enough.
+ */
+export function runsAsAgentTool(ctx: IExecuteFunctions): boolean {
+	try {
+		const node = ctx.getNode() as { type?: unknown; rewireOutputLogTo?: unknown };
+		if (typeof node.type === 'string' && node.type.endsWith('Tool')) return true;
+		if (node.rewireOutputLogTo === 'ai_tool') return true;
+	} catch {
+		// No node in this context: fall through to the context's own answer.
+	}
+	try {
+		const ask = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
+		return typeof ask === 'function' && ask.call(ctx) === true;
+	} catch {
+		return false;
+	}
+}
+
+/** Name of the tool-only field that names the payment in the user's world (tool mode). */
+export const PAYMENT_REFERENCE = 'paymentReference';
+/** The field's label, as errors name it. */
+export const PAYMENT_REFERENCE_LABEL = 'Payment Reference';
+
+/**
+ * The payment reference of a money-moving tool call: the Payment Reference field (by default
+ * filled by the model through `$fromAI('paymentReference')`, or mapped by the user), as exact
+ * text. '' when there is none.
+ */
+export function paymentReference(ctx: IExecuteFunctions, itemIndex: number): string {
+	let value: unknown;
+	try {
+		value = ctx.getNodeParameter(PAYMENT_REFERENCE, itemIndex, '');
+	} catch {
+		value = '';
+	}
+	return exactText(ctx, itemIndex, value, PAYMENT_REFERENCE_LABEL);
+}
+
+/** The reference of a money-moving tool call; a call without one is refused before anything is sent. */
+function requiredReference(ctx: IExecuteFunctions, itemIndex: number): string {
+	const reference = paymentReference(ctx, itemIndex);
+	if (reference === '') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${PAYMENT_REFERENCE_LABEL} is required when an AI agent or MCP client moves money`,
+			{ itemIndex, description: 'Nothing was sent to the payment service.' },
+		);
+	}
+	return reference;
+}
+
+/**
+ * The External ID this tool call's payment carries: the reference as it names the payment
+ * (`referenceExternalId`), so that the user finds it under their own reference in the cabinet and
+ * in webhook events, and any later call with the same reference (another session, another n8n
+ * process) finds it; undefined outside tool mode.
+ */
+export function toolExternalId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	maxLength: number,
+): string | undefined {
+	if (!runsAsAgentTool(ctx)) return undefined;
+	return referenceExternalId(requiredReference(ctx, itemIndex), maxLength);
+}
+
+/**
+ * The Idempotency-Key of one item of a money operation, the one place it is decided:
+ *
+ * - as an AI agent's or MCP client's tool, the payment reference's identity (`referenceKey`: the
+ *   same reference by any route names the same payment of the operation);
+ * - else the key the user set (Idempotency Key), checked and used as is;
+ * - else, for an action that can happen to one record once (`once`, e.g. accepting a quote), a
+ *   key of that record alone (`onceKey`): Retry On Fail, a re-run from the execution list, a loop
+ *   or another workflow accepting the same quote all send the same key;
+ * - else the key of this item of this execution (`executionKey`).
+ */
+export function moneyKey(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	contract: MoneyContract,
+	record?: OnceFor,
+): string {
+	if (runsAsAgentTool(ctx)) {
+		const resource = String(ctx.getNodeParameter('resource', itemIndex, ''));
+		const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
+		return referenceKey(requiredReference(ctx, itemIndex), `${resource}.${operation}`);
+	}
+	const field = 'Idempotency Key';
+	const given = exactText(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('idempotencyKey', itemIndex, ''),
+		field,
+	);
+	if (given.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${field} must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, got ${given.length}`,
+			{
+				itemIndex,
+				description: `Value starts with "${given.slice(0, 40)}…". Nothing was sent to the payment service.`,
+			},
+		);
+	}
+	if (given !== '' && !PRINTABLE.test(given)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${field} must be printable ASCII without spaces, got "${given}"`,
+			{ itemIndex, description: 'Nothing was sent to the payment service.' },
+		);
+	}
+	if (given !== '') return given;
+	if (contract.key === 'once' && record) return onceKey(record);
+	return executionKey(ctx, itemIndex);
+}
+
+/**
+ * The identity value a money write carries in its body (its contract's identity field) as a
+ * tool: the payment's identity. An External ID the user or the model set in tool mode is refused:
+ * the payment must carry the node's own identity, or nothing found later could prove it is this
+ * payment (another process, a restart, a call that leaves the field out).
+ */
+export function carriedIdentity(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	contract: MoneyContract,
+	given: string | undefined,
+	label: string,
+): string | undefined {
+	if (!contract.identity) return given;
+	const identity = toolExternalId(ctx, itemIndex, contract.identity.maxLength);
+	if (identity === undefined) return given;
+	if (given !== undefined && given !== identity) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} cannot be set when an AI agent or MCP client moves money, got "${given}"`,
+			{
+				itemIndex,
+				description: `As a tool the node sets ${label} itself from the ${PAYMENT_REFERENCE_LABEL} ("${identity}"), so that this payment can be recognised later by any n8n process and never paid twice. Leave ${label} empty; put what names the payment in ${PAYMENT_REFERENCE_LABEL}. Nothing was sent to the payment service.`,
+			},
+		);
+	}
+	return identity;
+}

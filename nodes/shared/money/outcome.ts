@@ -1,0 +1,285 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { NOT_PAID_CONFLICTS, NOT_PAID_STATUSES } from '../contract/assumptions';
+import { isObject } from '../contract/guards';
+import {
+	LINE_BREAK,
+	describeServiceError,
+	isServiceErrorBody,
+	readServiceError,
+} from '../transport';
+import type { Attempt, Report, ServiceErrorInfo } from '../transport';
+import type { MoneyWrite, PaymentOutcome } from './contract';
+
+/*
+ * The outcome of a money write (issues 28 and 36.2), in the field `paymentOutcome` of a failed
+ * item: `not_paid` (the service refused it, or it never left n8n), `unknown` (it may have been
+ * carried out: look it up before trying again). A successful item is the service's own answer.
+ * Read from what the transport reports of each attempt; the transport knows none of this.
+ */
+
+/** The node's own errorCode of a money write whose outcome is not known. */
+export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+
+/** The node's own errorCode of a money write refused because its key named another payment. */
+export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
+
+const KEY_REPLAY =
+	'Running it again with the same Idempotency Key is safe: the service answers a repeated key with the stored result instead of paying again (the interface document promises this for this call).';
+const NO_REPLAY =
+	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail in this n8n process does not send it again: it reports the same unknown outcome.)';
+
+/**
+ * The outcome machine of one money write (issue 36.2): every attempt's result goes in, in order,
+ * and the outcome can only move toward "unknown" once an attempt may have acted. `not_paid` holds
+ * only while every attempt so far was refused before it acted (never left n8n, or refused by the
+ * service's own error body); `paid` only for a readable 2xx answer.
+ */
+export type { Attempt };
+
+/** The outcome a single attempt proves on its own. */
+export function attemptOutcome(attempt: Attempt): PaymentOutcome {
+	if (!('status' in attempt)) return attempt.sent ? 'unknown' : 'not_paid';
+	const { status } = attempt;
+	if (status >= 200 && status < 300) return attempt.readable ? 'paid' : 'unknown';
+	if (status < 400) return 'unknown';
+	return answeredOutcome(status, attempt.body);
+}
+
+export class OutcomeMachine {
+	private state: PaymentOutcome | undefined;
+
+	/** The first attempt that may have acted, as messages name it ("HTTP 504", "no answer"). */
+	actedFirst: string | undefined;
+
+	/** Takes one attempt's result and returns the outcome of the write so far. */
+	observe(attempt: Attempt): PaymentOutcome {
+		const alone = attemptOutcome(attempt);
+		if (alone === 'unknown' && this.actedFirst === undefined) {
+			this.actedFirst =
+				'status' in attempt ? `HTTP ${attempt.status}` : 'a request that got no answer';
+		}
+		if (alone === 'paid') this.state = 'paid';
+		else if (this.state !== 'unknown') this.state = alone;
+		return this.state;
+	}
+
+	/** The outcome so far; `not_paid` before any attempt. */
+	get outcome(): PaymentOutcome {
+		return this.state ?? 'not_paid';
+	}
+}
+
+/** The outcome an HTTP answer (not 2xx) to a money write proves. */
+export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
+	const refused = status >= NOT_PAID_STATUSES.min && status <= NOT_PAID_STATUSES.max;
+	if (!refused || !isServiceErrorBody(body)) return 'unknown';
+	if (status !== 409) return 'not_paid';
+	return NOT_PAID_CONFLICTS.includes(String((body as IDataObject).errorCode))
+		? 'not_paid'
+		: 'unknown';
+}
+
+/** Marks an error of a money write with its outcome (read back by {@link outcomeFields}). */
+export function markOutcome<T extends NodeApiError>(error: T, outcome: PaymentOutcome): T {
+	error.context.paymentOutcome = outcome;
+	return error;
+}
+
+/**
+ * The fields a failed item of a money write carries: `paymentOutcome` and, when the outcome is
+ * unknown, errorCode OUTCOME_UNKNOWN. Empty for any other error.
+ */
+export function outcomeFields(error: unknown): IDataObject {
+	if (!(error instanceof NodeApiError) && !isObject((error as { context?: unknown })?.context)) {
+		return {};
+	}
+	const outcome = (error as { context: IDataObject }).context.paymentOutcome;
+	if (outcome !== 'paid' && outcome !== 'not_paid' && outcome !== 'unknown') return {};
+	if (outcome !== 'unknown') return { paymentOutcome: outcome };
+	// What Resolve Outcome needs to find the payment again (write.ts attaches it).
+	const sent = (error as { context: IDataObject }).context.sentWrite;
+	return isObject(sent)
+		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN, sentWrite: sent }
+		: { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN };
+}
+
+/** What a user of a money write with an unknown outcome does, one line each. */
+export function whatToDoLines(write: MoneyWrite): string[] {
+	return [
+		`What to do: look it up before trying again: ${write.lookUp}.`,
+		write.replayByKey ? KEY_REPLAY : NO_REPLAY,
+	];
+}
+
+/**
+ * The error of a money write whose outcome is unknown: errorCode OUTCOME_UNKNOWN, what happened,
+ * the service's own answer when there was one (errorCode, message, requestId), and what to do.
+ */
+export function outcomeUnknownError(
+	node: INode,
+	write: MoneyWrite,
+	facts: {
+		/** Why the outcome is unknown, e.g. "the connection was closed after the request was sent". */
+		reason: string;
+		/** Lines about the answer (or its absence), e.g. "HTTP status: 502". */
+		lines: string[];
+		/** The service's answer read as an error, when there was an answer. */
+		info?: ServiceErrorInfo;
+		/** The environment and base URL, where the caller knows them. */
+		where?: string;
+		itemIndex?: number;
+	},
+): NodeApiError {
+	const { info } = facts;
+	const message = `${OUTCOME_UNKNOWN}: ${write.what}, or not: ${facts.reason}`;
+	const environment = facts.where === undefined ? [] : [`Environment: ${facts.where}`];
+	const description = [...facts.lines, ...environment, ...whatToDoLines(write)].join(LINE_BREAK);
+	const response: JsonObject = {
+		errorCode: OUTCOME_UNKNOWN,
+		message,
+		...(info ? { httpCode: String(info.httpCode) } : {}),
+	};
+	const error = new NodeApiError(node, response, {
+		message,
+		description,
+		...(info ? { httpCode: String(info.httpCode) } : {}),
+		itemIndex: facts.itemIndex,
+	});
+	if (info) {
+		error.context.serviceError = {
+			...info,
+			errorCode: OUTCOME_UNKNOWN,
+			explanation: `${write.what}, or not: ${facts.reason}`,
+			serviceErrorCode: info.errorCode,
+		};
+	}
+	return markOutcome(error, 'unknown');
+}
+
+/** The machine that has seen every attempt of a report. */
+function machineOf(report: Report): OutcomeMachine {
+	const machine = new OutcomeMachine();
+	for (const attempt of report.attempts) machine.observe(attempt);
+	return machine;
+}
+
+function shown(report: Report): string {
+	return report.where ?? '';
+}
+
+/**
+ * The error of a money write, from the transport's error and what it reports of every attempt:
+ * `not_paid` while every attempt was refused before it acted, else OUTCOME_UNKNOWN saying why.
+ */
+export function failedWrite(
+	node: INode,
+	write: MoneyWrite,
+	request: { method: string; path: string },
+	report: Report,
+	error: unknown,
+	itemIndex: number | undefined,
+): unknown {
+	const machine = machineOf(report);
+	const last = report.attempts[report.attempts.length - 1];
+	if (machine.outcome !== 'unknown' || last === undefined) {
+		return error instanceof NodeApiError ? markOutcome(error, 'not_paid') : error;
+	}
+	const where = shown(report);
+	const facts = (reason: string, lines: string[], info?: ServiceErrorInfo) =>
+		outcomeUnknownError(node, write, { reason, lines, info, where, itemIndex });
+	if (report.cancelled) {
+		return facts(
+			`the execution was cancelled while waiting to repeat it, after an earlier attempt (${machine.actedFirst}) that may have acted`,
+			[(error as Error).message],
+		);
+	}
+	if (!('status' in last)) {
+		return facts(
+			last.sent
+				? `the request was sent and no answer came (${last.explanation})`
+				: `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key could not reach the service (${last.explanation}), so nothing says whether the first one paid`,
+			last.lines,
+		);
+	}
+	const { status, headers } = last;
+	if (status >= 300 && status < 400) {
+		const refused = error as NodeApiError;
+		return facts(
+			`${refused.message.replace(/^The service answered /, 'the service answered ')}; a service may act before it redirects`,
+			[refused.description ?? ''],
+			readServiceError(status, undefined, headers),
+		);
+	}
+	if (status >= 200 && status < 300) {
+		return facts(
+			`the answer (HTTP ${status}) is not JSON, so it cannot be read as the service's result`,
+			[`HTTP status: ${status}`, report.unread ?? ''],
+			readServiceError(status, undefined, headers),
+		);
+	}
+	// A refusal of a repeat proves nothing about an earlier attempt that may have acted: it may
+	// be about the repeat itself (e.g. sent before the service stored the first answer).
+	const info = readServiceError(status, report.shownBody, headers);
+	const answered = `HTTP ${status}${info.errorCode ? ` (${info.errorCode})` : ''}`;
+	const reason =
+		attemptOutcome(last) !== 'unknown'
+			? `an earlier attempt (${machine.actedFirst}) may have acted, and the repeat under the same key was answered ${answered}, which may be about the repeat and not the payment`
+			: status === 502 || status === 504
+				? `a gateway answered HTTP ${status} instead of the service, which may have acted`
+				: `the service answered ${answered}, which does not say whether it acted`;
+	return facts(
+		reason,
+		[
+			`${request.method} ${request.path}: ${reason}.`,
+			...(info.errorCode ? [`Service errorCode: ${info.errorCode}`] : []),
+			describeServiceError({ ...info, errorCode: null }),
+			...(report.gaveUp ? [report.gaveUp] : []),
+		],
+		info,
+	);
+}
+
+/**
+ * A 2xx answer to a money write is paid only when it is a record: an empty body, null or a bare
+ * value proves nothing about what the service did. Returns the error to throw, if any.
+ */
+export function unprovenAnswer(
+	node: INode,
+	write: MoneyWrite,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	const record =
+		typeof answer === 'object' &&
+		answer !== null &&
+		!Array.isArray(answer) &&
+		Object.keys(answer).length > 0;
+	if (record) return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	const headers = last && 'status' in last ? last.headers : {};
+	return outcomeUnknownError(node, write, {
+		reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(answer) ?? 'nothing'}), so it does not show what the service did`,
+		lines: [`HTTP status: ${status}`],
+		info: readServiceError(status, undefined, headers),
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
+ * A failed money item always says whether money moved. The transport marks every failure of the
+ * money write itself (paid, not paid or unknown, by the outcome machine); any other failure of a
+ * money operation (its input checks, Pay QR Code's prepare, a lookup) came before the money write
+ * was sent, so nothing was paid.
+ */
+export function withOutcome(error: Error): Error {
+	if (outcomeFields(error).paymentOutcome !== undefined) return error;
+	if (error instanceof NodeApiError) return markOutcome(error, 'not_paid');
+	const context = (error as { context?: IDataObject }).context;
+	if (context !== undefined && typeof context === 'object') context.paymentOutcome = 'not_paid';
+	return error;
+}

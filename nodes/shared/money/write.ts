@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { apiRequest, LINE_BREAK, runAccount } from '../transport';
+import type { ApiRequest, Report } from '../transport';
+import { ERROR_ACTIONS } from '../transport/errorActions';
+import type { MoneyContract } from './contract';
+import { moneyKey } from './key';
+import type { OnceFor } from './key';
+import {
+	IDEMPOTENCY_KEY_REUSED,
+	failedWrite,
+	markOutcome,
+	outcomeFields,
+	outcomeUnknownError,
+	unprovenAnswer,
+} from './outcome';
+
+/*
+ * The one entry point of a money write (issue 44.1): `moneyWrite` forms the key, applies
+ * send-once, hands the request to the transport, and reads paid / not paid / unknown from the
+ * attempts the transport reports.
+ */
+
+/**
+ * Money writes this n8n process has already sent, by Idempotency-Key, for the writes whose replay
+ * by key the interface document does not promise (Payout Create, Card Recharge, Payout Cancel).
+ *
+ * n8n's Retry On Fail runs the whole node again with the same items, and the same derived keys:
+ * without this, items that were paid before a later item failed, and an item whose answer was
+ * lost, would be sent again, and a service that does not replay the key would pay them twice.
+ * Here a key that was paid returns the answer it got, without a request; a key whose outcome is
+ * unknown is refused with OUTCOME_UNKNOWN, without a request; a key the service refused (not
+ * paid) may be sent again. Writes the document promises replay for are sent again (the service
+ * answers a repeated key with the stored result).
+ *
+ * Every money write with a key is kept with what it asked for: the same key for another payment
+ * (two items given one Idempotency Key, another quote or card) is refused before it is sent,
+ * since the service would answer it with the first payment.
+ *
+ * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
+ * most MAX_KEPT keys; a new execution derives new keys, and a key the user sets names one payment.
+ */
+export type SentState = { request: string } &
+	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
+	(| { state: 'sending'; settled: Promise<unknown> }
+		| { state: 'paid'; answer: unknown }
+		| { state: 'unknown' }
+	);
+
+/** How many keys are kept; the oldest go first. */
+export const MAX_KEPT = 10_000;
+
+const sent = new Map<string, SentState>();
+
+/**
+ * What names the company of an entry (the service keeps its keys per company, not per path, so
+ * two credentials of one Base URL, two companies, may each use a key once): the SHA-256 of what
+ * the credential authenticates with, never the credential itself.
+ */
+function companyOf(account: string): string {
+	return createHash('sha256').update(account).digest('hex').slice(0, 16);
+}
+
+/** What a write asked for: its method, path and body, so a key reused for another one is seen. */
+export function sentRequest(method: string, path: string, body: unknown): string {
+	return `${method} ${path} ${JSON.stringify(body ?? null)}`;
+}
+
+export function recallSentWrite(id: string): SentState | undefined {
+	const entry = sent.get(id);
+	return entry && entry.state === 'paid'
+		? { ...entry, answer: structuredClone(entry.answer) }
+		: entry;
+}
+
+export function rememberSentWrite(id: string, entry: SentState): void {
+	sent.delete(id);
+	sent.set(
+		id,
+		entry.state === 'paid' ? { ...entry, answer: structuredClone(entry.answer) } : entry,
+	);
+	if (sent.size > MAX_KEPT) sent.delete(sent.keys().next().value as string);
+}
+
+export function forgetSentWrite(id: string): void {
+	sent.delete(id);
+}
+
+/** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
+export function forgetAllSentWrites(): void {
+	sent.clear();
+}
+
+/** One money write, as its operation hands it over. */
+export interface MoneyCall {
+	/** The operation's money contract. */
+	contract: MoneyContract;
+	itemIndex: number;
+	/** The request, without its Idempotency-Key (formed here). */
+	request: Omit<ApiRequest, 'itemIndex' | 'repeat' | 'report'>;
+	/** The record this write acts on once (accepting quote 0b6a…), for a `once` contract. */
+	once?: OnceFor;
+	/**
+	 * What the write pays, when its path names something made for this one call (Pay QR Code
+	 * accepts a quote it has just prepared): a key used again is compared by this instead of the
+	 * path, so a retry of the same payment is the same request.
+	 */
+	pays?: string;
+	/** The key, when the operation formed it before (Pay QR Code, before it prepares a quote). */
+	key?: string;
+}
+
+/**
+ * The money write of one item. A write whose replay by key the document does not promise is sent
+ * at most once per Idempotency-Key by this process: Retry On Fail gets the first answer back, or
+ * OUTCOME_UNKNOWN again when the first answer was lost, and sends nothing. A key already used for
+ * another payment is refused (IDEMPOTENCY_KEY_REUSED, not paid) before it is sent.
+ */
+export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promise<unknown> {
+	const { contract, itemIndex } = call;
+	const key = call.key ?? moneyKey(ctx, itemIndex, contract, call.once);
+	const { baseUrl, account, where } = await runAccount(ctx, itemIndex);
+	// One entry per key at one service for one company.
+	const id = `${baseUrl} ${companyOf(account)} ${key}`;
+	const request: ApiRequest = {
+		...call.request,
+		headers: { ...call.request.headers, 'Idempotency-Key': key },
+		itemIndex,
+		// The document promises replay by key (Accept Quote): sent again on a gateway's answer too;
+		// else only after a 429 that proves the service refused it before it acted.
+		repeat: contract.replayByKey ? 'replayed' : 'refused',
+	};
+	const { method, path, body } = call.request;
+	const asked = sentRequest(method, call.pays ?? path, body);
+	let earlier = recallSentWrite(id);
+	// The same key in flight in this process (parallel tool calls, two deliveries at once): wait
+	// for its outcome and act on that, rather than send it a second time.
+	while (earlier?.state === 'sending' && earlier.request === asked) {
+		await earlier.settled;
+		earlier = recallSentWrite(id);
+	}
+	if (earlier && earlier.request !== asked) {
+		throw markOutcome(
+			new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
+				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
+				description: [
+					'Nothing was sent to the service.',
+					`What to do: ${ERROR_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
+				].join(LINE_BREAK),
+				itemIndex,
+			}),
+			'not_paid',
+		);
+	}
+	if (!contract.replayByKey && earlier?.state === 'paid') return earlier.answer;
+	const sentAt = new Date().toISOString();
+	if (!contract.replayByKey && earlier) {
+		throw withSentWrite(
+			ctx,
+			call,
+			request,
+			sentAt,
+			outcomeUnknownError(ctx.getNode(), contract, {
+				reason:
+					'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
+				lines: [`Idempotency-Key: ${key}`],
+				where,
+				itemIndex,
+			}),
+		);
+	}
+	const sending = sendOnce(ctx, contract, request);
+	// Registered first, so the store is up to date before anyone sees the answer or error.
+	const settled = sending.then(
+		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
+		(error: unknown) => {
+			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
+			else rememberSentWrite(id, { request: asked, state: 'unknown' });
+		},
+	);
+	rememberSentWrite(id, { request: asked, state: 'sending', settled });
+	return await sending.catch((error: unknown) => {
+		throw withSentWrite(ctx, call, request, sentAt, error);
+	});
+}
+
+/**
+ * An error whose outcome is unknown, with what Resolve Outcome needs to find the payment again
+ * (`sentWrite` in the failed item): the operation, when it was sent, the identity it carries
+ * (its External ID) and the details it asked.
+ */
+function withSentWrite(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	request: ApiRequest,
+	sentAt: string,
+	error: unknown,
+): unknown {
+	if (outcomeFields(error).paymentOutcome !== 'unknown') return error;
+	const { contract, itemIndex } = call;
+	const details: IDataObject = {};
+	for (const detail of contract.details) {
+		const asked = detail.asked(ctx, itemIndex, {});
+		if (asked !== undefined && asked !== null) details[detail.name] = asked as IDataObject[string];
+	}
+	const carried = contract.identity ? request.body?.[contract.identity.field] : undefined;
+	const resource = String(ctx.getNodeParameter('resource', itemIndex, ''));
+	const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
+	(error as { context: IDataObject }).context.sentWrite = {
+		operation: `${resource}.${operation}`,
+		sentAt,
+		identity: typeof carried === 'string' ? carried : null,
+		details,
+	};
+	return error;
+}
+
+/** Sends the write through the transport and reads its outcome from what the transport reports. */
+async function sendOnce(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	request: ApiRequest,
+): Promise<unknown> {
+	const report: Report = { attempts: [] };
+	let answer: unknown;
+	try {
+		answer = await apiRequest.call(ctx, { ...request, report });
+	} catch (error) {
+		throw failedWrite(ctx.getNode(), contract, request, report, error, request.itemIndex);
+	}
+	const unproven = unprovenAnswer(ctx.getNode(), contract, report, answer, request.itemIndex);
+	if (unproven) throw unproven;
+	return answer;
+}
