@@ -105,6 +105,7 @@ export async function startStack({ credentials = () => ({}), sandbox = {} } = {}
 			if (!login.ok()) throw new Error(`browser login: ${login.status()} ${await login.text()}`);
 		});
 		stack.page = stack.context.pages()[0] ?? (await stack.context.newPage());
+		await slowDown(stack);
 		stack.timings.browserMs = Date.now() - t2;
 		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
 		return stack;
@@ -112,6 +113,19 @@ export async function startStack({ credentials = () => ({}), sandbox = {} } = {}
 		await stopStack(stack);
 		throw error;
 	}
+}
+
+/**
+ * COMPANY_PAYMENTS_UI_CPU_THROTTLE=<rate> runs the editor <rate> times slower (Chrome's CPU
+ * throttling), as on a machine loaded by other lanes: a step that reads the screen before the
+ * editor has drawn what it checks fails under it (issue 46).
+ */
+async function slowDown(stack) {
+	const rate = Number(process.env.COMPANY_PAYMENTS_UI_CPU_THROTTLE ?? '1');
+	if (!(rate > 1)) return;
+	const cdp = await stack.context.newCDPSession(stack.page);
+	await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+	stack.timings.cpuThrottle = rate;
 }
 
 /**
