@@ -358,7 +358,7 @@ export async function locatorMode(page, name, mode) {
 }
 
 /** The issues n8n shows for a parameter (the icon's tooltip), after hovering it. */
-export async function parameterIssues(page, name, timeout = 15_000) {
+export async function parameterIssues(page, name, timeout = SETTLE_MS) {
 	const item = page
 		.getByTestId('node-parameters')
 		.getByTestId('parameter-item')
