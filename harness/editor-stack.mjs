@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 
 import { startSandbox } from '../sandbox/server.mjs';
 import * as host from './n8n.mjs';
+import { assertBuilt, e2eStack } from './stack.mjs';
 import { node, NODE_TYPES } from './workflows.mjs';
 
 export const CHROMIUM = process.env.COMPANY_PAYMENTS_CHROMIUM ?? '/usr/bin/chromium';
@@ -45,7 +46,6 @@ const CHROMIUM_ARGS = [
 
 /** An n8n workflow id (16 alphanumerics). */
 export const newId = host.newN8nId;
-const { uuid } = host;
 
 export { node };
 
@@ -63,20 +63,20 @@ export async function startStack({ credentials = () => ({}), sandbox = {} } = {}
 			`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium), or set COMPANY_PAYMENTS_CHROMIUM`,
 		);
 	}
+	assertBuilt();
 	const pkg = JSON.parse(fs.readFileSync(path.join(host.PACKAGE_ROOT, 'package.json'), 'utf8'));
-	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
-		if (!fs.existsSync(path.join(host.PACKAGE_ROOT, file))) {
-			throw new Error(`${file} is missing: run npm run build first (npm run test:ui builds)`);
-		}
-	}
-	const stack = { timings: {}, pkg };
+	// n8n, the sandbox and the user folder: the set-up of every e2e suite (harness/stack.mjs).
+	const e2e = e2eStack('ui');
+	const stack = { timings: {}, pkg, e2e };
 	try {
 		const t1 = Date.now();
-		await host.ensureN8n();
-		stack.sandbox = await startSandbox(sandbox);
-		stack.userFolder = host.createUserFolder('n8n-cp-ui-');
-		host.installPackage(stack.userFolder);
-		stack.n8n = await host.startN8n({ userFolder: stack.userFolder });
+		await e2e.prepare();
+		stack.userFolder = e2e.userFolder;
+		stack.sandbox = await e2e.service(startSandbox(sandbox));
+		// n8n's log outlives the user folder, next to the screenshots, for a failed run: copied
+		// after n8n stopped and before the folder goes (stop() runs newest first).
+		e2e.onStop(() => keepLog(stack.n8n));
+		stack.n8n = await e2e.startN8n();
 		// Creates the owner account (first call on a new folder), so the browser can sign in.
 		await whileBusy(() => stack.n8n.rest('GET', '/login'));
 		stack.credentials = {};
@@ -105,12 +105,55 @@ export async function startStack({ credentials = () => ({}), sandbox = {} } = {}
 			if (!login.ok()) throw new Error(`browser login: ${login.status()} ${await login.text()}`);
 		});
 		stack.page = stack.context.pages()[0] ?? (await stack.context.newPage());
+		await slowDown(stack);
 		stack.timings.browserMs = Date.now() - t2;
 		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
 		return stack;
 	} catch (error) {
 		await stopStack(stack);
 		throw error;
+	}
+}
+
+/**
+ * Slows the editor down as a machine loaded by other lanes does, so that a step which reads the
+ * screen before the editor has drawn what it checks fails on any machine (issue 46):
+ * - COMPANY_PAYMENTS_UI_CPU_THROTTLE=<rate>: the page runs <rate> times slower (Chrome's CPU
+ *   throttling);
+ * - COMPANY_PAYMENTS_UI_LATE_EDGE_LABELS_MS=<ms>: a connection's label on the canvas ("1 item")
+ *   shows <ms> after the editor wrote it, as CI saw on a loaded machine (the node already showed
+ *   success, the label was still empty).
+ */
+async function slowDown(stack) {
+	const rate = Number(process.env.COMPANY_PAYMENTS_UI_CPU_THROTTLE ?? '1');
+	if (rate > 1) {
+		const cdp = await stack.context.newCDPSession(stack.page);
+		await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+		stack.timings.cpuThrottle = rate;
+	}
+	const lateMs = Number(process.env.COMPANY_PAYMENTS_UI_LATE_EDGE_LABELS_MS ?? '0');
+	if (lateMs > 0) {
+		await stack.page.addInitScript((delay) => {
+			const hide = () => {
+				if (document.getElementById('cp-late-labels')) return;
+				const style = document.createElement('style');
+				style.id = 'cp-late-labels';
+				style.textContent = '[data-cp-late] > * { display: none !important; }';
+				document.head.append(style);
+			};
+			const seen = new WeakMap();
+			new MutationObserver(() => {
+				hide();
+				for (const label of document.querySelectorAll('[data-test-id="edge-label"]')) {
+					const text = label.textContent.trim();
+					if (text === '' || seen.get(label) === text) continue;
+					seen.set(label, text);
+					label.setAttribute('data-cp-late', '');
+					setTimeout(() => label.removeAttribute('data-cp-late'), delay);
+				}
+			}).observe(document, { subtree: true, childList: true, characterData: true });
+		}, lateMs);
+		stack.timings.lateEdgeLabelsMs = lateMs;
 	}
 }
 
@@ -132,20 +175,18 @@ export async function whileBusy(call, timeoutMs = 90_000) {
 	}
 }
 
+function keepLog(n8n) {
+	if (n8n?.logFile && fs.existsSync(n8n.logFile)) {
+		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+		fs.copyFileSync(n8n.logFile, path.join(SCREENSHOT_DIR, 'n8n.log'));
+	}
+}
+
 export async function stopStack(stack) {
 	if (!stack) return;
 	await stack.context?.close().catch(() => undefined);
-	await stack.n8n?.stop();
-	// n8n's log outlives the user folder, next to the screenshots, for a failed run.
-	if (stack.n8n?.logFile && fs.existsSync(stack.n8n.logFile)) {
-		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-		fs.copyFileSync(stack.n8n.logFile, path.join(SCREENSHOT_DIR, 'n8n.log'));
-	}
-	await stack.sandbox?.close();
 	if (stack.profileDir) fs.rmSync(stack.profileDir, { recursive: true, force: true });
-	if (stack.userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(stack.userFolder, { recursive: true, force: true });
-	}
+	await stack.e2e.stop();
 }
 
 /** Saves a full-page screenshot as test/ui/.screenshots/<name>.png and returns its path. */

@@ -21,25 +21,34 @@ export async function openWorkflow(page, url, workflowId) {
 	await page.getByTestId('canvas-node').first().waitFor({ timeout: 120_000 });
 }
 
-/** Closes whatever dropdown, dialog, node panel or node creator is open, back to the bare canvas. */
-export async function backToCanvas(page) {
+/**
+ * Closes whatever dropdown, dialog, node panel or node creator is open, back to the bare canvas.
+ * Each step waits until what it closed is gone before looking at the next.
+ */
+export async function backToCanvas(page, timeout = 30_000) {
 	for (let i = 0; i < 6; i++) {
-		if ((await page.locator('.el-select-dropdown:visible').count()) > 0) {
+		let open;
+		const dropdown = page.locator('.el-select-dropdown:visible');
+		const modal = page.getByTestId('editCredential-modal');
+		const ndv = page.getByTestId('ndv-close-button');
+		const creator = page.getByTestId('node-creator');
+		if ((await dropdown.count()) > 0) {
+			open = dropdown.first();
 			await page.keyboard.press('Escape');
-		} else if (await page.getByTestId('editCredential-modal').isVisible()) {
-			await page
-				.getByTestId('editCredential-modal')
-				.locator('.el-dialog__headerbtn, .el-dialog__close')
-				.first()
-				.click();
-		} else if (await page.getByTestId('ndv-close-button').isVisible()) {
-			await page.getByTestId('ndv-close-button').click();
-		} else if (await page.getByTestId('node-creator').isVisible()) {
+		} else if (await modal.isVisible()) {
+			open = modal;
+			await modal.locator('.el-dialog__headerbtn, .el-dialog__close').first().click();
+		} else if (await ndv.isVisible()) {
+			open = ndv;
+			await ndv.click();
+		} else if (await creator.isVisible()) {
+			open = creator;
 			await page.keyboard.press('Escape');
 		} else {
 			return;
 		}
-		await page.waitForTimeout(300);
+		// A step that did not close it is tried again (up to six), as a user would.
+		await open.waitFor({ state: 'hidden', timeout }).catch(() => undefined);
 	}
 	throw new Error('could not get back to the canvas (a panel or dialog stays open)');
 }
@@ -57,7 +66,7 @@ export function parameter(page, name) {
 	return page.getByTestId('node-parameters').getByTestId(`parameter-input-${name}`);
 }
 
-/** Names of the parameters shown in the open panel, in order. */
+/** Names of the parameters shown in the open panel, in order, as they are now. */
 export async function visibleParameters(page) {
 	const ids = await page
 		.getByTestId('node-parameters')
@@ -102,8 +111,15 @@ export async function dropdownOptions(page, name) {
 	await parameter(page, name).click();
 	const list = page.locator('.el-select-dropdown:visible').getByRole('option');
 	await list.first().waitFor();
-	const names = (await list.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	// The options are drawn together; a list still empty of text is not read yet.
+	const names = await waitUntil(
+		async () => (await list.allInnerTexts()).map((text) => text.split('\n')[0].trim()),
+		(texts) => texts.length > 0 && texts.every(Boolean),
+		`the options of ${name}`,
+	);
+	const dropdown = page.locator('.el-select-dropdown:visible').first();
 	await page.keyboard.press('Escape');
+	await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
 	return names;
 }
 
@@ -119,15 +135,98 @@ export async function switchIsOn(page, name) {
 		);
 }
 
-/** Waits until `read()` returns a text that `done(text)` accepts; returns the last text read. */
-export async function waitForText(read, done, timeoutMs = 15_000) {
+/** How long a browser step waits for what it checks: generous, for a loaded machine. */
+export const SETTLE_MS = 60_000;
+
+/**
+ * Reads `read()` again until `done(value)` accepts it, or `timeoutMs` has passed; returns the
+ * last value read, so the caller's check reports what was on screen when the time ran out.
+ */
+export async function waitForText(read, done, timeoutMs = SETTLE_MS) {
 	const deadline = Date.now() + timeoutMs;
 	let text = await read();
 	while (!done(text) && Date.now() < deadline) {
-		await new Promise((resolve) => setTimeout(resolve, 250));
+		await new Promise((resolve) => setTimeout(resolve, 100));
 		text = await read();
 	}
 	return text;
+}
+
+/**
+ * Like waitForText, but a value `done` never accepts is an error naming `what` was awaited and
+ * the last value seen.
+ */
+export async function waitUntil(read, done, what, timeoutMs = SETTLE_MS) {
+	const value = await waitForText(read, done, timeoutMs);
+	if (!done(value)) {
+		throw new Error(`waited ${timeoutMs} ms for ${what}; last seen: ${JSON.stringify(value)}`);
+	}
+	return value;
+}
+
+/** The canvas's pan and zoom (Vue Flow's transformation pane), or '' before it is drawn. */
+async function canvasTransform(page) {
+	const pane = page.locator('.vue-flow__transformationpane').first();
+	if ((await pane.count()) === 0) return '';
+	return await pane.evaluate(
+		(element) =>
+			new Promise((resolve) => {
+				// Still for two drawn frames: a running fit or zoom moves it every frame.
+				const before = element.style.transform;
+				requestAnimationFrame(() =>
+					requestAnimationFrame(() =>
+						resolve(element.style.transform === before ? before : `moving:${before}`),
+					),
+				);
+			}),
+	);
+}
+
+/**
+ * Waits until the canvas holds still with every node of `names` drawn inside it (the fit after
+ * loading a workflow, or after zoom to fit), and, with `changedFrom`, until its pan or zoom
+ * differs from that transform (a zoom step took effect). Returns the transform.
+ */
+export async function waitForCanvas(page, names, { changedFrom, timeout = SETTLE_MS } = {}) {
+	const canvas = page.locator('.vue-flow').first();
+	await canvas.waitFor({ timeout });
+	const state = async () => {
+		const transform = await canvasTransform(page);
+		const area = await canvas.boundingBox();
+		const outside = [];
+		for (const name of names) {
+			const box = await canvasNode(page, name)
+				.first()
+				.boundingBox()
+				.catch(() => null);
+			const within =
+				box &&
+				area &&
+				box.width > 0 &&
+				box.x >= area.x &&
+				box.y >= area.y &&
+				box.x + box.width <= area.x + area.width &&
+				box.y + box.height <= area.y + area.height;
+			if (!within) outside.push(name);
+		}
+		return { transform, outside };
+	};
+	const { transform } = await waitUntil(
+		state,
+		({ transform: now, outside }) =>
+			now !== '' &&
+			!now.startsWith('moving:') &&
+			outside.length === 0 &&
+			(changedFrom === undefined || now !== changedFrom),
+		`the canvas to hold still with ${JSON.stringify(names)} inside it${changedFrom === undefined ? '' : ' after the zoom'}`,
+		timeout,
+	);
+	return transform;
+}
+
+/** The canvas's current pan and zoom once it holds still. */
+export async function stillCanvas(page, timeout = SETTLE_MS) {
+	return await waitForCanvas(page, [], { timeout });
 }
 
 /** Texts of the notices shown in the open panel. */
@@ -196,12 +295,33 @@ function locatorItems(page) {
  * Opens the From list dropdown of a resource locator parameter and waits until the service's
  * entries are shown; returns their texts.
  */
-export async function openLocatorList(page, name, timeout = 60_000) {
+export async function openLocatorList(page, name, timeout = SETTLE_MS) {
 	await parameter(page, name).getByTestId('rlc-input').click();
 	await locatorItems(page).first().waitFor({ timeout });
-	// The dropdown fades in: let it settle before a screenshot.
-	await page.waitForTimeout(400);
-	return await locatorTexts(page);
+	// The dropdown fades in: a screenshot waits until its animations have finished.
+	await locatorItems(page)
+		.first()
+		.locator('xpath=../..')
+		.evaluate(
+			async (element) => {
+				let node = element;
+				while (node) {
+					const finite = node
+						.getAnimations()
+						.filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+					await Promise.all(finite.map((animation) => animation.finished));
+					node = node.parentElement;
+				}
+			},
+			undefined,
+			{ timeout },
+		);
+	return await waitUntil(
+		() => locatorTexts(page),
+		(texts) => texts.length > 0,
+		`the entries of ${name}`,
+		timeout,
+	);
 }
 
 /** The texts of the entries in the open list. */
@@ -218,7 +338,7 @@ export async function searchLocator(page, text, done) {
 	return await waitForText(
 		() => locatorTexts(page),
 		(texts) => done(texts),
-		60_000,
+		SETTLE_MS,
 	);
 }
 
@@ -238,7 +358,7 @@ export async function locatorMode(page, name, mode) {
 }
 
 /** The issues n8n shows for a parameter (the icon's tooltip), after hovering it. */
-export async function parameterIssues(page, name, timeout = 15_000) {
+export async function parameterIssues(page, name, timeout = SETTLE_MS) {
 	const item = page
 		.getByTestId('node-parameters')
 		.getByTestId('parameter-item')

@@ -17,13 +17,16 @@ import { fileURLToPath } from 'node:url';
 import {
 	backToCanvas,
 	canvasNode,
+	locatorTexts,
 	openLocatorList,
 	openNode,
 	outputLabels,
 	parameter,
 	parameterLabel,
 	parameterValue,
+	SETTLE_MS,
 	visibleParameters,
+	waitForCanvas,
 	waitForText,
 } from './editor.mjs';
 import { NODE_TYPES, node } from './workflows.mjs';
@@ -39,6 +42,8 @@ export const VIEWPORT = { width: 1200, height: 760 };
 const TALL = { width: VIEWPORT.width, height: 1000 };
 
 const MANUAL = "When clicking 'Execute workflow'";
+/** The log panel under the canvas is collapsed to its title bar when it is lower than this. */
+const LOGS_COLLAPSED_PX = 80;
 
 /** Node names on the pictures' canvases: what a user would call them. */
 export const P = Object.freeze({
@@ -227,46 +232,60 @@ export const PICTURES = [
 			await open('first');
 			await page.getByTestId('execute-workflow-button').first().click();
 			const balance = canvasNode(page, P.balance);
-			await balance
-				.getByTestId('canvas-node-status-success')
-				.first()
-				.waitFor({ timeout: 60_000 })
-				.catch(() => undefined);
 			const check = expectations();
+			// Each read waits for what it checks: the editor draws the status, the subtitle and the
+			// connection's label one after another, later on a loaded machine.
 			for (const name of [MANUAL, P.balance]) {
-				const ran = await canvasNode(page, name).getByTestId('canvas-node-status-success').count();
+				const success = canvasNode(page, name).getByTestId('canvas-node-status-success');
+				const ran = await waitForText(
+					() => success.count(),
+					(count) => count > 0,
+				);
 				check.that(ran > 0, `${name} shows it ran successfully`);
 			}
-			const subtitle = await balance.innerText();
+			const subtitle = await waitForText(
+				() => balance.innerText(),
+				(text) => /Get company balance/i.test(text),
+			);
 			check.that(
 				/Get company balance/i.test(subtitle),
 				`the subtitle names the action: "${subtitle}"`,
 			);
-			const edges = await page.getByTestId('edge-label').allInnerTexts();
+			const edges = await waitForText(
+				() => page.getByTestId('edge-label').allInnerTexts(),
+				(texts) => texts.includes('1 item'),
+			);
 			check.that(
 				edges.includes('1 item'),
 				`the connection says "1 item": ${JSON.stringify(edges)}`,
 			);
-			// The log under the canvas, with the node's output.
+			// The log under the canvas, with the node's output: opened once if it is not open.
 			const logs = page.getByTestId('logs-panel');
-			if ((await page.getByTestId('log-details-output').count()) === 0) {
-				await logs.getByText('Logs', { exact: true }).first().click();
-			}
+			const details = page.getByTestId('log-details-output');
+			await logs.waitFor({ timeout: SETTLE_MS }).catch(() => undefined);
+			let opened = false;
 			const output = await waitForText(
-				async () =>
-					(await page.getByTestId('log-details-output').count()) > 0
-						? await page.getByTestId('log-details-output').first().innerText()
-						: '',
+				async () => {
+					if ((await details.count()) > 0) return await details.first().innerText();
+					// Collapsed to its title bar: opened, once (a second click would close it).
+					const box = await logs.boundingBox().catch(() => null);
+					if (!opened && box && box.height < LOGS_COLLAPSED_PX) {
+						opened = true;
+						await logs.getByText('Logs', { exact: true }).first().click();
+					}
+					return '';
+				},
 				(text) => text.includes('availableBalance'),
 			);
 			for (const field of ['usdtBalance', 'frozenBalance', 'availableBalance']) {
 				check.that(output.includes(field), `the output shows ${field}: ${output.slice(0, 200)}`);
 			}
-			// The window without n8n's sidebar.
+			// The window without n8n's sidebar (drawn with the editor, before the canvas).
 			const sidebar = await page
 				.locator('#sidebar, [data-test-id="main-sidebar"]')
 				.first()
-				.boundingBox();
+				.boundingBox({ timeout: SETTLE_MS })
+				.catch(() => null);
 			const left = sidebar ? Math.round(sidebar.width) : 0;
 			return {
 				clip: { x: left, y: 0, width: VIEWPORT.width - left, height: VIEWPORT.height },
@@ -280,9 +299,14 @@ export const PICTURES = [
 		async take({ page, open }) {
 			await open('panels');
 			await openNode(page, P.findPayout);
-			const entries = await openLocatorList(page, 'payoutId');
-			const check = expectations();
 			const shape = /^[\d.]+ RUB · •••• \d{4} · [a-z_]+ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
+			await openLocatorList(page, 'payoutId');
+			// The list may fill in more than one step: read until three entries of the shape are there.
+			const entries = await waitForText(
+				() => locatorTexts(page),
+				(texts) => texts.length >= 3 && texts.every((entry) => shape.test(entry)),
+			);
+			const check = expectations();
 			check.that(entries.length >= 3, `at least 3 payouts are listed: ${JSON.stringify(entries)}`);
 			check.that(
 				entries.every((entry) => shape.test(entry)),
@@ -307,8 +331,12 @@ export const PICTURES = [
 			await open('panels');
 			await openNode(page, P.payContractor);
 			const check = expectations();
-			const shown = await visibleParameters(page);
-			for (const name of ['amountRub', 'requisiteType', 'requisite']) {
+			const fields = ['amountRub', 'requisiteType', 'requisite'];
+			const shown = await waitForText(
+				() => visibleParameters(page),
+				(names) => fields.every((name) => names.includes(name)),
+			);
+			for (const name of fields) {
 				check.that(shown.includes(name), `the field ${name}: ${JSON.stringify(shown)}`);
 			}
 			const labels = [];
@@ -320,12 +348,14 @@ export const PICTURES = [
 				`the label Amount (RUB): ${JSON.stringify(labels)}`,
 			);
 			check.that(!labels.some((label) => /requisite/i.test(label)), 'no label says "Requisite"');
-			check.that(
-				(await parameterValue(page, 'operation').catch(() => '')) === 'Create',
-				'Operation is Create',
+			const operation = await waitForText(
+				() => parameterValue(page, 'operation').catch(() => ''),
+				(value) => value === 'Create',
 			);
+			check.that(operation === 'Create', `Operation is Create: "${operation}"`);
 			// From the panel's tabs down to the recipient's optional fields (Add Field).
 			const add = page.getByTestId('collection-parameter-add').first();
+			await add.waitFor({ timeout: SETTLE_MS }).catch(() => undefined);
 			return { clip: await parametersClip(page, add), missing: check.missing };
 		},
 	},
@@ -357,8 +387,16 @@ export const PICTURES = [
 				check.that(pattern.test(text), `${what} is shown: ${text.slice(0, 400)}`);
 			}
 			check.that(!/\b2200 ?7000 ?8765 ?4321\b/.test(text), 'the card number is masked');
+			const fields = ['paymentOutcome', 'not_paid', 'requestId', 'errorCode'];
+			for (const field of fields) {
+				await output
+					.getByText(field, { exact: true })
+					.first()
+					.waitFor({ timeout: SETTLE_MS })
+					.catch(() => undefined);
+			}
 			const clip = around([await output.boundingBox()], 0);
-			for (const field of ['paymentOutcome', 'not_paid', 'requestId', 'errorCode']) {
+			for (const field of fields) {
 				const box = await output.getByText(field, { exact: true }).first().boundingBox();
 				check.that(inside(box, clip), `${field} is on the picture, not scrolled away`);
 			}
@@ -373,13 +411,17 @@ export const PICTURES = [
 			// A taller window for this one: the fitted canvas keeps the four steps apart and clear of
 			// the Execute workflow button (takePicture sets the window back).
 			await page.setViewportSize(TALL);
+			const steps = [P.events, ...FOLLOW_UPS.map(([, name]) => name)];
 			await page.getByTestId('zoom-to-fit').first().click();
-			await page.waitForTimeout(800);
+			const fitted = await waitForCanvas(page, steps);
 			// One step out: a margin around the steps however the fit turned out.
 			await page.getByTestId('zoom-out-button').first().click();
-			await page.waitForTimeout(800);
+			await waitForCanvas(page, steps, { changedFrom: fitted });
 			const trigger = canvasNode(page, P.events);
-			const labels = await outputLabels(page, P.events);
+			const labels = await waitForText(
+				() => outputLabels(page, P.events),
+				(shown) => shown.length === FOLLOW_UPS.length && shown.every(({ text }) => text !== ''),
+			);
 			const check = expectations();
 			check.that(
 				labels.length === FOLLOW_UPS.length,
@@ -416,16 +458,24 @@ export const PICTURES = [
 			await open('panels');
 			await openNode(page, P.poll);
 			const check = expectations();
-			const shown = await visibleParameters(page);
+			const fields = ['watch', 'balanceThreshold'];
+			const shown = await waitForText(
+				() => visibleParameters(page),
+				(names) => fields.every((name) => names.includes(name)),
+			);
+			const watched = ['Payouts', 'Disputes', 'Company Deposits'];
+			const panel = await waitForText(
+				() => page.getByTestId('node-parameters').innerText(),
+				(text) => watched.every((name) => text.includes(name)),
+			);
 			const clip = await parametersClip(page, parameter(page, 'balanceThreshold'));
-			for (const name of ['watch', 'balanceThreshold']) {
+			for (const name of fields) {
 				check.that(shown.includes(name), `the field ${name}: ${JSON.stringify(shown)}`);
 				const box = await parameter(page, name).boundingBox();
 				check.that(inside(box, clip), `${name} is on the picture`);
 			}
-			const panel = await page.getByTestId('node-parameters').innerText();
-			for (const watched of ['Payouts', 'Disputes', 'Company Deposits']) {
-				check.that(panel.includes(watched), `Watch shows ${watched}`);
+			for (const name of watched) {
+				check.that(panel.includes(name), `Watch shows ${name}`);
 			}
 			return { clip, missing: check.missing };
 		},
@@ -470,6 +520,8 @@ export const PICTURES = [
 			);
 			check.that(!/Authorization failed/.test(text), "not n8n's generic Authorization failed");
 			check.that(!text.includes('sk_live_2f9c0d7e4b1a'), 'the key is not shown');
+			// Whether the modal holds an inner dialog box is how the n8n version builds it, not
+			// something still being drawn (the modal's texts were waited for above): counted once.
 			const dialog = modal.locator('.el-dialog').first();
 			const box =
 				(await dialog.count()) > 0 ? await dialog.boundingBox() : await modal.boundingBox();
@@ -526,10 +578,13 @@ export async function pictureSession(stack, { whileBusy }) {
 			}, new URL(url).pathname);
 		}
 		await page.getByTestId('canvas-node').first().waitFor({ timeout: 120_000 });
-		const first = workflows[key].nodes[0].name;
-		await canvasNode(page, first).waitFor({ timeout: 120_000 });
-		// The canvas fits the workflow to the window once its nodes are measured.
-		await page.waitForTimeout(600);
+		// The canvas fits the workflow to the window once its nodes are measured: every node is
+		// drawn inside it and the fit has stopped moving.
+		await waitForCanvas(
+			page,
+			workflows[key].nodes.map(({ name }) => name),
+			{ timeout: 120_000 },
+		);
 		current = key;
 	};
 	return { page, open, sandbox: stack.sandbox };
@@ -544,17 +599,25 @@ export async function takePicture(ctx, picture, dir) {
 	// n8n's notices ("Node executed successfully") cover what the picture is about: closed.
 	const toasts = page.locator('.el-notification:visible');
 	for (let i = 0; i < 5 && (await toasts.count()) > 0; i++) {
-		await toasts
-			.first()
-			.locator('.el-notification__closeBtn')
-			.click()
+		const toast = await toasts.first().elementHandle();
+		await toast
+			.$('.el-notification__closeBtn')
+			.then((button) => button?.click())
 			.catch(() => undefined);
-		await page.waitForTimeout(400);
+		// Gone before the next one is looked at (it slides away).
+		await toast.waitForElementState('hidden', { timeout: SETTLE_MS }).catch(() => undefined);
 	}
 	for (const toast of await toasts.all()) {
 		if (overlaps(await toast.boundingBox(), clip)) missing.push('no notice covers the picture');
 	}
-	await page.waitForTimeout(300);
+	// The pointer has left every node: no node's hover toolbar is drawn.
+	await page.waitForFunction(
+		() => document.querySelectorAll('.vue-flow__node:hover').length === 0,
+		undefined,
+		{
+			timeout: SETTLE_MS,
+		},
+	);
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, picture.file);
 	await ctx.page.screenshot({ path: file, clip, animations: 'disabled', caret: 'hide' });

@@ -32,6 +32,7 @@ import {
 	spawnN8n,
 	startN8n,
 } from './n8n.mjs';
+import { waitForWorkflowWebhooks } from './lib/readiness.mjs';
 import {
 	killGroup,
 	pidIsAlive,
@@ -347,6 +348,8 @@ export async function startQueueDeployment({
 		throw error;
 	}
 
+	// createWorkflow(deployment.main, …, { activate: true }) waits until these serve the webhooks.
+	deployment.main.webhookProcesses = () => deployment.webhooks;
 	deployment.webhookUrl = (webhookPath) =>
 		`${deployment.proxy.url}/webhook/${String(webhookPath).replace(/^\/+/, '')}`;
 	deployment.directUrl = (index, webhookPath) =>
@@ -388,7 +391,8 @@ export async function startQueueDeployment({
 /**
  * Creates a workflow through `POST /api/v1/workflows` and, with `activate`, activates it
  * (`POST /api/v1/workflows/{id}/activate`): the main process registers its webhooks in the
- * database, where every webhook process looks them up per request.
+ * database, where every webhook process looks them up per request; on a queue deployment's main
+ * it returns once every webhook process answers the workflow's webhook paths.
  * @param {import('./n8n.mjs').N8nHandle} n8n
  * @param {object} workflow n8n workflow JSON: name, nodes, connections, settings?, staticData?
  * @param {{ activate?: boolean }} [options]
@@ -398,6 +402,16 @@ export async function createWorkflow(n8n, workflow, { activate = false } = {}) {
 	const { name, nodes, connections, settings = { executionOrder: 'v1' }, staticData } = workflow;
 	const body = { name, nodes, connections, settings, ...(staticData ? { staticData } : {}) };
 	const { id } = await n8n.api('POST', '/workflows', body);
-	if (activate) await n8n.activateWorkflow(id);
+	if (activate) {
+		const active = await n8n.activateWorkflow(id);
+		// In queue mode the webhook processes serve the production URLs, and n8n 2.41 answers the
+		// activation before they do: wait until each answers the probe for every webhook path.
+		for (const webhookProcess of n8n.webhookProcesses?.() ?? []) {
+			await waitForWorkflowWebhooks(webhookProcess, active, {
+				registered: true,
+				timeoutMs: 60_000,
+			});
+		}
+	}
 	return id;
 }

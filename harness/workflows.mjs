@@ -33,6 +33,22 @@ export function node(name, type, position, parameters = {}, { credential, typeVe
 	return out;
 }
 
+/**
+ * The action node as an AI agent's or MCP server's tool (`<action>Tool`, version 1.2), named
+ * `name` (the tool's name), at `x` under its agent, with the package's credential.
+ */
+export function toolNode(name, x, parameters, credential) {
+	return {
+		id: randomUUID(),
+		name,
+		type: `${NODE_TYPES.action}Tool`,
+		typeVersion: 1.2,
+		position: [x, 260],
+		parameters,
+		credentials: credentialRef(credential),
+	};
+}
+
 /** A node in a left-to-right line of nodes: `x` is its horizontal position. */
 export function lineNode(name, type, typeVersion, x, parameters, extra = {}) {
 	return { id: randomUUID(), name, type, typeVersion, position: [x, 0], parameters, ...extra };

@@ -7,22 +7,13 @@
  * the answer; failures are read back from the stored execution, as a user would in the UI.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	importWorkflows,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
-import { NODE_TYPES, activateWhenReady, webhookNode } from '../../harness/workflows.mjs';
+import { uuid } from '../../harness/n8n.mjs';
+import { e2eStack, sandboxControl, sandboxCredential } from '../../harness/stack.mjs';
+import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 const NODE = NODE_TYPES.action;
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
@@ -127,8 +118,8 @@ let sandbox;
 /** A base URL that redirects every request (302/307) to `elsewhere`, which records what reaches it. */
 let redirector;
 let elsewhere;
-let userFolder;
 let n8n;
+const stack = e2eStack('action');
 const workflows = {};
 /** Executions started per workflow, so a test waits for its own and reads the newest. */
 const started = {};
@@ -150,16 +141,7 @@ async function call(name, body = {}) {
 	return { status: res.status, body: json };
 }
 
-async function ctl(method, urlPath, body) {
-	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = await res.json();
-	assert.ok(res.ok, `control ${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
-	return json;
-}
+const ctl = (method, urlPath, body) => sandboxControl(sandbox, method, urlPath, body);
 
 /** The newest execution of a workflow, once all the executions this suite started are stored. */
 async function newestExecution(name) {
@@ -194,43 +176,33 @@ const payoutsOf = (externalId) =>
 	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
+	await stack.prepare();
+	sandbox = await stack.service(startSandbox({ retryDelaysMs: [0, 50, 100, 200] }));
+	elsewhere = await stack.service(
+		listen((req, res) => {
+			elsewhere.seen.push({ method: req.method, url: req.url, headers: req.headers });
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ id: 'po_elsewhere', status: 'waiting_trader', amountRub: 1 }));
+		}),
 	);
-	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200] });
-	elsewhere = await listen((req, res) => {
-		elsewhere.seen.push({ method: req.method, url: req.url, headers: req.headers });
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify({ id: 'po_elsewhere', status: 'waiting_trader', amountRub: 1 }));
-	});
-	redirector = await listen((req, res) => {
-		redirector.seen.push({ method: req.method, url: req.url });
-		const status = req.url.startsWith('/payouts') ? 307 : 302;
-		res.writeHead(status, { Location: `${elsewhere.url}${req.url}?token=abc` });
-		res.end();
-	});
-	userFolder = createUserFolder('n8n-cp-action-');
-	installPackage(userFolder);
+	redirector = await stack.service(
+		listen((req, res) => {
+			redirector.seen.push({ method: req.method, url: req.url });
+			const status = req.url.startsWith('/payouts') ? 307 : 302;
+			res.writeHead(status, { Location: `${elsewhere.url}${req.url}?token=abc` });
+			res.end();
+		}),
+	);
 
-	const data = (apiKey) => ({
-		environment: 'staging',
-		baseUrl: sandbox.url,
-		apiKey,
-		webhookSecret: '',
-	});
-	const [owner, reader, legacy] = await importCredentials(userFolder, [
-		{ name: 'Sandbox owner', type: 'companyPaymentsApi', data: data(sandbox.keys.owner) },
-		{ name: 'Sandbox read-only', type: 'companyPaymentsApi', data: data(sandbox.keys.readOnly) },
-		{ name: 'Sandbox company key', type: 'companyPaymentsApi', data: data(sandbox.keys.legacy) },
-	]);
-	const [redirecting] = await importCredentials(userFolder, [
-		{
+	const data = { webhookSecret: '' };
+	const [owner, reader, legacy, redirecting] = await stack.credentials([
+		sandboxCredential(sandbox, { data }),
+		sandboxCredential(sandbox, { name: 'Sandbox read-only', key: 'readOnly', data }),
+		sandboxCredential(sandbox, { name: 'Sandbox company key', key: 'legacy', data }),
+		sandboxCredential(sandbox, {
 			name: 'Redirecting base URL',
-			type: 'companyPaymentsApi',
-			data: { ...data(sandbox.keys.owner), baseUrl: redirector.url },
-		},
+			data: { ...data, baseUrl: redirector.url },
+		}),
 	]);
 	const payoutParameters = {
 		resource: 'payout',
@@ -314,22 +286,10 @@ before(async () => {
 	for (const workflow of list) workflows[workflow.name.replace(/^e2e /, '')] = workflow;
 
 	// One CLI call imports them all; n8n's public API activates them once it runs.
-	await importWorkflows(userFolder, list);
-	n8n = await startN8n({ userFolder });
-	// The first REST call right after start may answer 503 "Database is not ready!" (seen once
-	// under load on n8n 2.8.4): activateWhenReady asks again for up to 30 s.
-	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
+	n8n = await stack.start({ workflows: list });
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	await redirector?.close();
-	await elsewhere?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 for (const profile of PROFILES) {
 	describe(`sandbox profile ${profile}`, () => {

@@ -15,23 +15,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	n8nCacheDir,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	N8N_VERSION,
-	importWorkflows,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+import { n8nCacheDir, N8N_VERSION, uuid } from '../../harness/n8n.mjs';
 import { waitUntil } from '../../harness/lib/util.mjs';
-import { activateWhenReady, NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
+import { e2eStack, sandboxCredential } from '../../harness/stack.mjs';
+import { toolNode, webhookNode } from '../../harness/workflows.mjs';
 import { startMailCatcher } from '../../harness/mail.mjs';
 import { startModelServer } from '../../harness/model-server.mjs';
 
-const TOOL = `${NODE_TYPES.action}Tool`;
 const AGENT = '@n8n/n8n-nodes-langchain.agent';
 const MODEL = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 /** n8n's Human review for tool calls: a send-and-wait node between a tool and the agent. */
@@ -55,8 +45,8 @@ const fromAI = (key, description, type = 'string') =>
 let sandbox;
 let mail;
 let model;
-let userFolder;
 let n8n;
+const stack = e2eStack('agent');
 let seeded;
 const workflows = {};
 const started = {};
@@ -122,18 +112,6 @@ function payoutArgs(tag) {
 
 function reviewedArgs(tag) {
 	return { toolParameters: payoutArgs(tag), hitlParameters: {} };
-}
-
-function toolNode(name, x, parameters, credential) {
-	return {
-		id: uuid(),
-		name,
-		type: TOOL,
-		typeVersion: 1.2,
-		position: [x, 260],
-		parameters,
-		credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
-	};
 }
 
 /** Webhook → AI Agent with the OpenAI model at the scripted server and the given tools. */
@@ -244,13 +222,9 @@ const payoutsOf = (tag) =>
 	);
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
-	);
-	sandbox = await startSandbox();
-	model = await startModelServer({ scripts: SCRIPTS });
+	await stack.prepare();
+	sandbox = await stack.service(startSandbox());
+	model = await stack.service(startModelServer({ scripts: SCRIPTS }));
 
 	// What the agent will read, made outside n8n: a payout to a card the model never sees,
 	// a card with its number and CVV, and the company's webhook secret.
@@ -275,20 +249,9 @@ before(async () => {
 		cvv: sensitive.cardCvv,
 	};
 
-	mail = await startMailCatcher();
-	userFolder = createUserFolder('n8n-cp-agent-');
-	installPackage(userFolder);
-	const [owner, openAi, smtp] = await importCredentials(userFolder, [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: {
-				environment: 'staging',
-				baseUrl: sandbox.url,
-				apiKey: sandbox.keys.owner,
-				webhookSecret: WEBHOOK_SECRET,
-			},
-		},
+	mail = await stack.service(startMailCatcher());
+	const [owner, openAi, smtp] = await stack.credentials([
+		sandboxCredential(sandbox, { data: { webhookSecret: WEBHOOK_SECRET } }),
 		{
 			name: 'Scripted model',
 			type: 'openAiApi',
@@ -385,20 +348,10 @@ before(async () => {
 		);
 	}
 	for (const workflow of list) workflows[workflow.name.replace(/^agent /, '')] = workflow;
-	await importWorkflows(userFolder, list);
-	n8n = await startN8n({ userFolder });
-	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
+	n8n = await stack.start({ workflows: list });
 });
 
-after(async () => {
-	await n8n?.stop();
-	await model?.close();
-	await mail?.close();
-	await sandbox?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 describe(`AI agent tools in n8n ${N8N_VERSION}`, () => {
 	test('the agent reads a payout: the tool result reaches the model, the recipient masked', async () => {

@@ -8,34 +8,17 @@
  * received, every byte the MCP client received, and every stored execution, and finds no canary.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	N8N_VERSION,
-	importWorkflows,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
-import { waitUntil } from '../../harness/lib/util.mjs';
-import {
-	activateWhenReady,
-	mcpWorkflow,
-	NODE_TYPES,
-	webhookNode,
-} from '../../harness/workflows.mjs';
+import { N8N_VERSION, uuid } from '../../harness/n8n.mjs';
+import { e2eStack, sandboxCredential } from '../../harness/stack.mjs';
+import { mcpWorkflow, toolNode, webhookNode } from '../../harness/workflows.mjs';
 import { startModelServer } from '../../harness/model-server.mjs';
 
-const TOOL = `${NODE_TYPES.action}Tool`;
 const MCP_PATH = 'company-payments-canary';
 
 /** Shapeless canaries (only the gate's knowledge of the value finds them), as in the unit suite. */
@@ -189,23 +172,15 @@ const SCRIPTS = {
 
 let service;
 let model;
-let userFolder;
 let n8n;
+const stack = e2eStack('canary');
 let agent;
 let mcp;
 const mcpBytes = [];
 const clients = [];
 
 function tools(credential) {
-	const node = (name, x, parameters) => ({
-		id: uuid(),
-		name,
-		type: TOOL,
-		typeVersion: 1.2,
-		position: [x, 260],
-		parameters,
-		credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
-	});
+	const node = (name, x, parameters) => toolNode(name, x, parameters, credential);
 	return [
 		node('get_payout', 300, {
 			resource: 'payout',
@@ -223,27 +198,18 @@ function tools(credential) {
 }
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
-	);
-	service = await startCanaryService();
-	model = await startModelServer({ scripts: SCRIPTS });
-	userFolder = createUserFolder('n8n-cp-canary-');
-	installPackage(userFolder);
-	const [credential, openAi] = await importCredentials(userFolder, [
-		{
+	await stack.prepare();
+	service = await stack.service(startCanaryService());
+	model = await stack.service(startModelServer({ scripts: SCRIPTS }));
+	const [credential, openAi] = await stack.credentials([
+		sandboxCredential(service, {
 			name: 'Canary company',
-			type: 'companyPaymentsApi',
+			apiKey: CANARY.apiKey,
 			data: {
-				environment: 'staging',
-				baseUrl: service.url,
-				apiKey: CANARY.apiKey,
 				webhookSecret: CANARY.webhookSecret,
 				previousWebhookSecret: CANARY.previousSecret,
 			},
-		},
+		}),
 		{
 			name: 'Scripted model',
 			type: 'openAiApi',
@@ -286,33 +252,13 @@ before(async () => {
 		webhookPath,
 	};
 	mcp = mcpWorkflow('canary mcp', MCP_PATH, tools(credential));
-	await importWorkflows(userFolder, [agent, mcp]);
-	n8n = await startN8n({ userFolder });
-	await activateWhenReady(n8n, agent.id);
-	await activateWhenReady(n8n, mcp.id);
-	await waitUntil(
-		async () => {
-			const res = await fetch(`${n8n.url}/mcp/${MCP_PATH}`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: '{}',
-			}).catch(() => undefined);
-			await res?.body?.cancel();
-			return res !== undefined && res.status !== 404;
-		},
-		{ timeoutMs: 30_000, what: `/mcp/${MCP_PATH} registered` },
-	);
+	n8n = await stack.start({ workflows: [agent, mcp], mcpPaths: [MCP_PATH] });
+	stack.onStop(async () => {
+		for (const client of clients) await client.close().catch(() => {});
+	});
 });
 
-after(async () => {
-	for (const client of clients) await client.close().catch(() => {});
-	await n8n?.stop();
-	await model?.close();
-	await service?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 /** fetch for the MCP client that keeps every byte of every answer it reads. */
 async function recordingFetch(url, init) {

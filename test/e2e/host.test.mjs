@@ -32,24 +32,18 @@ import {
 } from '../../harness/lib/versions.mjs';
 import {
 	ensureN8n,
-	createUserFolder,
-	importCredentials,
-	importWorkflow,
-	installPackage,
 	N8N_VERSION,
 	PACKAGE_NAME,
 	PACKAGE_ROOT,
 	packedFiles,
-	startN8n,
-	uuid,
 } from '../../harness/n8n.mjs';
+import { e2eStack } from '../../harness/stack.mjs';
 import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 // For work on the host itself only: point it at another built copy of the package.
 const packageRoot = process.env.COMPANY_PAYMENTS_PACKAGE_ROOT
 	? path.resolve(process.env.COMPANY_PAYMENTS_PACKAGE_ROOT)
 	: PACKAGE_ROOT;
-const keepFolder = process.env.COMPANY_PAYMENTS_E2E_KEEP === '1';
 
 const ACTION_NODE = NODE_TYPES.action;
 const TRIGGER_NODE = NODE_TYPES.trigger;
@@ -65,7 +59,7 @@ function webhookWorkflow(name, webhookPath) {
 	};
 }
 
-let userFolder;
+const stack = e2eStack('host', { packageRoot });
 let n8n;
 let published; // activated by the CLI before the first start
 let apiActivated; // imported inactive, activated through the public API while running
@@ -224,46 +218,28 @@ describe('versions: which n8n, which Node, which CLI (pure rules)', () => {
 describe(`a real n8n ${N8N_VERSION}`, () => {
 	before(
 		async () => {
-			const pkgJson = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
-			const declared = [...(pkgJson.n8n?.nodes ?? []), ...(pkgJson.n8n?.credentials ?? [])];
-			const missing = declared.filter((f) => !fs.existsSync(path.join(packageRoot, f)));
-			if (!fs.existsSync(path.join(packageRoot, 'dist')) || missing.length > 0) {
-				throw new Error(
-					`${packageRoot} is not built${missing.length ? ` (missing ${missing.join(', ')})` : ''}: ` +
-						'run "npm run build" first; these tests do not build.',
-				);
-			}
-			await ensureN8n();
-			userFolder = createUserFolder('n8n-e2e-host-');
-			installPackage(userFolder, packageRoot);
-			[credential] = await importCredentials(userFolder, [
+			// Fails with "run npm run build first" when packageRoot is not built.
+			await stack.prepare();
+			[credential] = await stack.credentials([
 				{
 					name: 'Company Payments (e2e host)',
 					type: CREDENTIAL_TYPE,
 					data: { apiKey: 'e2e-not-a-key' },
 				},
 			]);
-			published = await importWorkflow(
-				userFolder,
-				webhookWorkflow('host: published by CLI', 'host-cli'),
-				{
-					activate: true,
-				},
-			);
-			apiActivated = await importWorkflow(
-				userFolder,
-				webhookWorkflow('host: activated by API', 'host-api'),
-			);
-			n8n = await startN8n({ userFolder });
+			// One published by the CLI before the start, one imported inactive (a test activates it).
+			apiActivated = webhookWorkflow('host: activated by API', 'host-api');
+			n8n = await stack.start({
+				published: [webhookWorkflow('host: published by CLI', 'host-cli')],
+				workflows: [apiActivated],
+				activate: () => false,
+			});
+			[published] = stack.published;
 		},
 		{ timeout: 60 * 60_000 },
 	);
 
-	after(async () => {
-		await n8n?.stop();
-		if (userFolder && !keepFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-		else if (userFolder) process.stderr.write(`[host.test] kept ${userFolder}\n`);
-	});
+	after(() => stack.stop());
 
 	test('the package n8n loads is what npm pack publishes: dist only, no runtime dependencies', () => {
 		const files = packedFiles(packageRoot);
@@ -278,7 +254,7 @@ describe(`a real n8n ${N8N_VERSION}`, () => {
 		const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
 		assert.deepEqual(pkg.dependencies ?? {}, {});
 		assert.deepEqual(pkg.peerDependencies, { 'n8n-workflow': '*' });
-		const installed = path.join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
+		const installed = path.join(stack.userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
 		for (const file of files)
 			assert.ok(fs.existsSync(path.join(installed, file)), `${file} is installed`);
 	});

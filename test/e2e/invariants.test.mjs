@@ -34,18 +34,8 @@ import { after, before, describe, test } from 'node:test';
 
 import { LOST_FORMS } from '../../sandbox/lib/generated.mjs';
 import { drawChoices, startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	DEFAULT_N8N_VERSION,
-	ensureN8n,
-	importCredentials,
-	importWorkflow,
-	installPackage,
-	N8N_VERSION,
-	importWorkflows,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+import { DEFAULT_N8N_VERSION, N8N_VERSION, uuid } from '../../harness/n8n.mjs';
+import { e2eStack, refusesSubMinutePolls, sandboxCredential } from '../../harness/stack.mjs';
 import { NODE_TYPES, webhookNode } from '../../harness/workflows.mjs';
 
 /**
@@ -135,7 +125,7 @@ const CONTINUES_ON_FAIL = new Set(['fundsGet', 'create', 'recharge']);
 const MONEY_WORKFLOWS = new Set(['create', 'recharge']);
 
 let n8n;
-let userFolder;
+const stack = e2eStack('generated');
 let pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] };
 let pollMs = 5_000;
 /** Per seed: sandbox, choices, credential, workflows, calls made. */
@@ -245,15 +235,6 @@ const cardRecharge = {
 	cardId: '={{ $json.cardId }}',
 	targetAmount: '={{ $json.targetAmount }}',
 };
-
-/** Whether this n8n refuses polls more frequent than a minute (as in poll.test.mjs). */
-function refusesSubMinutePolls(n8nDir) {
-	const file = path.join(
-		n8nDir,
-		'node_modules/n8n-core/dist/execution-engine/active-workflow-triggers.js',
-	);
-	return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('isSubMinuteCron');
-}
 
 // ---- calling n8n and reading what happened -----------------------------------------------------
 
@@ -491,24 +472,20 @@ function describeSeed(seed) {
 // ---- set-up -----------------------------------------------------------------------------------
 
 before(async () => {
-	const install = await ensureN8n();
+	const { install } = await stack.prepare();
 	if (refusesSubMinutePolls(install.dir)) {
 		pollTimes = { item: [{ mode: 'everyMinute' }] };
 		pollMs = 60_000;
 	}
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
-	);
-	userFolder = createUserFolder('n8n-cp-generated-');
-	installPackage(userFolder);
 
 	for (const seed of SEEDS) {
-		const sandbox = await startSandbox({
-			generated: seed,
-			retryDelaysMs: [0, 50, 100, 200],
-			webhookSecret: SECRET,
-		});
+		const sandbox = await stack.service(
+			startSandbox({
+				generated: seed,
+				retryDelaysMs: [0, 50, 100, 200],
+				webhookSecret: SECRET,
+			}),
+		);
 		runs.set(seed, { seed, sandbox, choices: sandbox.generated.choices, workflows: {}, calls: {} });
 		await withoutFaults(runs.get(seed), async () => {
 			const res = await fetch(`${sandbox.url}/__control/payouts/bulk`, {
@@ -519,26 +496,17 @@ before(async () => {
 			assert.equal(res.status, 201);
 		});
 	}
-	const instanceSandbox = await startSandbox({ generated: 'instances', webhookSecret: SECRET });
+	const instanceSandbox = await stack.service(
+		startSandbox({ generated: 'instances', webhookSecret: SECRET }),
+	);
 	Object.assign(instanceSandbox.generated.paused, { churn: true, faults: true });
 	instanceRun = { seed: 'instances', sandbox: instanceSandbox };
-	const credentialData = (sandbox) => ({
-		environment: 'staging',
-		baseUrl: sandbox.url,
-		apiKey: sandbox.keys.owner,
-		webhookSecret: SECRET,
-	});
-	const credentials = await importCredentials(userFolder, [
-		...SEEDS.map((seed) => ({
-			name: `Generated sandbox ${seed}`,
-			type: 'companyPaymentsApi',
-			data: credentialData(runs.get(seed).sandbox),
-		})),
-		{
-			name: 'Instances sandbox',
-			type: 'companyPaymentsApi',
-			data: credentialData(instanceSandbox),
-		},
+	const data = { webhookSecret: SECRET };
+	const credentials = await stack.credentials([
+		...SEEDS.map((seed) =>
+			sandboxCredential(runs.get(seed).sandbox, { name: `Generated sandbox ${seed}`, data }),
+		),
+		sandboxCredential(instanceSandbox, { name: 'Instances sandbox', data }),
 	]);
 	instanceRun.credential = credentials.at(-1);
 	const all = [];
@@ -590,38 +558,18 @@ before(async () => {
 	});
 	all.push(instanceWorkflow);
 
-	await importWorkflows(userFolder, all);
 	for (const seed of SEEDS) console.log(`# ${describeSeed(seed)}`);
-	n8n = await startN8n({ userFolder });
-	for (const workflow of all) {
-		if (workflow !== instanceWorkflow && workflow.webhookPath) await activate(workflow.id);
-	}
-	await activate(instanceWorkflow.id);
+	// The webhook workflows are activated, the instance workflow last (it is last in `all`); the
+	// poll workflows wait for their own describe block.
+	n8n = await stack.start({
+		workflows: all,
+		activate: (workflow) => Boolean(workflow.webhookPath),
+	});
 	// The first execution of this n8n: the cross-instance case repeats it on a fresh n8n.
 	await instanceCall(n8n, 'instance-1');
 });
 
-after(async () => {
-	await n8n?.stop();
-	for (const run of runs.values()) await run.sandbox.close();
-	await instanceRun?.sandbox.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
-
-/** As in action.test.mjs: "Database is not ready" right after start is retried for 30 s. */
-async function activate(workflowId) {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		try {
-			return await n8n.activateWorkflow(workflowId);
-		} catch (error) {
-			if (!/answered 503/.test(String(error?.message)) || Date.now() > deadline) throw error;
-			await sleep(500);
-		}
-	}
-}
+after(() => stack.stop());
 
 /** One Payout Create through the instance workflow of `host`; records the key it sent. */
 async function instanceCall(host, externalId) {
@@ -924,8 +872,29 @@ describe('poll trigger, per seed', () => {
 			}
 		}
 		// Polls under churn and faults, then a quiet spell: every list stable, two polls start,
-		// so one whole poll read stable lists.
-		await sleep(pollMs < 60_000 ? 3 * pollMs : 1_000);
+		// so one whole poll read stable lists. The polls under churn are counted in the sandbox's
+		// log (the activation poll and, with sub-minute polls, three scheduled ones), not timed.
+		const pollStarts = (generated, since) =>
+			generated
+				.log(since)
+				// A poll starts at offset 0 with a limit the list accepts (a refused one is asked again).
+				.requests.filter(
+					(q) =>
+						q.route === 'GET /payouts' &&
+						q.offset === '0' &&
+						Number(q.limit) <= generated.choices.lists['/payouts'].maxLimit,
+				).length;
+		const underChurn = pollMs < 60_000 ? 4 : 1;
+		const churnDeadline = Date.now() + (underChurn + 2) * pollMs + 60_000;
+		for (const seed of SEEDS) {
+			const run = runs.get(seed);
+			while (pollStarts(run.sandbox.generated, run.pollStartSeq) < underChurn) {
+				if (Date.now() > churnDeadline) {
+					throw new Error(`seed ${seed}: fewer than ${underChurn} polls under churn`);
+				}
+				await sleep(250);
+			}
+		}
 		for (const seed of SEEDS) {
 			const generated = runs.get(seed).sandbox.generated;
 			generated.paused.churn = true;
@@ -936,21 +905,16 @@ describe('poll trigger, per seed', () => {
 		for (const seed of SEEDS) {
 			const generated = runs.get(seed).sandbox.generated;
 			for (;;) {
-				const starts = generated
-					.log(settled.get(seed))
-					// A poll starts at offset 0 with a limit the list accepts (a refused one is asked again).
-					.requests.filter(
-						(q) =>
-							q.route === 'GET /payouts' &&
-							q.offset === '0' &&
-							Number(q.limit) <= generated.choices.lists['/payouts'].maxLimit,
-					).length;
+				const starts = pollStarts(generated, settled.get(seed));
 				if (starts >= 2) break;
 				if (Date.now() > deadline) throw new Error(`seed ${seed}: no two polls after the pause`);
 				await sleep(250);
 			}
 		}
 		for (const seed of SEEDS) await n8n.deactivateWorkflow(runs.get(seed).poll.id);
+		// Kept: a poll that was running when its workflow was deactivated may still emit, and
+		// n8n marks no end of it (a poll that emits nothing leaves no trace). One second is
+		// longer than a poll of these lists on the quiet sandbox takes.
 		await sleep(1_000);
 	});
 
@@ -1043,26 +1007,21 @@ describe('across n8n instances and executions', () => {
 		todoFor({ instanceKeys: true }) ? { todo: todoFor({ instanceKeys: true }) } : {},
 		async () => {
 			const run = instanceRun;
-			const folder = createUserFolder('n8n-cp-generated-second-');
-			let second;
+			// A second n8n of its own: same credential id, same workflow, another database.
+			const secondStack = e2eStack('generated-second');
 			try {
-				installPackage(folder);
-				await importCredentials(folder, [
+				await secondStack.prepare();
+				await secondStack.credentials([
 					{
 						id: run.credential.id,
-						name: run.credential.name,
-						type: 'companyPaymentsApi',
-						data: {
-							environment: 'staging',
-							baseUrl: run.sandbox.url,
-							apiKey: run.sandbox.keys.owner,
-							webhookSecret: SECRET,
-						},
+						...sandboxCredential(run.sandbox, {
+							name: run.credential.name,
+							data: { webhookSecret: SECRET },
+						}),
 					},
 				]);
 				const { webhookPath: _p, ...workflow } = instanceWorkflow;
-				await importWorkflow(folder, workflow, { activate: true });
-				second = await startN8n({ userFolder: folder });
+				const second = await secondStack.start({ published: [workflow] });
 				await instanceCall(second, 'instance-2');
 				const [first, again] = instanceCalls;
 				assert.ok(
@@ -1081,10 +1040,7 @@ describe('across n8n instances and executions', () => {
 					`\n  replay: GENERATED_SEEDS=1 npm run test:generated (this case runs with every seed list)`;
 				throw error;
 			} finally {
-				await second?.stop();
-				if (process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-					fs.rmSync(folder, { recursive: true, force: true });
-				}
+				await secondStack.stop();
 			}
 		},
 	);

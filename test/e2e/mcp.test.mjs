@@ -11,8 +11,6 @@
  * two transports, a retry after the client gave up waiting, parallel calls).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,20 +18,11 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	N8N_VERSION,
-	importWorkflows,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+import { N8N_VERSION } from '../../harness/n8n.mjs';
 import { waitUntil } from '../../harness/lib/util.mjs';
-import { activateWhenReady, mcpWorkflow, NODE_TYPES } from '../../harness/workflows.mjs';
+import { e2eStack, sandboxCredential } from '../../harness/stack.mjs';
+import { mcpWorkflow, toolNode } from '../../harness/workflows.mjs';
 
-const TOOL = `${NODE_TYPES.action}Tool`;
 const MCP_PATH = 'company-payments';
 const CARD_A = '2200111122223333';
 const CARD_B = '2200444455556666';
@@ -42,22 +31,10 @@ const fromAI = (key, description) => `={{ $fromAI('${key}', '${description}', 's
 const byId = (value) => ({ __rl: true, mode: 'id', value });
 
 let sandbox;
-let userFolder;
 let n8n;
+const stack = e2eStack('mcp');
 /** Every MCP client the suite opened, closed at the end. */
 const clients = [];
-
-function toolNode(name, x, parameters, credential) {
-	return {
-		id: uuid(),
-		name,
-		type: TOOL,
-		typeVersion: 1.2,
-		position: [x, 260],
-		parameters,
-		credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
-	};
-}
 
 /** A new MCP session over `transport` ('http' or 'sse'). */
 async function connect(transport) {
@@ -109,21 +86,9 @@ async function faults(body) {
 }
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
-	);
-	sandbox = await startSandbox();
-	userFolder = createUserFolder('n8n-cp-mcp-');
-	installPackage(userFolder);
-	const [owner] = await importCredentials(userFolder, [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: { environment: 'staging', baseUrl: sandbox.url, apiKey: sandbox.keys.owner },
-		},
-	]);
+	await stack.prepare();
+	sandbox = await stack.service(startSandbox());
+	const [owner] = await stack.credentials([sandboxCredential(sandbox)]);
 	const payoutFields = {
 		resource: 'payout',
 		operation: 'create',
@@ -142,32 +107,14 @@ before(async () => {
 		toolNode('create_payout', 400, { ...payoutFields, agentMayMoveMoney: true }, owner),
 		toolNode('create_payout_unapproved', 600, payoutFields, owner),
 	]);
-	await importWorkflows(userFolder, [workflow]);
-	n8n = await startN8n({ userFolder });
-	await activateWhenReady(n8n, workflow.id);
 	// The trigger's path answers once n8n registered it.
-	await waitUntil(
-		async () => {
-			const res = await fetch(`${n8n.url}/mcp/${MCP_PATH}`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: '{}',
-			}).catch(() => undefined);
-			await res?.body?.cancel();
-			return res !== undefined && res.status !== 404;
-		},
-		{ timeoutMs: 30_000, what: `/mcp/${MCP_PATH} registered` },
-	);
+	n8n = await stack.start({ workflows: [workflow], mcpPaths: [MCP_PATH] });
+	stack.onStop(async () => {
+		for (const client of clients) await client.close().catch(() => {});
+	});
 });
 
-after(async () => {
-	for (const client of clients) await client.close().catch(() => {});
-	await n8n?.stop();
-	await sandbox?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 describe(`MCP Server Trigger in n8n ${N8N_VERSION}`, () => {
 	test('both transports list the tools with our descriptions and ask for a payment reference', async () => {

@@ -18,16 +18,13 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
+import { PACKAGE_NAME, uuid } from '../../harness/n8n.mjs';
 import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	importWorkflow,
-	installPackage,
-	PACKAGE_NAME,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+	e2eStack,
+	refusesSubMinutePolls,
+	sandboxControl,
+	sandboxCredential,
+} from '../../harness/stack.mjs';
 import { NODE_TYPES } from '../../harness/workflows.mjs';
 
 const SECRET = `whsec_${'7a'.repeat(24)}`;
@@ -36,14 +33,6 @@ const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
 let pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] };
 let pollMs = 5_000;
 
-/** Whether this n8n refuses polls more frequent than a minute (n8n-core checks `isSubMinuteCron`). */
-function refusesSubMinutePolls(n8nDir) {
-	const file = path.join(
-		n8nDir,
-		'node_modules/n8n-core/dist/execution-engine/active-workflow-triggers.js',
-	);
-	return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('isSubMinuteCron');
-}
 const RECIPE_EXAMPLE = path.join(process.cwd(), 'examples/poll-and-webhook-exactly-once.json');
 // Node names of the example (the poll-only workflow uses the same two).
 const POLL = 'Company Payments Poll Trigger';
@@ -51,22 +40,13 @@ const WEBHOOK = 'Company Payments Trigger';
 const HANDLED = 'Handle each change once';
 
 let sandbox;
-let userFolder;
 let n8n;
+const stack = e2eStack('poll');
 let workflowId; // the recipe: both triggers into Remove Duplicates
 let pollOnlyId; // the poll trigger alone (its own static data, nothing else writes it)
 const webhookId = uuid();
 
-async function control(method, urlPath, body) {
-	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const answer = await res.json();
-	assert.ok(res.ok, `${method} ${urlPath} answered ${res.status}: ${JSON.stringify(answer)}`);
-	return answer;
-}
+const control = (method, urlPath, body) => sandboxControl(sandbox, method, urlPath, body);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -125,34 +105,16 @@ function count(keys, key) {
 }
 
 before(async () => {
-	const install = await ensureN8n();
+	const { install } = await stack.prepare();
 	if (refusesSubMinutePolls(install.dir)) {
 		pollTimes = { item: [{ mode: 'everyMinute' }] };
 		pollMs = 60_000;
 	}
-	assert.ok(
-		fs.existsSync(
-			path.join(
-				process.cwd(),
-				'dist/nodes/CompanyPaymentsPollTrigger/CompanyPaymentsPollTrigger.node.js',
-			),
-		),
-		'run npm run build first',
+	sandbox = await stack.service(
+		startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET }),
 	);
-	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET });
-	userFolder = createUserFolder('n8n-cp-poll-');
-	installPackage(userFolder);
-	const [credential] = await importCredentials(userFolder, [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: {
-				environment: 'staging',
-				baseUrl: sandbox.url,
-				apiKey: sandbox.keys.owner,
-				webhookSecret: SECRET,
-			},
-		},
+	const [credential] = await stack.credentials([
+		sandboxCredential(sandbox, { data: { webhookSecret: SECRET } }),
 	]);
 	const credentials = { companyPaymentsApi: { id: credential.id, name: credential.name } };
 	// The recipe is the example workflow itself, with the credential, a fresh webhook id and a
@@ -165,55 +127,47 @@ before(async () => {
 			node.parameters.pollTimes = pollTimes;
 		}
 	}
-	const imported = await importWorkflow(userFolder, recipe, { activate: true });
-	workflowId = imported.id;
-	const pollOnly = await importWorkflow(
-		userFolder,
-		{
-			name: 'e2e poll only',
-			nodes: [
-				{
-					id: uuid(),
-					name: POLL,
-					type: NODE_TYPES.pollTrigger,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {
-						pollTimes,
-						watch: ['payouts', 'companyDeposits', 'userDeposits', 'disputes'],
-						options: {},
-					},
-					credentials,
+	const pollOnly = {
+		name: 'e2e poll only',
+		nodes: [
+			{
+				id: uuid(),
+				name: POLL,
+				type: NODE_TYPES.pollTrigger,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes,
+					watch: ['payouts', 'companyDeposits', 'userDeposits', 'disputes'],
+					options: {},
 				},
-				{
-					id: uuid(),
-					name: HANDLED,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [250, 0],
-					parameters: {},
-				},
-			],
-			connections: { [POLL]: { main: [[{ node: HANDLED, type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		},
-		{ activate: true },
-	);
-	pollOnlyId = pollOnly.id;
-	n8n = await startN8n({ userFolder });
+				credentials,
+			},
+			{
+				id: uuid(),
+				name: HANDLED,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [250, 0],
+				parameters: {},
+			},
+		],
+		connections: { [POLL]: { main: [[{ node: HANDLED, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+	// Both published by the CLI before the start: n8n activates them (and polls) as it starts.
+	n8n = await stack.start({ published: [recipe, pollOnly] });
+	[workflowId, pollOnlyId] = stack.published.map(({ id }) => id);
 	assert.deepEqual(n8n.activationErrors(), []);
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 test('activation takes a baseline: nothing already there is emitted', async () => {
-	await sleep(pollMs + 1_000); // at least one scheduled poll after the activation poll
+	// A window, not a stand-in for a condition: the test asserts that nothing is emitted during
+	// one poll period after the activation poll (a poll that emits nothing leaves no trace to
+	// wait for), so one scheduled poll at least has run when the executions are read.
+	await sleep(pollMs + 1_000);
 	for (const id of [workflowId, pollOnlyId]) {
 		const list = await executions(id);
 		assert.deepEqual(pollKeys(list), [], JSON.stringify(list));
@@ -323,9 +277,10 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	);
 	assert.ok(refundDelivery && completedDelivery, 'both webhooks failed for good');
 	assert.equal(refundDelivery.attempts.length, 4);
-	await sleep(1_000); // longer than the whole retry window (0 + 50 + 100 + 200 ms)
+	// No wait for the retry window: webhooksIdle() above returned once no delivery or retry
+	// timer was left, and both deliveries are failed for good after their 4 attempts.
 
-	n8n = await startN8n({ userFolder, port: n8n.port, brokerPort: n8n.brokerPort });
+	n8n = await stack.startN8n({ port: n8n.port, brokerPort: n8n.brokerPort });
 	const refundKey = `payout:company:${payout.id}:fail:refunded`;
 	const completedKey = `deposit:company:${deposit.id}:completed`;
 	await waitFor(async () => {
@@ -333,7 +288,9 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 		const handled = handledKeys(await executions());
 		return [refundKey, completedKey].every((key) => keys.includes(key) && handled.includes(key));
 	}, 'both workflows to get the lost changes');
-	await sleep(Math.min(2 * pollMs, 60_000) + 1_000); // more polls: nothing is emitted again
+	// A window, not a stand-in for a condition: the assertion below is that nothing is emitted
+	// again during two more polls (a poll that emits nothing leaves no trace to wait for).
+	await sleep(Math.min(2 * pollMs, 60_000) + 1_000);
 
 	const after = (await executions(pollOnlyId)).filter((e) => e.id > lastBefore);
 	assert.deepEqual(

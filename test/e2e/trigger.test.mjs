@@ -7,19 +7,11 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	importWorkflow,
-	installPackage,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+import { uuid } from '../../harness/n8n.mjs';
+import { e2eStack, sandboxControl, sandboxCredential } from '../../harness/stack.mjs';
 import { parseN8nSettings } from '../../harness/lib/env.mjs';
 import { NODE_TYPES } from '../../harness/workflows.mjs';
 
@@ -43,8 +35,8 @@ const SECRET_MAX_AGE_MS = 10_000;
 const REREAD_MIN_INTERVAL_MS = 2_000;
 
 let sandbox;
-let userFolder;
 let n8n;
+const stack = e2eStack('trigger');
 let workflowId;
 const webhookId = uuid();
 /** A second workflow: a version-2 trigger, no registration, its own credential. */
@@ -58,16 +50,7 @@ const V2_CREDENTIAL_DATA = (webhookSecret) => ({
 	webhookSecret,
 });
 
-async function control(method, urlPath, body) {
-	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const answer = await res.json();
-	assert.ok(res.ok, `${method} ${urlPath} answered ${res.status}: ${JSON.stringify(answer)}`);
-	return answer;
-}
+const control = (method, urlPath, body) => sandboxControl(sandbox, method, urlPath, body);
 
 /** Executions of the trigger workflow, each as { event, deliveryId, output } (output = node that ran). */
 async function routedExecutions() {
@@ -94,6 +77,24 @@ async function waitFor(predicate, what, timeoutMs = 20_000) {
 	}
 }
 
+/**
+ * Sends a fresh delivery and waits until its execution is stored: what was sent before it and
+ * would have started an execution has had it stored by then (a positive marker, not a sleep).
+ */
+async function markerRuns(what) {
+	const deliveryId = `dlv_marker_${uuid()}`;
+	await control('POST', '/webhooks/send', {
+		event: 'card.assigned',
+		payload: { externalId: 'marker' },
+		deliveryId,
+		wait: true,
+	});
+	await waitFor(
+		async () => (await routedExecutions()).find((execution) => execution.deliveryId === deliveryId),
+		`the marker delivery ${what}`,
+	);
+}
+
 /** Waits until the sandbox has no delivery in flight, then returns the deliveries of one event. */
 async function deliveriesOf(event) {
 	await sandbox.webhooksIdle();
@@ -102,64 +103,44 @@ async function deliveriesOf(event) {
 }
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(
-			path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node.js'),
-		),
-		'run npm run build first',
+	await stack.prepare();
+	sandbox = await stack.service(
+		startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET }),
 	);
-	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200], webhookSecret: SECRET });
-	userFolder = createUserFolder('n8n-cp-trigger-');
-	installPackage(userFolder);
-	const [credential, secondCredential] = await importCredentials(userFolder, [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: {
-				environment: 'staging',
-				baseUrl: sandbox.url,
-				apiKey: sandbox.keys.owner,
-				webhookSecret: SECRET,
-			},
-		},
+	const [credential, secondCredential] = await stack.credentials([
+		sandboxCredential(sandbox, { data: { webhookSecret: SECRET } }),
 		{ name: 'Second trigger', type: 'companyPaymentsApi', data: V2_CREDENTIAL_DATA(V2_SECRET) },
 	]);
 	v2Credential = secondCredential;
-	const v2 = await importWorkflow(
-		userFolder,
-		{
-			name: 'e2e trigger version 2',
-			nodes: [
-				{
-					id: uuid(),
-					name: 'Company Payments Trigger',
-					type: NODE_TYPES.trigger,
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: v2WebhookId,
-					parameters: { events: ['*'], routeByEvent: false, registerWebhook: false, options: {} },
-					credentials: {
-						companyPaymentsApi: { id: secondCredential.id, name: secondCredential.name },
-					},
+	const v2 = {
+		name: 'e2e trigger version 2',
+		nodes: [
+			{
+				id: uuid(),
+				name: 'Company Payments Trigger',
+				type: NODE_TYPES.trigger,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: v2WebhookId,
+				parameters: { events: ['*'], routeByEvent: false, registerWebhook: false, options: {} },
+				credentials: {
+					companyPaymentsApi: { id: secondCredential.id, name: secondCredential.name },
 				},
-				{
-					id: uuid(),
-					name: 'on any',
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [300, 0],
-					parameters: {},
-				},
-			],
-			connections: {
-				'Company Payments Trigger': { main: [[{ node: 'on any', type: 'main', index: 0 }]] },
 			},
-			settings: { executionOrder: 'v1' },
+			{
+				id: uuid(),
+				name: 'on any',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {},
+			},
+		],
+		connections: {
+			'Company Payments Trigger': { main: [[{ node: 'on any', type: 'main', index: 0 }]] },
 		},
-		{ activate: true },
-	);
-	v2WorkflowId = v2.id;
+		settings: { executionOrder: 'v1' },
+	};
 	const outputs = EVENTS.map((event, index) => ({
 		id: uuid(),
 		name: `on ${event}`,
@@ -168,43 +149,34 @@ before(async () => {
 		position: [300, index * 120],
 		parameters: {},
 	}));
-	const imported = await importWorkflow(
-		userFolder,
-		{
-			name: 'e2e trigger',
-			nodes: [
-				{
-					id: uuid(),
-					name: 'Company Payments Trigger',
-					type: NODE_TYPES.trigger,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['*'], routeByEvent: true, registerWebhook: true, options: {} },
-					credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
-				},
-				...outputs,
-			],
-			connections: {
-				'Company Payments Trigger': {
-					main: EVENTS.map((event) => [{ node: `on ${event}`, type: 'main', index: 0 }]),
-				},
+	const routed = {
+		name: 'e2e trigger',
+		nodes: [
+			{
+				id: uuid(),
+				name: 'Company Payments Trigger',
+				type: NODE_TYPES.trigger,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: ['*'], routeByEvent: true, registerWebhook: true, options: {} },
+				credentials: { companyPaymentsApi: { id: credential.id, name: credential.name } },
 			},
-			settings: { executionOrder: 'v1' },
+			...outputs,
+		],
+		connections: {
+			'Company Payments Trigger': {
+				main: EVENTS.map((event) => [{ node: `on ${event}`, type: 'main', index: 0 }]),
+			},
 		},
-		{ activate: true },
-	);
-	workflowId = imported.id;
-	n8n = await startN8n({ userFolder });
+		settings: { executionOrder: 'v1' },
+	};
+	// Both published by the CLI before the start: n8n registers them as it starts.
+	n8n = await stack.start({ published: [v2, routed] });
+	[v2WorkflowId, workflowId] = stack.published.map(({ id }) => id);
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 test('n8n runs with the settings the host was given (CI: n8n 2.41 with its lazy expression sandbox)', (t) => {
 	const wanted = parseN8nSettings(process.env.COMPANY_PAYMENTS_N8N_SETTINGS);
@@ -383,7 +355,9 @@ test('replayed deliveries, the first and later ones, start no second execution, 
 			assert.equal(replay.attempt.status, 200, run.deliveryId);
 			assert.equal(JSON.parse(replay.attempt.responseBody).executed, false, run.deliveryId);
 		}
-		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// Every replay was answered "executed: false"; a delivery sent after them that has run is
+		// the marker that any execution a replay had started would be stored by now.
+		await markerRuns('after the replays');
 	};
 	await replayAll();
 	assert.deepEqual(await counts(), [1, 1, 1], 'no second execution in the same process');
@@ -409,7 +383,7 @@ test('replayed deliveries, the first and later ones, start no second execution, 
 	n8n = await n8n.restart();
 	const again = await control('POST', `/deliveries/${afterId}/replay`);
 	assert.equal(again.attempt.status, 200);
-	await new Promise((resolve) => setTimeout(resolve, 1500));
+	await markerRuns('after the replay after a restart');
 	const afterRuns = (await routedExecutions()).filter(
 		(execution) => execution.deliveryId === afterId,
 	);
@@ -547,7 +521,8 @@ test('a secret changed in the credential: the new one works at once, the old one
 	);
 
 	// The forged deliveries of the tests above made the trigger re-read (rate-limited): let that
-	// interval pass, as the service's retries would.
+	// interval pass, as the service's retries would. A documented interval of the trigger
+	// (secretCache.ts), not a stand-in for a condition: nothing marks its end.
 	await new Promise((resolve) => setTimeout(resolve, REREAD_MIN_INTERVAL_MS + 200));
 	await update(V2_SECRET_NEW);
 	// A delivery with the new secret fails on the kept one, re-reads, and is accepted.
@@ -563,6 +538,8 @@ test('a secret changed in the credential: the new one works at once, the old one
 	const changedAt = Date.now();
 	const early = await post(v2WebhookId, body(4), { key: V2_SECRET_NEW, contentType: json });
 	assert.ok([200, 401].includes(early.status), early.text);
+	// The bound itself is what is tested (secretCache.ts keeps secrets SECRET_MAX_AGE_MS): a
+	// documented window, nothing marks its end.
 	await new Promise((resolve) =>
 		setTimeout(resolve, Math.max(0, changedAt + SECRET_MAX_AGE_MS + 300 - Date.now())),
 	);

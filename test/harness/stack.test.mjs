@@ -1,13 +1,18 @@
 /**
- * The test stack's pure parts: the environment each process gets, and the names and builders
- * of workflows. No process is started here.
+ * The test stack's pure parts: the environment each process gets, the names and builders of
+ * workflows, and the e2e set-up's teardown, build check and credentials. No process is started
+ * here.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { buildN8nEnv, parseN8nSettings } from '../../harness/lib/env.mjs';
 import { queueEnv } from '../../harness/queue.mjs';
-import { node, NODE_TYPES, PACKAGE_NAME } from '../../harness/workflows.mjs';
+import { assertBuilt, e2eStack, sandboxCredential } from '../../harness/stack.mjs';
+import { CREDENTIAL_TYPE, node, NODE_TYPES, PACKAGE_NAME } from '../../harness/workflows.mjs';
 
 describe('environments (pure)', () => {
 	const base = buildN8nEnv({
@@ -94,5 +99,72 @@ describe('workflows', () => {
 		assert.deepEqual(trigger.credentials, { companyPaymentsApi: { id: 'c1', name: 'C' } });
 		assert.match(trigger.webhookId, /^[0-9a-f-]{36}$/);
 		assert.equal(node('A', NODE_TYPES.action, [0, 0]).webhookId, undefined);
+	});
+});
+
+describe('the e2e set-up (harness/stack.mjs), without n8n', () => {
+	test('stop() undoes the set-up newest first and runs every step even when one fails', async () => {
+		const stack = e2eStack('order');
+		const done = [];
+		const service = (name, method = 'close') => ({
+			[method]: async () => {
+				done.push(name);
+				if (name === 'failing') throw new Error('failing service');
+			},
+		});
+		await stack.service(Promise.resolve(service('sandbox')));
+		await stack.service(service('failing', 'stop'));
+		await stack.service(service('model'));
+		stack.onStop(async () => done.push('clients'));
+		await assert.rejects(stack.stop(), (error) => {
+			assert.ok(error instanceof AggregateError);
+			assert.match(error.errors[0].message, /failing service/);
+			return true;
+		});
+		assert.deepEqual(done, ['clients', 'model', 'failing', 'sandbox']);
+		// Nothing is undone twice.
+		await stack.stop();
+		assert.equal(done.length, 4);
+	});
+
+	test('a service without close() or stop() is refused at once, not at teardown', async () => {
+		await assert.rejects(e2eStack('bad').service({}), /without close\(\)/);
+	});
+
+	test('assertBuilt names the missing files and says to build', () => {
+		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-built-'));
+		try {
+			fs.writeFileSync(
+				path.join(root, 'package.json'),
+				JSON.stringify({ n8n: { nodes: ['dist/a.node.js'], credentials: ['dist/b.js'] } }),
+			);
+			fs.mkdirSync(path.join(root, 'dist'));
+			fs.writeFileSync(path.join(root, 'dist/a.node.js'), '');
+			assert.throws(() => assertBuilt(root), /missing dist\/b\.js.*run npm run build first/);
+			fs.writeFileSync(path.join(root, 'dist/b.js'), '');
+			assertBuilt(root);
+			fs.writeFileSync(path.join(root, 'package.json'), '{}');
+			assert.throws(() => assertBuilt(root), /not built/);
+		} finally {
+			fs.rmSync(root, { recursive: true, force: true });
+		}
+	});
+
+	test('sandboxCredential: Staging, the service URL, the chosen key, extra fields', () => {
+		const sandbox = { url: 'http://127.0.0.1:1', keys: { owner: 'k-owner', readOnly: 'k-read' } };
+		assert.deepEqual(sandboxCredential(sandbox), {
+			name: 'Sandbox owner',
+			type: CREDENTIAL_TYPE,
+			data: { environment: 'staging', baseUrl: 'http://127.0.0.1:1', apiKey: 'k-owner' },
+		});
+		const reader = sandboxCredential(sandbox, {
+			name: 'Reader',
+			key: 'readOnly',
+			data: { webhookSecret: 's', baseUrl: 'http://127.0.0.1:2' },
+		});
+		assert.equal(reader.data.apiKey, 'k-read');
+		assert.equal(reader.data.baseUrl, 'http://127.0.0.1:2');
+		assert.equal(reader.data.webhookSecret, 's');
+		assert.equal(sandboxCredential(sandbox, { apiKey: 'given' }).data.apiKey, 'given');
 	});
 });

@@ -21,20 +21,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
+import { uuid } from '../../harness/n8n.mjs';
 import {
 	createWorkflow,
 	PROCESS_NAME_VARIABLE,
 	startQueueDeployment,
 } from '../../harness/queue.mjs';
 import { pidIsAlive, startRedis } from '../../harness/services.mjs';
+import { e2eStack, sandboxControl, sandboxCredential } from '../../harness/stack.mjs';
 import {
 	chain,
 	credentialRef,
@@ -53,7 +47,8 @@ const CARD = '2200700012345678';
 
 let queue; // the queue-mode deployment
 let regular; // a single-process n8n (SQLite), the reference for the actions
-let regularFolder;
+/** The set-up of every e2e suite: the reference n8n, the sandboxes and the queue deployment. */
+const stack = e2eStack('queue-regular');
 let regularCredentials;
 let queueSandbox;
 let regularSandbox;
@@ -244,16 +239,7 @@ function recipeWorkflow(owner, webhookId, redis) {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-async function control(sandbox, method, urlPath, body) {
-	const res = await fetch(`${sandbox.url}/__control${urlPath}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const answer = await res.json();
-	assert.ok(res.ok, `${method} ${urlPath} answered ${res.status}: ${JSON.stringify(answer)}`);
-	return answer;
-}
+const control = sandboxControl;
 
 async function post(url, body) {
 	const res = await fetch(url, {
@@ -288,7 +274,12 @@ async function triggerRuns(n8n, workflowId) {
 		});
 }
 
-/** Counts executions per delivery id; waits until `expected` ids each have at least one and the count settles. */
+/**
+ * Counts executions per delivery id; waits until `expected` ids each have at least one and the
+ * count settles. The settle window is a window, not a stand-in for a condition: what is checked
+ * is that no second execution of a delivery comes (on either worker), which leaves no trace to
+ * wait for; every delivery's first execution is waited for as a condition.
+ */
 async function runsPerDelivery(
 	workflowId,
 	deliveryIds,
@@ -347,65 +338,45 @@ function nodeOutputs(execution) {
 	return out;
 }
 
-const ownerData = (sandbox, apiKey) => ({
-	environment: 'staging',
-	baseUrl: sandbox.url,
-	apiKey,
-	webhookSecret: SECRET,
-});
-
 // ---------------------------------------------------------------------------------------------
 // Setup: the queue deployment and, next to it, a single-process n8n as the reference
 // ---------------------------------------------------------------------------------------------
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(
-			path.join(process.cwd(), 'dist/nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node.js'),
-		),
-		'run npm run build first',
-	);
+	await stack.prepare();
 	// The queue sandbox keeps the document's retry delays (0, 1, 2, 4 s): the retry tests need
 	// the real minimum of 1 s between attempts.
-	queueSandbox = await startSandbox({ webhookSecret: SECRET });
+	queueSandbox = await stack.service(startSandbox({ webhookSecret: SECRET }));
 	claimsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-queue-claims-'));
-	claimsRedis = await startRedis({ dir: path.join(claimsDir, 'redis') });
-	regularSandbox = await startSandbox({ webhookSecret: SECRET });
-	regularFolder = createUserFolder('n8n-cp-queue-regular-');
-	installPackage(regularFolder);
+	stack.onStop(() => fs.rmSync(claimsDir, { recursive: true, force: true }));
+	claimsRedis = await stack.service(startRedis({ dir: path.join(claimsDir, 'redis') }));
+	regularSandbox = await stack.service(startSandbox({ webhookSecret: SECRET }));
+	const data = { webhookSecret: SECRET };
 	const credentialsFor = (sandbox) => [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: ownerData(sandbox, sandbox.keys.owner),
-		},
-		{
-			name: 'Sandbox read-only',
-			type: 'companyPaymentsApi',
-			data: ownerData(sandbox, sandbox.keys.readOnly),
-		},
+		sandboxCredential(sandbox, { data }),
+		sandboxCredential(sandbox, { name: 'Sandbox read-only', key: 'readOnly', data }),
 	];
 	const started = Date.now();
 	// Credentials are imported by the CLI before start (n8n's public API wants every injected
 	// field of a credential type); workflows are created and activated through the API.
 	[queue, regular] = await Promise.all([
-		startQueueDeployment({
-			packages: [COMPANION],
-			credentials: [
-				...credentialsFor(queueSandbox),
-				{
-					name: 'Claims Redis',
-					type: 'redis',
-					data: { host: '127.0.0.1', port: claimsRedis.port, database: 0, password: '', ssl: false },
-				},
-			],
-			log: (line) => process.stderr.write(`[queue-host] ${line}\n`),
-		}),
-		importCredentials(regularFolder, credentialsFor(regularSandbox)).then((created) => {
+		stack.service(
+			startQueueDeployment({
+				packages: [COMPANION],
+				credentials: [
+					...credentialsFor(queueSandbox),
+					{
+						name: 'Claims Redis',
+						type: 'redis',
+						data: { host: '127.0.0.1', port: claimsRedis.port, database: 0, password: '', ssl: false },
+					},
+				],
+				log: (line) => process.stderr.write(`[queue-host] ${line}\n`),
+			}),
+		),
+		stack.credentials(credentialsFor(regularSandbox)).then((created) => {
 			regularCredentials = created;
-			return startN8n({
-				userFolder: regularFolder,
+			return stack.startN8n({
 				env: { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false', [PROCESS_NAME_VARIABLE]: 'regular' },
 			});
 		}),
@@ -438,16 +409,11 @@ before(async () => {
 });
 
 after(async () => {
-	const stops = [];
-	if (queue) stops.push(queue.stop());
-	if (regular) stops.push(regular.stop());
-	await Promise.allSettled(stops);
-	await queueSandbox?.close();
-	await regularSandbox?.close();
-	await claimsRedis?.stop();
-	if (claimsDir) fs.rmSync(claimsDir, { recursive: true, force: true });
-	if (regularFolder) fs.rmSync(regularFolder, { recursive: true, force: true });
-	process.stderr.write(`[queue-mode] measured ${JSON.stringify(measured)}\n`);
+	try {
+		await stack.stop();
+	} finally {
+		process.stderr.write(`[queue-mode] measured ${JSON.stringify(measured)}\n`);
+	}
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -598,6 +564,8 @@ describe('trigger behind two webhook processes', () => {
 				[401],
 			);
 		}
+		// A window, not a stand-in for a condition: every attempt was answered 401 above, and the
+		// assertion is that no execution appears after it (a queued job would run on a worker).
 		await sleep(1_500);
 		assert.equal((await triggerRuns(queue.main, ids.trigger)).length, before);
 	});
@@ -643,6 +611,8 @@ describe('trigger behind two webhook processes', () => {
 			});
 		};
 		let i = 0;
+		// The 60 ms between deliveries pace the stream, so that the crash and the restart fall in
+		// the middle of it: a shape of the load, not a wait for a condition.
 		for (; i < 10; i++) {
 			await send(i);
 			await sleep(60);
@@ -755,6 +725,7 @@ describe('trigger behind two webhook processes', () => {
 				}),
 			);
 			answers.push(results);
+			// Pacing between rounds (a shape of the load): each round's answers were awaited.
 			await sleep(100);
 		}
 		assert.ok(
@@ -805,6 +776,7 @@ describe('trigger behind two webhook processes', () => {
 				results.every((a) => a.status === 200),
 				JSON.stringify(results),
 			);
+			// Pacing between rounds (a shape of the load): each round's answers were awaited.
 			await sleep(100);
 		}
 		const { counts, runs } = await runsPerDelivery(ids.recipe, deliveryIds);

@@ -134,7 +134,8 @@ export async function startReceiver(respond = () => 200) {
 	return {
 		url: `http://127.0.0.1:${port}/hook`,
 		requests,
-		async waitFor(count, timeoutMs = 5000) {
+		/** Waits until `count` requests arrived (a deadline generous for a loaded machine). */
+		async waitFor(count, timeoutMs = 30_000) {
 			const until = Date.now() + timeoutMs;
 			while (requests.length < count) {
 				if (Date.now() > until)

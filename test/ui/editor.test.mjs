@@ -33,6 +33,7 @@ import {
 	placeholderFits,
 	searchLocator,
 	selectOption,
+	locatorTexts,
 	switchIsOn,
 	visibleParameters,
 	waitForText,
@@ -109,7 +110,14 @@ test('the node panel finds the action node with its actions and the trigger with
 	// n8n 2.41 shows each entry's description under its name: the name is the first line.
 	const firstLines = async () =>
 		(await items.allInnerTexts()).map((t) => t.trim().split('\n')[0].trim());
-	const found = await firstLines();
+	// Each read below waits until the screen shows what the assertion checks (or the deadline
+	// passes and the assertion reports what was shown): the editor draws in steps.
+	const found = await waitForText(
+		firstLines,
+		(names) =>
+			names.includes('Company Payments') &&
+			(!hasPollTrigger || names.includes('Company Payments Poll Trigger')),
+	);
 	assert.ok(found.includes('Company Payments'), `search results: ${JSON.stringify(found)}`);
 	// The poll trigger is a node of its own (n8n folds only "X Trigger" into "X").
 	if (hasPollTrigger) {
@@ -133,8 +141,12 @@ test('the node panel finds the action node with its actions and the trigger with
 	// The trigger's events (All Events + seven kinds) are its entries in the panel.
 	assert.ok(triggers >= 8, `Triggers (${triggers})`);
 
-	const names = (await firstLines()).filter(Boolean);
-	for (const expected of [/^Pay a QR code/i, /^Create a payout/i, /card number and CVV/i]) {
+	const listed = [/^Pay a QR code/i, /^Create a payout/i, /card number and CVV/i];
+	const names = await waitForText(
+		async () => (await firstLines()).filter(Boolean),
+		(shown) => listed.every((expected) => shown.some((name) => expected.test(name))),
+	);
+	for (const expected of listed) {
 		assert.ok(
 			names.some((name) => expected.test(name)),
 			`the action "${expected}" is listed: ${JSON.stringify(names)}`,
@@ -146,7 +158,9 @@ test('the node panel finds the action node with its actions and the trigger with
 		.filter({ hasText: /aml failed/i })
 		.first()
 		.waitFor();
-	const events = await firstLines();
+	const events = await waitForText(firstLines, (shown) =>
+		shown.some((name) => /^On order status changed$/i.test(name)),
+	);
 	await screenshot(page, '03-node-panel-triggers');
 	assert.ok(
 		events.some((name) => /^On order status changed$/i.test(name)),
@@ -157,7 +171,10 @@ test('the node panel finds the action node with its actions and the trigger with
 
 test('a Company Payments node added with its defaults does nothing that moves money (issue 11 item 2)', async () => {
 	await openNode(page, N.defaults);
-	const operation = await parameterValue(page, 'operation');
+	const operation = await waitForText(
+		() => parameterValue(page, 'operation'),
+		(value) => value !== '',
+	);
 	await screenshot(page, '04-defaults');
 	const moneyMoving = /pay|accept|request|recharge|create|cancel/i;
 	assert.doesNotMatch(
@@ -169,7 +186,11 @@ test('a Company Payments node added with its defaults does nothing that moves mo
 	for (const resource of ['Card', 'Order', 'Payout']) {
 		await selectOption(page, 'resource', resource);
 		await parameter(page, 'operation').locator('input').first().waitFor();
-		const chosen = await parameterValue(page, 'operation');
+		// The operation follows the resource once the panel has drawn it again.
+		const chosen = await waitForText(
+			() => parameterValue(page, 'operation'),
+			(value) => /^Get/.test(value),
+		);
 		assert.match(
 			chosen,
 			/^Get/,
@@ -182,13 +203,21 @@ test('a Company Payments node added with its defaults does nothing that moves mo
 
 test('Order → Pay QR Code shows its fields, and the QR Code placeholder is not cut off (items 8)', async () => {
 	await openNode(page, N.pay);
-	await screenshot(page, '06-pay-qr-code');
-	assert.equal(await parameterValue(page, 'operation'), 'Pay QR Code');
-	assert.deepEqual(
-		(await visibleParameters(page)).filter((name) => !['resource', 'operation'].includes(name)),
-		['qrCode', 'idempotencyKey'],
+	const fields = await waitForText(
+		async () =>
+			(await visibleParameters(page)).filter((name) => !['resource', 'operation'].includes(name)),
+		(names) => names.join() === 'qrCode,idempotencyKey',
 	);
+	const operation = await waitForText(
+		() => parameterValue(page, 'operation'),
+		(value) => value === 'Pay QR Code',
+	);
+	await screenshot(page, '06-pay-qr-code');
+	assert.equal(operation, 'Pay QR Code');
+	assert.deepEqual(fields, ['qrCode', 'idempotencyKey']);
 	assert.equal(await parameterLabel(page, 'qrCode'), 'QR Code');
+	// Measured once the editor's font is in: a fallback font has other widths.
+	await page.evaluate(() => document.fonts.ready.then(() => undefined));
 	const fit = await placeholderFits(page, 'qrCode');
 	assert.ok(
 		fit.fits,
@@ -199,9 +228,16 @@ test('Order → Pay QR Code shows its fields, and the QR Code placeholder is not
 
 test('Payout → Create: plain words for the recipient, a placeholder per type, no rejected 0 amount (item 5)', async () => {
 	await openNode(page, N.payout);
+	const operation = await waitForText(
+		() => parameterValue(page, 'operation'),
+		(value) => value === 'Create',
+	);
+	const amount = await waitForText(
+		() => parameterValue(page, 'amountRub'),
+		(value) => value !== '',
+	);
 	await screenshot(page, '07-payout-create-card');
-	assert.equal(await parameterValue(page, 'operation'), 'Create');
-	const amount = await parameterValue(page, 'amountRub');
+	assert.equal(operation, 'Create');
 	assert.doesNotMatch(
 		amount,
 		/^0+(\.0+)?$/,
@@ -209,10 +245,17 @@ test('Payout → Create: plain words for the recipient, a placeholder per type, 
 	);
 
 	const labels = [];
-	for (const name of await visibleParameters(page)) labels.push(await parameterLabel(page, name));
+	const shown = await waitForText(
+		() => visibleParameters(page),
+		(names) => names.includes('requisite'),
+	);
+	for (const name of shown) labels.push(await parameterLabel(page, name));
 	assert.ok(!labels.some((label) => /requisite/i.test(label)), `labels: ${JSON.stringify(labels)}`);
 	const cardLabel = await parameterLabel(page, 'requisite');
-	const cardPlaceholder = await parameterPlaceholder(page, 'requisite');
+	const cardPlaceholder = await waitForText(
+		() => parameterPlaceholder(page, 'requisite'),
+		(text) => Boolean(text),
+	);
 	assert.match(cardLabel, /card/i);
 	assert.match(cardPlaceholder ?? '', /\d{4}[ -]?\d{4}/, 'a card number as placeholder');
 
@@ -220,9 +263,16 @@ test('Payout → Create: plain words for the recipient, a placeholder per type, 
 	assert.ok(phone, 'Pay To offers a phone number');
 	await selectOption(page, 'requisiteType', phone);
 	await parameter(page, 'requisite').waitFor();
+	// The field is drawn again for the new type: its label and placeholder change together.
+	const phoneLabel = await waitForText(
+		() => parameterLabel(page, 'requisite'),
+		(label) => /phone/i.test(label),
+	);
+	const phonePlaceholder = await waitForText(
+		() => parameterPlaceholder(page, 'requisite'),
+		(text) => text !== cardPlaceholder,
+	);
 	await screenshot(page, '08-payout-create-phone');
-	const phoneLabel = await parameterLabel(page, 'requisite');
-	const phonePlaceholder = await parameterPlaceholder(page, 'requisite');
 	assert.match(phoneLabel, /phone/i);
 	assert.notEqual(phonePlaceholder, cardPlaceholder, 'the placeholder follows the type');
 	assert.doesNotMatch(
@@ -235,21 +285,33 @@ test('Payout → Create: plain words for the recipient, a placeholder per type, 
 
 test('Card → Get Sensitive Data warns where the card data goes and masks by default', async () => {
 	await openNode(page, N.sensitive);
+	const shown = await waitForText(
+		() => notices(page),
+		(texts) => texts.some((text) => /card number/i.test(text) && /CVV/.test(text)),
+	);
+	const fields = await waitForText(
+		() => visibleParameters(page),
+		(names) => names.includes('cardId') && names.includes('maskSensitiveData'),
+	);
 	await screenshot(page, '09-card-sensitive-data');
-	const shown = await notices(page);
 	assert.ok(
 		shown.some((text) => /card number/i.test(text) && /CVV/.test(text)),
 		`notices: ${JSON.stringify(shown)}`,
 	);
-	assert.ok((await visibleParameters(page)).includes('cardId'));
+	assert.ok(fields.includes('cardId'));
 	assert.equal(await switchIsOn(page, 'maskSensitiveData'), true, 'masking is on by default');
 	await backToCanvas(page);
 });
 
 test('Member → Update: one replace-all warning, the member called Member ID, Role a choice (item 8)', async () => {
 	await openNode(page, N.member);
+	// The panel's last field drawn: the whole panel is there to be read.
+	await parameter(page, 'role').waitFor();
+	const panel = await waitForText(
+		() => page.getByTestId('node-parameters').innerText(),
+		(text) => /replace/i.test(text),
+	);
 	await screenshot(page, '10-member-update');
-	const panel = await page.getByTestId('node-parameters').innerText();
 	const warnings = panel.match(/replace/gi) ?? [];
 	assert.equal(warnings.length, 1, `the replace-all warning is said once: ${panel}`);
 	assert.equal(await parameterLabel(page, 'userId'), 'Member ID');
@@ -264,7 +326,10 @@ test('Member → Update: one replace-all warning, the member called Member ID, R
 test('the canvas shows what each node does in words, not internal values (item 8)', async () => {
 	await backToCanvas(page);
 	for (const name of [N.balance, N.payout, N.sensitive]) {
-		const subtitle = await canvasSubtitle(page, name);
+		const subtitle = await waitForText(
+			() => canvasSubtitle(page, name),
+			(text) => Boolean(text),
+		);
 		assert.ok(subtitle, `${name} has a subtitle`);
 		assert.doesNotMatch(
 			subtitle,
@@ -277,8 +342,11 @@ test('the canvas shows what each node does in words, not internal values (item 8
 test('the trigger: separate outputs carry short human labels that stay distinct when cut (item 6)', async () => {
 	await backToCanvas(page);
 	await canvasNode(page, N.routed).scrollIntoViewIfNeeded();
+	const labels = await waitForText(
+		() => outputLabels(page, N.routed),
+		(shown) => shown.length === 4 && shown.every(({ text }) => text !== ''),
+	);
 	await screenshot(page, '11-trigger-outputs');
-	const labels = await outputLabels(page, N.routed);
 	assert.equal(labels.length, 4, JSON.stringify(labels));
 	for (const { text } of labels) {
 		assert.doesNotMatch(text, /^[a-z]+\.[a-z_]+$/, `output label "${text}" is an event code`);
@@ -286,19 +354,29 @@ test('the trigger: separate outputs carry short human labels that stay distinct 
 	const visible = labels.map((label) => label.visible.toLowerCase());
 	assert.equal(new Set(visible).size, visible.length, `visible labels: ${JSON.stringify(labels)}`);
 
-	const subtitle = await canvasSubtitle(page, N.allEvents);
+	const subtitle = await waitForText(
+		() => canvasSubtitle(page, N.allEvents),
+		(text) => Boolean(text),
+	);
 	assert.ok(subtitle, 'the All Events trigger has a subtitle');
 	assert.doesNotMatch(subtitle, /\*/, `subtitle with All Events: "${subtitle}"`);
 });
 
 test('the trigger panel says how to get a test event when registration is off (item 7)', async () => {
 	await openNode(page, N.routed);
+	const fields = ['events', 'routeByEvent', 'registerWebhook'];
+	const shown = await waitForText(
+		() => visibleParameters(page),
+		(names) => fields.every((name) => names.includes(name)),
+	);
+	const texts = await waitForText(
+		() => notices(page),
+		(all) => all.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
+	);
 	await screenshot(page, '12-trigger-panel');
-	const shown = await visibleParameters(page);
-	for (const name of ['events', 'routeByEvent', 'registerWebhook']) {
+	for (const name of fields) {
 		assert.ok(shown.includes(name), `${name} is shown: ${JSON.stringify(shown)}`);
 	}
-	const texts = await notices(page);
 	assert.ok(
 		texts.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
 		`a notice tells how to get a test event: ${JSON.stringify(texts)}`,
@@ -311,9 +389,13 @@ test('the trigger panel says how to get a test event when registration is off (i
 		.click();
 	const steps = page.getByText(/To get a test event/).first();
 	await steps.waitFor();
+	const expected = [/1\./, /2\./, /3\./, /Test URL/, /Execute step/];
+	const help = await waitForText(
+		() => steps.locator('xpath=..').innerText(),
+		(text) => expected.every((step) => step.test(text)),
+	);
 	await screenshot(page, '12b-trigger-panel-steps');
-	const help = await steps.locator('xpath=..').innerText();
-	for (const step of [/1\./, /2\./, /3\./, /Test URL/, /Execute step/]) {
+	for (const step of expected) {
 		assert.match(help, step, `the trigger panel's steps: ${help}`);
 	}
 	await backToCanvas(page);
@@ -328,12 +410,17 @@ test('Execute step shows the node output', async () => {
 		.getByText('availableBalance')
 		.first()
 		.waitFor({ timeout: 60_000 });
-	await screenshot(page, '13-run-output');
 	const company = stack.sandbox.state.companies.get(stack.sandbox.company.id);
-	const text = await output.innerText();
+	const balance = String(company.balance ?? company.usdtBalance ?? '');
+	// The item count above the output is drawn apart from the data: read once both are there.
+	const text = await waitForText(
+		() => output.innerText(),
+		(shown) => /1 item/.test(shown) && /usdtBalance/.test(shown) && shown.includes(balance),
+	);
+	await screenshot(page, '13-run-output');
 	assert.match(text, /1 item/);
 	assert.match(text, /usdtBalance/);
-	assert.ok(text.includes(String(company.balance ?? company.usdtBalance ?? '')), text);
+	assert.ok(text.includes(balance), text);
 	await backToCanvas(page);
 });
 
@@ -343,9 +430,16 @@ test('a failing node shows the service error readably: message, status and Reque
 	const output = page.getByTestId('output-panel');
 	const message = output.getByTestId('node-error-message');
 	await message.waitFor({ timeout: 60_000 });
+	const said = await waitForText(
+		() => message.innerText(),
+		(text) => /ORDER_NOT_FOUND|order/i.test(text),
+	);
+	const description = await waitForText(
+		() => output.getByTestId('node-error-description').innerText(),
+		(text) => /Заказ не найден/.test(text) && /\b404\b/.test(text) && /Request ID/i.test(text),
+	);
 	await screenshot(page, '14-run-error');
-	assert.match(await message.innerText(), /ORDER_NOT_FOUND|order/i);
-	const description = await output.getByTestId('node-error-description').innerText();
+	assert.match(said, /ORDER_NOT_FOUND|order/i);
 	const lines = description
 		.split('\n')
 		.map((line) => line.trim())
@@ -427,7 +521,10 @@ test('Test this trigger with registration on: the Test URL gets the event, then 
 	const company = () => stack.sandbox.state.companies.get(stack.sandbox.company.id);
 	const before = company().webhookUrl ?? null;
 	await openNode(page, N.listening);
-	const texts = await notices(page);
+	const texts = await waitForText(
+		() => notices(page),
+		(all) => all.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
+	);
 	assert.ok(
 		texts.some((text) => /test event/i.test(text) && /Test URL/.test(text)),
 		`with registration on a notice tells what happens while listening: ${JSON.stringify(texts)}`,
@@ -500,7 +597,11 @@ test('every resource locator lists the sandbox records as a person recognises th
 test('typing in a list filters it (issue 21)', async () => {
 	const members = PICKERS.find((picker) => picker.key === 'members');
 	await openNode(page, members.node);
-	const all = await openLocatorList(page, members.field);
+	await openLocatorList(page, members.field);
+	const all = await waitForText(
+		() => locatorTexts(page),
+		(texts) => texts.length >= 3,
+	);
 	assert.ok(all.length >= 3, `members: ${JSON.stringify(all)}`);
 	const filtered = await searchLocator(page, 'reader', (texts) => texts.length === 1);
 	await screenshot(page, '21-list-members-filtered');
@@ -532,14 +633,19 @@ test('By ID with an invalid value shows the validation message (issue 21)', asyn
 	await openNode(page, orders.node);
 	await locatorMode(page, orders.field, 'By ID');
 	const input = parameter(page, orders.field).getByTestId('rlc-input');
-	assert.equal(
-		await input.getAttribute('placeholder'),
-		'3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
-		'By ID shows an example ID',
+	const example = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+	// The input is drawn again for the new mode: its placeholder follows.
+	const placeholder = await waitForText(
+		() => input.getAttribute('placeholder'),
+		(text) => text === example,
 	);
+	assert.equal(placeholder, example, 'By ID shows an example ID');
 	await input.fill('not-an-order-id');
 	await page.getByTestId('node-parameters').click({ position: { x: 5, y: 5 } });
-	const issues = await parameterIssues(page, orders.field);
+	const issues = await waitForText(
+		() => parameterIssues(page, orders.field),
+		(text) => /Order ID must be a UUID/.test(text),
+	);
 	await screenshot(page, '21-by-id-invalid');
 	assert.match(issues, /Order ID must be a UUID/, issues);
 	await backToCanvas(page);
@@ -548,8 +654,14 @@ test('By ID with an invalid value shows the validation message (issue 21)', asyn
 test('a node saved on version 1.1 opens with its plain Card ID and runs unchanged (issue 21)', async () => {
 	const card = sandboxCard(stack.sandbox);
 	await openNode(page, N.savedOn11);
+	// The field drawn with its value is the marker that the panel is complete: only then does no
+	// resource locator in it mean there is none.
+	const value = await waitForText(
+		() => parameterValue(page, 'cardId'),
+		(text) => text === card.id,
+	);
 	assert.equal(await parameterLabel(page, 'cardId'), 'Card ID');
-	assert.equal(await parameterValue(page, 'cardId'), card.id);
+	assert.equal(value, card.id);
 	assert.equal(
 		await parameter(page, 'cardId').getByTestId('rlc-input').count(),
 		0,
