@@ -370,17 +370,17 @@ export async function importCredentials(userFolder, credentials, { env = {}, ver
 export async function importWorkflow(
 	userFolder,
 	workflow,
-	{ activate = workflow.active === true } = {},
+	{ activate = workflow.active === true, env = {} } = {},
 ) {
 	const copy = { ...structuredClone(workflow), id: workflow.id ?? newN8nId() };
 	copy.name ??= `workflow ${copy.id}`;
 	const file = writeImportFile(userFolder, 'workflow', copy);
 	try {
-		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`]);
+		await runN8nCli(userFolder, ['import:workflow', `--input=${file}`], { env });
 	} finally {
 		fs.rmSync(file, { force: true });
 	}
-	if (activate) await publishWorkflow(userFolder, copy.id);
+	if (activate) await publishWorkflow(userFolder, copy.id, { env });
 	return { id: copy.id, name: copy.name, active: activate };
 }
 

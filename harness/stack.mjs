@@ -117,9 +117,14 @@ export async function waitForMcpPath(n8n, mcpPath, timeoutMs = 30_000) {
  * The stack of one suite. `name` names its user folder (`n8n-cp-<name>-…` under the temporary
  * folder). Nothing starts before `prepare()`.
  * @param {string} name
- * @param {{ packageRoot?: string, keepFolder?: boolean }} [options]
+ * `env`: n8n settings of every n8n command and process of this stack (e.g. an encryption key of
+ * its own: a second n8n instance rather than the same instance on another database).
+ * @param {{ packageRoot?: string, keepFolder?: boolean, env?: Record<string, string> }} [options]
  */
-export function e2eStack(name, { packageRoot = host.PACKAGE_ROOT, keepFolder = KEEP_FOLDER } = {}) {
+export function e2eStack(
+	name,
+	{ packageRoot = host.PACKAGE_ROOT, keepFolder = KEEP_FOLDER, env: stackEnv = {} } = {},
+) {
 	/** What stop() undoes, newest first. */
 	const stops = [];
 	const stack = {
@@ -162,7 +167,7 @@ export function e2eStack(name, { packageRoot = host.PACKAGE_ROOT, keepFolder = K
 
 		/** Imports credentials by n8n's CLI (before start); returns `[{ id, name, type }]`. */
 		async credentials(specs) {
-			return await host.importCredentials(stack.userFolder, specs);
+			return await host.importCredentials(stack.userFolder, specs, { env: stackEnv });
 		},
 
 		/**
@@ -184,11 +189,16 @@ export function e2eStack(name, { packageRoot = host.PACKAGE_ROOT, keepFolder = K
 			env,
 		} = {}) {
 			for (const workflow of published) {
-				const imported = await host.importWorkflow(stack.userFolder, workflow, { activate: true });
+				const imported = await host.importWorkflow(stack.userFolder, workflow, {
+					activate: true,
+					env: stackEnv,
+				});
 				stack.published.push(imported);
 			}
 			for (const workflow of workflows) workflow.id ??= host.newN8nId();
-			if (workflows.length > 0) await host.importWorkflows(stack.userFolder, workflows);
+			if (workflows.length > 0) {
+				await host.importWorkflows(stack.userFolder, workflows, { env: stackEnv });
+			}
 			const n8n = await stack.startN8n({ env });
 			for (const workflow of workflows) {
 				if (activate(workflow)) await activateWhenReady(n8n, workflow.id);
@@ -203,7 +213,8 @@ export function e2eStack(name, { packageRoot = host.PACKAGE_ROOT, keepFolder = K
 		 */
 		async startN8n(options = {}) {
 			const first = stack.n8n === undefined;
-			stack.n8n = follow(await host.startN8n({ userFolder: stack.userFolder, ...options }));
+			const env = { ...stackEnv, ...options.env };
+			stack.n8n = follow(await host.startN8n({ userFolder: stack.userFolder, ...options, env }));
 			if (first) stops.push(() => stack.n8n.stop());
 			return stack.n8n;
 		},

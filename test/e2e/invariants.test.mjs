@@ -1003,12 +1003,17 @@ describe('poll trigger, per seed', () => {
 
 describe('across n8n instances and executions', () => {
 	test(
-		'Payout Create on a second n8n with the same workflow sends another Idempotency-Key and pays once more',
+		'Payout Create on a second n8n (its own encryption key) with the same workflow sends another Idempotency-Key and pays once more',
 		todoFor({ instanceKeys: true }) ? { todo: todoFor({ instanceKeys: true }) } : {},
 		async () => {
 			const run = instanceRun;
-			// A second n8n of its own: same credential id, same workflow, another database.
-			const secondStack = e2eStack('generated-second');
+			// A second n8n of its own: same credential id, same workflow, another database, and an
+			// encryption key of its own (so another instance ID). The same instance moved to a new
+			// database keeps its instance ID and repeats execution IDs: docs/assumptions.md says
+			// why its derived keys are not told apart (a crash re-run must send the same key).
+			const secondStack = e2eStack('generated-second', {
+				env: { N8N_ENCRYPTION_KEY: 'company-payments-e2e-second-instance-0002' },
+			});
 			try {
 				await secondStack.prepare();
 				await secondStack.credentials([
