@@ -106,3 +106,109 @@ describe('F2: a payout listing that does not show externalId proves no absence',
 		expect(output[0].repeated).toBeUndefined();
 	});
 });
+
+const QUOTE = { id: '33333333-3333-4333-8333-333333333333', amountRub: 500, merchantName: 'GIBDD' };
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+/** Order A, paid earlier under the key or reference that is now reused for another QR code. */
+function orderA(createdAt: string) {
+	return {
+		id: 'order-a',
+		amountUsdt: 5,
+		amountRub: 500,
+		status: 'created',
+		paymentType: 'gibdd_uin',
+		paymentUntil: createdAt,
+		merchantName: 'GIBDD',
+		externalOrderId: null,
+		createdAt,
+	};
+}
+
+function payQr(quote: IDataObject, order: IDataObject, options: { tool: boolean; key?: string }) {
+	nock(BASE_URL).post('/orders/prepare').reply(201, quote);
+	nock(BASE_URL)
+		.post(`/orders/accept/${String(quote.id)}`)
+		.reply(200, order);
+	const parameters: IDataObject = { resource: 'order', operation: 'pay', qrCode: 'QR-B' };
+	if (options.tool)
+		Object.assign(parameters, { agentMayMoveMoney: true, paymentReference: 'FINES-NOV' });
+	if (options.key) parameters.idempotencyKey = options.key;
+	return run({ parameters, continueOnFail: true }, options.tool);
+}
+
+describe('F4: Pay QR Code never reports an earlier order as this QR code paid', () => {
+	it('workflow, reused Idempotency Key: an order created before this quote is IDEMPOTENCY_KEY_REUSED, not paid', async () => {
+		const output = await payQr(QUOTE, orderA(minutesAgo(10)), { tool: false, key: 'INV-77' });
+		const text = JSON.stringify(output[0]);
+		expect(text).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+		expect(text).toMatch(/order-a/);
+		expect(output[0].paymentOutcome).toBe('not_paid');
+	});
+
+	it('tool, reused reference: PAYMENT_REFERENCE_CONFLICT naming the earlier order, not paid by this call', async () => {
+		const output = await payQr(QUOTE, orderA(minutesAgo(10)), { tool: true });
+		const text = JSON.stringify(output[0]);
+		expect(text).toMatch(/PAYMENT_REFERENCE_CONFLICT/);
+		expect(text).toMatch(/order-a/);
+		expect(text).toMatch(/"paymentOutcome":"not_paid"/);
+	});
+
+	it('a quote that shows its own time: an order created before it (past 5 seconds) is the earlier payment', async () => {
+		const prepared = new Date(Date.now() - 20_000);
+		const quote = { ...QUOTE, createdAt: prepared.toISOString() };
+		const earlier = new Date(prepared.getTime() - 10_000).toISOString();
+		const output = await payQr(quote, orderA(earlier), { tool: false, key: 'INV-77' });
+		expect(JSON.stringify(output[0])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+	});
+
+	it('tool, a quote that shows no amount or merchant: unknown, never success', async () => {
+		const output = await payQr({ id: QUOTE.id }, orderA(new Date().toISOString()), { tool: true });
+		const text = JSON.stringify(output[0]);
+		expect(output[0].id).toBeUndefined();
+		expect(text).toMatch(/"paymentOutcome":"unknown"/);
+		expect(text).toMatch(/amountRub/);
+	});
+
+	it('a fresh order under a key set by the user, details shown and agreeing, is this payment', async () => {
+		const output = await payQr(QUOTE, orderA(new Date().toISOString()), {
+			tool: false,
+			key: 'INV-78',
+		});
+		expect(output[0].id).toBe('order-a');
+	});
+
+	it("a derived key (Retry On Fail replays the first run's order of this item) is not judged by time", async () => {
+		const output = await payQr({ id: QUOTE.id }, orderA(minutesAgo(10)), { tool: false });
+		expect(output[0].id).toBe('order-a');
+	});
+});
+
+describe('F6: Accept Quote never reports an earlier order as this quote accepted', () => {
+	const B = '22222222-2222-4222-8222-222222222222';
+	function accept(order: IDataObject, tool: boolean, key?: string) {
+		nock(BASE_URL).post(`/orders/accept/${B}`).reply(200, order);
+		const parameters: IDataObject = { resource: 'order', operation: 'accept', quoteId: B };
+		if (tool) Object.assign(parameters, { agentMayMoveMoney: true, paymentReference: 'ORDER-5' });
+		if (key) parameters.idempotencyKey = key;
+		return run({ parameters, continueOnFail: true }, tool);
+	}
+
+	it('tool, reused reference: the replayed older order is PAYMENT_REFERENCE_CONFLICT, not paid by this call', async () => {
+		const output = await accept(orderA(minutesAgo(10)), true);
+		const text = JSON.stringify(output[0]);
+		expect(text).toMatch(/PAYMENT_REFERENCE_CONFLICT/);
+		expect(text).toMatch(/order-a/);
+		expect(text).toMatch(/"paymentOutcome":"not_paid"/);
+	});
+
+	it('workflow, reused Idempotency Key: IDEMPOTENCY_KEY_REUSED', async () => {
+		const output = await accept(orderA(minutesAgo(10)), false, 'ORDER-5');
+		expect(JSON.stringify(output[0])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+		expect(output[0].paymentOutcome).toBe('not_paid');
+	});
+
+	it("an order created just now is this quote's", async () => {
+		const output = await accept(orderA(new Date().toISOString()), true);
+		expect(output[0].id).toBe('order-a');
+	});
+});

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { moneyWrite } from '../../shared/money';
-import type { MoneyContract, OnceFor } from '../../shared/money';
+import { checkReplayedOrder, moneyWrite } from '../../shared/money';
+import type { MoneyContract, OnceFor, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -28,9 +28,18 @@ export async function acceptQuote(
 	itemIndex: number,
 	quoteId: string,
 	contract: MoneyContract,
-	how: { key?: string; once?: OnceFor; explain?: Record<string, string>; pays?: string },
+	how: {
+		key?: string;
+		once?: OnceFor;
+		explain?: Record<string, string>;
+		pays?: string;
+		/** When this call's quote was prepared; the order must not be older (replay.ts). */
+		since: Since;
+		/** The quote prepared for this call, where the contract's details read it. */
+		quote?: IDataObject;
+	},
 ): Promise<IDataObject> {
-	return (await moneyWrite(ctx, {
+	const order = (await moneyWrite(ctx, {
 		contract,
 		itemIndex,
 		key: how.key,
@@ -38,6 +47,15 @@ export async function acceptQuote(
 		pays: how.pays,
 		request: { method: 'POST', path: `/orders/accept/${segment(quoteId)}`, explain: how.explain },
 	})) as IDataObject;
+	// A key set by the user or a reference may name an earlier payment the service replays.
+	checkReplayedOrder(
+		ctx,
+		contract,
+		itemIndex,
+		how.quote ? { ...order, quote: how.quote } : order,
+		how.since,
+	);
+	return order;
 }
 
 export const accept: OperationDefinition = {
@@ -72,7 +90,10 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
+		// The quote was prepared before this call: an order older than the call cannot be its.
+		const since: Since = { at: Date.now(), clock: 'local' };
 		return await acceptQuote(this, itemIndex, quoteId, money, {
+			since,
 			once: { action: 'accept', id: quoteId },
 		});
 	},

@@ -34,6 +34,8 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
+export { checkReplayedOrder, quotePreparedAt } from './replay';
+export type { Since } from './replay';
 export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
 export type { Found } from './reference';
 export { forgetAllSentWrites, moneyWrite } from './write';

@@ -110,7 +110,12 @@ export async function lookUpPayment(
 		}
 	}
 	if (first.kind === 'none' && identityUnshown) {
-		return { kind: 'unproven', record: identityUnshown, notShown: [identity.field], identity: true };
+		return {
+			kind: 'unproven',
+			record: identityUnshown,
+			notShown: [identity.field],
+			identity: true,
+		};
 	}
 	return first;
 }
