@@ -39,6 +39,8 @@ const MODULES = {
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
 	claims: 'nodes/CompanyPaymentsTrigger/redis/claims.js',
 	evidence: 'nodes/shared/money/evidence.js',
+	reference: 'nodes/shared/money/reference.js',
+	replay: 'nodes/shared/money/replay.js',
 };
 
 function built(name) {
@@ -160,11 +162,17 @@ export const FACTS = {
 	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
 	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
+	MAX_IDENTITY_READS: { from: [['reference', 'MAX_IDENTITY_READS']], text: count },
+	SERVICE_CLOCK_MARGIN_MS: { from: [['replay', 'SERVICE_CLOCK_MARGIN_MS']], text: seconds },
+	LOCAL_CLOCK_MARGIN_MS: { from: [['replay', 'LOCAL_CLOCK_MARGIN_MS']], text: seconds },
 	TENTATIVE_MS: { from: [['claims', 'TENTATIVE_MS']], text: seconds },
 	SETTLE_MS: { from: [['claims', 'SETTLE_MS']], text: seconds },
 	REDIS_TIMEOUT_MS: { from: [['claims', 'REDIS_TIMEOUT_MS']], text: seconds },
 	WAIT_FOR_OTHER_MS: { from: [['claims', 'WAIT_FOR_OTHER_MS']], text: seconds },
-	'RECENT_MS/minutes': { from: [['claims', 'RECENT_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
+	'RECENT_MS/minutes': {
+		from: [['claims', 'RECENT_MS']],
+		text: (ms) => `${count(ms / 60_000)} minutes`,
+	},
 };
 
 /**
@@ -189,7 +197,8 @@ export const NOT_STATED = {
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
-	PHONE_MAX_DIGITS: 'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
+	PHONE_MAX_DIGITS:
+		'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };
 
 /** The value of each fact's constants, and its text. */

@@ -1,7 +1,12 @@
 import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { recharge } from '../../nodes/CompanyPayments/card/recharge.operation';
+import { RECHARGE_LIMIT } from '../../nodes/CompanyPayments/common/words';
 import { BASE_URL, createContext } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
@@ -210,5 +215,26 @@ describe('F6: Accept Quote never reports an earlier order as this quote accepted
 	it("an order created just now is this quote's", async () => {
 		const output = await accept(orderA(new Date().toISOString()), true);
 		expect(output[0].id).toBe('order-a');
+	});
+});
+
+describe('F1: Card Recharge as a tool promises only what the node can keep', () => {
+	const text = recharge.tool?.text ?? '';
+
+	it('its description does not promise that a repeated reference never pays twice', () => {
+		expect(text).not.toMatch(/never pays twice/);
+		expect(text).not.toMatch(/refused as a conflict, and nothing is paid/);
+		expect(text).toContain(RECHARGE_LIMIT);
+	});
+
+	it('the limit says it holds within one n8n process only, and what to do after an unknown outcome', () => {
+		expect(RECHARGE_LIMIT).toMatch(/only within (this|one) n8n process/);
+		expect(RECHARGE_LIMIT).toMatch(/another queue-mode worker/);
+		expect(RECHARGE_LIMIT).toMatch(/do not call it again/);
+	});
+
+	it('docs/ai-agents.md states the same limit, word for word', () => {
+		const page = readFileSync(join(__dirname, '..', '..', 'docs', 'ai-agents.md'), 'utf8');
+		expect(page).toContain(RECHARGE_LIMIT);
 	});
 });

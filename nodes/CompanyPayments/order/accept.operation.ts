@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { checkReplayedOrder, moneyWrite } from '../../shared/money';
+import { LOCAL_CLOCK_MARGIN_MS, checkReplayedOrder, moneyWrite } from '../../shared/money';
 import type { MoneyContract, OnceFor, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
@@ -67,7 +67,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order (the order does not name its quote): an order older than this quote (past a ${LOCAL_CLOCK_MARGIN_MS / 1000}-second clock margin) is reported as PAYMENT_REFERENCE_CONFLICT and this quote is not paid, but within that margin it cannot be told apart, so give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',

@@ -34,7 +34,7 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
-export { checkReplayedOrder, quotePreparedAt } from './replay';
+export { LOCAL_CLOCK_MARGIN_MS, checkReplayedOrder, quotePreparedAt } from './replay';
 export type { Since } from './replay';
 export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
 export type { Found } from './reference';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { QUOTE_TIME_FIELD } from '../contract/assumptions';
 import { LINE_BREAK } from '../transport';
 import type { MoneyContract } from './contract';
 import { absent, readDetails } from './evidence';
@@ -41,7 +42,8 @@ export interface Since {
 
 /** The quote's own time when it shows one (`createdAt`), else this machine's time `asked`. */
 export function quotePreparedAt(quote: IDataObject, asked: number): Since {
-	const shown = typeof quote.createdAt === 'string' ? Date.parse(quote.createdAt) : Number.NaN;
+	const time = quote[QUOTE_TIME_FIELD];
+	const shown = typeof time === 'string' ? Date.parse(time) : Number.NaN;
 	return Number.isFinite(shown) ? { at: shown, clock: 'service' } : { at: asked, clock: 'local' };
 }
 
