@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { recharge } from '../../nodes/CompanyPayments/card/recharge.operation';
 import { RECHARGE_LIMIT } from '../../nodes/CompanyPayments/common/words';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, createContext, runNodeError } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /**
@@ -236,5 +236,48 @@ describe('F1: Card Recharge as a tool promises only what the node can keep', () 
 	it('docs/ai-agents.md states the same limit, word for word', () => {
 		const page = readFileSync(join(__dirname, '..', '..', 'docs', 'ai-agents.md'), 'utf8');
 		expect(page).toContain(RECHARGE_LIMIT);
+	});
+});
+
+describe('F5: a Retry of the execution forms new keys, and the failed item says so', () => {
+	const cards = ['2200701111115678', '2200702222226789'];
+	function twoPayouts(idempotencyKey?: string) {
+		nock(BASE_URL)
+			.post('/payouts', (body: IDataObject) => body.requisite === cards[0])
+			.reply(201, { ...PAYOUT, requisite: cards[0] });
+		nock(BASE_URL)
+			.post('/payouts', (body: IDataObject) => body.requisite === cards[1])
+			.reply(422, {
+				statusCode: 422,
+				error: 'Unprocessable Entity',
+				errorCode: 'INSUFFICIENT_BALANCE',
+				message: 'Insufficient balance',
+			});
+		return runNodeError({
+			parameters: cards.map((requisite, i) => ({
+				resource: 'payout',
+				operation: 'create',
+				amountRub: '1500',
+				requisiteType: 'card',
+				requisite,
+				...(idempotencyKey ? { idempotencyKey: `${idempotencyKey}-${i}` } : {}),
+			})),
+		});
+	}
+
+	it('with derived keys: a Retry from the Executions list forms new keys and may pay item 0 again', async () => {
+		const error = await twoPayouts();
+		const text = String(error.description);
+		expect(text).toMatch(/Retry of this execution/);
+		expect(text).toMatch(/new execution ID/);
+		expect(text).toMatch(/Idempotency Key to a business reference/);
+		expect(text).toMatch(/docs\/queue-mode\.md/);
+	});
+
+	it('with keys the user set, the note says the re-run sends the same keys', async () => {
+		const error = await twoPayouts('INV-100');
+		const text = String(error.description);
+		expect(text).not.toMatch(/new execution ID/);
+		expect(text).toMatch(/same Idempotency Key/);
 	});
 });

@@ -23,6 +23,7 @@ export {
 	carriedIdentity,
 	moneyKey,
 	paymentReference,
+	retryNote,
 	runsAsAgentTool,
 	toolExternalId,
 } from './key';
