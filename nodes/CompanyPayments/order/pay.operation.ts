@@ -49,7 +49,7 @@ export const pay: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} From another n8n process, an order older than this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (the order does not show its QR code, so a repeat cannot be told from another QR code): nothing new was paid. Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/prepare` then `POST /orders/accept/{id}`',
