@@ -186,6 +186,26 @@ describe('F4: Pay QR Code never reports an earlier order as this QR code paid', 
 		expect(output[0].id).toBe('order-a');
 	});
 
+	it('Retry On Fail in the same process under a key set by the user: the older replayed order is this payment', async () => {
+		const quote = { ...QUOTE, createdAt: new Date().toISOString() };
+		const parameters = {
+			resource: 'order',
+			operation: 'pay',
+			qrCode: 'QR-B',
+			idempotencyKey: 'INV-79',
+		};
+		nock(BASE_URL).post('/orders/prepare').reply(201, quote);
+		nock(BASE_URL).post(`/orders/accept/${QUOTE.id}`).reply(502, 'Bad Gateway');
+		const first = await run({ parameters, continueOnFail: true }, false);
+		expect(first[0].paymentOutcome).toBe('unknown');
+		nock(BASE_URL).post('/orders/prepare').reply(201, quote);
+		nock(BASE_URL)
+			.post(`/orders/accept/${QUOTE.id}`)
+			.reply(200, orderA(minutesAgo(10)));
+		const retry = await run({ parameters, continueOnFail: true, sameProcess: true }, false);
+		expect(retry[0].id).toBe('order-a');
+	});
+
 	it("a derived key (Retry On Fail replays the first run's order of this item) is not judged by time", async () => {
 		const output = await payQr({ id: QUOTE.id }, orderA(minutesAgo(10)), { tool: false });
 		expect(output[0].id).toBe('order-a');

@@ -39,15 +39,19 @@ export async function acceptQuote(
 		quote?: IDataObject;
 	},
 ): Promise<IDataObject> {
+	const history = { sentBefore: false };
 	const order = (await moneyWrite(ctx, {
 		contract,
 		itemIndex,
 		key: how.key,
 		once: how.once,
 		pays: how.pays,
+		history,
 		request: { method: 'POST', path: `/orders/accept/${segment(quoteId)}`, explain: how.explain },
 	})) as IDataObject;
-	// A key set by the user or a reference may name an earlier payment the service replays.
+	// A key set by the user or a reference may name an earlier payment the service replays; one
+	// this process sent before for this same payment (Retry On Fail) replays this payment's own.
+	if (history.sentBefore) return order;
 	checkReplayedOrder(
 		ctx,
 		contract,

@@ -26,7 +26,8 @@ import { IDEMPOTENCY_KEY_REUSED, markOutcome, outcomeUnknownError } from './outc
  *
  * A key the node derives for one item of one execution (Retry On Fail replays that item's first
  * order, of an earlier quote for the same QR code) or for one quote names this payment alone and is
- * not judged here. docs/assumptions.md ("A replayed order") states the margins.
+ * not judged here, nor is a key this process already sent for the same payment (accept.operation.ts:
+ * Retry On Fail under a key set by the user replays that payment's own order). docs/assumptions.md ("A replayed order") states the margins.
  */
 
 /** How far an order may precede a quote's own time (both the service's clock). */
