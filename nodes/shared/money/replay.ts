@@ -86,6 +86,8 @@ function earlierPayment(
 			itemIndex,
 		},
 	);
+	error.context.moneyErrorCode = code;
+	if (typeof order.id === 'string') error.context.existingPaymentId = order.id;
 	return markOutcome(error, 'not_paid');
 }
 
