@@ -103,6 +103,17 @@ describe('F2: a payout listing that does not show externalId proves no absence',
 		expect(output[0].id).toBe('po-42');
 	});
 
+	it('records that show externalId null (payouts made without one, a filter ignored) are absence too', async () => {
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [{ ...PAYOUT, id: 'po-1', externalId: null }], total: 1 });
+		const post = nock(BASE_URL).post('/payouts').reply(201, PAYOUT);
+		const output = await toolPayout();
+		expect(post.isDone()).toBe(true);
+		expect(output[0].id).toBe('po-42');
+	});
+
 	it('an empty listing, or records showing other External IDs, is absence: the payout is sent', async () => {
 		nock(BASE_URL)
 			.get('/payouts')

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { MoneyContract } from './contract';
-import { absent, readDetails } from './evidence';
+import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { canonicalReference, toolExternalId } from './key';
 
@@ -74,10 +74,10 @@ export async function lookUpPayment(
 	};
 	const listed = await lookup(ctx, itemIndex, wanted);
 	const carrying = listed.filter(carries);
-	// A listing that does not show the identity cannot prove that no record carries it: each such
-	// record is read in full (at most MAX_IDENTITY_READS of them); one whose identity is still not
+	// A listing that does not show the identity cannot prove that no record carries it (a field
+	// left out; null is shown: no External ID): each such record is read in full (at most MAX_IDENTITY_READS of them); one whose identity is still not
 	// shown leaves the answer unproven, never "none" (a second payment).
-	const hiding = listed.filter((record) => absent(identity.answered(record)));
+	const hiding = listed.filter((record) => identity.answered(record) === undefined);
 	let identityUnshown: IDataObject | undefined;
 	for (const [index, record] of hiding.entries()) {
 		const id = record.id;
@@ -87,7 +87,7 @@ export async function lookUpPayment(
 		}
 		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
 		if (carries(full)) carrying.push(full);
-		else if (absent(identity.answered(full))) identityUnshown ??= full;
+		else if (identity.answered(full) === undefined) identityUnshown ??= full;
 	}
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {
