@@ -188,6 +188,15 @@ describe('F4: Pay QR Code never reports an earlier order as this QR code paid', 
 		expect(text).toMatch(/amountRub/);
 	});
 
+	it('a merchant shown as none (null) on the quote and the order is shown, and agrees', async () => {
+		const order = { ...orderA(new Date().toISOString()), merchantName: null };
+		const output = await payQr({ ...QUOTE, merchantName: null }, order, {
+			tool: false,
+			key: 'INV-80',
+		});
+		expect(output[0].id).toBe('order-a');
+	});
+
 	it('a fresh order under a key set by the user, details shown and agreeing, is this payment', async () => {
 		const output = await payQr(QUOTE, orderA(new Date().toISOString()), {
 			tool: false,

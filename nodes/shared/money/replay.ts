@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_TIME_FIELD } from '../contract/assumptions';
 import { LINE_BREAK } from '../transport';
 import type { MoneyContract } from './contract';
-import { absent, readDetails } from './evidence';
+import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { runsAsAgentTool } from './key';
 import { IDEMPOTENCY_KEY_REUSED, markOutcome, outcomeUnknownError } from './outcome';
@@ -119,9 +119,10 @@ export function checkReplayedOrder(
 	// Another amount or merchant may be this payment written the service's own way: the caller
 	// reports it as unknown (evidence.ts answerDiffers, the tool's conflict 'sent').
 	if (reading.differences.length > 0) return;
-	// A detail the quote does not show is not asked by readDetails; here it is no evidence either.
+	// A detail the quote leaves out is not asked by readDetails; here it is no evidence either
+	// (null is shown: an order's merchantName may be null, and then both say "none").
 	const unasked = contract.details
-		.filter((detail) => absent(detail.asked(ctx, itemIndex, answer)))
+		.filter((detail) => detail.asked(ctx, itemIndex, answer) === undefined)
 		.map((detail) => detail.name);
 	const notShown = [...unasked, ...reading.notShown];
 	if (notShown.length > 0) {
