@@ -35,7 +35,12 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
-export { LOCAL_CLOCK_MARGIN_MS, checkReplayedOrder, quotePreparedAt } from './replay';
+export {
+	LOCAL_CLOCK_MARGIN_MS,
+	checkReplayedOrder,
+	earlierPaymentFields,
+	quotePreparedAt,
+} from './replay';
 export type { Since } from './replay';
 export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
 export type { Found } from './reference';

@@ -95,17 +95,11 @@ export function outcomeFields(error: unknown): IDataObject {
 	if (!(error instanceof NodeApiError) && !isObject((error as { context?: unknown })?.context)) {
 		return {};
 	}
-	const { context } = error as { context: IDataObject };
-	const outcome = context.paymentOutcome;
+	const outcome = (error as { context: IDataObject }).context.paymentOutcome;
 	if (outcome !== 'paid' && outcome !== 'not_paid' && outcome !== 'unknown') return {};
-	if (outcome === 'unknown') return { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN };
-	// The node's own refusal of a payment (IDEMPOTENCY_KEY_REUSED, with the payment it names).
-	const own: IDataObject = { paymentOutcome: outcome };
-	if (typeof context.moneyErrorCode === 'string') own.errorCode = context.moneyErrorCode;
-	if (typeof context.existingPaymentId === 'string') {
-		own.existingPaymentId = context.existingPaymentId;
-	}
-	return own;
+	return outcome === 'unknown'
+		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN }
+		: { paymentOutcome: outcome };
 }
 
 /** What a user of a money write with an unknown outcome does, one line each. */

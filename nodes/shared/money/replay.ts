@@ -134,3 +134,19 @@ export function checkReplayedOrder(
 		});
 	}
 }
+
+/**
+ * The fields a failed item carries when the node refused this payment for an earlier one:
+ * `errorCode` (IDEMPOTENCY_KEY_REUSED, or PAYMENT_REFERENCE_CONFLICT as a tool) and
+ * `existingPaymentId`, the earlier order. Empty for any other error.
+ */
+export function earlierPaymentFields(error: unknown): IDataObject {
+	if (!(error instanceof NodeApiError)) return {};
+	const { context } = error;
+	const fields: IDataObject = {};
+	if (typeof context.moneyErrorCode === 'string') fields.errorCode = context.moneyErrorCode;
+	if (typeof context.existingPaymentId === 'string') {
+		fields.existingPaymentId = context.existingPaymentId;
+	}
+	return fields;
+}
