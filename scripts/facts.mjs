@@ -38,6 +38,8 @@ const MODULES = {
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
 	evidence: 'nodes/shared/money/evidence.js',
+	reference: 'nodes/shared/money/reference.js',
+	replay: 'nodes/shared/money/replay.js',
 };
 
 function built(name) {
@@ -159,6 +161,9 @@ export const FACTS = {
 	SEARCH_MAX_PAGES: { from: [['search', 'SEARCH_MAX_PAGES']], text: count },
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
 	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
+	MAX_IDENTITY_READS: { from: [['reference', 'MAX_IDENTITY_READS']], text: count },
+	SERVICE_CLOCK_MARGIN_MS: { from: [['replay', 'SERVICE_CLOCK_MARGIN_MS']], text: seconds },
+	LOCAL_CLOCK_MARGIN_MS: { from: [['replay', 'LOCAL_CLOCK_MARGIN_MS']], text: seconds },
 };
 
 /**
@@ -179,7 +184,8 @@ export const NOT_STATED = {
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
-	PHONE_MAX_DIGITS: 'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
+	PHONE_MAX_DIGITS:
+		'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };
 
 /** The value of each fact's constants, and its text. */

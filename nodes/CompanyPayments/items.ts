@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { outcomeFields } from '../shared/money';
+import { earlierPaymentFields, outcomeFields } from '../shared/money';
 import { plainDescription, serviceErrorInfo } from '../shared/transport';
 import type { OperationResult } from './types';
 
@@ -26,7 +26,7 @@ export function errorItemJson(error: Error): IDataObject {
 		json.requestId = info.requestId;
 	}
 	// A money write's outcome (not_paid or unknown, with errorCode OUTCOME_UNKNOWN): one field to branch on.
-	Object.assign(json, outcomeFields(error));
+	Object.assign(json, outcomeFields(error), earlierPaymentFields(error));
 	return json;
 }
 

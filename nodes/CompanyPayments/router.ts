@@ -3,7 +3,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gateError, gateItems, openRun } from '../shared/gate';
 import { LINE_BREAK, getBaseUrl } from '../shared/transport';
-import { answerDiffers, differences, runsAsAgentTool, withOutcome } from '../shared/money';
+import {
+	answerDiffers,
+	differences,
+	retryNote,
+	runsAsAgentTool,
+	withOutcome,
+} from '../shared/money';
 import { errorItemJson, recordsOf, withItemIndex } from './items';
 import { runItems } from './pool';
 import { compactFields, compactRecord } from './tool/guard';
@@ -50,10 +56,17 @@ function failedItemJson(ctx: IExecuteFunctions, error: Error): IDataObject {
 }
 
 /** A state-changing run that fails part-way says which earlier items already went through. */
-function noteEarlierItems(error: Error, operation: OperationDefinition, index: number): Error {
+function noteEarlierItems(
+	ctx: IExecuteFunctions,
+	error: Error,
+	operation: OperationDefinition,
+	index: number,
+): Error {
 	if (operation.concurrent || index === 0) return error;
 	const done = index === 1 ? 'Item 0 was' : `Items 0 to ${index - 1} were`;
-	const note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
+	let note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
+	// Paid items and a Retry of the execution: what happens to their keys.
+	if (operation.kind === 'money') note += `${LINE_BREAK}${retryNote(ctx, operation.money, index)}`;
 	const withDescription = error as NodeApiError;
 	withDescription.description = withDescription.description
 		? `${withDescription.description}${LINE_BREAK}${note}`
@@ -140,7 +153,7 @@ async function routeItems(
 		const outcome = outcomes[index];
 		if (!outcome) break;
 		if (!outcome.ok) {
-			if (!continueOnFail) throw noteEarlierItems(outcome.error, operation, index);
+			if (!continueOnFail) throw noteEarlierItems(ctx, outcome.error, operation, index);
 			output.push({ json: failedItemJson(ctx, outcome.error), pairedItem: { item: index } });
 			continue;
 		}

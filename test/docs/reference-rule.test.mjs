@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(ROOT, 'dist/nodes/CompanyPayments', file));
-const { REFERENCE_RULE } = dist('common/words.js');
+const { RECHARGE_LIMIT, REFERENCE_RULE } = dist('common/words.js');
 const { moneyKey } = require(path.join(ROOT, 'dist/nodes/shared/money/index.js'));
 const { resources } = dist('resources.js');
 
@@ -82,6 +82,19 @@ describe('what a payment reference names: docs, the tool description and the key
 		assert.ok(money.length >= 6);
 		for (const operation of money)
 			assert.ok(operation.tool.text.includes(REFERENCE_RULE), operation.name);
+	});
+
+	it('Card Recharge says, in its description and on the page, that it keeps a reference within one n8n process only', () => {
+		const page = fs.readFileSync(path.join(ROOT, 'docs/ai-agents.md'), 'utf8');
+		const onPage = /<!-- recharge-limit -->\s*([\s\S]*?)\s*<!-- \/recharge-limit -->/.exec(
+			page,
+		)?.[1];
+		assert.equal(onPage, RECHARGE_LIMIT);
+		const recharge = resources
+			.flatMap((r) => r.operations.map((o) => ({ ...o, resource: r.value })))
+			.find((o) => o.resource === 'card' && o.value === 'recharge');
+		assert.ok(recharge.tool.text.includes(RECHARGE_LIMIT));
+		assert.ok(!recharge.tool.text.includes('never pays twice'));
 	});
 
 	const rule = readRule(REFERENCE_RULE);

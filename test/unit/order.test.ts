@@ -18,7 +18,8 @@ const order = {
 	paymentUntil: '2026-11-21T12:10:00.000Z',
 	merchantName: 'Coffee Point',
 	externalOrderId: null,
-	createdAt: '2026-11-21T12:00:00.000Z',
+	// Created as the test runs: an order older than its quote is an earlier payment (replay.ts).
+	createdAt: new Date().toISOString(),
 };
 
 beforeAll(() => nock.disableNetConnect());
@@ -231,7 +232,11 @@ describe('order.pay', () => {
 
 	it('sends the payment reference as the key, the same from a re-run execution', async () => {
 		const keys: string[] = [];
-		nock(BASE_URL).post('/orders/prepare').times(2).reply(200, { id: QUOTE_ID });
+		// The quote shows what the order must match: a key set by the user may name another payment.
+		nock(BASE_URL)
+			.post('/orders/prepare')
+			.times(2)
+			.reply(200, { id: QUOTE_ID, amountRub: 1500, merchantName: 'Coffee Point' });
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`)
 			.times(2)

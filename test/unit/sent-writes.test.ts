@@ -183,7 +183,11 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 			.post('/orders/prepare')
 			.reply(() => [
 				200,
-				{ id: `0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a1${quotes++}`, amountRub: 1500 },
+				{
+					id: `0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a1${quotes++}`,
+					amountRub: 1500,
+					merchantName: 'Coffee Point',
+				},
 			]);
 		const seen: IDataObject[] = [];
 		nock(BASE_URL)
@@ -191,7 +195,11 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 			.post(/^\/orders\/accept\//)
 			.reply(function (uri) {
 				seen.push({ uri, key: this.req.headers['idempotency-key'] });
-				return [200, { id: 'ord_1', status: 'created', amountRub: 1500 }];
+				// A key set by the user is this QR code's payment only when every detail agrees.
+				return [
+					200,
+					{ id: 'ord_1', status: 'created', amountRub: 1500, merchantName: 'Coffee Point' },
+				];
 			});
 		return seen;
 	}

@@ -6,7 +6,7 @@ import { moneyWrite } from '../../shared/money';
 import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
-import { CONFLICT, MONEY } from '../common/words';
+import { RECHARGE_MONEY } from '../common/words';
 
 /**
  * Debits the company balance. The endpoint is not shown, so no replay by key is promised; the
@@ -37,7 +37,7 @@ export const recharge: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${MONEY} ${CONFLICT} Needs: Card ID and Target Amount (USD). Returns the recharge.`,
+		text: `Load an amount in USD onto an assigned card, paid from the company balance. ${RECHARGE_MONEY} Within that process the same reference with other details is refused as a conflict. Needs: Card ID and Target Amount (USD). Returns the recharge.`,
 	},
 	docs: {
 		endpoint: '`POST /cards/recharge` (assumed)',

@@ -11,7 +11,21 @@
 export const REFERENCE_RULE =
 	'A payment reference names one payment of the company per money operation: the same reference from another execution, node, workflow or n8n instance is the same payment, and two payments need two references.';
 
-export const MONEY = `Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays). ${REFERENCE_RULE} So calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.`;
+const MONEY_GATE = `Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays). ${REFERENCE_RULE}`;
+
+export const MONEY = `${MONEY_GATE} So calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.`;
+
+/**
+ * What holds for Card Recharge (outside money test F1): the document promises no replay by key for
+ * it and shows no way to find a recharge again (it carries no External ID), so the node keeps a
+ * reference once only in the memory of the n8n process that sent it. Said by its tool description,
+ * the Payment Reference field and docs/ai-agents.md, word for word.
+ */
+export const RECHARGE_LIMIT =
+	'Card Recharge keeps a reference to one recharge only within one n8n process: the service promises no replay and a recharge cannot be looked up, so after an n8n restart, on another queue-mode worker or on another n8n instance the same reference recharges again, and other details under it are not refused there. Call it once per payment; after an error or an unknown outcome do not call it again: tell the user to check Company Wallet > Get Balance History.';
+
+/** Card Recharge's words on moving money: the rule, without a promise it cannot keep. */
+export const RECHARGE_MONEY = `${MONEY_GATE} ${RECHARGE_LIMIT}`;
 /** Said only of operations whose answer shows what was paid (not Accept Quote). */
 export const CONFLICT =
 	'The same reference with other details is refused as a conflict, and nothing is paid.';

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { moneyWrite } from '../../shared/money';
-import type { MoneyContract, OnceFor } from '../../shared/money';
+import { LOCAL_CLOCK_MARGIN_MS, checkReplayedOrder, moneyWrite } from '../../shared/money';
+import type { MoneyContract, OnceFor, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -28,16 +28,38 @@ export async function acceptQuote(
 	itemIndex: number,
 	quoteId: string,
 	contract: MoneyContract,
-	how: { key?: string; once?: OnceFor; explain?: Record<string, string>; pays?: string },
+	how: {
+		key?: string;
+		once?: OnceFor;
+		explain?: Record<string, string>;
+		pays?: string;
+		/** When this call's quote was prepared; the order must not be older (replay.ts). */
+		since: Since;
+		/** The quote prepared for this call, where the contract's details read it. */
+		quote?: IDataObject;
+	},
 ): Promise<IDataObject> {
-	return (await moneyWrite(ctx, {
+	const history = { sentBefore: false };
+	const order = (await moneyWrite(ctx, {
 		contract,
 		itemIndex,
 		key: how.key,
 		once: how.once,
 		pays: how.pays,
+		history,
 		request: { method: 'POST', path: `/orders/accept/${segment(quoteId)}`, explain: how.explain },
 	})) as IDataObject;
+	// A key set by the user or a reference may name an earlier payment the service replays; one
+	// this process sent before for this same payment (Retry On Fail) replays this payment's own.
+	if (history.sentBefore) return order;
+	checkReplayedOrder(
+		ctx,
+		contract,
+		itemIndex,
+		how.quote ? { ...order, quote: how.quote } : order,
+		how.since,
+	);
+	return order;
 }
 
 export const accept: OperationDefinition = {
@@ -49,7 +71,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote answers with that earlier order (the order does not name its quote): give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order (the order does not name its quote): an order older than this quote (past a ${LOCAL_CLOCK_MARGIN_MS / 1000}-second clock margin) is reported as PAYMENT_REFERENCE_CONFLICT and this quote is not paid, but within that margin it cannot be told apart, so give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',
@@ -72,7 +94,10 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
+		// The quote was prepared before this call: an order older than the call cannot be its.
+		const since: Since = { at: Date.now(), clock: 'local' };
 		return await acceptQuote(this, itemIndex, quoteId, money, {
+			since,
 			once: { action: 'accept', id: quoteId },
 		});
 	},

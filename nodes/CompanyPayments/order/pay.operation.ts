@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { moneyKey } from '../../shared/money';
+import { moneyKey, quotePreparedAt } from '../../shared/money';
 import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
@@ -49,7 +49,7 @@ export const pay: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} From another n8n process, an order older than this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (the order does not show its QR code, so a repeat cannot be told from another QR code): nothing new was paid. Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/prepare` then `POST /orders/accept/{id}`',
@@ -64,6 +64,7 @@ export const pay: OperationDefinition = {
 		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
 		// reference set by the user covers re-runs of the execution.
 		const key = moneyKey(this, itemIndex, money);
+		const asked = Date.now();
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 		if (!idField) {
@@ -76,6 +77,8 @@ export const pay: OperationDefinition = {
 		// The key names the payment of this QR code, not the quote prepared for it just now.
 		const order = await acceptQuote(this, itemIndex, quote[idField] as string, money, {
 			key,
+			since: quotePreparedAt(quote, asked),
+			quote,
 			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
 			pays: `the QR code ${qrCode}`,
 		});

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../../shared/money';
-import { REFERENCE_RULE } from '../common/words';
+import { RECHARGE_LIMIT, REFERENCE_RULE } from '../common/words';
 import type { ResourceDefinition } from '../types';
 import type { ToolEntry } from './catalog';
 import { toolEntry } from './catalog';
@@ -32,7 +32,7 @@ const PAYMENT_REFERENCE_FIELD: INodeProperties = {
 	type: 'string',
 	default: `={{ $fromAI('${PAYMENT_REFERENCE}', '${REFERENCE_FOR_MODEL}', 'string') }}`,
 	required: true,
-	description: `What this payment is in your records (invoice, ticket, payroll line). ${REFERENCE_RULE} The Idempotency-Key is derived from it, so the same reference never pays twice, and the same reference with other details is refused as a conflict.`,
+	description: `What this payment is in your records (invoice, ticket, payroll line). ${REFERENCE_RULE} The Idempotency-Key is derived from it, so the same reference never pays twice, and the same reference with other details is refused as a conflict. ${RECHARGE_LIMIT}`,
 	hint: 'Filled by the model by default; map it from your data instead if you have one',
 };
 

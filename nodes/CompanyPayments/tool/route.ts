@@ -77,7 +77,10 @@ async function moneyAnswer(
 		return { failed: true, json: conflictError(reference, found.record, found.diff) };
 	}
 	if (found.kind === 'unproven') {
-		return { failed: true, json: unprovenError(reference, found.record, found.notShown) };
+		return {
+			failed: true,
+			json: unprovenError(reference, found.record, found.notShown, found.identity),
+		};
 	}
 	const result =
 		found.kind === 'this'

@@ -59,6 +59,13 @@ export const ASSUMED_ENDPOINTS = {
 export const QUOTE_ID_FIELDS = ['id', 'quoteId'];
 
 /**
+ * The quote's fields are not shown: where it shows its own time, it is in `createdAt` (as every
+ * record the document shows); an order created before it is an earlier payment
+ * (nodes/shared/money/replay.ts). Without it, n8n's own clock stands in.
+ */
+export const QUOTE_TIME_FIELD = 'createdAt';
+
+/**
  * Team lists (GET /members, GET /members/invites): neither envelope nor paging is shown. They
  * are read like every other list (limit/offset, harmless if ignored; a bare array or an
  * envelope), with the records looked for first under these keys.

@@ -23,6 +23,7 @@ export {
 	carriedIdentity,
 	moneyKey,
 	paymentReference,
+	retryNote,
 	runsAsAgentTool,
 	toolExternalId,
 } from './key';
@@ -34,6 +35,13 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
+export {
+	LOCAL_CLOCK_MARGIN_MS,
+	checkReplayedOrder,
+	earlierPaymentFields,
+	quotePreparedAt,
+} from './replay';
+export type { Since } from './replay';
 export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
 export type { Found } from './reference';
 export { forgetAllSentWrites, moneyWrite } from './write';

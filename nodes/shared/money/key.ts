@@ -305,3 +305,26 @@ export function carriedIdentity(
 	}
 	return identity;
 }
+
+/**
+ * What a Retry of a failed execution (n8n's Executions list) does to the keys of the items this
+ * node already paid in it (outside money test F5). n8n runs a new execution, with a new ID, from
+ * the failed node, with all its input items again (packages/cli/src/executions/execution.service.ts
+ * retry, `retryOf`), and a node is not told that it is a retry: a derived key names the
+ * execution, so it changes. Only a key set from the item's data names the same payment then.
+ */
+export function retryNote(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+): string {
+	const given = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
+	const set = typeof given === 'string' && given.trim() !== '';
+	const sameKey = contract.replayByKey
+		? 'the service answers a repeated key with the result it stored, so nothing is paid twice'
+		: `the node answers a key it already sent in the same n8n process with the first result, without sending it; on another worker or after a restart it relies on the service recognising the key, which the interface document does not promise for this call, so look the paid items up first (${contract.lookUp})`;
+	if (set) {
+		return `A Retry of this execution sends the same Idempotency Key for each item (it is set from your data): ${sameKey}.`;
+	}
+	return `A Retry of this execution from n8n's Executions list runs this node again with all its items under a new execution ID, so the derived Idempotency-Keys change and the items already paid may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See docs/queue-mode.md ("A Retry of a failed execution").`;
+}

@@ -43,7 +43,13 @@ export type Found =
 	 * A record that carries this payment's identity but does not show every detail, even read in
 	 * full: it cannot be proved to be this payment, nor another.
 	 */
-	| { kind: 'unproven'; record: IDataObject; notShown: string[] };
+	| { kind: 'unproven'; record: IDataObject; notShown: string[]; identity?: boolean };
+
+/**
+ * How many records a lookup reads in full when its listing does not show the identity: past them
+ * the answer is unproven (a listing that ignores its filter may hold many).
+ */
+export const MAX_IDENTITY_READS = 5;
 
 /**
  * The payment as the contract's lookup finds it by its identity. Only a record that carries the
@@ -62,10 +68,27 @@ export async function lookUpPayment(
 	const wanted = toolExternalId(ctx, itemIndex, identity.maxLength);
 	if (wanted === undefined) return { kind: 'none' };
 	// Carried as sent, or as the service may write it back (letter case, spaces).
-	const carrying = (await lookup(ctx, itemIndex, wanted)).filter((record) => {
+	const carries = (record: IDataObject) => {
 		const carried = identity.answered(record);
 		return typeof carried === 'string' && canonicalReference(carried) === wanted;
-	});
+	};
+	const listed = await lookup(ctx, itemIndex, wanted);
+	const carrying = listed.filter(carries);
+	// A listing that does not show the identity cannot prove that no record carries it (a field
+	// left out; null is shown: no External ID): each such record is read in full (at most MAX_IDENTITY_READS of them); one whose identity is still not
+	// shown leaves the answer unproven, never "none" (a second payment).
+	const hiding = listed.filter((record) => identity.answered(record) === undefined);
+	let identityUnshown: IDataObject | undefined;
+	for (const [index, record] of hiding.entries()) {
+		const id = record.id;
+		if (!contract.read || index >= MAX_IDENTITY_READS || id === undefined || id === null) {
+			identityUnshown ??= record;
+			continue;
+		}
+		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+		if (carries(full)) carrying.push(full);
+		else if (identity.answered(full) === undefined) identityUnshown ??= full;
+	}
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {
 		let record = listed;
@@ -86,6 +109,14 @@ export async function lookUpPayment(
 			return { kind: 'this', record };
 		}
 	}
+	if (first.kind === 'none' && identityUnshown) {
+		return {
+			kind: 'unproven',
+			record: identityUnshown,
+			notShown: [identity.field],
+			identity: true,
+		};
+	}
 	return first;
 }
 
@@ -97,8 +128,24 @@ export function unprovenError(
 	reference: string,
 	record: IDataObject,
 	notShown: string[],
+	identity = false,
 ): IDataObject {
 	const what = notShown.join(', ');
+	if (identity) {
+		return {
+			error: {
+				message: `Unknown: the service lists payments without their ${what}, even read one by one, so the node cannot tell whether payment reference "${reference}" was already paid. Nothing was sent by this call.`,
+				errorCode: 'PAYMENT_REFERENCE_UNPROVEN',
+				paymentReference: reference,
+				paymentOutcome: 'not_paid',
+				paid: 'not by this call',
+				alreadyMade: 'unknown',
+				existingPaymentId: typeof record.id === 'string' ? record.id : null,
+				notShown,
+				whatToDo: `Tell the user: the node cannot see which payment carries this reference (the service does not show the ${what}), so it did not pay, to avoid paying twice. Ask them to check in the cabinet whether this payment was made. Do not call again with another reference for the same payment: that may pay it twice.`,
+			},
+		};
+	}
 	return {
 		error: {
 			message: `Unknown: payment reference "${reference}" already names a payment, but the service does not show its ${what}, even on the payment itself, so the node cannot tell whether it is this payment or another. Nothing new was paid by this call.`,

@@ -111,6 +111,11 @@ export interface MoneyCall {
 	pays?: string;
 	/** The key, when the operation formed it before (Pay QR Code, before it prepares a quote). */
 	key?: string;
+	/**
+	 * Filled in: whether this n8n process already sent this key for the same request (Retry On
+	 * Fail of a write the service replays), so an older stored answer is this payment's own.
+	 */
+	history?: { sentBefore: boolean };
 }
 
 /**
@@ -155,6 +160,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			'not_paid',
 		);
 	}
+	if (call.history) call.history.sentBefore = earlier !== undefined;
 	if (!contract.replayByKey && earlier?.state === 'paid') return earlier.answer;
 	const sentAt = new Date().toISOString();
 	if (!contract.replayByKey && earlier) {

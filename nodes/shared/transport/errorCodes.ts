@@ -89,7 +89,7 @@ export const ERROR_EXPLANATIONS: Record<string, string> = {
 	PAYOUT_SERVICE_UNAVAILABLE: 'The payout service is unavailable; retry later',
 	// This package's own
 	IDEMPOTENCY_KEY_REUSED:
-		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid"',
+		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid". Or (Accept Quote, Pay QR Code) the service answered with an earlier order stored under the key, created before this quote was prepared (the error names it): this quote was not accepted and not paid by this call',
 	OUTCOME_UNKNOWN:
 		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx). The failed item carries paymentOutcome "unknown"',
 };
