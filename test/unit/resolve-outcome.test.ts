@@ -74,6 +74,14 @@ describe('Payout Create', () => {
 		expect(out.lookAgainAt).toBeNull();
 	});
 
+	it('paid from the error output too: the fields inside error, beside the input item', async () => {
+		listed([PAYOUT]);
+		read(PAYOUT);
+		const { error: message, ...fields } = PAYOUT_ITEM;
+		const out = await resolve({ body: { amountRub: 1500 }, error: { message, ...fields } });
+		expect(out.paymentOutcome).toBe('paid');
+	});
+
 	it('paid from a JSON text of the item too', async () => {
 		listed([{ ...PAYOUT, status: 'success' }]);
 		read({ ...PAYOUT, status: 'success' });

@@ -52,8 +52,10 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		const what = Array.isArray(item) ? `a list ${show(value)}` : show(value);
 		throw refuse(ctx, itemIndex, RULE, what);
 	}
-	const outcome = item.paymentOutcome;
-	if (!KNOWN.includes(String(outcome)) && item.sentWrite === undefined) {
+	// From the error output the fields travel inside `error`, beside the input item (router.ts).
+	const fields = item.paymentOutcome === undefined && isObject(item.error) ? item.error : item;
+	const outcome = fields.paymentOutcome;
+	if (!KNOWN.includes(String(outcome)) && fields.sentWrite === undefined) {
 		const shown = outcome === undefined ? 'none' : show(outcome);
 		throw refuse(
 			ctx,
@@ -62,7 +64,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			`an object with paymentOutcome ${shown} and no sentWrite: ${show(value)}`,
 		);
 	}
-	return item;
+	return fields;
 }
 
 export const resolveOutcome: OperationDefinition = {
@@ -96,12 +98,14 @@ export const resolveOutcome: OperationDefinition = {
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const item = readItem(this, itemIndex);
+		// The failed item's message: `message` inside the error output's `error`, else `error`.
+		const message = item.message ?? item.error;
 		if (item.paymentOutcome !== 'unknown' && item.sentWrite === undefined) {
 			// Its outcome is known already (a refusal: not_paid), so one Switch takes every failed item.
 			return {
 				paymentOutcome: item.paymentOutcome as string,
 				operation: null,
-				reason: `The item's outcome was already known: ${String(item.paymentOutcome)}${item.error ? ` (${String(item.error)})` : ''}.`,
+				reason: `The item's outcome was already known: ${String(item.paymentOutcome)}${typeof message === 'string' ? ` (${message})` : ''}.`,
 				record: null,
 				missing: [],
 				differences: [],
@@ -123,7 +127,7 @@ export const resolveOutcome: OperationDefinition = {
 				missing: ['sentWrite'],
 				differences: [],
 				lookAgainAt: null,
-				whatToDo: `Look it up yourself: ${String(item.description ?? item.error ?? 'see the error of the money operation')}`,
+				whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
 			};
 		}
 		const operation = MONEY_WRITES[sent.operation];
