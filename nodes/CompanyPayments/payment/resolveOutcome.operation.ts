@@ -92,7 +92,7 @@ export const resolveOutcome: OperationDefinition = {
 			default: '={{ $json }}',
 			required: true,
 			description:
-				'The item that came out of a money operation with paymentOutcome "unknown": its error output, or its output with Continue On Fail. Keep {{ $json }} to take the incoming item as it is.',
+				'The item that came out of a money operation with paymentOutcome "unknown": its error output, or its output with Continue On Fail. The default expression takes the incoming item as it is.',
 			hint: 'The item carries sentWrite: the operation, when it was sent, its External ID and the details it asked',
 		},
 	],
