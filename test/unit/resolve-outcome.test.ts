@@ -174,6 +174,30 @@ describe('Payout Create', () => {
 	});
 });
 
+describe('from the node\'s own unknown item (Continue On Fail), not a hand-written one', () => {
+	it('a Payout Create answered by a gateway 502 resolves paid once the payout is found', async () => {
+		nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>');
+		const { output } = await runNode({
+			parameters: {
+				resource: 'payout',
+				operation: 'create',
+				amountRub: '1500',
+				requisiteType: 'card',
+				requisite: '2200123456789012',
+				additionalFields: { externalId: 'salary-77' },
+			},
+			continueOnFail: true,
+		});
+		const item = output[0].json;
+		expect(item.paymentOutcome).toBe('unknown');
+		listed([PAYOUT]);
+		read(PAYOUT);
+		const out = await resolve(item);
+		expect(out.paymentOutcome).toBe('paid');
+		expect(out.operation).toBe('payout.create');
+	});
+});
+
 describe('Payout Cancel', () => {
 	const item = unknownItem('payout.cancel', null, { payoutId: 'po_1' });
 
