@@ -54,6 +54,44 @@ export function errorGroups() {
 
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** docs/errors.md's last section: what Resolve Outcome answers for an unknown item (issue 44.5). */
+const RESOLVING = [
+	'## Resolving an unknown outcome',
+	'',
+	'An item with `paymentOutcome: "unknown"` also carries `sentWrite`: the operation',
+	'(`payout.create`), when it was sent (`sentAt`), the External ID it carried (`identity`, or',
+	'null) and the details it asked (`details`; the recipient\'s number as outputs show it,',
+	'`•••• 9012`). **Payment → Resolve Outcome** takes that item (its **Unknown Item** field is',
+	'`{{ $json }}` by default: the incoming item, from the error output or with *Continue On Fail*),',
+	'finds the write again and answers in `paymentOutcome`. It only reads; it never sends a write.',
+	'',
+	'- `paid`, with the record in `record`: a record that is this write, by its identity and every',
+	'  detail it asked, in a state that says the write was made;',
+	'- `not_paid`: only where the record proves the write did not act;',
+	'- `unknown`, with `reason`, `missing` (what the node would need), `lookAgainAt` (when a new',
+	'  look may tell more, a few minutes on; null when it cannot) and `whatToDo`.',
+	'',
+	'| Operation | Looked up by | `paid` | `not_paid` | Stays `unknown` |',
+	'|---|---|---|---|---|',
+	'| Payout Create | the payouts carrying its External ID (`GET /payouts?externalId=`, assumed), each read in full (`GET /payouts/{id}`) | status `pending`, `waiting_trader`, `in_progress` or `success` | never: a failed payout\'s money is back only with `refundedAt`, and a refunded payout may return to `success` and be charged again (`payout.recharged`) | sent without an External ID; no payout carries it (the listing is not in the document and a new payout may not be listed yet, so absence proves nothing); a detail shown otherwise or not shown at all; status `fail` |',
+	'| Payout Cancel | the payout it named (`GET /payouts/{id}`) | `fail` with failReason `cancelled_by_merchant` | any other documented status: the cancel did not act (cancelling again is harmless) | a status the document does not list |',
+	'| Card Request | the cards carrying its External ID (`GET /cards?externalId=`), each read in full (`GET /cards/{id}`) | a card `requested` (queued, reserve held), `assigned`, `closing`, `closed` or `retired` | never | sent without an External ID; no card carries it (a pending request keeps it on the request, which no documented list shows); a `failed` card (whether its reserve was released is not documented) |',
+	'| Card Recharge, Accept Quote, Pay QR Code | nothing | | | always: the service keeps no identity of the node\'s on a recharge or an order, so no record can be proved to be this write; `whatToDo` says where to look (Company Wallet → Get Balance History; Accept Quote may be run again for the same quote: the document promises the stored answer for a repeated key) |',
+	'',
+	'A record proves a payment only by [the evidence rules](assumptions.md#evidence-of-a-payment): a',
+	'detail it does not show, even read in full, is no evidence (`unknown`, named in `missing`); a',
+	'masked number is compared by the digits both the record and the item show, each in its place;',
+	'a shown digit that differs makes it another payment (`unknown`, listed in `differences`). An',
+	'item whose outcome was already known (a `not_paid` refusal) passes with it, so one Switch takes',
+	'every failed item. Set an External ID on every payout and card request: without one, neither',
+	'can be found again.',
+	'',
+	'The example [`resolve-unknown-payout.json`](../examples/resolve-unknown-payout.json) runs',
+	'Payout Create\'s error output through **Wait** and **Resolve Outcome** into a **Switch** on',
+	'`paymentOutcome`.',
+	'',
+];
+
 export function errorsPage() {
 	const { ERROR_EXPLANATIONS, explainStatus } = loadBuilt('errorCodes.js');
 	const { ERROR_ACTIONS } = loadBuilt('errorActions.js');
@@ -118,6 +156,9 @@ export function errorsPage() {
 		'',
 		`![${picture('money-error.png')}](images/money-error.png)`,
 		'',
+		'An `unknown` item can be looked up by the node itself, with **Payment → Resolve Outcome**: see',
+		'[Resolving an unknown outcome](#resolving-an-unknown-outcome).',
+		'',
 		"Before any workflow runs, the credential's **Test** says why a key fails (unknown or",
 		'replaced key, removed member, disabled company, missing permission, wrong base URL or',
 		'Environment) instead of n8n\'s bare "Authorization failed":',
@@ -150,7 +191,7 @@ export function errorsPage() {
 	for (const status of [400, 401, 403, 404, 409, 410, 422, 429, 500, 502, 503]) {
 		lines.push(`| ${status} | ${cell(explainStatus(status))} |`);
 	}
-	lines.push('');
+	lines.push('', ...RESOLVING);
 	return lines.join('\n');
 }
 

@@ -172,6 +172,9 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	PHONE_MAX: 'the E.164 length of a phone number (as in evidence.ts); the docs name no count',
+	LOOK_AGAIN_MINUTES:
+		"Resolve Outcome's lookAgainAt carries the time itself; the docs say only a few minutes",
 	RETRY_STATUSES: 'HTTP statuses: the docs name each status with what it means, not a count',
 	NOT_PAID_STATUSES: 'a status range; docs/errors.md is generated from the error tables',
 	TEST_TIMEOUT_MS: 'inside the credential test; the docs say only that the test answers',

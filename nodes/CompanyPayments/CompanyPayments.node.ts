@@ -87,6 +87,11 @@ export class CompanyPayments implements INodeType {
 						description: 'Quotes and orders paid from QR codes',
 					},
 					{
+						name: 'Payment',
+						value: 'payment',
+						description: 'Any payment of the node: resolve an outcome that came out unknown',
+					},
+					{
 						name: 'Payout',
 						value: 'payout',
 						description: 'RUB payouts to a card or phone number',

@@ -7,6 +7,7 @@ import { dispute } from './dispute';
 import { invite } from './invite';
 import { member } from './member';
 import { order } from './order';
+import { payment } from './payment';
 import { payout } from './payout';
 import type { ResourceDefinition } from './types';
 import { userWallet } from './userWallet';
@@ -45,6 +46,7 @@ const registry: Array<{ resource: ResourceDefinition; defaults: ResourceDefaults
 	{ resource: company, defaults: { operation: 'getProfile' } },
 	{ resource: card, defaults: { operation: 'getMany', legacy: changedFrom('request') } },
 	{ resource: payout, defaults: { operation: 'get' } },
+	{ resource: payment, defaults: { operation: 'resolveOutcome' } },
 ];
 
 export const resources: ResourceDefinition[] = registry.map((entry) => entry.resource);

@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import nock from 'nock';
 
+import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import type { OperationDefinition } from '../../nodes/CompanyPayments/types';
@@ -291,6 +292,8 @@ const BY_NAME: Record<string, unknown> = {
 	updateFields: { role: 'member', webhookUrl: 'https://n8n.example.com/webhook/x' },
 	agentMayMoveMoney: true,
 	paymentReference: 'INV-1042',
+	// Resolve Outcome's input: an unknown Payout Cancel item, looked up by its payout ID.
+	unknownItem: UNKNOWN_ITEM_EXAMPLE,
 };
 
 function valueFor(property: INodeProperties): unknown {

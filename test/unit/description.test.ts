@@ -26,6 +26,7 @@ const EXPECTED: Record<string, string[]> = {
 		'recharge',
 	],
 	payout: ['get', 'cancel', 'create', 'getMany'],
+	payment: ['resolveOutcome'],
 	member: ['getMany', 'update', 'remove'],
 	invite: ['create', 'getMany', 'revoke', 'preview', 'accept'],
 	company: ['getProfile', 'updateProfile', 'regenerateApiKey', 'rotateWebhookSecret', 'login'],
@@ -35,7 +36,7 @@ const description = new CompanyPayments().description;
 const properties = description.properties;
 
 /** Operations a resource may preselect: they only read, and reveal nothing sensitive. */
-const READ_ONLY_DEFAULTS = ['get', 'getMany', 'getBalance', 'getProfile'];
+const READ_ONLY_DEFAULTS = ['get', 'getMany', 'getBalance', 'getProfile', 'resolveOutcome'];
 
 /** What version 1 preselected; its saved workflows rely on it. Never change this table. */
 const VERSION_1_DEFAULTS: Record<string, string> = {

@@ -3,6 +3,7 @@ import mcpPaymentsServer from '../../examples/mcp-payments-server.json';
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import payoutRefundsAndAmlAlerts from '../../examples/payout-refunds-and-aml-alerts.json';
 import queueModeOnce from '../../examples/queue-mode-once-with-redis-node.json';
+import resolveUnknownPayout from '../../examples/resolve-unknown-payout.json';
 import supportAgentDispute from '../../examples/support-agent-dispute.json';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { toolCatalog } from '../../nodes/CompanyPayments/tool';
@@ -20,6 +21,7 @@ const EXAMPLES: Array<[string, { nodes: ExampleNode[] }]> = [
 	['pay-qr-code-from-form', payQrCodeFromForm],
 	['payout-refunds-and-aml-alerts', payoutRefundsAndAmlAlerts],
 	['queue-mode-once-with-redis-node', queueModeOnce],
+	['resolve-unknown-payout', resolveUnknownPayout],
 	['support-agent-dispute', supportAgentDispute],
 ];
 
@@ -135,5 +137,34 @@ describe('example mcp-payments-server', () => {
 						?.kind === 'money',
 			),
 		).toBe(true);
+	});
+});
+
+describe('example resolve-unknown-payout', () => {
+	const nodes = resolveUnknownPayout.nodes as unknown as ExampleNode[];
+	const connections = resolveUnknownPayout.connections as Record<
+		string,
+		Record<string, Array<Array<{ node: string }>>>
+	>;
+	const next = (name: string, output = 0) => connections[name]?.main?.[output]?.[0]?.node;
+
+	it('takes the error output of the payout through Wait to Resolve Outcome, then a Switch on paymentOutcome', () => {
+		const create = nodes.find((node) => node.name === 'Create payout') as ExampleNode & {
+			onError?: string;
+		};
+		expect(create.onError).toBe('continueErrorOutput');
+		const wait = nodes.find((node) => node.name === next('Create payout', 1));
+		expect(wait?.type).toBe('n8n-nodes-base.wait');
+		const resolve = nodes.find((node) => node.name === next(wait!.name));
+		expect(resolve?.parameters).toMatchObject({
+			resource: 'payment',
+			operation: 'resolveOutcome',
+			unknownItem: '={{ $json }}',
+		});
+		const outcome = nodes.find((node) => node.name === next(resolve!.name));
+		expect(outcome?.type).toBe('n8n-nodes-base.switch');
+		const rules = (outcome!.parameters.rules as { values: Array<{ outputKey: string }> }).values;
+		expect(rules.map((rule) => rule.outputKey)).toEqual(['paid', 'not_paid', 'unknown']);
+		expect(connections[outcome!.name].main).toHaveLength(3);
 	});
 });

@@ -29,6 +29,7 @@ import type {
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
 import { createContext } from './helpers/n8n';
 
 const nodeType = new CompanyPayments();
@@ -203,6 +204,10 @@ function example(property: INodeProperties, choice: (name: string) => number): u
 					return [group.name, property.typeOptions?.multipleValues ? [entry] : entry];
 				}),
 			);
+		case 'json':
+			// The one JSON field, Resolve Outcome's Unknown Item: its default is an expression
+			// ({{ $json }}) only n8n evaluates, so its module's example is the valid value.
+			return property.name === 'unknownItem' ? UNKNOWN_ITEM_EXAMPLE : property.default;
 		default:
 			return property.default;
 	}

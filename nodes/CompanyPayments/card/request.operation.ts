@@ -9,7 +9,7 @@ import {
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
 import { carriedIdentity, markOutcome, moneyWrite, runsAsAgentTool } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { MoneyContract, Settled } from '../../shared/money';
 import { apiRequest, serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
@@ -138,6 +138,37 @@ function requestedExternalId(ctx: IExecuteFunctions, itemIndex: number): string 
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 
+/** Card states reached only through a request that was made (its reserve taken). */
+const REQUESTED_CARD = ['requested', 'assigned', 'closing', 'closed', 'retired'];
+
+/**
+ * What a card found by the request's External ID proves of Card Request (Resolve Outcome). A card
+ * that carries it was requested; a `failed` card (the issuer could not issue) does not say whether
+ * its reserve was released (the document is silent), so it stays unknown.
+ */
+function cardRequested(record: IDataObject): Settled {
+	const status = String(record.status);
+	if (status === 'requested') {
+		return {
+			outcome: 'paid',
+			why: 'The card request was made: its card is queued (status requested) and its reserve is held until a card is in stock (card.assigned).',
+		};
+	}
+	if (REQUESTED_CARD.includes(status)) {
+		return {
+			outcome: 'paid',
+			why: `The card request was made and a card issued (status ${status}): its opening fee and deposit were reserved.`,
+		};
+	}
+	return {
+		outcome: 'unknown',
+		why:
+			status === 'failed'
+				? 'The card request was made, but the issuer could not issue the card (status failed); the document does not say whether its reserve was released: check frozenBalance.'
+				: `The card was found in status "${status}", which the document does not list.`,
+	};
+}
+
 /**
  * Reserves the card's opening fee and minimum deposit. The document requires a key ("unique per
  * attempt") but promises no stored answer for a repeat. The card carries an External ID (unique
@@ -174,6 +205,12 @@ const money: MoneyContract = {
 			itemIndex,
 		});
 		return card as IDataObject;
+	},
+	resolve: {
+		find: 'identity',
+		state: cardRequested,
+		notFound:
+			'No card carries this External ID. A request that is still pending keeps its External ID on the request, which no documented listing shows, until a card is issued (the card.assigned event), so its absence does not prove it was not made.',
 	},
 };
 

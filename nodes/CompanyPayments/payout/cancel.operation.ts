@@ -3,10 +3,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import { moneyWrite, outcomeUnknownError } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { MoneyContract, Settled } from '../../shared/money';
+import { apiRequest } from '../../shared/transport';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
-import { withFundsReturned } from './fundsReturned';
+import { fundsReturned, withFundsReturned } from './fundsReturned';
 import { CONFLICT, MONEY } from '../common/words';
 
 /** Returns money to the balance; the document promises no replay by key for it. */
@@ -17,7 +19,48 @@ const money: MoneyContract = {
 	replayByKey: false,
 	key: 'perItem',
 	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
+	async read(ctx, itemIndex, record) {
+		const payout = await apiRequest.call(ctx, {
+			method: 'GET',
+			path: `${ENDPOINTS.payouts}/${segment(String(record.id))}`,
+			itemIndex,
+		});
+		return withFundsReturned(payout as IDataObject);
+	},
+	resolve: { find: { detail: 'payoutId' }, state: cancelled, notFound: 'The payout was not found.' },
 };
+
+/**
+ * What the payout proves of a Cancel sent to it (Resolve Outcome). The document's one cancel
+ * transition moves a waiting_trader payout to fail with failReason cancelled_by_merchant, and the
+ * cancel answers with the payout: so that state is a cancel carried out, and any other state is a
+ * cancel that did not act (cancelling again is harmless: PAYOUT_NOT_CANCELABLE).
+ */
+function cancelled(record: IDataObject): Settled {
+	const status = String(record.status);
+	const reason = String(record.failReason ?? 'not given');
+	if (status === 'fail' && record.failReason === 'cancelled_by_merchant') {
+		return {
+			outcome: 'paid',
+			why: `The payout was cancelled: status fail, failReason cancelled_by_merchant${fundsReturned(record) ? ', its money back (refundedAt)' : '; its money is back once refundedAt is set'}.`,
+		};
+	}
+	const words: Record<string, string> = {
+		pending: 'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
+		waiting_trader:
+			'status still waiting_trader: a cancel carried out moves it to fail at once, so this one was not carried out; cancelling again is harmless',
+		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
+		success: 'the payout was made (status success): the cancel was not carried out',
+		fail: `the payout failed for another reason (failReason ${reason}), not by this cancel`,
+	};
+	const why = words[status];
+	return why
+		? { outcome: 'not_paid', why: `The cancel did not act: ${why}.` }
+		: {
+				outcome: 'unknown',
+				why: `The payout was found in status "${status}", which the document does not list.`,
+			};
+}
 
 export const cancel: OperationDefinition = {
 	value: 'cancel',

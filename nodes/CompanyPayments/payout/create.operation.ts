@@ -9,11 +9,11 @@ import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
 import { carriedIdentity, moneyWrite } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { MoneyContract, Settled } from '../../shared/money';
 import { optionalText, requireAmount, segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { withFundsReturned } from './fundsReturned';
+import { fundsReturned, withFundsReturned } from './fundsReturned';
 import { readRequisite } from './requisite';
 import { maskRequisite } from '../../shared/gate';
 import { CONFLICT, MONEY } from '../common/words';
@@ -87,6 +87,41 @@ function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undef
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 
+/** The payout states in which it was created and charged, and may still be on its way. */
+const CHARGED = ['pending', 'waiting_trader', 'in_progress', 'success'];
+
+/**
+ * What a payout found again proves of the Create that made it (Resolve Outcome). It exists, so it
+ * was made; the document gives no state in which a created payout moved no money for good: a
+ * failed payout's money comes back only with `refundedAt`, and even then a refunded payout may
+ * return to success and be charged again (payout.recharged). So `fail` stays unknown.
+ */
+function payoutCreated(record: IDataObject): Settled {
+	const status = String(record.status);
+	if (CHARGED.includes(status)) {
+		return {
+			outcome: 'paid',
+			why:
+				status === 'success'
+					? 'The payout was made: status success.'
+					: `The payout was created and the company balance charged: status ${status}, on its way to the recipient.`,
+		};
+	}
+	const reason = `failReason ${String(record.failReason ?? 'not given')}`;
+	if (status === 'fail') {
+		return {
+			outcome: 'unknown',
+			why: fundsReturned(record)
+				? `The payout was created and failed (${reason}), and its money came back (refundedAt). The document lets a refunded payout return to success and be charged again (payout.recharged), so whether it ends paid is not known.`
+				: `The payout was created and failed (${reason}), but refundedAt is not set: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
+		};
+	}
+	return {
+		outcome: 'unknown',
+		why: `The payout was found in status "${status}", which the document does not list.`,
+	};
+}
+
 /**
  * Payout Create's money contract. The endpoint is not shown, so no replay by key is promised:
  * sent once per key by this process. A payout carries an External ID: as a tool it is the
@@ -150,6 +185,12 @@ const money: MoneyContract = {
 			itemIndex,
 		});
 		return withFundsReturned(answer as IDataObject);
+	},
+	resolve: {
+		find: 'identity',
+		state: payoutCreated,
+		notFound:
+			'No payout carries this External ID. The payout listing is not in the interface document (its path and its externalId filter are the node\'s assumption), and a payout made a moment ago may not be listed yet, so its absence does not prove it was not made.',
 	},
 };
 

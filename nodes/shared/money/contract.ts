@@ -64,4 +64,29 @@ export interface MoneyContract extends MoneyWrite {
 	 * detail: a detail still not shown is no evidence (evidence.ts).
 	 */
 	read?: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
+	/**
+	 * How Resolve Outcome finds the record this write made or acted on, from what an unknown item
+	 * carries (its sent write), and what that record's state proves (resolve.ts). Without it the
+	 * write carries nothing to look it up by, and its outcome stays unknown.
+	 */
+	resolve?: MoneyResolve;
+}
+
+/** What the state of the record a write made or acted on proves of the write. */
+export interface Settled {
+	outcome: PaymentOutcome;
+	/** Why, in plain words, from the record's own fields. */
+	why: string;
+}
+
+export interface MoneyResolve {
+	/**
+	 * `identity`: the records carrying the identity it was sent with (the contract's `lookup`), each
+	 * read in full; `{ detail }`: the one record the named detail is the ID of (the contract's `read`).
+	 */
+	find: 'identity' | { detail: string };
+	/** What a record that is this write (every detail shown and agreeing) proves by its state. */
+	state: (record: IDataObject) => Settled;
+	/** What finding no record leaves open, and why that is not proof it was not made. */
+	notFound: string;
 }

@@ -5,7 +5,14 @@
  * attempts it reports (outcome.ts). Evidence of a payment (evidence.ts) and payment references
  * of tools (reference.ts) read the same contract. The transport (../transport) knows none of it.
  */
-export type { MoneyContract, MoneyDetail, MoneyWrite, PaymentOutcome } from './contract';
+export type {
+	MoneyContract,
+	MoneyDetail,
+	MoneyResolve,
+	MoneyWrite,
+	PaymentOutcome,
+	Settled,
+} from './contract';
 export {
 	EVIDENCE_RULES,
 	answerDiffers,
@@ -46,3 +53,6 @@ export { checkDetails, conflictError, lookUpPayment, unprovenError } from './ref
 export type { Found } from './reference';
 export { forgetAllSentWrites, moneyWrite } from './write';
 export type { MoneyCall } from './write';
+export { LOOK_AGAIN_MINUTES, readSentWrite, resolveSentWrite } from './resolve';
+export type { Resolution, SentWrite } from './resolve';
+export { compareSentDetail, readSentDetails } from './sentEvidence';
