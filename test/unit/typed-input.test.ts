@@ -216,10 +216,16 @@ function example(property: INodeProperties, choice: (name: string) => number): u
 // ---------------------------------------------------------------------------------------------
 // Running the node against a stand-in service that answers every request with success.
 
-/** One answer that every operation accepts: a record, a quote, an issued card and an empty list. */
+/**
+ * One answer that every operation accepts: a record, a quote, an issued card and an empty list.
+ * The quote shows its amount and merchant, and the order the same: Pay QR Code proves an order is
+ * this quote's payment by them (a quote that shows neither leaves the outcome unknown).
+ */
 const ANSWER = {
 	id: 'rec_typed_1',
 	status: 'assigned',
+	amountRub: 1500,
+	merchantName: 'Typed input shop',
 	ok: true,
 	card: { id: 'card_typed_1', status: 'assigned' },
 	records: [],
