@@ -291,7 +291,7 @@ async function pollOnce(
 			if (wanted && (status === null || !wanted.has(status))) continue;
 			found.push({
 				items: list
-					.changes(record, before)
+					.changes(record, before, polledAt)
 					.map((change) => item(change, list.kind, polledAt, before ?? null)),
 				at,
 				created: when.created,
@@ -309,7 +309,7 @@ async function pollOnce(
 		}
 		next.lists[list.kind] = states;
 		if (manual && newest) {
-			const sample = list.changes(newest.record, undefined);
+			const sample = list.changes(newest.record, undefined, polledAt);
 			const change = sample[sample.length - 1];
 			samples.push(item(change, list.kind, polledAt, null));
 		}

@@ -310,7 +310,7 @@ export async function receive(
 	json.deliveryId = deliveryId;
 	json.receivedAt = new Date(now).toISOString();
 	json.deduplicationChecked = deliveryId !== null;
-	json.changeKey = webhookChangeKey(event, payload ?? {});
+	json.changeKey = webhookChangeKey(event, payload ?? {}, deliveryId);
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
 	if (options.includeHeaders === true) json.headers = outputHeaders(headers);

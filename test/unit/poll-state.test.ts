@@ -32,6 +32,11 @@ function remembered(staticData: IDataObject, list = 'payouts'): Record<string, s
 	>;
 }
 
+/** A time as it stands in a change key (`:` escaped, shared/identity.ts). */
+function keyPart(value: unknown): string {
+	return String(value).replace(/:/g, '%3A');
+}
+
 describe('first poll', () => {
 	it('takes a baseline and emits nothing', async () => {
 		const record = service.add('payouts', payout({ status: 'fail', refundedAt: daysAgo(1) }));
@@ -223,7 +228,7 @@ describe('a failed poll', () => {
 		service.failing.clear();
 		const next = await runPoll({ parameters, staticData });
 		expect(next.items!.map((item) => item.changeKey)).toEqual([
-			`payout:company:${record.id}:fail:refunded`,
+			`payout:company:${record.id}:fail:refunded:refundedAt:${keyPart(record.refundedAt)}`,
 		]);
 	});
 
@@ -300,7 +305,7 @@ describe('Fetch Test Event (manual mode)', () => {
 			mode: 'manual',
 		});
 		expect(manual.items!.map((item) => item.changeKey)).toEqual([
-			`payout:company:${latest.id}:success`,
+			`payout:company:${latest.id}:success:completedAt:${keyPart(latest.completedAt)}`,
 			'dispute:company:d-9:resolved:refund',
 		]);
 		expect(manual.staticData[STATE_KEY]).toBeUndefined();
@@ -318,13 +323,14 @@ describe('polls of one node in one n8n process', () => {
 		const record = service.add('payouts', payout());
 		const first = await runPoll({ parameters: { watch: ['payouts'] } });
 		record.status = 'success';
+		record.completedAt = daysAgo(0);
 		// Two polls at once, each from its own copy of the static data (as after a reload).
 		const [a, b] = await Promise.all([
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 		]);
 		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
-			`payout:company:${record.id}:success`,
+			`payout:company:${record.id}:success:completedAt:${keyPart(record.completedAt)}`,
 		]);
 	});
 
