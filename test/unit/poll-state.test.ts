@@ -398,3 +398,66 @@ describe('emit order', () => {
 		}
 	});
 });
+
+// Outside read F5: the state belongs to the company the credential names (its Base URL and API
+// key), not only to the workflow and node. Another company is a new baseline, said in a log line.
+describe('the state of one company', () => {
+	const OTHER_KEY = 'dummy-other-company-key-7Qx2Lm9';
+	const credentials = (apiKey: string) => ({
+		environment: 'staging',
+		baseUrl: BASE_URL,
+		apiKey,
+		webhookSecret: '',
+	});
+
+	it('a credential of another company: a new baseline that emits nothing existing, said in a log line', async () => {
+		for (let i = 0; i < 3; i++) service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		expect(first.items).toBeNull();
+		const switched = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(switched.items).toBeNull();
+		expect(switched.warnings.join('\n')).toMatch(/another company or Base URL.*new baseline/);
+		expect(switched.warnings.join('\n')).not.toContain(OTHER_KEY);
+		// Neither key is kept, in any form a reader could use.
+		const stored = JSON.stringify(switched.staticData);
+		expect(stored).not.toContain(OTHER_KEY);
+		expect(stored).not.toContain(API_KEY);
+		// From now on, changes of this company are emitted as before.
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(switched.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
+	});
+
+	it('with Emit Existing on, the new company’s records are emitted once', async () => {
+		for (let i = 0; i < 3; i++) service.add('payouts', payout());
+		const parameters = { watch: ['payouts'], options: { emitExisting: true } };
+		const first = await runPoll({ parameters });
+		expect(first.items).toHaveLength(3);
+		const switched = await runPoll({
+			parameters,
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(switched.items).toHaveLength(3);
+	});
+
+	it('the same company polled again: no new baseline; a state saved before companies were kept is adopted', async () => {
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const older = roundTrip(first.staticData);
+		delete (older[STATE_KEY] as IDataObject).company;
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({ parameters: { watch: ['payouts'] }, staticData: older });
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
+	});
+});
