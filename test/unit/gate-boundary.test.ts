@@ -4,7 +4,7 @@
 // and the model's door, in a free text (a payout's comment), an unknown field and a log line.
 import type { IDataObject } from 'n8n-workflow';
 
-import { gateJson, gateText } from '../../nodes/shared/gate';
+import { gateJson, gateText, learnFromRequest, openRun } from '../../nodes/shared/gate';
 import type { Audience } from '../../nodes/shared/gate';
 
 const CARD = '4111111111111111';
@@ -109,4 +109,31 @@ describe('F10: hex identifiers in free text are never altered for the model', ()
 		expect(out).not.toContain('4081781009991');
 		expect(out).toContain('call ');
 	});
+});
+
+describe('F7: a card number the run knows by value (no checksum), grouped and URL-encoded', () => {
+	const KNOWN = '2200123456789012';
+	const grouped = (gap: string) => (KNOWN.match(/.{4}/g) ?? []).join(gap);
+
+	it.each(['%20', '+', '%C2%A0', '%2520', '%2D'])(
+		'separator %s in a link of an error body: hidden for user and model',
+		(gap) => {
+			const run = {};
+			openRun(run);
+			learnFromRequest(run, {
+				method: 'POST',
+				path: '/payouts',
+				body: { requisiteType: 'card', requisite: KNOWN, amountRub: 1000 },
+			});
+			const body = {
+				errorCode: 'PAYOUT_REQUISITE_INVALID',
+				message: `Реквизит ${grouped(' ')} недействителен`,
+				details: { check: `https://bank.example/v?card=${grouped(gap)}&x=1` },
+			};
+			for (const audience of AUDIENCES) {
+				const out = JSON.stringify(gateJson(run, body, audience));
+				expect(recoverable(out)).not.toContain(KNOWN.slice(0, 12));
+			}
+		},
+	);
 });
