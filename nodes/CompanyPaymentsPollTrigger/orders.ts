@@ -1,4 +1,4 @@
-import { changeKey, COMPANY_SCOPE } from '../shared/changeKey';
+import { changeKey, COMPANY_SCOPE, orderParts, pollSeen } from '../shared/changeKey';
 import type { WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -13,13 +13,17 @@ export const orders: WatchedList = {
 	query: () => ({}),
 	status: (record) => recordText(record.status),
 	state: (record) => recordText(record.status),
-	changes(record) {
+	changes(record, _previous, polledAt) {
 		const id = recordText(record.id) as string;
 		const status = recordText(record.status) as string;
 		return [
 			{
 				event: 'order.status_changed',
-				changeKey: changeKey('order', COMPANY_SCOPE, [id, status]),
+				changeKey: changeKey(
+					'order',
+					COMPANY_SCOPE,
+					orderParts(id, status, record, pollSeen(polledAt)),
+				),
 				fields: {
 					orderId: id,
 					walletOrderId: field(record, 'walletOrderId'),

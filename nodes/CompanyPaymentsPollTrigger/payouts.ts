@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	changeKey,
 	COMPANY_SCOPE,
-	payoutChangeTime,
 	payoutParts,
+	pollSeen,
 	payoutState,
 	rechargeParts,
 } from '../shared/changeKey';
@@ -69,15 +69,20 @@ export const payouts: WatchedList = {
 		const status = recordText(record.status);
 		return status === null ? null : payoutState(status, payoutRefunded(record));
 	},
-	changes(record, previous) {
+	changes(record, previous, polledAt) {
 		const id = recordText(record.id) as string;
 		const status = recordText(record.status) as string;
 		const refunded = payoutRefunded(record);
+		const seen = pollSeen(polledAt);
 		const fields = webhookFields(record);
 		const out: Change[] = [
 			{
 				event: 'payout.status_changed',
-				changeKey: changeKey('payout', COMPANY_SCOPE, payoutParts(id, status, refunded)),
+				changeKey: changeKey(
+					'payout',
+					COMPANY_SCOPE,
+					payoutParts(id, status, refunded, record, seen),
+				),
 				fields,
 			},
 		];
@@ -91,7 +96,7 @@ export const payouts: WatchedList = {
 		) {
 			out.push({
 				event: 'payout.recharged',
-				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id, payoutChangeTime(record))),
+				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id, record, seen)),
 				fields,
 			});
 		}

@@ -6,6 +6,7 @@ import { gateLogger } from '../shared/gate';
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
+import { runAccount } from '../shared/transport';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
 import { companyDeposits, userDeposits } from './deposits';
@@ -22,7 +23,14 @@ import type { StatusList } from '../shared/contract/statuses';
 import { normaliseStatus } from '../shared/contract/statuses';
 import { readWindow } from './read';
 import type { PollState } from './state';
-import { newestState, oneAtATime, readState, rememberState, STATE_KEY } from './state';
+import {
+	companyOfCredential,
+	newestState,
+	oneAtATime,
+	readState,
+	rememberState,
+	STATE_KEY,
+} from './state';
 import type { Change, WatchedList, WatchKind } from './types';
 
 const DAY_MS = 86_400_000;
@@ -228,11 +236,23 @@ async function pollOnce(
 	const api = Object.create(ctx) as ApiContext;
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = readState(staticData[STATE_KEY]);
-	const previous = cacheKey ? newestState(cacheKey, stored) : stored;
+	const saved = cacheKey ? newestState(cacheKey, stored) : stored;
+	// The state is the company's the credential names: another Base URL or key (another company,
+	// staging and production) starts a new baseline. A state saved before companies were kept is
+	// adopted by the company polling now.
+	const { baseUrl, account } = await runAccount(api);
+	const company = companyOfCredential(baseUrl, account);
+	const otherCompany = saved?.company !== undefined && saved.company !== company;
+	const previous = otherCompany ? undefined : saved;
+	if (otherCompany) {
+		gateLogger(ctx).warn(
+			`Company Payments Poll Trigger: the credential now names another company or Base URL (${baseUrl}) than the last poll; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+		);
+	}
 	const now = Date.now();
 	const polledAt = new Date(now).toISOString();
 	const cutoffMs = now - settings.windowDays * DAY_MS;
-	const next: PollState = { v: 1, seq: (previous?.seq ?? 0) + 1, lists: {} };
+	const next: PollState = { v: 1, seq: (saved?.seq ?? 0) + 1, lists: {}, company };
 	const items: INodeExecutionData[] = [];
 	const samples: INodeExecutionData[] = [];
 
@@ -291,7 +311,7 @@ async function pollOnce(
 			if (wanted && (status === null || !wanted.has(status))) continue;
 			found.push({
 				items: list
-					.changes(record, before)
+					.changes(record, before, polledAt)
 					.map((change) => item(change, list.kind, polledAt, before ?? null)),
 				at,
 				created: when.created,
@@ -309,7 +329,7 @@ async function pollOnce(
 		}
 		next.lists[list.kind] = states;
 		if (manual && newest) {
-			const sample = list.changes(newest.record, undefined);
+			const sample = list.changes(newest.record, undefined, polledAt);
 			const change = sample[sample.length - 1];
 			samples.push(item(change, list.kind, polledAt, null));
 		}

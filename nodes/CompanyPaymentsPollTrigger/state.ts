@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type { WatchKind } from './types';
 import { isObject } from '../shared/contract/guards';
 
@@ -17,6 +19,23 @@ export interface PollState {
 	seq: number;
 	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
 	balanceBelow?: boolean;
+	/**
+	 * The company the state belongs to (companyOfCredential): a digest of the credential's Base
+	 * URL and API key, never the key. Absent in a state saved before it was kept (adopted).
+	 */
+	company?: string;
+}
+
+/**
+ * Which company a credential names, as the state keeps it: the first 16 hex digits of the
+ * SHA-256 of its Base URL and what it authenticates with. Another Base URL (staging and
+ * production) or another key (another company) is another company; the key cannot be read back.
+ */
+export function companyOfCredential(baseUrl: string, account: string): string {
+	return createHash('sha256')
+		.update(`poll-state\n${baseUrl}\n${account}`)
+		.digest('hex')
+		.slice(0, 16);
 }
 
 /** Reads the stored state; anything unreadable counts as "nothing polled yet". */
@@ -34,6 +53,7 @@ export function readState(value: unknown): PollState | undefined {
 	const seq = typeof value.seq === 'number' && Number.isFinite(value.seq) ? value.seq : 0;
 	const state: PollState = { v: 1, seq, lists };
 	if (typeof value.balanceBelow === 'boolean') state.balanceBelow = value.balanceBelow;
+	if (typeof value.company === 'string') state.company = value.company;
 	return state;
 }
 

@@ -54,8 +54,12 @@ export interface WatchedList {
 	state(record: IDataObject): string | null;
 	/** The status the Statuses filter matches (legacy values normalised). */
 	status(record: IDataObject): string | null;
-	/** The items for a record (its `id` set to its ID) now in `state`, previously in `previous` (undefined: not seen before). */
-	changes(record: IDataObject, previous: string | undefined): Change[];
+	/**
+	 * The items for a record (its `id` set to its ID) now in `state`, previously in `previous`
+	 * (undefined: not seen before), seen by the poll at `polledAt` (names a change whose repeat no
+	 * field of the record tells: shared/changeKey.ts whenParts).
+	 */
+	changes(record: IDataObject, previous: string | undefined, polledAt: string): Change[];
 }
 
 /** A field of a record, or null when it is missing (the webhook bodies show nulls, not gaps). */

@@ -4,7 +4,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../shared/contract/assumptions';
 import { gateLogger } from '../shared/gate';
 import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../shared/transport';
-import { credentialSecrets, currentSecret, fingerprint, readRotatedSecret } from './signature';
+import {
+	credentialSecrets,
+	currentSecret,
+	fingerprint,
+	openRotated,
+	readRotatedSecret,
+	sealSecret,
+} from './signature';
 import type { RotatedSecret } from './signature';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 import { isObject } from '../shared/contract/guards';
@@ -212,7 +219,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	if (!rotateEnabled(this) || this.getMode() === 'manual') return true;
 
 	const credential = credentialSecrets(await this.getCredentials(CREDENTIAL_NAME));
-	const secretBefore = currentSecret(credential, readRotatedSecret(data[ROTATED_SECRET_KEY]));
+	const secretBefore = currentSecret(
+		credential,
+		openRotated(readRotatedSecret(data[ROTATED_SECRET_KEY]), credential),
+	);
 	const rotated = await attempt(rotateSecret(this));
 	if (!rotated.ok) {
 		const undo = await attempt(setCompanyUrl(this, previousUrl));
@@ -232,9 +242,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			`Setting it back to ${show(previousUrl)} failed too (${undo.error.message}). Set the webhook URL in the company profile yourself.`,
 		);
 	}
+	// Sealed with the credential's API key (signature.ts): never in clear in the static data.
 	const secret: RotatedSecret = {
-		current: rotated.value,
-		previous: secretBefore,
+		current: sealSecret(rotated.value, credential.sealKey),
+		previous: sealSecret(secretBefore, credential.sealKey),
 		rotatedAt: Date.now(),
 		credentialFingerprint: fingerprint(credential.secret),
 	};
@@ -246,11 +257,13 @@ export async function create(this: IHookFunctions): Promise<boolean> {
  * delete: when the company still points at this trigger, puts back the URL it had before the
  * trigger registered itself (or clears it when there was none, or when the trigger did not set
  * it itself). A URL someone else set since is left alone. If this fails, the error says that
- * the company still points at the deactivated workflow. The rotated secret stays in the
- * static data: the company keeps signing with it.
+ * the company still points at the deactivated workflow. A secret the trigger rotated is
+ * forgotten: nothing verifies deliveries while the workflow is inactive, and activating it again
+ * with "Rotate Webhook Secret" rotates anew (without it, set the Webhook Secret in the credential).
  */
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
+	delete data[ROTATED_SECRET_KEY];
 	const registration = readRegistration(data[REGISTRATION_KEY]);
 	if (!registration && !registerEnabled(this)) return true;
 	const url = registration?.url ?? triggerUrl(this);

@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { gateLogger } from '../shared/gate';
+import { gateLogger, rememberSecret } from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
@@ -16,6 +16,7 @@ import type { CredentialSecrets, RawBody } from './signature';
 import {
 	candidateKeys,
 	credentialSecrets,
+	openRotated,
 	isSignature,
 	readRotatedSecret,
 	SIGNATURE_HEADER,
@@ -248,8 +249,12 @@ export async function receive(
 	const keyOptions = { allowEmptyKey: options.allowEmptyKey === true, graceMs, now };
 	const cacheKey = secretCacheKey(this, node.id);
 	const read = async () => await readSecrets(this);
-	const keysOf = (secrets: CredentialSecrets | undefined) =>
-		candidateKeys(secrets, rotated, keyOptions);
+	const keysOf = (secrets: CredentialSecrets | undefined) => {
+		const opened = openRotated(rotated, secrets);
+		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
+		for (const secret of [opened?.current, opened?.previous]) rememberSecret(this, secret, true);
+		return candidateKeys(secrets, opened, keyOptions);
+	};
 	const verifies = (candidates: ReturnType<typeof keysOf>) =>
 		candidates.length > 0 && verifyBody(raw, signature, candidates) !== undefined;
 	const kept = await secretCache.get(cacheKey, now, read);
@@ -310,7 +315,7 @@ export async function receive(
 	json.deliveryId = deliveryId;
 	json.receivedAt = new Date(now).toISOString();
 	json.deduplicationChecked = deliveryId !== null;
-	json.changeKey = webhookChangeKey(event, payload ?? {});
+	json.changeKey = webhookChangeKey(event, payload ?? {}, deliveryId);
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
 	if (options.includeHeaders === true) json.headers = outputHeaders(headers);

@@ -1,4 +1,11 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import {
+	createCipheriv,
+	createDecipheriv,
+	createHash,
+	createHmac,
+	randomBytes,
+	timingSafeEqual,
+} from 'node:crypto';
 
 import { rememberCredential } from '../shared/gate';
 
@@ -110,6 +117,11 @@ export function normaliseSecret(value: unknown): string {
 export interface CredentialSecrets {
 	secret: string;
 	previous: string;
+	/**
+	 * The key a rotated secret is sealed with in the static data (sealSecret): derived from the
+	 * credential's API key, held in memory only. Empty when the credential has no key.
+	 */
+	sealKey?: string;
 }
 
 export function credentialSecrets(credentials: Record<string, unknown>): CredentialSecrets {
@@ -118,7 +130,67 @@ export function credentialSecrets(credentials: Record<string, unknown>): Credent
 	return {
 		secret: normaliseSecret(credentials.webhookSecret),
 		previous: normaliseSecret(credentials.previousWebhookSecret),
+		sealKey: sealKeyOf(credentials.apiKey),
 	};
+}
+
+/*
+ * A secret the trigger rotated itself is kept in the node's static data, which n8n saves in the
+ * workflow unencrypted and exports with it. n8n gives a community node no way to write a
+ * credential, so it is kept there sealed (AES-256-GCM) with a key derived from the credential's
+ * API key: the database, an export or a copy of the workflow hold only ciphertext, and whoever
+ * can open it holds the API key, with which they could rotate the secret anyway. A value saved
+ * in clear by an earlier version is still read (and sealed at the next rotation).
+ */
+const SEALED = 'sealed:v1:';
+
+function sealKeyOf(apiKey: unknown): string {
+	if (typeof apiKey !== 'string' || apiKey.trim() === '') return '';
+	return createHash('sha256')
+		.update(`company-payments webhook secret seal\n${apiKey.trim()}`)
+		.digest('hex');
+}
+
+/** `secret` sealed with `sealKey` (hex); the secret itself when there is no key to seal with. */
+export function sealSecret(secret: string, sealKey: string | undefined): string {
+	if (!sealKey) return secret;
+	const iv = randomBytes(12);
+	const cipher = createCipheriv('aes-256-gcm', Buffer.from(sealKey, 'hex'), iv);
+	const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	return `${SEALED}${[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.')}`;
+}
+
+/** A kept secret opened with `sealKey`; undefined when it was sealed with another key. */
+export function openSecret(value: string, sealKey: string | undefined): string | undefined {
+	if (!value.startsWith(SEALED)) return value;
+	if (!sealKey) return undefined;
+	const [iv, tag, body] = value
+		.slice(SEALED.length)
+		.split('.')
+		.map((part) => Buffer.from(part, 'base64url'));
+	try {
+		const decipher = createDecipheriv('aes-256-gcm', Buffer.from(sealKey, 'hex'), iv);
+		decipher.setAuthTag(tag);
+		return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The rotated secret as kept, opened with the credential's seal key: undefined when it cannot be
+ * opened (the credential now holds another API key, or could not be read).
+ */
+export function openRotated(
+	rotated: RotatedSecret | undefined,
+	credential: CredentialSecrets | undefined,
+): RotatedSecret | undefined {
+	if (!rotated) return undefined;
+	const current = openSecret(rotated.current, credential?.sealKey);
+	if (current === undefined) return undefined;
+	const previous =
+		rotated.previous === undefined ? undefined : openSecret(rotated.previous, credential?.sealKey);
+	return { ...rotated, current, previous };
 }
 
 /**

@@ -30,19 +30,29 @@ import { payoutFundsReturned } from './payoutFunds';
  * the user wallet (the document: "Deposits of user wallets use the same deposit events with an
  * additional `externalId`"; a user-wallet deposit record has it as a required field).
  *
- * A payout can be charged again more than once (recharged, refunded, recharged again: the
- * document allows it, "after a refund … charged again"). Each recharge is its own change, so its
- * key carries the time of the change as the body states it: `updatedAt` (a webhook body always
- * names it; a retried delivery of one event carries the same body, so the same key), else
- * `completedAt` (the document's Payout record has it; the poll trigger reads the record's
- * `updatedAt` when the service adds one, else this). Both triggers agree when the record carries
- * the time the event does; where it does not, one recharge may reach a workflow fed by both
- * twice, never zero times.
+ * Each real transition gets its own key, and a retried delivery of one event the same key (the
+ * open choice `repeatTransitions`, contract/choices.ts; docs/assumptions.md). A record can enter a
+ * state it had before: a payout refunded, charged again (`payout.recharged`), refunded again; an
+ * order confirmed after a dispute (`success` again) and disputed again. A key of a state that can
+ * repeat therefore carries the time of the change, from the first field of CHANGE_TIMES the body
+ * or record shows, under that field's name, so both triggers agree wherever they read the same
+ * field:
  *
- * Any other record that returns to a state it had before (an order confirmed after a dispute is
- * `success` again, a payout refunded a second time) gets the same key again: neither side can
- * tell the two apart from what the document gives both, so such a repeat is dropped by the
- * recipe. The docs say so.
+ * | state                     | time of the change, first shown                  | webhook shows  | Payout record shows |
+ * |---------------------------|--------------------------------------------------|----------------|---------------------|
+ * | payout success            | completedAt, updatedAt                           | both           | completedAt         |
+ * | payout fail, funds back   | refundedAt, updatedAt                            | updatedAt      | refundedAt          |
+ * | payout fail               | updatedAt                                        | updatedAt      | (none)              |
+ * | payout recharged          | updatedAt                                        | updatedAt      | (none)              |
+ * | order success, failed, disputed | (the document shows none on either side)  |                |                     |
+ *
+ * Where a side shows none of the fields, the key names what saw the change: the delivery
+ * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
+ * (its time) for the poll trigger. Such keys differ between the triggers, so a workflow fed by
+ * both may get that change twice, never zero times: a lost refund is worse than a duplicate
+ * item. States the document never shows twice (pending, waiting_trader, in_progress; an order's
+ * created, in_progress, expired_*; deposits, whose states run in lifecycle order) keep
+ * `id, status` and one key on both sides.
  *
  * Keys are computed from the values the service sent, before the output gate: the gate never
  * changes an identifier (a key is one), so two records never share a key because of a mask.
@@ -82,30 +92,83 @@ export function changeKey(
 	return identity(record, scope, parts);
 }
 
+/** What saw a change, for a state whose repeat no field tells: `delivery <id>` or `polled <time>`. */
+export type SeenBy = readonly [string, string] | null;
+
+export function deliverySeen(deliveryId: string | null): SeenBy {
+	return deliveryId === null ? null : ['delivery', deliveryId];
+}
+
+export function pollSeen(polledAt: string): SeenBy {
+	return ['polled', polledAt];
+}
+
+/** A state that can repeat, and the fields that can tell one entry into it from another, in order. */
+export const CHANGE_TIMES = {
+	'payout:success': ['completedAt', 'updatedAt'],
+	'payout:refunded': ['refundedAt', 'updatedAt'],
+	'payout:fail': ['updatedAt'],
+	'payout:recharged': ['updatedAt'],
+	'order:success': [],
+	'order:failed': [],
+	'order:disputed': [],
+} as const satisfies Record<string, readonly string[]>;
+export type RepeatingState = keyof typeof CHANGE_TIMES;
+
+function repeating(state: string): state is RepeatingState {
+	return Object.prototype.hasOwnProperty.call(CHANGE_TIMES, state);
+}
+
+/**
+ * The parts that tell one entry into `state` from another: the first time field `record` shows,
+ * under its name, else what saw it; none for a state the document never shows twice.
+ */
+export function whenParts(state: string, record: IDataObject, seen: SeenBy): string[] {
+	if (!repeating(state)) return [];
+	for (const name of CHANGE_TIMES[state]) {
+		const value = recordText(record[name]);
+		if (value !== null) return [name, value];
+	}
+	return seen === null ? [] : [...seen];
+}
+
 /** The state the poll trigger remembers for a payout: its status, and `+refunded` once the funds are back. */
 export function payoutState(status: string, fundsReturned: boolean): string {
 	return fundsReturned ? `${status}+refunded` : status;
 }
 
-/** The parts of a payout's key: id and status, and `refunded` once the funds are back. */
-export function payoutParts(id: string, status: string, fundsReturned: boolean): string[] {
-	return fundsReturned ? [id, status, 'refunded'] : [id, status];
-}
-
 /**
- * When a payout's change happened, as a webhook body or a Payout record states it: `updatedAt`,
- * else `completedAt`; null when it names neither.
+ * The parts of a payout's key: id and status, and `refunded` once the funds are back; then, with
+ * the body or record (`record`), the time of the change (whenParts).
  */
-export function payoutChangeTime(record: IDataObject): string | null {
-	return recordText(record.updatedAt) ?? recordText(record.completedAt);
+export function payoutParts(
+	id: string,
+	status: string,
+	fundsReturned: boolean,
+	record: IDataObject = {},
+	seen: SeenBy = null,
+): string[] {
+	const base = fundsReturned ? [id, status, 'refunded'] : [id, status];
+	const state = fundsReturned ? 'payout:refunded' : `payout:${status}`;
+	return [...base, ...whenParts(state, record, seen)];
 }
 
 /**
  * The parts of a payout's recharge (back to success after a refund, charged again): with the
  * time of the recharge, so that a second recharge is a second change.
  */
-export function rechargeParts(id: string, at: string | null = null): string[] {
-	return at === null ? [id, 'success', 'recharged'] : [id, 'success', 'recharged', at];
+export function rechargeParts(id: string, record: IDataObject = {}, seen: SeenBy = null): string[] {
+	return [id, 'success', 'recharged', ...whenParts('payout:recharged', record, seen)];
+}
+
+/** The parts of an order's key: id and status, and for a state that repeats what saw it. */
+export function orderParts(
+	id: string,
+	status: string,
+	record: IDataObject = {},
+	seen: SeenBy = null,
+): string[] {
+	return [id, status, ...whenParts(`order:${status}`, record, seen)];
 }
 
 /**
@@ -132,7 +195,12 @@ export function disputeParts(id: string, status: string, resolution: unknown): s
 	return res === null ? [id, status] : [id, status, res];
 }
 
-type KeyRule = (event: EventName, body: IDataObject, status: string | null) => string | null;
+type KeyRule = (
+	event: EventName,
+	body: IDataObject,
+	status: string | null,
+	seen: SeenBy,
+) => string | null;
 
 /** The record's ID, from the body field the event table names for this event. */
 function eventRecordId(event: EventName, body: IDataObject): string | null {
@@ -163,25 +231,28 @@ const depositRule = byStatus(
  * to `contract/events.ts` without a rule here does not compile.
  */
 const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
-	'order.status_changed': byStatus('order'),
+	'order.status_changed': (event, body, status, seen) => {
+		const id = eventRecordId(event, body);
+		return id && status
+			? changeKey('order', COMPANY_SCOPE, orderParts(id, status, body, seen))
+			: null;
+	},
 	'deposit.created': depositRule,
 	'deposit.completed': depositRule,
 	'deposit.aml_failed': depositRule,
-	'payout.status_changed': (event, body, status) => {
+	'payout.status_changed': (event, body, status, seen) => {
 		const id = eventRecordId(event, body);
 		return id && status
 			? changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, payoutFundsReturned(body, event)),
+					payoutParts(id, status, payoutFundsReturned(body, event), body, seen),
 				)
 			: null;
 	},
-	'payout.recharged': (event, body) => {
+	'payout.recharged': (event, body, _status, seen) => {
 		const id = eventRecordId(event, body);
-		return id
-			? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, payoutChangeTime(body)))
-			: null;
+		return id ? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen)) : null;
 	},
 	'card.assigned': (_event, body) => {
 		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);
@@ -191,9 +262,14 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 
 /**
  * The key of a webhook event, or null when the event is unknown or its body lacks the id or
- * status the key needs (the item is still emitted, without a key).
+ * status the key needs (the item is still emitted, without a key). `deliveryId` (the delivery's
+ * X-Service-Delivery-Id, the same on its retries) names a change whose repeat no field tells.
  */
-export function webhookChangeKey(event: string | null, body: IDataObject): string | null {
+export function webhookChangeKey(
+	event: string | null,
+	body: IDataObject,
+	deliveryId: string | null = null,
+): string | null {
 	if (!isEventName(event)) return null;
-	return CHANGE_KEY_RULES[event](event, body, recordText(body.status));
+	return CHANGE_KEY_RULES[event](event, body, recordText(body.status), deliverySeen(deliveryId));
 }

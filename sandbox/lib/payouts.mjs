@@ -37,7 +37,8 @@ export const BANKS = Object.freeze({
  */
 export function maskedRequisite(requisite, type) {
 	const digits = String(requisite).replace(/\D/g, '');
-	if (type === 'card') return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
+	if (type === 'card')
+		return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
 	const line = digits.length === 11 && digits.startsWith('8') ? `7${digits.slice(1)}` : digits;
 	return `+${line.slice(0, line.length - 10)} ${line.slice(-10, -7)} ***-**-${line.slice(-2)}`;
 }
@@ -47,6 +48,9 @@ export function shownPayout(sb, p, { listing = false } = {}) {
 	const out = presentPayout(p);
 	if ((sb.profile.payoutRequisite ?? 'full') === 'masked') {
 		out.requisite = maskedRequisite(p.requisite, p.requisiteType);
+	}
+	if ((sb.profile.repeatTransitions ?? 'documented') === 'sharedTimes') {
+		out.updatedAt = p.updatedAt ?? p.createdAt;
 	}
 	if (listing && (sb.profile.payoutListing ?? 'full') === 'noAmounts') {
 		delete out.amountRub;
@@ -105,7 +109,12 @@ function eventPayload(p) {
 
 function touchAndEmit(sb, payout, event = 'payout.status_changed') {
 	payout.updatedAt = sb.clock.iso();
-	sb.webhooks.emit(sb.state.companies.get(payout.companyId), event, eventPayload(payout));
+	const payload = eventPayload(payout);
+	// Profile choice `repeatTransitions: sharedTimes`: the events also carry the record's refundedAt.
+	if ((sb.profile.repeatTransitions ?? 'documented') === 'sharedTimes') {
+		payload.refundedAt = payout.refundedAt;
+	}
+	sb.webhooks.emit(sb.state.companies.get(payout.companyId), event, payload);
 }
 
 function optionalString(body, name, problems, max = 128) {

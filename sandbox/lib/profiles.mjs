@@ -52,6 +52,13 @@ export const CHOICES = Object.freeze({
 	 * Not in the named profiles (unset: `full`).
 	 */
 	payoutRequisite: ['full', 'masked'],
+	/**
+	 * Which times payouts show (the document: webhook bodies `updatedAt`, the Payout record
+	 * `refundedAt`, each not the other's): as documented (`documented`), or each side also the
+	 * other's (`sharedTimes`: the Payout record shows `updatedAt`, payout events carry
+	 * `refundedAt`). Not in the named profiles (unset: `documented`).
+	 */
+	repeatTransitions: ['documented', 'sharedTimes'],
 });
 
 const DEFAULT = Object.freeze({

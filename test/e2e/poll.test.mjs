@@ -281,7 +281,10 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	// timer was left, and both deliveries are failed for good after their 4 attempts.
 
 	n8n = await stack.startN8n({ port: n8n.port, brokerPort: n8n.brokerPort });
-	const refundKey = `payout:company:${payout.id}:fail:refunded`;
+	// A refund is named by its refundedAt (the record shows it; shared/changeKey.ts CHANGE_TIMES).
+	const refundedAt = sandbox.state.payouts.get(payout.id).refundedAt;
+	assert.ok(refundedAt, 'the sandbox set refundedAt');
+	const refundKey = `payout:company:${payout.id}:fail:refunded:refundedAt:${refundedAt.replace(/:/g, '%3A')}`;
 	const completedKey = `deposit:company:${deposit.id}:completed`;
 	await waitFor(async () => {
 		const keys = pollKeys((await executions(pollOnlyId)).filter((e) => e.id > lastBefore));

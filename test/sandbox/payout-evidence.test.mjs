@@ -81,3 +81,52 @@ describe('payout evidence choices', () => {
 		);
 	});
 });
+
+// Outside read F1: which times payouts show decides whether the two triggers can name a second
+// refund alike (nodes/shared/changeKey.ts CHANGE_TIMES). Played both ways.
+describe('payout times (choice repeatTransitions)', () => {
+	let sandbox;
+	let api;
+	let ctl;
+	let n = 0;
+	const useProfile = async (profile) => {
+		const res = await ctl.post('/profile', { profile });
+		assert.equal(res.status, 200, res.text);
+		sandbox.reset();
+	};
+	const cancelled = async () => {
+		const made = await api.post(
+			'/payouts',
+			{ amountRub: 9750, requisiteType: 'phone', requisite: '+79001112233', bankId: 'sber' },
+			{ headers: { 'Idempotency-Key': `times-${++n}` } },
+		);
+		assert.equal(made.status, 201, made.text);
+		assert.equal((await api.post(`/payouts/${made.body.id}/cancel`)).status, 200);
+		const listed = (await api.get('/payouts')).body.payouts.find((p) => p.id === made.body.id);
+		const events = (await ctl.get('/events?event=payout.status_changed')).body.events;
+		return { listed, refund: events.find((e) => e.payload.refunded === true).payload };
+	};
+
+	before(async () => {
+		sandbox = await openSandbox();
+		api = client(sandbox, KEYS.legacy);
+		ctl = control(sandbox);
+	});
+	after(() => sandbox.close());
+
+	it('documented (unset): the record shows refundedAt and no updatedAt; the event updatedAt and no refundedAt', async () => {
+		await useProfile('default');
+		const { listed, refund } = await cancelled();
+		assert.ok(listed.refundedAt);
+		assert.equal('updatedAt' in listed, false);
+		assert.ok(refund.updatedAt);
+		assert.equal('refundedAt' in refund, false);
+	});
+
+	it('sharedTimes: each side shows the other’s time too', async () => {
+		await useProfile({ repeatTransitions: 'sharedTimes' });
+		const { listed, refund } = await cancelled();
+		assert.ok(listed.updatedAt);
+		assert.equal(refund.refundedAt, listed.refundedAt);
+	});
+});

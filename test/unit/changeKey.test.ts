@@ -18,16 +18,22 @@ import {
 
 /** The key the poll trigger gives a list record of `list` seen for the first time. */
 function pollKey(
-	list: { changes(record: IDataObject, previous?: string): Array<{ changeKey: string }> },
+	list: {
+		changes(
+			record: IDataObject,
+			previous: string | undefined,
+			polledAt: string,
+		): Array<{ changeKey: string }>;
+	},
 	record: IDataObject,
 ): string {
-	return list.changes(record, undefined)[0].changeKey;
+	return list.changes(record, undefined, '2026-11-21T13:00:00.000Z')[0].changeKey;
 }
 
 describe('changeKey: one name per state change, whichever trigger saw it', () => {
 	it('orders: company scope, id and status', () => {
-		expect(webhookChangeKey('order.status_changed', { orderId: 'o1', status: 'success' })).toBe(
-			'order:company:o1:success',
+		expect(webhookChangeKey('order.status_changed', { orderId: 'o1', status: 'created' })).toBe(
+			'order:company:o1:created',
 		);
 		expect(changeKey('order', COMPANY_SCOPE, ['o1', 'success'])).toBe('order:company:o1:success');
 	});
@@ -168,7 +174,7 @@ describe('changeKey: one key per change of a payout (issue 43)', () => {
 		const first = body('payout.recharged', 'success', false, T1);
 		const second = body('payout.recharged', 'success', false, T2);
 		expect(webhookChangeKey('payout.recharged', first)).toBe(
-			`payout:company:po-9:success:recharged:${T1.replace(/:/g, '%3A')}`,
+			`payout:company:po-9:success:recharged:updatedAt:${T1.replace(/:/g, '%3A')}`,
 		);
 		expect(webhookChangeKey('payout.recharged', second)).not.toBe(
 			webhookChangeKey('payout.recharged', first),
@@ -203,7 +209,7 @@ describe('changeKey: one key per change of a payout (issue 43)', () => {
 				updatedAt,
 				completedAt: updatedAt,
 			};
-			for (const change of payouts.changes(record, previous)) {
+			for (const change of payouts.changes(record, previous, '2026-11-21T13:00:00.000Z')) {
 				if (change.event === 'payout.recharged') seen.push(change.changeKey);
 			}
 			previous = payouts.state(record) as string;
@@ -234,8 +240,108 @@ describe('changeKey: one key per change of a payout (issue 43)', () => {
 		expect(keys[0]).not.toBe(keys[1]);
 		expect(keys[0]).toContain(ids[0]);
 		const polled = ids.map(
-			(id) => payouts.changes({ id, status: 'success' }, undefined)[0].changeKey,
+			(id) =>
+				payouts.changes(
+					{
+						id,
+						status: 'success',
+						completedAt: SAMPLE_EVENTS['payout.status_changed'].completedAt,
+					},
+					undefined,
+					'2026-11-21T13:00:00.000Z',
+				)[0].changeKey,
 		);
 		expect(polled).toEqual(keys);
+	});
+});
+
+describe('changeKey: each real transition its own key, a retry one (outside read F1, F2)', () => {
+	const T0 = '2026-11-28T09:00:00Z';
+	const at = (minute: number) => `2026-11-28T09:${String(minute).padStart(2, '0')}:00Z`;
+	/** The payout cycle of the outside read: success, refund, recharge, refund again, recharge again. */
+	const CYCLE = [
+		{ event: 'payout.status_changed', status: 'success', refunded: false, updatedAt: at(0) },
+		{ event: 'payout.status_changed', status: 'fail', refunded: true, updatedAt: at(10) },
+		{ event: 'payout.recharged', status: 'success', refunded: false, updatedAt: at(20) },
+		{ event: 'payout.status_changed', status: 'fail', refunded: true, updatedAt: at(30) },
+		{ event: 'payout.recharged', status: 'success', refunded: false, updatedAt: at(40) },
+	];
+	const webhookBody = (step: (typeof CYCLE)[number]): IDataObject => ({
+		...SAMPLE_EVENTS['payout.status_changed'],
+		payoutId: 'po_77',
+		failReason: step.refunded ? 'dispute_lost' : null,
+		completedAt: T0,
+		...step,
+	});
+
+	it('webhook: five transitions of one payout, five keys; each body delivered again, the same key', async () => {
+		const keys = CYCLE.map((step) => webhookChangeKey(step.event, webhookBody(step)));
+		expect(new Set(keys).size).toBe(5);
+		for (const [index, step] of CYCLE.entries()) {
+			const retried = await deliver({ body: webhookBody(step), deliveryId: `retry-${index}` });
+			expect(retried.item?.changeKey).toBe(keys[index]);
+		}
+	});
+
+	it('poll: the same cycle as the Payout record shows it (no updatedAt, refundedAt, completedAt kept), five keys', () => {
+		const refundedAts = [null, at(10), null, at(30), null];
+		const keys: string[] = [];
+		let previous: string | undefined;
+		for (const [index, step] of CYCLE.entries()) {
+			const record: IDataObject = {
+				id: 'po_77',
+				status: step.status,
+				refundedAt: refundedAts[index],
+				completedAt: T0,
+				createdAt: '2026-11-28T08:00:00Z',
+			};
+			const polledAt = at(index * 10 + 5);
+			const changes = payouts.changes(record, previous, polledAt);
+			keys.push(changes[changes.length - 1].changeKey);
+			previous = payouts.state(record) as string;
+		}
+		expect(new Set(keys).size).toBe(5);
+	});
+
+	it('both triggers: the same key where both see the same field (a success by its completedAt; a refund by refundedAt when the body carries it)', () => {
+		const success = webhookBody(CYCLE[0]);
+		expect(webhookChangeKey('payout.status_changed', success)).toBe(
+			payouts.changes({ id: 'po_77', status: 'success', completedAt: T0 }, 'in_progress', at(2))[0]
+				.changeKey,
+		);
+		const refund = { ...webhookBody(CYCLE[1]), refundedAt: at(9) };
+		expect(webhookChangeKey('payout.status_changed', refund)).toBe(
+			payouts.changes(
+				{ id: 'po_77', status: 'fail', refundedAt: at(9), completedAt: T0 },
+				'success',
+				at(12),
+			)[0].changeKey,
+		);
+	});
+
+	it('orders: success, disputed, success (confirm), disputed again, failed: five keys on each side; a retried delivery one key', () => {
+		const statuses = ['success', 'disputed', 'success', 'disputed', 'failed'];
+		const body = (status: string): IDataObject => ({
+			...SAMPLE_EVENTS['order.status_changed'],
+			orderId: 'o-5',
+			status,
+			completedAt: T0,
+		});
+		const webhookKeys = statuses.map((status, index) =>
+			webhookChangeKey('order.status_changed', body(status), `dlv-${index}`),
+		);
+		expect(new Set(webhookKeys).size).toBe(5);
+		expect(webhookChangeKey('order.status_changed', body('disputed'), 'dlv-1')).toBe(
+			webhookKeys[1],
+		);
+		const pollKeys = statuses.map(
+			(status, index) =>
+				orders.changes({ id: 'o-5', status, completedAt: T0 }, undefined, at(index))[0].changeKey,
+		);
+		expect(new Set(pollKeys).size).toBe(5);
+		// A state the document never shows twice keeps one key on both sides.
+		expect(webhookChangeKey('order.status_changed', body('created'), 'dlv-9')).toBe(
+			orders.changes({ id: 'o-5', status: 'created' }, undefined, at(1))[0].changeKey,
+		);
 	});
 });

@@ -13,6 +13,8 @@ import { webhookChangeKey } from '../../nodes/shared/changeKey';
 
 const STATUSES = ['pending', 'waiting_trader', 'in_progress', 'success', 'fail'];
 const REFUNDED_AT = '2026-11-20T10:00:00.000Z';
+const COMPLETED_AT = '2026-11-21T11:00:00.000Z';
+const POLLED_AT = '2026-11-21T12:30:00.000Z';
 
 describe('funds returned means returned', () => {
 	it('the action node (Get, Get Many, Cancel read fundsReturned): true only with refundedAt set and never for a payout back in success (property)', () => {
@@ -49,11 +51,16 @@ describe('funds returned means returned', () => {
 			payoutId: 'po-1',
 			status: 'success',
 			refunded: true,
+			completedAt: COMPLETED_AT,
 		};
 		expect(derivedFields('payout.status_changed', body)).toEqual({ fundsReturned: false });
+		// A success is named by its completedAt, which both the body and the record show.
 		expect(webhookChangeKey('payout.status_changed', body)).toBe(
-			payouts.changes({ id: 'po-1', status: 'success', refundedAt: REFUNDED_AT }, undefined)[0]
-				.changeKey,
+			payouts.changes(
+				{ id: 'po-1', status: 'success', refundedAt: REFUNDED_AT, completedAt: COMPLETED_AT },
+				undefined,
+				POLLED_AT,
+			)[0].changeKey,
 		);
 	});
 
@@ -61,14 +68,14 @@ describe('funds returned means returned', () => {
 		it(`the poll trigger, when the service ${clearsRefundedAt ? 'clears' : 'keeps'} refundedAt on a recharge: funds not returned, and the recharge emitted as its own change`, () => {
 			const refunded: IDataObject = { id: 'po-1', status: 'fail', refundedAt: REFUNDED_AT };
 			const previous = payouts.state(refunded) as string;
-			expect(payouts.changes(refunded, undefined)[0].fields.fundsReturned).toBe(true);
+			expect(payouts.changes(refunded, undefined, POLLED_AT)[0].fields.fundsReturned).toBe(true);
 
 			const recharged: IDataObject = {
 				id: 'po-1',
 				status: 'success',
 				refundedAt: clearsRefundedAt ? null : REFUNDED_AT,
 			};
-			const changes = payouts.changes(recharged, previous);
+			const changes = payouts.changes(recharged, previous, POLLED_AT);
 			expect(changes.map((change) => change.event)).toEqual([
 				'payout.status_changed',
 				'payout.recharged',

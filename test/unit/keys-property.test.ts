@@ -105,8 +105,9 @@ const statusOf = (list: keyof typeof STATUSES) =>
 const resolution = fc.oneof(fc.constantFrom('refund', 'confirm', 'partial_refund'), text);
 
 /** The first change the poll trigger emits for a record it has not seen before. */
+/** The keys a poll at POLLED_AT gives a record (a repeat no field tells is named by that poll). */
 function polled(list: WatchedList, record: IDataObject, previous?: string): string[] {
-	return list.changes(record, previous).map((change) => change.changeKey);
+	return list.changes(record, previous, POLLED_AT).map((change) => change.changeKey);
 }
 
 /** One generated change: its key by the production code, and what the change is by the document. */
@@ -116,6 +117,7 @@ interface Case {
 }
 
 const AT = '2026-11-21T12:00:00.000Z';
+const POLLED_AT = '2026-11-21T12:05:00.000Z';
 
 /**
  * The changes of one record of each kind, its ID drawn by `id`, its status by `status` and a
@@ -313,8 +315,15 @@ const depositEvent = (status: string, legacy?: string): SameChange =>
 		});
 
 const SAME_CHANGE: Record<EventName, SameChange> = {
+	// An order's success, failed and disputed can repeat and no field tells a repeat on either
+	// side: each trigger names what saw it (changeKey.test.ts), so only the other states agree.
 	'order.status_changed': fc
-		.record({ id: text, status: statusOf('order') })
+		.record({
+			id: text,
+			status: statusOf('order').filter(
+				(status) => !['success', 'failed', 'disputed'].includes(status),
+			),
+		})
 		.map(({ id, status }) => ({
 			body: { orderId: id, status, walletOrderId: null, createdAt: AT },
 			poll: polled(orders, { id, status, createdAt: AT })[0],
@@ -329,17 +338,33 @@ const SAME_CHANGE: Record<EventName, SameChange> = {
 			refunded: fc.boolean(),
 			externalId: fc.option(text, { nil: null }),
 		})
+		// The same change as both sides would show it if the service gave both the times the other
+		// shows (the webhook's updatedAt on the record, the record's refundedAt in the body): the
+		// sandbox's `repeatTransitions: sharedTimes`.
 		.map(({ id, status, refunded, externalId }) => ({
-			body: { payoutId: id, externalId, status, refunded: refunded && status !== 'success' },
-			poll: polled(payouts, { id, externalId, status, refundedAt: refunded ? AT : null })[0],
+			body: {
+				payoutId: id,
+				externalId,
+				status,
+				refunded: refunded && status !== 'success',
+				updatedAt: AT,
+				...(refunded && status !== 'success' ? { refundedAt: AT } : {}),
+			},
+			poll: polled(payouts, {
+				id,
+				externalId,
+				status,
+				refundedAt: refunded ? AT : null,
+				updatedAt: AT,
+			})[0],
 		})),
 	'payout.recharged': fc
 		.record({ id: text, keepsRefundedAt: fc.boolean() })
 		.map(({ id, keepsRefundedAt }) => ({
-			body: { payoutId: id, status: 'success', refunded: false },
+			body: { payoutId: id, status: 'success', refunded: false, updatedAt: AT },
 			poll: polled(
 				payouts,
-				{ id, status: 'success', refundedAt: keepsRefundedAt ? AT : null },
+				{ id, status: 'success', refundedAt: keepsRefundedAt ? AT : null, updatedAt: AT },
 				'fail+refunded',
 			)[1],
 		})),

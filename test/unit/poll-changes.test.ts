@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { webhookChangeKey } from '../../nodes/shared/changeKey';
+import { payouts } from '../../nodes/CompanyPaymentsPollTrigger/payouts';
 import { daysAgo, FakeService, id, NOW, payout, roundTrip, runPoll } from './helpers/poll';
 
 let service: FakeService;
@@ -26,6 +27,11 @@ async function baseline(parameters: IDataObject) {
 	};
 }
 
+/** A time as it stands in a change key (`:` escaped, shared/identity.ts). */
+function keyPart(value: unknown): string {
+	return String(value).replace(/:/g, '%3A');
+}
+
 describe('payouts', () => {
 	it('emits a status change, then the refund once refundedAt is set, with the webhook changeKey', async () => {
 		const record = service.add('payouts', payout({ externalId: 'salary-42' }));
@@ -44,16 +50,26 @@ describe('payouts', () => {
 			refunded: false,
 			fundsReturned: false,
 			previousState: 'waiting_trader',
-			changeKey: `payout:company:${record.id}:fail`,
 		});
+		// A fail can repeat (after a recharge) and the record tells no repeat: the poll names it.
+		expect(failed![0].changeKey).toBe(
+			`payout:company:${record.id}:fail:polled:${keyPart(failed![0].receivedAt)}`,
+		);
 
 		record.refundedAt = daysAgo(0);
 		const refunded = await poll();
 		expect(refunded).toHaveLength(1);
 		expect(refunded![0]).toMatchObject({ status: 'fail', refunded: true, fundsReturned: true });
-		// The webhook trigger's key for the body the service sends for the same change.
+		// A refund is named by its refundedAt: the webhook gives the same key when its body carries
+		// refundedAt; the document's body shows only updatedAt, so that key differs (a workflow fed
+		// by both triggers gets the refund twice, never zero times: docs/assumptions.md).
 		const webhookBody = { payoutId: record.id, status: 'fail', refunded: true };
-		expect(refunded![0].changeKey).toBe(webhookChangeKey('payout.status_changed', webhookBody));
+		expect(refunded![0].changeKey).toBe(
+			webhookChangeKey('payout.status_changed', { ...webhookBody, refundedAt: record.refundedAt }),
+		);
+		expect(refunded![0].changeKey).not.toBe(
+			webhookChangeKey('payout.status_changed', { ...webhookBody, updatedAt: record.refundedAt }),
+		);
 
 		expect(await poll()).toBeNull();
 	});
@@ -68,8 +84,20 @@ describe('payouts', () => {
 		record.refundedAt = null;
 		const items = await poll();
 		expect(items!.map((item) => item.event)).toEqual(['payout.status_changed', 'payout.recharged']);
+		// The Payout record shows no updatedAt: the poll that saw the recharge names it.
 		expect(items![1].changeKey).toBe(
-			webhookChangeKey('payout.recharged', { payoutId: record.id, status: 'success' }),
+			`payout:company:${record.id}:success:recharged:polled:${keyPart(items![1].receivedAt)}`,
+		);
+		// A record that shows updatedAt gets the webhook's key.
+		expect(
+			payouts.changes({ ...record, updatedAt: '2026-11-21T12:00:00.000Z' }, 'fail+refunded', 'x')[1]
+				.changeKey,
+		).toBe(
+			webhookChangeKey('payout.recharged', {
+				payoutId: record.id,
+				status: 'success',
+				updatedAt: '2026-11-21T12:00:00.000Z',
+			}),
 		);
 	});
 
@@ -104,8 +132,15 @@ describe('orders', () => {
 			amountUsdt: 25,
 			walletOrderId: null,
 		});
+		// A success can repeat (confirmed after a dispute) and neither side shows a field that
+		// tells: each trigger names what saw it, the poll its time.
 		expect(item.changeKey).toBe(
-			webhookChangeKey('order.status_changed', { orderId: order.id, status: 'success' }),
+			`order:company:${order.id}:success:polled:${keyPart(item.receivedAt)}`,
+		);
+		order.status = 'in_progress';
+		const [again] = (await poll())!;
+		expect(again.changeKey).toBe(
+			webhookChangeKey('order.status_changed', { orderId: order.id, status: 'in_progress' }),
 		);
 	});
 });

@@ -32,6 +32,11 @@ function remembered(staticData: IDataObject, list = 'payouts'): Record<string, s
 	>;
 }
 
+/** A time as it stands in a change key (`:` escaped, shared/identity.ts). */
+function keyPart(value: unknown): string {
+	return String(value).replace(/:/g, '%3A');
+}
+
 describe('first poll', () => {
 	it('takes a baseline and emits nothing', async () => {
 		const record = service.add('payouts', payout({ status: 'fail', refundedAt: daysAgo(1) }));
@@ -223,7 +228,7 @@ describe('a failed poll', () => {
 		service.failing.clear();
 		const next = await runPoll({ parameters, staticData });
 		expect(next.items!.map((item) => item.changeKey)).toEqual([
-			`payout:company:${record.id}:fail:refunded`,
+			`payout:company:${record.id}:fail:refunded:refundedAt:${keyPart(record.refundedAt)}`,
 		]);
 	});
 
@@ -300,7 +305,7 @@ describe('Fetch Test Event (manual mode)', () => {
 			mode: 'manual',
 		});
 		expect(manual.items!.map((item) => item.changeKey)).toEqual([
-			`payout:company:${latest.id}:success`,
+			`payout:company:${latest.id}:success:completedAt:${keyPart(latest.completedAt)}`,
 			'dispute:company:d-9:resolved:refund',
 		]);
 		expect(manual.staticData[STATE_KEY]).toBeUndefined();
@@ -318,13 +323,14 @@ describe('polls of one node in one n8n process', () => {
 		const record = service.add('payouts', payout());
 		const first = await runPoll({ parameters: { watch: ['payouts'] } });
 		record.status = 'success';
+		record.completedAt = daysAgo(0);
 		// Two polls at once, each from its own copy of the static data (as after a reload).
 		const [a, b] = await Promise.all([
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 			runPoll({ parameters: { watch: ['payouts'] }, staticData: roundTrip(first.staticData) }),
 		]);
 		expect([...(a.items ?? []), ...(b.items ?? [])].map((item) => item.changeKey)).toEqual([
-			`payout:company:${record.id}:success`,
+			`payout:company:${record.id}:success:completedAt:${keyPart(record.completedAt)}`,
 		]);
 	});
 
@@ -390,5 +396,68 @@ describe('emit order', () => {
 			});
 			expect(run.items!.map((item) => item.payoutId)).toEqual([early.id, middle.id, late.id]);
 		}
+	});
+});
+
+// Outside read F5: the state belongs to the company the credential names (its Base URL and API
+// key), not only to the workflow and node. Another company is a new baseline, said in a log line.
+describe('the state of one company', () => {
+	const OTHER_KEY = 'dummy-other-company-key-7Qx2Lm9';
+	const credentials = (apiKey: string) => ({
+		environment: 'staging',
+		baseUrl: BASE_URL,
+		apiKey,
+		webhookSecret: '',
+	});
+
+	it('a credential of another company: a new baseline that emits nothing existing, said in a log line', async () => {
+		for (let i = 0; i < 3; i++) service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		expect(first.items).toBeNull();
+		const switched = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(switched.items).toBeNull();
+		expect(switched.warnings.join('\n')).toMatch(/another company or Base URL.*new baseline/);
+		expect(switched.warnings.join('\n')).not.toContain(OTHER_KEY);
+		// Neither key is kept, in any form a reader could use.
+		const stored = JSON.stringify(switched.staticData);
+		expect(stored).not.toContain(OTHER_KEY);
+		expect(stored).not.toContain(API_KEY);
+		// From now on, changes of this company are emitted as before.
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(switched.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
+	});
+
+	it('with Emit Existing on, the new company’s records are emitted once', async () => {
+		for (let i = 0; i < 3; i++) service.add('payouts', payout());
+		const parameters = { watch: ['payouts'], options: { emitExisting: true } };
+		const first = await runPoll({ parameters });
+		expect(first.items).toHaveLength(3);
+		const switched = await runPoll({
+			parameters,
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(switched.items).toHaveLength(3);
+	});
+
+	it('the same company polled again: no new baseline; a state saved before companies were kept is adopted', async () => {
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const older = roundTrip(first.staticData);
+		delete (older[STATE_KEY] as IDataObject).company;
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({ parameters: { watch: ['payouts'] }, staticData: older });
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
 	});
 });

@@ -49,20 +49,30 @@ describe('output item', () => {
 	);
 
 	it.each([
-		['order.status_changed', 'order:company:7d3c2b1a-1111-4222-8333-944455566677:success'],
+		// A success can repeat (confirmed after a dispute) and the body tells no repeat: the delivery names it.
+		[
+			'order.status_changed',
+			'order:company:7d3c2b1a-1111-4222-8333-944455566677:success:delivery:d-order.status_changed',
+		],
 		['deposit.created', 'deposit:company:dep_0192:new'],
 		['deposit.completed', 'deposit:user-wallet/user-42:dep_0192:completed'],
 		['deposit.aml_failed', 'deposit:company:dep_0193:aml_failed'],
-		['payout.status_changed', 'payout:company:po_3301:fail:refunded'],
-		['payout.recharged', 'payout:company:po_3301:success:recharged:2026-11-22T09%3A00%3A00.000Z'],
+		[
+			'payout.status_changed',
+			'payout:company:po_3301:fail:refunded:updatedAt:2026-11-21T12%3A20%3A00.000Z',
+		],
+		[
+			'payout.recharged',
+			'payout:company:po_3301:success:recharged:updatedAt:2026-11-22T09%3A00%3A00.000Z',
+		],
 		['card.assigned', 'card:company:ext:card-for-user-42:assigned'],
 	])(
 		'gives %s the changeKey the poll trigger computes, and source "webhook"',
 		async (event, key) => {
 			const body = SAMPLE_EVENTS[event];
-			const { item } = await deliver({ body });
+			const { item } = await deliver({ body, deliveryId: `d-${event}` });
 			expect(item?.changeKey).toBe(key);
-			expect(item?.changeKey).toBe(webhookChangeKey(event, body));
+			expect(item?.changeKey).toBe(webhookChangeKey(event, body, `d-${event}`));
 			expect(item?.source).toBe('webhook');
 		},
 	);

@@ -12,6 +12,7 @@ import {
 	deliver,
 	OLD_SECRET_DUMMY,
 	ROTATED_SECRET_DUMMY,
+	roundTrip,
 	runHook,
 	runHookError,
 	SECRET_DUMMY,
@@ -168,12 +169,19 @@ describe('create', () => {
 		});
 		expect(await runHook('create', context)).toBe(true);
 		expect(context.staticData.registration).toMatchObject({ url: TRIGGER_URL, previousUrl: null });
+		// Outside read F6: kept sealed with a key derived from the credential's API key, so the
+		// static data (saved in the workflow, exported with it) never holds either secret in clear.
 		expect(context.staticData.rotatedSecret).toEqual({
-			current: ROTATED_SECRET_DUMMY,
-			previous: OLD_SECRET_DUMMY,
+			current: expect.stringMatching(/^sealed:v1:/),
+			previous: expect.stringMatching(/^sealed:v1:/),
 			rotatedAt: T0,
 			credentialFingerprint: fingerprint(OLD_SECRET_DUMMY),
 		});
+		const kept = JSON.stringify(context.staticData);
+		for (const secret of [ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY]) {
+			expect(kept).not.toContain(secret.slice(6, 30));
+			expect(kept).not.toContain(Buffer.from(secret).toString('base64').slice(0, 24));
+		}
 
 		// Deliveries signed with the new secret pass; so do retries signed with the old one, for now.
 		const staticData = context.staticData;
@@ -189,6 +197,21 @@ describe('create', () => {
 			signWith: OLD_SECRET_DUMMY,
 		});
 		expect(signedOld.result.workflowData).toBeDefined();
+		// A copy of the static data without the credential's API key opens nothing.
+		const otherKey = await deliver({
+			staticData: roundTrip(staticData),
+			webhookSecret: OLD_SECRET_DUMMY,
+			signWith: ROTATED_SECRET_DUMMY,
+			credentials: {
+				companyPaymentsApi: {
+					baseUrl: BASE_URL,
+					apiKey: 'dummy-another-api-key-0000',
+					webhookSecret: OLD_SECRET_DUMMY,
+				},
+			},
+		});
+		expect(otherKey.result.workflowData).toBeUndefined();
+		expect(otherKey.response.statusCode).toBe(401);
 	});
 
 	it('rotates with a credential secret typed with spaces, and deliveries then verify', async () => {
@@ -207,7 +230,7 @@ describe('create', () => {
 		});
 		expect(await runHook('create', context)).toBe(true);
 		expect(context.staticData.rotatedSecret).toMatchObject({
-			previous: OLD_SECRET_DUMMY,
+			previous: expect.stringMatching(/^sealed:v1:/),
 			credentialFingerprint: fingerprint(OLD_SECRET_DUMMY),
 		});
 		const staticData = context.staticData;
@@ -387,7 +410,7 @@ describe('delete', () => {
 		},
 	});
 
-	it('puts back the previous URL and keeps the rotated secret', async () => {
+	it('puts back the previous URL and forgets the rotated secret (outside read F6)', async () => {
 		const scope = nock(BASE_URL, { reqheaders: { 'x-api-key': API_KEY } })
 			.get('/auth/company/profile')
 			.reply(200, profile(TRIGGER_URL))
@@ -396,7 +419,7 @@ describe('delete', () => {
 		const context = createHookContext({ staticData: registered() });
 		expect(await runHook('delete', context)).toBe(true);
 		expect(context.staticData).not.toHaveProperty('registration');
-		expect(context.staticData).toHaveProperty('rotatedSecret');
+		expect(context.staticData).not.toHaveProperty('rotatedSecret');
 		scope.done();
 	});
 

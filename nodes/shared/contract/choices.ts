@@ -93,6 +93,11 @@ export const OPEN_CHOICES = {
 		question: 'Whether a recharged payout keeps `refundedAt`',
 		node: 'Funds returned only while the payout is not success (payoutFunds.ts)',
 	},
+	repeatTransitions: {
+		question:
+			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
+		node: 'The first of CHANGE_TIMES either side shows, else the delivery or the poll that saw it: a duplicate across triggers, never a lost change (changeKey.ts)',
+	},
 	payoutListing: {
 		question: 'Which fields the payout listing (GET /payouts) shows',
 		node: 'A detail a found record does not show is read by GET /payouts/{id}, else no evidence (shared/money/evidence.ts)',

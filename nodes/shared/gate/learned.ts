@@ -330,8 +330,13 @@ function escapeForPattern(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
-/** Separators a number may be written with: spaces of any width, brackets, dots, dashes. */
-const DIGIT_GAP = '[\\s\\u00a0\\u2007\\u2009\\u202f().\\-\\u2010-\\u2013]*';
+/** A percent-escape, also encoded a second time (`%20`, `%2520`). */
+const ESCAPE = '%(?:25)?';
+/**
+ * Separators a number may be written with: spaces of any width, brackets, dots, dashes, also
+ * URL-encoded (`%20`, `+` in a form, `%C2%A0`, `%E2%80%89`, `%2D`…, once or twice).
+ */
+const DIGIT_GAP = `(?:[\\s\\u00a0\\u2007\\u2009\\u202f().\\-\\u2010-\\u2013+]|${ESCAPE}(?:20|09|2[89DdEe]|[Cc]2${ESCAPE}[Aa]0|[Ee]2${ESCAPE}80${ESCAPE}(?:8[79]|[Aa][Ff]|9[0-3])))*`;
 
 /** One pattern that finds any form of any of the values (undefined: none to find). */
 function patternOf(values: Iterable<string>): RegExp | undefined {

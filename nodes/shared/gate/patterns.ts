@@ -160,23 +160,52 @@ function randomPart(match: string): boolean {
 }
 /** A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped). */
 const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
+/** A percent-escape, also encoded a second time (`%20`, `%2520`). */
+const ESCAPE = '%(?:25)?';
+/** A space a text may put between groups: also no-break, figure, thin and narrow no-break. */
+const SPACE_CHAR = '[\\s\\u00a0\\u2007\\u2009\\u202f]';
+/** The same spaces URL-encoded (`%20`, `+` in a form, `%C2%A0`, `%E2%80%89`…), once or twice. */
+const SPACE_ENCODED = `\\+|${ESCAPE}(?:20|09|C2${ESCAPE}A0|E2${ESCAPE}80${ESCAPE}(?:8[79]|AF))`;
+const SPACE = `(?:${SPACE_CHAR}|${SPACE_ENCODED})`;
+/** A dot or a dash (also hyphen and en dash), as written or URL-encoded. */
+const DASH = `(?:[.\\-\\u2010-\\u2013]|${ESCAPE}(?:2[DE]|E2${ESCAPE}80${ESCAPE}9[0-3]))`;
 /**
- * A separator a text may put between the groups of a card number: spaces (also no-break, thin and
- * narrow no-break), dots, dashes, each alone or around a dash.
+ * A separator a text may put between the groups of a card number: a space or a dot or a dash,
+ * each alone or a dash between spaces, as written or URL-encoded (a card number in a link or a
+ * form: `4111%201111…`, `4111+1111…`).
  */
-const SEP =
-	'(?:[\\s\\u00a0\\u2007\\u2009\\u202f]?[.\\-\\u2010-\\u2013][\\s\\u00a0\\u2007\\u2009\\u202f]?|[\\s\\u00a0\\u2007\\u2009\\u202f.])';
+const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE})`;
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
- * those separators; not part of a longer word (a UUID's last groups are not a card number). A
- * match is a card number when its 13–19 digits pass the card checksum (cardLike).
+ * those separators; not part of a longer word (a UUID's last groups are not a card number), but
+ * it may follow a percent-escape (`pan%3D4111…`). A match is a card number when its 13–19 digits
+ * pass the card checksum (cardLike).
  */
 const CARD_DIGITS = new RegExp(
-	`(?<![A-Za-z0-9_-])(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5})(?![A-Za-z0-9_]|[.,]\\d)`,
-	'g',
+	`(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5})(?![A-Za-z0-9_]|[.,]\\d)`,
+	'gi',
 );
-/** A number the model is never given in a text: a phone or card requisite (10 digits or more). */
-const LONG_NUMBER = /\+?\d{10,}/g;
+/**
+ * A number the model is never given in a text: a phone or card requisite (10 digits or more)
+ * that stands as a number, bounded by what is not a letter or a digit. A run of digits inside a
+ * word (a tx hash, any hex identifier) is not a number; nor is a group of a word joined by dashes
+ * whose letters are all hex digits (a UUID's last group).
+ */
+const LONG_NUMBER = /(?<![A-Za-z0-9_])\+?\d{10,}(?![A-Za-z0-9_])/g;
+function inHexWord(text: string, start: number, end: number): boolean {
+	if (text[start - 1] !== '-' && text[end] !== '-') return false;
+	let from = start;
+	while (from > 0 && /[A-Za-z0-9_-]/.test(text[from - 1])) from--;
+	let to = end;
+	while (to < text.length && /[A-Za-z0-9_-]/.test(text[to])) to++;
+	const word = text.slice(from, to);
+	return /[A-Za-z]/.test(word) && !/[G-Zg-z_]/.test(word);
+}
+
+/** The digits of a card number as written: percent-escapes (encoded separators) dropped first. */
+function cardDigits(match: string): string {
+	return match.replace(/%(?:25)?[0-9a-f]{2}/gi, '').replace(/\D/g, '');
+}
 
 export function luhn(digits: string): boolean {
 	let sum = 0;
@@ -193,7 +222,7 @@ export function luhn(digits: string): boolean {
 
 /** A card number found in a text: 13–19 digits that pass the card checksum. */
 export function cardLike(match: string): boolean {
-	const digits = match.replace(/\D/g, '');
+	const digits = cardDigits(match);
 	return digits.length >= 13 && digits.length <= 19 && luhn(digits);
 }
 
@@ -209,7 +238,7 @@ export interface PatternReading {
 function isIdentifier(match: string, identifiers: ReadonlySet<string>): boolean {
 	if (identifiers.size === 0) return false;
 	if (identifiers.has(match)) return true;
-	const digits = match.replace(/\D/g, '');
+	const digits = cardDigits(match);
 	for (const id of identifiers) {
 		if (id.includes(match)) return true;
 		if (digits.length >= 10 && id.replace(/\D/g, '') === digits && /^\d[\d\s.-]*$/.test(id)) {
@@ -248,7 +277,11 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	);
 	// For the model, any long number in a free text (a phone or card requisite).
 	if (reading.strong && reading.inText) {
-		out = out.replace(LONG_NUMBER, unlessId(maskRequisite));
+		out = out.replace(LONG_NUMBER, (match: string, offset: number, whole: string) =>
+			inHexWord(whole, offset, offset + match.length) || isIdentifier(match, identifiers)
+				? match
+				: maskRequisite(match),
+		);
 	}
 	return out;
 }
