@@ -15,16 +15,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startSandbox } from '../../sandbox/server.mjs';
-import {
-	createUserFolder,
-	ensureN8n,
-	importCredentials,
-	importWorkflows,
-	installPackage,
-	startN8n,
-	uuid,
-} from '../../harness/n8n.mjs';
-import { activateWhenReady } from '../../harness/workflows.mjs';
+import { uuid } from '../../harness/n8n.mjs';
+import { e2eStack, sandboxCredential } from '../../harness/stack.mjs';
 
 const EXAMPLE = JSON.parse(
 	fs.readFileSync(path.join(process.cwd(), 'examples/resolve-unknown-payout.json'), 'utf8'),
@@ -47,7 +39,8 @@ function exampleWorkflow(name, credential, writeParameters) {
 			node.credentials = { companyPaymentsApi: { id: credential.id, name: credential.name } };
 		}
 		if (node.type === 'n8n-nodes-base.webhook') node.parameters.path = `e2e-resolve-${name}`;
-		if (node.type === 'n8n-nodes-base.wait') Object.assign(node.parameters, { amount: 1, unit: 'seconds' });
+		if (node.type === 'n8n-nodes-base.wait')
+			Object.assign(node.parameters, { amount: 1, unit: 'seconds' });
 		if (node.name === WRITE && writeParameters) {
 			// A write whose fields are plain text in node version 1 (resource locators from 1.2).
 			node.typeVersion = 1;
@@ -58,8 +51,9 @@ function exampleWorkflow(name, credential, writeParameters) {
 	return workflow;
 }
 
+/** The set-up of every e2e suite: n8n, the sandbox, the credential and the workflows. */
+const stack = e2eStack('resolve');
 let sandbox;
-let userFolder;
 let n8n;
 const workflows = {};
 const started = {};
@@ -120,25 +114,10 @@ async function run(name, body) {
 }
 
 before(async () => {
-	await ensureN8n();
-	assert.ok(
-		fs.existsSync(path.join(process.cwd(), 'dist/nodes/CompanyPayments/CompanyPayments.node.js')),
-		'run npm run build first',
-	);
-	sandbox = await startSandbox({ retryDelaysMs: [0, 50, 100, 200] });
-	userFolder = createUserFolder('n8n-cp-resolve-');
-	installPackage(userFolder);
-	const [owner] = await importCredentials(userFolder, [
-		{
-			name: 'Sandbox owner',
-			type: 'companyPaymentsApi',
-			data: {
-				environment: 'staging',
-				baseUrl: sandbox.url,
-				apiKey: sandbox.keys.owner,
-				webhookSecret: '',
-			},
-		},
+	await stack.prepare();
+	sandbox = await stack.service(startSandbox({ retryDelaysMs: [0, 50, 100, 200] }));
+	const [owner] = await stack.credentials([
+		sandboxCredential(sandbox, { data: { webhookSecret: '' } }),
 	]);
 	const list = [
 		exampleWorkflow('payout', owner),
@@ -155,18 +134,10 @@ before(async () => {
 		}),
 	];
 	for (const workflow of list) workflows[workflow.name.replace(/^e2e resolve /, '')] = workflow;
-	await importWorkflows(userFolder, list);
-	n8n = await startN8n({ userFolder });
-	for (const workflow of list) await activateWhenReady(n8n, workflow.id);
+	n8n = await stack.start({ workflows: list });
 });
 
-after(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (userFolder && process.env.COMPANY_PAYMENTS_E2E_KEEP !== '1') {
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-});
+after(() => stack.stop());
 
 const payoutsOf = (externalId) =>
 	[...sandbox.state.payouts.values()].filter((payout) => payout.externalId === externalId);
@@ -253,7 +224,10 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 	test('cannot tell: a payout made without an External ID, its answer dropped → unknown, nothing identifies it', async () => {
 		const before = sandbox.state.payouts.size;
 		await ctl('POST', '/faults', { dropFirstResponses: 1, dropAs: '504', pathPrefix: '/payouts' });
-		const { unknownItem, resolved, branches } = await run('payout', { amountRub: '1500', card: CARD });
+		const { unknownItem, resolved, branches } = await run('payout', {
+			amountRub: '1500',
+			card: CARD,
+		});
 		await ctl('POST', '/faults', {});
 		assert.equal(unknownItem.error.paymentOutcome, 'unknown');
 		assert.equal(sandbox.state.payouts.size, before + 1, 'the payout was made');
