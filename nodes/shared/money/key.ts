@@ -135,10 +135,11 @@ function offered(read: () => unknown): string {
  * IDs restart at 1 with every n8n database and an exported workflow keeps its node IDs, so a
  * second instance must not send keys another already stored), the execution id, the node id, the
  * node's run index and the item index. Nothing a run stores is part of it (a run that crashed
- * never saved anything): Retry On Fail re-runs the node inside the same execution and run, a Wait
- * node's resume continues the same execution, and a queue worker that takes over the job of a
- * worker that died runs the same execution again, so each sends the same key and a service that
- * keeps keys returns the stored answer instead of paying twice. A loop over batches (a new run)
+ * never saved anything): Retry On Fail re-runs the node inside the same execution and run, and a
+ * Wait node's resume continues the same execution, so each sends the same key and a service that
+ * keeps keys returns the stored answer instead of paying twice. (n8n 2.8.4 and 2.41.1 do not run
+ * the job of a queue worker that died again: its execution ends in error; see docs/queue-mode.md
+ * and test/queue/crash-key.test.mjs.) A loop over batches (a new run)
  * or a new execution (including a re-run of a failed one from the execution list) gets new keys.
  * Without an execution id (nothing to stay stable across) a random key is used, so two unrelated
  * calls can never be mistaken for one.
