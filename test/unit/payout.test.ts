@@ -8,6 +8,8 @@ import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/
 const PAYOUT_ID = 'po_7c1d2e3f';
 const DERIVED_KEY = derivedKey(0, 0);
 const CARD_NUMBER = '2200123456789012';
+/** How the output shows the payout's card requisite: its type says card, so it is masked. */
+const SHOWN_CARD = '•••• 9012';
 
 const payout = {
 	id: PAYOUT_ID,
@@ -119,7 +121,7 @@ describe('payout.get', () => {
 			parameters: { resource: 'payout', operation: 'get', payoutId: PAYOUT_ID },
 		});
 		expect(output).toEqual([
-			{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } },
+			{ json: { ...payout, requisite: SHOWN_CARD, fundsReturned: false }, pairedItem: { item: 0 } },
 		]);
 	});
 
@@ -158,7 +160,10 @@ describe('payout.cancel', () => {
 			parameters: { resource: 'payout', operation: 'cancel', payoutId: PAYOUT_ID },
 		});
 		expect(output).toEqual([
-			{ json: { ...cancelled, fundsReturned: true }, pairedItem: { item: 0 } },
+			{
+				json: { ...cancelled, requisite: SHOWN_CARD, fundsReturned: true },
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(context.requests[0].body).toBeUndefined();
 		scope.done();
@@ -462,7 +467,7 @@ describe('payout.getMany', () => {
 			parameters: { resource: 'payout', operation: 'getMany', returnAll: true },
 		});
 		expect(output).toEqual([
-			{ json: { ...payout, fundsReturned: false }, pairedItem: { item: 0 } },
+			{ json: { ...payout, requisite: SHOWN_CARD, fundsReturned: false }, pairedItem: { item: 0 } },
 		]);
 	});
 });

@@ -185,10 +185,25 @@ export function maskUnder(
 	}
 }
 
-/** A record: each field by its name's kind in the model (or the rule for unknown fields). */
+/**
+ * A record: each field by its name's kind in the model (or the rule for unknown fields). A
+ * requisite is what the record's `requisiteType` declares (a payout, its webhook): a card number
+ * written in full is masked whatever its digits look like (the document promises no checksum),
+ * for every reader; one the service masked itself (`220070******1234`) goes by the field's rule.
+ */
 export function maskRecord(record: IDataObject, reading: Reading, textual = false): IDataObject {
 	const out: IDataObject = {};
+	const declaredCard = record.requisiteType === 'card';
 	for (const [key, field] of Object.entries(record)) {
+		if (
+			declaredCard &&
+			fieldSpec(key).kind === 'requisite' &&
+			typeof field === 'string' &&
+			/^[\d\s.-]*\d[\d\s.-]*$/.test(field)
+		) {
+			setField(out, key, maskRequisite(field));
+			continue;
+		}
 		setField(out, key, maskField(key, field, reading, textual));
 	}
 	return out;
