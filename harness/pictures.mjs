@@ -53,7 +53,40 @@ export const P = Object.freeze({
 	payContractor: 'Pay a contractor',
 	paySupplier: 'Pay a supplier',
 	poll: 'Catch up every 15 minutes',
+	resolve: 'Was it paid?',
 });
+
+/**
+ * The payout Resolve Outcome's picture finds: made in the sandbox by that picture's step, then
+ * shown to the node as the item Payout Create's error output would carry had its answer been lost.
+ */
+const RESOLVED_PAYOUT = Object.freeze({
+	externalId: 'inv-2077',
+	amountRub: 1500,
+	requisiteType: 'card',
+	requisite: '2200700011184321',
+});
+
+/** The unknown item of that payout, as the Unknown Item field holds it (JSON text). */
+const UNKNOWN_PAYOUT_ITEM = JSON.stringify(
+	{
+		paymentOutcome: 'unknown',
+		errorCode: 'OUTCOME_UNKNOWN',
+		sentWrite: {
+			operation: 'payout.create',
+			sentAt: '2026-11-28T10:00:00.000Z',
+			identity: RESOLVED_PAYOUT.externalId,
+			details: {
+				amountRub: RESOLVED_PAYOUT.amountRub,
+				requisiteType: RESOLVED_PAYOUT.requisiteType,
+				requisite: `•••• ${RESOLVED_PAYOUT.requisite.slice(-4)}`,
+				externalId: RESOLVED_PAYOUT.externalId,
+			},
+		},
+	},
+	null,
+	2,
+);
 
 /** What the routed trigger's outputs lead to, one node per event kind. */
 const FOLLOW_UPS = [
@@ -158,7 +191,47 @@ export function pictureWorkflows({ credential, versions }) {
 			},
 		},
 	};
-	return { first, events, panels };
+	const resolve = {
+		name: 'Resolve an unknown payout',
+		nodes: [
+			node(MANUAL, 'n8n-nodes-base.manualTrigger', [0, 0]),
+			node(
+				P.resolve,
+				NODE_TYPES.action,
+				[260, 0],
+				{ resource: 'payment', operation: 'resolveOutcome', unknownItem: UNKNOWN_PAYOUT_ITEM },
+				action,
+			),
+		],
+		connections: { [MANUAL]: { main: [[{ node: P.resolve, type: 'main', index: 0 }]] } },
+	};
+	return { first, events, panels, resolve };
+}
+
+/**
+ * Makes the payout of RESOLVED_PAYOUT in the sandbox through the service's own API (once per
+ * sandbox: a payout already carrying its External ID is kept), and moves it to success.
+ */
+async function ensureResolvedPayout(sandbox) {
+	const headers = { 'content-type': 'application/json', 'x-api-key': sandbox.keys.owner };
+	const query = `${sandbox.url}/payouts?externalId=${RESOLVED_PAYOUT.externalId}`;
+	const listed = await (await fetch(query, { headers })).json();
+	if ((listed.payouts ?? []).length > 0) return listed.payouts[0];
+	const created = await fetch(`${sandbox.url}/payouts`, {
+		method: 'POST',
+		headers: { ...headers, 'idempotency-key': `picture-${RESOLVED_PAYOUT.externalId}` },
+		body: JSON.stringify(RESOLVED_PAYOUT),
+	});
+	const body = await created.json();
+	if (!created.ok) throw new Error(`the sandbox refused the payout: ${JSON.stringify(body)}`);
+	const payout = body.payout ?? body;
+	const moved = await fetch(`${sandbox.url}/__control/payouts/${payout.id}/status`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ status: 'success' }),
+	});
+	if (!moved.ok) throw new Error(`the sandbox did not move the payout: ${await moved.text()}`);
+	return payout;
 }
 
 /** The box around a set of boxes, grown by `pad` and kept inside the window. */
@@ -526,6 +599,53 @@ export const PICTURES = [
 			const box =
 				(await dialog.count()) > 0 ? await dialog.boundingBox() : await modal.boundingBox();
 			return { clip: around([box], 0), missing: check.missing };
+		},
+	},
+	{
+		file: 'resolve-outcome.png',
+		alt: 'Payment → Resolve Outcome ran on an unknown Payout Create item: paymentOutcome "paid", with the payout found by its External ID inv-2077, status success',
+		async take({ page, open, sandbox }) {
+			await ensureResolvedPayout(sandbox);
+			await open('resolve');
+			await openNode(page, P.resolve);
+			await page.getByTestId('node-execute-button').click();
+			const output = page.getByTestId('output-panel');
+			await output.getByText('paymentOutcome').first().waitFor({ timeout: 60_000 });
+			// Every field of the item on one screen, one per line: the Schema view.
+			const schema = output.getByTestId('radio-button-schema');
+			if ((await schema.getAttribute('aria-checked')) !== 'true') await schema.click();
+			const paid = /paymentOutcome"?:?\s*"?paid\b/;
+			const text = await waitForText(
+				() => output.innerText(),
+				(shown) => paid.test(shown) && shown.includes(RESOLVED_PAYOUT.externalId),
+			);
+			const check = expectations();
+			for (const [pattern, what] of [
+				[paid, 'paymentOutcome: paid'],
+				[/payout\.create/, 'the operation it resolved'],
+				[/externalId"?:?\s*"?inv-2077/, "the payout's externalId"],
+				[/status"?:?\s*"?success/, "the payout's status"],
+			]) {
+				check.that(pattern.test(text), `${what} is shown: ${text.slice(0, 600)}`);
+			}
+			// The node ran: its output panel counts the one item it answered.
+			check.that(/\b1 item\b/.test(text), `the output says "1 item": ${text.slice(0, 200)}`);
+			check.that(
+				!text.includes(RESOLVED_PAYOUT.requisite),
+				"the recipient's card number is not shown in full",
+			);
+			const fields = ['paymentOutcome', 'paid', 'externalId', 'inv-2077', 'status', 'success'];
+			const clip = around([await output.boundingBox()], 0);
+			for (const field of fields) {
+				// Drawn already when the text above has it; one that is not is reported, not thrown.
+				const box = await output
+					.getByText(field, { exact: true })
+					.first()
+					.boundingBox({ timeout: SETTLE_MS })
+					.catch(() => null);
+				check.that(inside(box, clip), `${field} is on the picture, not scrolled away`);
+			}
+			return { clip, missing: check.missing };
 		},
 	},
 ];

@@ -71,6 +71,8 @@ const RESOLVING = [
 	'- `unknown`, with `reason`, `missing` (what the node would need), `lookAgainAt` (when a new',
 	'  look may tell more, a few minutes on; null when it cannot) and `whatToDo`.',
 	'',
+	`![${picture('resolve-outcome.png')}](images/resolve-outcome.png)`,
+	'',
 	'| Operation | Looked up by | `paid` | `not_paid` | Stays `unknown` |',
 	'|---|---|---|---|---|',
 	'| Payout Create | the payouts carrying its External ID (`GET /payouts?externalId=`, assumed), each read in full (`GET /payouts/{id}`) | status `pending`, `waiting_trader`, `in_progress` or `success` | never: a failed payout\'s money is back only with `refundedAt`, and a refunded payout may return to `success` and be charged again (`payout.recharged`) | sent without an External ID; no payout carries it (the listing is not in the document and a new payout may not be listed yet, so absence proves nothing); a detail shown otherwise or not shown at all; status `fail` |',

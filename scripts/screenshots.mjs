@@ -18,7 +18,20 @@ process.env.COMPANY_PAYMENTS_N8N_VERSION ??= '2.41.1';
 const { startStack, stopStack, whileBusy } = await import('../harness/editor-stack.mjs');
 const { N8N_VERSION } = await import('../harness/n8n.mjs');
 const pictures = await import('../harness/pictures.mjs');
-const { IMAGES_DIR, MAX_PICTURE_BYTES, MAX_TOTAL_BYTES, PICTURES } = pictures;
+const { IMAGES_DIR, MAX_PICTURE_BYTES, MAX_TOTAL_BYTES, PICTURES: ALL } = pictures;
+
+/**
+ * COMPANY_PAYMENTS_PICTURES=a.png,b.png takes only those (a new picture without retaking the
+ * others): the other files of docs/images/ are then left as they are, and the 1 MB total is
+ * counted with them.
+ */
+const only = process.env.COMPANY_PAYMENTS_PICTURES?.split(',').map((name) => name.trim());
+const PICTURES = only ? ALL.filter((picture) => only.includes(picture.file)) : ALL;
+if (only && PICTURES.length !== only.length) {
+	const known = ALL.map((picture) => picture.file);
+	console.error(`[screenshots] unknown pictures: ${only.filter((n) => !known.includes(n))}`);
+	process.exit(1);
+}
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -45,7 +58,13 @@ async function main() {
 	} finally {
 		await stopStack(stack);
 	}
-	const total = taken.reduce((sum, { bytes }) => sum + bytes, 0);
+	const kept = only
+		? ALL.filter((picture) => !only.includes(picture.file))
+				.map((picture) => path.join(IMAGES_DIR, picture.file))
+				.filter((file) => fs.existsSync(file))
+				.reduce((sum, file) => sum + fs.statSync(file).size, 0)
+		: 0;
+	const total = kept + taken.reduce((sum, { bytes }) => sum + bytes, 0);
 	if (total >= MAX_TOTAL_BYTES) problems.push(`together ${kb(total)}, over ${kb(MAX_TOTAL_BYTES)}`);
 	if (problems.length > 0) {
 		console.error(`[screenshots] docs/images/ left as it was:\n  ${problems.join('\n  ')}`);
@@ -53,8 +72,8 @@ async function main() {
 		process.exit(1);
 	}
 	fs.mkdirSync(IMAGES_DIR, { recursive: true });
-	const wanted = new Set(PICTURES.map((picture) => picture.file));
-	for (const name of fs.readdirSync(IMAGES_DIR)) {
+	const wanted = new Set(ALL.map((picture) => picture.file));
+	for (const name of only ? [] : fs.readdirSync(IMAGES_DIR)) {
 		if (name.endsWith('.png') && !wanted.has(name)) fs.rmSync(path.join(IMAGES_DIR, name));
 	}
 	for (const { file } of taken) fs.copyFileSync(file, path.join(IMAGES_DIR, path.basename(file)));
