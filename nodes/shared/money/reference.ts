@@ -131,24 +131,18 @@ export function unprovenError(
 	identity = false,
 ): IDataObject {
 	const what = notShown.join(', ');
-	if (identity) {
-		return {
-			error: {
-				message: `Unknown: the service lists payments without their ${what}, even read one by one, so the node cannot tell whether payment reference "${reference}" was already paid. Nothing was sent by this call.`,
-				errorCode: 'PAYMENT_REFERENCE_UNPROVEN',
-				paymentReference: reference,
-				paymentOutcome: 'not_paid',
-				paid: 'not by this call',
-				alreadyMade: 'unknown',
-				existingPaymentId: typeof record.id === 'string' ? record.id : null,
-				notShown,
-				whatToDo: `Tell the user: the node cannot see which payment carries this reference (the service does not show the ${what}), so it did not pay, to avoid paying twice. Ask them to check in the cabinet whether this payment was made. Do not call again with another reference for the same payment: that may pay it twice.`,
-			},
-		};
-	}
+	const [message, whatToDo] = identity
+		? [
+				`Unknown: the service lists payments without their ${what}, even read one by one, so the node cannot tell whether payment reference "${reference}" was already paid. Nothing was sent by this call.`,
+				`Tell the user: the node cannot see which payment carries this reference (the service does not show the ${what}), so it did not pay, to avoid paying twice. Ask them to check in the cabinet whether this payment was made. Do not call again with another reference for the same payment: that may pay it twice.`,
+			]
+		: [
+				`Unknown: payment reference "${reference}" already names a payment, but the service does not show its ${what}, even on the payment itself, so the node cannot tell whether it is this payment or another. Nothing new was paid by this call.`,
+				`Tell the user: a payment under this reference exists (its ID is existingPaymentId) and its ${what} cannot be read here; ask them to check it in the cabinet. If it is another payment, ask for the reference that names this one. Do not call again with another reference for the same payment: that may pay it twice.`,
+			];
 	return {
 		error: {
-			message: `Unknown: payment reference "${reference}" already names a payment, but the service does not show its ${what}, even on the payment itself, so the node cannot tell whether it is this payment or another. Nothing new was paid by this call.`,
+			message,
 			errorCode: 'PAYMENT_REFERENCE_UNPROVEN',
 			paymentReference: reference,
 			paymentOutcome: 'not_paid',
@@ -156,7 +150,7 @@ export function unprovenError(
 			alreadyMade: 'unknown',
 			existingPaymentId: typeof record.id === 'string' ? record.id : null,
 			notShown,
-			whatToDo: `Tell the user: a payment under this reference exists (its ID is existingPaymentId) and its ${what} cannot be read here; ask them to check it in the cabinet. If it is another payment, ask for the reference that names this one. Do not call again with another reference for the same payment: that may pay it twice.`,
+			whatToDo,
 		},
 	};
 }
