@@ -2,14 +2,17 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../shared/contract/guards';
-import { readSentWrite, resolveSentWrite } from '../../shared/money';
+import { bindingProblem, readSentWrite, resolveSentWrite } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { show } from '../common/validation';
 import { MONEY_WRITES } from './writes';
 
 const FIELD = 'Unknown Item';
 
-/** An example of the field's value, as JSON text: an item from Payout Cancel's error output. */
+/**
+ * An example of the field's value, as JSON text: an item from Payout Cancel's error output (its
+ * company and seal stand for the ones the node computes from the credential).
+ */
 export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
 	paymentOutcome: 'unknown',
 	errorCode: 'OUTCOME_UNKNOWN',
@@ -18,6 +21,9 @@ export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
 		sentAt: '2026-11-28T10:00:00.000Z',
 		identity: null,
 		details: { payoutId: 'po_typed_1' },
+		company: 'cf1-0123456789abcdef01234567',
+		skewMs: 0,
+		seal: 's1.…',
 	},
 });
 
@@ -100,35 +106,10 @@ export const resolveOutcome: OperationDefinition = {
 		const item = readItem(this, itemIndex);
 		// The failed item's message: `message` inside the error output's `error`, else `error`.
 		const message = item.message ?? item.error;
-		if (item.paymentOutcome !== 'unknown' && item.sentWrite === undefined) {
-			// Its outcome is known already (a refusal: not_paid), so one Switch takes every failed item.
-			return {
-				paymentOutcome: item.paymentOutcome as string,
-				operation: null,
-				reason: `The item's outcome was already known: ${String(item.paymentOutcome)}${typeof message === 'string' ? ` (${message})` : ''}.`,
-				record: null,
-				missing: [],
-				differences: [],
-				lookAgainAt: null,
-				whatToDo:
-					item.paymentOutcome === 'not_paid'
-						? 'Nothing was paid: fix what the error says, then run it again.'
-						: 'Nothing: it was made.',
-			};
-		}
+		if (item.sentWrite === undefined) return claimed(item, message);
 		const sent = readSentWrite(item.sentWrite);
 		if (typeof sent === 'string') {
-			// Came out unknown without what is needed to find it (e.g. Card Request's "no card").
-			return {
-				paymentOutcome: 'unknown',
-				operation: null,
-				reason: `The item came out unknown but carries no usable sent write (${sent}): the node cannot look it up.`,
-				record: null,
-				missing: ['sentWrite'],
-				differences: [],
-				lookAgainAt: null,
-				whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
-			};
+			throw refuse(this, itemIndex, 'must carry the sentWrite this node sealed', sent);
 		}
 		const operation = MONEY_WRITES[sent.operation];
 		if (!operation?.money) {
@@ -139,6 +120,55 @@ export const resolveOutcome: OperationDefinition = {
 				`sentWrite.operation ${show(sent.operation)}`,
 			);
 		}
-		return await resolveSentWrite(this, operation.money, itemIndex, sent, operation.action);
+		// The binding rule (issue 49.1): this company and Base URL, sealed by this node.
+		const problem = await bindingProblem(this, itemIndex, item.sentWrite as IDataObject, sent);
+		if (problem) {
+			throw refuse(this, itemIndex, 'must be bound to this credential', problem);
+		}
+		return await resolveSentWrite(
+			this,
+			operation.money,
+			itemIndex,
+			sent,
+			item.sentWrite as IDataObject,
+			operation.action,
+		);
 	},
 };
+
+/**
+ * An item without a sent write: what it claims is repeated, checked against nothing. Only a
+ * refusal (not_paid) comes out of the node that way, so one Switch takes every failed item; a
+ * "paid" without a sealed sent write is not the node's (it never reports paid on a failed item)
+ * and proves nothing (issue 49.1: an item a model made up is never confirmed).
+ */
+function claimed(item: IDataObject, message: unknown) {
+	const said = typeof message === 'string' ? ` (${message})` : '';
+	const base = {
+		operation: null,
+		record: null,
+		differences: [],
+		lookAgainAt: null,
+		verified: false,
+	};
+	if (item.paymentOutcome === 'not_paid') {
+		return {
+			...base,
+			paymentOutcome: 'not_paid',
+			reason: `The item says not_paid${said}: a refusal carries no sent write, so this repeats the item and checked nothing with the service.`,
+			missing: [],
+			whatToDo:
+				'If this item came out of this node, nothing was paid: fix what its error says, then run it again. An item written by hand or by a model proves nothing: look the payment up first.',
+		};
+	}
+	return {
+		...base,
+		paymentOutcome: 'unknown',
+		reason:
+			item.paymentOutcome === 'paid'
+				? 'The item says paid but carries no sent write sealed by this node (the node never puts out a failed item as paid), so it proves nothing and nothing was looked up.'
+				: `The item came out unknown but carries no sent write${said}: the node cannot look it up.`,
+		missing: ['sentWrite'],
+		whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
+	};
+}

@@ -81,6 +81,43 @@ export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
 		: 'unknown';
 }
 
+/** A service's refusal of a key used before (any code naming idempotency but a missing key). */
+export function refusesReusedKey(code: unknown): boolean {
+	return typeof code === 'string' && /IDEMPOTEN/i.test(code) && !/REQUIRED/i.test(code);
+}
+
+/**
+ * A refusal this item's own earlier attempt may have caused (issue 49.2): the key refused as used
+ * before (a service that refuses a key reused for another request, or any repeat), or a code the
+ * write names as one its own earlier attempt causes (Card Request: its External ID taken). The
+ * earlier attempt may have paid, so such a refusal is never "not paid": it is unknown, and
+ * Resolve Outcome looks the payment up by the binding rule.
+ */
+function ownRefusal(
+	write: MoneyWrite,
+	attempt: Attempt,
+): { reason: string; status: number; headers: IDataObject } | undefined {
+	if (!('status' in attempt) || attempt.status < 400 || attempt.status > 499) return undefined;
+	if (!isServiceErrorBody(attempt.body)) return undefined;
+	const code = (attempt.body as IDataObject).errorCode;
+	const { status, headers } = attempt;
+	if (refusesReusedKey(code)) {
+		return {
+			status,
+			headers,
+			reason: `the service refused the Idempotency-Key as already used (${String(code)}), and the earlier request under it (this item's own earlier attempt among them) may have paid`,
+		};
+	}
+	if (typeof code === 'string' && write.ownRefusals?.includes(code)) {
+		return {
+			status,
+			headers,
+			reason: `the service refused it with ${code}, which this item's own earlier attempt (Retry On Fail, a re-run) may have caused by being carried out`,
+		};
+	}
+	return undefined;
+}
+
 /** Marks an error of a money write with its outcome (read back by {@link outcomeFields}). */
 export function markOutcome<T extends NodeApiError>(error: T, outcome: PaymentOutcome): T {
 	error.context.paymentOutcome = outcome;
@@ -183,6 +220,21 @@ export function failedWrite(
 ): unknown {
 	const machine = machineOf(report);
 	const last = report.attempts[report.attempts.length - 1];
+	const own = last === undefined ? undefined : ownRefusal(write, last);
+	if (own) {
+		const info = readServiceError(own.status, report.shownBody, own.headers);
+		return outcomeUnknownError(node, write, {
+			reason: own.reason,
+			lines: [
+				`${request.method} ${request.path}: ${own.reason}.`,
+				`Service errorCode: ${String(info.errorCode)}`,
+				describeServiceError({ ...info, errorCode: null }),
+			],
+			info,
+			where: shown(report),
+			itemIndex,
+		});
+	}
 	if (machine.outcome !== 'unknown' || last === undefined) {
 		return error instanceof NodeApiError ? markOutcome(error, 'not_paid') : error;
 	}
