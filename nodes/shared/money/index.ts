@@ -71,7 +71,7 @@ export {
 } from './binding';
 export type { SentTime } from './binding';
 export { knownSkew, observeReport, readMeasured } from './clock';
-export { forgetPendingSend, pendingSend, rememberPending } from './pending';
+export { forgetPendingSend, pendingSend, rememberPending, settlePending } from './pending';
 export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
 export { compareSentDetail, readSentDetails } from './sentEvidence';

@@ -145,7 +145,7 @@ export function outcomeFields(error: unknown): IDataObject {
 /** What a user of a money write with an unknown outcome does, one line each. */
 export function whatToDoLines(write: MoneyWrite): string[] {
 	return [
-		`What to do: look it up before trying again: ${write.lookUp}.`,
+		`What to do: run Payment > Resolve Outcome on this item (as a tool: pass this whole answer as Unknown Item), or look it up, before trying again: ${write.lookUp}.`,
 		write.replayByKey ? KEY_REPLAY : NO_REPLAY,
 	];
 }

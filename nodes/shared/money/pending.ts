@@ -38,6 +38,13 @@ export function forgetPendingSend(id: string): void {
 	pending.delete(id);
 }
 
+/** Forgets the reference whose unknown send Resolve Outcome decided (by its sent write's seal). */
+export function settlePending(seal: unknown): void {
+	for (const [id, entry] of pending) {
+		if (entry.sentWrite && entry.sentWrite.seal === seal) pending.delete(id);
+	}
+}
+
 /** Forgets every reference (tests: a new process). */
 export function forgetPending(): void {
 	pending.clear();

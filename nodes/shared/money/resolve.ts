@@ -8,8 +8,10 @@ import { knownSkew } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
+import { settlePending } from './pending';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
+import { releaseNotPaid } from './write';
 
 /*
  * Resolve Outcome (issue 44.5): an item that came out `unknown` carries its sent write (write.ts:
@@ -311,6 +313,9 @@ export async function resolveSentWrite(
 	}
 	const settled = contract.resolve.state(best.record, time());
 	const open = settled.outcome === 'unknown';
+	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
+	if (!open) settlePending(raw.seal);
+	if (settled.outcome === 'not_paid') releaseNotPaid(raw.seal);
 	return {
 		paymentOutcome: settled.outcome,
 		operation: sent.operation,

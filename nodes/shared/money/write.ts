@@ -52,6 +52,8 @@ export type SentState = {
 	sentAt?: string;
 	/** What the first send asked for, where it names a record made for it (Pay QR Code's quote). */
 	first?: IDataObject;
+	/** The seal of its sent write, so Resolve Outcome's not_paid can release the key. */
+	seal?: unknown;
 } &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
@@ -96,6 +98,18 @@ export function rememberSentWrite(id: string, entry: SentState): void {
 
 export function forgetSentWrite(id: string): void {
 	sent.delete(id);
+}
+
+/**
+ * Releases a key whose unknown outcome Resolve Outcome proved not paid (by its sent write's seal):
+ * a re-send under it may then be sent. A paid or still unknown one stays as it is.
+ */
+export function releaseNotPaid(seal: unknown): void {
+	for (const [id, entry] of sent) {
+		if (entry.state === 'unknown' && entry.seal !== undefined && entry.seal === seal) {
+			sent.delete(id);
+		}
+	}
 }
 
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
@@ -221,7 +235,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		(answer) => rememberSentWrite(id, { ...kept, state: 'paid', answer }),
 		(error: unknown) => {
 			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-			else rememberSentWrite(id, { ...kept, state: 'unknown' });
+			else rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal });
 		},
 	);
 	rememberSentWrite(id, { ...kept, state: 'sending', settled });
