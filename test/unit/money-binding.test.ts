@@ -153,7 +153,8 @@ describe('made by this write: a record created before the write was sent is anot
 
 	it('a record that shows no createdAt proves nothing (unknown, createdAt missing)', async () => {
 		const item = await lostPayoutCreate();
-		const { createdAt: _c, ...noTime } = payout(iso(0));
+		const noTime: Record<string, unknown> = payout(iso(0));
+		delete noTime.createdAt;
 		listing([noTime]);
 		reading(noTime);
 		const out = await resolve(item);
@@ -201,7 +202,10 @@ describe('an item the node did not make proves nothing', () => {
 	it('an edited sent write (another amount) is refused: its seal does not hold', async () => {
 		const item = await lostPayoutCreate();
 		const sent = item.sentWrite as Record<string, Record<string, unknown>>;
-		const edited = { ...item, sentWrite: { ...sent, details: { ...sent.details, amountRub: '15' } } };
+		const edited = {
+			...item,
+			sentWrite: { ...sent, details: { ...sent.details, amountRub: '15' } },
+		};
 		const error = await resolveError(edited);
 		expect(error.message).toMatch(/seal does not hold/);
 	});
@@ -250,7 +254,8 @@ describe('a listing that omits a detail is read record by record', () => {
 	it('a listing without externalId: each record read by its ID, and the one carrying it is paid', async () => {
 		const item = await lostPayoutCreate();
 		const made = payout(iso(1_000));
-		const { externalId: _e, ...listed } = made;
+		const listed: Record<string, unknown> = { ...made };
+		delete listed.externalId;
 		listing([listed]);
 		reading(made);
 		reading(made);
@@ -261,7 +266,9 @@ describe('a listing that omits a detail is read record by record', () => {
 
 describe('Payout Cancel', () => {
 	function cancelAnswered(status: string) {
-		nock(BASE_URL).post('/payouts/po_1/cancel').reply(200, payout(iso(-60_000), { status }));
+		nock(BASE_URL)
+			.post('/payouts/po_1/cancel')
+			.reply(200, payout(iso(-60_000), { status }));
 	}
 
 	it('answered 200 with waiting_trader: unknown with a sealed sent write; Resolve within 5 minutes stays unknown', async () => {

@@ -115,10 +115,15 @@ describe('after an unknown outcome', () => {
 
 describe('a refunded payment', () => {
 	it('is reported as refunded with what a new payment needs, never "already made"', async () => {
-		listing([payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' })]);
+		listing([
+			payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' }),
+		]);
 		nock(BASE_URL)
 			.get('/payouts/po-8001')
-			.reply(200, payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' }));
+			.reply(
+				200,
+				payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' }),
+			);
 		const { output, context } = await runTool({ parameters: CALL });
 		const error = output[0].error as IDataObject;
 		expect(error.errorCode).toBe('PAYMENT_REFERENCE_REFUNDED');

@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { SKEW_MARGIN_MS, checkReplayedOrder, moneyWrite } from '../../shared/money';
-import { withSentWrite } from '../../shared/money';
+import { SKEW_MARGIN_MS, checkReplayedOrder, moneyWrite, withSentWrite } from '../../shared/money';
 import type { MoneyCall, MoneyContract, OnceFor, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';

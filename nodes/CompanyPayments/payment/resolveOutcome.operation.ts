@@ -35,7 +35,7 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: st
 }
 
 const RULE =
-	'must be an item of a money operation\'s error output (with paymentOutcome; unknown ones with sentWrite)';
+	"must be an item of a money operation's error output (with paymentOutcome; unknown ones with sentWrite)";
 
 /** The outcomes a money operation's failed item carries. */
 const KNOWN = ['paid', 'not_paid', 'unknown'];
@@ -85,10 +85,11 @@ export const resolveOutcome: OperationDefinition = {
 		text: 'Find out whether a money call whose outcome was unknown was made. Needs: Unknown Item, the whole error the money call returned (with paymentOutcome "unknown" and sentWrite). Returns paymentOutcome (paid, not_paid or unknown), reason, record, missing, lookAgainAt, whatToDo. Reads only; never pays.',
 	},
 	docs: {
-		endpoint: 'what the sent write\'s operation reads: `GET /payouts?externalId=` (assumed) and `GET /payouts/{id}` (Payout Create), `GET /payouts/{id}` (Payout Cancel), `GET /cards?externalId=` and `GET /cards/{id}` (Card Request); none for the others',
+		endpoint:
+			"what the sent write's operation reads: `GET /payouts?externalId=` (assumed) and `GET /payouts/{id}` (Payout Create), `GET /payouts/{id}` (Payout Cancel), `GET /cards?externalId=` and `GET /cards/{id}` (Card Request); none for the others",
 		permission: 'those of the reads',
 		notes:
-			'Unknown Item (default `{{ $json }}`: the item from a money operation\'s error output, or its output with Continue On Fail, carrying `paymentOutcome` `unknown` and `sentWrite`). Output `paymentOutcome`: `paid` (with `record`), `not_paid` (only Payout Cancel, when the payout shows the cancel did not act) or `unknown` (with `missing`, `lookAgainAt`, `whatToDo`). See [Resolving an unknown outcome](errors.md#resolving-an-unknown-outcome).',
+			"Unknown Item (default `{{ $json }}`: the item from a money operation's error output, or its output with Continue On Fail, carrying `paymentOutcome` `unknown` and `sentWrite`). Output `paymentOutcome`: `paid` (with `record`), `not_paid` (only Payout Cancel, when the payout shows the cancel did not act) or `unknown` (with `missing`, `lookAgainAt`, `whatToDo`). See [Resolving an unknown outcome](errors.md#resolving-an-unknown-outcome).",
 	},
 	properties: [
 		{

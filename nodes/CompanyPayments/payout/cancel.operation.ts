@@ -22,7 +22,11 @@ const money: MoneyContract = {
 		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
 		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
-	resolve: { find: { detail: 'payoutId' }, state: cancelled, notFound: 'The payout was not found.' },
+	resolve: {
+		find: { detail: 'payoutId' },
+		state: cancelled,
+		notFound: 'The payout was not found.',
+	},
 };
 
 /**
@@ -56,7 +60,8 @@ function cancelled(record: IDataObject, time: SentTime): Settled {
 		};
 	}
 	const words: Record<string, string> = {
-		pending: 'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
+		pending:
+			'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
 		waiting_trader: `status still waiting_trader ${CANCEL_SETTLE_MS / 60_000} minutes after the cancel was sent, so it was not carried out; cancelling again is harmless`,
 		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
 		success: 'the payout was made (status success): the cancel was not carried out',

@@ -186,7 +186,7 @@ const money: MoneyContract = {
 		find: 'identity',
 		state: payoutCreated,
 		notFound:
-			'No payout carries this External ID. The payout listing is not in the interface document (its path and its externalId filter are the node\'s assumption), and a payout made a moment ago may not be listed yet, so its absence does not prove it was not made.',
+			"No payout carries this External ID. The payout listing is not in the interface document (its path and its externalId filter are the node's assumption), and a payout made a moment ago may not be listed yet, so its absence does not prove it was not made.",
 	},
 };
 

@@ -96,17 +96,14 @@ async function moneyAnswer(
 	const pendingId = `${companyFingerprint(account, baseUrl)} ${moneyKey(ctx, itemIndex, contract)}`;
 	const pending = pendingSend(pendingId);
 	if (pending) return { failed: true, json: pendingError(reference, pending) };
-	let result;
-	try {
-		result = await operation.execute.call(ctx, itemIndex);
-	} catch (error) {
+	const result = await operation.execute.call(ctx, itemIndex).catch((error: Error) => {
 		const fields = outcomeFields(error);
 		if (fields.paymentOutcome === 'unknown') {
 			const until = Date.now() + LOOK_AGAIN_MINUTES * 60_000;
 			rememberPending(pendingId, until, fields.sentWrite as IDataObject | undefined);
 		}
 		throw error;
-	}
+	});
 	const records = recordsOf(result);
 	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
 	// The write was sent: an answer with other details is not "nothing paid", it is unknown.

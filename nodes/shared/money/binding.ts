@@ -73,7 +73,8 @@ export function canonicalJson(value: unknown): string {
 
 /** The seal of a sent write (every field but `seal`), under a key derived from the API key. */
 export function sealOf(account: string, sent: IDataObject): string {
-	const { seal: _seal, ...content } = sent;
+	const content: IDataObject = { ...sent };
+	delete content.seal;
 	const mac = createHmac('sha256', derivedKey(account, `sent-write-seal/v${SEAL_VERSION}`))
 		.update(canonicalJson(content))
 		.digest('base64url');

@@ -29,13 +29,20 @@ function dateOf(headers: IDataObject | undefined): number | undefined {
 }
 
 /** The skew one answer shows (service minus local), or undefined without a `Date` header. */
-export function skewOf(headers: IDataObject | undefined, localNow = Date.now()): number | undefined {
+export function skewOf(
+	headers: IDataObject | undefined,
+	localNow = Date.now(),
+): number | undefined {
 	const at = dateOf(headers);
 	return at === undefined ? undefined : at + 500 - localNow;
 }
 
 /** Takes the skew of the last answer a report holds, and keeps it for the Base URL. */
-export function observeReport(baseUrl: string, report: Report, localNow = Date.now()): number | null {
+export function observeReport(
+	baseUrl: string,
+	report: Report,
+	localNow = Date.now(),
+): number | null {
 	for (let i = report.attempts.length - 1; i >= 0; i--) {
 		const attempt = report.attempts[i];
 		if (!('status' in attempt)) continue;

@@ -42,11 +42,7 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
-export {
-	checkReplayedOrder,
-	earlierPaymentFields,
-	quotePreparedAt,
-} from './replay';
+export { checkReplayedOrder, earlierPaymentFields, quotePreparedAt } from './replay';
 export type { Since } from './replay';
 export {
 	checkDetails,

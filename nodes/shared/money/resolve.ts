@@ -172,7 +172,8 @@ async function judge(
 			? { ...listed, ...(await contract.read(ctx, itemIndex, listed)) }
 			: listed;
 	const reading = readSentDetails(contract, sent.details, record);
-	if (reading.differences.length > 0) return { kind: 'conflict', record, diff: reading.differences };
+	if (reading.differences.length > 0)
+		return { kind: 'conflict', record, diff: reading.differences };
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
 	// older and proves by its state).
 	if (contract.resolve?.find === 'identity') {
