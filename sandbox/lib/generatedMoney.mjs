@@ -64,6 +64,8 @@ const DAY_MS = 86_400_000;
 export function createMoney(sb, choices, stream, log) {
 	let played = false;
 	const planted = new Set();
+	/** External IDs a listing leaves out for its next reads (a listing that lags by reads). */
+	const held = new Map();
 	return {
 		choices,
 		get played() {
@@ -76,6 +78,14 @@ export function createMoney(sb, choices, stream, log) {
 		/** On reset (generated.mjs): forgets what it planted. */
 		reset() {
 			planted.clear();
+			held.clear();
+		},
+		/**
+		 * A listing that lags by reads, not by time (for a test that must not wait on a clock):
+		 * records carrying `externalId` are left out of the next `reads` listings that hold them.
+		 */
+		holdListing(externalId, reads = 1) {
+			held.set(externalId, reads);
 		},
 		/** After the state is seeded (server.mjs reset): the service's clock moved by the skew. */
 		afterSeed() {
@@ -93,7 +103,14 @@ export function createMoney(sb, choices, stream, log) {
 		listed(pattern, records) {
 			if (!played || (pattern !== '/payouts' && pattern !== '/cards')) return records;
 			const now = sb.clock.now();
-			return records
+			const hidden = new Set();
+			const shown = records.filter((record) => {
+				const left = held.get(record?.externalId) ?? 0;
+				if (left > 0) hidden.add(record.externalId);
+				return left === 0;
+			});
+			for (const externalId of hidden) held.set(externalId, held.get(externalId) - 1);
+			return shown
 				.filter((record) => {
 					const created = Date.parse(record?.createdAt ?? '');
 					return !Number.isFinite(created) || created <= now - choices.listingLag;
