@@ -189,7 +189,7 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 	test('did not go through: a payout refused before the service acted (503) → still unknown, since the listing proves no absence', async () => {
 		const externalId = `resolve-absent-${uuid().slice(0, 8)}`;
 		await ctl('POST', '/faults', { rejectFirstRequests: 1, status: 503, pathPrefix: '/payouts' });
-		const { unknownItem, resolved, branches } = await run('payout', {
+		const { unknownItem, resolved, looks, branches } = await run('payout', {
 			amountRub: '1500',
 			card: CARD,
 			externalId,
@@ -217,7 +217,7 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			dropAs: 'reset',
 			pathPrefix: '/cards/recharge',
 		});
-		const { unknownItem, resolved, branches } = await run('recharge', {
+		const { unknownItem, resolved, looks, branches } = await run('recharge', {
 			cardId,
 			targetAmount: '25',
 		});

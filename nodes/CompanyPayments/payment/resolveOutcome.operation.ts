@@ -2,18 +2,21 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../shared/contract/guards';
-import { bindingProblem, readSentWrite, resolveSentWrite } from '../../shared/money';
+import {
+	bindingProblem,
+	companyFingerprint,
+	readSentWrite,
+	resolveSentWrite,
+	sealOf,
+} from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { show } from '../common/validation';
 import { MONEY_WRITES } from './writes';
 
 const FIELD = 'Unknown Item';
 
-/**
- * An example of the field's value, as JSON text: an item from Payout Cancel's error output (its
- * company and seal stand for the ones the node computes from the credential).
- */
-export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
+/** An example of the field's value: an item from Payout Cancel's error output, unsealed. */
+const UNKNOWN_ITEM = {
 	paymentOutcome: 'unknown',
 	errorCode: 'OUTCOME_UNKNOWN',
 	sentWrite: {
@@ -21,11 +24,22 @@ export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
 		sentAt: '2026-11-28T10:00:00.000Z',
 		identity: null,
 		details: { payoutId: 'po_typed_1' },
-		company: 'cf1-0123456789abcdef01234567',
-		skewMs: 0,
-		seal: 's1.…',
 	},
-});
+};
+
+/**
+ * The example as JSON text, sealed for one credential (binding.ts): what Payout Cancel's error
+ * output would carry had it run with that API key at that Base URL (tests, docs).
+ */
+export function unknownItemExample(apiKey: string, baseUrl: string): string {
+	const sent: IDataObject = {
+		...UNKNOWN_ITEM.sentWrite,
+		company: companyFingerprint(apiKey, baseUrl),
+		skewMs: 0,
+	};
+	sent.seal = sealOf(apiKey, sent);
+	return JSON.stringify({ ...UNKNOWN_ITEM, sentWrite: sent });
+}
 
 function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: string) {
 	return new NodeOperationError(ctx.getNode(), `${FIELD} ${rule}, got ${got}`, {
