@@ -324,6 +324,17 @@ describe('a refusal its own earlier attempt may have caused is never not_paid', 
 		expect(item.paymentOutcome).not.toBe('not_paid');
 	});
 
+	it('a 400 BAD_REQUEST whose message says the key was already used: unknown', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(400, { errorCode: 'BAD_REQUEST', message: 'Idempotency key already used' });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'request', idempotencyKey: 'card-emp-42' },
+			continueOnFail: true,
+		});
+		expect(output[0].json.paymentOutcome).toBe('unknown');
+	});
+
 	it('a 400 IDEMPOTENCY_KEY_REQUIRED is still a refusal (the key never reached the service): not_paid', async () => {
 		nock(BASE_URL)
 			.post('/cards/request')

@@ -81,9 +81,15 @@ export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
 		: 'unknown';
 }
 
-/** A service's refusal of a key used before (any code naming idempotency but a missing key). */
-export function refusesReusedKey(code: unknown): boolean {
-	return typeof code === 'string' && /IDEMPOTEN/i.test(code) && !/REQUIRED/i.test(code);
+/**
+ * A service's refusal of a key used before: a code naming idempotency (but a missing key), or a
+ * message that says the idempotency key was already used (any code, e.g. BAD_REQUEST).
+ */
+export function refusesReusedKey(code: unknown, message?: unknown): boolean {
+	if (typeof code === 'string' && /IDEMPOTEN/i.test(code)) return !/REQUIRED/i.test(code);
+	if (typeof message !== 'string') return false;
+	const aboutKey = /idempoten|идемпотент/i.test(message);
+	return aboutKey && /already|used|reused|использован|занят/i.test(message);
 }
 
 /**
@@ -99,9 +105,9 @@ function ownRefusal(
 ): { reason: string; status: number; headers: IDataObject } | undefined {
 	if (!('status' in attempt) || attempt.status < 400 || attempt.status > 499) return undefined;
 	if (!isServiceErrorBody(attempt.body)) return undefined;
-	const code = (attempt.body as IDataObject).errorCode;
+	const { errorCode: code, message } = attempt.body as IDataObject;
 	const { status, headers } = attempt;
-	if (refusesReusedKey(code)) {
+	if (refusesReusedKey(code, message)) {
 		return {
 			status,
 			headers,
