@@ -341,6 +341,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		if (payout && gen.money.returnState(payout)) {
 			forgetAllSentWrites();
 			const again = await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '3' });
+			count(`C after the state came back: ${outcomeOf(again)}`);
 			check(
 				outcomeOf(again) !== 'not_paid' || moved(company.id, extC) === 1,
 				'C: recharged then not_paid',
