@@ -16,7 +16,7 @@ import type {
 } from 'n8n-workflow';
 import nock from 'nock';
 
-import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
+import { unknownItemExample } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import type { OperationDefinition } from '../../nodes/CompanyPayments/types';
@@ -293,7 +293,7 @@ const BY_NAME: Record<string, unknown> = {
 	agentMayMoveMoney: true,
 	paymentReference: 'INV-1042',
 	// Resolve Outcome's input: an unknown Payout Cancel item, looked up by its payout ID.
-	unknownItem: UNKNOWN_ITEM_EXAMPLE,
+	unknownItem: unknownItemExample(CANARY.apiKey, BASE_URL),
 };
 
 function valueFor(property: INodeProperties): unknown {

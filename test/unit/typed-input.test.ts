@@ -29,8 +29,8 @@ import type {
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
-import { createContext } from './helpers/n8n';
+import { unknownItemExample } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
+import { API_KEY, BASE_URL, createContext } from './helpers/n8n';
 
 const nodeType = new CompanyPayments();
 const description = nodeType.description;
@@ -207,7 +207,7 @@ function example(property: INodeProperties, choice: (name: string) => number): u
 		case 'json':
 			// The one JSON field, Resolve Outcome's Unknown Item: its default is an expression
 			// ({{ $json }}) only n8n evaluates, so its module's example is the valid value.
-			return property.name === 'unknownItem' ? UNKNOWN_ITEM_EXAMPLE : property.default;
+			return property.name === 'unknownItem' ? unknownItemExample(API_KEY, BASE_URL) : property.default;
 		default:
 			return property.default;
 	}
