@@ -374,7 +374,7 @@ describe('outputs expression', () => {
 
 	it('matches the function called directly', () => {
 		const parameters = { events: ['payout.recharged', 'deposit.aml_failed'], routeByEvent: true };
-		expect(outputsFor(parameters)).toEqual(configuredOutputs(parameters, OUTPUT_LAYOUT));
+		expect(outputsFor(parameters)).toEqual(configuredOutputs(parameters, 1, OUTPUT_LAYOUT));
 	});
 });
 
