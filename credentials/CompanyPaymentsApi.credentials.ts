@@ -1,4 +1,12 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TEST } from '../nodes/shared/credentialTest';
 
 /**
  * One credential per company key and environment. It authenticates every call of the
@@ -81,15 +89,21 @@ export class CompanyPaymentsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-API-Key': '={{$credentials.apiKey}}',
-			},
+	/**
+	 * Sends the API key as X-API-Key, for every request n8n authenticates with this credential:
+	 * this package's nodes (httpRequestWithAuthentication), the HTTP Request node ("Predefined
+	 * Credential Type") and the test below. A function rather than the generic `headers` object:
+	 * n8n calls a function as it is, while it resolves the object's `={{$credentials.apiKey}}`
+	 * expression on every request, which on n8n 2.36 and later runs in its expression sandbox
+	 * (measured: 0.31 ms per request on n8n 2.41.1, 0.2 µs for the function; docs/performance.md).
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			'X-API-Key': typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 		},
-	};
+	});
 
-	// The "Test" button runs companyPaymentsApiTest (the nodes name it in testedBy): n8n applies a
-	// `test` request's rules only when its error carries the HTTP response, which it does not here.
+	test: ICredentialTestRequest = CREDENTIAL_TEST;
 }

@@ -1,4 +1,5 @@
 import type {
+	ICredentialTestFunction,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -9,7 +10,6 @@ import type {
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES, staticDataStore } from './deliveries';
 import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
-import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { gateError, gateItems, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
@@ -44,7 +44,6 @@ export class CompanyPaymentsTrigger implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
-				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		webhooks: [
@@ -206,8 +205,12 @@ export class CompanyPaymentsTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: { companyPaymentsApiTest },
+	/**
+	 * The API credential is tested by its own `test` request (credentials/). This is where the
+	 * queue-mode companion, which builds this class, adds the test of its Redis credential.
+	 */
+	methods: { credentialTest: Record<string, ICredentialTestFunction> } = {
+		credentialTest: {},
 	};
 
 	webhookMethods = {

@@ -428,9 +428,7 @@ describe('node description', () => {
 		expect(description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
-		expect(description.credentials).toEqual([
-			{ name: 'companyPaymentsApi', required: true, testedBy: 'companyPaymentsApiTest' },
-		]);
+		expect(description.credentials).toEqual([{ name: 'companyPaymentsApi', required: true }]);
 	});
 
 	it('has no options.binaryData (n8n would then skip reading the raw body)', () => {
