@@ -8,6 +8,9 @@ import type {
 
 import { CREDENTIAL_TEST } from '../nodes/shared/credentialTest';
 
+/** The credential's section of the package's README, as npm and the editor open it. */
+const DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#credential';
+
 /**
  * One credential per company key and environment. It authenticates every call of the
  * Company Payments node, the trigger's webhook registration, and, for endpoints the node
@@ -23,7 +26,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 		dark: 'file:../icons/companyPayments.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-company-payments#credential';
+	documentationUrl = DOCS;
 
 	properties: INodeProperties[] = [
 		{
@@ -44,7 +47,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://payments.example.com/api',
+			placeholder: 'e.g. https://payments.example.com/api',
 			description:
 				'The {base_url} of the chosen environment, as given by your account manager. Requests go to this URL plus the endpoint path, e.g. /orders/prepare.',
 		},
@@ -64,7 +67,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			placeholder: 'whsec_…',
+			placeholder: 'e.g. whsec_0123…',
 			description:
 				'Optional. Secret the service signs webhooks with (whsec_ followed by 48 hex characters). Used only by the Company Payments Trigger to verify X-Service-Signature.',
 		},
@@ -74,7 +77,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			placeholder: 'whsec_…',
+			placeholder: 'e.g. whsec_0123…',
 			description:
 				'Accepted by the trigger alongside the current secret until you clear it. Set it only while the service may still retry deliveries signed with the old one.',
 		},
@@ -84,8 +87,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 60,
-			description:
-				'When the service answers 429 Too Many Requests or 503, or a proxy answers 502 or 504, reads (and Accept Quote, Pay QR Code and Card Request, which the service replays by Idempotency-Key) are sent again, waiting what the Retry-After header asks; other money writes only after a 429 of the service itself. This is the longest total wait of one call (at most 8 sends); 0 turns retries off. Other calls are never repeated.',
+			description: `Longest total wait of one call on 429, 502, 503 or 504 (at most 8 sends; 0: no retries). Reads and replayed writes are resent as Retry-After asks, other money writes only after the service's own 429. <a href="${DOCS}">Details</a>`,
 		},
 	];
 

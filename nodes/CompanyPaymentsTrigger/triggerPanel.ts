@@ -1,10 +1,13 @@
 import type { TriggerPanelDefinition } from 'n8n-workflow';
 
+/** The trigger's section of the package's README, as npm and the editor open it. */
+export const TRIGGER_DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#triggers';
+
 /**
- * What holds in n8n's queue mode, said where the user builds the workflow (docs/queue-mode.md).
+ * What holds in n8n's queue mode, said where the user builds the workflow; the rest is in the
+ * README's Triggers section (shipped with the package) and docs/queue-mode.md.
  */
-export const QUEUE_MODE_NOTICE =
-	"Exactly once within one n8n process: a delivery sent again is answered 200 and starts nothing. In queue mode with several webhook processes (or several mains), each keeps its own record, so a delivery that reaches two of them at once can start two executions. For exactly once there: install the self-hosted companion package n8n-nodes-company-payments-queue (it claims each delivery in Redis), or follow this trigger with n8n's Redis node (Increment on the item's changeKey, with an expiry) and an If that goes on only when the count is 1. See docs/queue-mode.md of the package.";
+export const QUEUE_MODE_NOTICE = `A repeated delivery starts nothing within one n8n process. In queue mode with several webhook processes it can start twice: add the companion package n8n-nodes-company-payments-queue, or n8n's Redis node. <a href="${TRIGGER_DOCS}">Details</a>`;
 
 /**
  * The panel n8n shows while the trigger waits for an event: step by step, how to get a test

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { recordIdFields } from '../common/locator';
 
-const ORDER_PLACEHOLDER = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+const ORDER_PLACEHOLDER = 'e.g. 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
 
 /** The order of Order → Get: any order of the company. */
 export const orderIdFields: INodeProperties[] = recordIdFields({
