@@ -618,7 +618,8 @@ describe('secrets never reach the model', () => {
 			.get('/payouts/po_1')
 			.reply(200, { ...payout, comment: `key ${API_KEY} and ${WEBHOOK_SECRET}`, token: 'USDT' });
 		const { output } = await runTool({
-			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1' },
+			// The whole record (Simplify off), so the echoing comment and the token field are in it.
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1', compactOutput: false },
 			credentials: {
 				environment: 'staging',
 				baseUrl: BASE_URL,
