@@ -26,7 +26,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 		dark: 'file:../icons/companyPayments.dark.svg',
 	};
 
-	documentationUrl = DOCS;
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-company-payments#credential';
 
 	properties: INodeProperties[] = [
 		{

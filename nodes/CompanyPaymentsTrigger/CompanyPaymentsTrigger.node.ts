@@ -13,7 +13,7 @@ import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } fr
 import { gateError, gateItems, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
-import { QUEUE_MODE_NOTICE, TRIGGER_DOCS, TRIGGER_PANEL } from './triggerPanel';
+import { QUEUE_MODE_NOTICE, TRIGGER_PANEL } from './triggerPanel';
 
 export class CompanyPaymentsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -133,7 +133,8 @@ export class CompanyPaymentsTrigger implements INodeType {
 						registerWebhook: [true],
 					},
 				},
-				description: `Whether to have the service make a new webhook secret on activation, kept in this workflow's static data (not encrypted); the old one then stops working everywhere after the grace period. <a href="${TRIGGER_DOCS}">Details</a>`,
+				description:
+					'Whether to have the service make a new webhook secret on activation, kept in this workflow\'s static data (not encrypted); the old one then stops working everywhere after the grace period. <a href="https://www.npmjs.com/package/n8n-nodes-company-payments#triggers">Details</a>.',
 			},
 			{
 				displayName: QUEUE_MODE_NOTICE,

@@ -47,7 +47,7 @@ export function permissionsField(description: string): INodeProperties {
 		default: '',
 		placeholder: 'e.g. orders.read, orders.create',
 		// The known names are the Permissions options of the newer version and the docs' list.
-		description: `${description} Names separated by commas, e.g. orders.read; any name your account uses is accepted.`,
+		description: `${description} Names separated by commas, e.g. orders.read; any name your account uses is accepted`,
 	};
 }
 
