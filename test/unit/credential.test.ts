@@ -64,7 +64,8 @@ describe('credential companyPaymentsApi', () => {
 			expect(node.description.credentials).toEqual([
 				{ name: 'companyPaymentsApi', required: true },
 			]);
-			expect(node.methods?.credentialTest ?? {}).toEqual({});
+			const methods = node.methods as { credentialTest?: object } | undefined;
+			expect(methods?.credentialTest ?? {}).toEqual({});
 		}
 		expect(new CompanyPayments().description.usableAsTool).toBe(true);
 	});

@@ -46,7 +46,7 @@ describe('service errors become NodeApiError with every field of the error body'
 			'INVALID_API_KEY: The API key is unknown or was replaced (company login and "regenerate key" invalidate the old key)',
 		);
 		// One fact per line in n8n's error panel, which renders the description as HTML.
-		expect(error.description?.split('<br>')).toEqual([
+		expect(String(error.description).split('<br>')).toEqual([
 			'Service message: Неверный API ключ',
 			'HTTP status: 401',
 			'Request ID: req-401',
@@ -193,7 +193,7 @@ describe('service errors become NodeApiError with every field of the error body'
 	/** Everything n8n keeps of an error: its JSON (message, description, context, cause) and more. */
 	function kept(error: NodeApiError): string {
 		return JSON.stringify({
-			json: error.toJSON(),
+			json: error.toJSON?.(),
 			errorResponse: error.errorResponse,
 			messages: error.messages,
 			own: { ...error },

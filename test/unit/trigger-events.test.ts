@@ -120,7 +120,7 @@ describe('output item', () => {
 	])(
 		'sets fundsReturned from refunded, never for a payout back in success: %s',
 		async (_label, fields, expected) => {
-			const body = { ...SAMPLE_EVENTS['payout.status_changed'], ...fields };
+			const body: IDataObject = { ...SAMPLE_EVENTS['payout.status_changed'], ...fields };
 			if (!('refunded' in fields)) delete body.refunded;
 			const { item } = await deliver({ body });
 			expect(item?.fundsReturned).toBe(expected);

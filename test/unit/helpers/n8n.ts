@@ -320,7 +320,10 @@ export function createContext(options: ContextOptions): FakeContext {
 	const requests: IHttpRequestOptions[] = [];
 	const authenticatedCalls: AuthenticatedCall[] = [];
 	const hints: NodeExecutionHint[] = [];
-	const context = {
+	// The context's own getCredentials, as n8n's helper reads the credential when not handed it.
+	const readCredentials = async (): Promise<ICredentialDataDecryptedObject> =>
+		await (context as unknown as IExecuteFunctions).getCredentials('companyPaymentsApi');
+	const context: Record<string, unknown> = {
 		requests,
 		authenticatedCalls,
 		hints,
@@ -362,9 +365,7 @@ export function createContext(options: ContextOptions): FakeContext {
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
 		},
-		helpers: httpHelpers(requests, credentials, authenticatedCalls, async () =>
-			(context as unknown as IExecuteFunctions).getCredentials('companyPaymentsApi'),
-		),
+		helpers: httpHelpers(requests, credentials, authenticatedCalls, readCredentials),
 	};
 	return context as unknown as FakeContext;
 }
