@@ -41,11 +41,11 @@ test('a working key: OK (the key reached the service as X-API-Key)', async () =>
 	assert.equal(result.status, 'OK', JSON.stringify(result));
 });
 
-test('an unknown key: the 401 explanation, never the key', async () => {
+test('an unknown key: named by its errorCode, never the key', async () => {
 	const wrong = 'sk_dummy_unknown_key_0000000000';
 	const result = await testWith({ apiKey: wrong });
 	assert.equal(result.status, 'Error', JSON.stringify(result));
-	assert.match(result.message, /rejected the API key \(HTTP 401\)/);
+	assert.match(result.message, /^INVALID_API_KEY: The API key is unknown or was replaced/);
 	assert.ok(!result.message.includes(wrong));
 });
 

@@ -7,7 +7,8 @@ import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/Compa
 import {
 	CREDENTIAL_TEST,
 	CREDENTIAL_TEST_PATH,
-	TEST_ANSWERS,
+	TEST_ERROR_CODES,
+	TEST_STATUS_ANSWERS,
 } from '../../nodes/shared/credentialTest';
 import { authenticate, runCredentialTest } from './helpers/n8n';
 
@@ -99,34 +100,70 @@ describe('credential test: says why, the way the editor shows it', () => {
 
 	it.each([
 		[
+			'INVALID_API_KEY',
 			401,
-			/rejected the API key \(HTTP 401\): it is unknown or was replaced .* member was removed .* company is disabled/,
+			/^INVALID_API_KEY: The API key is unknown or was replaced.*Put the current key/,
 		],
-		[403, /works but may not read the company profile \(HTTP 403\)/],
-		[404, /Nothing at this Base URL answers GET \/auth\/company\/profile: check the Base URL/],
-		[405, /Nothing at this Base URL answers/],
-		[429, /Too many requests/],
-		[500, /The service failed \(HTTP 500\)/],
-		[503, /unavailable \(HTTP 503\)/],
-	])('HTTP %i is explained', async (status, expected) => {
-		answer(status, { statusCode: status, errorCode: 'X', message: 'Ошибка' });
+		['NO_COMPANY_MEMBERSHIP', 401, /^NO_COMPANY_MEMBERSHIP: .*Use the key of a current member/],
+		['COMPANY_INACTIVE', 401, /^COMPANY_INACTIVE: The company is disabled/],
+		['AUTH_REQUIRED', 401, /^AUTH_REQUIRED: /],
+		['PERMISSION_DENIED', 403, /^PERMISSION_DENIED: The API key lacks a permission/],
+	])('%s (HTTP %i) is named for what it means', async (code, status, expected) => {
+		answer(status, { statusCode: status, errorCode: code, message: 'Ошибка', requestId: 'r-1' });
 		const result = await test();
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(expected);
 	});
 
-	it('a redirect is reported, not followed with the key', async () => {
+	it.each([
+		[
+			401,
+			/rejected the API key \(HTTP 401\): it is unknown or was replaced, its member was removed/,
+		],
+		[403, /may not read the company profile \(HTTP 403\)/],
+		[
+			404,
+			/Nothing at this Base URL answers GET \/auth\/company\/profile like the Company Payments API/,
+		],
+		[429, /Too many requests/],
+		[500, /The service failed \(HTTP 500\)/],
+		[503, /unavailable \(HTTP 503\)/],
+	])("the service's HTTP %i without a known errorCode is explained", async (status, expected) => {
+		answer(status, { statusCode: status, error: 'X', message: 'Ошибка' });
+		const result = await test();
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(expected);
+	});
+
+	it('a web page (a wrong Base URL) is not taken for the service', async () => {
+		answer(404, '<html><body>Not Found</body></html>', { 'Content-Type': 'text/html' });
+		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+		answer(200, '<!doctype html><title>Welcome</title>', { 'Content-Type': 'text/html' });
+		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+	});
+
+	it('a redirect is not followed with the key, and not taken for the service', async () => {
 		answer(301, '', { Location: 'https://elsewhere.example.net/login' });
 		const result = await test();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/redirects instead of answering \(the key was not sent on\)/);
+		expect(result.message).toMatch(/a redirect or another service answered/);
 	});
 
-	it('every rule names a status the contract or HTTP gives this request, with one message each', () => {
-		const statuses = (CREDENTIAL_TEST.rules ?? []).map((rule) => rule.properties.value);
-		expect(new Set(statuses).size).toBe(statuses.length);
-		expect(Object.keys(TEST_ANSWERS).map(Number)).toEqual(statuses);
+	it('the errorCode rules come first, one message per errorCode', () => {
+		const rules = (CREDENTIAL_TEST.rules ?? []).map((rule) => rule.properties);
+		const codes = rules.filter((rule) => rule.key === 'errorCode').map((rule) => rule.value);
+		expect(codes).toEqual([...TEST_ERROR_CODES]);
+		const firstStatus = rules.findIndex((rule) => rule.key === 'statusCode');
+		expect(rules.slice(0, firstStatus).every((rule) => rule.key === 'errorCode')).toBe(true);
+		expect(new Set(rules.slice(0, firstStatus).map((rule) => rule.message)).size).toBe(
+			codes.length,
+		);
+	});
+
+	it('reads the profile, keeps every answer for the rules, follows no redirect', () => {
 		expect(CREDENTIAL_TEST.request.url).toBe(CREDENTIAL_TEST_PATH);
 		expect(CREDENTIAL_TEST.request.disableFollowRedirect).toBe(true);
+		expect(CREDENTIAL_TEST.request.ignoreHttpStatusErrors).toBe(true);
+		expect(Object.keys(TEST_STATUS_ANSWERS).length).toBeGreaterThan(0);
 	});
 });

@@ -142,12 +142,23 @@ export async function authenticate(
 	return { ...options, headers };
 }
 
+/** lodash's `get`, which n8n's CredentialsTester reads a rule's key with (a string's own keys too). */
+function lodashGet(value: unknown, path: string): unknown {
+	let current: unknown = value;
+	for (const key of path.split('.')) {
+		if (current === null || current === undefined) return undefined;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return current;
+}
+
 /**
- * The credential's `test` run the way n8n's CredentialsTester runs a declarative test: the
- * request's expressions resolved against the credential (n8n-workflow's expression engine), the
- * credential's `authenticate` applied, sent through n8n's HTTP helper (a stand-in: redirects not
- * followed with disableFollowRedirect), and a non-2xx answer read by the `responseCode` rules,
- * else "Received HTTP status code".
+ * The credential's `test` run the way n8n's CredentialsTester runs a declarative test (n8n-core's
+ * RoutingNode, n8n 2.8.4 and 2.41.1): the request's expressions resolved against the credential
+ * (n8n-workflow's expression engine), the credential's `authenticate` applied, sent through n8n's
+ * HTTP helper (a stand-in), the answer's body (JSON, else its text) read by the
+ * `responseSuccessBody` rules in order, the first match an error, else "Connection successful!".
+ * A request that throws gives its message, as n8n's does for a failure without a response.
  */
 export async function runCredentialTest(
 	data: ICredentialDataDecryptedObject,
@@ -173,27 +184,26 @@ export async function runCredentialTest(
 				})
 			: value;
 	const { request, rules } = CREDENTIAL_TEST;
-	const options: IHttpRequestOptions = {
+	const options = {
 		...request,
 		url: `${String(resolve(request.baseURL))}${request.url}`,
-		baseURL: undefined,
-	} as IHttpRequestOptions;
+	} as IHttpRequestOptions & { baseURL?: string };
 	delete options.baseURL;
-	const authenticated = await authenticate(options, data);
-	const response = (await httpRequest({
-		...authenticated,
-		ignoreHttpStatusErrors: true,
-		returnFullResponse: true,
-	})) as FullResponse;
-	if (response.statusCode >= 200 && response.statusCode < 300) {
-		return { status: 'OK', message: 'Connection successful!' };
+	let body: unknown;
+	try {
+		const authenticated = await authenticate(options, data);
+		body = ((await httpRequest({ ...authenticated, returnFullResponse: true })) as FullResponse)
+			.body;
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
 	}
 	for (const rule of rules ?? []) {
-		if (rule.type === 'responseCode' && rule.properties.value === response.statusCode) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		if (lodashGet(body, rule.properties.key) === rule.properties.value) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
-	return { status: 'Error', message: `Received HTTP status code: ${response.statusCode}` };
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
 export interface ContextOptions {
