@@ -150,7 +150,9 @@ describe('credential test: says why, the way the editor shows it', () => {
 	});
 
 	it('the errorCode rules come first, one message per errorCode', () => {
-		const rules = (CREDENTIAL_TEST.rules ?? []).map((rule) => rule.properties);
+		const rules = (CREDENTIAL_TEST.rules ?? []).map(
+			(rule) => rule.properties as { key?: string; value: unknown; message: string },
+		);
 		const codes = rules.filter((rule) => rule.key === 'errorCode').map((rule) => rule.value);
 		expect(codes).toEqual([...TEST_ERROR_CODES]);
 		const firstStatus = rules.findIndex((rule) => rule.key === 'statusCode');
