@@ -9,6 +9,7 @@ import {
 	ROUTED_EVENTS_BY_VERSION,
 } from '../../nodes/CompanyPaymentsTrigger/events';
 import { webhookChangeKey } from '../../nodes/shared/changeKey';
+import { EVENT_NAMES } from '../../nodes/shared/contract/events';
 import { payoutFundsReturned } from '../../nodes/shared/payoutFunds';
 import { deliver, hmacHex, SAMPLE_EVENTS, SECRET_DUMMY } from './helpers/trigger';
 
@@ -423,7 +424,7 @@ describe('node description', () => {
 		expect(events?.default).toEqual(['*']);
 		const values = (events?.options as Array<{ value: string }>).map((o) => o.value);
 		expect(values[0]).toBe('*');
-		expect(values.slice(1).sort()).toEqual([...FIXED_ORDER].sort());
+		expect(values.slice(1).sort()).toEqual([...EVENT_NAMES].sort());
 	});
 
 	it('is a trigger with one POST webhook and the credential', () => {
