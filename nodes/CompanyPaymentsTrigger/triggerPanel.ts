@@ -1,13 +1,13 @@
 import type { TriggerPanelDefinition } from 'n8n-workflow';
 
-/** The trigger's section of the package's README, as npm and the editor open it. */
-export const TRIGGER_DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#triggers';
+/** The README's install section (shipped with the package), which says what holds in queue mode. */
+const QUEUE_DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#install-in-n8n';
 
 /**
  * What holds in n8n's queue mode, said where the user builds the workflow; the rest is in the
- * README's Triggers section (shipped with the package) and docs/queue-mode.md.
+ * README (shipped with the package) and docs/queue-mode.md.
  */
-export const QUEUE_MODE_NOTICE = `A repeated delivery starts nothing in one n8n instance. In queue mode with several webhook workers it can start twice: add the companion package n8n-nodes-company-payments-queue, or n8n's Redis node. <a href="${TRIGGER_DOCS}">Details</a>`;
+export const QUEUE_MODE_NOTICE = `A repeated delivery starts nothing in one n8n instance. In queue mode with several webhook workers it can start twice: add the companion package n8n-nodes-company-payments-queue, or n8n's Redis node. <a href="${QUEUE_DOCS}">Details</a>`;
 
 /**
  * The panel n8n shows while the trigger waits for an event: step by step, how to get a test
