@@ -54,7 +54,7 @@ describe('the companion trigger', () => {
 		);
 		const notice = (d: typeof core) =>
 			d.properties.find((p) => p.name === 'queueModeNotice')?.displayName;
-		expect(notice(core)).toMatch(/can start two executions/);
+		expect(notice(core)).toMatch(/can start twice/);
 		expect(notice(queue)).toMatch(/exactly one starts it/);
 	});
 

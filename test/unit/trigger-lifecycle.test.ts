@@ -70,7 +70,7 @@ describe('with "Register Webhook URL Automatically" off', () => {
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayOptions).toEqual({ show: { registerWebhook: [false] } });
 		expect(notice?.displayName).toContain('Production URL');
-		expect(notice?.displayName).toContain('To get a test event');
+		expect(notice?.displayName).toContain('For a test event');
 		expect(notice?.displayName).toContain('Test URL');
 	});
 
