@@ -469,7 +469,7 @@ describe('card.getSensitiveData', () => {
 			(p) => p.displayOptions?.show?.operation?.[0] === 'getSensitiveData',
 		);
 		const notice = forOperation.find((p) => p.type === 'notice');
-		expect(notice?.displayName).toContain('full card number and CVV');
+		expect(notice?.displayName).toContain('card number and CVV are stored with the execution');
 		expect(notice?.displayName).toContain('execution');
 		const mask = forOperation.find((p) => p.name === 'maskSensitiveData');
 		expect(mask).toMatchObject({

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeParameters,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -127,7 +128,7 @@ export function createPollContext(options: PollOptions) {
 		type: 'n8n-nodes-company-payments.companyPaymentsPollTrigger',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters: options.parameters as INodeParameters,
 	};
 	const requests: IHttpRequestOptions[] = [];
 	const warnings: string[] = [];
