@@ -19,27 +19,11 @@ import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/Compa
 export const DESCRIPTION_LIMIT = 250;
 export const NOTICE_LIMIT = 300;
 
-/**
- * Texts of the money operations (tool/, order Accept and Pay, payout Create and Cancel, card
- * Request and Recharge, their Idempotency Key), which the money work shortens on its own branch.
- * Each must still be over its limit here, so this list goes away when that branch is merged:
- * an entry that fits fails the last case below.
- */
-const PENDING_MONEY_TEXTS: ReadonlySet<string> = new Set([
-	'idempotencyKey',
-	'paymentReference',
-	'agentMoneyNotice',
-	'quoteId',
-]);
-
 /** What the panel shows of a text: HTML tags (a link's address) are not read. */
 function shown(text: string): string {
 	return text.replace(/<[^>]*>/g, '');
 }
 
-function fieldOf(text: PanelText): string {
-	return text.where.split(' › ').pop() ?? '';
-}
 
 function overLimit(text: PanelText): boolean {
 	const limit = text.kind === 'notice' ? NOTICE_LIMIT : DESCRIPTION_LIMIT;
@@ -112,7 +96,6 @@ describe('panel texts fit the panel (n8n UX guidelines)', () => {
 	])('no %s is over %i characters', (kind) => {
 		const over = texts
 			.filter((text) => text.kind === kind && overLimit(text))
-			.filter((text) => !PENDING_MONEY_TEXTS.has(fieldOf(text)))
 			.map((text) => `${text.where} (${shown(text.text).length})`);
 		expect(over).toEqual([]);
 	});
@@ -120,19 +103,8 @@ describe('panel texts fit the panel (n8n UX guidelines)', () => {
 	it('every placeholder gives an example: it starts with "e.g."', () => {
 		const other = texts
 			.filter((text) => text.kind === 'placeholder' && !text.text.startsWith('e.g.'))
-			.filter((text) => !PENDING_MONEY_TEXTS.has(fieldOf(text)))
 			.map((text) => `${text.where}: ${text.text}`);
 		expect(other).toEqual([]);
-	});
-
-	it('every text still pending with the money work is still over its limit (else drop it from the list)', () => {
-		for (const field of PENDING_MONEY_TEXTS) {
-			const pending = texts.filter((text) => fieldOf(text) === field);
-			const stillOver = pending.some(
-				(text) => overLimit(text) || (text.kind === 'placeholder' && !text.text.startsWith('e.g.')),
-			);
-			expect({ field, stillOver }).toEqual({ field, stillOver: true });
-		}
 	});
 
 	it('links in panel texts are absolute (a relative docs path opens nothing in the editor)', () => {

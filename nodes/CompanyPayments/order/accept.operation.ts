@@ -97,7 +97,7 @@ export const accept: OperationDefinition = {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+			placeholder: 'e.g. 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
 			description: 'The ID (UUID) of the quote returned by Prepare Quote',
 		},
 		acceptIdempotencyKeyField,
