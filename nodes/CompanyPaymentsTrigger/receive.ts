@@ -23,6 +23,7 @@ import {
 	verifyBody,
 } from './signature';
 import { isObject } from '../shared/contract/guards';
+import { parseJsonLossless } from '../shared/transport/json';
 import { secretCache } from './secretCache';
 
 export const DEFAULT_GRACE_MINUTES = 10;
@@ -143,18 +144,21 @@ function rawText(raw: RawBody): string {
 }
 
 /**
- * The event body. n8n has already parsed JSON bodies (`getBodyData()`); the raw bytes are
- * parsed only when it did not (e.g. the Content-Type was not application/json).
+ * The event body, read from the bytes the service signed, to the digit (shared/transport/json.ts):
+ * n8n's own parse of a JSON body (`getBodyData()`) rounds numbers past 2^53, so two 19-digit
+ * deposit IDs could come out as one. n8n's parse is used only where the bytes are not JSON.
  */
 function payloadOf(ctx: IWebhookFunctions, raw: RawBody): IDataObject | undefined {
-	const body = ctx.getBodyData() as unknown;
-	if (isObject(body) && (raw.length === 0 || hasKeys(body))) return body;
-	try {
-		const parsed = JSON.parse(rawText(raw)) as unknown;
-		return isObject(parsed) ? parsed : undefined;
-	} catch {
-		return undefined;
+	if (raw.length > 0) {
+		try {
+			const parsed = parseJsonLossless(rawText(raw));
+			if (isObject(parsed)) return parsed;
+		} catch {
+			// Not JSON text: what n8n made of it, if anything.
+		}
 	}
+	const body = ctx.getBodyData() as unknown;
+	return isObject(body) && hasKeys(body) ? body : undefined;
 }
 
 /**

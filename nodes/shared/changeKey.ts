@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENTS, isEventName } from './contract/events';
-import { recordText } from './contract/guards';
+import { recordText as anyText } from './contract/guards';
 import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { identity } from './identity';
@@ -57,6 +57,18 @@ import { payoutFundsReturned } from './payoutFunds';
  * Keys are computed from the values the service sent, before the output gate: the gate never
  * changes an identifier (a key is one), so two records never share a key because of a mask.
  */
+/**
+ * A record's value as a key part, never from a rounded number: a JSON number past 2^53 that
+ * reached here as a number (not read through shared/transport/json.ts) names no record for sure,
+ * so it gives no key rather than another record's.
+ */
+function recordText(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+		return null;
+	}
+	return anyText(value);
+}
+
 export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute' | 'balance';
 
 /** Where a record lives: the company's own lists, or one user wallet (by its externalId). */
