@@ -8,7 +8,9 @@ describe('parseJsonLossless', () => {
 	it('keeps two 19-digit deposit IDs apart, as text, byte for byte', () => {
 		const text =
 			'{"items":[{"depositId":1790123400012345600,"amount":"10"},{"depositId":1790123400012345601,"amount":2500}]}';
-		const parsed = parseJsonLossless(text) as { items: Array<{ depositId: unknown; amount: unknown }> };
+		const parsed = parseJsonLossless(text) as {
+			items: Array<{ depositId: unknown; amount: unknown }>;
+		};
 		expect(parsed.items.map((item) => item.depositId)).toEqual([
 			'1790123400012345600',
 			'1790123400012345601',

@@ -2,6 +2,8 @@ import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
 import { maskLoose, maskRecord, maskField, maskText, setField, byValue } from './fields';
 import type { Reading } from './fields';
+import { closedRecordFor } from '../contract/records';
+import type { ClosedName } from '../contract/records';
 import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
@@ -46,12 +48,34 @@ function readingFor(ctx: object | undefined, audience: Audience, named?: Named):
 	return { audience, known: knownFor(ctx, named) };
 }
 
-function gateRecord(json: IDataObject, reading: Reading): IDataObject {
+/**
+ * The closed record (contract/records.ts) the action node's operation outputs, read from the
+ * node's own Resource and Operation; none for a trigger, or for an error item (its fields are the
+ * package's and the service's error body's).
+ */
+function closedFor(ctx: object | undefined): ClosedName | undefined {
+	const read = (
+		ctx as { getNodeParameter?: (name: string, index: number, fallback: string) => unknown }
+	)?.getNodeParameter;
+	if (typeof read !== 'function') return undefined;
+	try {
+		return closedRecordFor(read.call(ctx, 'resource', 0, ''), read.call(ctx, 'operation', 0, ''));
+	} catch {
+		return undefined;
+	}
+}
+
+function gateRecord(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
+	const inRecord = closed !== undefined && !('error' in json) ? closed : undefined;
 	const open = openFields(json, reading.audience);
-	if (!open) return maskRecord(json, reading);
+	if (!open) return maskRecord(json, reading, false, inRecord);
 	const out: IDataObject = {};
 	for (const [key, field] of Object.entries(json)) {
-		setField(out, key, open.has(key) ? field : maskField(key, field, reading));
+		setField(
+			out,
+			key,
+			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
+		);
 	}
 	keepOpen(out, open);
 	return out;
@@ -61,7 +85,9 @@ function gateRecord(json: IDataObject, reading: Reading): IDataObject {
 export function gateJson<T>(ctx: object | undefined, value: T, audience: Audience = 'user'): T {
 	const reading = readingFor(ctx, audience, namedIn(value));
 	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-		return gateRecord(value as IDataObject, reading) as T;
+		// A tool result is the operation's record: closed where the operation's record is.
+		const closed = audience === 'model' ? closedFor(ctx) : undefined;
+		return gateRecord(value as IDataObject, reading, closed) as T;
 	}
 	return maskLoose(value, reading, false) as T;
 }
@@ -86,8 +112,9 @@ export function gateItems(
 		audience,
 		namedIn(outputs.map((items) => items.map((item) => item.json))),
 	);
+	const closed = closedFor(ctx);
 	return outputs.map((items) =>
-		items.map((item) => ({ ...item, json: gateRecord(item.json, reading) })),
+		items.map((item) => ({ ...item, json: gateRecord(item.json, reading, closed) })),
 	);
 }
 

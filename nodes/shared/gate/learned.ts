@@ -338,12 +338,36 @@ const ESCAPE = '%(?:25)?';
  */
 const DIGIT_GAP = `(?:[\\s\\u00a0\\u2007\\u2009\\u202f().\\-\\u2010-\\u2013+]|${ESCAPE}(?:20|09|2[89DdEe]|[Cc]2${ESCAPE}[Aa]0|[Ee]2${ESCAPE}80${ESCAPE}(?:8[79]|[Aa][Ff]|9[0-3])))*`;
 
+/**
+ * A value with each character that is not a plain letter or digit written as any JSON encoder
+ * writes it: as is, escaped with a backslash (`\/`, PHP's default; `\"`), or as `\u002f` /
+ * `\u002F` (Go's `\u0026`, PHP's JSON_HEX_*, Python's ensure_ascii for non-ASCII), each escape
+ * also escaped once or twice more (a JSON text inside a JSON string). The whole value is found,
+ * not only up to its first escaped character.
+ */
+function escapedForms(value: string): string | undefined {
+	if (/^[A-Za-z0-9]*$/.test(value)) return undefined;
+	let out = '';
+	for (const char of value.split('')) {
+		if (/[A-Za-z0-9]/.test(char)) {
+			out += char;
+			continue;
+		}
+		const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
+		const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+		out += `(?:${escapeForPattern(char)}|\\{1,7}(?:${escapeForPattern(char)}|u${anyCase}))`;
+	}
+	return out;
+}
+
 /** One pattern that finds any form of any of the values (undefined: none to find). */
 function patternOf(values: Iterable<string>): RegExp | undefined {
 	const parts = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_IN_TEXT) continue;
 		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
+		const escaped = escapedForms(value);
+		if (escaped !== undefined) parts.add(escaped);
 		const digits = value.replace(/\D/g, '');
 		if (/^\+?[\d\s().-]+$/.test(value) && digits.length >= 10) {
 			parts.add(`\\+?${digits.split('').join(DIGIT_GAP)}`);
