@@ -11,6 +11,7 @@ import {
 	maskKeepingEnd,
 	maskRequisite,
 	shownFor,
+	tokenCode,
 	HIDDEN_PART,
 } from './masks';
 import { cardLike, maskLink, maskPatterns } from './patterns';
@@ -90,11 +91,6 @@ function keepExact(value: unknown, reading: Reading): unknown {
 		return out;
 	}
 	return value;
-}
-
-/** A crypto token's code (`USDT`, `usdt`, `USDT-TRC20`): what a field named `token` may hold. */
-export function tokenCode(text: string): boolean {
-	return /^(?:[A-Z]{2,10}|[a-z]{2,10})(?:[-_ ](?:[A-Z0-9]{2,10}|[a-z0-9]{2,10}))?$/.test(text);
 }
 
 /** A secret field's value, every leaf of it masked by the secret's form; its shape kept. */

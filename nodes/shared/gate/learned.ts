@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldSpec } from '../contract/records';
+import { fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
+import { tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 
 /*
@@ -220,7 +221,7 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		leaves(value, found);
 		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
 		for (const text of found) {
-			if (!(spec.secret === 'token' && /^[A-Z]{2,10}$/.test(text))) named.secrets.push(text);
+			if (!(spec.secret === 'token' && tokenCode(text))) named.secrets.push(text);
 		}
 		return;
 	}
@@ -245,7 +246,10 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 	}
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
 		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
-		for (const [name, field] of Object.entries(value)) collect(field, named, fieldSpec(name));
+		const record = value as Record<string, unknown>;
+		for (const [name, field] of Object.entries(record)) {
+			collect(field, named, fieldSpecIn(record, name));
+		}
 	}
 }
 
@@ -355,7 +359,7 @@ function escapedForms(value: string): string | undefined {
 		}
 		const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
 		const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
-		out += `(?:${escapeForPattern(char)}|\\{1,7}(?:${escapeForPattern(char)}|u${anyCase}))`;
+		out += `(?:${escapeForPattern(char)}|\\\\{1,7}(?:${escapeForPattern(char)}|u${anyCase}))`;
 	}
 	return out;
 }
