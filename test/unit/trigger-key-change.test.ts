@@ -5,9 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { openedRotated } from '../../nodes/CompanyPaymentsTrigger/secretCache';
+import { openedRotated, secretCache } from '../../nodes/CompanyPaymentsTrigger/secretCache';
 import { UNOPENED_SECRET } from '../../nodes/CompanyPaymentsTrigger/receive';
-import { secretCache } from '../../nodes/CompanyPaymentsTrigger/secretCache';
 import type { HookContext } from './helpers/trigger';
 import {
 	API_KEY,
