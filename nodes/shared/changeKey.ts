@@ -44,15 +44,18 @@ import { payoutFundsReturned } from './payoutFunds';
  * | payout fail, funds back   | refundedAt, updatedAt                            | updatedAt      | refundedAt          |
  * | payout fail               | updatedAt                                        | updatedAt      | (none)              |
  * | payout recharged          | updatedAt                                        | updatedAt      | (none)              |
+ * | payout in_progress        | takenAt, updatedAt                               | updatedAt      | takenAt             |
+ * | payout pending, waiting_trader, any other | updatedAt                        | updatedAt      | (none)              |
  * | order success, failed, disputed | (the document shows none on either side)  |                |                     |
  *
  * Where a side shows none of the fields, the key names what saw the change: the delivery
  * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
  * (its time) for the poll trigger. Such keys differ between the triggers, so a workflow fed by
  * both may get that change twice, never zero times: a lost refund is worse than a duplicate
- * item. States the document never shows twice (pending, waiting_trader, in_progress; an order's
- * created, in_progress, expired_*; deposits, whose states run in lifecycle order) keep
- * `id, status` and one key on both sides.
+ * item. Every payout state may come back (issue 50: a payout taken, released and taken again
+ * enters waiting_trader and in_progress twice; the document says "Other payout transitions: not
+ * shown"). States the document never shows twice (an order's created, in_progress, expired_*;
+ * deposits, whose states run in lifecycle order) keep `id, status` and one key on both sides.
  *
  * Keys are computed from the values the service sent, before the output gate: the gate never
  * changes an identifier (a key is one), so two records never share a key because of a mask.
@@ -117,6 +120,12 @@ export function pollSeen(polledAt: string): SeenBy {
 
 /** A state that can repeat, and the fields that can tell one entry into it from another, in order. */
 export const CHANGE_TIMES = {
+	// Issue 50: a payout taken, released and taken again enters waiting_trader and in_progress
+	// twice; the document shows no payout transition beyond its status list, so every payout
+	// state may come back.
+	'payout:pending': ['updatedAt'],
+	'payout:waiting_trader': ['updatedAt'],
+	'payout:in_progress': ['takenAt', 'updatedAt'],
 	'payout:success': ['completedAt', 'updatedAt'],
 	'payout:refunded': ['refundedAt', 'updatedAt'],
 	'payout:fail': ['updatedAt'],
@@ -136,8 +145,14 @@ function repeating(state: string): state is RepeatingState {
  * under its name, else what saw it; none for a state the document never shows twice.
  */
 export function whenParts(state: string, record: IDataObject, seen: SeenBy): string[] {
-	if (!repeating(state)) return [];
-	for (const name of CHANGE_TIMES[state]) {
+	// A payout status the document does not list may come back too.
+	const names: readonly string[] = repeating(state)
+		? CHANGE_TIMES[state]
+		: state.startsWith('payout:')
+			? ['updatedAt']
+			: [];
+	if (!repeating(state) && names.length === 0) return [];
+	for (const name of names) {
 		const value = recordText(record[name]);
 		if (value !== null) return [name, value];
 	}

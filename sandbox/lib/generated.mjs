@@ -700,3 +700,7 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		close: () => trap.close(),
 	};
 }
+
+// Data dimensions (issue 50: extra secret fields, numbers past 2^53, escaped secrets, states
+// visited twice, a key regeneration mid-stream), drawn per seed in their own module.
+export { drawDataDimensions, generatedData } from './generatedData.mjs';
