@@ -216,7 +216,12 @@ async function deliverTo({
 		parameters: {},
 		credentials: CREDENTIAL_REF,
 	};
-	const parameters = { events: ['*'], routeByEvent: false, registerWebhook: true, options: {} };
+	const parameters = {
+		events: ['*'],
+		routeByEvent: false,
+		registerWebhook: true,
+		options: { includeRawBody: true },
+	};
 	const context = {
 		logger: logger(logs),
 		getNode: () => node,
@@ -411,6 +416,10 @@ async function checkSeed(seed) {
 				continue;
 			}
 			const item = items[0];
+			check(
+				item?.rawBody === body ? item?.rawBodyMasked === false : item?.rawBodyMasked === true,
+				`step ${transition.step}: rawBody changed without rawBodyMasked`,
+			);
 			check(item?.payoutId === d.payoutId, `payout ID ${d.payoutId} came out as ${item?.payoutId}`);
 			check(typeof item?.changeKey === 'string', `step ${transition.step} has no change key`);
 			webhookKeys.add(item?.changeKey);

@@ -7,7 +7,7 @@ import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.nod
 import { withoutUserinfo } from '../../nodes/shared/transport/environment';
 import type { ContextOptions } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
-import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
+import { SAMPLE_EVENTS, SECRET_DUMMY, deliver, hmacHex } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -219,5 +219,31 @@ describe('data kept to the digit and in its kind', () => {
 		expect(items.map((item) => item?.depositId)).toEqual(ids);
 		expect(items[0]?.changeKey).not.toBe(items[1]?.changeKey);
 		expect(items[1]?.changeKey).toContain(ids[1]);
+	});
+});
+
+describe('Include Raw Body: the signed bytes exactly, or the item says they were masked', () => {
+	it('a body with a card number: rawBody masked, rawBodyMasked true and a note saying why', async () => {
+		const raw = `{"event":"payout.status_changed","payoutId":"po_1","status":"success","requisiteType":"card","requisite":"${CARD}","completedAt":"2026-11-21T12:20:00.000Z"}`;
+		const { item } = await deliver({
+			body: raw,
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.rawBody).not.toContain(CARD);
+		expect(item?.rawBodyMasked).toBe(true);
+		expect(item?.rawBodyNote).toMatch(/not the signed body.*HMAC does not match/);
+	});
+
+	it('a body without secrets: rawBody is the signed bytes, its HMAC matches, rawBodyMasked false', async () => {
+		const raw = `{"event":"deposit.completed","depositId":1790123400012345601,"txHash":"0xabc","amount":2500,"status":"completed"}`;
+		const { item } = await deliver({
+			body: raw,
+			signWith: SECRET_DUMMY,
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.rawBody).toBe(raw);
+		expect(item?.rawBodyMasked).toBe(false);
+		expect(item).not.toHaveProperty('rawBodyNote');
+		expect(hmacHex(String(item?.rawBody), SECRET_DUMMY)).toBe(hmacHex(raw, SECRET_DUMMY));
 	});
 });

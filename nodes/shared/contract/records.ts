@@ -315,6 +315,8 @@ export const PACKAGE_FIELDS = {
 	whatToDo: TEXT,
 	hint: TEXT,
 	rawBody: TEXT,
+	rawBodyMasked: STATE,
+	rawBodyNote: TEXT,
 	masked: STATE,
 } as const satisfies Record<string, FieldSpec>;
 

@@ -65,7 +65,28 @@ function closedFor(ctx: object | undefined): ClosedName | undefined {
 	}
 }
 
+/**
+ * What an item says of its `rawBody` (the webhook trigger's Include Raw Body) when the gate had
+ * to mask part of it: it is then not the bytes the service signed, and its HMAC no longer
+ * matches. The trigger verified the signature over the exact bytes before anything was masked.
+ */
+export const RAW_BODY_MASKED_NOTE =
+	'rawBody is not the signed body: secrets in it (a card number, a key) were masked, so its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+
+/** Marks an item whose rawBody the gate changed (rawBodyMasked, rawBodyNote); exact otherwise. */
+function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
+	if (typeof original.rawBody !== 'string') return out;
+	const masked = out.rawBody !== original.rawBody;
+	setField(out, 'rawBodyMasked', masked);
+	if (masked) setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+	return out;
+}
+
 function gateRecord(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
+	return sayRawBody(json, gateFields(json, reading, closed));
+}
+
+function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
 	const inRecord = closed !== undefined && !('error' in json) ? closed : undefined;
 	const open = openFields(json, reading.audience);
 	if (!open) return maskRecord(json, reading, false, inRecord);

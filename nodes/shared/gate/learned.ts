@@ -248,6 +248,16 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
 		const record = value as Record<string, unknown>;
 		for (const [name, field] of Object.entries(record)) {
+			// A requisite its record declares a card is a card number: found by value elsewhere too
+			// (the raw body), whatever its digits look like.
+			if (
+				record.requisiteType === 'card' &&
+				fieldSpecIn(record, name).kind === 'requisite' &&
+				(typeof field === 'string' || typeof field === 'number') &&
+				String(field).replace(/\D/g, '').length >= 12
+			) {
+				named.secrets.push(String(field));
+			}
 			collect(field, named, fieldSpecIn(record, name));
 		}
 	}
