@@ -188,6 +188,13 @@ export const GENERATED_CHOICES = Object.freeze({
 		idField: ['id', '<event name>'],
 		disputeReason: ['as sent', 'normalised'],
 	},
+	/** The data dimensions of issue 50, drawn by generatedData.mjs (drawDataDimensions). */
+	data: {
+		unknownFields: 'extraFields 1..3 secret fields per secret-bearing record, a PIN as a number',
+		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
+		numbersForText: 'numericRequisite, numericExternalId',
+		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
+	},
 });
 
 function drawList(seed, pattern, spec) {
