@@ -46,6 +46,9 @@ import { payoutFundsReturned } from './payoutFunds';
  * | payout recharged          | updatedAt                                        | updatedAt      | (none)              |
  * | payout in_progress        | takenAt, updatedAt                               | updatedAt      | takenAt             |
  * | payout pending, waiting_trader, any other | updatedAt                        | updatedAt      | (none)              |
+ *
+ * A payout's entry into the state it was created in happens once and keeps `id, status` on both
+ * sides (payoutCreationEntry): a new payout seen by both triggers is one change.
  * | order success, failed, disputed | (the document shows none on either side)  |                |                     |
  *
  * Where a side shows none of the fields, the key names what saw the change: the delivery
@@ -165,8 +168,26 @@ export function payoutState(status: string, fundsReturned: boolean): string {
 }
 
 /**
+ * Whether a payout's body or record shows the entry into the state it was created in (pending or
+ * waiting_trader, never taken, completed or refunded): that entry happens once, so its key needs
+ * nothing to tell it from another, and both triggers give it the same key. A body or record that
+ * shows `updatedAt` tells it by `updatedAt` equal to `createdAt`; a record without it (the Payout
+ * record as the document shows it) by being the poll's first sighting of the payout (`first`).
+ */
+export function payoutCreationEntry(status: string, record: IDataObject, first?: boolean): boolean {
+	if (status !== 'pending' && status !== 'waiting_trader') return false;
+	for (const name of ['takenAt', 'completedAt', 'refundedAt']) {
+		if (recordText(record[name]) !== null) return false;
+	}
+	const updated = recordText(record.updatedAt);
+	if (updated !== null) return updated === recordText(record.createdAt);
+	return first === true;
+}
+
+/**
  * The parts of a payout's key: id and status, and `refunded` once the funds are back; then, with
- * the body or record (`record`), the time of the change (whenParts).
+ * the body or record (`record`), the time of the change (whenParts), but for the entry into the
+ * state the payout was created in (payoutCreationEntry; `first`: the poll's first sighting).
  */
 export function payoutParts(
 	id: string,
@@ -174,8 +195,10 @@ export function payoutParts(
 	fundsReturned: boolean,
 	record: IDataObject = {},
 	seen: SeenBy = null,
+	first?: boolean,
 ): string[] {
 	const base = fundsReturned ? [id, status, 'refunded'] : [id, status];
+	if (!fundsReturned && payoutCreationEntry(status, record, first)) return base;
 	const state = fundsReturned ? 'payout:refunded' : `payout:${status}`;
 	return [...base, ...whenParts(state, record, seen)];
 }
