@@ -4,6 +4,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { gateText, rememberCredential } from '../../nodes/shared/gate';
 import { withoutUserinfo } from '../../nodes/shared/transport/environment';
 import type { ContextOptions } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
@@ -63,6 +64,11 @@ describe('a Base URL with a user and password', () => {
 		});
 		expect(allText(tool)).not.toContain(PASSWORD);
 		expect(allText(tool)).toContain('api.payments.test');
+	});
+
+	it('its password alone in a text is known as the credential’s', () => {
+		rememberCredential(credentials);
+		expect(gateText(undefined, `login failed for ops with ${PASSWORD}`)).not.toContain(PASSWORD);
 	});
 
 	it('withoutUserinfo (for the credential test) hides it in a URL and a text, also JSON-escaped', () => {

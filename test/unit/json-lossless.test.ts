@@ -38,6 +38,15 @@ describe('parseJsonLossless', () => {
 		});
 	});
 
+	it('reads zeros and negative zeros as written', () => {
+		expect(parseJsonLossless('{"id":0,"amount":0,"orderId":-0,"n":-0.0}')).toEqual({
+			id: '0',
+			amount: 0,
+			orderId: '-0',
+			n: -0,
+		});
+	});
+
 	it('keeps any number past 2^53 as its written text, never rounded', () => {
 		expect(parseJsonLossless('{"count":9007199254740993,"small":9007199254740991}')).toEqual({
 			count: '9007199254740993',

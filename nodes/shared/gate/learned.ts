@@ -135,8 +135,9 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
  * known to the credential's later runs and to no other credential's.
  */
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
-	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
-		const value = data[field];
+	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret', 'baseUrl']) {
+		// A Base URL's password (a service behind Basic auth) is a secret of the credential too.
+		const value = field === 'baseUrl' ? urlPassword(data[field]) : data[field];
 		if (typeof value !== 'string') continue;
 		for (const form of [value, value.trim()]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
@@ -156,6 +157,17 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 			.update(`${String(data.baseUrl ?? '')}\n${String(data.apiKey ?? '')}`)
 			.digest('hex');
 		run.credential = digest;
+	}
+}
+
+/** The password a URL carries (`https://user:password@host`), decoded; undefined without one. */
+function urlPassword(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	try {
+		const password = new URL(value.trim()).password;
+		return password === '' ? undefined : decoded(password);
+	} catch {
+		return undefined;
 	}
 }
 

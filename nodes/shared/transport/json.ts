@@ -26,7 +26,7 @@ import { fieldSpec } from '../contract/records';
  * would not come back as written from a double).
  */
 const NOT_FAST =
-	/(?:^|[:,[])\s*-?(?:(?:\d[.eE+-]?){16,}|\d+(?:\.\d+)?[eE]|\d+\.\d*0\s*[,}\]]|0\s*[,}\]])/;
+	/(?:^|[:,[])\s*(?:-?(?:\d[.eE+-]?){16,}|-?\d+(?:\.\d+)?[eE]|-?\d+\.\d*0\s*[,}\]]|-0(?:\.0+)?\s*[,}\]])/;
 
 /** Whether a field name holds an identifier (its numbers come out as text). */
 const identifierNames = new Map<string, boolean>();
