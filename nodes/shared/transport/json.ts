@@ -13,7 +13,7 @@ import { fieldSpec } from '../contract/records';
  *   integer) stays a number, with its value unchanged (`100.50` is the number 100.5);
  * - a number a double cannot hold (an integer beyond 2^53, a decimal of more than 15 significant
  *   digits) comes out as its text exactly as written, never rounded. An amount written that way
- *   is therefore a text, which the money checks read as written.
+ *   is therefore a text, which the checks of the answer read as written.
  *
  * No reviver `context.source` (Node 20 has none): a fast path uses JSON.parse when no number of
  * the text could lose a digit, then turns identifier numbers into text; any other text is read by
