@@ -615,22 +615,3 @@ export function declaredIn(closed: ClosedName, name: string): boolean {
 		name === 'apiKeyField'
 	);
 }
-
-/* ------------------------------------------------------------ names that change kind by record */
-
-/** A deposit (a company or user-wallet deposit, its webhook body): its `token` is the crypto token. */
-export function isDepositLike(record: Record<string, unknown>): boolean {
-	if (typeof record.event === 'string' && record.event.startsWith('deposit.')) return true;
-	return 'depositId' in record || 'txHash' in record || 'sweepTxHash' in record;
-}
-
-/**
- * The kind of a field within this record, where its record tells more than its name: a
- * deposit's `token` ("USDT-TRC20", "usdt") names the crypto token, not an invite's token.
- */
-export function fieldSpecIn(record: Record<string, unknown>, name: string): FieldSpec {
-	if ((name === 'token' || name === 'network' || name === 'chain') && isDepositLike(record)) {
-		return { kind: 'state' };
-	}
-	return fieldSpec(name);
-}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
+import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import type { Audience } from './masks';
@@ -240,13 +240,12 @@ export function maskRecord(
 	const out: IDataObject = {};
 	const declaredCard = record.requisiteType === 'card';
 	for (const [key, field] of Object.entries(record)) {
-		setField(out, key, maskFieldIn(record, key, field, reading, textual, closed, declaredCard));
+		setField(out, key, maskFieldIn(key, field, reading, textual, closed, declaredCard));
 	}
 	return out;
 }
 
 function maskFieldIn(
-	record: IDataObject,
 	key: string,
 	field: unknown,
 	reading: Reading,
@@ -254,7 +253,7 @@ function maskFieldIn(
 	closed: ClosedName | undefined,
 	declaredCard: boolean,
 ): unknown {
-	const spec = fieldSpecIn(record, key);
+	const spec = fieldSpec(key);
 	if (declaredCard && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
 		if (digits !== undefined) return maskRequisite(digits);
@@ -285,7 +284,7 @@ export function maskField(
 	record: IDataObject = {},
 	closed?: ClosedName,
 ): unknown {
-	return maskFieldIn(record, key, value, reading, textual, closed, record.requisiteType === 'card');
+	return maskFieldIn(key, value, reading, textual, closed, record.requisiteType === 'card');
 }
 
 /** A value that stands alone (not under a field): an unknown, or a text inside an error. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldSpec, fieldSpecIn } from '../contract/records';
+import { fieldSpec } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
@@ -264,13 +264,13 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 			// (the raw body), whatever its digits look like.
 			if (
 				record.requisiteType === 'card' &&
-				fieldSpecIn(record, name).kind === 'requisite' &&
+				fieldSpec(name).kind === 'requisite' &&
 				(typeof field === 'string' || typeof field === 'number') &&
 				String(field).replace(/\D/g, '').length >= 12
 			) {
 				named.secrets.push(String(field));
 			}
-			collect(field, named, fieldSpecIn(record, name));
+			collect(field, named, fieldSpec(name));
 		}
 	}
 }
