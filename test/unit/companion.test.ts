@@ -39,10 +39,7 @@ describe('the companion trigger', () => {
 			{ name: 'redis', required: true, testedBy: 'companyPaymentsRedisTest' },
 		]);
 		const tests = new CompanyPaymentsQueueTrigger().methods.credentialTest;
-		expect(Object.keys(tests).sort()).toEqual([
-			'companyPaymentsApiTest',
-			'companyPaymentsRedisTest',
-		]);
+		expect(Object.keys(tests).sort()).toEqual(['companyPaymentsApiTest', 'companyPaymentsRedisTest']);
 	});
 
 	it("is the core's description otherwise: same versions, webhooks, outputs and parameters", () => {

@@ -52,12 +52,14 @@ describe('an unknown money item carries its sent write', () => {
 	});
 
 	it('a refused write (not paid) carries none', async () => {
-		nock(BASE_URL).post('/payouts').reply(422, {
-			statusCode: 422,
-			error: 'Unprocessable',
-			errorCode: 'INSUFFICIENT_BALANCE',
-			message: 'Недостаточно средств',
-		});
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(422, {
+				statusCode: 422,
+				error: 'Unprocessable',
+				errorCode: 'INSUFFICIENT_BALANCE',
+				message: 'Недостаточно средств',
+			});
 		const { output } = await runNode({ parameters: PAYOUT, continueOnFail: true });
 		expect(output[0].json.paymentOutcome).toBe('not_paid');
 		expect(output[0].json.sentWrite).toBeUndefined();

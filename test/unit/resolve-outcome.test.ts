@@ -174,7 +174,7 @@ describe('Payout Create', () => {
 	});
 });
 
-describe("from the node's own unknown item (Continue On Fail), not a hand-written one", () => {
+describe('from the node\'s own unknown item (Continue On Fail), not a hand-written one', () => {
 	it('a Payout Create answered by a gateway 502 resolves paid once the payout is found', async () => {
 		nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>');
 		const { output } = await runNode({
@@ -232,12 +232,7 @@ describe('Payout Cancel', () => {
 
 describe('Card Request', () => {
 	const item = unknownItem('card.request', 'employee-42', { externalId: 'employee-42' });
-	const card = {
-		id: 'card_1',
-		externalId: 'employee-42',
-		status: 'assigned',
-		maskedPan: '•••• 1111',
-	};
+	const card = { id: 'card_1', externalId: 'employee-42', status: 'assigned', maskedPan: '•••• 1111' };
 
 	function cards(records: object[]) {
 		nock(BASE_URL)
@@ -246,7 +241,7 @@ describe('Card Request', () => {
 			.reply(200, { cards: records, total: records.length });
 	}
 
-	it("paid: a card carries the request's External ID", async () => {
+	it('paid: a card carries the request\'s External ID', async () => {
 		cards([card]);
 		nock(BASE_URL).get('/cards/card_1').reply(200, card);
 		const out = await resolve(item);
@@ -256,17 +251,13 @@ describe('Card Request', () => {
 
 	it('paid: its card is queued (requested), the reserve held', async () => {
 		cards([{ ...card, status: 'requested' }]);
-		nock(BASE_URL)
-			.get('/cards/card_1')
-			.reply(200, { ...card, status: 'requested' });
+		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, status: 'requested' });
 		expect((await resolve(item)).paymentOutcome).toBe('paid');
 	});
 
 	it('unknown: a failed card does not say whether the reserve was released', async () => {
 		cards([{ ...card, status: 'failed' }]);
-		nock(BASE_URL)
-			.get('/cards/card_1')
-			.reply(200, { ...card, status: 'failed' });
+		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, status: 'failed' });
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(out.reason).toMatch(/frozenBalance/);
@@ -282,9 +273,7 @@ describe('Card Request', () => {
 	it('unknown: the card found does not show the External ID even in full (absent detail)', async () => {
 		// Listed as carrying it, but the card read in full writes it back nowhere: no evidence.
 		cards([{ ...card, externalId: 'EMPLOYEE-42' }]);
-		nock(BASE_URL)
-			.get('/cards/card_1')
-			.reply(200, { ...card, externalId: null });
+		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, externalId: null });
 		const hidden = await resolve(item);
 		expect(hidden.paymentOutcome).toBe('unknown');
 	});
