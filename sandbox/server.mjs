@@ -215,6 +215,9 @@ async function handle(sb, router, req, res) {
 		req.socket.destroy();
 		return;
 	}
+	// Generated mode's money silences: the service's Date header from its own (skewed) clock.
+	const date = isControl ? undefined : sb.generated?.money.dateHeader();
+	if (date) res.setHeader('Date', date);
 	if (raw) {
 		if (generated?.record) generated.record.status = raw.status;
 		if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${raw.status}`);
@@ -343,6 +346,8 @@ export async function startSandbox(options = {}) {
 		sb.generated?.reset();
 		seedState(sb, opts.seed);
 		sb.scheduler.clear();
+		// Generated money silences: the service's clock skewed once the state is seeded.
+		sb.generated?.money.afterSeed();
 		const demo = sb.state.companies.get(SANDBOX_COMPANY.id);
 		demo.webhookUrl = opts.webhookUrl;
 		demo.webhookSecret = opts.webhookSecret;

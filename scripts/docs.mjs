@@ -28,8 +28,8 @@ const TRANSPORT = 'nodes/shared/transport';
 /** The alt text of a picture of docs/images/ (harness/pictures.mjs says what each shows). */
 const picture = (file) => PICTURES.find((candidate) => candidate.file === file).alt;
 
-function loadBuilt(file) {
-	const full = path.join(ROOT, 'dist', TRANSPORT, file);
+function loadBuilt(file, folder = TRANSPORT) {
+	const full = path.join(ROOT, 'dist', folder, file);
 	try {
 		return require(full);
 	} catch (error) {
@@ -60,10 +60,15 @@ const RESOLVING = [
 	'',
 	'An item with `paymentOutcome: "unknown"` also carries `sentWrite`: the operation',
 	'(`payout.create`), when it was sent (`sentAt`), the External ID it carried (`identity`, or',
-	'null) and the details it asked (`details`; the recipient\'s number as outputs show it,',
-	'`•••• 9012`). **Payment → Resolve Outcome** takes that item (its **Unknown Item** field is',
+	'null), the details it asked (`details`; the recipient\'s number as outputs show it,',
+	'`•••• 9012`), the fingerprint of the company and Base URL (`company`), the measured clock skew',
+	'(`skewMs`) and the node\'s `seal`. **Payment → Resolve Outcome** takes that item (its **Unknown Item** field is',
 	'`{{ $json }}` by default: the incoming item, from the error output or with *Continue On Fail*),',
 	'finds the write again and answers in `paymentOutcome`. It only reads; it never sends a write.',
+	'It refuses an item sent with another credential or Base URL, and an edited or made-up one (its',
+	'seal does not hold), and counts only a record created after the write was sent (by the',
+	'[binding rule](assumptions.md#resolving-an-unknown-outcome)). Every answer carries the',
+	'`sentWrite` again, so Resolve → Wait → Resolve on `{{ $json }}` loops until it is decided.',
 	'',
 	'- `paid`, with the record in `record`: a record that is this write, by its identity and every',
 	'  detail it asked, in a state that says the write was made;',
@@ -75,8 +80,8 @@ const RESOLVING = [
 	'',
 	'| Operation | Looked up by | `paid` | `not_paid` | Stays `unknown` |',
 	'|---|---|---|---|---|',
-	'| Payout Create | the payouts carrying its External ID (`GET /payouts?externalId=`, assumed), each read in full (`GET /payouts/{id}`) | status `pending`, `waiting_trader`, `in_progress` or `success` | never: a failed payout\'s money is back only with `refundedAt`, and a refunded payout may return to `success` and be charged again (`payout.recharged`) | sent without an External ID; no payout carries it (the listing is not in the document and a new payout may not be listed yet, so absence proves nothing); a detail shown otherwise or not shown at all; status `fail` |',
-	'| Payout Cancel | the payout it named (`GET /payouts/{id}`) | `fail` with failReason `cancelled_by_merchant` | any other documented status: the cancel did not act (cancelling again is harmless) | a status the document does not list |',
+	'| Payout Create | the payouts carrying its External ID (`GET /payouts?externalId=`, assumed; a listing that leaves the External ID out is read record by record), each read in full (`GET /payouts/{id}`) | status `pending`, `waiting_trader`, `in_progress` or `success`, created after the write was sent | never: a failed payout\'s money is back only with `refundedAt`, and a refunded payout may return to `success` and be charged again (`payout.recharged`) | sent without an External ID; no payout carries it (the listing is not in the document and a new payout may not be listed yet, so absence proves nothing); only payouts created before the write was sent (another payment); a detail shown otherwise or not shown at all; status `fail` |',
+	'| Payout Cancel | the payout it named (`GET /payouts/{id}`) | `fail` with failReason `cancelled_by_merchant` | any other documented status: the cancel did not act (cancelling again is harmless); `waiting_trader` only once the stated window after the cancel has passed | `waiting_trader` within that window; a status the document does not list |',
 	'| Card Request | the cards carrying its External ID (`GET /cards?externalId=`), each read in full (`GET /cards/{id}`) | a card `requested` (queued, reserve held), `assigned`, `closing`, `closed` or `retired` | never | sent without an External ID; no card carries it (a pending request keeps it on the request, which no documented list shows); a `failed` card (whether its reserve was released is not documented) |',
 	'| Card Recharge, Accept Quote, Pay QR Code | nothing | | | always: the service keeps no identity of the node\'s on a recharge or an order, so no record can be proved to be this write; `whatToDo` says where to look (Company Wallet → Get Balance History; Accept Quote may be run again for the same quote: the document promises the stored answer for a repeated key) |',
 	'',
@@ -84,19 +89,22 @@ const RESOLVING = [
 	'detail it does not show, even read in full, is no evidence (`unknown`, named in `missing`); a',
 	'masked number is compared by the digits both the record and the item show, each in its place;',
 	'a shown digit that differs makes it another payment (`unknown`, listed in `differences`). An',
-	'item whose outcome was already known (a `not_paid` refusal) passes with it, so one Switch takes',
-	'every failed item. Set an External ID on every payout and card request: without one, neither',
+	'item whose outcome was already known (a `not_paid` refusal) passes with it, said unverified',
+	'(`verified: false`), so one Switch takes every failed item; an item claiming `paid` without a',
+	'sealed `sentWrite` is `unknown`. Set an External ID on every payout and card request: without one, neither',
 	'can be found again.',
 	'',
 	'The example [`resolve-unknown-payout.json`](../examples/resolve-unknown-payout.json) runs',
 	'Payout Create\'s error output through **Wait** and **Resolve Outcome** into a **Switch** on',
-	'`paymentOutcome`.',
+	'`paymentOutcome`, whose `unknown` branch goes back to the Wait until the answer is decided.',
 	'',
 ];
 
 export function errorsPage() {
 	const { ERROR_EXPLANATIONS, explainStatus } = loadBuilt('errorCodes.js');
 	const { ERROR_ACTIONS } = loadBuilt('errorActions.js');
+	// The node's own money codes are worded in the money module (issue 49.4), not the transport.
+	const { MONEY_ACTIONS, MONEY_EXPLANATIONS } = loadBuilt('words.js', 'nodes/shared/money');
 	const lines = [
 		'# Errors',
 		'',
@@ -144,7 +152,9 @@ export function errorsPage() {
 		'  ("Could not reach": connection refused, host not found, TLS handshake failed);',
 		'- `unknown`, with errorCode `OUTCOME_UNKNOWN`: the request was sent and no readable answer of',
 		"  the service came back (the connection closed, a timeout, a gateway's 502 or 504, an HTML",
-		'  page, a 5xx). The payment may have gone through. Look it up before trying again: Payout →',
+		'  page, a 5xx), or the service refused a key or External ID that its own earlier attempt may',
+		'  have used (a reused-key refusal, Card Request\'s own `CARD_EXTERNAL_ID_TAKEN`). The item',
+		'  carries a sealed `sentWrite` for Resolve Outcome. The payment may have gone through. Look it up before trying again: Payout →',
 		'  Get Many by External ID, Order → Get Many, Card → Get Many, Company Wallet → Get Balance',
 		'  History (the error names the one for the call). The node does not re-send such a write on',
 		'  its own. Only Accept Quote, Pay QR Code and Card Request are documented to answer a repeated',
@@ -162,8 +172,8 @@ export function errorsPage() {
 		'[Resolving an unknown outcome](#resolving-an-unknown-outcome).',
 		'',
 		"Before any workflow runs, the credential's **Test** says why a key fails (unknown or",
-		'replaced key, removed member, disabled company, missing permission, wrong base URL or',
-		'Environment) instead of n8n\'s bare "Authorization failed":',
+		"replaced key, removed member, disabled company, missing permission, by the service's",
+		'`errorCode`; a wrong Base URL) instead of n8n\'s bare "Authorization failed":',
 		'',
 		`![${picture('credential-test.png')}](images/credential-test.png)`,
 		'',
@@ -182,6 +192,17 @@ export function errorsPage() {
 		}
 		lines.push('');
 	}
+	lines.push(
+		"## This package's own",
+		'',
+		'| errorCode | What it means | What to do |',
+		'|---|---|---|',
+		...Object.keys(MONEY_EXPLANATIONS).map(
+			(code) =>
+				`| \`${code}\` | ${cell(MONEY_EXPLANATIONS[code])} | ${cell(MONEY_ACTIONS[code] ?? '')} |`,
+		),
+		'',
+	);
 	lines.push(
 		'## Codes this package does not know',
 		'',

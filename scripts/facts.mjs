@@ -40,6 +40,8 @@ const MODULES = {
 	evidence: 'nodes/shared/money/evidence.js',
 	reference: 'nodes/shared/money/reference.js',
 	replay: 'nodes/shared/money/replay.js',
+	binding: 'nodes/shared/money/binding.js',
+	cancel: 'nodes/CompanyPayments/payout/cancel.operation.js',
 };
 
 function built(name) {
@@ -163,7 +165,9 @@ export const FACTS = {
 	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
 	MAX_IDENTITY_READS: { from: [['reference', 'MAX_IDENTITY_READS']], text: count },
 	SERVICE_CLOCK_MARGIN_MS: { from: [['replay', 'SERVICE_CLOCK_MARGIN_MS']], text: seconds },
-	LOCAL_CLOCK_MARGIN_MS: { from: [['replay', 'LOCAL_CLOCK_MARGIN_MS']], text: seconds },
+	SKEW_MARGIN_MS: { from: [['binding', 'SKEW_MARGIN_MS']], text: seconds },
+	UNMEASURED_SKEW_MS: { from: [['binding', 'UNMEASURED_SKEW_MS']], text: seconds },
+	CANCEL_SETTLE_MS: { from: [['cancel', 'CANCEL_SETTLE_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
 };
 
 /**
@@ -187,6 +191,10 @@ export const NOT_STATED = {
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
+	RANK: 'the order in which Resolve Outcome prefers what it found (this write, a conflict, unproven, earlier), not a count',
+	SEAL_VERSION: 'the version of the sealed form of a sent write, part of the seal itself',
+	SKEW_KEPT_MS: 'how long a measured clock skew stands in for a write whose own answer was lost',
+	MAX_PENDING: 'a memory bound on the references a tool keeps refusing until lookAgainAt',
 	PHONE_MAX_DIGITS:
 		'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };

@@ -350,6 +350,7 @@ export async function receive(
 	const routing = eventRouting(
 		this.getNodeParameter('events', [ALL_EVENTS]),
 		this.getNodeParameter('routeByEvent', false) === true,
+		this.getNode().typeVersion,
 	);
 	const index = outputIndex(routing, event);
 	if (index === -1) return acknowledge(`event ${event ?? '(none)'} is not selected`);

@@ -16,6 +16,7 @@
 // not started in generated mode.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import { MONEY_CHOICES, createMoney, drawMoney } from './generatedMoney.mjs';
 import { CHOICES as PROFILE_CHOICES } from './profiles.mjs';
 import { placedPayout } from './payouts.mjs';
 import { tronAddressFrom } from './util.mjs';
@@ -195,6 +196,8 @@ export const GENERATED_CHOICES = Object.freeze({
 		numbersForText: 'numericRequisite, numericExternalId',
 		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
 	},
+	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
+	money: MONEY_CHOICES,
 });
 
 function drawList(seed, pattern, spec) {
@@ -289,6 +292,8 @@ export function drawChoices(seed) {
 		lostAnswer,
 		lists,
 		answers: drawAnswers(seed),
+		// Own stream: the money silences (lib/generatedMoney.mjs) shift no other draw.
+		money: drawMoney(drawStream(seed, 'start:money')),
 	};
 }
 
@@ -416,6 +421,7 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		draws.push(record);
 		return record;
 	};
+	const money = createMoney(sb, choices.money, stream, log);
 
 	/** Records of a churn list for a company, in storage (creation) order, hidden ones included. */
 	const stored = (pattern, companyId) => {
@@ -547,6 +553,8 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		paused,
 		hidden,
 		trap,
+		/** The money silences (lib/generatedMoney.mjs): play(true), then reset. */
+		money,
 		get seq() {
 			return seq;
 		},
@@ -584,6 +592,12 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 			requests.push(record);
 			const count = (routeCounts.get(route) ?? 0) + 1;
 			routeCounts.set(route, count);
+			const lostMoney = money.lose(route);
+			if (lostMoney) {
+				record.answer = `${lostMoney.form}${lostMoney.processed ? ' after processing' : ''}`;
+				const raw = lostAnswerOf(lostMoney.form);
+				return lostMoney.processed ? { record, afterCommit: raw } : { record, respond: raw };
+			}
 			if (paused.faults) return { record };
 			const redirect = choices.redirect;
 			if (redirect && redirect.route === route && redirect.nth === count) {
@@ -639,7 +653,7 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		/** Rewrites a list answer into the drawn envelope. `meta.total` is the list's total. */
 		envelope(pattern, answered, total) {
 			const list = choices.lists[pattern];
-			const records = eventIds(pattern, answered);
+			const records = eventIds(pattern, money.listed(pattern, answered));
 			if (list.shape === 'bare') return records;
 			const body = { [list.itemsKey]: records };
 			if (list.totalKey) body[list.totalKey] = total;
@@ -702,6 +716,7 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 			churn.length = 0;
 			arrivalsMade = 0;
 			trap.requests.length = 0;
+			money.reset();
 		},
 
 		close: () => trap.close(),

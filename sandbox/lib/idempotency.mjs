@@ -26,6 +26,12 @@ function storeKeyFor(ctx, scope, key) {
 	return `${ctx.company.id}\u0000${scope}\u0000${key}`;
 }
 
+/** What a request asks: its method, path and body, so a key reused for another one is seen. */
+function requestOf(ctx) {
+	const pathname = new URL(ctx.req.url, 'http://sandbox.invalid').pathname;
+	return `${ctx.req.method} ${pathname} ${JSON.stringify(ctx.body ?? {})}`;
+}
+
 /**
  * @param ctx request context
  * @param {string} scope operation name, e.g. 'orders.accept'
@@ -55,6 +61,18 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 	const storeKey = storeKeyFor(ctx, scope, key);
 	const stored = store.get(storeKey);
 	const replayed = { 'Idempotent-Replayed': 'true' };
+	// Generated money silence `reusedKey: refused`: a key used before for another request (another
+	// path or body) is refused instead of answered with the first request's result.
+	const asked = requestOf(ctx);
+	if (stored && stored.asked !== undefined && stored.asked !== asked) {
+		if (ctx.sb.generated?.money.refusesReusedKey()) {
+			throw apiError(
+				422,
+				'IDEMPOTENCY_KEY_REUSED',
+				'Ключ идемпотентности уже использован для другого запроса',
+			);
+		}
+	}
 	if (stored?.error) {
 		const { statusCode, errorCode, apiMessage, details, required: req, headers } = stored.error;
 		throw apiError(statusCode, errorCode, apiMessage, {
@@ -71,7 +89,7 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 		result = await run();
 	} catch (err) {
 		if (err instanceof ApiError && ctx.sb.profile.idempotencyStoresFailures) {
-			store.set(storeKey, { error: err, storedAt: ctx.sb.clock.iso() });
+			store.set(storeKey, { error: err, storedAt: ctx.sb.clock.iso(), asked });
 		}
 		throw err;
 	}
@@ -81,6 +99,7 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 			status,
 			body: structuredClone(result.body),
 			storedAt: ctx.sb.clock.iso(),
+			asked,
 		});
 	}
 	return result;

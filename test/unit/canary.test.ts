@@ -7,7 +7,6 @@
 // description, stack, context, cause, the response n8n keeps), hints and log lines. A field a
 // user asked to see in full (Reveal) is the one thing read past, and only that field.
 import type {
-	ICredentialTestFunctions,
 	IDataObject,
 	INode,
 	INodeExecutionData,
@@ -16,7 +15,7 @@ import type {
 } from 'n8n-workflow';
 import nock from 'nock';
 
-import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
+import { unknownItemExample } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import type { OperationDefinition } from '../../nodes/CompanyPayments/types';
@@ -24,7 +23,7 @@ import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigg
 import { PROPERTIES as POLL_PROPERTIES } from '../../nodes/CompanyPaymentsPollTrigger/description';
 import { revealedFields } from '../../nodes/shared/gate';
 import type { FakeContext } from './helpers/n8n';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, createContext, runCredentialTest } from './helpers/n8n';
 import { createPollContext } from './helpers/poll';
 import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
 
@@ -293,7 +292,7 @@ const BY_NAME: Record<string, unknown> = {
 	agentMayMoveMoney: true,
 	paymentReference: 'INV-1042',
 	// Resolve Outcome's input: an unknown Payout Cancel item, looked up by its payout ID.
-	unknownItem: UNKNOWN_ITEM_EXAMPLE,
+	unknownItem: unknownItemExample(CANARY.apiKey, BASE_URL),
 };
 
 function valueFor(property: INodeProperties): unknown {
@@ -515,13 +514,7 @@ describe('credential test', () => {
 	it.each(Object.keys(ANSWERS))('answered with %s: no canary in its message', async (kind) => {
 		counted.cases++;
 		serve(ANSWERS[kind]);
-		const method = new CompanyPayments().methods.credentialTest.companyPaymentsApiTest;
-		const result = await method.call({} as ICredentialTestFunctions, {
-			id: '1',
-			name: 'Company Payments account',
-			type: 'companyPaymentsApi',
-			data: CREDENTIALS,
-		});
+		const result = await runCredentialTest(CREDENTIALS);
 		const readable: Array<[string, string]> = [];
 		texts(result, 'credential test', readable);
 		expect(leaks(readable)).toEqual([]);

@@ -35,11 +35,12 @@ describe('the companion trigger', () => {
 
 	it("takes the core's API credential and n8n's redis credential, each with its test", () => {
 		expect(queue.credentials).toEqual([
-			{ name: 'companyPaymentsApi', required: true, testedBy: 'companyPaymentsApiTest' },
+			// The API credential is tested by its own `test` request (credentials/).
+			{ name: 'companyPaymentsApi', required: true },
 			{ name: 'redis', required: true, testedBy: 'companyPaymentsRedisTest' },
 		]);
 		const tests = new CompanyPaymentsQueueTrigger().methods.credentialTest;
-		expect(Object.keys(tests).sort()).toEqual(['companyPaymentsApiTest', 'companyPaymentsRedisTest']);
+		expect(Object.keys(tests).sort()).toEqual(['companyPaymentsRedisTest']);
 	});
 
 	it("is the core's description otherwise: same versions, webhooks, outputs and parameters", () => {
@@ -53,7 +54,7 @@ describe('the companion trigger', () => {
 		);
 		const notice = (d: typeof core) =>
 			d.properties.find((p) => p.name === 'queueModeNotice')?.displayName;
-		expect(notice(core)).toMatch(/can start two executions/);
+		expect(notice(core)).toMatch(/can start twice/);
 		expect(notice(queue)).toMatch(/exactly one starts it/);
 	});
 

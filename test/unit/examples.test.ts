@@ -166,5 +166,12 @@ describe('example resolve-unknown-payout', () => {
 		const rules = (outcome!.parameters.rules as { values: Array<{ outputKey: string }> }).values;
 		expect(rules.map((rule) => rule.outputKey)).toEqual(['paid', 'not_paid', 'unknown']);
 		expect(connections[outcome!.name].main).toHaveLength(3);
+		// Unknown with a lookAgainAt loops back to the Wait (issue 49.6), a bounded number of times.
+		const again = nodes.find((node) => node.name === next(outcome!.name, 2));
+		expect(again?.type).toBe('n8n-nodes-base.if');
+		expect(JSON.stringify(again?.parameters)).toMatch(/lookAgainAt/);
+		expect(JSON.stringify(again?.parameters)).toMatch(/\$runIndex/);
+		expect(next(again!.name, 0)).toBe(wait!.name);
+		expect(next(again!.name, 1)).toBe('Still unknown: ask a person');
 	});
 });

@@ -64,7 +64,8 @@ describe('identifiers come out byte-exact', () => {
 		expect(output[0].json.id).toBe(id);
 		expect(output[0].json.comment).toBe(`Payout ${id} paid`);
 		const [tool] = await runTool({
-			parameters: { resource: 'payout', operation: 'get', payoutId: id },
+			// The whole record (Simplify off), whose comment names the ID.
+			parameters: { resource: 'payout', operation: 'get', payoutId: id, compactOutput: false },
 		});
 		expect(tool.id).toBe(id);
 		expect(JSON.stringify(tool)).toContain(`Payout ${id} paid`);

@@ -2,8 +2,8 @@ import nock from 'nock';
 
 import { MONEY_WRITES } from '../../nodes/CompanyPayments/payment/writes';
 import { resources } from '../../nodes/CompanyPayments/resources';
-import { compareSentDetail } from '../../nodes/shared/money';
-import { BASE_URL, runNode } from './helpers/n8n';
+import { compareSentDetail, companyFingerprint, sealOf } from '../../nodes/shared/money';
+import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
 
 /**
  * Resolve Outcome (issue 44.5): an item that came out unknown, resolved per money operation to
@@ -16,12 +16,32 @@ afterEach(() => nock.cleanAll());
 
 const SENT_AT = '2026-11-28T10:00:00.000Z';
 
+/** A sent write as the node seals it for this test's credential (binding.ts). */
+export function sealed(
+	operation: string,
+	identity: string | null,
+	details: object,
+	more: { sentAt?: string; skewMs?: number | null; apiKey?: string; baseUrl?: string } = {},
+) {
+	const apiKey = more.apiKey ?? API_KEY;
+	const sent: Record<string, unknown> = {
+		operation,
+		sentAt: more.sentAt ?? SENT_AT,
+		identity,
+		details,
+		company: companyFingerprint(apiKey, more.baseUrl ?? BASE_URL),
+		skewMs: more.skewMs === undefined ? 0 : more.skewMs,
+	};
+	sent.seal = sealOf(apiKey, sent as never);
+	return sent;
+}
+
 function unknownItem(operation: string, identity: string | null, details: object) {
 	return {
 		error: 'OUTCOME_UNKNOWN: ...',
 		paymentOutcome: 'unknown',
 		errorCode: 'OUTCOME_UNKNOWN',
-		sentWrite: { operation, sentAt: SENT_AT, identity, details },
+		sentWrite: sealed(operation, identity, details),
 	};
 }
 
@@ -43,6 +63,7 @@ const PAYOUT_ITEM = unknownItem('payout.create', 'salary-77', {
 
 const PAYOUT = {
 	id: 'po_1',
+	createdAt: '2026-11-28T10:00:01.000Z',
 	externalId: 'salary-77',
 	status: 'waiting_trader',
 	amountRub: 1500,
@@ -174,7 +195,7 @@ describe('Payout Create', () => {
 	});
 });
 
-describe('from the node\'s own unknown item (Continue On Fail), not a hand-written one', () => {
+describe("from the node's own unknown item (Continue On Fail), not a hand-written one", () => {
 	it('a Payout Create answered by a gateway 502 resolves paid once the payout is found', async () => {
 		nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>');
 		const { output } = await runNode({
@@ -190,8 +211,9 @@ describe('from the node\'s own unknown item (Continue On Fail), not a hand-writt
 		});
 		const item = output[0].json;
 		expect(item.paymentOutcome).toBe('unknown');
-		listed([PAYOUT]);
-		read(PAYOUT);
+		const made = { ...PAYOUT, createdAt: new Date().toISOString() };
+		listed([made]);
+		read(made);
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('paid');
 		expect(out.operation).toBe('payout.create');
@@ -232,7 +254,13 @@ describe('Payout Cancel', () => {
 
 describe('Card Request', () => {
 	const item = unknownItem('card.request', 'employee-42', { externalId: 'employee-42' });
-	const card = { id: 'card_1', externalId: 'employee-42', status: 'assigned', maskedPan: '•••• 1111' };
+	const card = {
+		id: 'card_1',
+		externalId: 'employee-42',
+		status: 'assigned',
+		maskedPan: '•••• 1111',
+		createdAt: '2026-11-28T10:00:02.000Z',
+	};
 
 	function cards(records: object[]) {
 		nock(BASE_URL)
@@ -241,7 +269,7 @@ describe('Card Request', () => {
 			.reply(200, { cards: records, total: records.length });
 	}
 
-	it('paid: a card carries the request\'s External ID', async () => {
+	it("paid: a card carries the request's External ID", async () => {
 		cards([card]);
 		nock(BASE_URL).get('/cards/card_1').reply(200, card);
 		const out = await resolve(item);
@@ -251,13 +279,17 @@ describe('Card Request', () => {
 
 	it('paid: its card is queued (requested), the reserve held', async () => {
 		cards([{ ...card, status: 'requested' }]);
-		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, status: 'requested' });
+		nock(BASE_URL)
+			.get('/cards/card_1')
+			.reply(200, { ...card, status: 'requested' });
 		expect((await resolve(item)).paymentOutcome).toBe('paid');
 	});
 
 	it('unknown: a failed card does not say whether the reserve was released', async () => {
 		cards([{ ...card, status: 'failed' }]);
-		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, status: 'failed' });
+		nock(BASE_URL)
+			.get('/cards/card_1')
+			.reply(200, { ...card, status: 'failed' });
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(out.reason).toMatch(/frozenBalance/);
@@ -273,7 +305,9 @@ describe('Card Request', () => {
 	it('unknown: the card found does not show the External ID even in full (absent detail)', async () => {
 		// Listed as carrying it, but the card read in full writes it back nowhere: no evidence.
 		cards([{ ...card, externalId: 'EMPLOYEE-42' }]);
-		nock(BASE_URL).get('/cards/card_1').reply(200, { ...card, externalId: null });
+		nock(BASE_URL)
+			.get('/cards/card_1')
+			.reply(200, { ...card, externalId: null });
 		const hidden = await resolve(item);
 		expect(hidden.paymentOutcome).toBe('unknown');
 	});
@@ -309,10 +343,11 @@ describe('the input', () => {
 		expect(out.missing).toEqual(['sentWrite']);
 	});
 
-	it('an item whose outcome is known (a refusal) passes with it, so one Switch takes every failed item', async () => {
+	it('an item whose outcome is known (a refusal) passes with it, so one Switch takes every failed item, said unverified', async () => {
 		const out = await resolve({ paymentOutcome: 'not_paid', error: 'INSUFFICIENT_BALANCE' });
 		expect(out.paymentOutcome).toBe('not_paid');
-		expect(out.reason).toMatch(/already known/);
+		expect(out.verified).toBe(false);
+		expect(out.reason).toMatch(/checked nothing/);
 	});
 
 	it.each([

@@ -204,15 +204,19 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 		return seen;
 	}
 
-	it('Retry On Fail prepares a new quote and accepts it under the same key (the service replays)', async () => {
+	it('Retry On Fail accepts again the quote it first accepted, under the same key: the same request (issue 49.2)', async () => {
 		const seen = serveQuotes();
 		const parameters = { resource: 'order', operation: 'pay', qrCode };
 		await runNode({ parameters });
-		const { output } = await runNode({ parameters, sameProcess: true });
+		const { output, context } = await runNode({ parameters, sameProcess: true });
 		expect(output[0].json.id).toBe('ord_1');
 		expect(seen).toHaveLength(2);
 		expect(seen[1].key).toBe(seen[0].key);
-		expect(seen[1].uri).not.toBe(seen[0].uri);
+		expect(seen[1].uri).toBe(seen[0].uri);
+		// No new quote was prepared for the re-send.
+		expect(context.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+			`POST ${String(seen[0].uri)}`,
+		]);
 	});
 
 	it('the same payment reference for another QR code is refused', async () => {

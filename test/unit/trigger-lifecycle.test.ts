@@ -70,7 +70,7 @@ describe('with "Register Webhook URL Automatically" off', () => {
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayOptions).toEqual({ show: { registerWebhook: [false] } });
 		expect(notice?.displayName).toContain('Production URL');
-		expect(notice?.displayName).toContain('To get a test event');
+		expect(notice?.displayName).toContain('For a test event');
 		expect(notice?.displayName).toContain('Test URL');
 	});
 
@@ -291,7 +291,9 @@ describe('create', () => {
 		expect(await runHook('create', listening)).toBe(true);
 		expect(await runHook('delete', listening)).toBe(true);
 		expect(
-			listening.requests.map((r) => `${r.method} ${String(r.body?.webhookUrl ?? '')}`),
+			listening.requests.map(
+				(r) => `${r.method} ${String((r.body as IDataObject | undefined)?.webhookUrl ?? '')}`,
+			),
 		).toEqual(['GET ', 'GET ', `PATCH ${TEST_TRIGGER_URL}`, 'GET ', `PATCH ${TRIGGER_URL}`]);
 		expect(listening.staticData).not.toHaveProperty('registration');
 		scope.done();

@@ -29,8 +29,8 @@ import type {
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { UNKNOWN_ITEM_EXAMPLE } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
-import { createContext } from './helpers/n8n';
+import { unknownItemExample } from '../../nodes/CompanyPayments/payment/resolveOutcome.operation';
+import { API_KEY, BASE_URL, createContext } from './helpers/n8n';
 
 const nodeType = new CompanyPayments();
 const description = nodeType.description;
@@ -207,7 +207,7 @@ function example(property: INodeProperties, choice: (name: string) => number): u
 		case 'json':
 			// The one JSON field, Resolve Outcome's Unknown Item: its default is an expression
 			// ({{ $json }}) only n8n evaluates, so its module's example is the valid value.
-			return property.name === 'unknownItem' ? UNKNOWN_ITEM_EXAMPLE : property.default;
+			return property.name === 'unknownItem' ? unknownItemExample(API_KEY, BASE_URL) : property.default;
 		default:
 			return property.default;
 	}
@@ -239,7 +239,7 @@ interface Outcome {
 async function run(parameters: IDataObject): Promise<Outcome> {
 	const context = createContext({ parameters, typeVersion: LATEST });
 	const requests = context.requests;
-	context.helpers.httpRequest = (async (options: IHttpRequestOptions) => {
+	const answer = async (options: IHttpRequestOptions) => {
 		requests.push(options);
 		// A service that did what was asked: the record echoes what the request sent (the node
 		// checks a money write's answer against what it asked), and a cancelled payout is fail.
@@ -251,7 +251,13 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 			headers: {},
 			statusCode: 200,
 		};
-	}) as typeof context.helpers.httpRequest;
+	};
+	// Public endpoints go through httpRequest, authenticated ones through n8n's auth helper.
+	context.helpers.httpRequest = answer as typeof context.helpers.httpRequest;
+	context.helpers.httpRequestWithAuthentication = (async (
+		_type: string,
+		options: IHttpRequestOptions,
+	) => await answer(options)) as typeof context.helpers.httpRequestWithAuthentication;
 	try {
 		await nodeType.execute!.call(context);
 		return { requests };

@@ -8,9 +8,16 @@ import {
 } from '../../shared/contract/assumptions';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, markOutcome, moneyWrite, runsAsAgentTool } from '../../shared/money';
-import type { MoneyContract, Settled } from '../../shared/money';
-import { apiRequest, serviceErrorInfo } from '../../shared/transport';
+import {
+	carriedIdentity,
+	markOutcome,
+	moneyWrite,
+	readMeasured,
+	runsAsAgentTool,
+	withSentWrite,
+} from '../../shared/money';
+import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
+import { serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { segment } from '../common/validation';
@@ -179,6 +186,8 @@ const money: MoneyContract = {
 	lookUp:
 		'Card > Get Many (with the External ID, if you set one; set one on every card request so it can be found) for a card requested just now',
 	replayByKey: false,
+	// Its own External ID taken by its own earlier attempt (a re-run): unknown, never not paid.
+	ownRefusals: ['CARD_EXTERNAL_ID_TAKEN'],
 	key: 'perItem',
 	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
 	details: [
@@ -199,12 +208,7 @@ const money: MoneyContract = {
 		});
 	},
 	async read(ctx, itemIndex, record) {
-		const card = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: `${ENDPOINTS.cards}/${segment(String(record.id))}`,
-			itemIndex,
-		});
-		return card as IDataObject;
+		return await readMeasured(ctx, itemIndex, `${ENDPOINTS.cards}/${segment(String(record.id))}`);
 	},
 	resolve: {
 		find: 'identity',
@@ -250,7 +254,7 @@ export const request: OperationDefinition = {
 		// evidence that this payment was already requested (a request still pending has no card
 		// to find by it yet). Nothing new was requested.
 		const asTool = externalId !== undefined && runsAsAgentTool(this);
-		const answer = await moneyWrite(this, {
+		const call: MoneyCall = {
 			contract: money,
 			itemIndex,
 			request: {
@@ -264,10 +268,11 @@ export const request: OperationDefinition = {
 								CARD_EXTERNAL_ID_TAKEN: `The external ID "${externalId}" is already used by another card or card request of this company; choose another one, or find the existing card with Card > Get Many filtered by this external ID`,
 							},
 			},
-		}).catch((error: Error) => {
-			if (asTool && serviceErrorInfo(error)?.errorCode === 'CARD_EXTERNAL_ID_TAKEN') {
-				return TAKEN;
-			}
+		};
+		const answer = await moneyWrite(this, call).catch((error: Error) => {
+			const info = serviceErrorInfo(error);
+			const code = info?.serviceErrorCode ?? info?.errorCode;
+			if (asTool && code === 'CARD_EXTERNAL_ID_TAKEN') return TAKEN;
 			throw error;
 		});
 		if (answer === TAKEN) {
@@ -279,6 +284,11 @@ export const request: OperationDefinition = {
 				note: `A card request carrying this payment reference already exists (the service refused a second one: CARD_EXTERNAL_ID_TAKEN); no card carries it yet, so it is still pending. Nothing new was requested. ${PENDING_NOTE}`,
 			};
 		}
-		return describeOutcome(this, itemIndex, answer);
+		try {
+			return describeOutcome(this, itemIndex, answer);
+		} catch (error) {
+			// No card, the reserve perhaps held: unknown, with its sent write for Resolve Outcome.
+			throw withSentWrite(call, error);
+		}
 	},
 };

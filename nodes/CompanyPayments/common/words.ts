@@ -13,7 +13,12 @@ export const REFERENCE_RULE =
 
 const MONEY_GATE = `Moves money: refused unless the workflow owner allowed this tool to move money. Needs a paymentReference that names this payment in the user records (the invoice, ticket or payroll line it pays). ${REFERENCE_RULE}`;
 
-export const MONEY = `${MONEY_GATE} So calling again with it (after a timeout, from another session) never pays twice and answers with the first outcome; a new payment needs a new reference.`;
+/**
+ * What a repeat does, with the window it has (issue 49.3): after an unknown outcome the tool
+ * refuses the reference in this n8n process until lookAgainAt (shared/money/pending.ts), and
+ * another n8n process finds the payment only once the service lists it.
+ */
+export const MONEY = `${MONEY_GATE} Calling again with it answers with the first outcome instead of paying again, with one window: after an unknown outcome call Resolve Outcome first. This n8n process refuses the reference until lookAgainAt; another n8n process may pay again until the service lists the payment (seconds). A new payment needs a new reference.`;
 
 /**
  * What holds for Card Recharge (outside money test F1): the document promises no replay by key for
@@ -32,18 +37,6 @@ export const CONFLICT =
 export const SECRET =
 	'Not available to an AI agent (it returns or sets credentials, which must never reach a model): every call is refused. A person does this in n8n or in the service cabinet.';
 
-export const ORDER_FIELDS = [
-	'id',
-	'externalOrderId',
-	'status',
-	'amountRub',
-	'amountUsdt',
-	'paymentType',
-	'merchantName',
-	'failureReason',
-	'createdAt',
-	'completedAt',
-];
 export const WALLET_FIELDS = ['id', 'externalId', 'address', 'status', 'blockedAt', 'createdAt'];
 export const DEPOSIT_FIELDS = [
 	'id',

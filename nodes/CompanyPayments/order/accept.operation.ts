@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { LOCAL_CLOCK_MARGIN_MS, checkReplayedOrder, moneyWrite } from '../../shared/money';
-import type { MoneyContract, OnceFor, Since } from '../../shared/money';
+import { SKEW_MARGIN_MS, checkReplayedOrder, moneyWrite, withSentWrite } from '../../shared/money';
+import type { MoneyCall, MoneyContract, OnceFor, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -37,28 +37,39 @@ export async function acceptQuote(
 		since: Since;
 		/** The quote prepared for this call, where the contract's details read it. */
 		quote?: IDataObject;
+		/** What the first send asked for, kept with the key (Pay QR Code: the quote and its time). */
+		first?: IDataObject;
 	},
 ): Promise<IDataObject> {
-	const history = { sentBefore: false };
-	const order = (await moneyWrite(ctx, {
+	const history: { sentBefore: boolean; skewMs?: number | null } = { sentBefore: false };
+	const call: MoneyCall = {
 		contract,
 		itemIndex,
 		key: how.key,
 		once: how.once,
 		pays: how.pays,
 		history,
+		first: how.first,
 		request: { method: 'POST', path: `/orders/accept/${segment(quoteId)}`, explain: how.explain },
-	})) as IDataObject;
+	};
+	const order = (await moneyWrite(ctx, call)) as IDataObject;
 	// A key set by the user or a reference may name an earlier payment the service replays; one
 	// this process sent before for this same payment (Retry On Fail) replays this payment's own.
 	if (history.sentBefore) return order;
-	checkReplayedOrder(
-		ctx,
-		contract,
-		itemIndex,
-		how.quote ? { ...order, quote: how.quote } : order,
-		how.since,
-	);
+	// This machine's time moved onto the service's clock by the skew the answer measured.
+	const since: Since =
+		how.since.clock === 'local' ? { ...how.since, skewMs: history.skewMs ?? null } : how.since;
+	try {
+		checkReplayedOrder(
+			ctx,
+			contract,
+			itemIndex,
+			how.quote ? { ...order, quote: how.quote } : order,
+			since,
+		);
+	} catch (error) {
+		throw withSentWrite(call, error);
+	}
 	return order;
 }
 
@@ -71,7 +82,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order (the order does not name its quote): an order older than this quote (past a ${LOCAL_CLOCK_MARGIN_MS / 1000}-second clock margin) is reported as PAYMENT_REFERENCE_CONFLICT and this quote is not paid, but within that margin it cannot be told apart, so give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order (the order does not name its quote): an order older than this quote (past the clock skew measured from the service's Date header and a ${SKEW_MARGIN_MS / 1000}-second margin) is reported as PAYMENT_REFERENCE_CONFLICT and this quote is not paid, but within that margin it cannot be told apart, so give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',

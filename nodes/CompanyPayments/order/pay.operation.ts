@@ -4,8 +4,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
-import { moneyKey, quotePreparedAt } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import { isObject } from '../../shared/contract/guards';
+import { firstSend, moneyKey, quotePreparedAt } from '../../shared/money';
+import type { MoneyContract, Since } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
@@ -41,6 +42,13 @@ const money: MoneyContract = {
 	],
 };
 
+/**
+ * The same write sent again for the quote the first send accepted: the quote may be gone because
+ * that first accept used it (quotes are used once), so QUOTE_NOT_FOUND or QUOTE_EXPIRED is no
+ * proof that nothing was paid (outcome.ts ownRefusals).
+ */
+const RESENT: MoneyContract = { ...money, ownRefusals: ['QUOTE_NOT_FOUND', 'QUOTE_EXPIRED'] };
+
 export const pay: OperationDefinition = {
 	value: 'pay',
 	name: 'Pay QR Code',
@@ -64,6 +72,22 @@ export const pay: OperationDefinition = {
 		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
 		// reference set by the user covers re-runs of the execution.
 		const key = moneyKey(this, itemIndex, money);
+		// A re-send is the same request (issue 49.2): Retry On Fail in this process accepts again
+		// the quote the first send accepted, never a new quote under the old key.
+		const first = await firstSend(this, itemIndex, key);
+		if (first && isObject(first.quote) && isObject(first.since)) {
+			const quote = first.quote;
+			const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
+			if (idField) {
+				const order = await acceptQuote(this, itemIndex, quote[idField] as string, RESENT, {
+					key,
+					since: first.since as unknown as Since,
+					quote,
+					pays: `the QR code ${qrCode}`,
+				});
+				return { ...order, quote };
+			}
+		}
 		const asked = Date.now();
 		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
@@ -75,9 +99,11 @@ export const pay: OperationDefinition = {
 			});
 		}
 		// The key names the payment of this QR code, not the quote prepared for it just now.
+		const since = quotePreparedAt(quote, asked);
 		const order = await acceptQuote(this, itemIndex, quote[idField] as string, money, {
 			key,
-			since: quotePreparedAt(quote, asked),
+			since,
+			first: { quote, since: { ...since } },
 			quote,
 			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
 			pays: `the QR code ${qrCode}`,

@@ -2,15 +2,21 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../shared/contract/guards';
-import { readSentWrite, resolveSentWrite } from '../../shared/money';
+import {
+	bindingProblem,
+	companyFingerprint,
+	readSentWrite,
+	resolveSentWrite,
+	sealOf,
+} from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { show } from '../common/validation';
 import { MONEY_WRITES } from './writes';
 
 const FIELD = 'Unknown Item';
 
-/** An example of the field's value, as JSON text: an item from Payout Cancel's error output. */
-export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
+/** An example of the field's value: an item from Payout Cancel's error output, unsealed. */
+const UNKNOWN_ITEM = {
 	paymentOutcome: 'unknown',
 	errorCode: 'OUTCOME_UNKNOWN',
 	sentWrite: {
@@ -19,7 +25,21 @@ export const UNKNOWN_ITEM_EXAMPLE = JSON.stringify({
 		identity: null,
 		details: { payoutId: 'po_typed_1' },
 	},
-});
+};
+
+/**
+ * The example as JSON text, sealed for one credential (binding.ts): what Payout Cancel's error
+ * output would carry had it run with that API key at that Base URL (tests, docs).
+ */
+export function unknownItemExample(apiKey: string, baseUrl: string): string {
+	const sent: IDataObject = {
+		...UNKNOWN_ITEM.sentWrite,
+		company: companyFingerprint(apiKey, baseUrl),
+		skewMs: 0,
+	};
+	sent.seal = sealOf(apiKey, sent);
+	return JSON.stringify({ ...UNKNOWN_ITEM, sentWrite: sent });
+}
 
 function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: string) {
 	return new NodeOperationError(ctx.getNode(), `${FIELD} ${rule}, got ${got}`, {
@@ -29,7 +49,7 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: st
 }
 
 const RULE =
-	'must be an item of a money operation\'s error output (with paymentOutcome; unknown ones with sentWrite)';
+	"must be an item of a money operation's error output (with paymentOutcome; unknown ones with sentWrite)";
 
 /** The outcomes a money operation's failed item carries. */
 const KNOWN = ['paid', 'not_paid', 'unknown'];
@@ -79,10 +99,11 @@ export const resolveOutcome: OperationDefinition = {
 		text: 'Find out whether a money call whose outcome was unknown was made. Needs: Unknown Item, the whole error the money call returned (with paymentOutcome "unknown" and sentWrite). Returns paymentOutcome (paid, not_paid or unknown), reason, record, missing, lookAgainAt, whatToDo. Reads only; never pays.',
 	},
 	docs: {
-		endpoint: 'what the sent write\'s operation reads: `GET /payouts?externalId=` (assumed) and `GET /payouts/{id}` (Payout Create), `GET /payouts/{id}` (Payout Cancel), `GET /cards?externalId=` and `GET /cards/{id}` (Card Request); none for the others',
+		endpoint:
+			"what the sent write's operation reads: `GET /payouts?externalId=` (assumed) and `GET /payouts/{id}` (Payout Create), `GET /payouts/{id}` (Payout Cancel), `GET /cards?externalId=` and `GET /cards/{id}` (Card Request); none for the others",
 		permission: 'those of the reads',
 		notes:
-			'Unknown Item (default `{{ $json }}`: the item from a money operation\'s error output, or its output with Continue On Fail, carrying `paymentOutcome` `unknown` and `sentWrite`). Output `paymentOutcome`: `paid` (with `record`), `not_paid` (only Payout Cancel, when the payout shows the cancel did not act) or `unknown` (with `missing`, `lookAgainAt`, `whatToDo`). See [Resolving an unknown outcome](errors.md#resolving-an-unknown-outcome).',
+			"Unknown Item (default `{{ $json }}`: the item from a money operation's error output, or its output with Continue On Fail, carrying `paymentOutcome` `unknown` and `sentWrite`). Output `paymentOutcome`: `paid` (with `record`), `not_paid` (only Payout Cancel, when the payout shows the cancel did not act) or `unknown` (with `missing`, `lookAgainAt`, `whatToDo`). See [Resolving an unknown outcome](errors.md#resolving-an-unknown-outcome).",
 	},
 	properties: [
 		{
@@ -100,35 +121,10 @@ export const resolveOutcome: OperationDefinition = {
 		const item = readItem(this, itemIndex);
 		// The failed item's message: `message` inside the error output's `error`, else `error`.
 		const message = item.message ?? item.error;
-		if (item.paymentOutcome !== 'unknown' && item.sentWrite === undefined) {
-			// Its outcome is known already (a refusal: not_paid), so one Switch takes every failed item.
-			return {
-				paymentOutcome: item.paymentOutcome as string,
-				operation: null,
-				reason: `The item's outcome was already known: ${String(item.paymentOutcome)}${typeof message === 'string' ? ` (${message})` : ''}.`,
-				record: null,
-				missing: [],
-				differences: [],
-				lookAgainAt: null,
-				whatToDo:
-					item.paymentOutcome === 'not_paid'
-						? 'Nothing was paid: fix what the error says, then run it again.'
-						: 'Nothing: it was made.',
-			};
-		}
+		if (item.sentWrite === undefined) return claimed(item, message);
 		const sent = readSentWrite(item.sentWrite);
 		if (typeof sent === 'string') {
-			// Came out unknown without what is needed to find it (e.g. Card Request's "no card").
-			return {
-				paymentOutcome: 'unknown',
-				operation: null,
-				reason: `The item came out unknown but carries no usable sent write (${sent}): the node cannot look it up.`,
-				record: null,
-				missing: ['sentWrite'],
-				differences: [],
-				lookAgainAt: null,
-				whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
-			};
+			throw refuse(this, itemIndex, 'must carry the sentWrite this node sealed', sent);
 		}
 		const operation = MONEY_WRITES[sent.operation];
 		if (!operation?.money) {
@@ -139,6 +135,55 @@ export const resolveOutcome: OperationDefinition = {
 				`sentWrite.operation ${show(sent.operation)}`,
 			);
 		}
-		return await resolveSentWrite(this, operation.money, itemIndex, sent, operation.action);
+		// The binding rule (issue 49.1): this company and Base URL, sealed by this node.
+		const problem = await bindingProblem(this, itemIndex, item.sentWrite as IDataObject, sent);
+		if (problem) {
+			throw refuse(this, itemIndex, 'must be bound to this credential', problem);
+		}
+		return await resolveSentWrite(
+			this,
+			operation.money,
+			itemIndex,
+			sent,
+			item.sentWrite as IDataObject,
+			operation.action,
+		);
 	},
 };
+
+/**
+ * An item without a sent write: what it claims is repeated, checked against nothing. Only a
+ * refusal (not_paid) comes out of the node that way, so one Switch takes every failed item; a
+ * "paid" without a sealed sent write is not the node's (it never reports paid on a failed item)
+ * and proves nothing (issue 49.1: an item a model made up is never confirmed).
+ */
+function claimed(item: IDataObject, message: unknown) {
+	const said = typeof message === 'string' ? ` (${message})` : '';
+	const base = {
+		operation: null,
+		record: null,
+		differences: [],
+		lookAgainAt: null,
+		verified: false,
+	};
+	if (item.paymentOutcome === 'not_paid') {
+		return {
+			...base,
+			paymentOutcome: 'not_paid',
+			reason: `The item says not_paid${said}: a refusal carries no sent write, so this repeats the item and checked nothing with the service.`,
+			missing: [],
+			whatToDo:
+				'If this item came out of this node, nothing was paid: fix what its error says, then run it again. An item written by hand or by a model proves nothing: look the payment up first.',
+		};
+	}
+	return {
+		...base,
+		paymentOutcome: 'unknown',
+		reason:
+			item.paymentOutcome === 'paid'
+				? 'The item says paid but carries no sent write sealed by this node (the node never puts out a failed item as paid), so it proves nothing and nothing was looked up.'
+				: `The item came out unknown but carries no sent write${said}: the node cannot look it up.`,
+		missing: ['sentWrite'],
+		whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
+	};
+}

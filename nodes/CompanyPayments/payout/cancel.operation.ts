@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { moneyWrite, outcomeUnknownError } from '../../shared/money';
-import type { MoneyContract, Settled } from '../../shared/money';
-import { apiRequest } from '../../shared/transport';
+import { moneyWrite, outcomeUnknownError, readMeasured, withSentWrite } from '../../shared/money';
+import type { MoneyCall, MoneyContract, SentTime, Settled } from '../../shared/money';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
@@ -20,15 +19,22 @@ const money: MoneyContract = {
 	key: 'perItem',
 	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
 	async read(ctx, itemIndex, record) {
-		const payout = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: `${ENDPOINTS.payouts}/${segment(String(record.id))}`,
-			itemIndex,
-		});
-		return withFundsReturned(payout as IDataObject);
+		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
+		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
-	resolve: { find: { detail: 'payoutId' }, state: cancelled, notFound: 'The payout was not found.' },
+	resolve: {
+		find: { detail: 'payoutId' },
+		state: cancelled,
+		notFound: 'The payout was not found.',
+	},
 };
+
+/**
+ * How long after a cancel was sent a payout still waiting_trader may yet be cancelled by it (a
+ * service that carries the cancel out a moment after it answered, or whose answer was lost):
+ * until then the cancel is unknown, after it not carried out. docs/assumptions.md states it.
+ */
+export const CANCEL_SETTLE_MS = 5 * 60_000;
 
 /**
  * What the payout proves of a Cancel sent to it (Resolve Outcome). The document's one cancel
@@ -36,8 +42,16 @@ const money: MoneyContract = {
  * cancel answers with the payout: so that state is a cancel carried out, and any other state is a
  * cancel that did not act (cancelling again is harmless: PAYOUT_NOT_CANCELABLE).
  */
-function cancelled(record: IDataObject): Settled {
+function cancelled(record: IDataObject, time: SentTime): Settled {
 	const status = String(record.status);
+	const settlesAt = time.sentAt + CANCEL_SETTLE_MS;
+	if (status === 'waiting_trader' && Date.now() < settlesAt) {
+		return {
+			outcome: 'unknown',
+			why: `The payout is still waiting_trader, and the cancel was sent less than ${CANCEL_SETTLE_MS / 60_000} minutes ago: a service may carry it out a moment after it answers, so it is not yet known whether it acted.`,
+			lookAgainAt: settlesAt,
+		};
+	}
 	const reason = String(record.failReason ?? 'not given');
 	if (status === 'fail' && record.failReason === 'cancelled_by_merchant') {
 		return {
@@ -46,9 +60,9 @@ function cancelled(record: IDataObject): Settled {
 		};
 	}
 	const words: Record<string, string> = {
-		pending: 'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
-		waiting_trader:
-			'status still waiting_trader: a cancel carried out moves it to fail at once, so this one was not carried out; cancelling again is harmless',
+		pending:
+			'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
+		waiting_trader: `status still waiting_trader ${CANCEL_SETTLE_MS / 60_000} minutes after the cancel was sent, so it was not carried out; cancelling again is harmless`,
 		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
 		success: 'the payout was made (status success): the cancel was not carried out',
 		fail: `the payout failed for another reason (failReason ${reason}), not by this cancel`,
@@ -82,7 +96,7 @@ export const cancel: OperationDefinition = {
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const payoutId = readPayoutId(this, itemIndex);
-		const payout = (await moneyWrite(this, {
+		const call: MoneyCall = {
 			contract: money,
 			itemIndex,
 			request: {
@@ -92,15 +106,20 @@ export const cancel: OperationDefinition = {
 					PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
 				},
 			},
-		})) as IDataObject;
+		};
+		const payout = (await moneyWrite(this, call)) as IDataObject;
 		// Cancelled means status fail (cancelled_by_merchant): any other status says the cancel has
 		// not taken effect, or not yet, whatever the HTTP status.
 		if (payout.status !== 'fail') {
-			throw outcomeUnknownError(this.getNode(), money, {
-				reason: `the service answered the cancel of payout "${payoutId}" with status "${String(payout.status)}", not fail, so it is not known to be cancelled`,
-				lines: [`Payout ${payoutId}: status ${String(payout.status)}`],
-				itemIndex,
-			});
+			// Carries its sent write, so Resolve Outcome can look at the payout again (issue 49.1).
+			throw withSentWrite(
+				call,
+				outcomeUnknownError(this.getNode(), money, {
+					reason: `the service answered the cancel of payout "${payoutId}" with status "${String(payout.status)}", not fail, so it is not known to be cancelled`,
+					lines: [`Payout ${payoutId}: status ${String(payout.status)}`],
+					itemIndex,
+				}),
+			);
 		}
 		return withFundsReturned(payout);
 	},

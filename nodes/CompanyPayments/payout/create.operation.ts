@@ -8,10 +8,9 @@ import {
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyWrite } from '../../shared/money';
+import { carriedIdentity, moneyWrite, readMeasured } from '../../shared/money';
 import type { MoneyContract, Settled } from '../../shared/money';
 import { optionalText, requireAmount, segment } from '../common/validation';
-import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { fundsReturned, withFundsReturned } from './fundsReturned';
 import { readRequisite } from './requisite';
@@ -111,6 +110,7 @@ function payoutCreated(record: IDataObject): Settled {
 	if (status === 'fail') {
 		return {
 			outcome: 'unknown',
+			refunded: fundsReturned(record),
 			why: fundsReturned(record)
 				? `The payout was created and failed (${reason}), and its money came back (refundedAt). The document lets a refunded payout return to success and be charged again (payout.recharged), so whether it ends paid is not known.`
 				: `The payout was created and failed (${reason}), but refundedAt is not set: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
@@ -179,18 +179,14 @@ const money: MoneyContract = {
 		return records.map(withFundsReturned);
 	},
 	async read(ctx, itemIndex, record) {
-		const answer = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: `${ENDPOINTS.payouts}/${segment(String(record.id))}`,
-			itemIndex,
-		});
-		return withFundsReturned(answer as IDataObject);
+		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
+		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
 	resolve: {
 		find: 'identity',
 		state: payoutCreated,
 		notFound:
-			'No payout carries this External ID. The payout listing is not in the interface document (its path and its externalId filter are the node\'s assumption), and a payout made a moment ago may not be listed yet, so its absence does not prove it was not made.',
+			"No payout carries this External ID. The payout listing is not in the interface document (its path and its externalId filter are the node's assumption), and a payout made a moment ago may not be listed yet, so its absence does not prove it was not made.",
 	},
 };
 

@@ -1,6 +1,7 @@
 import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
+import { PAYOUT_SIMPLE_FIELDS } from './fields';
 import { withFundsReturned } from './fundsReturned';
 
 export const getMany = listOperation({
@@ -9,20 +10,7 @@ export const getMany = listOperation({
 	kind: 'read',
 	tool: {
 		text: 'List the company payouts, optionally only those in one Status or with an External ID. Needs nothing. Returns one short record per payout: id, externalId, status, amountRub, chargedUsdt, masked recipient, failReason, fundsReturned, dates.',
-		compact: [
-			'id',
-			'externalId',
-			'status',
-			'amountRub',
-			'chargedUsdt',
-			'requisiteType',
-			'requisite',
-			'bank',
-			'failReason',
-			'fundsReturned',
-			'createdAt',
-			'completedAt',
-		],
+		compact: PAYOUT_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /payouts` (assumed)',

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PAYMENT_REFERENCE, PAYMENT_REFERENCE_LABEL } from '../../shared/money';
-import { RECHARGE_LIMIT, REFERENCE_RULE } from '../common/words';
 import type { ResourceDefinition } from '../types';
 import type { ToolEntry } from './catalog';
 import { toolEntry } from './catalog';
@@ -12,7 +11,7 @@ export const ALLOW_MONEY = 'agentMayMoveMoney';
 export const COMPACT_OUTPUT = 'compactOutput';
 
 const MONEY_NOTICE =
-	"An AI agent or MCP client decides when this tool runs. This operation moves money, so it is refused unless you turn on Let the Agent Move Money. Each call needs a Payment Reference that names the payment in your records (an invoice, ticket or payroll line): the same reference, asked again by any route (a repeated call, a retry after a timeout, another MCP session, a later execution), never pays twice. With an AI Agent, put this tool behind n8n's Human review (n8n 2.6 and later) so a person approves each call; the MCP Server Trigger has no Human review, so expose money tools there only to clients you trust to pay.";
+	'Moves money: refused unless Let the Agent Move Money is on. Each call needs a Payment Reference naming the payment in your records. After an unknown outcome the reference is refused until lookAgainAt, and the model is told to run Resolve Outcome first. Use Human review.';
 
 /** Shown when a money tool's Payment Reference is empty, e.g. cleared in a saved workflow. */
 const NO_REFERENCE_NOTICE =
@@ -20,7 +19,7 @@ const NO_REFERENCE_NOTICE =
 
 /** What the model reads about the reference (n8n puts it into the tool's input schema). */
 const REFERENCE_FOR_MODEL =
-	'What this payment is in the user records: the invoice, ticket or payroll line it pays, e.g. INV-1042. The same reference always means the same payment and never pays twice; use a new one only for a new payment, and never invent one';
+	'What this payment is in the user records: the invoice, ticket or payroll line it pays, e.g. INV-1042. The same reference always means the same payment; use a new one only for a new payment, and never invent one';
 
 /**
  * The Payment Reference of a money-moving tool: by default the model gives it (`$fromAI`), and
@@ -32,7 +31,8 @@ const PAYMENT_REFERENCE_FIELD: INodeProperties = {
 	type: 'string',
 	default: `={{ $fromAI('${PAYMENT_REFERENCE}', '${REFERENCE_FOR_MODEL}', 'string') }}`,
 	required: true,
-	description: `What this payment is in your records (invoice, ticket, payroll line). ${REFERENCE_RULE} The Idempotency-Key is derived from it, so the same reference never pays twice, and the same reference with other details is refused as a conflict. ${RECHARGE_LIMIT}`,
+	description:
+		'What this payment is in your records (invoice, ticket, payroll line): one reference is one payment, and the Idempotency-Key is derived from it. What a repeat does, and its window, is in the tool description.',
 	hint: 'Filled by the model by default; map it from your data instead if you have one',
 };
 

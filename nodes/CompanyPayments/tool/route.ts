@@ -6,15 +6,23 @@ import { errorItemJson, recordsOf, withItemIndex } from '../items';
 import type { OperationDefinition } from '../types';
 import { compactFields, compactRecord, refusal } from './guard';
 import {
+	LOOK_AGAIN_MINUTES,
 	PAYMENT_REFERENCE,
 	checkDetails,
+	companyFingerprint,
 	conflictError,
 	differences,
 	lookUpPayment,
+	moneyKey,
+	outcomeFields,
 	paymentReference,
+	pendingSend,
+	rememberPending,
 	unprovenError,
 	withOutcome,
 } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
+import { runAccount } from '../../shared/transport';
 
 /*
  * The node as an AI agent's or MCP client's tool: refusals, payment references, conflicts,
@@ -45,7 +53,7 @@ type ToolAnswer =
 	| { failed: false; records: IDataObject[]; fields?: string[] }
 	| { failed: true; json: IDataObject };
 
-const NO_REFERENCE_TO_DO = `Call this tool again with ${PAYMENT_REFERENCE} set to what this payment is in the user's records: the invoice, ticket or payroll line it pays (e.g. "INV-1042"). Ask the user if you do not know it; never invent one. The same reference always means the same payment: a repeated call with it never pays twice.`;
+const NO_REFERENCE_TO_DO = `Call this tool again with ${PAYMENT_REFERENCE} set to what this payment is in the user's records: the invoice, ticket or payroll line it pays (e.g. "INV-1042"). Ask the user if you do not know it; never invent one. The same reference always means the same payment.`;
 
 /** A money call without a payment reference, refused before anything is sent. */
 function missingReference(operation: OperationDefinition): IDataObject {
@@ -82,14 +90,20 @@ async function moneyAnswer(
 			json: unprovenError(reference, found.record, found.notShown, found.identity),
 		};
 	}
-	const result =
-		found.kind === 'this'
-			? {
-					...found.record,
-					repeated: true,
-					note: `This payment was already made for payment reference "${reference}": this is it, and nothing new was sent. Its status says where it is.`,
-				}
-			: await operation.execute.call(ctx, itemIndex);
+	if (found.kind === 'this') return foundAnswer(ctx, contract, itemIndex, reference, found.record);
+	// The reference's last send came out unknown in this process: resolve it first (issue 49.3).
+	const { baseUrl, account } = await runAccount(ctx, itemIndex);
+	const pendingId = `${companyFingerprint(account, baseUrl)} ${moneyKey(ctx, itemIndex, contract)}`;
+	const pending = pendingSend(pendingId);
+	if (pending) return { failed: true, json: pendingError(reference, pending) };
+	const result = await operation.execute.call(ctx, itemIndex).catch((error: Error) => {
+		const fields = outcomeFields(error);
+		if (fields.paymentOutcome === 'unknown') {
+			const until = Date.now() + LOOK_AGAIN_MINUTES * 60_000;
+			rememberPending(pendingId, until, fields.sentWrite as IDataObject | undefined);
+		}
+		throw error;
+	});
 	const records = recordsOf(result);
 	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
 	// The write was sent: an answer with other details is not "nothing paid", it is unknown.
@@ -97,6 +111,87 @@ async function moneyAnswer(
 		return { failed: true, json: conflictError(reference, records[0], diff, 'sent') };
 	}
 	return { failed: false, records };
+}
+
+/**
+ * A payment found under the reference, by what its state proves (the contract's resolve): made
+ * ("already made"), refunded (never "already made": what a new payment needs), or still open.
+ */
+function foundAnswer(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	reference: string,
+	record: IDataObject,
+): ToolAnswer {
+	const settled = contract.resolve?.state(record, { sentAt: Date.now(), skewMs: null });
+	if (!settled || settled.outcome === 'paid') {
+		return {
+			failed: false,
+			records: [
+				{
+					...record,
+					repeated: true,
+					note: `This payment was already made for payment reference "${reference}": this is it, and nothing new was sent. Its status says where it is.`,
+				},
+			],
+		};
+	}
+	const id = typeof record.id === 'string' ? record.id : null;
+	if (settled.refunded) {
+		return {
+			failed: true,
+			json: {
+				error: {
+					message: `Refunded: the payment under payment reference "${reference}" (${String(id)}) was made, failed, and its money came back. Nothing new was sent by this call.`,
+					errorCode: 'PAYMENT_REFERENCE_REFUNDED',
+					paymentReference: reference,
+					paymentOutcome: 'not_paid',
+					paid: 'not by this call',
+					alreadyMade: 'refunded',
+					existingPaymentId: id,
+					whatToDo: `Tell the user it was refunded (${settled.why}). A new payment needs a new reference (e.g. "${reference}-2"), only once the user confirms: the same reference always answers with this refunded one.`,
+				},
+			},
+		};
+	}
+	return {
+		failed: true,
+		json: {
+			error: {
+				message: `A payment under payment reference "${reference}" (${String(id)}) exists and is not settled: ${settled.why} Nothing new was sent by this call.`,
+				errorCode: 'PAYMENT_REFERENCE_OPEN',
+				paymentReference: reference,
+				paymentOutcome: settled.outcome === 'not_paid' ? 'not_paid' : 'unknown',
+				paid: 'not by this call',
+				alreadyMade: settled.outcome === 'not_paid' ? 'no' : 'unknown',
+				existingPaymentId: id,
+				whatToDo:
+					'Tell the user its state and let them decide. Do not call again with another reference for the same payment: that may pay it twice.',
+			},
+		},
+	};
+}
+
+/** A new send refused: the reference's last send is unknown and lookAgainAt has not come. */
+function pendingError(
+	reference: string,
+	pending: { until: number; sentWrite: IDataObject | undefined },
+): IDataObject {
+	const at = new Date(pending.until).toISOString();
+	return {
+		error: {
+			message: `Refused: the last call with payment reference "${reference}" came out unknown, and sending it again before ${at} could pay twice. Nothing was sent by this call.`,
+			errorCode: 'PAYMENT_REFERENCE_PENDING',
+			paymentReference: reference,
+			paymentOutcome: 'not_paid',
+			paid: 'not by this call',
+			lookAgainAt: at,
+			...(pending.sentWrite ? { sentWrite: pending.sentWrite } : {}),
+			whatToDo:
+				'Call Resolve Outcome with the unknown answer (its sentWrite) first. Call this tool again only when it answers not_paid, or after lookAgainAt. Never use another reference for the same payment.',
+		},
+	};
 }
 
 async function toolAnswer(

@@ -147,6 +147,34 @@ export const OPEN_CHOICES = {
 		question: 'A write processed and its answer lost; replay by key not promised',
 		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, money/write.ts',
 	},
+	reusedKey: {
+		question: 'What the service does with a key used before for another request',
+		node: 'A refusal naming the key (IDEMPOTENCY…) is unknown, never not_paid: refusesReusedKey (money/outcome.ts)',
+	},
+	listingLag: {
+		question: 'How long a new payout or card stays out of its listing',
+		node: 'Absence proves nothing; the tool refuses the reference until lookAgainAt after an unknown (money/pending.ts)',
+	},
+	listingShows: {
+		question: 'Which fields GET /payouts shows (externalId, amountRub)',
+		node: 'A record whose listing leaves a detail out is read by its ID: recordsCarrying (money/reference.ts)',
+	},
+	clockSkew: {
+		question: 'How far the service clock is from n8n’s',
+		node: 'Measured from the Date header, plus SKEW_MARGIN_MS; UNMEASURED_SKEW_MS without one (money/binding.ts)',
+	},
+	statesReturn: {
+		question: 'Whether a refunded payout is charged again',
+		node: 'A failed payout is unknown, never not_paid; refunded is said as refunded (payout/create.operation.ts)',
+	},
+	earlierRecords: {
+		question: 'Whether an External ID is unique among payouts',
+		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts)',
+	},
+	moneyLoss: {
+		question: 'A money write’s answer lost before or after the service acted',
+		node: 'unknown with a sealed sentWrite; Resolve Outcome decides by the binding rule (money/resolve.ts)',
+	},
 } as const satisfies Record<string, OpenChoice>;
 
 export type OpenChoiceName = keyof typeof OPEN_CHOICES;

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { SentTime } from './binding';
 import type { DetailKind } from './evidence';
 
 /*
@@ -21,6 +22,11 @@ export interface MoneyWrite {
 	lookUp: string;
 	/** The document promises that the same Idempotency-Key replays the stored answer. */
 	replayByKey: boolean;
+	/**
+	 * Refusals (errorCodes) this item's own earlier attempt may cause by having been carried out
+	 * (Card Request: CARD_EXTERNAL_ID_TAKEN for its own External ID): unknown, never not paid.
+	 */
+	ownRefusals?: readonly string[];
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */
@@ -77,6 +83,10 @@ export interface Settled {
 	outcome: PaymentOutcome;
 	/** Why, in plain words, from the record's own fields. */
 	why: string;
+	/** Unknown only: when the record may show more (ms, this machine's clock); default in 5 minutes. */
+	lookAgainAt?: number;
+	/** The payment was made and its money came back (a refunded payout): never "already made". */
+	refunded?: boolean;
 }
 
 export interface MoneyResolve {
@@ -85,8 +95,11 @@ export interface MoneyResolve {
 	 * read in full; `{ detail }`: the one record the named detail is the ID of (the contract's `read`).
 	 */
 	find: 'identity' | { detail: string };
-	/** What a record that is this write (every detail shown and agreeing) proves by its state. */
-	state: (record: IDataObject) => Settled;
+	/**
+	 * What a record that is this write (bound to it, every detail shown and agreeing) proves by its
+	 * state; `time` is when the write was sent and the measured clock skew (binding.ts).
+	 */
+	state: (record: IDataObject, time: SentTime) => Settled;
 	/** What finding no record leaves open, and why that is not proof it was not made. */
 	notFound: string;
 }

@@ -42,17 +42,32 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
-export {
-	LOCAL_CLOCK_MARGIN_MS,
-	checkReplayedOrder,
-	earlierPaymentFields,
-	quotePreparedAt,
-} from './replay';
+export { checkReplayedOrder, earlierPaymentFields, quotePreparedAt } from './replay';
 export type { Since } from './replay';
-export { checkDetails, conflictError, lookUpPayment, unprovenError } from './reference';
+export {
+	checkDetails,
+	conflictError,
+	lookUpPayment,
+	recordsCarrying,
+	unprovenError,
+} from './reference';
 export type { Found } from './reference';
-export { forgetAllSentWrites, moneyWrite } from './write';
+export { firstSend, forgetAllSentWrites, moneyWrite, withSentWrite } from './write';
 export type { MoneyCall } from './write';
-export { LOOK_AGAIN_MINUTES, readSentWrite, resolveSentWrite } from './resolve';
+export { LOOK_AGAIN_MINUTES, bindingProblem, readSentWrite, resolveSentWrite } from './resolve';
+export {
+	SKEW_MARGIN_MS,
+	UNMEASURED_SKEW_MS,
+	companyFingerprint,
+	createdSince,
+	earliestCreated,
+	marginWords,
+	sealHolds,
+	sealOf,
+} from './binding';
+export type { SentTime } from './binding';
+export { knownSkew, observeReport, readMeasured } from './clock';
+export { forgetPendingSend, pendingSend, rememberPending, settlePending } from './pending';
+export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
 export { compareSentDetail, readSentDetails } from './sentEvidence';

@@ -81,6 +81,49 @@ export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
 		: 'unknown';
 }
 
+/**
+ * A service's refusal of a key used before: a code naming idempotency (but a missing key), or a
+ * message that says the idempotency key was already used (any code, e.g. BAD_REQUEST).
+ */
+export function refusesReusedKey(code: unknown, message?: unknown): boolean {
+	if (typeof code === 'string' && /IDEMPOTEN/i.test(code)) return !/REQUIRED/i.test(code);
+	if (typeof message !== 'string') return false;
+	const aboutKey = /idempoten|идемпотент/i.test(message);
+	return aboutKey && /already|used|reused|использован|занят/i.test(message);
+}
+
+/**
+ * A refusal this item's own earlier attempt may have caused (issue 49.2): the key refused as used
+ * before (a service that refuses a key reused for another request, or any repeat), or a code the
+ * write names as one its own earlier attempt causes (Card Request: its External ID taken). The
+ * earlier attempt may have paid, so such a refusal is never "not paid": it is unknown, and
+ * Resolve Outcome looks the payment up by the binding rule.
+ */
+function ownRefusal(
+	write: MoneyWrite,
+	attempt: Attempt,
+): { reason: string; status: number; headers: IDataObject } | undefined {
+	if (!('status' in attempt) || attempt.status < 400 || attempt.status > 499) return undefined;
+	if (!isServiceErrorBody(attempt.body)) return undefined;
+	const { errorCode: code, message } = attempt.body as IDataObject;
+	const { status, headers } = attempt;
+	if (refusesReusedKey(code, message)) {
+		return {
+			status,
+			headers,
+			reason: `the service refused the Idempotency-Key as already used (${String(code)}), and the earlier request under it (this item's own earlier attempt among them) may have paid`,
+		};
+	}
+	if (typeof code === 'string' && write.ownRefusals?.includes(code)) {
+		return {
+			status,
+			headers,
+			reason: `the service refused it with ${code}, which this item's own earlier attempt (Retry On Fail, a re-run) may have caused by being carried out`,
+		};
+	}
+	return undefined;
+}
+
 /** Marks an error of a money write with its outcome (read back by {@link outcomeFields}). */
 export function markOutcome<T extends NodeApiError>(error: T, outcome: PaymentOutcome): T {
 	error.context.paymentOutcome = outcome;
@@ -108,7 +151,7 @@ export function outcomeFields(error: unknown): IDataObject {
 /** What a user of a money write with an unknown outcome does, one line each. */
 export function whatToDoLines(write: MoneyWrite): string[] {
 	return [
-		`What to do: look it up before trying again: ${write.lookUp}.`,
+		`What to do: run Payment > Resolve Outcome on this item (as a tool: pass this whole answer as Unknown Item), or look it up, before trying again: ${write.lookUp}.`,
 		write.replayByKey ? KEY_REPLAY : NO_REPLAY,
 	];
 }
@@ -183,6 +226,21 @@ export function failedWrite(
 ): unknown {
 	const machine = machineOf(report);
 	const last = report.attempts[report.attempts.length - 1];
+	const own = last === undefined ? undefined : ownRefusal(write, last);
+	if (own) {
+		const info = readServiceError(own.status, report.shownBody, own.headers);
+		return outcomeUnknownError(node, write, {
+			reason: own.reason,
+			lines: [
+				`${request.method} ${request.path}: ${own.reason}.`,
+				`Service errorCode: ${String(info.errorCode)}`,
+				describeServiceError({ ...info, errorCode: null }),
+			],
+			info,
+			where: shown(report),
+			itemIndex,
+		});
+	}
 	if (machine.outcome !== 'unknown' || last === undefined) {
 		return error instanceof NodeApiError ? markOutcome(error, 'not_paid') : error;
 	}

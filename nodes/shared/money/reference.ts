@@ -52,6 +52,47 @@ export type Found =
 export const MAX_IDENTITY_READS = 5;
 
 /**
+ * The records of a listing that carry `wanted` as their identity (canonical), the listing read
+ * record by record where it does not show the identity (at most MAX_IDENTITY_READS of them, GET by
+ * ID): one whose identity is still not shown is `identityUnshown`, and proves nothing either
+ * way. The one way both the tool's look-up and Resolve Outcome find a payment by its identity.
+ */
+export async function recordsCarrying(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	wanted: string,
+): Promise<{ carrying: IDataObject[]; identityUnshown?: IDataObject }> {
+	const { identity, lookup } = contract;
+	if (!identity || !lookup) return { carrying: [] };
+	const canonical = canonicalReference(wanted);
+	// Carried as sent, or as the service may write it back (letter case, spaces).
+	const carries = (record: IDataObject) => {
+		const carried = identity.answered(record);
+		if (typeof carried !== 'string') return false;
+		const shown = canonicalReference(carried);
+		return shown === wanted || shown === canonical;
+	};
+	const listed = await lookup(ctx, itemIndex, wanted);
+	const carrying = listed.filter(carries);
+	// A listing that does not show the identity cannot prove that no record carries it (a field
+	// left out; null is shown: no External ID): each such record is read in full.
+	const hiding = listed.filter((record) => identity.answered(record) === undefined);
+	let identityUnshown: IDataObject | undefined;
+	for (const [index, record] of hiding.entries()) {
+		const id = record.id;
+		if (!contract.read || index >= MAX_IDENTITY_READS || id === undefined || id === null) {
+			identityUnshown ??= record;
+			continue;
+		}
+		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+		if (carries(full)) carrying.push(full);
+		else if (identity.answered(full) === undefined) identityUnshown ??= full;
+	}
+	return { carrying, identityUnshown };
+}
+
+/**
  * The payment as the contract's lookup finds it by its identity. Only a record that carries the
  * identity exactly counts (a list that ignores its filter, or filters loosely, returns others).
  * A record whose listing does not show every declared detail is read in full (the contract's
@@ -67,28 +108,7 @@ export async function lookUpPayment(
 	if (!identity || !lookup) return { kind: 'none' };
 	const wanted = toolExternalId(ctx, itemIndex, identity.maxLength);
 	if (wanted === undefined) return { kind: 'none' };
-	// Carried as sent, or as the service may write it back (letter case, spaces).
-	const carries = (record: IDataObject) => {
-		const carried = identity.answered(record);
-		return typeof carried === 'string' && canonicalReference(carried) === wanted;
-	};
-	const listed = await lookup(ctx, itemIndex, wanted);
-	const carrying = listed.filter(carries);
-	// A listing that does not show the identity cannot prove that no record carries it (a field
-	// left out; null is shown: no External ID): each such record is read in full (at most MAX_IDENTITY_READS of them); one whose identity is still not
-	// shown leaves the answer unproven, never "none" (a second payment).
-	const hiding = listed.filter((record) => identity.answered(record) === undefined);
-	let identityUnshown: IDataObject | undefined;
-	for (const [index, record] of hiding.entries()) {
-		const id = record.id;
-		if (!contract.read || index >= MAX_IDENTITY_READS || id === undefined || id === null) {
-			identityUnshown ??= record;
-			continue;
-		}
-		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
-		if (carries(full)) carrying.push(full);
-		else if (identity.answered(full) === undefined) identityUnshown ??= full;
-	}
+	const { carrying, identityUnshown } = await recordsCarrying(ctx, contract, itemIndex, wanted);
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {
 		let record = listed;

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { QUOTE_TIME_FIELD } from '../contract/assumptions';
 import { LINE_BREAK } from '../transport';
+import { earliestCreated, marginWords } from './binding';
 import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
 import type { Difference } from './evidence';
@@ -18,8 +19,9 @@ import { IDEMPOTENCY_KEY_REUSED, markOutcome, outcomeUnknownError } from './outc
  *
  * - an order created before this call's quote was prepared is an earlier payment: by the quote's
  *   own time when it shows one (the service's clock on both sides, SERVICE_CLOCK_MARGIN_MS), else
- *   by this machine's clock just before the quote was asked for (LOCAL_CLOCK_MARGIN_MS, which
- *   covers a service clock that is behind n8n's). This quote was not accepted by this call;
+ *   by this machine's clock just before the quote was asked for, moved onto the service's clock by
+ *   the skew the accept's own answer measured (its Date header, clock.ts) less SKEW_MARGIN_MS, or
+ *   less UNMEASURED_SKEW_MS when no answer carried a Date. This quote was not accepted by this call;
  * - an order whose details differ from the quote's may be an earlier payment or this one written
  *   the service's own way: unknown (evidence.ts answerDiffers);
  * - a detail the quote or the order does not show is no evidence: the outcome is unknown.
@@ -32,13 +34,12 @@ import { IDEMPOTENCY_KEY_REUSED, markOutcome, outcomeUnknownError } from './outc
 
 /** How far an order may precede a quote's own time (both the service's clock). */
 export const SERVICE_CLOCK_MARGIN_MS = 5_000;
-/** How far an order may precede this machine's time of asking for the quote (two clocks). */
-export const LOCAL_CLOCK_MARGIN_MS = 60_000;
-
-/** When this call's quote was prepared, and by whose clock. */
+/** When this call's quote was prepared, and by whose clock (local: with the measured skew). */
 export interface Since {
 	at: number;
 	clock: 'service' | 'local';
+	/** Local only: the service's clock minus this machine's, when measured (clock.ts). */
+	skewMs?: number | null;
 }
 
 /** The quote's own time when it shows one (`createdAt`), else this machine's time `asked`. */
@@ -52,8 +53,8 @@ export function quotePreparedAt(quote: IDataObject, asked: number): Since {
 export function createdBefore(record: IDataObject, since: Since): boolean {
 	const created = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN;
 	if (!Number.isFinite(created)) return false;
-	const margin = since.clock === 'service' ? SERVICE_CLOCK_MARGIN_MS : LOCAL_CLOCK_MARGIN_MS;
-	return created < since.at - margin;
+	if (since.clock === 'service') return created < since.at - SERVICE_CLOCK_MARGIN_MS;
+	return created < earliestCreated({ sentAt: since.at, skewMs: since.skewMs ?? null });
 }
 
 /** Whether this call's key may have named another payment before: set by the user, or a reference. */
@@ -106,7 +107,9 @@ export function checkReplayedOrder(
 	if (!keyNamesPayment(ctx, itemIndex)) return;
 	if (createdBefore(answer, since)) {
 		const clock =
-			since.clock === 'service' ? "by the quote's own time" : "by this n8n machine's clock";
+			since.clock === 'service'
+				? "by the quote's own time"
+				: `by this n8n machine's clock, allowing ${marginWords(since.skewMs ?? null)}`;
 		throw earlierPayment(
 			ctx,
 			itemIndex,

@@ -5,10 +5,13 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report } from '../transport';
-import { ERROR_ACTIONS } from '../transport/errorActions';
+import { companyFingerprint, sealOf } from './binding';
+import { forgetSkews, knownSkew, observeReport } from './clock';
+import { forgetPending } from './pending';
 import type { MoneyContract } from './contract';
 import { moneyKey } from './key';
 import type { OnceFor } from './key';
+import { MONEY_ACTIONS } from './words';
 import {
 	IDEMPOTENCY_KEY_REUSED,
 	failedWrite,
@@ -43,7 +46,15 @@ import {
  * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
  * most MAX_KEPT keys; a new execution derives new keys, and a key the user sets names one payment.
  */
-export type SentState = { request: string } &
+export type SentState = {
+	request: string;
+	/** When this process first sent it (ISO), so a re-send's sent write names the first send. */
+	sentAt?: string;
+	/** What the first send asked for, where it names a record made for it (Pay QR Code's quote). */
+	first?: IDataObject;
+	/** The seal of its sent write, so Resolve Outcome's not_paid can release the key. */
+	seal?: unknown;
+} &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
 		| { state: 'paid'; answer: unknown }
@@ -89,9 +100,36 @@ export function forgetSentWrite(id: string): void {
 	sent.delete(id);
 }
 
+/**
+ * Releases a key whose unknown outcome Resolve Outcome proved not paid (by its sent write's seal):
+ * a re-send under it may then be sent. A paid or still unknown one stays as it is.
+ */
+export function releaseNotPaid(seal: unknown): void {
+	for (const [id, entry] of sent) {
+		if (entry.state === 'unknown' && entry.seal !== undefined && entry.seal === seal) {
+			sent.delete(id);
+		}
+	}
+}
+
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
+	forgetSkews();
+	forgetPending();
+}
+
+/**
+ * What the first send of a key in this process asked for (Pay QR Code: the quote it accepted), so
+ * a re-send (Retry On Fail) is the same request; undefined when this process never sent the key.
+ */
+export async function firstSend(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	key: string,
+): Promise<IDataObject | undefined> {
+	const { baseUrl, account } = await runAccount(ctx, itemIndex);
+	return sent.get(`${baseUrl} ${companyOf(account)} ${key}`)?.first;
 }
 
 /** One money write, as its operation hands it over. */
@@ -113,9 +151,14 @@ export interface MoneyCall {
 	key?: string;
 	/**
 	 * Filled in: whether this n8n process already sent this key for the same request (Retry On
-	 * Fail of a write the service replays), so an older stored answer is this payment's own.
+	 * Fail of a write the service replays), so an older stored answer is this payment's own, and
+	 * the clock skew the answer measured (clock.ts), null when none was measured.
 	 */
-	history?: { sentBefore: boolean };
+	history?: { sentBefore: boolean; skewMs?: number | null };
+	/** What the first send asked for, kept with the key (Pay QR Code's quote): see `firstSend`. */
+	first?: IDataObject;
+	/** Filled in once sent: the sealed sent write, for an unknown the operation finds afterwards. */
+	sent?: IDataObject;
 }
 
 /**
@@ -153,7 +196,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
 				description: [
 					'Nothing was sent to the service.',
-					`What to do: ${ERROR_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
+					`What to do: ${MONEY_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
 				].join(LINE_BREAK),
 				itemIndex,
 			}),
@@ -162,13 +205,13 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	if (call.history) call.history.sentBefore = earlier !== undefined;
 	if (!contract.replayByKey && earlier?.state === 'paid') return earlier.answer;
-	const sentAt = new Date().toISOString();
+	// A re-send names the first send's time: a record its first send made is this write's.
+	const sentAt = earlier?.sentAt ?? new Date().toISOString();
+	const bound = { baseUrl, account, sentAt };
+	call.sent = sealedSentWrite(ctx, call, request, bound, knownSkew(baseUrl));
 	if (!contract.replayByKey && earlier) {
 		throw withSentWrite(
-			ctx,
 			call,
-			request,
-			sentAt,
 			outcomeUnknownError(ctx.getNode(), contract, {
 				reason:
 					'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
@@ -178,49 +221,74 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			}),
 		);
 	}
-	const sending = sendOnce(ctx, contract, request);
+	const report: Report = { attempts: [] };
+	const sending = sendOnce(ctx, contract, request, report).finally(() => {
+		// The skew this write's own answer shows (a gateway's page carries a Date too).
+		const skew = observeReport(baseUrl, report) ?? knownSkew(baseUrl);
+		if (call.history) call.history.skewMs = skew;
+		call.sent = sealedSentWrite(ctx, call, request, bound, skew);
+	});
+	const first = call.first;
+	const kept = { request: asked, sentAt, ...(first ? { first } : {}) };
 	// Registered first, so the store is up to date before anyone sees the answer or error.
 	const settled = sending.then(
-		(answer) => rememberSentWrite(id, { request: asked, state: 'paid', answer }),
+		(answer) => rememberSentWrite(id, { ...kept, state: 'paid', answer }),
 		(error: unknown) => {
 			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-			else rememberSentWrite(id, { request: asked, state: 'unknown' });
+			else rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal });
 		},
 	);
-	rememberSentWrite(id, { request: asked, state: 'sending', settled });
+	rememberSentWrite(id, { ...kept, state: 'sending', settled });
 	return await sending.catch((error: unknown) => {
-		throw withSentWrite(ctx, call, request, sentAt, error);
+		throw withSentWrite(call, error);
 	});
 }
 
 /**
- * An error whose outcome is unknown, with what Resolve Outcome needs to find the payment again
- * (`sentWrite` in the failed item): the operation, when it was sent, the identity it carries
- * (its External ID) and the details it asked.
+ * The sent write of a money write: what Resolve Outcome needs to find the payment again and to
+ * know a record for this write's (binding.ts): the operation, when it was sent, the identity it
+ * carries (its External ID), the details it asked (a card or phone number as the output gate
+ * shows it, its last four digits), the company fingerprint, the measured clock skew, and the
+ * seal over all of them under a key derived from the credential.
  */
-function withSentWrite(
+function sealedSentWrite(
 	ctx: IExecuteFunctions,
 	call: MoneyCall,
 	request: ApiRequest,
-	sentAt: string,
-	error: unknown,
-): unknown {
-	if (outcomeFields(error).paymentOutcome !== 'unknown') return error;
+	bound: { baseUrl: string; account: string; sentAt: string },
+	skewMs: number | null,
+): IDataObject {
 	const { contract, itemIndex } = call;
 	const details: IDataObject = {};
 	for (const detail of contract.details) {
-		const asked = detail.asked(ctx, itemIndex, {});
-		if (asked !== undefined && asked !== null) details[detail.name] = asked as IDataObject[string];
+		const asked = detail.asked(ctx, itemIndex, call.first ?? {});
+		if (asked === undefined || asked === null) continue;
+		const shown = detail.kind === 'requisite' && detail.show ? detail.show(asked) : asked;
+		details[detail.name] = shown as IDataObject[string];
 	}
 	const carried = contract.identity ? request.body?.[contract.identity.field] : undefined;
 	const resource = String(ctx.getNodeParameter('resource', itemIndex, ''));
 	const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
-	(error as { context: IDataObject }).context.sentWrite = {
+	const sent: IDataObject = {
 		operation: `${resource}.${operation}`,
-		sentAt,
+		sentAt: bound.sentAt,
 		identity: typeof carried === 'string' ? carried : null,
 		details,
+		company: companyFingerprint(bound.account, bound.baseUrl),
+		skewMs,
 	};
+	sent.seal = sealOf(bound.account, sent);
+	return sent;
+}
+
+/**
+ * An error whose outcome is unknown, with the write's sealed sent write (`sentWrite` in the
+ * failed item). Any other error is returned as it is. Operations that find an unknown outcome
+ * after the write returned (a cancel answered "not yet") call it with their call.
+ */
+export function withSentWrite(call: MoneyCall, error: unknown): unknown {
+	if (outcomeFields(error).paymentOutcome !== 'unknown' || !call.sent) return error;
+	(error as { context: IDataObject }).context.sentWrite = call.sent;
 	return error;
 }
 
@@ -229,8 +297,8 @@ async function sendOnce(
 	ctx: IExecuteFunctions,
 	contract: MoneyContract,
 	request: ApiRequest,
+	report: Report,
 ): Promise<unknown> {
-	const report: Report = { attempts: [] };
 	let answer: unknown;
 	try {
 		answer = await apiRequest.call(ctx, { ...request, report });

@@ -100,9 +100,4 @@ export const ERROR_ACTIONS: Record<string, string> = {
 		'Read the service message; correct the recipient or amount and create a new payout',
 	PAYOUT_SERVICE_UNAVAILABLE:
 		'Retry later; first check with Payout → Get Many that no payout was created',
-	// This package's own
-	IDEMPOTENCY_KEY_REUSED:
-		'Give each payment its own Idempotency Key (e.g. the invoice or payroll line it pays), or leave the field empty so the node derives one per item',
-	OUTCOME_UNKNOWN:
-		'Look the payment up before trying again (Payout > Get Many by External ID, Order > Get Many, Card > Get Many, Company Wallet > Get Balance History; the error names the one for this call). Never re-run blindly: only Accept Quote and Pay QR Code are safe to run again with the same Idempotency Key',
 };

@@ -1,5 +1,7 @@
 /**
- * English explanations of the service's errorCode values. The service's own `message` is
+ * English explanations of the service's errorCode values: codes and HTTP meaning only. What a
+ * money write's outcome is, and the node's own money codes, are worded in the money module
+ * (../money/words.ts), never here. The service's own `message` is
  * Russian; n8n shows both. A code missing here is treated as a generic failure of its HTTP
  * status, as the interface document asks.
  */
@@ -39,7 +41,7 @@ export const ERROR_EXPLANATIONS: Record<string, string> = {
 	FINE_NOT_FOUND: 'No traffic fine was found for this UIN',
 	QUOTE_NOT_FOUND: 'The quote does not exist (quotes live 30 seconds and are used once)',
 	QUOTE_EXPIRED:
-		'The quote expired before it was accepted (quotes live 30 seconds); nothing was paid, prepare a new quote',
+		'The quote expired before it was accepted (quotes live 30 seconds); prepare a new quote',
 	INSUFFICIENT_BALANCE: 'The company balance is too low for this payment',
 	ORDER_NOT_FOUND: 'The order does not exist in this company',
 	RATE_UNAVAILABLE: 'No exchange rate is available right now; retry later',
@@ -87,11 +89,6 @@ export const ERROR_EXPLANATIONS: Record<string, string> = {
 	PAYOUT_DISPUTE_NOT_ALLOWED: 'A dispute is not allowed for this payout',
 	PAYOUT_SERVICE_REJECTED: 'The payout service rejected the payout',
 	PAYOUT_SERVICE_UNAVAILABLE: 'The payout service is unavailable; retry later',
-	// This package's own
-	IDEMPOTENCY_KEY_REUSED:
-		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid". Or (Accept Quote, Pay QR Code) the service answered with an earlier order stored under the key, created before this quote was prepared (the error names it): this quote was not accepted and not paid by this call',
-	OUTCOME_UNKNOWN:
-		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx). The failed item carries paymentOutcome "unknown"',
 };
 
 /** Explanation for an HTTP status when the errorCode is missing or not known to this package. */

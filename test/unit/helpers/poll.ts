@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeParameters,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -129,7 +130,7 @@ export function createPollContext(options: PollOptions) {
 		type: 'n8n-nodes-company-payments.companyPaymentsPollTrigger',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters: options.parameters as INodeParameters,
 		credentials: { companyPaymentsApi: { id: options.credentialId ?? 'cred-1', name: 'Payments' } },
 	};
 	const requests: IHttpRequestOptions[] = [];

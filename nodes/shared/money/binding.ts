@@ -1,0 +1,126 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+/*
+ * The binding rule (issue 49.1): a record found later proves a money write only when it is bound
+ * to that write. One rule, read by Resolve Outcome (resolve.ts), the tool's look-up
+ * (reference.ts) and the re-send checks (write.ts, replay.ts):
+ *
+ * - same company and environment: the write's `sentWrite` carries a fingerprint of the
+ *   credential's company and Base URL (`company`), never the key. The service shows a key no
+ *   company ID of its own without a request, and the interface document gives a key no other
+ *   name, so the key is what names the company here: the fingerprint is an HMAC of the Base URL
+ *   under a key derived from the API key. It survives nothing but that key at that Base URL (a
+ *   regenerated key is another fingerprint: the item must then be looked up by hand), and it
+ *   tells nothing of the key (an HMAC cannot be turned back);
+ * - made by this write: the record was created after the write was sent, on the service's clock:
+ *   `createdAt >= sentAt + skew - SKEW_MARGIN_MS`, the skew measured from the service's `Date`
+ *   header (clock.ts), or, when no answer ever carried one, `UNMEASURED_SKEW_MS` either way;
+ * - every detail proven (evidence.ts, sentEvidence.ts);
+ * - made by this node: an item that carries `sentWrite` carries its `seal`, an HMAC of the sent
+ *   write under another key derived from the API key. An edited or made-up item (one a model
+ *   wrote) has no valid seal and is refused before any request.
+ */
+
+/** Past the measured skew, how much earlier than the sent time a record may say it was created. */
+export const SKEW_MARGIN_MS = 5_000;
+
+/** The skew assumed either way when no answer of the service carried a `Date` header. */
+export const UNMEASURED_SKEW_MS = 120_000;
+
+/** The version of the sealed form; a change of what is sealed is a new version. */
+export const SEAL_VERSION = 1;
+
+/** A key for one purpose, derived from what the credential authenticates with. */
+function derivedKey(account: string, purpose: string): Buffer {
+	return createHmac('sha256', account).update(`n8n-nodes-company-payments/${purpose}`).digest();
+}
+
+/** A Base URL as it names one service: no trailing slash, scheme and host in lower case. */
+function serviceOf(baseUrl: string): string {
+	const trimmed = baseUrl.trim().replace(/\/+$/, '');
+	try {
+		const url = new URL(trimmed);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase();
+	} catch {
+		return trimmed.toLowerCase();
+	}
+}
+
+/**
+ * The company and environment a write was sent for: `cf1-` and 24 hex characters of an HMAC of
+ * the Base URL under a key derived from the credential's API key. Never the key itself.
+ */
+export function companyFingerprint(account: string, baseUrl: string): string {
+	const mac = createHmac('sha256', derivedKey(account, 'company-fingerprint/v1'))
+		.update(serviceOf(baseUrl))
+		.digest('hex');
+	return `cf1-${mac.slice(0, 24)}`;
+}
+
+/** JSON with every object's keys in order, so the same content always seals the same. */
+export function canonicalJson(value: unknown): string {
+	if (value === undefined) return 'null';
+	if (value === null || typeof value !== 'object') return JSON.stringify(value);
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	const entries = Object.keys(value as object)
+		.filter((key) => (value as IDataObject)[key] !== undefined)
+		.sort()
+		.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
+	return `{${entries.join(',')}}`;
+}
+
+/** The seal of a sent write (every field but `seal`), under a key derived from the API key. */
+export function sealOf(account: string, sent: IDataObject): string {
+	const content: IDataObject = { ...sent };
+	delete content.seal;
+	const mac = createHmac('sha256', derivedKey(account, `sent-write-seal/v${SEAL_VERSION}`))
+		.update(canonicalJson(content))
+		.digest('base64url');
+	return `s${SEAL_VERSION}.${mac}`;
+}
+
+/** Whether `sent` carries the seal this credential gives it. */
+export function sealHolds(account: string, sent: IDataObject): boolean {
+	if (typeof sent.seal !== 'string') return false;
+	const expected = Buffer.from(sealOf(account, sent));
+	const given = Buffer.from(sent.seal);
+	return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** How a write's time is read on the service's clock: its skew, measured or not. */
+export interface SentTime {
+	/** When it was sent, by this machine's clock (ms). */
+	sentAt: number;
+	/** The service's clock minus this machine's, when measured (ms). */
+	skewMs: number | null;
+}
+
+/** The earliest `createdAt` (service clock) a record made by this write can carry. */
+export function earliestCreated(time: SentTime): number {
+	return time.skewMs === null
+		? time.sentAt - UNMEASURED_SKEW_MS
+		: time.sentAt + time.skewMs - SKEW_MARGIN_MS;
+}
+
+/** What a record's `createdAt` says of it against this write: made after it, before it, or not shown. */
+export function createdSince(
+	record: IDataObject,
+	time: SentTime,
+): 'after' | 'before' | 'not_shown' {
+	const value = record.createdAt;
+	const created =
+		typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
+	if (!Number.isFinite(created)) return 'not_shown';
+	return created >= earliestCreated(time) ? 'after' : 'before';
+}
+
+/** How the margin reads in a message: "the measured clock skew (+3 s) and a 5 s margin". */
+export function marginWords(skewMs: number | null): string {
+	if (skewMs === null) {
+		return `a ${UNMEASURED_SKEW_MS / 1000} s margin (no answer of the service carried a Date header, so the clock skew is not measured)`;
+	}
+	const seconds = Math.round(skewMs / 1000);
+	return `the measured clock skew (${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
+}

@@ -1,0 +1,21 @@
+/*
+ * The money module's own error codes, in words (issue 49.4): what each means and what a user does
+ * about it. The transport's catalogue (../transport/errorCodes.ts, errorActions.ts) keeps the
+ * service's codes and HTTP meaning only; docs/errors.md is generated from both (scripts/docs.mjs).
+ */
+
+/** What each of the node's own money codes means. */
+export const MONEY_EXPLANATIONS: Record<string, string> = {
+	IDEMPOTENCY_KEY_REUSED:
+		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid". Or (Accept Quote, Pay QR Code) the service answered with an earlier order stored under the key, created before this quote was prepared by more than the measured clock skew and its margin (the error names it): this quote was not accepted and not paid by this call',
+	OUTCOME_UNKNOWN:
+		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx), or the service refused it for a key or External ID its own earlier attempt may have used. The failed item carries paymentOutcome "unknown" and a sealed sentWrite for Resolve Outcome',
+};
+
+/** What a user does about each of them. */
+export const MONEY_ACTIONS: Record<string, string> = {
+	IDEMPOTENCY_KEY_REUSED:
+		'Give each payment its own Idempotency Key (e.g. the invoice or payroll line it pays), or leave the field empty so the node derives one per item',
+	OUTCOME_UNKNOWN:
+		'Run Payment > Resolve Outcome on the failed item ({{ $json }}), and again after a Wait until lookAgainAt while it answers unknown. Never re-run blindly: only Accept Quote and Pay QR Code are safe to run again with the same Idempotency Key',
+};

@@ -1,0 +1,177 @@
+// Generated mode's money silences (issue 49.5): what the interface document leaves open about
+// money, drawn from a seed like every other generated choice (lib/generated.mjs), so the node's
+// money truth is checked against many services, not the one its authors imagined:
+//
+//   reusedKey       a key used before for another request: replayed with the first answer, or
+//                   refused (422 IDEMPOTENCY_KEY_REUSED). Replay per company or per key and path,
+//                   and no replay at all for unpromised writes, are the profile's
+//                   idempotencyScope and lostAnswer.keysIgnored;
+//   listingLag      how long a new payout or card stays out of its listing (0–5 s);
+//   listingShows    whether GET /payouts shows externalId and amountRub (the listing is not shown);
+//   clockSkew       the service's clock against the real one (±120 s), its Date header with it;
+//   statesReturn    whether a payout that failed and was refunded is charged again a moment later
+//                   (payout.recharged), as the document allows;
+//   earlierRecords  how many earlier payouts (30 days old) already carry an External ID a test
+//                   asks for, with the same amount and card;
+//   moneyLoss       how often a money write's answer is lost, before or after the service acted.
+//
+// Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
+// generated suites keep the real clock and whole listings.
+import { placedPayout, rechargePayout, setPayoutStatus } from './payouts.mjs';
+
+/** Every money choice and the values it can take. */
+export const MONEY_CHOICES = Object.freeze({
+	reusedKey: ['replayed', 'refused'],
+	listingLag: 'integer ms 0..5000 (0 a third of the time)',
+	listingShows: { externalId: [true, false], amountRub: [true, false] },
+	clockSkew: 'integer ms -120000..120000 (0 a quarter of the time)',
+	statesReturn: [false, true],
+	earlierRecords: [0, 1, 2],
+	moneyLoss: { chance: [0, 0.3, 0.6], processed: [true, false, 'either'] },
+});
+
+/** The money writes whose answers the generator may lose (method and route pattern). */
+export const MONEY_ROUTES = Object.freeze([
+	'POST /payouts',
+	'POST /payouts/:id/cancel',
+	'POST /cards/request',
+	'POST /cards/recharge',
+	'POST /orders/accept/:id',
+]);
+
+/** Draws the money choices from their own stream `r` (generated.mjs drawStream 'start:money'). */
+export function drawMoney(r) {
+	return {
+		reusedKey: r.pick(MONEY_CHOICES.reusedKey),
+		listingLag: r.chance(1 / 3) ? 0 : r.int(1, 5000),
+		listingShows: { externalId: r.chance(0.6), amountRub: r.chance(0.6) },
+		clockSkew: r.chance(0.25) ? 0 : r.int(-120_000, 120_000),
+		statesReturn: r.chance(0.5),
+		earlierRecords: r.pick(MONEY_CHOICES.earlierRecords),
+		moneyLoss: {
+			chance: r.pick(MONEY_CHOICES.moneyLoss.chance),
+			processed: r.pick(MONEY_CHOICES.moneyLoss.processed),
+		},
+	};
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The money silences of one sandbox in generated mode. `stream(name)` gives the seed's named draw
+ * streams; `log(entry)` records a draw.
+ */
+export function createMoney(sb, choices, stream, log) {
+	let played = false;
+	const planted = new Set();
+	/** External IDs a listing leaves out for its next reads (a listing that lags by reads). */
+	const held = new Map();
+	return {
+		choices,
+		get played() {
+			return played;
+		},
+		/** Turns the money silences on or off; takes effect at the next reset (the clock). */
+		play(on = true) {
+			played = Boolean(on);
+		},
+		/** On reset (generated.mjs): forgets what it planted. */
+		reset() {
+			planted.clear();
+			held.clear();
+		},
+		/**
+		 * A listing that lags by reads, not by time (for a test that must not wait on a clock):
+		 * records carrying `externalId` are left out of the next `reads` listings that hold them.
+		 */
+		holdListing(externalId, reads = 1) {
+			held.set(externalId, reads);
+		},
+		/** After the state is seeded (server.mjs reset): the service's clock moved by the skew. */
+		afterSeed() {
+			if (played && choices.clockSkew !== 0) sb.clock.advance(choices.clockSkew);
+		},
+		/** The service's Date header (its own clock), when played. */
+		dateHeader() {
+			return played ? new Date(sb.clock.now()).toUTCString() : undefined;
+		},
+		/** Whether a key used before for another request is refused (idempotency.mjs). */
+		refusesReusedKey() {
+			return played && choices.reusedKey === 'refused';
+		},
+		/** A listing as the drawn service gives it: new records lag, fields left out. */
+		listed(pattern, records) {
+			if (!played || (pattern !== '/payouts' && pattern !== '/cards')) return records;
+			const now = sb.clock.now();
+			const hidden = new Set();
+			const shown = records.filter((record) => {
+				const left = held.get(record?.externalId) ?? 0;
+				if (left > 0) hidden.add(record.externalId);
+				return left === 0;
+			});
+			for (const externalId of hidden) held.set(externalId, held.get(externalId) - 1);
+			return shown
+				.filter((record) => {
+					const created = Date.parse(record?.createdAt ?? '');
+					return !Number.isFinite(created) || created <= now - choices.listingLag;
+				})
+				.map((record) => {
+					if (pattern !== '/payouts' || record === null || typeof record !== 'object')
+						return record;
+					const out = { ...record };
+					if (!choices.listingShows.externalId) delete out.externalId;
+					if (!choices.listingShows.amountRub) {
+						delete out.amountRub;
+						delete out.chargedUsdt;
+					}
+					return out;
+				});
+		},
+		/**
+		 * Whether this money write's answer is lost: `{ form, processed }` (processed: the service
+		 * acted first) or null. Drawn per route from its own stream.
+		 */
+		lose(route) {
+			if (!played || !MONEY_ROUTES.includes(route)) return null;
+			const { chance, processed } = choices.moneyLoss;
+			const r = stream(`money:lose:${route}`);
+			if (!r.chance(chance)) return null;
+			const acted = processed === 'either' ? r.chance(0.5) : processed;
+			const form = acted ? r.pick(['reset', '502', '504', 'html']) : r.pick(['reset', '502']);
+			log({ kind: 'moneyLoss', route, form, processed: acted });
+			return { form, processed: acted };
+		},
+		/**
+		 * Earlier payouts (30 days old, success, no money moved now) carrying `externalId` with the
+		 * given amount and card, as many as drawn; returns their IDs.
+		 */
+		plantEarlier(company, { externalId, amountRub, requisite }) {
+			const ids = [];
+			for (let i = 0; i < choices.earlierRecords; i++) {
+				const at = new Date(sb.clock.now() - (30 + i) * DAY_MS).toISOString();
+				const payout = {
+					...placedPayout(sb, company, { externalId, amountRub, status: 'success', at }),
+					requisite,
+				};
+				sb.state.payouts.set(payout.id, payout);
+				planted.add(payout.id);
+				ids.push(payout.id);
+			}
+			if (ids.length) log({ kind: 'earlierRecords', externalId, ids });
+			return ids;
+		},
+		/** Whether a payout is one the generator planted (it moved no money now). */
+		isPlanted: (id) => planted.has(id),
+		/**
+		 * States that come back: when drawn, a payout fails, is refunded, and is charged again
+		 * (payout.recharged). Returns whether it happened.
+		 */
+		returnState(payout) {
+			if (!played || !choices.statesReturn || payout.status !== 'waiting_trader') return false;
+			setPayoutStatus(sb, payout, { status: 'fail', failReason: 'trader_declined' });
+			rechargePayout(sb, payout);
+			log({ kind: 'statesReturn', id: payout.id });
+			return true;
+		},
+	};
+}

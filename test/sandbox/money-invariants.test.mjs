@@ -1,0 +1,369 @@
+// Money truth over many generated services (issue 49.5), in one process: the built node (dist/)
+// runs in a small stand-in for n8n's execute context against one sandbox, which plays a new seed
+// for each round, with its money silences on (lib/generatedMoney.mjs: reused keys replayed or
+// refused, listings that lag and leave out externalId or amounts, a skewed clock with its Date
+// header, earlier payouts under the same External ID, money answers lost before or after the
+// service acted). Each seed plays three cases and checks them against the sandbox's own ledger:
+//
+// - no item (or Resolve Outcome answer) is paid unless its money moved;
+// - no item or reference pays twice;
+// - no item (or answer) is not_paid when its money moved;
+// - Resolve Outcome agrees with the ledger.
+//
+// MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company breaks the
+// binding rule on purpose in the built code (the time bound; the company fingerprint check alone;
+// the whole credential binding, fingerprint and seal) and reports the seeds that fail instead of
+// failing: `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { KEYS, openSandbox } from './helpers.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const dist = (file) => require(path.join(ROOT, 'dist', file));
+const { CompanyPayments } = dist('nodes/CompanyPayments/CompanyPayments.node.js');
+const { forgetAllSentWrites } = dist('nodes/shared/money/write.js');
+
+const SEEDS = Number(process.env.MONEY_SEEDS ?? 200);
+const BREAK = process.env.MONEY_BREAK ?? '';
+
+// Breaking the rule on purpose, in the built code the node runs (CommonJS reads each export when
+// it calls it).
+if (BREAK === 'time') dist('nodes/shared/money/binding.js').createdSince = () => 'after';
+if (BREAK === 'fingerprint') {
+	const binding = dist('nodes/shared/money/binding.js');
+	const real = binding.companyFingerprint;
+	binding.companyFingerprint = (account, baseUrl) =>
+		new Error().stack.includes('bindingProblem') ? 'cf1-any' : real(account, baseUrl);
+	// The item's own fingerprint is compared with 'cf1-any': make the check pass whatever it says.
+	const resolve = dist('nodes/shared/money/resolve.js');
+	const realProblem = resolve.bindingProblem;
+	resolve.bindingProblem = async (ctx, i, raw, sent) =>
+		realProblem(ctx, i, raw, { ...sent, company: 'cf1-any' });
+}
+if (BREAK === 'company')
+	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
+
+const CARD = '2200123456789012';
+const AMOUNT = 1500;
+
+/** fetch as n8n's request helper answers this package (full response, no redirects followed). */
+async function httpRequest(options) {
+	const url = new URL(options.url);
+	for (const [k, v] of Object.entries(options.qs ?? {})) {
+		if (v !== undefined) url.searchParams.append(k, String(v));
+	}
+	const headers = { ...options.headers };
+	let body;
+	if (options.body !== undefined && Object.keys(options.body).length > 0) {
+		body = JSON.stringify(options.body);
+		headers['Content-Type'] = 'application/json';
+	}
+	let res;
+	try {
+		res = await fetch(url, { method: options.method ?? 'GET', headers, body, redirect: 'manual' });
+	} catch (error) {
+		// As axios (n8n's helper) names a connection closed after the request was sent.
+		const reset = new Error('socket hang up');
+		reset.code = 'ECONNRESET';
+		reset.cause = error;
+		throw reset;
+	}
+	const text = await res.text();
+	return {
+		body: text,
+		headers: Object.fromEntries(res.headers),
+		statusCode: res.status,
+		statusMessage: res.statusText,
+	};
+}
+
+/** One run of the node: its parameters, credential, execution and whether it runs as a tool. */
+async function runNode(
+	sandbox,
+	{ parameters, apiKey = KEYS.owner, tool = false, executionId = '1' },
+) {
+	const credentials = {
+		environment: 'staging',
+		baseUrl: sandbox.url,
+		apiKey,
+		webhookSecret: '',
+	};
+	const node = {
+		id: 'node-1',
+		name: 'Company Payments',
+		type: `n8n-nodes-company-payments.companyPayments${tool ? 'Tool' : ''}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: tool ? parameters : {},
+		onError: tool ? undefined : 'continueRegularOutput',
+	};
+	const authed = (options) => ({
+		...options,
+		headers: { ...options.headers, 'X-API-Key': apiKey },
+	});
+	const context = {
+		getInputData: () => [{ json: {} }],
+		getNode: () => node,
+		getExecutionId: () => executionId,
+		getInstanceId: () => 'instance-1',
+		getWorkflow: () => ({ id: 'wf-1', name: 'Money', active: false }),
+		continueOnFail: () => !tool,
+		getCredentials: async () => credentials,
+		getWorkflowDataProxy: () => ({ $runIndex: 0, $execution: { id: executionId } }),
+		addExecutionHints: () => {},
+		getNodeParameter: (name, _i, fallback) => {
+			const value = parameters[name];
+			if (value !== undefined) return value;
+			if (fallback !== undefined) return fallback;
+			throw new Error(`Could not get parameter "${name}"`);
+		},
+		helpers: {
+			httpRequest: (options) => httpRequest(options),
+			httpRequestWithAuthentication: (_type, options) => httpRequest(authed(options)),
+		},
+	};
+	const result = await new CompanyPayments().execute.call(context);
+	const json = result[0][0].json;
+	// A tool's failure is { error: { … } }; a workflow item's fields are at the top.
+	return tool && json.error && typeof json.error === 'object' ? { ...json, ...json.error } : json;
+}
+
+/** The outcome an output says: paid (a record), not_paid or unknown. */
+function outcomeOf(json) {
+	if (json.paymentOutcome) return json.paymentOutcome;
+	if (json.refused) return 'not_paid';
+	return json.id ? 'paid' : 'unknown';
+}
+
+describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
+	let sandbox;
+	const failures = [];
+	/** What the seeds played, so a run that exercises nothing is seen (printed at the end). */
+	const seen = {};
+	const count = (what) => {
+		seen[what] = (seen[what] ?? 0) + 1;
+	};
+
+	before(async () => {
+		sandbox = await openSandbox({ generated: 1 });
+	});
+	after(async () => {
+		await sandbox?.close();
+		console.log(`played: ${JSON.stringify(seen)}`);
+		if (BREAK) {
+			console.log(
+				`MONEY_BREAK=${BREAK}: ${new Set(failures.map((f) => f.seed)).size} of ${SEEDS} seeds failed`,
+			);
+		}
+	});
+
+	/** Payouts of a company that carry an External ID and were made by the node (money moved). */
+	const moved = (companyId, externalId) =>
+		[...sandbox.state.payouts.values()].filter(
+			(p) =>
+				p.companyId === companyId &&
+				p.externalId === externalId &&
+				!sandbox.generated.money.isPlanted(p.id),
+		).length;
+
+	async function playSeed(seed) {
+		await sandbox.setGenerated(seed);
+		const gen = sandbox.generated;
+		gen.paused.faults = true;
+		gen.paused.churn = true;
+		gen.money.play(true);
+		sandbox.reset();
+		const company = sandbox.state.companies.get(sandbox.company.id);
+		const problems = [];
+		const check = (ok, what) => {
+			if (!ok) problems.push(what);
+		};
+		const advance = () => sandbox.clock.advance(gen.choices.money.listingLag + 1000);
+
+		/** What Resolve Outcome answers, looking again while it says unknown (twice at most). */
+		async function resolveLoop(item, apiKey = KEYS.owner) {
+			const answers = [];
+			let current = item;
+			for (let look = 0; look < 2; look++) {
+				const answer = await runNode(sandbox, {
+					parameters: { resource: 'payment', operation: 'resolveOutcome', unknownItem: current },
+					apiKey,
+				});
+				// A refusal (Continue On Fail puts it out as an item): said as such.
+				if (answer.paymentOutcome === undefined && typeof answer.error === 'string') {
+					throw new Error(answer.error);
+				}
+				answers.push(answer);
+				if (answer.paymentOutcome !== 'unknown') break;
+				advance();
+				current = answer;
+			}
+			return answers;
+		}
+
+		// Case A: a workflow's Payout Create under an External ID that earlier payouts carry too;
+		// each unknown is resolved (Resolve → Wait → Resolve); Retry On Fail in the same process;
+		// a new run only when Resolve Outcome says not_paid.
+		const extA = `inv-${seed}-a`;
+		gen.money.plantEarlier(company, { externalId: extA, amountRub: AMOUNT, requisite: CARD });
+		const create = (ext, key) => ({
+			resource: 'payout',
+			operation: 'create',
+			amountRub: String(AMOUNT),
+			requisiteType: 'card',
+			requisite: CARD,
+			idempotencyKey: key,
+			additionalFields: { externalId: ext },
+		});
+		for (let attempt = 0; attempt < 3; attempt++) {
+			forgetAllSentWrites();
+			const before = moved(company.id, extA);
+			const out = await runNode(sandbox, { parameters: create(extA, `key-${seed}-a`) });
+			const acted = moved(company.id, extA) > before;
+			const outcome = outcomeOf(out);
+			count(`A create ${outcome}${acted ? ' (moved)' : ''}`);
+			check(outcome !== 'paid' || acted, `A${attempt}: paid, no money moved`);
+			check(outcome !== 'not_paid' || !acted, `A${attempt}: not_paid, money moved`);
+			if (outcome !== 'unknown') break;
+			// Retry On Fail in the same process sends nothing again.
+			const retry = await runNode(sandbox, { parameters: create(extA, `key-${seed}-a`) });
+			check(outcomeOf(retry) !== 'not_paid' || !acted, `A${attempt}: retry not_paid, money moved`);
+			const answers = await resolveLoop(out);
+			const actedNow = moved(company.id, extA) > before;
+			for (const answer of answers) {
+				count(`A resolve ${answer.paymentOutcome}${actedNow ? ' (moved)' : ''}`);
+				check(
+					answer.paymentOutcome !== 'paid' || actedNow,
+					`A${attempt}: Resolve paid, no money moved`,
+				);
+				check(
+					answer.paymentOutcome !== 'not_paid' || !actedNow,
+					`A${attempt}: Resolve not_paid, money moved`,
+				);
+			}
+			if (answers.at(-1).paymentOutcome !== 'not_paid') break;
+		}
+		check(moved(company.id, extA) <= 1, `A: paid ${moved(company.id, extA)} times`);
+
+		// Case B: an item of this company whose write never reached the service, resolved with
+		// another company's credential that holds a matching payout made just after it.
+		const extB = `inv-${seed}-b`;
+		gen.money.play(false);
+		sandbox.state.faults.rejectRequests = 1;
+		sandbox.state.faults.status = 503;
+		sandbox.state.faults.pathPrefix = '/payouts';
+		forgetAllSentWrites();
+		const lost = await runNode(sandbox, { parameters: create(extB, `key-${seed}-b`) });
+		sandbox.state.faults.rejectRequests = 0;
+		sandbox.state.faults.pathPrefix = null;
+		gen.money.play(true);
+		count(`B create ${outcomeOf(lost)}`);
+		if (outcomeOf(lost) === 'unknown') {
+			const other = [...sandbox.state.companies.values()].find((c) => c.id !== company.id);
+			// The other company's payout, with this item's details, made just after it was sent.
+			const now = new Date(sandbox.clock.now() + 2000).toISOString();
+			sandbox.state.payouts.set(`po_other_${seed}`, {
+				id: `po_other_${seed}`,
+				companyId: other.id,
+				externalId: extB,
+				status: 'success',
+				amountRub: AMOUNT,
+				chargedUsdt: 15.38,
+				rate: 97.5,
+				requisiteType: 'card',
+				requisite: CARD,
+				bankId: null,
+				bank: null,
+				recipientFirstName: null,
+				recipientLastName: null,
+				failReason: null,
+				comment: null,
+				refundedAt: null,
+				dispute: null,
+				takenAt: now,
+				completedAt: now,
+				createdAt: now,
+				updatedAt: now,
+			});
+			advance();
+			let answers = [];
+			try {
+				answers = await resolveLoop(lost, KEYS.otherCompany);
+				count('B resolved');
+			} catch (error) {
+				count('B refused');
+				check(
+					/bound to this credential/.test(error.message),
+					`B: refused otherwise: ${error.message}`,
+				);
+			}
+			for (const answer of answers) {
+				check(answer.paymentOutcome !== 'paid', "B: paid from another company's payout");
+			}
+			check(moved(company.id, extB) === 0, 'B: the refused write moved money');
+		}
+
+		// Case C: a tool's Payout Create under one reference, called again at once in the same
+		// process, then from another process once the listing has caught up.
+		const reference = `T-${seed}`;
+		const extC = reference.toLowerCase();
+		const toolCall = {
+			resource: 'payout',
+			operation: 'create',
+			amountRub: String(AMOUNT),
+			requisiteType: 'card',
+			requisite: CARD,
+			agentMayMoveMoney: true,
+			paymentReference: reference,
+		};
+		forgetAllSentWrites();
+		const calls = [];
+		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
+		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
+		advance();
+		forgetAllSentWrites();
+		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '2' }));
+		const total = moved(company.id, extC);
+		count(`C ${calls.map(outcomeOf).join('/')} moved ${total}`);
+		check(total <= 1, `C: reference paid ${total} times`);
+		for (const [i, call] of calls.entries()) {
+			check(outcomeOf(call) !== 'paid' || total >= 1, `C${i}: paid, no money moved`);
+		}
+		// States that come back: a payout refunded and charged again is never "not paid".
+		const payout = [...sandbox.state.payouts.values()].find(
+			(p) => p.companyId === company.id && p.externalId === extC,
+		);
+		if (payout && gen.money.returnState(payout)) {
+			forgetAllSentWrites();
+			const again = await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '3' });
+			count(`C after the state came back: ${outcomeOf(again)}`);
+			check(
+				outcomeOf(again) !== 'not_paid' || moved(company.id, extC) === 1,
+				'C: recharged then not_paid',
+			);
+			check(moved(company.id, extC) <= 1, 'C: paid twice after the state came back');
+		}
+		return problems;
+	}
+
+	it('no item paid unless money moved, nothing twice, no not_paid when money moved, Resolve agrees with the ledger', async () => {
+		for (let seed = 1; seed <= SEEDS; seed++) {
+			const problems = await playSeed(seed);
+			for (const problem of problems) failures.push({ seed, problem });
+		}
+		if (BREAK) {
+			assert.ok(true);
+			return;
+		}
+		assert.deepEqual(
+			failures.slice(0, 10).map((f) => `seed ${f.seed}: ${f.problem}`),
+			[],
+			`${failures.length} problems; replay one: MONEY_SEEDS=<seed> (choices: GET /__control/generated)`,
+		);
+	});
+});
