@@ -74,7 +74,12 @@ function serviceOf(routes) {
 			body: offset > 0 && body.startsWith('[') ? '[]' : body,
 		};
 	};
-	return { httpRequest, calls };
+	/** n8n's helper for a generic credential: the credential's X-API-Key set, then sent. */
+	const httpRequestWithAuthentication = async (_type, options, additional) => {
+		const apiKey = additional?.credentialsDecrypted?.data?.apiKey ?? '';
+		return await httpRequest({ ...options, headers: { ...options.headers, 'X-API-Key': apiKey } });
+	};
+	return { httpRequest, httpRequestWithAuthentication, calls };
 }
 
 function logger(lines) {
@@ -124,7 +129,10 @@ function executeContext({ parameters, credentials, service, tool = false, logs }
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
 		},
-		helpers: { httpRequest: service.httpRequest },
+		helpers: {
+			httpRequest: service.httpRequest,
+			httpRequestWithAuthentication: service.httpRequestWithAuthentication,
+		},
 	};
 }
 
@@ -187,7 +195,10 @@ function hookContext({ credentials, service, staticData, logs }) {
 		getNodeWebhookUrl: () => TRIGGER_URL,
 		getNodeParameter: (name, fallback) => readPath(parameters, name) ?? fallback,
 		getCredentials: async () => credentials(),
-		helpers: { httpRequest: service.httpRequest },
+		helpers: {
+			httpRequest: service.httpRequest,
+			httpRequestWithAuthentication: service.httpRequestWithAuthentication,
+		},
 	};
 }
 
@@ -264,7 +275,10 @@ async function pollOnce({ parameters, credentials, service, staticData, logs, wo
 			const value = readPath(parameters, name);
 			return value !== undefined ? value : fallback;
 		},
-		helpers: { httpRequest: service.httpRequest },
+		helpers: {
+			httpRequest: service.httpRequest,
+			httpRequestWithAuthentication: service.httpRequestWithAuthentication,
+		},
 	};
 	const result = await new CompanyPaymentsPollTrigger().poll.call(context);
 	return result ? result[0].map((item) => item.json) : [];
@@ -509,7 +523,11 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 		try {
 			for (const seed of SEEDS) {
 				const problems = await checkSeed(seed);
-				if (problems.length > 0) failed.push({ seed, problems: problems.slice(0, Number(process.env.DATA_PROBLEMS ?? 4)) });
+				if (problems.length > 0)
+					failed.push({
+						seed,
+						problems: problems.slice(0, Number(process.env.DATA_PROBLEMS ?? 4)),
+					});
 			}
 		} finally {
 			Date.now = realNow;
