@@ -22,6 +22,7 @@ import {
 } from '../gate';
 
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
+import { parseJsonLossless } from './json';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
 import {
@@ -203,7 +204,7 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; te
 	if (typeof raw !== 'string') return { ok: true, value: raw };
 	if (raw.trim() === '') return { ok: true, value: {} };
 	try {
-		return { ok: true, value: JSON.parse(raw) as unknown };
+		return { ok: true, value: parseJsonLossless(raw) };
 	} catch {
 		return { ok: false, text: raw };
 	}

@@ -107,6 +107,8 @@ export interface PollOptions {
 	staticData?: IDataObject;
 	mode?: 'trigger' | 'manual';
 	credentials?: ICredentialDataDecryptedObject;
+	/** The ID of the n8n credential the node uses (default: one credential for every poll). */
+	credentialId?: string;
 	now?: number;
 }
 
@@ -129,6 +131,7 @@ export function createPollContext(options: PollOptions) {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: options.parameters as INodeParameters,
+		credentials: { companyPaymentsApi: { id: options.credentialId ?? 'cred-1', name: 'Payments' } },
 	};
 	const requests: IHttpRequestOptions[] = [];
 	const warnings: string[] = [];
