@@ -213,7 +213,8 @@ async function redisPing(port) {
 		socket.once('connect', () => socket.write('PING\r\n'));
 		socket.once('data', (data) => {
 			socket.destroy();
-			resolve(data.toString().startsWith('+PONG'));
+			// A Redis with a password answers NOAUTH: it is up too.
+			resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
 		});
 		socket.once('error', () => resolve(false));
 		socket.once('timeout', () => {

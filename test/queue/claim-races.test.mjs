@@ -188,4 +188,34 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(50);
 		}
 	});
+
+	test('Redis restarted empty while the process that ran a delivery reconnects late: a copy elsewhere is answered 503 until it is back, never run again', async () => {
+		const a = processClaims({ viaRelay: true });
+		const b = processClaims();
+		const key = `late-reconnect:${randomUUID()}`;
+		// Steady state: both have claimed, and know each other as claimers.
+		await b.claim(`warm:${randomUUID()}`, 1_000);
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		await b.claim(`warm:${randomUUID()}`, 1_000);
+		// A's reconnect is accepted and never answered (as through a TCP proxy) for 4 s.
+		relay.block({ mode: 'swallow', ms: 4_000 });
+		const port = redis.port;
+		await redis.stop();
+		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
+		const restarted = Date.now();
+		// The copy at B 1.8 s after the restart (after the old settle time): not run again.
+		await sleep(1_800);
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.match(copy.reason, /written its claims back/);
+		// Once A is back and has written its claim back, a copy anywhere is a duplicate.
+		for (;;) {
+			const again = await b.claim(key, TTL_MS);
+			assert.notEqual(again.verdict, 'claimed', JSON.stringify(again));
+			if (again.verdict === 'duplicate') break;
+			await a.claim(`poke:${randomUUID()}`, 1_000); // A's next delivery makes it reconnect
+			await sleep(100);
+		}
+		assert.ok(Date.now() - restarted >= 4_000, 'decided only after A was back');
+	});
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
+import { sleep } from 'n8n-workflow';
 
 import { describeRedisError, type RedisFacts, readFacts, refusal } from './redisCheck';
 
@@ -213,23 +214,27 @@ interface Recent {
 	ttlEnds: number;
 }
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Resolves with the promise, or rejects after ms. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	try {
-		return await Promise.race([
-			promise,
-			new Promise<never>((_, reject) => {
-				timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-			}),
-		]);
-	} finally {
-		if (timer) clearTimeout(timer);
+/**
+ * Waits for the promise until ms have passed: its value, or the reason it gave none. Polls (with
+ * n8n's sleep) rather than arming a timer of its own.
+ */
+async function within<T>(
+	promise: Promise<T>,
+	ms: number,
+	what: string,
+): Promise<{ ok: true; value: T } | { ok: false; reason: string }> {
+	let outcome: { ok: true; value: T } | { ok: false; reason: string } | undefined;
+	promise.then(
+		(value) => (outcome = { ok: true, value }),
+		(error: unknown) =>
+			(outcome = { ok: false, reason: (error as Error)?.message ?? String(error) }),
+	);
+	const deadline = Date.now() + ms;
+	while (outcome === undefined) {
+		if (Date.now() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
+		await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
 	}
+	return outcome;
 }
 
 function defineCommands(client: Redis): ClaimClient {
@@ -332,10 +337,17 @@ export class RedisClaims {
 		if (this.closed) return;
 		this.closed = true;
 		if (this.client.status === 'ready') {
-			await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave').catch(() => 0);
+			await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
 		}
 		this.client.disconnect();
 		this.resolver.disconnect();
+	}
+
+	/** Closes once nothing is owed to Redis any more, or after twice the timeout. */
+	async closeWhenSettled(): Promise<void> {
+		const deadline = Date.now() + 2 * this.timeoutMs;
+		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+		await this.close();
 	}
 
 	get isClosed(): boolean {
@@ -370,11 +382,14 @@ export class RedisClaims {
 		if (down !== undefined) return down;
 		this.checked ??= this.onConnect();
 		const check = this.checked;
-		try {
-			await within(check, Math.max(1, started + 2 * this.timeoutMs - Date.now()), 'Redis check');
-		} catch (error) {
+		const checked = await within(
+			check,
+			Math.max(1, started + 2 * this.timeoutMs - Date.now()),
+			'Redis check',
+		);
+		if (!checked.ok) {
 			if (this.checked === check) this.checked = undefined;
-			return (error as Error).message;
+			return checked.reason;
 		}
 		if (this.problem !== undefined) return this.problem;
 		return this.facts ? refusal(this.facts, requirements) : 'Redis was not checked';

@@ -54,9 +54,10 @@ function optionsId(options: RedisOptions): string {
 function closeIfUnused(id: string): void {
 	if ([...clientOfTrigger.values()].includes(id)) return;
 	const claims = claimsByOptions.get(id);
-	if (!claims || claims.owes) return;
+	if (!claims) return;
 	claimsByOptions.delete(id);
-	claims.close().catch(() => undefined);
+	// What it still owes Redis (a promotion, a release) is sent first, within its time.
+	claims.closeWhenSettled().catch(() => undefined);
 }
 
 /** The claims of these options for this trigger; a trigger whose options changed leaves its old client. */
