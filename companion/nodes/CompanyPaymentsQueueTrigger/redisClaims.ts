@@ -320,6 +320,7 @@ export class RedisClaims {
 			});
 		}
 		this.client.on('ready', () => {
+			this.lastError = undefined;
 			const check = this.onConnect();
 			check.catch(() => undefined);
 			this.checked = check;
