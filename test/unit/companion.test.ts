@@ -48,9 +48,13 @@ describe('the companion trigger', () => {
 		expect(queue.webhooks).toEqual(core.webhooks);
 		expect(queue.outputs).toEqual(core.outputs);
 		expect(queue.properties.map((p) => p.name)).toEqual(core.properties.map((p) => p.name));
-		// The store size bounds the static data, which the companion does not use.
-		expect(optionNames(queue.properties)).toEqual(
-			optionNames(core.properties).filter((name) => name !== 'dedupMaxEntries'),
+		// The store size bounds the static data, which the companion does not use; it adds the
+		// acceptance of a Redis without persistence.
+		expect(optionNames(queue.properties).sort()).toEqual(
+			[
+				...optionNames(core.properties).filter((name) => name !== 'dedupMaxEntries'),
+				'redisWithoutPersistence',
+			].sort(),
 		);
 		const notice = (d: typeof core) =>
 			d.properties.find((p) => p.name === 'queueModeNotice')?.displayName;
