@@ -443,6 +443,21 @@ describe('tool 3: Resolve Outcome as a tool lets the model pass the item', () =>
 		expect(saved(false).unknownItem).toBe('={{ $json }}');
 	});
 
+	it('as a tool, a refused item tells the model to call again with the whole answer, not {{ $json }}', async () => {
+		const context = createContext({
+			parameters: {
+				resource: 'payment',
+				operation: 'resolveOutcome',
+				unknownItem: { sessionId: 's-1', chatInput: 'Pay invoice INV-300', toolCallId: 'call_2' },
+			},
+		});
+		(context.getNode() as INode).type = 'n8n-nodes-company-payments.companyPaymentsTool';
+		const result = await new CompanyPayments().execute.call(context);
+		const answer = JSON.stringify(result[0][0].json);
+		expect(answer).toMatch(/Call this tool again with \\"Unknown Item\\" set to the whole answer/);
+		expect(answer).not.toContain('{{ $json }}');
+	});
+
 	it('the tool text, the field and the unknown answer tell the model the same: pass the whole answer as Unknown Item', () => {
 		const text = toolCatalog()['payment.resolveOutcome'].text;
 		expect(text).toMatch(/Needs: Unknown Item, the whole answer the money call returned/);

@@ -7,6 +7,7 @@ import {
 	companyFingerprint,
 	readSentWrite,
 	resolveSentWrite,
+	runsAsAgentTool,
 	sealOf,
 } from '../../shared/money';
 import type { OperationDefinition } from '../types';
@@ -47,9 +48,13 @@ export function unknownItemExample(apiKey: string, baseUrl: string): string {
 }
 
 function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: string) {
+	// As a tool the model passes the item; in a workflow the field takes it from the input.
+	const fix = runsAsAgentTool(ctx)
+		? `Call this tool again with "${FIELD}" set to the whole answer of the money call that came out with paymentOutcome "unknown", exactly as it came back (never edited or written by you).`
+		: `Set "${FIELD}" on item ${itemIndex} to the whole item that came out of a money operation with paymentOutcome "unknown" (its error output, or its output with Continue On Fail): {{ $json }}.`;
 	return new NodeOperationError(ctx.getNode(), `${FIELD} ${rule}, got ${got}`, {
 		itemIndex,
-		description: `Nothing was sent to the service. Set "${FIELD}" on item ${itemIndex} to the whole item that came out of a money operation with paymentOutcome "unknown" (its error output, or its output with Continue On Fail): {{ $json }}.`,
+		description: `Nothing was sent to the service. ${fix}`,
 	});
 }
 
