@@ -218,6 +218,9 @@ async function handle(sb, router, req, res) {
 	// Generated mode's money silences: the service's Date header from its own (skewed) clock.
 	const date = isControl ? undefined : sb.generated?.money.dateHeader();
 	if (date) res.setHeader('Date', date);
+	// …or none at all (a proxy that strips it), and record times written the drawn way.
+	if (date === null) res.sendDate = false;
+	if (!isControl && sb.generated) body = sb.generated.money.answered(req.url, body);
 	if (raw) {
 		if (generated?.record) generated.record.status = raw.status;
 		if (sb.options.log) console.log(`${req.method} ${redactApiKey(req.url)} → ${raw.status}`);

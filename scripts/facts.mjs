@@ -41,6 +41,7 @@ const MODULES = {
 	reference: 'nodes/shared/money/reference.js',
 	replay: 'nodes/shared/money/replay.js',
 	binding: 'nodes/shared/money/binding.js',
+	proofs: 'nodes/shared/money/proofs.js',
 	cancel: 'nodes/CompanyPayments/payout/cancel.operation.js',
 };
 
@@ -167,6 +168,7 @@ export const FACTS = {
 	SERVICE_CLOCK_MARGIN_MS: { from: [['replay', 'SERVICE_CLOCK_MARGIN_MS']], text: seconds },
 	SKEW_MARGIN_MS: { from: [['binding', 'SKEW_MARGIN_MS']], text: seconds },
 	UNMEASURED_SKEW_MS: { from: [['binding', 'UNMEASURED_SKEW_MS']], text: seconds },
+	PROOFS_KEPT: { from: [['proofs', 'PROOFS_KEPT']], text: count },
 	CANCEL_SETTLE_MS: { from: [['cancel', 'CANCEL_SETTLE_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
 };
 
@@ -193,6 +195,7 @@ export const NOT_STATED = {
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
 	RANK: 'the order in which Resolve Outcome prefers what it found (this write, a conflict, unproven, earlier), not a count',
 	SEAL_VERSION: 'the version of the sealed form of a sent write, part of the seal itself',
+	DIGEST_VERSION: 'the version of the keyed digest of a requisite, part of the digest itself',
 	SKEW_KEPT_MS: 'how long a measured clock skew stands in for a write whose own answer was lost',
 	MAX_PENDING: 'a memory bound on the references a tool keeps refusing until lookAgainAt',
 	PHONE_MAX_DIGITS:

@@ -13,7 +13,13 @@
 //                   (payout.recharged), as the document allows;
 //   earlierRecords  how many earlier payouts (30 days old) already carry an External ID a test
 //                   asks for, with the same amount and card;
-//   moneyLoss       how often a money write's answer is lost, before or after the service acted.
+//   moneyLoss       how often a money write's answer is lost, before or after the service acted;
+//   dateHeader      whether the service's answers carry a Date header at all (a proxy may strip
+//                   it: then the clock skew cannot be measured);
+//   recordTimes     how payout and card times are written: with an offset (`…Z`), without one in
+//                   UTC, or without one in the service's local time (UTC+3);
+//   earlierAge      how old the earlier payouts under the same External ID are: 30 days, or
+//                   20 s (past the measured skew's margin, within any guessed one).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -28,7 +34,23 @@ export const MONEY_CHOICES = Object.freeze({
 	statesReturn: [false, true],
 	earlierRecords: [0, 1, 2],
 	moneyLoss: { chance: [0, 0.3, 0.6], processed: [true, false, 'either'] },
+	dateHeader: [true, false],
+	recordTimes: ['offset', 'naive', 'naiveLocal'],
+	earlierAge: ['30 days', '20 s'],
 });
+
+/** The service's local time zone when it writes times without an offset (`naiveLocal`), ms. */
+export const LOCAL_OFFSET_MS = 3 * 3_600_000;
+
+/** The fields of a payout or card that carry a time. */
+const TIME_FIELDS = [
+	'createdAt',
+	'assignedAt',
+	'updatedAt',
+	'takenAt',
+	'completedAt',
+	'refundedAt',
+];
 
 /** The money writes whose answers the generator may lose (method and route pattern). */
 export const MONEY_ROUTES = Object.freeze([
@@ -52,7 +74,35 @@ export function drawMoney(r) {
 			chance: r.pick(MONEY_CHOICES.moneyLoss.chance),
 			processed: r.pick(MONEY_CHOICES.moneyLoss.processed),
 		},
+		// Drawn after the others, so adding them moved no earlier draw of a seed.
+		dateHeader: !r.chance(0.25),
+		recordTimes: r.pick(MONEY_CHOICES.recordTimes),
+		earlierAge: r.pick(MONEY_CHOICES.earlierAge),
 	};
+}
+
+/** One time as the drawn service writes it. */
+function writtenTime(value, recordTimes) {
+	if (typeof value !== 'string' || recordTimes === 'offset') return value;
+	const at = Date.parse(value);
+	if (!Number.isFinite(at)) return value;
+	const shifted = recordTimes === 'naiveLocal' ? at + LOCAL_OFFSET_MS : at;
+	return new Date(shifted).toISOString().replace('Z', '');
+}
+
+/** A payout or card answer (a record, a list envelope, a bare list) with its times rewritten. */
+function rewriteTimes(body, recordTimes) {
+	if (Array.isArray(body)) return body.map((entry) => rewriteTimes(entry, recordTimes));
+	if (body === null || typeof body !== 'object') return body;
+	const out = {};
+	for (const [key, value] of Object.entries(body)) {
+		out[key] = TIME_FIELDS.includes(key)
+			? writtenTime(value, recordTimes)
+			: Array.isArray(value)
+				? rewriteTimes(value, recordTimes)
+				: value;
+	}
+	return out;
 }
 
 const DAY_MS = 86_400_000;
@@ -91,9 +141,15 @@ export function createMoney(sb, choices, stream, log) {
 		afterSeed() {
 			if (played && choices.clockSkew !== 0) sb.clock.advance(choices.clockSkew);
 		},
-		/** The service's Date header (its own clock), when played. */
+		/** The service's Date header (its own clock), when played; null: none at all. */
 		dateHeader() {
-			return played ? new Date(sb.clock.now()).toUTCString() : undefined;
+			if (!played) return undefined;
+			return choices.dateHeader ? new Date(sb.clock.now()).toUTCString() : null;
+		},
+		/** A payout or card answer with its times written the drawn way (server.mjs), when played. */
+		answered(path, body) {
+			if (!played || !/^\/(payouts|cards)(\/|\?|$)/.test(path)) return body;
+			return rewriteTimes(body, choices.recordTimes);
 		},
 		/** Whether a key used before for another request is refused (idempotency.mjs). */
 		refusesReusedKey() {
@@ -148,7 +204,8 @@ export function createMoney(sb, choices, stream, log) {
 		plantEarlier(company, { externalId, amountRub, requisite }) {
 			const ids = [];
 			for (let i = 0; i < choices.earlierRecords; i++) {
-				const at = new Date(sb.clock.now() - (30 + i) * DAY_MS).toISOString();
+				const age = choices.earlierAge === '20 s' ? 20_000 + i * 1000 : (30 + i) * DAY_MS;
+				const at = new Date(sb.clock.now() - age).toISOString();
 				const payout = {
 					...placedPayout(sb, company, { externalId, amountRub, status: 'success', at }),
 					requisite,

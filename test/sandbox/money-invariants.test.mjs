@@ -2,18 +2,22 @@
 // runs in a small stand-in for n8n's execute context against one sandbox, which plays a new seed
 // for each round, with its money silences on (lib/generatedMoney.mjs: reused keys replayed or
 // refused, listings that lag and leave out externalId or amounts, a skewed clock with its Date
-// header, earlier payouts under the same External ID, money answers lost before or after the
-// service acted). Each seed plays three cases and checks them against the sandbox's own ledger:
+// header or none at all, record times with an offset, without one in UTC or in the service's local
+// time, earlier payouts under the same External ID 30 days or 20 s old, money answers lost before
+// or after the service acted). Each seed plays three cases and checks them against the sandbox's
+// own ledger:
 //
 // - no item (or Resolve Outcome answer) is paid unless its money moved;
 // - no item or reference pays twice;
 // - no item (or answer) is not_paid when its money moved;
 // - Resolve Outcome agrees with the ledger.
 //
-// MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company breaks the
-// binding rule on purpose in the built code (the time bound; the company fingerprint check alone;
-// the whole credential binding, fingerprint and seal) and reports the seeds that fail instead of
-// failing: `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
+// MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
+// unmeasured breaks the binding rule on purpose in the built code (the time bound; the company
+// fingerprint check alone; the whole credential binding, fingerprint and seal; a record dated
+// later than the service's clock now read as made after the write; an unmeasured clock skew
+// assumed to be zero) and reports the seeds that fail instead of failing:
+// `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -44,6 +48,16 @@ if (BREAK === 'fingerprint') {
 	const realProblem = resolve.bindingProblem;
 	resolve.bindingProblem = async (ctx, i, raw, sent) =>
 		realProblem(ctx, i, raw, { ...sent, company: 'cf1-any' });
+}
+if (BREAK === 'future') {
+	const binding = dist('nodes/shared/money/binding.js');
+	const real = binding.createdSince;
+	binding.createdSince = (...args) => (real(...args) === 'future' ? 'after' : real(...args));
+}
+if (BREAK === 'unmeasured') {
+	const clock = dist('nodes/shared/money/clock.js');
+	const real = clock.knownSkew;
+	clock.knownSkew = (...args) => real(...args) ?? 0;
 }
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
@@ -236,7 +250,12 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const answers = await resolveLoop(out);
 			const actedNow = moved(company.id, extA) > before;
 			for (const answer of answers) {
-				count(`A resolve ${answer.paymentOutcome}${actedNow ? ' (moved)' : ''}`);
+				const why = /Date header/.test(String(answer.reason))
+					? ' (no Date header)'
+					: /later than the service's clock now/.test(String(answer.reason))
+						? ' (dated in the future)'
+						: '';
+				count(`A resolve ${answer.paymentOutcome}${actedNow ? ' (moved)' : ''}${why}`);
 				check(
 					answer.paymentOutcome !== 'paid' || actedNow,
 					`A${attempt}: Resolve paid, no money moved`,

@@ -40,7 +40,8 @@ function payout(createdAt: string, more: object = {}) {
 }
 
 /** Payout Create whose answer is a gateway's 502: the node's own unknown item. */
-async function lostPayoutCreate(headers: Record<string, string> = {}) {
+/** Its 502 carries the service's Date (the clock skew measured), unless the case says otherwise. */
+async function lostPayoutCreate(headers: Record<string, string> = { Date: serviceDate(0) }) {
 	nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>', headers);
 	const { output } = await runNode({
 		parameters: {
@@ -109,7 +110,9 @@ describe('made by this write: a record created before the write was sent is anot
 	});
 
 	it('a card closed 300 days ago carrying the External ID of a card request answered by an HTML 502 is not paid', async () => {
-		nock(BASE_URL).post('/cards/request').reply(502, '<html>502</html>');
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(502, '<html>502</html>', { Date: serviceDate(0) });
 		const { output } = await runNode({
 			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
 			continueOnFail: true,

@@ -163,7 +163,7 @@ describe('Payout Create', () => {
 		expect((await resolve(item)).paymentOutcome).toBe('paid');
 	});
 
-	it('unknown: a failed payout whose money came back may still be charged again (never not_paid)', async () => {
+	it('paid with fundsReturned: a failed payout whose money came back ends the loop, never not_paid, and names the recharge', async () => {
 		const failed = {
 			...PAYOUT,
 			status: 'fail',
@@ -173,9 +173,12 @@ describe('Payout Create', () => {
 		listed([failed]);
 		read(failed);
 		const out = await resolve(PAYOUT_ITEM);
-		expect(out.paymentOutcome).toBe('unknown');
+		expect(out.paymentOutcome).toBe('paid');
+		expect(out.fundsReturned).toBe(true);
 		expect(out.reason).toMatch(/return to success/);
-		expect(Date.parse(String(out.lookAgainAt))).toBeGreaterThan(Date.now());
+		expect(out.whatToDo).toMatch(/payout\.recharged/);
+		expect(out.whatToDo).toMatch(/new externalId/);
+		expect(out.lookAgainAt).toBeNull();
 	});
 
 	it('unknown: no payout carries the External ID (the listing proves no absence), with when to look again', async () => {
@@ -197,7 +200,9 @@ describe('Payout Create', () => {
 
 describe("from the node's own unknown item (Continue On Fail), not a hand-written one", () => {
 	it('a Payout Create answered by a gateway 502 resolves paid once the payout is found', async () => {
-		nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>');
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(502, '<html>502</html>', { Date: new Date().toUTCString() });
 		const { output } = await runNode({
 			parameters: {
 				resource: 'payout',
@@ -230,11 +235,12 @@ describe('Payout Cancel', () => {
 		expect(out.reason).toMatch(/cancelled/);
 	});
 
-	it('not_paid: the payout is still waiting_trader, so the cancel did not act', async () => {
+	it('not_paid: the payout is still waiting_trader, so the cancel has not acted yet (worded so: a repeat cancel is harmless)', async () => {
 		read(PAYOUT);
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('not_paid');
-		expect(out.whatToDo).toMatch(/safe to run it again/);
+		expect(out.reason).toMatch(/has not been carried out yet/);
+		expect(out.whatToDo).toMatch(/Not carried out yet.*a repeat cancel is harmless/);
 	});
 
 	it('not_paid: an executor took the payout', async () => {
@@ -343,9 +349,10 @@ describe('the input', () => {
 		expect(out.missing).toEqual(['sentWrite']);
 	});
 
-	it('an item whose outcome is known (a refusal) passes with it, so one Switch takes every failed item, said unverified', async () => {
+	it('an item that claims not_paid without a sealed sentWrite is never echoed: unknown, unverified, nothing asked', async () => {
 		const out = await resolve({ paymentOutcome: 'not_paid', error: 'INSUFFICIENT_BALANCE' });
-		expect(out.paymentOutcome).toBe('not_paid');
+		expect(out.paymentOutcome).toBe('unknown');
+		expect(out.lookAgainAt).toBeNull();
 		expect(out.verified).toBe(false);
 		expect(out.reason).toMatch(/checked nothing/);
 	});

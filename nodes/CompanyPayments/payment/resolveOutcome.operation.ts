@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../shared/contract/guards';
 import {
@@ -7,6 +7,7 @@ import {
 	companyFingerprint,
 	readSentWrite,
 	resolveSentWrite,
+	runsAsAgentTool,
 	sealOf,
 } from '../../shared/money';
 import type { OperationDefinition } from '../types';
@@ -14,6 +15,11 @@ import { show } from '../common/validation';
 import { MONEY_WRITES } from './writes';
 
 const FIELD = 'Unknown Item';
+
+/** The argument the model fills as a tool, and what it reads about it (n8n's tool schema). */
+const ITEM_FOR_MODEL_KEY = 'unknownItem';
+const ITEM_FOR_MODEL =
+	'The whole answer of the money call whose paymentOutcome was unknown, exactly as it came back (an object with paymentOutcome, errorCode and sentWrite). Never edit it or write one yourself: only its sealed sentWrite can be looked up';
 
 /** An example of the field's value: an item from Payout Cancel's error output, unsealed. */
 const UNKNOWN_ITEM = {
@@ -42,9 +48,13 @@ export function unknownItemExample(apiKey: string, baseUrl: string): string {
 }
 
 function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: string) {
+	// As a tool the model passes the item; in a workflow the field takes it from the input.
+	const fix = runsAsAgentTool(ctx)
+		? `Call this tool again with "${FIELD}" set to the whole answer of the money call that came out with paymentOutcome "unknown", exactly as it came back (never edited or written by you).`
+		: `Set "${FIELD}" on item ${itemIndex} to the whole item that came out of a money operation with paymentOutcome "unknown" (its error output, or its output with Continue On Fail): {{ $json }}.`;
 	return new NodeOperationError(ctx.getNode(), `${FIELD} ${rule}, got ${got}`, {
 		itemIndex,
-		description: `Nothing was sent to the service. Set "${FIELD}" on item ${itemIndex} to the whole item that came out of a money operation with paymentOutcome "unknown" (its error output, or its output with Continue On Fail): {{ $json }}.`,
+		description: `Nothing was sent to the service. ${fix}`,
 	});
 }
 
@@ -96,7 +106,7 @@ export const resolveOutcome: OperationDefinition = {
 	kind: 'read',
 	concurrent: true,
 	tool: {
-		text: 'Find out whether a money call whose outcome was unknown was made. Needs: Unknown Item, the whole error the money call returned (with paymentOutcome "unknown" and sentWrite). Returns paymentOutcome (paid, not_paid or unknown), reason, record, missing, lookAgainAt, whatToDo. Reads only; never pays.',
+		text: 'Find out whether a money call whose outcome was unknown was made. Needs: Unknown Item, the whole answer the money call returned, passed exactly as it came (with paymentOutcome "unknown" and sentWrite; never edited or written by you: an item without a sealed sentWrite is answered unknown, never not_paid). Returns paymentOutcome (paid, not_paid or unknown), reason, record, missing, lookAgainAt, whatToDo. Reads only; never pays.',
 	},
 	docs: {
 		endpoint:
@@ -115,6 +125,20 @@ export const resolveOutcome: OperationDefinition = {
 			description:
 				'The item that came out of a money operation with paymentOutcome "unknown": its error output, or its output with Continue On Fail. The default expression takes the incoming item as it is.',
 			hint: 'The item carries sentWrite: the operation, when it was sent, its External ID and the details it asked',
+			displayOptions: { show: { '@tool': [false] } },
+		},
+		{
+			// As an agent's tool the incoming item is the agent's, not the money call's answer: the
+			// model passes that answer (the outside reader of the tool, finding 3).
+			displayName: FIELD,
+			name: 'unknownItem',
+			type: 'json',
+			default: `={{ $fromAI('${ITEM_FOR_MODEL_KEY}', '${ITEM_FOR_MODEL}', 'json') }}`,
+			required: true,
+			description:
+				'As a tool: filled by the model with the whole answer of the money call that came out unknown',
+			hint: 'Filled by the model by default',
+			displayOptions: { show: { '@tool': [true] } },
 		},
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -140,50 +164,61 @@ export const resolveOutcome: OperationDefinition = {
 		if (problem) {
 			throw refuse(this, itemIndex, 'must be bound to this credential', problem);
 		}
-		return await resolveSentWrite(
-			this,
-			operation.money,
-			itemIndex,
-			sent,
-			item.sentWrite as IDataObject,
-			operation.action,
-		);
+		try {
+			return await resolveSentWrite(
+				this,
+				operation.money,
+				itemIndex,
+				sent,
+				item.sentWrite as IDataObject,
+				operation.action,
+			);
+		} catch (error) {
+			throw keepSentWrite(error, item.sentWrite as IDataObject);
+		}
 	},
 };
 
 /**
- * An item without a sent write: what it claims is repeated, checked against nothing. Only a
- * refusal (not_paid) comes out of the node that way, so one Switch takes every failed item; a
- * "paid" without a sealed sent write is not the node's (it never reports paid on a failed item)
- * and proves nothing (issue 49.1: an item a model made up is never confirmed).
+ * A look-up that failed (the service down, a 503 after the retries): the error item keeps the
+ * outcome unknown and the sealed sent write (the outside reader's finding 8), so with Continue On
+ * Fail the loop Resolve → Wait → Resolve on `{{ $json }}` goes on. The service's own fields
+ * (httpCode, serviceMessage, requestId) stay; `errorCode` is OUTCOME_UNKNOWN, as on every unknown.
+ */
+function keepSentWrite(error: unknown, sentWrite: IDataObject): unknown {
+	if (!(error instanceof NodeApiError) && !(error instanceof NodeOperationError)) return error;
+	error.context.paymentOutcome = 'unknown';
+	error.context.sentWrite = sentWrite;
+	return error;
+}
+
+/**
+ * An item without a sent write (the outside readers' findings 2 and tool 5): nothing in it can be
+ * looked up or checked, so what it claims is never repeated: not `paid`, and not `not_paid` either
+ * (an item written by hand or by a model saying not_paid would otherwise release a payment the
+ * service made). It is answered `unknown`, `verified: false`, with no lookAgainAt (looking again
+ * cannot tell more). An item the node put out as a refusal (not_paid) needs no resolving: route
+ * it by its paymentOutcome before Resolve Outcome.
  */
 function claimed(item: IDataObject, message: unknown) {
 	const said = typeof message === 'string' ? ` (${message})` : '';
-	const base = {
+	const says =
+		item.paymentOutcome === 'paid' || item.paymentOutcome === 'not_paid'
+			? `The item says ${String(item.paymentOutcome)}${said} but carries no sentWrite sealed by this node`
+			: `The item came out unknown but carries no sentWrite${said}`;
+	return {
+		paymentOutcome: 'unknown',
 		operation: null,
+		reason: `${says}, so it proves nothing: nothing in it can be looked up, the node checked nothing with the service and repeats no outcome an item claims.`,
 		record: null,
+		missing: ['sentWrite'],
 		differences: [],
 		lookAgainAt: null,
+		whatToDo:
+			item.paymentOutcome === 'not_paid'
+				? "If this item is a refusal that came out of this node's money operation, nothing was paid by it: route such items by paymentOutcome before Resolve Outcome, fix what its error says and run it again. An item written by hand or by a model proves nothing: look the payment up first."
+				: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
+		fundsReturned: false,
 		verified: false,
-	};
-	if (item.paymentOutcome === 'not_paid') {
-		return {
-			...base,
-			paymentOutcome: 'not_paid',
-			reason: `The item says not_paid${said}: a refusal carries no sent write, so this repeats the item and checked nothing with the service.`,
-			missing: [],
-			whatToDo:
-				'If this item came out of this node, nothing was paid: fix what its error says, then run it again. An item written by hand or by a model proves nothing: look the payment up first.',
-		};
-	}
-	return {
-		...base,
-		paymentOutcome: 'unknown',
-		reason:
-			item.paymentOutcome === 'paid'
-				? 'The item says paid but carries no sent write sealed by this node (the node never puts out a failed item as paid), so it proves nothing and nothing was looked up.'
-				: `The item came out unknown but carries no sent write${said}: the node cannot look it up.`,
-		missing: ['sentWrite'],
-		whatToDo: `Look it up yourself: ${String(item.description ?? message ?? 'see the error of the money operation')}`,
 	};
 }

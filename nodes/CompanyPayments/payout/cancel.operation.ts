@@ -62,14 +62,21 @@ function cancelled(record: IDataObject, time: SentTime): Settled {
 	const words: Record<string, string> = {
 		pending:
 			'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
-		waiting_trader: `status still waiting_trader ${CANCEL_SETTLE_MS / 60_000} minutes after the cancel was sent, so it was not carried out; cancelling again is harmless`,
+		waiting_trader: `status still waiting_trader ${CANCEL_SETTLE_MS / 60_000} minutes after the cancel was sent, so it has not been carried out yet (a service may still carry it out later; the document shows no time for it)`,
 		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
 		success: 'the payout was made (status success): the cancel was not carried out',
 		fail: `the payout failed for another reason (failReason ${reason}), not by this cancel`,
 	};
 	const why = words[status];
 	return why
-		? { outcome: 'not_paid', why: `The cancel did not act: ${why}.` }
+		? {
+				outcome: 'not_paid',
+				why: `The cancel did not act: ${why}.`,
+				whatToDo:
+					status === 'waiting_trader' || status === 'pending'
+						? 'Not carried out yet: send the cancel again if you still want it; a repeat cancel is harmless (it cancels the payout, or answers PAYOUT_NOT_CANCELABLE once the payout was cancelled or taken by an executor).'
+						: 'It was not carried out, and cannot be any more: the payout is past waiting_trader. A repeat cancel is harmless (it answers PAYOUT_NOT_CANCELABLE).',
+			}
 		: {
 				outcome: 'unknown',
 				why: `The payout was found in status "${status}", which the document does not list.`,

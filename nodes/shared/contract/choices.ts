@@ -121,7 +121,7 @@ export const OPEN_CHOICES = {
 	},
 	payoutRequisite: {
 		question: 'Whether a payout shows its requisite in full or masked',
-		node: 'A masked number is compared by the digits it shows (shared/money/evidence.ts)',
+		node: 'In full: by the sent write’s keyed digest of the whole number; masked: by the digits it shows, a weaker match (shared/money/sentEvidence.ts)',
 	},
 	closedCardStatus: {
 		question: 'Whether a card closed for good is `closed` or legacy `retired`',
@@ -161,15 +161,27 @@ export const OPEN_CHOICES = {
 	},
 	clockSkew: {
 		question: 'How far the service clock is from n8n’s',
-		node: 'Measured from the Date header, plus SKEW_MARGIN_MS; UNMEASURED_SKEW_MS without one (money/binding.ts)',
+		node: 'Measured from the Date header, plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/binding.ts)',
 	},
 	statesReturn: {
 		question: 'Whether a refunded payout is charged again',
-		node: 'A failed payout is unknown, never not_paid; refunded is said as refunded (payout/create.operation.ts)',
+		node: 'A failed payout is unknown, never not_paid; failed and refunded is paid with fundsReturned, the recharge left to payout.recharged (money/resolve.ts)',
 	},
 	earlierRecords: {
 		question: 'Whether an External ID is unique among payouts',
-		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts)',
+		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts)',
+	},
+	dateHeader: {
+		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',
+		node: 'Without one ever, the time bound is not proven: Resolve Outcome stays unknown naming the Date header (money/resolve.ts)',
+	},
+	recordTimes: {
+		question: 'Whether record times carry an offset, and in which zone one without it is',
+		node: 'A time without an offset is read as UTC: serviceTime (money/binding.ts)',
+	},
+	earlierAge: {
+		question: 'How close before a write an earlier record under the same External ID can be',
+		node: 'Bound by the measured skew and SKEW_MARGIN_MS only; unmeasured is unknown (money/binding.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

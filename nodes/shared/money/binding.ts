@@ -33,7 +33,7 @@ export const UNMEASURED_SKEW_MS = 120_000;
 export const SEAL_VERSION = 1;
 
 /** A key for one purpose, derived from what the credential authenticates with. */
-function derivedKey(account: string, purpose: string): Buffer {
+export function derivedKey(account: string, purpose: string): Buffer {
 	return createHmac('sha256', account).update(`n8n-nodes-company-payments/${purpose}`).digest();
 }
 
@@ -104,15 +104,55 @@ export function earliestCreated(time: SentTime): number {
 		: time.sentAt + time.skewMs - SKEW_MARGIN_MS;
 }
 
-/** What a record's `createdAt` says of it against this write: made after it, before it, or not shown. */
+/** An ISO date-time without an offset (`2026-11-28T10:00:00`, `2026-11-28 10:00:00.5`). */
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/**
+ * A time the service shows, in ms. The document types its times `date-time` or `string` and
+ * shows no offset rule: a time written without an offset is read as UTC, never as this n8n's
+ * local time (JavaScript would read it local), so the reading does not depend on the machine's
+ * time zone. NaN when it is no time.
+ */
+export function serviceTime(value: unknown): number {
+	if (typeof value === 'number') return value;
+	if (typeof value !== 'string') return NaN;
+	const text = value.trim();
+	return Date.parse(NO_OFFSET.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+}
+
+/**
+ * When a record was bound to the request that made it: a card given from stock to a request
+ * carries the moment it was given (`assignedAt`), while its `createdAt` may be when it entered
+ * the stock; any other record (a payout, a queued card) its `createdAt`.
+ */
+export function boundAt(record: IDataObject): unknown {
+	const assigned = record.assignedAt;
+	return assigned !== undefined && assigned !== null && assigned !== ''
+		? assigned
+		: record.createdAt;
+}
+
+/** How a record's time reads against a write (createdSince). */
+export type TimeReading = 'after' | 'before' | 'future' | 'not_shown';
+
+/**
+ * What a record's time (boundAt) says of it against this write: made after it, before it, not
+ * shown, or `future`: later than the service's clock now, by more than the skew and margin
+ * (a time written in another zone without its offset, or a clock of the records other than the
+ * one that dates the answers): a time that cannot be read is no proof. `nowSkewMs` is the skew
+ * measured by the look itself (else the write's).
+ */
 export function createdSince(
 	record: IDataObject,
 	time: SentTime,
-): 'after' | 'before' | 'not_shown' {
-	const value = record.createdAt;
-	const created =
-		typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : NaN;
+	nowSkewMs: number | null = time.skewMs,
+	localNow = Date.now(),
+): TimeReading {
+	const created = serviceTime(boundAt(record));
 	if (!Number.isFinite(created)) return 'not_shown';
+	const skew = nowSkewMs ?? time.skewMs;
+	const latest = localNow + (skew ?? UNMEASURED_SKEW_MS) + SKEW_MARGIN_MS;
+	if (created > latest) return 'future';
 	return created >= earliestCreated(time) ? 'after' : 'before';
 }
 

@@ -87,6 +87,8 @@ export interface Settled {
 	lookAgainAt?: number;
 	/** The payment was made and its money came back (a refunded payout): never "already made". */
 	refunded?: boolean;
+	/** What to do, when the operation says it better than the outcome's plain words (a cancel). */
+	whatToDo?: string;
 }
 
 export interface MoneyResolve {

@@ -9,8 +9,10 @@ import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
 import { settlePending } from './pending';
+import { claim, takenBy } from './proofs';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
+import type { DigestCheck } from './sentEvidence';
 import { releaseNotPaid } from './write';
 
 /*
@@ -35,6 +37,8 @@ export interface SentWrite {
 	company: string;
 	/** The service's clock minus n8n's when it was sent, when measured. */
 	skewMs: number | null;
+	/** Keyed digests of the whole requisites it asked (sentEvidence.ts), when it asked any. */
+	digests?: IDataObject;
 	/** The node's seal over all of the above (binding.ts sealOf). */
 	seal: string;
 }
@@ -58,12 +62,14 @@ export interface Resolution extends IDataObject {
 	/** When looking again may tell more (unknown only), else null. */
 	lookAgainAt: string | null;
 	whatToDo: string;
+	/** The record shows the money back on the balance (refundedAt): a refunded payout. */
+	fundsReturned: boolean;
 }
 
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal } = value;
+	const { operation, sentAt, identity, details, company, skewMs, seal, digests } = value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -80,6 +86,7 @@ export function readSentWrite(value: unknown): SentWrite | string {
 	if (skewMs !== null && skewMs !== undefined && typeof skewMs !== 'number') {
 		return 'sentWrite.skewMs is neither a number nor null';
 	}
+	if (digests !== undefined && !isObject(digests)) return 'sentWrite.digests is not an object';
 	return {
 		operation,
 		sentAt,
@@ -88,6 +95,7 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		company,
 		skewMs: typeof skewMs === 'number' ? skewMs : null,
 		seal,
+		...(isObject(digests) ? { digests } : {}),
 	};
 }
 
@@ -139,6 +147,7 @@ function unknown(
 		differences: [],
 		lookAgainAt: null,
 		whatToDo,
+		fundsReturned: false,
 		...more,
 		...carried(raw, 'unknown'),
 	};
@@ -148,10 +157,24 @@ type Candidate =
 	| { kind: 'this'; record: IDataObject }
 	| { kind: 'conflict'; record: IDataObject; diff: Difference[] }
 	| { kind: 'unproven'; record: IDataObject; notShown: string[] }
+	| { kind: 'unmeasured'; record: IDataObject }
+	| { kind: 'future'; record: IDataObject }
+	| { kind: 'taken'; record: IDataObject; by: string }
 	| { kind: 'earlier'; record: IDataObject };
 
-/** Which candidate tells the user most: this, then a conflict, then unproven, then an earlier one. */
-const RANK: Record<Candidate['kind'], number> = { this: 0, conflict: 1, unproven: 2, earlier: 3 };
+/**
+ * Which candidate tells the user most: this, then a conflict, then unproven (a detail or the
+ * time cannot be read), then one already given as proof of another write, then an earlier one.
+ */
+const RANK: Record<Candidate['kind'], number> = {
+	this: 0,
+	conflict: 1,
+	unproven: 2,
+	unmeasured: 3,
+	future: 4,
+	taken: 5,
+	earlier: 6,
+};
 
 /** One record read in full (when the contract can) and judged by the binding and evidence rules. */
 async function judge(
@@ -161,6 +184,8 @@ async function judge(
 	sent: SentWrite,
 	listed: IDataObject,
 	time: () => SentTime,
+	check: DigestCheck | undefined,
+	nowSkew: () => number | null,
 ): Promise<Candidate> {
 	// Read in full before deciding: a listing may leave out what the record shows (a record found
 	// by its ID was read in full already).
@@ -171,14 +196,18 @@ async function judge(
 		listed.id !== null
 			? { ...listed, ...(await contract.read(ctx, itemIndex, listed)) }
 			: listed;
-	const reading = readSentDetails(contract, sent.details, record);
+	const reading = readSentDetails(contract, sent.details, record, check);
 	if (reading.differences.length > 0)
 		return { kind: 'conflict', record, diff: reading.differences };
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
 	// older and proves by its state).
 	if (contract.resolve?.find === 'identity') {
-		const since = createdSince(record, time());
+		// Without a measured skew the time bound cannot be proven either way (the service's clock
+		// may be minutes off): no record is this write by its time alone.
+		if (time().skewMs === null) return { kind: 'unmeasured', record };
+		const since = createdSince(record, time(), nowSkew());
 		if (since === 'before') return { kind: 'earlier', record };
+		if (since === 'future') return { kind: 'future', record };
 		if (since === 'not_shown') {
 			return { kind: 'unproven', record, notShown: [...reading.notShown, 'createdAt'] };
 		}
@@ -251,15 +280,23 @@ export async function resolveSentWrite(
 			lookUp,
 		);
 	}
-	const { baseUrl } = await runAccount(ctx, itemIndex);
+	const { baseUrl, account } = await runAccount(ctx, itemIndex);
 	// The skew the write measured, else the one this look measured (clock.ts).
 	const time = (): SentTime => ({
 		sentAt: Date.parse(sent.sentAt),
 		skewMs: sent.skewMs ?? knownSkew(baseUrl),
 	});
+	// The service's clock now, as the look measured it (else the write's).
+	const nowSkew = () => knownSkew(baseUrl) ?? sent.skewMs;
+	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
 	for (const listed of found.records) {
-		const candidate = await judge(ctx, contract, itemIndex, sent, listed, time);
+		let candidate = await judge(ctx, contract, itemIndex, sent, listed, time, check, nowSkew);
+		if (candidate.kind === 'this' && contract.resolve.find === 'identity') {
+			const by = takenBy(sent, candidate.record);
+			if (by === undefined) claim(sent, candidate.record);
+			else candidate = { kind: 'taken', record: candidate.record, by };
+		}
 		if (!best || RANK[candidate.kind] < RANK[best.kind]) best = candidate;
 		if (best.kind === 'this') break;
 	}
@@ -290,6 +327,38 @@ export async function resolveSentWrite(
 			{ record: best.record, lookAgainAt: lookAgain() },
 		);
 	}
+	const field = contract.identity?.field ?? 'identity';
+	if (best.kind === 'unmeasured') {
+		return unknown(
+			sent,
+			raw,
+			`A record carrying its ${field} was found, but no answer of the service carried a Date header, neither to the write nor to this look, so the service's clock is not measured: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof.`,
+			["a Date header on the service's answers (the measured clock skew)"],
+			`Check the record (created ${String(best.record.createdAt)}) against what you meant to pay in the cabinet; a proxy that strips the Date header keeps this unknown. ${lookUp}`,
+			{ record: best.record },
+		);
+	}
+	if (best.kind === 'future') {
+		const { skewMs } = time();
+		return unknown(
+			sent,
+			raw,
+			`The only record carrying its ${field} says it was created ${String(best.record.assignedAt ?? best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs)} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
+			['a record time that can be read'],
+			`Check the record against what you meant to pay in the cabinet. ${lookUp}`,
+			{ record: best.record },
+		);
+	}
+	if (best.kind === 'taken') {
+		return unknown(
+			sent,
+			raw,
+			`The record found (${String(best.record.id)}) was already given in this n8n process as proof of another write under the same ${field} and details (sent ${best.by}): one record proves at most one write, so it does not prove this one. Two items sent with one ${field} are two writes; the service may have made one payment or two.`,
+			['a record of its own'],
+			`Check in the cabinet how many payments carry this ${field}, and give every payment its own ${field}. Look again at lookAgainAt: a second record may not be listed yet. ${lookUp}`,
+			{ record: best.record, lookAgainAt: lookAgain() },
+		);
+	}
 	if (best.kind === 'conflict') {
 		const what = best.diff.map((d) => `${d.field} ${d.paid} (it asked ${d.asked})`).join(', ');
 		return unknown(
@@ -313,6 +382,7 @@ export async function resolveSentWrite(
 		);
 	}
 	const settled = contract.resolve.state(best.record, time());
+	if (settled.refunded) return refundedAnswer(sent, raw, best.record, settled.why, contract);
 	const open = settled.outcome === 'unknown';
 	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
 	if (!open) settlePending(raw.seal);
@@ -326,11 +396,44 @@ export async function resolveSentWrite(
 		differences: [],
 		lookAgainAt: open ? lookAgain(settled.lookAgainAt) : null,
 		whatToDo:
-			settled.outcome === 'paid'
+			settled.whatToDo ??
+			(settled.outcome === 'paid'
 				? 'Nothing: it was made. Do not send it again.'
 				: settled.outcome === 'not_paid'
 					? 'It was not carried out: it is safe to run it again.'
-					: `Look again at lookAgainAt. ${lookUp}`,
+					: `Look again at lookAgainAt. ${lookUp}`),
+		fundsReturned: false,
 		...carried(raw, settled.outcome),
+	};
+}
+
+/**
+ * A write whose record failed after it was made and shows its money back (a payout with
+ * `refundedAt`; the outside reader's finding 6). The loop ends here: the write was carried out
+ * (`paid`: sending the same item again is this payout again, never a new payment) and its money
+ * came back (`fundsReturned: true`). The document lets a refunded payout return to success and be
+ * charged again (`payout.recharged`): this answer is what the record shows now, and whatToDo says
+ * how to catch a recharge (the event, or the payout read again) before paying the recipient anew.
+ */
+function refundedAnswer(
+	sent: SentWrite,
+	raw: IDataObject,
+	record: IDataObject,
+	why: string,
+	contract: MoneyContract,
+): Resolution {
+	settlePending(raw.seal);
+	const id = String(record.id ?? 'its ID');
+	return {
+		paymentOutcome: 'paid',
+		operation: sent.operation,
+		reason: `It was made, then failed and its money came back: ${why}`,
+		record,
+		missing: [],
+		differences: [],
+		lookAgainAt: null,
+		whatToDo: `Do not send this item again: it is this payout again. Its money is back on the company balance (refundedAt). To pay the recipient, make a new payment with a new ${contract.identity?.field ?? 'identity'} and a new Idempotency Key, once you are sure this one stays failed: the service may return a refunded payout to success and charge it again (the payout.recharged event, or Payout > Get on ${id} showing status success).`,
+		fundsReturned: true,
+		...carried(raw, 'paid'),
 	};
 }

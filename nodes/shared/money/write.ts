@@ -8,8 +8,10 @@ import type { ApiRequest, Report } from '../transport';
 import { companyFingerprint, sealOf } from './binding';
 import { forgetSkews, knownSkew, observeReport } from './clock';
 import { forgetPending } from './pending';
+import { forgetProofs } from './proofs';
 import type { MoneyContract } from './contract';
 import { moneyKey } from './key';
+import { sentDigests } from './sentEvidence';
 import type { OnceFor } from './key';
 import { MONEY_ACTIONS } from './words';
 import {
@@ -117,6 +119,7 @@ export function forgetAllSentWrites(): void {
 	sent.clear();
 	forgetSkews();
 	forgetPending();
+	forgetProofs();
 }
 
 /**
@@ -277,6 +280,11 @@ function sealedSentWrite(
 		company: companyFingerprint(bound.account, bound.baseUrl),
 		skewMs,
 	};
+	// The whole recipient's number as a keyed digest, never reversible (sentEvidence.ts).
+	const digests = sentDigests(bound.account, contract, (d) =>
+		d.asked(ctx, itemIndex, call.first ?? {}),
+	);
+	if (digests) sent.digests = digests;
 	sent.seal = sealOf(bound.account, sent);
 	return sent;
 }

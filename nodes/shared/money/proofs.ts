@@ -1,0 +1,51 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { canonicalJson } from './binding';
+import type { SentWrite } from './resolve';
+
+/*
+ * One record proves at most one write (the outside reader's finding 4): two items sent under the
+ * same External ID with the same details (a duplicated sheet row) are two writes, and the one
+ * payout the service made must not be "paid" for both. The first write a record is given as
+ * proof of keeps it in this n8n process's memory (by the company, the operation and the record's
+ * ID), and another write finds it taken. What is kept is not the seal (a re-send of the same
+ * write, Retry On Fail, seals a new skew) but the write itself: its operation, sent time,
+ * identity, details and company. Across n8n processes (a restart, queue-mode workers) nothing is
+ * kept: docs/assumptions.md says so, and an External ID of its own per payment is what tells two
+ * payments apart there.
+ */
+const proofs = new Map<string, { write: string; sentAt: string }>();
+/** How many records' proofs are kept; the oldest goes first. */
+export const PROOFS_KEPT = 10_000;
+
+/** The write a sent write is, whatever skew its seal carries. */
+function writeOf(sent: SentWrite): string {
+	const { operation, sentAt, identity, details, company } = sent;
+	return canonicalJson({ operation, sentAt, identity, details, company });
+}
+
+function proofKey(sent: SentWrite, record: IDataObject): string | undefined {
+	const id = record.id;
+	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+	return `${sent.company} ${sent.operation} ${String(id)}`;
+}
+
+/** The sent time of another write this record was already given as proof of, if any. */
+export function takenBy(sent: SentWrite, record: IDataObject): string | undefined {
+	const key = proofKey(sent, record);
+	const proof = key === undefined ? undefined : proofs.get(key);
+	return proof && proof.write !== writeOf(sent) ? proof.sentAt : undefined;
+}
+
+/** Gives a record as proof of this write (synchronously after the check: items run at once). */
+export function claim(sent: SentWrite, record: IDataObject): void {
+	const key = proofKey(sent, record);
+	if (key === undefined || proofs.has(key)) return;
+	if (proofs.size >= PROOFS_KEPT) proofs.delete(proofs.keys().next().value as string);
+	proofs.set(key, { write: writeOf(sent), sentAt: sent.sentAt });
+}
+
+/** Forgets every record given as proof (tests: a new process). */
+export function forgetProofs(): void {
+	proofs.clear();
+}
