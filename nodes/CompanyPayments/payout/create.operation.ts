@@ -133,6 +133,11 @@ const money: MoneyContract = {
 	lookUp:
 		'Payout > Get Many with the External ID you gave this payout (set one on every payout so it can be found), or Company Wallet > Get Balance History',
 	replayByKey: false,
+	// Refusals its own earlier payout causes (issue 50.7): a payout to the same requisite a moment
+	// ago, the active payouts it adds to. Unknown when this item may have been sent before (this
+	// process sent it, or an Idempotency Key / External ID a re-run carries). INSUFFICIENT_BALANCE
+	// stays a refusal (docs/assumptions.md, "A refusal after an earlier attempt").
+	resentRefusals: ['PAYOUT_REQUISITE_COOLDOWN', 'PAYOUT_ACTIVE_LIMIT'],
 	key: 'perItem',
 	identity: {
 		field: 'externalId',

@@ -27,6 +27,14 @@ export interface MoneyWrite {
 	 * (Card Request: CARD_EXTERNAL_ID_TAKEN for its own External ID): unknown, never not paid.
 	 */
 	ownRefusals?: readonly string[];
+	/**
+	 * Refusals this item's own earlier attempt may cause, read as its own only when the item may
+	 * have been sent before (issue 50): this process already sent the same request (under any key),
+	 * or the user set the Idempotency Key or the External ID, which a re-run of the execution
+	 * carries. Payout Create: PAYOUT_REQUISITE_COOLDOWN after its own payout to the same card. Then
+	 * unknown with its sent write, never not paid; a first send's refusal stays a refusal.
+	 */
+	resentRefusals?: readonly string[];
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */
