@@ -1,7 +1,10 @@
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { BASE_URL, runNode, runNodeError } from './helpers/n8n';
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { CONFLICT, MONEY } from '../../nodes/CompanyPayments/common/words';
+import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import type { ContextOptions } from './helpers/n8n';
 
 /*
  * Issue 50 (outside round r1-money-resend): a re-send is the identical request, a write is never
@@ -322,5 +325,84 @@ describe('50.6/7/8 a refusal its own earlier attempt can cause is unknown when t
 			continueOnFail: true,
 		});
 		expect(output[0].json.paymentOutcome).toBe('not_paid');
+	});
+});
+
+describe('tool: what a payment under a reference is, read as it stands', () => {
+	const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
+	async function runTool(options: ContextOptions) {
+		const context = createContext(options);
+		const node = context.getNode() as INode;
+		node.type = TOOL_TYPE;
+		node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
+		const result = await new CompanyPayments().execute.call(context);
+		return { output: result[0].map((item) => item.json), context };
+	}
+	const CALL = {
+		resource: 'payout',
+		operation: 'create',
+		amountRub: '45000',
+		requisiteType: 'card',
+		requisite: '2200701234565678',
+		agentMayMoveMoney: true,
+		paymentReference: 'INV-8001',
+	};
+	const refunded = {
+		id: 'po-8001',
+		externalId: 'inv-8001',
+		status: 'fail',
+		failReason: 'no_traders',
+		amountRub: 45000,
+		requisiteType: 'card',
+		requisite: '2200701234565678',
+		createdAt: new Date().toISOString(),
+		refundedAt: '2026-11-28T10:00:00Z',
+	};
+
+	it('a refunded payout listed without refundedAt is read by its ID and reported refunded, nothing sent (tool 2)', async () => {
+		const { refundedAt: _hidden, ...listed } = refunded;
+		nock(BASE_URL)
+			.get('/payouts')
+			.query((q) => q.externalId === 'inv-8001')
+			.reply(200, { payouts: [listed], total: 1 });
+		const read = serve('get', '/payouts/po-8001', () => [200, refunded]);
+		const posts = serve('post', '/payouts', () => [500, 'not expected']);
+		const { output } = await runTool({ parameters: CALL });
+		expect(read).toHaveLength(1);
+		expect(posts).toHaveLength(0);
+		expect((output[0].error as IDataObject).errorCode).toBe('PAYMENT_REFERENCE_REFUNDED');
+	});
+
+	it('Pay QR Code answered with the stored order of the reference, since failed after a dispute: not handed back as standing (tool 4)', async () => {
+		serve('post', '/orders/prepare', () => [200, quote(QUOTE_B)]);
+		serve('post', `/orders/accept/${QUOTE_B}`, () => [200, order(QUOTE_A, { status: 'created' })]);
+		serve('get', `/orders/${QUOTE_A}`, () => [
+			200,
+			order(QUOTE_A, { status: 'failed', failureReason: 'dispute_refund' }),
+		]);
+		const { output } = await runTool({
+			parameters: { ...pay(), agentMayMoveMoney: true, paymentReference: 'INV-QR-1' },
+		});
+		const error = output[0].error as IDataObject;
+		expect(error.errorCode).toBe('PAYMENT_REFERENCE_NOT_STANDING');
+		expect(error.status).toBe('failed');
+		expect(error.paymentOutcome).toBe('unknown');
+	});
+
+	it('Pay QR Code whose order stands is handed back as it is now', async () => {
+		serve('post', '/orders/prepare', () => [200, quote(QUOTE_B)]);
+		serve('post', `/orders/accept/${QUOTE_B}`, () => [200, order(QUOTE_A, { status: 'created' })]);
+		serve('get', `/orders/${QUOTE_A}`, () => [200, order(QUOTE_A, { status: 'success' })]);
+		const { output } = await runTool({
+			parameters: { ...pay(), agentMayMoveMoney: true, paymentReference: 'INV-QR-2' },
+		});
+		expect(output[0].status).toBe('success');
+	});
+
+	it('the tool texts name the window of another n8n process (tool 1)', () => {
+		expect(MONEY).toMatch(/another n8n process may pay again until the service lists the payment/);
+		expect(CONFLICT).toMatch(
+			/from another n8n process before the service lists it, it may be paid/,
+		);
 	});
 });

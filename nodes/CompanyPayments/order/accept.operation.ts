@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { checkReplayedOrder, moneyWrite, withSentWrite } from '../../shared/money';
-import type { MoneyCall, MoneyContract, OnceFor } from '../../shared/money';
+import { checkReplayedOrder, moneyWrite, readMeasured, withSentWrite } from '../../shared/money';
+import type { MoneyCall, MoneyContract, OnceFor, Settled } from '../../shared/money';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -13,7 +14,38 @@ import { MONEY } from '../common/words';
  * company returns the stored response"). The Order names no quote and carries no identity of the
  * node's, so an answer can only be checked against details read from the quote (Pay QR Code).
  */
+/** The order statuses in which an accepted order stands as paid or on its way (the document's). */
+const STANDING = ['created', 'in_progress', 'success'];
+
+/**
+ * What an order's current state says of the payment under a reference (tool mode): the accept's
+ * answer may be the order stored for the reference long ago, since failed, expired or disputed
+ * (a dispute resolved by a refund). Only a standing order is handed back as the payment.
+ */
+export function orderStanding(order: IDataObject): Settled {
+	const status = String(order.status);
+	if (STANDING.includes(status)) {
+		return { outcome: 'paid', why: `The order stands: status ${status}.` };
+	}
+	const reason = order.failureReason ? `, failureReason ${String(order.failureReason)}` : '';
+	const words: Record<string, string> = {
+		failed: `The order is now status failed${reason}: it does not stand as a payment (a dispute resolved by a refund ends here too); whether its money came back shows in Company Wallet > Get Balance History.`,
+		expired_no_taker: `The order expired without a taker (status expired_no_taker${reason}): it was not paid out.`,
+		expired_by_system: `The order was expired by the service (status expired_by_system${reason}): it was not paid out.`,
+		disputed: 'The order is under a dispute (status disputed): it may be reversed.',
+	};
+	return {
+		outcome: 'unknown',
+		why: words[status] ?? `The order is in status "${status}", which the document does not list.`,
+	};
+}
+
 export const ACCEPT_WRITE = {
+	current: {
+		read: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) =>
+			readMeasured(ctx, itemIndex, `${ENDPOINTS.orders}/${segment(String(record.id))}`),
+		state: orderStanding,
+	},
 	what: 'the quote may have been accepted and the order paid',
 	lookUp:
 		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key (Retry On Fail keeps it; a re-run of Pay QR Code keeps it only when the key is set from your input)',

@@ -113,7 +113,7 @@ function payoutCreated(record: IDataObject): Settled {
 			refunded: fundsReturned(record),
 			why: fundsReturned(record)
 				? `The payout was created and failed (${reason}), and its money came back (refundedAt). The document lets a refunded payout return to success and be charged again (payout.recharged), so whether it ends paid is not known.`
-				: `The payout was created and failed (${reason}), but refundedAt is not set: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
+				: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
 		};
 	}
 	return {
@@ -187,6 +187,9 @@ const money: MoneyContract = {
 		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
 		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
+	// Whether it was made and whether its money came back (issue 50, tool 2).
+	stateFields: (record) =>
+		record.status === undefined || record.status === 'fail' ? ['status', 'refundedAt'] : ['status'],
 	resolve: {
 		find: 'identity',
 		state: payoutCreated,

@@ -79,6 +79,23 @@ export interface MoneyContract extends MoneyWrite {
 	 */
 	read?: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
 	/**
+	 * The fields a record's state is decided by (a payout: `status`, and `refundedAt` when it
+	 * failed): a record found in a listing that does not show one of them is read in full (`read`)
+	 * before its state is decided, since a field left out of a listing is not a field that is not
+	 * set (issue 50, tool 2).
+	 */
+	stateFields?: (record: IDataObject) => readonly string[];
+	/**
+	 * As a tool, a write whose answer may be the stored answer of an earlier call (Accept Quote,
+	 * Pay QR Code replay the order stored for the reference): how the record's current state is
+	 * read by its ID, and what it proves, so that an order since failed or disputed is not handed
+	 * to the model as standing (issue 50, tool 4).
+	 */
+	current?: {
+		read: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
+		state: (record: IDataObject) => Settled;
+	};
+	/**
 	 * How Resolve Outcome finds the record this write made or acted on, from what an unknown item
 	 * carries (its sent write), and what that record's state proves (resolve.ts). Without it the
 	 * write carries nothing to look it up by, and its outcome stays unknown.
