@@ -13,7 +13,10 @@
 //                   (payout.recharged), as the document allows;
 //   earlierRecords  how many earlier payouts (30 days old) already carry an External ID a test
 //                   asks for, with the same amount and card;
-//   moneyLoss       how often a money write's answer is lost, before or after the service acted.
+//   moneyLoss       how often a money write's answer is lost, before or after the service acted;
+//   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
+//                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
+//                   a refusal an item's own earlier payout causes (issue 50.7).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -28,7 +31,11 @@ export const MONEY_CHOICES = Object.freeze({
 	statesReturn: [false, true],
 	earlierRecords: [0, 1, 2],
 	moneyLoss: { chance: [0, 0.3, 0.6], processed: [true, false, 'either'] },
+	requisiteCooldown: [false, true],
 });
+
+/** How long a requisite paid out to stays refused, when requisiteCooldown is drawn. */
+export const COOLDOWN_MS = 10 * 60_000;
 
 /** The money writes whose answers the generator may lose (method and route pattern). */
 export const MONEY_ROUTES = Object.freeze([
@@ -52,6 +59,8 @@ export function drawMoney(r) {
 			chance: r.pick(MONEY_CHOICES.moneyLoss.chance),
 			processed: r.pick(MONEY_CHOICES.moneyLoss.processed),
 		},
+		// Drawn last, so the draws above stay as they were for every seed.
+		requisiteCooldown: r.chance(0.5),
 	};
 }
 
@@ -159,6 +168,21 @@ export function createMoney(sb, choices, stream, log) {
 			}
 			if (ids.length) log({ kind: 'earlierRecords', externalId, ids });
 			return ids;
+		},
+		/**
+		 * Whether a new payout to `requisite` is refused PAYOUT_REQUISITE_COOLDOWN: a payout of the
+		 * company (not a planted one) to it within COOLDOWN_MS, when drawn.
+		 */
+		coolingDown(company, requisite) {
+			if (!played || !choices.requisiteCooldown) return false;
+			const since = sb.clock.now() - COOLDOWN_MS;
+			for (const payout of sb.state.payouts.values()) {
+				if (payout.companyId !== company.id || payout.requisite !== requisite) continue;
+				if (planted.has(payout.id) || Date.parse(payout.createdAt) < since) continue;
+				log({ kind: 'requisiteCooldown', requisite: requisite.slice(-4), payout: payout.id });
+				return true;
+			}
+			return false;
 		},
 		/** Whether a payout is one the generator planted (it moved no money now). */
 		isPlanted: (id) => planted.has(id),

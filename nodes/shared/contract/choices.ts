@@ -120,7 +120,7 @@ export const OPEN_CHOICES = {
 	},
 	rateLimit: {
 		question: 'Rate limits and Retry-After',
-		node: 'RETRY_STATUSES, RETRY_BACKOFF and the credential’s longest wait (retry.ts)',
+		node: 'Reads and Accept Quote / Pay QR Code repeated (RETRY_STATUSES, RETRY_BACKOFF, the credential’s longest wait: retry.ts); any other money write never: the service’s own 429 is not_paid with retryAfter (money/write.ts)',
 	},
 	proxy502: {
 		question: 'A proxy’s 502 before or after the service acted',
@@ -153,6 +153,10 @@ export const OPEN_CHOICES = {
 	earlierRecords: {
 		question: 'Whether an External ID is unique among payouts',
 		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts)',
+	},
+	requisiteCooldown: {
+		question: 'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
+		node: 'After this item may have been sent before (this process, a key or External ID a re-run carries): unknown, never not_paid: resentRefusals (money/write.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',
