@@ -17,6 +17,8 @@ const QUOTE_A = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
 const QUOTE_B = '9a7b1c2d-3e4f-4a6b-8c1e-5d4a3f2b4e6f';
 const QR = 'https://qr.nspk.ru/AS10001?type=02&sum=150000&cur=RUB';
 const PAYOUT_ID = 'po_7c1d2e3f';
+/** A business reference the user maps to Idempotency Key and External ID. */
+const PAYROLL_LINE = 'payroll-line-42';
 
 const reset = (): Error => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 const refusal = (status: number, errorCode: string): IDataObject => ({
@@ -49,15 +51,14 @@ function serve(
 	answer: (n: number) => [number, IDataObject | string, IDataObject?] | Error,
 ): IDataObject[] {
 	const seen: IDataObject[] = [];
-	nock(BASE_URL)
-		.persist()
-		[method](path)
-		.reply(function (_uri, body, callback) {
-			seen.push({ body, key: this.req.headers['idempotency-key'] });
-			const reply = answer(seen.length);
-			if (reply instanceof Error) callback(reply);
-			else callback(null, [reply[0], reply[1], reply[2] ?? {}]);
-		});
+	const scope = nock(BASE_URL).persist();
+	const interceptor = method === 'post' ? scope.post(path) : scope.get(path);
+	interceptor.reply(function (_uri, body, callback) {
+		seen.push({ body, key: this.req.headers['idempotency-key'] });
+		const reply = answer(seen.length);
+		if (reply instanceof Error) callback(reply);
+		else callback(null, [reply[0], reply[1], reply[2] ?? {}]);
+	});
 	return seen;
 }
 
@@ -269,8 +270,8 @@ describe('50.6/7/8 a refusal its own earlier attempt can cause is unknown when t
 		serve('post', '/payouts', () => [422, refusal(422, 'PAYOUT_REQUISITE_COOLDOWN')]);
 		const { output } = await runNode({
 			parameters: payout({
-				idempotencyKey: 'salary-2026-11-42',
-				additionalFields: { externalId: 'salary-2026-11-42' },
+				idempotencyKey: PAYROLL_LINE,
+				additionalFields: { externalId: PAYROLL_LINE },
 			}),
 			continueOnFail: true,
 		});
@@ -360,7 +361,8 @@ describe('tool: what a payment under a reference is, read as it stands', () => {
 	};
 
 	it('a refunded payout listed without refundedAt is read by its ID and reported refunded, nothing sent (tool 2)', async () => {
-		const { refundedAt: _hidden, ...listed } = refunded;
+		const listed: IDataObject = { ...refunded };
+		delete listed.refundedAt;
 		nock(BASE_URL)
 			.get('/payouts')
 			.query((q) => q.externalId === 'inv-8001')

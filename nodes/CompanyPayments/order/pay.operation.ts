@@ -56,6 +56,9 @@ const RESENT: MoneyContract = { ...money, ownRefusals: ['QUOTE_NOT_FOUND', 'QUOT
  */
 export const PAID_BEFORE = ['FINE_ALREADY_PAID'] as const;
 
+/** The accept a Pay QR Code sends, as send-once knows it (by what it pays, not its quote). */
+const ACCEPTS = { method: 'POST', path: '/orders/accept' } as const;
+
 function serviceCode(error: unknown): string | undefined {
 	const info = (error as { context?: { serviceError?: { errorCode?: unknown } } }).context
 		?.serviceError;
@@ -100,25 +103,15 @@ export const pay: OperationDefinition = {
 				return { ...order, quote };
 			}
 		}
-		let quote: IDataObject;
-		try {
-			quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
-		} catch (error) {
+		const pays = `the QR code ${qrCode}`;
+		// A refusal its own earlier payment causes (a fine paid by its first attempt) is unknown
+		// when this item may have been sent before (issue 50.6).
+		const quote = (await prepareQuote(this, itemIndex, qrCode).catch(async (error: Error) => {
 			const code = serviceCode(error);
 			if (code === undefined || !(PAID_BEFORE as readonly string[]).includes(code)) throw error;
-			const own = await refusedAfterEarlierSend(
-				this,
-				{
-					contract: money,
-					itemIndex,
-					key,
-					pays: `the QR code ${qrCode}`,
-					request: { method: 'POST', path: '/orders/accept' },
-				},
-				code,
-			);
-			throw own ?? error;
-		}
+			const call = { contract: money, itemIndex, key, pays, request: ACCEPTS };
+			throw (await refusedAfterEarlierSend(this, call, code)) ?? error;
+		})) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 		if (!idField) {
 			throw new NodeApiError(this.getNode(), quote as JsonObject, {
@@ -133,7 +126,7 @@ export const pay: OperationDefinition = {
 			first: { quote },
 			quote,
 			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
-			pays: `the QR code ${qrCode}`,
+			pays,
 		});
 		return { ...order, quote };
 	},
