@@ -408,3 +408,28 @@ describe('tool: what a payment under a reference is, read as it stands', () => {
 		);
 	});
 });
+
+describe('Payout Get Many: fundsReturned as the payout shows it (tool 2)', () => {
+	it('a failed payout listed without refundedAt is read by its ID: refunded says fundsReturned true', async () => {
+		const listed = {
+			id: PAYOUT_ID,
+			externalId: 'inv-9',
+			status: 'fail',
+			failReason: 'no_traders',
+			amountRub: 45000,
+		};
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [listed, { ...listed, id: 'po_ok', status: 'success' }], total: 2 });
+		const read = serve('get', `/payouts/${PAYOUT_ID}`, () => [
+			200,
+			{ ...listed, refundedAt: '2026-11-28T10:00:00Z' },
+		]);
+		const { output } = await runNode({
+			parameters: { resource: 'payout', operation: 'getMany', returnAll: true, filters: {} },
+		});
+		expect(read).toHaveLength(1);
+		expect(output.map((item) => item.json.fundsReturned)).toEqual([true, false]);
+	});
+});
