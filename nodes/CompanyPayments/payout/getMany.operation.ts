@@ -47,7 +47,8 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: '`GET /payouts` (assumed)',
-		notes: 'Return All / Limit, filters Status and External ID.',
+		notes:
+			'Return All / Limit, filters Status and External ID. A failed payout listed without `refundedAt` is read by its ID (`GET /payouts/{id}`) before `fundsReturned` is said.',
 	},
 	path: ASSUMED_ENDPOINTS.payoutList.path,
 	itemsKey: LIST_ITEMS_KEYS.payouts,
