@@ -245,7 +245,9 @@ export async function startQueueDeployment({
 		let t = Date.now();
 		[deployment.postgres, deployment.redis] = await Promise.all([
 			startPostgres({ dir: path.join(root, 'postgres') }),
-			startRedis({ dir: path.join(root, 'redis'), port: redisPort }),
+			// With an append-only file, as a queue's Redis is run: the companion's trigger, whose
+			// claims may live here, refuses a Redis that loses its keys on a restart.
+			startRedis({ dir: path.join(root, 'redis'), port: redisPort, appendonly: true }),
 		]);
 		timings.stores = Date.now() - t;
 		log(
@@ -359,14 +361,15 @@ export async function startQueueDeployment({
 		return deployment.webhooks[index];
 	};
 	/**
-	 * Stops Redis (SIGTERM; it keeps nothing: no persistence) and starts a new one on the same port,
-	 * as a restart of the queue's Redis would. The n8n processes reconnect by themselves.
+	 * Stops Redis (SIGTERM; its append-only file keeps the keys) and starts it again on the same
+	 * port, as a restart of the queue's Redis would. The n8n processes reconnect by themselves.
 	 */
 	deployment.restartRedis = async () => {
 		await deployment.redis.stop();
 		deployment.redis = await startRedis({
 			dir: path.join(root, 'redis'),
 			port: deployment.redis.port,
+			appendonly: true,
 		});
 		return deployment.redis;
 	};

@@ -157,10 +157,12 @@ export function redisBinary() {
 
 /**
  * Redis on a free loopback port (or `port`: a restart on the port clients know), no persistence
- * (no RDB snapshots, no AOF), working folder `<dir>`. Resolves once it answers PING.
- * @param {{ dir: string, port?: number, timeoutMs?: number }} options
+ * (no RDB snapshots, no AOF) unless `appendonly` (AOF, fsync on every write: a restart keeps
+ * every key), working folder `<dir>`, `args` added to its command line (e.g. maxmemory).
+ * Resolves once it answers PING.
+ * @param {{ dir: string, port?: number, timeoutMs?: number, appendonly?: boolean, args?: string[] }} options
  */
-export async function startRedis({ dir, port: wantedPort, timeoutMs = 20_000 }) {
+export async function startRedis({ dir, port: wantedPort, timeoutMs = 20_000, appendonly = false, args = [] }) {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = wantedPort ?? (await freePort());
 	const logFile = path.join(dir, 'redis.log');
@@ -174,13 +176,15 @@ export async function startRedis({ dir, port: wantedPort, timeoutMs = 20_000 }) 
 			'--save',
 			'',
 			'--appendonly',
-			'no',
+			appendonly ? 'yes' : 'no',
+			...(appendonly ? ['--appendfsync', 'always'] : []),
 			'--dir',
 			dir,
 			'--daemonize',
 			'no',
 			'--protected-mode',
 			'yes',
+			...args,
 		],
 		{ cwd: dir, env: process.env, logFile },
 	);
@@ -209,7 +213,8 @@ async function redisPing(port) {
 		socket.once('connect', () => socket.write('PING\r\n'));
 		socket.once('data', (data) => {
 			socket.destroy();
-			resolve(data.toString().startsWith('+PONG'));
+			// A Redis with a password answers NOAUTH: it is up too.
+			resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
 		});
 		socket.once('error', () => resolve(false));
 		socket.once('timeout', () => {

@@ -16,7 +16,6 @@ import {
 } from './resources';
 import { route } from './router';
 import { toolProperties } from './tool';
-import { companyPaymentsApiTest } from '../shared/credentialTest';
 
 export class CompanyPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -41,7 +40,6 @@ export class CompanyPayments implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
-				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		properties: [
@@ -110,7 +108,6 @@ export class CompanyPayments implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { companyPaymentsApiTest },
 		listSearch,
 	};
 

@@ -65,7 +65,7 @@ function noteEarlierItems(
 ): Error {
 	const earlier = !operation.concurrent && index > 0;
 	// An item whose outcome is unknown: a Retry of the execution is a new request under a derived
-	// key (issue 50.3), said where the user decides whether to retry.
+	// key (r1-money-resend F3), said where the user decides whether to retry.
 	const unknown = operation.kind === 'money' && outcomeFields(error).paymentOutcome === 'unknown';
 	if (!earlier && !unknown) return error;
 	const done = index === 1 ? 'Item 0 was' : `Items 0 to ${index - 1} were`;

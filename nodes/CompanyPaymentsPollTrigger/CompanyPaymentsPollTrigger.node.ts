@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { gateError, gateItems, openRun } from '../shared/gate';
 import { PROPERTIES } from './description';
 import { poll } from './poll';
@@ -34,14 +33,9 @@ export class CompanyPaymentsPollTrigger implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
-				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		properties: PROPERTIES,
-	};
-
-	methods = {
-		credentialTest: { companyPaymentsApiTest },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -81,7 +81,7 @@ export const payouts: WatchedList = {
 				changeKey: changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, refunded, record, seen),
+					payoutParts(id, status, refunded, record, seen, previous === undefined),
 				),
 				fields,
 			},

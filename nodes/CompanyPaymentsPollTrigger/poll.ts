@@ -6,7 +6,7 @@ import { gateLogger } from '../shared/gate';
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
-import { runAccount } from '../shared/transport';
+import { CREDENTIAL_NAME, runAccount } from '../shared/transport';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
 import { companyDeposits, userDeposits } from './deposits';
@@ -25,6 +25,7 @@ import { readWindow } from './read';
 import type { PollState } from './state';
 import {
 	companyOfCredential,
+	legacyCompanyOfCredential,
 	newestState,
 	oneAtATime,
 	readState,
@@ -237,16 +238,25 @@ async function pollOnce(
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = readState(staticData[STATE_KEY]);
 	const saved = cacheKey ? newestState(cacheKey, stored) : stored;
-	// The state is the company's the credential names: another Base URL or key (another company,
-	// staging and production) starts a new baseline. A state saved before companies were kept is
-	// adopted by the company polling now.
+	// The state is the company's the credential names: another n8n credential or Base URL (another
+	// company, staging and production) starts a new baseline; a new API key in the same credential
+	// does not (issue 50). A state saved before companies were kept, or keyed by the API key as
+	// before issue 50 with the key the credential holds now, is adopted by the company polling now.
 	const { baseUrl, account } = await runAccount(api);
-	const company = companyOfCredential(baseUrl, account);
-	const otherCompany = saved?.company !== undefined && saved.company !== company;
+	const used = ctx.getNode().credentials?.[CREDENTIAL_NAME];
+	// Without a credential ID (never in n8n) the key names the company, as before.
+	const company =
+		used?.id || used?.name
+			? companyOfCredential(baseUrl, String(used.id ?? used.name))
+			: legacyCompanyOfCredential(baseUrl, account);
+	const otherCompany =
+		saved?.company !== undefined &&
+		saved.company !== company &&
+		saved.company !== legacyCompanyOfCredential(baseUrl, account);
 	const previous = otherCompany ? undefined : saved;
 	if (otherCompany) {
 		gateLogger(ctx).warn(
-			`Company Payments Poll Trigger: the credential now names another company or Base URL (${baseUrl}) than the last poll; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+			`Company Payments Poll Trigger: the node now uses another credential or Base URL (${baseUrl}) than the last poll; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
 		);
 	}
 	const now = Date.now();

@@ -20,18 +20,31 @@ export interface PollState {
 	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
 	balanceBelow?: boolean;
 	/**
-	 * The company the state belongs to (companyOfCredential): a digest of the credential's Base
-	 * URL and API key, never the key. Absent in a state saved before it was kept (adopted).
+	 * The company the state belongs to (companyOfCredential): a digest of the n8n credential the
+	 * node uses and its Base URL. Absent in a state saved before it was kept (adopted).
 	 */
 	company?: string;
 }
 
 /**
  * Which company a credential names, as the state keeps it: the first 16 hex digits of the
- * SHA-256 of its Base URL and what it authenticates with. Another Base URL (staging and
- * production) or another key (another company) is another company; the key cannot be read back.
+ * SHA-256 of the n8n credential the node uses (its ID) and its Base URL (issue 50). The API key is
+ * no part of it: Regenerate API Key, then the new key put into the same credential (as the
+ * package asks), is the same company, and nothing changed between two polls is lost. Another
+ * credential, or another Base URL (staging and production), is another company: a new baseline.
  */
-export function companyOfCredential(baseUrl: string, account: string): string {
+export function companyOfCredential(baseUrl: string, credentialId: string): string {
+	return createHash('sha256')
+		.update(`poll-state credential\n${baseUrl}\n${credentialId}`)
+		.digest('hex')
+		.slice(0, 16);
+}
+
+/**
+ * What a state saved before issue 50 names the company by: its Base URL and API key. A state
+ * saved so is adopted when the key it names is the credential's now.
+ */
+export function legacyCompanyOfCredential(baseUrl: string, account: string): string {
 	return createHash('sha256')
 		.update(`poll-state\n${baseUrl}\n${account}`)
 		.digest('hex')

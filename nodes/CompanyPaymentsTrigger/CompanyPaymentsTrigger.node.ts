@@ -1,4 +1,5 @@
 import type {
+	ICredentialTestFunction,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -9,7 +10,6 @@ import type {
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES, staticDataStore } from './deliveries';
 import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
-import { companyPaymentsApiTest } from '../shared/credentialTest';
 import { gateError, gateItems, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
@@ -44,7 +44,6 @@ export class CompanyPaymentsTrigger implements INodeType {
 			{
 				name: 'companyPaymentsApi',
 				required: true,
-				testedBy: 'companyPaymentsApiTest',
 			},
 		],
 		webhooks: [
@@ -64,7 +63,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 				// Nothing in this description changes that (docs/performance.md), so version 1 nodes
 				// are offered the newer version, the way n8n's own nodes do it.
 				displayName:
-					"<strong>New node version available:</strong> version 2 of this trigger gives the same output with less of n8n's work per delivery: on n8n 2.36 and later with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE it takes several times the deliveries per second. Add the trigger again from the nodes panel to get it; its Production URL then changes.",
+					"<strong>New node version available:</strong> version 2 gives the same output with less of n8n's work per delivery (several times the deliveries per second on n8n 2.36+ with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE). Add the trigger again to get it; its Production URL changes.",
 				name: 'versionNotice',
 				type: 'notice',
 				default: '',
@@ -90,7 +89,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to give the node one output per selected event, in a fixed order (order, deposits, payouts, card). With "All Events", an extra output "Other" receives event kinds this node does not know yet.',
+					'Whether to give the node one output per selected event, in a fixed order. With "All Events", a last output "Other" receives event kinds this node version has no output for; outputs never move within a node version.',
 			},
 			{
 				displayName: 'Register Webhook URL Automatically',
@@ -98,11 +97,11 @@ export class CompanyPaymentsTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					"Whether activating the workflow points the company's webhook URL at this trigger (and deactivating puts the previous URL back). Needs an API key with the webhook.manage permission. The company has one webhook URL: whatever received webhooks before stops receiving them while this workflow is active.",
+					"Whether activating the workflow points the company's one webhook URL at this trigger (deactivating puts the previous URL back); whatever received webhooks before stops receiving them. Needs the webhook.manage permission.",
 			},
 			{
 				displayName:
-					"Copy this trigger's Production URL (under Webhook URLs above) into the company's webhook URL, e.g. with the Company Payments node (Company → Update Profile), and put the company's webhook secret into the credential's Webhook Secret. To get a test event: the service calls only that one URL, so while you listen here put the Test URL there instead (and the Production URL back after), or turn on the option below, which does both for you.",
+					"Copy the Production URL (Webhook URLs above) into the company's webhook URL (Company → Update Profile) and its webhook secret into the credential. For a test event put the Test URL there while you listen, or turn on the option below, which does both.",
 				name: 'manualRegistrationNotice',
 				type: 'notice',
 				default: '',
@@ -135,7 +134,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 					},
 				},
 				description:
-					"Whether to have the service generate a new webhook secret on activation and keep it in this workflow (the previous secret is still accepted for the grace period). Anything else that verifies the company's webhooks with the old secret stops working. The secret is kept in the workflow's static data, which n8n does not encrypt like credentials. Not done while listening for a test event.",
+					'Whether to have the service make a new webhook secret on activation, kept in this workflow\'s static data (not encrypted); the old one then stops working everywhere after the grace period. <a href="https://www.npmjs.com/package/n8n-nodes-company-payments#triggers">Details</a>.',
 			},
 			{
 				displayName: QUEUE_MODE_NOTICE,
@@ -156,7 +155,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to accept deliveries signed with an empty key, which the service does while the company has no webhook secret. Anyone who knows the URL can then send events. Used only while no secret is configured (and for the old empty key during the grace period after a rotation). For first tests only.',
+							'Whether to accept deliveries signed with an empty key, as the service sends while the company has no webhook secret: anyone who knows the URL can then send events. Used only while no secret is set. For first tests only.',
 					},
 					{
 						displayName: 'Deduplication Store Size',
@@ -165,7 +164,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_MAX_ENTRIES,
 						description:
-							'How many recent delivery IDs to remember. When full, the oldest are forgotten first. The service retries a delivery for about 7 seconds, so the default covers its retries many times over; n8n rewrites the whole store with every new delivery, so a much larger store slows every delivery down.',
+							'How many recent delivery IDs to remember; the oldest are forgotten first. The service retries for about 7 seconds, which the default covers many times over; n8n rewrites the store per delivery, so a larger one is slower.',
 					},
 					{
 						displayName: 'Deduplication Window (Hours)',
@@ -190,7 +189,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the body exactly as received (UTF-8 text) to the output as `rawBody`, e.g. to archive it or check the signature again',
+							'Whether to add the body exactly as received (UTF-8 text) to the output as `rawBody`, e.g. to archive it or check the signature again. A secret in it (a card number) is masked, and the item then says rawBodyMasked: true.',
 					},
 					{
 						displayName: 'Previous Secret Grace Period (Minutes)',
@@ -206,8 +205,12 @@ export class CompanyPaymentsTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: { companyPaymentsApiTest },
+	/**
+	 * The API credential is tested by its own `test` request (credentials/). This is where the
+	 * queue-mode companion, which builds this class, adds the test of its Redis credential.
+	 */
+	methods: { credentialTest: Record<string, ICredentialTestFunction> } = {
+		credentialTest: {},
 	};
 
 	webhookMethods = {

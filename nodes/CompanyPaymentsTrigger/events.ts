@@ -65,8 +65,8 @@ const PRESENTATION: Record<EventName, Omit<EventKind, 'value'>> = {
 };
 
 /**
- * The event kinds of the interface document, in their fixed output order (the order of the
- * document's table). Routed outputs always follow this order, whatever order the user picked.
+ * The event kinds of the interface document, in the order of the document's table. Routed
+ * outputs follow ROUTED_EVENTS_BY_VERSION (below), whatever order the user picked.
  */
 export const EVENT_KINDS: readonly EventKind[] = EVENT_NAMES.map((value) => ({
 	value,
@@ -90,7 +90,12 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 export interface OutputLayoutConfig {
 	all: string;
 	other: string;
+	/** Every event of the contract, in the table's order. */
 	events: readonly string[];
+	/** The events with their own output under "All Events", per node version (frozen). */
+	routed: Readonly<Record<string, readonly string[]>>;
+	/** The newest node version of `routed`, for a version it does not name. */
+	newest: string;
 	/** Output label per event value, and for `other`. */
 	labels: Readonly<Record<string, string>>;
 	type: string;
@@ -101,26 +106,59 @@ export interface OutputDefinition {
 	displayName?: string;
 }
 
+/** The events versions 1 and 2 shipped with, the interface document's table of that time. */
+const ROUTED_AT_FIRST = [
+	'order.status_changed',
+	'deposit.created',
+	'deposit.completed',
+	'deposit.aml_failed',
+	'payout.status_changed',
+	'payout.recharged',
+	'card.assigned',
+] as const satisfies readonly EventName[];
+
 /**
- * The node's outputs for its parameters. n8n evaluates this in the editor and in the backend
- * through the `outputs` expression below (the way its Webhook node computes one output per
- * HTTP method), and the webhook uses it to pick the output of an event: one source for both.
+ * The events that get their own output under "Route Events to Separate Outputs" with "All
+ * Events", per node version, in output order; "Other" follows them. A version's list is frozen
+ * once it ships: saved workflows are wired by output index, so a list that grew would move
+ * "Other" and hand an old wire another event. An event added to the contract later reaches
+ * "Other" in these versions (and gets its own output when picked by name, after theirs); a node
+ * version that gives it an output under "All Events" is a new version with a longer list.
+ * `test/unit/output-stability.test.ts` adds events to the contract and checks that no output of
+ * a shipped version moves.
+ */
+export const ROUTED_EVENTS_BY_VERSION = {
+	1: ROUTED_AT_FIRST,
+	2: ROUTED_AT_FIRST,
+} as const satisfies Record<number, readonly EventName[]>;
+
+/**
+ * The node's outputs for its parameters and version. n8n evaluates this in the editor and in the
+ * backend through the `outputs` expression below (the way its Webhook node computes one output
+ * per HTTP method), and the webhook uses it to pick the output of an event: one source for both.
  *
  * It is turned into source text for the expression, so it must not use anything from outside
  * its own body: everything it needs comes in through `config`.
  */
 export function configuredOutputs(
 	parameters: IDataObject,
+	version: unknown,
 	config: OutputLayoutConfig,
 ): OutputDefinition[] {
 	const picked = Array.isArray(parameters.events) ? parameters.events : [config.all];
 	if (parameters.routeByEvent !== true) return [{ type: config.type }];
 	const all = picked.length === 0 || picked.indexOf(config.all) !== -1;
-	const outputs: OutputDefinition[] = [];
+	const frozen = config.routed[String(version)] || config.routed[config.newest];
+	// The version's own events first, in its order; events added to the contract after them.
+	const order = frozen.slice();
 	for (let i = 0; i < config.events.length; i++) {
-		const event = config.events[i];
-		if (all || picked.indexOf(event) !== -1)
-			outputs.push({ type: config.type, displayName: config.labels[event] || event });
+		if (order.indexOf(config.events[i]) === -1) order.push(config.events[i]);
+	}
+	const outputs: OutputDefinition[] = [];
+	for (let i = 0; i < order.length; i++) {
+		const event = order[i];
+		const own = all ? frozen.indexOf(event) !== -1 : picked.indexOf(event) !== -1;
+		if (own) outputs.push({ type: config.type, displayName: config.labels[event] || event });
 	}
 	if (all) outputs.push({ type: config.type, displayName: config.labels[config.other] });
 	return outputs;
@@ -129,20 +167,28 @@ export function configuredOutputs(
 const OUTPUT_LABELS: Record<string, string> = { [OTHER_OUTPUT]: OTHER_LABEL };
 for (const kind of EVENT_KINDS) OUTPUT_LABELS[kind.value] = kind.label;
 
+const ROUTED_VERSIONS = Object.keys(ROUTED_EVENTS_BY_VERSION);
+
+/** The node versions whose outputs are frozen, the newest last. */
+export const OUTPUT_VERSIONS: readonly number[] = ROUTED_VERSIONS.map(Number).sort((a, b) => a - b);
+
 export const OUTPUT_LAYOUT: OutputLayoutConfig = {
 	all: ALL_EVENTS,
 	other: OTHER_OUTPUT,
 	events: EVENT_VALUES,
+	routed: ROUTED_EVENTS_BY_VERSION,
+	newest: String(OUTPUT_VERSIONS[OUTPUT_VERSIONS.length - 1]),
 	labels: OUTPUT_LABELS,
 	type: NodeConnectionTypes.Main,
 };
 
 /**
- * The node's `outputs`: an expression n8n evaluates with the node's parameters. `labels` is not
- * the last key of the layout on purpose: a `}}` inside the expression would end it early.
+ * The node's `outputs`: an expression n8n evaluates with the node's parameters and version
+ * (`$nodeVersion`). `type`, a string, is the last key of the layout on purpose: a `}}` inside
+ * the expression would end it early.
  */
 export const OUTPUTS_EXPRESSION =
-	`={{(${configuredOutputs.toString()})($parameter, ${JSON.stringify(OUTPUT_LAYOUT)})}}` as const;
+	`={{(${configuredOutputs.toString()})($parameter, $nodeVersion, ${JSON.stringify(OUTPUT_LAYOUT)})}}` as const;
 
 /** The event value (or `other`) behind each output label. */
 const KEY_BY_LABEL = new Map(Object.entries(OUTPUT_LABELS).map(([key, label]) => [label, key]));
@@ -185,14 +231,18 @@ export interface EventRouting {
 	outputs?: string[];
 }
 
-export function eventRouting(events: unknown, routeByEvent: boolean): EventRouting {
+export function eventRouting(
+	events: unknown,
+	routeByEvent: boolean,
+	version: number,
+): EventRouting {
 	const list = Array.isArray(events)
 		? events.filter((e): e is string => typeof e === 'string')
 		: [];
 	const all = list.length === 0 || list.includes(ALL_EVENTS);
 	const routing: EventRouting = { all, picked: new Set(list.filter((e) => e !== ALL_EVENTS)) };
 	if (routeByEvent) {
-		routing.outputs = configuredOutputs({ events: list, routeByEvent }, OUTPUT_LAYOUT).map(
+		routing.outputs = configuredOutputs({ events: list, routeByEvent }, version, OUTPUT_LAYOUT).map(
 			(output) => KEY_BY_LABEL.get(output.displayName ?? '') ?? '',
 		);
 	}

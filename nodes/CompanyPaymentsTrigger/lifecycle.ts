@@ -10,8 +10,9 @@ import {
 	fingerprint,
 	openRotated,
 	readRotatedSecret,
-	sealSecret,
+	sealRotated,
 } from './signature';
+import { openedRotated, rotatedKey } from './secretCache';
 import type { RotatedSecret } from './signature';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 import { isObject } from '../shared/contract/guards';
@@ -24,6 +25,13 @@ export const REGISTRATION_KEY = 'registration';
 
 /** Static data key of the secret the trigger rotated itself. */
 export const ROTATED_SECRET_KEY = 'rotatedSecret';
+
+/**
+ * Static data key of the rotated secret as it stood when the workflow was deactivated: no
+ * delivery is verified with it, but the company may still sign with it, so the next rotation keeps
+ * it as the previous secret for retries (issue 50, the second rotation).
+ */
+export const RETIRED_SECRET_KEY = 'retiredSecret';
 
 export interface Registration {
 	/** The trigger URL the company was pointed at. */
@@ -149,6 +157,15 @@ async function rotateSecret(ctx: IHookFunctions): Promise<string> {
 	return secret;
 }
 
+/** This trigger's own webhook URL, or undefined when n8n gives none. */
+function ownUrl(ctx: IHookFunctions): string | undefined {
+	try {
+		return ctx.getNodeWebhookUrl('default') ?? undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 function show(url: string | null): string {
 	return url === null ? 'no URL' : url;
 }
@@ -219,10 +236,20 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	if (!rotateEnabled(this) || this.getMode() === 'manual') return true;
 
 	const credential = credentialSecrets(await this.getCredentials(CREDENTIAL_NAME));
-	const secretBefore = currentSecret(
-		credential,
-		openRotated(readRotatedSecret(data[ROTATED_SECRET_KEY]), credential),
+	const memoryKey = rotatedKey(
+		this.getWorkflow().id,
+		this.getNode().id,
+		this.getNode().credentials?.[CREDENTIAL_NAME],
+		credential.baseUrl,
 	);
+	// What the company signs with now: the secret this trigger rotated last (active, or kept when
+	// the workflow was deactivated), opened with the credential or from this process's memory.
+	const kept =
+		readRotatedSecret(data[ROTATED_SECRET_KEY]) ?? readRotatedSecret(data[RETIRED_SECRET_KEY]);
+	let openedBefore = openRotated(kept, credential);
+	const remembered = openedRotated.get(memoryKey);
+	if (!openedBefore && kept && remembered?.rotatedAt === kept.rotatedAt) openedBefore = remembered;
+	const secretBefore = currentSecret(credential, openedBefore);
 	const rotated = await attempt(rotateSecret(this));
 	if (!rotated.ok) {
 		const undo = await attempt(setCompanyUrl(this, previousUrl));
@@ -242,13 +269,25 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			`Setting it back to ${show(previousUrl)} failed too (${undo.error.message}). Set the webhook URL in the company profile yourself.`,
 		);
 	}
-	// Sealed with the credential's API key (signature.ts): never in clear in the static data.
-	const secret: RotatedSecret = {
-		current: sealSecret(rotated.value, credential.sealKey),
-		previous: sealSecret(secretBefore, credential.sealKey),
-		rotatedAt: Date.now(),
+	// Every secret that may still sign a retry: the one before this rotation, and the one before
+	// that if it was retired at the last rotation (two rotations within the grace period: the
+	// receiver drops it once that period is over).
+	const rotatedAt = Date.now();
+	const older =
+		openedBefore?.previous !== undefined && openedBefore.previous !== secretBefore
+			? [{ secret: openedBefore.previous, retiredAt: openedBefore.rotatedAt }]
+			: [];
+	const opened: RotatedSecret = {
+		current: rotated.value,
+		previous: secretBefore,
+		rotatedAt,
 		credentialFingerprint: fingerprint(credential.secret),
+		older,
 	};
+	openedRotated.set(memoryKey, opened);
+	// Sealed (signature.ts): never in clear in the static data.
+	const secret = sealRotated(opened, credential);
+	delete data[RETIRED_SECRET_KEY];
 	data[ROTATED_SECRET_KEY] = secret as unknown as IDataObject;
 	return true;
 }
@@ -263,8 +302,21 @@ export async function create(this: IHookFunctions): Promise<boolean> {
  */
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
+	const rotated = readRotatedSecret(data[ROTATED_SECRET_KEY]);
+	if (rotated) data[RETIRED_SECRET_KEY] = rotated as unknown as IDataObject;
 	delete data[ROTATED_SECRET_KEY];
-	const registration = readRegistration(data[REGISTRATION_KEY]);
+	let registration = readRegistration(data[REGISTRATION_KEY]);
+	const own = ownUrl(this);
+	if (registration && own !== undefined && registration.url !== own) {
+		// Another workflow's registration, copied with its static data (a duplicated workflow):
+		// the company's URL is that workflow's to put back, never this one's.
+		gateLogger(this).warn(
+			`Company Payments Trigger: the registration kept in this node names ${registration.url}, not this trigger's URL (${own}); it was copied from another workflow and is left alone`,
+		);
+		delete data[REGISTRATION_KEY];
+		registration = undefined;
+		if (!registerEnabled(this)) return true;
+	}
 	if (!registration && !registerEnabled(this)) return true;
 	const url = registration?.url ?? triggerUrl(this);
 	const current = await attempt(readCompanyUrl(this));

@@ -12,18 +12,20 @@ import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
 import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
-import type { CredentialSecrets, RawBody } from './signature';
+import type { CredentialSecrets, RawBody, RotatedSecret } from './signature';
 import {
 	candidateKeys,
 	credentialSecrets,
 	openRotated,
 	isSignature,
 	readRotatedSecret,
+	sealRotated,
 	SIGNATURE_HEADER,
 	verifyBody,
 } from './signature';
 import { isObject } from '../shared/contract/guards';
-import { secretCache } from './secretCache';
+import { parseJsonLossless } from '../shared/transport/json';
+import { openedRotated, rotatedKey, secretCache } from './secretCache';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -75,7 +77,7 @@ function refuse(
 	status: number,
 	body: string,
 	reason: string,
-	level: 'info' | 'warn',
+	level: 'info' | 'warn' | 'error',
 ): IWebhookResponseData {
 	gateLogger(ctx)[level](`Company Payments Trigger answered ${status}: ${reason}`, {
 		workflowId: ctx.getWorkflow().id,
@@ -89,7 +91,7 @@ function refuse(
 function reject(
 	ctx: IWebhookFunctions,
 	reason: string,
-	level: 'info' | 'warn' = 'info',
+	level: 'info' | 'warn' | 'error' = 'info',
 ): IWebhookResponseData {
 	return refuse(ctx, 401, UNAUTHORIZED_BODY, reason, level);
 }
@@ -143,18 +145,21 @@ function rawText(raw: RawBody): string {
 }
 
 /**
- * The event body. n8n has already parsed JSON bodies (`getBodyData()`); the raw bytes are
- * parsed only when it did not (e.g. the Content-Type was not application/json).
+ * The event body, read from the bytes the service signed, to the digit (shared/transport/json.ts):
+ * n8n's own parse of a JSON body (`getBodyData()`) rounds numbers past 2^53, so two 19-digit
+ * deposit IDs could come out as one. n8n's parse is used only where the bytes are not JSON.
  */
 function payloadOf(ctx: IWebhookFunctions, raw: RawBody): IDataObject | undefined {
-	const body = ctx.getBodyData() as unknown;
-	if (isObject(body) && (raw.length === 0 || hasKeys(body))) return body;
-	try {
-		const parsed = JSON.parse(rawText(raw)) as unknown;
-		return isObject(parsed) ? parsed : undefined;
-	} catch {
-		return undefined;
+	if (raw.length > 0) {
+		try {
+			const parsed = parseJsonLossless(rawText(raw));
+			if (isObject(parsed)) return parsed;
+		} catch {
+			// Not JSON text: what n8n made of it, if anything.
+		}
 	}
+	const body = ctx.getBodyData() as unknown;
+	return isObject(body) && hasKeys(body) ? body : undefined;
 }
 
 /**
@@ -204,6 +209,49 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<RawBody | undefined> {
 	return request.rawBody;
 }
 
+/**
+ * Why a delivery was refused when the trigger holds a secret it rotated but cannot open it: said
+ * at error level, with what to do (issue 50: it was logged at info level, and every delivery got
+ * 401 after the company's API key was regenerated).
+ */
+export const UNOPENED_SECRET =
+	'the webhook secret this trigger rotated cannot be opened: it is sealed with the API key (and Webhook Secret) the credential held at the rotation, and the credential now holds others, in an n8n process that has not seen the secret since. What to do: deactivate and activate the workflow again (with "Rotate Webhook Secret" on it rotates anew), or put the company\'s current webhook secret into the credential\'s Webhook Secret';
+
+/**
+ * The kept rotated secret, opened: with the credential as it is now, else from this process's
+ * memory of it (the API key was regenerated since, and the new key put into the credential), and
+ * then sealed again with the credential as it is now so the static data opens after a restart.
+ */
+function openKept(
+	ctx: IWebhookFunctions,
+	nodeId: string,
+	rotated: RotatedSecret | undefined,
+	secrets: CredentialSecrets | undefined,
+	staticData: IDataObject,
+): RotatedSecret | undefined {
+	if (!rotated) return undefined;
+	const key = rotatedKey(
+		ctx.getWorkflow().id,
+		nodeId,
+		ctx.getNode().credentials?.[CREDENTIAL_NAME],
+		secrets?.baseUrl,
+	);
+	const opened = openRotated(rotated, secrets);
+	if (opened) {
+		openedRotated.set(key, opened);
+		return opened;
+	}
+	const remembered = openedRotated.get(key);
+	if (!remembered || remembered.rotatedAt !== rotated.rotatedAt || !secrets?.sealKey) {
+		return undefined;
+	}
+	staticData[ROTATED_SECRET_KEY] = sealRotated(remembered, secrets) as unknown as IDataObject;
+	gateLogger(ctx).info(
+		'Company Payments Trigger: the credential holds another API key since the webhook secret was rotated; the rotated secret is sealed again with the new key',
+	);
+	return remembered;
+}
+
 /** Which trigger and credential a kept secret belongs to. */
 function secretCacheKey(ctx: IWebhookFunctions, nodeId: string): string {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_NAME];
@@ -249,10 +297,14 @@ export async function receive(
 	const keyOptions = { allowEmptyKey: options.allowEmptyKey === true, graceMs, now };
 	const cacheKey = secretCacheKey(this, node.id);
 	const read = async () => await readSecrets(this);
+	let unopened = false;
 	const keysOf = (secrets: CredentialSecrets | undefined) => {
-		const opened = openRotated(rotated, secrets);
+		const opened = openKept(this, node.id, rotated, secrets, staticData);
+		unopened = rotated !== undefined && opened === undefined;
 		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
-		for (const secret of [opened?.current, opened?.previous]) rememberSecret(this, secret, true);
+		for (const secret of [opened?.current, opened?.previous, ...(opened?.older ?? []).map((o) => o.secret)]) {
+			rememberSecret(this, secret, true);
+		}
 		return candidateKeys(secrets, opened, keyOptions);
 	};
 	const verifies = (candidates: ReturnType<typeof keysOf>) =>
@@ -268,6 +320,9 @@ export async function receive(
 			verified = verifies(keys);
 		}
 	}
+	if (!verified && unopened) {
+		return reject(this, UNOPENED_SECRET, 'error');
+	}
 	if (keys.length === 0) {
 		return reject(
 			this,
@@ -278,9 +333,16 @@ export async function receive(
 	if (!verified) {
 		return reject(this, 'the signature does not match the body for the configured secret');
 	}
-	if (rotated?.previous !== undefined && now - rotated.rotatedAt >= graceMs) {
-		// The grace period is over: the old secret need not be kept any longer.
-		staticData[ROTATED_SECRET_KEY] = { ...rotated, previous: undefined } as unknown as IDataObject;
+	const stored = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
+	if (stored?.previous !== undefined && now - stored.rotatedAt >= graceMs) {
+		// The grace period is over: the old secrets need not be kept any longer.
+		const trimmed: RotatedSecret = {
+			current: stored.current,
+			rotatedAt: stored.rotatedAt,
+			credentialFingerprint: stored.credentialFingerprint,
+		};
+		if (stored.bySecret) trimmed.bySecret = { current: stored.bySecret.current };
+		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}
 
 	const payload = payloadOf(this, raw);
@@ -288,6 +350,7 @@ export async function receive(
 	const routing = eventRouting(
 		this.getNodeParameter('events', [ALL_EVENTS]),
 		this.getNodeParameter('routeByEvent', false) === true,
+		this.getNode().typeVersion,
 	);
 	const index = outputIndex(routing, event);
 	if (index === -1) return acknowledge(`event ${event ?? '(none)'} is not selected`);

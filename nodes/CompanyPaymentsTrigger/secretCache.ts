@@ -1,4 +1,4 @@
-import type { CredentialSecrets } from './signature';
+import type { CredentialSecrets, RotatedSecret } from './signature';
 
 /**
  * The webhook secrets of the credential, kept in memory between deliveries.
@@ -105,3 +105,47 @@ export class SecretCache {
 
 /** The one cache of this n8n process (module state: each process, e.g. each webhook process in queue mode, has its own). */
 export const secretCache = new SecretCache();
+
+/**
+ * The rotated secrets this process has opened, by workflow, node, n8n credential and Base URL
+ * (never by API key): when the company's API key is regenerated and the new key put into the
+ * credential, the static data's API-key seal no longer opens, but the trigger still knows the
+ * secret it rotated and seals it again with the new key (receive.ts). Bounded like the cache.
+ */
+export class OpenedRotated {
+	private readonly entries = new Map<string, RotatedSecret>();
+
+	constructor(private readonly maxEntries = MAX_CACHED_TRIGGERS) {}
+
+	get(key: string): RotatedSecret | undefined {
+		return this.entries.get(key);
+	}
+
+	set(key: string, opened: RotatedSecret): void {
+		this.entries.delete(key);
+		this.entries.set(key, opened);
+		while (this.entries.size > this.maxEntries) {
+			this.entries.delete(this.entries.keys().next().value as string);
+		}
+	}
+
+	delete(key: string): void {
+		this.entries.delete(key);
+	}
+
+	clear(): void {
+		this.entries.clear();
+	}
+}
+
+export const openedRotated = new OpenedRotated();
+
+/** Which trigger, n8n credential and Base URL an opened rotated secret belongs to. */
+export function rotatedKey(
+	workflowId: string | undefined,
+	nodeId: string,
+	credential: { id?: string | null; name?: string } | undefined,
+	baseUrl: string | undefined,
+): string {
+	return [workflowId ?? '', nodeId, credential?.id ?? credential?.name ?? '', baseUrl ?? ''].join('\n');
+}

@@ -78,6 +78,17 @@ export interface RotatedSecret {
 	previous?: string;
 	rotatedAt: number;
 	credentialFingerprint: string;
+	/**
+	 * The same two secrets sealed a second time, with a key derived from the credential's Webhook
+	 * Secret at the rotation (when it had one): they still open after the company's API key is
+	 * regenerated and the new key put into the credential, which the API-key seal does not.
+	 */
+	bySecret?: { current: string; previous?: string };
+	/**
+	 * Secrets from before the previous one that may still sign a retry (two rotations within the
+	 * grace period), each with the time it stopped being the company's secret.
+	 */
+	older?: Array<{ secret: string; retiredAt: number }>;
 }
 
 /** A short, one-way fingerprint of a secret (never the secret itself). */
@@ -92,12 +103,28 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 	if (typeof record.rotatedAt !== 'number' || typeof record.credentialFingerprint !== 'string') {
 		return undefined;
 	}
-	return {
+	const read: RotatedSecret = {
 		current: record.current,
 		previous: typeof record.previous === 'string' ? record.previous : undefined,
 		rotatedAt: record.rotatedAt,
 		credentialFingerprint: record.credentialFingerprint,
 	};
+	const bySecret = record.bySecret as Record<string, unknown> | undefined;
+	if (typeof bySecret === 'object' && bySecret !== null && typeof bySecret.current === 'string') {
+		read.bySecret = {
+			current: bySecret.current,
+			previous: typeof bySecret.previous === 'string' ? bySecret.previous : undefined,
+		};
+	}
+	if (Array.isArray(record.older)) {
+		read.older = (record.older as unknown[]).flatMap((entry) => {
+			const older = entry as Record<string, unknown> | null;
+			return older && typeof older.secret === 'string' && typeof older.retiredAt === 'number'
+				? [{ secret: older.secret, retiredAt: older.retiredAt }]
+				: [];
+		});
+	}
+	return read;
 }
 
 /**
@@ -122,15 +149,22 @@ export interface CredentialSecrets {
 	 * credential's API key, held in memory only. Empty when the credential has no key.
 	 */
 	sealKey?: string;
+	/** The key derived from the credential's Webhook Secret (empty without one): see RotatedSecret.bySecret. */
+	secretSealKey?: string;
+	/** The credential's Base URL, trimmed (which company's secrets these are). */
+	baseUrl?: string;
 }
 
 export function credentialSecrets(credentials: Record<string, unknown>): CredentialSecrets {
 	// Known to the gate from now on, wherever they show up (shared/gate.ts).
 	rememberCredential(credentials);
+	const secret = normaliseSecret(credentials.webhookSecret);
 	return {
-		secret: normaliseSecret(credentials.webhookSecret),
+		secret,
 		previous: normaliseSecret(credentials.previousWebhookSecret),
 		sealKey: sealKeyOf(credentials.apiKey),
+		secretSealKey: secret === '' ? '' : sealKeyOf(`webhook secret\n${secret}`),
+		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '',
 	};
 }
 
@@ -186,11 +220,58 @@ export function openRotated(
 	credential: CredentialSecrets | undefined,
 ): RotatedSecret | undefined {
 	if (!rotated) return undefined;
-	const current = openSecret(rotated.current, credential?.sealKey);
-	if (current === undefined) return undefined;
-	const previous =
-		rotated.previous === undefined ? undefined : openSecret(rotated.previous, credential?.sealKey);
-	return { ...rotated, current, previous };
+	// Sealed with the API key; else with the Webhook Secret the credential held at the rotation.
+	for (const [sealed, key] of [
+		[rotated, credential?.sealKey],
+		[rotated.bySecret, credential?.secretSealKey],
+	] as const) {
+		if (!sealed) continue;
+		const current = openSecret(sealed.current, key);
+		if (current === undefined) continue;
+		const previous = sealed.previous === undefined ? undefined : openSecret(sealed.previous, key);
+		const older = (rotated.older ?? []).flatMap((entry) => {
+			const secret = openSecret(entry.secret, key);
+			return secret === undefined ? [] : [{ secret, retiredAt: entry.retiredAt }];
+		});
+		return { ...rotated, current, previous, older, bySecret: undefined };
+	}
+	return undefined;
+}
+
+/**
+ * An opened rotated secret sealed again for the static data, with the credential as it is now:
+ * with its API key, and a second time with its Webhook Secret when it has one.
+ */
+export function sealRotated(
+	opened: RotatedSecret,
+	credential: CredentialSecrets,
+	credentialFingerprint = opened.credentialFingerprint,
+): RotatedSecret {
+	const sealed: RotatedSecret = {
+		current: sealSecret(opened.current, credential.sealKey),
+		previous:
+			opened.previous === undefined ? undefined : sealSecret(opened.previous, credential.sealKey),
+		rotatedAt: opened.rotatedAt,
+		credentialFingerprint,
+	};
+	if (credential.secretSealKey) {
+		sealed.bySecret = {
+			current: sealSecret(opened.current, credential.secretSealKey),
+			previous:
+				opened.previous === undefined
+					? undefined
+					: sealSecret(opened.previous, credential.secretSealKey),
+		};
+	}
+	if (opened.older && opened.older.length > 0) {
+		// Older secrets are sealed with the API key only (they live one grace period at most).
+		sealed.older = opened.older.map((entry) => ({
+			secret: sealSecret(entry.secret, credential.sealKey),
+			retiredAt: entry.retiredAt,
+		}));
+	}
+	if (sealed.previous === undefined) delete sealed.previous;
+	return sealed;
 }
 
 /**
@@ -250,6 +331,14 @@ export function candidateKeys(
 		options.now - rotated.rotatedAt < options.graceMs
 	) {
 		add(rotated.previous, 'previousSecret');
+	}
+	if (rotated && current === rotated.current) {
+		// Two rotations within the grace period: the one before the previous signs retries too.
+		for (const entry of rotated.older ?? []) {
+			if (options.now >= entry.retiredAt && options.now - entry.retiredAt < options.graceMs) {
+				add(entry.secret, 'previousSecret');
+			}
+		}
 	}
 	if (credential && credential.previous !== '') add(credential.previous, 'previousSecret');
 	return keys;

@@ -1,10 +1,13 @@
 import type { TriggerPanelDefinition } from 'n8n-workflow';
 
+/** The README's install section (shipped with the package), which says what holds in queue mode. */
+const QUEUE_DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#install-in-n8n';
+
 /**
- * What holds in n8n's queue mode, said where the user builds the workflow (docs/queue-mode.md).
+ * What holds in n8n's queue mode, said where the user builds the workflow; the rest is in the
+ * README (shipped with the package) and docs/queue-mode.md.
  */
-export const QUEUE_MODE_NOTICE =
-	"Exactly once within one n8n process: a delivery sent again is answered 200 and starts nothing. In queue mode with several webhook processes (or several mains), each keeps its own record, so a delivery that reaches two of them at once can start two executions. For exactly once there: install the self-hosted companion package n8n-nodes-company-payments-queue (it claims each delivery in Redis), or follow this trigger with n8n's Redis node (Increment on the item's changeKey, with an expiry) and an If that goes on only when the count is 1. See docs/queue-mode.md of the package.";
+export const QUEUE_MODE_NOTICE = `A repeated delivery starts nothing in one n8n instance. In queue mode with several webhook workers it can start twice: add the companion package n8n-nodes-company-payments-queue, or n8n's Redis node. <a href="${QUEUE_DOCS}">Details</a>`;
 
 /**
  * The panel n8n shows while the trigger waits for an event: step by step, how to get a test

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENTS, isEventName } from './contract/events';
-import { recordText } from './contract/guards';
+import { recordText as anyText } from './contract/guards';
 import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { identity } from './identity';
@@ -44,19 +44,37 @@ import { payoutFundsReturned } from './payoutFunds';
  * | payout fail, funds back   | refundedAt, updatedAt                            | updatedAt      | refundedAt          |
  * | payout fail               | updatedAt                                        | updatedAt      | (none)              |
  * | payout recharged          | updatedAt                                        | updatedAt      | (none)              |
+ * | payout in_progress        | takenAt, updatedAt                               | updatedAt      | takenAt             |
+ * | payout pending, waiting_trader, any other | updatedAt                        | updatedAt      | (none)              |
+ *
+ * A payout's entry into the state it was created in happens once and keeps `id, status` on both
+ * sides (payoutCreationEntry): a new payout seen by both triggers is one change.
  * | order success, failed, disputed | (the document shows none on either side)  |                |                     |
  *
  * Where a side shows none of the fields, the key names what saw the change: the delivery
  * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
  * (its time) for the poll trigger. Such keys differ between the triggers, so a workflow fed by
  * both may get that change twice, never zero times: a lost refund is worse than a duplicate
- * item. States the document never shows twice (pending, waiting_trader, in_progress; an order's
- * created, in_progress, expired_*; deposits, whose states run in lifecycle order) keep
- * `id, status` and one key on both sides.
+ * item. Every payout state may come back (issue 50: a payout taken, released and taken again
+ * enters waiting_trader and in_progress twice; the document says "Other payout transitions: not
+ * shown"). States the document never shows twice (an order's created, in_progress, expired_*;
+ * deposits, whose states run in lifecycle order) keep `id, status` and one key on both sides.
  *
  * Keys are computed from the values the service sent, before the output gate: the gate never
  * changes an identifier (a key is one), so two records never share a key because of a mask.
  */
+/**
+ * A record's value as a key part, never from a rounded number: a JSON number past 2^53 that
+ * reached here as a number (not read through shared/transport/json.ts) names no record for sure,
+ * so it gives no key rather than another record's.
+ */
+function recordText(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+		return null;
+	}
+	return anyText(value);
+}
+
 export type ChangeRecord = 'order' | 'deposit' | 'payout' | 'card' | 'dispute' | 'balance';
 
 /** Where a record lives: the company's own lists, or one user wallet (by its externalId). */
@@ -105,6 +123,12 @@ export function pollSeen(polledAt: string): SeenBy {
 
 /** A state that can repeat, and the fields that can tell one entry into it from another, in order. */
 export const CHANGE_TIMES = {
+	// Issue 50: a payout taken, released and taken again enters waiting_trader and in_progress
+	// twice; the document shows no payout transition beyond its status list, so every payout
+	// state may come back.
+	'payout:pending': ['updatedAt'],
+	'payout:waiting_trader': ['updatedAt'],
+	'payout:in_progress': ['takenAt', 'updatedAt'],
 	'payout:success': ['completedAt', 'updatedAt'],
 	'payout:refunded': ['refundedAt', 'updatedAt'],
 	'payout:fail': ['updatedAt'],
@@ -124,8 +148,14 @@ function repeating(state: string): state is RepeatingState {
  * under its name, else what saw it; none for a state the document never shows twice.
  */
 export function whenParts(state: string, record: IDataObject, seen: SeenBy): string[] {
-	if (!repeating(state)) return [];
-	for (const name of CHANGE_TIMES[state]) {
+	// A payout status the document does not list may come back too.
+	const names: readonly string[] = repeating(state)
+		? CHANGE_TIMES[state]
+		: state.startsWith('payout:')
+			? ['updatedAt']
+			: [];
+	if (!repeating(state) && names.length === 0) return [];
+	for (const name of names) {
 		const value = recordText(record[name]);
 		if (value !== null) return [name, value];
 	}
@@ -138,8 +168,26 @@ export function payoutState(status: string, fundsReturned: boolean): string {
 }
 
 /**
+ * Whether a payout's body or record shows the entry into the state it was created in (pending or
+ * waiting_trader, never taken, completed or refunded): that entry happens once, so its key needs
+ * nothing to tell it from another, and both triggers give it the same key. A body or record that
+ * shows `updatedAt` tells it by `updatedAt` equal to `createdAt`; a record without it (the Payout
+ * record as the document shows it) by being the poll's first sighting of the payout (`first`).
+ */
+export function payoutCreationEntry(status: string, record: IDataObject, first?: boolean): boolean {
+	if (status !== 'pending' && status !== 'waiting_trader') return false;
+	for (const name of ['takenAt', 'completedAt', 'refundedAt']) {
+		if (recordText(record[name]) !== null) return false;
+	}
+	const updated = recordText(record.updatedAt);
+	if (updated !== null) return updated === recordText(record.createdAt);
+	return first === true;
+}
+
+/**
  * The parts of a payout's key: id and status, and `refunded` once the funds are back; then, with
- * the body or record (`record`), the time of the change (whenParts).
+ * the body or record (`record`), the time of the change (whenParts), but for the entry into the
+ * state the payout was created in (payoutCreationEntry; `first`: the poll's first sighting).
  */
 export function payoutParts(
 	id: string,
@@ -147,8 +195,10 @@ export function payoutParts(
 	fundsReturned: boolean,
 	record: IDataObject = {},
 	seen: SeenBy = null,
+	first?: boolean,
 ): string[] {
 	const base = fundsReturned ? [id, status, 'refunded'] : [id, status];
+	if (!fundsReturned && payoutCreationEntry(status, record, first)) return base;
 	const state = fundsReturned ? 'payout:refunded' : `payout:${status}`;
 	return [...base, ...whenParts(state, record, seen)];
 }

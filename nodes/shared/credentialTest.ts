@@ -1,17 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	IDataObject,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { IAuthenticateRuleResponseSuccessBody, ICredentialTestRequest } from 'n8n-workflow';
 
-import { gateLocation, gateText, learnFromAnswer, rememberCredential } from './gate';
-import { environmentLabel, environmentMismatch, environmentOf } from './transport/environment';
-import { networkFailure } from './transport/network';
-import { readServiceError } from './transport/serviceError';
 import { ENDPOINTS } from './contract/endpoints';
-import { isObject } from './contract/guards';
+import { ERROR_ACTIONS } from './transport/errorActions';
+import { ERROR_EXPLANATIONS } from './transport/errorCodes';
 
 /** The endpoint the credential test reads: any working key may read the company profile. */
 export const CREDENTIAL_TEST_PATH = ENDPOINTS.profile;
@@ -19,147 +10,71 @@ export const CREDENTIAL_TEST_PATH = ENDPOINTS.profile;
 /** How long the credential test waits for an answer. */
 const TEST_TIMEOUT_MS = 15_000;
 
-/** Name of the test in the nodes' `credentials[].testedBy` and `methods.credentialTest`. */
-export const CREDENTIAL_TEST_NAME = 'companyPaymentsApiTest';
+/** The errorCodes a key can get from reading the profile, each named in the dialog as the node names it. */
+export const TEST_ERROR_CODES = [
+	'INVALID_API_KEY',
+	'NO_COMPANY_MEMBERSHIP',
+	'COMPANY_INACTIVE',
+	'AUTH_REQUIRED',
+	'SESSION_INVALID',
+	'PERMISSION_DENIED',
+] as const;
 
-interface TestResponse {
-	statusCode: number;
-	body: unknown;
-}
+const WRONG_BASE_URL = `Nothing at this Base URL answers GET ${CREDENTIAL_TEST_PATH} like the Company Payments API (a web page, a redirect or another service answered): check the Base URL of the chosen Environment, including any path prefix such as /api`;
 
-function parse(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body) as unknown;
-	} catch {
-		return body;
-	}
-}
+/**
+ * What the dialog says for an error body of the service without one of TEST_ERROR_CODES, by the
+ * body's `statusCode` (the document's error body always carries it).
+ */
+export const TEST_STATUS_ANSWERS: Readonly<Record<number, string>> = {
+	401: 'The service rejected the API key (HTTP 401): it is unknown or was replaced, its member was removed, or the company is disabled. Paste the current key of a current member',
+	403: 'The API key may not read the company profile (HTTP 403). Operations allowed to this key will work; give its member more permissions, or use a company key',
+	404: WRONG_BASE_URL,
+	405: WRONG_BASE_URL,
+	429: 'Too many requests: the service asks to slow down; test again in a moment',
+	500: 'The service failed (HTTP 500); test again later',
+	502: 'The service or a proxy in front of it failed (HTTP 502); test again later',
+	503: 'The service is unavailable (HTTP 503); test again later',
+	504: 'The service did not answer a proxy in time (HTTP 504); test again later',
+};
 
-/** The service's error body has errorCode and/or statusCode; anything else is not this service. */
-function isServiceErrorBody(body: unknown): body is IDataObject {
-	return (
-		isObject(body) && (typeof body.errorCode === 'string' || typeof body.statusCode === 'number')
-	);
-}
-
-/** A failed test as the credential dialog shows it: through the gate, like every other door. */
-function error(message: string, run?: object): INodeCredentialTestResult {
-	return { status: 'Error', message: gateText(run, message) };
-}
-
-/** What the user should read for a non-2xx answer of the service, by errorCode then status. */
-export function explainTestAnswer(statusCode: number, body: unknown, where: string): string {
-	const info = readServiceError(statusCode, body);
-	const said = [
-		info.serviceMessage ? `Service message: ${info.serviceMessage}` : '',
-		info.requestId ? `Request ID: ${info.requestId}` : '',
-	]
-		.filter((part) => part !== '')
-		.join('. ');
-	const tail = said ? ` (${said})` : '';
-	switch (info.errorCode) {
-		case 'INVALID_API_KEY':
-			return `The API key is unknown to ${where} or was replaced: a company login or "regenerate key" makes the old key stop working. Paste the current key${tail}`;
-		case 'NO_COMPANY_MEMBERSHIP':
-			return `The member who owns this API key was removed from the company, so the key no longer works. Use the key of a current member${tail}`;
-		case 'COMPANY_INACTIVE':
-			return `The company of this API key is disabled. Contact the service's support to re-enable it${tail}`;
-		case 'AUTH_REQUIRED':
-			return `No API key reached the service: the request arrived without X-API-Key (a proxy in between may drop it)${tail}`;
-		case 'SESSION_INVALID':
-			return `The service took the key for an expired or malformed session token. Use an API key${tail}`;
-		case 'PERMISSION_DENIED':
-			return `The API key works, but lacks the permission ${info.required ?? '(not named)'} needed to read the company profile. Operations allowed to this key will work; give the member that permission or use a key with more permissions${tail}`;
-		default:
-			break;
-	}
-	if (!isServiceErrorBody(body) && (statusCode === 404 || statusCode === 405)) {
-		return `Nothing at this Base URL answers like the Company Payments API: GET ${CREDENTIAL_TEST_PATH} got HTTP ${statusCode} without the service's error body. Check the Base URL for ${where} (it includes any path prefix such as /api)`;
-	}
-	if (statusCode === 404) {
-		return `The service at this Base URL has no ${CREDENTIAL_TEST_PATH} (HTTP 404): the Base URL's path is probably wrong. Check the Base URL for ${where}${tail}`;
-	}
-	if (statusCode === 401) {
-		return `${where.charAt(0).toUpperCase()}${where.slice(1)} rejected the API key (HTTP 401): it is unknown or was replaced, its member was removed, or the company is disabled${tail}`;
-	}
-	if (statusCode === 403) {
-		return `The API key may not read the company profile (HTTP 403). Use a key with more permissions, or a company key${tail}`;
-	}
-	if (statusCode === 429)
-		return `Too many requests: the service asks to slow down; test again in a moment${tail}`;
-	if (statusCode >= 500) return `The service failed (HTTP ${statusCode}); test again later${tail}`;
-	return `The service answered HTTP ${statusCode} to GET ${CREDENTIAL_TEST_PATH}${tail}`;
+function rule(key: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+	return { type: 'responseSuccessBody', properties: { key, value, message } };
 }
 
 /**
- * The credential test behind the editor's "Test" button. n8n's own rule-based test shows only
- * generic texts here (n8n 2.8 applies `test.rules` only when the error carries the HTTP
- * response, and it does not), so the nodes name this function in `testedBy`. It checks the
- * fields first, then calls GET /auth/company/profile and says why it failed: unknown or
- * replaced key, removed member, disabled company, missing permission, wrong Base URL (404 or
- * not this service), nothing listening, host not found, TLS failure, timeout.
+ * The credential's test, run by n8n behind the editor's "Test" button: GET the company profile
+ * at the Base URL with the key the credential's `authenticate` sets, through n8n's own HTTP
+ * helpers; redirects are not followed, so the key never goes to another host.
+ *
+ * n8n applies a `test` request's status rules only when the failed request's error carries the
+ * HTTP response, which n8n 2.8.4 and 2.41.1 do not (they show "Authorization failed - please
+ * check your credentials"): so the request keeps every answer (`ignoreHttpStatusErrors`) and the
+ * rules read its body, which n8n hands them (`responseSuccessBody`, checked in order, the first
+ * match is the error): the service's errorCode, else its error body's statusCode, else a body
+ * that is no JSON at all (a web page, a redirect's empty body). Any other JSON object is taken
+ * as the profile.
  */
-export async function companyPaymentsApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data: ICredentialDataDecryptedObject = credential.data ?? {};
-	// The test's own run: what its answer names as a secret is known to its message only.
-	const run = {};
-	rememberCredential(data, run);
-	const raw = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	let url: URL;
-	try {
-		url = new URL(raw);
-	} catch {
-		return error(
-			`Base URL must be an http(s) URL such as https://payments.example.com/api, got "${raw}"`,
-		);
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return error(`Base URL must start with http:// or https://, got "${raw}"`);
-	}
-	const environment = environmentOf(data.environment);
-	const mismatch = environmentMismatch(environment, url);
-	if (mismatch) return error(mismatch);
-	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
-	if (apiKey === '') return error('API Key is empty: paste the company or member API key');
-
-	const baseUrl = raw.replace(/\/+$/, '');
-	const where = `the ${environmentLabel(environment)} service at ${baseUrl}`;
-	let response: TestResponse;
-	try {
-		// The test context's only HTTP helper is the deprecated `request`; fetch is what remains.
-		// Redirects are not followed, so the key is never sent on to another host.
-		const answer = await fetch(`${baseUrl}${CREDENTIAL_TEST_PATH}`, {
-			method: 'GET',
-			headers: { 'X-API-Key': apiKey, Accept: 'application/json' },
-			redirect: 'manual',
-			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-		});
-		response = { statusCode: answer.status, body: await answer.text() };
-		learnFromAnswer(run, response.body);
-		const location = answer.headers.get('location');
-		if (answer.status >= 300 && answer.status < 400) {
-			return error(
-				`The Base URL redirects (HTTP ${answer.status}${location ? ` to ${gateLocation(run, location)}` : ''}) instead of answering: enter the address the service answers at directly, for ${where}`,
-				run,
-			);
-		}
-	} catch (failed) {
-		const failure = networkFailure(failed);
-		const code = failure.code ? ` [${failure.code}]` : '';
-		return error(`Could not reach ${where}: ${failure.explanation}${code}`);
-	}
-	const body = parse(response.body);
-	if (response.statusCode >= 200 && response.statusCode < 300) {
-		if (!isObject(body)) {
-			return error(
-				`The Base URL answers, but not like the Company Payments API: GET ${CREDENTIAL_TEST_PATH} returned no JSON object. Check the Base URL for ${where}`,
-			);
-		}
-		return { status: 'OK', message: `Connected to ${where}` };
-	}
-	return error(explainTestAnswer(response.statusCode, body, where), run);
-}
+export const CREDENTIAL_TEST: ICredentialTestRequest = {
+	request: {
+		baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+		url: CREDENTIAL_TEST_PATH,
+		method: 'GET',
+		headers: { Accept: 'application/json' },
+		json: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: TEST_TIMEOUT_MS,
+	},
+	rules: [
+		...TEST_ERROR_CODES.map((code) =>
+			rule('errorCode', code, `${code}: ${ERROR_EXPLANATIONS[code]}. ${ERROR_ACTIONS[code]}`),
+		),
+		...Object.entries(TEST_STATUS_ANSWERS).map(([status, message]) =>
+			rule('statusCode', Number(status), message),
+		),
+		// A body n8n could not read as JSON reaches the rules as a string (lodash `get` reads the
+		// string's constructor): a web page, a proxy's error page or a redirect's empty body.
+		rule('constructor.name', 'String', WRONG_BASE_URL),
+	],
+};

@@ -189,6 +189,13 @@ export const GENERATED_CHOICES = Object.freeze({
 		idField: ['id', '<event name>'],
 		disputeReason: ['as sent', 'normalised'],
 	},
+	/** The data dimensions of issue 50, drawn by generatedData.mjs (drawDataDimensions). */
+	data: {
+		unknownFields: 'extraFields 1..3 secret fields per secret-bearing record, a PIN as a number',
+		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
+		numbersForText: 'numericRequisite, numericExternalId',
+		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
+	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,
 });
@@ -715,3 +722,7 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 		close: () => trap.close(),
 	};
 }
+
+// Data dimensions (issue 50: extra secret fields, numbers past 2^53, escaped secrets, states
+// visited twice, a key regeneration mid-stream), drawn per seed in their own module.
+export { drawDataDimensions, generatedData } from './generatedData.mjs';

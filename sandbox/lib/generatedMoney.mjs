@@ -16,7 +16,7 @@
 //   moneyLoss       how often a money write's answer is lost, before or after the service acted;
 //   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
 //                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
-//                   a refusal an item's own earlier payout causes (issue 50.7).
+//                   a refusal an item's own earlier payout causes (r1-money-resend F7).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.

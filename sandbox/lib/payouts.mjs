@@ -107,8 +107,9 @@ function eventPayload(p) {
 	};
 }
 
-function touchAndEmit(sb, payout, event = 'payout.status_changed') {
-	payout.updatedAt = sb.clock.iso();
+function touchAndEmit(sb, payout, event = 'payout.status_changed', { created = false } = {}) {
+	// A new payout's event is stamped with its creation time (createdAt = updatedAt).
+	payout.updatedAt = created ? payout.createdAt : sb.clock.iso();
 	const payload = eventPayload(payout);
 	// Profile choice `repeatTransitions: sharedTimes`: the events also carry the record's refundedAt.
 	if ((sb.profile.repeatTransitions ?? 'documented') === 'sharedTimes') {
@@ -199,7 +200,7 @@ export function createPayout(sb, company, input) {
 	};
 	debit(sb, company, chargedUsdt, 'payout_charge', payout.id);
 	sb.state.payouts.set(payout.id, payout);
-	touchAndEmit(sb, payout);
+	touchAndEmit(sb, payout, undefined, { created: true });
 	return payout;
 }
 

@@ -78,7 +78,7 @@ describe(`the companion without the core package, n8n ${N8N_VERSION}`, () => {
 	before(async () => {
 		folder = createUserFolder('n8n-cp-companion-alone-');
 		installPackage(folder, COMPANION);
-		redis = await startRedis({ dir: path.join(folder, 'redis') });
+		redis = await startRedis({ dir: path.join(folder, 'redis'), appendonly: true });
 		n8n = await startN8n({ userFolder: folder });
 	});
 
@@ -125,7 +125,7 @@ describe(`both packages, n8n ${N8N_VERSION}`, () => {
 		folder = createUserFolder('n8n-cp-companion-both-');
 		installPackage(folder);
 		installPackage(folder, COMPANION);
-		redis = await startRedis({ dir: path.join(folder, 'redis') });
+		redis = await startRedis({ dir: path.join(folder, 'redis'), appendonly: true });
 		sandbox = await startSandbox({ webhookSecret: SECRET });
 		credentials = await importCredentials(folder, [
 			{
@@ -181,6 +181,33 @@ describe(`both packages, n8n ${N8N_VERSION}`, () => {
 		assert.equal(ok.status, 'OK', JSON.stringify(ok));
 		const closed = await test(await freePort());
 		assert.equal(closed.status, 'Error', JSON.stringify(closed));
+		// n8n runs one test per credential type: for its own `redis` type, n8n 2.8.4 runs its
+		// Redis node's (PING), not the companion's. What the companion checks, activation says.
+		process.stderr.write(`[companion] the Redis credential's Test: ${ok.message}\n`);
+	});
+
+	test('activation checks the Redis: a missing database is refused, naming it', async () => {
+		const [owner] = credentials;
+		const missingDb = await n8n.rest('POST', '/credentials', {
+			name: 'Redis db 99',
+			type: 'redis',
+			data: { host: '127.0.0.1', port: redis.port, database: 99, password: '', ssl: false },
+		});
+		let refusal;
+		try {
+			await createWorkflow(
+				n8n,
+				queueWorkflow(uuid(), {
+					...credentialRef(owner),
+					redis: { id: missingDb.id, name: missingDb.name },
+				}),
+				{ activate: true },
+			);
+		} catch (error) {
+			refusal = error.message;
+		}
+		assert.match(refusal ?? '', /database 99 does not exist in this Redis/, refusal);
+		process.stderr.write(`[companion] activation with database 99: ${refusal}\n`);
 	});
 
 	test('a signed delivery runs once; the same delivery again is answered as a duplicate', async () => {

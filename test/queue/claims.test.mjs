@@ -53,7 +53,13 @@ function triggerWorkflow(owner, redisCredential, webhookId) {
 			CORE_ONLY ? NODE_TYPES.trigger : QUEUE_TRIGGER,
 			2,
 			0,
-			{ events: ['*'], routeByEvent: false, registerWebhook: false, options: {} },
+			{
+				events: ['*'],
+				routeByEvent: false,
+				registerWebhook: false,
+				// The claims' Redis here keeps nothing across a restart (the restart case).
+				options: CORE_ONLY ? {} : { redisWithoutPersistence: true },
+			},
 			{
 				webhookId,
 				credentials: {

@@ -349,7 +349,7 @@ before(async () => {
 	queueSandbox = await stack.service(startSandbox({ webhookSecret: SECRET }));
 	claimsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-queue-claims-'));
 	stack.onStop(() => fs.rmSync(claimsDir, { recursive: true, force: true }));
-	claimsRedis = await stack.service(startRedis({ dir: path.join(claimsDir, 'redis') }));
+	claimsRedis = await stack.service(startRedis({ dir: path.join(claimsDir, 'redis'), appendonly: true }));
 	regularSandbox = await stack.service(startSandbox({ webhookSecret: SECRET }));
 	const data = { webhookSecret: SECRET };
 	const credentialsFor = (sandbox) => [

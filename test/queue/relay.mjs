@@ -1,75 +1,168 @@
-// A TCP relay on 127.0.0.1 in front of Redis that can delay one command, or the answer to it,
-// the way a slow network does: bytes keep their order in each direction, so everything sent
-// after a delayed command waits behind it (and every answer after a delayed answer).
+// A TCP relay on 127.0.0.1 in front of Redis that can delay, hold or cut one command or the answer
+// to it, the way a slow or breaking network does, and refuse or swallow new connections for a
+// while (a slow reconnect). Bytes keep their order in each direction, so everything sent after a
+// delayed command waits behind it (and every answer after a delayed answer).
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * @param {{ port: number }} target the Redis to relay to
- * @returns {Promise<{ port: number, delayNext: (options: { match: string, delayMs: number,
- *   what: 'command' | 'answer' }) => Promise<void>, close: () => Promise<void> }>}
- *   `delayNext` arms the relay for the next command whose bytes contain `match`; its promise
- *   settles when the delayed bytes have been passed on.
+ * @param {{ port: number }} target the Redis to relay to (its port may change: `retarget`)
+ * @returns {Promise<{
+ *   port: number,
+ *   delayNext: (options: { match: string, delayMs: number, what: 'command' | 'answer' }) => Promise<void>,
+ *   armNext: (options: { match: string, what: 'command' | 'answer', action: 'delay' | 'hold' | 'cut',
+ *     delayMs?: number, nth?: number }) => { passed: Promise<string>, release: () => void },
+ *   block: (options: { mode: 'refuse' | 'swallow', ms: number }) => void,
+ *   cutAll: () => void,
+ *   retarget: (port: number) => void,
+ *   close: () => Promise<void> }>}
+ *   `armNext` arms the relay for the nth next command whose bytes contain `match`: `delay` passes
+ *   it (or its answer) on after delayMs; `hold` keeps it until `release()` or until the
+ *   connection is cut; `cut` destroys the connection before the command reaches Redis, or after
+ *   Redis answered it and before the answer reaches the client. `passed` settles with what
+ *   happened ('passed', 'cut' or 'closed'). `block` refuses (closes at once) or swallows (accepts,
+ *   never connects on, never answers) connections made in the next ms.
  */
 export async function startRelay(target) {
 	const sockets = new Set();
+	const pairs = new Set();
+	let targetPort = target.port;
 	let armed;
+	let blocked;
 	const server = net.createServer((client) => {
-		const upstream = net.connect(target.port, '127.0.0.1');
 		sockets.add(client);
+		if (blocked && Date.now() < blocked.until) {
+			if (blocked.mode === 'refuse') {
+				client.destroy();
+				sockets.delete(client);
+				return;
+			}
+			// Swallowed: accepted, never answered, until the block ends (then cut).
+			client.on('error', () => undefined);
+			const left = blocked.until - Date.now();
+			setTimeout(() => {
+				client.destroy();
+				sockets.delete(client);
+			}, left).unref();
+			return;
+		}
+		const upstream = net.connect(targetPort, '127.0.0.1');
 		sockets.add(upstream);
 		let toServer = Promise.resolve();
 		let toClient = Promise.resolve();
-		let holdNextAnswer;
+		let answerRule;
+		let closed = false;
+		const pair = {
+			end() {
+				if (closed) return;
+				closed = true;
+				client.destroy();
+				upstream.destroy();
+				sockets.delete(client);
+				sockets.delete(upstream);
+				pairs.delete(pair);
+				for (const rule of pair.rules) rule.settle('closed');
+			},
+			rules: new Set(),
+		};
+		pairs.add(pair);
+		const waitFor = (rule) =>
+			rule.action === 'hold'
+				? rule.released
+				: rule.action === 'delay'
+					? sleep(rule.delayMs ?? 0)
+					: Promise.resolve();
 		client.on('data', (chunk) => {
-			let hold = 0;
 			const rule = armed;
-			if (rule && chunk.includes(rule.match)) {
+			if (rule && chunk.includes(rule.match) && --rule.nth <= 0) {
 				armed = undefined;
-				if (rule.what === 'command') hold = rule.delayMs;
-				else holdNextAnswer = rule;
+				pair.rules.add(rule);
 				if (rule.what === 'command') {
 					toServer = toServer.then(async () => {
-						await sleep(hold);
+						if (rule.action === 'cut') {
+							rule.settle('cut');
+							pair.end();
+							return;
+						}
+						await waitFor(rule);
+						if (closed) return;
 						upstream.write(chunk);
-						rule.passed();
+						rule.settle('passed');
 					});
 					return;
 				}
+				answerRule = rule;
 			}
 			toServer = toServer.then(() => {
-				upstream.write(chunk);
+				if (!closed) upstream.write(chunk);
 			});
 		});
 		upstream.on('data', (chunk) => {
-			const rule = holdNextAnswer;
-			holdNextAnswer = undefined;
+			const rule = answerRule;
+			answerRule = undefined;
 			toClient = toClient.then(async () => {
-				if (rule) await sleep(rule.delayMs);
+				if (rule?.action === 'cut') {
+					rule.settle('cut');
+					pair.end();
+					return;
+				}
+				if (rule) await waitFor(rule);
+				if (closed) return;
 				client.write(chunk);
-				if (rule) rule.passed();
+				if (rule) rule.settle('passed');
 			});
 		});
-		const end = () => {
-			client.destroy();
-			upstream.destroy();
-			sockets.delete(client);
-			sockets.delete(upstream);
-		};
-		client.on('error', end);
-		upstream.on('error', end);
-		client.on('close', end);
-		upstream.on('close', end);
+		client.on('error', pair.end);
+		upstream.on('error', pair.end);
+		client.on('close', pair.end);
+		upstream.on('close', pair.end);
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+	function armNext({ match, what, action, delayMs, nth = 1 }) {
+		let settle;
+		const passed = new Promise((resolve) => (settle = resolve));
+		let release;
+		const released = new Promise((resolve) => (release = resolve));
+		let done = false;
+		armed = {
+			match: Buffer.from(match),
+			what,
+			action,
+			delayMs,
+			nth,
+			released,
+			settle(how) {
+				if (done) return;
+				done = true;
+				settle(how);
+			},
+		};
+		return { passed, release };
+	}
+
 	return {
 		port: server.address().port,
-		delayNext({ match, delayMs, what }) {
-			return new Promise((resolve) => {
-				armed = { match: Buffer.from(match), delayMs, what, passed: resolve };
-			});
+		armNext,
+		async delayNext({ match, delayMs, what }) {
+			await armNext({ match, what, action: 'delay', delayMs }).passed;
+		},
+		disarm() {
+			if (armed) armed.settle('disarmed');
+			armed = undefined;
+		},
+		block({ mode, ms }) {
+			blocked = { mode, until: Date.now() + ms };
+		},
+		cutAll() {
+			for (const pair of [...pairs]) pair.end();
+		},
+		retarget(port) {
+			targetPort = port;
 		},
 		async close() {
+			armed = undefined;
+			for (const pair of [...pairs]) pair.end();
 			for (const socket of sockets) socket.destroy();
 			await new Promise((resolve) => server.close(resolve));
 		},

@@ -20,7 +20,7 @@ export function seedWhere(predicate, what) {
  * helper (here fetch, following no redirect, as the package asks).
  */
 export function editorContext(sandbox) {
-	return {
+	const context = {
 		getNode: () => ({
 			name: 'Company Payments',
 			type: 'n8n-nodes-company-payments.companyPayments',
@@ -51,8 +51,17 @@ export function editorContext(sandbox) {
 					statusCode: res.status,
 				};
 			},
+			/** n8n's helper for a generic credential: the credential's X-API-Key set, then sent. */
+			async httpRequestWithAuthentication(_type, options, additional) {
+				const data = additional?.credentialsDecrypted?.data ?? { apiKey: sandbox.keys.owner };
+				return await context.helpers.httpRequest({
+					...options,
+					headers: { ...options.headers, 'X-API-Key': String(data.apiKey ?? '') },
+				});
+			},
 		},
 	};
+	return context;
 }
 
 /** Starts a sandbox on a free loopback port; the caller closes it (usually in an after hook). */

@@ -46,7 +46,7 @@ if (BREAK === 'fingerprint') {
 	resolve.bindingProblem = async (ctx, i, raw, sent) =>
 		realProblem(ctx, i, raw, { ...sent, company: 'cf1-any' });
 }
-// The refusals an item's own earlier payout causes read as refusals again (issue 50.7).
+// The refusals an item's own earlier payout causes read as refusals again (r1-money-resend F7).
 if (BREAK === 'resent')
 	dist('nodes/CompanyPayments/payout/create.operation.js').create.money.resentRefusals = [];
 if (BREAK === 'company')
@@ -254,7 +254,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		}
 		check(moved(company.id, extA) <= 1, `A: paid ${moved(company.id, extA)} times`);
 
-		// Case D (issue 50.7): a payout whose answer may be lost, run again from a new process
+		// Case D (r1-money-resend F7): a payout whose answer may be lost, run again from a new process
 		// with its Idempotency Key and External ID (the user re-runs the execution), while the
 		// service may refuse a requisite it paid out to a moment ago (requisiteCooldown): a refusal
 		// its own first payout causes is never not_paid.

@@ -7,7 +7,6 @@
 // description, stack, context, cause, the response n8n keeps), hints and log lines. A field a
 // user asked to see in full (Reveal) is the one thing read past, and only that field.
 import type {
-	ICredentialTestFunctions,
 	IDataObject,
 	INode,
 	INodeExecutionData,
@@ -24,7 +23,7 @@ import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigg
 import { PROPERTIES as POLL_PROPERTIES } from '../../nodes/CompanyPaymentsPollTrigger/description';
 import { revealedFields } from '../../nodes/shared/gate';
 import type { FakeContext } from './helpers/n8n';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, createContext, runCredentialTest } from './helpers/n8n';
 import { createPollContext } from './helpers/poll';
 import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
 
@@ -515,13 +514,7 @@ describe('credential test', () => {
 	it.each(Object.keys(ANSWERS))('answered with %s: no canary in its message', async (kind) => {
 		counted.cases++;
 		serve(ANSWERS[kind]);
-		const method = new CompanyPayments().methods.credentialTest.companyPaymentsApiTest;
-		const result = await method.call({} as ICredentialTestFunctions, {
-			id: '1',
-			name: 'Company Payments account',
-			type: 'companyPaymentsApi',
-			data: CREDENTIALS,
-		});
+		const result = await runCredentialTest(CREDENTIALS);
 		const readable: Array<[string, string]> = [];
 		texts(result, 'credential test', readable);
 		expect(leaks(readable)).toEqual([]);

@@ -278,7 +278,7 @@ describe('card.request', () => {
 		});
 		// Its own earlier attempt (a re-run) may have taken it: unknown, never not paid (issue 49.2).
 		expect(error.message).toMatch(/^OUTCOME_UNKNOWN: .*CARD_EXTERNAL_ID_TAKEN/);
-		expect(error.context.paymentOutcome).toBe('unknown');
+		expect((error.context as { paymentOutcome?: unknown } | undefined)?.paymentOutcome).toBe('unknown');
 		expect(error.httpCode).toBe('409');
 	});
 
@@ -469,7 +469,7 @@ describe('card.getSensitiveData', () => {
 			(p) => p.displayOptions?.show?.operation?.[0] === 'getSensitiveData',
 		);
 		const notice = forOperation.find((p) => p.type === 'notice');
-		expect(notice?.displayName).toContain('full card number and CVV');
+		expect(notice?.displayName).toContain('card number and CVV are stored with the execution');
 		expect(notice?.displayName).toContain('execution');
 		const mask = forOperation.find((p) => p.name === 'maskSensitiveData');
 		expect(mask).toMatchObject({

@@ -35,11 +35,12 @@ describe('the companion trigger', () => {
 
 	it("takes the core's API credential and n8n's redis credential, each with its test", () => {
 		expect(queue.credentials).toEqual([
-			{ name: 'companyPaymentsApi', required: true, testedBy: 'companyPaymentsApiTest' },
+			// The API credential is tested by its own `test` request (credentials/).
+			{ name: 'companyPaymentsApi', required: true },
 			{ name: 'redis', required: true, testedBy: 'companyPaymentsRedisTest' },
 		]);
 		const tests = new CompanyPaymentsQueueTrigger().methods.credentialTest;
-		expect(Object.keys(tests).sort()).toEqual(['companyPaymentsApiTest', 'companyPaymentsRedisTest']);
+		expect(Object.keys(tests).sort()).toEqual(['companyPaymentsRedisTest']);
 	});
 
 	it("is the core's description otherwise: same versions, webhooks, outputs and parameters", () => {
@@ -47,13 +48,17 @@ describe('the companion trigger', () => {
 		expect(queue.webhooks).toEqual(core.webhooks);
 		expect(queue.outputs).toEqual(core.outputs);
 		expect(queue.properties.map((p) => p.name)).toEqual(core.properties.map((p) => p.name));
-		// The store size bounds the static data, which the companion does not use.
-		expect(optionNames(queue.properties)).toEqual(
-			optionNames(core.properties).filter((name) => name !== 'dedupMaxEntries'),
+		// The store size bounds the static data, which the companion does not use; it adds the
+		// acceptance of a Redis without persistence.
+		expect(optionNames(queue.properties).sort()).toEqual(
+			[
+				...optionNames(core.properties).filter((name) => name !== 'dedupMaxEntries'),
+				'redisWithoutPersistence',
+			].sort(),
 		);
 		const notice = (d: typeof core) =>
 			d.properties.find((p) => p.name === 'queueModeNotice')?.displayName;
-		expect(notice(core)).toMatch(/can start two executions/);
+		expect(notice(core)).toMatch(/can start twice/);
 		expect(notice(queue)).toMatch(/exactly one starts it/);
 	});
 

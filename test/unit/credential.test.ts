@@ -1,10 +1,16 @@
-import type { ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type { INodeCredentialTestResult } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPaymentsApi } from '../../credentials/CompanyPaymentsApi.credentials';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
-import { authenticate } from './helpers/n8n';
+import {
+	CREDENTIAL_TEST,
+	CREDENTIAL_TEST_PATH,
+	TEST_ERROR_CODES,
+	TEST_STATUS_ANSWERS,
+} from '../../nodes/shared/credentialTest';
+import { authenticate, runCredentialTest } from './helpers/n8n';
 
 const BASE = 'https://payments.example.com/api';
 const KEY = 'sk_dummy_credential_test_0123456789';
@@ -45,169 +51,121 @@ describe('credential companyPaymentsApi', () => {
 		expect(fields.previousWebhookSecret.description).toMatch(/until you clear it/);
 	});
 
-	it('sends the key as X-API-Key', () => {
-		const options = authenticate({ url: 'https://x.test/orders' }, { apiKey: 'sk_dummy_key' });
-		expect(options.headers).toEqual({ 'X-API-Key': 'sk_dummy_key' });
+	it('sends the key as X-API-Key', async () => {
+		const options = await authenticate(
+			{ url: 'https://x.test/orders', headers: { Accept: 'application/json' } },
+			{ apiKey: 'sk_dummy_key' },
+		);
+		expect(options.headers).toEqual({ Accept: 'application/json', 'X-API-Key': 'sk_dummy_key' });
 	});
 
-	it('leaves the test to the nodes: a `test` request would take precedence in n8n and show generic texts', () => {
-		expect((credential as { test?: unknown }).test).toBeUndefined();
+	it('is tested by its own `test` request through n8n, no node-side test function', () => {
+		expect(credential.test).toBe(CREDENTIAL_TEST);
 		for (const node of [new CompanyPayments(), new CompanyPaymentsTrigger()]) {
 			expect(node.description.credentials).toEqual([
-				{ name: 'companyPaymentsApi', required: true, testedBy: 'companyPaymentsApiTest' },
+				{ name: 'companyPaymentsApi', required: true },
 			]);
-			expect(typeof node.methods?.credentialTest?.companyPaymentsApiTest).toBe('function');
+			const methods = node.methods as { credentialTest?: object } | undefined;
+			expect(methods?.credentialTest ?? {}).toEqual({});
 		}
 		expect(new CompanyPayments().description.usableAsTool).toBe(true);
 	});
 });
 
 describe('credential test: says why, the way the editor shows it', () => {
-	const context = {} as ICredentialTestFunctions;
-
-	async function test(
-		data: Record<string, string> = {},
-	): Promise<INodeCredentialTestResult & { message: string }> {
-		const method = new CompanyPayments().methods.credentialTest.companyPaymentsApiTest;
-		const result = await method.call(context, {
-			id: '1',
-			name: 'Company Payments account',
-			type: 'companyPaymentsApi',
-			data: { environment: 'production', baseUrl: BASE, apiKey: KEY, ...data },
+	async function test(data: Record<string, string> = {}): Promise<INodeCredentialTestResult> {
+		const result = await runCredentialTest({
+			environment: 'production',
+			baseUrl: BASE,
+			apiKey: KEY,
+			...data,
 		});
 		// Whatever it says, it never repeats the key.
 		expect(result.message).not.toContain(KEY);
-		return result as INodeCredentialTestResult & { message: string };
+		return result;
 	}
 
-	function answer(status: number, body: unknown) {
+	function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
 		nock('https://payments.example.com', { reqheaders: { 'x-api-key': KEY } })
 			.get(PROFILE)
-			.reply(status, body as nock.Body);
+			.reply(status, body as nock.Body, headers);
 	}
 
-	const errorBody = (statusCode: number, errorCode: string, extra: object = {}) => ({
-		statusCode,
-		errorCode,
-		message: 'Ошибка',
-		requestId: `req-${errorCode}`,
-		...extra,
-	});
-
-	it('OK with the profile, the key sent as X-API-Key', async () => {
+	it('OK with the profile, the key sent as X-API-Key to the Base URL (trailing slash or not)', async () => {
 		answer(200, { id: 'company-1', webhookUrl: null });
-		expect(await test()).toEqual({
-			status: 'OK',
-			message: `Connected to the Production service at ${BASE}`,
-		});
+		expect((await test()).status).toBe('OK');
+		answer(200, { id: 'company-1', webhookUrl: null });
+		expect((await test({ baseUrl: `${BASE}/ ` })).status).toBe('OK');
 	});
 
 	it.each([
-		['INVALID_API_KEY', 401, /unknown to the Production service .* or was replaced/],
-		['NO_COMPANY_MEMBERSHIP', 401, /member who owns this API key was removed/],
-		['COMPANY_INACTIVE', 401, /company of this API key is disabled/],
-		['AUTH_REQUIRED', 401, /No API key reached the service/],
+		[
+			'INVALID_API_KEY',
+			401,
+			/^INVALID_API_KEY: The API key is unknown or was replaced.*Put the current key/,
+		],
+		['NO_COMPANY_MEMBERSHIP', 401, /^NO_COMPANY_MEMBERSHIP: .*Use the key of a current member/],
+		['COMPANY_INACTIVE', 401, /^COMPANY_INACTIVE: The company is disabled/],
+		['AUTH_REQUIRED', 401, /^AUTH_REQUIRED: /],
+		['PERMISSION_DENIED', 403, /^PERMISSION_DENIED: The API key lacks a permission/],
 	])('%s (HTTP %i) is named for what it means', async (code, status, expected) => {
-		answer(status, errorBody(status, code));
+		answer(status, { statusCode: status, errorCode: code, message: 'Ошибка', requestId: 'r-1' });
 		const result = await test();
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(expected);
-		expect(result.message).toContain(`Request ID: req-${code}`);
-		expect(result.message).toContain('Service message: Ошибка');
-	});
-
-	it('a 401 without errorCode lists the possible causes', async () => {
-		answer(401, { statusCode: 401, message: 'Unauthorized' });
-		expect((await test()).message).toMatch(
-			/rejected the API key \(HTTP 401\): it is unknown or was replaced, its member was removed, or the company is disabled/,
-		);
-	});
-
-	it('a missing permission is named', async () => {
-		answer(403, errorBody(403, 'PERMISSION_DENIED', { required: 'company.read' }));
-		expect((await test()).message).toMatch(
-			/The API key works, but lacks the permission company\.read/,
-		);
-	});
-
-	it('a wrong Base URL: 404 from something that is not this service', async () => {
-		answer(404, '<html><body>Not Found</body></html>');
-		expect((await test()).message).toMatch(
-			/^Nothing at this Base URL answers like the Company Payments API: GET \/auth\/company\/profile got HTTP 404/,
-		);
-	});
-
-	it('a wrong Base URL path: the service itself answers 404', async () => {
-		answer(404, { statusCode: 404, errorCode: 'NOT_FOUND', message: 'Cannot GET' });
-		expect((await test()).message).toMatch(/has no \/auth\/company\/profile \(HTTP 404\)/);
-	});
-
-	it('a wrong Base URL: a web page that answers 200 to everything', async () => {
-		answer(200, '<!doctype html><title>Welcome</title>');
-		expect((await test()).message).toMatch(
-			/answers, but not like the Company Payments API: GET \/auth\/company\/profile returned no JSON object/,
-		);
-	});
-
-	it('a redirect is reported, not followed with the key', async () => {
-		nock('https://payments.example.com')
-			.get(PROFILE)
-			.reply(301, '', { Location: 'https://elsewhere.example.net/login' });
-		expect((await test()).message).toMatch(
-			/redirects \(HTTP 301 to https:\/\/elsewhere\.example\.net\/login\)/,
-		);
 	});
 
 	it.each([
 		[
-			'ECONNREFUSED',
-			'connect ECONNREFUSED',
-			/nothing is listening at this address \(connection refused\) \[ECONNREFUSED\]/,
+			401,
+			/rejected the API key \(HTTP 401\): it is unknown or was replaced, its member was removed/,
 		],
-		['ENOTFOUND', 'getaddrinfo ENOTFOUND payments.example.com', /host name could not be resolved/],
-		['CERT_HAS_EXPIRED', 'certificate has expired', /secure connection \(TLS\) failed/],
-		['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', /secure connection \(TLS\) failed/],
-		['', 'bad port', /the port is one that HTTP clients refuse to connect to/],
-	])('no HTTP answer, %s: says so', async (code, message, expected) => {
-		nock('https://payments.example.com').get(PROFILE).replyWithError({ code, message });
+		[403, /may not read the company profile \(HTTP 403\)/],
+		[
+			404,
+			/Nothing at this Base URL answers GET \/auth\/company\/profile like the Company Payments API/,
+		],
+		[429, /Too many requests/],
+		[500, /The service failed \(HTTP 500\)/],
+		[503, /unavailable \(HTTP 503\)/],
+	])("the service's HTTP %i without a known errorCode is explained", async (status, expected) => {
+		answer(status, { statusCode: status, error: 'X', message: 'Ошибка' });
 		const result = await test();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(
-			/^Could not reach the Production service at https:\/\/payments\.example\.com\/api: /,
-		);
 		expect(result.message).toMatch(expected);
 	});
 
-	it.each([
-		[{ baseUrl: 'payments.example.com' }, /Base URL must be an http\(s\) URL/],
-		[
-			{ baseUrl: 'http://payments.example.com/api' },
-			/Production but the Base URL http:\/\/payments\.example\.com is not https/,
-		],
-		[
-			{ baseUrl: 'https://127.0.0.1:3000' },
-			/Production but the Base URL https:\/\/127\.0\.0\.1:3000 is this machine/,
-		],
-		[
-			{ baseUrl: 'https://staging.payments.example.com' },
-			/Production but the Base URL .* names "staging"/,
-		],
-		[
-			{ environment: 'staging', baseUrl: 'https://api-prod.payments.example.com' },
-			/Staging but the Base URL .* names "prod"/,
-		],
-		[{ apiKey: '  ' }, /API Key is empty/],
-	])('fields that cannot work are refused before any request: %j', async (data, expected) => {
-		const result = await test(data);
+	it('a web page (a wrong Base URL) is not taken for the service', async () => {
+		answer(404, '<html><body>Not Found</body></html>', { 'Content-Type': 'text/html' });
+		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+		answer(200, '<!doctype html><title>Welcome</title>', { 'Content-Type': 'text/html' });
+		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+	});
+
+	it('a redirect is not followed with the key, and not taken for the service', async () => {
+		answer(301, '', { Location: 'https://elsewhere.example.net/login' });
+		const result = await test();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(expected);
+		expect(result.message).toMatch(/a redirect or another service answered/);
 	});
 
-	it('Staging accepts a local http address (the sandbox, a tunnel)', async () => {
-		nock('http://127.0.0.1:4010').get('/auth/company/profile').reply(200, { id: 'c' });
-		expect(await test({ environment: 'staging', baseUrl: 'http://127.0.0.1:4010' })).toEqual({
-			status: 'OK',
-			message: 'Connected to the Staging service at http://127.0.0.1:4010',
-		});
+	it('the errorCode rules come first, one message per errorCode', () => {
+		const rules = (CREDENTIAL_TEST.rules ?? []).map(
+			(rule) => rule.properties as { key?: string; value: unknown; message: string },
+		);
+		const codes = rules.filter((rule) => rule.key === 'errorCode').map((rule) => rule.value);
+		expect(codes).toEqual([...TEST_ERROR_CODES]);
+		const firstStatus = rules.findIndex((rule) => rule.key === 'statusCode');
+		expect(rules.slice(0, firstStatus).every((rule) => rule.key === 'errorCode')).toBe(true);
+		expect(new Set(rules.slice(0, firstStatus).map((rule) => rule.message)).size).toBe(
+			codes.length,
+		);
+	});
+
+	it('reads the profile, keeps every answer for the rules, follows no redirect', () => {
+		expect(CREDENTIAL_TEST.request.url).toBe(CREDENTIAL_TEST_PATH);
+		expect(CREDENTIAL_TEST.request.disableFollowRedirect).toBe(true);
+		expect(CREDENTIAL_TEST.request.ignoreHttpStatusErrors).toBe(true);
+		expect(Object.keys(TEST_STATUS_ANSWERS).length).toBeGreaterThan(0);
 	});
 });

@@ -121,7 +121,6 @@ describe('F7: a card number the run knows by value (no checksum), grouped and UR
 			const run = {};
 			openRun(run);
 			learnFromRequest(run, {
-				method: 'POST',
 				path: '/payouts',
 				body: { requisiteType: 'card', requisite: KNOWN, amountRub: 1000 },
 			});

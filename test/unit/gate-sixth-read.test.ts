@@ -64,7 +64,8 @@ describe('identifiers come out byte-exact', () => {
 		expect(output[0].json.id).toBe(id);
 		expect(output[0].json.comment).toBe(`Payout ${id} paid`);
 		const [tool] = await runTool({
-			parameters: { resource: 'payout', operation: 'get', payoutId: id },
+			// The whole record (Simplify off), whose comment names the ID.
+			parameters: { resource: 'payout', operation: 'get', payoutId: id, compactOutput: false },
 		});
 		expect(tool.id).toBe(id);
 		expect(JSON.stringify(tool)).toContain(`Payout ${id} paid`);
@@ -105,13 +106,13 @@ describe('identifiers come out byte-exact', () => {
 		expect(second.item?.changeKey).toBe(`payout:company:${LUHN_IDS[1]}:success:${completed}`);
 	});
 
-	it('a payout ID sent as a JSON number: the same number, and in the raw body as sent', async () => {
+	it('a payout ID sent as a JSON number: its digits as text (issue 50), and in the raw body as sent', async () => {
 		const raw = `{"event":"payout.status_changed","payoutId":${LUHN_IDS[0]},"status":"success","refunded":false,"completedAt":"2026-11-21T12:20:00.000Z"}`;
 		const { item } = await deliver({
 			body: raw,
 			parameters: { options: { includeRawBody: true } },
 		});
-		expect(item?.payoutId).toBe(Number(LUHN_IDS[0]));
+		expect(item?.payoutId).toBe(LUHN_IDS[0]);
 		expect(item?.changeKey).toBe(
 			`payout:company:${LUHN_IDS[0]}:success:completedAt:2026-11-21T12%3A20%3A00.000Z`,
 		);

@@ -163,7 +163,7 @@ describe('invite.revoke', () => {
 			parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
 		});
 		expect(output).toEqual([
-			{ json: { revoked: true, inviteId: INVITE_ID }, pairedItem: { item: 0 } },
+			{ json: { deleted: true, revoked: true, inviteId: INVITE_ID }, pairedItem: { item: 0 } },
 		]);
 		scope.done();
 	});

@@ -267,7 +267,9 @@ describe('member.remove', () => {
 		const { output, context } = await runNode({
 			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
 		});
-		expect(output).toEqual([{ json: { ok: true, userId: USER_ID }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { deleted: true, ok: true, userId: USER_ID }, pairedItem: { item: 0 } },
+		]);
 		expect(context.requests[0].body).toBeUndefined();
 		scope.done();
 	});
@@ -368,7 +370,7 @@ describe('member.remove', () => {
 		});
 		expect(output[0].json.errorCode).toBe('FORBIDDEN');
 		expect(output[0].json.error).toContain('last owner');
-		expect(output[1].json).toEqual({ ok: true, userId: 'u-2' });
+		expect(output[1].json).toEqual({ deleted: true, ok: true, userId: 'u-2' });
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

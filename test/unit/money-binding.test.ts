@@ -382,7 +382,7 @@ describe('Pay QR Code: the clock skew is measured', () => {
 		expect(output[0].json.paymentOutcome).toBeUndefined();
 	});
 
-	it('an order 10 minutes older than the quote whose details match is this payment (a re-run), never decided by the clock (issue 50.5)', async () => {
+	it('an order 10 minutes older than the quote whose details match is this payment (a re-run), never decided by the clock (r1-money-resend F5)', async () => {
 		serve(iso(-90_000 - 600_000), { Date: serviceDate(-90_000) });
 		const { output } = await runNode({ parameters, continueOnFail: true });
 		expect(output[0].json.id).toBe('ord_1');

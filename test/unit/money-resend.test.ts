@@ -7,7 +7,7 @@ import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /*
- * Issue 50 (outside round r1-money-resend): a re-send is the identical request, a write is never
+ * Outside round r1-money-resend: a re-send is the identical request, a write is never
  * sent again unless the document promises replay by key, and a refusal this item's own earlier
  * attempt can cause is never not_paid. Each case is what a user of the node would check: how many
  * requests reached the service, and what the item's output says.

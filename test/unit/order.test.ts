@@ -111,7 +111,7 @@ describe('order.accept', () => {
 		});
 		expect(new Set(keys)).toEqual(new Set([`pay:once:accept:${QUOTE_ID}`]));
 		// The second item of the same quote in one run has the same key, which this process saw
-		// paid: it is answered with that order and nothing is sent (issue 50.1).
+		// paid: it is answered with that order and nothing is sent (r1-money-resend F1).
 		expect(keys.length).toBe(4);
 	});
 
@@ -264,7 +264,7 @@ describe('order.pay', () => {
 				property.displayOptions?.show?.operation?.[0] === 'pay',
 		);
 		expect(selector?.description).toMatch(
-			/re-run of a failed execution .* can pay the QR code again/,
+			/re-run of a failed execution.*can pay the QR code again/,
 		);
 		expect(selector?.hint).toMatch(/payment reference/);
 	});

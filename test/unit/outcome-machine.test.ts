@@ -165,7 +165,8 @@ function serve(sequence: Answer[]): () => number {
 				callback(null, [200, { ...OK, ...(body as IDataObject), ...done }]);
 				return;
 			}
-			const headers = answer.status === 302 ? { Location: 'https://elsewhere.test/x' } : {};
+			const headers: Record<string, string> =
+				answer.status === 302 ? { Location: 'https://elsewhere.test/x' } : {};
 			callback(null, [answer.status, answer.body, headers]);
 		});
 	return () => sent;

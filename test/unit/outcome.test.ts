@@ -109,7 +109,8 @@ function answer(
 			keys.push(String(this.req.headers['idempotency-key']));
 			const current = sent > 1 && then ? then : given;
 			if ('fail' in current) {
-				callback(Object.assign(new Error(current.fail.message), { code: current.fail.code }));
+				// nock ignores the result of a failed reply.
+				callback(Object.assign(new Error(current.fail.message), { code: current.fail.code }), [0]);
 				return;
 			}
 			callback(null, [current.status, current.body, current.headers ?? {}]);

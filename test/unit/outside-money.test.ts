@@ -158,7 +158,7 @@ function payQr(quote: IDataObject, order: IDataObject, options: { tool: boolean;
 }
 
 describe('F4: Pay QR Code never reports an earlier order as this QR code paid', () => {
-	// Issue 50.5/50.9: decided by the details the order shows, never by a clock. The earlier order
+	// r1-money-resend F5/F9: decided by the details the order shows, never by a clock. The earlier order
 	// here is of another amount than this call's quote.
 	const other = (createdAt: string) => ({ ...orderA(createdAt), amountRub: 750 });
 
@@ -236,7 +236,7 @@ describe('F4: Pay QR Code never reports an earlier order as this QR code paid', 
 	});
 });
 
-describe('F6: Accept Quote, which reads no quote, reports the order its key answers, whatever its time (issue 50.9)', () => {
+describe('F6: Accept Quote, which reads no quote, reports the order its key answers, whatever its time (r1-money-resend F9)', () => {
 	const B = '22222222-2222-4222-8222-222222222222';
 	function accept(order: IDataObject, tool: boolean, key?: string) {
 		nock(BASE_URL).post(`/orders/accept/${B}`).reply(200, order);

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigger/CompanyPaymentsPollTrigger.node';
-import { STATE_KEY } from '../../nodes/CompanyPaymentsPollTrigger/state';
+import { legacyCompanyOfCredential, STATE_KEY } from '../../nodes/CompanyPaymentsPollTrigger/state';
 import {
 	API_KEY,
 	BASE_URL,
@@ -399,8 +399,9 @@ describe('emit order', () => {
 	});
 });
 
-// Outside read F5: the state belongs to the company the credential names (its Base URL and API
-// key), not only to the workflow and node. Another company is a new baseline, said in a log line.
+// Outside read F5: the state belongs to the company the credential names, not only to the
+// workflow and node. Another company is a new baseline, said in a log line. Issue 50: the company
+// is the n8n credential and its Base URL, not the API key (a regenerated key is the same company).
 describe('the state of one company', () => {
 	const OTHER_KEY = 'dummy-other-company-key-7Qx2Lm9';
 	const credentials = (apiKey: string) => ({
@@ -418,9 +419,10 @@ describe('the state of one company', () => {
 			parameters: { watch: ['payouts'] },
 			staticData: roundTrip(first.staticData),
 			credentials: credentials(OTHER_KEY),
+			credentialId: 'cred-other-company',
 		});
 		expect(switched.items).toBeNull();
-		expect(switched.warnings.join('\n')).toMatch(/another company or Base URL.*new baseline/);
+		expect(switched.warnings.join('\n')).toMatch(/another credential or Base URL.*new baseline/);
 		expect(switched.warnings.join('\n')).not.toContain(OTHER_KEY);
 		// Neither key is kept, in any form a reader could use.
 		const stored = JSON.stringify(switched.staticData);
@@ -432,6 +434,7 @@ describe('the state of one company', () => {
 			parameters: { watch: ['payouts'] },
 			staticData: roundTrip(switched.staticData),
 			credentials: credentials(OTHER_KEY),
+			credentialId: 'cred-other-company',
 		});
 		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
 		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
@@ -446,8 +449,35 @@ describe('the state of one company', () => {
 			parameters,
 			staticData: roundTrip(first.staticData),
 			credentials: credentials(OTHER_KEY),
+			credentialId: 'cred-other-company',
 		});
 		expect(switched.items).toHaveLength(3);
+	});
+
+	it('Regenerate API Key, the new key in the same credential: the same company, the change between polls emitted', async () => {
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		expect(first.items).toBeNull();
+		service.lists.payouts[0].status = 'success';
+		service.lists.payouts[0].completedAt = daysAgo(0);
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['success']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
+	});
+
+	it('a state keyed by the API key (saved before issue 50) is adopted while the key is the same', async () => {
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const older = roundTrip(first.staticData);
+		(older[STATE_KEY] as IDataObject).company = legacyCompanyOfCredential(BASE_URL, API_KEY);
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({ parameters: { watch: ['payouts'] }, staticData: older });
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
 	});
 
 	it('the same company polled again: no new baseline; a state saved before companies were kept is adopted', async () => {

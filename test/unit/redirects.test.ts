@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { API_KEY, BASE_URL, runNodeError } from './helpers/n8n';
@@ -55,7 +56,7 @@ describe('redirects are never followed', () => {
 			expect(error.message).toContain(
 				`the service answered POST /payouts with a redirect (HTTP ${status} to ${ELSEWHERE}/payouts), which this node does not follow`,
 			);
-			expect(error.context.paymentOutcome).toBe('unknown');
+			expect((error.context as IDataObject | undefined)?.paymentOutcome).toBe('unknown');
 			expect(String(error.description)).toContain(`Location: ${ELSEWHERE}/payouts`);
 			expect(JSON.stringify(error)).not.toContain('token=abc');
 			expect(JSON.stringify(error)).not.toContain(API_KEY);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/shared/transport';
 import { retryAfterMs, retryClock } from '../../nodes/shared/transport/retry';
@@ -26,7 +26,7 @@ const limited = {
 	requestId: 'req-429',
 };
 
-function credentials(maxRetryWaitSeconds?: number): IDataObject {
+function credentials(maxRetryWaitSeconds?: number): ICredentialDataDecryptedObject {
 	return {
 		environment: 'staging',
 		baseUrl: BASE_URL,

@@ -255,9 +255,9 @@ describe('Poll trigger: filters checked, records keyed by any of their documente
 describe('Record pickers', () => {
 	// The editor calls a picker with the node's load-options context (here the test context).
 	const search = async (method: string) =>
-		await new CompanyPayments().methods!.listSearch![method].call(
-			createContext({ parameters: {} }) as unknown as ILoadOptionsFunctions,
-		);
+		await new CompanyPayments().methods.listSearch[
+			method as keyof CompanyPayments['methods']['listSearch']
+		].call(createContext({ parameters: {} }) as unknown as ILoadOptionsFunctions);
 
 	it('read an order that carries its ID as orderId', async () => {
 		ignoringList('/orders', 'orders', [{ orderId: 'or_1', status: 'success', amountRub: 10 }]);

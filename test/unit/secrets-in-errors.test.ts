@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { BASE_URL, runNode } from './helpers/n8n';
@@ -15,7 +16,7 @@ const NEW_KEY = 'ak_dummy_newmember_998877';
 
 /** Every text of the failed item (Continue On Fail), as a user or a model would read it. */
 async function failedItem(parameters: Record<string, unknown>): Promise<string> {
-	const { output } = await runNode({ parameters, continueOnFail: true });
+	const { output } = await runNode({ parameters: parameters as IDataObject, continueOnFail: true });
 	expect(output).toHaveLength(1);
 	expect(output[0].json.error).toBeDefined();
 	return JSON.stringify(output[0].json);

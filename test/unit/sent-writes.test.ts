@@ -153,7 +153,7 @@ describe('Retry On Fail never sends a money write again that the document promis
 		expect(output[0].json.id).toBe('ord_1');
 	});
 
-	it('Accept Quote already paid in this process is not sent again by Retry On Fail (issue 50.1)', async () => {
+	it('Accept Quote already paid in this process is not sent again by Retry On Fail (r1-money-resend F1)', async () => {
 		const quoteId = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
 		const order = { id: 'ord_1', status: 'created', amountRub: 1500, amountUsdt: 16.5 };
 		const seen = serve(`/orders/accept/${quoteId}`, [[200, order]]);

@@ -1,4 +1,10 @@
-import type { IDataObject, INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import nock from 'nock';
 
@@ -80,7 +86,10 @@ const PAYOUT_CREATE = resources
 /** The External ID a tool call's payout carries: the reference as it names the payment. */
 const identityOf = (reference: unknown = REFERENCE, options: Partial<ContextOptions> = {}) =>
 	toolExternalId(
-		toolContext({ parameters: createPayout({ paymentReference: reference }), ...options }),
+		toolContext({
+			parameters: createPayout({ paymentReference: reference as IDataObject[string] }),
+			...options,
+		}),
 		0,
 		64,
 	) as string;
@@ -206,7 +215,7 @@ describe('the tool description n8n hands to the model', () => {
 	function savedTool(parameters: IDataObject) {
 		return NodeHelpers.getNodeParameters(
 			action.description.properties,
-			parameters,
+			parameters as INodeParameters,
 			true,
 			false,
 			{ typeVersion: 1.2 },
@@ -490,7 +499,11 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 
 	it('takes a number mapped by an expression as its exact text, and refuses what has none', () => {
 		const key = (value: unknown) =>
-			moneyKey(createContext({ parameters: { idempotencyKey: value } }), 0, PER_ITEM);
+			moneyKey(
+				createContext({ parameters: { idempotencyKey: value as IDataObject[string] } }),
+				0,
+				PER_ITEM,
+			);
 		expect(key(1042)).toBe('1042');
 		expect(key(10.5)).toBe('10.5');
 		for (const bad of [2 ** 53, Number.NaN, Infinity, true, ['a'], { id: 1 }]) {
@@ -618,7 +631,8 @@ describe('secrets never reach the model', () => {
 			.get('/payouts/po_1')
 			.reply(200, { ...payout, comment: `key ${API_KEY} and ${WEBHOOK_SECRET}`, token: 'USDT' });
 		const { output } = await runTool({
-			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1' },
+			// The whole record (Simplify off), so the echoing comment and the token field are in it.
+			parameters: { resource: 'payout', operation: 'get', payoutId: 'po_1', compactOutput: false },
 			credentials: {
 				environment: 'staging',
 				baseUrl: BASE_URL,

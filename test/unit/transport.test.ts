@@ -1,4 +1,4 @@
-import type { IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 import fc from 'fast-check';
@@ -46,7 +46,7 @@ describe('service errors become NodeApiError with every field of the error body'
 			'INVALID_API_KEY: The API key is unknown or was replaced (company login and "regenerate key" invalidate the old key)',
 		);
 		// One fact per line in n8n's error panel, which renders the description as HTML.
-		expect(error.description?.split('<br>')).toEqual([
+		expect(String(error.description).split('<br>')).toEqual([
 			'Service message: Неверный API ключ',
 			'HTTP status: 401',
 			'Request ID: req-401',
@@ -178,8 +178,9 @@ describe('service errors become NodeApiError with every field of the error body'
 	/** Runs Order → Get with the authenticated request failing with `thrown`. */
 	async function failWith(thrown: Error): Promise<NodeApiError> {
 		const context = createContext({ parameters: getOrder });
-		context.helpers.httpRequest = async () => {
-			throw thrown;
+		// As n8n-core's httpRequestWithAuthentication does: the failure wrapped in a NodeApiError.
+		context.helpers.httpRequestWithAuthentication = async () => {
+			throw new NodeApiError(context.getNode(), thrown as unknown as JsonObject);
 		};
 		return (await new CompanyPayments().execute.call(context).then(
 			() => {
@@ -192,7 +193,7 @@ describe('service errors become NodeApiError with every field of the error body'
 	/** Everything n8n keeps of an error: its JSON (message, description, context, cause) and more. */
 	function kept(error: NodeApiError): string {
 		return JSON.stringify({
-			json: error.toJSON(),
+			json: error.toJSON?.(),
 			errorResponse: error.errorResponse,
 			messages: error.messages,
 			own: { ...error },
@@ -471,7 +472,7 @@ describe('idempotency key', () => {
 });
 
 describe('the credential is read once per node run', () => {
-	it('one read for every item and page, and the key set from it on each request (no per-request expression in n8n)', async () => {
+	it('one read for every item and page; every request goes through httpRequestWithAuthentication, handed that read', async () => {
 		nock(BASE_URL)
 			.get('/wallets/deposits')
 			.query(true)
@@ -491,19 +492,21 @@ describe('the credential is read once per node run', () => {
 			reads++;
 			return credentials;
 		}) as typeof context.getCredentials;
-		const sentKeys: unknown[] = [];
-		const plain = context.helpers.httpRequest;
-		context.helpers.httpRequest = async function (options: IHttpRequestOptions) {
-			sentKeys.push((options.headers as Record<string, unknown>)['X-API-Key']);
-			return await plain.call(this, options);
+		context.helpers.httpRequest = async function () {
+			throw new Error("an authenticated call went around n8n's authentication helper");
 		} as typeof context.helpers.httpRequest;
-		context.helpers.httpRequestWithAuthentication = async function () {
-			throw new Error('httpRequestWithAuthentication resolves the key expression per request');
-		} as typeof context.helpers.httpRequestWithAuthentication;
 		const result = await new CompanyPayments().execute.call(context);
 		expect(result[0]).toHaveLength(500);
-		expect(sentKeys).toHaveLength(6);
-		expect(sentKeys.every((key) => key === credentials.apiKey)).toBe(true);
+		expect(context.authenticatedCalls).toHaveLength(6);
+		expect(context.authenticatedCalls).toEqual(
+			Array(6).fill({ credentialsType: 'companyPaymentsApi', handedCredential: true }),
+		);
+		expect(
+			context.requests.every(
+				(request) =>
+					(request.headers as Record<string, unknown>)['X-API-Key'] === credentials.apiKey,
+			),
+		).toBe(true);
 		expect(reads).toBe(1);
 	});
 });

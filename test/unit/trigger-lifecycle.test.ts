@@ -70,7 +70,7 @@ describe('with "Register Webhook URL Automatically" off', () => {
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayOptions).toEqual({ show: { registerWebhook: [false] } });
 		expect(notice?.displayName).toContain('Production URL');
-		expect(notice?.displayName).toContain('To get a test event');
+		expect(notice?.displayName).toContain('For a test event');
 		expect(notice?.displayName).toContain('Test URL');
 	});
 
@@ -171,11 +171,17 @@ describe('create', () => {
 		expect(context.staticData.registration).toMatchObject({ url: TRIGGER_URL, previousUrl: null });
 		// Outside read F6: kept sealed with a key derived from the credential's API key, so the
 		// static data (saved in the workflow, exported with it) never holds either secret in clear.
+		// Issue 50: sealed a second time with the credential's Webhook Secret, which survives a
+		// regenerated API key.
 		expect(context.staticData.rotatedSecret).toEqual({
 			current: expect.stringMatching(/^sealed:v1:/),
 			previous: expect.stringMatching(/^sealed:v1:/),
 			rotatedAt: T0,
 			credentialFingerprint: fingerprint(OLD_SECRET_DUMMY),
+			bySecret: {
+				current: expect.stringMatching(/^sealed:v1:/),
+				previous: expect.stringMatching(/^sealed:v1:/),
+			},
 		});
 		const kept = JSON.stringify(context.staticData);
 		for (const secret of [ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY]) {
@@ -197,16 +203,18 @@ describe('create', () => {
 			signWith: OLD_SECRET_DUMMY,
 		});
 		expect(signedOld.result.workflowData).toBeDefined();
-		// A copy of the static data without the credential's API key opens nothing.
+		// A copy of the static data (another workflow) without the credential's API key or
+		// Webhook Secret opens nothing.
 		const otherKey = await deliver({
 			staticData: roundTrip(staticData),
-			webhookSecret: OLD_SECRET_DUMMY,
+			workflowId: 'wf-copied-elsewhere',
+			webhookSecret: 'whsec_dummy-another-secret-000000000000',
 			signWith: ROTATED_SECRET_DUMMY,
 			credentials: {
 				companyPaymentsApi: {
 					baseUrl: BASE_URL,
 					apiKey: 'dummy-another-api-key-0000',
-					webhookSecret: OLD_SECRET_DUMMY,
+					webhookSecret: 'whsec_dummy-another-secret-000000000000',
 				},
 			},
 		});
@@ -283,7 +291,9 @@ describe('create', () => {
 		expect(await runHook('create', listening)).toBe(true);
 		expect(await runHook('delete', listening)).toBe(true);
 		expect(
-			listening.requests.map((r) => `${r.method} ${String(r.body?.webhookUrl ?? '')}`),
+			listening.requests.map(
+				(r) => `${r.method} ${String((r.body as IDataObject | undefined)?.webhookUrl ?? '')}`,
+			),
 		).toEqual(['GET ', 'GET ', `PATCH ${TEST_TRIGGER_URL}`, 'GET ', `PATCH ${TRIGGER_URL}`]);
 		expect(listening.staticData).not.toHaveProperty('registration');
 		scope.done();

@@ -239,7 +239,7 @@ interface Outcome {
 async function run(parameters: IDataObject): Promise<Outcome> {
 	const context = createContext({ parameters, typeVersion: LATEST });
 	const requests = context.requests;
-	context.helpers.httpRequest = (async (options: IHttpRequestOptions) => {
+	const answer = async (options: IHttpRequestOptions) => {
 		requests.push(options);
 		// A service that did what was asked: the record echoes what the request sent (the node
 		// checks a money write's answer against what it asked), and a cancelled payout is fail.
@@ -251,7 +251,13 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 			headers: {},
 			statusCode: 200,
 		};
-	}) as typeof context.helpers.httpRequest;
+	};
+	// Public endpoints go through httpRequest, authenticated ones through n8n's auth helper.
+	context.helpers.httpRequest = answer as typeof context.helpers.httpRequest;
+	context.helpers.httpRequestWithAuthentication = (async (
+		_type: string,
+		options: IHttpRequestOptions,
+	) => await answer(options)) as typeof context.helpers.httpRequestWithAuthentication;
 	try {
 		await nodeType.execute!.call(context);
 		return { requests };

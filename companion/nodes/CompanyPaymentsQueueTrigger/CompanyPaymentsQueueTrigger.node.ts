@@ -1,13 +1,30 @@
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { IHookFunctions, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import {
 	CompanyPaymentsTrigger,
 	triggerWebhook,
 } from '../../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
-import { companyPaymentsRedisTest, REDIS_CREDENTIAL, redisDeliveryStore } from './redisStore';
+import {
+	checkRedisOnActivation,
+	companyPaymentsRedisTest,
+	REDIS_CREDENTIAL,
+	redisDeliveryStore,
+	releaseOnDeactivation,
+	WITHOUT_PERSISTENCE_PARAMETER,
+} from './redisStore';
+import { WITHOUT_PERSISTENCE_OPTION } from './redisCheck';
+
+const WITHOUT_PERSISTENCE: INodeProperties = {
+	displayName: WITHOUT_PERSISTENCE_OPTION,
+	name: WITHOUT_PERSISTENCE_PARAMETER,
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to claim deliveries in a Redis that keeps no append-only file (appendonly no). After such a Redis restarts, its claims are gone: deliveries are answered 503 until every webhook process has written its recent claims back (at most 10 seconds), and a copy of a delivery that arrives later than that, from a process that was away, can start it again.',
+};
 
 const QUEUE_NOTICE =
-	"Each delivery is claimed in the Redis of the Redis credential before it starts: of several webhook processes or mains, exactly one starts it, and the others answer it 200 without starting it. When Redis does not answer in time the delivery is answered 503 and nothing starts; the service sends it again. Needs the package n8n-nodes-company-payments installed too (its Company Payments API credential).";
+	'Each delivery is claimed in the Redis of the Redis credential before it starts: of several webhook processes or mains, exactly one starts it, and the others answer it 200 without starting it. When Redis does not answer in time, or its answer is lost and cannot be read back, the delivery is answered 503 and nothing starts; the service sends it again. Activation checks the Redis: it must accept the credential, have its database, allow scripts, never evict keys (maxmemory-policy noeviction, or no maxmemory) and keep an append-only file (appendonly yes; see the options). Needs the package n8n-nodes-company-payments installed too (its Company Payments API credential).';
 
 /** The core trigger's description, for the queue-mode trigger. */
 function queueDescription(core: INodeTypeDescription): INodeTypeDescription {
@@ -17,9 +34,12 @@ function queueDescription(core: INodeTypeDescription): INodeTypeDescription {
 		return {
 			...property,
 			// The store size bounds the workflow static data, which this trigger does not use.
-			options: (property.options as INodeProperties[]).filter(
-				(option) => option.name !== 'dedupMaxEntries',
-			),
+			options: [
+				...(property.options as INodeProperties[]).filter(
+					(option) => option.name !== 'dedupMaxEntries',
+				),
+				WITHOUT_PERSISTENCE,
+			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		};
 	});
 	return {
@@ -55,4 +75,26 @@ export class CompanyPaymentsQueueTrigger extends CompanyPaymentsTrigger {
 	};
 
 	webhook = triggerWebhook(redisDeliveryStore);
+
+	webhookMethods: CompanyPaymentsTrigger['webhookMethods'] = {
+		default: {
+			// Activation refuses a Redis that cannot hold the claims, before anything is registered.
+			checkExists: async function (this: IHookFunctions): Promise<boolean> {
+				await checkRedisOnActivation(this);
+				return await core.default.checkExists.call(this);
+			},
+			create: async function (this: IHookFunctions): Promise<boolean> {
+				return await core.default.create.call(this);
+			},
+			delete: async function (this: IHookFunctions): Promise<boolean> {
+				try {
+					return await core.default.delete.call(this);
+				} finally {
+					releaseOnDeactivation(this);
+				}
+			},
+		},
+	};
 }
+
+const core = new CompanyPaymentsTrigger().webhookMethods;

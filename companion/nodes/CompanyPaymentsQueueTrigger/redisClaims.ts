@@ -1,37 +1,40 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
+import { sleep } from 'n8n-workflow';
+
+import { describeRedisError, type RedisFacts, readFacts, refusal } from './redisCheck';
 
 /**
  * The delivery claim in Redis: of any number of webhook processes that receive the same delivery,
- * exactly one starts it. Every decision is one Lua script, so Redis applies it atomically, and
- * every write compares this attempt's own token first:
+ * at most one starts it, and no process answers 2xx for a delivery nobody runs. Every decision is
+ * one Lua script, so Redis applies it atomically, and every write compares this attempt's own
+ * token first. A key holds one of three values:
  *
- * 1. `claim`: the key is free → it becomes `t:<token>` (tentative) for TENTATIVE_MS; otherwise the
- *    holder's value comes back.
- * 2. `confirm`: only while the key still holds `t:<token>` → `c:<token>` for the Deduplication
- *    Window. Only a confirm whose answer arrived in time starts the execution.
- * 3. `release`: only while the key holds this token (`t:` or `c:`) → deleted. Sent whenever an
- *    attempt gives up after its claim may have reached Redis (an answer late, lost or refused).
+ * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
+ * - `c:<token>` confirmed by Redis for the Deduplication Window, but its owner may not know yet
+ *   (the answer to its confirm can be late or lost): nobody else answers 2xx for it;
+ * - `r:<token>` running: the owner learnt its confirm and starts the execution. Only this value
+ *   makes another attempt a duplicate (200 `executed: false`).
  *
- * The two late replies this closes:
- * - a confirm that reaches Redis after the tentative claim expired and another process claimed
- *   the key finds the other token and changes nothing;
- * - a confirm that Redis applied but answered late: this process answers 503 and starts nothing,
- *   and its release, sent on the same connection after the confirm, deletes the key, so the
- *   service's retry at any process claims it and runs it.
- * A release that cannot be sent (connection lost) is kept and sent first on the next connection.
+ * When the answer to a claim, a confirm or a release is late or lost, the owner does not guess: it
+ * reads the key back on a second connection (RESOLVE) and Redis' record decides: `c:`/`r:` of its
+ * token → it runs the delivery; `t:` of its token → deleted, 503; anything else → 503.
+ *
+ * Restarts are detected per claim: every claim script reads the epoch (Redis' run ID, and when
+ * it began). A new epoch makes every free key unknown (503) until every process that may hold
+ * confirmed claims from before has written them back, or QUARANTINE_MS have passed.
  */
 
 /** How long a claim waits for Redis (connecting, and each command) before it answers 503. */
 export const REDIS_TIMEOUT_MS = 2_000;
 /** How long a claim stays tentative (not confirmed) before it expires by itself. */
 export const TENTATIVE_MS = 1_500;
-/** How long a claim waits for another process's tentative claim of the same key to be decided. */
-export const WAIT_FOR_OTHER_MS = 500;
-/** How long claims wait after Redis came back empty, for every process to write its claims back. */
-export const SETTLE_MS = 1_500;
-/** How long this process keeps its own confirmed claims in memory (for a Redis that restarts). */
+/** How long a claim waits for another process's undecided claim of the same key. */
+export const WAIT_FOR_OTHER_MS = 1_500;
+/** How long the owner keeps trying to read its key back after a late or lost answer. */
+export const READ_BACK_MS = 2_000;
+/** How long this process keeps its own running claims in memory (for a Redis that restarts). */
 export const RECENT_MS = 10 * 60_000;
 const RECENT_MAX = 20_000;
 const POLL_MS = 20;
@@ -39,50 +42,155 @@ const POLL_MS = 20;
 /** Names every key of this package in a shared Redis (n8n's own keys start with `bull:`). */
 export const KEY_PREFIX = 'n8n-nodes-company-payments:delivery';
 const EPOCH_KEY = `${KEY_PREFIX}:epoch`;
-const SETTLING_KEY = `${KEY_PREFIX}:epoch-settling`;
+const BACK_KEY = `${KEY_PREFIX}:epoch-back`;
+const MEMBERS_KEY = `${KEY_PREFIX}:members`;
+const EXPECTED_KEY = `${KEY_PREFIX}:epoch-expected`;
+const EPOCH_KEYS = [EPOCH_KEY, BACK_KEY, MEMBERS_KEY, EXPECTED_KEY];
 
-const CONFIRMED = 'c:';
+/** The times of the claim; tests run it faster. */
+export interface ClaimTiming {
+	timeoutMs: number;
+	tentativeMs: number;
+	waitForOtherMs: number;
+	readBackMs: number;
+	recentMs: number;
+}
 
-const CLAIM_SCRIPT = `
+export const DEFAULT_TIMING: ClaimTiming = {
+	timeoutMs: REDIS_TIMEOUT_MS,
+	tentativeMs: TENTATIVE_MS,
+	waitForOtherMs: WAIT_FOR_OTHER_MS,
+	readBackMs: READ_BACK_MS,
+	recentMs: RECENT_MS,
+};
+
+const RUNNING = 'r:';
+
+/**
+ * Shared by the scripts that read the epoch. KEYS[2..5]: epoch, back, members, expected.
+ * `epoch(now, run, fresh, seen, known)`: the epoch hash holds its ID and the run ID of the Redis
+ * that began it (empty when Redis persists). A missing epoch (Redis lost its keys), or another
+ * run ID, begins a new epoch. A caller that knew another epoch (`seen`) adds the members it knew
+ * (`known`: "id=until,id=until", each may hold running claims in its memory until `until`) to the
+ * expected hash: until each of them has written back (the back set) or its `until` passed, every
+ * free key is unknown.
+ */
+const EPOCH_LUA = `
+local function nowms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function epoch(now, run, fresh, seen, known)
+  local e = redis.call('HMGET', KEYS[2], 'id', 'run')
+  local id = e[1]
+  if (not id) or (run ~= '' and e[2] ~= run) then
+    redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
+    id = fresh
+    redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', now)
+  end
+  if seen ~= '' and seen ~= id then
+    for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
+      local u = tonumber(untilms)
+      local had = tonumber(redis.call('HGET', KEYS[5], member) or '0')
+      if u > now and u > had then redis.call('HSET', KEYS[5], member, u) end
+    end
+  end
+  return id
+end
+local function members(now)
+  local all = redis.call('HGETALL', KEYS[4])
+  local out = {}
+  for i = 1, #all, 2 do
+    if tonumber(all[i + 1]) > now then
+      out[#out + 1] = all[i] .. '=' .. all[i + 1]
+    else
+      redis.call('HDEL', KEYS[4], all[i])
+    end
+  end
+  return table.concat(out, ',')
+end
+local function waiting(now)
+  local all = redis.call('HGETALL', KEYS[5])
+  for i = 1, #all, 2 do
+    if tonumber(all[i + 1]) > now and redis.call('SISMEMBER', KEYS[3], all[i]) == 0 then
+      return all[i]
+    end
+  end
+  return false
+end`;
+
+/**
+ * KEYS: key, epoch, back, members, expected. ARGV: token, tentative ms, run ID, fresh epoch, the
+ * epoch this process knew, the members it knew. Returns [verdict, held value, epoch, members].
+ */
+const CLAIM_SCRIPT = `${EPOCH_LUA}
+local now = nowms()
+local id = epoch(now, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+local live = members(now)
 local held = redis.call('GET', KEYS[1])
-if held then return held end
+if held then return { 'held', held, id, live } end
+local missing = waiting(now)
+if missing then return { 'unknown', missing, id, live } end
 redis.call('SET', KEYS[1], 't:' .. ARGV[1], 'PX', ARGV[2])
-return 'claimed'`;
+return { 'claimed', '', id, live }`;
 
+/** KEYS: key, members. ARGV: token, ttl ms, member ID, member ms. 1 when it confirmed. */
 const CONFIRM_SCRIPT = `
 if redis.call('GET', KEYS[1]) == 't:' .. ARGV[1] then
   redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2])
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local untilms = now + tonumber(ARGV[4])
+  if tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') < untilms then
+    redis.call('HSET', KEYS[2], ARGV[3], untilms)
+  end
   return 1
 end
 return 0`;
 
-const RELEASE_SCRIPT = `
+/**
+ * The read-back. KEYS: key. ARGV: token, 'run' or 'release'. Redis' record of this token decides:
+ * `r:` → 'mine'; `c:` → 'mine' (made `r:`) for run, deleted for release; `t:` → deleted;
+ * anything else → 'other'.
+ */
+const RESOLVE_SCRIPT = `
 local held = redis.call('GET', KEYS[1])
-if held == 't:' .. ARGV[1] or held == 'c:' .. ARGV[1] then
+if held == 'r:' .. ARGV[1] then return 'mine' end
+if held == 'c:' .. ARGV[1] then
+  if ARGV[2] == 'run' then
+    local ttl = redis.call('PTTL', KEYS[1])
+    if ttl > 0 then redis.call('SET', KEYS[1], 'r:' .. ARGV[1], 'PX', ttl)
+    else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
+    return 'mine'
+  end
   redis.call('DEL', KEYS[1])
-  return 1
+  return 'released'
 end
-return 0`;
+if held == 't:' .. ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 'released'
+end
+return 'other'`;
 
-/** KEYS: epoch, settling. ARGV: a new epoch, SETTLE_MS. Returns [epoch, created, settling ms]. */
-const EPOCH_SCRIPT = `
-local created = redis.call('SET', KEYS[1], ARGV[1], 'NX')
-if created then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) end
-return { redis.call('GET', KEYS[1]), created and 1 or 0, redis.call('PTTL', KEYS[2]) }`;
+/**
+ * KEYS: (unused), epoch, back, members, expected. ARGV: run ID, fresh epoch, the epoch this
+ * process knew, the members it knew, its member ID ('' when it holds no claims), wrote back ('1').
+ * Returns [epoch, members].
+ */
+const SYNC_SCRIPT = `${EPOCH_LUA}
+local now = nowms()
+local id = epoch(now, ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+if ARGV[6] == '1' and ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
+return { id, members(now) }`;
 
-/** KEYS: the key. ARGV: the confirmed value, its remaining time to live. Never overwrites. */
+/** KEYS: the key. ARGV: the running value, its remaining time to live. Never overwrites. */
 const RESEED_SCRIPT = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
 
 interface ClaimCommands {
-	cpClaim(key: string, token: string, tentativeMs: number): Promise<string>;
-	cpConfirm(key: string, token: string, ttlMs: number): Promise<number>;
-	cpRelease(key: string, token: string): Promise<number>;
-	cpEpoch(
-		epochKey: string,
-		settlingKey: string,
-		fresh: string,
-		settleMs: number,
-	): Promise<[string, number, number]>;
+	cpClaim(...args: Array<string | number>): Promise<[string, string, string, string]>;
+	cpConfirm(...args: Array<string | number>): Promise<number>;
+	cpResolve(key: string, token: string, mode: 'run' | 'release'): Promise<string>;
+	cpSync(...args: Array<string | number>): Promise<[string, string]>;
 	cpReseed(key: string, value: string, ttlMs: number): Promise<number>;
 }
 type ClaimClient = Redis & ClaimCommands;
@@ -92,6 +200,12 @@ export type ClaimVerdict =
 	| { verdict: 'duplicate'; by: 'redis' | 'memory' }
 	| { verdict: 'unavailable'; reason: string };
 
+/** What a claim needs of its Redis beyond answering. */
+export interface ClaimRequirements {
+	/** Accept a Redis that keeps nothing across a restart (the user said so). */
+	allowWithoutPersistence?: boolean;
+}
+
 interface Recent {
 	token: string;
 	/** Until when this process keeps it (ms). */
@@ -100,140 +214,271 @@ interface Recent {
 	ttlEnds: number;
 }
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Resolves with the promise, or rejects after ms. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	try {
-		return await Promise.race([
-			promise,
-			new Promise<never>((_, reject) => {
-				timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-			}),
-		]);
-	} finally {
-		if (timer) clearTimeout(timer);
+/**
+ * Waits for the promise until ms have passed: its value, or the reason it gave none. Polls (with
+ * n8n's sleep) rather than arming a timer of its own.
+ */
+async function within<T>(
+	promise: Promise<T>,
+	ms: number,
+	what: string,
+): Promise<{ ok: true; value: T } | { ok: false; reason: string }> {
+	let outcome: { ok: true; value: T } | { ok: false; reason: string } | undefined;
+	promise.then(
+		(value) => (outcome = { ok: true, value }),
+		(error: unknown) =>
+			(outcome = { ok: false, reason: (error as Error)?.message ?? String(error) }),
+	);
+	const deadline = Date.now() + ms;
+	while (outcome === undefined) {
+		if (Date.now() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
+		await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
 	}
+	return outcome;
 }
 
-/** The claims of one process in one Redis (one connection). */
+function defineCommands(client: Redis): ClaimClient {
+	client.defineCommand('cpClaim', { numberOfKeys: 5, lua: CLAIM_SCRIPT });
+	client.defineCommand('cpConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
+	client.defineCommand('cpResolve', { numberOfKeys: 1, lua: RESOLVE_SCRIPT });
+	client.defineCommand('cpSync', { numberOfKeys: 5, lua: SYNC_SCRIPT });
+	client.defineCommand('cpReseed', { numberOfKeys: 1, lua: RESEED_SCRIPT });
+	return client as ClaimClient;
+}
+
+/** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
 	readonly client: ClaimClient;
 
-	/** The epoch this process last saw in this Redis. */
-	private epoch: string | undefined;
+	/** The second connection: read-backs and releases, which must not queue behind a late answer. */
+	readonly resolver: ClaimClient;
 
-	/** Settles when the current connection is checked (epoch read, claims written back). */
+	/** Names this process among the claimers of this Redis (the members hash). */
+	readonly memberId = randomBytes(9).toString('base64');
+
+	/** The epoch this process last saw in this Redis, and its members then ("id=until,..."). */
+	private epoch: string | undefined;
+	private knownMembers = '';
+
+	readonly timing: ClaimTiming;
+	readonly timeoutMs: number;
+
+	/** What the last check of the current connection found (or why it failed). */
+	facts: RedisFacts | undefined;
+
+	/** What the last check found wrong with this Redis. */
+	problem: string | undefined;
+
+	/** The last error of either connection (authentication, TLS, refused...). */
+	lastError: Error | undefined;
+
+	/** Settles when the current connection is checked (facts read, epoch synced, written back). */
 	private checked: Promise<void> | undefined;
+
+	/** When a claim last used this client (for closing idle clients). */
+	lastUsed = Date.now();
 
 	private readonly recent = new Map<string, Recent>();
 
-	/** Claims this process gave up whose release has not been confirmed by Redis. */
+	/** Claims this process gave up whose release Redis has not confirmed: key → token. */
 	private readonly abandoned = new Map<string, string>();
 
-	constructor(options: RedisOptions, readonly timeoutMs = REDIS_TIMEOUT_MS) {
-		const client = new Redis({
+	/** Claims this process runs whose `r:` Redis has not confirmed: key → token. */
+	private readonly unpromoted = new Map<string, string>();
+
+	private closed = false;
+
+	constructor(
+		readonly options: RedisOptions,
+		timing: number | Partial<ClaimTiming> = {},
+	) {
+		this.timing = {
+			...DEFAULT_TIMING,
+			...(typeof timing === 'number' ? { timeoutMs: timing } : timing),
+		};
+		const timeoutMs = this.timing.timeoutMs;
+		this.timeoutMs = timeoutMs;
+		const base: RedisOptions = {
 			lazyConnect: true,
 			connectTimeout: timeoutMs,
 			commandTimeout: timeoutMs,
 			// Nothing waits for a connection: a claim that cannot be sent is answered 503 at once.
 			enableOfflineQueue: false,
-			// A command written on a lost connection is not sent again on the next one: after a
-			// confirm the attempt may already have answered 503 (its release is sent instead).
+			// A command written on a lost connection is not sent again on the next one: what
+			// happened to it is read back instead.
 			autoResendUnfulfilledCommands: false,
 			maxRetriesPerRequest: 0,
 			retryStrategy: (times: number) => Math.min(times * 100, 1_000),
 			...options,
-		});
-		client.defineCommand('cpClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
-		client.defineCommand('cpConfirm', { numberOfKeys: 1, lua: CONFIRM_SCRIPT });
-		client.defineCommand('cpRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
-		client.defineCommand('cpEpoch', { numberOfKeys: 2, lua: EPOCH_SCRIPT });
-		client.defineCommand('cpReseed', { numberOfKeys: 1, lua: RESEED_SCRIPT });
-		// Errors are answered per claim (503); the client reconnects by itself.
-		client.on('error', () => undefined);
-		client.on('ready', () => {
+		};
+		this.client = defineCommands(new Redis(base));
+		this.resolver = defineCommands(new Redis(base));
+		for (const client of [this.client, this.resolver]) {
+			// Errors are answered per claim (503, with this error); the client reconnects by itself.
+			client.on('error', (error: Error) => {
+				this.lastError = error;
+			});
+		}
+		this.client.on('ready', () => {
+			this.lastError = undefined;
 			const check = this.onConnect();
 			check.catch(() => undefined);
 			this.checked = check;
 		});
-		client.on('close', () => {
+		this.client.on('close', () => {
 			this.checked = undefined;
 		});
-		this.client = client as ClaimClient;
+		this.resolver.on('ready', () => {
+			this.sendOwed().catch(() => undefined);
+		});
 	}
 
-	close(): void {
+	/** Closes both connections; this process's member entry is removed first when it can be. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		if (this.client.status === 'ready') {
+			await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+		}
 		this.client.disconnect();
+		this.resolver.disconnect();
 	}
 
-	/** Waits until the connection is up and checked; the reason when it is not within the timeout. */
-	private async unusable(): Promise<string | undefined> {
-		if (this.client.status === 'wait') this.client.connect().catch(() => undefined);
-		const deadline = Date.now() + this.timeoutMs;
-		while (this.client.status !== 'ready') {
-			if (Date.now() >= deadline || this.client.status === 'end') {
-				return `Redis not connected (${this.client.status}) within ${this.timeoutMs} ms`;
-			}
+	/** Closes once nothing is owed to Redis any more, or after twice the timeout. */
+	async closeWhenSettled(): Promise<void> {
+		const deadline = Date.now() + 2 * this.timeoutMs;
+		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+		await this.close();
+	}
+
+	get isClosed(): boolean {
+		return this.closed;
+	}
+
+	/** Whether this client still owes Redis a release or a promotion (then it is not closed idle). */
+	get owes(): boolean {
+		return this.abandoned.size > 0 || this.unpromoted.size > 0;
+	}
+
+	private notConnected(client: Redis): string {
+		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
+		return why ?? `Redis not connected (${client.status}) within ${this.timeoutMs} ms`;
+	}
+
+	/** Waits until the client is connected; the reason when it is not within the time. */
+	private async connected(client: Redis, ms: number): Promise<string | undefined> {
+		if (client.status === 'wait') client.connect().catch(() => undefined);
+		const deadline = Date.now() + ms;
+		while (client.status !== 'ready') {
+			if (Date.now() >= deadline || client.status === 'end') return this.notConnected(client);
 			await sleep(POLL_MS);
 		}
+		return undefined;
+	}
+
+	/** Waits until the connection is up and checked; the reason when it is not. */
+	async unusable(requirements: ClaimRequirements = {}): Promise<string | undefined> {
+		const started = Date.now();
+		const down = await this.connected(this.client, this.timeoutMs);
+		if (down !== undefined) return down;
 		this.checked ??= this.onConnect();
 		const check = this.checked;
-		try {
-			await within(check, Math.max(1, deadline - Date.now()) + SETTLE_MS, 'Redis check');
-			return undefined;
-		} catch (error) {
+		const checked = await within(
+			check,
+			Math.max(1, started + 2 * this.timeoutMs - Date.now()),
+			'Redis check',
+		);
+		if (!checked.ok) {
 			if (this.checked === check) this.checked = undefined;
-			return (error as Error).message;
+			return checked.reason;
 		}
+		if (this.problem !== undefined) return this.problem;
+		return this.facts ? refusal(this.facts, requirements) : 'Redis was not checked';
 	}
 
 	/**
-	 * On every new connection: send the releases still owed; learn the epoch. When it changed
-	 * (or was just created while this process holds claims), Redis lost its keys: write the
-	 * confirmed claims back. While the epoch is young, wait until it is SETTLE_MS old, so every
-	 * other process has written its claims back too.
+	 * On every new connection: read what this Redis is (database, scripting, eviction,
+	 * persistence, run ID), send what is owed, learn the epoch; when it changed, write this
+	 * process's running claims back (never overwriting) and say so (the back set).
 	 */
 	private async onConnect(): Promise<void> {
-		await Promise.all(
-			[...this.abandoned].map(async ([key, token]) => {
-				await this.client.cpRelease(key, token);
+		const facts = await readFacts(this.client, this.options.db ?? 0);
+		this.facts = typeof facts === 'string' ? undefined : facts;
+		this.problem = typeof facts === 'string' ? facts : undefined;
+		if (this.problem !== undefined) return;
+		await this.sendOwed(this.client);
+		await this.sync();
+	}
+
+	/** The run ID the epoch is tied to: none when Redis persists (only lost keys begin an epoch). */
+	private run(): string {
+		return this.facts && !this.facts.aof ? this.facts.runId : '';
+	}
+
+	private fresh(): string {
+		return `${Date.now().toString(36)}:${randomBytes(6).toString('hex')}`;
+	}
+
+	/** Reads the epoch; when it is not the one this process knew, writes its claims back. */
+	private async sync(): Promise<void> {
+		const run = this.run();
+		const [epoch, members] = await this.client.cpSync(
+			'-',
+			...EPOCH_KEYS,
+			run,
+			this.fresh(),
+			this.epoch ?? '',
+			this.knownMembers,
+			this.memberId,
+			'0',
+		);
+		if (epoch === this.epoch) {
+			this.knownMembers = members;
+			return;
+		}
+		const now = Date.now();
+		const writes: Array<Promise<number>> = [];
+		for (const [key, entry] of this.recent) {
+			const ttl = entry.ttlEnds - now;
+			if (entry.expires > now && ttl > 0) {
+				writes.push(this.client.cpReseed(key, `${RUNNING}${entry.token}`, ttl));
+			}
+		}
+		await Promise.all(writes);
+		const [after, alive] = await this.client.cpSync(
+			'-',
+			...EPOCH_KEYS,
+			run,
+			this.fresh(),
+			epoch,
+			'',
+			this.memberId,
+			'1',
+		);
+		this.knownMembers = alive;
+		// Written back into this epoch; another loss in between is found by the next claim.
+		if (after === epoch) this.epoch = epoch;
+	}
+
+	/** Sends the releases and promotions still owed, on the given (or the second) connection. */
+	private async sendOwed(client: ClaimClient = this.resolver): Promise<void> {
+		await Promise.all([
+			...[...this.abandoned].map(async ([key, token]) => {
+				await client.cpResolve(key, token, 'release');
 				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
 			}),
-		);
-		const fresh = `${Date.now().toString(36)}:${randomBytes(6).toString('hex')}`;
-		const [epoch, created, settling] = await this.client.cpEpoch(
-			EPOCH_KEY,
-			SETTLING_KEY,
-			fresh,
-			SETTLE_MS,
-		);
-		const now = Date.now();
-		const lost =
-			(this.epoch !== undefined && this.epoch !== epoch) ||
-			(this.epoch === undefined && created === 1 && this.recent.size > 0);
-		this.epoch = epoch;
-		if (lost) {
-			const writes: Array<Promise<number>> = [];
-			for (const [key, entry] of this.recent) {
-				const ttl = entry.ttlEnds - now;
-				if (entry.expires > now && ttl > 0) {
-					writes.push(this.client.cpReseed(key, `${CONFIRMED}${entry.token}`, ttl));
-				}
-			}
-			await Promise.all(writes);
-		}
-		if (settling > 0) await sleep(settling);
+			...[...this.unpromoted].map(async ([key, token]) => {
+				await client.cpResolve(key, token, 'run');
+				if (this.unpromoted.get(key) === token) this.unpromoted.delete(key);
+			}),
+		]);
 	}
 
 	private remember(key: string, token: string, now: number, ttlMs: number): void {
 		this.recent.delete(key);
 		this.recent.set(key, {
 			token,
-			expires: now + Math.min(RECENT_MS, ttlMs),
+			expires: now + Math.min(this.timing.recentMs, ttlMs),
 			ttlEnds: now + ttlMs,
 		});
 		if (this.recent.size > RECENT_MAX) {
@@ -242,68 +487,141 @@ export class RedisClaims {
 		}
 	}
 
-	/** Gives a claim up: its release is sent now, and again on the next connection if need be. */
-	private giveUp(key: string, token: string): void {
-		this.abandoned.set(key, token);
-		this.client.cpRelease(key, token).then(
-			() => {
-				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
-			},
-			() => undefined,
-		);
+	/**
+	 * Reads Redis' record of this attempt back on the second connection, until READ_BACK_MS:
+	 * 'mine' (run it), 'released' or 'other' (503), or undefined when Redis could not be asked.
+	 */
+	private async readBack(
+		key: string,
+		token: string,
+		mode: 'run' | 'release',
+	): Promise<string | undefined> {
+		const deadline = Date.now() + this.timing.readBackMs;
+		while (Date.now() < deadline && !this.closed) {
+			const down = await this.connected(this.resolver, Math.max(1, deadline - Date.now()));
+			if (down !== undefined) return undefined;
+			try {
+				return await this.resolver.cpResolve(key, token, mode);
+			} catch {
+				await sleep(POLL_MS);
+			}
+		}
+		return undefined;
 	}
 
 	/**
-	 * Claims one delivery key for `ttlMs`: exactly one of any number of concurrent claims of the
-	 * same key, from any process, gets `claimed`. Whatever Redis does not answer in time is
-	 * `unavailable` (the trigger answers 503, starts nothing, and the service retries).
+	 * Gives a claim up after its answer was lost: 503 at once (a `t:` nobody confirms blocks no
+	 * one for long, and never makes another attempt answer 2xx); its release is sent on the
+	 * second connection, and owed to the next connection until Redis has answered it.
 	 */
-	async claim(key: string, ttlMs: number, now = Date.now()): Promise<ClaimVerdict> {
+	private giveUp(key: string, token: string, reason: string): ClaimVerdict {
+		this.abandoned.set(key, token);
+		this.connected(this.resolver, this.timeoutMs)
+			.then(async (down) => {
+				if (down !== undefined) return;
+				await this.resolver.cpResolve(key, token, 'release');
+				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
+			})
+			.catch(() => undefined);
+		return { verdict: 'unavailable', reason };
+	}
+
+	/**
+	 * Claims one delivery key for `ttlMs`: at most one of any number of concurrent claims of the
+	 * same key, from any process, gets `claimed`, and `duplicate` only when one did. Whatever Redis
+	 * does not answer in time is `unavailable` (the trigger answers 503, starts nothing, and the
+	 * service retries).
+	 */
+	async claim(
+		key: string,
+		ttlMs: number,
+		now = Date.now(),
+		requirements: ClaimRequirements = {},
+	): Promise<ClaimVerdict> {
+		this.lastUsed = Date.now();
 		const mine = this.recent.get(key);
 		if (mine !== undefined && mine.expires > now) return { verdict: 'duplicate', by: 'memory' };
-		const unusable = await this.unusable();
+		const unusable = await this.unusable(requirements);
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
 		const token = randomBytes(9).toString('base64');
 		const ttl = Math.max(1, Math.round(ttlMs));
-		const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+		const deadline = Date.now() + this.timing.waitForOtherMs;
 		for (;;) {
-			let held: string;
+			let answer: [string, string, string, string];
 			try {
-				held = await this.client.cpClaim(key, token, TENTATIVE_MS);
+				answer = await this.client.cpClaim(
+					key,
+					...EPOCH_KEYS,
+					token,
+					this.timing.tentativeMs,
+					this.run(),
+					this.fresh(),
+					this.epoch ?? '',
+					this.knownMembers,
+				);
 			} catch (error) {
-				this.giveUp(key, token); // it may have reached Redis
-				return { verdict: 'unavailable', reason: (error as Error).message };
+				// It may have reached Redis: read it back (a `t:` of ours is deleted).
+				return this.giveUp(key, token, (error as Error).message);
 			}
-			if (held === 'claimed') return await this.confirm(key, token, ttl, now);
+			const [verdict, held, epoch, members] = answer;
+			if (epoch === this.epoch) this.knownMembers = members;
+			// Redis lost its keys since this connection was checked: write back (this claim
+			// told Redis whom to wait for).
+			else this.sync().catch(() => undefined);
+			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
+			if (verdict === 'unknown') {
+				return {
+					verdict: 'unavailable',
+					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed recently has written its claims back (waiting for ${held})`,
+				};
+			}
 			const heldToken = held.slice(2);
 			if (this.abandoned.get(key) === heldToken) {
 				// Our own earlier attempt, given up: release it now and claim again.
 				try {
-					if ((await this.client.cpRelease(key, heldToken)) === 1) this.abandoned.delete(key);
+					await this.client.cpResolve(key, heldToken, 'release');
+					if (this.abandoned.get(key) === heldToken) this.abandoned.delete(key);
 				} catch (error) {
 					return { verdict: 'unavailable', reason: (error as Error).message };
 				}
 				continue;
 			}
-			if (held.startsWith(CONFIRMED)) return { verdict: 'duplicate', by: 'redis' };
-			// Another attempt holds it tentatively: wait for its confirm or its release.
+			if (held.startsWith(RUNNING)) return { verdict: 'duplicate', by: 'redis' };
+			// Another attempt holds it undecided (`t:` or `c:`): wait for its `r:` or its release.
 			if (Date.now() >= deadline) {
 				return {
 					verdict: 'unavailable',
-					reason: 'another attempt of this delivery holds an unconfirmed claim',
+					reason: 'another attempt of this delivery holds an undecided claim',
 				};
 			}
 			await sleep(POLL_MS);
 		}
 	}
 
-	private async confirm(key: string, token: string, ttl: number, now: number): Promise<ClaimVerdict> {
+	private async confirm(
+		key: string,
+		token: string,
+		ttl: number,
+		now: number,
+	): Promise<ClaimVerdict> {
 		let confirmed: number;
 		try {
-			confirmed = await this.client.cpConfirm(key, token, ttl);
+			confirmed = await this.client.cpConfirm(
+				key,
+				MEMBERS_KEY,
+				token,
+				ttl,
+				this.memberId,
+				Math.min(this.timing.recentMs, ttl),
+			);
 		} catch (error) {
-			// Maybe applied, answered late or never: release it, so a retry anywhere can claim it.
-			this.giveUp(key, token);
+			// Applied, late or never: Redis' record decides (c: of ours → r:, run; t: → deleted).
+			const found = await this.readBack(key, token, 'run');
+			if (found === 'mine') {
+				this.remember(key, token, now, ttl);
+				return { verdict: 'claimed' };
+			}
+			if (found === undefined) this.abandoned.set(key, token);
 			return { verdict: 'unavailable', reason: (error as Error).message };
 		}
 		if (confirmed !== 1) {
@@ -313,6 +631,14 @@ export class RedisClaims {
 			};
 		}
 		this.remember(key, token, now, ttl);
+		// Make it `r:` (others then answer duplicate); owed on the next connection if lost.
+		this.unpromoted.set(key, token);
+		this.client.cpResolve(key, token, 'run').then(
+			() => {
+				if (this.unpromoted.get(key) === token) this.unpromoted.delete(key);
+			},
+			() => undefined,
+		);
 		return { verdict: 'claimed' };
 	}
 }

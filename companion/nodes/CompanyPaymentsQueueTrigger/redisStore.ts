@@ -1,17 +1,23 @@
 import type {
+	IHookFunctions,
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 	IWebhookFunctions,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { RedisOptions } from 'ioredis';
-import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
 
-import type { DeliveryStore, RecordOutcome } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
+import type {
+	DeliveryStore,
+	RecordOutcome,
+} from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { gateLogger } from '../../../nodes/shared/gate';
-import { KEY_PREFIX, REDIS_TIMEOUT_MS, RedisClaims } from './redisClaims';
+import { checkRedis, WITHOUT_PERSISTENCE_OPTION } from './redisCheck';
+import { KEY_PREFIX, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -33,30 +39,72 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 	};
 }
 
-/** One client (and its claims) per Redis this process claims in. */
-const claimsByRedis = new Map<string, RedisClaims>();
+/** One client (and its claims) per full set of connection options ("Ignore SSL Issues" too). */
+const claimsByOptions = new Map<string, RedisClaims>();
+/** Which client each trigger (workflow, node, live or test) uses now. */
+const clientOfTrigger = new Map<string, string>();
+/** A client no trigger has used for this long is closed by the next claim of this process. */
+export const IDLE_CLOSE_MS = 15 * 60_000;
 
-function claimsFor(options: RedisOptions): RedisClaims {
-	const id = JSON.stringify([
-		options.host,
-		options.port,
-		options.db,
-		options.username,
-		options.password,
-		options.tls ? 'tls' : '',
-	]);
-	let claims = claimsByRedis.get(id);
+/** The key of a set of options: a hash of all of them, so the password is not kept as a key. */
+function optionsId(options: RedisOptions): string {
+	return createHash('sha256').update(JSON.stringify(options)).digest('hex');
+}
+
+function closeIfUnused(id: string): void {
+	if ([...clientOfTrigger.values()].includes(id)) return;
+	const claims = claimsByOptions.get(id);
+	if (!claims) return;
+	claimsByOptions.delete(id);
+	// What it still owes Redis (a promotion, a release) is sent first, within its time.
+	claims.closeWhenSettled().catch(() => undefined);
+}
+
+/** The claims of these options for this trigger; a trigger whose options changed leaves its old client. */
+function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
+	const id = optionsId(options);
+	const before = clientOfTrigger.get(trigger);
+	clientOfTrigger.set(trigger, id);
+	if (before !== undefined && before !== id) closeIfUnused(before);
+	let claims = claimsByOptions.get(id);
 	if (!claims) {
 		claims = new RedisClaims(options);
-		claimsByRedis.set(id, claims);
+		claimsByOptions.set(id, claims);
+	}
+	// Webhook processes of queue mode never hear of a deactivation: idle clients close here.
+	const now = Date.now();
+	for (const [other, entry] of claimsByOptions) {
+		if (other !== id && now - entry.lastUsed > IDLE_CLOSE_MS) {
+			for (const [t, used] of clientOfTrigger) if (used === other) clientOfTrigger.delete(t);
+			closeIfUnused(other);
+		}
 	}
 	return claims;
 }
 
-/** Closes every client (tests). */
-export function closeRedisClaims(): void {
-	for (const claims of claimsByRedis.values()) claims.close();
-	claimsByRedis.clear();
+/** A trigger stopped (deactivated, or its test listening ended): its client closes when unused. */
+export function triggerStopped(trigger: string): void {
+	const id = clientOfTrigger.get(trigger);
+	clientOfTrigger.delete(trigger);
+	if (id !== undefined) closeIfUnused(id);
+}
+
+/** How many clients this process holds open (tests). */
+export function openRedisClaims(): number {
+	return claimsByOptions.size;
+}
+
+/** Closes every client (tests, and a process that stops). */
+export async function closeRedisClaims(): Promise<void> {
+	const all = [...claimsByOptions.values()];
+	claimsByOptions.clear();
+	clientOfTrigger.clear();
+	await Promise.all(all.map(async (claims) => await claims.close()));
+}
+
+/** Names one trigger: its workflow, node and live or test. */
+export function triggerName(workflowId: string, nodeId: string, live: boolean): string {
+	return JSON.stringify([workflowId, nodeId, live]);
 }
 
 /** The Redis key of one delivery of one trigger in one n8n instance. */
@@ -75,6 +123,21 @@ export function claimKey(
 
 const said = new Set<string>();
 
+/** The trigger option that accepts a Redis without an append-only file. */
+export const WITHOUT_PERSISTENCE_PARAMETER = 'redisWithoutPersistence';
+
+function allowsWithoutPersistence(ctx: IWebhookFunctions | IHookFunctions): boolean {
+	try {
+		return ctx.getNodeParameter(`options.${WITHOUT_PERSISTENCE_PARAMETER}`, false) === true;
+	} catch {
+		return false;
+	}
+}
+
+function describeWhere(options: RedisOptions): string {
+	return `${options.host}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}`;
+}
+
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
 	async record(ctx: IWebhookFunctions, { deliveryId, now, limits }): Promise<RecordOutcome> {
@@ -87,47 +150,70 @@ export const redisDeliveryStore: DeliveryStore = {
 				reason: `the Redis credential cannot be read (${(error as Error).message})`,
 			};
 		}
-		const where = `${options.host}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}`;
+		const where = describeWhere(options);
 		if (!said.has(where)) {
 			said.add(where);
 			gateLogger(ctx).info(`Company Payments Trigger claims delivery IDs in Redis ${where}`);
 		}
 		const node = ctx.getNode();
+		const workflowId = String(ctx.getWorkflow().id ?? '');
+		const live = ctx.getMode() !== 'manual';
 		const key = claimKey(
 			String(ctx.getInstanceId?.() ?? ''),
-			String(ctx.getWorkflow().id ?? ''),
+			workflowId,
 			node.id,
-			ctx.getMode() !== 'manual',
+			live,
 			deliveryId,
 		);
-		const claim = await claimsFor(options).claim(key, limits.maxAgeMs, now);
+		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
+		const claim = await claims.claim(key, limits.maxAgeMs, now, {
+			allowWithoutPersistence: allowsWithoutPersistence(ctx),
+		});
 		if (claim.verdict === 'claimed') return { verdict: 'new' };
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}` };
 	},
 };
 
-/** The credential test: connects with the credential's settings and sends PING. */
+/**
+ * Activation (and the start of test listening): the Redis of the credential must hold claims.
+ * Throws an error naming the problem and its fix, so the workflow is not activated.
+ */
+export async function checkRedisOnActivation(ctx: IHookFunctions): Promise<void> {
+	const options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+	const result = await checkRedis(options, {
+		allowWithoutPersistence: allowsWithoutPersistence(ctx),
+	});
+	if (!result.ok) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Redis credential cannot hold the delivery claims: ${result.message}`,
+			{
+				description: `Redis ${describeWhere(options)}`,
+			},
+		);
+	}
+}
+
+/** Deactivation (and the end of test listening): this trigger's client closes when nothing else uses it. */
+export function releaseOnDeactivation(ctx: IHookFunctions): void {
+	const node = ctx.getNode();
+	triggerStopped(
+		triggerName(String(ctx.getWorkflow().id ?? ''), node.id, ctx.getMode() !== 'manual'),
+	);
+}
+
+/** The credential test: connects with the credential's settings and checks what the claim needs. */
 export async function companyPaymentsRedisTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const client = new Redis({
-		...redisOptions(credential.data ?? {}),
-		lazyConnect: true,
-		connectTimeout: REDIS_TIMEOUT_MS,
-		commandTimeout: REDIS_TIMEOUT_MS,
-		maxRetriesPerRequest: 0,
-		retryStrategy: () => null,
+	const result = await checkRedis(redisOptions(credential.data ?? {}), {
+		allowWithoutPersistence: true,
 	});
-	client.on('error', () => undefined);
-	try {
-		await client.connect();
-		const pong = await client.ping();
-		return { status: 'OK', message: `Connection successful (${pong})` };
-	} catch (error) {
-		return { status: 'Error', message: `Redis did not answer: ${(error as Error).message}` };
-	} finally {
-		client.disconnect();
-	}
+	if (!result.ok) return { status: 'Error', message: result.message };
+	const note = result.facts.aof
+		? ''
+		: `. Without appendonly the trigger refuses it unless its option "${WITHOUT_PERSISTENCE_OPTION}" is on`;
+	return { status: 'OK', message: `${result.message}${note}` };
 }

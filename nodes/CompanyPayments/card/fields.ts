@@ -2,6 +2,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readRecordId, recordIdFields } from '../common/locator';
 import { invalidInput, readTextValue, requireAmount } from '../common/validation';
+import { simpleFields } from '../common/simple';
+
+/** A card simplified (Get and Get Many; the tool's Compact Output): the fields a person reads. */
+export const CARD_SIMPLE_FIELDS = simpleFields('card', [
+	'id',
+	'externalId',
+	'status',
+	'maskedPan',
+	'expiry',
+	'assignedAt',
+	'createdAt',
+]);
 
 const cardId = {
 	displayName: 'Card',

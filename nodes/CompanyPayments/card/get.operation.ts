@@ -1,5 +1,5 @@
 import { idCall } from '../common/calls';
-import { cardIdFields, readCardId } from './fields';
+import { CARD_SIMPLE_FIELDS, cardIdFields, readCardId } from './fields';
 
 export const get = idCall({
 	value: 'get',
@@ -9,6 +9,7 @@ export const get = idCall({
 	kind: 'read',
 	tool: {
 		text: 'Look up one card by its ID. Needs: Card ID. Returns status (requested, assigned, closing, closed, failed), maskedPan (the masked number), expiry.',
+		compact: CARD_SIMPLE_FIELDS,
 	},
 	docs: { endpoint: '`GET /cards/{id}`' },
 	properties: cardIdFields,

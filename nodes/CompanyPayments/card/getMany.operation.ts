@@ -1,5 +1,6 @@
 import { LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { listOperation } from '../common/listOperation';
+import { CARD_SIMPLE_FIELDS } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getMany = listOperation({
@@ -8,7 +9,7 @@ export const getMany = listOperation({
 	kind: 'read',
 	tool: {
 		text: 'List the company cards, optionally only the one with an External ID. Needs nothing. Returns one short record per card: id, externalId, status, maskedPan, expiry.',
-		compact: ['id', 'externalId', 'status', 'maskedPan', 'expiry', 'assignedAt', 'createdAt'],
+		compact: CARD_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /cards`',

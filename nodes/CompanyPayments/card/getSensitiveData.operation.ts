@@ -64,7 +64,7 @@ export const getSensitiveData: OperationDefinition = {
 	properties: [
 		{
 			displayName:
-				'The full card number and CVV become part of this execution\'s data: n8n stores them with the execution (if saving executions is on) and anyone who can open this workflow\'s executions can read them. Keep "Mask Card Number and CVV" on unless a later node really needs them, and turn off saving of successful executions for this workflow if it does.',
+				'Unmasked, the card number and CVV are stored with the execution and readable by anyone who can open its executions. Keep "Mask Card Number and CVV" on unless a later node needs them; then turn off saving successful executions.',
 			name: 'sensitiveDataNotice',
 			type: 'notice',
 			default: '',

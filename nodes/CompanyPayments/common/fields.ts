@@ -35,14 +35,18 @@ export function readListFields(
 	return { returnAll, limit };
 }
 
-const KEY_RULE = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. The service answers a repeated request with the same key with the stored result instead of moving money again.`;
+/** Where the README says what a key does for each money operation (panel texts stay short). */
+const KEYS_DOCS =
+	'<a href="https://www.npmjs.com/package/n8n-nodes-company-payments#operations">Keys</a>';
+
+const KEY_RULE = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. A repeated key gets the stored result.`;
 
 /**
  * Payout Create, Payout Cancel, Card Recharge and Card Request. The interface document promises
- * replay by key only for Accept Quote (its money contract's replayByKey), so
- * this text says what a key does and does not do for the others.
+ * replay by key only for Accept Quote (its money contract's replayByKey), so the node never
+ * re-sends these on its own; the README's Operations section says what to do after an unknown.
  */
-const KEY_SENT = `Optional, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters, sent as the Idempotency-Key header. The service's document promises that a repeated key returns the stored result only for Accept Quote; for Card Request, Payout Create, Payout Cancel and Card Recharge it does not, so the node never re-sends these on its own: when the answer is lost (errorCode OUTCOME_UNKNOWN, paymentOutcome "unknown") look the payment up (e.g. Payout > Get Many by External ID, Card > Get Many by External ID) before running again.`;
+const KEY_SENT = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. Not re-sent by the node: after paymentOutcome "unknown", resolve it before running again.`;
 
 /** The optional Idempotency Key field of money-moving operations. */
 export const idempotencyKeyField: INodeProperties = {
@@ -51,7 +55,7 @@ export const idempotencyKeyField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
-	description: `${KEY_SENT} Leave empty to use a key derived from this execution, node and item, which stays the same when n8n retries the item (Retry On Fail)`,
+	description: `${KEY_SENT} Empty: derived from this execution, node and item (same on Retry On Fail). See ${KEYS_DOCS}.`,
 	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown. Empty, a Retry of the execution from the Executions list gets a new execution ID, so a new key: a paid or unknown item may be paid again. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
 	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
 	displayOptions: { show: { '@tool': [false] } },
@@ -60,7 +64,7 @@ export const idempotencyKeyField: INodeProperties = {
 /** The Idempotency Key of Accept Quote, whose derived key follows the quote. */
 export const acceptIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
-	description: `${KEY_RULE} Leave empty to use a key derived from the quote ID: a quote can be accepted once, so a retry, a re-run of a failed execution or a second workflow accepting the same quote all send the same key`,
+	description: `${KEY_RULE} Empty: derived from the quote ID, so a retry, a re-run or another workflow accepting this quote sends the same key. See ${KEYS_DOCS}.`,
 	hint: 'Empty is safe: the key follows the quote',
 };
 
@@ -68,6 +72,6 @@ export const acceptIdempotencyKeyField: INodeProperties = {
 export const payIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
 	placeholder: 'e.g. {{ $json.invoiceId }}',
-	description: `${KEY_RULE} Leave empty to use a key derived from this execution, node and item: safe for Retry On Fail, but a re-run of a failed execution prepares a new quote under a new key and can pay the QR code again. Set a reference of this payment from your input (e.g. an invoice ID) to make re-runs and duplicate triggers safe`,
+	description: `${KEY_RULE} Empty: derived from this execution and item, so a re-run of a failed execution can pay the QR code again. Set one (e.g. an invoice ID). See ${KEYS_DOCS}.`,
 	hint: 'Set a payment reference from your input if executions of this workflow may be re-run',
 };

@@ -37,18 +37,6 @@ export const CONFLICT =
 export const SECRET =
 	'Not available to an AI agent (it returns or sets credentials, which must never reach a model): every call is refused. A person does this in n8n or in the service cabinet.';
 
-export const ORDER_FIELDS = [
-	'id',
-	'externalOrderId',
-	'status',
-	'amountRub',
-	'amountUsdt',
-	'paymentType',
-	'merchantName',
-	'failureReason',
-	'createdAt',
-	'completedAt',
-];
 export const WALLET_FIELDS = ['id', 'externalId', 'address', 'status', 'blockedAt', 'createdAt'];
 export const DEPOSIT_FIELDS = [
 	'id',

@@ -15,7 +15,7 @@ export function emailField(description: string, required = true): INodePropertie
 		type: 'string',
 		default: '',
 		required,
-		placeholder: 'name@email.com',
+		placeholder: 'e.g. name@email.com',
 		description,
 	};
 }

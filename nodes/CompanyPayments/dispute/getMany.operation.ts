@@ -1,4 +1,5 @@
 import { listOperation } from '../common/listOperation';
+import { simpleFields } from '../common/simple';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getMany = listOperation({
@@ -7,7 +8,7 @@ export const getMany = listOperation({
 	kind: 'read',
 	tool: {
 		text: 'List the company disputes, newest first. Needs nothing. Returns one short record per dispute: id, orderId, status, resolution (refund, confirm or partial_refund: read this rather than status), reason, refundAmount, dates.',
-		compact: [
+		compact: simpleFields('dispute', [
 			'id',
 			'orderId',
 			'status',
@@ -16,7 +17,7 @@ export const getMany = listOperation({
 			'refundAmount',
 			'createdAt',
 			'resolvedAt',
-		],
+		]),
 	},
 	docs: {
 		endpoint: '`GET /disputes`',

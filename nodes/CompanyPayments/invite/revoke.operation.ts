@@ -12,12 +12,13 @@ export const revoke: OperationDefinition = {
 	description: 'Revoke an open invite so it can no longer be accepted (needs members.invite)',
 	kind: 'write',
 	tool: {
-		text: 'Revoke an open invite so it can no longer be accepted. Needs: Invite ID. Returns ok.',
+		text: 'Revoke an open invite so it can no longer be accepted. Needs: Invite ID. Returns deleted: true.',
 	},
 	docs: {
 		endpoint: '`DELETE /members/invites/{id}`',
 		permission: '`members.invite`',
-		notes: 'An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.',
+		notes:
+			"Outputs `{ deleted: true, inviteId }` (n8n's form for a removed record; `revoked: true` stays for saved workflows). An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.",
 	},
 	properties: recordIdFields({
 		displayName: 'Invite',
@@ -53,6 +54,7 @@ export const revoke: OperationDefinition = {
 			typeof answer === 'object' && answer !== null && !Array.isArray(answer)
 				? (answer as IDataObject)
 				: {};
-		return { revoked: true, inviteId, ...body };
+		// n8n's convention for a removed record; `revoked` stays for workflows saved before it.
+		return { deleted: true, revoked: true, inviteId, ...body };
 	},
 };

@@ -46,7 +46,8 @@ export function permissionsField(description: string): INodeProperties {
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. orders.read, orders.create',
-		description: `${description} Separate names with commas. Known permissions: ${NAMED_PERMISSIONS.join(', ')}; others your account uses are accepted too.`,
+		// The known names are the Permissions options of the newer version and the docs' list.
+		description: `${description} Names separated by commas, e.g. orders.read; any name your account uses is accepted`,
 	};
 }
 

@@ -20,13 +20,13 @@ export const remove: OperationDefinition = {
 		"Remove a member from the company (needs members.remove and a member API key); the member's API key stops working at once",
 	kind: 'write',
 	tool: {
-		text: "Remove a team member; the member's API key stops working at once. Needs: Member ID. Returns ok.",
+		text: "Remove a team member; the member's API key stops working at once. Needs: Member ID. Returns deleted: true.",
 	},
 	docs: {
 		endpoint: '`DELETE /members/{userId}` (Member ID)',
 		permission: '`members.remove` (member API key)',
 		notes:
-			"Outputs `{ ok, userId }`; the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
+			"Outputs `{ deleted: true, userId }` (n8n's form for a removed record) plus the service's answer (`ok`); the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
 	},
 	properties: [
 		...userIdFields,
@@ -57,6 +57,7 @@ export const remove: OperationDefinition = {
 				itemIndex,
 			});
 		}
-		return { ok: true, userId, ...body };
+		// n8n's convention for a removed record; `ok` as before (it is also the service's answer).
+		return { deleted: true, ok: true, userId, ...body };
 	},
 };

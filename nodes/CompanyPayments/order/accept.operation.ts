@@ -56,7 +56,7 @@ export const ACCEPT_WRITE = {
  * The quote a first accept used is spent: a re-send of it (Retry On Fail after a lost answer, a
  * re-run under the Idempotency Key the user set) answered QUOTE_NOT_FOUND or QUOTE_EXPIRED by a
  * service that kept no replay may be this item's own payment, so it is unknown, never not paid
- * (issue 50.1). A first send's QUOTE_EXPIRED stays not paid.
+ * (r1-money-resend F1). A first send's QUOTE_EXPIRED stays not paid.
  */
 export const SPENT_QUOTE = ['QUOTE_NOT_FOUND', 'QUOTE_EXPIRED'] as const;
 
@@ -136,7 +136,7 @@ export const accept: OperationDefinition = {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+			placeholder: 'e.g. 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
 			description: 'The ID (UUID) of the quote returned by Prepare Quote',
 		},
 		acceptIdempotencyKeyField,

@@ -1,8 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { recordIdFields } from '../common/locator';
+import { simpleFields } from '../common/simple';
 
-const ORDER_PLACEHOLDER = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+/** An order simplified (Get and Get Many; the tool's Compact Output): the fields a person reads. */
+export const ORDER_SIMPLE_FIELDS = simpleFields('order', [
+	'id',
+	'externalOrderId',
+	'status',
+	'amountRub',
+	'amountUsdt',
+	'paymentType',
+	'merchantName',
+	'failureReason',
+	'createdAt',
+	'completedAt',
+]);
+
+const ORDER_PLACEHOLDER = 'e.g. 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
 
 /** The order of Order → Get: any order of the company. */
 export const orderIdFields: INodeProperties[] = recordIdFields({

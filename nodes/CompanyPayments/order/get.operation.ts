@@ -4,7 +4,7 @@ import { readRecordId } from '../common/locator';
 import { segment } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition, OperationResult } from '../types';
-import { orderIdFields } from './fields';
+import { ORDER_SIMPLE_FIELDS, orderIdFields } from './fields';
 
 export const get: OperationDefinition = {
 	value: 'get',
@@ -15,6 +15,7 @@ export const get: OperationDefinition = {
 	kind: 'read',
 	tool: {
 		text: 'Look up one QR-code order by its ID. Needs: Order ID (a UUID). Returns status (created, in_progress, success, failed, expired_no_taker, expired_by_system, disputed), amountRub, amountUsdt, merchantName, externalOrderId, failureReason and its dates.',
+		compact: ORDER_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /orders/{id}`',

@@ -1,7 +1,7 @@
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
-import { ORDER_FIELDS } from '../common/words';
+import { ORDER_SIMPLE_FIELDS } from './fields';
 
 export const getMany = listOperation({
 	action: 'Get many orders',
@@ -9,7 +9,7 @@ export const getMany = listOperation({
 	kind: 'read',
 	tool: {
 		text: 'List the company QR-code orders, optionally only those in one Status. Needs nothing. Returns one short record per order: id, status, amounts in RUB and USDT, merchant, failureReason, dates.',
-		compact: ORDER_FIELDS,
+		compact: ORDER_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /orders`',

@@ -50,7 +50,7 @@ const money: MoneyContract = {
 const RESENT: MoneyContract = { ...money, ownRefusals: ['QUOTE_NOT_FOUND', 'QUOTE_EXPIRED'] };
 
 /**
- * Refusals of the prepare that this item's own earlier payment causes (issue 50.6): a traffic
+ * Refusals of the prepare that this item's own earlier payment causes (r1-money-resend F6): a traffic
  * fine its first attempt paid is refused FINE_ALREADY_PAID. Unknown when the item may have been
  * sent before (write.ts refusedAfterEarlierSend), never not paid.
  */
@@ -105,7 +105,7 @@ export const pay: OperationDefinition = {
 		}
 		const pays = `the QR code ${qrCode}`;
 		// A refusal its own earlier payment causes (a fine paid by its first attempt) is unknown
-		// when this item may have been sent before (issue 50.6).
+		// when this item may have been sent before (r1-money-resend F6).
 		const quote = (await prepareQuote(this, itemIndex, qrCode).catch(async (error: Error) => {
 			const code = serviceCode(error);
 			if (code === undefined || !(PAID_BEFORE as readonly string[]).includes(code)) throw error;

@@ -16,7 +16,7 @@ const money: MoneyContract = {
 	lookUp:
 		'Payout > Get: status fail with failReason cancelled_by_merchant means it was cancelled; cancelling again is harmless (PAYOUT_NOT_CANCELABLE)',
 	replayByKey: false,
-	// A payout its own earlier cancel cancelled can no longer be cancelled (issue 50.8): unknown
+	// A payout its own earlier cancel cancelled can no longer be cancelled (r1-money-resend F8): unknown
 	// when this item may have been sent before, and Resolve Outcome reads the payout's state.
 	resentRefusals: ['PAYOUT_NOT_CANCELABLE'],
 	key: 'perItem',

@@ -133,7 +133,7 @@ const money: MoneyContract = {
 	lookUp:
 		'Payout > Get Many with the External ID you gave this payout (set one on every payout so it can be found), or Company Wallet > Get Balance History',
 	replayByKey: false,
-	// Refusals its own earlier payout causes (issue 50.7): a payout to the same requisite a moment
+	// Refusals its own earlier payout causes (r1-money-resend F7): a payout to the same requisite a moment
 	// ago, the active payouts it adds to. Unknown when this item may have been sent before (this
 	// process sent it, or an Idempotency Key / External ID a re-run carries). INSUFFICIENT_BALANCE
 	// stays a refusal (docs/assumptions.md, "A refusal after an earlier attempt").
@@ -187,7 +187,7 @@ const money: MoneyContract = {
 		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
 		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
-	// Whether it was made and whether its money came back (issue 50, tool 2).
+	// Whether it was made and whether its money came back (r1-money-tool F2).
 	stateFields: (record) =>
 		record.status === undefined || record.status === 'fail' ? ['status', 'refundedAt'] : ['status'],
 	resolve: {

@@ -1,6 +1,23 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readRecordId, recordIdFields } from '../common/locator';
+import { simpleFields } from '../common/simple';
+
+/** A payout simplified (Get and Get Many; the tool's Compact Output): the fields a person reads. */
+export const PAYOUT_SIMPLE_FIELDS = simpleFields('payout', [
+	'id',
+	'externalId',
+	'status',
+	'amountRub',
+	'chargedUsdt',
+	'requisiteType',
+	'requisite',
+	'bank',
+	'failReason',
+	'fundsReturned',
+	'createdAt',
+	'completedAt',
+]);
 
 const payoutId = {
 	displayName: 'Payout',

@@ -1,5 +1,5 @@
 import { idCall } from '../common/calls';
-import { payoutIdFields, readPayoutId } from './fields';
+import { PAYOUT_SIMPLE_FIELDS, payoutIdFields, readPayoutId } from './fields';
 import { withFundsReturned } from './fundsReturned';
 
 export const get = idCall({
@@ -11,6 +11,7 @@ export const get = idCall({
 	kind: 'read',
 	tool: {
 		text: "Look up one payout by its ID. Needs: Payout ID. Returns status (pending, waiting_trader, in_progress, success, fail), amountRub, chargedUsdt, failReason, the recipient's number masked (requisite), and fundsReturned: true when the money is back on the company balance (rely on it, not on status fail).",
+		compact: PAYOUT_SIMPLE_FIELDS,
 	},
 	docs: { endpoint: '`GET /payouts/{id}`' },
 	properties: payoutIdFields,

@@ -6,12 +6,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { readMeasured } from '../../shared/money';
 import { segment } from '../common/validation';
+import { PAYOUT_SIMPLE_FIELDS } from './fields';
 import { withFundsReturned } from './fundsReturned';
 
 /**
  * fundsReturned as the payout shows it: a failed payout listed without `refundedAt` (the listing's
  * fields are not shown in the document) is read by its ID first, so a refunded payout is never
- * said to have kept its money because its listing left the field out (issue 50, tool 2).
+ * said to have kept its money because its listing left the field out (r1-money-tool F2).
  */
 async function withFundsShown(
 	record: IDataObject,
@@ -30,20 +31,7 @@ export const getMany = listOperation({
 	kind: 'read',
 	tool: {
 		text: 'List the company payouts, optionally only those in one Status or with an External ID. Needs nothing. Returns one short record per payout: id, externalId, status, amountRub, chargedUsdt, masked recipient, failReason, fundsReturned, dates.',
-		compact: [
-			'id',
-			'externalId',
-			'status',
-			'amountRub',
-			'chargedUsdt',
-			'requisiteType',
-			'requisite',
-			'bank',
-			'failReason',
-			'fundsReturned',
-			'createdAt',
-			'completedAt',
-		],
+		compact: PAYOUT_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /payouts` (assumed)',

@@ -114,7 +114,7 @@ async function moneyAnswer(
 }
 
 /**
- * The answer as the record stands now (issue 50, tool 4): where the write's answer may be the one
+ * The answer as the record stands now (r1-money-tool F4): where the write's answer may be the one
  * the service stored for the reference long ago (Accept Quote, Pay QR Code), the record is read
  * again by its ID; one that no longer stands (failed, expired, disputed) is said as such, never
  * handed back as the payment made. A read that fails leaves the answer as it came, and says so.

@@ -96,7 +96,24 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES either side shows, else the delivery or the poll that saw it: a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES either side shows, else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again): a duplicate across triggers, never a lost change (changeKey.ts)',
+	},
+	unknownFields: {
+		question:
+			'Fields of a member, an invite, the company profile and a card’s sensitive data beyond the few shown (a member key, a PIN)',
+		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
+	},
+	bigNumbers: {
+		question: 'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
+		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts)',
+	},
+	numbersForText: {
+		question: 'A requisite or an externalId sent as a JSON number where text is usual',
+		node: 'A requisite masked by its record’s requisiteType whatever its JSON type; an identifier as text (gate/fields.ts, transport/json.ts)',
+	},
+	escapedSecrets: {
+		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',
+		node: 'A known secret found whole in every form a JSON encoder writes (gate/learned.ts)',
 	},
 	payoutListing: {
 		question: 'Which fields the payout listing (GET /payouts) shows',

@@ -315,6 +315,8 @@ export const PACKAGE_FIELDS = {
 	whatToDo: TEXT,
 	hint: TEXT,
 	rawBody: TEXT,
+	rawBodyMasked: STATE,
+	rawBodyNote: TEXT,
 	masked: STATE,
 } as const satisfies Record<string, FieldSpec>;
 
@@ -501,4 +503,115 @@ export function unknownFieldKind(name: string): FieldSpec {
 /** The kind of a field by its name: the model's where it shows the name, else the unknown rule. */
 export function fieldSpec(name: string): FieldSpec {
 	return BY_NAME.get(name) ?? unknownFieldKind(name);
+}
+
+/* ------------------------------------------------------------ records closed by default */
+
+/**
+ * The records the document says carry secrets or card data (issue 50): a member and its own API
+ * key, a card's sensitive data, the company profile (its webhook secret, and the answers of the
+ * company calls that hand out a new key or session), an invite (its token). The document shows
+ * few of their fields, and a service may add any: a `memberKey`, a `keys[].value`, a `cardPin`.
+ * In these records a field is shown only when it is declared here (then by its kind, as
+ * everywhere); any other field is masked like a secret, whatever it holds, until it is declared.
+ * Fields the document shows are declared, and the plain ones the stand-in service and real
+ * answers carry beside them (an e-mail, a name, times); `nested` names the closed record a field
+ * holds (an accepted invite's `member`).
+ */
+export type ClosedName =
+	| 'member'
+	| 'invite'
+	| 'companyIdentity'
+	| 'companyProfile'
+	| 'cardSensitiveData';
+
+export interface ClosedRecord {
+	fields: ReadonlySet<string>;
+	nested: Readonly<Record<string, ClosedName>>;
+}
+
+const PLAIN_PERSON = ['email', 'name', 'firstName', 'lastName', 'createdAt', 'updatedAt'];
+
+export const CLOSED_RECORDS: Record<ClosedName, ClosedRecord> = {
+	member: {
+		fields: new Set([
+			...PLAIN_PERSON,
+			'userId',
+			'role',
+			'permissions',
+			'apiKey',
+			// Which of the document's two kinds of key (a legacy company-wide key, a member key).
+			'apiKeyType',
+			'status',
+			'removedAt',
+			'companyId',
+			'ok',
+		]),
+		nested: {},
+	},
+	invite: {
+		fields: new Set([
+			...PLAIN_PERSON,
+			'id',
+			'url',
+			'status',
+			'role',
+			'permissions',
+			'token',
+			'expiresAt',
+			'acceptedAt',
+			'companyId',
+			'companyName',
+			'revoked',
+			'inviteId',
+			// Accept: the new member's key and session.
+			'apiKey',
+			'session',
+			'sessionToken',
+		]),
+		nested: { member: 'member', company: 'companyIdentity' },
+	},
+	companyIdentity: { fields: new Set(['id', 'name']), nested: {} },
+	companyProfile: {
+		fields: new Set([
+			...PLAIN_PERSON,
+			'id',
+			'webhookUrl',
+			'webhookSecret',
+			'cardsTestMode',
+			// Login and Regenerate API Key: the new key (and a session), named as NEW_API_KEY_FIELDS.
+			'apiKey',
+			'newApiKey',
+			'api_key',
+			'key',
+			'token',
+			'companyId',
+		]),
+		nested: { company: 'companyProfile', member: 'member' },
+	},
+	cardSensitiveData: {
+		fields: new Set(['cardId', 'cardNumberFull', 'cardCvv', 'expiry']),
+		nested: {},
+	},
+};
+
+/** The closed record an operation of the action node outputs, if it outputs one. */
+export function closedRecordFor(resource: unknown, operation: unknown): ClosedName | undefined {
+	if (resource === 'member') return 'member';
+	if (resource === 'invite') return 'invite';
+	if (resource === 'company') return 'companyProfile';
+	if (resource === 'card' && operation === 'getSensitiveData') return 'cardSensitiveData';
+	return undefined;
+}
+
+/** Whether a field of a closed record is declared: by the record, or as one of the package's own. */
+export function declaredIn(closed: ClosedName, name: string): boolean {
+	const record = CLOSED_RECORDS[closed];
+	return (
+		record.fields.has(name) ||
+		Object.prototype.hasOwnProperty.call(record.nested, name) ||
+		Object.prototype.hasOwnProperty.call(PACKAGE_FIELDS, name) ||
+		name === 'notice' ||
+		name === 'apiKeyField'
+	);
 }

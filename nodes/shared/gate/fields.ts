@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldSpec } from '../contract/records';
-import type { FieldSpec } from '../contract/records';
+import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
+import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import type { Audience } from './masks';
 import {
@@ -11,6 +11,7 @@ import {
 	maskKeepingEnd,
 	maskRequisite,
 	shownFor,
+	tokenCode,
 	HIDDEN_PART,
 } from './masks';
 import { cardLike, maskLink, maskPatterns } from './patterns';
@@ -115,7 +116,7 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 			return maskCardNumber(text);
 		case 'token':
 			// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
-			if (/^[A-Z]{2,10}$/.test(text)) return text;
+			if (tokenCode(text)) return text;
 			return model ? HIDDEN : maskKeepingEnd(text);
 		default:
 			return model ? HIDDEN : maskKeepingEnd(text);
@@ -126,7 +127,9 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 	if (!Number.isInteger(value)) return value;
 	const text = String(value);
 	if (spec.kind === 'requisite') {
-		return reading.audience === 'model' && Math.abs(value) >= 1e4 ? maskRequisite(text) : value;
+		// A requisite sent as a JSON number is read as the same digits written as text.
+		const shown = maskUnder(text, spec, reading);
+		return shown === text ? value : shown;
 	}
 	if (spec.kind !== 'text' && spec.kind !== 'unknown') return value;
 	// A card number that arrived as a JSON number, where no field says what it is.
@@ -186,32 +189,102 @@ export function maskUnder(
 }
 
 /**
- * A record: each field by its name's kind in the model (or the rule for unknown fields). A
- * requisite is what the record's `requisiteType` declares (a payout, its webhook): a card number
- * written in full is masked whatever its digits look like (the document promises no checksum),
- * for every reader; one the service masked itself (`220070******1234`) goes by the field's rule.
+ * A field a closed record does not declare, masked whatever it holds: as its name's rule masks it
+ * where that changes it (a card number keeps its last four digits), else each leaf hidden (a
+ * number of 12 digits or more keeps its last four); true, false and null stay.
  */
-export function maskRecord(record: IDataObject, reading: Reading, textual = false): IDataObject {
+function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
+	if (Array.isArray(value)) return value.map((entry) => maskUndeclared(key, entry, reading));
+	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		const out: IDataObject = {};
+		for (const [name, field] of Object.entries(value)) {
+			setField(out, name, maskUndeclared(name, field, reading));
+		}
+		return out;
+	}
+	if (typeof value !== 'string' && typeof value !== 'number' && !Buffer.isBuffer(value)) {
+		return value;
+	}
+	if (value === '') return value;
+	const byRule = maskUnder(value, fieldSpec(key), reading);
+	if (byRule !== value) return byRule;
+	const text = String(value);
+	if (/^[\d\s.+()-]+$/.test(text) && text.replace(/\D/g, '').length >= 12) {
+		return maskRequisite(text);
+	}
+	return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
+}
+
+/** A requisite written as digits (a string, or a JSON number). */
+function requisiteDigits(field: unknown): string | undefined {
+	if (typeof field === 'number' && Number.isFinite(field)) return String(field);
+	if (typeof field === 'string' && /^[\d\s.+()-]*\d[\d\s.+()-]*$/.test(field)) return field;
+	return undefined;
+}
+
+/**
+ * A record: each field by its kind in the model (or the rule for unknown fields). A requisite is
+ * what the record's `requisiteType` declares (a payout, its webhook): a card number written in
+ * full is masked whatever its digits look like (the document promises no checksum) and whatever
+ * its JSON type (a number too), for every reader; one the service masked itself
+ * (`220070******1234`) goes by the field's rule. In a `closed` record (contract/records.ts:
+ * members, invites, the company profile, a card's sensitive data) a field it does not declare is
+ * masked like a secret.
+ */
+export function maskRecord(
+	record: IDataObject,
+	reading: Reading,
+	textual = false,
+	closed?: ClosedName,
+): IDataObject {
 	const out: IDataObject = {};
 	const declaredCard = record.requisiteType === 'card';
 	for (const [key, field] of Object.entries(record)) {
-		if (
-			declaredCard &&
-			fieldSpec(key).kind === 'requisite' &&
-			typeof field === 'string' &&
-			/^[\d\s.-]*\d[\d\s.-]*$/.test(field)
-		) {
-			setField(out, key, maskRequisite(field));
-			continue;
-		}
-		setField(out, key, maskField(key, field, reading, textual));
+		setField(out, key, maskFieldIn(key, field, reading, textual, closed, declaredCard));
 	}
 	return out;
 }
 
-/** One field of a record, by its name's kind. */
-export function maskField(key: string, value: unknown, reading: Reading, textual = false): unknown {
-	return maskUnder(value, fieldSpec(key), reading, textual);
+function maskFieldIn(
+	key: string,
+	field: unknown,
+	reading: Reading,
+	textual: boolean,
+	closed: ClosedName | undefined,
+	declaredCard: boolean,
+): unknown {
+	const spec = fieldSpec(key);
+	if (declaredCard && spec.kind === 'requisite') {
+		const digits = requisiteDigits(field);
+		if (digits !== undefined) return maskRequisite(digits);
+	}
+	if (closed === undefined) return maskUnder(field, spec, reading, textual);
+	if (!declaredIn(closed, key)) return maskUndeclared(key, field, reading);
+	const { nested: under } = CLOSED_RECORDS[closed];
+	const nested = Object.prototype.hasOwnProperty.call(under, key) ? under[key] : undefined;
+	if (nested !== undefined) return maskClosed(field, nested, reading);
+	return maskUnder(field, spec, reading, textual);
+}
+
+/** A value under a closed record's field that holds another closed record (or a list of them). */
+export function maskClosed(value: unknown, closed: ClosedName, reading: Reading): unknown {
+	if (Array.isArray(value)) return value.map((entry) => maskClosed(entry, closed, reading));
+	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		return maskRecord(value as IDataObject, reading, false, closed);
+	}
+	return maskUndeclared('', value, reading);
+}
+
+/** One field of a record, by its name's kind (or, in a closed record, whether it is declared). */
+export function maskField(
+	key: string,
+	value: unknown,
+	reading: Reading,
+	textual = false,
+	record: IDataObject = {},
+	closed?: ClosedName,
+): unknown {
+	return maskFieldIn(key, value, reading, textual, closed, record.requisiteType === 'card');
 }
 
 /** A value that stands alone (not under a field): an unknown, or a text inside an error. */

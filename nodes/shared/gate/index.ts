@@ -2,6 +2,8 @@ import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
 import { maskLoose, maskRecord, maskField, maskText, setField, byValue } from './fields';
 import type { Reading } from './fields';
+import { closedRecordFor } from '../contract/records';
+import type { ClosedName } from '../contract/records';
 import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
@@ -46,12 +48,55 @@ function readingFor(ctx: object | undefined, audience: Audience, named?: Named):
 	return { audience, known: knownFor(ctx, named) };
 }
 
-function gateRecord(json: IDataObject, reading: Reading): IDataObject {
+/**
+ * The closed record (contract/records.ts) the action node's operation outputs, read from the
+ * node's own Resource and Operation; none for a trigger, or for an error item (its fields are the
+ * package's and the service's error body's).
+ */
+function closedFor(ctx: object | undefined): ClosedName | undefined {
+	const read = (
+		ctx as { getNodeParameter?: (name: string, index: number, fallback: string) => unknown }
+	)?.getNodeParameter;
+	if (typeof read !== 'function') return undefined;
+	try {
+		return closedRecordFor(read.call(ctx, 'resource', 0, ''), read.call(ctx, 'operation', 0, ''));
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * What an item says of its `rawBody` (the webhook trigger's Include Raw Body) when the gate had
+ * to mask part of it: it is then not the bytes the service signed, and its HMAC no longer
+ * matches. The trigger verified the signature over the exact bytes before anything was masked.
+ */
+export const RAW_BODY_MASKED_NOTE =
+	'rawBody is not the signed body: secrets in it (a card number, a key) were masked, so its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+
+/** Marks an item whose rawBody the gate changed (rawBodyMasked, rawBodyNote); exact otherwise. */
+function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
+	if (typeof original.rawBody !== 'string') return out;
+	const masked = out.rawBody !== original.rawBody;
+	setField(out, 'rawBodyMasked', masked);
+	if (masked) setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+	return out;
+}
+
+function gateRecord(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
+	return sayRawBody(json, gateFields(json, reading, closed));
+}
+
+function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
+	const inRecord = closed !== undefined && !('error' in json) ? closed : undefined;
 	const open = openFields(json, reading.audience);
-	if (!open) return maskRecord(json, reading);
+	if (!open) return maskRecord(json, reading, false, inRecord);
 	const out: IDataObject = {};
 	for (const [key, field] of Object.entries(json)) {
-		setField(out, key, open.has(key) ? field : maskField(key, field, reading));
+		setField(
+			out,
+			key,
+			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
+		);
 	}
 	keepOpen(out, open);
 	return out;
@@ -61,7 +106,9 @@ function gateRecord(json: IDataObject, reading: Reading): IDataObject {
 export function gateJson<T>(ctx: object | undefined, value: T, audience: Audience = 'user'): T {
 	const reading = readingFor(ctx, audience, namedIn(value));
 	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-		return gateRecord(value as IDataObject, reading) as T;
+		// A tool result is the operation's record: closed where the operation's record is.
+		const closed = audience === 'model' ? closedFor(ctx) : undefined;
+		return gateRecord(value as IDataObject, reading, closed) as T;
 	}
 	return maskLoose(value, reading, false) as T;
 }
@@ -86,8 +133,9 @@ export function gateItems(
 		audience,
 		namedIn(outputs.map((items) => items.map((item) => item.json))),
 	);
+	const closed = closedFor(ctx);
 	return outputs.map((items) =>
-		items.map((item) => ({ ...item, json: gateRecord(item.json, reading) })),
+		items.map((item) => ({ ...item, json: gateRecord(item.json, reading, closed) })),
 	);
 }
 

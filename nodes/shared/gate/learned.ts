@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fieldSpec } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
+import { tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 
 /*
@@ -134,8 +135,9 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
  * known to the credential's later runs and to no other credential's.
  */
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
-	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret']) {
-		const value = data[field];
+	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret', 'baseUrl']) {
+		// A Base URL's password (a service behind Basic auth) is a secret of the credential too.
+		const value = field === 'baseUrl' ? urlPassword(data[field]) : data[field];
 		if (typeof value !== 'string') continue;
 		for (const form of [value, value.trim()]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
@@ -155,6 +157,17 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 			.update(`${String(data.baseUrl ?? '')}\n${String(data.apiKey ?? '')}`)
 			.digest('hex');
 		run.credential = digest;
+	}
+}
+
+/** The password a URL carries (`https://user:password@host`), decoded; undefined without one. */
+function urlPassword(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	try {
+		const password = new URL(value.trim()).password;
+		return password === '' ? undefined : decoded(password);
+	} catch {
+		return undefined;
 	}
 }
 
@@ -220,7 +233,7 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		leaves(value, found);
 		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
 		for (const text of found) {
-			if (!(spec.secret === 'token' && /^[A-Z]{2,10}$/.test(text))) named.secrets.push(text);
+			if (!(spec.secret === 'token' && tokenCode(text))) named.secrets.push(text);
 		}
 		return;
 	}
@@ -245,7 +258,20 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 	}
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
 		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
-		for (const [name, field] of Object.entries(value)) collect(field, named, fieldSpec(name));
+		const record = value as Record<string, unknown>;
+		for (const [name, field] of Object.entries(record)) {
+			// A requisite its record declares a card is a card number: found by value elsewhere too
+			// (the raw body), whatever its digits look like.
+			if (
+				record.requisiteType === 'card' &&
+				fieldSpec(name).kind === 'requisite' &&
+				(typeof field === 'string' || typeof field === 'number') &&
+				String(field).replace(/\D/g, '').length >= 12
+			) {
+				named.secrets.push(String(field));
+			}
+			collect(field, named, fieldSpec(name));
+		}
 	}
 }
 
@@ -338,12 +364,36 @@ const ESCAPE = '%(?:25)?';
  */
 const DIGIT_GAP = `(?:[\\s\\u00a0\\u2007\\u2009\\u202f().\\-\\u2010-\\u2013+]|${ESCAPE}(?:20|09|2[89DdEe]|[Cc]2${ESCAPE}[Aa]0|[Ee]2${ESCAPE}80${ESCAPE}(?:8[79]|[Aa][Ff]|9[0-3])))*`;
 
+/**
+ * A value with each character that is not a plain letter or digit written as any JSON encoder
+ * writes it: as is, escaped with a backslash (`\/`, PHP's default; `\"`), or as `\u002f` /
+ * `\u002F` (Go's `\u0026`, PHP's JSON_HEX_*, Python's ensure_ascii for non-ASCII), each escape
+ * also escaped once or twice more (a JSON text inside a JSON string). The whole value is found,
+ * not only up to its first escaped character.
+ */
+function escapedForms(value: string): string | undefined {
+	if (/^[A-Za-z0-9]*$/.test(value)) return undefined;
+	let out = '';
+	for (const char of value.split('')) {
+		if (/[A-Za-z0-9]/.test(char)) {
+			out += char;
+			continue;
+		}
+		const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
+		const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+		out += `(?:${escapeForPattern(char)}|\\\\{1,7}(?:${escapeForPattern(char)}|u${anyCase}))`;
+	}
+	return out;
+}
+
 /** One pattern that finds any form of any of the values (undefined: none to find). */
 function patternOf(values: Iterable<string>): RegExp | undefined {
 	const parts = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_IN_TEXT) continue;
 		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
+		const escaped = escapedForms(value);
+		if (escaped !== undefined) parts.add(escaped);
 		const digits = value.replace(/\D/g, '');
 		if (/^\+?[\d\s().-]+$/.test(value) && digits.length >= 10) {
 			parts.add(`\\+?${digits.split('').join(DIGIT_GAP)}`);

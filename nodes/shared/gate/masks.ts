@@ -49,3 +49,8 @@ export function shownFor(value: string, audience: Audience): string {
 	if (NUMBER.test(value) && value.replace(/\D/g, '').length >= 10) return maskRequisite(value);
 	return audience === 'model' ? HIDDEN : HIDDEN_PART;
 }
+
+/** A crypto token's code (`USDT`, `usdt`, `USDT-TRC20`): what a field named `token` may hold. */
+export function tokenCode(text: string): boolean {
+	return /^(?:[A-Z]{2,10}|[a-z]{2,10})(?:[-_ ](?:[A-Z0-9]{2,10}|[a-z0-9]{2,10}))?$/.test(text);
+}

@@ -112,7 +112,8 @@ function maskParameters(text: string, reading: LinkReading): string {
 }
 
 /** A link or a path with the tokens in its path, query and fragment hidden. */
-export function maskLink(link: string, reading: LinkReading): string {
+export function maskLink(whole: string, reading: LinkReading): string {
+	const link = withoutUserinfo(whole);
 	const hashAt = link.indexOf('#');
 	const beforeHash = hashAt < 0 ? link : link.slice(0, hashAt);
 	const fragment = hashAt < 0 ? undefined : link.slice(hashAt + 1);
@@ -135,6 +136,20 @@ export function maskLink(link: string, reading: LinkReading): string {
 		if (tail !== undefined) out += `?${maskParameters(tail, reading)}`;
 	}
 	return out;
+}
+
+/**
+ * The user and password of a link (`http://ops:PASS@staging…`, a service behind Basic auth),
+ * also with its slashes JSON-escaped (`http:\/\/ops:PASS@…`) or percent-encoded: never shown,
+ * whatever the reader. Everything up to the last `@` before the host's end goes.
+ */
+const USERINFO =
+	/(\b[a-z][a-z0-9+.-]*:(?:\\{0,3}\/|%2[Ff]){2})[^\s/?#@"'<>`\\]*(?:\\.[^\s/?#@"'<>`\\]*)*@/gi;
+
+/** A text or a link with every link's user and password hidden. */
+export function withoutUserinfo(text: string): string {
+	if (!text.includes('@')) return text;
+	return text.replace(USERINFO, (_match, scheme: string) => `${scheme}${HIDDEN_PART}@`);
 }
 
 /**
@@ -253,7 +268,7 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);
-	let out = text.replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
+	let out = withoutUserinfo(text).replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
 	out = out.replace(
 		JWT,
 		unlessId(() => HIDDEN_PART),

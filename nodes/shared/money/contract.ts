@@ -29,7 +29,7 @@ export interface MoneyWrite {
 	ownRefusals?: readonly string[];
 	/**
 	 * Refusals this item's own earlier attempt may cause, read as its own only when the item may
-	 * have been sent before (issue 50): this process already sent the same request (under any key),
+	 * have been sent before (r1-money-resend): this process already sent the same request (under any key),
 	 * or the user set the Idempotency Key or the External ID, which a re-run of the execution
 	 * carries. Payout Create: PAYOUT_REQUISITE_COOLDOWN after its own payout to the same card. Then
 	 * unknown with its sent write, never not paid; a first send's refusal stays a refusal.
@@ -82,14 +82,14 @@ export interface MoneyContract extends MoneyWrite {
 	 * The fields a record's state is decided by (a payout: `status`, and `refundedAt` when it
 	 * failed): a record found in a listing that does not show one of them is read in full (`read`)
 	 * before its state is decided, since a field left out of a listing is not a field that is not
-	 * set (issue 50, tool 2).
+	 * set (r1-money-tool F2).
 	 */
 	stateFields?: (record: IDataObject) => readonly string[];
 	/**
 	 * As a tool, a write whose answer may be the stored answer of an earlier call (Accept Quote,
 	 * Pay QR Code replay the order stored for the reference): how the record's current state is
 	 * read by its ID, and what it proves, so that an order since failed or disputed is not handed
-	 * to the model as standing (issue 50, tool 4).
+	 * to the model as standing (r1-money-tool F4).
 	 */
 	current?: {
 		read: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;

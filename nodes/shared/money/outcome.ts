@@ -254,7 +254,7 @@ export function failedWrite(
 	}
 	if (machine.outcome !== 'unknown' || last === undefined) {
 		if (!(error instanceof NodeApiError)) return error;
-		// The service's own 429 (issue 50.2): refused, and never sent again by the node; when it
+		// The service's own 429 (r1-money-resend F2): refused, and never sent again by the node; when it
 		// may be tried again is in the output.
 		const wait =
 			last && 'status' in last && last.status === 429

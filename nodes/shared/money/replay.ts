@@ -7,7 +7,7 @@ import { runsAsAgentTool } from './key';
 import { outcomeUnknownError } from './outcome';
 
 /*
- * A stored answer replayed for a key that names a payment (outside money test F4, F6; issue 50.4,
+ * A stored answer replayed for a key that names a payment (outside money test F4, F6; r1-money-resend F4,
  * 50.5, 50.9). Where the document promises replay by key (Accept Quote, Pay QR Code), a key the
  * user set (an Idempotency Key) or a tool's payment reference may have been used before: for this
  * same payment (an earlier attempt of this item, a re-run in another process), or for another
@@ -43,7 +43,7 @@ export function checkReplayedOrder(
 	answer: IDataObject,
 ): void {
 	if (!keyNamesPayment(ctx, itemIndex)) return;
-	// Never from a clock (issue 50.9): an order of this key whose details match this payment's
+	// Never from a clock (r1-money-resend F9): an order of this key whose details match this payment's
 	// quote is this payment, whenever it was made (an earlier attempt of this item, another
 	// process's run, a service clock minutes behind). Only details that differ name another one.
 	const reading = readDetails(ctx, contract, itemIndex, answer);

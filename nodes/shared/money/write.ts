@@ -69,7 +69,7 @@ const sent = new Map<string, SentState>();
 
 /**
  * Keys whose earlier send Resolve Outcome proved not paid (releaseNotPaid): a refusal of the next
- * send is not caused by that earlier one, so it is read as the refusal it is (issue 50).
+ * send is not caused by that earlier one, so it is read as the refusal it is (r1-money-resend).
  */
 const released = new Set<string>();
 
@@ -154,7 +154,7 @@ function sameRequest(id: string, asked: string): SentState | undefined {
 }
 
 /**
- * Whether this item may have been sent before (issue 50): this process sent the same request
+ * Whether this item may have been sent before (r1-money-resend): this process sent the same request
  * (`earlier`: under this key, or another one, a re-run of the execution), or the payment is named
  * by something a re-run carries: an Idempotency Key the user set (or a tool's payment reference),
  * or the External ID the write carries.
@@ -252,7 +252,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		headers: { ...call.request.headers, 'Idempotency-Key': key },
 		itemIndex,
 		// The document promises replay by key (Accept Quote): sent again on a gateway's answer too.
-		// Any other write is never sent again by the node (issue 50.2), not even after a 429: the
+		// Any other write is never sent again by the node (r1-money-resend F2), not even after a 429: the
 		// document does not show that a 429 comes before the service acts.
 		...(contract.replayByKey ? { repeat: 'replayed' as const } : {}),
 	};
@@ -280,7 +280,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	if (call.history) call.history.sentBefore = earlier !== undefined;
 	// A key this process saw paid is never sent again, even where the document promises replay by
-	// key (issue 50.1): Retry On Fail gets this item's answer back, and a service that kept no
+	// key (r1-money-resend F1): Retry On Fail gets this item's answer back, and a service that kept no
 	// replay cannot answer a spent quote with QUOTE_NOT_FOUND as if nothing was paid.
 	if (earlier?.state === 'paid') return earlier.answer;
 	const resent =

@@ -68,3 +68,11 @@ export function environmentMismatch(environment: Environment, url: URL): string 
 	}
 	return undefined;
 }
+
+/**
+ * A Base URL (or any text holding one) as it may be shown: a link's user and password
+ * (`https://ops:PASS@staging.example.com`, a service behind Basic auth) become `[hidden]`,
+ * also JSON-escaped or percent-encoded. For every place that names the Base URL outside the
+ * output gate (the credential test's message); the gate applies the same rule at its doors.
+ */
+export { withoutUserinfo } from '../gate/patterns';

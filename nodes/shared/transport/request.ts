@@ -1,6 +1,6 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -10,9 +10,7 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { ApplicationError, NodeApiError, NodeOperationError } from 'n8n-workflow';
-
-import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 import {
@@ -24,6 +22,7 @@ import {
 } from '../gate';
 
 import { environmentLabel, environmentMismatch, environmentOf } from './environment';
+import { parseJsonLossless } from './json';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
 import {
@@ -117,12 +116,15 @@ interface RunCredential {
 	/** "Staging (https://…)", named in every error. */
 	where: string;
 	data: ICredentialDataDecryptedObject;
+	/** The same credential as n8n's httpRequestWithAuthentication takes it, so it is not read again. */
+	decrypted: ICredentialsDecrypted;
 }
 
 /**
  * One credential read per node run (n8n's execution context), not per item or page: n8n loads
  * and decrypts the credential on every read, and httpRequestWithAuthentication reads it again
- * for every request unless it is handed the decrypted credential.
+ * for every request unless it is handed the decrypted credential (its
+ * `additionalCredentialOptions.credentialsDecrypted`, which n8n 1.x and 2.x take).
  */
 const runCredentials = new WeakMap<object, Promise<RunCredential>>();
 
@@ -159,11 +161,18 @@ async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunC
 		);
 	}
 	const baseUrl = raw.replace(/\/+$/, '');
+	const stored = ctx.getNode().credentials?.[CREDENTIAL_NAME];
 	return {
 		baseUrl,
 		environment,
 		where: `${environmentLabel(environment)} (${baseUrl})`,
 		data: credentials,
+		decrypted: {
+			id: stored?.id ?? '',
+			name: stored?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data: credentials,
+		},
 	};
 }
 
@@ -195,7 +204,7 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false; te
 	if (typeof raw !== 'string') return { ok: true, value: raw };
 	if (raw.trim() === '') return { ok: true, value: {} };
 	try {
-		return { ok: true, value: JSON.parse(raw) as unknown };
+		return { ok: true, value: parseJsonLossless(raw) };
 	} catch {
 		return { ok: false, text: raw };
 	}
@@ -236,41 +245,9 @@ function redirectError(
 	});
 }
 
-/**
- * The headers the credential's `authenticate` block declares (`X-API-Key:
- * ={{$credentials.apiKey}}`), read from that block once: it is the one place that says how the
- * key is sent, for this node and for n8n's HTTP Request node alike.
- */
-const AUTH_HEADERS: ReadonlyArray<{ name: string; field: string }> = Object.entries(
-	(new CompanyPaymentsApi().authenticate as IAuthenticateGeneric).properties.headers ?? {},
-).map(([name, value]) => {
-	const field = /^=\{\{\s*\$credentials\.(\w+)\s*\}\}$/.exec(String(value))?.[1];
-	if (field === undefined) {
-		throw new ApplicationError(`The credential's header ${name} is not a plain credential field`);
-	}
-	return { name, field };
-});
-
-/**
- * The request with the credential's API key, as the credential's `authenticate` declares it.
- * Set here from the credential read once per run rather than through
- * httpRequestWithAuthentication, which resolves that declaration's expression in n8n's
- * expression engine on every request: on n8n 2.41 that costs milliseconds per page of a Return
- * All. The URL is always the credential's base URL and redirects are never followed, so the key
- * goes nowhere else.
- */
-function withApiKey(options: IHttpRequestOptions, credential: RunCredential): IHttpRequestOptions {
-	const headers: Record<string, string> = {};
-	for (const { name, field } of AUTH_HEADERS) {
-		const value = credential.data[field];
-		headers[name] = typeof value === 'string' ? value : '';
-	}
-	return { ...options, headers: { ...options.headers, ...headers } };
-}
-
 /** What the credential authenticates with (its API key), as one text. */
 function accountOf(credential: RunCredential): string {
-	return AUTH_HEADERS.map(({ field }) => String(credential.data[field] ?? '')).join('\n');
+	return String(credential.data.apiKey ?? '');
 }
 
 /**
@@ -286,8 +263,17 @@ async function send(
 	const { baseUrl } = credential;
 	const { itemIndex } = request;
 	try {
-		return (await ctx.helpers.httpRequest(
-			request.authenticated === false ? options : withApiKey(options, credential),
+		if (request.authenticated === false) {
+			return (await ctx.helpers.httpRequest(options)) as FullResponse;
+		}
+		// n8n's authentication path: the credential's `authenticate` sets X-API-Key. It is handed
+		// the credential read once for this run, so n8n does not load and decrypt it per request.
+		// A copy: n8n writes the header into the options it is given.
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_NAME,
+			{ ...options, headers: { ...options.headers } },
+			{ credentialsDecrypted: credential.decrypted },
 		)) as FullResponse;
 	} catch (error) {
 		// No HTTP answer: keep the code and messages, never the request (it holds the key).

@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
 import type {
+	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeCredentialTestResult,
 	INodeType,
+	INodeTypes,
+	JsonObject,
 	NodeExecutionHint,
 } from 'n8n-workflow';
+import { NodeApiError, Workflow } from 'n8n-workflow';
 
 import { CompanyPaymentsApi } from '../../../credentials/CompanyPaymentsApi.credentials';
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites } from '../../../nodes/shared/money/write';
+import { CREDENTIAL_TEST } from '../../../nodes/shared/credentialTest';
 
 export const BASE_URL = 'https://api.payments.test';
 export const API_KEY = 'sk_dummy_0123456789abcdef';
@@ -116,12 +122,16 @@ export async function httpRequest(options: IHttpRequestOptions): Promise<unknown
 	return full;
 }
 
-/** Applies the credential's `authenticate` block the way n8n does for generic auth. */
-export function authenticate(
+/**
+ * Applies the credential's `authenticate` the way n8n's credentials helper does: a function is
+ * called as it is; the generic object's `={{$credentials.x}}` values are resolved.
+ */
+export async function authenticate(
 	options: IHttpRequestOptions,
 	credentials: ICredentialDataDecryptedObject,
-): IHttpRequestOptions {
+): Promise<IHttpRequestOptions> {
 	const auth = new CompanyPaymentsApi().authenticate;
+	if (typeof auth === 'function') return await auth(credentials, options);
 	const headers: IDataObject = { ...options.headers };
 	for (const [name, template] of Object.entries(auth.properties.headers ?? {})) {
 		headers[name] = String(template).replace(
@@ -130,6 +140,70 @@ export function authenticate(
 		);
 	}
 	return { ...options, headers };
+}
+
+/** lodash's `get`, which n8n's CredentialsTester reads a rule's key with (a string's own keys too). */
+function lodashGet(value: unknown, path: string): unknown {
+	let current: unknown = value;
+	for (const key of path.split('.')) {
+		if (current === null || current === undefined) return undefined;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return current;
+}
+
+/**
+ * The credential's `test` run the way n8n's CredentialsTester runs a declarative test (n8n-core's
+ * RoutingNode, n8n 2.8.4 and 2.41.1): the request's expressions resolved against the credential
+ * (n8n-workflow's expression engine), the credential's `authenticate` applied, sent through n8n's
+ * HTTP helper (a stand-in), the answer's body (JSON, else its text) read by the
+ * `responseSuccessBody` rules in order, the first match an error, else "Connection successful!".
+ * A request that throws gives its message, as n8n's does for a failure without a response.
+ */
+export async function runCredentialTest(
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
+	const node: INode = {
+		id: 'n-1',
+		name: 'Temp',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => ({ description: { properties: [] } }) as unknown as INodeType,
+		getByNameAndVersion: () => ({ description: { properties: [] } }) as unknown as INodeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const resolve = (value: unknown): unknown =>
+		typeof value === 'string' && value.startsWith('=')
+			? workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+					$credentials: data,
+				})
+			: value;
+	const { request, rules } = CREDENTIAL_TEST;
+	const options = {
+		...request,
+		url: `${String(resolve(request.baseURL))}${request.url}`,
+	} as IHttpRequestOptions & { baseURL?: string };
+	delete options.baseURL;
+	let body: unknown;
+	try {
+		const authenticated = await authenticate(options, data);
+		body = ((await httpRequest({ ...authenticated, returnFullResponse: true })) as FullResponse)
+			.body;
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	for (const rule of rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		if (lodashGet(body, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
 export interface ContextOptions {
@@ -164,23 +238,56 @@ export function readPath(source: IDataObject, path: string): unknown {
 	return current;
 }
 
+/** The node n8n-core's helper names in the NodeApiError it wraps a failure in. */
+const AUTH_HELPER_NODE: INode = {
+	id: NODE_ID,
+	name: 'Company Payments',
+	type: 'n8n-nodes-company-payments.companyPayments',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** What a fake context's httpRequestWithAuthentication was given, call by call. */
+export interface AuthenticatedCall {
+	credentialsType: string;
+	/** Whether the caller handed the decrypted credential (n8n then does not read it again). */
+	handedCredential: boolean;
+}
+
 /**
  * The HTTP helpers of a fake n8n context: each records the request it sends (after the
- * credential's authentication was applied) into `requests`.
+ * credential's authentication was applied) into `requests`. httpRequestWithAuthentication does
+ * what n8n-core's does with a generic credential: it takes the decrypted credential it is
+ * handed (`additionalCredentialOptions.credentialsDecrypted`) or reads it with
+ * `getCredentials`, applies the credential's `authenticate` and sends.
  */
 export function httpHelpers(
 	requests: IHttpRequestOptions[],
 	credentials: ICredentialDataDecryptedObject,
+	calls: AuthenticatedCall[] = [],
+	readCredentials: () => Promise<ICredentialDataDecryptedObject> = async () => credentials,
 ) {
 	return {
 		httpRequest: async (request: IHttpRequestOptions) => {
 			requests.push(request);
 			return await httpRequest(request);
 		},
-		httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
-			const authenticated = authenticate(request, credentials);
+		httpRequestWithAuthentication: async (
+			credentialsType: string,
+			request: IHttpRequestOptions,
+			additional?: IAdditionalCredentialOptions,
+		) => {
+			const handed = additional?.credentialsDecrypted?.data;
+			calls.push({ credentialsType, handedCredential: handed !== undefined });
+			const authenticated = await authenticate(request, handed ?? (await readCredentials()));
 			requests.push(authenticated);
-			return await httpRequest(authenticated);
+			try {
+				return await httpRequest(authenticated);
+			} catch (error) {
+				// n8n-core wraps every failure of this helper in a NodeApiError of the node.
+				throw new NodeApiError(AUTH_HELPER_NODE, error as JsonObject);
+			}
 		},
 	};
 }
@@ -192,6 +299,8 @@ function isLocator(value: unknown): value is { __rl: true; mode: string; value: 
 export interface FakeContext extends IExecuteFunctions {
 	/** Every request the node made, after authentication was applied. */
 	requests: IHttpRequestOptions[];
+	/** Every call of httpRequestWithAuthentication. */
+	authenticatedCalls: AuthenticatedCall[];
 	/** The execution hints the node added (shown above its output in the editor). */
 	hints: NodeExecutionHint[];
 }
@@ -219,9 +328,14 @@ export function createContext(options: ContextOptions): FakeContext {
 		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
+	const authenticatedCalls: AuthenticatedCall[] = [];
 	const hints: NodeExecutionHint[] = [];
-	const context = {
+	// The context's own getCredentials, as n8n's helper reads the credential when not handed it.
+	const readCredentials = async (): Promise<ICredentialDataDecryptedObject> =>
+		await (context as unknown as IExecuteFunctions).getCredentials('companyPaymentsApi');
+	const context: Record<string, unknown> = {
 		requests,
+		authenticatedCalls,
 		hints,
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getInputData: () => items,
@@ -261,7 +375,7 @@ export function createContext(options: ContextOptions): FakeContext {
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
 		},
-		helpers: httpHelpers(requests, credentials),
+		helpers: httpHelpers(requests, credentials, authenticatedCalls, readCredentials),
 	};
 	return context as unknown as FakeContext;
 }

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeParameters,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -106,6 +107,8 @@ export interface PollOptions {
 	staticData?: IDataObject;
 	mode?: 'trigger' | 'manual';
 	credentials?: ICredentialDataDecryptedObject;
+	/** The ID of the n8n credential the node uses (default: one credential for every poll). */
+	credentialId?: string;
 	now?: number;
 }
 
@@ -127,7 +130,8 @@ export function createPollContext(options: PollOptions) {
 		type: 'n8n-nodes-company-payments.companyPaymentsPollTrigger',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters: options.parameters as INodeParameters,
+		credentials: { companyPaymentsApi: { id: options.credentialId ?? 'cred-1', name: 'Payments' } },
 	};
 	const requests: IHttpRequestOptions[] = [];
 	const warnings: string[] = [];

@@ -288,7 +288,7 @@ export async function deliver(
 	const logs: LogEntry[] = [];
 	const request: IDataObject = {
 		headers,
-		body: parsed,
+		body: parsed as IDataObject,
 		rawBody: options.noRawBody || options.lazyRawBody ? undefined : raw,
 	};
 	const lazy = options.lazyRawBody;

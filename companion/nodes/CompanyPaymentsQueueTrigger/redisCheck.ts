@@ -1,0 +1,205 @@
+import { connect as tlsConnect } from 'node:tls';
+import type { RedisOptions } from 'ioredis';
+import Redis from 'ioredis';
+
+/**
+ * What the claim needs of its Redis, checked on activation, in the credential's Test and on every
+ * new connection of a webhook process: the credential is accepted, the database exists, scripts
+ * may run, claim keys cannot be evicted, and what Redis keeps across a restart. Every refusal
+ * names the problem and the fix.
+ */
+
+export interface RedisFacts {
+	/** Redis' run ID: a new one after every restart. */
+	runId: string;
+	version: string;
+	maxmemory: number;
+	policy: string;
+	/** appendonly yes. */
+	aof: boolean;
+}
+
+export interface Requirements {
+	allowWithoutPersistence?: boolean;
+}
+
+/** The option of the trigger that accepts a Redis without persistence. */
+export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
+
+function where(options: RedisOptions): string {
+	return `${options.host ?? 'localhost'}:${options.port ?? 6379}`;
+}
+
+function infoField(info: string, name: string): string | undefined {
+	const match = new RegExp(`^${name}:(.*)$`, 'm').exec(info);
+	return match ? match[1].trim() : undefined;
+}
+
+/**
+ * Reads the facts on a connected client, or returns a sentence that names the problem and its fix
+ * (database, scripting, INFO).
+ */
+export async function readFacts(client: Redis, db: number): Promise<RedisFacts | string> {
+	try {
+		await client.select(db);
+	} catch (error) {
+		return `database ${db} does not exist in this Redis (${(error as Error).message}): set the Redis credential's Database Number to one this Redis has (0 to 15 unless its "databases" setting says more)`;
+	}
+	try {
+		await client.eval('return 1', 0);
+	} catch (error) {
+		return `this Redis does not let the credential's user run scripts (${(error as Error).message}): the claim is a Lua script; allow EVAL and EVALSHA (ACL +@scripting) for that user`;
+	}
+	let info: string;
+	try {
+		info = await client.info();
+	} catch (error) {
+		return `this Redis does not let the credential's user read INFO (${(error as Error).message}): the claim reads its eviction policy, persistence and restarts there; allow INFO (ACL +info) for that user`;
+	}
+	return {
+		runId: infoField(info, 'run_id') ?? '',
+		version: infoField(info, 'redis_version') ?? '?',
+		maxmemory: Number(infoField(info, 'maxmemory') ?? 0),
+		policy: infoField(info, 'maxmemory_policy') ?? 'noeviction',
+		aof: infoField(info, 'aof_enabled') === '1',
+	};
+}
+
+/** Why a Redis with these facts cannot hold the claims, or undefined when it can. */
+export function refusal(facts: RedisFacts, requirements: Requirements = {}): string | undefined {
+	if (facts.maxmemory > 0 && facts.policy !== 'noeviction') {
+		return `this Redis evicts keys when it is full (maxmemory-policy ${facts.policy}, maxmemory ${facts.maxmemory} bytes): an evicted claim lets a copy of a delivery start again. Set maxmemory-policy to noeviction (CONFIG SET maxmemory-policy noeviction and in redis.conf; on managed Redis, in its parameter group), or use a Redis without maxmemory`;
+	}
+	if (!facts.aof && requirements.allowWithoutPersistence !== true) {
+		return `this Redis keeps no append-only file (appendonly no): after a restart its claims are gone, and a copy of a delivery that ran before can start again. Set appendonly yes (CONFIG SET appendonly yes and in redis.conf), or turn on the trigger option "${WITHOUT_PERSISTENCE_OPTION}"`;
+	}
+	return undefined;
+}
+
+/** A clear sentence for a connection error, or undefined when there is nothing to add. */
+export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
+	const text = error.message;
+	const code = (error as NodeJS.ErrnoException).code ?? '';
+	const at = where(options);
+	if (/WRONGPASS|invalid username-password|invalid password/i.test(text)) {
+		return `Redis at ${at} refused the credential's user or password (${text}): correct the Password (and User) of the Redis credential`;
+	}
+	if (/NOAUTH/.test(text)) {
+		return `Redis at ${at} requires a password and the credential gives none (${text}): set the Password of the Redis credential`;
+	}
+	if (code === 'ECONNREFUSED') {
+		return `nothing accepts connections at ${at} (ECONNREFUSED): check the Host and Port of the Redis credential, and that Redis runs`;
+	}
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return `the host of the Redis credential is not found (${code} ${options.host}): correct its Host`;
+	}
+	if (isCertificateError(error)) {
+		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "Ignore SSL Issues" in the Redis credential`;
+	}
+	if (
+		options.tls &&
+		/wrong version number|packet length too long|ECONNRESET/i.test(`${code} ${text}`)
+	) {
+		return `Redis at ${at} does not speak TLS (${code || text}): turn off SSL in the Redis credential, or enable TLS in Redis`;
+	}
+	return undefined;
+}
+
+function isCertificateError(error: Error): boolean {
+	const code = (error as NodeJS.ErrnoException).code ?? '';
+	return /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT|HOSTNAME/.test(code);
+}
+
+/** Names the certificate Redis presents (subject, issuer, validity, fingerprint), read unchecked. */
+export async function presentedCertificate(options: RedisOptions): Promise<string | undefined> {
+	return await new Promise((resolve) => {
+		const socket = tlsConnect({
+			host: options.host ?? 'localhost',
+			port: options.port ?? 6379,
+			servername: options.host ?? 'localhost',
+			rejectUnauthorized: false,
+		});
+		const done = (value: string | undefined) => {
+			socket.destroy();
+			resolve(value);
+		};
+		socket.setTimeout(2_000, () => done(undefined));
+		socket.once('error', () => done(undefined));
+		socket.once('secureConnect', () => {
+			const cert = socket.getPeerCertificate();
+			if (!cert || !cert.subject) return done(undefined);
+			const name = (part: Record<string, unknown> | undefined) =>
+				part
+					? Object.entries(part)
+							.map(([k, v]) => `${k}=${String(v)}`)
+							.join(', ')
+					: '?';
+			done(
+				`subject ${name(cert.subject as unknown as Record<string, unknown>)}; issuer ${name(
+					cert.issuer as unknown as Record<string, unknown>,
+				)}; valid ${cert.valid_from} to ${cert.valid_to}; SHA-256 ${cert.fingerprint256}`,
+			);
+		});
+	});
+}
+
+export type CheckResult =
+	| { ok: true; facts: RedisFacts; message: string }
+	| { ok: false; message: string };
+
+/**
+ * Connects once with these options (no retries) and checks everything the claim needs. The
+ * message says what was found, or names the problem and its fix.
+ */
+export async function checkRedis(
+	options: RedisOptions,
+	requirements: Requirements = {},
+	timeoutMs = 2_000,
+): Promise<CheckResult> {
+	const client = new Redis({
+		...options,
+		lazyConnect: true,
+		connectTimeout: timeoutMs,
+		commandTimeout: timeoutMs,
+		maxRetriesPerRequest: 0,
+		enableOfflineQueue: false,
+		retryStrategy: () => null,
+	});
+	let lastError: Error | undefined;
+	client.on('error', (error: Error) => {
+		lastError = error;
+	});
+	try {
+		try {
+			await client.connect();
+			await client.ping();
+		} catch (error) {
+			const cause = lastError ?? (error as Error);
+			let message =
+				describeRedisError(cause, options) ??
+				`Redis at ${where(options)} did not answer (${cause.message})`;
+			if (isCertificateError(cause)) {
+				const cert = await presentedCertificate(options);
+				if (cert) message += `. The certificate it presents: ${cert}`;
+			}
+			return { ok: false, message };
+		}
+		let facts: RedisFacts | string;
+		try {
+			facts = await readFacts(client, options.db ?? 0);
+		} catch (error) {
+			facts = `Redis stopped answering (${(error as Error).message})`;
+		}
+		if (typeof facts === 'string')
+			return { ok: false, message: `Redis at ${where(options)}: ${facts}` };
+		const refused = refusal(facts, requirements);
+		if (refused) return { ok: false, message: `Redis at ${where(options)}: ${refused}` };
+		return {
+			ok: true,
+			facts,
+			message: `Redis ${facts.version} at ${where(options)} db ${options.db ?? 0}: scripts allowed, maxmemory-policy ${facts.policy}${facts.maxmemory > 0 ? '' : ' (no maxmemory)'}, appendonly ${facts.aof ? 'yes' : 'no'}`,
+		};
+	} finally {
+		client.disconnect();
+	}
+}

@@ -1,0 +1,218 @@
+import { fieldSpec } from '../contract/records';
+
+/*
+ * The service's JSON read to the digit (issue 50).
+ *
+ * JSON.parse turns every number into a double: an integer beyond 2^53 (a 19-digit deposit ID)
+ * loses its last digits, and two different IDs can come out as one. This reader keeps what the
+ * service wrote:
+ * - a field the record model names an identifier (`id`, `depositId`, `*Id`, `txHash`…) comes out
+ *   as text, the digits exactly as written, whatever its JSON type (a number there is an ID, not
+ *   a quantity);
+ * - any other number that a double holds exactly (at most 15 significant digits, or a safe
+ *   integer) stays a number, with its value unchanged (`100.50` is the number 100.5);
+ * - a number a double cannot hold (an integer beyond 2^53, a decimal of more than 15 significant
+ *   digits) comes out as its text exactly as written, never rounded. An amount written that way
+ *   is therefore a text, which the checks of the answer read as written.
+ *
+ * No reviver `context.source` (Node 20 has none): a fast path uses JSON.parse when no number of
+ * the text could lose a digit, then turns identifier numbers into text; any other text is read by
+ * the small parser below. Both give the same result for the same text.
+ */
+
+/**
+ * Texts the fast path does not read: 16 or more digits in one number-like run (a number a double
+ * may not hold), an exponent, or a decimal ending in zeros (an identifier written `12.0` or `1e3`
+ * would not come back as written from a double).
+ */
+const NOT_FAST =
+	/(?:^|[:,[])\s*(?:-?(?:\d[.eE+-]?){16,}|-?\d+(?:\.\d+)?[eE]|-?\d+\.\d*0\s*[,}\]]|-0(?:\.0+)?\s*[,}\]])/;
+
+/** Whether a field name holds an identifier (its numbers come out as text). */
+const identifierNames = new Map<string, boolean>();
+function isIdentifierField(name: string): boolean {
+	let known = identifierNames.get(name);
+	if (known === undefined) {
+		known = fieldSpec(name).kind === 'identifier';
+		if (identifierNames.size < 10_000) identifierNames.set(name, known);
+	}
+	return known;
+}
+
+/** Whether a written number keeps its value as a double. */
+export function exactAsDouble(text: string): boolean {
+	const mantissa = text.replace(/^-/, '').split(/[eE]/)[0];
+	const digits = mantissa.replace('.', '').replace(/^0+/, '');
+	if (digits.length <= 15) return true;
+	if (!mantissa.includes('.') && !/[eE]/.test(text)) {
+		return Number.isSafeInteger(Number(text));
+	}
+	return false;
+}
+
+/** A number as written, for a field of this name: text for an identifier or a number no double holds. */
+function numberFor(text: string, field: string | undefined): number | string {
+	if (field !== undefined && isIdentifierField(field)) return text;
+	return exactAsDouble(text) ? Number(text) : text;
+}
+
+/** Identifier numbers of an already parsed value (fast path) turned into their text. */
+function identifiersAsText(value: unknown, field: string | undefined): unknown {
+	if (typeof value === 'number') {
+		return field !== undefined && isIdentifierField(field) ? String(value) : value;
+	}
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) value[i] = identifiersAsText(value[i], field);
+		return value;
+	}
+	if (typeof value === 'object' && value !== null) {
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			const entry = record[key];
+			if (typeof entry === 'object' || typeof entry === 'number') {
+				const shown = identifiersAsText(entry, key);
+				if (shown !== entry) {
+					Object.defineProperty(record, key, {
+						value: shown,
+						enumerable: true,
+						writable: true,
+						configurable: true,
+					});
+				}
+			}
+		}
+	}
+	return value;
+}
+
+/** A JSON number at a position (sticky). */
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+export class LosslessJsonError extends SyntaxError {}
+
+/** The reader of one JSON text, character by character. */
+class Reader {
+	private at = 0;
+
+	constructor(private readonly text: string) {}
+
+	read(): unknown {
+		const value = this.value(undefined);
+		this.space();
+		if (this.at < this.text.length) this.fail('unexpected text after the value');
+		return value;
+	}
+
+	private fail(what: string): never {
+		throw new LosslessJsonError(`Invalid JSON at position ${this.at}: ${what}`);
+	}
+
+	private space(): void {
+		const { text } = this;
+		while (this.at < text.length) {
+			const c = text.charCodeAt(this.at);
+			if (c === 32 || c === 9 || c === 10 || c === 13) this.at++;
+			else break;
+		}
+	}
+
+	private value(field: string | undefined): unknown {
+		this.space();
+		const c = this.text[this.at];
+		if (c === '{') return this.object();
+		if (c === '[') return this.array(field);
+		if (c === '"') return this.string();
+		if (c === '-' || (c >= '0' && c <= '9')) return this.number(field);
+		if (this.text.startsWith('true', this.at)) return this.word(4, true);
+		if (this.text.startsWith('false', this.at)) return this.word(5, false);
+		if (this.text.startsWith('null', this.at)) return this.word(4, null);
+		return this.fail(c === undefined ? 'the text ends' : `unexpected "${c}"`);
+	}
+
+	private word<T>(length: number, value: T): T {
+		this.at += length;
+		return value;
+	}
+
+	private object(): Record<string, unknown> {
+		this.at++;
+		const out: Record<string, unknown> = {};
+		this.space();
+		if (this.text[this.at] === '}') {
+			this.at++;
+			return out;
+		}
+		for (;;) {
+			this.space();
+			if (this.text[this.at] !== '"') this.fail('expected a field name');
+			const key = this.string();
+			this.space();
+			if (this.text[this.at] !== ':') this.fail('expected ":"');
+			this.at++;
+			const entry = this.value(key);
+			// A field named `__proto__` is plain data, as JSON.parse makes it.
+			Object.defineProperty(out, key, {
+				value: entry,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+			this.space();
+			const next = this.text[this.at++];
+			if (next === '}') return out;
+			if (next !== ',') this.fail('expected "," or "}"');
+		}
+	}
+
+	private array(field: string | undefined): unknown[] {
+		this.at++;
+		const out: unknown[] = [];
+		this.space();
+		if (this.text[this.at] === ']') {
+			this.at++;
+			return out;
+		}
+		for (;;) {
+			out.push(this.value(field));
+			this.space();
+			const next = this.text[this.at++];
+			if (next === ']') return out;
+			if (next !== ',') this.fail('expected "," or "]"');
+		}
+	}
+
+	private string(): string {
+		const { text } = this;
+		const start = this.at;
+		let end = start + 1;
+		// Strings without escapes: JSON.parse of the slice, which also checks control characters.
+		while (end < text.length && text[end] !== '"') {
+			if (text[end] === '\\') end++;
+			end++;
+		}
+		if (end >= text.length) this.fail('a string does not end');
+		this.at = end + 1;
+		try {
+			return JSON.parse(text.slice(start, end + 1)) as string;
+		} catch {
+			return this.fail('invalid string');
+		}
+	}
+
+	private number(field: string | undefined): number | string {
+		NUMBER.lastIndex = this.at;
+		const match = NUMBER.exec(this.text);
+		if (!match) return this.fail('invalid number');
+		this.at += match[0].length;
+		return numberFor(match[0], field);
+	}
+}
+
+/**
+ * The service's JSON text read without losing a digit: identifiers as text, numbers a double
+ * cannot hold as their written text. Throws a SyntaxError where JSON.parse would.
+ */
+export function parseJsonLossless(text: string): unknown {
+	if (!NOT_FAST.test(text)) return identifiersAsText(JSON.parse(text), undefined);
+	return new Reader(text).read();
+}

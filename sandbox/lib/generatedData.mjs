@@ -1,0 +1,284 @@
+// Generated mode, data dimensions (issue 50): what the interface document leaves open about the
+// data itself, drawn from a seed like every other open choice (generated.mjs).
+//
+//   extra fields:     secret-bearing records (a member, a card's sensitive data, the company
+//                     profile, an invite) carry fields the document does not show, holding
+//                     secrets: `memberKey`, `keys[].value`, `cardPin` (also as a JSON number)…;
+//   numbers:          identifiers beyond 2^53 written as JSON numbers (two deposits whose IDs a
+//                     double cannot tell apart), and numbers where text is usual (a requisite,
+//                     an externalId);
+//   escaped secrets:  a known secret quoted in an error's details the way a JSON encoder writes
+//                     it (`\/`, `\u002f`, every character escaped, escaped twice);
+//   states again:     a payout walk that enters every payout state more than once (taken,
+//                     released, taken again), each change delivered, some deliveries retried;
+//   key regeneration: the company's API key regenerated at a drawn point of the stream.
+//
+// Everything here is a pure function of the seed: the same seed gives the same records, texts
+// and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
+import { drawStream } from './generated.mjs';
+
+/** The payout states the document lists. */
+export const PAYOUT_STATES = Object.freeze([
+	'pending',
+	'waiting_trader',
+	'in_progress',
+	'success',
+	'fail',
+]);
+
+/** How a JSON encoder may write a secret's characters inside a string. */
+export const ESCAPE_FORMS = Object.freeze(['slash', 'u002f', 'U002F', 'every', 'twice']);
+
+/**
+ * Field names no record of the model declares, that a service may still fill with a secret, by
+ * the record that carries them. Their values are drawn secrets (or numbers, for a PIN).
+ */
+export const EXTRA_SECRET_FIELDS = Object.freeze({
+	member: ['memberKey', 'accessMaterial', 'recoveryCode', 'legacyCredentialValue', 'hmacSeed'],
+	cardSensitiveData: ['cardPin', 'pinBlock', 'track2', 'issuerRef3ds', 'activationCode'],
+	companyProfile: ['signingMaterial', 'ownerRecovery', 'sandboxSeed', 'apiKeyHistory'],
+	invite: ['joinCode', 'magicValue', 'otpSeed', 'inviteCodeRaw'],
+});
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+/** A random secret of `length` characters, with a `/` and a `+` inside (escape material). */
+export function drawSecret(r, prefix = 'sk_live_', length = 26) {
+	let body = '';
+	for (let i = 0; i < length; i++) body += ALPHABET[Math.floor(r.next() * ALPHABET.length)];
+	const at = 4 + (length > 12 ? r.int(0, length - 12) : 0);
+	return `${prefix}${body.slice(0, at)}/${body.slice(at, at + 6)}+${body.slice(at + 6)}`;
+}
+
+/** The data dimensions of one seed. */
+export function drawDataDimensions(seed) {
+	const r = drawStream(seed, 'data');
+	return {
+		extraFields: r.int(1, 3),
+		numericPin: r.chance(0.5),
+		nestedKeys: r.chance(0.6),
+		bigIds: r.chance(0.8),
+		numericRequisite: r.chance(0.6),
+		numericExternalId: r.chance(0.4),
+		escapeForm: r.pick(ESCAPE_FORMS),
+		visits: r.int(2, 3),
+		payoutTimes: r.pick(['updatedAt', 'none', 'mixed']),
+		retries: r.int(0, 3),
+		regenerateAt: r.next(),
+	};
+}
+
+/** A number written as these digits in the JSON text (rawJson), never through a double. */
+export class RawNumber {
+	constructor(digits) {
+		if (!/^-?\d+(\.\d+)?$/.test(digits)) throw new Error(`not a number: ${digits}`);
+		this.digits = digits;
+	}
+}
+
+/** JSON text of `value`, each RawNumber written as its digits. */
+export function rawJson(value) {
+	if (value instanceof RawNumber) return value.digits;
+	if (Array.isArray(value)) return `[${value.map(rawJson).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		return `{${Object.entries(value)
+			.filter(([, v]) => v !== undefined)
+			.map(([k, v]) => `${JSON.stringify(k)}:${rawJson(v)}`)
+			.join(',')}}`;
+	}
+	return JSON.stringify(value);
+}
+
+/** A secret as an encoder writes it inside a JSON string (the text, after the string is read). */
+export function escapedSecret(secret, form) {
+	const every = (text) =>
+		text.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	switch (form) {
+		case 'slash':
+			return secret.replace(/\//g, '\\/');
+		case 'u002f':
+			return secret.replace(/\//g, '\\u002f');
+		case 'U002F':
+			return secret.replace(/\//g, '\\u002F');
+		case 'every':
+			return every(secret);
+		case 'twice':
+			return secret.replace(/\//g, '\\\\\\/');
+		default:
+			return secret;
+	}
+}
+
+/** `count` 19-digit IDs beyond 2^53 that a double rounds to fewer values (neighbours). */
+export function drawBigIds(r, count) {
+	const base = 1790123400012345000n + BigInt(r.int(0, 500)) * 1000n;
+	return Array.from({ length: count }, (_, i) => String(base + BigInt(i)));
+}
+
+/** A record's extra unknown fields holding secrets, and the secrets they hold. */
+export function extraSecretFields(r, record, dims) {
+	const names = EXTRA_SECRET_FIELDS[record];
+	const fields = {};
+	const secrets = [];
+	for (let i = 0; i < dims.extraFields; i++) {
+		const name = names[(i + r.int(0, names.length - 1)) % names.length];
+		if (name in fields) continue;
+		if (record === 'cardSensitiveData' && name === 'cardPin' && dims.numericPin) {
+			const pin = r.int(1000, 9999);
+			fields[name] = new RawNumber(String(pin));
+			secrets.push(String(pin));
+			continue;
+		}
+		const secret = drawSecret(r, '', 20);
+		fields[name] = secret;
+		secrets.push(secret);
+	}
+	if (record === 'member' && dims.nestedKeys) {
+		const secret = drawSecret(r, 'mk_', 22);
+		fields.keys = [{ value: secret, active: true, label: 'primary' }];
+		secrets.push(secret);
+	}
+	return { fields, secrets };
+}
+
+/**
+ * A walk through the payout states that enters each of them exactly `visits` times, never a state
+ * right after itself (taken, released, taken again): drawn step by step among the states left,
+ * the one with the most entries left forced when the others could not separate its entries.
+ */
+export function payoutWalk(r, visits) {
+	const left = new Map(PAYOUT_STATES.map((state) => [state, visits]));
+	const walk = [];
+	let remaining = PAYOUT_STATES.length * visits;
+	while (remaining > 0) {
+		const last = walk[walk.length - 1];
+		const open = [...left].filter(([state, n]) => n > 0 && state !== last);
+		const [most, mostLeft] = [...left].sort((a, b) => b[1] - a[1])[0];
+		const forced = most !== last && mostLeft > remaining - mostLeft;
+		const state = forced ? most : open[Math.floor(r.next() * open.length)][0];
+		walk.push(state);
+		left.set(state, left.get(state) - 1);
+		remaining--;
+	}
+	return walk;
+}
+
+/**
+ * One seed's data: the records and streams the invariant test plays through the nodes, with
+ * what every output must keep (identifiers) and must never show (secrets).
+ */
+export function generatedData(seed) {
+	const dims = drawDataDimensions(seed);
+	const r = drawStream(seed, 'data:records');
+	const secrets = [];
+	const apiKey = drawSecret(r);
+	const newApiKey = drawSecret(r);
+	const webhookSecret = `whsec_${Buffer.from(drawSecret(r, '', 24))
+		.toString('hex')
+		.slice(0, 48)}`;
+
+	const member = extraSecretFields(r, 'member', dims);
+	const card = extraSecretFields(r, 'cardSensitiveData', dims);
+	const profile = extraSecretFields(r, 'companyProfile', dims);
+	const invite = extraSecretFields(r, 'invite', dims);
+	for (const part of [member, card, profile, invite]) secrets.push(...part.secrets);
+	const memberOwnKey = drawSecret(r, 'mk_live_', 24);
+	const cardNumber = `2200${String(r.int(10_000_000, 99_999_999))}${String(r.int(1000, 9999))}`;
+	const cvv = String(r.int(100, 999));
+	const inviteToken = drawSecret(r, 'inv_', 24);
+	secrets.push(memberOwnKey, cardNumber, inviteToken, apiKey, newApiKey, webhookSecret);
+
+	const records = {
+		members: [
+			{
+				userId: `usr_${r.int(1000, 9999)}`,
+				email: 'ops@example.com',
+				role: 'admin',
+				permissions: ['members.read'],
+				apiKey: memberOwnKey,
+				...member.fields,
+			},
+		],
+		cardSensitive: {
+			cardId: `card_${r.int(1000, 9999)}`,
+			cardNumberFull: cardNumber,
+			cardCvv: cvv,
+			expiry: '12/29',
+			...card.fields,
+		},
+		profile: { id: 'company-1', name: 'Acme', webhookUrl: null, ...profile.fields },
+		invites: [
+			{
+				id: `inv-id-${r.int(1000, 9999)}`,
+				url: `https://cabinet.example.com/invite/${inviteToken}`,
+				token: inviteToken,
+				status: 'pending',
+				permissions: [],
+				...invite.fields,
+			},
+		],
+	};
+
+	// Deposits whose IDs a double cannot tell apart, written as JSON numbers (or as text).
+	const depositIds = dims.bigIds
+		? drawBigIds(r, 3)
+		: [0, 1, 2].map((i) => String(r.int(1000, 9999) * 10 + i));
+	const deposits = depositIds.map((id, i) => ({
+		event: 'deposit.completed',
+		depositId: new RawNumber(id),
+		txHash: `0x${String(seed).padStart(4, '0')}${i}abc`,
+		amount: 2500 + i,
+		token: r.pick(['USDT-TRC20', 'usdt', 'USDT']),
+		status: 'completed',
+		createdAt: '2026-11-21T12:00:00.000Z',
+		updatedAt: `2026-11-21T12:0${i}:00.000Z`,
+	}));
+
+	// A payout walk: every state entered `visits` times, each entry delivered (some retried).
+	const payoutId = dims.bigIds ? drawBigIds(r, 1)[0] : `po_${seed}`;
+	const walk = payoutWalk(r, dims.visits);
+	const start = Date.parse('2026-11-21T12:00:00.000Z');
+	const requisite = cardNumber.replace(/^2200/, '4000');
+	secrets.push(requisite);
+	const transitions = walk.map((status, step) => {
+		const at = new Date(start + (step + 1) * 60_000).toISOString();
+		const withTime =
+			dims.payoutTimes === 'updatedAt' || (dims.payoutTimes === 'mixed' && r.chance(0.5));
+		return {
+			step,
+			status,
+			deliveryId: `dlv-${seed}-${step}`,
+			at,
+			body: {
+				event: 'payout.status_changed',
+				payoutId: dims.bigIds ? new RawNumber(payoutId) : payoutId,
+				externalId: dims.numericExternalId ? new RawNumber(String(70_000 + seed)) : `ext-${seed}`,
+				status,
+				amountRub: 1500,
+				requisiteType: 'card',
+				requisite: dims.numericRequisite ? new RawNumber(requisite) : requisite,
+				...(status === 'in_progress' ? { takenAt: at } : {}),
+				...(status === 'success' ? { completedAt: at } : {}),
+				...(withTime ? { updatedAt: at } : {}),
+			},
+			retries: r.chance(0.3) ? Math.min(dims.retries, 2) : 0,
+		};
+	});
+	const regenerateAfter = Math.floor(dims.regenerateAt * transitions.length);
+
+	return {
+		seed,
+		dims,
+		apiKey,
+		newApiKey,
+		webhookSecret,
+		secrets: [...new Set(secrets)],
+		records,
+		deposits,
+		depositIds,
+		payoutId,
+		transitions,
+		regenerateAfter,
+		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+	};
+}

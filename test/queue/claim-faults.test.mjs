@@ -1,0 +1,333 @@
+/**
+ * A generator of Redis faults for the companion's delivery claim
+ * (companion/nodes/CompanyPaymentsQueueTrigger/redisClaims.ts), against real redis-servers, no
+ * n8n. Each seed draws one delivery and three webhook "processes" (RedisClaims instances, each
+ * with its own memory, each behind its own relay on 127.0.0.1), and:
+ *
+ * - the service's attempts (at 0, 1, 2, 4 units; it stops at the first 2xx) at random processes,
+ *   and 0 to 3 further copies of the delivery at random processes at random times (and, after a
+ *   restart, often one soon after Redis is back);
+ * - a delay, hold or cut of one single command or its answer, drawn among the commands a process
+ *   sends (the delivery's claim, confirm, promotion, read-back, or an epoch sync);
+ * - a restart of Redis, with persistence (lanes 0, 2: appendonly, fsync always) or without
+ *   (lanes 1, 3: the processes accept it, as with the trigger option);
+ * - a slow reconnect: one process's relay refuses, or accepts and never answers, new connections
+ *   for a while;
+ * - eviction pressure: Redis full under noeviction (commands refused with OOM), or a Redis that
+ *   evicts (volatile-lru, full of volatile keys) from the start.
+ *
+ * The invariant, per seed: the delivery ends with exactly one execution, or with no 2xx from any
+ * process (the service then sends it again later). An execution is a `claimed` verdict (the
+ * trigger starts the workflow); a 2xx is `claimed` or `duplicate`.
+ *
+ * Times are the claim's own, scaled down (a unit is 250 ms: Redis timeout 250 ms), so a seed takes
+ * about 2 s; four lanes with a Redis each run side by side. CLAIM_FAULT_SEEDS sets the number
+ * of seeds (default 120), CLAIM_FAULT_FIRST the first seed. Needs the companion built
+ * (`npm run build --prefix companion`) and redis-server.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { startRedis } from '../../harness/services.mjs';
+import { startRelay } from './relay.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILT = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger/redisClaims.js');
+const require = createRequire(import.meta.url);
+
+const SEEDS = Number(process.env.CLAIM_FAULT_SEEDS ?? 120);
+const FIRST = Number(process.env.CLAIM_FAULT_FIRST ?? 1);
+const LANES = 4;
+const UNIT = 250;
+const TIMING = {
+	timeoutMs: UNIT,
+	tentativeMs: 0.8 * UNIT,
+	waitForOtherMs: 0.8 * UNIT,
+	readBackMs: UNIT,
+	recentMs: 60_000,
+};
+const SERVICE_AT = [0, 1, 2, 4].map((units) => units * UNIT);
+const TTL_MS = 3_600_000;
+const PROCESSES = 3;
+
+/** A small seeded generator (mulberry32). */
+function random(seed) {
+	let a = seed >>> 0;
+	const next = () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return {
+		next,
+		below: (n) => Math.floor(next() * n),
+		chance: (p) => next() < p,
+		pick: (list) => list[Math.floor(next() * list.length)],
+	};
+}
+
+/** What one seed does, drawn from its number alone. */
+export function drawSeed(seed, persistent) {
+	const r = random(seed * 7919 + 17);
+	const service = SERVICE_AT.map((atMs) => ({ atMs, process: r.below(PROCESSES) }));
+	const fault = {};
+	if (r.chance(0.85)) {
+		fault.net = {
+			// Mostly the process the service's first attempt reaches.
+			process: r.chance(0.6) ? service[0].process : r.below(PROCESSES),
+			// The nth command of that process that names the delivery's key (1: its first claim,
+			// 2: the confirm, 3: the promotion or a read-back...), or one epoch sync.
+			match: r.chance(0.85) ? 'key' : 'epoch-sync',
+			nth: r.pick([1, 1, 2, 2, 2, 3, 4]),
+			what: r.pick(['command', 'answer']),
+			action: r.pick(['delay', 'hold', 'cut']),
+			delayMs: Math.round(r.next() * 3 * UNIT),
+			releaseAfterMs: r.chance(0.6) ? Math.round(r.next() * 6 * UNIT) : undefined,
+		};
+	}
+	if (r.chance(0.4)) {
+		fault.restart = { atMs: Math.round(r.next() * 5 * UNIT), downMs: Math.round(r.next() * UNIT) };
+	}
+	if (r.chance(0.4)) {
+		fault.slowReconnect = {
+			// Mostly the process that ran the delivery (its memory is what a restart needs back).
+			process: r.chance(0.6) ? service[0].process : r.below(PROCESSES),
+			mode: r.pick(['refuse', 'swallow']),
+			ms: Math.round((1 + r.next() * 7) * UNIT),
+			// Around the restart when there is one, so the reconnect after it is the slow one.
+			atMs: fault.restart
+				? Math.max(0, fault.restart.atMs - Math.round(r.next() * UNIT))
+				: Math.round(r.next() * 4 * UNIT),
+			cut: r.chance(0.5),
+		};
+	}
+	if (r.chance(0.12)) {
+		fault.eviction = r.pick(['oom', 'evicting']);
+	}
+	const copies = [];
+	for (let i = r.below(4); i > 0; i--) {
+		copies.push({ atMs: Math.round(r.next() * 10 * UNIT), process: r.below(PROCESSES) });
+	}
+	if (fault.restart && r.chance(0.7)) {
+		// A copy soon after Redis is back, when the processes are still reconnecting.
+		const back = fault.restart.atMs + fault.restart.downMs;
+		copies.push({ atMs: back + Math.round(r.next() * 4 * UNIT), process: r.below(PROCESSES) });
+	}
+	return { seed, persistent, fault, copies, service };
+}
+
+describe('the Redis claim under generated faults (no n8n)', () => {
+	let claimsModule;
+	let dir;
+	const lanes = [];
+	const results = [];
+
+	before(async () => {
+		assert.ok(fs.existsSync(BUILT), 'build the companion first: npm run build --prefix companion');
+		claimsModule = require(BUILT);
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-faults-'));
+		for (let i = 0; i < LANES; i++) {
+			const persistent = i % 2 === 0;
+			const laneDir = path.join(dir, `lane${i}`);
+			lanes.push({
+				persistent,
+				dir: laneDir,
+				redis: await startRedis({ dir: laneDir, appendonly: persistent }),
+			});
+		}
+	});
+
+	after(async () => {
+		for (const lane of lanes) await lane.redis?.stop();
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+		const tally = {};
+		const count = (what) => (tally[what] = (tally[what] ?? 0) + 1);
+		for (const r of results) {
+			count(r.outcome);
+			if (r.fault) count(r.fault);
+			if (r.restart) count(r.restart);
+		}
+		console.log(`claim faults: ${results.length} seeds: ${JSON.stringify(tally, null, 1)}`);
+	});
+
+	async function redisCommand(lane, ...args) {
+		const { default: Redis } = require(
+			path.join(ROOT, 'companion/node_modules/ioredis/built/index.js'),
+		);
+		const client = new Redis({ host: '127.0.0.1', port: lane.redis.port, lazyConnect: true });
+		client.on('error', () => undefined);
+		try {
+			await client.connect();
+			return await client.call(...args);
+		} finally {
+			client.disconnect();
+		}
+	}
+
+	async function restart(lane, downMs) {
+		const port = lane.redis.port;
+		await lane.redis.stop();
+		if (downMs > 0) await sleep(downMs); // the time Redis is away is part of the fault
+		lane.redis = await startRedis({ dir: lane.dir, port, appendonly: lane.persistent });
+		for (const relay of lane.relays ?? []) relay.retarget(port);
+	}
+
+	/** Runs one seed on one lane; resolves with its outcome, or throws when the invariant breaks. */
+	async function runSeed(lane, plan) {
+		const key = `fault:${plan.seed}:${randomUUID()}`;
+		const relays = [];
+		for (let i = 0; i < PROCESSES; i++) relays.push(await startRelay(lane.redis));
+		lane.relays = relays;
+		const processes = relays.map((relay) => {
+			const claims = new claimsModule.RedisClaims({ host: '127.0.0.1', port: relay.port }, TIMING);
+			const requirements = { allowWithoutPersistence: !lane.persistent };
+			return {
+				claims,
+				claim: (k) => claims.claim(k, TTL_MS, Date.now(), requirements),
+			};
+		});
+		const junk = `junk:${plan.seed}`;
+		const events = [];
+		const pending = [];
+		let serviceDone = false;
+		let fired = 'none drawn';
+		const n = plan.fault.net;
+		try {
+			if (plan.fault.eviction === 'evicting') {
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', '50mb');
+			}
+			// Steady state: every process has claimed and learnt the others (two warm-up rounds).
+			for (let round = 0; round < 2; round++) {
+				await Promise.all(processes.map((p) => p.claim(`warm:${randomUUID()}`)));
+			}
+			if (plan.fault.eviction === 'oom') {
+				const used = Number(
+					/used_memory:(\d+)/.exec(await redisCommand(lane, 'INFO', 'memory'))[1],
+				);
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', String(used - 1024));
+			}
+			const started = Date.now();
+			const at = (ms) => sleep(Math.max(0, started + ms - Date.now()));
+			let held;
+			if (n) {
+				held = relays[n.process].armNext({
+					match: n.match === 'key' ? key : 'epoch-expected',
+					nth: n.nth,
+					what: n.what,
+					action: n.action,
+					delayMs: n.delayMs,
+				});
+				if (n.action === 'hold' && n.releaseAfterMs !== undefined) {
+					pending.push(at(n.releaseAfterMs).then(() => held.release()));
+				}
+			}
+			const send = (who, process) => {
+				const t = Date.now() - started;
+				return processes[process].claim(key).then((v) => {
+					events.push({ who, process, at: t, ms: Date.now() - started - t, ...v });
+					return v;
+				});
+			};
+			pending.push(
+				(async () => {
+					for (const [i, attempt] of plan.service.entries()) {
+						await at(attempt.atMs);
+						const v = await send(`service${i + 1}`, attempt.process);
+						if (v.verdict !== 'unavailable') break;
+					}
+					serviceDone = true;
+				})(),
+			);
+			for (const [i, copy] of plan.copies.entries()) {
+				pending.push(at(copy.atMs).then(() => send(`copy${i + 1}`, copy.process)));
+			}
+			if (plan.fault.restart) {
+				pending.push(
+					at(plan.fault.restart.atMs).then(() => restart(lane, plan.fault.restart.downMs)),
+				);
+			}
+			const slow = plan.fault.slowReconnect;
+			if (slow) {
+				pending.push(
+					at(slow.atMs).then(() => {
+						relays[slow.process].block({ mode: slow.mode, ms: slow.ms });
+						if (slow.cut) relays[slow.process].cutAll();
+					}),
+				);
+			}
+			await Promise.all(pending);
+			if (held) fired = await Promise.race([held.passed, 'not reached']);
+			// A hold never released ends with its connection.
+			if (held) {
+				for (const relay of relays) relay.disarm();
+				if (n.action === 'hold') relays[n.process].cutAll();
+			}
+		} finally {
+			await Promise.all(processes.map((p) => p.claims.close()));
+			for (const relay of relays) await relay.close();
+			lane.relays = [];
+			await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', '0').catch(() => undefined);
+			await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction').catch(
+				() => undefined,
+			);
+			await redisCommand(lane, 'DEL', junk).catch(() => undefined);
+		}
+		assert.ok(serviceDone);
+		const executions = events.filter((e) => e.verdict === 'claimed').length;
+		const twoXX = events.filter((e) => e.verdict !== 'unavailable').length;
+		const story = () =>
+			`seed ${plan.seed} (${lane.persistent ? 'persistent' : 'no persistence'}) ${JSON.stringify(plan.fault)}\n${events
+				.map(
+					(e) =>
+						`  ${e.who} at P${e.process} t=${e.at} +${e.ms}ms: ${e.verdict}${e.by ? ` (${e.by})` : ''}${e.reason ? ` ${e.reason}` : ''}`,
+				)
+				.join('\n')}`;
+		assert.ok(executions <= 1, `${executions} executions\n${story()}`);
+		assert.ok(executions === 1 || twoXX === 0, `2xx without an execution\n${story()}`);
+		if (
+			process.env.CLAIM_FAULT_DEBUG &&
+			plan.fault.restart &&
+			plan.fault.slowReconnect &&
+			!lane.persistent
+		)
+			console.log(story());
+		return {
+			outcome: executions === 1 ? 'one execution' : 'no 2xx',
+			fault: n ? `${plan.fault.net.action} ${plan.fault.net.what}: ${fired}` : 'no network fault',
+			restart: plan.fault.restart ? (lane.persistent ? 'restart kept' : 'restart lost') : '',
+		};
+	}
+
+	test(`the invariant holds over ${SEEDS} seeds`, async () => {
+		const seeds = Array.from({ length: SEEDS }, (_, i) => FIRST + i);
+		const failures = [];
+		await Promise.all(
+			lanes.map(async (lane, index) => {
+				for (const seed of seeds.filter((s) => s % LANES === index)) {
+					const plan = drawSeed(seed, lane.persistent);
+					try {
+						results.push({ seed, ...(await runSeed(lane, plan)) });
+					} catch (error) {
+						results.push({ seed, outcome: 'FAILED' });
+						failures.push(error.message);
+					}
+				}
+			}),
+		);
+		assert.deepEqual(
+			failures,
+			[],
+			`${failures.length} of ${SEEDS} seeds failed:\n${failures.join('\n')}`,
+		);
+	});
+});

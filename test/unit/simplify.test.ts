@@ -1,0 +1,148 @@
+/**
+ * n8n's Simplify on the records with more than 10 fields: their Get and Get Many offer it
+ * (the node's "Compact Output", off by default in a workflow so saved workflows keep their
+ * output, on by default for an AI agent), and a simplified record keeps fields the contract
+ * declares for that record.
+ */
+import type { IDataObject, INode } from 'n8n-workflow';
+import nock from 'nock';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { toolCatalog } from '../../nodes/CompanyPayments/tool';
+import { PACKAGE_FIELDS, RECORDS } from '../../nodes/shared/contract/records';
+import type { RecordName } from '../../nodes/shared/contract/records';
+import { BASE_URL, createContext } from './helpers/n8n';
+
+/** The records whose Get and Get Many return them, by operation. */
+const RETURNED: Record<string, RecordName> = {
+	'order.get': 'order',
+	'order.getMany': 'order',
+	'payout.get': 'payout',
+	'payout.getMany': 'payout',
+	'dispute.getMany': 'dispute',
+	'card.get': 'card',
+	'card.getMany': 'card',
+};
+
+const payout = {
+	id: 'po_1',
+	externalId: 'refund-7',
+	status: 'fail',
+	amountRub: 1500,
+	chargedUsdt: 15.79,
+	rate: 95,
+	requisiteType: 'phone',
+	requisite: '+79990001122',
+	bankId: 'b1',
+	bank: 'Sber',
+	recipientFirstName: 'Ivan',
+	recipientLastName: 'P',
+	failReason: 'cancelled_by_merchant',
+	comment: null,
+	refundedAt: '2026-11-21T12:05:00.000Z',
+	dispute: null,
+	takenAt: null,
+	completedAt: '2026-11-21T12:05:00.000Z',
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+
+const order = {
+	id: '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+	amountUsdt: 10.5,
+	amountRub: 1000,
+	status: 'success',
+	paymentType: 'qr',
+	paymentUntil: '2026-11-21T12:10:00.000Z',
+	merchantName: 'Shop',
+	externalOrderId: 'inv-9',
+	completedAt: '2026-11-21T12:03:00.000Z',
+	failureReason: null,
+	createdAt: '2026-11-21T12:00:00.000Z',
+};
+
+describe('Simplify (Compact Output) on the records with more than 10 fields', () => {
+	const catalog = toolCatalog();
+
+	it('every Get and Get Many of a record with more than 10 fields offers it', () => {
+		const large = (Object.keys(RECORDS) as RecordName[]).filter(
+			(record) => Object.keys(RECORDS[record]).length > 10,
+		);
+		for (const [operation, record] of Object.entries(RETURNED)) {
+			if (!large.includes(record)) continue;
+			expect({ operation, simplify: Array.isArray(catalog[operation]?.compact) }).toEqual({
+				operation,
+				simplify: true,
+			});
+		}
+		// The records the issue names are among them.
+		expect(large).toEqual(expect.arrayContaining(['order', 'dispute', 'payout']));
+	});
+
+	it('a simplified record keeps only fields its record declares in the contract', () => {
+		for (const [operation, record] of Object.entries(RETURNED)) {
+			const declared = new Set([...Object.keys(RECORDS[record]), ...Object.keys(PACKAGE_FIELDS)]);
+			const fields = catalog[operation]?.compact ?? [];
+			expect({ operation, unknown: fields.filter((field) => !declared.has(field)) }).toEqual({
+				operation,
+				unknown: [],
+			});
+			expect(fields.length).toBeLessThanOrEqual(Object.keys(RECORDS[record]).length + 1);
+		}
+	});
+
+	it('offers the choice in a workflow (off by default) and as a tool (on by default)', () => {
+		const properties = new CompanyPayments().description.properties.filter(
+			(property) => property.name === 'compactOutput',
+		);
+		for (const operation of ['order.get', 'payout.get', 'card.get']) {
+			const [resource, value] = operation.split('.');
+			const shownFor = properties.filter(
+				(property) =>
+					property.displayOptions?.show?.resource?.includes(resource) &&
+					property.displayOptions?.show?.operation?.includes(value),
+			);
+			expect(
+				shownFor.map((property) => [property.displayOptions?.show?.['@tool'], property.default]),
+			).toEqual([
+				[[false], false],
+				[[true], true],
+			]);
+		}
+	});
+
+	it.each([
+		['payout', `/payouts/${payout.id}`, payout, { payoutId: payout.id }],
+		['order', `/orders/${order.id}`, order, { orderId: order.id }],
+	])(
+		'%s Get: whole by default in a workflow, simplified when asked',
+		async (resource, path, record, id) => {
+			for (const compactOutput of [undefined, true]) {
+				nock(BASE_URL).get(path).reply(200, record);
+				const context = createContext({
+					parameters: { resource, operation: 'get', ...id, compactOutput },
+				});
+				const [[item]] = await new CompanyPayments().execute.call(context);
+				const keys = Object.keys(item.json);
+				if (compactOutput) {
+					expect(keys.sort()).toEqual([...(catalog[`${resource}.get`].compact ?? [])].sort());
+				} else {
+					expect(keys).toEqual(expect.arrayContaining(Object.keys(record)));
+				}
+			}
+		},
+	);
+
+	it('payout Get as an AI tool: simplified by default', async () => {
+		nock(BASE_URL).get(`/payouts/${payout.id}`).reply(200, payout);
+		const context = createContext({
+			parameters: { resource: 'payout', operation: 'get', payoutId: payout.id },
+		});
+		const node = context.getNode() as INode;
+		node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
+		node.parameters = { resource: 'payout', operation: 'get', payoutId: payout.id };
+		const [[item]] = await new CompanyPayments().execute.call(context);
+		const json = item.json as IDataObject;
+		expect(Object.keys(json).sort()).toEqual([...(catalog['payout.get'].compact ?? [])].sort());
+		expect(json).not.toHaveProperty('recipientFirstName');
+	});
+});

@@ -1,0 +1,208 @@
+// Issue 50, item 5: the webhook trigger's state survives the company's own key changes
+// (Regenerate API Key, then the new key put into the credential), keeps every secret that can
+// still sign a retry (a second rotation), says at error level what to do with a secret it cannot
+// open, and a copied workflow never unregisters another workflow's webhook URL.
+import type { IDataObject } from 'n8n-workflow';
+import nock from 'nock';
+
+import { openedRotated, secretCache } from '../../nodes/CompanyPaymentsTrigger/secretCache';
+import { UNOPENED_SECRET } from '../../nodes/CompanyPaymentsTrigger/receive';
+import type { HookContext } from './helpers/trigger';
+import {
+	API_KEY,
+	BASE_URL,
+	createHookContext,
+	deliver,
+	OLD_SECRET_DUMMY,
+	ROTATED_SECRET_DUMMY,
+	roundTrip,
+	runHook,
+	TRIGGER_URL,
+} from './helpers/trigger';
+
+const T0 = Date.parse('2026-11-21T12:00:00.000Z');
+const NEW_API_KEY = ['dummy', 'regenerated', 'key', '7Hq2Lx9'].join('-');
+const SECOND_ROTATED = 'whsec_dummy2222222222222222222222222222222222222222222222';
+const NODE_ID = 'c0ffee00-0000-4000-8000-00000000abcd';
+
+const profile = (webhookUrl: string | null) => ({ webhookUrl, webhookSecret: null });
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	openedRotated.clear();
+	secretCache.clear();
+});
+afterEach(() => {
+	nock.cleanAll();
+	jest.restoreAllMocks();
+});
+
+/** Activation with Register and Rotate on: the company's secret becomes `rotated`. */
+async function activate(
+	rotated: string,
+	webhookSecret: string,
+	staticData: IDataObject = {},
+): Promise<HookContext> {
+	nock(BASE_URL)
+		.get('/auth/company/profile')
+		.reply(200, profile(null))
+		.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+		.reply(200, profile(TRIGGER_URL))
+		.post('/auth/company/webhook-secret/rotate')
+		.reply(201, { webhookSecret: rotated });
+	const context = createHookContext({
+		parameters: { rotateSecret: true },
+		webhookSecret,
+		staticData,
+		nodeId: NODE_ID,
+	});
+	expect(await runHook('create', context)).toBe(true);
+	return context;
+}
+
+/** A delivery after the credential got the regenerated API key. */
+async function afterKeyChange(staticData: IDataObject, signWith: string, webhookSecret: string) {
+	return await deliver({
+		staticData,
+		nodeId: NODE_ID,
+		signWith,
+		webhookSecret,
+		credentials: {
+			companyPaymentsApi: { baseUrl: BASE_URL, apiKey: NEW_API_KEY, webhookSecret },
+		},
+	});
+}
+
+describe('Regenerate API Key, then the new key in the credential', () => {
+	it('the credential has a Webhook Secret: the rotated secret still opens, in a new process too', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activate(ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
+		openedRotated.clear(); // n8n restarted: nothing in memory
+		const signed = await afterKeyChange(
+			roundTrip(context.staticData),
+			ROTATED_SECRET_DUMMY,
+			OLD_SECRET_DUMMY,
+		);
+		expect(signed.response.statusCode).toBe(200);
+		expect(signed.result.workflowData).toBeDefined();
+	});
+
+	it('no Webhook Secret in the credential: opened from memory and sealed again with the new key', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activate(ROTATED_SECRET_DUMMY, '');
+		const staticData = roundTrip(context.staticData);
+		const first = await afterKeyChange(staticData, ROTATED_SECRET_DUMMY, '');
+		expect(first.response.statusCode).toBe(200);
+		// Sealed again with the new key: after a restart the static data alone opens it.
+		openedRotated.clear();
+		const later = await afterKeyChange(roundTrip(first.staticData), ROTATED_SECRET_DUMMY, '');
+		expect(later.response.statusCode).toBe(200);
+		expect(JSON.stringify(later.staticData)).not.toContain(ROTATED_SECRET_DUMMY.slice(6, 30));
+	});
+
+	it('a secret it cannot open: 401, logged at error level with what to do', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activate(ROTATED_SECRET_DUMMY, '');
+		openedRotated.clear(); // restarted before any delivery: the old key's seal alone
+		const refused = await afterKeyChange(roundTrip(context.staticData), ROTATED_SECRET_DUMMY, '');
+		expect(refused.response.statusCode).toBe(401);
+		const errors = refused.logs.filter((log) => log.level === 'error');
+		expect(errors.map((log) => log.message).join('\n')).toContain(UNOPENED_SECRET.slice(0, 60));
+		expect(UNOPENED_SECRET).toMatch(/What to do: deactivate and activate the workflow again/);
+	});
+});
+
+describe('a second rotation keeps every secret that can still sign a retry', () => {
+	it('deactivated and activated again: a retry signed with the first rotated secret passes', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const first = await activate(ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(TRIGGER_URL))
+			.patch('/auth/company/profile', { webhookUrl: null })
+			.reply(200, profile(null));
+		expect(await runHook('delete', first)).toBe(true);
+		expect(first.staticData).not.toHaveProperty('rotatedSecret');
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60_000);
+		const second = await activate(SECOND_ROTATED, OLD_SECRET_DUMMY, roundTrip(first.staticData));
+		const staticData = roundTrip(second.staticData);
+		for (const signWith of [SECOND_ROTATED, ROTATED_SECRET_DUMMY]) {
+			const delivery = await deliver({
+				staticData,
+				nodeId: NODE_ID,
+				signWith,
+				webhookSecret: OLD_SECRET_DUMMY,
+			});
+			expect({ signWith, status: delivery.response.statusCode }).toEqual({ signWith, status: 200 });
+		}
+	});
+
+	it('two rotations within the grace period, the key regenerated between: all three sign retries', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const first = await activate(ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
+		// The credential now holds the regenerated API key; activation again rotates anew.
+		const credentials = (await first.getCredentials('companyPaymentsApi')) as IDataObject;
+		credentials.apiKey = NEW_API_KEY;
+		openedRotated.clear();
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60_000);
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(TRIGGER_URL))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL))
+			.post('/auth/company/webhook-secret/rotate')
+			.reply(201, { webhookSecret: SECOND_ROTATED });
+		expect(await runHook('create', first)).toBe(true);
+		const staticData = roundTrip(first.staticData);
+		for (const signWith of [SECOND_ROTATED, ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY]) {
+			const delivery = await afterKeyChange(staticData, signWith, OLD_SECRET_DUMMY);
+			expect({ signWith, status: delivery.response.statusCode }).toEqual({ signWith, status: 200 });
+		}
+		// After the grace period only the current secret signs.
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60_000 + 11 * 60_000);
+		const late = await afterKeyChange(staticData, ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
+		expect(late.response.statusCode).toBe(401);
+	});
+});
+
+describe('a copied workflow', () => {
+	it('with the original’s static data and registration off: deactivating it leaves the company alone', async () => {
+		const copy = createHookContext({
+			parameters: { registerWebhook: false },
+			webhookUrl: 'https://n8n.example.com/webhook/copy-of-the-workflow',
+			staticData: {
+				registration: {
+					url: TRIGGER_URL,
+					previousUrl: 'https://erp.example.com/payments/webhook',
+					registeredAt: '2026-11-20T10:00:00.000Z',
+				},
+			},
+		});
+		expect(await runHook('delete', copy)).toBe(true);
+		expect(copy.requests).toEqual([]);
+		expect(copy.staticData).not.toHaveProperty('registration');
+	});
+
+	it('with registration on: the original’s URL is not put back either', async () => {
+		const scope = nock(BASE_URL).get('/auth/company/profile').reply(200, profile(TRIGGER_URL));
+		const copy = createHookContext({
+			webhookUrl: 'https://n8n.example.com/webhook/copy-of-the-workflow',
+			staticData: {
+				registration: {
+					url: TRIGGER_URL,
+					previousUrl: 'https://erp.example.com/payments/webhook',
+					registeredAt: '2026-11-20T10:00:00.000Z',
+				},
+			},
+		});
+		expect(await runHook('delete', copy)).toBe(true);
+		scope.done();
+		expect(copy.requests.map((request) => request.method)).toEqual(['GET']);
+	});
+});
+
+it('the credential API key is part of no state key (the dummy stays out of the static data)', async () => {
+	jest.spyOn(Date, 'now').mockReturnValue(T0);
+	const context = await activate(ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
+	expect(JSON.stringify(context.staticData)).not.toContain(API_KEY);
+});
