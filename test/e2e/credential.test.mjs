@@ -63,7 +63,8 @@ async function testWith(data) {
 	});
 }
 
-test('a working key: OK (the key reached the service as X-API-Key)', async () => {
+test('a working key: OK (the key reached the service as X-API-Key)', async (t) => {
+	t.diagnostic(`n8n ${stack.install?.version}`);
 	const result = await testWith({});
 	assert.equal(result.status, 'OK', JSON.stringify(result));
 });
