@@ -88,7 +88,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 60,
-			description: `Longest total wait of one call on 429 or 502-504 (max 8 sends; 0: none). Reads and replayed writes are resent, other money writes only on the service's own 429. <a href="${DOCS}">Details</a>`,
+			description: `Longest total wait of one call on 429 or 502-504 (at most 8 sends; 0: none). Reads and replayed writes are resent, other money writes only on the service's 429. <a href="${DOCS}">Details</a>`,
 		},
 	];
 
