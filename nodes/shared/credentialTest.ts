@@ -58,7 +58,11 @@ function statusRule(status: number, message: string): IAuthenticateRuleResponseC
 	return { type: 'responseCode', properties: { value: status, message } };
 }
 
-function bodyRule(key: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+function bodyRule(
+	key: string,
+	value: unknown,
+	message: string,
+): IAuthenticateRuleResponseSuccessBody {
 	return { type: 'responseSuccessBody', properties: { key, value, message } };
 }
 

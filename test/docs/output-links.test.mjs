@@ -23,7 +23,12 @@ function sources(dir) {
 
 /** Every string and template text of a source file, with its line. */
 function texts(file) {
-	const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+	const source = ts.createSourceFile(
+		file,
+		readFileSync(file, 'utf8'),
+		ts.ScriptTarget.Latest,
+		true,
+	);
 	const found = [];
 	const visit = (node) => {
 		if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
@@ -39,10 +44,7 @@ function texts(file) {
 /** A repository file named without an absolute link: `docs/x.md`, `README.md`, `examples/…`. */
 const RELATIVE = /(?<![\w/.-])(?:docs\/[\w./-]+|README\.md|CONTRIBUTING\.md|examples\/[\w./-]+)/;
 
-const files = [
-	...sources(path.join(ROOT, 'nodes')),
-	...sources(path.join(ROOT, 'credentials')),
-];
+const files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))];
 
 test('reads the core package', () => {
 	assert.ok(files.length > 50, `${files.length} files`);

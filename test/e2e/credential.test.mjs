@@ -90,7 +90,8 @@ for (const [key, [status, body]] of Object.entries(GATEWAY)) {
 		assert.equal(result.status, 'Error', JSON.stringify(result));
 		assert.notEqual(result.message, 'Connection successful!');
 		if (status === 401 || status === 403) assert.doesNotMatch(result.message, /Base URL/);
-		if (statusRulesFire() && status !== 418) assert.match(result.message, new RegExp(`^HTTP ${status}: `));
+		if (statusRulesFire() && status !== 418)
+			assert.match(result.message, new RegExp(`^HTTP ${status}: `));
 	});
 }
 

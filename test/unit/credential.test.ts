@@ -99,7 +99,11 @@ describe('credential test: says why, the way the editor shows it', () => {
 	});
 
 	it.each([
-		['INVALID_API_KEY', 401, /^HTTP 401: the API key was refused \(the service says INVALID_API_KEY/],
+		[
+			'INVALID_API_KEY',
+			401,
+			/^HTTP 401: the API key was refused \(the service says INVALID_API_KEY/,
+		],
 		['NO_COMPANY_MEMBERSHIP', 401, /^HTTP 401: .*NO_COMPANY_MEMBERSHIP/],
 		['COMPANY_INACTIVE', 401, /^HTTP 401: .*COMPANY_INACTIVE/],
 		['AUTH_REQUIRED', 401, /^HTTP 401: .*AUTH_REQUIRED/],
@@ -126,8 +130,16 @@ describe('credential test: says why, the way the editor shows it', () => {
 		[429, { message: 'API rate limit exceeded' }, /^HTTP 429: too many requests/],
 		[500, { error: 'Internal Server Error' }, /^HTTP 500: /],
 		[502, { id: 'gw-1', message: 'Bad Gateway' }, /^HTTP 502: /],
-		[503, { statusCode: 503, error: 'X', message: 'Ошибка' }, /^HTTP 503: the service is unavailable/],
-		[404, { statusCode: 404, error: 'X', message: 'Ошибка' }, /^HTTP 404: nothing at this Base URL/],
+		[
+			503,
+			{ statusCode: 503, error: 'X', message: 'Ошибка' },
+			/^HTTP 503: the service is unavailable/,
+		],
+		[
+			404,
+			{ statusCode: 404, error: 'X', message: 'Ошибка' },
+			/^HTTP 404: nothing at this Base URL/,
+		],
 	])('HTTP %i with %j fails the test, naming the status', async (status, body, expected) => {
 		answer(status, body);
 		const result = await test();
@@ -179,14 +191,18 @@ describe('credential test: says why, the way the editor shows it', () => {
 		answer(404, '<html><body>Not Found</body></html>', { 'Content-Type': 'text/html' });
 		expect((await test()).message).toMatch(/^HTTP 404: nothing at this Base URL answers/);
 		answer(200, '<!doctype html><title>Welcome</title>', { 'Content-Type': 'text/html' });
-		expect((await test()).message).toMatch(/^A web page answered: nothing at this Base URL answers/);
+		expect((await test()).message).toMatch(
+			/^A web page answered: nothing at this Base URL answers/,
+		);
 	});
 
 	it('a redirect is not followed with the key, and not taken for the service', async () => {
 		answer(301, '', { Location: 'https://elsewhere.example.net/login' });
 		const result = await test();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^HTTP 301 \(a redirect, not followed with the key\): nothing at this Base URL/);
+		expect(result.message).toMatch(
+			/^HTTP 301 \(a redirect, not followed with the key\): nothing at this Base URL/,
+		);
 	});
 
 	it('one status rule per status, then the body rule for a 2xx web page', () => {

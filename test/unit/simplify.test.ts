@@ -225,7 +225,11 @@ describe('Compact Output: at most 10 fields, whatever the record', () => {
 			'updatedAt',
 		]);
 		expect(Object.keys(compact)).toHaveLength(10);
-		expect(compact).toMatchObject({ tx_hash: 'h', created_at: '2026-01-01', updated_at: '2026-01-02' });
+		expect(compact).toMatchObject({
+			tx_hash: 'h',
+			created_at: '2026-01-01',
+			updated_at: '2026-01-02',
+		});
 		expect(compact).toMatchObject({ deposit_id: 'd1', amount_usdt: 5, credited_usdt: 4 });
 	});
 

@@ -156,14 +156,10 @@ async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunC
 	const environment = environmentOf(credentials.environment);
 	const mismatch = environmentMismatch(environment, parsed);
 	if (mismatch) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			unfitCredentialMessage(mismatch),
-			{
-				description:
-					'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
-			},
-		);
+		throw new NodeOperationError(ctx.getNode(), unfitCredentialMessage(mismatch), {
+			description:
+				'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
+		});
 	}
 	const baseUrl = raw.replace(/\/+$/, '');
 	const stored = ctx.getNode().credentials?.[CREDENTIAL_NAME];
