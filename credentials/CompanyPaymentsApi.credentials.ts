@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST } from '../nodes/shared/credentialTest';
+import { credentialMismatch } from '../nodes/shared/transport/environment';
 
 /** The credential's section of the package's README, as npm and the editor open it. */
 const DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#credential';
@@ -87,7 +88,7 @@ export class CompanyPaymentsApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 60,
-			description: `Longest total wait of one call on 429, 502, 503 or 504 (at most 8 sends; 0: no retries). Reads and replayed writes are resent as Retry-After asks, other money writes only after the service's own 429. <a href="${DOCS}">Details</a>`,
+			description: `Longest total wait of one call on 429 or 502-504 (at most 8 sends; 0: none). Reads and replayed writes are resent, other money writes only on the service's 429. <a href="${DOCS}">Details</a>`,
 		},
 	];
 
@@ -100,13 +101,20 @@ export class CompanyPaymentsApi implements ICredentialType {
 	 * (measured with bench/authenticate.mjs: 0.23–0.31 ms per request on n8n 2.41.1, 0.07–0.12 ms on
 	 * 2.8.4, under 5 µs for the function; bench/README.md).
 	 */
-	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
-		...requestOptions,
-		headers: {
-			...requestOptions.headers,
-			'X-API-Key': typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
-		},
-	});
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		// A credential the nodes refuse (a production key to plain http, a local or staging host)
+		// is refused here too, before the key is set: for the credential's Test and the HTTP
+		// Request node, which have no other check. n8n shows the message as the test's result.
+		const unfit = credentialMismatch(credentials.environment, credentials.baseUrl);
+		if (unfit !== undefined) throw new Error(unfit);
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				'X-API-Key': typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
+			},
+		};
+	};
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;
 }

@@ -1,8 +1,10 @@
-import type { IAuthenticateRuleResponseSuccessBody, ICredentialTestRequest } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialTestRequest,
+} from 'n8n-workflow';
 
 import { ENDPOINTS } from './contract/endpoints';
-import { ERROR_ACTIONS } from './transport/errorActions';
-import { ERROR_EXPLANATIONS } from './transport/errorCodes';
 
 /** The endpoint the credential test reads: any working key may read the company profile. */
 export const CREDENTIAL_TEST_PATH = ENDPOINTS.profile;
@@ -10,7 +12,7 @@ export const CREDENTIAL_TEST_PATH = ENDPOINTS.profile;
 /** How long the credential test waits for an answer. */
 const TEST_TIMEOUT_MS = 15_000;
 
-/** The errorCodes a key can get from reading the profile, each named in the dialog as the node names it. */
+/** The errorCodes a key can get from reading the profile, named in the dialog by the status they come with. */
 export const TEST_ERROR_CODES = [
 	'INVALID_API_KEY',
 	'NO_COMPANY_MEMBERSHIP',
@@ -20,40 +22,64 @@ export const TEST_ERROR_CODES = [
 	'PERMISSION_DENIED',
 ] as const;
 
-const WRONG_BASE_URL = `Nothing at this Base URL answers GET ${CREDENTIAL_TEST_PATH} like the Company Payments API (a web page, a redirect or another service answered): check the Base URL of the chosen Environment, including any path prefix such as /api`;
+const wrongBaseUrl = (what: string): string =>
+	`${what}: nothing at this Base URL answers GET ${CREDENTIAL_TEST_PATH} like the Company Payments API. Check the Base URL of the chosen Environment, including any path prefix such as /api`;
+
+const later = (status: number, what: string): string =>
+	`HTTP ${status}: ${what}; the key was not checked. Test again later`;
 
 /**
- * What the dialog says for an error body of the service without one of TEST_ERROR_CODES, by the
- * body's `statusCode` (the document's error body always carries it).
+ * What the dialog says for each HTTP status of a failed test. n8n hands its status rules the
+ * status only, never the body, so each message names the status and every errorCode of
+ * TEST_ERROR_CODES that comes with it (a gateway in front of the service answers the same
+ * statuses without them).
  */
 export const TEST_STATUS_ANSWERS: Readonly<Record<number, string>> = {
-	401: 'The service rejected the API key (HTTP 401): it is unknown or was replaced, its member was removed, or the company is disabled. Paste the current key of a current member',
-	403: 'The API key may not read the company profile (HTTP 403). Operations allowed to this key will work; give its member more permissions, or use a company key',
-	404: WRONG_BASE_URL,
-	405: WRONG_BASE_URL,
-	429: 'Too many requests: the service asks to slow down; test again in a moment',
-	500: 'The service failed (HTTP 500); test again later',
-	502: 'The service or a proxy in front of it failed (HTTP 502); test again later',
-	503: 'The service is unavailable (HTTP 503); test again later',
-	504: 'The service did not answer a proxy in time (HTTP 504); test again later',
+	301: wrongBaseUrl('HTTP 301 (a redirect, not followed with the key)'),
+	302: wrongBaseUrl('HTTP 302 (a redirect, not followed with the key)'),
+	303: wrongBaseUrl('HTTP 303 (a redirect, not followed with the key)'),
+	307: wrongBaseUrl('HTTP 307 (a redirect, not followed with the key)'),
+	308: wrongBaseUrl('HTTP 308 (a redirect, not followed with the key)'),
+	400: wrongBaseUrl('HTTP 400 (the request was refused as malformed)'),
+	401: 'HTTP 401: the API key was refused (the service says INVALID_API_KEY, NO_COMPANY_MEMBERSHIP, COMPANY_INACTIVE, AUTH_REQUIRED or SESSION_INVALID: the key is unknown or was replaced, its member was removed, or the company is disabled; or a gateway in front of it refused the key). Paste the current key of a current member',
+	403: 'HTTP 403: the key may not read the company profile (the service says PERMISSION_DENIED, or a gateway or firewall in front of it refused the request). Operations allowed to this key may still work; give its member more permissions, or use a company key',
+	404: wrongBaseUrl('HTTP 404'),
+	405: wrongBaseUrl('HTTP 405'),
+	407: 'HTTP 407: a proxy between n8n and the service asks for its own credentials; the key was not checked',
+	408: later(408, 'the request timed out'),
+	429: later(429, 'too many requests, the service or a gateway asks to slow down'),
+	500: later(500, 'the service or a proxy in front of it failed'),
+	502: later(502, 'a proxy in front of the service failed'),
+	503: later(503, 'the service is unavailable'),
+	504: later(504, 'the service did not answer a proxy in time'),
 };
 
-function rule(key: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+function statusRule(status: number, message: string): IAuthenticateRuleResponseCode {
+	return { type: 'responseCode', properties: { value: status, message } };
+}
+
+function bodyRule(
+	key: string,
+	value: unknown,
+	message: string,
+): IAuthenticateRuleResponseSuccessBody {
 	return { type: 'responseSuccessBody', properties: { key, value, message } };
 }
 
 /**
  * The credential's test, run by n8n behind the editor's "Test" button: GET the company profile
- * at the Base URL with the key the credential's `authenticate` sets, through n8n's own HTTP
- * helpers; redirects are not followed, so the key never goes to another host.
+ * at the Base URL with the key the credential's `authenticate` sets (which first refuses a
+ * credential whose Environment and Base URL do not fit, before anything is sent), through n8n's
+ * own HTTP helpers; redirects are not followed, so the key never goes to another host.
  *
- * n8n applies a `test` request's status rules only when the failed request's error carries the
- * HTTP response, which n8n 2.8.4 and 2.41.1 do not (they show "Authorization failed - please
- * check your credentials"): so the request keeps every answer (`ignoreHttpStatusErrors`) and the
- * rules read its body, which n8n hands them (`responseSuccessBody`, checked in order, the first
- * match is the error): the service's errorCode, else its error body's statusCode, else a body
- * that is no JSON at all (a web page, a redirect's empty body). Any other JSON object is taken
- * as the profile.
+ * Every answer outside 2xx fails the test: the request keeps n8n's status check (no
+ * `ignoreHttpStatusErrors`), so no body, not even a gateway's `{"message":"Unauthorized"}`,
+ * can pass for the profile. n8n applies the status rules only when its error keeps the HTTP
+ * response: n8n 2.41.1 does and shows the messages above; n8n 2.8.4's error classes drop it
+ * (`ExecutionBaseError` redeclares `cause`), so 2.8.4 shows its own text for the status
+ * (e.g. "Authorization failed - please check your credentials"), still as a failed test. The
+ * body rule reads a 2xx answer: a body n8n could not read as JSON (a web page) reaches it as a
+ * string (lodash `get` reads the string's constructor).
  */
 export const CREDENTIAL_TEST: ICredentialTestRequest = {
 	request: {
@@ -62,19 +88,16 @@ export const CREDENTIAL_TEST: ICredentialTestRequest = {
 		method: 'GET',
 		headers: { Accept: 'application/json' },
 		json: true,
-		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		timeout: TEST_TIMEOUT_MS,
 	},
+	// n8n's tester reads both kinds from one list (responseCode rules for a failed request,
+	// responseSuccessBody rules for a 2xx answer: credentials-tester.service in n8n 2.8.4 and
+	// 2.41.1), while n8n-workflow types the list as one kind or the other.
 	rules: [
-		...TEST_ERROR_CODES.map((code) =>
-			rule('errorCode', code, `${code}: ${ERROR_EXPLANATIONS[code]}. ${ERROR_ACTIONS[code]}`),
-		),
 		...Object.entries(TEST_STATUS_ANSWERS).map(([status, message]) =>
-			rule('statusCode', Number(status), message),
+			statusRule(Number(status), message),
 		),
-		// A body n8n could not read as JSON reaches the rules as a string (lodash `get` reads the
-		// string's constructor): a web page, a proxy's error page or a redirect's empty body.
-		rule('constructor.name', 'String', WRONG_BASE_URL),
-	],
+		bodyRule('constructor.name', 'String', wrongBaseUrl('A web page answered')),
+	] as unknown as IAuthenticateRuleResponseCode[],
 };

@@ -102,70 +102,125 @@ describe('credential test: says why, the way the editor shows it', () => {
 		[
 			'INVALID_API_KEY',
 			401,
-			/^INVALID_API_KEY: The API key is unknown or was replaced.*Put the current key/,
+			/^HTTP 401: the API key was refused \(the service says INVALID_API_KEY/,
 		],
-		['NO_COMPANY_MEMBERSHIP', 401, /^NO_COMPANY_MEMBERSHIP: .*Use the key of a current member/],
-		['COMPANY_INACTIVE', 401, /^COMPANY_INACTIVE: The company is disabled/],
-		['AUTH_REQUIRED', 401, /^AUTH_REQUIRED: /],
-		['PERMISSION_DENIED', 403, /^PERMISSION_DENIED: The API key lacks a permission/],
-	])('%s (HTTP %i) is named for what it means', async (code, status, expected) => {
+		['NO_COMPANY_MEMBERSHIP', 401, /^HTTP 401: .*NO_COMPANY_MEMBERSHIP/],
+		['COMPANY_INACTIVE', 401, /^HTTP 401: .*COMPANY_INACTIVE/],
+		['AUTH_REQUIRED', 401, /^HTTP 401: .*AUTH_REQUIRED/],
+		['SESSION_INVALID', 401, /^HTTP 401: .*SESSION_INVALID/],
+		['PERMISSION_DENIED', 403, /^HTTP 403: .*PERMISSION_DENIED/],
+	])('%s (HTTP %i) fails, named with its status', async (code, status, expected) => {
 		answer(status, { statusCode: status, errorCode: code, message: 'Ошибка', requestId: 'r-1' });
 		const result = await test();
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(expected);
 	});
 
+	it('every errorCode a key can get is named by the message of its status', () => {
+		const named = [401, 403].map((status) => TEST_STATUS_ANSWERS[status]).join(' ');
+		for (const code of TEST_ERROR_CODES) expect(named).toContain(code);
+	});
+
+	// What a gateway, proxy or firewall in front of the service answers: JSON without the
+	// service's statusCode or errorCode, or nothing at all. None of it is the profile.
 	it.each([
+		[401, { message: 'Unauthorized' }, /^HTTP 401: the API key was refused/],
+		[401, '', /^HTTP 401: the API key was refused/],
+		[403, { message: 'Forbidden', code: 'WAF_BLOCK' }, /^HTTP 403: /],
+		[429, { message: 'API rate limit exceeded' }, /^HTTP 429: too many requests/],
+		[500, { error: 'Internal Server Error' }, /^HTTP 500: /],
+		[502, { id: 'gw-1', message: 'Bad Gateway' }, /^HTTP 502: /],
 		[
-			401,
-			/rejected the API key \(HTTP 401\): it is unknown or was replaced, its member was removed/,
+			503,
+			{ statusCode: 503, error: 'X', message: 'Ошибка' },
+			/^HTTP 503: the service is unavailable/,
 		],
-		[403, /may not read the company profile \(HTTP 403\)/],
 		[
 			404,
-			/Nothing at this Base URL answers GET \/auth\/company\/profile like the Company Payments API/,
+			{ statusCode: 404, error: 'X', message: 'Ошибка' },
+			/^HTTP 404: nothing at this Base URL/,
 		],
-		[429, /Too many requests/],
-		[500, /The service failed \(HTTP 500\)/],
-		[503, /unavailable \(HTTP 503\)/],
-	])("the service's HTTP %i without a known errorCode is explained", async (status, expected) => {
-		answer(status, { statusCode: status, error: 'X', message: 'Ошибка' });
+	])('HTTP %i with %j fails the test, naming the status', async (status, body, expected) => {
+		answer(status, body);
 		const result = await test();
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(expected);
 	});
 
+	it.each([402, 409, 410, 418, 451, 499, 501, 505, 599])(
+		'HTTP %i (no message of its own) fails the test too',
+		async (status) => {
+			answer(status, { message: 'whatever' });
+			const result = await test();
+			expect(result.status).toBe('Error');
+			expect(result.message).not.toBe('Connection successful!');
+		},
+	);
+
+	it('a 401 is never explained as a wrong Base URL: the key was refused', () => {
+		expect(TEST_STATUS_ANSWERS[401]).not.toMatch(/Base URL/);
+		expect(TEST_STATUS_ANSWERS[403]).not.toMatch(/Base URL/);
+	});
+
+	it('Production with a plain http Base URL: refused before anything is sent, as the nodes refuse it', async () => {
+		// No answer is registered: a request would fail on nock's disabled network instead.
+		const result = await test({ baseUrl: 'http://payments.example.com/api' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			'The credential does not fit together: Environment is Production but the Base URL http://payments.example.com is not https: production keys must not travel unencrypted. For a test or local service choose Environment: Staging',
+		);
+		const local = await test({ baseUrl: 'https://127.0.0.1:8443/api' });
+		expect(local.message).toMatch(/^The credential does not fit together: .* is this machine/);
+	});
+
+	it('authenticate refuses an unfit credential for every request (the HTTP Request node too)', async () => {
+		await expect(
+			authenticate(
+				{ url: 'http://payments.example.com/api/orders' },
+				{ environment: 'production', baseUrl: 'http://payments.example.com/api', apiKey: KEY },
+			),
+		).rejects.toThrow(/^The credential does not fit together: .*not https/);
+		const staging = await authenticate(
+			{ url: 'http://127.0.0.1:5721/api/orders' },
+			{ environment: 'staging', baseUrl: 'http://127.0.0.1:5721/api', apiKey: KEY },
+		);
+		expect(staging.headers).toMatchObject({ 'X-API-Key': KEY });
+	});
+
 	it('a web page (a wrong Base URL) is not taken for the service', async () => {
 		answer(404, '<html><body>Not Found</body></html>', { 'Content-Type': 'text/html' });
-		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+		expect((await test()).message).toMatch(/^HTTP 404: nothing at this Base URL answers/);
 		answer(200, '<!doctype html><title>Welcome</title>', { 'Content-Type': 'text/html' });
-		expect((await test()).message).toMatch(/^Nothing at this Base URL answers/);
+		expect((await test()).message).toMatch(
+			/^A web page answered: nothing at this Base URL answers/,
+		);
 	});
 
 	it('a redirect is not followed with the key, and not taken for the service', async () => {
 		answer(301, '', { Location: 'https://elsewhere.example.net/login' });
 		const result = await test();
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/a redirect or another service answered/);
-	});
-
-	it('the errorCode rules come first, one message per errorCode', () => {
-		const rules = (CREDENTIAL_TEST.rules ?? []).map(
-			(rule) => rule.properties as { key?: string; value: unknown; message: string },
-		);
-		const codes = rules.filter((rule) => rule.key === 'errorCode').map((rule) => rule.value);
-		expect(codes).toEqual([...TEST_ERROR_CODES]);
-		const firstStatus = rules.findIndex((rule) => rule.key === 'statusCode');
-		expect(rules.slice(0, firstStatus).every((rule) => rule.key === 'errorCode')).toBe(true);
-		expect(new Set(rules.slice(0, firstStatus).map((rule) => rule.message)).size).toBe(
-			codes.length,
+		expect(result.message).toMatch(
+			/^HTTP 301 \(a redirect, not followed with the key\): nothing at this Base URL/,
 		);
 	});
 
-	it('reads the profile, keeps every answer for the rules, follows no redirect', () => {
+	it('one status rule per status, then the body rule for a 2xx web page', () => {
+		const rules = CREDENTIAL_TEST.rules ?? [];
+		const statuses = rules.filter((rule) => rule.type === 'responseCode');
+		expect(statuses.map((rule) => rule.properties.value)).toEqual(
+			Object.keys(TEST_STATUS_ANSWERS).map(Number),
+		);
+		for (const rule of statuses) {
+			expect(rule.properties.message).toContain(`HTTP ${rule.properties.value}`);
+		}
+		expect(rules.filter((rule) => rule.type === 'responseSuccessBody')).toHaveLength(1);
+	});
+
+	it("reads the profile, keeps n8n's status check (no answer outside 2xx passes), follows no redirect", () => {
 		expect(CREDENTIAL_TEST.request.url).toBe(CREDENTIAL_TEST_PATH);
 		expect(CREDENTIAL_TEST.request.disableFollowRedirect).toBe(true);
-		expect(CREDENTIAL_TEST.request.ignoreHttpStatusErrors).toBe(true);
+		expect(CREDENTIAL_TEST.request.ignoreHttpStatusErrors).toBeUndefined();
 		expect(Object.keys(TEST_STATUS_ANSWERS).length).toBeGreaterThan(0);
 	});
 });

@@ -163,10 +163,32 @@ describe('invite.revoke', () => {
 			parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
 		});
 		expect(output).toEqual([
-			{ json: { deleted: true, revoked: true, inviteId: INVITE_ID }, pairedItem: { item: 0 } },
+			{
+				json: { deleted: true, revoked: true, inviteId: INVITE_ID, response: {} },
+				pairedItem: { item: 0 },
+			},
 		]);
 		scope.done();
 	});
+
+	it.each([
+		[{ deleted: 1 }],
+		[{ id: INVITE_ID, status: 'revoked', deleted: false, deletedAt: '2026-01-01T00:00:00Z' }],
+		[{ success: true, deleted: { id: INVITE_ID }, inviteId: 'another' }],
+	])(
+		'outputs deleted: true whatever the answer %j says, the answer under response',
+		async (answer) => {
+			nock(BASE_URL).delete(`/members/invites/${INVITE_ID}`).reply(200, answer);
+			const { output } = await runNode({
+				parameters: { resource: 'invite', operation: 'revoke', inviteId: INVITE_ID },
+			});
+			expect(output[0].json.deleted).toBe(true);
+			expect(output[0].json.revoked).toBe(true);
+			expect(output[0].json.inviteId).toBe(INVITE_ID);
+			expect(Object.keys(output[0].json)).toEqual(['deleted', 'revoked', 'inviteId', 'response']);
+			expect(Object.keys(output[0].json.response as object)).toEqual(Object.keys(answer));
+		},
+	);
 
 	it('says an accepted invite cannot be revoked (INVITE_USED)', async () => {
 		nock(BASE_URL).delete(`/members/invites/${INVITE_ID}`).reply(409, {

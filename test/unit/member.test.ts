@@ -268,10 +268,32 @@ describe('member.remove', () => {
 			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
 		});
 		expect(output).toEqual([
-			{ json: { deleted: true, ok: true, userId: USER_ID }, pairedItem: { item: 0 } },
+			{
+				json: { deleted: true, ok: true, userId: USER_ID, response: { ok: true } },
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(context.requests[0].body).toBeUndefined();
 		scope.done();
+	});
+
+	// The answer's fields are not shown: whatever it carries, the node's deleted: true and the
+	// member it removed stay as they are, the answer itself under `response`.
+	it.each([
+		[{ ok: true, deleted: 1 }],
+		[{ ok: true, deleted: false, userId: 'someone-else' }],
+		[{ deleted: { id: USER_ID } }],
+		[''],
+	])('outputs deleted: true whatever the answer %j says', async (answer) => {
+		nock(BASE_URL).delete(`/members/${USER_ID}`).reply(200, answer);
+		const { output } = await runNode({
+			parameters: { resource: 'member', operation: 'remove', userId: USER_ID },
+		});
+		expect(output[0].json.deleted).toBe(true);
+		expect(output[0].json.ok).toBe(true);
+		expect(output[0].json.userId).toBe(USER_ID);
+		expect(Object.keys(output[0].json)).toEqual(['deleted', 'ok', 'userId', 'response']);
+		expect(typeof output[0].json.response).toBe('object');
 	});
 
 	it('encodes the user ID as one path segment', async () => {
@@ -370,7 +392,12 @@ describe('member.remove', () => {
 		});
 		expect(output[0].json.errorCode).toBe('FORBIDDEN');
 		expect(output[0].json.error).toContain('last owner');
-		expect(output[1].json).toEqual({ deleted: true, ok: true, userId: 'u-2' });
+		expect(output[1].json).toEqual({
+			deleted: true,
+			ok: true,
+			userId: 'u-2',
+			response: { ok: true },
+		});
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

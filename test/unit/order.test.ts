@@ -264,7 +264,7 @@ describe('order.pay', () => {
 				property.displayOptions?.show?.operation?.[0] === 'pay',
 		);
 		expect(selector?.description).toMatch(
-			/re-run of a failed execution.*can pay the QR code again/,
+			/derived from this execution and item, so a re-run may pay again/,
 		);
 		expect(selector?.hint).toMatch(/payment reference/);
 	});

@@ -320,7 +320,9 @@ describe('F5: a Retry of the execution forms new keys, and the failed item says 
 		expect(text).toMatch(/Retry of this execution/);
 		expect(text).toMatch(/new execution ID/);
 		expect(text).toMatch(/Idempotency Key to a business reference/);
-		expect(text).toMatch(/docs\/queue-mode\.md/);
+		expect(text).toMatch(
+			/https:\/\/www\.npmjs\.com\/package\/n8n-nodes-company-payments#operations/,
+		);
 	});
 
 	it('with keys the user set, the note says the re-run sends the same keys', async () => {

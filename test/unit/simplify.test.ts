@@ -8,7 +8,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { toolCatalog } from '../../nodes/CompanyPayments/tool';
+import { compactRecord, toolCatalog } from '../../nodes/CompanyPayments/tool';
 import { PACKAGE_FIELDS, RECORDS } from '../../nodes/shared/contract/records';
 import type { RecordName } from '../../nodes/shared/contract/records';
 import { BASE_URL, createContext } from './helpers/n8n';
@@ -144,5 +144,157 @@ describe('Simplify (Compact Output) on the records with more than 10 fields', ()
 		const json = item.json as IDataObject;
 		expect(Object.keys(json).sort()).toEqual([...(catalog['payout.get'].compact ?? [])].sort());
 		expect(json).not.toHaveProperty('recipientFirstName');
+	});
+});
+
+describe('Compact Output: at most 10 fields, whatever the record', () => {
+	const catalog = toolCatalog();
+
+	it('no operation lists more than 10 fields (n8n: a simplified record has at most 10)', () => {
+		const over = Object.entries(catalog)
+			.filter(([, entry]) => (entry.compact?.length ?? 0) > 10)
+			.map(([operation, entry]) => `${operation}: ${entry.compact?.length}`);
+		expect(over).toEqual([]);
+	});
+
+	it('payout Get and Get Many keep status and fundsReturned', () => {
+		for (const operation of ['payout.get', 'payout.getMany']) {
+			expect(catalog[operation].compact).toEqual(
+				expect.arrayContaining(['id', 'status', 'fundsReturned']),
+			);
+		}
+	});
+
+	// The answers' fields are not shown: a service may spell them otherwise.
+	const snakeDeposit = {
+		deposit_id: 'd1',
+		company_id: 'c',
+		wallet_address: 'T',
+		tx_hash: 'h',
+		from_address: 'f',
+		amount_usdt: 5,
+		fee_usdt: 1,
+		credited_usdt: 4,
+		token_symbol: 'USDT',
+		state: 'completed',
+		aml_check_id: 'a',
+		aml_result: 'ok',
+		sweep_tx_hash: 's',
+		created_at: '2026-01-01',
+		updated_at: '2026-01-02',
+	};
+	const otherMember = {
+		memberId: 'm1',
+		user: { id: 'u1', email: 'a@b.c' },
+		roleName: 'admin',
+		permissionList: ['members.read'],
+		apiKeyPrefix: 'ak_12',
+		status: 'active',
+		invitedBy: 'u0',
+		joinedAt: '2026-01-01',
+		lastSeenAt: '2026-01-02',
+		createdAt: '2026-01-01',
+		updatedAt: '2026-01-02',
+		companyId: 'c',
+	};
+
+	it.each([
+		['companyWallet', 'getDeposits', '/wallets/deposits', { deposits: [snakeDeposit], total: 1 }],
+		['member', 'getMany', '/members', { members: [otherMember] }],
+	])('%s %s with fields named otherwise: at most 10', async (resource, operation, path, body) => {
+		nock(BASE_URL).get(path).query(true).reply(200, body);
+		nock(BASE_URL).get(path).query(true).reply(200, { deposits: [], members: [] }).persist();
+		const context = createContext({
+			parameters: { resource, operation, returnAll: false, limit: 5, compactOutput: true },
+		});
+		const [[item]] = await new CompanyPayments().execute.call(context);
+		const keys = Object.keys(item.json);
+		expect(keys.length).toBeGreaterThan(0);
+		expect(keys.length).toBeLessThanOrEqual(10);
+		nock.cleanAll();
+	});
+
+	it('a field spelled in snake_case is kept by the name the service used', () => {
+		const compact = compactRecord(snakeDeposit, [
+			'id',
+			'status',
+			'amount',
+			'creditedAmount',
+			'txHash',
+			'createdAt',
+			'updatedAt',
+		]);
+		expect(Object.keys(compact)).toHaveLength(10);
+		expect(compact).toMatchObject({
+			tx_hash: 'h',
+			created_at: '2026-01-01',
+			updated_at: '2026-01-02',
+		});
+		expect(compact).toMatchObject({ deposit_id: 'd1', amount_usdt: 5, credited_usdt: 4 });
+	});
+
+	it('a record that matches well is cut to the listed names, in their order', () => {
+		expect(compactRecord(payout, ['status', 'id', 'missing'])).toEqual({
+			status: 'fail',
+			id: 'po_1',
+		});
+	});
+
+	it('never more than 10, for records of 0 to 40 fields named anyhow', () => {
+		for (let size = 0; size <= 40; size++) {
+			const record = Object.fromEntries(
+				Array.from({ length: size }, (_, index) => [`f${index}_x`, index]),
+			);
+			const compact = compactRecord(record, ['f1X', 'id', 'status']);
+			expect(Object.keys(compact).length).toBe(Math.min(size, 10));
+		}
+	});
+});
+
+describe('Company > Get Profile: Compact Output as for other records', () => {
+	const WEBHOOK_SECRET_VALUE = `whsec_${'0a'.repeat(24)}`;
+	const profile = {
+		id: 'c1',
+		name: 'Acme LLC',
+		email: 'ops@acme.example',
+		inn: '7700000000',
+		isActive: true,
+		webhookUrl: 'https://n8n.example.com/webhook/x',
+		webhookSecret: WEBHOOK_SECRET_VALUE,
+		cardsEnabled: true,
+		cardsTestMode: false,
+		payoutsEnabled: true,
+		feePercent: 1.5,
+		timezone: 'Europe/Moscow',
+		createdAt: '2025-01-01T00:00:00Z',
+		updatedAt: '2026-01-01T00:00:00Z',
+		ownerId: 'u1',
+	};
+
+	it('is offered (off in a workflow, on for an agent)', () => {
+		const shown = new CompanyPayments().description.properties.filter(
+			(property) =>
+				property.name === 'compactOutput' &&
+				property.displayOptions?.show?.resource?.includes('company') &&
+				property.displayOptions?.show?.operation?.includes('getProfile'),
+		);
+		expect(shown.map((property) => property.default)).toEqual([false, true]);
+	});
+
+	it('at most 10 fields, and it reveals nothing the whole profile hides', async () => {
+		const run = async (compactOutput: boolean) => {
+			nock(BASE_URL).get('/auth/company/profile').reply(200, profile);
+			const context = createContext({
+				parameters: { resource: 'company', operation: 'getProfile', compactOutput },
+			});
+			const [[item]] = await new CompanyPayments().execute.call(context);
+			return item.json;
+		};
+		const whole = await run(false);
+		const compact = await run(true);
+		expect(Object.keys(compact).length).toBeLessThanOrEqual(10);
+		expect(Object.keys(compact)).toEqual(expect.arrayContaining(['id', 'name', 'webhookUrl']));
+		for (const [key, value] of Object.entries(compact)) expect(whole[key]).toEqual(value);
+		expect(JSON.stringify(compact)).not.toContain(WEBHOOK_SECRET_VALUE.slice(6, -4));
 	});
 });

@@ -39,14 +39,14 @@ export function readListFields(
 const KEYS_DOCS =
 	'<a href="https://www.npmjs.com/package/n8n-nodes-company-payments#operations">Keys</a>';
 
-const KEY_RULE = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. A repeated key gets the stored result.`;
+const KEY_RULE = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters; a repeated key gets the stored result.`;
 
 /**
  * Payout Create, Payout Cancel, Card Recharge and Card Request. The interface document promises
  * replay by key only for Accept Quote (its money contract's replayByKey), so the node never
  * re-sends these on its own; the README's Operations section says what to do after an unknown.
  */
-const KEY_SENT = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. Not re-sent by the node: after paymentOutcome "unknown", resolve it before running again.`;
+const KEY_SENT = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. Never re-sent by the node (see the hint).`;
 
 /** The optional Idempotency Key field of money-moving operations. */
 export const idempotencyKeyField: INodeProperties = {
@@ -55,7 +55,7 @@ export const idempotencyKeyField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
-	description: `${KEY_SENT} Empty: derived from this execution, node and item (same on Retry On Fail). See ${KEYS_DOCS}.`,
+	description: `${KEY_SENT} Empty: derived from this execution, node and item. See ${KEYS_DOCS}.`,
 	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown. Empty, a Retry of the execution from the Executions list gets a new execution ID, so a new key: a paid or unknown item may be paid again. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
 	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
 	displayOptions: { show: { '@tool': [false] } },
@@ -64,7 +64,7 @@ export const idempotencyKeyField: INodeProperties = {
 /** The Idempotency Key of Accept Quote, whose derived key follows the quote. */
 export const acceptIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
-	description: `${KEY_RULE} Empty: derived from the quote ID, so a retry, a re-run or another workflow accepting this quote sends the same key. See ${KEYS_DOCS}.`,
+	description: `${KEY_RULE} Empty: derived from the quote ID, the same for every run accepting it. See ${KEYS_DOCS}.`,
 	hint: 'Empty is safe: the key follows the quote',
 };
 
@@ -72,6 +72,6 @@ export const acceptIdempotencyKeyField: INodeProperties = {
 export const payIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
 	placeholder: 'e.g. {{ $json.invoiceId }}',
-	description: `${KEY_RULE} Empty: derived from this execution and item, so a re-run of a failed execution can pay the QR code again. Set one (e.g. an invoice ID). See ${KEYS_DOCS}.`,
+	description: `${KEY_RULE} Empty: derived from this execution and item, so a re-run may pay again. ${KEYS_DOCS}.`,
 	hint: 'Set a payment reference from your input if executions of this workflow may be re-run',
 };

@@ -140,3 +140,15 @@ export function profileOutput(answer: unknown, revealSecret: boolean): IDataObje
 	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
 	return revealSecret ? reveal(body, 'webhookSecret') : body;
 }
+
+/** The company profile simplified (Get Profile's Compact Output): the fields a person reads. */
+export const PROFILE_SIMPLE_FIELDS = [
+	'id',
+	'name',
+	'email',
+	'webhookUrl',
+	'webhookSecret',
+	'cardsTestMode',
+	'createdAt',
+	'updatedAt',
+];

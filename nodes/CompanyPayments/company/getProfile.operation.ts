@@ -2,7 +2,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { profileOutput, readReveal, revealWebhookSecretField } from './fields';
+import {
+	PROFILE_SIMPLE_FIELDS,
+	profileOutput,
+	readReveal,
+	revealWebhookSecretField,
+} from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 
 export const getProfile: OperationDefinition = {
@@ -15,6 +20,11 @@ export const getProfile: OperationDefinition = {
 	kind: 'read',
 	tool: {
 		text: 'Get the company profile. Needs nothing. Returns its fields, including webhookUrl (where its webhooks go); the webhook secret is masked.',
+		// The profile's fields are not shown beyond webhookUrl and webhookSecret: the plain ones
+		// the output gate declares for it (CLOSED_RECORDS.companyProfile). A cut only: the gate
+		// masks the secret (unless revealed) and every undeclared field afterwards, as in the
+		// whole profile.
+		compact: PROFILE_SIMPLE_FIELDS,
 	},
 	docs: {
 		endpoint: '`GET /auth/company/profile`',

@@ -18,7 +18,7 @@ export const revoke: OperationDefinition = {
 		endpoint: '`DELETE /members/invites/{id}`',
 		permission: '`members.invite`',
 		notes:
-			"Outputs `{ deleted: true, inviteId }` (n8n's form for a removed record; `revoked: true` stays for saved workflows). An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.",
+			"Outputs `{ deleted: true, revoked: true, inviteId }` (n8n's form for a removed record; `revoked` stays for saved workflows) and the service's answer under `response`. An accepted invite cannot be revoked (`INVITE_USED`): remove the member instead.",
 	},
 	properties: recordIdFields({
 		displayName: 'Invite',
@@ -55,6 +55,8 @@ export const revoke: OperationDefinition = {
 				? (answer as IDataObject)
 				: {};
 		// n8n's convention for a removed record; `revoked` stays for workflows saved before it.
-		return { deleted: true, revoked: true, inviteId, ...body };
+		// The service's answer (its fields not shown) is kept whole under `response`, so its own
+		// `deleted` or `inviteId` cannot overwrite the node's.
+		return { deleted: true, revoked: true, inviteId, response: body };
 	},
 };

@@ -26,7 +26,7 @@ export const remove: OperationDefinition = {
 		endpoint: '`DELETE /members/{userId}` (Member ID)',
 		permission: '`members.remove` (member API key)',
 		notes:
-			"Outputs `{ deleted: true, userId }` (n8n's form for a removed record) plus the service's answer (`ok`); the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
+			"Outputs `{ deleted: true, ok: true, userId }` (n8n's form for a removed record) and the service's answer under `response`; the member's key stops working at once. 403: the last owner cannot be removed and an owner cannot remove themselves. 400: needs a member API key, not the legacy company-wide key. 404: `MEMBER_NOT_FOUND`.",
 	},
 	properties: [
 		...userIdFields,
@@ -57,7 +57,9 @@ export const remove: OperationDefinition = {
 				itemIndex,
 			});
 		}
-		// n8n's convention for a removed record; `ok` as before (it is also the service's answer).
-		return { deleted: true, ok: true, userId, ...body };
+		// n8n's convention for a removed record; `ok` as before. The node's own fields come first
+		// and stay as they are: the service's answer (its fields not shown) is kept whole under
+		// `response`, so an answer's own `deleted` or `userId` cannot overwrite them.
+		return { deleted: true, ok: true, userId, response: body };
 	},
 };

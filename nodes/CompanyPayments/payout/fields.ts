@@ -3,16 +3,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readRecordId, recordIdFields } from '../common/locator';
 import { simpleFields } from '../common/simple';
 
-/** A payout simplified (Get and Get Many; the tool's Compact Output): the fields a person reads. */
+/**
+ * A payout simplified (Get and Get Many; the tool's Compact Output): the 10 fields a person reads
+ * (n8n's limit). `requisiteType` and `bank` are left out: the masked `requisite` names the
+ * recipient, `status` with `fundsReturned` says where the money is.
+ */
 export const PAYOUT_SIMPLE_FIELDS = simpleFields('payout', [
 	'id',
 	'externalId',
 	'status',
 	'amountRub',
 	'chargedUsdt',
-	'requisiteType',
 	'requisite',
-	'bank',
 	'failReason',
 	'fundsReturned',
 	'createdAt',

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { compactRecord as cutRecord } from '../common/simple';
 import { readBoolean } from '../common/validation';
 import type { OperationDefinition } from '../types';
 import { toolEntry } from './catalog';
@@ -63,13 +64,9 @@ export function refusal(
 	return undefined;
 }
 
-/** A list record cut to the fields a person would read; a record with none of them is kept whole. */
+/** A record cut to the fields a person would read, at most 10 (common/simple.ts). */
 export function compactRecord(record: IDataObject, fields: string[]): IDataObject {
-	const out: IDataObject = {};
-	for (const field of fields) {
-		if (record[field] !== undefined) out[field] = record[field];
-	}
-	return Object.keys(out).length > 0 ? out : record;
+	return cutRecord(record, fields) as IDataObject;
 }
 
 /** Whether a list operation's output is compact: Compact Output, on by default in a tool. */

@@ -69,6 +69,27 @@ export function environmentMismatch(environment: Environment, url: URL): string 
 	return undefined;
 }
 
+/** The error every node (and the credential's `authenticate`) gives for a mismatch. */
+export function unfitCredentialMessage(mismatch: string): string {
+	return `The credential does not fit together: ${mismatch}`;
+}
+
+/**
+ * Why a credential's Environment and Base URL cannot be used together, as the nodes say it, or
+ * undefined when nothing is obviously wrong (also when the Base URL is no URL: the request then
+ * fails on its own).
+ */
+export function credentialMismatch(environment: unknown, baseUrl: unknown): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(typeof baseUrl === 'string' ? baseUrl.trim() : '');
+	} catch {
+		return undefined;
+	}
+	const mismatch = environmentMismatch(environmentOf(environment), url);
+	return mismatch === undefined ? undefined : unfitCredentialMessage(mismatch);
+}
+
 /**
  * A Base URL (or any text holding one) as it may be shown: a link's user and password
  * (`https://ops:PASS@staging.example.com`, a service behind Basic auth) become `[hidden]`,

@@ -21,7 +21,12 @@ import {
 	rememberCredential,
 } from '../gate';
 
-import { environmentLabel, environmentMismatch, environmentOf } from './environment';
+import {
+	environmentLabel,
+	environmentMismatch,
+	environmentOf,
+	unfitCredentialMessage,
+} from './environment';
 import { parseJsonLossless } from './json';
 import type { Environment } from './environment';
 import { networkFailure } from './network';
@@ -151,14 +156,10 @@ async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunC
 	const environment = environmentOf(credentials.environment);
 	const mismatch = environmentMismatch(environment, parsed);
 	if (mismatch) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The credential does not fit together: ${mismatch}`,
-			{
-				description:
-					'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
-			},
-		);
+		throw new NodeOperationError(ctx.getNode(), unfitCredentialMessage(mismatch), {
+			description:
+				'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
+		});
 	}
 	const baseUrl = raw.replace(/\/+$/, '');
 	const stored = ctx.getNode().credentials?.[CREDENTIAL_NAME];

@@ -98,7 +98,10 @@ export async function httpRequest(options: IHttpRequestOptions): Promise<unknown
 	});
 	const text = await response.text();
 	if (!options.ignoreHttpStatusErrors && !response.ok) {
-		throw new Error(`Request failed with status code ${response.status}`);
+		// As axios' error: the status rides along as `response` (what n8n's tester reads).
+		throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
+			response: { status: response.status, statusText: response.statusText },
+		});
 	}
 	let parsed: unknown = text;
 	if (options.encoding !== 'text') {
@@ -156,9 +159,11 @@ function lodashGet(value: unknown, path: string): unknown {
  * The credential's `test` run the way n8n's CredentialsTester runs a declarative test (n8n-core's
  * RoutingNode, n8n 2.8.4 and 2.41.1): the request's expressions resolved against the credential
  * (n8n-workflow's expression engine), the credential's `authenticate` applied, sent through n8n's
- * HTTP helper (a stand-in), the answer's body (JSON, else its text) read by the
- * `responseSuccessBody` rules in order, the first match an error, else "Connection successful!".
- * A request that throws gives its message, as n8n's does for a failure without a response.
+ * HTTP helper (a stand-in); a failed request with a status goes by the `responseCode` rules (as
+ * n8n 2.41.1; n8n 2.8.4 loses the status and gives its own text, test/e2e/credential.test.mjs),
+ * a 2xx answer's body (JSON, else its text) by the `responseSuccessBody` rules in order, the
+ * first match an error, else "Connection successful!". A request that throws without a response
+ * gives its message, as n8n's does.
  */
 export async function runCredentialTest(
 	data: ICredentialDataDecryptedObject,
@@ -195,7 +200,19 @@ export async function runCredentialTest(
 		body = ((await httpRequest({ ...authenticated, returnFullResponse: true })) as FullResponse)
 			.body;
 	} catch (error) {
-		return { status: 'Error', message: (error as Error).message };
+		// n8n 2.41.1's tester: a failed request that keeps its response goes by the status rules,
+		// else n8n's own text for the status; one without a response gives its message.
+		const response = (error as { response?: { status: number; statusText: string } }).response;
+		if (response === undefined) return { status: 'Error', message: (error as Error).message };
+		for (const rule of rules ?? []) {
+			if (rule.type === 'responseCode' && rule.properties.value === response.status) {
+				return { status: 'Error', message: rule.properties.message };
+			}
+		}
+		return {
+			status: 'Error',
+			message: response.statusText || `Received HTTP status code: ${response.status}`,
+		};
 	}
 	for (const rule of rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
