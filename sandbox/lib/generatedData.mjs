@@ -11,7 +11,11 @@
 //                     it (`\/`, `\u002f`, every character escaped, escaped twice);
 //   states again:     a payout walk that enters every payout state more than once (taken,
 //                     released, taken again), each change delivered, some deliveries retried;
-//   key regeneration: the company's API key regenerated at a drawn point of the stream.
+//   key regeneration: the company's API key regenerated at a drawn point of the stream;
+//   new key's field:  the answer of Login / Regenerate API Key / Invite Accept does not show
+//                     its field names: the key at the top (`apiKey`, `key`), nested
+//                     (`company.apiKey`), as an object (`apiKey.value`), or under no expected
+//                     name at all, beside a session token, a webhook secret and an echoed password.
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -161,6 +165,39 @@ export function payoutWalk(r, visits) {
 		remaining--;
 	}
 	return walk;
+}
+/** Where an answer that hands out a new API key puts it (its field names are not shown). */
+export const NEW_KEY_SHAPES = Object.freeze(['top', 'otherName', 'nested', 'valueObject', 'none']);
+
+/**
+ * The answer of a call that hands out a new key, in the seed's shape: the key (`key`) and what
+ * must stay masked beside it (`others`: a session token, a webhook secret, an echoed password).
+ * `path` is where the key stands, null when under no expected name.
+ */
+export function newKeyAnswer(seed) {
+	const r = drawStream(seed, 'data:newKey');
+	const shape = r.pick(NEW_KEY_SHAPES);
+	const key = drawSecret(r, 'nk_live_', 24);
+	const session = drawSecret(r, 'sess_', 24);
+	const webhookSecret = `whsec_${Buffer.from(drawSecret(r, '', 24))
+		.toString('hex')
+		.slice(0, 48)}`;
+	const password = drawSecret(r, 'Pw!', 10);
+	const others = { accessToken: session, webhookSecret, password };
+	const answers = {
+		top: { body: { apiKey: key, ...others }, path: 'apiKey' },
+		otherName: { body: { key, ...others }, path: 'key' },
+		nested: {
+			body: { accessToken: session, company: { id: 'c1', apiKey: key, webhookSecret }, password },
+			path: 'company.apiKey',
+		},
+		valueObject: {
+			body: { apiKey: { value: key, createdAt: '2026-11-21T12:00:00Z' }, ...others },
+			path: 'apiKey.value',
+		},
+		none: { body: { credentials: { material: key }, ...others }, path: null },
+	};
+	return { shape, key, secrets: [session, webhookSecret, password], ...answers[shape] };
 }
 
 /**

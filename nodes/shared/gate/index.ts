@@ -98,8 +98,29 @@ function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): I
 			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
 		);
 	}
+	// A nested field opened by its path (`company.apiKey`): its record masked, that leaf restored.
+	for (const path of open) if (path.includes('.')) restorePath(out, json, path.split('.'));
 	keepOpen(out, open);
 	return out;
+}
+
+/** Puts back the one value at `path` of `original` into its masked copy `out` (same shape). */
+function restorePath(out: IDataObject, original: IDataObject, path: string[]): void {
+	let into: unknown = out;
+	let from: unknown = original;
+	for (const [index, name] of path.entries()) {
+		if (typeof into !== 'object' || into === null || typeof from !== 'object' || from === null) {
+			return;
+		}
+		if (!Object.prototype.hasOwnProperty.call(from, name)) return;
+		const value = (from as IDataObject)[name];
+		if (index === path.length - 1) {
+			if (typeof value === 'string') setField(into as IDataObject, name, value);
+			return;
+		}
+		into = (into as IDataObject)[name];
+		from = value;
+	}
 }
 
 /** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */

@@ -1,0 +1,129 @@
+// The second outside read of secrets (r2-data-secrets): each finding as it was found, through the
+// doors a user and a model read (output items, errors, tool results, pickers, the webhook item).
+import type { IDataObject, INode } from 'n8n-workflow';
+import nock from 'nock';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+async function runTool(options: ContextOptions) {
+	const context = createContext(options);
+	const node = context.getNode() as INode;
+	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
+	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
+	const result = await new CompanyPayments().execute.call(context);
+	return result[0].map((item) => item.json);
+}
+
+/** Every text a reader can see in a value, an error's own properties too. */
+export function allText(value: unknown, seen = new Set<object>()): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'object' || value === null || seen.has(value)) return '';
+	seen.add(value);
+	const keys = value instanceof Error ? Object.getOwnPropertyNames(value) : Object.keys(value);
+	return keys
+		.filter((key) => key !== 'node')
+		.map((key) => `${key}=${allText((value as Record<string, unknown>)[key], seen)}`)
+		.join(' | ');
+}
+
+// Built, so that no literal in the test is a credential.
+const WH = ['whsec', 'c0ffee12'.repeat(6)].join('_');
+const SESSION = ['sess', 'TOKEN9f8e7d6c5b4a39281'].join('');
+const NEW_KEY = ['NEWKEY', '0123456789abcdefABCDEF'].join('');
+const PASSWORD = ['Pa55', 'word!xyz'].join('');
+const INVITE = ['inv0123456789', 'abcdefTOKEN'].join('');
+
+describe('finding 1: a new key nested in the answer', () => {
+	it('Login opens only the nested key, never the session token or the webhook secret', async () => {
+		nock(BASE_URL)
+			.post('/auth/company/login')
+			.reply(200, {
+				accessToken: SESSION,
+				company: { id: 'c1', apiKey: NEW_KEY, webhookSecret: WH },
+			});
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'login', email: 'a@b.co', password: PASSWORD },
+		});
+		const json = output[0].json;
+		expect(json.apiKeyField).toBe('company.apiKey');
+		expect((json.company as IDataObject).apiKey).toBe(NEW_KEY);
+		expect((json.company as IDataObject).id).toBe('c1');
+		const text = allText(json);
+		expect(text).not.toContain(SESSION);
+		expect(text).not.toContain(WH);
+	});
+
+	it('Invite Accept opens member.apiKey; the echoed password and the session stay masked', async () => {
+		nock(BASE_URL)
+			.post(/\/auth\/invites\/.*\/accept/)
+			.reply(200, {
+				session: { token: SESSION },
+				member: { userId: 'u1', apiKey: NEW_KEY },
+				password: PASSWORD,
+			});
+		const { output } = await runNode({
+			parameters: {
+				resource: 'invite',
+				operation: 'accept',
+				inviteToken: INVITE,
+				email: 'a@b.co',
+				password: PASSWORD,
+			},
+		});
+		const json = output[0].json;
+		expect(json.apiKeyField).toBe('member.apiKey');
+		expect((json.member as IDataObject).apiKey).toBe(NEW_KEY);
+		const text = allText(json);
+		expect(text).not.toContain(SESSION);
+		expect(text).not.toContain(PASSWORD);
+	});
+
+	it('Regenerate with apiKey as an object opens apiKey.value only', async () => {
+		nock(BASE_URL)
+			.post('/auth/company/regenerate-key')
+			.reply(200, { apiKey: { value: NEW_KEY, createdAt: '2026' }, webhookSecret: WH });
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
+		const json = output[0].json;
+		expect(json.apiKeyField).toBe('apiKey.value');
+		expect((json.apiKey as IDataObject).value).toBe(NEW_KEY);
+		expect(allText(json)).not.toContain(WH);
+	});
+
+	it('with no key found, reveals nothing and says where to look', async () => {
+		nock(BASE_URL)
+			.post('/auth/company/regenerate-key')
+			.reply(200, {
+				credentials: { secretValue: NEW_KEY },
+				sessionToken: SESSION,
+				webhookSecret: WH,
+			});
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
+		const json = output[0].json;
+		expect(json.apiKeyField).toBeNull();
+		expect(json.notice).toContain('credentials.secretValue');
+		const text = allText(json);
+		for (const secret of [NEW_KEY, SESSION, WH]) expect(text).not.toContain(secret);
+	});
+
+	it('the model never gets the key, nested or not', async () => {
+		nock(BASE_URL)
+			.post('/auth/company/regenerate-key')
+			.reply(200, { company: { apiKey: NEW_KEY, webhookSecret: WH } });
+		const items = await runTool({
+			parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		});
+		const text = allText(items);
+		expect(text).not.toContain(NEW_KEY);
+		expect(text).not.toContain(WH);
+	});
+});
