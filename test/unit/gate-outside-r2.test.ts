@@ -127,3 +127,47 @@ describe('finding 1: a new key nested in the answer', () => {
 		expect(text).not.toContain(WH);
 	});
 });
+
+const MEMBER_KEY = ['mbr', 'Q1w2E3r4T5y6U7i8O9p0AsDf'].join('_');
+const PWD = ['Hunter2', 'Hunter2!'].join('');
+
+describe('finding 8: a member operation error body is closed like a member', () => {
+	const shapes: Array<[string, IDataObject | null, string]> = [
+		['memberKey', { member: { userId: 'u2', role: 'owner', memberKey: MEMBER_KEY } }, MEMBER_KEY],
+		['userKey', { userKey: MEMBER_KEY }, MEMBER_KEY],
+		['keyValue', { keyValue: MEMBER_KEY }, MEMBER_KEY],
+		['members[].access', { members: [{ userId: 'u2', access: MEMBER_KEY }] }, MEMBER_KEY],
+		['pwd', { pwd: PWD }, PWD],
+		['passcode', { passcode: PWD }, PWD],
+		['message only', null, MEMBER_KEY],
+	];
+	for (const tool of [false, true]) {
+		for (const [name, details, secret] of shapes) {
+			it(`${tool ? 'tool' : 'user'}: ${name}`, async () => {
+				nock(BASE_URL)
+					.delete(/\/members\//)
+					.reply(403, {
+						statusCode: 403,
+						errorCode: 'FORBIDDEN',
+						message:
+							details === null
+								? `Ключ участника ${MEMBER_KEY} принадлежит последнему владельцу`
+								: 'Нельзя удалить последнего владельца',
+						...(details ? { details } : {}),
+						requestId: 'req-77',
+					});
+				const parameters = {
+					resource: 'member',
+					operation: 'remove',
+					userId: { __rl: true, mode: 'id', value: 'u2' },
+				};
+				const shown = tool ? await runTool({ parameters }) : await runNodeError({ parameters });
+				const text = allText(shown);
+				expect(text).not.toContain(secret);
+				expect(text).toContain('req-77');
+				expect(text).toContain('FORBIDDEN');
+				if (name === 'memberKey') expect(text).toContain('u2');
+			});
+		}
+	}
+});

@@ -104,7 +104,8 @@ export const OPEN_CHOICES = {
 		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
 	},
 	bigNumbers: {
-		question: 'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
+		question:
+			'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
 		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts)',
 	},
 	numbersForText: {

@@ -547,7 +547,8 @@ export const CLOSED_RECORDS: Record<ClosedName, ClosedRecord> = {
 			'companyId',
 			'ok',
 		]),
-		nested: {},
+		// A member quoted in an error's details (`details.member`, `details.members[]`).
+		nested: { member: 'member', members: 'member' },
 	},
 	invite: {
 		fields: new Set([

@@ -193,7 +193,7 @@ export function maskUnder(
  * where that changes it (a card number keeps its last four digits), else each leaf hidden (a
  * number of 12 digits or more keeps its last four); true, false and null stay.
  */
-function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
+export function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
 	if (Array.isArray(value)) return value.map((entry) => maskUndeclared(key, entry, reading));
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
 		const out: IDataObject = {};

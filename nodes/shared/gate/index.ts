@@ -1,6 +1,15 @@
 import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
-import { maskLoose, maskRecord, maskField, maskText, setField, byValue } from './fields';
+import {
+	byValue,
+	maskClosed,
+	maskField,
+	maskLoose,
+	maskRecord,
+	maskText,
+	maskUndeclared,
+	setField,
+} from './fields';
 import type { Reading } from './fields';
 import { closedRecordFor } from '../contract/records';
 import type { ClosedName } from '../contract/records';
@@ -132,6 +141,62 @@ export function gateJson<T>(ctx: object | undefined, value: T, audience: Audienc
 		return gateRecord(value as IDataObject, reading, closed) as T;
 	}
 	return maskLoose(value, reading, false) as T;
+}
+
+/** The fields of the service's error body (the document's), read by their kind. */
+const ERROR_BODY_FIELDS = new Set([
+	'statusCode',
+	'error',
+	'errorCode',
+	'message',
+	'required',
+	'requestId',
+	'path',
+	'timestamp',
+]);
+/** Fields of an error's `details` the package reads (a missing permission, the field refused). */
+const DETAIL_FIELDS = new Set(['required', 'field', 'fields', 'permission']);
+
+/**
+ * The service's error body of a call, through the gate. An operation whose record is closed
+ * (a member, an invite, the company profile, a card's sensitive data) gets its error body closed
+ * the same way: the error body's own fields by their kind, the detail fields the package reads,
+ * and in `details` only what the record declares (a member's `userId`); anything else there (a
+ * `memberKey`, a `pwd`, `members[].access`) is masked whatever it holds.
+ */
+export function gateErrorBody<T>(ctx: object | undefined, value: T): T {
+	const closed = closedFor(ctx);
+	if (closed === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return gateJson(ctx, value);
+	}
+	const body = value as IDataObject;
+	const reading = readingFor(ctx, 'user', namedIn(body));
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(body)) {
+		let shown: unknown;
+		if (ERROR_BODY_FIELDS.has(key)) shown = maskField(key, field, reading, true);
+		else if (key === 'details') shown = closedDetails(field, closed, reading);
+		else shown = maskUndeclared(key, field, reading);
+		setField(out, key, shown);
+	}
+	return out as T;
+}
+
+function closedDetails(details: unknown, closed: ClosedName, reading: Reading): unknown {
+	if (typeof details !== 'object' || details === null || Array.isArray(details)) {
+		return maskClosed(details, closed, reading);
+	}
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(details as IDataObject)) {
+		setField(
+			out,
+			key,
+			DETAIL_FIELDS.has(key)
+				? maskField(key, field, reading, true)
+				: maskField(key, field, reading, true, {}, closed),
+		);
+	}
+	return out;
 }
 
 /** One text (a hint, a log line, a message) through the gate. */

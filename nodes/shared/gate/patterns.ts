@@ -169,6 +169,13 @@ const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
  * An invoice number such as `inv_20261142` is neither.
  */
 const KEY_SHAPES = /\b(?:sk|rk|ak|pk|inv)_[A-Za-z0-9_-]{8,}/g;
+/**
+ * Any other prefixed key (`mbr_Q1w2E3r4…`, `mk_live_…`): a short lower-case prefix, then 16 or
+ * more characters mixing upper case, lower case and digits, as random keys do. An ID of words
+ * and digits (`order_20261142`, `usr_7d3c2b1a…` in hex) has no such mix.
+ */
+const PREFIXED_KEY =
+	/\b[a-z]{2,8}(?:_[a-z]{2,8})?_(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{16,}\b/g;
 function randomPart(match: string): boolean {
 	const body = match.slice(match.indexOf('_') + 1);
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
@@ -277,6 +284,10 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	out = out.replace(
 		KEY_SHAPES,
 		unlessId((match) => (randomPart(match) ? HIDDEN_PART : match)),
+	);
+	out = out.replace(
+		PREFIXED_KEY,
+		unlessId(() => HIDDEN_PART),
 	);
 	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
 	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
