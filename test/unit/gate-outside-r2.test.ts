@@ -1,11 +1,16 @@
 // The second outside read of secrets (r2-data-secrets): each finding as it was found, through the
 // doors a user and a model read (output items, errors, tool results, pickers, the webhook item).
-import type { IDataObject, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INode,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import type { ContextOptions } from './helpers/n8n';
-import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -170,4 +175,49 @@ describe('finding 8: a member operation error body is closed like a member', () 
 			});
 		}
 	}
+});
+
+const BASE_PASSWORD = ['Pw9x', 'BaseUrlSecret77'].join('');
+
+describe('finding 9: a From list picker that fails', () => {
+	type Search = (this: ILoadOptionsFunctions, filter?: string) => Promise<INodeListSearchResult>;
+	const methods = new CompanyPayments().methods.listSearch as unknown as Record<string, Search>;
+	const credentials = {
+		environment: 'staging',
+		baseUrl: `https://ops:${BASE_PASSWORD}@api.payments.test`,
+		apiKey: API_KEY,
+		webhookSecret: '',
+	};
+
+	async function failed(baseUrl = credentials.baseUrl): Promise<string> {
+		const context = createContext({
+			parameters: { resource: 'member', operation: 'remove' },
+			credentials: { ...credentials, baseUrl },
+		}) as unknown as ILoadOptionsFunctions;
+		try {
+			await methods.getMembers.call(context, '');
+		} catch (error) {
+			return allText(error);
+		}
+		throw new Error('the picker did not fail');
+	}
+
+	it('hides the Base URL password and the key a service echoes', async () => {
+		nock(BASE_URL)
+			.get(/\/members/)
+			.reply(500, {
+				statusCode: 500,
+				errorCode: 'INTERNAL_ERROR',
+				message: `key ${API_KEY} failed at https://ops:${BASE_PASSWORD}@api.payments.test/members`,
+			});
+		const text = await failed(BASE_URL);
+		expect(text).toContain('INTERNAL_ERROR');
+		expect(text).not.toContain(BASE_PASSWORD);
+		expect(text).not.toContain(API_KEY);
+	});
+
+	it('hides the Base URL password when the service cannot be reached', async () => {
+		const text = await failed();
+		expect(text).not.toContain(BASE_PASSWORD);
+	});
 });
