@@ -11,6 +11,8 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import type { ContextOptions } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { SECRET_DUMMY, deliver, hmacHex } from './helpers/trigger';
+import { unknownFieldKind } from '../../nodes/shared/contract/records';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -219,5 +221,110 @@ describe('finding 9: a From list picker that fails', () => {
 	it('hides the Base URL password when the service cannot be reached', async () => {
 		const text = await failed();
 		expect(text).not.toContain(BASE_PASSWORD);
+	});
+});
+
+describe('finding 3: a PIN under any name', () => {
+	const names = ['pinCode', 'cardPin', 'pin_code', 'pinNumber', 'card_pin', 'atmPin', 'PIN'];
+
+	it('is a secret by its name words, not by letters inside a word', () => {
+		for (const name of names) expect([name, unknownFieldKind(name).kind]).toEqual([name, 'secret']);
+		for (const name of ['shipping', 'pinned', 'spinner', 'opinion', 'pinId', 'pinSet']) {
+			expect([name, unknownFieldKind(name).kind]).not.toEqual([name, 'secret']);
+		}
+	});
+
+	for (const tool of [false, true]) {
+		it(`Card Get hides each (${tool ? 'tool' : 'user'})`, async () => {
+			const card: IDataObject = { id: 'c1', status: 'assigned', externalId: 'emp-7' };
+			names.forEach((name, index) => (card[name] = String(8101 + index)));
+			nock(BASE_URL).get('/cards/c1').reply(200, card);
+			const parameters = { resource: 'card', operation: 'get', cardId: 'c1' };
+			const json = tool
+				? (await runTool({ parameters }))[0]
+				: (await runNode({ parameters })).output[0].json;
+			const text = allText(json);
+			names.forEach((_name, index) => expect(text).not.toContain(String(8101 + index)));
+			expect(text).toContain('emp-7');
+		});
+	}
+
+	it('the trigger card.assigned item hides the PIN, with or without the raw body', async () => {
+		const payload = {
+			event: 'card.assigned',
+			externalId: 'emp-7',
+			cardId: 'c1',
+			card: {
+				id: 'c1',
+				status: 'assigned',
+				pinCode: '4829',
+				cvv: '737',
+				cardNumber: '4111111111111111',
+			},
+		};
+		for (const includeRawBody of [false, true]) {
+			const { item } = await deliver({
+				body: JSON.stringify(payload),
+				parameters: { options: { includeRawBody } },
+			});
+			const text = JSON.stringify(item);
+			expect(text).not.toContain('4829');
+			expect(text).not.toContain('4111111111111111');
+			expect(item?.externalId).toBe('emp-7');
+		}
+	});
+});
+
+describe('findings 6 and 7: Include Raw Body is exact, or withheld and says why', () => {
+	const PAN = '4111111111111111';
+	const escape = (text: string) =>
+		text
+			.split('')
+			.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+			.join('');
+	const variants: Record<string, string> = {
+		allEscaped: escape(PAN),
+		spaceEscaped: (PAN.match(/.{4}/g) ?? []).join('\\u0020'),
+		halfEscaped: PAN.slice(0, 8) + escape(PAN.slice(8)),
+	};
+	for (const [name, written] of Object.entries(variants)) {
+		it(`a card number written with JSON escapes (${name}) is in no part of rawBody`, async () => {
+			const raw = `{"event":"payout.status_changed","payoutId":"p1","status":"success","amountRub":1000,"requisiteType":"card","requisite":"${written}","comment":"paid to ${written}"}`;
+			const { item } = await deliver({
+				body: raw,
+				parameters: { options: { includeRawBody: true } },
+			});
+			expect(item?.rawBody).toBeNull();
+			expect(item?.rawBodyMasked).toBe(true);
+			expect(item?.rawBodyNote).toMatch(/withheld/);
+			expect(JSON.stringify(item)).not.toContain(PAN);
+		});
+	}
+
+	it('a body that is not UTF-8 is flagged, never passed as the signed bytes', async () => {
+		const raw = Buffer.concat([
+			Buffer.from('{"event":"payout.status_changed","payoutId":"p1","status":"fail","comment":"'),
+			Buffer.from([0xce, 0xf2, 0xea, 0xe0, 0xe7]),
+			Buffer.from('"}'),
+		]);
+		const { item } = await deliver({
+			body: raw,
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.rawBodyMasked).toBe(true);
+		expect(item?.rawBodyNote).toMatch(/not UTF-8/);
+	});
+
+	it('a plain UTF-8 body without secrets stays exact (its HMAC matches)', async () => {
+		const raw =
+			'{"event":"order.status_changed","orderId":"o1","status":"success","failureReason":"Отказ"}';
+		const { item } = await deliver({
+			body: raw,
+			signWith: SECRET_DUMMY,
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item?.rawBody).toBe(raw);
+		expect(item?.rawBodyMasked).toBe(false);
+		expect(hmacHex(String(item?.rawBody), SECRET_DUMMY)).toBe(hmacHex(raw, SECRET_DUMMY));
 	});
 });

@@ -76,18 +76,43 @@ function closedFor(ctx: object | undefined): ClosedName | undefined {
 
 /**
  * What an item says of its `rawBody` (the webhook trigger's Include Raw Body) when the gate had
- * to mask part of it: it is then not the bytes the service signed, and its HMAC no longer
- * matches. The trigger verified the signature over the exact bytes before anything was masked.
+ * to mask anything of the body: the text is withheld. A masked text would not be the bytes the
+ * service signed (its HMAC no longer matches), and a secret the parsed body shows may stand in
+ * the text in a form a text search does not read (JSON `\u` escapes, any grouping), so the gate
+ * gives no part of it. The trigger verified the signature over the exact bytes before masking.
  */
 export const RAW_BODY_MASKED_NOTE =
-	'rawBody is not the signed body: secrets in it (a card number, a key) were masked, so its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+	'rawBody is withheld: the body carries secrets (masked in the fields of this item: a card number, a key, a PIN), and a masked text would not be the signed body, so its HMAC would not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
 
-/** Marks an item whose rawBody the gate changed (rawBodyMasked, rawBodyNote); exact otherwise. */
+/** The fields of an item but its raw body and what is said of it, as JSON (to compare). */
+function withoutRawBody(json: IDataObject): string {
+	const rest: IDataObject = {};
+	for (const [key, value] of Object.entries(json)) {
+		if (key !== 'rawBody' && key !== 'rawBodyMasked' && key !== 'rawBodyNote') rest[key] = value;
+	}
+	return JSON.stringify(rest);
+}
+
+/**
+ * Marks an item's rawBody: exact (rawBodyMasked false) when the gate changed nothing of the item;
+ * else withheld (null, rawBodyMasked true, rawBodyNote why). A rawBody the trigger already marked
+ * (bytes that are not UTF-8 text) keeps its mark and note.
+ */
 function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
 	if (typeof original.rawBody !== 'string') return out;
-	const masked = out.rawBody !== original.rawBody;
-	setField(out, 'rawBodyMasked', masked);
-	if (masked) setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+	const masked =
+		out.rawBody !== original.rawBody || withoutRawBody(out) !== withoutRawBody(original);
+	if (masked) {
+		setField(out, 'rawBody', null);
+		setField(out, 'rawBodyMasked', true);
+		setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+		return out;
+	}
+	const marked = original.rawBodyMasked === true;
+	setField(out, 'rawBodyMasked', marked);
+	if (marked && typeof original.rawBodyNote === 'string') {
+		setField(out, 'rawBodyNote', original.rawBodyNote);
+	}
 	return out;
 }
 
