@@ -328,3 +328,108 @@ describe('findings 6 and 7: Include Raw Body is exact, or withheld and says why'
 		expect(hmacHex(String(item?.rawBody), SECRET_DUMMY)).toBe(hmacHex(raw, SECRET_DUMMY));
 	});
 });
+
+describe('finding 4: a closed record keeps each known field to its shape; service fields never pass as the node own', () => {
+	const SECRET = ['Zq7R', 'member0000secretVALUE99'].join('');
+	const cases: Array<[string, string, (value: string) => unknown]> = [
+		[
+			'member',
+			'getMany',
+			(v) => [
+				{
+					userId: 'u1',
+					role: 'admin',
+					permissions: ['members.read'],
+					status: { since: '2026', grant: v },
+				},
+			],
+		],
+		[
+			'member',
+			'getMany',
+			(v) => [{ userId: 'u1', role: { name: 'admin', grant: v }, permissions: [] }],
+		],
+		[
+			'member',
+			'getMany',
+			(v) => [{ userId: 'u1', role: 'admin', permissions: [{ name: 'members.read', grant: v }] }],
+		],
+		[
+			'member',
+			'getMany',
+			(v) => [{ userId: 'u1', role: 'admin', permissions: [], description: v }],
+		],
+		['member', 'getMany', (v) => [{ userId: 'u1', role: 'admin', permissions: [], source: v }]],
+		['member', 'getMany', (v) => [{ userId: 'u1', role: 'admin', permissions: [], changeKey: v }]],
+		[
+			'member',
+			'getMany',
+			(v) => [{ userId: 'u1', role: 'admin', permissions: [], name: { first: 'A', recovery: v } }],
+		],
+		[
+			'company',
+			'getProfile',
+			(v) => ({ id: 'c1', name: 'Acme', createdAt: { at: '2026', signingKeyMaterial: v } }),
+		],
+		['company', 'getProfile', (v) => ({ id: 'c1', hint: v })],
+		['company', 'getProfile', (v) => ({ id: 'c1', idempotencyKey: v })],
+		[
+			'invite',
+			'getMany',
+			(v) => [{ id: 'i1', status: 'pending', permissions: [], paymentReference: v }],
+		],
+	];
+	const paths: Record<string, string> = {
+		member: '/members',
+		company: '/auth/company/profile',
+		invite: '/members/invites',
+	};
+	for (const tool of [false, true]) {
+		for (const [index, [resource, operation, body]] of cases.entries()) {
+			it(`${tool ? 'tool' : 'user'} ${resource}.${operation} case ${index + 1}`, async () => {
+				nock(BASE_URL)
+					.get(paths[resource])
+					.query(true)
+					.reply(200, body(SECRET) as IDataObject)
+					.get(paths[resource])
+					.query(true)
+					.optionally()
+					.reply(200, []);
+				const parameters = { resource, operation, returnAll: true, compactOutput: false };
+				const shown = tool ? await runTool({ parameters }) : (await runNode({ parameters })).output;
+				const text = allText(shown);
+				expect(text).not.toContain(SECRET);
+				expect(text).toMatch(/u1|c1|i1/);
+			});
+		}
+	}
+
+	it('plain declared values stay as they are', async () => {
+		nock(BASE_URL)
+			.get('/members')
+			.query(true)
+			.reply(200, [
+				{
+					userId: 'u1',
+					email: 'm@x.co',
+					role: 'admin',
+					permissions: ['members.read'],
+					status: 'active',
+				},
+			])
+			.get('/members')
+			.query(true)
+			.optionally()
+			.reply(200, []);
+		const { output } = await runNode({
+			parameters: { resource: 'member', operation: 'getMany', returnAll: true },
+		});
+		expect(output[0].json).toMatchObject({
+			userId: 'u1',
+			email: 'm@x.co',
+			role: 'admin',
+			permissions: ['members.read'],
+			status: 'active',
+		});
+	});
+});

@@ -619,8 +619,19 @@ export function declaredIn(closed: ClosedName, name: string): boolean {
 	return (
 		record.fields.has(name) ||
 		Object.prototype.hasOwnProperty.call(record.nested, name) ||
-		Object.prototype.hasOwnProperty.call(PACKAGE_FIELDS, name) ||
-		name === 'notice' ||
-		name === 'apiKeyField'
+		CLOSED_PACKAGE_FIELDS.has(name)
 	);
 }
+
+/**
+ * The package's own fields an operation with a closed record adds to it (a new key's notice, a
+ * removal's `deleted`, Mask Card Number's `masked`). Its other fields (`description`, `source`,
+ * `changeKey`, `hint`, `idempotencyKey`, `paymentReference`) are never added there: in a closed
+ * record such a name is the service's, undeclared, and masked.
+ */
+const CLOSED_PACKAGE_FIELDS: ReadonlySet<string> = new Set([
+	'notice',
+	'apiKeyField',
+	'deleted',
+	'masked',
+]);

@@ -263,7 +263,17 @@ function maskFieldIn(
 	const { nested: under } = CLOSED_RECORDS[closed];
 	const nested = Object.prototype.hasOwnProperty.call(under, key) ? under[key] : undefined;
 	if (nested !== undefined) return maskClosed(field, nested, reading);
+	// A declared field keeps its shape (a value, or a list of values such as `permissions`): an
+	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.
+	if (spec.kind !== 'secret' && !plainShape(field)) return maskUndeclared(key, field, reading);
 	return maskUnder(field, spec, reading, textual);
+}
+
+/** A value or a list of values: what a closed record's declared (not nested) field holds. */
+function plainShape(value: unknown): boolean {
+	const scalar = (entry: unknown) =>
+		entry === null || ['string', 'number', 'boolean'].includes(typeof entry);
+	return scalar(value) || (Array.isArray(value) && value.every(scalar));
 }
 
 /** A value under a closed record's field that holds another closed record (or a list of them). */
