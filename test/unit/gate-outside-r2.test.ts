@@ -433,3 +433,73 @@ describe('finding 4: a closed record keeps each known field to its shape; servic
 		});
 	});
 });
+
+describe('finding 2: the credential key and the Base URL password in any encoding', () => {
+	const KEY = ['k3yAbCdEf', 'Gh1234567890zzQQ'].join('');
+	const SLASH_KEY = ['AbC1/dEf2', '+gHi3/jKl4+mNo5=='].join('');
+	const forms = (key: string): Record<string, string> => ({
+		upper: key.toUpperCase(),
+		lower: key.toLowerCase(),
+		base64: Buffer.from(key).toString('base64'),
+		base64Basic: Buffer.from(`${key}:`).toString('base64'),
+		base64User: Buffer.from(`ops:${key}`).toString('base64'),
+		grouped: (key.match(/.{1,5}/g) ?? []).join('-'),
+		groupedSpace: (key.match(/.{1,5}/g) ?? []).join(' '),
+		uEscaped: key
+			.split('')
+			.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+			.join(''),
+		pctAll: key
+			.split('')
+			.map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+			.join(''),
+		hex: Buffer.from(key).toString('hex'),
+		pctDouble: encodeURIComponent(encodeURIComponent(key)),
+		pctMixed: encodeURIComponent(key).replace(/%2F/g, '%2f'),
+		plusAsSpace: key.replace(/\+/g, ' '),
+		formEncoded: encodeURIComponent(key).replace(/%2B/g, '+'),
+	});
+	for (const key of [KEY, SLASH_KEY]) {
+		for (const [name, form] of Object.entries(forms(key))) {
+			for (const tool of [false, true]) {
+				it(`${key === KEY ? 'key' : 'key with / and +'} ${name} (${tool ? 'tool' : 'user'})`, async () => {
+					nock(BASE_URL)
+						.get('/wallets/balance')
+						.reply(401, `Unauthorized: key ${form} is not valid`, {
+							'content-type': 'text/plain',
+						});
+					const parameters = { resource: 'companyWallet', operation: 'getBalance' };
+					const credentials = {
+						environment: 'staging',
+						baseUrl: BASE_URL,
+						apiKey: key,
+						webhookSecret: '',
+					};
+					const shown = tool
+						? await runTool({ parameters, credentials })
+						: await runNodeError({ parameters, credentials });
+					expect(allText(shown)).not.toContain(form);
+				});
+			}
+		}
+	}
+
+	it('a Base URL password echoed upper-case', async () => {
+		nock('https://api.payments.test')
+			.get('/wallets/balance')
+			.reply(401, {
+				errorCode: 'UNAUTHORIZED',
+				message: `bad basic auth ${BASE_PASSWORD.toUpperCase()}`,
+			});
+		const error = await runNodeError({
+			parameters: { resource: 'companyWallet', operation: 'getBalance' },
+			credentials: {
+				environment: 'staging',
+				baseUrl: `https://ops:${BASE_PASSWORD}@api.payments.test`,
+				apiKey: API_KEY,
+				webhookSecret: '',
+			},
+		});
+		expect(allText(error).toLowerCase()).not.toContain(BASE_PASSWORD.toLowerCase());
+	});
+});

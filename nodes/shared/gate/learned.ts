@@ -386,11 +386,70 @@ function escapedForms(value: string): string | undefined {
 	return out;
 }
 
+/** A separator a text may put between the groups of a value (`k3yAb-CdEfG`, `k3yAb CdEfG`). */
+const GROUP_GAP = '(?:[\\s\\-_.:]|%(?:25)?20|\\+)?';
+
+/**
+ * One character of a credential's value in any way a text may write it: as is (any case: the
+ * pattern is read without case), percent-encoded once or twice (`%2F`, `%2f`, `%252F`, each
+ * UTF-8 byte of a non-ASCII one), JSON-escaped (`\/`, `\u002f`, escaped again), a space as `+`
+ * and a `+` as a space (a form's encoding both ways).
+ */
+function charForms(char: string): string {
+	const forms = [escapeForPattern(char)];
+	const encoded = /^[A-Za-z0-9]$/.test(char)
+		? `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`
+		: encodeURIComponent(char);
+	forms.push(encoded.replace(/%/g, '%(?:25)?'));
+	forms.push(`\\\\{1,7}u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	if (!/^[A-Za-z0-9]$/.test(char)) forms.push(`\\\\{1,7}${escapeForPattern(char)}`);
+	if (char === ' ') forms.push('\\+');
+	// A `+` read back from a form as a space.
+	if (char === '+') forms.push(' ', '%(?:25)?20');
+	return `(?:${forms.join('|')})`;
+}
+
+/** A credential's value spelt out character by character, each in any form, groups split by a separator. */
+function spelledOut(value: string): string {
+	return Array.from(value, charForms).join(GROUP_GAP);
+}
+
+/**
+ * The part of a value's base64 (standard and URL-safe) that is the same wherever the value stands
+ * in the encoded text (`key:` as Basic auth writes it, `user:password`): one per alignment.
+ */
+function base64Cores(value: string): string[] {
+	const bytes = Buffer.from(value, 'utf8');
+	const cores: string[] = [];
+	for (const pad of [0, 1, 2]) {
+		const padded = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]);
+		const first = pad === 0 ? 0 : 1;
+		const last = Math.floor(padded.length / 3);
+		if (last - first < 2) continue;
+		const core = padded.toString('base64').slice(first * 4, last * 4);
+		cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return cores;
+}
+
+/**
+ * Every form of a credential's own value (the API key, a webhook secret, the Base URL's
+ * password): spelt out in any case and encoding, grouped, in base64 and in hex.
+ */
+function credentialForms(value: string): string[] {
+	return [
+		spelledOut(value),
+		...base64Cores(value).map(escapeForPattern),
+		Buffer.from(value, 'utf8').toString('hex'),
+	];
+}
+
 /** One pattern that finds any form of any of the values (undefined: none to find). */
-function patternOf(values: Iterable<string>): RegExp | undefined {
+function patternOf(values: Iterable<string>, credentials = false): RegExp | undefined {
 	const parts = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_IN_TEXT) continue;
+		if (credentials) for (const form of credentialForms(value)) parts.add(form);
 		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
 		const escaped = escapedForms(value);
 		if (escaped !== undefined) parts.add(escaped);
@@ -400,8 +459,12 @@ function patternOf(values: Iterable<string>): RegExp | undefined {
 		}
 	}
 	if (parts.size === 0) return undefined;
-	// Longest first: where two forms start at one place, the whole of the longer one goes.
-	return new RegExp([...parts].sort((a, b) => b.length - a.length).join('|'), 'g');
+	// Longest first: where two forms start at one place, the whole of the longer one goes. A
+	// credential's value is found without case (`K3YABC…` echoed upper-case).
+	return new RegExp(
+		[...parts].sort((a, b) => b.length - a.length).join('|'),
+		credentials ? 'gi' : 'g',
+	);
 }
 
 /** The pattern of the credentials' own values, made again only when they change. */
@@ -409,7 +472,7 @@ const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
 
 function credentialsPattern(): RegExp | undefined {
 	if (credentialPattern.built !== credentialsVersion.value) {
-		credentialPattern.pattern = patternOf(credentialValues);
+		credentialPattern.pattern = patternOf(credentialValues, true);
 		credentialPattern.built = credentialsVersion.value;
 	}
 	return credentialPattern.pattern;
