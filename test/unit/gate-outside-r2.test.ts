@@ -503,3 +503,46 @@ describe('finding 2: the credential key and the Base URL password in any encodin
 		expect(allText(error).toLowerCase()).not.toContain(BASE_PASSWORD.toLowerCase());
 	});
 });
+
+describe('finding 10: a short password the run knows, echoed in an error text', () => {
+	for (const password of [
+		['Qw3', 'rty!'].join(''),
+		['S3c', 'r3t'].join(''),
+		['Passw0rd', '!long'].join(''),
+	]) {
+		for (const [resource, operation, path] of [
+			['company', 'login', '/auth/company/login'],
+			['invite', 'accept', `/auth/invites/${INVITE}/accept`],
+		]) {
+			for (const shape of ['message list', 'details']) {
+				it(`${resource}.${operation}, ${password.length} characters, ${shape}`, async () => {
+					nock(BASE_URL)
+						.post(path)
+						.reply(400, {
+							statusCode: 400,
+							errorCode: 'VALIDATION_ERROR',
+							...(shape === 'details'
+								? { message: 'invalid', details: { field: 'password', value: password } }
+								: { message: [`password "${password}" is too weak`, 'email ok'] }),
+						});
+					const error = await runNodeError({
+						parameters: { resource, operation, email: 'a@b.co', password, inviteToken: INVITE },
+					});
+					const text = allText(error);
+					expect(text).not.toContain(password);
+					expect(text).toContain('too weak'.slice(0, shape === 'details' ? 0 : 8));
+				});
+			}
+		}
+	}
+
+	it('a short number is not hidden in a text (an amount, a count)', async () => {
+		nock(BASE_URL)
+			.post('/auth/company/login')
+			.reply(400, { errorCode: 'VALIDATION_ERROR', message: 'at most 1234 attempts; try again' });
+		const error = await runNodeError({
+			parameters: { resource: 'company', operation: 'login', email: 'a@b.co', password: '1234' },
+		});
+		expect(allText(error)).toContain('at most 1234 attempts');
+	});
+});

@@ -522,6 +522,22 @@ export function knownFor(
 	const extra = patternOf(
 		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
 	);
-	const learned = [ofRun.pattern, extra].filter((pattern): pattern is RegExp => !!pattern);
+	const learned = [ofRun.pattern, extra, shortInText(short)].filter(
+		(pattern): pattern is RegExp => !!pattern,
+	);
 	return { credentials: credentialsPattern(), learned, short, identifiers: values.identifiers };
+}
+
+/**
+ * Short secrets the run knows that are not a number (a password of 6 characters, typed or echoed),
+ * found in a free text as a whole token: `password "Qw3rty!" is too weak`. A short number (a CVV,
+ * a PIN) is matched only as a whole field value: in a text it could be any amount or count.
+ */
+function shortInText(short: ReadonlySet<string>): RegExp | undefined {
+	const parts = [...short]
+		.filter((value) => value.length >= 4 && /\D/.test(value) && !tokenCode(value))
+		.sort((a, b) => b.length - a.length)
+		.map(escapeForPattern);
+	if (parts.length === 0) return undefined;
+	return new RegExp(`(?<![A-Za-z0-9_])(?:${parts.join('|')})(?![A-Za-z0-9_])`, 'g');
 }
