@@ -13,6 +13,7 @@ import type { ContextOptions } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 import { SECRET_DUMMY, deliver, hmacHex } from './helpers/trigger';
 import { unknownFieldKind } from '../../nodes/shared/contract/records';
+import { gateText } from '../../nodes/shared/gate';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -544,5 +545,70 @@ describe('finding 10: a short password the run knows, echoed in an error text', 
 			parameters: { resource: 'company', operation: 'login', email: 'a@b.co', password: '1234' },
 		});
 		expect(allText(error)).toContain('at most 1234 attempts');
+	});
+});
+
+describe('finding 5: a card number in other groupings and encodings', () => {
+	const PAN = '4111111111111111';
+	const group = (separator: string) => (PAN.match(/.{4}/g) ?? []).join(separator);
+	const forms: Record<string, string> = {
+		underscores: group('_'),
+		slashes: group('/'),
+		colons: group(':'),
+		twoGroups8: `${PAN.slice(0, 8)} ${PAN.slice(8)}`,
+		uEscapedInString: `{"pan":"${group('\\u0020')}"}`,
+		base64: Buffer.from(PAN).toString('base64'),
+		fullWidth: PAN.split('')
+			.map((digit) => String.fromCharCode(0xff10 + Number(digit)))
+			.join(''),
+	};
+	const ORDER = '11111111-1111-4111-8111-111111111111';
+	for (const tool of [false, true]) {
+		for (const [name, form] of Object.entries(forms)) {
+			it(`${name} in an error message and an unknown field (${tool ? 'tool' : 'user'})`, async () => {
+				nock(BASE_URL)
+					.get(`/orders/${ORDER}`)
+					.reply(422, { errorCode: 'UNPROCESSABLE', message: `карта ${form} отклонена` })
+					.get(`/orders/${ORDER}`)
+					.reply(200, {
+						id: ORDER,
+						status: 'success',
+						amountRub: 90,
+						payerCard: form,
+						note: `paid with ${form}`,
+					});
+				const parameters = {
+					resource: 'order',
+					operation: 'get',
+					orderId: ORDER,
+					compactOutput: false,
+				};
+				const failed = tool ? await runTool({ parameters }) : await runNodeError({ parameters });
+				const ok = tool ? await runTool({ parameters }) : (await runNode({ parameters })).output;
+				for (const shown of [failed, ok]) {
+					const text = allText(shown);
+					expect(text).not.toContain(form);
+					const digits = text
+						.replace(/\\u0020/g, '')
+						.replace(/[\uff10-\uff19]/g, (digit) => String(digit.charCodeAt(0) - 0xff10))
+						.replace(/\D/g, '');
+					expect(digits).not.toContain(PAN);
+				}
+				expect(allText(ok)).toContain(ORDER);
+			});
+		}
+	}
+
+	it('ordinary values stay: a UUID, a tx hash, a TRON address, dates, an amount, base64 of a word', () => {
+		const ordinary = [
+			'9b2f6c1e-0a4d-4e8b-9c7f-1a2b3c4d5e6f',
+			'a7c9d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6',
+			'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+			'2026/11/21 12:00:00',
+			'1500.25',
+			Buffer.from('hello world, this is fine').toString('base64'),
+		];
+		for (const value of ordinary)
+			expect(gateText(undefined, `value ${value} here`)).toBe(`value ${value} here`);
 	});
 });
