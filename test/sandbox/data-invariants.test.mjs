@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 import {
 	escapedSecret,
 	generatedData,
+	CLOSED_NESTINGS,
+	closedNestings,
 	NEW_KEY_SHAPES,
 	newKeyAnswer,
 	rawJson,
@@ -296,6 +298,11 @@ async function pollOnce({ parameters, credentials, service, staticData, logs, wo
 function leaked(text, secrets) {
 	const found = [];
 	for (const secret of secrets) {
+		// A short number (a PIN) leaks as a whole value; inside an ID or a time it is chance.
+		if (/^\d{3,6}$/.test(secret)) {
+			if (new RegExp(`(?<=[":\\s[])${secret}(?=[",}\\]\\s])`).test(text)) found.push(secret);
+			continue;
+		}
 		const parts = [secret, ...secret.split(/[^A-Za-z0-9]+/).filter((part) => part.length >= 8)];
 		for (const part of parts) if (text.includes(part)) found.push(part);
 	}
@@ -592,7 +599,15 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			assert.ok(d.errorDetails.includes(escapedSecret(d.apiKey, d.dims.escapeForm)));
 		}
 		const shapes = new Set(SEEDS.map((seed) => newKeyAnswer(seed).shape));
+		const nestings = new Set();
+		for (const seed of SEEDS) {
+			for (const [record, { fields }] of Object.entries(closedNestings(seed))) {
+				for (const name of Object.keys(fields)) nestings.add(`${record}.${name}`);
+			}
+		}
 		if (SEEDS.length >= 50) {
+			const expected = Object.values(CLOSED_NESTINGS).reduce((sum, list) => sum + list.length, 0);
+			assert.equal(nestings.size, expected, [...nestings].join(', '));
 			assert.equal(shapes.size, NEW_KEY_SHAPES.length);
 			assert.equal(forms.size, 5);
 			assert.ok(big > SEEDS.length / 2);

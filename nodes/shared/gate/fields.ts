@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
+import { maskCredentialForms } from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -45,7 +46,8 @@ const TEXT: FieldSpec = { kind: 'text' };
 /** The credentials' own values found in a text: the one thing that may touch an identifier. */
 function byCredentials(text: string, reading: Reading): string {
 	const pattern = reading.known.credentials;
-	return pattern ? text.replace(pattern, (match) => shownFor(match, reading.audience)) : text;
+	const shown = (match: string) => shownFor(match, reading.audience);
+	return maskCredentialForms(pattern ? text.replace(pattern, shown) : text, shown);
 }
 
 /** Every value the door knows as a secret, found in a text (in any of its written forms). */

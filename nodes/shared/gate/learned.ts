@@ -449,7 +449,6 @@ function patternOf(values: Iterable<string>, credentials = false): RegExp | unde
 	const parts = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_IN_TEXT) continue;
-		if (credentials) for (const form of credentialForms(value)) parts.add(form);
 		for (const form of formsOf(value)) parts.add(escapeForPattern(form));
 		const escaped = escapedForms(value);
 		if (escaped !== undefined) parts.add(escaped);
@@ -465,6 +464,68 @@ function patternOf(values: Iterable<string>, credentials = false): RegExp | unde
 		[...parts].sort((a, b) => b.length - a.length).join('|'),
 		credentials ? 'gi' : 'g',
 	);
+}
+
+/**
+ * A text reduced to what a credential's value shows through any encoding: escapes (`\u006b`,
+ * `%6B`, `%256B`) read, case dropped, separators and backslashes removed. A cheap test of whether
+ * a value can stand in the text at all, before its full pattern is run.
+ */
+function skeleton(text: string): string {
+	let out = text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
+		String.fromCharCode(parseInt(hex, 16)),
+	);
+	for (let round = 0; round < 2 && out.includes('%'); round++) {
+		out = out.replace(/%(?:25)?([0-9a-fA-F]{2})/g, (_m, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		);
+	}
+	return out.toLowerCase().replace(/[\s\\_.:+-]/g, '');
+}
+
+/** A credential value's skeleton, cores and full pattern (every form), made once per value. */
+interface DeepForm {
+	skeleton: string;
+	plain: string[];
+	pattern: RegExp;
+}
+const deepForms = new Map<string, DeepForm>();
+
+function deepFormOf(value: string): DeepForm {
+	let form = deepForms.get(value);
+	if (!form) {
+		const plain = [...base64Cores(value), Buffer.from(value, 'utf8').toString('hex')];
+		form = {
+			skeleton: skeleton(value),
+			plain,
+			pattern: new RegExp(credentialForms(value).join('|'), 'gi'),
+		};
+		deepForms.set(value, form);
+		for (const oldest of deepForms.keys()) {
+			if (deepForms.size <= PROCESS_LIMIT) break;
+			deepForms.delete(oldest);
+		}
+	}
+	return form;
+}
+
+/**
+ * The credentials' own values found in a text in any form (see credentialForms), each replaced by
+ * `shown`. Their plain forms are found by the shared pattern first; this finds the rest.
+ */
+export function maskCredentialForms(text: string, shown: (match: string) => string): string {
+	if (credentialValues.size === 0 || text.length < MIN_IN_TEXT) return text;
+	const sk = skeleton(text);
+	const lower = text.toLowerCase();
+	let out = text;
+	for (const value of credentialValues) {
+		const form = deepFormOf(value);
+		const maybe =
+			sk.includes(form.skeleton) ||
+			form.plain.some((plain) => text.includes(plain) || lower.includes(plain));
+		if (maybe) out = out.replace(form.pattern, shown);
+	}
+	return out;
 }
 
 /** The pattern of the credentials' own values, made again only when they change. */
