@@ -190,6 +190,8 @@ export const NOT_STATED = {
 	MAX_STORED_ID_LENGTH: 'a bound on stored delivery IDs against abuse, not a user setting',
 	CHUNK_SIZE: 'an internal batch size of the delivery store',
 	DAY_MS: 'milliseconds in a day',
+	KEY_DEPTH:
+		'how deep a new API key is looked for in an answer; the docs say only that a nested key is found',
 	PROCESS_LIMIT: "a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',

@@ -189,7 +189,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the body exactly as received (UTF-8 text) to the output as `rawBody`, e.g. to archive it or check the signature again. A secret in it (a card number) is masked, and the item then says rawBodyMasked: true.',
+							'Whether to add the body exactly as received (UTF-8 text) to the output as `rawBody`, e.g. to archive it or check the signature again. A body that carries a secret (a card number) is withheld (null), and the item then says rawBodyMasked: true and why.',
 					},
 					{
 						displayName: 'Previous Secret Grace Period (Minutes)',

@@ -140,6 +140,10 @@ function hasKeys(value: IDataObject): boolean {
 	return false;
 }
 
+/** What an item says of a rawBody whose bytes are not UTF-8 text. */
+export const RAW_BODY_NOT_UTF8_NOTE =
+	'rawBody is not the signed body exactly: the body is not UTF-8 text, so bytes that are not UTF-8 show as U+FFFD and its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes.';
+
 function rawText(raw: RawBody): string {
 	return typeof raw === 'string' ? raw : raw.toString('utf8');
 }
@@ -302,7 +306,11 @@ export async function receive(
 		const opened = openKept(this, node.id, rotated, secrets, staticData);
 		unopened = rotated !== undefined && opened === undefined;
 		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
-		for (const secret of [opened?.current, opened?.previous, ...(opened?.older ?? []).map((o) => o.secret)]) {
+		for (const secret of [
+			opened?.current,
+			opened?.previous,
+			...(opened?.older ?? []).map((o) => o.secret),
+		]) {
 			rememberSecret(this, secret, true);
 		}
 		return candidateKeys(secrets, opened, keyOptions);
@@ -382,7 +390,15 @@ export async function receive(
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
 	if (options.includeHeaders === true) json.headers = outputHeaders(headers);
-	if (options.includeRawBody === true || !payload) json.rawBody = rawText(raw);
+	if (options.includeRawBody === true || !payload) {
+		const text = rawText(raw);
+		json.rawBody = text;
+		// Bytes that are not UTF-8 text cannot be given exactly as text: said, never silent.
+		if (typeof raw !== 'string' && !Buffer.from(text, 'utf8').equals(raw)) {
+			json.rawBodyMasked = true;
+			json.rawBodyNote = RAW_BODY_NOT_UTF8_NOTE;
+		}
+	}
 
 	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
 	outputs[index].push({ json });

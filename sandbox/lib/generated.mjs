@@ -195,6 +195,10 @@ export const GENERATED_CHOICES = Object.freeze({
 		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
 		numbersForText: 'numericRequisite, numericExternalId',
 		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
+		/** Where a new API key stands (NEW_KEY_SHAPES, newKeyAnswer). */
+		newKeyField: ['top', 'otherName', 'nested', 'valueObject', 'none'],
+		/** A secret under a declared field or a package field's name (CLOSED_NESTINGS). */
+		closedNesting: 'none, or one of CLOSED_NESTINGS per closed record',
 	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,

@@ -11,7 +11,15 @@
 //                     it (`\/`, `\u002f`, every character escaped, escaped twice);
 //   states again:     a payout walk that enters every payout state more than once (taken,
 //                     released, taken again), each change delivered, some deliveries retried;
-//   key regeneration: the company's API key regenerated at a drawn point of the stream.
+//   key regeneration: the company's API key regenerated at a drawn point of the stream;
+//   closed nesting:   a secret nested under a declared field of a closed record (`status.grant`,
+//                     `role.grant`, `permissions[].grant`) or under a name the package uses for
+//                     its own fields (`description`, `hint`, `paymentReference`);
+//   PIN names:        a card's PIN as `cardPin`, `pinCode` or `atm_pin`, text or a JSON number;
+//   new key's field:  the answer of Login / Regenerate API Key / Invite Accept does not show
+//                     its field names: the key at the top (`apiKey`, `key`), nested
+//                     (`company.apiKey`), as an object (`apiKey.value`), or under no expected
+//                     name at all, beside a session token, a webhook secret and an echoed password.
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -35,10 +43,60 @@ export const ESCAPE_FORMS = Object.freeze(['slash', 'u002f', 'U002F', 'every', '
  */
 export const EXTRA_SECRET_FIELDS = Object.freeze({
 	member: ['memberKey', 'accessMaterial', 'recoveryCode', 'legacyCredentialValue', 'hmacSeed'],
-	cardSensitiveData: ['cardPin', 'pinBlock', 'track2', 'issuerRef3ds', 'activationCode'],
+	cardSensitiveData: [
+		'cardPin',
+		'pinBlock',
+		'track2',
+		'issuerRef3ds',
+		'activationCode',
+		'pinCode',
+		'atm_pin',
+	],
 	companyProfile: ['signingMaterial', 'ownerRecovery', 'sandboxSeed', 'apiKeyHistory'],
 	invite: ['joinCode', 'magicValue', 'otpSeed', 'inviteCodeRaw'],
 });
+
+/** The extra card fields that hold a PIN (a JSON number when the seed draws one). */
+const PIN_NAMES = new Set(['cardPin', 'pinCode', 'atm_pin']);
+
+/**
+ * Undeclared data a closed record may carry where the document shows a field, by the record: a
+ * secret nested under a declared field (`status: { grant }`), or under a name the package uses
+ * for its own output fields (`description`, `hint`, `paymentReference`).
+ */
+export const CLOSED_NESTINGS = Object.freeze({
+	member: [
+		(v) => ({ status: { since: '2026-11-01', grant: v } }),
+		(v) => ({ role: { name: 'admin', grant: v } }),
+		(v) => ({ name: { first: 'Ann', recovery: v } }),
+		(v) => ({ description: v }),
+		(v) => ({ changeKey: v }),
+	],
+	companyProfile: [
+		(v) => ({ createdAt: { at: '2026-11-01', signingKeyMaterial: v } }),
+		(v) => ({ hint: v }),
+		(v) => ({ idempotencyKey: v }),
+	],
+	invite: [
+		(v) => ({ role: { name: 'viewer', grant: v } }),
+		(v) => ({ permissions: [{ name: 'members.read', grant: v }] }),
+		(v) => ({ paymentReference: v }),
+		(v) => ({ source: v }),
+	],
+});
+
+/** For each closed record, one undeclared nesting (or none) of the seed, with its secret. */
+export function closedNestings(seed) {
+	const r = drawStream(seed, 'data:closedNesting');
+	const out = {};
+	for (const [record, makers] of Object.entries(CLOSED_NESTINGS)) {
+		const pick = r.int(0, makers.length);
+		const secret = drawSecret(r, '', 22);
+		out[record] =
+			pick === makers.length ? { fields: {} } : { fields: makers[pick](secret), secret };
+	}
+	return out;
+}
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
@@ -123,7 +181,7 @@ export function extraSecretFields(r, record, dims) {
 	for (let i = 0; i < dims.extraFields; i++) {
 		const name = names[(i + r.int(0, names.length - 1)) % names.length];
 		if (name in fields) continue;
-		if (record === 'cardSensitiveData' && name === 'cardPin' && dims.numericPin) {
+		if (record === 'cardSensitiveData' && PIN_NAMES.has(name) && dims.numericPin) {
 			const pin = r.int(1000, 9999);
 			fields[name] = new RawNumber(String(pin));
 			secrets.push(String(pin));
@@ -162,6 +220,39 @@ export function payoutWalk(r, visits) {
 	}
 	return walk;
 }
+/** Where an answer that hands out a new API key puts it (its field names are not shown). */
+export const NEW_KEY_SHAPES = Object.freeze(['top', 'otherName', 'nested', 'valueObject', 'none']);
+
+/**
+ * The answer of a call that hands out a new key, in the seed's shape: the key (`key`) and what
+ * must stay masked beside it (`others`: a session token, a webhook secret, an echoed password).
+ * `path` is where the key stands, null when under no expected name.
+ */
+export function newKeyAnswer(seed) {
+	const r = drawStream(seed, 'data:newKey');
+	const shape = r.pick(NEW_KEY_SHAPES);
+	const key = drawSecret(r, 'nk_live_', 24);
+	const session = drawSecret(r, 'sess_', 24);
+	const webhookSecret = `whsec_${Buffer.from(drawSecret(r, '', 24))
+		.toString('hex')
+		.slice(0, 48)}`;
+	const password = drawSecret(r, 'Pw!', 10);
+	const others = { accessToken: session, webhookSecret, password };
+	const answers = {
+		top: { body: { apiKey: key, ...others }, path: 'apiKey' },
+		otherName: { body: { key, ...others }, path: 'key' },
+		nested: {
+			body: { accessToken: session, company: { id: 'c1', apiKey: key, webhookSecret }, password },
+			path: 'company.apiKey',
+		},
+		valueObject: {
+			body: { apiKey: { value: key, createdAt: '2026-11-21T12:00:00Z' }, ...others },
+			path: 'apiKey.value',
+		},
+		none: { body: { credentials: { material: key }, ...others }, path: null },
+	};
+	return { shape, key, secrets: [session, webhookSecret, password], ...answers[shape] };
+}
 
 /**
  * One seed's data: the records and streams the invariant test plays through the nodes, with
@@ -188,6 +279,8 @@ export function generatedData(seed) {
 	const inviteToken = drawSecret(r, 'inv_', 24);
 	secrets.push(memberOwnKey, cardNumber, inviteToken, apiKey, newApiKey, webhookSecret);
 
+	const nestings = closedNestings(seed);
+	for (const nesting of Object.values(nestings)) if (nesting.secret) secrets.push(nesting.secret);
 	const records = {
 		members: [
 			{
@@ -197,6 +290,7 @@ export function generatedData(seed) {
 				permissions: ['members.read'],
 				apiKey: memberOwnKey,
 				...member.fields,
+				...nestings.member.fields,
 			},
 		],
 		cardSensitive: {
@@ -206,7 +300,13 @@ export function generatedData(seed) {
 			expiry: '12/29',
 			...card.fields,
 		},
-		profile: { id: 'company-1', name: 'Acme', webhookUrl: null, ...profile.fields },
+		profile: {
+			id: 'company-1',
+			name: 'Acme',
+			webhookUrl: null,
+			...profile.fields,
+			...nestings.companyProfile.fields,
+		},
 		invites: [
 			{
 				id: `inv-id-${r.int(1000, 9999)}`,
@@ -215,6 +315,7 @@ export function generatedData(seed) {
 				status: 'pending',
 				permissions: [],
 				...invite.fields,
+				...nestings.invite.fields,
 			},
 		],
 	};

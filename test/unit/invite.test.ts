@@ -348,9 +348,11 @@ describe('invite.accept', () => {
 		});
 		expect(output[0].json.apiKeyField).toBeNull();
 		expect(output[0].json.notice).toContain(
-			'The answer has none of the fields apiKey, newApiKey, api_key, key',
+			'The answer has no field named apiKey, newApiKey, api_key, key holding a key',
 		);
-		expect(output[0].json.credentials).toEqual({ value: NEW_MEMBER_KEY });
+		// Nothing is revealed (outside read r2, finding 1): the notice names where to look.
+		expect(output[0].json.notice).toContain('Its fields: credentials.value.');
+		expect(JSON.stringify(output[0].json)).not.toContain(NEW_MEMBER_KEY);
 	});
 
 	it('refuses an empty password before any request, naming the field only', async () => {

@@ -93,28 +93,83 @@ export function readEmailAndPassword(
 	return { email, password };
 }
 
+/** Fields that may hold the key when the key's own field is an object (`apiKey: { value: … }`). */
+const KEY_VALUE_FIELDS = ['value', ...NEW_API_KEY_FIELDS];
+/** How deep the key is looked for (`company.apiKey`, `data.member.apiKey.value`). */
+const KEY_DEPTH = 4;
+
+function keyString(value: unknown): boolean {
+	return typeof value === 'string' && value !== '';
+}
+
+/**
+ * Where the new key stands in an answer whose field names the document does not show: the path
+ * of the first field named as NEW_API_KEY_FIELDS holding a text, nearest the top first (also one
+ * such field's `value` when it is an object); null when there is none.
+ */
+export function newApiKeyPath(body: IDataObject): string[] | null {
+	let level: Array<{ path: string[]; record: IDataObject }> = [{ path: [], record: body }];
+	for (let depth = 0; depth < KEY_DEPTH && level.length > 0; depth++) {
+		for (const { path, record } of level) {
+			for (const name of NEW_API_KEY_FIELDS) {
+				if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
+				const value = record[name];
+				if (keyString(value)) return [...path, name];
+				if (isObject(value)) {
+					const inner = KEY_VALUE_FIELDS.find((field) => keyString(value[field]));
+					if (inner !== undefined) return [...path, name, inner];
+				}
+			}
+		}
+		const next: typeof level = [];
+		for (const { path, record } of level) {
+			for (const [name, value] of Object.entries(record)) {
+				// A dot in a name would make the path ambiguous: such a field is not looked into.
+				if (isObject(value) && !name.includes('.'))
+					next.push({ path: [...path, name], record: value });
+			}
+		}
+		level = next;
+	}
+	return null;
+}
+
+/** Every field path of an answer (names only, never values), for a notice that says where to look. */
+function fieldPaths(value: unknown, prefix = '', out: string[] = []): string[] {
+	if (!isObject(value) || out.length >= 40) return out;
+	for (const [name, field] of Object.entries(value)) {
+		const path = prefix === '' ? name : `${prefix}.${name}`;
+		if (isObject(field) && prefix.split('.').length < KEY_DEPTH) fieldPaths(field, path, out);
+		else out.push(path);
+	}
+	return out;
+}
+
 /**
  * The output of a call that returns a new API key (the field that holds it opened for the user
  * through the gate, the only field; the model never gets it): the service's answer, led by
- * `notice` (a reminder to store the key) and `apiKeyField` (the answer's field that holds the
- * key, or null when none of the expected names is present; the answer's field names are not
- * shown in the contract).
+ * `notice` (a reminder to store the key) and `apiKeyField` (the path of the answer's field that
+ * holds the key, `company.apiKey` when nested, or null when no field of the expected names holds
+ * one; the answer's field names are not shown in the contract). With no key found nothing is
+ * opened: every secret and undeclared field stays masked, and the notice lists the answer's field
+ * names so the user knows where to look.
  */
 export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
 	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
-	const field =
-		NEW_API_KEY_FIELDS.find((name) => typeof body[name] === 'string' && body[name] !== '') ?? null;
+	const path = newApiKeyPath(body);
+	const field = path === null ? null : path.join('.');
 	const output: IDataObject = {
-		notice: field
-			? `${notice} The key is in the field "${field}".`
-			: `${notice} The answer has none of the fields ${NEW_API_KEY_FIELDS.join(', ')}: look for the key among the fields below (shown in full).`,
+		notice:
+			field !== null
+				? `${notice} The key is in the field "${field}".`
+				: `${notice} The answer has no field named ${NEW_API_KEY_FIELDS.join(', ')} holding a key, so nothing was revealed and its secret fields stay masked. Its fields: ${fieldPaths(body).join(', ') || 'none'}. Read the key in the service's own console, or ask the service which field carries it.`,
 		apiKeyField: field,
 	};
 	for (const [key, value] of Object.entries(body)) {
 		if (key !== 'notice' && key !== 'apiKeyField') output[key] = value;
 	}
-	// Its own field opened; when the answer names it otherwise, the answer's own fields are.
-	return field === null ? reveal(output, ...Object.keys(body)) : reveal(output, field);
+	// Only the key's own field is opened, where it stands (a path when nested).
+	return field === null ? output : reveal(output, field);
 }
 
 /** The Reveal Webhook Secret option of the operations that output the company profile. */

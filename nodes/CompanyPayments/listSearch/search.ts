@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { gateJson, maskRequisite } from '../../shared/gate';
+import { gateError, gateJson, maskRequisite } from '../../shared/gate';
 import { fetchPage, recordIdentity } from '../../shared/pager';
 import { requireRecordId, returnedCheck } from '../../shared/returnedFilter';
 
@@ -131,9 +131,14 @@ export function searchMethod(source: SearchSource) {
 		filter?: string,
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
-		// The editor's pickers are a door too: their entries pass the gate (shared/gate.ts).
-		const found = await searchList(this, source, filter, paginationToken);
-		return { ...found, results: gateJson(this, found.results) };
+		// The editor's pickers are a door too: their entries and their errors pass the gate
+		// (shared/gate), an error's texts with any link's user and password hidden.
+		try {
+			const found = await searchList(this, source, filter, paginationToken);
+			return { ...found, results: gateJson(this, found.results) };
+		} catch (error) {
+			throw gateError(this, error);
+		}
 	};
 }
 

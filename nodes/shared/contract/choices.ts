@@ -104,12 +104,23 @@ export const OPEN_CHOICES = {
 		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
 	},
 	bigNumbers: {
-		question: 'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
+		question:
+			'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
 		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts)',
 	},
 	numbersForText: {
 		question: 'A requisite or an externalId sent as a JSON number where text is usual',
 		node: 'A requisite masked by its record’s requisiteType whatever its JSON type; an identifier as text (gate/fields.ts, transport/json.ts)',
+	},
+	newKeyField: {
+		question:
+			'Under which field the answers of Login, Regenerate API Key and Invite Accept put the new key',
+		node: 'The first of NEW_API_KEY_FIELDS holding a text, nearest the top, also nested or as its `value`; only it is opened, none when no such field (company/fields.ts)',
+	},
+	closedNesting: {
+		question:
+			'What a declared field of a member, an invite or the company profile may hold (an object?), and whether the service uses names the node gives its own fields',
+		node: 'A declared field keeps its shape (a value or a list of values) or is masked; only the package fields an operation adds pass (gate/fields.ts, CLOSED_PACKAGE_FIELDS)',
 	},
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',

@@ -470,7 +470,11 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
 	const about = ABOUT_WORDS.has(last) && words.length > 1;
+	// A PIN under any name that has `pin` as a word of its own (`pinCode`, `card_pin`, `atmPin`);
+	// a word that only contains the letters (`shipping`, `pinned`, `spinner`) is not one.
+	const pinNamed = words.includes('pin');
 	const secretNamed =
+		pinNamed ||
 		SECRET_NAMES.has(joined) ||
 		SECRET_PARTS.some((part) => joined.includes(part)) ||
 		words.includes('token');
@@ -483,7 +487,11 @@ export function unknownFieldKind(name: string): FieldSpec {
 		if (joined.endsWith('webhooksecret') || joined === 'secret' || joined === 'signingsecret') {
 			return { kind: 'secret', secret: 'webhookSecret' };
 		}
-		if (SECRET_NAMES.has(joined) || SECRET_PARTS.some((part) => joined.includes(part))) {
+		if (
+			pinNamed ||
+			SECRET_NAMES.has(joined) ||
+			SECRET_PARTS.some((part) => joined.includes(part))
+		) {
 			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
 			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
 			if (!namesOne) return { kind: 'secret', secret: 'key' };
@@ -547,7 +555,8 @@ export const CLOSED_RECORDS: Record<ClosedName, ClosedRecord> = {
 			'companyId',
 			'ok',
 		]),
-		nested: {},
+		// A member quoted in an error's details (`details.member`, `details.members[]`).
+		nested: { member: 'member', members: 'member' },
 	},
 	invite: {
 		fields: new Set([
@@ -610,8 +619,19 @@ export function declaredIn(closed: ClosedName, name: string): boolean {
 	return (
 		record.fields.has(name) ||
 		Object.prototype.hasOwnProperty.call(record.nested, name) ||
-		Object.prototype.hasOwnProperty.call(PACKAGE_FIELDS, name) ||
-		name === 'notice' ||
-		name === 'apiKeyField'
+		CLOSED_PACKAGE_FIELDS.has(name)
 	);
 }
+
+/**
+ * The package's own fields an operation with a closed record adds to it (a new key's notice, a
+ * removal's `deleted`, Mask Card Number's `masked`). Its other fields (`description`, `source`,
+ * `changeKey`, `hint`, `idempotencyKey`, `paymentReference`) are never added there: in a closed
+ * record such a name is the service's, undeclared, and masked.
+ */
+const CLOSED_PACKAGE_FIELDS: ReadonlySet<string> = new Set([
+	'notice',
+	'apiKeyField',
+	'deleted',
+	'masked',
+]);

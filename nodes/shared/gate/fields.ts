@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
+import { maskCredentialForms } from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -45,7 +46,8 @@ const TEXT: FieldSpec = { kind: 'text' };
 /** The credentials' own values found in a text: the one thing that may touch an identifier. */
 function byCredentials(text: string, reading: Reading): string {
 	const pattern = reading.known.credentials;
-	return pattern ? text.replace(pattern, (match) => shownFor(match, reading.audience)) : text;
+	const shown = (match: string) => shownFor(match, reading.audience);
+	return maskCredentialForms(pattern ? text.replace(pattern, shown) : text, shown);
 }
 
 /** Every value the door knows as a secret, found in a text (in any of its written forms). */
@@ -193,7 +195,7 @@ export function maskUnder(
  * where that changes it (a card number keeps its last four digits), else each leaf hidden (a
  * number of 12 digits or more keeps its last four); true, false and null stay.
  */
-function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
+export function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
 	if (Array.isArray(value)) return value.map((entry) => maskUndeclared(key, entry, reading));
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
 		const out: IDataObject = {};
@@ -263,7 +265,17 @@ function maskFieldIn(
 	const { nested: under } = CLOSED_RECORDS[closed];
 	const nested = Object.prototype.hasOwnProperty.call(under, key) ? under[key] : undefined;
 	if (nested !== undefined) return maskClosed(field, nested, reading);
+	// A declared field keeps its shape (a value, or a list of values such as `permissions`): an
+	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.
+	if (spec.kind !== 'secret' && !plainShape(field)) return maskUndeclared(key, field, reading);
 	return maskUnder(field, spec, reading, textual);
+}
+
+/** A value or a list of values: what a closed record's declared (not nested) field holds. */
+function plainShape(value: unknown): boolean {
+	const scalar = (entry: unknown) =>
+		entry === null || ['string', 'number', 'boolean'].includes(typeof entry);
+	return scalar(value) || (Array.isArray(value) && value.every(scalar));
 }
 
 /** A value under a closed record's field that holds another closed record (or a list of them). */

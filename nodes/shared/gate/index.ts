@@ -1,6 +1,15 @@
 import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
-import { maskLoose, maskRecord, maskField, maskText, setField, byValue } from './fields';
+import {
+	byValue,
+	maskClosed,
+	maskField,
+	maskLoose,
+	maskRecord,
+	maskText,
+	maskUndeclared,
+	setField,
+} from './fields';
 import type { Reading } from './fields';
 import { closedRecordFor } from '../contract/records';
 import type { ClosedName } from '../contract/records';
@@ -67,18 +76,43 @@ function closedFor(ctx: object | undefined): ClosedName | undefined {
 
 /**
  * What an item says of its `rawBody` (the webhook trigger's Include Raw Body) when the gate had
- * to mask part of it: it is then not the bytes the service signed, and its HMAC no longer
- * matches. The trigger verified the signature over the exact bytes before anything was masked.
+ * to mask anything of the body: the text is withheld. A masked text would not be the bytes the
+ * service signed (its HMAC no longer matches), and a secret the parsed body shows may stand in
+ * the text in a form a text search does not read (JSON `\u` escapes, any grouping), so the gate
+ * gives no part of it. The trigger verified the signature over the exact bytes before masking.
  */
 export const RAW_BODY_MASKED_NOTE =
-	'rawBody is not the signed body: secrets in it (a card number, a key) were masked, so its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+	'rawBody is withheld: the body carries secrets (masked in the fields of this item: a card number, a key, a PIN), and a masked text would not be the signed body, so its HMAC would not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
 
-/** Marks an item whose rawBody the gate changed (rawBodyMasked, rawBodyNote); exact otherwise. */
+/** The fields of an item but its raw body and what is said of it, as JSON (to compare). */
+function withoutRawBody(json: IDataObject): string {
+	const rest: IDataObject = {};
+	for (const [key, value] of Object.entries(json)) {
+		if (key !== 'rawBody' && key !== 'rawBodyMasked' && key !== 'rawBodyNote') rest[key] = value;
+	}
+	return JSON.stringify(rest);
+}
+
+/**
+ * Marks an item's rawBody: exact (rawBodyMasked false) when the gate changed nothing of the item;
+ * else withheld (null, rawBodyMasked true, rawBodyNote why). A rawBody the trigger already marked
+ * (bytes that are not UTF-8 text) keeps its mark and note.
+ */
 function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
 	if (typeof original.rawBody !== 'string') return out;
-	const masked = out.rawBody !== original.rawBody;
-	setField(out, 'rawBodyMasked', masked);
-	if (masked) setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+	const masked =
+		out.rawBody !== original.rawBody || withoutRawBody(out) !== withoutRawBody(original);
+	if (masked) {
+		setField(out, 'rawBody', null);
+		setField(out, 'rawBodyMasked', true);
+		setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+		return out;
+	}
+	const marked = original.rawBodyMasked === true;
+	setField(out, 'rawBodyMasked', marked);
+	if (marked && typeof original.rawBodyNote === 'string') {
+		setField(out, 'rawBodyNote', original.rawBodyNote);
+	}
 	return out;
 }
 
@@ -98,8 +132,29 @@ function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): I
 			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
 		);
 	}
+	// A nested field opened by its path (`company.apiKey`): its record masked, that leaf restored.
+	for (const path of open) if (path.includes('.')) restorePath(out, json, path.split('.'));
 	keepOpen(out, open);
 	return out;
+}
+
+/** Puts back the one value at `path` of `original` into its masked copy `out` (same shape). */
+function restorePath(out: IDataObject, original: IDataObject, path: string[]): void {
+	let into: unknown = out;
+	let from: unknown = original;
+	for (const [index, name] of path.entries()) {
+		if (typeof into !== 'object' || into === null || typeof from !== 'object' || from === null) {
+			return;
+		}
+		if (!Object.prototype.hasOwnProperty.call(from, name)) return;
+		const value = (from as IDataObject)[name];
+		if (index === path.length - 1) {
+			if (typeof value === 'string') setField(into as IDataObject, name, value);
+			return;
+		}
+		into = (into as IDataObject)[name];
+		from = value;
+	}
 }
 
 /** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */
@@ -111,6 +166,62 @@ export function gateJson<T>(ctx: object | undefined, value: T, audience: Audienc
 		return gateRecord(value as IDataObject, reading, closed) as T;
 	}
 	return maskLoose(value, reading, false) as T;
+}
+
+/** The fields of the service's error body (the document's), read by their kind. */
+const ERROR_BODY_FIELDS = new Set([
+	'statusCode',
+	'error',
+	'errorCode',
+	'message',
+	'required',
+	'requestId',
+	'path',
+	'timestamp',
+]);
+/** Fields of an error's `details` the package reads (a missing permission, the field refused). */
+const DETAIL_FIELDS = new Set(['required', 'field', 'fields', 'permission']);
+
+/**
+ * The service's error body of a call, through the gate. An operation whose record is closed
+ * (a member, an invite, the company profile, a card's sensitive data) gets its error body closed
+ * the same way: the error body's own fields by their kind, the detail fields the package reads,
+ * and in `details` only what the record declares (a member's `userId`); anything else there (a
+ * `memberKey`, a `pwd`, `members[].access`) is masked whatever it holds.
+ */
+export function gateErrorBody<T>(ctx: object | undefined, value: T): T {
+	const closed = closedFor(ctx);
+	if (closed === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return gateJson(ctx, value);
+	}
+	const body = value as IDataObject;
+	const reading = readingFor(ctx, 'user', namedIn(body));
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(body)) {
+		let shown: unknown;
+		if (ERROR_BODY_FIELDS.has(key)) shown = maskField(key, field, reading, true);
+		else if (key === 'details') shown = closedDetails(field, closed, reading);
+		else shown = maskUndeclared(key, field, reading);
+		setField(out, key, shown);
+	}
+	return out as T;
+}
+
+function closedDetails(details: unknown, closed: ClosedName, reading: Reading): unknown {
+	if (typeof details !== 'object' || details === null || Array.isArray(details)) {
+		return maskClosed(details, closed, reading);
+	}
+	const out: IDataObject = {};
+	for (const [key, field] of Object.entries(details as IDataObject)) {
+		setField(
+			out,
+			key,
+			DETAIL_FIELDS.has(key)
+				? maskField(key, field, reading, true)
+				: maskField(key, field, reading, true, {}, closed),
+		);
+	}
+	return out;
 }
 
 /** One text (a hint, a log line, a message) through the gate. */

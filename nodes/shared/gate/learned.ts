@@ -386,8 +386,66 @@ function escapedForms(value: string): string | undefined {
 	return out;
 }
 
+/** A separator a text may put between the groups of a value (`k3yAb-CdEfG`, `k3yAb CdEfG`). */
+const GROUP_GAP = '(?:[\\s\\-_.:]|%(?:25)?20|\\+)?';
+
+/**
+ * One character of a credential's value in any way a text may write it: as is (any case: the
+ * pattern is read without case), percent-encoded once or twice (`%2F`, `%2f`, `%252F`, each
+ * UTF-8 byte of a non-ASCII one), JSON-escaped (`\/`, `\u002f`, escaped again), a space as `+`
+ * and a `+` as a space (a form's encoding both ways).
+ */
+function charForms(char: string): string {
+	const forms = [escapeForPattern(char)];
+	const encoded = /^[A-Za-z0-9]$/.test(char)
+		? `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`
+		: encodeURIComponent(char);
+	forms.push(encoded.replace(/%/g, '%(?:25)?'));
+	forms.push(`\\\\{1,7}u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	if (!/^[A-Za-z0-9]$/.test(char)) forms.push(`\\\\{1,7}${escapeForPattern(char)}`);
+	if (char === ' ') forms.push('\\+');
+	// A `+` read back from a form as a space.
+	if (char === '+') forms.push(' ', '%(?:25)?20');
+	return `(?:${forms.join('|')})`;
+}
+
+/** A credential's value spelt out character by character, each in any form, groups split by a separator. */
+function spelledOut(value: string): string {
+	return Array.from(value, charForms).join(GROUP_GAP);
+}
+
+/**
+ * The part of a value's base64 (standard and URL-safe) that is the same wherever the value stands
+ * in the encoded text (`key:` as Basic auth writes it, `user:password`): one per alignment.
+ */
+function base64Cores(value: string): string[] {
+	const bytes = Buffer.from(value, 'utf8');
+	const cores: string[] = [];
+	for (const pad of [0, 1, 2]) {
+		const padded = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]);
+		const first = pad === 0 ? 0 : 1;
+		const last = Math.floor(padded.length / 3);
+		if (last - first < 2) continue;
+		const core = padded.toString('base64').slice(first * 4, last * 4);
+		cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return cores;
+}
+
+/**
+ * Every form of a credential's own value (the API key, a webhook secret, the Base URL's
+ * password): spelt out in any case and encoding, grouped, in base64 and in hex.
+ */
+function credentialForms(value: string): string[] {
+	return [
+		spelledOut(value),
+		...base64Cores(value).map(escapeForPattern),
+		Buffer.from(value, 'utf8').toString('hex'),
+	];
+}
+
 /** One pattern that finds any form of any of the values (undefined: none to find). */
-function patternOf(values: Iterable<string>): RegExp | undefined {
+function patternOf(values: Iterable<string>, credentials = false): RegExp | undefined {
 	const parts = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_IN_TEXT) continue;
@@ -400,8 +458,74 @@ function patternOf(values: Iterable<string>): RegExp | undefined {
 		}
 	}
 	if (parts.size === 0) return undefined;
-	// Longest first: where two forms start at one place, the whole of the longer one goes.
-	return new RegExp([...parts].sort((a, b) => b.length - a.length).join('|'), 'g');
+	// Longest first: where two forms start at one place, the whole of the longer one goes. A
+	// credential's value is found without case (`K3YABC…` echoed upper-case).
+	return new RegExp(
+		[...parts].sort((a, b) => b.length - a.length).join('|'),
+		credentials ? 'gi' : 'g',
+	);
+}
+
+/**
+ * A text reduced to what a credential's value shows through any encoding: escapes (`\u006b`,
+ * `%6B`, `%256B`) read, case dropped, separators and backslashes removed. A cheap test of whether
+ * a value can stand in the text at all, before its full pattern is run.
+ */
+function skeleton(text: string): string {
+	let out = text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
+		String.fromCharCode(parseInt(hex, 16)),
+	);
+	for (let round = 0; round < 2 && out.includes('%'); round++) {
+		out = out.replace(/%(?:25)?([0-9a-fA-F]{2})/g, (_m, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		);
+	}
+	return out.toLowerCase().replace(/[\s\\_.:+-]/g, '');
+}
+
+/** A credential value's skeleton, cores and full pattern (every form), made once per value. */
+interface DeepForm {
+	skeleton: string;
+	plain: string[];
+	pattern: RegExp;
+}
+const deepForms = new Map<string, DeepForm>();
+
+function deepFormOf(value: string): DeepForm {
+	let form = deepForms.get(value);
+	if (!form) {
+		const plain = [...base64Cores(value), Buffer.from(value, 'utf8').toString('hex')];
+		form = {
+			skeleton: skeleton(value),
+			plain,
+			pattern: new RegExp(credentialForms(value).join('|'), 'gi'),
+		};
+		deepForms.set(value, form);
+		for (const oldest of deepForms.keys()) {
+			if (deepForms.size <= PROCESS_LIMIT) break;
+			deepForms.delete(oldest);
+		}
+	}
+	return form;
+}
+
+/**
+ * The credentials' own values found in a text in any form (see credentialForms), each replaced by
+ * `shown`. Their plain forms are found by the shared pattern first; this finds the rest.
+ */
+export function maskCredentialForms(text: string, shown: (match: string) => string): string {
+	if (credentialValues.size === 0 || text.length < MIN_IN_TEXT) return text;
+	const sk = skeleton(text);
+	const lower = text.toLowerCase();
+	let out = text;
+	for (const value of credentialValues) {
+		const form = deepFormOf(value);
+		const maybe =
+			sk.includes(form.skeleton) ||
+			form.plain.some((plain) => text.includes(plain) || lower.includes(plain));
+		if (maybe) out = out.replace(form.pattern, shown);
+	}
+	return out;
 }
 
 /** The pattern of the credentials' own values, made again only when they change. */
@@ -409,7 +533,7 @@ const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
 
 function credentialsPattern(): RegExp | undefined {
 	if (credentialPattern.built !== credentialsVersion.value) {
-		credentialPattern.pattern = patternOf(credentialValues);
+		credentialPattern.pattern = patternOf(credentialValues, true);
 		credentialPattern.built = credentialsVersion.value;
 	}
 	return credentialPattern.pattern;
@@ -459,6 +583,22 @@ export function knownFor(
 	const extra = patternOf(
 		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
 	);
-	const learned = [ofRun.pattern, extra].filter((pattern): pattern is RegExp => !!pattern);
+	const learned = [ofRun.pattern, extra, shortInText(short)].filter(
+		(pattern): pattern is RegExp => !!pattern,
+	);
 	return { credentials: credentialsPattern(), learned, short, identifiers: values.identifiers };
+}
+
+/**
+ * Short secrets the run knows that are not a number (a password of 6 characters, typed or echoed),
+ * found in a free text as a whole token: `password "Qw3rty!" is too weak`. A short number (a CVV,
+ * a PIN) is matched only as a whole field value: in a text it could be any amount or count.
+ */
+function shortInText(short: ReadonlySet<string>): RegExp | undefined {
+	const parts = [...short]
+		.filter((value) => value.length >= 4 && /\D/.test(value) && !tokenCode(value))
+		.sort((a, b) => b.length - a.length)
+		.map(escapeForPattern);
+	if (parts.length === 0) return undefined;
+	return new RegExp(`(?<![A-Za-z0-9_])(?:${parts.join('|')})(?![A-Za-z0-9_])`, 'g');
 }

@@ -169,6 +169,13 @@ const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
  * An invoice number such as `inv_20261142` is neither.
  */
 const KEY_SHAPES = /\b(?:sk|rk|ak|pk|inv)_[A-Za-z0-9_-]{8,}/g;
+/**
+ * Any other prefixed key (`mbr_Q1w2E3r4…`, `mk_live_…`): a short lower-case prefix, then 16 or
+ * more characters mixing upper case, lower case and digits, as random keys do. An ID of words
+ * and digits (`order_20261142`, `usr_7d3c2b1a…` in hex) has no such mix.
+ */
+const PREFIXED_KEY =
+	/\b[a-z]{2,8}(?:_[a-z]{2,8})?_(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{16,}\b/g;
 function randomPart(match: string): boolean {
 	const body = match.slice(match.indexOf('_') + 1);
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
@@ -185,11 +192,16 @@ const SPACE = `(?:${SPACE_CHAR}|${SPACE_ENCODED})`;
 /** A dot or a dash (also hyphen and en dash), as written or URL-encoded. */
 const DASH = `(?:[.\\-\\u2010-\\u2013]|${ESCAPE}(?:2[DE]|E2${ESCAPE}80${ESCAPE}9[0-3]))`;
 /**
+ * Other separators between a card number's groups: `_`, `/`, `:` (also URL-encoded), and a space
+ * written as a JSON escape inside a string (`\u0020`, `\u00a0`, escaped once more).
+ */
+const OTHER_SEP = `(?:[_/:]|${ESCAPE}(?:2[Ff]|3[Aa]|5[Ff])|\\\\{1,3}u00(?:20|[Aa]0))`;
+/**
  * A separator a text may put between the groups of a card number: a space or a dot or a dash,
  * each alone or a dash between spaces, as written or URL-encoded (a card number in a link or a
  * form: `4111%201111…`, `4111+1111…`).
  */
-const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE})`;
+const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE}|${OTHER_SEP})`;
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
  * those separators; not part of a longer word (a UUID's last groups are not a card number), but
@@ -197,7 +209,7 @@ const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE})`;
  * pass the card checksum (cardLike).
  */
 const CARD_DIGITS = new RegExp(
-	`(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5})(?![A-Za-z0-9_]|[.,]\\d)`,
+	`(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})(?![A-Za-z0-9_]|[.,]\\d)`,
 	'gi',
 );
 /**
@@ -219,7 +231,28 @@ function inHexWord(text: string, start: number, end: number): boolean {
 
 /** The digits of a card number as written: percent-escapes (encoded separators) dropped first. */
 function cardDigits(match: string): string {
-	return match.replace(/%(?:25)?[0-9a-f]{2}/gi, '').replace(/\D/g, '');
+	return match
+		.replace(/\\+u[0-9a-f]{4}/gi, '')
+		.replace(/%(?:25)?[0-9a-f]{2}/gi, '')
+		.replace(/\D/g, '');
+}
+
+/** Full-width digits (`４１１１…`), as some keyboards and services write them. */
+const FULL_WIDTH_DIGITS = /[\uff10-\uff19][\uff10-\uff19\s\u3000-]{11,}[\uff10-\uff19]/g;
+/** A base64 word that may carry a card number (13–19 digits encode to 20–28 characters). */
+const BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{18,28}={0,2}(?![A-Za-z0-9+/=_-])/g;
+
+/** A card number written with full-width digits, or in base64: its digits, else undefined. */
+function encodedCard(match: string): string | undefined {
+	let digits = match;
+	if (/[\uff10-\uff19]/.test(match)) {
+		digits = match.replace(/[\uff10-\uff19]/g, (d) => String(d.charCodeAt(0) - 0xff10));
+	} else {
+		digits = Buffer.from(match, 'base64').toString('latin1');
+		if (!/^[\d\s-]+$/.test(digits)) return undefined;
+	}
+	digits = digits.replace(/\D/g, '');
+	return digits.length >= 13 && digits.length <= 19 && luhn(digits) ? digits : undefined;
 }
 
 export function luhn(digits: string): boolean {
@@ -278,6 +311,10 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		KEY_SHAPES,
 		unlessId((match) => (randomPart(match) ? HIDDEN_PART : match)),
 	);
+	out = out.replace(
+		PREFIXED_KEY,
+		unlessId(() => HIDDEN_PART),
+	);
 	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
 	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
 		value.startsWith('[hidden') ? match : `${name}${separator}${HIDDEN_PART}`,
@@ -289,6 +326,17 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	out = out.replace(
 		CARD_DIGITS,
 		unlessId((match) => (cardLike(match) ? maskRequisite(match) : match)),
+	);
+	out = out.replace(
+		FULL_WIDTH_DIGITS,
+		unlessId((match) => {
+			const digits = encodedCard(match);
+			return digits === undefined ? match : maskRequisite(digits);
+		}),
+	);
+	out = out.replace(
+		BASE64_WORD,
+		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
 	);
 	// For the model, any long number in a free text (a phone or card requisite).
 	if (reading.strong && reading.inText) {

@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_BACKOFF, RETRY_STATUSES } from '../contract/assumptions';
 import {
-	gateJson,
+	gateErrorBody,
 	gateLocation,
 	learnFromAnswer,
 	learnFromRequest,
@@ -315,7 +315,7 @@ function failure(
 	{ gaveUp }: { gaveUp?: string } = {},
 ): NodeApiError {
 	const parsed = parseBody(response.body);
-	const body = gateJson(ctx, parsed.ok ? parsed.value : parsed.text);
+	const body = gateErrorBody(ctx, parsed.ok ? parsed.value : parsed.text);
 	if (request.report) Object.assign(request.report, { shownBody: body, gaveUp });
 	const error = serviceError(
 		ctx.getNode(),
