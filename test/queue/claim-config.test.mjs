@@ -221,24 +221,27 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 		const admin = await adminClient();
 		const keysOf0 = async () => (await admin.keys('n8n-nodes-company-payments:*')).length;
 		const before0 = await keysOf0();
-		for (const database of [-1, 2.5, 'two']) {
-			assert.throws(() => store.redisOptions({ host: 'h', database }), /Database Number/);
-			const activation = await activate(credential('second', { database }));
-			assert.equal(activation.ok, false);
-			assert.match(activation.message, new RegExp(`Database Number is ${database}`));
-			const delivery = await record(webhookCtx(credential('second', { database })));
-			assert.equal(delivery.verdict, 'unavailable');
-			assert.match(delivery.reason, /Database Number/);
-			const tested = await new Node().methods.credentialTest.companyPaymentsRedisTest.call(
-				{},
-				{ data: credential('second', { database }) },
-			);
-			assert.equal(tested.status, 'Error');
-			assert.match(tested.message, /Database Number/);
+		try {
+			for (const database of [-1, 2.5, 'two']) {
+				assert.throws(() => store.redisOptions({ host: 'h', database }), /Database Number/);
+				const activation = await activate(credential('second', { database }));
+				assert.equal(activation.ok, false);
+				assert.match(activation.message, new RegExp(`Database Number is ${database}`));
+				const delivery = await record(webhookCtx(credential('second', { database })));
+				assert.equal(delivery.verdict, 'unavailable');
+				assert.match(delivery.reason, /Database Number/);
+				const tested = await new Node().methods.credentialTest.companyPaymentsRedisTest.call(
+					{},
+					{ data: credential('second', { database }) },
+				);
+				assert.equal(tested.status, 'Error');
+				assert.match(tested.message, /Database Number/);
+			}
+			assert.equal(await keysOf0(), before0, 'nothing was written to database 0');
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
 		}
-		assert.equal(await keysOf0(), before0, 'nothing was written to database 0');
-		admin.disconnect();
-		await store.closeRedisClaims();
 	});
 
 	test('a user without SELECT is told so, not that the database is missing', async () => {
