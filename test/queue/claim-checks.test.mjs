@@ -72,7 +72,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.equal(result.ok, true, result.message);
 		assert.match(
 			result.message,
-			/scripts allowed, maxmemory-policy noeviction \(no maxmemory\), appendonly yes/,
+			/the claim scripts ran on a probe key, maxmemory-policy noeviction \(no maxmemory\), appendonly yes/,
 		);
 	});
 
@@ -142,7 +142,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		);
 	});
 
-	test('TLS: a certificate this n8n does not trust is refused naming the certificate; "Ignore SSL Issues" connects', async () => {
+	test('TLS: a certificate this n8n does not trust is refused naming the certificate; "Disable TLS Verification (insecure)" connects', async () => {
 		const tlsDir = path.join(dir, 'tls');
 		fs.mkdirSync(tlsDir, { recursive: true });
 		execFileSync(
@@ -202,7 +202,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			tls: { rejectUnauthorized: false },
 		});
 		assert.equal(ignored.ok, true, ignored.message);
-		// The credential's options: "Ignore SSL Issues" is part of them.
+		// The credential's options: "Disable TLS Verification" is part of them.
 		const strict = store.redisOptions({
 			host: '127.0.0.1',
 			port: tlsPort,
@@ -246,12 +246,12 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
 		});
 
-	test('clients: one per full set of options ("Ignore SSL Issues" too); a credential edit moves the trigger to a new client and closes the old one; deactivation closes the last', async () => {
+	test('clients: one per full set of options ("Disable TLS Verification" too); a credential edit moves the trigger to a new client and closes the old one; deactivation closes the last', async () => {
 		await store.closeRedisClaims();
 		const good = { host: '127.0.0.1', port: servers.good.port, database: 0 };
 		assert.deepEqual(await record(webhookCtx(good)), { verdict: 'new' });
 		assert.equal(store.openRedisClaims(), 1);
-		// The TLS Redis with "Ignore SSL Issues" on, and with it off: two clients; the one that
+		// The TLS Redis with "Disable TLS Verification" on, and with it off: two clients; the one that
 		// checks certificates refuses it, whatever the other one does in the same process.
 		const tlsRedis = { host: '127.0.0.1', port: servers.tlsPort, database: 0, ssl: true };
 		const lax = await record(

@@ -6,9 +6,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CompanyPaymentsQueueTrigger } from '../../companion/nodes/CompanyPaymentsQueueTrigger/CompanyPaymentsQueueTrigger.node';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { keepFirstAuthError } from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisCheck';
+import { describeClaimError } from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisProbe';
 import {
 	closeRedisClaims,
 	redisOptions,
+	withoutNodeErrorCodes,
 } from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisStore';
 import { CompanyPaymentsTrigger } from '../../nodes/CompanyPaymentsTrigger/CompanyPaymentsTrigger.node';
 import { deliver } from './helpers/trigger';
@@ -88,6 +93,81 @@ describe('the companion trigger', () => {
 			username: undefined,
 			password: undefined,
 		});
+	});
+
+	it('refuses a Database Number or Port that is not a whole number in range, naming it', () => {
+		for (const database of [-1, 2.5, 'two', '1e1x']) {
+			expect(() => redisOptions({ database })).toThrow(
+				`the Redis credential's Database Number is ${String(database)}`,
+			);
+		}
+		for (const port of [0, 65536, 6379.5, 'port']) {
+			expect(() => redisOptions({ port })).toThrow(
+				`the Redis credential's Port is ${String(port)}`,
+			);
+		}
+		expect(redisOptions({ database: '4', port: '6380' })).toMatchObject({ db: 4, port: 6380 });
+		expect(redisOptions({ database: '', port: '' })).toMatchObject({ db: 0, port: 6379 });
+	});
+
+	it("words activation messages so n8n's NodeOperationError keeps them (no Node error code)", () => {
+		const node = {
+			id: 'n',
+			name: 'T',
+			type: 'x',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		for (const code of [
+			'ECONNREFUSED',
+			'ETIMEDOUT',
+			'ENOTFOUND',
+			'ECONNRESET',
+			'EAI_AGAIN',
+			'getaddrinfo',
+			'EPERM',
+		]) {
+			const message = `Redis at h:1 did not answer (connect ${code} 1.2.3.4:1)`;
+			const kept = withoutNodeErrorCodes(message);
+			expect(kept).not.toMatch(new RegExp(code, 'i'));
+			expect(new NodeOperationError(node, kept).message).toBe(kept);
+			// What the words replace: without them n8n shows its generic text instead.
+			expect(new NodeOperationError(node, message).message).not.toBe(message);
+		}
+	});
+
+	it('keeps a refused password over the NOAUTH of the SELECT and ready check that follow it', () => {
+		const wrong = new Error('WRONGPASS invalid username-password pair or user is disabled.');
+		const noauth = new Error('NOAUTH Authentication required.');
+		expect(keepFirstAuthError(wrong, noauth)).toBe(wrong);
+		expect(
+			keepFirstAuthError(wrong, new Error('Ready check failed: NOAUTH Authentication required.')),
+		).toBe(wrong);
+		expect(keepFirstAuthError(undefined, noauth)).toBe(noauth);
+		const refused = new Error('connect ECONNREFUSED');
+		expect(keepFirstAuthError(wrong, refused)).toBe(refused);
+	});
+
+	it('names the ACL permission or the replica a claim command ran into', () => {
+		expect(
+			describeClaimError(
+				new Error("NOPERM this user has no permissions to run the 'time' command"),
+			),
+		).toMatch(
+			/may not run the command TIME .*ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\* /,
+		);
+		expect(
+			describeClaimError(
+				new Error(
+					'NOPERM this user has no permissions to access one of the keys used as arguments',
+				),
+			),
+		).toMatch(/may not use the keys n8n-nodes-company-payments:\*/);
+		expect(
+			describeClaimError(new Error("READONLY You can't write against a read only replica.")),
+		).toMatch(/read-only replica .*primary/);
+		expect(describeClaimError(new Error('ERR something else'))).toBeUndefined();
 	});
 
 	it('answers 503 and starts nothing when Redis cannot be reached (fail closed)', async () => {

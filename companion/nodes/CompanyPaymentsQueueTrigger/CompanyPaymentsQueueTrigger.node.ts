@@ -13,14 +13,14 @@ import {
 	WITHOUT_PERSISTENCE_PARAMETER,
 } from './redisStore';
 import { WITHOUT_PERSISTENCE_OPTION } from './redisCheck';
+import { RECENT_MS } from './redisClaims';
 
 const WITHOUT_PERSISTENCE: INodeProperties = {
 	displayName: WITHOUT_PERSISTENCE_OPTION,
 	name: WITHOUT_PERSISTENCE_PARAMETER,
 	type: 'boolean',
 	default: false,
-	description:
-		'Whether to claim deliveries in a Redis that keeps no append-only file (appendonly no). After such a Redis restarts, its claims are gone: deliveries are answered 503 until every webhook process has written its recent claims back (at most 10 seconds), and a copy of a delivery that arrives later than that, from a process that was away, can start it again.',
+	description: `Whether to claim deliveries in a Redis that keeps no append-only file (appendonly no). After such a Redis restarts, its claims are gone: deliveries are answered 503 until every webhook process that claimed in the last ${RECENT_MS / 60_000} minutes has reconnected and written its claims back (seconds when all of them run; up to ${RECENT_MS / 60_000} minutes when one of them stopped or crashed), and a copy of a delivery that arrives later than that, from a process that was away, can start it again.`,
 };
 
 const QUEUE_NOTICE =

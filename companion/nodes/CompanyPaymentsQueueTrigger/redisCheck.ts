@@ -2,6 +2,8 @@ import { connect as tlsConnect } from 'node:tls';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
 
+import { probeClaims } from './redisProbe';
+
 /**
  * What the claim needs of its Redis, checked on activation, in the credential's Test and on every
  * new connection of a webhook process: the credential is accepted, the database exists, scripts
@@ -23,6 +25,9 @@ export interface Requirements {
 	allowWithoutPersistence?: boolean;
 }
 
+/** The field of n8n's Redis credential (n8n 1.123 to 2.41) that turns certificate checks off. */
+export const TLS_VERIFICATION_FIELD = 'Disable TLS Verification (insecure)';
+
 /** The option of the trigger that accepts a Redis without persistence. */
 export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
 
@@ -43,6 +48,9 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 	try {
 		await client.select(db);
 	} catch (error) {
+		if (/NOPERM/.test((error as Error).message)) {
+			return `the credential's user may not run SELECT (${(error as Error).message}): the claims select the credential's Database Number on every connection; allow SELECT (ACL +select) for that user`;
+		}
 		return `database ${db} does not exist in this Redis (${(error as Error).message}): set the Redis credential's Database Number to one this Redis has (0 to 15 unless its "databases" setting says more)`;
 	}
 	try {
@@ -94,7 +102,7 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 		return `the host of the Redis credential is not found (${code} ${options.host}): correct its Host`;
 	}
 	if (isCertificateError(error)) {
-		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "Ignore SSL Issues" in the Redis credential`;
+		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "${TLS_VERIFICATION_FIELD}" in the Redis credential`;
 	}
 	if (
 		options.tls &&
@@ -105,7 +113,50 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	return undefined;
 }
 
-function isCertificateError(error: Error): boolean {
+function isAuthRefusal(error: Error | undefined): boolean {
+	return /WRONGPASS|invalid username-password|invalid password/i.test(error?.message ?? '');
+}
+
+/**
+ * The error to keep of a connection attempt: after a refused password, ioredis' own SELECT (and
+ * its ready check) fail with NOAUTH, which would say no password was given; the refusal is kept.
+ */
+export function keepFirstAuthError(kept: Error | undefined, next: Error): Error {
+	if (isAuthRefusal(kept) && /NOAUTH/.test(next.message)) return kept as Error;
+	return next;
+}
+
+/**
+ * Whether a plain-TCP Redis answers at the credential's host and port (SSL is on, the TLS
+ * handshake got no answer): PING without TLS gets a Redis reply, PONG or an error of Redis.
+ */
+async function answersWithoutTls(options: RedisOptions, timeoutMs: number): Promise<boolean> {
+	const client = new Redis({
+		host: options.host,
+		port: options.port,
+		lazyConnect: true,
+		connectTimeout: timeoutMs,
+		commandTimeout: timeoutMs,
+		maxRetriesPerRequest: 0,
+		enableOfflineQueue: false,
+		enableReadyCheck: false,
+		disableClientInfo: true,
+		retryStrategy: () => null,
+	});
+	client.on('error', () => undefined);
+	try {
+		await client.connect();
+		await client.ping();
+		return true;
+	} catch (error) {
+		// NOAUTH and the like come from Redis itself: it speaks plain TCP.
+		return (error as Error).name === 'ReplyError';
+	} finally {
+		client.disconnect();
+	}
+}
+
+export function isCertificateError(error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code ?? '';
 	return /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT|HOSTNAME/.test(code);
 }
@@ -163,11 +214,12 @@ export async function checkRedis(
 		commandTimeout: timeoutMs,
 		maxRetriesPerRequest: 0,
 		enableOfflineQueue: false,
+		disableClientInfo: true,
 		retryStrategy: () => null,
 	});
 	let lastError: Error | undefined;
 	client.on('error', (error: Error) => {
-		lastError = error;
+		lastError = keepFirstAuthError(lastError, error);
 	});
 	try {
 		try {
@@ -175,9 +227,11 @@ export async function checkRedis(
 			await client.ping();
 		} catch (error) {
 			const cause = lastError ?? (error as Error);
-			let message =
-				describeRedisError(cause, options) ??
-				`Redis at ${where(options)} did not answer (${cause.message})`;
+			let message = describeRedisError(cause, options);
+			if (message === undefined && options.tls && (await answersWithoutTls(options, timeoutMs))) {
+				message = `Redis at ${where(options)} does not speak TLS: it answers without TLS, and gave no answer to the TLS handshake (${cause.message}). Turn off SSL in the Redis credential, or enable TLS in Redis (its tls-port)`;
+			}
+			message ??= `Redis at ${where(options)} did not answer (${cause.message})`;
 			if (isCertificateError(cause)) {
 				const cert = await presentedCertificate(options);
 				if (cert) message += `. The certificate it presents: ${cert}`;
@@ -194,10 +248,18 @@ export async function checkRedis(
 			return { ok: false, message: `Redis at ${where(options)}: ${facts}` };
 		const refused = refusal(facts, requirements);
 		if (refused) return { ok: false, message: `Redis at ${where(options)}: ${refused}` };
+		// What a delivery runs (every claim script, by EVALSHA, writing), on probe keys.
+		let probed: string | undefined;
+		try {
+			probed = await probeClaims(client, facts.aof ? '' : facts.runId);
+		} catch (error) {
+			probed = `Redis stopped answering (${(error as Error).message})`;
+		}
+		if (probed) return { ok: false, message: `Redis at ${where(options)}: ${probed}` };
 		return {
 			ok: true,
 			facts,
-			message: `Redis ${facts.version} at ${where(options)} db ${options.db ?? 0}: scripts allowed, maxmemory-policy ${facts.policy}${facts.maxmemory > 0 ? '' : ' (no maxmemory)'}, appendonly ${facts.aof ? 'yes' : 'no'}`,
+			message: `Redis ${facts.version} at ${where(options)} db ${options.db ?? 0}: the claim scripts ran on a probe key, maxmemory-policy ${facts.policy}${facts.maxmemory > 0 ? '' : ' (no maxmemory)'}, appendonly ${facts.aof ? 'yes' : 'no'}`,
 		};
 	} finally {
 		client.disconnect();

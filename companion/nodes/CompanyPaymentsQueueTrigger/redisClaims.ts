@@ -3,7 +3,14 @@ import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
 import { sleep } from 'n8n-workflow';
 
-import { describeRedisError, type RedisFacts, readFacts, refusal } from './redisCheck';
+import {
+	describeRedisError,
+	keepFirstAuthError,
+	type RedisFacts,
+	readFacts,
+	refusal,
+} from './redisCheck';
+import { probeClaims } from './redisProbe';
 
 /**
  * The delivery claim in Redis: of any number of webhook processes that receive the same delivery,
@@ -193,7 +200,7 @@ interface ClaimCommands {
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
 	cpReseed(key: string, value: string, ttlMs: number): Promise<number>;
 }
-type ClaimClient = Redis & ClaimCommands;
+export type ClaimClient = Redis & ClaimCommands;
 
 export type ClaimVerdict =
 	| { verdict: 'claimed' }
@@ -237,7 +244,7 @@ async function within<T>(
 	return outcome;
 }
 
-function defineCommands(client: Redis): ClaimClient {
+export function defineCommands(client: Redis): ClaimClient {
 	client.defineCommand('cpClaim', { numberOfKeys: 5, lua: CLAIM_SCRIPT });
 	client.defineCommand('cpConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
 	client.defineCommand('cpResolve', { numberOfKeys: 1, lua: RESOLVE_SCRIPT });
@@ -309,6 +316,8 @@ export class RedisClaims {
 			autoResendUnfulfilledCommands: false,
 			maxRetriesPerRequest: 0,
 			retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+			// No CLIENT SETINFO: the README's ACL line is exactly what the claims send.
+			disableClientInfo: true,
 			...options,
 		};
 		this.client = defineCommands(new Redis(base));
@@ -316,7 +325,7 @@ export class RedisClaims {
 		for (const client of [this.client, this.resolver]) {
 			// Errors are answered per claim (503, with this error); the client reconnects by itself.
 			client.on('error', (error: Error) => {
-				this.lastError = error;
+				this.lastError = keepFirstAuthError(this.lastError, error);
 			});
 		}
 		this.client.on('ready', () => {
@@ -406,6 +415,9 @@ export class RedisClaims {
 		this.facts = typeof facts === 'string' ? undefined : facts;
 		this.problem = typeof facts === 'string' ? facts : undefined;
 		if (this.problem !== undefined) return;
+		// What a delivery runs, on probe keys: a missing permission or a replica is named once.
+		this.problem = await probeClaims(this.client, this.run());
+		if (this.problem !== undefined) return;
 		await this.sendOwed(this.client);
 		await this.sync();
 	}
@@ -422,8 +434,10 @@ export class RedisClaims {
 	/** Reads the epoch; when it is not the one this process knew, writes its claims back. */
 	private async sync(): Promise<void> {
 		const run = this.run();
+		// KEYS[1] is unused by the sync script; it is a key of this package all the same, for
+		// an ACL user whose key pattern is the package's prefix.
 		const [epoch, members] = await this.client.cpSync(
-			'-',
+			EPOCH_KEY,
 			...EPOCH_KEYS,
 			run,
 			this.fresh(),
@@ -446,7 +460,7 @@ export class RedisClaims {
 		}
 		await Promise.all(writes);
 		const [after, alive] = await this.client.cpSync(
-			'-',
+			EPOCH_KEY,
 			...EPOCH_KEYS,
 			run,
 			this.fresh(),

@@ -16,21 +16,46 @@ import type {
 } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { gateLogger } from '../../../nodes/shared/gate';
-import { checkRedis, WITHOUT_PERSISTENCE_OPTION } from './redisCheck';
+import {
+	checkRedis,
+	isCertificateError,
+	presentedCertificate,
+	WITHOUT_PERSISTENCE_OPTION,
+} from './redisCheck';
 import { KEY_PREFIX, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
 
-/** ioredis options from n8n's `redis` credential. */
+/** A whole number from the credential (empty: the default), or undefined when it is not one. */
+function wholeNumber(value: unknown, fallback: number): number | undefined {
+	if (value === undefined || value === null || value === '') return fallback;
+	const number = typeof value === 'number' ? value : Number(String(value).trim());
+	return Number.isInteger(number) ? number : undefined;
+}
+
+/**
+ * ioredis options from n8n's `redis` credential. Throws, naming the field and its value, for a
+ * Database Number or Port that is not one (never database 0 or port 6379 in their place).
+ */
 export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions {
 	const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-	const port = Number(data.port ?? 6379);
-	const db = Number(data.database ?? 0);
+	const port = wholeNumber(data.port, 6379);
+	if (port === undefined || port < 1 || port > 65535) {
+		throw new Error(
+			`the Redis credential's Port is ${String(data.port)}: it must be a whole number from 1 to 65535`,
+		);
+	}
+	const db = wholeNumber(data.database, 0);
+	if (db === undefined || db < 0) {
+		throw new Error(
+			`the Redis credential's Database Number is ${String(data.database)}: it must be a whole number from 0 (0 to 15 unless the Redis's "databases" setting says more)`,
+		);
+	}
 	return {
 		host: text(data.host) ?? 'localhost',
-		port: Number.isInteger(port) && port > 0 ? port : 6379,
-		db: Number.isInteger(db) && db >= 0 ? db : 0,
+		port,
+		db,
 		username: text(data.user),
 		password: text(data.password),
 		...(data.ssl === true
@@ -39,7 +64,7 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 	};
 }
 
-/** One client (and its claims) per full set of connection options ("Ignore SSL Issues" too). */
+/** One client (and its claims) per full set of connection options ("Disable TLS Verification" too). */
 const claimsByOptions = new Map<string, RedisClaims>();
 /** Which client each trigger (workflow, node, live or test) uses now. */
 const clientOfTrigger = new Map<string, string>();
@@ -141,14 +166,20 @@ function describeWhere(options: RedisOptions): string {
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
 	async record(ctx: IWebhookFunctions, { deliveryId, now, limits }): Promise<RecordOutcome> {
-		let options: RedisOptions;
+		let data: ICredentialDataDecryptedObject;
 		try {
-			options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+			data = await ctx.getCredentials(REDIS_CREDENTIAL);
 		} catch (error) {
 			return {
 				verdict: 'unavailable',
 				reason: `the Redis credential cannot be read (${(error as Error).message})`,
 			};
+		}
+		let options: RedisOptions;
+		try {
+			options = redisOptions(data);
+		} catch (error) {
+			return { verdict: 'unavailable', reason: (error as Error).message };
 		}
 		const where = describeWhere(options);
 		if (!said.has(where)) {
@@ -171,28 +202,82 @@ export const redisDeliveryStore: DeliveryStore = {
 		});
 		if (claim.verdict === 'claimed') return { verdict: 'new' };
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
-		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}` };
+		const certificate = await refusedCertificate(claims);
+		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}${certificate}` };
 	},
 };
+
+/** The certificate each client's Redis presented when it was refused (read once per client). */
+const certificates = new WeakMap<RedisClaims, string>();
+
+/** ". The certificate it presents: …" when the client's last error is a refused certificate. */
+async function refusedCertificate(claims: RedisClaims): Promise<string> {
+	if (!claims.lastError || !isCertificateError(claims.lastError)) return '';
+	let seen = certificates.get(claims);
+	if (seen === undefined) {
+		seen = (await presentedCertificate(claims.options)) ?? '';
+		certificates.set(claims, seen);
+	}
+	return seen ? `. The certificate it presents: ${seen}` : '';
+}
+
+/**
+ * Node error codes n8n's NodeOperationError looks for anywhere in a message (n8n-workflow 2.x,
+ * COMMON_ERRORS), replacing the whole message by a generic text ("The service refused the
+ * connection - perhaps it is offline"): the message says them in words, the description keeps them.
+ */
+const NODE_ERROR_CODES: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ENOTFOUND: 'host not found',
+	ETIMEDOUT: 'timed out',
+	ERRADDRINUSE: 'address in use',
+	EADDRNOTAVAIL: 'address not available',
+	ECONNABORTED: 'connection aborted',
+	EHOSTUNREACH: 'host unreachable',
+	EAI_AGAIN: 'name lookup failed for now',
+	ENOENT: 'no such file',
+	EISDIR: 'is a directory',
+	ENOTDIR: 'not a directory',
+	EACCES: 'access denied',
+	EEXIST: 'already exists',
+	EPERM: 'not permitted',
+	GETADDRINFO: 'name lookup',
+};
+
+/** The text without the Node error codes n8n replaces messages for (in words instead). */
+export function withoutNodeErrorCodes(text: string): string {
+	let out = text;
+	for (const [code, words] of Object.entries(NODE_ERROR_CODES)) {
+		out = out.replace(new RegExp(code, 'gi'), words);
+	}
+	return out;
+}
+
+function activationError(ctx: IHookFunctions, problem: string, where: string): NodeOperationError {
+	const message = withoutNodeErrorCodes(problem);
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The Redis credential cannot hold the delivery claims: ${message}`,
+		{ description: message === problem ? where : `${where}: ${problem}` },
+	);
+}
 
 /**
  * Activation (and the start of test listening): the Redis of the credential must hold claims.
  * Throws an error naming the problem and its fix, so the workflow is not activated.
  */
 export async function checkRedisOnActivation(ctx: IHookFunctions): Promise<void> {
-	const options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+	let options: RedisOptions;
+	try {
+		options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+	} catch (error) {
+		throw activationError(ctx, (error as Error).message, 'Redis credential');
+	}
 	const result = await checkRedis(options, {
 		allowWithoutPersistence: allowsWithoutPersistence(ctx),
 	});
-	if (!result.ok) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The Redis credential cannot hold the delivery claims: ${result.message}`,
-			{
-				description: `Redis ${describeWhere(options)}`,
-			},
-		);
-	}
+	if (!result.ok) throw activationError(ctx, result.message, `Redis ${describeWhere(options)}`);
 }
 
 /** Deactivation (and the end of test listening): this trigger's client closes when nothing else uses it. */
@@ -208,9 +293,13 @@ export async function companyPaymentsRedisTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const result = await checkRedis(redisOptions(credential.data ?? {}), {
-		allowWithoutPersistence: true,
-	});
+	let options: RedisOptions;
+	try {
+		options = redisOptions(credential.data ?? {});
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	const result = await checkRedis(options, { allowWithoutPersistence: true });
 	if (!result.ok) return { status: 'Error', message: result.message };
 	const note = result.facts.aof
 		? ''

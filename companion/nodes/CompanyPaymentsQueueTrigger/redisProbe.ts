@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+
+import { type ClaimClient, defineCommands, KEY_PREFIX } from './redisClaims';
+
+/**
+ * What the claims need of the credential's user, as one `ACL SETUSER` rule list: the keys of this
+ * package, and every command the claims send (PING and INFO from the checks, SELECT for the
+ * Database Number, EVAL and EVALSHA for the scripts, and the commands the scripts run). The
+ * README gives exactly this line, and test/queue/claim-config.test.mjs creates a user with it.
+ */
+export const CLAIM_ACL_RULES =
+	'~n8n-nodes-company-payments:* +ping +info +select +eval +evalsha +time +get +set +del +pttl +hget +hset +hmget +hgetall +hdel +sadd +sismember';
+
+function aclAdvice(): string {
+	return `give the credential's user what the claims need: ACL SETUSER <user> on ><password> ${CLAIM_ACL_RULES}`;
+}
+
+/** A sentence for an error of a claim command or script (ACL, replica), or undefined. */
+export function describeClaimError(error: Error): string | undefined {
+	const text = error.message;
+	if (/^READONLY/.test(text) || /READONLY You can't write/.test(text)) {
+		return `this Redis is a read-only replica (${text}): point the Redis credential at the primary`;
+	}
+	if (/NOPERM/.test(text) && /access a key|keys/i.test(text)) {
+		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
+	}
+	if (/NOPERM/.test(text)) {
+		const command = /'([^']+)' command/.exec(text)?.[1];
+		const what = command ? `the command ${command.toUpperCase()}` : 'a command the claims send';
+		return `the credential's user may not run ${what} (${text}): ${aclAdvice()}`;
+	}
+	return undefined;
+}
+
+/**
+ * Runs what a delivery runs on fresh probe keys under this package's prefix: every claim script
+ * (by EVAL, and one again by EVALSHA), through every branch that writes, then deletes the probe
+ * keys. Returns why it failed, naming the permission or the replica, or undefined when every
+ * command was allowed. `run` is the run ID the claims would pass (empty when Redis persists).
+ */
+export async function probeClaims(redis: Redis, run: string): Promise<string | undefined> {
+	const client: ClaimClient = defineCommands(redis);
+	const base = `${KEY_PREFIX}:check:${randomBytes(6).toString('hex')}`;
+	const key = `${base}:key`;
+	const epochKeys = [`${base}:epoch`, `${base}:back`, `${base}:members`, `${base}:expected`];
+	const [, , members] = epochKeys;
+	const token = randomBytes(6).toString('hex');
+	const member = 'probe';
+	let step = 'write a probe key';
+	try {
+		// A member whose time has passed: the scripts delete it (HDEL) while they read the members.
+		await client.hset(members, 'gone', '1');
+		step = 'begin an epoch (the sync script)';
+		const [epoch] = await client.cpSync(
+			epochKeys[0],
+			...epochKeys,
+			run,
+			`probe:${token}`,
+			'another-epoch',
+			`${member}=${Date.now() + 60_000}`,
+			member,
+			'1',
+		);
+		step = 'claim (the claim script)';
+		const [verdict] = await client.cpClaim(key, ...epochKeys, token, 60_000, run, 'x', epoch, '');
+		if (verdict !== 'claimed') return `the claim script answered "${verdict}" on a fresh probe key`;
+		step = 'confirm (the confirm script)';
+		const confirmed = await client.cpConfirm(key, members, token, 60_000, member, 60_000);
+		if (confirmed !== 1) return 'the confirm script did not confirm a fresh probe claim';
+		step = 'read back (the resolve script)';
+		await client.cpResolve(key, token, 'run');
+		// ioredis sends a script by EVAL the first time on a connection, by EVALSHA after.
+		step = 'read back again (EVALSHA)';
+		await client.cpResolve(key, token, 'run');
+		step = 'write back (the reseed script)';
+		await client.cpReseed(key, `r:${token}`, 60_000);
+		step = 'leave (HDEL)';
+		await client.hdel(members, member);
+		return undefined;
+	} catch (error) {
+		const why = describeClaimError(error as Error);
+		return (
+			why ?? `the claim scripts failed on a probe key at "${step}" (${(error as Error).message})`
+		);
+	} finally {
+		await client.del(key, ...epochKeys).catch(() => undefined);
+	}
+}
