@@ -3,7 +3,7 @@
  * trigger built with a Redis delivery store. Its claim against a real Redis is covered by
  * test/queue/claim-races.test.mjs and, in n8n, by test/queue/claims.test.mjs.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { CompanyPaymentsQueueTrigger } from '../../companion/nodes/CompanyPaymentsQueueTrigger/CompanyPaymentsQueueTrigger.node';
 import { NodeOperationError } from 'n8n-workflow';
@@ -111,7 +111,7 @@ describe('the companion trigger', () => {
 	});
 
 	it("words activation messages so n8n's NodeOperationError keeps them (no Node error code)", () => {
-		const node = {
+		const node: INode = {
 			id: 'n',
 			name: 'T',
 			type: 'x',
