@@ -282,7 +282,8 @@ describe('company balance', () => {
 		const [crossed] = (await poll())!;
 		expect(crossed).toMatchObject({
 			event: 'balance.below_threshold',
-			usdtBalance: 99.5,
+			// As written, the action node's Get Balance form (outside read 2, finding 7).
+			usdtBalance: '99.50',
 			threshold: 100,
 			frozenBalance: 5,
 		});
