@@ -6,7 +6,7 @@ import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { identity } from './identity';
 import { payoutFundsReturnedOrUnknown } from './payoutFunds';
-import { CHANGE_TIMES, NO_TIME_FALLBACK } from './contract/visits';
+import { CHANGE_TIMES, KEPT_TIMES, NO_TIME_FALLBACK } from './contract/visits';
 
 /**
  * One name for one state change of one record, whichever trigger saw it.
@@ -43,10 +43,10 @@ import { CHANGE_TIMES, NO_TIME_FALLBACK } from './contract/visits';
  *
  * | state                     | time of the change, first shown | webhook shows  | Payout record shows |
  * |---------------------------|---------------------------------|----------------|---------------------|
- * | payout success            | updatedAt, completedAt          | updatedAt      | completedAt         |
- * | payout fail, funds back   | updatedAt, refundedAt           | updatedAt      | refundedAt          |
+ * | payout success            | updatedAt, completedAt (poll)   | updatedAt      | completedAt         |
+ * | payout fail, funds back   | updatedAt, refundedAt (poll)    | updatedAt      | refundedAt          |
  * | payout fail, recharged, pending, waiting_trader, any other | updatedAt | updatedAt | (none)      |
- * | payout in_progress        | updatedAt, takenAt              | updatedAt      | takenAt             |
+ * | payout in_progress        | updatedAt, takenAt (poll)       | updatedAt      | takenAt             |
  * | order (any state)         | updatedAt                       | (none)         | (none)              |
  * | deposit (any state)       | updatedAt                       | updatedAt      | updatedAt           |
  *
@@ -57,7 +57,8 @@ import { CHANGE_TIMES, NO_TIME_FALLBACK } from './contract/visits';
  * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
  * (its time) for the poll trigger; but an order's states other than success, failed and disputed,
  * and a deposit's, keep `id, status` (NO_TIME_FALLBACK), as the document never shows them twice.
- * The poll also skips a field whose value it saw before this change (it names an earlier visit).
+ * The webhook never names a visit by a time a service may keep from the first one (KEPT_TIMES:
+ * takenAt, completedAt, refundedAt), and the poll only when it moved since its last poll.
  * Keys that differ between the triggers give a workflow fed by both that change twice, never
  * zero times: a lost refund is worse than a duplicate item. Where both sides show `updatedAt`
  * (a record showing it, a deposit) they agree.
@@ -289,7 +290,11 @@ function eventRecordId(event: EventName, body: IDataObject): string | null {
 const depositRule: KeyRule = (event, body, status) => {
 	const id = eventRecordId(event, body);
 	return id && status
-		? changeKey('deposit', depositScope(body.externalId), depositParts(id, status, body))
+		? changeKey(
+				'deposit',
+				depositScope(body.externalId),
+				depositParts(id, status, body, KEPT_TIMES),
+			)
 		: null;
 };
 
@@ -301,7 +306,7 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 	'order.status_changed': (event, body, status, seen) => {
 		const id = eventRecordId(event, body);
 		return id && status
-			? changeKey('order', COMPANY_SCOPE, orderParts(id, status, body, seen))
+			? changeKey('order', COMPANY_SCOPE, orderParts(id, status, body, seen, KEPT_TIMES))
 			: null;
 	},
 	'deposit.created': depositRule,
@@ -313,13 +318,23 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 			? changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, payoutFundsReturnedOrUnknown(body, event), body, seen),
+					payoutParts(
+						id,
+						status,
+						payoutFundsReturnedOrUnknown(body, event),
+						body,
+						seen,
+						undefined,
+						KEPT_TIMES,
+					),
 				)
 			: null;
 	},
 	'payout.recharged': (event, body, _status, seen) => {
 		const id = eventRecordId(event, body);
-		return id ? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen)) : null;
+		return id
+			? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen, KEPT_TIMES))
+			: null;
 	},
 	'card.assigned': (_event, body) => {
 		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);

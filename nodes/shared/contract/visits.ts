@@ -54,6 +54,14 @@ export const CHANGE_TIMES = {
 } as const satisfies Record<string, readonly string[]>;
 
 /**
+ * Times of CHANGE_TIMES a service may keep from a record's first visit (a re-take keeping the
+ * first `takenAt`, a recharge keeping `completedAt`). The webhook trigger, which remembers no
+ * earlier visit, never names a visit by them: without `updatedAt` its key names the delivery.
+ * The poll trigger uses them when they moved since its last poll.
+ */
+export const KEPT_TIMES: ReadonlySet<string> = new Set(['takenAt', 'completedAt', 'refundedAt']);
+
+/**
  * Times a change key reads that the document does not show on the record (an Order record shows
  * no `updatedAt`): read when the service shows them, else the key falls back as the table says.
  */
