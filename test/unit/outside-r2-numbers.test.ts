@@ -146,6 +146,23 @@ describe('finding 4: two visits to one state never share a key', () => {
 	});
 });
 
+describe('finding 4: the key of a visit agrees across triggers where both show updatedAt', () => {
+	it('a re-take seen by the poll and by the webhook: one key (updatedAt before takenAt)', async () => {
+		const record = service.add('payouts', payout({ createdAt: t(0), updatedAt: t(0) }));
+		const poll = chain({ watch: ['payouts'] });
+		await poll();
+		Object.assign(record, { status: 'in_progress', takenAt: t(1), updatedAt: t(1) });
+		const [item] = await poll();
+		expect(item.changeKey).toBe(
+			webhookChangeKey(
+				'payout.status_changed',
+				{ payoutId: record.id, status: 'in_progress', refunded: false, updatedAt: t(1) },
+				'dlv-7',
+			),
+		);
+	});
+});
+
 describe('finding 5: a deposit visiting a state twice', () => {
 	it('sweeping, failed, sweeping again: two keys, on both triggers alike', async () => {
 		const deposit: IDataObject = {
