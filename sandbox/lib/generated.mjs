@@ -195,6 +195,10 @@ export const GENERATED_CHOICES = Object.freeze({
 		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
 		numbersForText: 'numericRequisite, numericExternalId',
 		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
+		/** Outside read 2: a revisited state keeps or moves its times; polls one or two steps apart. */
+		revisitTimes: 'revisitTimes: moved or kept; pollEvery: 1 or 2',
+		listingOmits: 'omitOnce: one listing answer leaves the payout out, then shows it unchanged',
+		numberForms: 'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
 	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,
