@@ -167,7 +167,6 @@ export const FACTS = {
 	EXTERNAL_ID_MAX_LENGTH: { from: [['assumptions', 'EXTERNAL_ID_MAX_LENGTH']], text: count },
 	MASK_MIN_DIGITS: { from: [['evidence', 'MASK_MIN_DIGITS']], text: count },
 	MAX_IDENTITY_READS: { from: [['reference', 'MAX_IDENTITY_READS']], text: count },
-	SERVICE_CLOCK_MARGIN_MS: { from: [['replay', 'SERVICE_CLOCK_MARGIN_MS']], text: seconds },
 	SKEW_MARGIN_MS: { from: [['binding', 'SKEW_MARGIN_MS']], text: seconds },
 	UNMEASURED_SKEW_MS: { from: [['binding', 'UNMEASURED_SKEW_MS']], text: seconds },
 	PROOFS_KEPT: { from: [['proofs', 'PROOFS_KEPT']], text: count },

@@ -6,6 +6,7 @@ import { LINE_BREAK, getBaseUrl } from '../shared/transport';
 import {
 	answerDiffers,
 	differences,
+	outcomeFields,
 	retryNote,
 	runsAsAgentTool,
 	withOutcome,
@@ -62,11 +63,20 @@ function noteEarlierItems(
 	operation: OperationDefinition,
 	index: number,
 ): Error {
-	if (operation.concurrent || index === 0) return error;
+	const earlier = !operation.concurrent && index > 0;
+	// An item whose outcome is unknown: a Retry of the execution is a new request under a derived
+	// key (r1-money-resend F3), said where the user decides whether to retry.
+	const unknown = operation.kind === 'money' && outcomeFields(error).paymentOutcome === 'unknown';
+	if (!earlier && !unknown) return error;
 	const done = index === 1 ? 'Item 0 was' : `Items 0 to ${index - 1} were`;
-	let note = `${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`;
+	const notes = earlier
+		? [
+				`${done} already processed by the service before this failure; their results are not passed on. Turn on "On Error: Continue" to keep them as output.`,
+			]
+		: [];
 	// Paid items and a Retry of the execution: what happens to their keys.
-	if (operation.kind === 'money') note += `${LINE_BREAK}${retryNote(ctx, operation.money, index)}`;
+	if (operation.kind === 'money') notes.push(retryNote(ctx, operation.money, index));
+	const note = notes.join(LINE_BREAK);
 	const withDescription = error as NodeApiError;
 	withDescription.description = withDescription.description
 		? `${withDescription.description}${LINE_BREAK}${note}`

@@ -58,6 +58,7 @@ const MESSAGES = {
 	PAYOUT_BANK_REQUIRED: 'Для выплаты по номеру телефона укажите банк',
 	PAYOUT_NOT_CANCELABLE: 'Выплату уже нельзя отменить',
 	PAYOUT_DISPUTE_NOT_ALLOWED: 'Спор по выплате в этом статусе невозможен',
+	PAYOUT_REQUISITE_COOLDOWN: 'На эти реквизиты недавно была выплата',
 };
 
 export class ApiError extends Error {

@@ -19,7 +19,10 @@
 //   recordTimes     how payout and card times are written: with an offset (`…Z`), without one in
 //                   UTC, or without one in the service's local time (UTC+3);
 //   earlierAge      how old the earlier payouts under the same External ID are: 30 days, or
-//                   20 s (past the measured skew's margin, within any guessed one).
+//                   20 s (past the measured skew's margin, within any guessed one);
+//   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
+//                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
+//                   a refusal an item's own earlier payout causes (r1-money-resend F7).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -37,7 +40,11 @@ export const MONEY_CHOICES = Object.freeze({
 	dateHeader: [true, false],
 	recordTimes: ['offset', 'naive', 'naiveLocal'],
 	earlierAge: ['30 days', '20 s'],
+	requisiteCooldown: [false, true],
 });
+
+/** How long a requisite paid out to stays refused, when requisiteCooldown is drawn. */
+export const COOLDOWN_MS = 10 * 60_000;
 
 /** The service's local time zone when it writes times without an offset (`naiveLocal`), ms. */
 export const LOCAL_OFFSET_MS = 3 * 3_600_000;
@@ -78,6 +85,8 @@ export function drawMoney(r) {
 		dateHeader: !r.chance(0.25),
 		recordTimes: r.pick(MONEY_CHOICES.recordTimes),
 		earlierAge: r.pick(MONEY_CHOICES.earlierAge),
+		// Drawn last, so the draws above stay as they were for every seed.
+		requisiteCooldown: r.chance(0.5),
 	};
 }
 
@@ -216,6 +225,21 @@ export function createMoney(sb, choices, stream, log) {
 			}
 			if (ids.length) log({ kind: 'earlierRecords', externalId, ids });
 			return ids;
+		},
+		/**
+		 * Whether a new payout to `requisite` is refused PAYOUT_REQUISITE_COOLDOWN: a payout of the
+		 * company (not a planted one) to it within COOLDOWN_MS, when drawn.
+		 */
+		coolingDown(company, requisite) {
+			if (!played || !choices.requisiteCooldown) return false;
+			const since = sb.clock.now() - COOLDOWN_MS;
+			for (const payout of sb.state.payouts.values()) {
+				if (payout.companyId !== company.id || payout.requisite !== requisite) continue;
+				if (planted.has(payout.id) || Date.parse(payout.createdAt) < since) continue;
+				log({ kind: 'requisiteCooldown', requisite: requisite.slice(-4), payout: payout.id });
+				return true;
+			}
+			return false;
 		},
 		/** Whether a payout is one the generator planted (it moved no money now). */
 		isPlanted: (id) => planted.has(id),

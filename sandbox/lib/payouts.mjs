@@ -413,6 +413,9 @@ export function registerPayoutRoutes(router) {
 	router.post('/payouts', { permission: 'payouts.create' }, (ctx) =>
 		withIdempotency(ctx, 'payouts.create', { required: true }, () => {
 			const input = readPayoutInput(ctx.body);
+			if (ctx.sb.generated?.money.coolingDown(ctx.company, input.requisite)) {
+				throw apiError(422, 'PAYOUT_REQUISITE_COOLDOWN');
+			}
 			return { status: 201, body: shownPayout(ctx.sb, createPayout(ctx.sb, ctx.company, input)) };
 		}),
 	);

@@ -13,10 +13,11 @@
 // - Resolve Outcome agrees with the ledger.
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
-// unmeasured breaks the binding rule on purpose in the built code (the time bound; the company
-// fingerprint check alone; the whole credential binding, fingerprint and seal; a record dated
-// later than the service's clock now read as made after the write; an unmeasured clock skew
-// assumed to be zero) and reports the seeds that fail instead of failing:
+// unmeasured|resent breaks the money rules on purpose in the built code (the time bound; the
+// company fingerprint check alone; the whole credential binding, fingerprint and seal; a record
+// dated later than the service's clock now read as made after the write; an unmeasured clock skew
+// assumed to be zero; Payout Create's refusals its own earlier payout causes, read as refusals)
+// and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -59,6 +60,9 @@ if (BREAK === 'unmeasured') {
 	const real = clock.knownSkew;
 	clock.knownSkew = (...args) => real(...args) ?? 0;
 }
+// The refusals an item's own earlier payout causes read as refusals again (r1-money-resend F7).
+if (BREAK === 'resent')
+	dist('nodes/CompanyPayments/payout/create.operation.js').create.money.resentRefusals = [];
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
 
@@ -268,6 +272,37 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			if (answers.at(-1).paymentOutcome !== 'not_paid') break;
 		}
 		check(moved(company.id, extA) <= 1, `A: paid ${moved(company.id, extA)} times`);
+
+		// Case D (r1-money-resend F7): a payout whose answer may be lost, run again from a new process
+		// with its Idempotency Key and External ID (the user re-runs the execution), while the
+		// service may refuse a requisite it paid out to a moment ago (requisiteCooldown): a refusal
+		// its own first payout causes is never not_paid.
+		const extD = `inv-${seed}-d`;
+		const cardD = `22001234${String(seed).padStart(8, '0')}`;
+		const createD = { ...create(extD, `key-${seed}-d`), requisite: cardD };
+		const movedD = () =>
+			[...sandbox.state.payouts.values()].filter(
+				(p) => p.companyId === company.id && p.requisite === cardD,
+			).length;
+		for (let run = 0; run < 2; run++) {
+			forgetAllSentWrites();
+			const out = await runNode(sandbox, { parameters: createD });
+			const acted = movedD() > 0;
+			const outcome = outcomeOf(out);
+			count(
+				`D run ${run} ${outcome}${acted ? ' (moved)' : ''}${out.errorCode === 'OUTCOME_UNKNOWN' && /COOLDOWN/.test(JSON.stringify(out)) ? ' cooldown' : ''}`,
+			);
+			check(outcome !== 'paid' || acted, `D${run}: paid, no money moved`);
+			check(outcome !== 'not_paid' || !acted, `D${run}: not_paid, money moved`);
+			// A refusal ends it; paid or unknown, the user re-runs it once more.
+			if (outcome === 'not_paid') break;
+		}
+		// A service that ignores the key of a write it does not promise to replay, and keeps no
+		// cooldown, pays the re-run again: the window README and docs/queue-mode.md name (look the
+		// payment up first). Counted, not a failure; every other service pays once.
+		const window = gen.choices.lostAnswer?.keysIgnored && !gen.choices.money.requisiteCooldown;
+		if (movedD() > 1 && window) count('D paid twice in the named re-run window');
+		else check(movedD() <= 1, `D: paid ${movedD()} times`);
 
 		// Case B: an item of this company whose write never reached the service, resolved with
 		// another company's credential that holds a matching payout made just after it.

@@ -94,7 +94,7 @@ describe('order.accept', () => {
 		const keys: string[] = [];
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_ID}`)
-			.times(5)
+			.times(4)
 			.reply(function () {
 				keys.push(String(this.req.headers['idempotency-key']));
 				return [200, order];
@@ -110,7 +110,9 @@ describe('order.accept', () => {
 			nodeId: 'other-node',
 		});
 		expect(new Set(keys)).toEqual(new Set([`pay:once:accept:${QUOTE_ID}`]));
-		expect(keys.length).toBe(5);
+		// The second item of the same quote in one run has the same key, which this process saw
+		// paid: it is answered with that order and nothing is sent (r1-money-resend F1).
+		expect(keys.length).toBe(4);
 	});
 
 	it('derives one key for the same quote in either letter case (a UUID names one quote)', async () => {

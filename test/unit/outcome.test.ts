@@ -286,16 +286,17 @@ describe('not paid', () => {
 		expect(JSON.stringify(output[0].json)).not.toContain(REQUISITE);
 	});
 
-	it('Payout Create answered 429 with the service body: nothing was processed, re-sent with the same key', async () => {
-		const calls = answer(
-			'/payouts',
-			{ status: 429, body: serviceBody(429, 'RATE_LIMITED'), headers: { 'Retry-After': '1' } },
-			{ status: 201, body: { id: 'po_1', status: 'waiting_trader', amountRub: 5000 } },
-		);
-		const { output } = await runNode({ parameters: payoutCreate });
-		expect(calls.sent()).toBe(2);
-		expect(calls.keys).toEqual([derivedKey(0, 0), derivedKey(0, 0)]);
-		expect(output).toHaveLength(1);
+	it('Payout Create answered 429 with the service body: refused, not_paid, and not sent again (no replay promised)', async () => {
+		const calls = answer('/payouts', {
+			status: 429,
+			body: serviceBody(429, 'RATE_LIMITED'),
+			headers: { 'Retry-After': '1' },
+		});
+		const { output } = await runNode({ parameters: payoutCreate, continueOnFail: true });
+		expect(calls.sent()).toBe(1);
+		expect(calls.keys).toEqual([derivedKey(0, 0)]);
+		expect(output[0].json.paymentOutcome).toBe('not_paid');
+		expect(output[0].json.retryAfter).toBe('1');
 	});
 });
 

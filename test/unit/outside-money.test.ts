@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { recharge } from '../../nodes/CompanyPayments/card/recharge.operation';
+import { accept as acceptOperation } from '../../nodes/CompanyPayments/order/accept.operation';
 import { RECHARGE_LIMIT } from '../../nodes/CompanyPayments/common/words';
 import { BASE_URL, createContext, runNodeError } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
@@ -157,27 +158,31 @@ function payQr(quote: IDataObject, order: IDataObject, options: { tool: boolean;
 }
 
 describe('F4: Pay QR Code never reports an earlier order as this QR code paid', () => {
-	it('workflow, reused Idempotency Key: an order created before this quote is IDEMPOTENCY_KEY_REUSED, not paid', async () => {
-		const output = await payQr(QUOTE, orderA(minutesAgo(10)), { tool: false, key: 'INV-77' });
-		expect(output[0].errorCode).toBe('IDEMPOTENCY_KEY_REUSED');
-		expect(output[0].existingPaymentId).toBe('order-a');
-		expect(output[0].paymentOutcome).toBe('not_paid');
+	// r1-money-resend F5/F9: decided by the details the order shows, never by a clock. The earlier order
+	// here is of another amount than this call's quote.
+	const other = (createdAt: string) => ({ ...orderA(createdAt), amountRub: 750 });
+
+	it('workflow, reused Idempotency Key: an order of another amount than this quote is never this payment: unknown', async () => {
+		const output = await payQr(QUOTE, other(minutesAgo(10)), { tool: false, key: 'INV-77' });
+		expect(output[0].id).toBeUndefined();
+		expect(output[0].paymentOutcome).toBe('unknown');
 	});
 
-	it('tool, reused reference: PAYMENT_REFERENCE_CONFLICT naming the earlier order, not paid by this call', async () => {
-		const output = await payQr(QUOTE, orderA(minutesAgo(10)), { tool: true });
+	it('tool, reused reference, an order of another amount: PAYMENT_REFERENCE_CONFLICT naming it, unknown (never success, never a guessed not_paid)', async () => {
+		const output = await payQr(QUOTE, other(minutesAgo(10)), { tool: true });
 		const error = output[0].error as IDataObject;
 		expect(error.errorCode).toBe('PAYMENT_REFERENCE_CONFLICT');
-		expect(error.existingPaymentId).toBe('order-a');
-		expect(error.paymentOutcome).toBe('not_paid');
+		expect(JSON.stringify(error)).toMatch(/order-a/);
+		expect(error.paymentOutcome).toBe('unknown');
 	});
 
-	it('a quote that shows its own time: an order created before it (past 5 seconds) is the earlier payment', async () => {
+	it('an order created before the quote (by its own time) whose details match is this payment (a re-run in another process), not IDEMPOTENCY_KEY_REUSED', async () => {
 		const prepared = new Date(Date.now() - 20_000);
 		const quote = { ...QUOTE, createdAt: prepared.toISOString() };
-		const earlier = new Date(prepared.getTime() - 10_000).toISOString();
+		const earlier = new Date(prepared.getTime() - 10 * 60_000).toISOString();
 		const output = await payQr(quote, orderA(earlier), { tool: false, key: 'INV-77' });
-		expect(JSON.stringify(output[0])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+		expect(output[0].id).toBe('order-a');
+		expect(JSON.stringify(output[0])).not.toMatch(/IDEMPOTENCY_KEY_REUSED/);
 	});
 
 	it('tool, a quote that shows no amount or merchant: unknown, never success', async () => {
@@ -231,7 +236,7 @@ describe('F4: Pay QR Code never reports an earlier order as this QR code paid', 
 	});
 });
 
-describe('F6: Accept Quote never reports an earlier order as this quote accepted', () => {
+describe('F6: Accept Quote, which reads no quote, reports the order its key answers, whatever its time (r1-money-resend F9)', () => {
 	const B = '22222222-2222-4222-8222-222222222222';
 	function accept(order: IDataObject, tool: boolean, key?: string) {
 		nock(BASE_URL).post(`/orders/accept/${B}`).reply(200, order);
@@ -241,18 +246,23 @@ describe('F6: Accept Quote never reports an earlier order as this quote accepted
 		return run({ parameters, continueOnFail: true }, tool);
 	}
 
-	it('tool, reused reference: the replayed older order is PAYMENT_REFERENCE_CONFLICT, not paid by this call', async () => {
+	it('tool: an older order (a service clock behind, an earlier attempt) is never called an earlier payment from a clock', async () => {
 		const output = await accept(orderA(minutesAgo(10)), true);
 		const text = JSON.stringify(output[0]);
-		expect(text).toMatch(/PAYMENT_REFERENCE_CONFLICT/);
-		expect(text).toMatch(/order-a/);
-		expect(text).toMatch(/"paymentOutcome":"not_paid"/);
+		expect(text).not.toMatch(/PAYMENT_REFERENCE_CONFLICT/);
+		expect(text).not.toMatch(/"paymentOutcome":"not_paid"/);
 	});
 
-	it('workflow, reused Idempotency Key: IDEMPOTENCY_KEY_REUSED', async () => {
+	it('workflow, Idempotency Key set, an older order: the order, not IDEMPOTENCY_KEY_REUSED', async () => {
 		const output = await accept(orderA(minutesAgo(10)), false, 'ORDER-5');
-		expect(JSON.stringify(output[0])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
-		expect(output[0].paymentOutcome).toBe('not_paid');
+		expect(output[0].id).toBe('order-a');
+		expect(JSON.stringify(output[0])).not.toMatch(/IDEMPOTENCY_KEY_REUSED/);
+	});
+
+	it('its tool text says a reference reused for another quote cannot be told apart', () => {
+		expect(acceptOperation.tool?.text).toMatch(
+			/cannot be told apart from this quote's: give each quote its own reference/,
+		);
 	});
 
 	it("an order created just now is this quote's", async () => {

@@ -184,7 +184,7 @@ describe('payout.cancel', () => {
 		expect(keys).toEqual([DERIVED_KEY, DERIVED_KEY]);
 	});
 
-	it('says the payout was already taken by an executor on PAYOUT_NOT_CANCELABLE', async () => {
+	it('says the payout is no longer waiting_trader on PAYOUT_NOT_CANCELABLE, without claiming an executor took it', async () => {
 		nock(BASE_URL).post(`/payouts/${PAYOUT_ID}/cancel`).reply(409, {
 			statusCode: 409,
 			error: 'Conflict',
@@ -196,7 +196,7 @@ describe('payout.cancel', () => {
 		});
 		expect(error.message).toMatch(
 			new RegExp(
-				`^PAYOUT_NOT_CANCELABLE: Payout "${PAYOUT_ID}" was already taken by an executor and cannot be cancelled`,
+				`^PAYOUT_NOT_CANCELABLE: Payout "${PAYOUT_ID}" is no longer waiting_trader, so it cannot be cancelled now: an executor may have taken it, or it already ended`,
 			),
 		);
 		expect(error.description).toContain('Service message: Выплату нельзя отменить');

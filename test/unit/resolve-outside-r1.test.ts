@@ -28,7 +28,7 @@ function serviceDate(offsetMs = 0): Record<string, string> {
 	return { Date: new Date(Date.now() + offsetMs).toUTCString() };
 }
 
-function payout(createdAt: unknown, more: object = {}) {
+function payout(createdAt: string | number | null, more: object = {}) {
 	return {
 		id: 'po_1',
 		externalId: 'salary-77',

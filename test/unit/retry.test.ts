@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/shared/transport';
 import { retryAfterMs, retryClock } from '../../nodes/shared/transport/retry';
@@ -167,20 +167,19 @@ describe('writes are retried only with an Idempotency-Key', () => {
 		requisite: '2200123456789012',
 	};
 
-	it('Payout Create (money, with a key): retried with the same key, one payout', async () => {
+	it('Payout Create (money, no replay promised): a 429 is not repeated; not paid, Retry-After said', async () => {
 		const keys: string[] = [];
 		nock(BASE_URL)
 			.post('/payouts')
-			.times(2)
 			.reply(function () {
 				keys.push(String(this.req.headers['idempotency-key']));
-				return keys.length === 1
-					? [429, limited, { 'Retry-After': '1' }]
-					: [201, { id: 'po_1', status: 'waiting_trader', amountRub: 5000 }];
+				return [429, limited, { 'Retry-After': '1' }];
 			});
-		const { output } = await runNode({ parameters: create });
-		expect(output).toHaveLength(1);
-		expect(keys).toEqual([derivedKey(0, 0), derivedKey(0, 0)]);
+		const error = await runNodeError({ parameters: create });
+		expect(keys).toEqual([derivedKey(0, 0)]);
+		expect((error as unknown as { context: IDataObject }).context.paymentOutcome).toBe('not_paid');
+		expect((error as unknown as { context: IDataObject }).context.retryAfter).toBe('1');
+		expect(virtualClock.slept).toEqual([]);
 	});
 
 	it('Dispute Create (no key): a 429 is not repeated', async () => {

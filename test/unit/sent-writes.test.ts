@@ -130,15 +130,38 @@ describe('Retry On Fail never sends a money write again that the document promis
 		expect(seen).toHaveLength(1);
 	});
 
-	it('Accept Quote, whose replay by key the document promises, is sent again with the same key', async () => {
+	it('Accept Quote, whose replay by key the document promises, is sent again with the same key after an unknown outcome', async () => {
+		const quoteId = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
+		const order = { id: 'ord_1', status: 'created', amountRub: 1500, amountUsdt: 16.5 };
+		let lost = true;
+		const seen: IDataObject[] = [];
+		nock(BASE_URL)
+			.persist()
+			.post(`/orders/accept/${quoteId}`)
+			.reply(function () {
+				seen.push({ key: this.req.headers['idempotency-key'] });
+				return lost ? [502, '<html>502 Bad Gateway</html>'] : [200, order];
+			});
+		const parameters = { resource: 'order', operation: 'accept', quoteId };
+		const first = await runNodeError({ parameters });
+		expect(first.message).toMatch(/^OUTCOME_UNKNOWN/);
+		const sentFirst = seen.length;
+		lost = false;
+		const { output } = await runNode({ parameters, sameProcess: true });
+		expect(seen.length).toBe(sentFirst + 1);
+		expect(new Set(seen.map((request) => request.key)).size).toBe(1);
+		expect(output[0].json.id).toBe('ord_1');
+	});
+
+	it('Accept Quote already paid in this process is not sent again by Retry On Fail (r1-money-resend F1)', async () => {
 		const quoteId = '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11';
 		const order = { id: 'ord_1', status: 'created', amountRub: 1500, amountUsdt: 16.5 };
 		const seen = serve(`/orders/accept/${quoteId}`, [[200, order]]);
 		const parameters = { resource: 'order', operation: 'accept', quoteId };
 		await runNode({ parameters });
-		await runNode({ parameters, sameProcess: true });
-		expect(seen).toHaveLength(2);
-		expect(seen[1].key).toBe(seen[0].key);
+		const { output } = await runNode({ parameters, sameProcess: true });
+		expect(seen).toHaveLength(1);
+		expect(output[0].json.id).toBe('ord_1');
 	});
 });
 
@@ -175,6 +198,8 @@ describe('one Idempotency Key names one payment', () => {
 });
 
 describe('Pay QR Code: the key names the payment of the QR code, not the quote made for it', () => {
+	/** The first accept's answer is lost (a gateway's 502) while set. */
+	const lost = { answer: false };
 	const qrCode = 'https://qr.nspk.ru/AS1000ABCDEF?type=02&sum=150000&cur=RUB';
 	function serveQuotes(): IDataObject[] {
 		let quotes = 0;
@@ -195,6 +220,7 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 			.post(/^\/orders\/accept\//)
 			.reply(function (uri) {
 				seen.push({ uri, key: this.req.headers['idempotency-key'] });
+				if (lost.answer) return [502, '<html>502 Bad Gateway</html>'];
 				// A key set by the user is this QR code's payment only when every detail agrees.
 				return [
 					200,
@@ -207,12 +233,15 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 	it('Retry On Fail accepts again the quote it first accepted, under the same key: the same request (issue 49.2)', async () => {
 		const seen = serveQuotes();
 		const parameters = { resource: 'order', operation: 'pay', qrCode };
-		await runNode({ parameters });
+		lost.answer = true;
+		await runNodeError({ parameters });
+		lost.answer = false;
+		const sentFirst = seen.length;
 		const { output, context } = await runNode({ parameters, sameProcess: true });
 		expect(output[0].json.id).toBe('ord_1');
-		expect(seen).toHaveLength(2);
-		expect(seen[1].key).toBe(seen[0].key);
-		expect(seen[1].uri).toBe(seen[0].uri);
+		expect(seen).toHaveLength(sentFirst + 1);
+		expect(new Set(seen.map((request) => request.key)).size).toBe(1);
+		expect(new Set(seen.map((request) => request.uri)).size).toBe(1);
 		// No new quote was prepared for the re-send.
 		expect(context.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
 			`POST ${String(seen[0].uri)}`,

@@ -36,7 +36,8 @@ export function readListFields(
 }
 
 /** Where the README says what a key does for each money operation (panel texts stay short). */
-const KEYS_DOCS = '<a href="https://www.npmjs.com/package/n8n-nodes-company-payments#operations">Keys</a>';
+const KEYS_DOCS =
+	'<a href="https://www.npmjs.com/package/n8n-nodes-company-payments#operations">Keys</a>';
 
 const KEY_RULE = `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. A repeated key gets the stored result.`;
 
@@ -55,7 +56,7 @@ export const idempotencyKeyField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
 	description: `${KEY_SENT} Empty: derived from this execution, node and item (same on Retry On Fail). See ${KEYS_DOCS}.`,
-	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
+	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown. Empty, a Retry of the execution from the Executions list gets a new execution ID, so a new key: a paid or unknown item may be paid again. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
 	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
 	displayOptions: { show: { '@tool': [false] } },
 };

@@ -24,8 +24,15 @@ export interface ListOperation {
 	itemsKey?: string;
 	/** Options of the "Filters" collection; each is sent as the query parameter of its name. */
 	filters?: INodeProperties[];
-	/** Turns each record into its output item (e.g. to add a derived field). */
-	map?: (record: IDataObject) => IDataObject;
+	/**
+	 * Turns each record into its output item (e.g. to add a derived field); it may read the record
+	 * in full where the listing leaves out a field the derived one depends on.
+	 */
+	map?: (
+		record: IDataObject,
+		ctx: IExecuteFunctions,
+		itemIndex: number,
+	) => IDataObject | Promise<IDataObject>;
 	/**
 	 * The status table of the `status` filter: a status with legacy spellings (card `retired` is
 	 * `closed`, deposit `aml_pass` is `aml_passed`) is asked for in each spelling, and the
@@ -186,7 +193,10 @@ export function listOperation(definition: ListOperation): OperationDefinition {
 			// Records the service answered that do not match the filters sent (returnedFilter.ts).
 			for (const message of left) if (message) addHint(this, message, 'warning');
 			hintAboutList(this, records.length, truncated, list.limit, qs);
-			return map ? records.map(map) : records;
+			if (!map) return records;
+			const mapped: IDataObject[] = [];
+			for (const record of records) mapped.push(await map(record, this, itemIndex));
+			return mapped;
 		},
 	};
 }

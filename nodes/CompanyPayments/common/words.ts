@@ -18,7 +18,7 @@ const MONEY_GATE = `Moves money: refused unless the workflow owner allowed this 
  * refuses the reference in this n8n process until lookAgainAt (shared/money/pending.ts), and
  * another n8n process finds the payment only once the service lists it.
  */
-export const MONEY = `${MONEY_GATE} Calling again with it answers with the first outcome instead of paying again, with one window: after an unknown outcome call Resolve Outcome first. This n8n process refuses the reference until lookAgainAt; another n8n process may pay again until the service lists the payment (seconds). A new payment needs a new reference.`;
+export const MONEY = `${MONEY_GATE} Calling again with it answers with the first outcome instead of paying again, with one window: after an unknown outcome call Resolve Outcome first. This n8n process refuses the reference until lookAgainAt; another n8n process may pay again until the service lists the payment (the service does not say how soon). A new payment needs a new reference.`;
 
 /**
  * What holds for Card Recharge (outside money test F1): the document promises no replay by key for
@@ -33,7 +33,7 @@ export const RECHARGE_LIMIT =
 export const RECHARGE_MONEY = `${MONEY_GATE} ${RECHARGE_LIMIT}`;
 /** Said only of operations whose answer shows what was paid (not Accept Quote). */
 export const CONFLICT =
-	'The same reference with other details is refused as a conflict, and nothing is paid.';
+	'The same reference with other details is refused as a conflict, and nothing is paid, once the first payment is known (to this n8n process, or listed by the service); from another n8n process before the service lists it, it may be paid as a new payment.';
 export const SECRET =
 	'Not available to an AI agent (it returns or sets credentials, which must never reach a model): every call is refused. A person does this in n8n or in the service cabinet.';
 

@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { acceptIdempotencyKeyField } from '../common/fields';
 import { requireUuid, segment } from '../common/validation';
-import { SKEW_MARGIN_MS, checkReplayedOrder, moneyWrite, withSentWrite } from '../../shared/money';
-import type { MoneyCall, MoneyContract, OnceFor, Since } from '../../shared/money';
+import { checkReplayedOrder, moneyWrite, readMeasured, withSentWrite } from '../../shared/money';
+import type { MoneyCall, MoneyContract, OnceFor, Settled } from '../../shared/money';
+import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
 import { MONEY } from '../common/words';
 
@@ -13,14 +14,58 @@ import { MONEY } from '../common/words';
  * company returns the stored response"). The Order names no quote and carries no identity of the
  * node's, so an answer can only be checked against details read from the quote (Pay QR Code).
  */
+/** The order statuses in which an accepted order stands as paid or on its way (the document's). */
+const STANDING = ['created', 'in_progress', 'success'];
+
+/**
+ * What an order's current state says of the payment under a reference (tool mode): the accept's
+ * answer may be the order stored for the reference long ago, since failed, expired or disputed
+ * (a dispute resolved by a refund). Only a standing order is handed back as the payment.
+ */
+export function orderStanding(order: IDataObject): Settled {
+	const status = String(order.status);
+	if (STANDING.includes(status)) {
+		return { outcome: 'paid', why: `The order stands: status ${status}.` };
+	}
+	const reason = order.failureReason ? `, failureReason ${String(order.failureReason)}` : '';
+	const words: Record<string, string> = {
+		failed: `The order is now status failed${reason}: it does not stand as a payment (a dispute resolved by a refund ends here too); whether its money came back shows in Company Wallet > Get Balance History.`,
+		expired_no_taker: `The order expired without a taker (status expired_no_taker${reason}): it was not paid out.`,
+		expired_by_system: `The order was expired by the service (status expired_by_system${reason}): it was not paid out.`,
+		disputed: 'The order is under a dispute (status disputed): it may be reversed.',
+	};
+	return {
+		outcome: 'unknown',
+		why: words[status] ?? `The order is in status "${status}", which the document does not list.`,
+	};
+}
+
 export const ACCEPT_WRITE = {
+	current: {
+		read: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) =>
+			readMeasured(ctx, itemIndex, `${ENDPOINTS.orders}/${segment(String(record.id))}`),
+		state: orderStanding,
+	},
 	what: 'the quote may have been accepted and the order paid',
 	lookUp:
 		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key (Retry On Fail keeps it; a re-run of Pay QR Code keeps it only when the key is set from your input)',
 	replayByKey: true,
 } as const;
 
-const money: MoneyContract = { ...ACCEPT_WRITE, key: 'once', details: [] };
+/**
+ * The quote a first accept used is spent: a re-send of it (Retry On Fail after a lost answer, a
+ * re-run under the Idempotency Key the user set) answered QUOTE_NOT_FOUND or QUOTE_EXPIRED by a
+ * service that kept no replay may be this item's own payment, so it is unknown, never not paid
+ * (r1-money-resend F1). A first send's QUOTE_EXPIRED stays not paid.
+ */
+export const SPENT_QUOTE = ['QUOTE_NOT_FOUND', 'QUOTE_EXPIRED'] as const;
+
+const money: MoneyContract = {
+	...ACCEPT_WRITE,
+	key: 'once',
+	details: [],
+	resentRefusals: SPENT_QUOTE,
+};
 
 /** POST /orders/accept/{id}: reserves the funds and returns the Order. */
 export async function acceptQuote(
@@ -33,8 +78,6 @@ export async function acceptQuote(
 		once?: OnceFor;
 		explain?: Record<string, string>;
 		pays?: string;
-		/** When this call's quote was prepared; the order must not be older (replay.ts). */
-		since: Since;
 		/** The quote prepared for this call, where the contract's details read it. */
 		quote?: IDataObject;
 		/** What the first send asked for, kept with the key (Pay QR Code: the quote and its time). */
@@ -56,16 +99,12 @@ export async function acceptQuote(
 	// A key set by the user or a reference may name an earlier payment the service replays; one
 	// this process sent before for this same payment (Retry On Fail) replays this payment's own.
 	if (history.sentBefore) return order;
-	// This machine's time moved onto the service's clock by the skew the answer measured.
-	const since: Since =
-		how.since.clock === 'local' ? { ...how.since, skewMs: history.skewMs ?? null } : how.since;
 	try {
 		checkReplayedOrder(
 			ctx,
 			contract,
 			itemIndex,
 			how.quote ? { ...order, quote: how.quote } : order,
-			since,
 		);
 	} catch (error) {
 		throw withSentWrite(call, error);
@@ -82,7 +121,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order (the order does not name its quote): an order older than this quote (past the clock skew measured from the service's Date header and a ${SKEW_MARGIN_MS / 1000}-second margin) is reported as PAYMENT_REFERENCE_CONFLICT and this quote is not paid, but within that margin it cannot be told apart, so give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order, and the order does not name its quote, so it cannot be told apart from this quote's: give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',
@@ -105,10 +144,7 @@ export const accept: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const quoteId = requireUuid(this, itemIndex, 'quoteId', 'Quote ID');
 		// A quote can be accepted once: the derived key follows the quote, not the execution.
-		// The quote was prepared before this call: an order older than the call cannot be its.
-		const since: Since = { at: Date.now(), clock: 'local' };
 		return await acceptQuote(this, itemIndex, quoteId, money, {
-			since,
 			once: { action: 'accept', id: quoteId },
 		});
 	},

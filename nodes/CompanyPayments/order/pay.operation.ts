@@ -5,8 +5,8 @@ import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
 import { isObject } from '../../shared/contract/guards';
-import { firstSend, moneyKey, quotePreparedAt } from '../../shared/money';
-import type { MoneyContract, Since } from '../../shared/money';
+import { firstSend, moneyKey, refusedAfterEarlierSend } from '../../shared/money';
+import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
@@ -49,6 +49,22 @@ const money: MoneyContract = {
  */
 const RESENT: MoneyContract = { ...money, ownRefusals: ['QUOTE_NOT_FOUND', 'QUOTE_EXPIRED'] };
 
+/**
+ * Refusals of the prepare that this item's own earlier payment causes (r1-money-resend F6): a traffic
+ * fine its first attempt paid is refused FINE_ALREADY_PAID. Unknown when the item may have been
+ * sent before (write.ts refusedAfterEarlierSend), never not paid.
+ */
+export const PAID_BEFORE = ['FINE_ALREADY_PAID'] as const;
+
+/** The accept a Pay QR Code sends, as send-once knows it (by what it pays, not its quote). */
+const ACCEPTS = { method: 'POST', path: '/orders/accept' } as const;
+
+function serviceCode(error: unknown): string | undefined {
+	const info = (error as { context?: { serviceError?: { errorCode?: unknown } } }).context
+		?.serviceError;
+	return typeof info?.errorCode === 'string' ? info.errorCode : undefined;
+}
+
 export const pay: OperationDefinition = {
 	value: 'pay',
 	name: 'Pay QR Code',
@@ -57,7 +73,7 @@ export const pay: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} From another n8n process, an order older than this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (the order does not show its QR code, so a repeat cannot be told from another QR code): nothing new was paid. Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} A reference already used answers with its stored order: one whose amount or merchant differ from this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (nothing new was paid); one that matches is this payment (the order does not show its QR code, so another QR code of the same amount and merchant cannot be told apart). Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/prepare` then `POST /orders/accept/{id}`',
@@ -75,21 +91,27 @@ export const pay: OperationDefinition = {
 		// A re-send is the same request (issue 49.2): Retry On Fail in this process accepts again
 		// the quote the first send accepted, never a new quote under the old key.
 		const first = await firstSend(this, itemIndex, key);
-		if (first && isObject(first.quote) && isObject(first.since)) {
+		if (first && isObject(first.quote)) {
 			const quote = first.quote;
 			const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 			if (idField) {
 				const order = await acceptQuote(this, itemIndex, quote[idField] as string, RESENT, {
 					key,
-					since: first.since as unknown as Since,
 					quote,
 					pays: `the QR code ${qrCode}`,
 				});
 				return { ...order, quote };
 			}
 		}
-		const asked = Date.now();
-		const quote = (await prepareQuote(this, itemIndex, qrCode)) as IDataObject;
+		const pays = `the QR code ${qrCode}`;
+		// A refusal its own earlier payment causes (a fine paid by its first attempt) is unknown
+		// when this item may have been sent before (r1-money-resend F6).
+		const quote = (await prepareQuote(this, itemIndex, qrCode).catch(async (error: Error) => {
+			const code = serviceCode(error);
+			if (code === undefined || !(PAID_BEFORE as readonly string[]).includes(code)) throw error;
+			const call = { contract: money, itemIndex, key, pays, request: ACCEPTS };
+			throw (await refusedAfterEarlierSend(this, call, code)) ?? error;
+		})) as IDataObject;
 		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 		if (!idField) {
 			throw new NodeApiError(this.getNode(), quote as JsonObject, {
@@ -99,14 +121,12 @@ export const pay: OperationDefinition = {
 			});
 		}
 		// The key names the payment of this QR code, not the quote prepared for it just now.
-		const since = quotePreparedAt(quote, asked);
 		const order = await acceptQuote(this, itemIndex, quote[idField] as string, money, {
 			key,
-			since,
-			first: { quote, since: { ...since } },
+			first: { quote },
 			quote,
 			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
-			pays: `the QR code ${qrCode}`,
+			pays,
 		});
 		return { ...order, quote };
 	},

@@ -16,6 +16,9 @@ const money: MoneyContract = {
 	lookUp:
 		'Payout > Get: status fail with failReason cancelled_by_merchant means it was cancelled; cancelling again is harmless (PAYOUT_NOT_CANCELABLE)',
 	replayByKey: false,
+	// A payout its own earlier cancel cancelled can no longer be cancelled (r1-money-resend F8): unknown
+	// when this item may have been sent before, and Resolve Outcome reads the payout's state.
+	resentRefusals: ['PAYOUT_NOT_CANCELABLE'],
 	key: 'perItem',
 	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
 	async read(ctx, itemIndex, record) {
@@ -98,7 +101,7 @@ export const cancel: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts/{id}/cancel`',
 		notes:
-			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says an executor already took the payout. Sends `Idempotency-Key` (assumption).',
+			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. Sends `Idempotency-Key` (assumption).',
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -110,7 +113,7 @@ export const cancel: OperationDefinition = {
 				method: 'POST',
 				path: `/payouts/${segment(payoutId)}/cancel`,
 				explain: {
-					PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" was already taken by an executor and cannot be cancelled (cancel works only while its status is waiting_trader). Check its current status with Payout > Get: if it is already fail with failReason cancelled_by_merchant, an earlier attempt cancelled it`,
+					PAYOUT_NOT_CANCELABLE: `Payout "${payoutId}" is no longer waiting_trader, so it cannot be cancelled now: an executor may have taken it, or it already ended (an earlier cancel, this item's own among them, may have cancelled it). Check its current status with Payout > Get: fail with failReason cancelled_by_merchant means it was cancelled`,
 				},
 			},
 		};

@@ -113,7 +113,7 @@ function payoutCreated(record: IDataObject): Settled {
 			refunded: fundsReturned(record),
 			why: fundsReturned(record)
 				? `The payout was created and failed (${reason}), and its money came back (refundedAt). The document lets a refunded payout return to success and be charged again (payout.recharged), so whether it ends paid is not known.`
-				: `The payout was created and failed (${reason}), but refundedAt is not set: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
+				: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
 		};
 	}
 	return {
@@ -133,6 +133,11 @@ const money: MoneyContract = {
 	lookUp:
 		'Payout > Get Many with the External ID you gave this payout (set one on every payout so it can be found), or Company Wallet > Get Balance History',
 	replayByKey: false,
+	// Refusals its own earlier payout causes (r1-money-resend F7): a payout to the same requisite a moment
+	// ago, the active payouts it adds to. Unknown when this item may have been sent before (this
+	// process sent it, or an Idempotency Key / External ID a re-run carries). INSUFFICIENT_BALANCE
+	// stays a refusal (docs/assumptions.md, "A refusal after an earlier attempt").
+	resentRefusals: ['PAYOUT_REQUISITE_COOLDOWN', 'PAYOUT_ACTIVE_LIMIT'],
 	key: 'perItem',
 	identity: {
 		field: 'externalId',
@@ -182,6 +187,9 @@ const money: MoneyContract = {
 		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
 		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
 	},
+	// Whether it was made and whether its money came back (r1-money-tool F2).
+	stateFields: (record) =>
+		record.status === undefined || record.status === 'fail' ? ['status', 'refundedAt'] : ['status'],
 	resolve: {
 		find: 'identity',
 		state: payoutCreated,

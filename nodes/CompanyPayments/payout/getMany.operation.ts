@@ -1,8 +1,29 @@
 import { ASSUMED_ENDPOINTS, LIST_ITEMS_KEYS } from '../../shared/contract/assumptions';
 import { statusOptions } from '../../shared/contract/statuses';
 import { listOperation } from '../common/listOperation';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { readMeasured } from '../../shared/money';
+import { segment } from '../common/validation';
 import { PAYOUT_SIMPLE_FIELDS } from './fields';
 import { withFundsReturned } from './fundsReturned';
+
+/**
+ * fundsReturned as the payout shows it: a failed payout listed without `refundedAt` (the listing's
+ * fields are not shown in the document) is read by its ID first, so a refunded payout is never
+ * said to have kept its money because its listing left the field out (r1-money-tool F2).
+ */
+async function withFundsShown(
+	record: IDataObject,
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const unshown = record.status === 'fail' && !('refundedAt' in record) && 'id' in record;
+	if (!unshown) return withFundsReturned(record);
+	const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
+	return withFundsReturned({ ...record, ...(await readMeasured(ctx, itemIndex, path)) });
+}
 
 export const getMany = listOperation({
 	action: 'Get many payouts',
@@ -14,11 +35,12 @@ export const getMany = listOperation({
 	},
 	docs: {
 		endpoint: '`GET /payouts` (assumed)',
-		notes: 'Return All / Limit, filters Status and External ID.',
+		notes:
+			'Return All / Limit, filters Status and External ID. A failed payout listed without `refundedAt` is read by its ID (`GET /payouts/{id}`) before `fundsReturned` is said.',
 	},
 	path: ASSUMED_ENDPOINTS.payoutList.path,
 	itemsKey: LIST_ITEMS_KEYS.payouts,
-	map: withFundsReturned,
+	map: withFundsShown,
 	statusList: 'payout',
 	filters: [
 		{

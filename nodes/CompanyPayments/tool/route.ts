@@ -110,7 +110,52 @@ async function moneyAnswer(
 	if (diff.length > 0) {
 		return { failed: true, json: conflictError(reference, records[0], diff, 'sent') };
 	}
-	return { failed: false, records };
+	return await currentAnswer(ctx, contract, itemIndex, reference, records);
+}
+
+/**
+ * The answer as the record stands now (r1-money-tool F4): where the write's answer may be the one
+ * the service stored for the reference long ago (Accept Quote, Pay QR Code), the record is read
+ * again by its ID; one that no longer stands (failed, expired, disputed) is said as such, never
+ * handed back as the payment made. A read that fails leaves the answer as it came, and says so.
+ */
+async function currentAnswer(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	reference: string,
+	records: IDataObject[],
+): Promise<ToolAnswer> {
+	const [answer] = records;
+	if (!contract.current || !answer || answer.id === undefined || answer.id === null) {
+		return { failed: false, records };
+	}
+	let now: IDataObject;
+	try {
+		now = { ...answer, ...(await contract.current.read(ctx, itemIndex, answer)) };
+	} catch (error) {
+		const note = `Its current state could not be read again (${(error as Error).message}): the status shown is the one the service answered with, which may be the answer stored for this reference earlier.`;
+		return { failed: false, records: [{ ...answer, note }, ...records.slice(1)] };
+	}
+	const settled = contract.current.state(now);
+	if (settled.outcome === 'paid') return { failed: false, records: [now, ...records.slice(1)] };
+	const id = typeof now.id === 'string' ? now.id : null;
+	return {
+		failed: true,
+		json: {
+			error: {
+				message: `The payment under payment reference "${reference}" (${String(id)}) does not stand: ${settled.why} The service answered this call with it (it answers a repeated reference with the payment stored for it), so this call may not have paid anything new.`,
+				errorCode: 'PAYMENT_REFERENCE_NOT_STANDING',
+				paymentReference: reference,
+				paymentOutcome: 'unknown',
+				paid: 'unknown',
+				status: now.status ?? null,
+				failureReason: now.failureReason ?? null,
+				existingPaymentId: id,
+				whatToDo: `Tell the user its state. A new payment needs a new reference (e.g. "${reference}-2"), only once the user confirms: the same reference always answers with this one.`,
+			},
+		},
+	};
 }
 
 /**

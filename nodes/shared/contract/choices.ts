@@ -151,7 +151,7 @@ export const OPEN_CHOICES = {
 	},
 	rateLimit: {
 		question: 'Rate limits and Retry-After',
-		node: 'RETRY_STATUSES, RETRY_BACKOFF and the credential’s longest wait (retry.ts)',
+		node: 'Reads and Accept Quote / Pay QR Code repeated (RETRY_STATUSES, RETRY_BACKOFF, the credential’s longest wait: retry.ts); any other money write never: the service’s own 429 is not_paid with retryAfter (money/write.ts)',
 	},
 	proxy502: {
 		question: 'A proxy’s 502 before or after the service acted',
@@ -196,6 +196,10 @@ export const OPEN_CHOICES = {
 	earlierAge: {
 		question: 'How close before a write an earlier record under the same External ID can be',
 		node: 'Bound by the measured skew and SKEW_MARGIN_MS only; unmeasured is unknown (money/binding.ts)',
+	},
+	requisiteCooldown: {
+		question: 'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
+		node: 'After this item may have been sent before (this process, a key or External ID a re-run carries): unknown, never not_paid: resentRefusals (money/write.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

@@ -27,6 +27,14 @@ export interface MoneyWrite {
 	 * (Card Request: CARD_EXTERNAL_ID_TAKEN for its own External ID): unknown, never not paid.
 	 */
 	ownRefusals?: readonly string[];
+	/**
+	 * Refusals this item's own earlier attempt may cause, read as its own only when the item may
+	 * have been sent before (r1-money-resend): this process already sent the same request (under any key),
+	 * or the user set the Idempotency Key or the External ID, which a re-run of the execution
+	 * carries. Payout Create: PAYOUT_REQUISITE_COOLDOWN after its own payout to the same card. Then
+	 * unknown with its sent write, never not paid; a first send's refusal stays a refusal.
+	 */
+	resentRefusals?: readonly string[];
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */
@@ -70,6 +78,23 @@ export interface MoneyContract extends MoneyWrite {
 	 * detail: a detail still not shown is no evidence (evidence.ts).
 	 */
 	read?: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
+	/**
+	 * The fields a record's state is decided by (a payout: `status`, and `refundedAt` when it
+	 * failed): a record found in a listing that does not show one of them is read in full (`read`)
+	 * before its state is decided, since a field left out of a listing is not a field that is not
+	 * set (r1-money-tool F2).
+	 */
+	stateFields?: (record: IDataObject) => readonly string[];
+	/**
+	 * As a tool, a write whose answer may be the stored answer of an earlier call (Accept Quote,
+	 * Pay QR Code replay the order stored for the reference): how the record's current state is
+	 * read by its ID, and what it proves, so that an order since failed or disputed is not handed
+	 * to the model as standing (r1-money-tool F4).
+	 */
+	current?: {
+		read: (ctx: IExecuteFunctions, itemIndex: number, record: IDataObject) => Promise<IDataObject>;
+		state: (record: IDataObject) => Settled;
+	};
 	/**
 	 * How Resolve Outcome finds the record this write made or acted on, from what an unknown item
 	 * carries (its sent write), and what that record's state proves (resolve.ts). Without it the

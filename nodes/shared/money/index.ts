@@ -42,8 +42,7 @@ export {
 	outcomeUnknownError,
 	withOutcome,
 } from './outcome';
-export { checkReplayedOrder, earlierPaymentFields, quotePreparedAt } from './replay';
-export type { Since } from './replay';
+export { checkReplayedOrder, earlierPaymentFields } from './replay';
 export {
 	checkDetails,
 	conflictError,
@@ -52,7 +51,13 @@ export {
 	unprovenError,
 } from './reference';
 export type { Found } from './reference';
-export { firstSend, forgetAllSentWrites, moneyWrite, withSentWrite } from './write';
+export {
+	firstSend,
+	forgetAllSentWrites,
+	moneyWrite,
+	refusedAfterEarlierSend,
+	withSentWrite,
+} from './write';
 export type { MoneyCall } from './write';
 export { LOOK_AGAIN_MINUTES, bindingProblem, readSentWrite, resolveSentWrite } from './resolve';
 export {

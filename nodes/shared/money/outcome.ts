@@ -140,6 +140,10 @@ export function outcomeFields(error: unknown): IDataObject {
 	}
 	const outcome = (error as { context: IDataObject }).context.paymentOutcome;
 	if (outcome !== 'paid' && outcome !== 'not_paid' && outcome !== 'unknown') return {};
+	const retryAfter = (error as { context: IDataObject }).context.retryAfter;
+	if (outcome === 'not_paid' && typeof retryAfter === 'string') {
+		return { paymentOutcome: outcome, retryAfter };
+	}
 	if (outcome !== 'unknown') return { paymentOutcome: outcome };
 	// What Resolve Outcome needs to find the payment again (write.ts attaches it).
 	const sent = (error as { context: IDataObject }).context.sentWrite;
@@ -201,6 +205,13 @@ export function outcomeUnknownError(
 	return markOutcome(error, 'unknown');
 }
 
+function headerOf(headers: IDataObject, name: string): string | undefined {
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
 /** The machine that has seen every attempt of a report. */
 function machineOf(report: Report): OutcomeMachine {
 	const machine = new OutcomeMachine();
@@ -242,7 +253,15 @@ export function failedWrite(
 		});
 	}
 	if (machine.outcome !== 'unknown' || last === undefined) {
-		return error instanceof NodeApiError ? markOutcome(error, 'not_paid') : error;
+		if (!(error instanceof NodeApiError)) return error;
+		// The service's own 429 (r1-money-resend F2): refused, and never sent again by the node; when it
+		// may be tried again is in the output.
+		const wait =
+			last && 'status' in last && last.status === 429
+				? headerOf(last.headers, 'retry-after')
+				: undefined;
+		if (wait !== undefined) error.context.retryAfter = wait;
+		return markOutcome(error, 'not_paid');
 	}
 	const where = shown(report);
 	const facts = (reason: string, lines: string[], info?: ServiceErrorInfo) =>

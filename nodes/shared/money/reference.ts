@@ -51,6 +51,9 @@ export type Found =
  */
 export const MAX_IDENTITY_READS = 5;
 
+/** Records recordsCarrying already read in full (GET by ID): not read again for their state. */
+const readInFull = new WeakSet<IDataObject>();
+
 /**
  * The records of a listing that carry `wanted` as their identity (canonical), the listing read
  * record by record where it does not show the identity (at most MAX_IDENTITY_READS of them, GET by
@@ -86,6 +89,7 @@ export async function recordsCarrying(
 			continue;
 		}
 		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+		readInFull.add(full);
 		if (carries(full)) carrying.push(full);
 		else if (identity.answered(full) === undefined) identityUnshown ??= full;
 	}
@@ -126,7 +130,10 @@ export async function lookUpPayment(
 		} else if (reading.notShown.length > 0) {
 			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: reading.notShown };
 		} else {
-			return { kind: 'this', record };
+			return {
+				kind: 'this',
+				record: await withStateShown(ctx, contract, itemIndex, record, listed),
+			};
 		}
 	}
 	if (first.kind === 'none' && identityUnshown) {
@@ -138,6 +145,24 @@ export async function lookUpPayment(
 		};
 	}
 	return first;
+}
+
+/**
+ * The record with every field its state is decided by (the contract's `stateFields`): a record as
+ * a listing shows it, without one of them, is read in full by its ID first (a refunded payout
+ * listed without `refundedAt` is not "not refunded"). A record already read is kept as it is.
+ */
+async function withStateShown(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	record: IDataObject,
+	listed: IDataObject,
+): Promise<IDataObject> {
+	const unshown = (contract.stateFields?.(record) ?? []).some((field) => !(field in record));
+	if (!unshown || record !== listed || readInFull.has(record) || !contract.read) return record;
+	if (record.id === undefined || record.id === null) return record;
+	return { ...record, ...(await contract.read(ctx, itemIndex, record)) };
 }
 
 /**

@@ -7,9 +7,9 @@
 /** What each of the node's own money codes means. */
 export const MONEY_EXPLANATIONS: Record<string, string> = {
 	IDEMPOTENCY_KEY_REUSED:
-		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid". Or (Accept Quote, Pay QR Code) the service answered with an earlier order stored under the key, created before this quote was prepared by more than the measured clock skew and its margin (the error names it): this quote was not accepted and not paid by this call',
+		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid"',
 	OUTCOME_UNKNOWN:
-		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx), or the service refused it for a key or External ID its own earlier attempt may have used. The failed item carries paymentOutcome "unknown" and a sealed sentWrite for Resolve Outcome',
+		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx), or the service refused it for a reason its own earlier attempt may have caused (a key or External ID used, a spent quote, FINE_ALREADY_PAID, PAYOUT_REQUISITE_COOLDOWN, PAYOUT_NOT_CANCELABLE after this item may have been sent before). The failed item carries paymentOutcome "unknown" and a sealed sentWrite for Resolve Outcome',
 };
 
 /** What a user does about each of them. */

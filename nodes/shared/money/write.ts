@@ -12,6 +12,7 @@ import { forgetProofs } from './proofs';
 import type { MoneyContract } from './contract';
 import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
+import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
 import { MONEY_ACTIONS } from './words';
 import {
@@ -69,6 +70,12 @@ export const MAX_KEPT = 10_000;
 const sent = new Map<string, SentState>();
 
 /**
+ * Keys whose earlier send Resolve Outcome proved not paid (releaseNotPaid): a refusal of the next
+ * send is not caused by that earlier one, so it is read as the refusal it is (r1-money-resend).
+ */
+const released = new Set<string>();
+
+/**
  * What names the company of an entry (the service keeps its keys per company, not per path, so
  * two credentials of one Base URL, two companies, may each use a key once): the SHA-256 of what
  * the credential authenticates with, never the credential itself.
@@ -110,6 +117,8 @@ export function releaseNotPaid(seal: unknown): void {
 	for (const [id, entry] of sent) {
 		if (entry.state === 'unknown' && entry.seal !== undefined && entry.seal === seal) {
 			sent.delete(id);
+			released.add(id);
+			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
 		}
 	}
 }
@@ -117,6 +126,7 @@ export function releaseNotPaid(seal: unknown): void {
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
+	released.clear();
 	forgetSkews();
 	forgetPending();
 	forgetProofs();
@@ -133,6 +143,70 @@ export async function firstSend(
 ): Promise<IDataObject | undefined> {
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
 	return sent.get(`${baseUrl} ${companyOf(account)} ${key}`)?.first;
+}
+
+/** An entry this process sent for the same request and company under another key, if any. */
+function sameRequest(id: string, asked: string): SentState | undefined {
+	const company = id.slice(0, id.lastIndexOf(' ') + 1);
+	for (const [other, entry] of sent) {
+		if (other.startsWith(company) && entry.request === asked && entry.state !== 'sending') {
+			return entry;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Whether this item may have been sent before (r1-money-resend): this process sent the same request
+ * (`earlier`: under this key, or another one, a re-run of the execution), or the payment is named
+ * by something a re-run carries: an Idempotency Key the user set (or a tool's payment reference),
+ * or the External ID the write carries.
+ */
+function mayHaveBeenSent(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	contract: MoneyContract,
+	body: IDataObject | undefined,
+	earlier: SentState | undefined,
+): boolean {
+	if (earlier !== undefined || keyNamesPayment(ctx, itemIndex)) return true;
+	const carried = contract.identity ? body?.[contract.identity.field] : undefined;
+	return typeof carried === 'string' && carried !== '';
+}
+
+/**
+ * The error of a refusal that came before the money write was sent (Pay QR Code's prepare
+ * refused FINE_ALREADY_PAID) when this item may have been sent before and its own earlier
+ * attempt may have caused it: unknown, with the sent write of that earlier attempt where this
+ * process kept it (its first quote). Undefined when this item was never sent as far as is known.
+ */
+export async function refusedAfterEarlierSend(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	code: string,
+): Promise<unknown> {
+	const { contract, itemIndex } = call;
+	const key = call.key ?? moneyKey(ctx, itemIndex, contract, call.once);
+	const { baseUrl, account, where } = await runAccount(ctx, itemIndex);
+	const id = `${baseUrl} ${companyOf(account)} ${key}`;
+	const { method, path, body } = call.request;
+	const asked = sentRequest(method, call.pays ?? path, body);
+	const earlier = recallSentWrite(id) ?? sameRequest(id, asked);
+	if (!mayHaveBeenSent(ctx, itemIndex, contract, body, earlier)) return undefined;
+	if (earlier?.first && !call.first) call.first = earlier.first;
+	const request: ApiRequest = { ...call.request, itemIndex };
+	const bound = { baseUrl, account, sentAt: earlier?.sentAt ?? new Date().toISOString() };
+	call.sent = sealedSentWrite(ctx, call, request, bound, knownSkew(baseUrl));
+	const reason = `the service refused it with ${code}, which this item's own earlier attempt (Retry On Fail, a re-run of the execution${earlier ? ', which this n8n process sent' : ' under the same Idempotency Key or External ID'}) may have caused by being carried out`;
+	return withSentWrite(
+		call,
+		outcomeUnknownError(ctx.getNode(), contract, {
+			reason,
+			lines: [`Service errorCode: ${code}`, `Idempotency-Key: ${key}`],
+			where,
+			itemIndex,
+		}),
+	);
 }
 
 /** One money write, as its operation hands it over. */
@@ -180,9 +254,10 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		...call.request,
 		headers: { ...call.request.headers, 'Idempotency-Key': key },
 		itemIndex,
-		// The document promises replay by key (Accept Quote): sent again on a gateway's answer too;
-		// else only after a 429 that proves the service refused it before it acted.
-		repeat: contract.replayByKey ? 'replayed' : 'refused',
+		// The document promises replay by key (Accept Quote): sent again on a gateway's answer too.
+		// Any other write is never sent again by the node (r1-money-resend F2), not even after a 429: the
+		// document does not show that a 429 comes before the service acts.
+		...(contract.replayByKey ? { repeat: 'replayed' as const } : {}),
 	};
 	const { method, path, body } = call.request;
 	const asked = sentRequest(method, call.pays ?? path, body);
@@ -207,7 +282,17 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		);
 	}
 	if (call.history) call.history.sentBefore = earlier !== undefined;
-	if (!contract.replayByKey && earlier?.state === 'paid') return earlier.answer;
+	// A key this process saw paid is never sent again, even where the document promises replay by
+	// key (r1-money-resend F1): Retry On Fail gets this item's answer back, and a service that kept no
+	// replay cannot answer a spent quote with QUOTE_NOT_FOUND as if nothing was paid.
+	if (earlier?.state === 'paid') return earlier.answer;
+	const resent =
+		!released.has(id) &&
+		mayHaveBeenSent(ctx, itemIndex, contract, request.body, earlier ?? sameRequest(id, asked));
+	const judged: MoneyContract =
+		resent && contract.resentRefusals
+			? { ...contract, ownRefusals: [...(contract.ownRefusals ?? []), ...contract.resentRefusals] }
+			: contract;
 	// A re-send names the first send's time: a record its first send made is this write's.
 	const sentAt = earlier?.sentAt ?? new Date().toISOString();
 	const bound = { baseUrl, account, sentAt };
@@ -225,7 +310,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		);
 	}
 	const report: Report = { attempts: [] };
-	const sending = sendOnce(ctx, contract, request, report).finally(() => {
+	const sending = sendOnce(ctx, judged, request, report).finally(() => {
 		// The skew this write's own answer shows (a gateway's page carries a Date too).
 		const skew = observeReport(baseUrl, report) ?? knownSkew(baseUrl);
 		if (call.history) call.history.skewMs = skew;
@@ -235,10 +320,14 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const kept = { request: asked, sentAt, ...(first ? { first } : {}) };
 	// Registered first, so the store is up to date before anyone sees the answer or error.
 	const settled = sending.then(
-		(answer) => rememberSentWrite(id, { ...kept, state: 'paid', answer }),
+		(answer) => {
+			released.delete(id);
+			rememberSentWrite(id, { ...kept, state: 'paid', answer });
+		},
 		(error: unknown) => {
-			if (outcomeFields(error).paymentOutcome === 'not_paid') forgetSentWrite(id);
-			else rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal });
+			if (outcomeFields(error).paymentOutcome === 'not_paid') return forgetSentWrite(id);
+			released.delete(id);
+			rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal });
 		},
 	);
 	rememberSentWrite(id, { ...kept, state: 'sending', settled });
