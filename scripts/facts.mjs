@@ -38,6 +38,7 @@ const MODULES = {
 	deliveries: 'nodes/CompanyPaymentsTrigger/deliveries.js',
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
+	pollState: 'nodes/CompanyPaymentsPollTrigger/state.js',
 	evidence: 'nodes/shared/money/evidence.js',
 	reference: 'nodes/shared/money/reference.js',
 	replay: 'nodes/shared/money/replay.js',
@@ -89,6 +90,7 @@ export const FACTS = {
 		text: (steps) => steps.map(count).join(', '),
 	},
 	PAGE_OVERLAP: { from: [['assumptions', 'PAGE_OVERLAP']], text: count },
+	ABSENT_POLLS_REMEMBERED: { from: [['pollState', 'ABSENT_POLLS_REMEMBERED']], text: count },
 	PAGE_CONCURRENCY: { from: [['assumptions', 'PAGE_CONCURRENCY']], text: count },
 	/** How many times fewer requests PAGE_SIZE costs than pages of 100. */
 	'PAGE_SIZE/100': {

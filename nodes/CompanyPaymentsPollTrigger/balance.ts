@@ -6,11 +6,16 @@ import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import type { Change, PollOnlyEvent } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
+import { compareDecimal, decimalText } from '../shared/decimal';
 
 export const BALANCE_BELOW_THRESHOLD: PollOnlyEvent = 'balance.below_threshold';
 
 export interface BalanceReading {
-	usdtBalance: number;
+	/**
+	 * `usdtBalance` as the answer holds it, the action node's Get Balance form: a number a double
+	 * gives back exactly, else the text as written (shared/transport/json.ts), never rounded.
+	 */
+	usdtBalance: number | string;
 	frozenBalance: unknown;
 	below: boolean;
 }
@@ -28,12 +33,15 @@ function unwrap(body: unknown): IDataObject {
 	return object;
 }
 
-/** Reads GET /wallets/balance and compares `usdtBalance` (a number or a decimal string) with the threshold. */
+/**
+ * Reads GET /wallets/balance and compares `usdtBalance` (a number or a decimal text) with the
+ * threshold on their written digits (shared/decimal.ts): `99.99999999999999999` is below 100.
+ */
 export async function readBalance(ctx: ApiContext, threshold: number): Promise<BalanceReading> {
 	const body = unwrap(await apiRequest.call(ctx, { method: 'GET', path: ENDPOINTS.walletBalance }));
 	const raw = body.usdtBalance;
-	const usdtBalance = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof usdtBalance !== 'number' || !Number.isFinite(usdtBalance)) {
+	const text = decimalText(raw);
+	if (text === null || (typeof raw !== 'number' && typeof raw !== 'string')) {
 		throw new NodeApiError(
 			ctx.getNode(),
 			{ body: JSON.stringify(body).slice(0, 300) },
@@ -43,7 +51,11 @@ export async function readBalance(ctx: ApiContext, threshold: number): Promise<B
 			},
 		);
 	}
-	return { usdtBalance, frozenBalance: body.frozenBalance ?? null, below: usdtBalance < threshold };
+	return {
+		usdtBalance: raw,
+		frozenBalance: body.frozenBalance ?? null,
+		below: compareDecimal(text, String(threshold)) < 0,
+	};
 }
 
 /**

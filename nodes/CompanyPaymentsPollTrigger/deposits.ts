@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	changeKey,
 	COMPANY_SCOPE,
+	depositParts,
 	normaliseDepositStatus,
 	userWalletScope,
 } from '../shared/changeKey';
@@ -42,7 +43,7 @@ function depositList(
 		status: normalised,
 		// Legacy values are stored normalised, so aml_pass → aml_passed is no change.
 		state: normalised,
-		changes(record) {
+		changes(record, _previous, _polledAt, visit) {
 			const id = recordText(record.id) as string;
 			const status = normalised(record) as string;
 			const externalId = walletType === 'user' ? recordText(record.externalId) : null;
@@ -53,7 +54,7 @@ function depositList(
 			return [
 				{
 					event: DEPOSIT_EVENTS[status] ?? DEPOSIT_STATUS_CHANGED,
-					changeKey: changeKey('deposit', scope, [id, status]),
+					changeKey: changeKey('deposit', scope, depositParts(id, status, record, visit?.unmoved)),
 					fields: {
 						depositId: id,
 						txHash: field(record, 'txHash'),

@@ -13,7 +13,7 @@ export const orders: WatchedList = {
 	query: () => ({}),
 	status: (record) => recordText(record.status),
 	state: (record) => recordText(record.status),
-	changes(record, _previous, polledAt) {
+	changes(record, _previous, polledAt, visit) {
 		const id = recordText(record.id) as string;
 		const status = recordText(record.status) as string;
 		return [
@@ -22,7 +22,7 @@ export const orders: WatchedList = {
 				changeKey: changeKey(
 					'order',
 					COMPANY_SCOPE,
-					orderParts(id, status, record, pollSeen(polledAt)),
+					orderParts(id, status, record, pollSeen(polledAt), visit?.unmoved),
 				),
 				fields: {
 					orderId: id,

@@ -9,7 +9,7 @@ import {
 	rechargeParts,
 } from '../shared/changeKey';
 import { payoutFundsReturned } from '../shared/payoutFunds';
-import type { Change, WatchedList } from './types';
+import type { Change, Visit, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
@@ -57,6 +57,19 @@ function webhookFields(record: IDataObject): IDataObject {
 	};
 }
 
+/**
+ * Whether a payout now in success was refunded and charged again since the last poll: the
+ * repeated charge the webhook announces as payout.recharged, invisible in status alone. Seen
+ * either as a refund the last poll saw (`+refunded`), or, when refund and recharge both fell
+ * between two polls, as a `refundedAt` set or moved since (outside read 2, finding 2; a service
+ * that clears `refundedAt` on a recharge shows nothing of it but `updatedAt`, emitted as a new
+ * visit to success).
+ */
+function recharged(record: IDataObject, previous: string, visit: Visit | undefined): boolean {
+	if (previous.endsWith('+refunded')) return true;
+	return visit?.moved.has('refundedAt') === true && recordText(record.refundedAt) !== null;
+}
+
 export const payouts: WatchedList = {
 	kind: 'payouts',
 	statusList: 'payout',
@@ -69,34 +82,33 @@ export const payouts: WatchedList = {
 		const status = recordText(record.status);
 		return status === null ? null : payoutState(status, payoutRefunded(record));
 	},
-	changes(record, previous, polledAt) {
+	changes(record, previous, polledAt, visit) {
 		const id = recordText(record.id) as string;
 		const status = recordText(record.status) as string;
 		const refunded = payoutRefunded(record);
 		const seen = pollSeen(polledAt);
 		const fields = webhookFields(record);
+		const unmoved = visit?.unmoved;
 		const out: Change[] = [
 			{
 				event: 'payout.status_changed',
 				changeKey: changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, refunded, record, seen, previous === undefined),
+					payoutParts(id, status, refunded, record, seen, previous === undefined, unmoved),
 				),
 				fields,
 			},
 		];
-		// Back to success after a refund: the repeated charge the webhook announces as
-		// payout.recharged, invisible in status alone.
 		if (
 			previous !== undefined &&
-			previous.endsWith('+refunded') &&
 			status === 'success' &&
-			!refunded
+			!refunded &&
+			recharged(record, previous, visit)
 		) {
 			out.push({
 				event: 'payout.recharged',
-				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id, record, seen)),
+				changeKey: changeKey('payout', COMPANY_SCOPE, rechargeParts(id, record, seen, unmoved)),
 				fields,
 			});
 		}

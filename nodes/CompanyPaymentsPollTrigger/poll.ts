@@ -22,8 +22,9 @@ import { payouts } from './payouts';
 import type { StatusList } from '../shared/contract/statuses';
 import { normaliseStatus } from '../shared/contract/statuses';
 import { readWindow } from './read';
-import type { PollState } from './state';
+import type { AwayRecord, PollState } from './state';
 import {
+	ABSENT_POLLS_REMEMBERED,
 	companyOfCredential,
 	legacyCompanyOfCredential,
 	newestState,
@@ -32,7 +33,8 @@ import {
 	rememberState,
 	STATE_KEY,
 } from './state';
-import type { Change, WatchedList, WatchKind } from './types';
+import type { Change, Visit, WatchedList, WatchKind } from './types';
+import { visitEvidence } from '../shared/contract/visits';
 
 const DAY_MS = 86_400_000;
 
@@ -125,6 +127,35 @@ function statusFilter(filters: IDataObject | undefined, list: StatusList): Set<s
 	const value = filters?.statuses;
 	if (!Array.isArray(value) || value.length === 0) return undefined;
 	return new Set(value.map((status) => normaliseStatus(list, String(status))));
+}
+
+/** A time field's value as remembered: its text, null when not shown. */
+function timeText(value: unknown): string | null {
+	return typeof value === 'string' && value !== ''
+		? value
+		: typeof value === 'number'
+			? String(value)
+			: null;
+}
+
+/**
+ * The record's visit evidence now against what the last poll that saw it remembered: fields
+ * moved and fields unmoved (contract/visits.ts). Nothing remembered (a state saved before the
+ * times were kept, or another declaration): nothing moved, so only a new state is a change.
+ */
+function compareVisit(
+	names: readonly string[],
+	shown: ReadonlyArray<string | null>,
+	last: ReadonlyArray<string | null> | undefined,
+): Visit {
+	const moved = new Set<string>();
+	const unmoved = new Set<string>();
+	if (last === undefined || last.length !== names.length) return { moved, unmoved };
+	names.forEach((name, index) => {
+		if (shown[index] !== last[index]) moved.add(name);
+		else if (shown[index] !== null) unmoved.add(name);
+	});
+	return { moved, unmoved };
 }
 
 /** The latest moment a record shows, to pick the most recent change for "Fetch Test Event". */
@@ -289,9 +320,13 @@ async function pollOnce(
 		const left = check.describe();
 		if (left) gateLogger(ctx).warn(`Company Payments Poll Trigger (${list.label}): ${left}`);
 		const remembered = previous?.lists[list.kind];
+		const rememberedTimes = previous?.times?.[list.kind];
+		const away = previous?.away?.[list.kind];
 		const baseline = remembered === undefined;
 		const wanted = statusFilter(filters, list.statusList);
+		const evidence = visitEvidence(list.statusList);
 		const states: Record<string, string> = {};
+		const times: Record<string, Array<string | null>> = {};
 		const found: Array<{ items: INodeExecutionData[]; at: number; created: number; id: string }> =
 			[];
 		let newest: { record: IDataObject; at: number; created: number; id: string } | undefined;
@@ -306,22 +341,33 @@ async function pollOnce(
 				continue;
 			}
 			states[id] = state;
+			const shown = evidence.map((name) => timeText(record[name]));
+			times[id] = shown;
 			const at = lastActivity(record);
 			const when = { record, at, created: createdAt(record), id };
 			if (!newest || byTime(when, newest) > 0) newest = when;
-			// A state remembered in a legacy spelling is the same state (`retired` is `closed`).
-			const rememberedState = remembered?.[id];
+			// Remembered from the last answer, or from an earlier one that this answer's
+			// predecessors left out (ABSENT_POLLS_REMEMBERED).
+			const rememberedState = remembered?.[id] ?? away?.[id]?.s;
 			const before =
 				rememberedState === undefined
 					? undefined
-					: normaliseStatus(list.statusList, rememberedState);
-			if (before === state) continue;
+					: // A state remembered in a legacy spelling is the same state (`retired` is `closed`).
+						normaliseStatus(list.statusList, rememberedState);
+			const visit = compareVisit(
+				evidence,
+				shown,
+				remembered?.[id] !== undefined ? rememberedTimes?.[id] : away?.[id]?.t,
+			);
+			// The same state with a time of its visit moved is a new visit (taken, released and
+			// taken again between two polls): a change.
+			if (before === state && visit.moved.size === 0) continue;
 			if (baseline && !settings.emitExisting) continue;
 			const status = list.status(record);
 			if (wanted && (status === null || !wanted.has(status))) continue;
 			found.push({
 				items: list
-					.changes(record, before, polledAt)
+					.changes(record, before, polledAt, visit)
 					.map((change) => item(change, list.kind, polledAt, before ?? null)),
 				at,
 				created: when.created,
@@ -338,6 +384,24 @@ async function pollOnce(
 			);
 		}
 		next.lists[list.kind] = states;
+		(next.times ??= {})[list.kind] = times;
+		// Records this answer left out stay remembered a few polls (bounded), so one answer
+		// that leaves a record out does not make it new when it comes back.
+		const stillAway: Record<string, AwayRecord> = {};
+		if (!baseline) {
+			for (const [id, state] of Object.entries(remembered)) {
+				if (id in states) continue;
+				const kept: AwayRecord = { s: state, n: 1 };
+				const last = rememberedTimes?.[id];
+				if (last) kept.t = last;
+				stillAway[id] = kept;
+			}
+			for (const [id, record] of Object.entries(away ?? {})) {
+				if (id in states || id in stillAway || record.n >= ABSENT_POLLS_REMEMBERED) continue;
+				stillAway[id] = { ...record, n: record.n + 1 };
+			}
+		}
+		(next.away ??= {})[list.kind] = stillAway;
 		if (manual && newest) {
 			const sample = list.changes(newest.record, undefined, polledAt);
 			const change = sample[sample.length - 1];

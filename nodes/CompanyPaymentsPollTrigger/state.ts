@@ -6,24 +6,58 @@ import { isObject } from '../shared/contract/guards';
 /** Key of the node's static data that holds what the last poll saw. */
 export const STATE_KEY = 'pollState';
 
+/** Kinds of list the state keeps records of. */
+export type ListKind = Exclude<WatchKind, 'balance'>;
+
+/** A record remembered while it is out of the answers (ABSENT_POLLS_REMEMBERED). */
+export interface AwayRecord {
+	/** Its state when last seen. */
+	s: string;
+	/** Its visit evidence when last seen (VISIT_EVIDENCE order), if kept. */
+	t?: Array<string | null>;
+	/** Polls in a row whose answer left it out. */
+	n: number;
+}
+
+/**
+ * How many polls in a row a record left out of the answer stays remembered (outside read 2,
+ * finding 6): a listing that leaves a record out once (a lagging replica) and shows it again
+ * unchanged emits nothing. A record left out longer (it left the window, or the filter) is
+ * forgotten, so the state stays bounded; if it comes back later it is emitted as new.
+ */
+export const ABSENT_POLLS_REMEMBERED = 5;
+
 /**
  * What the node remembers between polls: for each watched list, the state of every record of
- * the window (`id → state`, e.g. `"po_1" → "fail+refunded"`), and for the balance whether it
- * was below the threshold. A list missing here has not been polled yet (its next poll is a
+ * the window (`id → state`, e.g. `"po_1" → "fail+refunded"`), the times that tell one visit of a
+ * state from another (`times`, the list's VISIT_EVIDENCE, contract/visits.ts), the records the
+ * last answers left out (`away`, for ABSENT_POLLS_REMEMBERED polls), and for the balance whether
+ * it was below the threshold. A list missing here has not been polled yet (its next poll is a
  * baseline). Memory: one `"id":"state",` pair per record: 34 bytes measured with 19-character ids
- * (bench/RESULTS.md, poll section), about 51 with UUIDs.
+ * (bench/RESULTS.md, poll section), about 51 with UUIDs; plus the shown times, about 27 bytes each
+ * (a payout shows up to four).
  */
 export interface PollState {
 	v: 1;
 	/** Counts the polls that wrote this state: the higher, the newer. */
 	seq: number;
-	lists: Partial<Record<Exclude<WatchKind, 'balance'>, Record<string, string>>>;
+	lists: Partial<Record<ListKind, Record<string, string>>>;
+	/** Per list, per record: its VISIT_EVIDENCE values when last seen (null: not shown). */
+	times?: Partial<Record<ListKind, Record<string, Array<string | null>>>>;
+	/** Per list: records the last answer(s) left out, still remembered. */
+	away?: Partial<Record<ListKind, Record<string, AwayRecord>>>;
 	balanceBelow?: boolean;
 	/**
 	 * The company the state belongs to (companyOfCredential): a digest of the n8n credential the
 	 * node uses and its Base URL. Absent in a state saved before it was kept (adopted).
 	 */
 	company?: string;
+}
+
+function readTimes(value: unknown): Array<string | null> | undefined {
+	if (!Array.isArray(value)) return undefined;
+	if (!value.every((entry) => entry === null || typeof entry === 'string')) return undefined;
+	return value as Array<string | null>;
 }
 
 /**
@@ -61,10 +95,41 @@ export function readState(value: unknown): PollState | undefined {
 		for (const [id, state] of Object.entries(records)) {
 			if (typeof state === 'string') copy[id] = state;
 		}
-		lists[kind as keyof PollState['lists']] = copy;
+		lists[kind as ListKind] = copy;
 	}
 	const seq = typeof value.seq === 'number' && Number.isFinite(value.seq) ? value.seq : 0;
 	const state: PollState = { v: 1, seq, lists };
+	// Saved before outside read 2: no times (no revisit is told on the next poll) and no away.
+	if (isObject(value.times)) {
+		const times: NonNullable<PollState['times']> = {};
+		for (const [kind, records] of Object.entries(value.times)) {
+			if (!isObject(records)) continue;
+			const copy: Record<string, Array<string | null>> = {};
+			for (const [id, entry] of Object.entries(records)) {
+				const read = readTimes(entry);
+				if (read) copy[id] = read;
+			}
+			times[kind as ListKind] = copy;
+		}
+		state.times = times;
+	}
+	if (isObject(value.away)) {
+		const away: NonNullable<PollState['away']> = {};
+		for (const [kind, records] of Object.entries(value.away)) {
+			if (!isObject(records)) continue;
+			const copy: Record<string, AwayRecord> = {};
+			for (const [id, entry] of Object.entries(records)) {
+				if (!isObject(entry) || typeof entry.s !== 'string' || typeof entry.n !== 'number')
+					continue;
+				const kept: AwayRecord = { s: entry.s, n: entry.n };
+				const read = readTimes(entry.t);
+				if (read) kept.t = read;
+				copy[id] = kept;
+			}
+			away[kind as ListKind] = copy;
+		}
+		state.away = away;
+	}
 	if (typeof value.balanceBelow === 'boolean') state.balanceBelow = value.balanceBelow;
 	if (typeof value.company === 'string') state.company = value.company;
 	return state;

@@ -59,7 +59,23 @@ export interface WatchedList {
 	 * (undefined: not seen before), seen by the poll at `polledAt` (names a change whose repeat no
 	 * field of the record tells: shared/changeKey.ts whenParts).
 	 */
-	changes(record: IDataObject, previous: string | undefined, polledAt: string): Change[];
+	changes(
+		record: IDataObject,
+		previous: string | undefined,
+		polledAt: string,
+		visit?: Visit,
+	): Change[];
+}
+
+/**
+ * What the poll's memory says of a record's times (VISIT_EVIDENCE, contract/visits.ts) against
+ * the last poll that saw it. Empty sets when nothing was remembered.
+ */
+export interface Visit {
+	/** Fields shown now with another value than last time (set, cleared or changed). */
+	moved: ReadonlySet<string>;
+	/** Fields shown now with the value seen last time: they name an earlier visit. */
+	unmoved: ReadonlySet<string>;
 }
 
 /** A field of a record, or null when it is missing (the webhook bodies show nulls, not gaps). */

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENT_NAMES, eventsOf } from '../shared/contract/events';
 import type { EventName } from '../shared/contract/events';
-import { payoutFundsReturned } from '../shared/payoutFunds';
+import { payoutFundsReturnedOrUnknown } from '../shared/payoutFunds';
 
 /** The "All" choice of the Events parameter: every event, including kinds added later. */
 export const ALL_EVENTS = '*';
@@ -283,6 +283,14 @@ export function derivedFields(event: string | null, payload: IDataObject): IData
 			walletType: userWallet ? 'user' : 'company',
 		};
 	}
-	if (PAYOUT_EVENTS.has(event)) return { fundsReturned: payoutFundsReturned(payload, event) };
+	if (PAYOUT_EVENTS.has(event)) {
+		const fundsReturned = payoutFundsReturnedOrUnknown(payload, event);
+		if (fundsReturned !== null) return { fundsReturned };
+		// A `refunded` written as 1 or "true": its meaning is not shown, so it is not read as false.
+		return {
+			fundsReturned: null,
+			fundsReturnedNote: `refunded was ${JSON.stringify(payload.refunded)}, not a JSON boolean as the document shows: whether the funds are back is unknown; read the payout (Company Payments → Payout → Get: fundsReturned from refundedAt)`,
+		};
+	}
 	return undefined;
 }

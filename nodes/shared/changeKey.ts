@@ -5,7 +5,8 @@ import { recordText as anyText } from './contract/guards';
 import type { EventName } from './contract/events';
 import { normaliseStatus } from './contract/statuses';
 import { identity } from './identity';
-import { payoutFundsReturned } from './payoutFunds';
+import { payoutFundsReturnedOrUnknown } from './payoutFunds';
+import { CHANGE_TIMES, KEPT_TIMES, NO_TIME_FALLBACK } from './contract/visits';
 
 /**
  * One name for one state change of one record, whichever trigger saw it.
@@ -18,9 +19,9 @@ import { payoutFundsReturned } from './payoutFunds';
  *
  * | record  | scope                                      | parts                                                 |
  * |---------|--------------------------------------------|-------------------------------------------------------|
- * | order   | `company`                                  | order id, status                                      |
- * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised)         |
- * | payout  | `company`                                  | payout id, status, `refunded` once funds are back; a recharge: id, `success`, `recharged`, the time of the recharge |
+ * | order   | `company`                                  | order id, status, the time of the change              |
+ * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised), `updatedAt` when shown |
+ * | payout  | `company`                                  | payout id, status, `refunded` once funds are back (`refunded-unknown` for a flag that is no boolean); a recharge: id, `success`, `recharged`, the time of the recharge |
  * | card    | `company`                                  | `ext`, externalId when set, else `id`, card id; status (legacy `retired` as `closed`) |
  * | dispute | `company`                                  | dispute id, status, the resolution once set           |
  *
@@ -32,33 +33,35 @@ import { payoutFundsReturned } from './payoutFunds';
  *
  * Each real transition gets its own key, and a retried delivery of one event the same key (the
  * open choice `repeatTransitions`, contract/choices.ts; docs/assumptions.md). A record can enter a
- * state it had before: a payout refunded, charged again (`payout.recharged`), refunded again; an
- * order confirmed after a dispute (`success` again) and disputed again. A key of a state that can
- * repeat therefore carries the time of the change, from the first field of CHANGE_TIMES the body
- * or record shows, under that field's name, so both triggers agree wherever they read the same
- * field:
+ * state it had before: a payout taken, released and taken again; refunded, charged again
+ * (`payout.recharged`), refunded again; an order confirmed after a dispute (`success` again); a
+ * deposit whose sweep is retried (`sweeping` again). A key therefore carries the time of the
+ * change, from the first field of CHANGE_TIMES (contract/visits.ts, the one declaration) the body
+ * or record shows, under that field's name. `updatedAt` comes first wherever it is shown, since
+ * it moves with every visit where `takenAt` or `completedAt` may be kept from the first one
+ * (outside read 2, finding 4):
  *
- * | state                     | time of the change, first shown                  | webhook shows  | Payout record shows |
- * |---------------------------|--------------------------------------------------|----------------|---------------------|
- * | payout success            | completedAt, updatedAt                           | both           | completedAt         |
- * | payout fail, funds back   | refundedAt, updatedAt                            | updatedAt      | refundedAt          |
- * | payout fail               | updatedAt                                        | updatedAt      | (none)              |
- * | payout recharged          | updatedAt                                        | updatedAt      | (none)              |
- * | payout in_progress        | takenAt, updatedAt                               | updatedAt      | takenAt             |
- * | payout pending, waiting_trader, any other | updatedAt                        | updatedAt      | (none)              |
+ * | state                     | time of the change, first shown | webhook shows  | Payout record shows |
+ * |---------------------------|---------------------------------|----------------|---------------------|
+ * | payout success            | updatedAt, completedAt (poll)   | updatedAt      | completedAt         |
+ * | payout fail, funds back   | updatedAt, refundedAt (poll)    | updatedAt      | refundedAt          |
+ * | payout fail, recharged, pending, waiting_trader, any other | updatedAt | updatedAt | (none)      |
+ * | payout in_progress        | updatedAt, takenAt (poll)       | updatedAt      | takenAt             |
+ * | order (any state)         | updatedAt                       | (none)         | (none)              |
+ * | deposit (any state)       | updatedAt                       | updatedAt      | updatedAt           |
  *
  * A payout's entry into the state it was created in happens once and keeps `id, status` on both
  * sides (payoutCreationEntry): a new payout seen by both triggers is one change.
- * | order success, failed, disputed | (the document shows none on either side)  |                |                     |
  *
  * Where a side shows none of the fields, the key names what saw the change: the delivery
  * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
- * (its time) for the poll trigger. Such keys differ between the triggers, so a workflow fed by
- * both may get that change twice, never zero times: a lost refund is worse than a duplicate
- * item. Every payout state may come back (issue 50: a payout taken, released and taken again
- * enters waiting_trader and in_progress twice; the document says "Other payout transitions: not
- * shown"). States the document never shows twice (an order's created, in_progress, expired_*;
- * deposits, whose states run in lifecycle order) keep `id, status` and one key on both sides.
+ * (its time) for the poll trigger; but an order's states other than success, failed and disputed,
+ * and a deposit's, keep `id, status` (NO_TIME_FALLBACK), as the document never shows them twice.
+ * The webhook never names a visit by a time a service may keep from the first one (KEPT_TIMES:
+ * takenAt, completedAt, refundedAt), and the poll only when it moved since its last poll.
+ * Keys that differ between the triggers give a workflow fed by both that change twice, never
+ * zero times: a lost refund is worse than a duplicate item. Where both sides show `updatedAt`
+ * (a record showing it, a deposit) they agree.
  *
  * Keys are computed from the values the service sent, before the output gate: the gate never
  * changes an identifier (a key is one), so two records never share a key because of a mask.
@@ -121,44 +124,42 @@ export function pollSeen(polledAt: string): SeenBy {
 	return ['polled', polledAt];
 }
 
-/** A state that can repeat, and the fields that can tell one entry into it from another, in order. */
-export const CHANGE_TIMES = {
-	// Issue 50: a payout taken, released and taken again enters waiting_trader and in_progress
-	// twice; the document shows no payout transition beyond its status list, so every payout
-	// state may come back.
-	'payout:pending': ['updatedAt'],
-	'payout:waiting_trader': ['updatedAt'],
-	'payout:in_progress': ['takenAt', 'updatedAt'],
-	'payout:success': ['completedAt', 'updatedAt'],
-	'payout:refunded': ['refundedAt', 'updatedAt'],
-	'payout:fail': ['updatedAt'],
-	'payout:recharged': ['updatedAt'],
-	'order:success': [],
-	'order:failed': [],
-	'order:disputed': [],
-} as const satisfies Record<string, readonly string[]>;
+export { CHANGE_TIMES };
 export type RepeatingState = keyof typeof CHANGE_TIMES;
 
 function repeating(state: string): state is RepeatingState {
 	return Object.prototype.hasOwnProperty.call(CHANGE_TIMES, state);
 }
 
-/**
- * The parts that tell one entry into `state` from another: the first time field `record` shows,
- * under its name, else what saw it; none for a state the document never shows twice.
- */
-export function whenParts(state: string, record: IDataObject, seen: SeenBy): string[] {
+/** The CHANGE_TIMES entry of a state: its own, else its kind's (`order:*`), else none. */
+function timesEntry(state: string): RepeatingState | null {
+	if (repeating(state)) return state;
+	const kind = `${state.slice(0, state.indexOf(':'))}:*`;
+	if (repeating(kind)) return kind;
 	// A payout status the document does not list may come back too.
-	const names: readonly string[] = repeating(state)
-		? CHANGE_TIMES[state]
-		: state.startsWith('payout:')
-			? ['updatedAt']
-			: [];
-	if (!repeating(state) && names.length === 0) return [];
-	for (const name of names) {
+	return state.startsWith('payout:') ? 'payout:fail' : null;
+}
+
+/**
+ * The parts that tell one entry into `state` from another: the first time field of CHANGE_TIMES
+ * (contract/visits.ts) `record` shows, under its name, else what saw it (none for the states of
+ * NO_TIME_FALLBACK). `unmoved`: fields the poll saw with the same value before this change, so
+ * they name an earlier visit, not this one (a re-take that keeps the first `takenAt`).
+ */
+export function whenParts(
+	state: string,
+	record: IDataObject,
+	seen: SeenBy,
+	unmoved?: ReadonlySet<string>,
+): string[] {
+	const entry = timesEntry(state);
+	if (entry === null) return [];
+	for (const name of CHANGE_TIMES[entry] as readonly string[]) {
+		if (unmoved?.has(name)) continue;
 		const value = recordText(record[name]);
 		if (value !== null) return [name, value];
 	}
+	if (NO_TIME_FALLBACK.has(entry)) return [];
 	return seen === null ? [] : [...seen];
 }
 
@@ -192,23 +193,36 @@ export function payoutCreationEntry(status: string, record: IDataObject, first?:
 export function payoutParts(
 	id: string,
 	status: string,
-	fundsReturned: boolean,
+	fundsReturned: boolean | null,
 	record: IDataObject = {},
 	seen: SeenBy = null,
 	first?: boolean,
+	unmoved?: ReadonlySet<string>,
 ): string[] {
-	const base = fundsReturned ? [id, status, 'refunded'] : [id, status];
-	if (!fundsReturned && payoutCreationEntry(status, record, first)) return base;
-	const state = fundsReturned ? 'payout:refunded' : `payout:${status}`;
-	return [...base, ...whenParts(state, record, seen)];
+	// Unknown (a `refunded` flag written as 1 or "true"): a key of its own, never the key of
+	// "not refunded", so the change is at worst twice, never hidden behind the plain fail.
+	const base =
+		fundsReturned === null
+			? [id, status, 'refunded-unknown']
+			: fundsReturned
+				? [id, status, 'refunded']
+				: [id, status];
+	if (fundsReturned === false && payoutCreationEntry(status, record, first)) return base;
+	const state = fundsReturned !== false ? 'payout:refunded' : `payout:${status}`;
+	return [...base, ...whenParts(state, record, seen, unmoved)];
 }
 
 /**
  * The parts of a payout's recharge (back to success after a refund, charged again): with the
  * time of the recharge, so that a second recharge is a second change.
  */
-export function rechargeParts(id: string, record: IDataObject = {}, seen: SeenBy = null): string[] {
-	return [id, 'success', 'recharged', ...whenParts('payout:recharged', record, seen)];
+export function rechargeParts(
+	id: string,
+	record: IDataObject = {},
+	seen: SeenBy = null,
+	unmoved?: ReadonlySet<string>,
+): string[] {
+	return [id, 'success', 'recharged', ...whenParts('payout:recharged', record, seen, unmoved)];
 }
 
 /** The parts of an order's key: id and status, and for a state that repeats what saw it. */
@@ -217,8 +231,23 @@ export function orderParts(
 	status: string,
 	record: IDataObject = {},
 	seen: SeenBy = null,
+	unmoved?: ReadonlySet<string>,
 ): string[] {
-	return [id, status, ...whenParts(`order:${status}`, record, seen)];
+	return [id, status, ...whenParts(`order:${status}`, record, seen, unmoved)];
+}
+
+/**
+ * The parts of a deposit's key: id and status (legacy values normalised), and `updatedAt` when
+ * shown: a sweep retried enters `sweeping` twice (outside read 2, finding 5).
+ */
+export function depositParts(
+	id: string,
+	status: string,
+	record: IDataObject = {},
+	unmoved?: ReadonlySet<string>,
+): string[] {
+	const normal = normaliseDepositStatus(status);
+	return [id, normal, ...whenParts(`deposit:${normal}`, record, null, unmoved)];
 }
 
 /**
@@ -257,24 +286,17 @@ function eventRecordId(event: EventName, body: IDataObject): string | null {
 	return recordText(body[EVENTS[event].idField]);
 }
 
-/** The record's id and status as parts (the status passed through `state`), in `scope`. */
-function byStatus(
-	record: ChangeRecord,
-	scope: (body: IDataObject) => ChangeScope = () => COMPANY_SCOPE,
-	state: (status: string) => string = (s) => s,
-): KeyRule {
-	return (event, body, status) => {
-		const id = eventRecordId(event, body);
-		return id && status ? changeKey(record, scope(body), [id, state(status)]) : null;
-	};
-}
-
 /** A deposit event: a user wallet's when the body carries its `externalId`. */
-const depositRule = byStatus(
-	'deposit',
-	(body) => depositScope(body.externalId),
-	normaliseDepositStatus,
-);
+const depositRule: KeyRule = (event, body, status) => {
+	const id = eventRecordId(event, body);
+	return id && status
+		? changeKey(
+				'deposit',
+				depositScope(body.externalId),
+				depositParts(id, status, body, KEPT_TIMES),
+			)
+		: null;
+};
 
 /**
  * The change-key rule of every event of the document. A `Record` over `EventName`: an event added
@@ -284,7 +306,7 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 	'order.status_changed': (event, body, status, seen) => {
 		const id = eventRecordId(event, body);
 		return id && status
-			? changeKey('order', COMPANY_SCOPE, orderParts(id, status, body, seen))
+			? changeKey('order', COMPANY_SCOPE, orderParts(id, status, body, seen, KEPT_TIMES))
 			: null;
 	},
 	'deposit.created': depositRule,
@@ -296,13 +318,23 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 			? changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, payoutFundsReturned(body, event), body, seen),
+					payoutParts(
+						id,
+						status,
+						payoutFundsReturnedOrUnknown(body, event),
+						body,
+						seen,
+						undefined,
+						KEPT_TIMES,
+					),
 				)
 			: null;
 	},
 	'payout.recharged': (event, body, _status, seen) => {
 		const id = eventRecordId(event, body);
-		return id ? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen)) : null;
+		return id
+			? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen, KEPT_TIMES))
+			: null;
 	},
 	'card.assigned': (_event, body) => {
 		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);

@@ -20,3 +20,29 @@ export function payoutFundsReturned(payout: IDataObject, event?: string | null):
 	}
 	return payout.refunded === true;
 }
+
+/**
+ * A `refunded` flag the document shows as a JSON boolean, written another way (`1`, `"true"`,
+ * `"yes"`): what it means is not shown, so it is not read as either answer (outside read 2,
+ * finding 10). Null when the body has `refundedAt` (the rule above reads that) or a boolean or
+ * null `refunded`.
+ */
+export function unreadRefundedFlag(payout: IDataObject): IDataObject[string] | null {
+	if ('refundedAt' in payout) return null;
+	const flag = payout.refunded;
+	return flag === undefined || flag === null || typeof flag === 'boolean' ? null : flag;
+}
+
+/**
+ * payoutFundsReturned, or null (unknown) when the body's `refunded` is neither a boolean nor null
+ * and the status does not already decide (a recharge, a success): never false for a flag the
+ * service may have meant as true.
+ */
+export function payoutFundsReturnedOrUnknown(
+	payout: IDataObject,
+	event?: string | null,
+): boolean | null {
+	if (event === 'payout.recharged' || payout.status === 'success') return false;
+	if (unreadRefundedFlag(payout) !== null) return null;
+	return payoutFundsReturned(payout, event);
+}

@@ -199,6 +199,10 @@ export const GENERATED_CHOICES = Object.freeze({
 		newKeyField: ['top', 'otherName', 'nested', 'valueObject', 'none'],
 		/** A secret under a declared field or a package field's name (CLOSED_NESTINGS). */
 		closedNesting: 'none, or one of CLOSED_NESTINGS per closed record',
+		/** Outside read 2: a revisited state keeps or moves its times; polls one or two steps apart. */
+		revisitTimes: 'revisitTimes: moved or kept; pollEvery: 1 or 2',
+		listingOmits: 'omitOnce: one listing answer leaves the payout out, then shows it unchanged',
+		numberForms: 'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
 	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,

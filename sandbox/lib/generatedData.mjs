@@ -19,7 +19,14 @@
 //   new key's field:  the answer of Login / Regenerate API Key / Invite Accept does not show
 //                     its field names: the key at the top (`apiKey`, `key`), nested
 //                     (`company.apiKey`), as an object (`apiKey.value`), or under no expected
-//                     name at all, beside a session token, a webhook secret and an echoed password.
+//                     name at all, beside a session token, a webhook secret and an echoed password;
+//   visit times:      a revisited state with its first takenAt / completedAt kept, or moved
+//                     (outside read 2), every later state carrying them as a record does;
+//   polls apart:      the poll trigger reading after every step or every second one, so a state
+//                     can be left and entered again between two polls;
+//   listing omits:    one listing answer that leaves the payout out, then shows it unchanged;
+//   decimals:         amounts written plainly, with trailing zeros (1500.50), or with more
+//                     digits than a double holds (1500.12345678901234567).
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -123,7 +130,25 @@ export function drawDataDimensions(seed) {
 		payoutTimes: r.pick(['updatedAt', 'none', 'mixed']),
 		retries: r.int(0, 3),
 		regenerateAt: r.next(),
+		// Outside read 2 (drawn after the others, so earlier dimensions keep their values).
+		revisitTimes: r.pick(['moved', 'kept']),
+		pollEvery: r.pick([1, 2]),
+		omitOnce: r.chance(0.5),
+		omitAt: r.next(),
+		decimals: r.pick(DECIMAL_FORMS),
 	};
+}
+
+/** How amounts are written: plainly, with trailing zeros, or beyond what a double holds. */
+export const DECIMAL_FORMS = Object.freeze(['plain', 'trailingZeros', 'beyondDouble']);
+
+/** The written amountRub and chargedUsdt of one decimal form. */
+export function writtenAmounts(form) {
+	if (form === 'trailingZeros') return { amountRub: '1500.50', chargedUsdt: '15.750' };
+	if (form === 'beyondDouble') {
+		return { amountRub: '1500.12345678901234567', chargedUsdt: '15.750000000000000001' };
+	}
+	return { amountRub: '1500', chargedUsdt: '15.75' };
 }
 
 /** A number written as these digits in the JSON text (rawJson), never through a double. */
@@ -341,10 +366,16 @@ export function generatedData(seed) {
 	const start = Date.parse('2026-11-21T12:00:00.000Z');
 	const requisite = cardNumber.replace(/^2200/, '4000');
 	secrets.push(requisite);
+	const amounts = writtenAmounts(dims.decimals);
+	// The times a record keeps from its visits: the latest ('moved') or the first ('kept').
+	const kept = {};
 	const transitions = walk.map((status, step) => {
 		const at = new Date(start + (step + 1) * 60_000).toISOString();
 		const withTime =
 			dims.payoutTimes === 'updatedAt' || (dims.payoutTimes === 'mixed' && r.chance(0.5));
+		const field =
+			status === 'in_progress' ? 'takenAt' : status === 'success' ? 'completedAt' : null;
+		if (field && (dims.revisitTimes === 'moved' || kept[field] === undefined)) kept[field] = at;
 		return {
 			step,
 			status,
@@ -355,17 +386,19 @@ export function generatedData(seed) {
 				payoutId: dims.bigIds ? new RawNumber(payoutId) : payoutId,
 				externalId: dims.numericExternalId ? new RawNumber(String(70_000 + seed)) : `ext-${seed}`,
 				status,
-				amountRub: 1500,
+				amountRub: new RawNumber(amounts.amountRub),
+				chargedUsdt: new RawNumber(amounts.chargedUsdt),
 				requisiteType: 'card',
 				requisite: dims.numericRequisite ? new RawNumber(requisite) : requisite,
-				...(status === 'in_progress' ? { takenAt: at } : {}),
-				...(status === 'success' ? { completedAt: at } : {}),
+				...kept,
 				...(withTime ? { updatedAt: at } : {}),
 			},
 			retries: r.chance(0.3) ? Math.min(dims.retries, 2) : 0,
 		};
 	});
 	const regenerateAfter = Math.floor(dims.regenerateAt * transitions.length);
+	// The poll that finds the payout left out of the listing (-1: none).
+	const omitBefore = dims.omitOnce ? 1 + Math.floor(dims.omitAt * (transitions.length - 1)) : -1;
 
 	return {
 		seed,
@@ -380,6 +413,8 @@ export function generatedData(seed) {
 		payoutId,
 		transitions,
 		regenerateAfter,
+		omitBefore,
+		amounts,
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
 	};
 }

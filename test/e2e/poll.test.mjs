@@ -246,7 +246,12 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	assert.ok(payout, 'the sandbox seeds a payout waiting for a trader');
 	// A deposit held in the AML check while n8n is up: both triggers see it arrive.
 	const { deposit } = await control('POST', '/deposits', { amount: 120, aml: 'pending' });
-	const pendingKey = `deposit:company:${deposit.id}:aml_pending`;
+	// A deposit's key carries the updatedAt its record and event show (outside read 2).
+	const depositKey = (status) => {
+		const shown = sandbox.state.deposits.find((d) => d.id === deposit.id).updatedAt;
+		return `deposit:company:${deposit.id}:${status}:updatedAt:${shown.replace(/:/g, '%3A')}`;
+	};
+	const pendingKey = depositKey('aml_pending');
 	await waitFor(
 		async () => pollKeys(await executions(pollOnlyId)).includes(pendingKey),
 		'the poll trigger to see the pending deposit',
@@ -285,7 +290,7 @@ test('changes whose webhooks failed for good while n8n was down are emitted once
 	const refundedAt = sandbox.state.payouts.get(payout.id).refundedAt;
 	assert.ok(refundedAt, 'the sandbox set refundedAt');
 	const refundKey = `payout:company:${payout.id}:fail:refunded:refundedAt:${refundedAt.replace(/:/g, '%3A')}`;
-	const completedKey = `deposit:company:${deposit.id}:completed`;
+	const completedKey = depositKey('completed');
 	await waitFor(async () => {
 		const keys = pollKeys((await executions(pollOnlyId)).filter((e) => e.id > lastBefore));
 		const handled = handledKeys(await executions());

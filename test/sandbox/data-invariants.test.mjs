@@ -294,6 +294,26 @@ async function pollOnce({ parameters, credentials, service, staticData, logs, wo
 
 /* ------------------------------------------------------------ the invariants of one seed */
 
+/** The times of a payout the poll tells visits by (nodes/shared/contract/visits.ts). */
+const VISIT_FIELDS = ['updatedAt', 'takenAt', 'completedAt', 'refundedAt'];
+
+/** A plain decimal without the zeros that are no part of its value (`1500.50` → `1500.5`). */
+function plainValue(text) {
+	const [whole, fraction = ''] = text.split('.');
+	const kept = fraction.replace(/0+$/, '');
+	return `${whole.replace(/^0+(?=\d)/, '')}${kept ? `.${kept}` : ''}`;
+}
+
+/**
+ * One JSON type rule for amounts (docs/assumptions.md, numberForms): a number when a double gives
+ * back the written value, else the text exactly as written.
+ */
+function amountAsWritten(value, written) {
+	const double = Number(written);
+	if (plainValue(String(double)) === plainValue(written)) return value === double;
+	return value === written;
+}
+
 /** The parts of a secret a reader must never see: the whole, and each run of 6+ letters or digits. */
 function leaked(text, secrets) {
 	const found = [];
@@ -493,6 +513,12 @@ async function checkSeed(seed) {
 				`step ${transition.step}: rawBody changed without rawBodyMasked`,
 			);
 			check(item?.payoutId === d.payoutId, `payout ID ${d.payoutId} came out as ${item?.payoutId}`);
+			for (const name of ['amountRub', 'chargedUsdt']) {
+				check(
+					amountAsWritten(item?.[name], d.amounts[name]),
+					`webhook: ${name} written ${d.amounts[name]} came out as ${JSON.stringify(item?.[name])}`,
+				);
+			}
 			check(typeof item?.changeKey === 'string', `step ${transition.step} has no change key`);
 			webhookKeys.add(item?.changeKey);
 			check(
@@ -507,18 +533,27 @@ async function checkSeed(seed) {
 		`webhook: ${d.transitions.length} transitions, ${webhookKeys.size} change keys`,
 	);
 
-	// 4. The same walk read by the poll trigger, one poll per transition; the key regenerated.
+	// 4. The same walk read by the poll trigger, after every step or every second one (a state
+	// left and entered again between two polls), one listing answer leaving the payout out; the
+	// key regenerated. A poll emits one change exactly when the record differs from the one the
+	// last poll saw in its state or in a time of its visits (VISIT_EVIDENCE), else none; every
+	// change its own key.
 	apiKey = d.apiKey;
 	const pollData = {};
 	const pollKeys = new Set();
-	let record;
-	const pollService = serviceOf({ 'GET /payouts': () => [200, rawJson([record])] });
+	let emitted = 0;
+	let payoutsListed = [];
+	const pollService = serviceOf({ 'GET /payouts': () => [200, rawJson(payoutsListed)] });
 	const parameters = { watch: ['payouts'], options: { emitExisting: true } };
 	const pollWorkflow = `wf-poll-${seed}-${process.pid}`;
-	for (const transition of d.transitions) {
-		if (transition.step === d.regenerateAfter) apiKey = d.newApiKey;
+	const asRecord = (transition) => {
 		const { event: _event, payoutId, ...fields } = transition.body;
-		record = { id: payoutId, ...fields, createdAt: '2026-11-21T11:59:00.000Z' };
+		return { id: payoutId, ...fields, createdAt: '2026-11-21T11:59:00.000Z' };
+	};
+	const shown = (record) =>
+		rawJson([record.status, ...VISIT_FIELDS.map((name) => record[name] ?? null)]);
+	const pollAt = async (records, label) => {
+		payoutsListed = records;
 		clock += 60_000;
 		const items = await pollOnce({
 			parameters,
@@ -528,21 +563,50 @@ async function checkSeed(seed) {
 			logs,
 			workflowId: pollWorkflow,
 		});
+		check(leaked(JSON.stringify(items), d.secrets).length === 0, `poll ${label} shows a secret`);
+		return items;
+	};
+	let lastSeen = null;
+	let lastRecord = null;
+	for (const transition of d.transitions) {
+		if (transition.step === d.regenerateAfter) apiKey = d.newApiKey;
+		const last = transition.step === d.transitions.length - 1;
+		if (d.dims.pollEvery === 2 && transition.step % 2 === 0 && !last && transition.step > 0) {
+			continue;
+		}
+		if (transition.step === d.omitBefore && lastRecord) {
+			// One answer leaves the payout out, the next shows it unchanged: no change either time.
+			const gone = await pollAt([], `without the payout before step ${transition.step}`);
+			check(gone.length === 0, `a listing without the payout emitted ${gone.length} items`);
+			const back = await pollAt([lastRecord], `with the payout back unchanged`);
+			check(
+				back.length === 0,
+				`the payout back unchanged after one answer without it emitted ${back.length} items`,
+			);
+		}
+		const record = asRecord(transition);
+		const items = await pollAt([record], `after step ${transition.step}`);
 		const changes = items.filter((item) => item.event === 'payout.status_changed');
-		check(changes.length === 1, `poll after step ${transition.step}: ${changes.length} changes`);
+		const expected = lastSeen === null || shown(record) !== lastSeen ? 1 : 0;
+		check(
+			changes.length === expected && items.length === expected,
+			`poll after step ${transition.step} (${transition.status}): ${changes.length} changes, ${items.length} items, ${expected} expected`,
+		);
+		lastSeen = shown(record);
+		lastRecord = record;
 		for (const item of changes) {
+			emitted++;
 			check(item.payoutId === d.payoutId, `poll: payout ID came out as ${item.payoutId}`);
 			pollKeys.add(item.changeKey);
+			for (const name of ['amountRub', 'chargedUsdt']) {
+				check(
+					amountAsWritten(item[name], d.amounts[name]),
+					`poll: ${name} written ${d.amounts[name]} came out as ${JSON.stringify(item[name])}`,
+				);
+			}
 		}
-		check(
-			leaked(JSON.stringify(items), d.secrets).length === 0,
-			`poll step ${transition.step} shows a secret`,
-		);
 	}
-	check(
-		pollKeys.size === d.transitions.length,
-		`poll: ${d.transitions.length} transitions, ${pollKeys.size} change keys`,
-	);
+	check(pollKeys.size === emitted, `poll: ${emitted} changes, ${pollKeys.size} change keys`);
 
 	// 5. Every log line.
 	const logLeaks = leaked(logs.join('\n'), d.secrets);
@@ -611,6 +675,33 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			assert.equal(shapes.size, NEW_KEY_SHAPES.length);
 			assert.equal(forms.size, 5);
 			assert.ok(big > SEEDS.length / 2);
+		}
+		// Outside read 2: kept and moved visit times, polls one and two steps apart, a listing
+		// that leaves the payout out once, every decimal form; and walks where a state is left and
+		// entered again between two polls with its times moved.
+		const seen = { revisitTimes: new Set(), pollEvery: new Set(), decimals: new Set() };
+		let omitted = 0;
+		let revisitsBetweenPolls = 0;
+		for (const seed of SEEDS) {
+			const d = generatedData(seed);
+			for (const name of Object.keys(seen)) seen[name].add(d.dims[name]);
+			if (d.omitBefore > 0) omitted++;
+			if (d.dims.pollEvery === 2) {
+				for (let step = 3; step < d.transitions.length; step += 2) {
+					const [before, now] = [d.transitions[step - 2], d.transitions[step]];
+					if (before.status === now.status && rawJson(before.body) !== rawJson(now.body)) {
+						revisitsBetweenPolls++;
+					}
+				}
+			}
+		}
+		if (SEEDS.length >= 50) {
+			assert.deepEqual(
+				Object.fromEntries(Object.entries(seen).map(([name, values]) => [name, values.size])),
+				{ revisitTimes: 2, pollEvery: 2, decimals: 3 },
+			);
+			assert.ok(omitted > SEEDS.length / 4, `${omitted} seeds leave the payout out once`);
+			assert.ok(revisitsBetweenPolls > 10, `${revisitsBetweenPolls} revisits between polls`);
 		}
 	});
 });

@@ -246,6 +246,7 @@ describe('changeKey: one key per change of a payout (issue 43)', () => {
 						id,
 						status: 'success',
 						completedAt: SAMPLE_EVENTS['payout.status_changed'].completedAt,
+						updatedAt: SAMPLE_EVENTS['payout.status_changed'].updatedAt,
 					},
 					undefined,
 					'2026-11-21T13:00:00.000Z',
@@ -303,16 +304,34 @@ describe('changeKey: each real transition its own key, a retry one (outside read
 		expect(new Set(keys).size).toBe(5);
 	});
 
-	it('both triggers: the same key where both see the same field (a success by its completedAt; a refund by refundedAt when the body carries it)', () => {
+	it('both triggers: the same key where both see the same field (updatedAt first, outside read 2); a record without it keys by its own time: twice, never zero', () => {
 		const success = webhookBody(CYCLE[0]);
+		const shown = success.updatedAt as string;
 		expect(webhookChangeKey('payout.status_changed', success)).toBe(
-			payouts.changes({ id: 'po_77', status: 'success', completedAt: T0 }, 'in_progress', at(2))[0]
-				.changeKey,
+			payouts.changes(
+				{ id: 'po_77', status: 'success', completedAt: T0, updatedAt: shown },
+				'in_progress',
+				at(2),
+			)[0].changeKey,
 		);
+		// The Payout record as the document shows it (no updatedAt): its completedAt, another key.
+		const documented = payouts.changes(
+			{ id: 'po_77', status: 'success', completedAt: T0 },
+			'in_progress',
+			at(2),
+		)[0].changeKey;
+		expect(documented).toContain(':success:completedAt:');
+		expect(documented).not.toBe(webhookChangeKey('payout.status_changed', success));
 		const refund = { ...webhookBody(CYCLE[1]), refundedAt: at(9) };
 		expect(webhookChangeKey('payout.status_changed', refund)).toBe(
 			payouts.changes(
-				{ id: 'po_77', status: 'fail', refundedAt: at(9), completedAt: T0 },
+				{
+					id: 'po_77',
+					status: 'fail',
+					refundedAt: at(9),
+					completedAt: T0,
+					updatedAt: (refund as IDataObject).updatedAt,
+				},
 				'success',
 				at(12),
 			)[0].changeKey,

@@ -52,12 +52,20 @@ describe('funds returned means returned', () => {
 			status: 'success',
 			refunded: true,
 			completedAt: COMPLETED_AT,
+			updatedAt: COMPLETED_AT,
 		};
 		expect(derivedFields('payout.status_changed', body)).toEqual({ fundsReturned: false });
-		// A success is named by its completedAt, which both the body and the record show.
+		// A success is named by its updatedAt where both the body and the record show it (a
+		// recharge may keep completedAt, so the webhook never names a visit by it: outside read 2).
 		expect(webhookChangeKey('payout.status_changed', body)).toBe(
 			payouts.changes(
-				{ id: 'po-1', status: 'success', refundedAt: REFUNDED_AT, completedAt: COMPLETED_AT },
+				{
+					id: 'po-1',
+					status: 'success',
+					refundedAt: REFUNDED_AT,
+					completedAt: COMPLETED_AT,
+					updatedAt: COMPLETED_AT,
+				},
 				undefined,
 				POLLED_AT,
 			)[0].changeKey,

@@ -100,8 +100,8 @@ describe('identifiers come out byte-exact', () => {
 		);
 		expect(first.item?.payoutId).toBe(LUHN_IDS[0]);
 		expect(second.item?.payoutId).toBe(LUHN_IDS[1]);
-		// A success is named by its completedAt (changeKey.ts CHANGE_TIMES).
-		const completed = `completedAt:${String(SAMPLE_EVENTS['payout.status_changed'].completedAt).replace(/:/g, '%3A')}`;
+		// A success is named by its updatedAt when shown (contract/visits.ts CHANGE_TIMES).
+		const completed = `updatedAt:${String(SAMPLE_EVENTS['payout.status_changed'].updatedAt).replace(/:/g, '%3A')}`;
 		expect(first.item?.changeKey).toBe(`payout:company:${LUHN_IDS[0]}:success:${completed}`);
 		expect(second.item?.changeKey).toBe(`payout:company:${LUHN_IDS[1]}:success:${completed}`);
 	});
@@ -113,9 +113,8 @@ describe('identifiers come out byte-exact', () => {
 			parameters: { options: { includeRawBody: true } },
 		});
 		expect(item?.payoutId).toBe(LUHN_IDS[0]);
-		expect(item?.changeKey).toBe(
-			`payout:company:${LUHN_IDS[0]}:success:completedAt:2026-11-21T12%3A20%3A00.000Z`,
-		);
+		// No updatedAt: the delivery names the visit, never a completedAt a recharge may keep.
+		expect(item?.changeKey).toMatch(new RegExp(`^payout:company:${LUHN_IDS[0]}:success:delivery:`));
 		expect(item?.rawBody).toBe(raw);
 	});
 

@@ -59,8 +59,13 @@ describe('parseJsonLossless', () => {
 		expect(
 			parseJsonLossless('{"amountRub":1500.5,"rate":0.1234567890123456789,"fee":"1.10"}'),
 		).toEqual({ amountRub: 1500.5, rate: '0.1234567890123456789', fee: '1.10' });
+		// A double gives back 1234567890.1234567 (its shortest decimal is the text): a number.
+		// 1234567890.12345678 it does not: the text (outside read 2, finding 9).
 		expect(parseJsonLossless('{"amount":1234567890.1234567}')).toEqual({
-			amount: '1234567890.1234567',
+			amount: 1234567890.1234567,
+		});
+		expect(parseJsonLossless('{"amount":1234567890.12345678}')).toEqual({
+			amount: '1234567890.12345678',
 		});
 	});
 

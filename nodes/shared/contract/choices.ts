@@ -96,7 +96,21 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES either side shows, else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again): a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), a deposit’s and an order’s by updatedAt: a duplicate across triggers, never a lost change (changeKey.ts)',
+	},
+	revisitTimes: {
+		question:
+			'Whether a state entered again keeps the times of its first visit (takenAt, completedAt) or moves them, and whether it is left and entered again between two polls',
+		node: 'The poll remembers each record’s VISIT_EVIDENCE: the same state with a time moved is a new visit, a refundedAt set on a success is a recharge; a kept time names no visit (contract/visits.ts, poll.ts)',
+	},
+	listingOmits: {
+		question: 'Whether a listing answer can leave out a record it showed before (a lagging replica)',
+		node: 'A record left out stays remembered for ABSENT_POLLS_REMEMBERED polls, so it is not new when it comes back (state.ts)',
+	},
+	numberForms: {
+		question:
+			'Which JSON type an amount has, and how many digits it is written with (trailing zeros, more than a double holds)',
+		node: 'A number when a double gives back its written value (trailing zeros are no part of it: 1000.50 is 1000.5), else the written text; compared on the text, never rounded (transport/json.ts, shared/decimal.ts)',
 	},
 	unknownFields: {
 		question:

@@ -309,6 +309,7 @@ export const PACKAGE_FIELDS = {
 	source: STATE,
 	walletType: STATE,
 	fundsReturned: STATE,
+	fundsReturnedNote: TEXT,
 	idempotencyKey: ID,
 	paymentReference: ID,
 	description: TEXT,

@@ -1,4 +1,5 @@
 import { fieldSpec } from '../contract/records';
+import { sameDecimal } from '../decimal';
 
 /*
  * The service's JSON read to the digit (issue 50).
@@ -9,15 +10,19 @@ import { fieldSpec } from '../contract/records';
  * - a field the record model names an identifier (`id`, `depositId`, `*Id`, `txHash`…) comes out
  *   as text, the digits exactly as written, whatever its JSON type (a number there is an ID, not
  *   a quantity);
- * - any other number that a double holds exactly (at most 15 significant digits, or a safe
- *   integer) stays a number, with its value unchanged (`100.50` is the number 100.5);
- * - a number a double cannot hold (an integer beyond 2^53, a decimal of more than 15 significant
- *   digits) comes out as its text exactly as written, never rounded. An amount written that way
- *   is therefore a text, which the checks of the answer read as written.
+ * - any other number is a number when a double gives back its written value exactly (its
+ *   shortest decimal, `String(Number(text))`, has the same value as the text): trailing zeros are
+ *   no part of a value, so `100.50` is the number 100.5 and `1e-7` the number 1e-7 (the open
+ *   choice `numberForms`, contract/choices.ts);
+ * - a number no double gives back (an integer beyond 2^53, a decimal such as
+ *   `99.99999999999999999`) comes out as its text exactly as written, never rounded. An amount
+ *   written that way is therefore a text, which the checks of the answer read as written
+ *   (shared/decimal.ts compares such texts without a double).
  *
  * No reviver `context.source` (Node 20 has none): a fast path uses JSON.parse when no number of
- * the text could lose a digit, then turns identifier numbers into text; any other text is read by
- * the small parser below. Both give the same result for the same text.
+ * the text could lose a digit and no identifier field holds a number; any other text is read by
+ * the small parser below, which takes identifiers from the written characters. Both give the same
+ * result for the same text.
  */
 
 /**
@@ -39,15 +44,14 @@ function isIdentifierField(name: string): boolean {
 	return known;
 }
 
-/** Whether a written number keeps its value as a double. */
+/**
+ * Whether a written number keeps its value as a double: the double's shortest decimal has the
+ * same value as the text (trailing zeros and the spelling of the exponent are no part of it).
+ */
 export function exactAsDouble(text: string): boolean {
-	const mantissa = text.replace(/^-/, '').split(/[eE]/)[0];
-	const digits = mantissa.replace('.', '').replace(/^0+/, '');
-	if (digits.length <= 15) return true;
-	if (!mantissa.includes('.') && !/[eE]/.test(text)) {
-		return Number.isSafeInteger(Number(text));
-	}
-	return false;
+	const value = Number(text);
+	if (!Number.isFinite(value)) return false;
+	return sameDecimal(String(value), text);
 }
 
 /** A number as written, for a field of this name: text for an identifier or a number no double holds. */
@@ -56,33 +60,27 @@ function numberFor(text: string, field: string | undefined): number | string {
 	return exactAsDouble(text) ? Number(text) : text;
 }
 
-/** Identifier numbers of an already parsed value (fast path) turned into their text. */
-function identifiersAsText(value: unknown, field: string | undefined): unknown {
-	if (typeof value === 'number') {
-		return field !== undefined && isIdentifierField(field) ? String(value) : value;
-	}
-	if (Array.isArray(value)) {
-		for (let i = 0; i < value.length; i++) value[i] = identifiersAsText(value[i], field);
-		return value;
-	}
+/**
+ * Whether an already parsed value (fast path) holds a number under an identifier field: its
+ * written characters are then read again by the parser below, never rebuilt from the double
+ * (`String(1.2e-7)` is not the `0.00000012` the service wrote).
+ */
+function hasIdentifierNumber(value: unknown, field: string | undefined): boolean {
+	if (typeof value === 'number') return field !== undefined && isIdentifierField(field);
+	if (Array.isArray(value)) return value.some((entry) => hasIdentifierNumber(entry, field));
 	if (typeof value === 'object' && value !== null) {
 		const record = value as Record<string, unknown>;
 		for (const key of Object.keys(record)) {
 			const entry = record[key];
-			if (typeof entry === 'object' || typeof entry === 'number') {
-				const shown = identifiersAsText(entry, key);
-				if (shown !== entry) {
-					Object.defineProperty(record, key, {
-						value: shown,
-						enumerable: true,
-						writable: true,
-						configurable: true,
-					});
-				}
+			if (
+				(typeof entry === 'object' || typeof entry === 'number') &&
+				hasIdentifierNumber(entry, key)
+			) {
+				return true;
 			}
 		}
 	}
-	return value;
+	return false;
 }
 
 /** A JSON number at a position (sticky). */
@@ -213,6 +211,9 @@ class Reader {
  * cannot hold as their written text. Throws a SyntaxError where JSON.parse would.
  */
 export function parseJsonLossless(text: string): unknown {
-	if (!NOT_FAST.test(text)) return identifiersAsText(JSON.parse(text), undefined);
+	if (!NOT_FAST.test(text)) {
+		const parsed: unknown = JSON.parse(text);
+		if (!hasIdentifierNumber(parsed, undefined)) return parsed;
+	}
 	return new Reader(text).read();
 }
