@@ -26,6 +26,7 @@ import {
 import { isObject } from '../shared/contract/guards';
 import { parseJsonLossless } from '../shared/transport/json';
 import { openedRotated, rotatedKey, secretCache } from './secretCache';
+import { firstTime, noteSuperseded, verifyWithProfile } from './profileSecret';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -215,7 +216,7 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<RawBody | undefined> {
  * 401 after the company's API key was regenerated).
  */
 export const UNOPENED_SECRET =
-	'the webhook secret this trigger rotated cannot be opened: it is sealed with the API key (and Webhook Secret) the credential held at the rotation, and the credential now holds others, in an n8n process that has not seen the secret since. What to do: deactivate and activate the workflow again (with "Rotate Webhook Secret" on it rotates anew), or put the company\'s current webhook secret into the credential\'s Webhook Secret';
+	'the webhook secret this trigger rotated cannot be opened: it is sealed with the API key (and Webhook Secret) the credential held at the rotation, and the credential now holds others, in an n8n process that has not seen the secret since; the company\'s current secret read from its profile did not verify this delivery either. What to do: check that the credential holds the company\'s current API key (the trigger then reads the current secret from the company profile itself, at the next delivery); else deactivate and activate the workflow again (with "Rotate Webhook Secret" on it rotates anew)';
 
 /**
  * The kept rotated secret, opened: with the credential as it is now, else from this process's
@@ -298,11 +299,18 @@ export async function receive(
 	const cacheKey = secretCacheKey(this, node.id);
 	const read = async () => await readSecrets(this);
 	let unopened = false;
+	let last: { secrets?: CredentialSecrets; opened?: RotatedSecret } = {};
 	const keysOf = (secrets: CredentialSecrets | undefined) => {
 		const opened = openKept(this, node.id, rotated, secrets, staticData);
 		unopened = rotated !== undefined && opened === undefined;
+		noteSuperseded(opened, secrets, staticData[ROTATED_SECRET_KEY], now);
+		last = { secrets, opened };
 		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
-		for (const secret of [opened?.current, opened?.previous, ...(opened?.older ?? []).map((o) => o.secret)]) {
+		for (const secret of [
+			opened?.current,
+			opened?.previous,
+			...(opened?.older ?? []).map((o) => o.secret),
+		]) {
 			rememberSecret(this, secret, true);
 		}
 		return candidateKeys(secrets, opened, keyOptions);
@@ -320,10 +328,23 @@ export async function receive(
 			verified = verifies(keys);
 		}
 	}
-	if (!verified && unopened) {
-		return reject(this, UNOPENED_SECRET, 'error');
+	if (!verified && live) {
+		// The company's secret may have changed outside this trigger: its profile says which it is.
+		verified = await verifyWithProfile(this, {
+			key: cacheKey,
+			now,
+			raw,
+			signature,
+			graceMs,
+			...last,
+			staticData,
+			storeKey: ROTATED_SECRET_KEY,
+		});
 	}
-	if (keys.length === 0) {
+	if (!verified && unopened) {
+		return reject(this, UNOPENED_SECRET, firstTime(cacheKey, 'unopened') ? 'error' : 'info');
+	}
+	if (!verified && keys.length === 0) {
 		return reject(
 			this,
 			'no webhook secret is configured (set Webhook Secret in the credential, or turn on "Register Webhook URL Automatically" with "Rotate Webhook Secret")',
@@ -342,6 +363,7 @@ export async function receive(
 			credentialFingerprint: stored.credentialFingerprint,
 		};
 		if (stored.bySecret) trimmed.bySecret = { current: stored.bySecret.current };
+		if (stored.supersededAt !== undefined) trimmed.supersededAt = stored.supersededAt;
 		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}
 
