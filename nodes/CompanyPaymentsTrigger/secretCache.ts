@@ -147,7 +147,5 @@ export function rotatedKey(
 	credential: { id?: string | null; name?: string } | undefined,
 	baseUrl: string | undefined,
 ): string {
-	return [workflowId ?? '', nodeId, credential?.id ?? credential?.name ?? '', baseUrl ?? ''].join(
-		'\n',
-	);
+	return [workflowId ?? '', nodeId, credential?.id ?? credential?.name ?? '', baseUrl ?? ''].join('\n');
 }
