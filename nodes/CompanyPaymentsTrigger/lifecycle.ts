@@ -148,15 +148,35 @@ async function readCompany(
  * process only: n8n gives a node no state shared between workflows that outlives the process
  * (docs/webhook-trigger.md says what a restart between the two deactivations leaves).
  */
-const handedOver = new Map<string, string | null>();
+const handedOver = new Map<string, { previousUrl: string | null; live: boolean }>();
 
-/** The URL to put back instead of `url`: followed through deactivated triggers. */
-function handedOverUrl(url: string | null): string | null {
+/**
+ * The URL to put back instead of `url`: followed through triggers deactivated since (and through
+ * `own`, the trigger being deactivated), up to a live trigger or a URL no trigger registered.
+ */
+function handedOverUrl(url: string | null, own: string): string | null {
+	const seen = new Set<string>();
 	let target = url;
-	for (let hops = 0; target !== null && handedOver.has(target) && hops < 100; hops++) {
-		target = handedOver.get(target) ?? null;
+	while (target !== null && !seen.has(target)) {
+		const entry = handedOver.get(target);
+		if (!entry || (entry.live && target !== own)) return target;
+		seen.add(target);
+		target = entry.previousUrl;
 	}
 	return target;
+}
+
+/**
+ * Marks `url` as a deactivated trigger that would put back `previousUrl`. A URL no trigger
+ * registered (the company's own) once known is not replaced by another trigger's URL, so a
+ * chain of copies activated and deactivated in turn still ends at the company's own URL.
+ */
+function handOver(url: string, previousUrl: string | null): void {
+	const known = handedOver.get(url)?.previousUrl;
+	const keep = known !== undefined && previousUrl !== null && handedOver.has(previousUrl);
+	handedOver.delete(url);
+	handedOver.set(url, { previousUrl: keep ? known : previousUrl, live: false });
+	while (handedOver.size > 1_000) handedOver.delete(handedOver.keys().next().value as string);
 }
 
 /** Forgets the hand-overs (tests). */
@@ -257,12 +277,14 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	}
 	// This URL is live again; a deactivated trigger's URL found there is followed to the URL that
 	// trigger would have put back.
-	handedOver.delete(url);
 	const previousUrl = handedOverUrl(
 		before.value === url
 			? (readRegistration(data[REGISTRATION_KEY])?.previousUrl ?? null)
 			: before.value,
+		url,
 	);
+	const handed = handedOver.get(url);
+	if (handed) handed.live = true;
 
 	const set = await attempt(setCompanyUrl(this, url));
 	if (!set.ok) {
@@ -386,11 +408,11 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 	if (current.value !== url) {
 		// Another trigger registered over this one: it puts back this URL when it is deactivated,
 		// and finds here what to put back instead.
-		if (registration && current.value !== null) handedOver.set(url, registration.previousUrl);
+		if (registration && current.value !== null) handOver(url, registration.previousUrl);
 		delete data[REGISTRATION_KEY];
 		return true;
 	}
-	const target = handedOverUrl(registration ? registration.previousUrl : WEBHOOK_URL_CLEARED);
+	const target = handedOverUrl(registration ? registration.previousUrl : WEBHOOK_URL_CLEARED, url);
 	const restored = await attempt(setCompanyUrl(this, target));
 	if (!restored.ok) {
 		const error = lifecycleError(
@@ -402,6 +424,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		gateLogger(this).error(`Company Payments Trigger: ${error.message}`);
 		throw error;
 	}
+	if (registration) handOver(url, target);
 	delete data[REGISTRATION_KEY];
 	return true;
 }

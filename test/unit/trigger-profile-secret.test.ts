@@ -365,6 +365,25 @@ describe('finding 3: two registering workflows (a copy with the original’s sta
 		expect(await deactivate(b, TRIGGER_URL)).toBe('nothing');
 	});
 
+	it('B registered again over A, which is live again: B puts back A, not the company’s own URL', async () => {
+		const a = await register(TRIGGER_URL, OWN_URL);
+		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
+		expect(await deactivate(a, COPY_URL)).toBe('nothing');
+		await register(TRIGGER_URL, COPY_URL, roundTrip(a.staticData));
+		expect(await deactivate(b, TRIGGER_URL)).toBe('nothing');
+		const again = await register(COPY_URL, TRIGGER_URL, roundTrip(b.staticData));
+		expect(await deactivate(again, COPY_URL)).toBe(TRIGGER_URL);
+	});
+
+	it('A deactivated, activated again over B, B deactivated, then A: the company’s own URL comes back', async () => {
+		const a = await register(TRIGGER_URL, OWN_URL);
+		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
+		expect(await deactivate(a, COPY_URL)).toBe('nothing');
+		const a2 = await register(TRIGGER_URL, COPY_URL, roundTrip(a.staticData));
+		expect(await deactivate(b, TRIGGER_URL)).toBe('nothing');
+		expect(await deactivate(a2, TRIGGER_URL)).toBe(OWN_URL);
+	});
+
 	it('the documented limit: an n8n restart between the two deactivations leaves A’s URL', async () => {
 		const a = await register(TRIGGER_URL, OWN_URL);
 		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
