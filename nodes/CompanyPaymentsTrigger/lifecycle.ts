@@ -167,15 +167,15 @@ function handedOverUrl(url: string | null, own: string): string | null {
 }
 
 /**
- * Marks `url` as a deactivated trigger that would put back `previousUrl`. A URL no trigger
- * registered (the company's own) once known is not replaced by another trigger's URL, so a
- * chain of copies activated and deactivated in turn still ends at the company's own URL.
+ * Notes the trigger at `url` as live or deactivated, with the URL it would put back. A URL no
+ * trigger registered (the company's own) once known is not replaced by another trigger's URL, so
+ * a chain of copies activated and deactivated in turn still ends at the company's own URL.
  */
-function handOver(url: string, previousUrl: string | null): void {
+function mark(url: string, previousUrl: string | null, live: boolean): void {
 	const known = handedOver.get(url)?.previousUrl;
 	const keep = known !== undefined && previousUrl !== null && handedOver.has(previousUrl);
 	handedOver.delete(url);
-	handedOver.set(url, { previousUrl: keep ? known : previousUrl, live: false });
+	handedOver.set(url, { previousUrl: keep ? known : previousUrl, live });
 	while (handedOver.size > 1_000) handedOver.delete(handedOver.keys().next().value as string);
 }
 
@@ -283,8 +283,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			: before.value,
 		url,
 	);
-	const handed = handedOver.get(url);
-	if (handed) handed.live = true;
+	mark(url, previousUrl, true);
 
 	const set = await attempt(setCompanyUrl(this, url));
 	if (!set.ok) {
@@ -408,7 +407,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 	if (current.value !== url) {
 		// Another trigger registered over this one: it puts back this URL when it is deactivated,
 		// and finds here what to put back instead.
-		if (registration && current.value !== null) handOver(url, registration.previousUrl);
+		if (registration && current.value !== null) mark(url, registration.previousUrl, false);
 		delete data[REGISTRATION_KEY];
 		return true;
 	}
@@ -424,7 +423,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		gateLogger(this).error(`Company Payments Trigger: ${error.message}`);
 		throw error;
 	}
-	if (registration) handOver(url, target);
+	if (registration) mark(url, target, false);
 	delete data[REGISTRATION_KEY];
 	return true;
 }

@@ -384,6 +384,26 @@ describe('finding 3: two registering workflows (a copy with the original’s sta
 		expect(await deactivate(a2, TRIGGER_URL)).toBe(OWN_URL);
 	});
 
+	it('A registered again over B while both are active: A puts back B, then B the company’s own URL', async () => {
+		const a = await register(TRIGGER_URL, OWN_URL);
+		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
+		const a2 = await register(TRIGGER_URL, COPY_URL, roundTrip(a.staticData));
+		expect(await deactivate(a2, TRIGGER_URL)).toBe(COPY_URL);
+		expect(await deactivate(b, COPY_URL)).toBe(OWN_URL);
+	});
+
+	it('three copies in a chain, deactivated out of order: the company’s own URL comes back', async () => {
+		const third = 'https://n8n.example.com/webhook/third-copy/webhook';
+		const a = await register(TRIGGER_URL, OWN_URL);
+		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
+		expect(await deactivate(a, COPY_URL)).toBe('nothing');
+		const a2 = await register(TRIGGER_URL, COPY_URL, roundTrip(a.staticData));
+		const c = await register(third, TRIGGER_URL, roundTrip(a2.staticData));
+		expect(await deactivate(a2, third)).toBe('nothing');
+		expect(await deactivate(b, third)).toBe('nothing');
+		expect(await deactivate(c, third)).toBe(OWN_URL);
+	});
+
 	it('the documented limit: an n8n restart between the two deactivations leaves A’s URL', async () => {
 		const a = await register(TRIGGER_URL, OWN_URL);
 		const b = await register(COPY_URL, TRIGGER_URL, roundTrip(a.staticData));
