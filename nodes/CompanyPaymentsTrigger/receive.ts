@@ -303,7 +303,6 @@ export async function receive(
 	const keysOf = (secrets: CredentialSecrets | undefined) => {
 		const opened = openKept(this, node.id, rotated, secrets, staticData);
 		unopened = rotated !== undefined && opened === undefined;
-		noteSuperseded(opened, secrets, staticData[ROTATED_SECRET_KEY], now);
 		last = { secrets, opened };
 		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
 		for (const secret of [
@@ -315,8 +314,11 @@ export async function receive(
 		}
 		return candidateKeys(secrets, opened, keyOptions);
 	};
-	const verifies = (candidates: ReturnType<typeof keysOf>) =>
-		candidates.length > 0 && verifyBody(raw, signature, candidates) !== undefined;
+	let verifiedAs: ReturnType<typeof verifyBody>;
+	const verifies = (candidates: ReturnType<typeof keysOf>) => {
+		verifiedAs = candidates.length > 0 ? verifyBody(raw, signature, candidates) : undefined;
+		return verifiedAs !== undefined;
+	};
 	const kept = await secretCache.get(cacheKey, now, read);
 	let keys = keysOf(kept.secrets);
 	let verified = verifies(keys);
@@ -353,6 +355,11 @@ export async function receive(
 	}
 	if (!verified) {
 		return reject(this, 'the signature does not match the body for the configured secret');
+	}
+	// A genuine delivery signed with the credential's secret: if that replaced the one the
+	// trigger rotated, the replaced one signs retries for one grace period from now.
+	if (verifiedAs === 'secret') {
+		noteSuperseded(last.opened, last.secrets, staticData[ROTATED_SECRET_KEY], now);
 	}
 	const stored = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
 	if (stored?.previous !== undefined && now - stored.rotatedAt >= graceMs) {

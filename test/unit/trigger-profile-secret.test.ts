@@ -308,6 +308,27 @@ describe('finding 4: the user rotated by hand and put the new secret into the cr
 			expect(status(await send(retry))).toBe(401);
 		});
 	}
+
+	it('only a genuine delivery signed with the new secret opens that window, never a forged one or one signed with the old', async () => {
+		const context = await activate(S1, '');
+		let staticData = roundTrip(context.staticData);
+		const forged = hmacHex(body, 'whsec_guessed');
+		clock.mockReturnValue(T0 + 60 * MINUTE);
+		// A day's worth of forged or old-secret deliveries after the change opens nothing.
+		expect(status(await send({ staticData, signature: forged, webhookSecret: S2 }))).toBe(401);
+		const old = await send({ staticData, signWith: S1, webhookSecret: S2 });
+		expect(status(old)).toBe(401);
+		staticData = roundTrip(old.staticData);
+		expect(JSON.stringify(staticData)).not.toContain('supersededAt');
+		clock.mockReturnValue(T0 + 61 * MINUTE);
+		const genuine = await send({ staticData, signWith: S2, webhookSecret: S2 });
+		expect(status(genuine)).toBe(200);
+		expect(
+			status(
+				await send({ staticData: roundTrip(genuine.staticData), signWith: S1, webhookSecret: S2 }),
+			),
+		).toBe(200);
+	});
 });
 
 describe('finding 3: two registering workflows (a copy with the original’s static data)', () => {
