@@ -119,6 +119,9 @@ export function profileWebhookSecret(profile: unknown): string | undefined {
 	return secret === '' ? undefined : secret;
 }
 
+export const PROFILE_NO_SECRET =
+	'the company profile shows no webhookSecret, so the trigger cannot learn the company\'s current secret there. What to do: put the company\'s current webhook secret into the credential\'s Webhook Secret, or deactivate and activate the workflow with "Register Webhook URL Automatically" and "Rotate Webhook Secret" on';
+
 export const PROFILE_MASKED =
 	'the company profile shows the webhook secret masked, so the trigger cannot learn the company\'s current secret there. What to do: put the company\'s current webhook secret into the credential\'s Webhook Secret, or deactivate and activate the workflow with "Register Webhook URL Automatically" and "Rotate Webhook Secret" on';
 
@@ -136,9 +139,10 @@ async function readProfileSecret(
 		});
 		const secret = profileWebhookSecret(profile);
 		rememberSecret(ctx, secret, true);
-		if (secret !== undefined && isMaskedSecret(secret)) {
-			gateLogger(ctx)[firstTime(sayKey, 'masked') ? 'error' : 'info'](
-				`Company Payments Trigger: ${PROFILE_MASKED}`,
+		if (secret === undefined || isMaskedSecret(secret)) {
+			const cause = secret === undefined ? PROFILE_NO_SECRET : PROFILE_MASKED;
+			gateLogger(ctx)[firstTime(sayKey, cause) ? 'error' : 'info'](
+				`Company Payments Trigger: ${cause}`,
 			);
 			return undefined;
 		}

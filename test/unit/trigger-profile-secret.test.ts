@@ -10,6 +10,7 @@ import { clearHandedOver } from '../../nodes/CompanyPaymentsTrigger/lifecycle';
 import {
 	clearSaid,
 	PROFILE_MASKED,
+	PROFILE_NO_SECRET,
 	PROFILE_READ_MIN_INTERVAL_MS,
 	PROFILE_UNREAD,
 	profileSecrets,
@@ -199,6 +200,20 @@ describe('finding 1: the API key regenerated and n8n restarted, no Webhook Secre
 				.join('\n'),
 		).toContain(PROFILE_MASKED);
 		expect(JSON.stringify(first.staticData)).toBe(before);
+	});
+
+	it('a profile that shows no webhookSecret: 401, said once at error level', async () => {
+		const context = await activate(S1, '');
+		restart();
+		const staticData = roundTrip(context.staticData);
+		const first = await send({ staticData, signWith: S1, shown: null, apiKey: NEW_API_KEY });
+		expect(status(first)).toBe(401);
+		const errors = (outcome: DeliveryResult) =>
+			outcome.logs.filter((log) => log.level === 'error').map((log) => log.message);
+		expect(errors(first).join('\n')).toContain(PROFILE_NO_SECRET);
+		clock.mockReturnValue(T0 + PROFILE_READ_MIN_INTERVAL_MS);
+		const second = await send({ staticData, signWith: S1, shown: null, apiKey: NEW_API_KEY });
+		expect(errors(second)).toEqual([]);
 	});
 
 	it('activating again after such a change keeps the secret the profile showed for retries', async () => {
