@@ -35,6 +35,7 @@ const MODULES = {
 	search: 'nodes/CompanyPayments/listSearch/search.js',
 	simple: 'nodes/CompanyPayments/common/simple.js',
 	secretCache: 'nodes/CompanyPaymentsTrigger/secretCache.js',
+	profileSecret: 'nodes/CompanyPaymentsTrigger/profileSecret.js',
 	deliveries: 'nodes/CompanyPaymentsTrigger/deliveries.js',
 	receive: 'nodes/CompanyPaymentsTrigger/receive.js',
 	poll: 'nodes/CompanyPaymentsPollTrigger/description.js',
@@ -149,6 +150,10 @@ export const FACTS = {
 	READ_ONLY_DEFAULTS_VERSION: { from: [['resources', 'READ_ONLY_DEFAULTS_VERSION']], text: String },
 	SECRET_MAX_AGE_MS: { from: [['secretCache', 'SECRET_MAX_AGE_MS']], text: seconds },
 	REREAD_MIN_INTERVAL_MS: { from: [['secretCache', 'REREAD_MIN_INTERVAL_MS']], text: seconds },
+	PROFILE_READ_MIN_INTERVAL_MS: {
+		from: [['profileSecret', 'PROFILE_READ_MIN_INTERVAL_MS']],
+		text: seconds,
+	},
 	DEFAULT_MAX_ENTRIES: { from: [['deliveries', 'DEFAULT_MAX_ENTRIES']], text: count },
 	DEFAULT_MAX_AGE_HOURS: { from: [['deliveries', 'DEFAULT_MAX_AGE_HOURS']], text: count },
 	DEFAULT_GRACE_MINUTES: { from: [['receive', 'DEFAULT_GRACE_MINUTES']], text: count },

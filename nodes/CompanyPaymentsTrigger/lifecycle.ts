@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PROFILE_WRAPPER_KEYS, WEBHOOK_URL_CLEARED } from '../shared/contract/assumptions';
-import { gateLogger } from '../shared/gate';
+import { gateLogger, rememberSecret } from '../shared/gate';
 import { apiRequest, CREDENTIAL_NAME, serviceErrorInfo } from '../shared/transport';
 import {
 	credentialSecrets,
@@ -13,6 +13,7 @@ import {
 	sealRotated,
 } from './signature';
 import { openedRotated, rotatedKey } from './secretCache';
+import { isMaskedSecret, profileWebhookSecret } from './profileSecret';
 import type { RotatedSecret } from './signature';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 import { isObject } from '../shared/contract/guards';
@@ -125,7 +126,62 @@ function triggerUrl(ctx: IHookFunctions): string {
 }
 
 async function readCompanyUrl(ctx: IHookFunctions): Promise<string | null> {
-	return profileWebhookUrl(await apiRequest.call(ctx, { method: 'GET', path: PROFILE_PATH }));
+	return (await readCompany(ctx)).url;
+}
+
+/** The company's webhook URL and (when the profile shows it) its current webhook secret. */
+async function readCompany(
+	ctx: IHookFunctions,
+): Promise<{ url: string | null; secret: string | undefined }> {
+	const profile = await apiRequest.call(ctx, { method: 'GET', path: PROFILE_PATH });
+	const shown = profileWebhookSecret(profile);
+	rememberSecret(ctx, shown, true);
+	const secret = shown !== undefined && isMaskedSecret(shown) ? undefined : shown;
+	return { url: profileWebhookUrl(profile), secret };
+}
+
+/**
+ * The URLs of triggers deactivated while the company's webhook URL pointed elsewhere (at a copy
+ * of the workflow that registered over them), with the URL each would have put back: when that
+ * copy is deactivated in turn and would put back such a URL, it puts back this one instead, so
+ * the company's own URL comes back whatever the order (outside read 2, finding 3). In this n8n
+ * process only: n8n gives a node no state shared between workflows that outlives the process
+ * (docs/webhook-trigger.md says what a restart between the two deactivations leaves).
+ */
+const handedOver = new Map<string, { previousUrl: string | null; live: boolean }>();
+
+/**
+ * The URL to put back instead of `url`: followed through triggers deactivated since (and through
+ * `own`, the trigger being deactivated), up to a live trigger or a URL no trigger registered.
+ */
+function handedOverUrl(url: string | null, own: string): string | null {
+	const seen = new Set<string>();
+	let target = url;
+	while (target !== null && !seen.has(target)) {
+		const entry = handedOver.get(target);
+		if (!entry || (entry.live && target !== own)) return target;
+		seen.add(target);
+		target = entry.previousUrl;
+	}
+	return target;
+}
+
+/**
+ * Notes the trigger at `url` as live or deactivated, with the URL it would put back. A URL no
+ * trigger registered (the company's own) once known is not replaced by another trigger's URL, so
+ * a chain of copies activated and deactivated in turn still ends at the company's own URL.
+ */
+function mark(url: string, previousUrl: string | null, live: boolean): void {
+	const known = handedOver.get(url)?.previousUrl;
+	const keep = known !== undefined && previousUrl !== null && handedOver.has(previousUrl);
+	handedOver.delete(url);
+	handedOver.set(url, { previousUrl: keep ? known : previousUrl, live });
+	while (handedOver.size > 1_000) handedOver.delete(handedOver.keys().next().value as string);
+}
+
+/** Forgets the hand-overs (tests). */
+export function clearHandedOver(): void {
+	handedOver.clear();
 }
 
 async function setCompanyUrl(ctx: IHookFunctions, url: string | null): Promise<void> {
@@ -207,7 +263,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	if (!registerEnabled(this)) return true;
 	const url = triggerUrl(this);
 	const data = this.getWorkflowStaticData('node');
-	const before = await attempt(readCompanyUrl(this));
+	const company = await attempt(readCompany(this));
+	const before: Outcome<string | null> = company.ok
+		? { ok: true, value: company.value.url }
+		: company;
 	if (!before.ok) {
 		throw lifecycleError(
 			this,
@@ -216,10 +275,15 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			'Nothing was changed. Check the credential and that the service is reachable, then activate again.',
 		);
 	}
-	const previousUrl =
+	// This URL is live again; a deactivated trigger's URL found there is followed to the URL that
+	// trigger would have put back.
+	const previousUrl = handedOverUrl(
 		before.value === url
 			? (readRegistration(data[REGISTRATION_KEY])?.previousUrl ?? null)
-			: before.value;
+			: before.value,
+		url,
+	);
+	mark(url, previousUrl, true);
 
 	const set = await attempt(setCompanyUrl(this, url));
 	if (!set.ok) {
@@ -273,10 +337,20 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// that if it was retired at the last rotation (two rotations within the grace period: the
 	// receiver drops it once that period is over).
 	const rotatedAt = Date.now();
-	const older =
-		openedBefore?.previous !== undefined && openedBefore.previous !== secretBefore
-			? [{ secret: openedBefore.previous, retiredAt: openedBefore.rotatedAt }]
-			: [];
+	const older: Array<{ secret: string; retiredAt: number }> = [];
+	const keepOlder = (secret: string | undefined, retiredAt: number) => {
+		if (!secret || secret === secretBefore || older.some((o) => o.secret === secret)) return;
+		older.push({ secret, retiredAt });
+	};
+	if (openedBefore?.previous !== undefined)
+		keepOlder(openedBefore.previous, openedBefore.rotatedAt);
+	// The trigger's own secret replaced by the credential's (Company → Rotate Webhook Secret).
+	if (openedBefore?.supersededAt !== undefined && openedBefore.current !== secretBefore) {
+		keepOlder(openedBefore.current, openedBefore.supersededAt);
+	}
+	// What the company's profile said it signed with just before this rotation, when the trigger
+	// could not open what it kept (the API key changed and n8n restarted since).
+	if (company.ok) keepOlder(company.value.secret, rotatedAt);
 	const opened: RotatedSecret = {
 		current: rotated.value,
 		previous: secretBefore,
@@ -331,10 +405,13 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		throw error;
 	}
 	if (current.value !== url) {
+		// Another trigger registered over this one: it puts back this URL when it is deactivated,
+		// and finds here what to put back instead.
+		if (registration && current.value !== null) mark(url, registration.previousUrl, false);
 		delete data[REGISTRATION_KEY];
 		return true;
 	}
-	const target = registration ? registration.previousUrl : WEBHOOK_URL_CLEARED;
+	const target = handedOverUrl(registration ? registration.previousUrl : WEBHOOK_URL_CLEARED, url);
 	const restored = await attempt(setCompanyUrl(this, target));
 	if (!restored.ok) {
 		const error = lifecycleError(
@@ -346,6 +423,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		gateLogger(this).error(`Company Payments Trigger: ${error.message}`);
 		throw error;
 	}
+	if (registration) mark(url, target, false);
 	delete data[REGISTRATION_KEY];
 	return true;
 }

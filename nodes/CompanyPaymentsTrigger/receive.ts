@@ -26,6 +26,7 @@ import {
 import { isObject } from '../shared/contract/guards';
 import { parseJsonLossless } from '../shared/transport/json';
 import { openedRotated, rotatedKey, secretCache } from './secretCache';
+import { firstTime, noteSuperseded, verifyWithProfile } from './profileSecret';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -219,7 +220,7 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<RawBody | undefined> {
  * 401 after the company's API key was regenerated).
  */
 export const UNOPENED_SECRET =
-	'the webhook secret this trigger rotated cannot be opened: it is sealed with the API key (and Webhook Secret) the credential held at the rotation, and the credential now holds others, in an n8n process that has not seen the secret since. What to do: deactivate and activate the workflow again (with "Rotate Webhook Secret" on it rotates anew), or put the company\'s current webhook secret into the credential\'s Webhook Secret';
+	'the webhook secret this trigger rotated cannot be opened: it is sealed with the API key (and Webhook Secret) the credential held at the rotation, and the credential now holds others, in an n8n process that has not seen the secret since; the company\'s current secret read from its profile did not verify this delivery either. What to do: check that the credential holds the company\'s current API key (the trigger then reads the current secret from the company profile itself, at the next delivery); else deactivate and activate the workflow again (with "Rotate Webhook Secret" on it rotates anew)';
 
 /**
  * The kept rotated secret, opened: with the credential as it is now, else from this process's
@@ -302,9 +303,11 @@ export async function receive(
 	const cacheKey = secretCacheKey(this, node.id);
 	const read = async () => await readSecrets(this);
 	let unopened = false;
+	let last: { secrets?: CredentialSecrets; opened?: RotatedSecret } = {};
 	const keysOf = (secrets: CredentialSecrets | undefined) => {
 		const opened = openKept(this, node.id, rotated, secrets, staticData);
 		unopened = rotated !== undefined && opened === undefined;
+		last = { secrets, opened };
 		// A secret the trigger rotated is a secret of the credential's: masked wherever it shows.
 		for (const secret of [
 			opened?.current,
@@ -315,8 +318,11 @@ export async function receive(
 		}
 		return candidateKeys(secrets, opened, keyOptions);
 	};
-	const verifies = (candidates: ReturnType<typeof keysOf>) =>
-		candidates.length > 0 && verifyBody(raw, signature, candidates) !== undefined;
+	let verifiedAs: ReturnType<typeof verifyBody>;
+	const verifies = (candidates: ReturnType<typeof keysOf>) => {
+		verifiedAs = candidates.length > 0 ? verifyBody(raw, signature, candidates) : undefined;
+		return verifiedAs !== undefined;
+	};
 	const kept = await secretCache.get(cacheKey, now, read);
 	let keys = keysOf(kept.secrets);
 	let verified = verifies(keys);
@@ -328,10 +334,23 @@ export async function receive(
 			verified = verifies(keys);
 		}
 	}
-	if (!verified && unopened) {
-		return reject(this, UNOPENED_SECRET, 'error');
+	if (!verified && live) {
+		// The company's secret may have changed outside this trigger: its profile says which it is.
+		verified = await verifyWithProfile(this, {
+			key: cacheKey,
+			now,
+			raw,
+			signature,
+			graceMs,
+			...last,
+			staticData,
+			storeKey: ROTATED_SECRET_KEY,
+		});
 	}
-	if (keys.length === 0) {
+	if (!verified && unopened) {
+		return reject(this, UNOPENED_SECRET, firstTime(cacheKey, 'unopened') ? 'error' : 'info');
+	}
+	if (!verified && keys.length === 0) {
 		return reject(
 			this,
 			'no webhook secret is configured (set Webhook Secret in the credential, or turn on "Register Webhook URL Automatically" with "Rotate Webhook Secret")',
@@ -340,6 +359,11 @@ export async function receive(
 	}
 	if (!verified) {
 		return reject(this, 'the signature does not match the body for the configured secret');
+	}
+	// A genuine delivery signed with the credential's secret: if that replaced the one the
+	// trigger rotated, the replaced one signs retries for one grace period from now.
+	if (verifiedAs === 'secret') {
+		noteSuperseded(last.opened, last.secrets, staticData[ROTATED_SECRET_KEY], now);
 	}
 	const stored = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
 	if (stored?.previous !== undefined && now - stored.rotatedAt >= graceMs) {
@@ -350,6 +374,7 @@ export async function receive(
 			credentialFingerprint: stored.credentialFingerprint,
 		};
 		if (stored.bySecret) trimmed.bySecret = { current: stored.bySecret.current };
+		if (stored.supersededAt !== undefined) trimmed.supersededAt = stored.supersededAt;
 		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}
 

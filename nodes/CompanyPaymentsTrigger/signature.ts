@@ -89,6 +89,13 @@ export interface RotatedSecret {
 	 * grace period), each with the time it stopped being the company's secret.
 	 */
 	older?: Array<{ secret: string; retiredAt: number }>;
+	/**
+	 * When the trigger first saw the credential hold another Webhook Secret than at the rotation
+	 * (the user replaced the secret by hand, e.g. with Company → Rotate Webhook Secret): from then
+	 * on the credential's secret is the current one, and the secrets kept here still sign retries
+	 * for one grace period counted from this time (issue 50 outside read, finding 4).
+	 */
+	supersededAt?: number;
 }
 
 /** A short, one-way fingerprint of a secret (never the secret itself). */
@@ -124,6 +131,7 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 				: [];
 		});
 	}
+	if (typeof record.supersededAt === 'number') read.supersededAt = record.supersededAt;
 	return read;
 }
 
@@ -271,6 +279,7 @@ export function sealRotated(
 		}));
 	}
 	if (sealed.previous === undefined) delete sealed.previous;
+	if (opened.supersededAt !== undefined) sealed.supersededAt = opened.supersededAt;
 	return sealed;
 }
 
@@ -324,18 +333,23 @@ export function candidateKeys(
 		keys.push({ key, kind });
 	};
 	add(current, 'secret');
-	if (
-		rotated &&
-		current === rotated.current &&
-		options.now >= rotated.rotatedAt &&
-		options.now - rotated.rotatedAt < options.graceMs
-	) {
+	const within = (since: number) => options.now >= since && options.now - since < options.graceMs;
+	// The rotated secrets count while they are the current ones, and for one grace period after
+	// the credential's secret replaced them (supersededAt): retries signed before still pass.
+	const rotatedHolds =
+		rotated !== undefined &&
+		(current === rotated.current ||
+			(rotated.supersededAt !== undefined && within(rotated.supersededAt)));
+	if (rotated && rotatedHolds && current !== rotated.current) {
+		add(rotated.current, 'previousSecret');
+	}
+	if (rotated && rotatedHolds && within(rotated.rotatedAt)) {
 		add(rotated.previous, 'previousSecret');
 	}
-	if (rotated && current === rotated.current) {
+	if (rotated && rotatedHolds) {
 		// Two rotations within the grace period: the one before the previous signs retries too.
 		for (const entry of rotated.older ?? []) {
-			if (options.now >= entry.retiredAt && options.now - entry.retiredAt < options.graceMs) {
+			if (within(entry.retiredAt)) {
 				add(entry.secret, 'previousSecret');
 			}
 		}

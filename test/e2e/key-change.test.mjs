@@ -196,3 +196,57 @@ test('regenerate the key through the node, update the credential: a signed deliv
 	// No new baseline: the poll state belongs to the credential and Base URL, not to the key.
 	assert.doesNotMatch(n8n.logText?.() ?? '', /new baseline/);
 });
+
+test('regenerate the key again, update the credential, restart n8n before any delivery: the trigger learns the secret from the company profile', async () => {
+	// Outside read 2, finding 1: after the restart the sealed secret does not open (sealed under
+	// the previous key, the credential has no Webhook Secret) and no process remembers it. The
+	// profile shows the secret in full here (the document's profile carries `webhookSecret`; the
+	// sandbox's default masks it, where the trigger can only say what to do).
+	sandbox.setProfile({ profileSecret: 'full' });
+	const company = sandbox.state.companies.get('cmp_demo');
+	const res = await fetch(n8n.webhookUrl(regeneratePath), { method: 'POST' });
+	const answer = await res.json();
+	assert.equal(res.status, 200, JSON.stringify(answer));
+	const output = Array.isArray(answer) ? answer[0] : answer;
+	const newKey = output[output.apiKeyField];
+	assert.equal(typeof newKey, 'string', JSON.stringify(Object.keys(output)));
+	await n8n.rest('PATCH', `/credentials/${credential.id}`, {
+		name: credential.name,
+		type: credential.type ?? 'companyPaymentsApi',
+		data: { environment: 'staging', baseUrl: sandbox.url, apiKey: newKey },
+	});
+	n8n = await n8n.restart();
+	await waitFor(
+		async () =>
+			(await fetch(n8n.webhookUrl(`${webhookId}/webhook`), { method: 'POST' })).status === 401,
+		'the restarted trigger to answer',
+	);
+
+	// The payout the first test took moves on: signed with the secret the trigger cannot open.
+	const payout = [...sandbox.state.payouts.values()].find(
+		(candidate) => candidate.companyId === company.id && candidate.status === 'in_progress',
+	);
+	assert.ok(payout, 'the payout taken in the first test');
+	await control('POST', `/payouts/${payout.id}/status`, { status: 'success' });
+	await sandbox.webhooksIdle();
+	const { deliveries } = await control('GET', '/deliveries?event=payout.status_changed');
+	const delivery = deliveries.find(
+		(candidate) =>
+			candidate.payload.payoutId === payout.id && candidate.payload.status === 'success',
+	);
+	assert.ok(delivery, 'the sandbox sent payout.status_changed');
+	assert.ok(
+		delivery.attempts.some((attempt) => attempt.status === 200),
+		JSON.stringify(delivery.attempts),
+	);
+	const delivered = await waitFor(
+		async () =>
+			(await itemsOf(triggerId, TRIGGER)).find(
+				(item) => item.payoutId === payout.id && item.status === 'success',
+			),
+		'the webhook execution after the restart',
+	);
+	assert.equal(delivered.source, 'webhook');
+	const logs = n8n.logText?.() ?? '';
+	assert.ok(!logs.includes(company.webhookSecret.slice(6)), 'the secret is never logged');
+});

@@ -7,6 +7,7 @@ import nock from 'nock';
 
 import { openedRotated, secretCache } from '../../nodes/CompanyPaymentsTrigger/secretCache';
 import { UNOPENED_SECRET } from '../../nodes/CompanyPaymentsTrigger/receive';
+import { clearSaid, profileSecrets } from '../../nodes/CompanyPaymentsTrigger/profileSecret';
 import type { HookContext } from './helpers/trigger';
 import {
 	API_KEY,
@@ -31,6 +32,8 @@ beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	openedRotated.clear();
 	secretCache.clear();
+	profileSecrets.clear();
+	clearSaid();
 });
 afterEach(() => {
 	nock.cleanAll();
@@ -108,7 +111,9 @@ describe('Regenerate API Key, then the new key in the credential', () => {
 		expect(refused.response.statusCode).toBe(401);
 		const errors = refused.logs.filter((log) => log.level === 'error');
 		expect(errors.map((log) => log.message).join('\n')).toContain(UNOPENED_SECRET.slice(0, 60));
-		expect(UNOPENED_SECRET).toMatch(/What to do: deactivate and activate the workflow again/);
+		expect(UNOPENED_SECRET).toMatch(
+			/What to do: check that the credential holds the company's current API key .*deactivate and activate the workflow again/,
+		);
 	});
 });
 

@@ -323,18 +323,22 @@ describe('previous secret during the grace period', () => {
 		expectRejected(await deliver({ ...unreadable, signWith: '' }));
 	});
 
-	it('lets a secret put into the credential after the rotation win', async () => {
-		jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
+	it('lets a secret put into the credential after the rotation win (the rotated one signs retries one grace period more)', async () => {
+		const now = jest.spyOn(Date, 'now').mockReturnValue(T0 + MINUTE);
 		const staticData = rotatedAt(T0);
 		expectAccepted(await deliver({ body, webhookSecret: SECRET_DUMMY, staticData }));
-		expectRejected(
-			await deliver({
-				body,
-				webhookSecret: SECRET_DUMMY,
-				signWith: ROTATED_SECRET_DUMMY,
-				staticData,
-			}),
-		);
+		const rotatedSigned = {
+			body,
+			webhookSecret: SECRET_DUMMY,
+			signWith: ROTATED_SECRET_DUMMY,
+			staticData,
+		};
+		// Outside read 2, finding 4: a retry signed before the user replaced the secret passes for
+		// one grace period counted from the moment the trigger first saw the new secret.
+		now.mockReturnValue(T0 + MINUTE + 10 * MINUTE - 1);
+		expectAccepted(await deliver(rotatedSigned));
+		now.mockReturnValue(T0 + MINUTE + 10 * MINUTE);
+		expectRejected(await deliver(rotatedSigned));
 	});
 
 	it('counts the grace period from its own rotation, even when the first delivery comes later', async () => {

@@ -75,7 +75,7 @@ export const OPEN_CHOICES = {
 	},
 	profileSecret: {
 		question: 'Whether the profile shows `webhookSecret` masked or in full',
-		node: 'Masked in the output by the gate (shared/gate/) unless Reveal Webhook Secret is on',
+		node: 'Masked in the output by the gate (shared/gate/) unless Reveal Webhook Secret is on; the webhook trigger learns a secret shown in full when no held secret verifies a delivery, and never keeps a masked one (CompanyPaymentsTrigger/profileSecret.ts)',
 	},
 	idempotencyScope: {
 		question: 'What an Idempotency-Key is unique within',

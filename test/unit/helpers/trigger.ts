@@ -223,8 +223,19 @@ export interface DeliveryOptions {
 	lazyRawBody?: true | Error;
 	/** The credential the node names (its id is part of the secret cache's key). */
 	credentialId?: string;
-	/** Counts the credential reads of the call. */
+	/**
+	 * Counts the credential reads of the verification (the read a company profile request makes
+	 * for its API key is not counted here: see `profileRequests`).
+	 */
 	reads?: { count: number };
+	/**
+	 * The company profile GET /auth/company/profile answers (the trigger reads the company's
+	 * current webhook secret there when no secret it holds verifies a delivery). Without it the
+	 * service answers 401 INVALID_API_KEY.
+	 */
+	profile?: IDataObject;
+	/** Collects the requests the trigger sent to the service. */
+	profileRequests?: IHttpRequestOptions[];
 	typeVersion?: number;
 	instanceId?: string;
 }
@@ -313,9 +324,9 @@ export async function deliver(
 			const value = readPath(parameters, name);
 			return value !== undefined ? value : fallback;
 		},
-		getCredentials: async (type?: string) => {
+		getCredentials: async (type?: string, ...byRequest: unknown[]) => {
 			if (type !== undefined && options.credentials?.[type]) return options.credentials[type];
-			if (options.reads) options.reads.count += 1;
+			if (options.reads && byRequest.length === 0) options.reads.count += 1;
 			if (secret instanceof Error) throw secret;
 			return {
 				baseUrl: BASE_URL,
@@ -327,6 +338,23 @@ export async function deliver(
 			};
 		},
 	};
+	Object.assign(context, {
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+				options.profileRequests?.push(request);
+				const ok = options.profile !== undefined && request.method === 'GET';
+				return {
+					statusCode: ok ? 200 : 401,
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(
+						ok
+							? options.profile
+							: { statusCode: 401, errorCode: 'INVALID_API_KEY', message: 'Invalid API key' },
+					),
+				};
+			},
+		},
+	});
 	const result = await nodeType.webhook!.call(context as unknown as IWebhookFunctions);
 	const outputs = result.workflowData;
 	const item = outputs?.flat()[0]?.json;
