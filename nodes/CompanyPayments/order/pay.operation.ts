@@ -95,8 +95,10 @@ export const pay: OperationDefinition = {
 			const quote = first.quote;
 			const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 			if (idField) {
+				// The quote stays with the key on every later try (r4-money-resend F2).
 				const order = await acceptQuote(this, itemIndex, quote[idField] as string, RESENT, {
 					key,
+					first,
 					quote,
 					pays: `the QR code ${qrCode}`,
 				});
