@@ -109,29 +109,35 @@ describe('r4 F1: a refusal of a re-send after a lost answer is unknown, and neve
 		['the service 429', [429, refusal(429, 'TOO_MANY_REQUESTS'), { 'retry-after': '30' }]],
 		['422 INSUFFICIENT_BALANCE', [422, refusal(422, 'INSUFFICIENT_BALANCE')]],
 	];
-	it.each(refusals)('Accept Quote, Retry On Fail re-send refused by %s: unknown, then unknown again', async (_what, refused) => {
-		const seen = serve('post', /\/orders\/accept\//, (n) => (n === 1 ? reset() : refused));
-		const first = await run({ parameters: acceptParams });
-		expect(outcomeOf(first[0])).toBe('unknown');
-		const second = await run({ parameters: acceptParams, sameProcess: true });
-		expect(seen.length).toBeGreaterThanOrEqual(2);
-		expect(outcomeOf(second[0])).toBe('unknown');
-		expect(second[0].errorCode).toBe('OUTCOME_UNKNOWN');
-		expect(second[0].sentWrite).toBeDefined();
-		// The not_paid of the re-send did not erase the first lost answer: a third try is unknown too.
-		const third = await run({ parameters: acceptParams, sameProcess: true });
-		expect(outcomeOf(third[0])).toBe('unknown');
-	});
+	it.each(refusals)(
+		'Accept Quote, Retry On Fail re-send refused by %s: unknown, then unknown again',
+		async (_what, refused) => {
+			const seen = serve('post', /\/orders\/accept\//, (n) => (n === 1 ? reset() : refused));
+			const first = await run({ parameters: acceptParams });
+			expect(outcomeOf(first[0])).toBe('unknown');
+			const second = await run({ parameters: acceptParams, sameProcess: true });
+			expect(seen.length).toBeGreaterThanOrEqual(2);
+			expect(outcomeOf(second[0])).toBe('unknown');
+			expect(second[0].errorCode).toBe('OUTCOME_UNKNOWN');
+			expect(second[0].sentWrite).toBeDefined();
+			// The not_paid of the re-send did not erase the first lost answer: a third try is unknown too.
+			const third = await run({ parameters: acceptParams, sameProcess: true });
+			expect(outcomeOf(third[0])).toBe('unknown');
+		},
+	);
 
-	it.each(refusals)('Pay QR Code, Retry On Fail re-send refused by %s: unknown', async (_what, refused) => {
-		serve('post', /\/orders\/prepare/, () => [200, quote(QUOTE_A)]);
-		const accepts = serve('post', /\/orders\/accept\//, (n) => (n === 1 ? reset() : refused));
-		expect(outcomeOf((await run({ parameters: payParams() }))[0])).toBe('unknown');
-		const second = await run({ parameters: payParams(), sameProcess: true });
-		expect(accepts.length).toBeGreaterThanOrEqual(2);
-		expect(outcomeOf(second[0])).toBe('unknown');
-		expect(second[0].sentWrite).toBeDefined();
-	});
+	it.each(refusals)(
+		'Pay QR Code, Retry On Fail re-send refused by %s: unknown',
+		async (_what, refused) => {
+			serve('post', /\/orders\/prepare/, () => [200, quote(QUOTE_A)]);
+			const accepts = serve('post', /\/orders\/accept\//, (n) => (n === 1 ? reset() : refused));
+			expect(outcomeOf((await run({ parameters: payParams() }))[0])).toBe('unknown');
+			const second = await run({ parameters: payParams(), sameProcess: true });
+			expect(accepts.length).toBeGreaterThanOrEqual(2);
+			expect(outcomeOf(second[0])).toBe('unknown');
+			expect(second[0].sentWrite).toBeDefined();
+		},
+	);
 
 	it('a first send refused 429 is still not_paid', async () => {
 		serve('post', /\/orders\/accept\//, () => [429, refusal(429, 'TOO_MANY_REQUESTS')]);
@@ -141,7 +147,10 @@ describe('r4 F1: a refusal of a re-send after a lost answer is unknown, and neve
 
 describe('r4 F2/F4: every later try of an item re-sends the quote first accepted under its key', () => {
 	it('Pay QR Code, three Retry On Fail tries: one prepare, every accept for quote A under one key', async () => {
-		const prepares = serve('post', /\/orders\/prepare/, (n) => [200, quote(n === 1 ? QUOTE_A : QUOTE_B)]);
+		const prepares = serve('post', /\/orders\/prepare/, (n) => [
+			200,
+			quote(n === 1 ? QUOTE_A : QUOTE_B),
+		]);
 		const accepts = serve('post', /\/orders\/accept\//, (n, uri) =>
 			n <= 2 ? reset() : [200, order(uri.endsWith(QUOTE_A) ? 'order-a' : 'order-b')],
 		);
@@ -159,14 +168,21 @@ describe('r4 F2/F4: every later try of an item re-sends the quote first accepted
 
 	it('the tool, three calls with one reference after lookAgainAt: every accept is for quote A', async () => {
 		serve('post', /\/orders\/prepare/, (n) => [200, quote(n === 1 ? QUOTE_A : QUOTE_B)]);
-		const accepts = serve('post', /\/orders\/accept\//, (n) => (n <= 2 ? reset() : [200, order('order-a')]));
+		const accepts = serve('post', /\/orders\/accept\//, (n) =>
+			n <= 2 ? reset() : [200, order('order-a')],
+		);
 		serve('get', /\/orders/, () => [200, order('order-a')]);
 		let shift = 0;
 		const realNow = Date.now.bind(Date);
 		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
 		const params = payParams({ paymentReference: 'INV-1042', agentMayMoveMoney: true });
 		for (let call = 0; call < 3; call++) {
-			await run({ parameters: params, tool: true, sameProcess: call > 0, executionId: `agent-${call}` });
+			await run({
+				parameters: params,
+				tool: true,
+				sameProcess: call > 0,
+				executionId: `agent-${call}`,
+			});
 			shift += 6 * 60_000;
 		}
 		expect(accepts.map((a) => a.uri.split('/').pop())).toEqual([QUOTE_A, QUOTE_A, QUOTE_A]);
@@ -213,7 +229,12 @@ describe('r4 F5: the memory of sent writes follows the n8n credential, not the A
 		};
 		await run({ parameters: params, tool: true, apiKey: 'key-old' });
 		shift += 6 * 60_000;
-		const [again] = await run({ parameters: params, tool: true, apiKey: 'key-new', sameProcess: true });
+		const [again] = await run({
+			parameters: params,
+			tool: true,
+			apiKey: 'key-new',
+			sameProcess: true,
+		});
 		expect(writes.length).toBe(1);
 		expect(outcomeOf(again)).toBe('unknown');
 	});
