@@ -23,6 +23,13 @@
 //   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
 //                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
 //                   a refusal an item's own earlier payout causes (r1-money-resend F7).
+//   resendRefusal   how the service answers a repeated Idempotency-Key of an accept it carried
+//                   out (the re-send after a lost answer): with the stored order (as promised),
+//                   or refused 429 TOO_MANY_REQUESTS, or 422 INSUFFICIENT_BALANCE because the
+//                   first accept reserved the funds (r4-money-resend F1: the document does not
+//                   show that a refusal of a repeat waits for, or says anything about, the first);
+//   resendTries     how many Retry On Fail tries a Pay QR Code gets (2 or 3) when each answer but
+//                   the last is lost after the service acted (r4-money-resend F2: a third try).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -41,6 +48,8 @@ export const MONEY_CHOICES = Object.freeze({
 	recordTimes: ['offset', 'naive', 'naiveLocal'],
 	earlierAge: ['30 days', '20 s'],
 	requisiteCooldown: [false, true],
+	resendRefusal: ['replayed', 'TOO_MANY_REQUESTS', 'INSUFFICIENT_BALANCE'],
+	resendTries: [2, 3],
 });
 
 /** How long a requisite paid out to stays refused, when requisiteCooldown is drawn. */
@@ -87,6 +96,9 @@ export function drawMoney(r) {
 		earlierAge: r.pick(MONEY_CHOICES.earlierAge),
 		// Drawn last, so the draws above stay as they were for every seed.
 		requisiteCooldown: r.chance(0.5),
+		// r4-money-resend, drawn after every earlier choice.
+		resendRefusal: r.pick(MONEY_CHOICES.resendRefusal),
+		resendTries: r.pick(MONEY_CHOICES.resendTries),
 	};
 }
 
@@ -125,6 +137,8 @@ export function createMoney(sb, choices, stream, log) {
 	const planted = new Set();
 	/** External IDs a listing leaves out for its next reads (a listing that lags by reads). */
 	const held = new Map();
+	/** Answers a test asked to be lost, by route: how many more (after the service acted). */
+	const forced = new Map();
 	return {
 		choices,
 		get played() {
@@ -138,6 +152,22 @@ export function createMoney(sb, choices, stream, log) {
 		reset() {
 			planted.clear();
 			held.clear();
+			forced.clear();
+		},
+		/** The next `count` answers of `route` are lost after the service acted (a closed connection). */
+		loseNext(route, count) {
+			forced.set(route, count);
+		},
+		/**
+		 * The refusal a repeated key of a carried-out accept gets instead of its stored order
+		 * (idempotency.mjs), when drawn: `{ status, errorCode, headers }`, or null.
+		 */
+		refusesResend(scope) {
+			if (!played || scope !== 'orders.accept' || choices.resendRefusal === 'replayed') return null;
+			log({ kind: 'resendRefusal', refusal: choices.resendRefusal });
+			return choices.resendRefusal === 'TOO_MANY_REQUESTS'
+				? { status: 429, errorCode: 'TOO_MANY_REQUESTS', headers: { 'Retry-After': '3600' } }
+				: { status: 422, errorCode: 'INSUFFICIENT_BALANCE' };
 		},
 		/**
 		 * A listing that lags by reads, not by time (for a test that must not wait on a clock):
@@ -198,6 +228,12 @@ export function createMoney(sb, choices, stream, log) {
 		 */
 		lose(route) {
 			if (!played || !MONEY_ROUTES.includes(route)) return null;
+			const left = forced.get(route) ?? 0;
+			if (left > 0) {
+				forced.set(route, left - 1);
+				log({ kind: 'moneyLoss', route, form: 'reset', processed: true, forced: true });
+				return { form: 'reset', processed: true };
+			}
 			const { chance, processed } = choices.moneyLoss;
 			const r = stream(`money:lose:${route}`);
 			if (!r.chance(chance)) return null;

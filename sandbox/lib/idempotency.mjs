@@ -81,6 +81,12 @@ export async function withIdempotency(ctx, scope, { required }, run) {
 			headers: { ...headers, ...replayed },
 		});
 	}
+	// Generated money silence `resendRefusal` (r4-money-resend): the repeat of a carried-out accept
+	// refused (429, or INSUFFICIENT_BALANCE the first accept's reservation causes) instead of replayed.
+	const refusal = stored ? ctx.sb.generated?.money.refusesResend(scope) : null;
+	if (refusal) {
+		throw apiError(refusal.status, refusal.errorCode, undefined, { headers: refusal.headers });
+	}
 	if (stored) {
 		return { status: stored.status, body: structuredClone(stored.body), headers: replayed };
 	}

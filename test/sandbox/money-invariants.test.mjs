@@ -13,10 +13,11 @@
 // - Resolve Outcome agrees with the ledger.
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
-// unmeasured|resent breaks the money rules on purpose in the built code (the time bound; the
+// unmeasured|resent|quote breaks the money rules on purpose in the built code (the time bound; the
 // company fingerprint check alone; the whole credential binding, fingerprint and seal; a record
 // dated later than the service's clock now read as made after the write; an unmeasured clock skew
-// assumed to be zero; Payout Create's refusals its own earlier payout causes, read as refusals)
+// assumed to be zero; Payout Create's refusals its own earlier payout causes, read as refusals;
+// Pay QR Code's re-send preparing a new quote instead of re-sending the first)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
@@ -63,6 +64,8 @@ if (BREAK === 'unmeasured') {
 // The refusals an item's own earlier payout causes read as refusals again (r1-money-resend F7).
 if (BREAK === 'resent')
 	dist('nodes/CompanyPayments/payout/create.operation.js').create.money.resentRefusals = [];
+// Pay QR Code's re-send forgets the quote its first send accepted (r4-money-resend F2).
+if (BREAK === 'quote') dist('nodes/shared/money/write.js').firstSend = async () => undefined;
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
 
@@ -303,6 +306,39 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		const window = gen.choices.lostAnswer?.keysIgnored && !gen.choices.money.requisiteCooldown;
 		if (movedD() > 1 && window) count('D paid twice in the named re-run window');
 		else check(movedD() <= 1, `D: paid ${movedD()} times`);
+
+		// Case E (r4-money-resend): Pay QR Code under an Idempotency Key the user set, Retry On Fail in
+		// one process with resendTries tries, the accept's answer lost after the service acted on
+		// every try but the last, and its repeat answered as drawn (resendRefusal: the stored
+		// order, a 429, or INSUFFICIENT_BALANCE): one order at most, and never not_paid once one
+		// was made, on any try.
+		const ordersOf = () =>
+			[...sandbox.state.orders.values()].filter((o) => o.companyId === company.id).length;
+		const payE = {
+			resource: 'order',
+			operation: 'pay',
+			qrCode: `https://qr.nspk.ru/AS${seed}?sum=150000`,
+			idempotencyKey: `pay-${seed}-e`,
+		};
+		const tries = gen.choices.money.resendTries;
+		forgetAllSentWrites();
+		const ordersBefore = ordersOf();
+		gen.money.loseNext('POST /orders/accept/:id', tries - 1);
+		const outsE = [];
+		for (let attempt = 0; attempt < tries; attempt++) {
+			outsE.push(await runNode(sandbox, { parameters: payE }));
+			if (outcomeOf(outsE.at(-1)) !== 'unknown') break;
+		}
+		gen.money.loseNext('POST /orders/accept/:id', 0);
+		const madeE = ordersOf() - ordersBefore;
+		count(
+			`E ${gen.choices.money.resendRefusal} x${tries}: ${outsE.map(outcomeOf).join('/')} made ${madeE}`,
+		);
+		check(madeE <= 1, `E: one key paid ${madeE} times by Retry On Fail`);
+		for (const [i, out] of outsE.entries()) {
+			check(outcomeOf(out) !== 'not_paid' || madeE === 0, `E${i}: not_paid, money moved`);
+			check(outcomeOf(out) !== 'paid' || madeE >= 1, `E${i}: paid, no money moved`);
+		}
 
 		// Case B: an item of this company whose write never reached the service, resolved with
 		// another company's credential that holds a matching payout made just after it.

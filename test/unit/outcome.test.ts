@@ -223,7 +223,7 @@ describe('replay by key where the document promises it', () => {
 		expect(output[0].json.paymentOutcome).toBe('not_paid');
 	});
 
-	it('Accept Quote still unknown after the gateway keeps failing: says a re-run with the same key is safe', async () => {
+	it('Accept Quote still unknown after the gateway keeps failing: says a re-run with the same key and quote is the identical request', async () => {
 		const calls = answer(`/orders/accept/${QUOTE_ID}`, { status: 502, body: NGINX_502 });
 		const { output } = await runNode({
 			parameters: { resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
@@ -232,7 +232,9 @@ describe('replay by key where the document promises it', () => {
 		expect(calls.sent()).toBe(8);
 		expect(output[0].json.paymentOutcome).toBe('unknown');
 		expect(output[0].json.errorCode).toBe('OUTCOME_UNKNOWN');
-		expect(String(output[0].json.description)).toContain('with the same Idempotency Key is safe');
+		expect(String(output[0].json.description)).toContain(
+			'with the same Idempotency Key and the same Quote ID sends the identical request',
+		);
 	});
 });
 

@@ -6,7 +6,7 @@ import { checkReplayedOrder, moneyWrite, readMeasured, withSentWrite } from '../
 import type { MoneyCall, MoneyContract, OnceFor, Settled } from '../../shared/money';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
-import { MONEY } from '../common/words';
+import { ORDER_MONEY } from '../common/words';
 
 /**
  * What accepting a quote is as money, for Accept Quote and Pay QR Code alike. The document
@@ -48,7 +48,7 @@ export const ACCEPT_WRITE = {
 	},
 	what: 'the quote may have been accepted and the order paid',
 	lookUp:
-		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key (Retry On Fail keeps it; a re-run of Pay QR Code keeps it only when the key is set from your input)',
+		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key and Quote ID (Retry On Fail keeps both)',
 	replayByKey: true,
 } as const;
 
@@ -121,7 +121,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${MONEY} A reference already used for another quote is answered with that earlier order, and the order does not name its quote, so it cannot be told apart from this quote's: give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${ORDER_MONEY} A reference already used for another quote is answered with that earlier order, and the order does not name its quote, so it cannot be told apart from this quote's: give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',

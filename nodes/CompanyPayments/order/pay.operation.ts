@@ -10,7 +10,7 @@ import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
-import { CONFLICT, MONEY } from '../common/words';
+import { CONFLICT, ORDER_MONEY } from '../common/words';
 
 const EXPIRED =
 	'The quote expired before it could be accepted (quotes live 30 seconds). Nothing was paid; run the node again to pay with a new quote';
@@ -27,6 +27,10 @@ function quoteField(answer: IDataObject, name: string): unknown {
  */
 const money: MoneyContract = {
 	...ACCEPT_WRITE,
+	// Another process prepares a new quote: not the repeated request the replay promise covers.
+	newRequestElsewhere: true,
+	lookUp:
+		'Order > Get Many (newest first) for an order of this amount created just now; or let Retry On Fail run it again in this n8n process (it re-sends the identical request: the same quote under the same Idempotency Key)',
 	key: 'perItem',
 	details: [
 		{
@@ -73,7 +77,7 @@ export const pay: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${MONEY} ${CONFLICT} A reference already used answers with its stored order: one whose amount or merchant differ from this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (nothing new was paid); one that matches is this payment (the order does not show its QR code, so another QR code of the same amount and merchant cannot be told apart). Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
+		text: `Pay a QR code from the company balance (prepares a quote and accepts it at once). ${ORDER_MONEY} ${CONFLICT} A reference already used answers with its stored order: one whose amount or merchant differ from this call's quote answers PAYMENT_REFERENCE_CONFLICT naming it (nothing new was paid); one that matches is this payment (the order does not show its QR code, so another QR code of the same amount and merchant cannot be told apart). Needs: QR Code. Returns the order (id, status, amountRub, amountUsdt, merchantName) and its quote.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/prepare` then `POST /orders/accept/{id}`',
@@ -95,8 +99,10 @@ export const pay: OperationDefinition = {
 			const quote = first.quote;
 			const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
 			if (idField) {
+				// The quote stays with the key on every later try (r4-money-resend F2).
 				const order = await acceptQuote(this, itemIndex, quote[idField] as string, RESENT, {
 					key,
+					first,
 					quote,
 					pays: `the QR code ${qrCode}`,
 				});

@@ -9,7 +9,6 @@ import {
 	LOOK_AGAIN_MINUTES,
 	PAYMENT_REFERENCE,
 	checkDetails,
-	companyFingerprint,
 	conflictError,
 	differences,
 	lookUpPayment,
@@ -18,6 +17,7 @@ import {
 	paymentReference,
 	pendingSend,
 	rememberPending,
+	senderOf,
 	unprovenError,
 	withOutcome,
 } from '../../shared/money';
@@ -92,8 +92,9 @@ async function moneyAnswer(
 	}
 	if (found.kind === 'this') return foundAnswer(ctx, contract, itemIndex, reference, found.record);
 	// The reference's last send came out unknown in this process: resolve it first (issue 49.3).
+	// Kept by the n8n credential, so a rotated API key keeps it (r4-money-resend F5).
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	const pendingId = `${companyFingerprint(account, baseUrl)} ${moneyKey(ctx, itemIndex, contract)}`;
+	const pendingId = `${senderOf(ctx, baseUrl, account)} ${moneyKey(ctx, itemIndex, contract)}`;
 	const pending = pendingSend(pendingId);
 	if (pending) return { failed: true, json: pendingError(reference, pending) };
 	const result = await operation.execute.call(ctx, itemIndex).catch((error: Error) => {

@@ -212,6 +212,15 @@ export const OPEN_CHOICES = {
 		question: 'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
 		node: 'After this item may have been sent before (this process, a key or External ID a re-run carries): unknown, never not_paid: resentRefusals (money/write.ts)',
 	},
+	resendRefusal: {
+		question:
+			'Whether a refusal of a repeated key (a 429, INSUFFICIENT_BALANCE) says anything of the first send',
+		node: 'Nothing: after an unknown send of the same key in this process it is unknown, and keeps the unknown: refusedAfterUnknown (money/write.ts)',
+	},
+	resendTries: {
+		question: 'Whether a new quote accepted under a key used before is a repeated request',
+		node: 'Not one: the first quote stays with the key on every try until decided; another process is warned of: newRequestElsewhere (money/write.ts, order/pay)',
+	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',
 		node: 'unknown with a sealed sentWrite; Resolve Outcome decides by the binding rule (money/resolve.ts)',

@@ -23,6 +23,12 @@ export interface MoneyWrite {
 	/** The document promises that the same Idempotency-Key replays the stored answer. */
 	replayByKey: boolean;
 	/**
+	 * A run outside this n8n process sends another request under the same key (Pay QR Code
+	 * prepares a new quote there): the replay promise covers a repeated request only, so the texts
+	 * say what holds where (r4-money-resend F3) instead of calling a run again safe.
+	 */
+	newRequestElsewhere?: boolean;
+	/**
 	 * Refusals (errorCodes) this item's own earlier attempt may cause by having been carried out
 	 * (Card Request: CARD_EXTERNAL_ID_TAKEN for its own External ID): unknown, never not paid.
 	 */

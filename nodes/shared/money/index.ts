@@ -56,6 +56,7 @@ export {
 	forgetAllSentWrites,
 	moneyWrite,
 	refusedAfterEarlierSend,
+	senderOf,
 	withSentWrite,
 } from './write';
 export type { MoneyCall } from './write';

@@ -321,9 +321,11 @@ export function retryNote(
 ): string {
 	const given = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
 	const set = typeof given === 'string' && given.trim() !== '';
-	const sameKey = contract.replayByKey
-		? 'the service answers a repeated key with the result it stored, so nothing is paid twice'
-		: `the node answers a key it already sent in the same n8n process with the first result, without sending it; on another worker or after a restart it relies on the service recognising the key, which the interface document does not promise for this call, so look the paid items up first (${contract.lookUp})`;
+	const sameKey = !contract.replayByKey
+		? `the node answers a key it already sent in the same n8n process with the same credential (its API key rotated or not) with the first result, without sending it; on another worker, after a restart or with another credential it relies on the service recognising the key, which the interface document does not promise for this call, so look the paid items up first (${contract.lookUp})`
+		: contract.newRequestElsewhere
+			? `in this n8n process with the same credential an item already paid is answered with its order and one whose answer was lost is sent as the identical request (its first quote), which the service answers with its stored result; on another worker, after a restart or with another credential the node accepts a new quote under the key, which the interface document does not promise to recognise as a repeat, so look the paid items up first (${contract.lookUp})`
+			: 'each item sends the identical request (the same quote under the same key), which the service answers with the result it stored, so nothing is paid twice';
 	if (set) {
 		return `A Retry of this execution sends the same Idempotency Key for each item (it is set from your data): ${sameKey}.`;
 	}

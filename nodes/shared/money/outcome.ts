@@ -26,9 +26,12 @@ export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 export const IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED';
 
 const KEY_REPLAY =
-	'Running it again with the same Idempotency Key is safe: the service answers a repeated key with the stored result instead of paying again (the interface document promises this for this call).';
+	'Running it again with the same Idempotency Key and the same Quote ID sends the identical request, which the interface document promises the service answers with the stored result instead of paying again.';
+/** Pay QR Code (r4-money-resend F3): identical only where this process keeps the first quote. */
+const SAME_PROCESS_REPLAY =
+	'Retry On Fail, or a run in this n8n process with the same credential and Idempotency Key, sends the identical request (the quote first accepted under the key), which the interface document promises the service answers with the stored result. In another n8n process (a restart, another queue-mode worker) or with another credential the node would prepare a new quote and accept it under the same key: the document promises a stored answer only for a repeated request, which that is not, so it may pay twice: look the order up first.';
 const NO_REPLAY =
-	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail in this n8n process does not send it again: it reports the same unknown outcome.)';
+	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail, or a run in this n8n process with the same credential and key, even after its API key was rotated, does not send it again: it reports the same unknown outcome; another credential does.)';
 
 /**
  * The outcome machine of one money write (issue 36.2): every attempt's result goes in, in order,
@@ -156,7 +159,7 @@ export function outcomeFields(error: unknown): IDataObject {
 export function whatToDoLines(write: MoneyWrite): string[] {
 	return [
 		`What to do: run Payment > Resolve Outcome on this item (as a tool: pass this whole answer as Unknown Item), or look it up, before trying again: ${write.lookUp}.`,
-		write.replayByKey ? KEY_REPLAY : NO_REPLAY,
+		write.replayByKey ? (write.newRequestElsewhere ? SAME_PROCESS_REPLAY : KEY_REPLAY) : NO_REPLAY,
 	];
 }
 

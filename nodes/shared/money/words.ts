@@ -17,5 +17,5 @@ export const MONEY_ACTIONS: Record<string, string> = {
 	IDEMPOTENCY_KEY_REUSED:
 		'Give each payment its own Idempotency Key (e.g. the invoice or payroll line it pays), or leave the field empty so the node derives one per item',
 	OUTCOME_UNKNOWN:
-		'Run Payment > Resolve Outcome on the failed item ({{ $json }}), and again after a Wait until lookAgainAt while it answers unknown. Never re-run blindly: only Accept Quote and Pay QR Code are safe to run again with the same Idempotency Key',
+		'Run Payment > Resolve Outcome on the failed item ({{ $json }}), and again after a Wait until lookAgainAt while it answers unknown. Never re-run blindly: only Accept Quote is safe to run again with the same Idempotency Key and Quote ID; Pay QR Code only by Retry On Fail in the same n8n process (another process accepts a new quote under the key)',
 };

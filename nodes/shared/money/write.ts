@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
-import type { ApiRequest, Report } from '../transport';
+import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import { companyFingerprint, sealOf } from './binding';
 import { forgetSkews, knownSkew, observeReport } from './clock';
 import { forgetPending } from './pending';
@@ -57,6 +57,8 @@ export type SentState = {
 	first?: IDataObject;
 	/** The seal of its sent write, so Resolve Outcome's not_paid can release the key. */
 	seal?: unknown;
+	/** The seals of this key's earlier unknown sends (each output's sentWrite releases it too). */
+	seals?: unknown[];
 } &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
@@ -82,6 +84,25 @@ const released = new Set<string>();
  */
 function companyOf(account: string): string {
 	return createHash('sha256').update(account).digest('hex').slice(0, 16);
+}
+
+/**
+ * The sender an entry belongs to (r4-money-resend F5): the n8n credential the node runs with (its
+ * id) at one Base URL, so a credential whose API key was rotated (Regenerate API Key, a new Login)
+ * keeps what it sent; without a credential id, what the credential authenticates with (companyOf).
+ * Another credential (another member's key for the same company) is another sender: its memory
+ * does not hold this one's writes, as the texts say.
+ */
+export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: string): string {
+	let id: unknown;
+	try {
+		id = ctx.getNode().credentials?.companyPaymentsApi?.id;
+	} catch {
+		id = undefined;
+	}
+	return typeof id === 'string' && id !== ''
+		? `${baseUrl} credential:${id}`
+		: `${baseUrl} ${companyOf(account)}`;
 }
 
 /** What a write asked for: its method, path and body, so a key reused for another one is seen. */
@@ -115,7 +136,8 @@ export function forgetSentWrite(id: string): void {
  */
 export function releaseNotPaid(seal: unknown): void {
 	for (const [id, entry] of sent) {
-		if (entry.state === 'unknown' && entry.seal !== undefined && entry.seal === seal) {
+		const sealed = entry.seal === seal || (entry.seals ?? []).includes(seal);
+		if (entry.state === 'unknown' && seal !== undefined && sealed) {
 			sent.delete(id);
 			released.add(id);
 			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
@@ -142,14 +164,13 @@ export async function firstSend(
 	key: string,
 ): Promise<IDataObject | undefined> {
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	return sent.get(`${baseUrl} ${companyOf(account)} ${key}`)?.first;
+	return sent.get(`${senderOf(ctx, baseUrl, account)} ${key}`)?.first;
 }
 
-/** An entry this process sent for the same request and company under another key, if any. */
-function sameRequest(id: string, asked: string): SentState | undefined {
-	const company = id.slice(0, id.lastIndexOf(' ') + 1);
+/** An entry this process sent for the same request and sender under another key, if any. */
+function sameRequest(sender: string, asked: string): SentState | undefined {
 	for (const [other, entry] of sent) {
-		if (other.startsWith(company) && entry.request === asked && entry.state !== 'sending') {
+		if (other.startsWith(`${sender} `) && entry.request === asked && entry.state !== 'sending') {
 			return entry;
 		}
 	}
@@ -188,10 +209,11 @@ export async function refusedAfterEarlierSend(
 	const { contract, itemIndex } = call;
 	const key = call.key ?? moneyKey(ctx, itemIndex, contract, call.once);
 	const { baseUrl, account, where } = await runAccount(ctx, itemIndex);
-	const id = `${baseUrl} ${companyOf(account)} ${key}`;
+	const sender = senderOf(ctx, baseUrl, account);
+	const id = `${sender} ${key}`;
 	const { method, path, body } = call.request;
 	const asked = sentRequest(method, call.pays ?? path, body);
-	const earlier = recallSentWrite(id) ?? sameRequest(id, asked);
+	const earlier = recallSentWrite(id) ?? sameRequest(sender, asked);
 	if (!mayHaveBeenSent(ctx, itemIndex, contract, body, earlier)) return undefined;
 	if (earlier?.first && !call.first) call.first = earlier.first;
 	const request: ApiRequest = { ...call.request, itemIndex };
@@ -248,8 +270,9 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const { contract, itemIndex } = call;
 	const key = call.key ?? moneyKey(ctx, itemIndex, contract, call.once);
 	const { baseUrl, account, where } = await runAccount(ctx, itemIndex);
-	// One entry per key at one service for one company.
-	const id = `${baseUrl} ${companyOf(account)} ${key}`;
+	// One entry per key at one service for one sender (the n8n credential: senderOf).
+	const sender = senderOf(ctx, baseUrl, account);
+	const id = `${sender} ${key}`;
 	const request: ApiRequest = {
 		...call.request,
 		headers: { ...call.request.headers, 'Idempotency-Key': key },
@@ -288,7 +311,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	if (earlier?.state === 'paid') return earlier.answer;
 	const resent =
 		!released.has(id) &&
-		mayHaveBeenSent(ctx, itemIndex, contract, request.body, earlier ?? sameRequest(id, asked));
+		mayHaveBeenSent(ctx, itemIndex, contract, request.body, earlier ?? sameRequest(sender, asked));
 	const judged: MoneyContract =
 		resent && contract.resentRefusals
 			? { ...contract, ownRefusals: [...(contract.ownRefusals ?? []), ...contract.resentRefusals] }
@@ -316,8 +339,14 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		if (call.history) call.history.skewMs = skew;
 		call.sent = sealedSentWrite(ctx, call, request, bound, skew);
 	});
-	const first = call.first;
+	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
+	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
+	const first = call.first ?? earlier?.first;
 	const kept = { request: asked, sentAt, ...(first ? { first } : {}) };
+	// This key's earlier send in this process came out unknown: whatever refuses this re-send
+	// (the service's 429, INSUFFICIENT_BALANCE because the first send reserved the funds) says
+	// nothing about that one (r4-money-resend F1).
+	const unknownBefore = earlier?.state === 'unknown';
 	// Registered first, so the store is up to date before anyone sees the answer or error.
 	const settled = sending.then(
 		(answer) => {
@@ -325,14 +354,51 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			rememberSentWrite(id, { ...kept, state: 'paid', answer });
 		},
 		(error: unknown) => {
-			if (outcomeFields(error).paymentOutcome === 'not_paid') return forgetSentWrite(id);
+			// A not_paid never erases an earlier unknown of the same key.
+			if (outcomeFields(error).paymentOutcome === 'not_paid' && !unknownBefore) {
+				return forgetSentWrite(id);
+			}
 			released.delete(id);
-			rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal });
+			const seals = earlier?.state === 'unknown' ? [...(earlier.seals ?? []), earlier.seal] : [];
+			rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal, seals });
 		},
 	);
 	rememberSentWrite(id, { ...kept, state: 'sending', settled });
 	return await sending.catch((error: unknown) => {
-		throw withSentWrite(call, error);
+		const judgedOver = unknownBefore ? refusedAfterUnknown(ctx, call, error, key, where) : error;
+		throw withSentWrite(call, judgedOver);
+	});
+}
+
+/**
+ * A re-send's refusal judged over every attempt of the item this process knows of (r4-money-resend
+ * F1): its earlier send under the same key came out unknown, so a refusal of this one (not paid,
+ * as an answer to this request alone) is unknown. No refusal the document shows proves that the
+ * earlier send moved nothing (docs/assumptions.md, "A refused re-send after a lost answer").
+ */
+function refusedAfterUnknown(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	error: unknown,
+	key: string,
+	where: string,
+): unknown {
+	if (outcomeFields(error).paymentOutcome !== 'not_paid') return error;
+	const context = (error as { context?: IDataObject }).context;
+	const info = context?.serviceError as IDataObject | undefined;
+	const code = typeof info?.errorCode === 'string' ? info.errorCode : undefined;
+	const answered = `${(error as Error).message}`;
+	const reason = `this n8n process sent it before under the same Idempotency-Key and that answer was lost, and this re-send was refused (${code ?? answered}), which is about the re-send and does not say whether the earlier send was carried out (a 429, or a refusal the earlier send causes, such as INSUFFICIENT_BALANCE once it reserved the funds)`;
+	return outcomeUnknownError(ctx.getNode(), call.contract, {
+		reason,
+		lines: [
+			...(code ? [`Service errorCode: ${code}`] : []),
+			`Service answer: ${answered}`,
+			`Idempotency-Key: ${key}`,
+		],
+		info: info && typeof info.httpCode === 'number' ? (info as ServiceErrorInfo) : undefined,
+		where,
+		itemIndex: call.itemIndex,
 	});
 }
 
