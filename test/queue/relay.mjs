@@ -32,6 +32,7 @@ export async function startRelay(target) {
 	let blocked;
 	// Until when every answer to this relay's client (on every connection) is held: a stall.
 	let stalledUntil = 0;
+	let stallRule;
 	const server = net.createServer((client) => {
 		sockets.add(client);
 		if (blocked && Date.now() < blocked.until) {
@@ -76,6 +77,11 @@ export async function startRelay(target) {
 					? sleep(rule.delayMs ?? 0)
 					: Promise.resolve();
 		client.on('data', (chunk) => {
+			if (stallRule && chunk.includes(stallRule.match) && --stallRule.nth <= 0) {
+				stalledUntil = Date.now() + stallRule.ms;
+				stallRule.settle('passed');
+				stallRule = undefined;
+			}
 			const rule = armed;
 			if (rule && chunk.includes(rule.match) && --rule.nth <= 0) {
 				armed = undefined;
@@ -157,6 +163,13 @@ export async function startRelay(target) {
 	return {
 		port: server.address().port,
 		armNext,
+		/** A stall (see `armNext`) armed on its own, beside any other armed rule. */
+		stallAfter({ match, nth = 1, ms }) {
+			let settle;
+			const passed = new Promise((resolve) => (settle = resolve));
+			stallRule = { match: Buffer.from(match), nth, ms, settle };
+			return { passed };
+		},
 		async delayNext({ match, delayMs, what }) {
 			await armNext({ match, what, action: 'delay', delayMs }).passed;
 		},
@@ -175,6 +188,8 @@ export async function startRelay(target) {
 		},
 		async close() {
 			armed = undefined;
+			stallRule?.settle('closed');
+			stallRule = undefined;
 			for (const pair of [...pairs]) pair.end();
 			for (const socket of sockets) socket.destroy();
 			await new Promise((resolve) => server.close(resolve));
