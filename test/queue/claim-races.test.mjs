@@ -255,7 +255,8 @@ describe('the Redis delivery claim, two processes', () => {
 	/** Claims fresh keys until one is claimed: connected, and past any earlier restart's window. */
 	async function settled(...processes) {
 		for (const p of processes) {
-			while ((await p.claim(`settle:${randomUUID()}`, 1_000)).verdict !== 'claimed') await sleep(50);
+			while ((await p.claim(`settle:${randomUUID()}`, 1_000)).verdict !== 'claimed')
+				await sleep(50);
 		}
 	}
 
@@ -272,7 +273,12 @@ describe('the Redis delivery claim, two processes', () => {
 		const key = `stall:${randomUUID()}`;
 		await settled(a, b, c);
 		// Every answer to A, on both connections, waits 5 s from its confirm on.
-		const stall = relay.armNext({ match: String(TTL_MS), what: 'answer', action: 'stall', delayMs: 5_000 });
+		const stall = relay.armNext({
+			match: String(TTL_MS),
+			what: 'answer',
+			action: 'stall',
+			delayMs: 5_000,
+		});
 		const verdicts = await serviceAttempts(key, [a, b, c, b]);
 		assert.equal(await Promise.race([stall.passed, 'not reached']), 'passed');
 		assert.equal(verdicts[0].verdict, 'unavailable', JSON.stringify(verdicts[0]));
@@ -377,7 +383,9 @@ describe('the Redis delivery claim, two processes', () => {
 		await b.claim(`warm:${randomUUID()}`, 1_000);
 		// Claim keys carry no time to live: no volatile-* policy may take them.
 		assert.equal(await probeCommand(redis.port, 'PTTL', key), -1);
-		const used = Number(/used_memory:(\d+)/.exec(await probeCommand(redis.port, 'INFO', 'memory'))[1]);
+		const used = Number(
+			/used_memory:(\d+)/.exec(await probeCommand(redis.port, 'INFO', 'memory'))[1],
+		);
 		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
 		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory', String(used + 300_000));
 		const evicted = async () =>
