@@ -60,8 +60,8 @@ const TIMING = {
 	waitForOtherMs: 0.8 * UNIT,
 	readBackMs: UNIT,
 	recentMs: 60_000,
-	// 4 units of the service's delays plus its 4 answers, each within one Redis timeout.
-	restartWindowMs: 12 * UNIT,
+	// 7 units of the service's delays plus 3 answers, each within a timeout and a read-back.
+	restartWindowMs: 20 * UNIT,
 };
 const SERVICE_AT = [0, 1, 2, 4].map((units) => units * UNIT);
 const TTL_MS = 3_600_000;

@@ -474,7 +474,7 @@ for (const version of VERSIONS) {
 				executions: Object.values(counts).reduce((a, b) => a + b, 0),
 				ranTwice: Object.entries(counts).filter(([, n]) => n > 1).length,
 			};
-			// Sent across the restart: delivered and run once, or (inside the 12 s restart window)
+			// Sent across the restart: delivered and run once, or (inside the 20 s restart window)
 			// 503 at every attempt, failed at the service and run nowhere.
 			for (const [i, d] of deliveries.entries()) {
 				const twoXX = d.attempts.filter((a) => a.status >= 200 && a.status < 300).length;

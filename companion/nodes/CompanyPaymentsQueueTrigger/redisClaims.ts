@@ -51,12 +51,13 @@ export const READ_BACK_MS = 2_000;
 export const RECENT_MS = 10 * 60_000;
 /**
  * After a restart that lost the keys, every free key is unknown (503) for this long from the new
- * epoch's beginning, whoever has written back: the service's attempts of one delivery come at 0,
- * 1, 2 and 4 s, and each answer may take up to REDIS_TIMEOUT_MS, so 4 s + 4 × 2 s covers every
- * retry of a delivery that was under way when Redis lost it (even one run by a process nobody
- * knew as a claimer).
+ * epoch's beginning, whoever has written back. The service's retries of one delivery: the
+ * interface document's delays (1, 2, 4 s) read as between attempts span 7 s (read as from the
+ * first attempt, 0, 1, 2, 4 s, only 4 s), and each of the three answers before the last may take
+ * up to REDIS_TIMEOUT_MS + READ_BACK_MS (4 s): 7 + 3 × 4 = 19 s, so 20 s covers every retry of a
+ * delivery under way when Redis lost it, even one run by a process nobody knew as a claimer.
  */
-export const RESTART_WINDOW_MS = 12_000;
+export const RESTART_WINDOW_MS = 20_000;
 const RECENT_MAX = 20_000;
 const POLL_MS = 20;
 
