@@ -22,7 +22,8 @@
  *   so after a restart without persistence only the restart window protects its claims.
  *
  * The draws added later (the runtime eviction, the stall, the unknown claimer) come after the
- * earlier ones, so every seed keeps the faults it drew before.
+ * earlier ones; a seed with an unknown claimer may replace its slow reconnect with one of that
+ * claimer across the restart, and add a copy at another process soon after Redis is back.
  *
  * The invariant, per seed: the delivery ends with exactly one execution, or with no 2xx from any
  * process (the service then sends it again later). An execution is a `claimed` verdict (the
@@ -140,7 +141,25 @@ export function drawSeed(seed, persistent) {
 			ms: Math.round((1 + r.next() * 6) * UNIT),
 		};
 	}
-	if (fault.restart && r.chance(0.5)) fault.unknownClaimer = service[0].process;
+	if (fault.restart && r.chance(0.5)) {
+		fault.unknownClaimer = service[0].process;
+		// Its reconnect is slow across the restart (it cannot write back), and a copy reaches
+		// another process meanwhile: only the restart window answers that copy 503.
+		if (r.chance(0.6)) {
+			fault.slowReconnect = {
+				process: service[0].process,
+				mode: r.pick(['refuse', 'swallow']),
+				ms: Math.round((6 + r.next() * 8) * UNIT),
+				atMs: fault.restart.atMs,
+				cut: true,
+			};
+			const back = fault.restart.atMs + fault.restart.downMs;
+			copies.push({
+				atMs: back + Math.round((0.5 + r.next() * 3) * UNIT),
+				process: (service[0].process + 1 + r.below(PROCESSES - 1)) % PROCESSES,
+			});
+		}
+	}
 	return { seed, persistent, fault, copies, service };
 }
 
