@@ -82,6 +82,16 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 			for (const [name, rules] of Object.entries(users)) {
 				await admin.call('ACL', 'SETUSER', name, 'reset', 'on', '>user-pw', ...rules);
 			}
+			// The replica is attached from the start, so every confirm WAITs for it (a claim not on
+			// the replica could be lost in a failover): the cases begin once it is in sync, not
+			// while it waits for the first sync (a delivery then gets 503, as it should).
+			const deadline = Date.now() + 60_000;
+			for (;;) {
+				const info = String(await admin.call('INFO', 'replication'));
+				if (/slave0:.*state=online/.test(info)) break;
+				assert.ok(Date.now() < deadline, `the replica never came in sync: ${info}`);
+				await admin.call('WAIT', '1', '500');
+			}
 		} finally {
 			admin.disconnect();
 		}

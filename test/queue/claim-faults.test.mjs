@@ -14,7 +14,16 @@
  * - a slow reconnect: one process's relay refuses, or accepts and never answers, new connections
  *   for a while;
  * - eviction pressure: Redis full under noeviction (commands refused with OOM), or a Redis that
- *   evicts (volatile-lru, full of volatile keys) from the start.
+ *   evicts (volatile-lru, full of volatile keys) from the start, or one whose volatile-lru and
+ *   maxmemory are set at runtime after the warm-up, then filled with volatile keys until it evicts;
+ * - a stall: every answer to one process, on both its connections, held for a while from one of
+ *   its commands on (its confirm, mostly), while its commands still reach Redis;
+ * - a claimer nobody knows: the process the service reaches first takes no part in the warm-up,
+ *   so after a restart without persistence only the restart window protects its claims.
+ *
+ * The draws added later (the runtime eviction, the stall, the unknown claimer) come after the
+ * earlier ones; a seed with an unknown claimer may replace its slow reconnect with one of that
+ * claimer across the restart, and add a copy at another process soon after Redis is back.
  *
  * The invariant, per seed: the delivery ends with exactly one execution, or with no 2xx from any
  * process (the service then sends it again later). An execution is a `claimed` verdict (the
@@ -52,6 +61,8 @@ const TIMING = {
 	waitForOtherMs: 0.8 * UNIT,
 	readBackMs: UNIT,
 	recentMs: 60_000,
+	// 7 units of the service's delays plus 3 answers, each within a timeout and a read-back.
+	restartWindowMs: 20 * UNIT,
 };
 const SERVICE_AT = [0, 1, 2, 4].map((units) => units * UNIT);
 const TTL_MS = 3_600_000;
@@ -122,6 +133,33 @@ export function drawSeed(seed, persistent) {
 		const back = fault.restart.atMs + fault.restart.downMs;
 		copies.push({ atMs: back + Math.round(r.next() * 4 * UNIT), process: r.below(PROCESSES) });
 	}
+	if (!fault.eviction && r.chance(0.1)) fault.eviction = 'evicting-later';
+	if (r.chance(0.25)) {
+		fault.stall = {
+			process: r.chance(0.7) ? service[0].process : r.below(PROCESSES),
+			nth: r.pick([2, 2, 2, 1, 3]),
+			ms: Math.round((1 + r.next() * 6) * UNIT),
+		};
+	}
+	if (fault.restart && r.chance(0.5)) {
+		fault.unknownClaimer = service[0].process;
+		// Its reconnect is slow across the restart (it cannot write back), and a copy reaches
+		// another process meanwhile: only the restart window answers that copy 503.
+		if (r.chance(0.6)) {
+			fault.slowReconnect = {
+				process: service[0].process,
+				mode: r.pick(['refuse', 'swallow']),
+				ms: Math.round((6 + r.next() * 8) * UNIT),
+				atMs: fault.restart.atMs,
+				cut: true,
+			};
+			const back = fault.restart.atMs + fault.restart.downMs;
+			copies.push({
+				atMs: back + Math.round((0.5 + r.next() * 3) * UNIT),
+				process: (service[0].process + 1 + r.below(PROCESSES - 1)) % PROCESSES,
+			});
+		}
+	}
 	return { seed, persistent, fault, copies, service };
 }
 
@@ -155,6 +193,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			count(r.outcome);
 			if (r.fault) count(r.fault);
 			if (r.restart) count(r.restart);
+			for (const extra of [r.stall, r.eviction, r.unknown]) if (extra) count(extra);
 		}
 		console.log(`claim faults: ${results.length} seeds: ${JSON.stringify(tally, null, 1)}`);
 	});
@@ -168,6 +207,48 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 		try {
 			await client.connect();
 			return await client.call(...args);
+		} finally {
+			client.disconnect();
+		}
+	}
+
+	function connect(lane) {
+		const { default: Redis } = require(
+			path.join(ROOT, 'companion/node_modules/ioredis/built/index.js'),
+		);
+		const client = new Redis({ host: '127.0.0.1', port: lane.redis.port });
+		client.on('error', () => undefined);
+		return client;
+	}
+
+	/** Writes volatile keys until Redis has evicted 200 keys (or it refuses them). */
+	async function evictSome(lane, junk) {
+		const client = connect(lane);
+		const evicted = async () => Number(/evicted_keys:(\d+)/.exec(await client.info('stats'))[1]);
+		try {
+			const before = await evicted();
+			const value = 'x'.repeat(2_000);
+			for (let i = 0; (await evicted()) < before + 200 && i < 20_000; i += 100) {
+				const batch = client.pipeline();
+				for (let j = i; j < i + 100; j++) batch.set(`${junk}:${j}`, value, 'PX', 3_600_000);
+				await batch.exec();
+			}
+		} catch {
+			// A restart in between: the eviction is part of the fault, not of the check.
+		} finally {
+			client.disconnect();
+		}
+	}
+
+	async function dropJunk(lane, junk) {
+		const client = connect(lane);
+		try {
+			let cursor = '0';
+			do {
+				const [next, keys] = await client.scan(cursor, 'MATCH', `${junk}:*`, 'COUNT', 1000);
+				if (keys.length > 0) await client.del(...keys);
+				cursor = next;
+			} while (cursor !== '0');
 		} finally {
 			client.disconnect();
 		}
@@ -200,15 +281,33 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 		const pending = [];
 		let serviceDone = false;
 		let fired = 'none drawn';
+		let stallFired = '';
 		const n = plan.fault.net;
 		try {
 			if (plan.fault.eviction === 'evicting') {
 				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
 				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', '50mb');
 			}
-			// Steady state: every process has claimed and learnt the others (two warm-up rounds).
+			// Steady state: every process has claimed and learnt the others (two warm-up rounds,
+			// each claimed, so an earlier seed's restart window is over), but a claimer nobody knows.
 			for (let round = 0; round < 2; round++) {
-				await Promise.all(processes.map((p) => p.claim(`warm:${randomUUID()}`)));
+				await Promise.all(
+					processes
+						.filter((_, i) => i !== plan.fault.unknownClaimer)
+						.map(async (p) => {
+							// (Only the window is waited out: a refused Redis is part of the seed.)
+							while (/lost its keys/.test((await p.claim(`warm:${randomUUID()}`)).reason ?? '')) {
+								await sleep(20);
+							}
+						}),
+				);
+			}
+			if (plan.fault.eviction === 'evicting-later') {
+				const used = Number(
+					/used_memory:(\d+)/.exec(await redisCommand(lane, 'INFO', 'memory'))[1],
+				);
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', String(used + 200_000));
 			}
 			if (plan.fault.eviction === 'oom') {
 				const used = Number(
@@ -219,6 +318,14 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			const started = Date.now();
 			const at = (ms) => sleep(Math.max(0, started + ms - Date.now()));
 			let held;
+			let stalled;
+			if (plan.fault.stall) {
+				stalled = relays[plan.fault.stall.process].stallAfter({
+					match: key,
+					nth: plan.fault.stall.nth,
+					ms: plan.fault.stall.ms,
+				});
+			}
 			if (n) {
 				held = relays[n.process].armNext({
 					match: n.match === 'key' ? key : 'epoch-expected',
@@ -265,7 +372,12 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 					}),
 				);
 			}
+			if (plan.fault.eviction === 'evicting-later') {
+				// Volatile keys until Redis has evicted some, while the delivery is under way.
+				pending.push(at(Math.round(UNIT / 2)).then(() => evictSome(lane, junk)));
+			}
 			await Promise.all(pending);
+			if (stalled) stallFired = await Promise.race([stalled.passed, 'not reached']);
 			if (held) fired = await Promise.race([held.passed, 'not reached']);
 			// A hold never released ends with its connection.
 			if (held) {
@@ -281,6 +393,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 				() => undefined,
 			);
 			await redisCommand(lane, 'DEL', junk).catch(() => undefined);
+			await dropJunk(lane, junk).catch(() => undefined);
 		}
 		assert.ok(serviceDone);
 		const executions = events.filter((e) => e.verdict === 'claimed').length;
@@ -304,6 +417,9 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 		return {
 			outcome: executions === 1 ? 'one execution' : 'no 2xx',
 			fault: n ? `${plan.fault.net.action} ${plan.fault.net.what}: ${fired}` : 'no network fault',
+			stall: plan.fault.stall ? `stall: ${stallFired}` : '',
+			eviction: plan.fault.eviction ?? '',
+			unknown: plan.fault.unknownClaimer !== undefined ? 'unknown claimer' : '',
 			restart: plan.fault.restart ? (lane.persistent ? 'restart kept' : 'restart lost') : '',
 		};
 	}

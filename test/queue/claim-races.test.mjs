@@ -33,10 +33,10 @@ describe('the Redis delivery claim, two processes', () => {
 	const clients = [];
 
 	/** A process's claims: direct to Redis, or through the relay. */
-	function processClaims({ viaRelay = false, timeoutMs } = {}) {
+	function processClaims({ viaRelay = false, timeoutMs, timing, port } = {}) {
 		const claims = new claimsModule.RedisClaims(
-			{ host: '127.0.0.1', port: viaRelay ? relay.port : redis.port },
-			timeoutMs,
+			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port) },
+			timing ?? timeoutMs,
 		);
 		clients.push(claims);
 		// This Redis keeps no append-only file (the restart case needs that): the trigger option
@@ -50,6 +50,21 @@ describe('the Redis delivery claim, two processes', () => {
 		const probe = processClaims();
 		await probe.claim(`probe:${randomUUID()}`, 1_000); // connects (and checks the epoch)
 		return await probe.client.get(key);
+	}
+
+	/** One command on a fresh connection (the test's own, not a process's). */
+	async function probeCommand(port, ...args) {
+		const { default: Redis } = require(
+			path.join(ROOT, 'companion/node_modules/ioredis/built/index.js'),
+		);
+		const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+		client.on('error', () => undefined);
+		try {
+			await client.connect();
+			return await client.call(...args);
+		} finally {
+			client.disconnect();
+		}
 	}
 
 	before(async () => {
@@ -190,19 +205,23 @@ describe('the Redis delivery claim, two processes', () => {
 	});
 
 	test('Redis restarted empty while the process that ran a delivery reconnects late: a copy elsewhere is answered 503 until it is back, never run again', async () => {
-		const a = processClaims({ viaRelay: true });
-		const b = processClaims();
+		// A short restart window: this case is the wait for a known claimer, after the window.
+		const timing = { restartWindowMs: 500 };
+		const a = processClaims({ viaRelay: true, timing });
+		const b = processClaims({ timing });
 		const key = `late-reconnect:${randomUUID()}`;
+		// The earlier restart's window (the earlier case's processes) is over first.
+		while ((await a.claim(`settle:${randomUUID()}`, 1_000)).verdict !== 'claimed') await sleep(50);
 		// Steady state: both have claimed, and know each other as claimers.
 		await b.claim(`warm:${randomUUID()}`, 1_000);
 		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
 		await b.claim(`warm:${randomUUID()}`, 1_000);
 		// A's reconnect is accepted and never answered (as through a TCP proxy) for 4 s.
+		const blocked = Date.now();
 		relay.block({ mode: 'swallow', ms: 4_000 });
 		const port = redis.port;
 		await redis.stop();
 		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
-		const restarted = Date.now();
 		// The copy at B 1.8 s after the restart (after the old settle time): not run again.
 		await sleep(1_800);
 		const copy = await b.claim(key, TTL_MS);
@@ -216,6 +235,203 @@ describe('the Redis delivery claim, two processes', () => {
 			await a.claim(`poke:${randomUUID()}`, 1_000); // A's next delivery makes it reconnect
 			await sleep(100);
 		}
-		assert.ok(Date.now() - restarted >= 4_000, 'decided only after A was back');
+		// (Measured from the block: A is back when it ends, however long the restart took.)
+		const ms = Date.now() - blocked;
+		assert.ok(ms >= 4_000, `decided ${ms} ms after A was blocked, before it was back`);
+	});
+
+	/** The service's attempts (0, 1, 2, 4 s) at the given processes, stopping at the first 2xx. */
+	async function serviceAttempts(key, processes, startAt = Date.now()) {
+		const verdicts = [];
+		for (const [i, atMs] of [0, 1_000, 2_000, 4_000].entries()) {
+			await sleep(Math.max(0, startAt + atMs - Date.now()));
+			const v = await processes[i % processes.length].claim(key, TTL_MS);
+			verdicts.push(v);
+			if (v.verdict !== 'unavailable') break;
+		}
+		return verdicts;
+	}
+
+	/** Claims fresh keys until one is claimed: connected, and past any earlier restart's window. */
+	async function settled(...processes) {
+		for (const p of processes) {
+			while ((await p.claim(`settle:${randomUUID()}`, 1_000)).verdict !== 'claimed')
+				await sleep(50);
+		}
+	}
+
+	function judge(verdicts) {
+		const executions = verdicts.filter((v) => v.verdict === 'claimed').length;
+		const twoXX = verdicts.filter((v) => v.verdict !== 'unavailable').length;
+		return { executions, twoXX, ok: executions === 1 || (executions === 0 && twoXX === 0) };
+	}
+
+	test('answers to one process stall after its confirm, on both its connections: exactly one execution, or no 2xx (outside r3 f1)', async () => {
+		const a = processClaims({ viaRelay: true });
+		const b = processClaims();
+		const c = processClaims();
+		const key = `stall:${randomUUID()}`;
+		await settled(a, b, c);
+		// Every answer to A, on both connections, waits 5 s from its confirm on.
+		const stall = relay.armNext({
+			match: String(TTL_MS),
+			what: 'answer',
+			action: 'stall',
+			delayMs: 5_000,
+		});
+		const verdicts = await serviceAttempts(key, [a, b, c, b]);
+		assert.equal(await Promise.race([stall.passed, 'not reached']), 'passed');
+		assert.equal(verdicts[0].verdict, 'unavailable', JSON.stringify(verdicts[0]));
+		// After the stall, a copy at every process.
+		await sleep(Math.max(0, 5_500));
+		for (const p of [a, b, c]) verdicts.push(await p.claim(key, TTL_MS));
+		const { ok, executions, twoXX } = judge(verdicts);
+		assert.ok(ok, `${executions} executions, ${twoXX} 2xx: ${JSON.stringify(verdicts)}`);
+		// Redis says running exactly when a process runs it (A, which answered 503, left nothing).
+		assert.equal(/^r:/.test((await holder(key)) ?? ''), executions === 1);
+	});
+
+	test('Redis restarted empty while a claimer nobody had heard of is away: the service retries at the others are 503, not run again (outside r3 f2)', async () => {
+		const timing = { restartWindowMs: 6_000 };
+		const a = processClaims({ viaRelay: true, timing });
+		const b = processClaims({ timing });
+		const c = processClaims({ timing });
+		// B and C claimed before A's first claim: neither knows A as a claimer.
+		await settled(b, c);
+		const key = `unknown-member:${randomUUID()}`;
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		relay.block({ mode: 'refuse', ms: 8_000 });
+		relay.cutAll();
+		const port = redis.port;
+		await redis.stop();
+		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
+		// B and C are back at once (their next claims); the service's retries of the delivery
+		// (0, 1, 2, 4 s) land at them while A is away.
+		await b.claim(`back:${randomUUID()}`, 1_000);
+		await c.claim(`back:${randomUUID()}`, 1_000);
+		const verdicts = await serviceAttempts(key, [b, c]);
+		assert.deepEqual(
+			verdicts.map((v) => v.verdict),
+			['unavailable', 'unavailable', 'unavailable', 'unavailable'],
+			JSON.stringify(verdicts),
+		);
+		assert.match(verdicts[3].reason, /retry span/);
+	});
+
+	test('Redis with a replica: a claim the replica has not acknowledged is not run, so a failover to it runs the delivery once (outside r3 f3)', async () => {
+		const primary = await startRedis({
+			dir: path.join(dir, 'primary'),
+			appendonly: true,
+			// A primary that dies does not wait for its replica.
+			args: ['--shutdown-timeout', '0'],
+		});
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		const failover = await startRelay(primary);
+		try {
+			const a = processClaims({ port: failover.port });
+			const b = processClaims({ port: failover.port });
+			for (;;) {
+				const info = await probeCommand(replica.port, 'INFO', 'replication');
+				if (info.includes('master_link_status:up')) break;
+				await sleep(50);
+			}
+			// Replicating: a claim is acknowledged by the replica and runs.
+			const first = `replicated:${randomUUID()}`;
+			assert.deepEqual(await a.claim(first, TTL_MS), { verdict: 'claimed' });
+			assert.match((await probeCommand(replica.port, 'GET', first)) ?? '', /^[cr]:/);
+			await b.claim(`warm:${randomUUID()}`, 1_000);
+			// The replica stops taking the stream; A claims the delivery on the primary.
+			process.kill(replica.pid, 'SIGSTOP');
+			const key = `failover:${randomUUID()}`;
+			let atA;
+			try {
+				atA = await a.claim(key, TTL_MS);
+			} finally {
+				await primary.stop();
+				process.kill(replica.pid, 'SIGCONT');
+			}
+			assert.equal(atA.verdict, 'unavailable', JSON.stringify(atA));
+			assert.match(atA.reason, /replicas/);
+			// The replica is promoted and the address now leads to it; a copy reaches B.
+			await probeCommand(replica.port, 'REPLICAOF', 'NO', 'ONE');
+			failover.retarget(replica.port);
+			failover.cutAll();
+			let atB;
+			for (;;) {
+				atB = await b.claim(key, TTL_MS);
+				if (atB.verdict !== 'unavailable') break;
+				await sleep(100);
+			}
+			assert.equal(atB.verdict, 'claimed', JSON.stringify(atB));
+		} finally {
+			await failover.close();
+			await replica.stop();
+			await primary.stop();
+		}
+	});
+
+	test('an eviction policy set at runtime (volatile-lru, maxmemory) evicts no claim: a copy stays a duplicate (outside r3 f4)', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		const key = `eviction:${randomUUID()}`;
+		await settled(a, b);
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		await b.claim(`warm:${randomUUID()}`, 1_000);
+		// Claim keys carry no time to live: no volatile-* policy may take them.
+		assert.equal(await probeCommand(redis.port, 'PTTL', key), -1);
+		const used = Number(
+			/used_memory:(\d+)/.exec(await probeCommand(redis.port, 'INFO', 'memory'))[1],
+		);
+		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
+		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory', String(used + 300_000));
+		const evicted = async () =>
+			Number(/evicted_keys:(\d+)/.exec(await probeCommand(redis.port, 'INFO', 'stats'))[1]);
+		const before = await evicted();
+		const { default: Redis } = require(
+			path.join(ROOT, 'companion/node_modules/ioredis/built/index.js'),
+		);
+		const filler = new Redis({ host: '127.0.0.1', port: redis.port });
+		filler.on('error', () => undefined);
+		try {
+			const junk = 'x'.repeat(2_000);
+			for (let i = 0; (await evicted()) < before + 1_000; i += 100) {
+				const batch = filler.pipeline();
+				for (let j = i; j < i + 100; j++) batch.set(`junk:${key}:${j}`, junk, 'PX', 3_600_000);
+				await batch.exec();
+			}
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			assert.match((await probeCommand(redis.port, 'GET', key)) ?? '', /^r:/);
+		} finally {
+			filler.disconnect();
+			await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+		}
+	});
+
+	test('a claim key past its end is free again, and claims delete ended keys (expiry without a time to live)', async () => {
+		const a = processClaims();
+		const b = processClaims();
+		const key = `ends:${randomUUID()}`;
+		await settled(a, b);
+		assert.equal((await a.claim(key, 300)).verdict, 'claimed');
+		assert.deepEqual(await b.claim(key, 300), { verdict: 'duplicate', by: 'redis' });
+		for (;;) {
+			const again = await b.claim(key, TTL_MS);
+			if (again.verdict === 'claimed') break;
+			assert.equal(again.verdict, 'duplicate', JSON.stringify(again));
+			await sleep(50);
+		}
+		const gone = `gone:${randomUUID()}`;
+		assert.equal((await a.claim(gone, 1)).verdict, 'claimed');
+		for (;;) {
+			await b.claim(`trim:${randomUUID()}`, 1_000);
+			if ((await probeCommand(redis.port, 'EXISTS', gone)) === 0) break;
+			await sleep(20);
+		}
+		assert.equal(await probeCommand(redis.port, 'ZSCORE', claimsModule.EXPIRY_KEY, gone), null);
 	});
 });

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * @returns {Promise<{
  *   port: number,
  *   delayNext: (options: { match: string, delayMs: number, what: 'command' | 'answer' }) => Promise<void>,
- *   armNext: (options: { match: string, what: 'command' | 'answer', action: 'delay' | 'hold' | 'cut',
+ *   armNext: (options: { match: string, what: 'command' | 'answer', action: 'delay' | 'hold' | 'cut' | 'stall',
  *     delayMs?: number, nth?: number }) => { passed: Promise<string>, release: () => void },
  *   block: (options: { mode: 'refuse' | 'swallow', ms: number }) => void,
  *   cutAll: () => void,
@@ -20,7 +20,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   it (or its answer) on after delayMs; `hold` keeps it until `release()` or until the
  *   connection is cut; `cut` destroys the connection before the command reaches Redis, or after
  *   Redis answered it and before the answer reaches the client. `passed` settles with what
- *   happened ('passed', 'cut' or 'closed'). `block` refuses (closes at once) or swallows (accepts,
+ *   happened ('passed', 'cut' or 'closed'). `stall` holds every answer on every connection of this
+ *   relay, from that command's on, for delayMs (a one-way stall towards one process). `block` refuses (closes at once) or swallows (accepts,
  *   never connects on, never answers) connections made in the next ms.
  */
 export async function startRelay(target) {
@@ -29,6 +30,9 @@ export async function startRelay(target) {
 	let targetPort = target.port;
 	let armed;
 	let blocked;
+	// Until when every answer to this relay's client (on every connection) is held: a stall.
+	let stalledUntil = 0;
+	let stallRule;
 	const server = net.createServer((client) => {
 		sockets.add(client);
 		if (blocked && Date.now() < blocked.until) {
@@ -73,9 +77,23 @@ export async function startRelay(target) {
 					? sleep(rule.delayMs ?? 0)
 					: Promise.resolve();
 		client.on('data', (chunk) => {
+			if (stallRule && chunk.includes(stallRule.match) && --stallRule.nth <= 0) {
+				stalledUntil = Date.now() + stallRule.ms;
+				stallRule.settle('passed');
+				stallRule = undefined;
+			}
 			const rule = armed;
 			if (rule && chunk.includes(rule.match) && --rule.nth <= 0) {
 				armed = undefined;
+				if (rule.action === 'stall') {
+					// From this command on, every answer on every connection waits delayMs.
+					stalledUntil = Date.now() + (rule.delayMs ?? 0);
+					rule.settle('passed');
+					toServer = toServer.then(() => {
+						if (!closed) upstream.write(chunk);
+					});
+					return;
+				}
 				pair.rules.add(rule);
 				if (rule.what === 'command') {
 					toServer = toServer.then(async () => {
@@ -107,6 +125,7 @@ export async function startRelay(target) {
 					return;
 				}
 				if (rule) await waitFor(rule);
+				if (stalledUntil > Date.now()) await sleep(stalledUntil - Date.now());
 				if (closed) return;
 				client.write(chunk);
 				if (rule) rule.settle('passed');
@@ -144,6 +163,13 @@ export async function startRelay(target) {
 	return {
 		port: server.address().port,
 		armNext,
+		/** A stall (see `armNext`) armed on its own, beside any other armed rule. */
+		stallAfter({ match, nth = 1, ms }) {
+			let settle;
+			const passed = new Promise((resolve) => (settle = resolve));
+			stallRule = { match: Buffer.from(match), nth, ms, settle };
+			return { passed };
+		},
 		async delayNext({ match, delayMs, what }) {
 			await armNext({ match, what, action: 'delay', delayMs }).passed;
 		},
@@ -162,6 +188,8 @@ export async function startRelay(target) {
 		},
 		async close() {
 			armed = undefined;
+			stallRule?.settle('closed');
+			stallRule = undefined;
 			for (const pair of [...pairs]) pair.end();
 			for (const socket of sockets) socket.destroy();
 			await new Promise((resolve) => server.close(resolve));

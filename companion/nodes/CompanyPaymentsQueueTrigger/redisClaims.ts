@@ -24,13 +24,26 @@ import { probeClaims } from './redisProbe';
  * - `r:<token>` running: the owner learnt its confirm and starts the execution. Only this value
  *   makes another attempt a duplicate (200 `executed: false`).
  *
- * When the answer to a claim, a confirm or a release is late or lost, the owner does not guess: it
- * reads the key back on a second connection (RESOLVE) and Redis' record decides: `c:`/`r:` of its
- * token → it runs the delivery; `t:` of its token → deleted, 503; anything else → 503.
+ * The invariant: `r:` is written only by a process that has committed to run the delivery and runs
+ * it whatever the answer to that write (a lost one is owed and sent again, like a release); a
+ * process that answers 503 leaves no `c:` or `r:` of its own behind without an owed release.
+ *
+ * When the answer to a claim or a confirm is late or lost, the owner does not guess: it reads the
+ * key back on a second connection, a pure read (READ), and Redis' record decides: `c:`/`r:` of its
+ * token → it commits and runs the delivery (then owes the promotion to `r:`); anything else, or no
+ * answer → 503, and it owes the release of whatever of its own may be there.
+ *
+ * Keys carry no time to live (so no `volatile-*` eviction policy can drop them): each value's end
+ * is a score in one sorted set (`…:expiry`), every script treats a key past its end as absent, and
+ * every claim deletes a few keys whose end has passed.
  *
  * Restarts are detected per claim: every claim script reads the epoch (Redis' run ID, and when
- * it began). A new epoch makes every free key unknown (503) until every process that may hold
- * confirmed claims from before has written them back, or QUARANTINE_MS have passed.
+ * it began). A new epoch that a process which knew the old one has seen makes every free key
+ * unknown (503) until every process that may hold confirmed claims from before has written them
+ * back, and for RESTART_WINDOW_MS from the epoch's beginning (Redis' own clock) in any case.
+ *
+ * With replicas attached, a confirm counts only once every replica has acknowledged it (WAIT):
+ * a failover to a replica that never received it would let another process claim again.
  */
 
 /** How long a claim waits for Redis (connecting, and each command) before it answers 503. */
@@ -43,6 +56,15 @@ export const WAIT_FOR_OTHER_MS = 1_500;
 export const READ_BACK_MS = 2_000;
 /** How long this process keeps its own running claims in memory (for a Redis that restarts). */
 export const RECENT_MS = 10 * 60_000;
+/**
+ * After a restart that lost the keys, every free key is unknown (503) for this long from the new
+ * epoch's beginning, whoever has written back. The service's retries of one delivery: the
+ * interface document's delays (1, 2, 4 s) read as between attempts span 7 s (read as from the
+ * first attempt, 0, 1, 2, 4 s, only 4 s), and each of the three answers before the last may take
+ * up to REDIS_TIMEOUT_MS + READ_BACK_MS (4 s): 7 + 3 × 4 = 19 s, so 20 s covers every retry of a
+ * delivery under way when Redis lost it, even one run by a process nobody knew as a claimer.
+ */
+export const RESTART_WINDOW_MS = 20_000;
 const RECENT_MAX = 20_000;
 const POLL_MS = 20;
 
@@ -53,6 +75,10 @@ const BACK_KEY = `${KEY_PREFIX}:epoch-back`;
 const MEMBERS_KEY = `${KEY_PREFIX}:members`;
 const EXPECTED_KEY = `${KEY_PREFIX}:epoch-expected`;
 const EPOCH_KEYS = [EPOCH_KEY, BACK_KEY, MEMBERS_KEY, EXPECTED_KEY];
+/** Sorted set: each claim key scored by when its value ends (ms, Redis' clock). */
+export const EXPIRY_KEY = `${KEY_PREFIX}:expiry`;
+/** How many ended claim keys one claim deletes. */
+const TRIM_PER_CLAIM = 20;
 
 /** The times of the claim; tests run it faster. */
 export interface ClaimTiming {
@@ -61,6 +87,7 @@ export interface ClaimTiming {
 	waitForOtherMs: number;
 	readBackMs: number;
 	recentMs: number;
+	restartWindowMs: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -69,6 +96,7 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	waitForOtherMs: WAIT_FOR_OTHER_MS,
 	readBackMs: READ_BACK_MS,
 	recentMs: RECENT_MS,
+	restartWindowMs: RESTART_WINDOW_MS,
 };
 
 const RUNNING = 'r:';
@@ -82,11 +110,33 @@ const RUNNING = 'r:';
  * expected hash: until each of them has written back (the back set) or its `until` passed, every
  * free key is unknown.
  */
-const EPOCH_LUA = `
+const CLOCK_LUA = `
 local function nowms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+local function current(key, expiry, now)
+  local held = redis.call('GET', key)
+  if not held then return false end
+  local ends = redis.call('ZSCORE', expiry, key)
+  if ends and tonumber(ends) <= now then return false end
+  return held
+end
+local function put(key, expiry, value, ends)
+  redis.call('SET', key, value)
+  redis.call('ZADD', expiry, ends, key)
+end
+local function drop(key, expiry)
+  redis.call('DEL', key)
+  redis.call('ZREM', expiry, key)
+end`;
+
+/**
+ * Shared by the scripts that read the epoch. KEYS[2..5]: epoch, back, members, expected.
+ * `epoch(now, run, fresh, seen, known)`: see EPOCH_LUA's callers; a caller that knew another
+ * epoch also marks this one as begun by a restart (`restart`), which opens the restart window.
+ */
+const EPOCH_LUA = `${CLOCK_LUA}
 local function epoch(now, run, fresh, seen, known)
   local e = redis.call('HMGET', KEYS[2], 'id', 'run')
   local id = e[1]
@@ -96,6 +146,7 @@ local function epoch(now, run, fresh, seen, known)
     redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', now)
   end
   if seen ~= '' and seen ~= id then
+    redis.call('HSETNX', KEYS[2], 'restart', '1')
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
       local u = tonumber(untilms)
       local had = tonumber(redis.call('HGET', KEYS[5], member) or '0')
@@ -116,7 +167,11 @@ local function members(now)
   end
   return table.concat(out, ',')
 end
-local function waiting(now)
+local function waiting(now, window)
+  local e = redis.call('HMGET', KEYS[2], 'restart', 'born')
+  if e[1] and tonumber(e[2]) + window > now then
+    return 'window:' .. (tonumber(e[2]) + window - now)
+  end
   local all = redis.call('HGETALL', KEYS[5])
   for i = 1, #all, 2 do
     if tonumber(all[i + 1]) > now and redis.call('SISMEMBER', KEYS[3], all[i]) == 0 then
@@ -127,26 +182,29 @@ local function waiting(now)
 end`;
 
 /**
- * KEYS: key, epoch, back, members, expected. ARGV: token, tentative ms, run ID, fresh epoch, the
- * epoch this process knew, the members it knew. Returns [verdict, held value, epoch, members].
+ * KEYS: key, epoch, back, members, expected, expiry. ARGV: token, tentative ms, run ID, fresh
+ * epoch, the epoch this process knew, the members it knew, restart window ms, how many ended keys
+ * to delete. Returns [verdict, held value, epoch, members, connected replicas].
  */
 const CLAIM_SCRIPT = `${EPOCH_LUA}
 local now = nowms()
+local ended = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, tonumber(ARGV[8]))
+for _, old in ipairs(ended) do drop(old, KEYS[6]) end
 local id = epoch(now, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 local live = members(now)
-local held = redis.call('GET', KEYS[1])
-if held then return { 'held', held, id, live } end
-local missing = waiting(now)
-if missing then return { 'unknown', missing, id, live } end
-redis.call('SET', KEYS[1], 't:' .. ARGV[1], 'PX', ARGV[2])
-return { 'claimed', '', id, live }`;
+local replicas = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)') or '0')
+local held = current(KEYS[1], KEYS[6], now)
+if held then return { 'held', held, id, live, replicas } end
+local missing = waiting(now, tonumber(ARGV[7]))
+if missing then return { 'unknown', missing, id, live, replicas } end
+put(KEYS[1], KEYS[6], 't:' .. ARGV[1], now + tonumber(ARGV[2]))
+return { 'claimed', '', id, live, replicas }`;
 
-/** KEYS: key, members. ARGV: token, ttl ms, member ID, member ms. 1 when it confirmed. */
-const CONFIRM_SCRIPT = `
-if redis.call('GET', KEYS[1]) == 't:' .. ARGV[1] then
-  redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2])
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+/** KEYS: key, members, expiry. ARGV: token, ttl ms, member ID, member ms. 1 when it confirmed. */
+const CONFIRM_SCRIPT = `${CLOCK_LUA}
+local now = nowms()
+if current(KEYS[1], KEYS[3], now) == 't:' .. ARGV[1] then
+  put(KEYS[1], KEYS[3], 'c:' .. ARGV[1], now + tonumber(ARGV[2]))
   local untilms = now + tonumber(ARGV[4])
   if tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') < untilms then
     redis.call('HSET', KEYS[2], ARGV[3], untilms)
@@ -156,25 +214,27 @@ end
 return 0`;
 
 /**
- * The read-back. KEYS: key. ARGV: token, 'run' or 'release'. Redis' record of this token decides:
- * `r:` → 'mine'; `c:` → 'mine' (made `r:`) for run, deleted for release; `t:` → deleted;
- * anything else → 'other'.
+ * KEYS: key, expiry. ARGV: token, mode. Redis' record of this token decides.
+ * - 'read' (the read-back; writes nothing): `r:`/`c:` of the token → 'mine', `t:` → 'tentative',
+ *   anything else → 'other';
+ * - 'run' (the promotion, sent only by a process that runs the delivery): `c:` → `r:`, 'mine';
+ * - 'release' (sent only by a process that answered 503): `t:`/`c:` of the token → deleted.
  */
-const RESOLVE_SCRIPT = `
-local held = redis.call('GET', KEYS[1])
+const RESOLVE_SCRIPT = `${CLOCK_LUA}
+local now = nowms()
+local held = current(KEYS[1], KEYS[2], now)
 if held == 'r:' .. ARGV[1] then return 'mine' end
-if held == 'c:' .. ARGV[1] then
-  if ARGV[2] == 'run' then
-    local ttl = redis.call('PTTL', KEYS[1])
-    if ttl > 0 then redis.call('SET', KEYS[1], 'r:' .. ARGV[1], 'PX', ttl)
-    else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
-    return 'mine'
-  end
-  redis.call('DEL', KEYS[1])
-  return 'released'
+if ARGV[2] == 'read' then
+  if held == 'c:' .. ARGV[1] then return 'mine' end
+  if held == 't:' .. ARGV[1] then return 'tentative' end
+  return 'other'
 end
-if held == 't:' .. ARGV[1] then
-  redis.call('DEL', KEYS[1])
+if held == 'c:' .. ARGV[1] and ARGV[2] == 'run' then
+  redis.call('SET', KEYS[1], 'r:' .. ARGV[1])
+  return 'mine'
+end
+if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] then
+  drop(KEYS[1], KEYS[2])
   return 'released'
 end
 return 'other'`;
@@ -190,15 +250,24 @@ local id = epoch(now, ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 if ARGV[6] == '1' and ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
 return { id, members(now) }`;
 
-/** KEYS: the key. ARGV: the running value, its remaining time to live. Never overwrites. */
-const RESEED_SCRIPT = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
+/** KEYS: the key, expiry. ARGV: the running value, its remaining time. Never overwrites. */
+const RESEED_SCRIPT = `${CLOCK_LUA}
+local now = nowms()
+if current(KEYS[1], KEYS[2], now) then return 0 end
+put(KEYS[1], KEYS[2], ARGV[1], now + tonumber(ARGV[2]))
+return 1`;
 
 interface ClaimCommands {
-	cpClaim(...args: Array<string | number>): Promise<[string, string, string, string]>;
+	cpClaim(...args: Array<string | number>): Promise<[string, string, string, string, number]>;
 	cpConfirm(...args: Array<string | number>): Promise<number>;
-	cpResolve(key: string, token: string, mode: 'run' | 'release'): Promise<string>;
+	cpResolve(
+		key: string,
+		expiry: string,
+		token: string,
+		mode: 'read' | 'run' | 'release',
+	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
-	cpReseed(key: string, value: string, ttlMs: number): Promise<number>;
+	cpReseed(key: string, expiry: string, value: string, ttlMs: number): Promise<number>;
 }
 export type ClaimClient = Redis & ClaimCommands;
 
@@ -245,11 +314,11 @@ async function within<T>(
 }
 
 export function defineCommands(client: Redis): ClaimClient {
-	client.defineCommand('cpClaim', { numberOfKeys: 5, lua: CLAIM_SCRIPT });
-	client.defineCommand('cpConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
-	client.defineCommand('cpResolve', { numberOfKeys: 1, lua: RESOLVE_SCRIPT });
+	client.defineCommand('cpClaim', { numberOfKeys: 6, lua: CLAIM_SCRIPT });
+	client.defineCommand('cpConfirm', { numberOfKeys: 3, lua: CONFIRM_SCRIPT });
+	client.defineCommand('cpResolve', { numberOfKeys: 2, lua: RESOLVE_SCRIPT });
 	client.defineCommand('cpSync', { numberOfKeys: 5, lua: SYNC_SCRIPT });
-	client.defineCommand('cpReseed', { numberOfKeys: 1, lua: RESEED_SCRIPT });
+	client.defineCommand('cpReseed', { numberOfKeys: 2, lua: RESEED_SCRIPT });
 	return client as ClaimClient;
 }
 
@@ -455,7 +524,7 @@ export class RedisClaims {
 		for (const [key, entry] of this.recent) {
 			const ttl = entry.ttlEnds - now;
 			if (entry.expires > now && ttl > 0) {
-				writes.push(this.client.cpReseed(key, `${RUNNING}${entry.token}`, ttl));
+				writes.push(this.client.cpReseed(key, EXPIRY_KEY, `${RUNNING}${entry.token}`, ttl));
 			}
 		}
 		await Promise.all(writes);
@@ -478,11 +547,11 @@ export class RedisClaims {
 	private async sendOwed(client: ClaimClient = this.resolver): Promise<void> {
 		await Promise.all([
 			...[...this.abandoned].map(async ([key, token]) => {
-				await client.cpResolve(key, token, 'release');
+				await client.cpResolve(key, EXPIRY_KEY, token, 'release');
 				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
 			}),
 			...[...this.unpromoted].map(async ([key, token]) => {
-				await client.cpResolve(key, token, 'run');
+				await client.cpResolve(key, EXPIRY_KEY, token, 'run');
 				if (this.unpromoted.get(key) === token) this.unpromoted.delete(key);
 			}),
 		]);
@@ -502,41 +571,45 @@ export class RedisClaims {
 	}
 
 	/**
-	 * Reads Redis' record of this attempt back on the second connection, until READ_BACK_MS:
-	 * 'mine' (run it), 'released' or 'other' (503), or undefined when Redis could not be asked.
+	 * Reads Redis' record of this attempt back on the second connection, until READ_BACK_MS, and
+	 * writes nothing: 'mine' (`c:`/`r:` of this token), 'tentative', 'other', or undefined when
+	 * Redis could not be asked.
 	 */
-	private async readBack(
-		key: string,
-		token: string,
-		mode: 'run' | 'release',
-	): Promise<string | undefined> {
+	private async readBack(key: string, token: string): Promise<string | undefined> {
 		const deadline = Date.now() + this.timing.readBackMs;
 		while (Date.now() < deadline && !this.closed) {
 			const down = await this.connected(this.resolver, Math.max(1, deadline - Date.now()));
 			if (down !== undefined) return undefined;
-			try {
-				return await this.resolver.cpResolve(key, token, mode);
-			} catch {
-				await sleep(POLL_MS);
-			}
+			const read = await within(
+				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'read'),
+				Math.max(1, deadline - Date.now()),
+				'read-back',
+			);
+			if (read.ok) return read.value;
+			await sleep(POLL_MS);
 		}
 		return undefined;
 	}
 
-	/**
-	 * Gives a claim up after its answer was lost: 503 at once (a `t:` nobody confirms blocks no
-	 * one for long, and never makes another attempt answer 2xx); its release is sent on the
-	 * second connection, and owed to the next connection until Redis has answered it.
-	 */
-	private giveUp(key: string, token: string, reason: string): ClaimVerdict {
-		this.abandoned.set(key, token);
+	/** Sends one owed write (a release or a promotion) on the second connection, when it is up. */
+	private sendOne(key: string, token: string, mode: 'run' | 'release'): void {
+		const owed = mode === 'run' ? this.unpromoted : this.abandoned;
+		owed.set(key, token);
 		this.connected(this.resolver, this.timeoutMs)
 			.then(async (down) => {
 				if (down !== undefined) return;
-				await this.resolver.cpResolve(key, token, 'release');
-				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
+				await this.resolver.cpResolve(key, EXPIRY_KEY, token, mode);
+				if (owed.get(key) === token) owed.delete(key);
 			})
 			.catch(() => undefined);
+	}
+
+	/**
+	 * Gives a claim up: 503 at once, and owes the release of whatever of this attempt Redis may
+	 * hold (`t:` or `c:`): sent on the second connection, and again until Redis has answered it.
+	 */
+	private giveUp(key: string, token: string, reason: string): ClaimVerdict {
+		this.sendOne(key, token, 'release');
 		return { verdict: 'unavailable', reason };
 	}
 
@@ -557,33 +630,45 @@ export class RedisClaims {
 		if (mine !== undefined && mine.expires > now) return { verdict: 'duplicate', by: 'memory' };
 		const unusable = await this.unusable(requirements);
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
+		// What earlier attempts still owe (a release, a promotion) goes again with every claim.
+		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');
 		const ttl = Math.max(1, Math.round(ttlMs));
 		const deadline = Date.now() + this.timing.waitForOtherMs;
 		for (;;) {
-			let answer: [string, string, string, string];
+			let answer: [string, string, string, string, number];
 			try {
 				answer = await this.client.cpClaim(
 					key,
 					...EPOCH_KEYS,
+					EXPIRY_KEY,
 					token,
 					this.timing.tentativeMs,
 					this.run(),
 					this.fresh(),
 					this.epoch ?? '',
 					this.knownMembers,
+					this.timing.restartWindowMs,
+					TRIM_PER_CLAIM,
 				);
 			} catch (error) {
-				// It may have reached Redis: read it back (a `t:` of ours is deleted).
+				// It may have reached Redis: a `t:` of ours is released.
 				return this.giveUp(key, token, (error as Error).message);
 			}
-			const [verdict, held, epoch, members] = answer;
+			const [verdict, held, epoch, members, replicas] = answer;
+			this.replicas = Number(replicas) || 0;
 			if (epoch === this.epoch) this.knownMembers = members;
 			// Redis lost its keys since this connection was checked: write back (this claim
 			// told Redis whom to wait for).
 			else this.sync().catch(() => undefined);
 			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
 			if (verdict === 'unknown') {
+				if (held.startsWith('window:')) {
+					return {
+						verdict: 'unavailable',
+						reason: `Redis lost its keys (a restart without persistence): every delivery is answered 503 for ${this.timing.restartWindowMs} ms from the restart (the service's whole retry span), ${held.slice(7)} ms left`,
+					};
+				}
 				return {
 					verdict: 'unavailable',
 					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed recently has written its claims back (waiting for ${held})`,
@@ -593,7 +678,7 @@ export class RedisClaims {
 			if (this.abandoned.get(key) === heldToken) {
 				// Our own earlier attempt, given up: release it now and claim again.
 				try {
-					await this.client.cpResolve(key, heldToken, 'release');
+					await this.client.cpResolve(key, EXPIRY_KEY, heldToken, 'release');
 					if (this.abandoned.get(key) === heldToken) this.abandoned.delete(key);
 				} catch (error) {
 					return { verdict: 'unavailable', reason: (error as Error).message };
@@ -612,6 +697,35 @@ export class RedisClaims {
 		}
 	}
 
+	/** Connected replicas seen by the last claim: a confirm counts once they all have it. */
+	private replicas = 0;
+
+	/**
+	 * With replicas attached, waits until every one has acknowledged this connection's writes
+	 * (WAIT); the reason when they have not within the timeout.
+	 */
+	private async notReplicated(): Promise<string | undefined> {
+		const replicas = this.replicas;
+		if (replicas === 0) return undefined;
+		const acked = await within(
+			this.client.wait(replicas, this.timeoutMs),
+			this.timeoutMs + 500,
+			'WAIT',
+		);
+		if (!acked.ok) return `the claim was not acknowledged by Redis' replicas (${acked.reason})`;
+		if (acked.value < replicas) {
+			return `only ${acked.value} of ${replicas} replicas acknowledged the claim within ${this.timeoutMs} ms: a failover could lose it`;
+		}
+		return undefined;
+	}
+
+	/** This process runs the delivery: remembered, and its promotion to `r:` owed until sent. */
+	private commit(key: string, token: string, ttl: number, now: number): ClaimVerdict {
+		this.remember(key, token, now, ttl);
+		this.sendOne(key, token, 'run');
+		return { verdict: 'claimed' };
+	}
+
 	private async confirm(
 		key: string,
 		token: string,
@@ -623,20 +737,18 @@ export class RedisClaims {
 			confirmed = await this.client.cpConfirm(
 				key,
 				MEMBERS_KEY,
+				EXPIRY_KEY,
 				token,
 				ttl,
 				this.memberId,
 				Math.min(this.timing.recentMs, ttl),
 			);
 		} catch (error) {
-			// Applied, late or never: Redis' record decides (c: of ours → r:, run; t: → deleted).
-			const found = await this.readBack(key, token, 'run');
-			if (found === 'mine') {
-				this.remember(key, token, now, ttl);
-				return { verdict: 'claimed' };
-			}
-			if (found === undefined) this.abandoned.set(key, token);
-			return { verdict: 'unavailable', reason: (error as Error).message };
+			// Applied, late or never: Redis' record decides, read without writing.
+			const found = await this.readBack(key, token);
+			// Read on the other connection, so no WAIT covers the confirm: with replicas, 503.
+			if (found === 'mine' && this.replicas === 0) return this.commit(key, token, ttl, now);
+			return this.giveUp(key, token, (error as Error).message);
 		}
 		if (confirmed !== 1) {
 			return {
@@ -644,15 +756,8 @@ export class RedisClaims {
 				reason: 'the tentative claim expired before it was confirmed',
 			};
 		}
-		this.remember(key, token, now, ttl);
-		// Make it `r:` (others then answer duplicate); owed on the next connection if lost.
-		this.unpromoted.set(key, token);
-		this.client.cpResolve(key, token, 'run').then(
-			() => {
-				if (this.unpromoted.get(key) === token) this.unpromoted.delete(key);
-			},
-			() => undefined,
-		);
-		return { verdict: 'claimed' };
+		const notReplicated = await this.notReplicated();
+		if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
+		return this.commit(key, token, ttl, now);
 	}
 }

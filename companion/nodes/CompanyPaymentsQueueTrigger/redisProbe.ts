@@ -10,7 +10,7 @@ import { type ClaimClient, defineCommands, KEY_PREFIX } from './redisClaims';
  * README gives exactly this line, and test/queue/claim-config.test.mjs creates a user with it.
  */
 export const CLAIM_ACL_RULES =
-	'~n8n-nodes-company-payments:* +ping +info +select +eval +evalsha +time +get +set +del +pttl +hget +hset +hmget +hgetall +hdel +sadd +sismember';
+	'~n8n-nodes-company-payments:* +ping +info +select +eval +evalsha +time +get +set +del +pttl +hget +hset +hsetnx +hmget +hgetall +hdel +sadd +sismember +zadd +zrem +zscore +zrangebyscore +wait';
 
 function aclAdvice(): string {
 	return `give the credential's user what the claims need: ACL SETUSER <user> on ><password> ${CLAIM_ACL_RULES}`;
@@ -45,6 +45,8 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 	const key = `${base}:key`;
 	const epochKeys = [`${base}:epoch`, `${base}:back`, `${base}:members`, `${base}:expected`];
 	const [, , members] = epochKeys;
+	// The claims keep each value's end in a sorted set (no TTL on the keys): the probe has its own.
+	const expiry = `${base}:expiry`;
 	const token = randomBytes(6).toString('hex');
 	const member = 'probe';
 	let step = 'write a probe key';
@@ -63,18 +65,31 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 			'1',
 		);
 		step = 'claim (the claim script)';
-		const [verdict] = await client.cpClaim(key, ...epochKeys, token, 60_000, run, 'x', epoch, '');
+		const [verdict] = await client.cpClaim(
+			key,
+			...epochKeys,
+			expiry,
+			token,
+			60_000,
+			run,
+			'x',
+			epoch,
+			'',
+			// The probe's epoch began as a restart (to run that branch): no window on its own keys.
+			0,
+			1,
+		);
 		if (verdict !== 'claimed') return `the claim script answered "${verdict}" on a fresh probe key`;
 		step = 'confirm (the confirm script)';
-		const confirmed = await client.cpConfirm(key, members, token, 60_000, member, 60_000);
+		const confirmed = await client.cpConfirm(key, members, expiry, token, 60_000, member, 60_000);
 		if (confirmed !== 1) return 'the confirm script did not confirm a fresh probe claim';
 		step = 'read back (the resolve script)';
-		await client.cpResolve(key, token, 'run');
+		await client.cpResolve(key, expiry, token, 'run');
 		// ioredis sends a script by EVAL the first time on a connection, by EVALSHA after.
 		step = 'read back again (EVALSHA)';
-		await client.cpResolve(key, token, 'run');
+		await client.cpResolve(key, expiry, token, 'run');
 		step = 'write back (the reseed script)';
-		await client.cpReseed(key, `r:${token}`, 60_000);
+		await client.cpReseed(key, expiry, `r:${token}`, 60_000);
 		step = 'leave (HDEL)';
 		await client.hdel(members, member);
 		return undefined;
@@ -84,6 +99,6 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 			why ?? `the claim scripts failed on a probe key at "${step}" (${(error as Error).message})`
 		);
 	} finally {
-		await client.del(key, ...epochKeys).catch(() => undefined);
+		await client.del(key, expiry, ...epochKeys).catch(() => undefined);
 	}
 }
