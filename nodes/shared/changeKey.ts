@@ -296,7 +296,7 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 			? changeKey(
 					'payout',
 					COMPANY_SCOPE,
-					payoutParts(id, status, payoutFundsReturned(body, event), body, seen),
+					payoutParts(id, status, payoutFundsReturned(body, event) === true, body, seen),
 				)
 			: null;
 	},
