@@ -22,7 +22,14 @@
 //                   20 s (past the measured skew's margin, within any guessed one);
 //   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
 //                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
-//                   a refusal an item's own earlier payout causes (r1-money-resend F7).
+//                   a refusal an item's own earlier payout causes (r1-money-resend F7);
+//   gatewayDate     the Date header of a gateway's page in place of a lost money answer: the
+//                   service's clock, or the gateway's own 10 min behind it (r4-money-resolve F2);
+//   listingId       whether GET /payouts shows each payout's id (r4-money-resolve F4);
+//   payoutAssignedAt  whether a payout carries an `assignedAt` of its own (when it was last
+//                   handed out, i.e. the moment it is read): "other fields may be present" (F3);
+//   refundedAtNever how a payout not refunded writes refundedAt: null, or a zero time
+//                   "0001-01-01T00:00:00Z" (F5).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -41,7 +48,14 @@ export const MONEY_CHOICES = Object.freeze({
 	recordTimes: ['offset', 'naive', 'naiveLocal'],
 	earlierAge: ['30 days', '20 s'],
 	requisiteCooldown: [false, true],
+	gatewayDate: ['service', 'slow'],
+	listingId: [true, false],
+	payoutAssignedAt: [false, true],
+	refundedAtNever: [null, '0001-01-01T00:00:00Z'],
 });
+
+/** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
+export const GATEWAY_BEHIND_MS = 10 * 60_000;
 
 /** How long a requisite paid out to stays refused, when requisiteCooldown is drawn. */
 export const COOLDOWN_MS = 10 * 60_000;
@@ -87,6 +101,11 @@ export function drawMoney(r) {
 		earlierAge: r.pick(MONEY_CHOICES.earlierAge),
 		// Drawn last, so the draws above stay as they were for every seed.
 		requisiteCooldown: r.chance(0.5),
+		// Drawn after requisiteCooldown (r4-money-resolve), so every earlier draw stays.
+		gatewayDate: r.pick(MONEY_CHOICES.gatewayDate),
+		listingId: r.chance(0.7),
+		payoutAssignedAt: r.chance(0.5),
+		refundedAtNever: r.pick(MONEY_CHOICES.refundedAtNever),
 	};
 }
 
@@ -110,6 +129,18 @@ function rewriteTimes(body, recordTimes) {
 			: Array.isArray(value)
 				? rewriteTimes(value, recordTimes)
 				: value;
+	}
+	return out;
+}
+
+/** Each payout-like record of an answer (it carries a requisite), changed by `change`. */
+function eachPayout(body, change) {
+	if (Array.isArray(body)) return body.map((entry) => eachPayout(entry, change));
+	if (body === null || typeof body !== 'object') return body;
+	if ('requisite' in body) return change({ ...body });
+	const out = {};
+	for (const [key, value] of Object.entries(body)) {
+		out[key] = Array.isArray(value) ? eachPayout(value, change) : value;
 	}
 	return out;
 }
@@ -158,7 +189,23 @@ export function createMoney(sb, choices, stream, log) {
 		/** A payout or card answer with its times written the drawn way (server.mjs), when played. */
 		answered(path, body) {
 			if (!played || !/^\/(payouts|cards)(\/|\?|$)/.test(path)) return body;
-			return rewriteTimes(body, choices.recordTimes);
+			let out = body;
+			if (/^\/payouts/.test(path)) {
+				out = eachPayout(out, (payout) => {
+					if (payout.refundedAt === null && choices.refundedAtNever !== null) {
+						payout.refundedAt = choices.refundedAtNever;
+					}
+					if (choices.payoutAssignedAt) payout.assignedAt = new Date(sb.clock.now()).toISOString();
+					return payout;
+				});
+			}
+			return rewriteTimes(out, choices.recordTimes);
+		},
+		/** A gateway's page in place of a lost money answer, dated by the drawn gateway clock. */
+		gatewayPage(raw) {
+			if (!played || raw.reset || choices.gatewayDate !== 'slow') return raw;
+			const date = new Date(sb.clock.now() - GATEWAY_BEHIND_MS).toUTCString();
+			return { ...raw, headers: { ...raw.headers, Date: date } };
 		},
 		/** Whether a key used before for another request is refused (idempotency.mjs). */
 		refusesReusedKey() {
@@ -184,6 +231,7 @@ export function createMoney(sb, choices, stream, log) {
 					if (pattern !== '/payouts' || record === null || typeof record !== 'object')
 						return record;
 					const out = { ...record };
+					if (!choices.listingId) delete out.id;
 					if (!choices.listingShows.externalId) delete out.externalId;
 					if (!choices.listingShows.amountRub) {
 						delete out.amountRub;

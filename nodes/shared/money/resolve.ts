@@ -9,7 +9,7 @@ import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
 import { settlePending } from './pending';
-import { claim, takenBy } from './proofs';
+import { claim, claimable, takenBy } from './proofs';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
 import type { DigestCheck } from './sentEvidence';
@@ -308,7 +308,7 @@ export async function resolveSentWrite(
 		let candidate = await judge(ctx, contract, itemIndex, sent, listed, time, check, nowSkew);
 		// A record without its ID cannot be given as proof once (proofs.ts), so one such record
 		// could prove two writes: no proof (r4-money-resolve F4).
-		const idless = candidate.record.id === undefined || candidate.record.id === null;
+		const idless = !claimable(candidate.record);
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity' && idless) {
 			candidate = { kind: 'idless', record: candidate.record };
 		}
