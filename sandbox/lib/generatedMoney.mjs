@@ -29,7 +29,10 @@
 //   payoutAssignedAt  whether a payout carries an `assignedAt` of its own (when it was last
 //                   handed out, i.e. the moment it is read): "other fields may be present" (F3);
 //   refundedAtNever how a payout not refunded writes refundedAt: null, or a zero time
-//                   "0001-01-01T00:00:00Z" (F5).
+//                   "0001-01-01T00:00:00Z" (F5);
+//   earlierZoneShift whether the earlier payouts were made one service-zone shift (LOCAL_OFFSET_MS)
+//                   less 2 s before the test, instead of earlierAge: written without an offset
+//                   in the service's local time they read, as UTC, as made just after it (F1).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -52,6 +55,7 @@ export const MONEY_CHOICES = Object.freeze({
 	listingId: [true, false],
 	payoutAssignedAt: [false, true],
 	refundedAtNever: [null, '0001-01-01T00:00:00Z'],
+	earlierZoneShift: [false, true],
 });
 
 /** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
@@ -106,6 +110,7 @@ export function drawMoney(r) {
 		listingId: r.chance(0.7),
 		payoutAssignedAt: r.chance(0.5),
 		refundedAtNever: r.pick(MONEY_CHOICES.refundedAtNever),
+		earlierZoneShift: r.chance(0.3),
 	};
 }
 
@@ -261,7 +266,11 @@ export function createMoney(sb, choices, stream, log) {
 		plantEarlier(company, { externalId, amountRub, requisite }) {
 			const ids = [];
 			for (let i = 0; i < choices.earlierRecords; i++) {
-				const age = choices.earlierAge === '20 s' ? 20_000 + i * 1000 : (30 + i) * DAY_MS;
+				const age = choices.earlierZoneShift
+					? LOCAL_OFFSET_MS - 2000 + i * 1000
+					: choices.earlierAge === '20 s'
+						? 20_000 + i * 1000
+						: (30 + i) * DAY_MS;
 				const at = new Date(sb.clock.now() - age).toISOString();
 				const payout = {
 					...placedPayout(sb, company, { externalId, amountRub, status: 'success', at }),

@@ -136,7 +136,9 @@ describe('made by this write: a record created before the write was sent is anot
 			.get('/cards')
 			.query((q) => q.externalId === 'employee-42')
 			.reply(200, { cards: [closed], total: 1 });
-		nock(BASE_URL).get('/cards/card_1').reply(200, closed, { Date: serviceDate(0) });
+		nock(BASE_URL)
+			.get('/cards/card_1')
+			.reply(200, closed, { Date: serviceDate(0) });
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(out.reason).toMatch(/created before this write was sent/);

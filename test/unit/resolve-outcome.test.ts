@@ -227,7 +227,11 @@ describe("from the node's own unknown item (Continue On Fail), not a hand-writte
 	it("a Payout Create answered by the service's 500 resolves paid once the payout is found", async () => {
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(500, { errorCode: 'INTERNAL_ERROR', message: 'x' }, { Date: new Date().toUTCString() });
+			.reply(
+				500,
+				{ errorCode: 'INTERNAL_ERROR', message: 'x' },
+				{ Date: new Date().toUTCString() },
+			);
 		const { output } = await runNode({
 			parameters: {
 				resource: 'payout',

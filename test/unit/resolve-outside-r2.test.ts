@@ -30,7 +30,7 @@ function serviceDate(offsetMs = 0): Record<string, string> {
 	return { Date: new Date(Date.now() + offsetMs).toUTCString() };
 }
 
-function payout(createdAt: unknown, more: object = {}) {
+function payout(createdAt: string | number | null, more: object = {}) {
 	return {
 		id: 'po_1',
 		externalId: 'inv-42',
@@ -120,7 +120,9 @@ describe('1: a record time without an offset is no proof of "made after the writ
 
 	it('the same record with its offset is read by it: made after the write, paid', async () => {
 		const item = await lostPayoutCreate();
-		const made = payout(new Date(Date.now() + 1_000 + 3 * HOUR).toISOString().replace('Z', '+03:00'));
+		const made = payout(
+			new Date(Date.now() + 1_000 + 3 * HOUR).toISOString().replace('Z', '+03:00'),
+		);
 		listing([made]);
 		reading(made);
 		expect((await resolve(item)).paymentOutcome).toBe('paid');
@@ -158,7 +160,7 @@ describe("2: the clock skew is measured only from the service's own answers", ()
 		expect(skewOf({ date: '2026-11-28T10:00:00Z' }, now)).toBeUndefined();
 	});
 
-	it("Resolve prefers the skew its own reads measured to the one the write carries", async () => {
+	it('Resolve prefers the skew its own reads measured to the one the write carries', async () => {
 		// The write's own answer was the service's JSON error, dated 10 min slow (a clock since fixed).
 		nock(BASE_URL)
 			.post('/payouts')
@@ -207,7 +209,8 @@ describe('4: a record without its id proves no write', () => {
 	it('one payout listed without an id, two writes under one External ID: neither is paid by it', async () => {
 		const first = await failedPayoutCreate();
 		const second = await failedPayoutCreate();
-		const { id: _id, ...idless } = payout(iso(1_000));
+		const idless: IDataObject = payout(iso(1_000));
+		delete idless.id;
 		listing([idless]);
 		const a = await resolve(first, { sameProcess: true });
 		listing([idless]);
@@ -222,7 +225,11 @@ describe('5: a refundedAt that is no time is not money returned', () => {
 		'refundedAt %p on a failed payout: fundsReturned null with a note, never paid',
 		async (refundedAt) => {
 			const item = await lostPayoutCreate();
-			const failed = payout(iso(1_000), { status: 'fail', failReason: 'trader_declined', refundedAt });
+			const failed = payout(iso(1_000), {
+				status: 'fail',
+				failReason: 'trader_declined',
+				refundedAt,
+			});
 			listing([failed]);
 			reading(failed);
 			const out = await resolve(item);
@@ -287,8 +294,18 @@ describe('6: masked digits that agree are no proof of the recipient', () => {
 
 describe("7 and 8: the node's own sentWrite passes the output gate intact", () => {
 	it.each([
-		['a phone as External ID', { requisiteType: 'phone', requisite: '+7 999 123-45-67', additionalFields: { externalId: '79991234567' } }],
-		['a card number inside the External ID', { additionalFields: { externalId: 'card-2200123456789012' } }],
+		[
+			'a phone as External ID',
+			{
+				requisiteType: 'phone',
+				requisite: '+7 999 123-45-67',
+				additionalFields: { externalId: '79991234567' },
+			},
+		],
+		[
+			'a card number inside the External ID',
+			{ additionalFields: { externalId: 'card-2200123456789012' } },
+		],
 		['a test card number as External ID', { additionalFields: { externalId: '4111111111111111' } }],
 	])('%s: the unknown item resolves to paid', async (_name, more) => {
 		const parameters = payoutParameters(more);
@@ -306,7 +323,7 @@ describe("7 and 8: the node's own sentWrite passes the output gate intact", () =
 		expect((await resolve(item)).paymentOutcome).toBe('paid');
 	});
 
-	it("as a tool: its own unknown answer, passed back as it came, resolves; the digest is not masked", async () => {
+	it('as a tool: its own unknown answer, passed back as it came, resolves; the digest is not masked', async () => {
 		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 }, serviceDate());
 		nock(BASE_URL)
 			.post('/payouts')

@@ -199,6 +199,10 @@ export const OPEN_CHOICES = {
 		question: 'Whether a payout carries an assignedAt of its own, and what it means',
 		node: 'Only a card is bound by assignedAt (MoneyResolve.boundBy); a payout by its createdAt (money/binding.ts boundAt)',
 	},
+	earlierZoneShift: {
+		question: 'Whether an earlier payout under the same External ID is one time-zone shift older than a write',
+		node: 'Bound only by a time with its offset: one without it is no proof (money/binding.ts boundTime)',
+	},
 	refundedAtNever: {
 		question: 'How a payout not refunded writes refundedAt (null, a zero time, false)',
 		node: 'Only a real time not before createdAt is money returned; null, absent or empty is not; anything else is fundsReturned null with fundsReturnedNote (payoutFunds.ts)',

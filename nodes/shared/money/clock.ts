@@ -51,9 +51,7 @@ export function skewOf(
 }
 
 /** Whether an answer is the service's own: a readable 2xx record, or its JSON error body. */
-export function serviceAnswered(
-	attempt: Attempt,
-): attempt is Extract<Attempt, { status: number }> {
+export function serviceAnswered(attempt: Attempt): attempt is Extract<Attempt, { status: number }> {
 	if (!('status' in attempt)) return false;
 	if (attempt.status >= 200 && attempt.status < 300) return attempt.readable;
 	return isServiceErrorBody(attempt.body);

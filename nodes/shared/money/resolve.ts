@@ -385,7 +385,7 @@ export async function resolveSentWrite(
 			sent,
 			raw,
 			`A record carrying its ${field} and every detail was found, but the service shows it without its id, so the node cannot give it as proof of one write only: two writes under the same ${field} and details would both be proved by it.`,
-			['the record\'s id'],
+			["the record's id"],
 			`Check in the cabinet how many payments carry this ${field}. ${lookUp}`,
 			{ record: best.record, lookAgainAt: lookAgain() },
 		);
@@ -423,7 +423,8 @@ export async function resolveSentWrite(
 		);
 	}
 	const settled = contract.resolve.state(best.record, time());
-	if (settled.refunded === true) return refundedAnswer(sent, raw, best.record, settled.why, contract);
+	if (settled.refunded === true)
+		return refundedAnswer(sent, raw, best.record, settled.why, contract);
 	const open = settled.outcome === 'unknown';
 	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
 	if (!open) settlePending(raw.seal);
