@@ -104,7 +104,8 @@ export const OPEN_CHOICES = {
 		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
 	},
 	bigNumbers: {
-		question: 'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
+		question:
+			'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
 		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts)',
 	},
 	numbersForText: {
@@ -184,7 +185,8 @@ export const OPEN_CHOICES = {
 		node: 'Bound by the measured skew and SKEW_MARGIN_MS only; unmeasured is unknown (money/binding.ts)',
 	},
 	requisiteCooldown: {
-		question: 'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
+		question:
+			'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
 		node: 'After this item may have been sent before (this process, a key or External ID a re-run carries): unknown, never not_paid: resentRefusals (money/write.ts)',
 	},
 	gatewayDate: {
@@ -200,7 +202,8 @@ export const OPEN_CHOICES = {
 		node: 'Only a card is bound by assignedAt (MoneyResolve.boundBy); a payout by its createdAt (money/binding.ts boundAt)',
 	},
 	earlierZoneShift: {
-		question: 'Whether an earlier payout under the same External ID is one time-zone shift older than a write',
+		question:
+			'Whether an earlier payout under the same External ID is one time-zone shift older than a write',
 		node: 'Bound only by a time with its offset: one without it is no proof (money/binding.ts boundTime)',
 	},
 	refundedAtNever: {
