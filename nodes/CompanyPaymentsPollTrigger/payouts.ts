@@ -19,7 +19,8 @@ import { ENDPOINTS } from '../shared/contract/endpoints';
  * shared/payoutFunds): never inferred from status fail.
  */
 export function payoutRefunded(record: IDataObject): boolean {
-	return payoutFundsReturned({ status: record.status, refundedAt: record.refundedAt ?? null });
+	const { status, createdAt } = record;
+	return payoutFundsReturned({ status, createdAt, refundedAt: record.refundedAt ?? null }) === true;
 }
 
 function dispute(record: IDataObject): IDataObject | null {

@@ -1,8 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
+/** Before this, a "time" is a zero value of some language (0001-01-01, 1970-01-01), not a refund. */
+const EARLIEST_REFUND = Date.parse('2000-01-01T00:00:00Z');
+
+/** A time a payout shows, in ms (an offset-less ISO time read as UTC), or NaN. */
+function timeOf(value: unknown): number {
+	if (typeof value !== 'string') return NaN;
+	const text = value.trim();
+	const naive = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
+	return Date.parse(naive ? `${text.replace(' ', 'T')}Z` : text);
+}
+
 /**
  * Whether a payout's money is back on the company balance: one rule for the action node, the
- * webhook trigger and the poll trigger.
+ * webhook trigger and the poll trigger. `true`, `false`, or `null` when the payout's sign cannot
+ * be read (then `payoutFundsNote` says why).
  *
  * The document gives one sign per shape: `refundedAt` on a Payout record ("the only reliable
  * sign"), `refunded` in the payout.status_changed and payout.recharged bodies, and it counts
@@ -10,15 +22,35 @@ import type { IDataObject } from 'n8n-workflow';
  * be charged again (payout.recharged); whether the service then clears `refundedAt` is not
  * shown. So the sign counts only while the payout is not `success`: a recharged payout is never
  * reported as funds returned, whichever way the service answers. Status fail alone is not a sign.
+ *
+ * `refundedAt` counts only as a real time (r4-money-resolve F5): a text the node reads as a time,
+ * not before the payout's `createdAt` (and, where that is not shown, not before 2000: the zero
+ * time "0001-01-01T00:00:00Z" means never). `null`, absent or empty is not refunded; anything
+ * else (`false`, `"null"`, a zero time) is no reading: `null`.
  */
-export function payoutFundsReturned(payout: IDataObject, event?: string | null): boolean {
+export function payoutFundsReturned(payout: IDataObject, event?: string | null): boolean | null {
 	if (event === 'payout.recharged') return false;
 	if (payout.status === 'success') return false;
 	if ('refundedAt' in payout) {
 		const refundedAt = payout.refundedAt;
-		return refundedAt !== null && refundedAt !== undefined && refundedAt !== '';
+		if (refundedAt === null || refundedAt === undefined || refundedAt === '') return false;
+		return refundTime(payout) ? true : null;
 	}
 	return payout.refunded === true;
+}
+
+/** Whether a payout's `refundedAt` is a real time (see payoutFundsReturned). */
+function refundTime(payout: IDataObject): boolean {
+	const at = timeOf(payout.refundedAt);
+	if (!Number.isFinite(at)) return false;
+	const created = timeOf(payout.createdAt);
+	return at >= (Number.isFinite(created) ? created : EARLIEST_REFUND);
+}
+
+/** Why `payoutFundsReturned` is null for a payout, or undefined when it is not. */
+export function payoutFundsNote(payout: IDataObject, event?: string | null): string | undefined {
+	if (payoutFundsReturned(payout, event) !== null) return undefined;
+	return `refundedAt is ${JSON.stringify(payout.refundedAt)}, not a time after the payout was created (${String(payout.createdAt ?? 'createdAt not shown')}): whether its money is back on the balance is unknown. Check the payout in the cabinet, or read it again with Payout > Get.`;
 }
 
 /**

@@ -22,14 +22,24 @@
 //                   20 s (past the measured skew's margin, within any guessed one);
 //   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
 //                   refused 422 PAYOUT_REQUISITE_COOLDOWN (the document names the code, not when):
-//                   a refusal an item's own earlier payout causes (r1-money-resend F7).
+//                   a refusal an item's own earlier payout causes (r1-money-resend F7);
 //   resendRefusal   how the service answers a repeated Idempotency-Key of an accept it carried
 //                   out (the re-send after a lost answer): with the stored order (as promised),
 //                   or refused 429 TOO_MANY_REQUESTS, or 422 INSUFFICIENT_BALANCE because the
 //                   first accept reserved the funds (r4-money-resend F1: the document does not
 //                   show that a refusal of a repeat waits for, or says anything about, the first);
 //   resendTries     how many Retry On Fail tries a Pay QR Code gets (2 or 3) when each answer but
-//                   the last is lost after the service acted (r4-money-resend F2: a third try).
+//                   the last is lost after the service acted (r4-money-resend F2: a third try);
+//   gatewayDate     the Date header of a gateway's page in place of a lost money answer: the
+//                   service's clock, or the gateway's own 10 min behind it (r4-money-resolve F2);
+//   listingId       whether GET /payouts shows each payout's id (r4-money-resolve F4);
+//   payoutAssignedAt  whether a payout carries an `assignedAt` of its own (when it was last
+//                   handed out, i.e. the moment it is read): "other fields may be present" (F3);
+//   refundedAtNever how a payout not refunded writes refundedAt: null, or a zero time
+//                   "0001-01-01T00:00:00Z" (F5);
+//   earlierZoneShift whether the earlier payouts were made one service-zone shift (LOCAL_OFFSET_MS)
+//                   less 2 s before the test, instead of earlierAge: written without an offset
+//                   in the service's local time they read, as UTC, as made just after it (F1).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -50,7 +60,15 @@ export const MONEY_CHOICES = Object.freeze({
 	requisiteCooldown: [false, true],
 	resendRefusal: ['replayed', 'TOO_MANY_REQUESTS', 'INSUFFICIENT_BALANCE'],
 	resendTries: [2, 3],
+	gatewayDate: ['service', 'slow'],
+	listingId: [true, false],
+	payoutAssignedAt: [false, true],
+	refundedAtNever: [null, '0001-01-01T00:00:00Z'],
+	earlierZoneShift: [false, true],
 });
+
+/** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
+export const GATEWAY_BEHIND_MS = 10 * 60_000;
 
 /** How long a requisite paid out to stays refused, when requisiteCooldown is drawn. */
 export const COOLDOWN_MS = 10 * 60_000;
@@ -99,6 +117,12 @@ export function drawMoney(r) {
 		// r4-money-resend, drawn after every earlier choice.
 		resendRefusal: r.pick(MONEY_CHOICES.resendRefusal),
 		resendTries: r.pick(MONEY_CHOICES.resendTries),
+		// r4-money-resolve, drawn after those.
+		gatewayDate: r.pick(MONEY_CHOICES.gatewayDate),
+		listingId: r.chance(0.7),
+		payoutAssignedAt: r.chance(0.5),
+		refundedAtNever: r.pick(MONEY_CHOICES.refundedAtNever),
+		earlierZoneShift: r.chance(0.3),
 	};
 }
 
@@ -122,6 +146,18 @@ function rewriteTimes(body, recordTimes) {
 			: Array.isArray(value)
 				? rewriteTimes(value, recordTimes)
 				: value;
+	}
+	return out;
+}
+
+/** Each payout-like record of an answer (it carries a requisite), changed by `change`. */
+function eachPayout(body, change) {
+	if (Array.isArray(body)) return body.map((entry) => eachPayout(entry, change));
+	if (body === null || typeof body !== 'object') return body;
+	if ('requisite' in body) return change({ ...body });
+	const out = {};
+	for (const [key, value] of Object.entries(body)) {
+		out[key] = Array.isArray(value) ? eachPayout(value, change) : value;
 	}
 	return out;
 }
@@ -188,7 +224,23 @@ export function createMoney(sb, choices, stream, log) {
 		/** A payout or card answer with its times written the drawn way (server.mjs), when played. */
 		answered(path, body) {
 			if (!played || !/^\/(payouts|cards)(\/|\?|$)/.test(path)) return body;
-			return rewriteTimes(body, choices.recordTimes);
+			let out = body;
+			if (/^\/payouts/.test(path)) {
+				out = eachPayout(out, (payout) => {
+					if (payout.refundedAt === null && choices.refundedAtNever !== null) {
+						payout.refundedAt = choices.refundedAtNever;
+					}
+					if (choices.payoutAssignedAt) payout.assignedAt = new Date(sb.clock.now()).toISOString();
+					return payout;
+				});
+			}
+			return rewriteTimes(out, choices.recordTimes);
+		},
+		/** A gateway's page in place of a lost money answer, dated by the drawn gateway clock. */
+		gatewayPage(raw) {
+			if (!played || raw.reset || choices.gatewayDate !== 'slow') return raw;
+			const date = new Date(sb.clock.now() - GATEWAY_BEHIND_MS).toUTCString();
+			return { ...raw, headers: { ...raw.headers, Date: date } };
 		},
 		/** Whether a key used before for another request is refused (idempotency.mjs). */
 		refusesReusedKey() {
@@ -214,6 +266,7 @@ export function createMoney(sb, choices, stream, log) {
 					if (pattern !== '/payouts' || record === null || typeof record !== 'object')
 						return record;
 					const out = { ...record };
+					if (!choices.listingId) delete out.id;
 					if (!choices.listingShows.externalId) delete out.externalId;
 					if (!choices.listingShows.amountRub) {
 						delete out.amountRub;
@@ -249,7 +302,11 @@ export function createMoney(sb, choices, stream, log) {
 		plantEarlier(company, { externalId, amountRub, requisite }) {
 			const ids = [];
 			for (let i = 0; i < choices.earlierRecords; i++) {
-				const age = choices.earlierAge === '20 s' ? 20_000 + i * 1000 : (30 + i) * DAY_MS;
+				const age = choices.earlierZoneShift
+					? LOCAL_OFFSET_MS - 2000 + i * 1000
+					: choices.earlierAge === '20 s'
+						? 20_000 + i * 1000
+						: (30 + i) * DAY_MS;
 				const at = new Date(sb.clock.now() - age).toISOString();
 				const payout = {
 					...placedPayout(sb, company, { externalId, amountRub, status: 'success', at }),

@@ -13,11 +13,13 @@
 // - Resolve Outcome agrees with the ledger.
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
-// unmeasured|resent|quote breaks the money rules on purpose in the built code (the time bound; the
-// company fingerprint check alone; the whole credential binding, fingerprint and seal; a record
-// dated later than the service's clock now read as made after the write; an unmeasured clock skew
-// assumed to be zero; Payout Create's refusals its own earlier payout causes, read as refusals;
-// Pay QR Code's re-send preparing a new quote instead of re-sending the first)
+// unmeasured|resent|quote|zoneless|gateway|assigned|idless breaks the money rules on purpose in
+// the built code (the time bound; the company fingerprint check alone; the whole credential
+// binding, fingerprint and seal; a record dated later than the service's clock now read as made
+// after the write; an unmeasured clock skew assumed to be zero; Payout Create's refusals its own
+// earlier payout causes, read as refusals; Pay QR Code's re-send preparing a new quote instead of
+// re-sending the first; a record time without an offset read as UTC; a gateway's page measuring
+// the clock skew; a payout bound by its assignedAt; a record without its id claimed)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
@@ -66,6 +68,43 @@ if (BREAK === 'resent')
 	dist('nodes/CompanyPayments/payout/create.operation.js').create.money.resentRefusals = [];
 // Pay QR Code's re-send forgets the quote its first send accepted (r4-money-resend F2).
 if (BREAK === 'quote') dist('nodes/shared/money/write.js').firstSend = async () => undefined;
+// r4-money-resolve: the guards of its findings 1 to 4, each undone.
+if (BREAK === 'zoneless') {
+	const binding = dist('nodes/shared/money/binding.js');
+	const real = binding.createdSince;
+	const asUtc = (record) => {
+		const out = { ...record };
+		for (const key of ['createdAt', 'assignedAt']) {
+			if (typeof out[key] === 'string' && binding.boundTime(out[key]) === 'no_offset') {
+				out[key] = new Date(binding.serviceTime(out[key])).toISOString();
+			}
+		}
+		return out;
+	};
+	binding.createdSince = (record, ...rest) => real(asUtc(record), ...rest);
+}
+if (BREAK === 'gateway') {
+	const clock = dist('nodes/shared/money/clock.js');
+	const real = clock.observeReport;
+	// Every answer with a status measures, a gateway's page too.
+	clock.observeReport = (baseUrl, report, ...rest) =>
+		real(
+			baseUrl,
+			{
+				...report,
+				attempts: report.attempts.map((a) =>
+					'status' in a ? { ...a, status: 200, readable: true } : a,
+				),
+			},
+			...rest,
+		);
+}
+if (BREAK === 'assigned') {
+	const binding = dist('nodes/shared/money/binding.js');
+	const real = binding.createdSince;
+	binding.createdSince = (record, time, now, local) => real(record, time, now, local, true);
+}
+if (BREAK === 'idless') dist('nodes/shared/money/proofs.js').claimable = () => true;
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
 
@@ -257,11 +296,16 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const answers = await resolveLoop(out);
 			const actedNow = moved(company.id, extA) > before;
 			for (const answer of answers) {
-				const why = /Date header/.test(String(answer.reason))
+				const reason = String(answer.reason);
+				const why = /Date header/.test(reason)
 					? ' (no Date header)'
-					: /later than the service's clock now/.test(String(answer.reason))
+					: /later than the service's clock now/.test(reason)
 						? ' (dated in the future)'
-						: '';
+						: /without its offset/.test(reason)
+							? ' (no offset)'
+							: /without its id/.test(reason)
+								? ' (no id)'
+								: '';
 				count(`A resolve ${answer.paymentOutcome}${actedNow ? ' (moved)' : ''}${why}`);
 				check(
 					answer.paymentOutcome !== 'paid' || actedNow,

@@ -31,7 +31,8 @@ function payout(createdAt: string, more: object = {}) {
 		status: 'success',
 		amountRub: 1500,
 		requisiteType: 'card',
-		requisite: '220012******9012',
+		// In full: masked digits that agree are no proof of the recipient (r4-money-resolve F6).
+		requisite: CARD,
 		refundedAt: null,
 		failReason: null,
 		createdAt,
@@ -39,10 +40,15 @@ function payout(createdAt: string, more: object = {}) {
 	};
 }
 
-/** Payout Create whose answer is a gateway's 502: the node's own unknown item. */
-/** Its 502 carries the service's Date (the clock skew measured), unless the case says otherwise. */
+/**
+ * Payout Create answered by the service's own 500 error: the node's own unknown item. Its answer
+ * carries the service's Date (the clock skew measured), unless the case says otherwise; a
+ * gateway's page measures nothing (r4-money-resolve F2).
+ */
 async function lostPayoutCreate(headers: Record<string, string> = { Date: serviceDate(0) }) {
-	nock(BASE_URL).post('/payouts').reply(502, '<html>502</html>', headers);
+	nock(BASE_URL)
+		.post('/payouts')
+		.reply(500, { errorCode: 'INTERNAL_ERROR', message: 'upstream timeout' }, headers);
 	const { output } = await runNode({
 		parameters: {
 			resource: 'payout',
@@ -113,6 +119,7 @@ describe('made by this write: a record created before the write was sent is anot
 		nock(BASE_URL)
 			.post('/cards/request')
 			.reply(502, '<html>502</html>', { Date: serviceDate(0) });
+		// The gateway's page measures no skew; the service's own answers to the look do.
 		const { output } = await runNode({
 			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
 			continueOnFail: true,
@@ -129,7 +136,9 @@ describe('made by this write: a record created before the write was sent is anot
 			.get('/cards')
 			.query((q) => q.externalId === 'employee-42')
 			.reply(200, { cards: [closed], total: 1 });
-		nock(BASE_URL).get('/cards/card_1').reply(200, closed);
+		nock(BASE_URL)
+			.get('/cards/card_1')
+			.reply(200, closed, { Date: serviceDate(0) });
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(out.reason).toMatch(/created before this write was sent/);

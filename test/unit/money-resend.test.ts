@@ -357,7 +357,7 @@ describe('tool: what a payment under a reference is, read as it stands', () => {
 		requisiteType: 'card',
 		requisite: '2200701234565678',
 		createdAt: new Date().toISOString(),
-		refundedAt: '2026-11-28T10:00:00Z',
+		refundedAt: new Date(Date.now() + 60_000).toISOString(),
 	};
 
 	it('a refunded payout listed without refundedAt is read by its ID and reported refunded, nothing sent (tool 2)', async () => {
@@ -424,7 +424,7 @@ describe('Payout Get Many: fundsReturned as the payout shows it (tool 2)', () =>
 			.reply(200, { payouts: [listed, { ...listed, id: 'po_ok', status: 'success' }], total: 2 });
 		const read = serve('get', `/payouts/${PAYOUT_ID}`, () => [
 			200,
-			{ ...listed, refundedAt: '2026-11-28T10:00:00Z' },
+			{ ...listed, refundedAt: new Date(Date.now() + 60_000).toISOString() },
 		]);
 		const { output } = await runNode({
 			parameters: { resource: 'payout', operation: 'getMany', returnAll: true, filters: {} },

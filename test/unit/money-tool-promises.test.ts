@@ -116,13 +116,21 @@ describe('after an unknown outcome', () => {
 describe('a refunded payment', () => {
 	it('is reported as refunded with what a new payment needs, never "already made"', async () => {
 		listing([
-			payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' }),
+			payout({
+				status: 'fail',
+				failReason: 'no_traders',
+				refundedAt: new Date(Date.now() + 60_000).toISOString(),
+			}),
 		]);
 		nock(BASE_URL)
 			.get('/payouts/po-8001')
 			.reply(
 				200,
-				payout({ status: 'fail', failReason: 'no_traders', refundedAt: '2026-11-28T10:00:00Z' }),
+				payout({
+					status: 'fail',
+					failReason: 'no_traders',
+					refundedAt: new Date(Date.now() + 60_000).toISOString(),
+				}),
 			);
 		const { output, context } = await runTool({ parameters: CALL });
 		const error = output[0].error as IDataObject;

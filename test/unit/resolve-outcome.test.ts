@@ -3,13 +3,15 @@ import nock from 'nock';
 import { MONEY_WRITES } from '../../nodes/CompanyPayments/payment/writes';
 import { resources } from '../../nodes/CompanyPayments/resources';
 import { compareSentDetail, companyFingerprint, sealOf } from '../../nodes/shared/money';
+import { requisiteDigest } from '../../nodes/shared/money/sentEvidence';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
 
 /**
  * Resolve Outcome (issue 44.5): an item that came out unknown, resolved per money operation to
  * paid (with the record), not_paid (only where the record proves it) or still unknown (what is
  * missing, when to look again), by the evidence rules: a detail the found record does not show is
- * no evidence, and masked numbers are compared by the digits both sides show.
+ * no evidence, and masked numbers are no proof of the recipient (r4-money-resolve F6): a number
+ * shown in full is compared by the sent write's digest, a masked one only differs or is not shown.
  */
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -21,7 +23,14 @@ export function sealed(
 	operation: string,
 	identity: string | null,
 	details: object,
-	more: { sentAt?: string; skewMs?: number | null; apiKey?: string; baseUrl?: string } = {},
+	more: {
+		sentAt?: string;
+		skewMs?: number | null;
+		apiKey?: string;
+		baseUrl?: string;
+		/** The whole requisite asked, sealed as its keyed digest (sentEvidence.ts). */
+		requisite?: string;
+	} = {},
 ) {
 	const apiKey = more.apiKey ?? API_KEY;
 	const sent: Record<string, unknown> = {
@@ -32,16 +41,24 @@ export function sealed(
 		company: companyFingerprint(apiKey, more.baseUrl ?? BASE_URL),
 		skewMs: more.skewMs === undefined ? 0 : more.skewMs,
 	};
+	if (more.requisite) {
+		sent.digests = { requisite: requisiteDigest(apiKey, 'requisite', more.requisite) };
+	}
 	sent.seal = sealOf(apiKey, sent as never);
 	return sent;
 }
 
-function unknownItem(operation: string, identity: string | null, details: object) {
+function unknownItem(
+	operation: string,
+	identity: string | null,
+	details: object,
+	requisite?: string,
+) {
 	return {
 		error: 'OUTCOME_UNKNOWN: ...',
 		paymentOutcome: 'unknown',
 		errorCode: 'OUTCOME_UNKNOWN',
-		sentWrite: sealed(operation, identity, details),
+		sentWrite: sealed(operation, identity, details, { requisite }),
 	};
 }
 
@@ -53,13 +70,19 @@ async function resolve(item: unknown) {
 	return output[0].json as Record<string, unknown>;
 }
 
-// As the node's output gate leaves the recipient: its last four digits.
-const PAYOUT_ITEM = unknownItem('payout.create', 'salary-77', {
-	amountRub: 1500,
-	requisiteType: 'card',
-	requisite: '•••• 9012',
-	externalId: 'salary-77',
-});
+// As the node leaves the recipient: its last four digits, and the whole number's keyed digest.
+const CARD = '2200123456789012';
+const PAYOUT_ITEM = unknownItem(
+	'payout.create',
+	'salary-77',
+	{
+		amountRub: 1500,
+		requisiteType: 'card',
+		requisite: '•••• 9012',
+		externalId: 'salary-77',
+	},
+	CARD,
+);
 
 const PAYOUT = {
 	id: 'po_1',
@@ -69,7 +92,7 @@ const PAYOUT = {
 	amountRub: 1500,
 	chargedUsdt: 16.5,
 	requisiteType: 'card',
-	requisite: '220012******9012',
+	requisite: CARD,
 	refundedAt: null,
 	failReason: null,
 };
@@ -86,7 +109,7 @@ function read(record: object) {
 }
 
 describe('Payout Create', () => {
-	it('paid: the payout carrying its External ID, read in full, shows every detail agreeing (masked card by the digits both show)', async () => {
+	it('paid: the payout carrying its External ID, read in full, shows every detail agreeing (the card in full, by the digest)', async () => {
 		listed([PAYOUT]);
 		read(PAYOUT);
 		const out = await resolve(PAYOUT_ITEM);
@@ -150,7 +173,7 @@ describe('Payout Create', () => {
 		expect(out.missing).toEqual(['requisite']);
 	});
 
-	it('paid: a masked phone number is read as a phone number on both sides', async () => {
+	it('unknown: a masked phone number whose digits agree is no proof of the recipient (r4 F6)', async () => {
 		const item = unknownItem('payout.create', 'salary-77', {
 			amountRub: 1500,
 			requisiteType: 'phone',
@@ -160,7 +183,9 @@ describe('Payout Create', () => {
 		const phone = { ...PAYOUT, requisiteType: 'phone', requisite: '+7 (999) ***-45-67' };
 		listed([phone]);
 		read(phone);
-		expect((await resolve(item)).paymentOutcome).toBe('paid');
+		const out = await resolve(item);
+		expect(out.paymentOutcome).toBe('unknown');
+		expect(out.missing).toEqual(['requisite']);
 	});
 
 	it('paid with fundsReturned: a failed payout whose money came back ends the loop, never not_paid, and names the recharge', async () => {
@@ -199,10 +224,14 @@ describe('Payout Create', () => {
 });
 
 describe("from the node's own unknown item (Continue On Fail), not a hand-written one", () => {
-	it('a Payout Create answered by a gateway 502 resolves paid once the payout is found', async () => {
+	it("a Payout Create answered by the service's 500 resolves paid once the payout is found", async () => {
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(502, '<html>502</html>', { Date: new Date().toUTCString() });
+			.reply(
+				500,
+				{ errorCode: 'INTERNAL_ERROR', message: 'x' },
+				{ Date: new Date().toUTCString() },
+			);
 		const { output } = await runNode({
 			parameters: {
 				resource: 'payout',
@@ -235,12 +264,13 @@ describe('Payout Cancel', () => {
 		expect(out.reason).toMatch(/cancelled/);
 	});
 
-	it('not_paid: the payout is still waiting_trader, so the cancel has not acted yet (worded so: a repeat cancel is harmless)', async () => {
+	it('unknown: the payout is still waiting_trader, so the cancel may still act (r4 F9; a repeat cancel is harmless)', async () => {
 		read(PAYOUT);
 		const out = await resolve(item);
-		expect(out.paymentOutcome).toBe('not_paid');
-		expect(out.reason).toMatch(/has not been carried out yet/);
-		expect(out.whatToDo).toMatch(/Not carried out yet.*a repeat cancel is harmless/);
+		expect(out.paymentOutcome).toBe('unknown');
+		expect(out.lookAgainAt).not.toBeNull();
+		expect(out.reason).toMatch(/still waiting_trader/);
+		expect(out.whatToDo).toMatch(/sending the cancel again is harmless/);
 	});
 
 	it('not_paid: an executor took the payout', async () => {
@@ -376,12 +406,12 @@ describe('the input', () => {
 
 describe('masked on both sides (sentEvidence.ts)', () => {
 	it.each([
-		['•••• 9012', '220012******9012', 'agrees'],
-		['•••• 9012', '•••• 9012', 'agrees'],
-		['•••• 9012', '2200123456789012', 'agrees'],
+		['•••• 9012', '220012******9012', 'not_shown'],
+		['•••• 9012', '•••• 9012', 'not_shown'],
+		['•••• 9012', '2200123456789012', 'not_shown'],
 		['•••• 9012', '220012******9013', 'differs'],
 		['•••• 9012', '22001234567890**', 'not_shown'],
-		['•••• 4567', '8 (999) ***-45-67', 'agrees'],
+		['•••• 4567', '8 (999) ***-45-67', 'not_shown'],
 		['•••• 4567', '+7 999 ***-**-67', 'not_shown'],
 		['•••• 4567', null, 'not_shown'],
 	])('asked %s, shown %s: %s', (asked, shown, verdict) => {

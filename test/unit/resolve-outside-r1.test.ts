@@ -35,7 +35,8 @@ function payout(createdAt: string | number | null, more: object = {}) {
 		status: 'success',
 		amountRub: 1500,
 		requisiteType: 'card',
-		requisite: '220012******9012',
+		// In full: masked digits that agree are no proof of the recipient (r4-money-resolve F6).
+		requisite: CARD,
 		refundedAt: null,
 		failReason: null,
 		createdAt,
@@ -96,8 +97,8 @@ function inNewYork() {
 		);
 }
 
-describe('1: a record time is read on the service clock, in UTC when it has no offset', () => {
-	it('a time without an offset is read as UTC, one with an offset by it', () => {
+describe('1: a record time is read on the service clock; one without an offset proves nothing (r4 F1)', () => {
+	it('a time without an offset is shown read as UTC, one with an offset by it', () => {
 		inNewYork();
 		expect(serviceTime('2026-11-28T10:00:00')).toBe(Date.parse('2026-11-28T10:00:00Z'));
 		expect(serviceTime('2026-11-28 10:00:00.250')).toBe(Date.parse('2026-11-28T10:00:00.250Z'));
@@ -112,7 +113,7 @@ describe('1: a record time is read on the service clock, in UTC when it has no o
 		reading(old, serviceDate());
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
-		expect(out.reason).toMatch(/created before this write was sent/);
+		expect(out.reason).toMatch(/written without its offset/);
 	});
 
 	it('a createdAt in Moscow time without an offset (2 h before the write) is in the future as UTC: no proof', async () => {
@@ -123,7 +124,7 @@ describe('1: a record time is read on the service clock, in UTC when it has no o
 		reading(old, serviceDate());
 		const out = await resolve(item);
 		expect(out.paymentOutcome).toBe('unknown');
-		expect(out.reason).toMatch(/later than the service's clock now/);
+		expect(out.reason).toMatch(/written without its offset/);
 	});
 
 	it('Date from a correct proxy, records dated by a clock 120 s ahead: a payout made 60 s before the write is no proof', async () => {
@@ -391,8 +392,8 @@ describe("8: Resolve's own error items keep the sealed sentWrite", () => {
 	});
 });
 
-describe('9: a cancel that has not acted after the window is worded as not carried out yet', () => {
-	it('waiting_trader past the window: not_paid, saying it may still act and a repeat is harmless', async () => {
+describe('9: a cancel stays unknown while the payout still waits (r4 F9)', () => {
+	it('waiting_trader past the old window: unknown with lookAgainAt, saying it may still act and a repeat is harmless', async () => {
 		nock(BASE_URL)
 			.post('/payouts/po_1/cancel')
 			.reply(500, { errorCode: 'INTERNAL_ERROR' }, serviceDate());
@@ -415,9 +416,10 @@ describe('9: a cancel that has not acted after the window is worded as not carri
 			.reply(200, payout(iso(-86_400_000), { status: 'waiting_trader' }));
 		const out = await resolve(item);
 		expect(Date.now).not.toBe(realNow);
-		expect(out.paymentOutcome).toBe('not_paid');
-		expect(out.reason).toMatch(/not been carried out yet/);
-		expect(out.whatToDo).toMatch(/a repeat cancel is harmless/);
+		expect(out.paymentOutcome).toBe('unknown');
+		expect(out.lookAgainAt).not.toBeNull();
+		expect(out.reason).toMatch(/may still carry it out while the payout waits/);
+		expect(out.whatToDo).toMatch(/sending the cancel again is harmless/);
 		expect(out.whatToDo).not.toMatch(/safe to run it again/);
 	});
 });

@@ -212,6 +212,7 @@ const money: MoneyContract = {
 	},
 	resolve: {
 		find: 'identity',
+		boundBy: 'assignedAt',
 		state: cardRequested,
 		notFound:
 			'No card carries this External ID. A request that is still pending keeps its External ID on the request, which no documented listing shows, until a card is issued (the card.assigned event), so its absence does not prove it was not made.',

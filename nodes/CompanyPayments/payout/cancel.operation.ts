@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import { moneyWrite, outcomeUnknownError, readMeasured, withSentWrite } from '../../shared/money';
-import type { MoneyCall, MoneyContract, SentTime, Settled } from '../../shared/money';
+import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
 import { cancelablePayoutIdFields, readPayoutId } from './fields';
@@ -33,26 +33,30 @@ const money: MoneyContract = {
 };
 
 /**
- * How long after a cancel was sent a payout still waiting_trader may yet be cancelled by it (a
- * service that carries the cancel out a moment after it answered, or whose answer was lost):
- * until then the cancel is unknown, after it not carried out. docs/assumptions.md states it.
+ * How long after a look at a payout still waiting_trader another look is worth it: the cancel may
+ * be carried out any time while the payout waits (the document shows no time within which a
+ * cancel acts). docs/assumptions.md states it.
  */
 export const CANCEL_SETTLE_MS = 5 * 60_000;
 
 /**
  * What the payout proves of a Cancel sent to it (Resolve Outcome). The document's one cancel
  * transition moves a waiting_trader payout to fail with failReason cancelled_by_merchant, and the
- * cancel answers with the payout: so that state is a cancel carried out, and any other state is a
- * cancel that did not act (cancelling again is harmless: PAYOUT_NOT_CANCELABLE).
+ * cancel answers with the payout: so that state is a cancel carried out. While the payout still
+ * waits (waiting_trader, or pending before it), the cancel may yet act, however long ago it was
+ * sent (r4-money-resolve F9: a not_paid that later turns paid is no answer): unknown, looked at
+ * again. Only a payout that left waiting_trader another way (taken by an executor, made, failed
+ * for another reason) proves the cancel did not act, and never will.
  */
-function cancelled(record: IDataObject, time: SentTime): Settled {
+function cancelled(record: IDataObject): Settled {
 	const status = String(record.status);
-	const settlesAt = time.sentAt + CANCEL_SETTLE_MS;
-	if (status === 'waiting_trader' && Date.now() < settlesAt) {
+	if (status === 'waiting_trader' || status === 'pending') {
 		return {
 			outcome: 'unknown',
-			why: `The payout is still waiting_trader, and the cancel was sent less than ${CANCEL_SETTLE_MS / 60_000} minutes ago: a service may carry it out a moment after it answers, so it is not yet known whether it acted.`,
-			lookAgainAt: settlesAt,
+			why: `The payout is still ${status}: the cancel has not acted yet, and a service may still carry it out while the payout waits (the document shows no time within which a cancel acts), so whether it acted is not known yet.`,
+			lookAgainAt: Date.now() + CANCEL_SETTLE_MS,
+			whatToDo:
+				'Look again at lookAgainAt (Resolve → Wait → Resolve). If you need the payout cancelled now, sending the cancel again is harmless: it cancels the payout, or answers PAYOUT_NOT_CANCELABLE once the payout was cancelled or taken by an executor.',
 		};
 	}
 	const reason = String(record.failReason ?? 'not given');
@@ -63,9 +67,6 @@ function cancelled(record: IDataObject, time: SentTime): Settled {
 		};
 	}
 	const words: Record<string, string> = {
-		pending:
-			'status pending: a cancel acts only on a waiting_trader payout, so it was not carried out',
-		waiting_trader: `status still waiting_trader ${CANCEL_SETTLE_MS / 60_000} minutes after the cancel was sent, so it has not been carried out yet (a service may still carry it out later; the document shows no time for it)`,
 		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
 		success: 'the payout was made (status success): the cancel was not carried out',
 		fail: `the payout failed for another reason (failReason ${reason}), not by this cancel`,
@@ -76,9 +77,7 @@ function cancelled(record: IDataObject, time: SentTime): Settled {
 				outcome: 'not_paid',
 				why: `The cancel did not act: ${why}.`,
 				whatToDo:
-					status === 'waiting_trader' || status === 'pending'
-						? 'Not carried out yet: send the cancel again if you still want it; a repeat cancel is harmless (it cancels the payout, or answers PAYOUT_NOT_CANCELABLE once the payout was cancelled or taken by an executor).'
-						: 'It was not carried out, and cannot be any more: the payout is past waiting_trader. A repeat cancel is harmless (it answers PAYOUT_NOT_CANCELABLE).',
+					'It was not carried out, and cannot be any more: the payout is past waiting_trader. A repeat cancel is harmless (it answers PAYOUT_NOT_CANCELABLE).',
 			}
 		: {
 				outcome: 'unknown',

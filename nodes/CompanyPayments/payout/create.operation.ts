@@ -108,12 +108,15 @@ function payoutCreated(record: IDataObject): Settled {
 	}
 	const reason = `failReason ${String(record.failReason ?? 'not given')}`;
 	if (status === 'fail') {
+		const returned = fundsReturned(record);
 		return {
 			outcome: 'unknown',
-			refunded: fundsReturned(record),
-			why: fundsReturned(record)
+			refunded: returned,
+			why: returned
 				? `The payout was created and failed (${reason}), and its money came back (refundedAt). The document lets a refunded payout return to success and be charged again (payout.recharged), so whether it ends paid is not known.`
-				: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
+				: returned === null
+					? `The payout was created and failed (${reason}), and its refundedAt is ${JSON.stringify(record.refundedAt)}, which is not a time after it was created: whether its money came back is unknown (fundsReturned null), so the balance may still be charged.`
+					: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
 		};
 	}
 	return {

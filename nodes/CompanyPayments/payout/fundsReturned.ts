@@ -1,13 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { payoutFundsReturned } from '../../shared/payoutFunds';
+import { payoutFundsNote, payoutFundsReturned } from '../../shared/payoutFunds';
 
-/** Whether the money of a payout is back on the company balance (rule in shared/payoutFunds). */
-export function fundsReturned(payout: IDataObject): boolean {
+/**
+ * Whether the money of a payout is back on the company balance (rule in shared/payoutFunds):
+ * null when its refundedAt is no time that can be read.
+ */
+export function fundsReturned(payout: IDataObject): boolean | null {
 	return payoutFundsReturned(payout);
 }
 
-/** A payout record with `fundsReturned` added beside its own fields. */
+/**
+ * A payout record with `fundsReturned` added beside its own fields, and `fundsReturnedNote` when
+ * it is null (unknown).
+ */
 export function withFundsReturned(payout: IDataObject): IDataObject {
-	return { ...payout, fundsReturned: fundsReturned(payout) };
+	const note = payoutFundsNote(payout);
+	return {
+		...payout,
+		fundsReturned: fundsReturned(payout),
+		...(note ? { fundsReturnedNote: note } : {}),
+	};
 }

@@ -186,7 +186,7 @@ export const OPEN_CHOICES = {
 	},
 	clockSkew: {
 		question: 'How far the service clock is from n8n’s',
-		node: 'Measured from the Date header, plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/binding.ts)',
+		node: 'Measured from the Date header of the service’s own answers only (an HTTP date in GMT; Resolve prefers its own reads’), plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
 	},
 	statesReturn: {
 		question: 'Whether a refunded payout is charged again',
@@ -202,14 +202,15 @@ export const OPEN_CHOICES = {
 	},
 	recordTimes: {
 		question: 'Whether record times carry an offset, and in which zone one without it is',
-		node: 'A time without an offset is read as UTC: serviceTime (money/binding.ts)',
+		node: 'A time without an offset is shown read as UTC (serviceTime), and proves no write: it may be in any zone, ±14 h, so Resolve Outcome stays unknown naming it: boundTime (money/binding.ts)',
 	},
 	earlierAge: {
 		question: 'How close before a write an earlier record under the same External ID can be',
 		node: 'Bound by the measured skew and SKEW_MARGIN_MS only; unmeasured is unknown (money/binding.ts)',
 	},
 	requisiteCooldown: {
-		question: 'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
+		question:
+			'When PAYOUT_REQUISITE_COOLDOWN (and other refusals an earlier payout causes) is given',
 		node: 'After this item may have been sent before (this process, a key or External ID a re-run carries): unknown, never not_paid: resentRefusals (money/write.ts)',
 	},
 	resendRefusal: {
@@ -220,6 +221,27 @@ export const OPEN_CHOICES = {
 	resendTries: {
 		question: 'Whether a new quote accepted under a key used before is a repeated request',
 		node: 'Not one: the first quote stays with the key on every try until decided; another process is warned of: newRequestElsewhere (money/write.ts, order/pay)',
+	},
+	gatewayDate: {
+		question: 'Which clock dates a gateway’s page in place of a lost answer',
+		node: 'None the node trusts: a gateway’s page (not the service’s JSON) measures no clock skew: serviceAnswered (money/clock.ts)',
+	},
+	listingId: {
+		question: 'Whether GET /payouts shows each payout’s id',
+		node: 'A record without its id cannot be claimed by one write, so it proves none: claimable (money/proofs.ts)',
+	},
+	payoutAssignedAt: {
+		question: 'Whether a payout carries an assignedAt of its own, and what it means',
+		node: 'Only a card is bound by assignedAt (MoneyResolve.boundBy); a payout by its createdAt (money/binding.ts boundAt)',
+	},
+	earlierZoneShift: {
+		question:
+			'Whether an earlier payout under the same External ID is one time-zone shift older than a write',
+		node: 'Bound only by a time with its offset: one without it is no proof (money/binding.ts boundTime)',
+	},
+	refundedAtNever: {
+		question: 'How a payout not refunded writes refundedAt (null, a zero time, false)',
+		node: 'Only a real time not before createdAt is money returned; null, absent or empty is not; anything else is fundsReturned null with fundsReturnedNote (payoutFunds.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

@@ -319,6 +319,14 @@ export const PACKAGE_FIELDS = {
 	rawBodyMasked: STATE,
 	rawBodyNote: TEXT,
 	masked: STATE,
+	/**
+	 * A money write's sealed sent write (nodes/shared/money/write.ts): kept exact at every depth,
+	 * or its seal breaks and the unknown can never be resolved (r4-money-resolve F7/F8). Each of its
+	 * fields is the node's own or the user's own input, never a secret: `digests` and `seal` are
+	 * opaque HMACs, `company` a fingerprint, `identity` the External ID the user gave, and
+	 * `details` the asked details with the recipient's number already masked by the node.
+	 */
+	sentWrite: ID,
 } as const satisfies Record<string, FieldSpec>;
 
 /* ------------------------------------------------------------ one kind per field name */

@@ -107,11 +107,15 @@ export function earliestCreated(time: SentTime): number {
 /** An ISO date-time without an offset (`2026-11-28T10:00:00`, `2026-11-28 10:00:00.5`). */
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
+/** An ISO date-time that names its zone: `Z` or an offset (`+03:00`, `+0300`). */
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+
 /**
- * A time the service shows, in ms. The document types its times `date-time` or `string` and
- * shows no offset rule: a time written without an offset is read as UTC, never as this n8n's
- * local time (JavaScript would read it local), so the reading does not depend on the machine's
- * time zone. NaN when it is no time.
+ * A time the service shows, in ms, for display. The document types its times `date-time` or
+ * `string` and shows no offset rule: a time written without an offset is shown read as UTC,
+ * never as this n8n's local time (JavaScript would read it local), so the reading does not depend
+ * on the machine's time zone. NaN when it is no time. Never a proof of when a record was made:
+ * see `boundTime`.
  */
 export function serviceTime(value: unknown): number {
 	if (typeof value === 'number') return value;
@@ -121,34 +125,53 @@ export function serviceTime(value: unknown): number {
 }
 
 /**
+ * A record's time as proof of when it was made (r4-money-resolve F1): only a time that names its
+ * zone (an ISO date-time with `Z` or an offset, or a number of ms) can be bound to a write. A time
+ * written without an offset may be in any zone, up to 14 hours either way, so read as UTC it can
+ * make a payout hours older look made after the write: `no_offset`, never a time. NaN when it is
+ * no time at all.
+ */
+export function boundTime(value: unknown): number | 'no_offset' {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : NaN;
+	if (typeof value !== 'string') return NaN;
+	const text = value.trim();
+	if (WITH_OFFSET.test(text)) return Date.parse(text.replace(' ', 'T'));
+	return Number.isFinite(serviceTime(text)) ? 'no_offset' : NaN;
+}
+
+/**
  * When a record was bound to the request that made it: a card given from stock to a request
  * carries the moment it was given (`assignedAt`), while its `createdAt` may be when it entered
- * the stock; any other record (a payout, a queued card) its `createdAt`.
+ * the stock; any other record (a payout, a queued card) its `createdAt`. Only a contract that
+ * says its records are bound by `assignedAt` (Card > Request) reads it (r4-money-resolve F3): a
+ * payout's `assignedAt`, a field the document does not show, says nothing of when it was made.
  */
-export function boundAt(record: IDataObject): unknown {
+export function boundAt(record: IDataObject, byAssignedAt = false): unknown {
 	const assigned = record.assignedAt;
-	return assigned !== undefined && assigned !== null && assigned !== ''
+	return byAssignedAt && assigned !== undefined && assigned !== null && assigned !== ''
 		? assigned
 		: record.createdAt;
 }
 
 /** How a record's time reads against a write (createdSince). */
-export type TimeReading = 'after' | 'before' | 'future' | 'not_shown';
+export type TimeReading = 'after' | 'before' | 'future' | 'not_shown' | 'no_offset';
 
 /**
  * What a record's time (boundAt) says of it against this write: made after it, before it, not
- * shown, or `future`: later than the service's clock now, by more than the skew and margin
- * (a time written in another zone without its offset, or a clock of the records other than the
- * one that dates the answers): a time that cannot be read is no proof. `nowSkewMs` is the skew
- * measured by the look itself (else the write's).
+ * shown, written without an offset (`no_offset`: no proof, boundTime), or `future`: later than
+ * the service's clock now, by more than the skew and margin (a clock of the records other than
+ * the one that dates the answers): a time that cannot be read is no proof. `nowSkewMs` is the
+ * skew measured by the look itself (else the write's).
  */
 export function createdSince(
 	record: IDataObject,
 	time: SentTime,
 	nowSkewMs: number | null = time.skewMs,
 	localNow = Date.now(),
+	byAssignedAt = false,
 ): TimeReading {
-	const created = serviceTime(boundAt(record));
+	const created = boundTime(boundAt(record, byAssignedAt));
+	if (created === 'no_offset') return 'no_offset';
 	if (!Number.isFinite(created)) return 'not_shown';
 	const skew = nowSkewMs ?? time.skewMs;
 	const latest = localNow + (skew ?? UNMEASURED_SKEW_MS) + SKEW_MARGIN_MS;

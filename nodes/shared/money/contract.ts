@@ -116,8 +116,11 @@ export interface Settled {
 	why: string;
 	/** Unknown only: when the record may show more (ms, this machine's clock); default in 5 minutes. */
 	lookAgainAt?: number;
-	/** The payment was made and its money came back (a refunded payout): never "already made". */
-	refunded?: boolean;
+	/**
+	 * The payment was made and its money came back (a refunded payout): never "already made".
+	 * null: the record's sign of it cannot be read (a refundedAt that is no time).
+	 */
+	refunded?: boolean | null;
 	/** What to do, when the operation says it better than the outcome's plain words (a cancel). */
 	whatToDo?: string;
 }
@@ -128,6 +131,12 @@ export interface MoneyResolve {
 	 * read in full; `{ detail }`: the one record the named detail is the ID of (the contract's `read`).
 	 */
 	find: 'identity' | { detail: string };
+	/**
+	 * What dates a found record against the write: `createdAt` unless said otherwise. A card given
+	 * from stock is bound by `assignedAt` (binding.ts boundAt); no other record is
+	 * (r4-money-resolve F3).
+	 */
+	boundBy?: 'assignedAt';
 	/**
 	 * What a record that is this write (bound to it, every detail shown and agreeing) proves by its
 	 * state; `time` is when the write was sent and the measured clock skew (binding.ts).

@@ -12,7 +12,7 @@ import { outcomeUnknownError } from './outcome';
  * |---|---|
  * | in full, the same value (as the service would read it) | agrees |
  * | in full, another value | differs |
- * | masked (a card or phone number), the digits the mask shows all in their places | agrees |
+ * | masked (a card or phone number), the digits the mask shows all in their places | not shown |
  * | masked, a digit the mask shows is another | differs |
  * | masked showing fewer than MASK_MIN_DIGITS digits, or a detail of a kind never masked | not shown |
  * | absent (missing, null, empty) | not shown |
@@ -35,16 +35,18 @@ export type Verdict = 'agrees' | 'differs' | 'not_shown';
 export type Shown = 'shown' | 'masked' | 'absent' | 'different';
 
 /**
- * The table above as data: what each kind of detail, shown each way, proves. For a masked card or
- * phone number "agrees" means: when every digit the mask shows stands in its place (a shown digit
- * that is another differs). docs/assumptions.md states it (test/docs/evidence.test.mjs checks the
+ * The table above as data: what each kind of detail, shown each way, proves. A masked card or
+ * phone number never agrees (r4-money-resolve F6): another card may end in the same four digits,
+ * so digits the mask shows in their places are no proof of the recipient (not shown: the record
+ * is read by its ID, and if still masked the payment stays unknown); a shown digit that is
+ * another differs. docs/assumptions.md states it (test/docs/evidence.test.mjs checks the
  * two agree) and test/unit/evidence-rules.test.ts checks compareDetail against it for every money
  * operation and every detail.
  */
 export const EVIDENCE_RULES: Readonly<Record<DetailKind, Readonly<Record<Shown, Verdict>>>> = {
 	value: { shown: 'agrees', masked: 'not_shown', absent: 'not_shown', different: 'differs' },
 	text: { shown: 'agrees', masked: 'not_shown', absent: 'not_shown', different: 'differs' },
-	requisite: { shown: 'agrees', masked: 'agrees', absent: 'not_shown', different: 'differs' },
+	requisite: { shown: 'agrees', masked: 'not_shown', absent: 'not_shown', different: 'differs' },
 };
 
 /** Characters a service masks digits with in a card or phone number. */
@@ -88,9 +90,10 @@ function cardLine(text: string): string {
 }
 
 /**
- * Whether the digits a masked line shows agree with the full line asked. Where the mask keeps the
+ * Whether the digits a masked line shows differ from the full line asked. Where the mask keeps the
  * number's length, each shown digit is compared in its place; where it does not (`•••• 5678`),
- * the digits before the mask must begin the number and the digits after it must end it.
+ * the digits before the mask must begin the number and the digits after it must end it. Digits
+ * that agree are `not_shown`, never `agrees`: the hidden ones may be another number's.
  */
 function maskAgrees(askedLine: string, shownLine: string): Verdict {
 	if (!/^[\d*]+$/.test(shownLine)) return 'not_shown';
@@ -100,12 +103,12 @@ function maskAgrees(askedLine: string, shownLine: string): Verdict {
 		for (let i = 0; i < shownLine.length; i++) {
 			if (shownLine[i] !== '*' && shownLine[i] !== askedLine[i]) return 'differs';
 		}
-		return 'agrees';
+		return 'not_shown';
 	}
 	const head = /^\d*/.exec(shownLine)?.[0] ?? '';
 	const tail = /\d*$/.exec(shownLine)?.[0] ?? '';
 	const fits = head.length + tail.length <= askedLine.length;
-	return fits && askedLine.startsWith(head) && askedLine.endsWith(tail) ? 'agrees' : 'differs';
+	return fits && askedLine.startsWith(head) && askedLine.endsWith(tail) ? 'not_shown' : 'differs';
 }
 
 /** A requisite (card or phone number) shown by the service against the one asked. */

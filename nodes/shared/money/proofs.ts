@@ -30,6 +30,14 @@ function proofKey(sent: SentWrite, record: IDataObject): string | undefined {
 	return `${sent.company} ${sent.operation} ${String(id)}`;
 }
 
+/**
+ * Whether a record can be given as proof of one write only: it shows its ID (r4-money-resolve F4).
+ * One without it could prove two writes under the same identity and details, so it proves none.
+ */
+export function claimable(record: IDataObject): boolean {
+	return proofKey({ company: '', operation: '' } as SentWrite, record) !== undefined;
+}
+
 /** The sent time of another write this record was already given as proof of, if any. */
 export function takenBy(sent: SentWrite, record: IDataObject): string | undefined {
 	const key = proofKey(sent, record);

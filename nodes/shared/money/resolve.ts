@@ -4,12 +4,12 @@ import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
 import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
 import type { SentTime } from './binding';
-import { knownSkew } from './clock';
+import { knownSkew, skewMeasuredSince } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
 import { settlePending } from './pending';
-import { claim, takenBy } from './proofs';
+import { claim, claimable, takenBy } from './proofs';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
 import type { DigestCheck } from './sentEvidence';
@@ -62,8 +62,11 @@ export interface Resolution extends IDataObject {
 	/** When looking again may tell more (unknown only), else null. */
 	lookAgainAt: string | null;
 	whatToDo: string;
-	/** The record shows the money back on the balance (refundedAt): a refunded payout. */
-	fundsReturned: boolean;
+	/**
+	 * The record shows the money back on the balance (refundedAt): a refunded payout. null: its
+	 * refundedAt is no time that can be read, so whether the money came back is unknown.
+	 */
+	fundsReturned: boolean | null;
 }
 
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
@@ -159,6 +162,8 @@ type Candidate =
 	| { kind: 'unproven'; record: IDataObject; notShown: string[] }
 	| { kind: 'unmeasured'; record: IDataObject }
 	| { kind: 'future'; record: IDataObject }
+	| { kind: 'zoneless'; record: IDataObject; field: string }
+	| { kind: 'idless'; record: IDataObject }
 	| { kind: 'taken'; record: IDataObject; by: string }
 	| { kind: 'earlier'; record: IDataObject };
 
@@ -171,9 +176,11 @@ const RANK: Record<Candidate['kind'], number> = {
 	conflict: 1,
 	unproven: 2,
 	unmeasured: 3,
-	future: 4,
-	taken: 5,
-	earlier: 6,
+	zoneless: 4,
+	future: 5,
+	idless: 6,
+	taken: 7,
+	earlier: 8,
 };
 
 /** One record read in full (when the contract can) and judged by the binding and evidence rules. */
@@ -205,9 +212,14 @@ async function judge(
 		// Without a measured skew the time bound cannot be proven either way (the service's clock
 		// may be minutes off): no record is this write by its time alone.
 		if (time().skewMs === null) return { kind: 'unmeasured', record };
-		const since = createdSince(record, time(), nowSkew());
+		const byAssigned = contract.resolve.boundBy === 'assignedAt';
+		const since = createdSince(record, time(), nowSkew(), Date.now(), byAssigned);
 		if (since === 'before') return { kind: 'earlier', record };
 		if (since === 'future') return { kind: 'future', record };
+		if (since === 'no_offset') {
+			const field = byAssigned && record.assignedAt ? 'assignedAt' : 'createdAt';
+			return { kind: 'zoneless', record, field };
+		}
 		if (since === 'not_shown') {
 			return { kind: 'unproven', record, notShown: [...reading.notShown, 'createdAt'] };
 		}
@@ -270,6 +282,7 @@ export async function resolveSentWrite(
 			lookUp,
 		);
 	}
+	const looked = Date.now();
 	const found = await candidates(ctx, contract, itemIndex, sent);
 	if (!('records' in found)) {
 		return unknown(
@@ -281,17 +294,24 @@ export async function resolveSentWrite(
 		);
 	}
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	// The skew the write measured, else the one this look measured (clock.ts).
+	// The skew this look measured from the service's own answers, else the one the write carries,
+	// else one measured before in this process (clock.ts; r4-money-resolve F2).
 	const time = (): SentTime => ({
 		sentAt: Date.parse(sent.sentAt),
-		skewMs: sent.skewMs ?? knownSkew(baseUrl),
+		skewMs: skewMeasuredSince(baseUrl, looked) ?? sent.skewMs ?? knownSkew(baseUrl),
 	});
 	// The service's clock now, as the look measured it (else the write's).
-	const nowSkew = () => knownSkew(baseUrl) ?? sent.skewMs;
+	const nowSkew = () => skewMeasuredSince(baseUrl, looked) ?? knownSkew(baseUrl) ?? sent.skewMs;
 	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
 	for (const listed of found.records) {
 		let candidate = await judge(ctx, contract, itemIndex, sent, listed, time, check, nowSkew);
+		// A record without its ID cannot be given as proof once (proofs.ts), so one such record
+		// could prove two writes: no proof (r4-money-resolve F4).
+		const idless = !claimable(candidate.record);
+		if (candidate.kind === 'this' && contract.resolve.find === 'identity' && idless) {
+			candidate = { kind: 'idless', record: candidate.record };
+		}
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity') {
 			const by = takenBy(sent, candidate.record);
 			if (by === undefined) claim(sent, candidate.record);
@@ -349,6 +369,27 @@ export async function resolveSentWrite(
 			{ record: best.record },
 		);
 	}
+	if (best.kind === 'zoneless') {
+		const at = String(best.record[best.field]);
+		return unknown(
+			sent,
+			raw,
+			`The record carrying its ${field} says it was made ${at}, a time written without its offset: it may be in any time zone, up to 14 hours either way, so it cannot show that the record was made after this write was sent (${sent.sentAt}); a payment hours older would read the same. A time that cannot be bound is no proof.`,
+			[`${best.field} with its offset (Z or +hh:mm)`],
+			`Check the record against what you meant to pay in the cabinet (its ID, amount, recipient and when it was made). Ask the service, or the proxy in front of it, to write times with their offset; the node then proves it. ${lookUp}`,
+			{ record: best.record },
+		);
+	}
+	if (best.kind === 'idless') {
+		return unknown(
+			sent,
+			raw,
+			`A record carrying its ${field} and every detail was found, but the service shows it without its id, so the node cannot give it as proof of one write only: two writes under the same ${field} and details would both be proved by it.`,
+			["the record's id"],
+			`Check in the cabinet how many payments carry this ${field}. ${lookUp}`,
+			{ record: best.record, lookAgainAt: lookAgain() },
+		);
+	}
 	if (best.kind === 'taken') {
 		return unknown(
 			sent,
@@ -382,7 +423,8 @@ export async function resolveSentWrite(
 		);
 	}
 	const settled = contract.resolve.state(best.record, time());
-	if (settled.refunded) return refundedAnswer(sent, raw, best.record, settled.why, contract);
+	if (settled.refunded === true)
+		return refundedAnswer(sent, raw, best.record, settled.why, contract);
 	const open = settled.outcome === 'unknown';
 	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
 	if (!open) settlePending(raw.seal);
@@ -402,7 +444,7 @@ export async function resolveSentWrite(
 				: settled.outcome === 'not_paid'
 					? 'It was not carried out: it is safe to run it again.'
 					: `Look again at lookAgainAt. ${lookUp}`),
-		fundsReturned: false,
+		fundsReturned: settled.refunded === null ? null : false,
 		...carried(raw, settled.outcome),
 	};
 }

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { derivedKey } from './binding';
 import type { MoneyContract, MoneyDetail } from './contract';
-import { MASK_MIN_DIGITS, compareDetail, masked, phoneLine } from './evidence';
+import { compareDetail, masked, phoneLine } from './evidence';
 import type { DetailKind, Reading, Verdict } from './evidence';
 
 /*
@@ -26,8 +26,8 @@ const PHONE_MAX = 15;
 /**
  * Two numbers where at least one is masked: the digits both show, compared in their places. When
  * the lines are as long as each other, place by place; else the digits before the first mask
- * (from the start) and after the last (from the end). Fewer than MASK_MIN_DIGITS digits compared
- * proves nothing.
+ * (from the start) and after the last (from the end). Digits that agree prove nothing of the
+ * hidden ones (r4-money-resolve F6): `not_shown`, never `agrees`; a digit that is another differs.
  */
 export function compareMaskedBoth(asked: string, shown: string): Verdict {
 	let a = maskLine(asked);
@@ -37,12 +37,10 @@ export function compareMaskedBoth(asked: string, shown: string): Verdict {
 		a = phoneLine(a);
 		b = phoneLine(b);
 	}
-	let compared = 0;
 	if (a.length === b.length) {
 		for (let i = 0; i < a.length; i++) {
 			if (a[i] === '*' || b[i] === '*') continue;
 			if (a[i] !== b[i]) return 'differs';
-			compared++;
 		}
 	} else {
 		const head = (line: string) => /^\d*/.exec(line)?.[0] ?? '';
@@ -53,9 +51,8 @@ export function compareMaskedBoth(asked: string, shown: string): Verdict {
 		if (tail(a).slice(tail(a).length - tails) !== tail(b).slice(tail(b).length - tails)) {
 			return 'differs';
 		}
-		compared = heads + tails;
 	}
-	return compared >= MASK_MIN_DIGITS ? 'agrees' : 'not_shown';
+	return 'not_shown';
 }
 
 /*
@@ -65,8 +62,8 @@ export function compareMaskedBoth(asked: string, shown: string): Verdict {
  * carries, sealed with it, an HMAC of the whole number under a key derived from the credential's
  * API key (`digests.requisite`): it cannot be turned back into the number, and only the same
  * credential can compute it again from a number a record shows. A record that shows the number
- * in full is compared by it; one that shows it masked only by the digits both show (the weaker
- * match, docs/assumptions.md "Resolving an unknown outcome").
+ * in full is compared by it; one that shows it masked proves nothing of the recipient
+ * (r4-money-resolve F6: only a digit shown otherwise differs).
  */
 
 /** The version of the digest; a change of how a number is written before it is hashed is a new one. */
