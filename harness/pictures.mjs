@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,26 +68,48 @@ const RESOLVED_PAYOUT = Object.freeze({
 	requisite: '2200700011184321',
 });
 
-/** The unknown item of that payout, as the Unknown Item field holds it (JSON text). */
-const UNKNOWN_PAYOUT_ITEM = JSON.stringify(
-	{
-		paymentOutcome: 'unknown',
-		errorCode: 'OUTCOME_UNKNOWN',
-		sentWrite: {
-			operation: 'payout.create',
-			sentAt: '2026-11-28T10:00:00.000Z',
-			identity: RESOLVED_PAYOUT.externalId,
-			details: {
-				amountRub: RESOLVED_PAYOUT.amountRub,
-				requisiteType: RESOLVED_PAYOUT.requisiteType,
-				requisite: `•••• ${RESOLVED_PAYOUT.requisite.slice(-4)}`,
-				externalId: RESOLVED_PAYOUT.externalId,
-			},
+/**
+ * The unknown item of that payout, as the Unknown Item field holds it (JSON text): what Payout
+ * Create's error output carries had it sent this payout with `account` (the pictures'
+ * credential) at `sentAt` and lost the answer. Resolve Outcome takes only a sent write this node
+ * sealed (nodes/shared/money/binding.ts), so it is sealed the way the node seals one (write.ts):
+ * the company fingerprint, the digest of the whole card number, the seal, by the built package's
+ * own functions (dist/). The card shows only its last four digits, as the output gate shows it.
+ * @param {{ apiKey: string, baseUrl: string }} account
+ * @param {string} sentAt before the payout is made (a record made earlier is another payment)
+ */
+function unknownPayoutItem(account, sentAt) {
+	const { companyFingerprint, sealOf } = requireBuilt('dist/nodes/shared/money/binding.js');
+	const { requisiteDigest } = requireBuilt('dist/nodes/shared/money/sentEvidence.js');
+	const { maskRequisite } = requireBuilt('dist/nodes/shared/gate/index.js');
+	const sent = {
+		operation: 'payout.create',
+		sentAt,
+		identity: RESOLVED_PAYOUT.externalId,
+		details: {
+			amountRub: RESOLVED_PAYOUT.amountRub,
+			requisiteType: RESOLVED_PAYOUT.requisiteType,
+			requisite: maskRequisite(RESOLVED_PAYOUT.requisite),
+			externalId: RESOLVED_PAYOUT.externalId,
 		},
-	},
-	null,
-	2,
-);
+		company: companyFingerprint(account.apiKey, account.baseUrl),
+		skewMs: 0,
+		digests: {
+			requisite: requisiteDigest(account.apiKey, 'requisite', RESOLVED_PAYOUT.requisite),
+		},
+	};
+	sent.seal = sealOf(account.apiKey, sent);
+	return JSON.stringify(
+		{ paymentOutcome: 'unknown', errorCode: 'OUTCOME_UNKNOWN', sentWrite: sent },
+		null,
+		2,
+	);
+}
+
+/** A module of the built package (`npm run build` first, as every caller of the pictures does). */
+function requireBuilt(file) {
+	return createRequire(import.meta.url)(path.join(ROOT, file));
+}
 
 /** What the routed trigger's outputs lead to, one node per event kind. */
 const FOLLOW_UPS = [
@@ -101,10 +124,11 @@ const noOp = (name, position) => node(name, 'n8n-nodes-base.noOp', position);
 /**
  * The three workflows the pictures are taken of: a first workflow, the routed trigger, and one
  * that holds the nodes whose panels are shown.
- * @param {{ credential: { id: string, name: string }, versions: Record<string, number> }} options
- *   `versions`: the newest version of each node type the running n8n offers (new nodes get it)
+ * @param {{ credential: { id: string, name: string }, versions: Record<string, number>, account: { apiKey: string, baseUrl: string } }} options
+ *   `versions`: the newest version of each node type the running n8n offers (new nodes get it);
+ *   `account`: the credential's API key and Base URL, which the unknown item is sealed for
  */
-export function pictureWorkflows({ credential, versions }) {
+export function pictureWorkflows({ credential, versions, account }) {
 	const action = { credential, typeVersion: versions.action };
 	const first = {
 		name: 'My first workflow',
@@ -199,7 +223,11 @@ export function pictureWorkflows({ credential, versions }) {
 				P.resolve,
 				NODE_TYPES.action,
 				[260, 0],
-				{ resource: 'payment', operation: 'resolveOutcome', unknownItem: UNKNOWN_PAYOUT_ITEM },
+				{
+					resource: 'payment',
+					operation: 'resolveOutcome',
+					unknownItem: unknownPayoutItem(account, new Date().toISOString()),
+				},
 				action,
 			),
 		],
@@ -670,7 +698,12 @@ export async function newestVersions(n8n) {
  */
 export async function pictureSession(stack, { whileBusy }) {
 	const versions = await whileBusy(() => newestVersions(stack.n8n));
-	const workflows = pictureWorkflows({ credential: stack.credentials.good, versions });
+	const { apiKey, baseUrl } = pictureCredentials(stack.sandbox).good.data;
+	const workflows = pictureWorkflows({
+		credential: stack.credentials.good,
+		versions,
+		account: { apiKey, baseUrl },
+	});
 	const ids = {};
 	for (const [key, workflow] of Object.entries(workflows)) {
 		const saved = await whileBusy(() =>
