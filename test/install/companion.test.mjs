@@ -29,6 +29,8 @@ import {
 	PACKAGE_ROOT,
 	startN8n,
 	uuid,
+	webhookIsRegistered,
+	webhookProbePaths,
 } from '../../harness/n8n.mjs';
 import { createWorkflow } from '../../harness/queue.mjs';
 import { startRedis } from '../../harness/services.mjs';
@@ -58,6 +60,52 @@ function queueWorkflow(webhookId, credentials) {
 		connections: chain(...nodes.map((n) => n.name)),
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/**
+ * What a user is told when n8n refuses to activate `workflow`. n8n 2.8.4 refuses the activate call
+ * itself. n8n 2.41 answers the call and publishes in the background: its publication service calls
+ * the trigger's checkExists/create, records a refusal per trigger and shows it in the editor from
+ * `GET /rest/workflows/:id/publication-status` (`status: 'failed'`, `triggers[].errorMessage`;
+ * ActivationErrorsService, `GET /rest/active-workflows/error/:id`, is written there only when a
+ * running trigger fails later). Waits (bounded) until that publication settles; a refused
+ * workflow's webhooks must not answer afterwards. '' when n8n activated it.
+ */
+async function activationRefusal(n8n, workflow, { timeoutMs = 60_000 } = {}) {
+	const id = await createWorkflow(n8n, workflow);
+	let activated;
+	try {
+		activated = await n8n.api('POST', `/workflows/${id}/activate`);
+	} catch (error) {
+		return error.message;
+	}
+	const deadline = Date.now() + timeoutMs;
+	let publication;
+	for (;;) {
+		publication = await n8n.rest('GET', `/workflows/${id}/publication-status`);
+		if (['failed', 'partial', 'published'].includes(publication?.status)) break;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`workflow ${id}: the activate call answered, and its publication never settled: ${JSON.stringify(publication)}`,
+			);
+		}
+		await sleep(100);
+	}
+	const refusal = (publication.triggers ?? [])
+		.filter((trigger) => trigger.status === 'failed')
+		.map((trigger) => trigger.errorMessage)
+		.join('; ');
+	if (refusal) {
+		for (const webhookPath of webhookProbePaths(activated)) {
+			assert.equal(
+				await webhookIsRegistered(n8n.url, webhookPath),
+				false,
+				`the refused workflow's /webhook/${webhookPath} still answers`,
+			);
+		}
+	}
+	process.stderr.write(`[companion] publication of ${id}: ${JSON.stringify(publication)}\n`);
+	return refusal;
 }
 
 before(async () => {
@@ -193,20 +241,14 @@ describe(`both packages, n8n ${N8N_VERSION}`, () => {
 			type: 'redis',
 			data: { host: '127.0.0.1', port: redis.port, database: 99, password: '', ssl: false },
 		});
-		let refusal;
-		try {
-			await createWorkflow(
-				n8n,
-				queueWorkflow(uuid(), {
-					...credentialRef(owner),
-					redis: { id: missingDb.id, name: missingDb.name },
-				}),
-				{ activate: true },
-			);
-		} catch (error) {
-			refusal = error.message;
-		}
-		assert.match(refusal ?? '', /database 99 does not exist in this Redis/, refusal);
+		const refusal = await activationRefusal(
+			n8n,
+			queueWorkflow(uuid(), {
+				...credentialRef(owner),
+				redis: { id: missingDb.id, name: missingDb.name },
+			}),
+		);
+		assert.match(refusal, /database 99 does not exist in this Redis/, refusal);
 		process.stderr.write(`[companion] activation with database 99: ${refusal}\n`);
 	});
 
