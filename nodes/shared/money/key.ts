@@ -329,5 +329,5 @@ export function retryNote(
 	if (set) {
 		return `A Retry of this execution sends the same Idempotency Key for each item (it is set from your data): ${sameKey}.`;
 	}
-	return `A Retry of this execution from n8n's Executions list runs this node again with all its items under a new execution ID, so the derived Idempotency-Keys change and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations ("A Retry of a failed execution").`;
+	return `A Retry of this execution from n8n's Executions list runs this node again with all its items under a new execution ID, so the derived Idempotency-Keys change and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations (its "Window" on a Retry).`;
 }
