@@ -257,6 +257,19 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			earlierRecords: 0,
 			listingShows: { externalId: true, amountRub: true },
 			moneyLoss: { chance: 0, processed: true },
+			// Every later money silence at its plain answer: this case is about the lag alone (seed 1
+			// drew a listing without ids, which proves nothing, so no look could decide).
+			statesReturn: false,
+			dateHeader: true,
+			recordTimes: 'offset',
+			requisiteCooldown: false,
+			resendRefusal: 'replayed',
+			resendTries: 2,
+			gatewayDate: 'service',
+			listingId: true,
+			payoutAssignedAt: false,
+			refundedAtNever: null,
+			earlierZoneShift: false,
 		});
 		gen.money.play(true);
 		sandbox.reset();
