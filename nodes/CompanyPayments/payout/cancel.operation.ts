@@ -60,6 +60,22 @@ function cancelled(record: IDataObject): Settled {
 		};
 	}
 	const reason = String(record.failReason ?? 'not given');
+	// A payout past waiting_trader that still shows a cancel's marks (r5-money F5): cancelled by
+	// the merchant, or its money returned, then back in progress or success (the document lets a
+	// refunded payout be charged again, payout.recharged). The cancel acted once; the payout is
+	// live again. The states contradict each other for the question asked, so no answer that a
+	// later look could turn over: unknown, saying what the record shows.
+	// A refundedAt that is a real time (read as on a failed payout: a live one shows none).
+	const refunded = fundsReturned({ ...record, status: 'fail' }) === true;
+	const cancelMarks = record.failReason === 'cancelled_by_merchant' || refunded;
+	if ((status === 'success' || status === 'in_progress') && cancelMarks) {
+		return {
+			outcome: 'unknown',
+			why: `The payout shows status ${status} together with the marks of a cancel (failReason ${reason}, refundedAt ${String(record.refundedAt ?? null)}): the cancel may have acted and the service then returned the payout to ${status} and charged it again (payout.recharged). Its states contradict each other, so the node says neither that the cancel acted nor that it did not.`,
+			whatToDo:
+				'Check the payout in the cabinet and its payout.recharged event: if it was charged again, its money is out again and the cancel no longer stands. Cancel it again only if it is waiting_trader.',
+		};
+	}
 	if (status === 'fail' && record.failReason === 'cancelled_by_merchant') {
 		return {
 			outcome: 'paid',

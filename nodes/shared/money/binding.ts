@@ -140,11 +140,10 @@ export function boundTime(value: unknown): number | 'no_offset' {
 }
 
 /**
- * When a record was bound to the request that made it: a card given from stock to a request
- * carries the moment it was given (`assignedAt`), while its `createdAt` may be when it entered
- * the stock; any other record (a payout, a queued card) its `createdAt`. Only a contract that
- * says its records are bound by `assignedAt` (Card > Request) reads it (r4-money-resolve F3): a
- * payout's `assignedAt`, a field the document does not show, says nothing of when it was made.
+ * When a record was made, as a binding reads it: its `createdAt`. `byAssignedAt` reads a card's
+ * `assignedAt` in its place, which no binding does any more (r5-money F3: an earlier request's
+ * card given after the write shows a late `assignedAt` as a card from stock given to this one
+ * does); kept so a test can break the rule on purpose (MONEY_BREAK=assigned).
  */
 export function boundAt(record: IDataObject, byAssignedAt = false): unknown {
 	const assigned = record.assignedAt;

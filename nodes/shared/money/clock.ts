@@ -18,9 +18,28 @@ import type { Attempt, Report } from '../transport';
  * says nothing of the clock that dates the records. And only a date in the form HTTP gives it
  * (RFC 7231 IMF-fixdate, in GMT) is read: a `Date` without its zone would be read in this n8n's
  * own zone, hours off.
+ *
+ * Only an answer fresh from the service measures it (r5-money F1): a cache's copy carries the
+ * `Date` of when the service first answered it, minutes old, so it shows the service's clock
+ * behind by as much. An answer with any sign of a cache (an `Age` header, which HTTP caches add;
+ * a cache status saying HIT; a `Warning` of a stale answer) measures nothing.
+ *
+ * Only the answer of the attempt being judged measures it (r5-money F4): the `Date` of a 503
+ * answered before a Retry-After wait says the service's clock before the wait, not now, so read
+ * against this machine's clock after it, it shows the service behind by the wait.
+ *
+ * A look keeps every skew it measured (`skewRangeSince`), so a binding can take the one that
+ * proves least: a skew too far behind makes an older record look made after the write, so
+ * binding.ts takes the largest (r5-money F1: a wrong skew never lets an older record prove).
  */
 
 const measured = new Map<string, { skewMs: number; at: number }>();
+
+/** Every skew measured at a Base URL, with when (this machine's clock): the newest last. */
+const history = new Map<string, { skewMs: number; at: number }[]>();
+
+/** How many measures are kept per Base URL. */
+const HISTORY_KEPT = 50;
 
 /** How long a measured skew is used for a write that measured none itself. */
 export const SKEW_KEPT_MS = 6 * 60 * 60_000;
@@ -41,11 +60,42 @@ function dateOf(headers: IDataObject | undefined): number | undefined {
 	return Number.isFinite(at) ? at : undefined;
 }
 
-/** The skew one answer shows (service minus local), or undefined without an HTTP `Date` header. */
+/** The value of a header, named in any case, as text (the first of a list), or undefined. */
+function headerOf(headers: IDataObject, name: string): string | undefined {
+	for (const [key, field] of Object.entries(headers)) {
+		if (key.toLowerCase() !== name) continue;
+		const value = Array.isArray(field) ? field[0] : field;
+		if (value !== undefined && value !== null) return String(value);
+	}
+	return undefined;
+}
+
+/**
+ * Whether an answer shows a sign of coming from a cache rather than fresh from the service
+ * (r5-money F1): an `Age` header (RFC 9111: a cache adds it to what it serves from store), a
+ * cache status header saying HIT or STALE (X-Cache, X-Cache-Status, CF-Cache-Status,
+ * X-Proxy-Cache), or a `Warning` (110 "Response is stale", 111, 113).
+ */
+export function fromCache(headers: IDataObject | undefined): boolean {
+	if (!headers) return false;
+	if (headerOf(headers, 'age') !== undefined) return true;
+	if (headerOf(headers, 'warning') !== undefined) return true;
+	for (const name of ['x-cache', 'x-cache-status', 'cf-cache-status', 'x-proxy-cache']) {
+		const value = headerOf(headers, name);
+		if (value !== undefined && /hit|stale|revalidated|updating/i.test(value)) return true;
+	}
+	return false;
+}
+
+/**
+ * The skew one answer shows (service minus local), or undefined without an HTTP `Date` header or
+ * when the answer came from a cache (fromCache).
+ */
 export function skewOf(
 	headers: IDataObject | undefined,
 	localNow = Date.now(),
 ): number | undefined {
+	if (fromCache(headers)) return undefined;
 	const at = dateOf(headers);
 	return at === undefined ? undefined : at + 500 - localNow;
 }
@@ -57,21 +107,32 @@ export function serviceAnswered(attempt: Attempt): attempt is Extract<Attempt, {
 	return isServiceErrorBody(attempt.body);
 }
 
-/** Takes the skew of the last answer a report holds, and keeps it for the Base URL. */
+/** Keeps one measured skew for a Base URL. */
+function keep(baseUrl: string, skewMs: number, at: number): void {
+	measured.set(baseUrl, { skewMs, at });
+	const list = history.get(baseUrl) ?? [];
+	list.push({ skewMs, at });
+	if (list.length > HISTORY_KEPT) list.shift();
+	history.set(baseUrl, list);
+}
+
+/**
+ * Takes the skew of the answer a report ends with (the attempt being judged, read just now), and
+ * keeps it for the Base URL. An earlier attempt's answer (a 503 before a Retry-After wait) is not
+ * read: its `Date` is as old as the wait (r5-money F4). Null when the last attempt is no fresh
+ * answer of the service's own with an HTTP `Date`.
+ */
 export function observeReport(
 	baseUrl: string,
 	report: Report,
 	localNow = Date.now(),
 ): number | null {
-	for (let i = report.attempts.length - 1; i >= 0; i--) {
-		const attempt = report.attempts[i];
-		if (!serviceAnswered(attempt)) continue;
-		const skew = skewOf(attempt.headers, localNow);
-		if (skew === undefined) continue;
-		measured.set(baseUrl, { skewMs: skew, at: localNow });
-		return skew;
-	}
-	return null;
+	const attempt = report.attempts[report.attempts.length - 1];
+	if (attempt === undefined || !serviceAnswered(attempt)) return null;
+	const skew = skewOf(attempt.headers, localNow);
+	if (skew === undefined) return null;
+	keep(baseUrl, skew, localNow);
+	return skew;
 }
 
 /** The skew last measured at a Base URL in this process, within SKEW_KEPT_MS, or null. */
@@ -81,18 +142,24 @@ export function knownSkew(baseUrl: string, localNow = Date.now()): number | null
 }
 
 /**
- * The skew measured at a Base URL at or after `since` (this machine's clock): what a look that
- * began at `since` measured itself, or null (r4-money-resolve F2: Resolve Outcome prefers it to
- * the one the write carries).
+ * Every skew measured at a Base URL at or after `since`, as its least and largest, or null when
+ * none was (r5-money F1): binding.ts proves "made after the write" with the largest, so no one
+ * answer with a wrong `Date` lets an older record prove it.
  */
-export function skewMeasuredSince(baseUrl: string, since: number): number | null {
-	const last = measured.get(baseUrl);
-	return last && last.at >= since ? last.skewMs : null;
+export function skewRangeSince(
+	baseUrl: string,
+	since: number,
+): { low: number; high: number } | null {
+	const found = (history.get(baseUrl) ?? []).filter((entry) => entry.at >= since);
+	if (found.length === 0) return null;
+	const skews = found.map((entry) => entry.skewMs);
+	return { low: Math.min(...skews), high: Math.max(...skews) };
 }
 
 /** Forgets every measured skew (tests: a new process). */
 export function forgetSkews(): void {
 	measured.clear();
+	history.clear();
 }
 
 /**

@@ -41,6 +41,13 @@ export interface MoneyWrite {
 	 * unknown with its sent write, never not paid; a first send's refusal stays a refusal.
 	 */
 	resentRefusals?: readonly string[];
+	/**
+	 * Set by write.ts on the contract a re-send is judged by (never declared by an operation): the
+	 * item may have been sent before, so every refusal an earlier attempt of the same key or
+	 * External ID can cause is its own (outcome.ts ownRefusal, r5-money F2): a balance refusal
+	 * (RESENT_BY_ANY) and a refusal saying the identity or key is taken, whatever its code.
+	 */
+	mayBeResent?: boolean;
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */
@@ -132,9 +139,10 @@ export interface MoneyResolve {
 	 */
 	find: 'identity' | { detail: string };
 	/**
-	 * What dates a found record against the write: `createdAt` unless said otherwise. A card given
-	 * from stock is bound by `assignedAt` (binding.ts boundAt); no other record is
-	 * (r4-money-resolve F3).
+	 * A found record is dated against the write by its `createdAt` only (r5-money F3).
+	 * `assignedAt`: the record carries an `assignedAt` that may be later than the write though it
+	 * was created before it (a card from stock, or an earlier request's card given now): Resolve
+	 * Outcome's answer says why that is no proof either way.
 	 */
 	boundBy?: 'assignedAt';
 	/**

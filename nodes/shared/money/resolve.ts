@@ -4,7 +4,7 @@ import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
 import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
 import type { SentTime } from './binding';
-import { knownSkew, skewMeasuredSince } from './clock';
+import { knownSkew, skewRangeSince } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
@@ -39,6 +39,11 @@ export interface SentWrite {
 	skewMs: number | null;
 	/** Keyed digests of the whole requisites it asked (sentEvidence.ts), when it asked any. */
 	digests?: IDataObject;
+	/**
+	 * Other writes of the same request this n8n process sent before it under other keys (write.ts
+	 * alongside): their sent times, and the record's ID of those that were paid.
+	 */
+	alongside?: { sentAt: string | null; recordId?: string }[];
 	/** The node's seal over all of the above (binding.ts sealOf). */
 	seal: string;
 }
@@ -72,7 +77,8 @@ export interface Resolution extends IDataObject {
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal, digests } = value;
+	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside } =
+		value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -90,7 +96,10 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		return 'sentWrite.skewMs is neither a number nor null';
 	}
 	if (digests !== undefined && !isObject(digests)) return 'sentWrite.digests is not an object';
+	const others = readAlongside(alongside);
+	if (typeof others === 'string') return others;
 	return {
+		...(others.length > 0 ? { alongside: others } : {}),
 		operation,
 		sentAt,
 		identity: identity ?? null,
@@ -100,6 +109,25 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		seal,
 		...(isObject(digests) ? { digests } : {}),
 	};
+}
+
+/** Reads `sentWrite.alongside`: a list of `{ sentAt, recordId? }`, or what is wrong with it. */
+function readAlongside(value: unknown): NonNullable<SentWrite['alongside']> | string {
+	if (value === undefined) return [];
+	if (!Array.isArray(value)) return 'sentWrite.alongside is not a list';
+	const out: NonNullable<SentWrite['alongside']> = [];
+	for (const entry of value) {
+		if (!isObject(entry)) return 'sentWrite.alongside holds an entry that is not an object';
+		const { sentAt, recordId } = entry;
+		if (sentAt !== null && typeof sentAt !== 'string') {
+			return 'sentWrite.alongside holds a sentAt that is neither text nor null';
+		}
+		if (recordId !== undefined && typeof recordId !== 'string') {
+			return 'sentWrite.alongside holds a recordId that is not text';
+		}
+		out.push({ sentAt, ...(recordId !== undefined ? { recordId } : {}) });
+	}
+	return out;
 }
 
 /**
@@ -165,6 +193,7 @@ type Candidate =
 	| { kind: 'zoneless'; record: IDataObject; field: string }
 	| { kind: 'idless'; record: IDataObject }
 	| { kind: 'taken'; record: IDataObject; by: string }
+	| { kind: 'shared'; record: IDataObject }
 	| { kind: 'earlier'; record: IDataObject };
 
 /**
@@ -180,7 +209,8 @@ const RANK: Record<Candidate['kind'], number> = {
 	future: 5,
 	idless: 6,
 	taken: 7,
-	earlier: 8,
+	shared: 8,
+	earlier: 9,
 };
 
 /** One record read in full (when the contract can) and judged by the binding and evidence rules. */
@@ -212,14 +242,13 @@ async function judge(
 		// Without a measured skew the time bound cannot be proven either way (the service's clock
 		// may be minutes off): no record is this write by its time alone.
 		if (time().skewMs === null) return { kind: 'unmeasured', record };
-		const byAssigned = contract.resolve.boundBy === 'assignedAt';
-		const since = createdSince(record, time(), nowSkew(), Date.now(), byAssigned);
+		// Bound by its creation time only (r5-money F3): a card's assignedAt after the write is what
+		// a card from stock given to this request shows, and an earlier request's card given now
+		// shows the same, so it proves neither.
+		const since = createdSince(record, time(), nowSkew(), Date.now());
 		if (since === 'before') return { kind: 'earlier', record };
 		if (since === 'future') return { kind: 'future', record };
-		if (since === 'no_offset') {
-			const field = byAssigned && record.assignedAt ? 'assignedAt' : 'createdAt';
-			return { kind: 'zoneless', record, field };
-		}
+		if (since === 'no_offset') return { kind: 'zoneless', record, field: 'createdAt' };
 		if (since === 'not_shown') {
 			return { kind: 'unproven', record, notShown: [...reading.notShown, 'createdAt'] };
 		}
@@ -294,14 +323,22 @@ export async function resolveSentWrite(
 		);
 	}
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	// The skew this look measured from the service's own answers, else the one the write carries,
-	// else one measured before in this process (clock.ts; r4-money-resolve F2).
-	const time = (): SentTime => ({
-		sentAt: Date.parse(sent.sentAt),
-		skewMs: skewMeasuredSince(baseUrl, looked) ?? sent.skewMs ?? knownSkew(baseUrl),
-	});
-	// The service's clock now, as the look measured it (else the write's).
-	const nowSkew = () => skewMeasuredSince(baseUrl, looked) ?? knownSkew(baseUrl) ?? sent.skewMs;
+	// The skew this look measured from the service's fresh answers and the one the write carries,
+	// the largest of them (r5-money F1: a skew too far behind, from a cached or stale Date, would
+	// let an older record look made after the write; a larger one only leaves it unknown); else one
+	// measured before in this process (clock.ts; r4-money-resolve F2).
+	const time = (): SentTime => {
+		const range = skewRangeSince(baseUrl, looked);
+		const known = [range?.high, sent.skewMs].filter((s): s is number => typeof s === 'number');
+		return {
+			sentAt: Date.parse(sent.sentAt),
+			skewMs: known.length > 0 ? Math.max(...known) : knownSkew(baseUrl),
+		};
+	};
+	// The service's clock now, as the look measured it (else the write's): the least of the look's,
+	// so a record dated later than any measure of now is read as dated in the future.
+	const nowSkew = () =>
+		skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
 	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
 	for (const listed of found.records) {
@@ -311,6 +348,20 @@ export async function resolveSentWrite(
 		const idless = !claimable(candidate.record);
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity' && idless) {
 			candidate = { kind: 'idless', record: candidate.record };
+		}
+		// A record the write's own sent write names as another write's (paid with it), or any record
+		// when this process sent other writes of the same request alongside it (r5-money F7): which
+		// of them made it cannot be told, in this process or after a restart.
+		const others = sent.alongside ?? [];
+		const otherPaid = others.find((o) => o.recordId === String(candidate.record.id));
+		if (candidate.kind === 'this' && contract.resolve.find === 'identity' && otherPaid) {
+			candidate = { kind: 'taken', record: candidate.record, by: String(otherPaid.sentAt) };
+		} else if (
+			candidate.kind === 'this' &&
+			contract.resolve.find === 'identity' &&
+			others.length > 0
+		) {
+			candidate = { kind: 'shared', record: candidate.record };
 		}
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity') {
 			const by = takenBy(sent, candidate.record);
@@ -338,10 +389,14 @@ export async function resolveSentWrite(
 	}
 	if (best.kind === 'earlier') {
 		const { sentAt, skewMs } = time();
+		const assigned = contract.resolve.boundBy === 'assignedAt' && best.record.assignedAt;
+		const assignedWords = assigned
+			? ` Its assignedAt (${String(best.record.assignedAt)}) is no proof either way: a card from stock given to this request and a card of an earlier request given now both show a late assignedAt, and the document shows no field that ties a card to the request that got it.`
+			: '';
 		return unknown(
 			sent,
 			raw,
-			`Only a record created before this write was sent carries its ${contract.identity?.field ?? 'identity'} (created ${String(best.record.createdAt)}; this write was sent ${new Date(sentAt).toISOString()}, allowing ${marginWords(skewMs)}): it is another payment under the same ${contract.identity?.field ?? 'identity'}, or an earlier attempt of this same request from another run; it does not prove that this write was made, nor that it was not.`,
+			`Only a record created before this write was sent carries its ${contract.identity?.field ?? 'identity'} (created ${String(best.record.createdAt)}; this write was sent ${new Date(sentAt).toISOString()}, allowing ${marginWords(skewMs)}): it is another payment under the same ${contract.identity?.field ?? 'identity'}, or an earlier attempt of this same request from another run; it does not prove that this write was made, nor that it was not.${assignedWords}`,
 			['a record created after it was sent'],
 			`Check that record against what you meant to pay, then look again at lookAgainAt. ${lookUp}`,
 			{ record: best.record, lookAgainAt: lookAgain() },
@@ -352,7 +407,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`A record carrying its ${field} was found, but no answer of the service carried a Date header, neither to the write nor to this look, so the service's clock is not measured: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof.`,
+			`A record carrying its ${field} was found, but no fresh answer of the service carried a Date header, neither to the write nor to this look (an answer from a cache, with an Age header, or a gateway's page measures nothing), so the service's clock is not measured: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof.`,
 			["a Date header on the service's answers (the measured clock skew)"],
 			`Check the record (created ${String(best.record.createdAt)}) against what you meant to pay in the cabinet; a proxy that strips the Date header keeps this unknown. ${lookUp}`,
 			{ record: best.record },
@@ -363,7 +418,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`The only record carrying its ${field} says it was created ${String(best.record.assignedAt ?? best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs)} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
+			`The only record carrying its ${field} says it was created ${String(best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs)} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
 			['a record time that can be read'],
 			`Check the record against what you meant to pay in the cabinet. ${lookUp}`,
 			{ record: best.record },
@@ -400,6 +455,18 @@ export async function resolveSentWrite(
 			{ record: best.record, lookAgainAt: lookAgain() },
 		);
 	}
+	if (best.kind === 'shared') {
+		const others = sent.alongside ?? [];
+		const times = others.map((o) => o.sentAt ?? 'time not kept').join(', ');
+		return unknown(
+			sent,
+			raw,
+			`The record found (${String(best.record.id)}) carries its ${field} and every detail, but this n8n process sent ${others.length} other write${others.length === 1 ? '' : 's'} of the same request under the same ${field} before this one (sent ${times}), whose outcome was not known then: one record proves at most one write, and the node cannot tell which of them made it. Their sent writes name each other, so this holds after an n8n restart too.`,
+			['a record of its own'],
+			`Check in the cabinet how many payments carry this ${field}, resolve the other items sent with it, and give every payment its own ${field}. Look again at lookAgainAt: a second record may not be listed yet. ${lookUp}`,
+			{ record: best.record, lookAgainAt: lookAgain() },
+		);
+	}
 	if (best.kind === 'conflict') {
 		const what = best.diff.map((d) => `${d.field} ${d.paid} (it asked ${d.asked})`).join(', ');
 		return unknown(
@@ -429,10 +496,15 @@ export async function resolveSentWrite(
 	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
 	if (!open) settlePending(raw.seal);
 	if (settled.outcome === 'not_paid') releaseNotPaid(raw.seal);
+	// What a proof by identity is, and its one window (r5-money F7): it says no more than is known.
+	const proofWords =
+		settled.outcome === 'paid' && contract.resolve.find === 'identity'
+			? ` Proved by the record ${String(best.record.id)}: it carries this write's ${field} and every detail, and was created after the write was sent. One record proves at most one write: this n8n process keeps which write it proved, and a write's sent write names the other writes of the same request this process sent with it, but a write of the same ${field} and details sent from another n8n process (a queue-mode worker, or before a restart by another execution) is not known here and could be shown this record too.`
+			: '';
 	return {
 		paymentOutcome: settled.outcome,
 		operation: sent.operation,
-		reason: settled.why,
+		reason: `${settled.why}${proofWords}`,
 		record: best.record,
 		missing: open ? ['a final state'] : [],
 		differences: [],

@@ -177,6 +177,35 @@ function sameRequest(sender: string, asked: string): SentState | undefined {
 	return undefined;
 }
 
+/** The ID of the record a paid answer shows (a payout, or a card request's card), if any. */
+function answeredRecordId(answer: unknown): string | undefined {
+	if (answer === null || typeof answer !== 'object') return undefined;
+	const { id, card } = answer as IDataObject;
+	if (typeof id === 'string' || typeof id === 'number') return String(id);
+	const cardId = card && typeof card === 'object' ? (card as IDataObject).id : undefined;
+	return typeof cardId === 'string' ? cardId : undefined;
+}
+
+/** How many other writes a sent write names (the newest). */
+const ALONGSIDE_KEPT = 20;
+
+/**
+ * The other writes of the same request (the same identity and details) this process sent under
+ * other keys (r5-money F7): two items of one execution, or a re-run. Each is named in the sealed
+ * sent write (its sent time, and its record's ID when it was paid), so Resolve Outcome in any
+ * process, after a restart too, knows that one record found under the identity may be another
+ * write's: which write a record proved is kept only in this process's memory (proofs.ts).
+ */
+function alongside(sender: string, asked: string, id: string): IDataObject[] {
+	const others: IDataObject[] = [];
+	for (const [other, entry] of sent) {
+		if (other === id || !other.startsWith(`${sender} `) || entry.request !== asked) continue;
+		const recordId = entry.state === 'paid' ? answeredRecordId(entry.answer) : undefined;
+		others.push({ sentAt: entry.sentAt ?? null, ...(recordId ? { recordId } : {}) });
+	}
+	return others.slice(-ALONGSIDE_KEPT);
+}
+
 /**
  * Whether this item may have been sent before (r1-money-resend): this process sent the same request
  * (`earlier`: under this key, or another one, a re-run of the execution), or the payment is named
@@ -258,6 +287,8 @@ export interface MoneyCall {
 	first?: IDataObject;
 	/** Filled in once sent: the sealed sent write, for an unknown the operation finds afterwards. */
 	sent?: IDataObject;
+	/** Filled in: the other writes of the same request this process sent (see `alongside`). */
+	alongside?: IDataObject[];
 }
 
 /**
@@ -312,10 +343,18 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const resent =
 		!released.has(id) &&
 		mayHaveBeenSent(ctx, itemIndex, contract, request.body, earlier ?? sameRequest(sender, asked));
-	const judged: MoneyContract =
-		resent && contract.resentRefusals
-			? { ...contract, ownRefusals: [...(contract.ownRefusals ?? []), ...contract.resentRefusals] }
-			: contract;
+	// A re-send is judged by every refusal its own earlier attempt can cause (r5-money F2): the
+	// operation's own (resentRefusals), a balance refusal, and one saying something is taken.
+	const judged: MoneyContract = resent
+		? {
+				...contract,
+				ownRefusals: [...(contract.ownRefusals ?? []), ...(contract.resentRefusals ?? [])],
+				mayBeResent: true,
+			}
+		: contract;
+	// The other writes of the same request under the same identity (r5-money F7).
+	const carries = contract.identity ? request.body?.[contract.identity.field] : undefined;
+	if (typeof carries === 'string' && carries !== '') call.alongside = alongside(sender, asked, id);
 	// A re-send names the first send's time: a record its first send made is this write's.
 	const sentAt = earlier?.sentAt ?? new Date().toISOString();
 	const bound = { baseUrl, account, sentAt };
@@ -440,6 +479,7 @@ function sealedSentWrite(
 		d.asked(ctx, itemIndex, call.first ?? {}),
 	);
 	if (digests) sent.digests = digests;
+	if (call.alongside && call.alongside.length > 0) sent.alongside = call.alongside;
 	sent.seal = sealOf(bound.account, sent);
 	return sent;
 }
