@@ -220,6 +220,9 @@ async function handle(sb, router, req, res) {
 	if (date) res.setHeader('Date', date);
 	// …or none at all (a proxy that strips it), and record times written the drawn way.
 	if (date === null) res.sendDate = false;
+	// …or a caching proxy's copy of a record, dated when it was stored (r5-money F1).
+	const cached = isControl ? null : sb.generated?.money.cacheHeaders(req.method, req.url);
+	for (const [name, value] of Object.entries(cached ?? {})) res.setHeader(name, value);
 	if (!isControl && sb.generated) body = sb.generated.money.answered(req.url, body);
 	if (raw) {
 		if (generated?.record) generated.record.status = raw.status;

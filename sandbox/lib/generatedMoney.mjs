@@ -40,9 +40,18 @@
 //   earlierZoneShift whether the earlier payouts were made one service-zone shift (LOCAL_OFFSET_MS)
 //                   less 2 s before the test, instead of earlierAge: written without an offset
 //                   in the service's local time they read, as UTC, as made just after it (F1).
+//   cachedDate      whether GET /payouts/{id} and GET /cards/{id} come through a caching proxy:
+//                   the service's record as it is now, but with the Date of when the proxy
+//                   stored it (CACHE_AGE_MS old) and an Age header (r5-money F1);
+//   createRefusal   how the service refuses a payout whose External ID a payout of the company
+//                   (one the service made, not a planted one) already carries: not at all, 422
+//                   INSUFFICIENT_BALANCE (the first took the funds), or 400 VALIDATION_ERROR
+//                   "externalId already exists" (r5-money F2: refusals a re-send's own earlier
+//                   attempt causes).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
+import { apiError, validationError } from './errors.mjs';
 import { placedPayout, rechargePayout, setPayoutStatus } from './payouts.mjs';
 
 /** Every money choice and the values it can take. */
@@ -65,7 +74,12 @@ export const MONEY_CHOICES = Object.freeze({
 	payoutAssignedAt: [false, true],
 	refundedAtNever: [null, '0001-01-01T00:00:00Z'],
 	earlierZoneShift: [false, true],
+	cachedDate: [false, true],
+	createRefusal: ['none', 'INSUFFICIENT_BALANCE', 'externalIdTaken'],
 });
+
+/** How old a caching proxy's copy is, when `cachedDate` is drawn. */
+export const CACHE_AGE_MS = 5 * 60_000;
 
 /** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
 export const GATEWAY_BEHIND_MS = 10 * 60_000;
@@ -123,6 +137,9 @@ export function drawMoney(r) {
 		payoutAssignedAt: r.chance(0.5),
 		refundedAtNever: r.pick(MONEY_CHOICES.refundedAtNever),
 		earlierZoneShift: r.chance(0.3),
+		// r5-money, drawn after those.
+		cachedDate: r.chance(0.5),
+		createRefusal: r.pick(MONEY_CHOICES.createRefusal),
 	};
 }
 
@@ -220,6 +237,35 @@ export function createMoney(sb, choices, stream, log) {
 		dateHeader() {
 			if (!played) return undefined;
 			return choices.dateHeader ? new Date(sb.clock.now()).toUTCString() : null;
+		},
+		/**
+		 * The headers of a caching proxy's copy (server.mjs), when drawn: a payout's or card's read
+		 * by its ID carries the Date of when the copy was stored and its Age. null otherwise.
+		 */
+		cacheHeaders(method, path) {
+			if (!played || !choices.cachedDate || method !== 'GET') return null;
+			if (!/^\/(payouts|cards)\/[^/?]+$/.test(path.split('?')[0])) return null;
+			return {
+				Date: new Date(sb.clock.now() - CACHE_AGE_MS).toUTCString(),
+				Age: String(CACHE_AGE_MS / 1000),
+				'Cache-Control': 'max-age=600',
+			};
+		},
+		/**
+		 * The refusal of a new payout whose External ID a payout the service made for the company
+		 * already carries (payouts.mjs), when drawn; null when it is made.
+		 */
+		refusesCreate(company, input) {
+			if (!played || choices.createRefusal === 'none' || !input.externalId) return null;
+			for (const payout of sb.state.payouts.values()) {
+				if (payout.companyId !== company.id || payout.externalId !== input.externalId) continue;
+				if (planted.has(payout.id)) continue;
+				log({ kind: 'createRefusal', refusal: choices.createRefusal, payout: payout.id });
+				return choices.createRefusal === 'INSUFFICIENT_BALANCE'
+					? apiError(422, 'INSUFFICIENT_BALANCE')
+					: validationError(['externalId already exists']);
+			}
+			return null;
 		},
 		/** A payout or card answer with its times written the drawn way (server.mjs), when played. */
 		answered(path, body) {

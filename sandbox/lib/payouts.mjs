@@ -416,6 +416,8 @@ export function registerPayoutRoutes(router) {
 			if (ctx.sb.generated?.money.coolingDown(ctx.company, input.requisite)) {
 				throw apiError(422, 'PAYOUT_REQUISITE_COOLDOWN');
 			}
+			const refused = ctx.sb.generated?.money.refusesCreate(ctx.company, input);
+			if (refused) throw refused;
 			return { status: 201, body: shownPayout(ctx.sb, createPayout(ctx.sb, ctx.company, input)) };
 		}),
 	);

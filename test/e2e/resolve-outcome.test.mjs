@@ -270,6 +270,8 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			payoutAssignedAt: false,
 			refundedAtNever: null,
 			earlierZoneShift: false,
+			cachedDate: false,
+			createRefusal: 'none',
 		});
 		gen.money.play(true);
 		sandbox.reset();

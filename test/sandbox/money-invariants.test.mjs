@@ -13,13 +13,16 @@
 // - Resolve Outcome agrees with the ledger.
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
-// unmeasured|resent|quote|zoneless|gateway|assigned|idless breaks the money rules on purpose in
-// the built code (the time bound; the company fingerprint check alone; the whole credential
+// unmeasured|resent|quote|zoneless|gateway|assigned|idless|cache|largest|cache+largest|
+// resentAny breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
 // binding, fingerprint and seal; a record dated later than the service's clock now read as made
 // after the write; an unmeasured clock skew assumed to be zero; Payout Create's refusals its own
 // earlier payout causes, read as refusals; Pay QR Code's re-send preparing a new quote instead of
 // re-sending the first; a record time without an offset read as UTC; a gateway's page measuring
-// the clock skew; a payout bound by its assignedAt; a record without its id claimed)
+// the clock skew; a payout bound by its assignedAt; a record without its id claimed; r5-money:
+// cache, a caching proxy's stale Date measuring the skew; largest, the least measured skew
+// binding instead of the largest; cache+largest, both; resentAny, a balance refusal or a taken
+// External ID after an earlier attempt read as a refusal)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
@@ -105,6 +108,38 @@ if (BREAK === 'assigned') {
 	binding.createdSince = (record, time, now, local) => real(record, time, now, local, true);
 }
 if (BREAK === 'idless') dist('nodes/shared/money/proofs.js').claimable = () => true;
+// r5-money: the guards of its findings 1 and 2, each undone.
+// A cached copy's Date measures the skew again (its Age and cache headers dropped before reading).
+if (BREAK === 'cache' || BREAK === 'cache+largest') {
+	const clock = dist('nodes/shared/money/clock.js');
+	const { apiRequest, runAccount } = dist('nodes/shared/transport/index.js');
+	clock.readMeasured = async (ctx, itemIndex, path) => {
+		const report = { attempts: [] };
+		const answer = await apiRequest.call(ctx, { method: 'GET', path, itemIndex, report });
+		const { baseUrl } = await runAccount(ctx, itemIndex);
+		const last = report.attempts.at(-1);
+		for (const name of Object.keys(last?.headers ?? {})) {
+			if (/^(age|warning|cache-control)$/i.test(name)) delete last.headers[name];
+		}
+		clock.observeReport(baseUrl, report);
+		return answer;
+	};
+}
+// The least skew measured binds instead of the largest (with 'cache': a stale Date binds).
+if (BREAK === 'largest' || BREAK === 'cache+largest') {
+	const clock = dist('nodes/shared/money/clock.js');
+	const real = clock.skewRangeSince;
+	clock.skewRangeSince = (...args) => {
+		const range = real(...args);
+		return range && { low: range.low, high: range.low };
+	};
+}
+// Refusals any re-send's own earlier attempt causes (a balance, a taken External ID) read as refusals.
+if (BREAK === 'resentAny') {
+	const resent = dist('nodes/shared/money/resent.js');
+	resent.RESENT_BY_ANY = [];
+	resent.refusesTaken = () => false;
+}
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
 

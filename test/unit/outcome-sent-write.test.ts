@@ -60,7 +60,12 @@ describe('an unknown money item carries its sent write', () => {
 				errorCode: 'INSUFFICIENT_BALANCE',
 				message: 'Недостаточно средств',
 			});
-		const { output } = await runNode({ parameters: PAYOUT, continueOnFail: true });
+		// Without an External ID or a key of the user's: nothing names an earlier attempt that could
+		// have taken the funds (with one, r5-money F2, it is unknown: money-outside-r5.test.ts).
+		const { output } = await runNode({
+			parameters: { ...PAYOUT, additionalFields: {} },
+			continueOnFail: true,
+		});
 		expect(output[0].json.paymentOutcome).toBe('not_paid');
 		expect(output[0].json.sentWrite).toBeUndefined();
 	});

@@ -194,7 +194,7 @@ export const OPEN_CHOICES = {
 	},
 	earlierRecords: {
 		question: 'Whether an External ID is unique among payouts',
-		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts)',
+		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts), and a sent write names the other writes of the same request its process sent (write.ts alongside), so that holds after a restart; writes from two n8n processes remain a named window',
 	},
 	dateHeader: {
 		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',
@@ -232,7 +232,7 @@ export const OPEN_CHOICES = {
 	},
 	payoutAssignedAt: {
 		question: 'Whether a payout carries an assignedAt of its own, and what it means',
-		node: 'Only a card is bound by assignedAt (MoneyResolve.boundBy); a payout by its createdAt (money/binding.ts boundAt)',
+		node: 'No record is bound by assignedAt: a payout and a card by their createdAt alone; a card created before the write and assigned after it stays unknown, saying why (money/resolve.ts, r5-money F3)',
 	},
 	earlierZoneShift: {
 		question:
@@ -242,6 +242,16 @@ export const OPEN_CHOICES = {
 	refundedAtNever: {
 		question: 'How a payout not refunded writes refundedAt (null, a zero time, false)',
 		node: 'Only a real time not before createdAt is money returned; null, absent or empty is not; anything else is fundsReturned null with fundsReturnedNote (payoutFunds.ts)',
+	},
+	cachedDate: {
+		question:
+			'Whether a proxy or cache may stand between n8n and the service, serving a stored copy with the Date of when it was stored',
+		node: 'An answer with Age, a cache status saying HIT or STALE, or a Warning measures no clock skew, and a look binds by the largest skew it and the write measured: fromCache, skewRangeSince (money/clock.ts)',
+	},
+	createRefusal: {
+		question:
+			'How a payout (or card request) is refused when an earlier one under its External ID or key took the funds or holds the External ID',
+		node: 'After the item may have been sent before (a key the user set, an External ID, or this process sent it): INSUFFICIENT_BALANCE and any refusal saying a value is taken are unknown, never not_paid: RESENT_BY_ANY, refusesTaken (money/resent.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

@@ -11,6 +11,7 @@ import {
 } from '../transport';
 import type { Attempt, Report, ServiceErrorInfo } from '../transport';
 import type { MoneyWrite, PaymentOutcome } from './contract';
+import { RESENT_BY_ANY, refusalWords, refusesTaken } from './resent';
 
 /*
  * The outcome of a money write (issues 28 and 36.2), in the field `paymentOutcome` of a failed
@@ -96,39 +97,6 @@ export function refusesReusedKey(code: unknown, message?: unknown): boolean {
 }
 
 /**
- * Refusals any money write's own earlier attempt may cause once it was carried out (r5-money F2):
- * the first attempt reserved or spent the funds. Read as its own when the item may have been sent
- * before (MoneyWrite.mayBeResent): a key the user set, an External ID a re-run carries, or this
- * process sent it.
- */
-export const RESENT_BY_ANY: readonly string[] = ['INSUFFICIENT_BALANCE'];
-
-/** The words of a refusal: its message as text, or its messages (a validation list) joined. */
-function messageText(message: unknown): string {
-	if (typeof message === 'string') return message;
-	if (Array.isArray(message)) return message.filter((m) => typeof m === 'string').join('; ');
-	return '';
-}
-
-/**
- * A refusal saying that something of the request is taken already (r5-money F2): a code naming a
- * duplicate or a taken value (CARD_EXTERNAL_ID_TAKEN, DUPLICATE_EXTERNAL_ID, …), or a message saying
- * a value already exists or is not unique ("externalId already exists" under VALIDATION_ERROR).
- * The document names no such refusal for a payout, so any code or message of the kind is read.
- */
-export function refusesTaken(code: unknown, message?: unknown): boolean {
-	if (typeof code === 'string' && /DUPLICATE|TAKEN|ALREADY_EXISTS|NOT_UNIQUE/i.test(code)) {
-		return true;
-	}
-	const text = messageText(message);
-	return (
-		/already (exists|used|taken|in use|registered)|duplicate|not unique|must be unique|is taken/i.test(
-			text,
-		) || /уже (существует|использ|занят)|дублик|не уникальн/i.test(text)
-	);
-}
-
-/**
  * A refusal this item's own earlier attempt may have caused (issue 49.2): the key refused as used
  * before (a service that refuses a key reused for another request, or any repeat), or a code the
  * write names as one its own earlier attempt causes (Card Request: its External ID taken). The
@@ -165,7 +133,7 @@ function ownRefusal(
 		};
 	}
 	if (write.mayBeResent && refusesTaken(code, message)) {
-		const said = messageText(message) || String(code);
+		const said = refusalWords(message) || String(code);
 		return {
 			status,
 			headers,

@@ -77,8 +77,7 @@ export interface Resolution extends IDataObject {
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside } =
-		value;
+	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside } = value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -337,8 +336,7 @@ export async function resolveSentWrite(
 	};
 	// The service's clock now, as the look measured it (else the write's): the least of the look's,
 	// so a record dated later than any measure of now is read as dated in the future.
-	const nowSkew = () =>
-		skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
+	const nowSkew = () => skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
 	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
 	for (const listed of found.records) {
