@@ -40,9 +40,14 @@
 //   earlierZoneShift whether the earlier payouts were made one service-zone shift (LOCAL_OFFSET_MS)
 //                   less 2 s before the test, instead of earlierAge: written without an offset
 //                   in the service's local time they read, as UTC, as made just after it (F1).
-//   cachedDate      whether GET /payouts/{id} and GET /cards/{id} come through a caching proxy:
-//                   the service's record as it is now, but with the Date of when the proxy
-//                   stored it (CACHE_AGE_MS old) and an Age header (r5-money F1);
+//   cachedDate      how old the copy is when GET /payouts/{id} and GET /cards/{id} come through a
+//                   caching proxy (0: they do not): the service's record as it is now, but with
+//                   the Date of when the proxy stored it and an Age header (r5-money F1). 21 s
+//                   lines a stale skew up with the 20 s old earlier payouts; 5 min is a
+//                   proxy's ordinary max-age;
+//   earlierNear     how long before a write one earlier payout under its External ID was made,
+//                   for a write lost before the service acted (test case F): 10 s, 21 s, 60 s or
+//                   5 min, so a stale Date of a cache's copy (cachedDate) may line up with it;
 //   createRefusal   how the service refuses a payout whose External ID a payout of the company
 //                   (one the service made, not a planted one) already carries: not at all, 422
 //                   INSUFFICIENT_BALANCE (the first took the funds), or 400 VALIDATION_ERROR
@@ -74,12 +79,10 @@ export const MONEY_CHOICES = Object.freeze({
 	payoutAssignedAt: [false, true],
 	refundedAtNever: [null, '0001-01-01T00:00:00Z'],
 	earlierZoneShift: [false, true],
-	cachedDate: [false, true],
+	cachedDate: [0, 21_000, 300_000],
 	createRefusal: ['none', 'INSUFFICIENT_BALANCE', 'externalIdTaken'],
+	earlierNear: [10_000, 21_000, 60_000, 300_000],
 });
-
-/** How old a caching proxy's copy is, when `cachedDate` is drawn. */
-export const CACHE_AGE_MS = 5 * 60_000;
 
 /** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
 export const GATEWAY_BEHIND_MS = 10 * 60_000;
@@ -138,8 +141,9 @@ export function drawMoney(r) {
 		refundedAtNever: r.pick(MONEY_CHOICES.refundedAtNever),
 		earlierZoneShift: r.chance(0.3),
 		// r5-money, drawn after those.
-		cachedDate: r.chance(0.5),
+		cachedDate: r.pick(MONEY_CHOICES.cachedDate),
 		createRefusal: r.pick(MONEY_CHOICES.createRefusal),
+		earlierNear: r.pick(MONEY_CHOICES.earlierNear),
 	};
 }
 
@@ -207,9 +211,12 @@ export function createMoney(sb, choices, stream, log) {
 			held.clear();
 			forced.clear();
 		},
-		/** The next `count` answers of `route` are lost after the service acted (a closed connection). */
-		loseNext(route, count) {
-			forced.set(route, count);
+		/**
+		 * The next `count` answers of `route` are lost (a closed connection), after the service
+		 * acted, or before it when `processed` is false.
+		 */
+		loseNext(route, count, processed = true) {
+			forced.set(route, { count, processed });
 		},
 		/**
 		 * The refusal a repeated key of a carried-out accept gets instead of its stored order
@@ -243,11 +250,11 @@ export function createMoney(sb, choices, stream, log) {
 		 * by its ID carries the Date of when the copy was stored and its Age. null otherwise.
 		 */
 		cacheHeaders(method, path) {
-			if (!played || !choices.cachedDate || method !== 'GET') return null;
+			if (!played || choices.cachedDate === 0 || method !== 'GET') return null;
 			if (!/^\/(payouts|cards)\/[^/?]+$/.test(path.split('?')[0])) return null;
 			return {
-				Date: new Date(sb.clock.now() - CACHE_AGE_MS).toUTCString(),
-				Age: String(CACHE_AGE_MS / 1000),
+				Date: new Date(sb.clock.now() - choices.cachedDate).toUTCString(),
+				Age: String(choices.cachedDate / 1000),
 				'Cache-Control': 'max-age=600',
 			};
 		},
@@ -327,11 +334,11 @@ export function createMoney(sb, choices, stream, log) {
 		 */
 		lose(route) {
 			if (!played || !MONEY_ROUTES.includes(route)) return null;
-			const left = forced.get(route) ?? 0;
+			const { count: left = 0, processed: acts = true } = forced.get(route) ?? {};
 			if (left > 0) {
-				forced.set(route, left - 1);
-				log({ kind: 'moneyLoss', route, form: 'reset', processed: true, forced: true });
-				return { form: 'reset', processed: true };
+				forced.set(route, { count: left - 1, processed: acts });
+				log({ kind: 'moneyLoss', route, form: 'reset', processed: acts, forced: true });
+				return { form: 'reset', processed: acts };
 			}
 			const { chance, processed } = choices.moneyLoss;
 			const r = stream(`money:lose:${route}`);
@@ -364,6 +371,21 @@ export function createMoney(sb, choices, stream, log) {
 			}
 			if (ids.length) log({ kind: 'earlierRecords', externalId, ids });
 			return ids;
+		},
+		/**
+		 * One earlier payout (success, no money moved now) carrying `externalId`, made `earlierNear`
+		 * before now; returns its ID.
+		 */
+		plantNear(company, { externalId, amountRub, requisite }) {
+			const at = new Date(sb.clock.now() - choices.earlierNear).toISOString();
+			const payout = {
+				...placedPayout(sb, company, { externalId, amountRub, status: 'success', at }),
+				requisite,
+			};
+			sb.state.payouts.set(payout.id, payout);
+			planted.add(payout.id);
+			log({ kind: 'earlierNear', externalId, id: payout.id, ageMs: choices.earlierNear });
+			return payout.id;
 		},
 		/**
 		 * Whether a new payout to `requisite` is refused PAYOUT_REQUISITE_COOLDOWN: a payout of the

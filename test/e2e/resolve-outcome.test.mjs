@@ -270,8 +270,9 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			payoutAssignedAt: false,
 			refundedAtNever: null,
 			earlierZoneShift: false,
-			cachedDate: false,
+			cachedDate: 0,
 			createRefusal: 'none',
+			earlierNear: 300_000,
 		});
 		gen.money.play(true);
 		sandbox.reset();

@@ -419,6 +419,32 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			check(outcomeOf(out) !== 'paid' || madeE >= 1, `E${i}: paid, no money moved`);
 		}
 
+		// Case F (r5-money F1): a payout lost before the service acted, under an External ID one
+		// earlier payout carries (made earlierNear before it), resolved while the payout's read may
+		// come through a cache (cachedDate: its Date as old as the copy): never paid.
+		const extF = `inv-${seed}-f`;
+		forgetAllSentWrites();
+		gen.money.plantNear(company, { externalId: extF, amountRub: AMOUNT, requisite: CARD });
+		gen.money.loseNext('POST /payouts', 1, false);
+		const outF = await runNode(sandbox, { parameters: create(extF, `key-${seed}-f`) });
+		gen.money.loseNext('POST /payouts', 0);
+		count(`F create ${outcomeOf(outF)}`);
+		check(moved(company.id, extF) === 0, 'F: the write lost before the service acted moved money');
+		if (outcomeOf(outF) === 'unknown') {
+			advance();
+			for (const answer of await resolveLoop(outF)) {
+				count(
+					`F resolve ${answer.paymentOutcome} (cache ${gen.choices.money.cachedDate / 1000} s, earlier ${gen.choices.money.earlierNear / 1000} s)`,
+				);
+				check(
+					answer.paymentOutcome !== 'paid',
+					'F: Resolve paid by an earlier payout, no money moved',
+				);
+			}
+		} else {
+			check(outcomeOf(outF) !== 'paid', 'F: paid, no money moved');
+		}
+
 		// Case B: an item of this company whose write never reached the service, resolved with
 		// another company's credential that holds a matching payout made just after it.
 		const extB = `inv-${seed}-b`;

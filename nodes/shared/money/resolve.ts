@@ -311,6 +311,10 @@ export async function resolveSentWrite(
 		);
 	}
 	const looked = Date.now();
+	const { baseUrl, account } = await runAccount(ctx, itemIndex);
+	// The skew this process measured before the look, one more measure the binding takes the
+	// largest of (r5-money F1: a look whose one measure is a stale Date is not alone).
+	const prior = knownSkew(baseUrl, looked);
 	const found = await candidates(ctx, contract, itemIndex, sent);
 	if (!('records' in found)) {
 		return unknown(
@@ -321,14 +325,15 @@ export async function resolveSentWrite(
 			lookUp,
 		);
 	}
-	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	// The skew this look measured from the service's fresh answers and the one the write carries,
-	// the largest of them (r5-money F1: a skew too far behind, from a cached or stale Date, would
+	// The skew this look measured from the service's fresh answers, the one the write carries and
+	// the one this process measured before the look, the largest of them (r5-money F1: a skew too far behind, from a cached or stale Date, would
 	// let an older record look made after the write; a larger one only leaves it unknown); else one
 	// measured before in this process (clock.ts; r4-money-resolve F2).
 	const time = (): SentTime => {
 		const range = skewRangeSince(baseUrl, looked);
-		const known = [range?.high, sent.skewMs].filter((s): s is number => typeof s === 'number');
+		const known = [range?.high, sent.skewMs, prior].filter(
+			(s): s is number => typeof s === 'number',
+		);
 		return {
 			sentAt: Date.parse(sent.sentAt),
 			skewMs: known.length > 0 ? Math.max(...known) : knownSkew(baseUrl),
