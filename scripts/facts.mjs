@@ -186,6 +186,9 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',
+	ALONGSIDE_KEPT:
+		"how many other writes of the same request a sent write names at most: a bound on the item's size",
 	PHONE_MAX: 'the E.164 length of a phone number (as in evidence.ts); the docs name no count',
 	LOOK_AGAIN_MINUTES:
 		"Resolve Outcome's lookAgainAt carries the time itself; the docs say only a few minutes",

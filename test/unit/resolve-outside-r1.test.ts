@@ -348,7 +348,7 @@ describe("7: a card's binding time is its createdAt (r5-money F3), its assignedA
 		nock(BASE_URL).get('/cards/card_9').reply(200, record, serviceDate());
 	}
 
-	it('a card from stock (created 2 days before) assigned after the write is no proof (r5-money F3: an earlier request\'s card given now reads the same)', async () => {
+	it("a card from stock (created 2 days before) assigned after the write is no proof (r5-money F3: an earlier request's card given now reads the same)", async () => {
 		const item = await lostCardRequest();
 		cards(card(iso(1_000)));
 		const out = await resolve(item);

@@ -253,6 +253,11 @@ export const OPEN_CHOICES = {
 			'How a payout (or card request) is refused when an earlier one under its External ID or key took the funds or holds the External ID',
 		node: 'After the item may have been sent before (a key the user set, an External ID, or this process sent it): INSUFFICIENT_BALANCE and any refusal saying a value is taken are unknown, never not_paid: RESENT_BY_ANY, refusesTaken (money/resent.ts)',
 	},
+	earlierNear: {
+		question:
+			'How close before a write an earlier payout under its External ID can be, against a cache’s stale Date',
+		node: 'A cache’s copy measures nothing (fromCache) and the largest skew measured binds: such a payout stays unknown (money/clock.ts, money/resolve.ts)',
+	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',
 		node: 'unknown with a sealed sentWrite; Resolve Outcome decides by the binding rule (money/resolve.ts)',
