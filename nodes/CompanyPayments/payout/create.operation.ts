@@ -139,7 +139,8 @@ const money: MoneyContract = {
 	// Refusals its own earlier payout causes (r1-money-resend F7): a payout to the same requisite a moment
 	// ago, the active payouts it adds to. Unknown when this item may have been sent before (this
 	// process sent it, or an Idempotency Key / External ID a re-run carries). INSUFFICIENT_BALANCE
-	// stays a refusal (docs/assumptions.md, "A refusal after an earlier attempt").
+	// and a taken External ID are then unknown too, for every money write (money/resent.ts,
+	// r5-money F2; docs/assumptions.md, "A refusal after an earlier attempt").
 	resentRefusals: ['PAYOUT_REQUISITE_COOLDOWN', 'PAYOUT_ACTIVE_LIMIT'],
 	key: 'perItem',
 	identity: {
