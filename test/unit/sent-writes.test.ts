@@ -95,25 +95,39 @@ describe('Retry On Fail never sends a money write again that the document promis
 		]);
 	});
 
+	const insufficient: [number, IDataObject] = [
+		422,
+		{
+			statusCode: 422,
+			error: 'Unprocessable',
+			errorCode: 'INSUFFICIENT_BALANCE',
+			message: 'Недостаточно средств',
+		},
+	];
+
 	it('a payout the service refused (not paid) is sent again, under the same key', async () => {
+		// Without an External ID or a key of the user's: nothing names an earlier attempt, so the
+		// refusal is a refusal (with one, r5-money F2, it is unknown: the next case).
 		const seen = serve('/payouts', [
-			[
-				422,
-				{
-					statusCode: 422,
-					error: 'Unprocessable',
-					errorCode: 'INSUFFICIENT_BALANCE',
-					message: 'Недостаточно средств',
-				},
-			],
-			[201, { id: 'po_0', externalId: 'salary-0', status: 'waiting_trader' }],
+			insufficient,
+			[201, { id: 'po_0', externalId: null, status: 'waiting_trader' }],
 		]);
-		const error = await runNodeError({ parameters: payout(0) });
+		const parameters = { ...payout(0), additionalFields: {} };
+		const error = await runNodeError({ parameters });
 		expect(error.message).toMatch(/^INSUFFICIENT_BALANCE/);
-		const { output } = await runNode({ parameters: payout(0), sameProcess: true });
+		const { output } = await runNode({ parameters, sameProcess: true });
 		expect(output[0].json.id).toBe('po_0');
 		expect(seen).toHaveLength(2);
 		expect(seen[1].key).toBe(seen[0].key);
+	});
+
+	it('with an External ID, a balance refusal is unknown (an earlier attempt may have taken the funds) and is not sent again', async () => {
+		const seen = serve('/payouts', [insufficient]);
+		const error = await runNodeError({ parameters: payout(0) });
+		expect(error.message).toMatch(/^OUTCOME_UNKNOWN: .*INSUFFICIENT_BALANCE/);
+		const retry = await runNodeError({ parameters: payout(0), sameProcess: true });
+		expect(retry.message).toMatch(/^OUTCOME_UNKNOWN/);
+		expect(seen).toHaveLength(1);
 	});
 
 	it('a card recharge whose answer was lost is not sent again', async () => {
