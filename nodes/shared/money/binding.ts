@@ -16,7 +16,9 @@ import type { IDataObject } from 'n8n-workflow';
  *   tells nothing of the key (an HMAC cannot be turned back);
  * - made by this write: the record was created after the write was sent, on the service's clock:
  *   `createdAt >= sentAt + skew - SKEW_MARGIN_MS`, the skew measured from the service's `Date`
- *   header (clock.ts), or, when no answer ever carried one, `UNMEASURED_SKEW_MS` either way;
+ *   header (clock.ts: only fresh answers, never a cache's copy; Resolve Outcome takes the
+ *   largest skew measured, r5-money F1), or, when no answer ever carried one,
+ *   `UNMEASURED_SKEW_MS` either way;
  * - every detail proven (evidence.ts, sentEvidence.ts);
  * - made by this node: an item that carries `sentWrite` carries its `seal`, an HMAC of the sent
  *   write under another key derived from the API key. An edited or made-up item (one a model

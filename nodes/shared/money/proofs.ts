@@ -11,8 +11,11 @@ import type { SentWrite } from './resolve';
  * ID), and another write finds it taken. What is kept is not the seal (a re-send of the same
  * write, Retry On Fail, seals a new skew) but the write itself: its operation, sent time,
  * identity, details and company. Across n8n processes (a restart, queue-mode workers) nothing is
- * kept: docs/assumptions.md says so, and an External ID of its own per payment is what tells two
- * payments apart there.
+ * kept here; what survives is in the items: a sent write names the other writes of the same
+ * request its process sent before it (write.ts `alongside`, sealed), and Resolve Outcome gives
+ * none of those a record (r5-money F7). Writes from two processes remain a window
+ * docs/assumptions.md names; an External ID of its own per payment is what tells two payments
+ * apart there.
  */
 const proofs = new Map<string, { write: string; sentAt: string }>();
 /** How many records' proofs are kept; the oldest goes first. */
