@@ -177,6 +177,13 @@ function drawKeyPart(r, length) {
 	return `${out.slice(0, -2)}7${out.slice(-1)}`;
 }
 
+/** `length` lower-case hex digits. */
+function drawHex(r, length) {
+	let out = '';
+	for (let i = 0; i < length; i++) out += '0123456789abcdef'[r.int(0, 15)];
+	return out;
+}
+
 /** A card number (16 digits) that passes the card checksum. */
 function drawCardNumber(r) {
 	const digits = `5${String(r.int(10_000_000, 99_999_999))}${String(r.int(100_000, 999_999))}`;
@@ -197,7 +204,8 @@ export function textSecret(r, form) {
 	const pin = String(r.int(100_000, 999_999));
 	// Not 400 (the HTTP status an error shows) nor any number the bodies around it write.
 	const cvv = String(r.int(601, 899));
-	const key = `mk_live_${drawKeyPart(r, 32)}`;
+	// Random in both cases, or lower-case hex (`mk_live_9f8e7d6c…`), which no case mix tells.
+	const key = `mk_live_${r.chance(0.5) ? drawKeyPart(r, 32) : drawHex(r, 32)}`;
 	const texts = {
 		pinColon: [`PIN: ${pin}`, pin],
 		pinEquals: [`pin=${pin}`, pin],

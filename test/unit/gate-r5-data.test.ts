@@ -159,6 +159,14 @@ describe('a quote cut to a length never shows part of a secret (findings 2 and 3
 		expect(cutWhole('card 5500 0055 5555 5559', 15)).toBe('card …');
 	});
 
+	it("a quote shows no key's kept end (`whsec_…beef` as `whsec_…`)", () => {
+		const WHSEC = `whsec_${'c0ffee1234567890deadbeef'.repeat(2)}`;
+		expect(quoteText(`rejected ${WHSEC} for this company`, LIMIT)).toBe(
+			'rejected whsec_… for this company',
+		);
+		expect(quoteJson(undefined, { webhookSecret: WHSEC }, LIMIT)).not.toContain('beef');
+	});
+
 	const JSON_SECRETS: Array<[string, string, number]> = [
 		['webhookSecret', `whsec_${'c0ffee1234567890deadbeef'.repeat(2)}`, 6],
 		['apiKey', `${LIVE_MARKED}ZZQQ`, 8],

@@ -17,7 +17,7 @@ import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
 import { maskLink } from './patterns';
-import { cutWhole } from './quote';
+import { cutWhole, withoutKeptEnds } from './quote';
 import { keepOpen, openFields } from './reveal';
 
 /*
@@ -176,7 +176,7 @@ export function gateJson<T>(ctx: object | undefined, value: T, audience: Audienc
  * cut never leaves the first characters of a secret its field would have masked whole.
  */
 export function quoteJson(ctx: object | undefined, value: unknown, limit: number): string {
-	return cutWhole(JSON.stringify(gateJson(ctx, value)) ?? String(value), limit);
+	return cutWhole(withoutKeptEnds(JSON.stringify(gateJson(ctx, value)) ?? String(value)), limit);
 }
 
 /** The fields of the service's error body (the document's), read by their kind. */

@@ -15,6 +15,18 @@ const TRAILING_WORD = /[^\s"'`,;:{}[\]()<>=&|]+$/;
 /** Digits grouped by spaces, dots or dashes at the end of a text (a card number's first groups). */
 const TRAILING_DIGITS = /\d[\d\s.-]*$/;
 
+/**
+ * A key's kept end (`whsec_…beef`, the gate's mask of a webhook secret) as a quote shows it:
+ * without the end. An output names which secret it masked by its last four characters; a quote
+ * of an answer the node could not read has no such need, and gives none of its characters.
+ */
+const KEPT_END = /(whsec_)?…[A-Za-z0-9]{4}(?![A-Za-z0-9])/g;
+
+/** A quote's masked keys without the ends their masks keep. */
+export function withoutKeptEnds(text: string): string {
+	return text.replace(KEPT_END, (_match, prefix: string | undefined) => `${prefix ?? ''}…`);
+}
+
 /** A text cut to at most `limit` characters (then `…`), never ending inside a word or number. */
 export function cutWhole(text: string, limit: number): string {
 	if (text.length <= limit) return text;
@@ -36,5 +48,5 @@ export function cutWhole(text: string, limit: number): string {
  */
 export function quoteText(text: string, limit: number): string {
 	const masked = maskPatterns(text, { strong: false, inText: true, identifiers: new Set() });
-	return cutWhole(masked, limit);
+	return cutWhole(withoutKeptEnds(masked), limit);
 }
