@@ -46,6 +46,7 @@ const MODULES = {
 	binding: 'nodes/shared/money/binding.js',
 	proofs: 'nodes/shared/money/proofs.js',
 	cancel: 'nodes/CompanyPayments/payout/cancel.operation.js',
+	serviceError: 'nodes/shared/transport/serviceError.js',
 };
 
 function built(name) {
@@ -144,6 +145,7 @@ export const FACTS = {
 		text: count,
 	},
 	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
+	QUOTE_LIMIT: { from: [['serviceError', 'QUOTE_LIMIT']], text: count },
 	SIMPLE_MAX_FIELDS: { from: [['simple', 'SIMPLE_MAX_FIELDS']], text: count },
 	RESOURCE_LOCATOR_VERSION: { from: [['locator', 'RESOURCE_LOCATOR_VERSION']], text: String },
 	LEGACY_DEFAULTS_VERSION: { from: [['resources', 'LEGACY_DEFAULTS_VERSION']], text: String },

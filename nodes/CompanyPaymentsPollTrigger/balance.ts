@@ -7,6 +7,8 @@ import { apiRequest } from '../shared/transport';
 import type { Change, PollOnlyEvent } from './types';
 import { ENDPOINTS } from '../shared/contract/endpoints';
 import { compareDecimal, decimalText } from '../shared/decimal';
+import { quoteJson } from '../shared/gate';
+import { QUOTE_LIMIT } from '../shared/transport/serviceError';
 
 export const BALANCE_BELOW_THRESHOLD: PollOnlyEvent = 'balance.below_threshold';
 
@@ -44,7 +46,7 @@ export async function readBalance(ctx: ApiContext, threshold: number): Promise<B
 	if (text === null || (typeof raw !== 'number' && typeof raw !== 'string')) {
 		throw new NodeApiError(
 			ctx.getNode(),
-			{ body: JSON.stringify(body).slice(0, 300) },
+			{ body: quoteJson(ctx, body, QUOTE_LIMIT) },
 			{
 				message: 'The answer of GET /wallets/balance has no numeric usdtBalance',
 				description: `usdtBalance was ${JSON.stringify(raw)}`,

@@ -1,4 +1,10 @@
-import { changeKey, COMPANY_SCOPE, disputeParts, disputeState } from '../shared/changeKey';
+import {
+	changeKey,
+	COMPANY_SCOPE,
+	disputeParts,
+	disputeState,
+	pollSeen,
+} from '../shared/changeKey';
 import type { PollOnlyEvent, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -22,13 +28,17 @@ export const disputes: WatchedList = {
 		const status = recordText(record.status);
 		return status === null ? null : disputeState(status, record.resolution);
 	},
-	changes(record) {
+	changes(record, _previous, polledAt, visit) {
 		const id = recordText(record.id) as string;
 		const status = recordText(record.status) as string;
 		return [
 			{
 				event: DISPUTE_STATUS_CHANGED,
-				changeKey: changeKey('dispute', COMPANY_SCOPE, disputeParts(id, status, record.resolution)),
+				changeKey: changeKey(
+					'dispute',
+					COMPANY_SCOPE,
+					disputeParts(id, status, record.resolution, record, pollSeen(polledAt), visit?.unmoved),
+				),
 				fields: {
 					disputeId: id,
 					orderId: field(record, 'orderId'),

@@ -268,10 +268,22 @@ export function disputeState(status: string, resolution: unknown): string {
 	return res === null ? status : `${status}+${res}`;
 }
 
-/** The parts of a dispute's key: id and status, and the resolution once one is set. */
-export function disputeParts(id: string, status: string, resolution: unknown): string[] {
+/**
+ * The parts of a dispute's key: id and status, the resolution once one is set, and the time of
+ * the change (whenParts: `updatedAt`, else `resolvedAt`, else the poll that saw it): a dispute can
+ * go back to `submitted` and into `in_review` again (outside read r5-data, finding 1).
+ */
+export function disputeParts(
+	id: string,
+	status: string,
+	resolution: unknown,
+	record: IDataObject = {},
+	seen: SeenBy = null,
+	unmoved?: ReadonlySet<string>,
+): string[] {
 	const res = recordText(resolution);
-	return res === null ? [id, status] : [id, status, res];
+	const base = res === null ? [id, status] : [id, status, res];
+	return [...base, ...whenParts(`dispute:${status}`, record, seen, unmoved)];
 }
 
 type KeyRule = (

@@ -15,7 +15,8 @@ import { isObject } from './contract/guards';
 import { RECORD_ID_FIELDS } from './contract/listAnswers';
 import type { ApiContext } from './transport/request';
 import { apiRequest } from './transport/request';
-import { serviceErrorInfo } from './transport/serviceError';
+import { QUOTE_LIMIT, serviceErrorInfo } from './transport/serviceError';
+import { quoteJson } from './gate';
 
 /**
  * The one pager of the package: Return All and Limit of every Get Many, and every list the poll
@@ -257,7 +258,7 @@ export async function fetchPage(
 	if (!page) {
 		throw new NodeApiError(
 			ctx.getNode(),
-			{ body: JSON.stringify(body).slice(0, 300) },
+			{ body: quoteJson(ctx, body, QUOTE_LIMIT) },
 			{
 				message: `The list answer of GET ${source.path} holds no array of records`,
 				description:

@@ -203,6 +203,8 @@ export const GENERATED_CHOICES = Object.freeze({
 		revisitTimes: 'revisitTimes: moved or kept; pollEvery: 1 or 2',
 		listingOmits: 'omitOnce: one listing answer leaves the payout out, then shows it unchanged',
 		numberForms: 'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
+		/** Outside read r5-data: a secret in free text (TEXT_SECRET_FORMS), a quote cut inside one. */
+		textSecrets: 'textSecretForm: one of TEXT_SECRET_FORMS; cutSecret, cutInside: a 300-character quote cut inside a secret',
 	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,

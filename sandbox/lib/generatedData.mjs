@@ -26,7 +26,15 @@
 //                     can be left and entered again between two polls;
 //   listing omits:    one listing answer that leaves the payout out, then shows it unchanged;
 //   decimals:         amounts written plainly, with trailing zeros (1500.50), or with more
-//                     digits than a double holds (1500.12345678901234567).
+//                     digits than a double holds (1500.12345678901234567);
+//   text secrets:     a PIN, a CVV, a key or a card number written in free text (a body that
+//                     is not JSON, a webhook's comment) in one of TEXT_SECRET_FORMS, beside
+//                     ordinary text that must stay (outside read r5-data, finding 1);
+//   cut quotes:       an error body quoted at 300 characters whose cut falls inside a secret,
+//                     as text and as a JSON balance answer (findings 2 and 3);
+//   orders, disputes again: an order taken, released and taken again, a dispute submitted and
+//                     in review twice, with or without an `updatedAt` (choice repeatTransitions:
+//                     the document shows none on either), through both triggers (findings 4, 5).
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -136,7 +144,111 @@ export function drawDataDimensions(seed) {
 		omitOnce: r.chance(0.5),
 		omitAt: r.next(),
 		decimals: r.pick(DECIMAL_FORMS),
+		// Outside read r5-data (drawn after the others, so earlier dimensions keep their values).
+		textSecretForm: r.pick(TEXT_SECRET_FORMS),
+		cutSecret: r.pick(CUT_SECRETS),
+		cutInside: r.next(),
+		orderTimes: r.pick(['none', 'updatedAt']),
+		disputeTimes: r.pick(['none', 'updatedAt']),
 	};
+}
+
+/** How a service's free text may write a secret (outside read r5-data, finding 1). */
+export const TEXT_SECRET_FORMS = Object.freeze([
+	'pinColon',
+	'pinEquals',
+	'pinWords',
+	'cvvWords',
+	'cvv2',
+	'keyWords',
+	'liveKey',
+	'apiKeyEquals',
+	'bearer',
+	'cardNumber',
+]);
+
+/** The secrets an error quote may cut inside (findings 2 and 3). */
+export const CUT_SECRETS = Object.freeze(['webhookSecret', 'liveKey', 'pin', 'cardNumber']);
+
+/** A random key part of letters (both cases) and digits, as a service's keys are written. */
+function drawKeyPart(r, length) {
+	let out = '';
+	for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(r.next() * ALPHABET.length)];
+	return `${out.slice(0, -2)}7${out.slice(-1)}`;
+}
+
+/** `length` lower-case hex digits. */
+function drawHex(r, length) {
+	let out = '';
+	for (let i = 0; i < length; i++) out += '0123456789abcdef'[r.int(0, 15)];
+	return out;
+}
+
+/** A card number (16 digits) that passes the card checksum. */
+function drawCardNumber(r) {
+	const digits = `5${String(r.int(10_000_000, 99_999_999))}${String(r.int(100_000, 999_999))}`;
+	let sum = 0;
+	for (let i = 0; i < digits.length; i++) {
+		let digit = Number(digits[digits.length - 1 - i]);
+		if (i % 2 === 0) digit *= 2;
+		sum += digit > 9 ? digit - 9 : digit;
+	}
+	return `${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+/**
+ * A free text of the service quoting a secret in `form`, beside ordinary text (an order
+ * reference, an amount) that must come through as written.
+ */
+export function textSecret(r, form) {
+	const pin = String(r.int(100_000, 999_999));
+	// Not 400 (the HTTP status an error shows) nor any number the bodies around it write.
+	const cvv = String(r.int(601, 899));
+	// Random in both cases, or lower-case hex (`mk_live_9f8e7d6c…`), which no case mix tells.
+	const key = `mk_live_${r.chance(0.5) ? drawKeyPart(r, 32) : drawHex(r, 32)}`;
+	const texts = {
+		pinColon: [`PIN: ${pin}`, pin],
+		pinEquals: [`pin=${pin}`, pin],
+		pinWords: [`card PIN ${pin} rejected by bank`, pin],
+		cvvWords: [`cvv ${cvv} for card`, cvv],
+		cvv2: [`CVV2: ${cvv}`, cvv],
+		keyWords: [`member key ${key} revoked`, key],
+		liveKey: [`key ${key} is not allowed`, key],
+		apiKeyEquals: [`api_key=${key}`, key],
+		bearer: [`Authorization: Bearer ${key}`, key],
+		cardNumber: [`card ${drawCardNumber(r)} declined`, null],
+	};
+	const [phrase, secret] = texts[form];
+	const ordinary = `order ORD-${r.int(1000, 9999)} amount 1500.50 USDT`;
+	return {
+		text: `${ordinary}: ${phrase}`,
+		secret: secret ?? phrase.split(' ')[1],
+		ordinary,
+	};
+}
+
+/**
+ * A secret an error quotes cut at `limit` characters `inside` characters into it (at least one,
+ * never all): as text and as a JSON answer, with the field that holds it and its known prefix.
+ */
+export function cutQuote(r, kind, insideFraction, limit = 300) {
+	const secrets = {
+		webhookSecret: ['webhookSecret', `whsec_${drawKeyPart(r, 40)}`, 6],
+		liveKey: ['apiKey', `mk_live_${drawKeyPart(r, 36)}`, 8],
+		pin: ['pin', String(r.int(100_000, 999_999)), 0],
+		cardNumber: ['cardNumberFull', drawCardNumber(r), 0],
+	};
+	const [name, secret, prefix] = secrets[kind];
+	const inside = 1 + Math.floor(insideFraction * (secret.length - 1));
+	const head = `upstream error; partial answer: {"cardId":"c1","${name}":"`;
+	const text = `${'.'.repeat(limit - head.length - inside)}${head}${secret}","expiry":"12/29"}`;
+	const probe = JSON.stringify({ meta: '', [name]: secret });
+	const json = {
+		meta: 'x'.repeat(limit - probe.indexOf(secret) - inside),
+		[name]: secret,
+		data: { balance: { usdt: '10.00' } },
+	};
+	return { name, secret, prefix, inside, text, json };
 }
 
 /** How amounts are written: plainly, with trailing zeros, or beyond what a double holds. */
@@ -416,5 +528,56 @@ export function generatedData(seed) {
 		omitBefore,
 		amounts,
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+		...revisitsAndTexts(seed, dims),
+	};
+}
+
+/**
+ * Outside read r5-data: a free-text secret and a cut quote of the seed, an order walk that takes,
+ * releases and takes again, and a dispute walk that is submitted and in review twice; each entry
+ * with `updatedAt` only when the seed's service shows it (orderTimes, disputeTimes).
+ */
+function revisitsAndTexts(seed, dims) {
+	const r = drawStream(seed, 'data:r5');
+	const start = Date.parse('2026-11-21T13:00:00.000Z');
+	const at = (step) => new Date(start + (step + 1) * 60_000).toISOString();
+	const orderId = `0a1b2c3d-0000-4000-8000-${String(seed).padStart(12, '0')}`;
+	const orderWalk = ['created', 'in_progress', 'created', 'in_progress', 'success'].map(
+		(status, step) => ({
+			step,
+			status,
+			deliveryId: `dlv-order-${seed}-${step}`,
+			record: {
+				id: orderId,
+				amountUsdt: 10.5,
+				amountRub: 950,
+				status,
+				paymentType: 'nspk',
+				createdAt: '2026-11-21T12:59:00.000Z',
+				...(dims.orderTimes === 'updatedAt' ? { updatedAt: at(step) } : {}),
+			},
+		}),
+	);
+	const disputeWalk = ['submitted', 'in_review', 'submitted', 'in_review', 'resolved'].map(
+		(status, step) => ({
+			step,
+			status,
+			record: {
+				id: `dsp-${seed}`,
+				orderId,
+				status,
+				resolution: status === 'resolved' ? 'refund' : null,
+				reason: 'not received',
+				createdAt: '2026-11-21T12:59:00.000Z',
+				...(dims.disputeTimes === 'updatedAt' ? { updatedAt: at(step) } : {}),
+			},
+		}),
+	);
+	return {
+		textSecret: textSecret(r, dims.textSecretForm),
+		cut: cutQuote(r, dims.cutSecret, dims.cutInside),
+		orderId,
+		orderWalk,
+		disputeWalk,
 	};
 }

@@ -337,7 +337,12 @@ test('a dispute resolved at the sandbox reaches the workflow', async () => {
 		refundAmount: 10,
 		adminComment: 'e2e',
 	});
-	const key = `dispute:company:${open.id}:resolved:partial_refund`;
+	// The key carries the dispute's updatedAt, which the sandbox moves on resolve: a dispute can
+	// enter a state again (outside read r5-data, finding 1), each visit its own key.
+	const { updatedAt } = sandbox.state.disputes.get(open.id);
+	assert.ok(updatedAt, 'the sandbox shows the resolved dispute with its updatedAt');
+	const keyTime = String(updatedAt).replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');
+	const key = `dispute:company:${open.id}:resolved:partial_refund:updatedAt:${keyTime}`;
 	const list = await waitFor(async () => {
 		const all = await executions();
 		const alone = await executions(pollOnlyId);

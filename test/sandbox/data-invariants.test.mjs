@@ -23,7 +23,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import {
+	CUT_SECRETS,
 	escapedSecret,
+	TEXT_SECRET_FORMS,
 	generatedData,
 	CLOSED_NESTINGS,
 	closedNestings,
@@ -329,6 +331,213 @@ function leaked(text, secrets) {
 	return found;
 }
 
+/** Whether a text shows a secret: a number as a whole number, else its text. */
+function shows(text, secret) {
+	if (/^\d+$/.test(secret)) return new RegExp(`(?<!\\d)${secret}(?!\\d)`).test(text);
+	return text.includes(secret);
+}
+
+/**
+ * The longest run of a secret's characters (after its known prefix, `whsec_`, `mk_live_`) a
+ * text shows; long digit runs (a timestamp) are no part of a quote and are left out.
+ */
+function longestRun(text, secret, from = 0) {
+	const shown = text.replace(/\d{10,}/g, '');
+	let best = 0;
+	for (let i = from; i < secret.length; i++) {
+		for (let j = secret.length; j > i + best; j--) {
+			if (shown.includes(secret.slice(i, j))) {
+				best = j - i;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/**
+ * Outside read r5-data: secrets in free text, quotes cut inside a secret, an order and a dispute
+ * that enter a state twice. `ctx`: the seed's data, credentials, trigger state and problem list.
+ */
+async function checkRevisitsAndTexts({ d, check, credentials, logs, staticData, workflowId }) {
+	const seed = d.seed;
+	// (a) A free-text secret in a body that is not JSON; (b) a quote cut inside a secret.
+	const ts = d.textSecret;
+	const service = serviceOf({
+		'GET /cards/card-text': [400, ts.text],
+		'GET /cards/card-cut': [400, d.cut.text],
+		'GET /wallets/balance': [200, JSON.stringify(d.cut.json)],
+	});
+	// A PIN shows no digit run longer than chance gives; a card at most the last four its mask
+	// shows (`•••• 5559`); a key no run longer than chance gives (`yPay` of `companyPayments`),
+	// and no kept end (a quote shows `whsec_…`, not `whsec_…beef`).
+	const most = d.cut.name === 'pin' ? 3 : 4;
+	const keptEnd = d.cut.name === 'cardNumberFull' ? null : `…${d.cut.secret.slice(-4)}`;
+	/** Whether a text shows the first digits of the PIN after its name (`"pin":"48…`). */
+	const pinHead = (text) =>
+		d.cut.name === 'pin' &&
+		[...text.matchAll(/pin\\?"\s*:\s*\\?"(\d{2,})/g)].some(([, digits]) =>
+			d.cut.secret.startsWith(digits),
+		);
+	for (const tool of [false, true]) {
+		const where = `${tool ? ' (tool)' : ''}`;
+		const text = await runAction({
+			parameters: { resource: 'card', operation: 'get', cardId: 'card-text' },
+			credentials: credentials(),
+			service,
+			tool,
+			logs,
+		});
+		check(
+			!shows(text.text, ts.secret),
+			`a text body (${d.dims.textSecretForm})${where} shows ${ts.secret}`,
+		);
+		if (!tool) {
+			check(text.text.includes(ts.ordinary), `the ordinary text "${ts.ordinary}" did not stay`);
+		}
+		const cut = await runAction({
+			parameters: { resource: 'card', operation: 'get', cardId: 'card-cut' },
+			credentials: credentials(),
+			service,
+			tool,
+			logs,
+		});
+		const run = longestRun(cut.text, d.cut.secret, d.cut.prefix);
+		check(
+			run <= most && !(keptEnd && cut.text.includes(keptEnd)) && !pinHead(cut.text),
+			`a text quote cut ${d.cut.inside} characters into ${d.cut.name}${where} shows ${run} of them`,
+		);
+	}
+	let balanceError;
+	try {
+		await pollOnce({
+			parameters: { watch: ['balance'], balanceThreshold: 100, options: {} },
+			credentials,
+			service,
+			staticData: {},
+			logs,
+			workflowId: `wf-balance-${seed}-${process.pid}`,
+		});
+	} catch (error) {
+		balanceError = error;
+	}
+	check(balanceError !== undefined, 'a balance answer without usdtBalance raised no error');
+	const balanceRun = longestRun(errorText(balanceError), d.cut.secret, d.cut.prefix);
+	check(
+		balanceRun <= most &&
+			!(keptEnd && errorText(balanceError).includes(keptEnd)) &&
+			!pinHead(errorText(balanceError)),
+		`the balance error cut ${d.cut.inside} characters into ${d.cut.name} shows ${balanceRun} of them`,
+	);
+
+	// (c) The same free text as a webhook payout's comment.
+	clock += 60_000;
+	const commented = await deliverTo({
+		body: JSON.stringify({
+			event: 'payout.status_changed',
+			payoutId: `po-comment-${seed}`,
+			externalId: null,
+			status: 'fail',
+			amountRub: 1000,
+			chargedUsdt: 11.5,
+			rate: 87,
+			requisiteType: 'phone',
+			requisite: '+79160000000',
+			failReason: 'requisites_invalid',
+			comment: ts.text,
+			refunded: true,
+			createdAt: '2026-11-21T12:00:00.000Z',
+			updatedAt: '2026-11-21T12:05:00.000Z',
+		}),
+		signWith: d.webhookSecret,
+		deliveryId: `dlv-comment-${seed}`,
+		credentials,
+		staticData,
+		logs,
+		workflowId,
+	});
+	const comment = commented.items[0]?.comment;
+	check(
+		typeof comment === 'string' && !shows(JSON.stringify(commented.items), ts.secret),
+		`a webhook comment (${d.dims.textSecretForm}) shows ${ts.secret}: ${comment}`,
+	);
+	check(
+		typeof comment === 'string' && comment.includes(ts.ordinary),
+		`the comment's ordinary text did not stay: ${comment}`,
+	);
+
+	// (d) An order taken, released and taken again: one key per visit on each side; both sides
+	// one key per visit when the service shows updatedAt, else each names what saw it.
+	const orderWebhookKeys = [];
+	for (const entry of d.orderWalk) {
+		clock += 60_000;
+		const { record } = entry;
+		const { items } = await deliverTo({
+			body: JSON.stringify({
+				event: 'order.status_changed',
+				orderId: record.id,
+				walletOrderId: null,
+				status: record.status,
+				amountUsdt: record.amountUsdt,
+				amountRub: record.amountRub,
+				completedAt: null,
+				failureReason: null,
+				createdAt: record.createdAt,
+				...(record.updatedAt ? { updatedAt: record.updatedAt } : {}),
+			}),
+			signWith: d.webhookSecret,
+			deliveryId: entry.deliveryId,
+			credentials,
+			staticData,
+			logs,
+			workflowId,
+		});
+		orderWebhookKeys.push(items[0]?.changeKey);
+	}
+	check(
+		new Set(orderWebhookKeys).size === d.orderWalk.length,
+		`webhook: ${d.orderWalk.length} order visits, ${new Set(orderWebhookKeys).size} change keys`,
+	);
+	for (const [list, walk, path, event] of [
+		['orders', d.orderWalk, 'GET /orders', 'order.status_changed'],
+		['disputes', d.disputeWalk, 'GET /disputes', 'dispute.status_changed'],
+	]) {
+		let listed = [];
+		const listService = serviceOf({ [path]: () => [200, JSON.stringify(listed)] });
+		const pollData = {};
+		const keys = [];
+		for (const entry of walk) {
+			listed = [entry.record];
+			clock += 60_000;
+			const items = await pollOnce({
+				parameters: { watch: [list], options: { emitExisting: true } },
+				credentials,
+				service: listService,
+				staticData: pollData,
+				logs,
+				workflowId: `wf-${list}-${seed}-${process.pid}`,
+			});
+			const changes = items.filter((item) => item.event === event);
+			check(
+				changes.length === 1,
+				`poll ${list} step ${entry.step} (${entry.status}): ${changes.length} changes`,
+			);
+			keys.push(changes[0]?.changeKey);
+		}
+		check(
+			new Set(keys).size === walk.length,
+			`poll: ${walk.length} ${list} visits, ${new Set(keys).size} change keys (${keys.join(' , ')})`,
+		);
+		if (list === 'orders' && d.dims.orderTimes === 'updatedAt') {
+			check(
+				JSON.stringify(keys) === JSON.stringify(orderWebhookKeys),
+				'orders with updatedAt: the webhook and the poll gave one visit two keys',
+			);
+		}
+	}
+	check(!shows(logs.join('\n'), ts.secret), `a log line shows ${ts.secret}`);
+}
+
 let clock = Date.parse('2026-11-21T12:00:00.000Z');
 const realNow = Date.now;
 
@@ -608,7 +817,10 @@ async function checkSeed(seed) {
 	}
 	check(pollKeys.size === emitted, `poll: ${emitted} changes, ${pollKeys.size} change keys`);
 
-	// 5. Every log line.
+	// 5. Outside read r5-data: free-text secrets, cut quotes, orders and disputes again.
+	await checkRevisitsAndTexts({ d, check, credentials, logs, staticData, workflowId });
+
+	// 6. Every log line.
 	const logLeaks = leaked(logs.join('\n'), d.secrets);
 	check(logLeaks.length === 0, `a log line shows ${logLeaks.join(', ')}`);
 	check(
@@ -702,6 +914,36 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			);
 			assert.ok(omitted > SEEDS.length / 4, `${omitted} seeds leave the payout out once`);
 			assert.ok(revisitsBetweenPolls > 10, `${revisitsBetweenPolls} revisits between polls`);
+		}
+		// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more
+		// than one place, and orders and disputes with and without updatedAt.
+		const r5 = {
+			textSecretForm: new Set(),
+			cutSecret: new Set(),
+			orderTimes: new Set(),
+			disputeTimes: new Set(),
+		};
+		const cutPlaces = new Set();
+		for (const seed of SEEDS) {
+			const d = generatedData(seed);
+			for (const name of Object.keys(r5)) r5[name].add(d.dims[name]);
+			cutPlaces.add(`${d.cut.name}:${d.cut.inside}`);
+			assert.ok(d.cut.inside >= 1 && d.cut.inside < d.cut.secret.length);
+			assert.equal(d.cut.text.indexOf(d.cut.secret), 300 - d.cut.inside);
+			assert.ok(d.textSecret.text.includes(d.textSecret.secret));
+			assert.equal(new Set(d.orderWalk.map((e) => e.status)).size, 3);
+		}
+		if (SEEDS.length >= 50) {
+			assert.deepEqual(
+				Object.fromEntries(Object.entries(r5).map(([name, values]) => [name, values.size])),
+				{
+					textSecretForm: TEXT_SECRET_FORMS.length,
+					cutSecret: CUT_SECRETS.length,
+					orderTimes: 2,
+					disputeTimes: 2,
+				},
+			);
+			assert.ok(cutPlaces.size > 40, `${cutPlaces.size} places a quote is cut`);
 		}
 	});
 });

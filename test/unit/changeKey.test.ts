@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { cards } from '../../nodes/CompanyPaymentsPollTrigger/cards';
+import { disputes } from '../../nodes/CompanyPaymentsPollTrigger/disputes';
 import { companyDeposits, userDeposits } from '../../nodes/CompanyPaymentsPollTrigger/deposits';
 import { orders } from '../../nodes/CompanyPaymentsPollTrigger/orders';
 import { payouts } from '../../nodes/CompanyPaymentsPollTrigger/payouts';
@@ -358,9 +359,40 @@ describe('changeKey: each real transition its own key, a retry one (outside read
 				orders.changes({ id: 'o-5', status, completedAt: T0 }, undefined, at(index))[0].changeKey,
 		);
 		expect(new Set(pollKeys).size).toBe(5);
-		// A state the document never shows twice keeps one key on both sides.
-		expect(webhookChangeKey('order.status_changed', body('created'), 'dlv-9')).toBe(
-			orders.changes({ id: 'o-5', status: 'created' }, undefined, at(1))[0].changeKey,
+		// An order taken, released back to `created` and taken again (outside read r5-data,
+		// finding 5): no side shows a time, so each names what saw the visit. Two deliveries, two
+		// keys; a retried delivery one; the two sides differ (a duplicate, never a lost change).
+		const plain = (status: string): IDataObject => ({ ...body(status), completedAt: null });
+		for (const status of ['created', 'in_progress']) {
+			const first = webhookChangeKey('order.status_changed', plain(status), 'dlv-a');
+			const second = webhookChangeKey('order.status_changed', plain(status), 'dlv-b');
+			expect(first).not.toBe(second);
+			expect(webhookChangeKey('order.status_changed', plain(status), 'dlv-a')).toBe(first);
+			const polledFirst = orders.changes({ id: 'o-5', status }, undefined, at(1))[0].changeKey;
+			const polledSecond = orders.changes({ id: 'o-5', status }, undefined, at(3))[0].changeKey;
+			expect(polledFirst).not.toBe(polledSecond);
+			expect([first, second]).not.toContain(polledFirst);
+		}
+	});
+
+	it('disputes: submitted, in_review, submitted, in_review: four keys (outside read r5-data, finding 1)', () => {
+		const walk = ['submitted', 'in_review', 'submitted', 'in_review'];
+		const byTime = walk.map(
+			(status, index) =>
+				disputes.changes(
+					{ id: 'd-1', status, resolution: null, updatedAt: at(index) },
+					undefined,
+					at(index),
+				)[0].changeKey,
 		);
+		expect(new Set(byTime).size).toBe(4);
+		expect(byTime[1]).toBe(`dispute:company:d-1:in_review:updatedAt:${at(1).replace(/:/g, '%3A')}`);
+		// No time shown: the poll that saw each visit.
+		const byPoll = walk.map(
+			(status, index) =>
+				disputes.changes({ id: 'd-1', status, resolution: null }, undefined, at(index))[0]
+					.changeKey,
+		);
+		expect(new Set(byPoll).size).toBe(4);
 	});
 });

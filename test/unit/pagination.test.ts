@@ -183,6 +183,22 @@ describe('list answers the node cannot read', () => {
 		});
 		expect(error.message).toBe('The list answer of GET /disputes holds no array of records');
 	});
+
+	it('its quote of the answer, cut at 300 characters, shows no part of a secret (outside read r5-data)', async () => {
+		const PAN = '5500005555555559';
+		for (const inside of [2, 6, 12, 15]) {
+			const at = JSON.stringify({ meta: '', cardNumberFull: PAN }).indexOf(PAN);
+			const body = { meta: 'x'.repeat(300 - at - inside), cardNumberFull: PAN, ok: true };
+			nock(BASE_URL).get('/disputes').query(true).reply(200, body);
+			const error = await runNodeError({
+				parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
+			});
+			const saved = JSON.stringify({ ...error, message: error.message });
+			expect(saved).toContain('xxxx');
+			expect(saved).not.toContain(PAN.slice(0, 6));
+			expect(saved).not.toContain(PAN.slice(4, 12));
+		}
+	});
 });
 
 describe('readPage', () => {

@@ -306,7 +306,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		});
 		expect(manual.items!.map((item) => item.changeKey)).toEqual([
 			`payout:company:${latest.id}:success:completedAt:${keyPart(latest.completedAt)}`,
-			'dispute:company:d-9:resolved:refund',
+			expect.stringMatching(/^dispute:company:d-9:resolved:refund:polled:/),
 		]);
 		expect(manual.staticData[STATE_KEY]).toBeUndefined();
 		expect(service.callsTo('/payouts')).toBe(1);

@@ -96,7 +96,7 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), a deposit’s and an order’s by updatedAt: a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
 	},
 	revisitTimes: {
 		question:
@@ -135,6 +135,11 @@ export const OPEN_CHOICES = {
 		question:
 			'What a declared field of a member, an invite or the company profile may hold (an object?), and whether the service uses names the node gives its own fields',
 		node: 'A declared field keeps its shape (a value or a list of values) or is masked; only the package fields an operation adds pass (gate/fields.ts, CLOSED_PACKAGE_FIELDS)',
+	},
+	textSecrets: {
+		question:
+			'How the service’s free text (a body that is not JSON, a message, a comment) may write a PIN, a CVV, a key or a card number',
+		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, `api_key=…`, `member key …`, `…_live_…`, `Bearer …`, `whsec_…`, card numbers; a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
 	},
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',

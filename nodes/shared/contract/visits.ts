@@ -51,6 +51,9 @@ export const CHANGE_TIMES = {
 	// sweeping again): `updatedAt` when shown.
 	'order:*': ['updatedAt'],
 	'deposit:*': ['updatedAt'],
+	// A dispute submitted, in review, submitted again, in review again (outside read r5-data,
+	// finding 1): the poll alone sees disputes, so its key carries the record's time, else the poll.
+	'dispute:*': ['updatedAt', 'resolvedAt'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -69,6 +72,10 @@ export const UNSHOWN_TIMES = { order: ['updatedAt'] } as const;
 
 /**
  * States whose key keeps `id, status` alone when no field of CHANGE_TIMES is shown (as before
- * outside read 2): the document never shows them twice, and both triggers then agree.
+ * outside read 2): the document never shows them twice, and both triggers then agree. An order's
+ * states are not among them (outside read r5-data, finding 5): an order taken, released back to
+ * `created` and taken again enters `in_progress` twice, and neither the Order record nor the
+ * event shows a time that tells the visits apart, so its key names what saw the change (the
+ * delivery, the poll): a duplicate across triggers, never a lost change.
  */
-export const NO_TIME_FALLBACK: ReadonlySet<string> = new Set(['order:*', 'deposit:*']);
+export const NO_TIME_FALLBACK: ReadonlySet<string> = new Set(['deposit:*']);

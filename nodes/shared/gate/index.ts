@@ -17,6 +17,7 @@ import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
 import { maskLink } from './patterns';
+import { cutWhole, withoutKeptEnds } from './quote';
 import { keepOpen, openFields } from './reveal';
 
 /*
@@ -52,6 +53,7 @@ export {
 	rememberSecret,
 } from './learned';
 export { reveal, revealedFields } from './reveal';
+export { cutWhole, quoteText } from './quote';
 
 function readingFor(ctx: object | undefined, audience: Audience, named?: Named): Reading {
 	return { audience, known: knownFor(ctx, named) };
@@ -166,6 +168,15 @@ export function gateJson<T>(ctx: object | undefined, value: T, audience: Audienc
 		return gateRecord(value as IDataObject, reading, closed) as T;
 	}
 	return maskLoose(value, reading, false) as T;
+}
+
+/**
+ * A JSON answer as an error quotes it (a list answer without records, a balance without
+ * `usdtBalance`): through the gate field by field first, then written and cut (cutWhole), so a
+ * cut never leaves the first characters of a secret its field would have masked whole.
+ */
+export function quoteJson(ctx: object | undefined, value: unknown, limit: number): string {
+	return cutWhole(withoutKeptEnds(JSON.stringify(gateJson(ctx, value)) ?? String(value)), limit);
 }
 
 /** The fields of the service's error body (the document's), read by their kind. */

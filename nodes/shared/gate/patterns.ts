@@ -180,6 +180,21 @@ function randomPart(match: string): boolean {
 	const body = match.slice(match.indexOf('_') + 1);
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
 }
+/**
+ * A PIN named in a text: `PIN: 482913`, `pin=4829`, `card PIN 4829 rejected`, `pinCode 1234`,
+ * `"cardPin":"4829"` (outside read r5-data, finding 1). `pin` stands as a word or after `card`, so
+ * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
+ */
+const PIN_IN_TEXT =
+	/(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\s+(?:is|was|code|number))?)(\W{0,6})(\d{4,8})(?![\d])/gi;
+/**
+ * A key marked live or test (`mk_live_9f8e…`, `sk_test_…`): a live/test marker is what a key
+ * carries and an ID does not, whatever case its random part has.
+ */
+const LIVE_KEY = /\b[a-z]{2,8}_(?:live|test|prod|sandbox)_[A-Za-z0-9]{12,}\b/g;
+/** A key named in words then a space: `member key mk_9f8e…`, `api key 3F9a…` (long, with digits). */
+const KEY_IN_WORDS =
+	/\b((?:member|api|secret|access|private|signing|webhook|company)[ _-]?key)(\s+)([A-Za-z0-9._~+/=-]{16,})/gi;
 /** A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped). */
 const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
 /** A percent-escape, also encoded a second time (`%20`, `%2520`). */
@@ -315,9 +330,22 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		PREFIXED_KEY,
 		unlessId(() => HIDDEN_PART),
 	);
+	out = out.replace(
+		LIVE_KEY,
+		unlessId(() => HIDDEN_PART),
+	);
+	out = out.replace(KEY_IN_WORDS, (match, name: string, space: string, value: string) =>
+		/\d/.test(value) && tokenLike(value) && !isIdentifier(value, identifiers)
+			? `${name}${space}${HIDDEN_PART}`
+			: match,
+	);
 	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
 	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
 		value.startsWith('[hidden') ? match : `${name}${separator}${HIDDEN_PART}`,
+	);
+	out = out.replace(
+		PIN_IN_TEXT,
+		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
 	out = out.replace(
 		CVV_IN_TEXT,

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { ERROR_ACTIONS } from './errorActions';
 import { ERROR_EXPLANATIONS, explainStatus } from './errorCodes';
 import { isObject } from '../contract/guards';
+import { quoteText } from '../gate/quote';
 
 /** What the node keeps of a failed call: every field of the service's error body that matters. */
 export interface ServiceErrorInfo extends IDataObject {
@@ -16,6 +17,9 @@ export interface ServiceErrorInfo extends IDataObject {
 	requestId: string | null;
 	path: string | null;
 }
+
+/** How much of a body that is not JSON an error quotes. */
+export const QUOTE_LIMIT = 300;
 
 function text(value: unknown): string | null {
 	if (typeof value === 'string' && value !== '') return value;
@@ -69,7 +73,8 @@ export function readServiceError(
 		text(b.required) ?? (details && typeof details.required === 'string' ? details.required : null);
 	let serviceMessage = text(b.message);
 	if (!isObject(body) && typeof body === 'string' && body.trim() !== '') {
-		serviceMessage = `(not JSON) ${body.trim().slice(0, 300)}`;
+		// Masked whole, then cut: a cut never leaves part of a secret (outside read r5-data).
+		serviceMessage = `(not JSON) ${quoteText(body.trim(), QUOTE_LIMIT)}`;
 	}
 	const general = errorCode !== null ? ERROR_EXPLANATIONS[errorCode] : undefined;
 	const specific =
