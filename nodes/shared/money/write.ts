@@ -66,6 +66,8 @@ export type SentState = {
 	seal?: unknown;
 	/** The seals of this key's earlier unknown sends (each output's sentWrite releases it too). */
 	seals?: unknown[];
+	/** What it paid, without its body: its method and path, or what it pays (Pay QR Code's QR code). */
+	subject?: string;
 	/** The node run that sent it (runOf), held while it may be run again. */
 	run?: string;
 	/** When its key names a payment (set by the user, a tool's reference): held HELD_MS from here. */
@@ -259,6 +261,25 @@ export function releaseNotPaid(seal: unknown): void {
 	}
 }
 
+/**
+ * What a key this process sent holds, for a refusal that names it (IDEMPOTENCY_KEY_REUSED as a
+ * tool's conflict): the earlier write's answer when it was paid, and what it paid (its subject).
+ */
+export function earlierWrite(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	account: string,
+	key: string,
+): { answer?: IDataObject; subject?: string; outcome: 'paid' | 'unknown' } | undefined {
+	const entry = recallSentWrite(`${senderOf(ctx, baseUrl, account)} ${key}`);
+	if (!entry) return undefined;
+	const answer =
+		entry.state === 'paid' && entry.answer !== null && typeof entry.answer === 'object'
+			? (entry.answer as IDataObject)
+			: undefined;
+	return { answer, subject: entry.subject, outcome: entry.state === 'paid' ? 'paid' : 'unknown' };
+}
+
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
@@ -439,7 +460,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		earlier = recallSentWrite(id);
 	}
 	if (earlier && earlier.request !== asked) {
-		throw markOutcome(
+		const reused = markOutcome(
 			new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
 				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
 				description: [
@@ -450,6 +471,13 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			}),
 			'not_paid',
 		);
+		// Which payment holds the key (r6-money-b F2): the failed item names it, and a tool call
+		// answers PAYMENT_REFERENCE_CONFLICT naming it (tool/route.ts, reusedReference).
+		reused.context.moneyErrorCode = IDEMPOTENCY_KEY_REUSED;
+		const recordId = earlier.state === 'paid' ? answeredRecordId(earlier.answer) : undefined;
+		if (recordId !== undefined) reused.context.existingPaymentId = recordId;
+		reused.context.reusedSubject = `${method} ${call.pays ?? path}`;
+		throw reused;
 	}
 	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
 	const run = runOf(ctx, itemIndex);
@@ -506,6 +534,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const namedAt = keyNamesPayment(ctx, itemIndex) ? (earlier?.namedAt ?? Date.now()) : undefined;
 	const kept = {
 		request: asked,
+		subject: `${method} ${call.pays ?? path}`,
 		sentAt,
 		run,
 		...(namedAt !== undefined ? { namedAt } : {}),
