@@ -45,7 +45,10 @@ async function run(options: ContextOptions) {
 		const result = await new CompanyPayments().execute.call(context);
 		return { output: result[0].map((item) => item.json), error: undefined };
 	} catch (error) {
-		return { output: undefined, error: error as Error & { context: IDataObject } };
+		return {
+			output: undefined,
+			error: error as Error & { context: IDataObject; description?: string },
+		};
 	}
 }
 
