@@ -113,6 +113,11 @@ describe('a reference used again with other details is answered as the tool text
 		).toHaveLength(0);
 		expect(error.errorCode).toBe('PAYMENT_REFERENCE_CONFLICT');
 		expect(error.paymentOutcome).toBe('not_paid');
+		// At the top level too, as every failed tool call has them.
+		expect(b.json.errorCode).toBe('PAYMENT_REFERENCE_CONFLICT');
+		expect(b.json.paymentOutcome).toBe('not_paid');
+		// What differs is named, never "details" alone.
+		expect((error.differences as IDataObject[])[0].field).not.toBe('details');
 		// A text that says the earlier payment is named, or answered with, gets its ID.
 		if (/naming it|answered with that earlier order|conflict/.test(text)) {
 			expect(error.existingPaymentId).toBe(earlierId);

@@ -23,7 +23,7 @@ import {
 	unprovenError,
 	withOutcome,
 } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { Difference, MoneyContract } from '../../shared/money';
 import { runAccount } from '../../shared/transport';
 
 /*
@@ -150,11 +150,23 @@ function reusedReference(
 	) {
 		diff = [{ field: 'request', paid: earlier.subject, asked }];
 	}
+	const sent = context.reusedDifferences;
+	if (diff.length === 0 && Array.isArray(sent) && sent.length > 0) diff = sent as Difference[];
 	if (diff.length === 0) {
 		diff = [{ field: 'details', paid: "the earlier call's", asked: "this call's" }];
 	}
 	const id = typeof context.existingPaymentId === 'string' ? context.existingPaymentId : null;
-	return conflictError(reference, { ...(answer ?? {}), id }, diff, 'found', earlier?.outcome);
+	const conflict = conflictError(
+		reference,
+		{ ...(answer ?? {}), id },
+		diff,
+		'found',
+		earlier?.outcome,
+	);
+	// Its fields at the top level too, as every failed tool call has them (toolErrorJson).
+	const fields = { ...(conflict.error as IDataObject) };
+	delete fields.message;
+	return { ...conflict, ...fields };
 }
 
 /**

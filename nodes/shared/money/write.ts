@@ -10,6 +10,7 @@ import { forgetSkews, knownSkew, observeReport } from './clock';
 import { forgetPending } from './pending';
 import { forgetProofs } from './proofs';
 import type { MoneyContract } from './contract';
+import type { Difference } from './evidence';
 import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
@@ -323,6 +324,50 @@ function answeredRecordId(answer: unknown): string | undefined {
 	return typeof cardId === 'string' ? cardId : undefined;
 }
 
+/**
+ * What differs between a key's earlier write and this one (r6-money-b F2), for the refusal that
+ * names it: the subject (path, or what it pays), else each body field that differs. A field that
+ * is one of the contract's plain details shows both values; any other (a recipient's number, a
+ * field the contract does not declare) only that it differs, so nothing sensitive is repeated.
+ */
+function requestDifferences(
+	contract: MoneyContract,
+	earlier: SentState,
+	asked: string,
+	method: string,
+	call: MoneyCall,
+): Difference[] {
+	const subject = `${method} ${call.pays ?? call.request.path}`;
+	if (earlier.subject !== undefined && earlier.subject !== subject) {
+		return [{ field: 'request', paid: earlier.subject, asked: subject }];
+	}
+	const bodyOf = (request: string): IDataObject | undefined => {
+		if (!request.startsWith(`${subject} `)) return undefined;
+		try {
+			const body: unknown = JSON.parse(request.slice(subject.length + 1));
+			return body !== null && typeof body === 'object' ? (body as IDataObject) : undefined;
+		} catch {
+			return undefined;
+		}
+	};
+	const before = bodyOf(earlier.request);
+	const now = bodyOf(asked);
+	if (!before || !now) return [];
+	const plain = new Set(contract.details.filter((d) => d.kind !== 'requisite').map((d) => d.name));
+	const diff: Difference[] = [];
+	for (const field of new Set([...Object.keys(before), ...Object.keys(now)])) {
+		if (JSON.stringify(before[field]) === JSON.stringify(now[field])) continue;
+		const shown = plain.has(field);
+		const text = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
+		diff.push({
+			field,
+			paid: shown ? text(before[field]) : 'another value',
+			asked: shown ? text(now[field]) : "this call's value",
+		});
+	}
+	return diff;
+}
+
 /** How many other writes a sent write names (the newest). */
 const ALONGSIDE_KEPT = 20;
 
@@ -477,6 +522,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		const recordId = earlier.state === 'paid' ? answeredRecordId(earlier.answer) : undefined;
 		if (recordId !== undefined) reused.context.existingPaymentId = recordId;
 		reused.context.reusedSubject = `${method} ${call.pays ?? path}`;
+		reused.context.reusedDifferences = requestDifferences(contract, earlier, asked, method, call);
 		throw reused;
 	}
 	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
