@@ -128,12 +128,15 @@ function runOf(ctx: IExecuteFunctions, itemIndex: number): string {
 function touchRun(run: string, now = Date.now()): void {
 	runs.delete(run);
 	runs.set(run, { last: now, ended: false });
-	if (runs.size > limits.maxKept) {
-		for (const [other, state] of runs) {
-			if (runs.size <= limits.maxKept) break;
-			if (state.ended || now - state.last >= limits.heldMs) runs.delete(other);
-		}
+	if (runs.size <= limits.maxKept) return;
+	for (const [other, state] of runs) {
+		if (runs.size <= limits.maxKept) return;
+		if (state.ended || now - state.last >= limits.heldMs) runs.delete(other);
 	}
+	// Still over: forget the runs no kept write belongs to (at most MAX_KEPT runs hold a write).
+	const holding = new Set<string | undefined>([run]);
+	for (const entry of sent.values()) holding.add(entry.run);
+	for (const other of runs.keys()) if (!holding.has(other)) runs.delete(other);
 }
 
 /**
