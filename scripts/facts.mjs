@@ -146,6 +146,10 @@ export const FACTS = {
 	},
 	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
 	QUOTE_LIMIT: { from: [['serviceError', 'QUOTE_LIMIT']], text: count },
+	HELD_MS: {
+		from: [['sentWrites', 'HELD_MS']],
+		text: (ms) => `${count(ms / 60_000)} minutes`,
+	},
 	SIMPLE_MAX_FIELDS: { from: [['simple', 'SIMPLE_MAX_FIELDS']], text: count },
 	RESOURCE_LOCATOR_VERSION: { from: [['locator', 'RESOURCE_LOCATOR_VERSION']], text: String },
 	LEGACY_DEFAULTS_VERSION: { from: [['resources', 'LEGACY_DEFAULTS_VERSION']], text: String },

@@ -14,6 +14,7 @@ import {
 	resources,
 	subtitle,
 } from './resources';
+import { endRun } from '../shared/money/write';
 import { route } from './router';
 import { toolProperties } from './tool';
 
@@ -112,6 +113,15 @@ export class CompanyPayments implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this, resources);
+		// The memory of sent writes holds a failed run's writes for its Retry On Fail, and frees
+		// those of a run that ended normally (n8n never runs it again): shared/money/write.ts.
+		let normally = false;
+		try {
+			const output = await route.call(this, resources);
+			normally = true;
+			return output;
+		} finally {
+			endRun(this, normally);
+		}
 	}
 }

@@ -121,7 +121,7 @@ export const accept: OperationDefinition = {
 	kind: 'money',
 	money,
 	tool: {
-		text: `Accept a prepared quote, paying it from the company balance. ${ORDER_MONEY} A reference already used for another quote is answered with that earlier order, and the order does not name its quote, so it cannot be told apart from this quote's: give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
+		text: `Accept a prepared quote, paying it from the company balance. ${ORDER_MONEY} A reference already used for another quote is answered with that earlier order: in this n8n process as PAYMENT_REFERENCE_CONFLICT naming it (existingPaymentId; nothing new was paid); elsewhere the service answers with that order itself, and the order does not name its quote, so it cannot be told apart from this quote's: give each quote its own reference. Needs: Quote ID (from Prepare Quote, under 30 seconds old). Returns the order: id, status, amountRub, amountUsdt, merchantName.`,
 	},
 	docs: {
 		endpoint: '`POST /orders/accept/{id}`',

@@ -11,6 +11,8 @@ import {
 	checkDetails,
 	conflictError,
 	differences,
+	earlierWrite,
+	IDEMPOTENCY_KEY_REUSED,
 	lookUpPayment,
 	moneyKey,
 	outcomeFields,
@@ -21,7 +23,7 @@ import {
 	unprovenError,
 	withOutcome,
 } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { Difference, MoneyContract } from '../../shared/money';
 import { runAccount } from '../../shared/transport';
 
 /*
@@ -94,17 +96,22 @@ async function moneyAnswer(
 	// The reference's last send came out unknown in this process: resolve it first (issue 49.3).
 	// Kept by the n8n credential, so a rotated API key keeps it (r4-money-resend F5).
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	const pendingId = `${senderOf(ctx, baseUrl, account)} ${moneyKey(ctx, itemIndex, contract)}`;
+	const key = moneyKey(ctx, itemIndex, contract);
+	const pendingId = `${senderOf(ctx, baseUrl, account)} ${key}`;
 	const pending = pendingSend(pendingId);
 	if (pending) return { failed: true, json: pendingError(reference, pending) };
+	let reused: IDataObject | undefined;
 	const result = await operation.execute.call(ctx, itemIndex).catch((error: Error) => {
 		const fields = outcomeFields(error);
 		if (fields.paymentOutcome === 'unknown') {
 			const until = Date.now() + LOOK_AGAIN_MINUTES * 60_000;
 			rememberPending(pendingId, until, fields.sentWrite as IDataObject | undefined);
 		}
+		reused = reusedReference(ctx, contract, itemIndex, reference, { baseUrl, account, key }, error);
+		if (reused) return undefined;
 		throw error;
 	});
+	if (reused || result === undefined) return { failed: true, json: reused ?? {} };
 	const records = recordsOf(result);
 	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
 	// The write was sent: an answer with other details is not "nothing paid", it is unknown.
@@ -112,6 +119,54 @@ async function moneyAnswer(
 		return { failed: true, json: conflictError(reference, records[0], diff, 'sent') };
 	}
 	return await currentAnswer(ctx, contract, itemIndex, reference, records);
+}
+
+/**
+ * The reference already used in this n8n process for another payment (the send-once memory refused
+ * it as IDEMPOTENCY_KEY_REUSED before anything was sent: r6-money-b F2): answered as the tool
+ * texts say, PAYMENT_REFERENCE_CONFLICT naming the earlier payment (existingPaymentId), with what
+ * differs and advice a model can follow; never the workflow's Idempotency Key advice. Undefined
+ * for any other error.
+ */
+function reusedReference(
+	ctx: IExecuteFunctions,
+	contract: MoneyContract,
+	itemIndex: number,
+	reference: string,
+	where: { baseUrl: string; account: string; key: string },
+	error: unknown,
+): IDataObject | undefined {
+	const context = (error as { context?: IDataObject }).context;
+	if (context?.moneyErrorCode !== IDEMPOTENCY_KEY_REUSED) return undefined;
+	const earlier = earlierWrite(ctx, where.baseUrl, where.account, where.key);
+	const answer = earlier?.answer;
+	let diff = answer ? differences(ctx, contract, itemIndex, answer) : [];
+	const asked = context.reusedSubject;
+	if (
+		diff.length === 0 &&
+		earlier?.subject &&
+		typeof asked === 'string' &&
+		asked !== earlier.subject
+	) {
+		diff = [{ field: 'request', paid: earlier.subject, asked }];
+	}
+	const sent = context.reusedDifferences;
+	if (diff.length === 0 && Array.isArray(sent) && sent.length > 0) diff = sent as Difference[];
+	if (diff.length === 0) {
+		diff = [{ field: 'details', paid: "the earlier call's", asked: "this call's" }];
+	}
+	const id = typeof context.existingPaymentId === 'string' ? context.existingPaymentId : null;
+	const conflict = conflictError(
+		reference,
+		{ ...(answer ?? {}), id },
+		diff,
+		'found',
+		earlier?.outcome,
+	);
+	// Its fields at the top level too, as every failed tool call has them (toolErrorJson).
+	const fields = { ...(conflict.error as IDataObject) };
+	delete fields.message;
+	return { ...conflict, ...fields };
 }
 
 /**

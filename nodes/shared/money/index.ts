@@ -36,6 +36,7 @@ export {
 } from './key';
 export type { OnceFor } from './key';
 export {
+	IDEMPOTENCY_KEY_REUSED,
 	OUTCOME_UNKNOWN,
 	markOutcome,
 	outcomeFields,
@@ -52,6 +53,7 @@ export {
 } from './reference';
 export type { Found } from './reference';
 export {
+	earlierWrite,
 	firstSend,
 	forgetAllSentWrites,
 	moneyWrite,

@@ -210,13 +210,19 @@ export function conflictError(
 	record: IDataObject,
 	diff: Difference[],
 	when: 'found' | 'sent' = 'found',
+	earlier: 'paid' | 'unknown' = 'paid',
 ): IDataObject {
 	const what = diff.map((d) => `${d.field} ${d.paid} (this call asked ${d.asked})`).join(', ');
 	const found = when === 'found';
+	// A payment this process sent under the reference whose outcome is not known yet (r6-money-b F2).
+	const named =
+		earlier === 'unknown'
+			? ' This n8n process sent that payment and does not know yet whether it was made.'
+			: '';
 	return {
 		error: {
 			message: found
-				? `Conflict: payment reference "${reference}" already names another payment (${what}). Nothing new was paid by this call.`
+				? `Conflict: payment reference "${reference}" already names another payment (${what}). Nothing new was paid by this call.${named}`
 				: `Conflict: the service answered this payment (reference "${reference}") with another payment's details (${what}). It may be an earlier payment stored under this reference, and then nothing new was paid; or it is this payment in the service's own spelling. Whether this call paid is unknown.`,
 			errorCode: 'PAYMENT_REFERENCE_CONFLICT',
 			paymentReference: reference,
@@ -225,7 +231,7 @@ export function conflictError(
 			existingPaymentId: typeof record.id === 'string' ? record.id : null,
 			differences: diff,
 			whatToDo: found
-				? 'If this is the same payment, call again with exactly its earlier details. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.'
+				? 'If this is the same payment, call again with exactly its earlier details (it answers with that payment, nothing is paid twice). If this call corrects that payment (another amount, recipient, card, quote or QR code), do not call again: tell the user what the reference already paid (existingPaymentId) and ask what to do. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.'
 				: 'Tell the user: look the payment up (its ID is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.',
 		},
 	};

@@ -10,10 +10,12 @@ import { forgetSkews, knownSkew, observeReport } from './clock';
 import { forgetPending } from './pending';
 import { forgetProofs } from './proofs';
 import type { MoneyContract } from './contract';
+import type { Difference } from './evidence';
 import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
+import { HELD_MS, MAX_KEPT } from './bounds';
 import { MONEY_ACTIONS } from './words';
 import {
 	IDEMPOTENCY_KEY_REUSED,
@@ -47,7 +49,13 @@ import {
  * since the service would answer it with the first payment.
  *
  * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
- * most MAX_KEPT keys; a new execution derives new keys, and a key the user sets names one payment.
+ * most MAX_KEPT keys (outside r6-money-b F1). A write that may be sent again is never forgotten to
+ * make room: one of a node run that has not ended normally (Retry On Fail may run it again) until
+ * HELD_MS after that run's last write or failure, and one whose key names a payment (a key the user
+ * set, a tool's payment reference) until HELD_MS after it was sent. Only writes past both are
+ * forgotten, the oldest first; when every kept write is still held, a new money write is refused
+ * before it is sent (SENT_WRITES_FULL, not paid). A new execution derives new keys, so a run that
+ * ended normally is never sent again by n8n under its keys.
  */
 export type SentState = {
 	request: string;
@@ -59,6 +67,12 @@ export type SentState = {
 	seal?: unknown;
 	/** The seals of this key's earlier unknown sends (each output's sentWrite releases it too). */
 	seals?: unknown[];
+	/** What it paid, without its body: its method and path, or what it pays (Pay QR Code's QR code). */
+	subject?: string;
+	/** The node run that sent it (runOf), held while it may be run again. */
+	run?: string;
+	/** When its key names a payment (set by the user, a tool's reference): held HELD_MS from here. */
+	namedAt?: number;
 } &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
@@ -66,10 +80,110 @@ export type SentState = {
 		| { state: 'unknown' }
 	);
 
-/** How many keys are kept; the oldest go first. */
-export const MAX_KEPT = 10_000;
+export { HELD_MS, MAX_KEPT } from './bounds';
+
+/** The code of a money write refused because every kept write is still held. */
+export const SENT_WRITES_FULL = 'SENT_WRITES_FULL';
+
+let limits = { maxKept: MAX_KEPT, heldMs: HELD_MS };
+
+/** Sets the bounds (tests lower them to run at a few items); no argument restores the stated ones. */
+export function limitSentWrites(next: { maxKept?: number; heldMs?: number } = {}): void {
+	limits = { maxKept: next.maxKept ?? MAX_KEPT, heldMs: next.heldMs ?? HELD_MS };
+	fullUntil = undefined;
+}
 
 const sent = new Map<string, SentState>();
+
+/**
+ * The node runs that sent kept writes: when their last write or failure was, and whether the run
+ * ended normally (n8n runs a node again only after it failed). At most MAX_KEPT are tracked; the
+ * ones that hold nothing any more go first.
+ */
+const runs = new Map<string, { last: number; ended: boolean }>();
+
+/**
+ * Set when a look for room found every kept write held: until this time, and while nothing was
+ * ended or forgotten, a new write is refused without looking again.
+ */
+let fullUntil: number | undefined;
+
+/** The node run of a context: its execution, node and run index. */
+function runOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	const read = (get: () => unknown): string => {
+		try {
+			const value = get();
+			return value === undefined || value === null ? '' : String(value);
+		} catch {
+			return '';
+		}
+	};
+	const execution = read(() => ctx.getExecutionId());
+	const node = read(() => ctx.getNode().id);
+	const run = read(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex);
+	return `${execution}/${node}/${run}`;
+}
+
+/** Marks a node run active now (a write, or its failure): its writes are held from now on. */
+function touchRun(run: string, now = Date.now()): void {
+	runs.delete(run);
+	runs.set(run, { last: now, ended: false });
+	if (runs.size <= limits.maxKept) return;
+	for (const [other, state] of runs) {
+		if (runs.size <= limits.maxKept) return;
+		if (state.ended || now - state.last >= limits.heldMs) runs.delete(other);
+	}
+	// Still over: forget the runs no kept write belongs to (at most MAX_KEPT runs hold a write).
+	const holding = new Set<string | undefined>([run]);
+	for (const entry of sent.values()) holding.add(entry.run);
+	for (const other of runs.keys()) if (!holding.has(other)) runs.delete(other);
+}
+
+/**
+ * Tells the memory how the node's run ended (CompanyPayments.execute): normally, so n8n will not
+ * run it again and its writes may make room; or by a failure, so they are held HELD_MS from now.
+ */
+export function endRun(ctx: IExecuteFunctions, normally: boolean): void {
+	const run = runOf(ctx, 0);
+	const known = runs.get(run);
+	if (!known) return;
+	if (normally) known.ended = true;
+	else touchRun(run);
+	fullUntil = undefined;
+}
+
+/** Until when an entry is held (never forgotten to make room); 0 when it is not. */
+function heldUntil(entry: SentState, now: number): number {
+	if (entry.state === 'sending') return Infinity;
+	let until = 0;
+	if (entry.namedAt !== undefined) until = entry.namedAt + limits.heldMs;
+	const run = entry.run === undefined ? undefined : runs.get(entry.run);
+	if (run && !run.ended) until = Math.max(until, run.last + limits.heldMs);
+	return until > now ? until : 0;
+}
+
+/**
+ * Makes room for one more write: forgets the oldest write no longer held. False when every kept
+ * write is still held (then nothing is forgotten).
+ */
+function makeRoom(now = Date.now()): boolean {
+	if (sent.size < limits.maxKept) return true;
+	if (fullUntil !== undefined && now < fullUntil) return false;
+	let soonest = Infinity;
+	for (const [id, entry] of sent) {
+		const until = heldUntil(entry, now);
+		if (until === 0) {
+			sent.delete(id);
+			fullUntil = undefined;
+			if (sent.size < limits.maxKept) return true;
+		} else {
+			soonest = Math.min(soonest, until);
+		}
+	}
+	if (sent.size < limits.maxKept) return true;
+	fullUntil = soonest;
+	return false;
+}
 
 /**
  * Keys whose earlier send Resolve Outcome proved not paid (releaseNotPaid): a refusal of the next
@@ -117,17 +231,22 @@ export function recallSentWrite(id: string): SentState | undefined {
 		: entry;
 }
 
+/**
+ * Keeps (or updates) the entry of a key. A new key is let in only where there is room
+ * (moneyWrite checks first, makeRoom): an entry is never forgotten while it is held.
+ */
 export function rememberSentWrite(id: string, entry: SentState): void {
+	if (!sent.has(id)) makeRoom();
 	sent.delete(id);
 	sent.set(
 		id,
 		entry.state === 'paid' ? { ...entry, answer: structuredClone(entry.answer) } : entry,
 	);
-	if (sent.size > MAX_KEPT) sent.delete(sent.keys().next().value as string);
 }
 
 export function forgetSentWrite(id: string): void {
 	sent.delete(id);
+	fullUntil = undefined;
 }
 
 /**
@@ -139,16 +258,38 @@ export function releaseNotPaid(seal: unknown): void {
 		const sealed = entry.seal === seal || (entry.seals ?? []).includes(seal);
 		if (entry.state === 'unknown' && seal !== undefined && sealed) {
 			sent.delete(id);
+			fullUntil = undefined;
 			released.add(id);
 			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
 		}
 	}
 }
 
+/**
+ * What a key this process sent holds, for a refusal that names it (IDEMPOTENCY_KEY_REUSED as a
+ * tool's conflict): the earlier write's answer when it was paid, and what it paid (its subject).
+ */
+export function earlierWrite(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	account: string,
+	key: string,
+): { answer?: IDataObject; subject?: string; outcome: 'paid' | 'unknown' } | undefined {
+	const entry = recallSentWrite(`${senderOf(ctx, baseUrl, account)} ${key}`);
+	if (!entry) return undefined;
+	const answer =
+		entry.state === 'paid' && entry.answer !== null && typeof entry.answer === 'object'
+			? (entry.answer as IDataObject)
+			: undefined;
+	return { answer, subject: entry.subject, outcome: entry.state === 'paid' ? 'paid' : 'unknown' };
+}
+
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
 	released.clear();
+	runs.clear();
+	fullUntil = undefined;
 	forgetSkews();
 	forgetPending();
 	forgetProofs();
@@ -184,6 +325,50 @@ function answeredRecordId(answer: unknown): string | undefined {
 	if (typeof id === 'string' || typeof id === 'number') return String(id);
 	const cardId = card && typeof card === 'object' ? (card as IDataObject).id : undefined;
 	return typeof cardId === 'string' ? cardId : undefined;
+}
+
+/**
+ * What differs between a key's earlier write and this one (r6-money-b F2), for the refusal that
+ * names it: the subject (path, or what it pays), else each body field that differs. A field that
+ * is one of the contract's plain details shows both values; any other (a recipient's number, a
+ * field the contract does not declare) only that it differs, so nothing sensitive is repeated.
+ */
+function requestDifferences(
+	contract: MoneyContract,
+	earlier: SentState,
+	asked: string,
+	method: string,
+	call: MoneyCall,
+): Difference[] {
+	const subject = `${method} ${call.pays ?? call.request.path}`;
+	if (earlier.subject !== undefined && earlier.subject !== subject) {
+		return [{ field: 'request', paid: earlier.subject, asked: subject }];
+	}
+	const bodyOf = (request: string): IDataObject | undefined => {
+		if (!request.startsWith(`${subject} `)) return undefined;
+		try {
+			const body: unknown = JSON.parse(request.slice(subject.length + 1));
+			return body !== null && typeof body === 'object' ? (body as IDataObject) : undefined;
+		} catch {
+			return undefined;
+		}
+	};
+	const before = bodyOf(earlier.request);
+	const now = bodyOf(asked);
+	if (!before || !now) return [];
+	const plain = new Set(contract.details.filter((d) => d.kind !== 'requisite').map((d) => d.name));
+	const diff: Difference[] = [];
+	for (const field of new Set([...Object.keys(before), ...Object.keys(now)])) {
+		if (JSON.stringify(before[field]) === JSON.stringify(now[field])) continue;
+		const shown = plain.has(field);
+		const text = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
+		diff.push({
+			field,
+			paid: shown ? text(before[field]) : 'another value',
+			asked: shown ? text(now[field]) : "this call's value",
+		});
+	}
+	return diff;
 }
 
 /** How many other writes a sent write names (the newest). */
@@ -323,7 +508,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		earlier = recallSentWrite(id);
 	}
 	if (earlier && earlier.request !== asked) {
-		throw markOutcome(
+		const reused = markOutcome(
 			new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
 				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
 				description: [
@@ -334,7 +519,18 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			}),
 			'not_paid',
 		);
+		// Which payment holds the key (r6-money-b F2): the failed item names it, and a tool call
+		// answers PAYMENT_REFERENCE_CONFLICT naming it (tool/route.ts, reusedReference).
+		reused.context.moneyErrorCode = IDEMPOTENCY_KEY_REUSED;
+		const recordId = earlier.state === 'paid' ? answeredRecordId(earlier.answer) : undefined;
+		if (recordId !== undefined) reused.context.existingPaymentId = recordId;
+		reused.context.reusedSubject = `${method} ${call.pays ?? path}`;
+		reused.context.reusedDifferences = requestDifferences(contract, earlier, asked, method, call);
+		throw reused;
 	}
+	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
+	const run = runOf(ctx, itemIndex);
+	touchRun(run);
 	if (call.history) call.history.sentBefore = earlier !== undefined;
 	// A key this process saw paid is never sent again, even where the document promises replay by
 	// key (r1-money-resend F1): Retry On Fail gets this item's answer back, and a service that kept no
@@ -371,6 +567,9 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			}),
 		);
 	}
+	// A new key is sent only where the memory has room for it without forgetting a write that
+	// may be sent again (outside r6-money-b F1); no await from here until it is kept.
+	if (!earlier && !makeRoom()) throw memoryFullError(ctx, itemIndex, key);
 	const report: Report = { attempts: [] };
 	const sending = sendOnce(ctx, judged, request, report).finally(() => {
 		// The skew this write's own answer shows (a gateway's page carries a Date too).
@@ -381,7 +580,15 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
 	const first = call.first ?? earlier?.first;
-	const kept = { request: asked, sentAt, ...(first ? { first } : {}) };
+	const namedAt = keyNamesPayment(ctx, itemIndex) ? (earlier?.namedAt ?? Date.now()) : undefined;
+	const kept = {
+		request: asked,
+		subject: `${method} ${call.pays ?? path}`,
+		sentAt,
+		run,
+		...(namedAt !== undefined ? { namedAt } : {}),
+		...(first ? { first } : {}),
+	};
 	// This key's earlier send in this process came out unknown: whatever refuses this re-send
 	// (the service's 429, INSUFFICIENT_BALANCE because the first send reserved the funds) says
 	// nothing about that one (r4-money-resend F1).
@@ -407,6 +614,21 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		const judgedOver = unknownBefore ? refusedAfterUnknown(ctx, call, error, key, where) : error;
 		throw withSentWrite(call, judgedOver);
 	});
+}
+
+/** The refusal of a new money write when every write the memory keeps is still held. */
+function memoryFullError(ctx: IExecuteFunctions, itemIndex: number, key: string): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), { errorCode: SENT_WRITES_FULL } as JsonObject, {
+		message: `${SENT_WRITES_FULL}: this n8n process already keeps ${limits.maxKept} money writes that may still be sent again (by Retry On Fail, or under a key or payment reference that names a payment), and forgetting one could pay it twice, so this one was not sent`,
+		description: [
+			'Nothing was sent to the service.',
+			`Idempotency-Key: ${key}`,
+			`What to do: ${MONEY_ACTIONS[SENT_WRITES_FULL]}`,
+		].join(LINE_BREAK),
+		itemIndex,
+	});
+	error.context.moneyErrorCode = SENT_WRITES_FULL;
+	return markOutcome(error, 'not_paid');
 }
 
 /**
