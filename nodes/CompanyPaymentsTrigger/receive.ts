@@ -19,6 +19,7 @@ import {
 	openRotated,
 	isSignature,
 	readRotatedSecret,
+	sealIdentity,
 	sealRotated,
 	SIGNATURE_HEADER,
 	verifyBody,
@@ -127,7 +128,10 @@ function accept(
 /** The credential's webhook secrets, normalised; undefined when the credential cannot be read. */
 async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | undefined> {
 	try {
-		return credentialSecrets(await ctx.getCredentials(CREDENTIAL_NAME));
+		return credentialSecrets(
+			await ctx.getCredentials(CREDENTIAL_NAME),
+			sealIdentity(ctx, CREDENTIAL_NAME),
+		);
 	} catch (error) {
 		gateLogger(ctx).warn(
 			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying with the secret it rotated itself, if any`,
