@@ -182,6 +182,50 @@ function itemJson(payload: IDataObject | undefined): IDataObject {
 	return Object.assign({}, payload);
 }
 
+/**
+ * The name under which an item keeps the service's own values of fields the trigger sets itself
+ * (SERVICE_FIELDS_KEY), only when the body had any: an event's other fields are not shown, so a
+ * service may send a `deliveryId`, a `source`, a `receivedAt` or a `changeKey` of its own (outside
+ * read r6-data-b, finding 6). The trigger's fields keep their names and meaning (the output of
+ * saved workflows does not move); the service's values stay visible under this name.
+ */
+export const SERVICE_FIELDS_KEY = 'serviceFields';
+
+/** Every field name the trigger sets on an item itself. */
+const TRIGGER_OWN_FIELDS = [
+	'event',
+	'deliveryId',
+	'receivedAt',
+	'deduplicationChecked',
+	'changeKey',
+	'source',
+	'walletType',
+	'fundsReturned',
+	'fundsReturnedNote',
+	'headers',
+	'rawBody',
+	'rawBodyMasked',
+	'rawBodyNote',
+	SERVICE_FIELDS_KEY,
+];
+
+/** Puts the body's values the trigger replaced under SERVICE_FIELDS_KEY (none: nothing added). */
+function keepServiceFields(json: IDataObject, payload: IDataObject | undefined): void {
+	if (!payload) return;
+	const replaced: IDataObject = {};
+	let any = false;
+	for (const name of TRIGGER_OWN_FIELDS) {
+		if (!Object.prototype.hasOwnProperty.call(payload, name)) continue;
+		const theirs = payload[name];
+		if (name !== SERVICE_FIELDS_KEY && JSON.stringify(json[name]) === JSON.stringify(theirs)) {
+			continue;
+		}
+		replaced[name] = theirs;
+		any = true;
+	}
+	if (any) json[SERVICE_FIELDS_KEY] = replaced;
+}
+
 function outputHeaders(headers: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
@@ -428,6 +472,7 @@ export async function receive(
 			json.rawBodyNote = RAW_BODY_NOT_UTF8_NOTE;
 		}
 	}
+	keepServiceFields(json, payload);
 
 	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
 	outputs[index].push({ json });
