@@ -94,7 +94,9 @@ const CARD_PARAMETER = /cvv|cvc|securitycode|^(?:card)?pin(?:code)?$|^pan$|cardn
 /** A card number in a part of a link (a path segment, a query value): its last four only. */
 function maskCardRuns(text: string, identifiers?: ReadonlySet<string>): string {
 	return text.replace(CARD_DIGITS, (match) =>
-		cardLike(match) && !isIdentifier(match, identifiers ?? new Set()) ? maskRequisite(match) : match,
+		cardLike(match) && !isIdentifier(match, identifiers ?? new Set())
+			? maskRequisite(match)
+			: match,
 	);
 }
 
