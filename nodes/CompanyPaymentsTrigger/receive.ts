@@ -422,6 +422,8 @@ export async function receive(
 			credentialFingerprint: stored.credentialFingerprint,
 		};
 		if (stored.bySecret) trimmed.bySecret = { current: stored.bySecret.current };
+		// The seal that survives the company's key change stays with the current secret.
+		if (stored.byIdentity) trimmed.byIdentity = { current: stored.byIdentity.current };
 		if (stored.supersededAt !== undefined) trimmed.supersededAt = stored.supersededAt;
 		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}

@@ -86,8 +86,8 @@ export interface RotatedSecret {
 	bySecret?: { current: string; previous?: string };
 	/**
 	 * The same two secrets sealed a third time, with a key derived from where the trigger runs:
-	 * this n8n instance's ID, the n8n credential's ID and its Base URL (identitySealKey). None of
-	 * these changes when the company regenerates its API key, so the rotated secret still opens
+	 * this n8n instance's ID and the n8n credential's ID (identitySealKey). Neither of them
+	 * changes when the company regenerates its API key, so the rotated secret still opens
 	 * after the new key is put into the credential and n8n restarts, also when the credential has
 	 * no Webhook Secret (outside read r6-data-b, finding 5).
 	 */
@@ -170,7 +170,7 @@ export interface CredentialSecrets {
 	/** The key derived from the credential's Webhook Secret (empty without one): see RotatedSecret.bySecret. */
 	secretSealKey?: string;
 	/**
-	 * The key derived from this n8n instance's ID, the credential's n8n ID and its Base URL (empty
+	 * The key derived from this n8n instance's ID and the credential's n8n ID (empty
 	 * when the instance or the credential has no ID): see RotatedSecret.byIdentity.
 	 */
 	identitySealKey?: string;
@@ -186,7 +186,8 @@ interface RunsIn {
 
 /**
  * Where the trigger runs, as one text: this n8n instance's ID and the n8n credential's ID
- * (empty when either is missing). The credential's Base URL is added in credentialSecrets.
+ * (empty when either is missing). Not the Base URL: a Base URL written another way (a trailing
+ * slash) must not lose the secret, and it adds no secrecy.
  */
 export function sealIdentity(ctx: RunsIn, credentialType: string): string {
 	let instance = '';
@@ -212,7 +213,7 @@ export function credentialSecrets(
 		previous: normaliseSecret(credentials.previousWebhookSecret),
 		sealKey: sealKeyOf(credentials.apiKey),
 		secretSealKey: secret === '' ? '' : sealKeyOf(`webhook secret\n${secret}`),
-		identitySealKey: identity === '' ? '' : sealKeyOf(`identity\n${identity}\n${baseUrl}`),
+		identitySealKey: identity === '' ? '' : sealKeyOf(`identity\n${identity}`),
 		baseUrl,
 	};
 }
@@ -222,11 +223,11 @@ export function credentialSecrets(
  * workflow unencrypted and exports with it. n8n gives a community node no way to write a
  * credential, so it is kept there sealed (AES-256-GCM), up to three times, each with its own
  * key: one derived from the credential's API key, one from its Webhook Secret (when it has one),
- * one from this n8n instance's ID, the credential's n8n ID and its Base URL. The first two need
+ * one from this n8n instance's ID and the credential's n8n ID. The first two need
  * a secret of the credential; the third survives the company's own key change (Regenerate API
  * Key, the new key put into the credential, a restart) but is weaker: the instance ID is no
  * secret to the users of this n8n (its settings show it), so whoever can read the workflow's
- * static data there and knows the credential's ID and Base URL can open it. An exported workflow
+ * static data there and knows the credential's ID can open it. An exported workflow
  * or a copy of the database alone holds no instance ID, hence only ciphertext. A value saved in
  * clear by an earlier version is still read (and sealed at the next rotation).
  */

@@ -200,7 +200,7 @@ test('regenerate the key through the node, update the credential: a signed deliv
 test('regenerate the key again, update the credential, restart n8n before any delivery: the delivery still verifies', async () => {
 	// Outside read 2, finding 1, and r6-data-b, finding 5: after the restart the API-key seal does
 	// not open (sealed under the previous key, the credential has no Webhook Secret) and no
-	// process remembers it; the seal under this n8n instance, the credential's ID and Base URL
+	// process remembers it; the seal under this n8n instance and the credential's ID
 	// does. The profile shows the secret in full here too (the document's profile carries
 	// `webhookSecret`), the fallback for a secret sealed by an earlier version.
 	sandbox.setProfile({ profileSecret: 'full' });

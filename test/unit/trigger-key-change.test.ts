@@ -234,7 +234,10 @@ describe('no Webhook Secret in the credential, the key regenerated, n8n restarte
 	}
 
 	async function deliverAfterRestart(staticData: IDataObject, instanceId?: string) {
-		openedRotated.clear(); // n8n restarted: nothing in memory
+		// n8n restarted: nothing in memory.
+		openedRotated.clear();
+		secretCache.clear();
+		profileSecrets.clear();
 		return await deliver({
 			staticData: roundTrip(staticData),
 			nodeId: NODE_ID,
@@ -255,6 +258,24 @@ describe('no Webhook Secret in the credential, the key regenerated, n8n restarte
 		const signed = await deliverAfterRestart(context.staticData);
 		expect(signed.response.statusCode).toBe(200);
 		expect(signed.result.workflowData).toBeDefined();
+	});
+
+	it('also after the grace period trimmed the kept secrets', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activateWithIdentity();
+		// A delivery past the grace period, before the key change: the old secrets are dropped.
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60 * 60_000);
+		const before = await deliver({
+			staticData: roundTrip(context.staticData),
+			nodeId: NODE_ID,
+			credentialId: CREDENTIAL_ID,
+			signWith: ROTATED_SECRET_DUMMY,
+			webhookSecret: '',
+		});
+		expect(before.response.statusCode).toBe(200);
+		expect(before.staticData.rotatedSecret).not.toHaveProperty('previous');
+		const signed = await deliverAfterRestart(before.staticData);
+		expect(signed.response.statusCode).toBe(200);
 	});
 
 	it('the same static data in another n8n instance does not open: 401', async () => {
