@@ -144,7 +144,7 @@ export const OPEN_CHOICES = {
 	},
 	maskedPanForm: {
 		question: 'How the service masks a card’s `maskedPan` (the document: “masked number”)',
-		node: 'Kept as sent when it shows at most 10 digits (first six, last four); a value showing more (a full number, as text or a JSON number) keeps its last four only (gate/fields.ts maskMaskedNumber)',
+		node: 'Kept as sent when it shows no more digits than a masked card number does (the first six and the last four); a value showing more (a full number, as text or a JSON number) keeps its last four only (gate/fields.ts maskMaskedNumber)',
 	},
 	identifierNames: {
 		question:
