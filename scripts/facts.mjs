@@ -202,6 +202,8 @@ export const NOT_STATED = {
 	NOT_PAID_STATUSES: 'a status range; docs/errors.md is generated from the error tables',
 	TEST_TIMEOUT_MS: 'inside the credential test; the docs say only that the test answers',
 	SEEN_SHOWN: 'how many examples an error message lists',
+	MASKED_SHOWS_DIGITS:
+		'the docs say what a masked card number shows (its first six and last four digits), not the sum',
 	MAX_CACHED_TRIGGERS: 'a memory bound far above any real number of triggers in one process',
 	MAX_STORED_ID_LENGTH: 'a bound on stored delivery IDs against abuse, not a user setting',
 	CHUNK_SIZE: 'an internal batch size of the delivery store',

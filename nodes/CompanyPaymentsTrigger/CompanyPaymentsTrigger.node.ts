@@ -134,7 +134,7 @@ export class CompanyPaymentsTrigger implements INodeType {
 					},
 				},
 				description:
-					'Whether the service makes a new webhook secret on activation, kept unencrypted in the workflow\'s static data; the old one stops working after the grace period. <a href="https://www.npmjs.com/package/n8n-nodes-company-payments#triggers">Details</a>.',
+					'Whether the service makes a new webhook secret on activation, kept sealed in static data (weaker than a credential); the old one stops after the grace period. <a href="https://www.npmjs.com/package/n8n-nodes-company-payments#triggers">Details</a>.',
 			},
 			{
 				displayName: QUEUE_MODE_NOTICE,

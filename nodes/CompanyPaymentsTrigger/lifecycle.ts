@@ -10,6 +10,7 @@ import {
 	fingerprint,
 	openRotated,
 	readRotatedSecret,
+	sealIdentity,
 	sealRotated,
 } from './signature';
 import { openedRotated, rotatedKey } from './secretCache';
@@ -299,7 +300,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 	if (!rotateEnabled(this) || this.getMode() === 'manual') return true;
 
-	const credential = credentialSecrets(await this.getCredentials(CREDENTIAL_NAME));
+	const credential = credentialSecrets(
+		await this.getCredentials(CREDENTIAL_NAME),
+		sealIdentity(this, CREDENTIAL_NAME),
+	);
 	const memoryKey = rotatedKey(
 		this.getWorkflow().id,
 		this.getNode().id,

@@ -19,6 +19,7 @@ import {
 	openRotated,
 	isSignature,
 	readRotatedSecret,
+	sealIdentity,
 	sealRotated,
 	SIGNATURE_HEADER,
 	verifyBody,
@@ -127,7 +128,10 @@ function accept(
 /** The credential's webhook secrets, normalised; undefined when the credential cannot be read. */
 async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | undefined> {
 	try {
-		return credentialSecrets(await ctx.getCredentials(CREDENTIAL_NAME));
+		return credentialSecrets(
+			await ctx.getCredentials(CREDENTIAL_NAME),
+			sealIdentity(ctx, CREDENTIAL_NAME),
+		);
 	} catch (error) {
 		gateLogger(ctx).warn(
 			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying with the secret it rotated itself, if any`,
@@ -176,6 +180,50 @@ function itemJson(payload: IDataObject | undefined): IDataObject {
 	if (!payload) return {};
 	if (Object.prototype.hasOwnProperty.call(payload, '__proto__')) return { ...payload };
 	return Object.assign({}, payload);
+}
+
+/**
+ * The name under which an item keeps the service's own values of fields the trigger sets itself
+ * (SERVICE_FIELDS_KEY), only when the body had any: an event's other fields are not shown, so a
+ * service may send a `deliveryId`, a `source`, a `receivedAt` or a `changeKey` of its own (outside
+ * read r6-data-b, finding 6). The trigger's fields keep their names and meaning (the output of
+ * saved workflows does not move); the service's values stay visible under this name.
+ */
+export const SERVICE_FIELDS_KEY = 'serviceFields';
+
+/** Every field name the trigger sets on an item itself. */
+const TRIGGER_OWN_FIELDS = [
+	'event',
+	'deliveryId',
+	'receivedAt',
+	'deduplicationChecked',
+	'changeKey',
+	'source',
+	'walletType',
+	'fundsReturned',
+	'fundsReturnedNote',
+	'headers',
+	'rawBody',
+	'rawBodyMasked',
+	'rawBodyNote',
+	SERVICE_FIELDS_KEY,
+];
+
+/** Puts the body's values the trigger replaced under SERVICE_FIELDS_KEY (none: nothing added). */
+function keepServiceFields(json: IDataObject, payload: IDataObject | undefined): void {
+	if (!payload) return;
+	const replaced: IDataObject = {};
+	let any = false;
+	for (const name of TRIGGER_OWN_FIELDS) {
+		if (!Object.prototype.hasOwnProperty.call(payload, name)) continue;
+		const theirs = payload[name];
+		if (name !== SERVICE_FIELDS_KEY && JSON.stringify(json[name]) === JSON.stringify(theirs)) {
+			continue;
+		}
+		replaced[name] = theirs;
+		any = true;
+	}
+	if (any) json[SERVICE_FIELDS_KEY] = replaced;
 }
 
 function outputHeaders(headers: IDataObject): IDataObject {
@@ -374,6 +422,8 @@ export async function receive(
 			credentialFingerprint: stored.credentialFingerprint,
 		};
 		if (stored.bySecret) trimmed.bySecret = { current: stored.bySecret.current };
+		// The seal that survives the company's key change stays with the current secret.
+		if (stored.byIdentity) trimmed.byIdentity = { current: stored.byIdentity.current };
 		if (stored.supersededAt !== undefined) trimmed.supersededAt = stored.supersededAt;
 		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}
@@ -424,6 +474,7 @@ export async function receive(
 			json.rawBodyNote = RAW_BODY_NOT_UTF8_NOTE;
 		}
 	}
+	keepServiceFields(json, payload);
 
 	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
 	outputs[index].push({ json });

@@ -85,6 +85,14 @@ export interface RotatedSecret {
 	 */
 	bySecret?: { current: string; previous?: string };
 	/**
+	 * The same two secrets sealed a third time, with a key derived from where the trigger runs:
+	 * this n8n instance's ID and the n8n credential's ID (identitySealKey). Neither of them
+	 * changes when the company regenerates its API key, so the rotated secret still opens
+	 * after the new key is put into the credential and n8n restarts, also when the credential has
+	 * no Webhook Secret (outside read r6-data-b, finding 5).
+	 */
+	byIdentity?: { current: string; previous?: string };
+	/**
 	 * Secrets from before the previous one that may still sign a retry (two rotations within the
 	 * grace period), each with the time it stopped being the company's secret.
 	 */
@@ -116,12 +124,14 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 		rotatedAt: record.rotatedAt,
 		credentialFingerprint: record.credentialFingerprint,
 	};
-	const bySecret = record.bySecret as Record<string, unknown> | undefined;
-	if (typeof bySecret === 'object' && bySecret !== null && typeof bySecret.current === 'string') {
-		read.bySecret = {
-			current: bySecret.current,
-			previous: typeof bySecret.previous === 'string' ? bySecret.previous : undefined,
-		};
+	for (const name of ['bySecret', 'byIdentity'] as const) {
+		const sealed = record[name] as Record<string, unknown> | undefined;
+		if (typeof sealed === 'object' && sealed !== null && typeof sealed.current === 'string') {
+			read[name] = {
+				current: sealed.current,
+				previous: typeof sealed.previous === 'string' ? sealed.previous : undefined,
+			};
+		}
 	}
 	if (Array.isArray(record.older)) {
 		read.older = (record.older as unknown[]).flatMap((entry) => {
@@ -159,30 +169,67 @@ export interface CredentialSecrets {
 	sealKey?: string;
 	/** The key derived from the credential's Webhook Secret (empty without one): see RotatedSecret.bySecret. */
 	secretSealKey?: string;
+	/**
+	 * The key derived from this n8n instance's ID and the credential's n8n ID (empty
+	 * when the instance or the credential has no ID): see RotatedSecret.byIdentity.
+	 */
+	identitySealKey?: string;
 	/** The credential's Base URL, trimmed (which company's secrets these are). */
 	baseUrl?: string;
 }
 
-export function credentialSecrets(credentials: Record<string, unknown>): CredentialSecrets {
+/** What a trigger's context tells of where it runs (n8n's hook and webhook contexts). */
+interface RunsIn {
+	getInstanceId?: () => string;
+	getNode: () => { credentials?: Record<string, { id?: string | null; name?: string }> };
+}
+
+/**
+ * Where the trigger runs, as one text: this n8n instance's ID and the n8n credential's ID
+ * (empty when either is missing). Not the Base URL: a Base URL written another way (a trailing
+ * slash) must not lose the secret, and it adds no secrecy.
+ */
+export function sealIdentity(ctx: RunsIn, credentialType: string): string {
+	let instance = '';
+	try {
+		instance = typeof ctx.getInstanceId === 'function' ? String(ctx.getInstanceId() ?? '') : '';
+	} catch {
+		instance = '';
+	}
+	const credential = ctx.getNode().credentials?.[credentialType]?.id ?? '';
+	return instance === '' || !credential ? '' : `${instance}\n${credential}`;
+}
+
+export function credentialSecrets(
+	credentials: Record<string, unknown>,
+	identity = '',
+): CredentialSecrets {
 	// Known to the gate from now on, wherever they show up (shared/gate.ts).
 	rememberCredential(credentials);
 	const secret = normaliseSecret(credentials.webhookSecret);
+	const baseUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	return {
 		secret,
 		previous: normaliseSecret(credentials.previousWebhookSecret),
 		sealKey: sealKeyOf(credentials.apiKey),
 		secretSealKey: secret === '' ? '' : sealKeyOf(`webhook secret\n${secret}`),
-		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '',
+		identitySealKey: identity === '' ? '' : sealKeyOf(`identity\n${identity}`),
+		baseUrl,
 	};
 }
 
 /*
  * A secret the trigger rotated itself is kept in the node's static data, which n8n saves in the
  * workflow unencrypted and exports with it. n8n gives a community node no way to write a
- * credential, so it is kept there sealed (AES-256-GCM) with a key derived from the credential's
- * API key: the database, an export or a copy of the workflow hold only ciphertext, and whoever
- * can open it holds the API key, with which they could rotate the secret anyway. A value saved
- * in clear by an earlier version is still read (and sealed at the next rotation).
+ * credential, so it is kept there sealed (AES-256-GCM), up to three times, each with its own
+ * key: one derived from the credential's API key, one from its Webhook Secret (when it has one),
+ * one from this n8n instance's ID and the credential's n8n ID. The first two need
+ * a secret of the credential; the third survives the company's own key change (Regenerate API
+ * Key, the new key put into the credential, a restart) but is weaker: the instance ID is no
+ * secret to the users of this n8n (its settings show it), so whoever can read the workflow's
+ * static data there and knows the credential's ID can open it. An exported workflow
+ * or a copy of the database alone holds no instance ID, hence only ciphertext. A value saved in
+ * clear by an earlier version is still read (and sealed at the next rotation).
  */
 const SEALED = 'sealed:v1:';
 
@@ -232,6 +279,7 @@ export function openRotated(
 	for (const [sealed, key] of [
 		[rotated, credential?.sealKey],
 		[rotated.bySecret, credential?.secretSealKey],
+		[rotated.byIdentity, credential?.identitySealKey],
 	] as const) {
 		if (!sealed) continue;
 		const current = openSecret(sealed.current, key);
@@ -241,7 +289,7 @@ export function openRotated(
 			const secret = openSecret(entry.secret, key);
 			return secret === undefined ? [] : [{ secret, retiredAt: entry.retiredAt }];
 		});
-		return { ...rotated, current, previous, older, bySecret: undefined };
+		return { ...rotated, current, previous, older, bySecret: undefined, byIdentity: undefined };
 	}
 	return undefined;
 }
@@ -269,6 +317,15 @@ export function sealRotated(
 				opened.previous === undefined
 					? undefined
 					: sealSecret(opened.previous, credential.secretSealKey),
+		};
+	}
+	if (credential.identitySealKey) {
+		sealed.byIdentity = {
+			current: sealSecret(opened.current, credential.identitySealKey),
+			previous:
+				opened.previous === undefined
+					? undefined
+					: sealSecret(opened.previous, credential.identitySealKey),
 		};
 	}
 	if (opened.older && opened.older.length > 0) {

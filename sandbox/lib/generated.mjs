@@ -202,9 +202,20 @@ export const GENERATED_CHOICES = Object.freeze({
 		/** Outside read 2: a revisited state keeps or moves its times; polls one or two steps apart. */
 		revisitTimes: 'revisitTimes: moved or kept; pollEvery: 1 or 2',
 		listingOmits: 'omitOnce: one listing answer leaves the payout out, then shows it unchanged',
-		numberForms: 'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
+		numberForms:
+			'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
 		/** Outside read r5-data: a secret in free text (TEXT_SECRET_FORMS), a quote cut inside one. */
-		textSecrets: 'textSecretForm: one of TEXT_SECRET_FORMS; cutSecret, cutInside: a 300-character quote cut inside a secret',
+		textSecrets:
+			'textSecretForm: one of TEXT_SECRET_FORMS; cutSecret, cutInside: a 300-character quote cut inside a secret',
+		/** Outside read r6-data-b (generatedData.mjs r6bData). */
+		maskedPanForm: ['masked', 'full', 'fullNumber'],
+		identifierNames:
+			'idName: one of ID_NUMBER_NAMES, a Luhn-valid 15–19 digit value as text or a JSON number',
+		requisiteShape: ['string', 'array', 'object', 'numberInArray'],
+		keyNames: 'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested',
+		linkSecrets: ['pathCard', 'queryCvv', 'both'],
+		fieldCollision:
+			'collide: 0..4 of deliveryId, source, receivedAt, changeKey in a card.assigned body',
 	},
 	/** The money silences (lib/generatedMoney.mjs), played once a test turns them on. */
 	money: MONEY_CHOICES,

@@ -529,6 +529,129 @@ export function generatedData(seed) {
 		amounts,
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
 		...revisitsAndTexts(seed, dims),
+		r6b: r6bData(seed),
+	};
+}
+
+/** Names of identifiers the document does not show that a service may send (r6-data-b F2). */
+export const ID_NUMBER_NAMES = Object.freeze([
+	'orderNumber',
+	'sbpOperationNumber',
+	'invoice_no',
+	'operationNum',
+]);
+/** Names of key fields on no list of the package (r6-data-b F4). */
+export const UNLISTED_KEY_NAMES = Object.freeze([
+	'memberKey',
+	'sessionKey',
+	'authKey',
+	'signingKey',
+	'hmacKey',
+	'userKey',
+	'webhook_signing_key',
+	'clientSecrets',
+]);
+export const MASKED_PAN_FORMS = Object.freeze(['masked', 'full', 'fullNumber']);
+export const REQUISITE_SHAPES = Object.freeze(['string', 'array', 'object', 'numberInArray']);
+export const LINK_SECRET_FORMS = Object.freeze(['pathCard', 'queryCvv', 'both']);
+export const COLLIDING_FIELDS = Object.freeze(['deliveryId', 'source', 'receivedAt', 'changeKey']);
+
+/** `length` digits (the first not 0) that pass the card checksum. */
+function drawLuhnDigits(r, length) {
+	let body = String(r.int(1, 9));
+	while (body.length < length - 1) body += String(r.int(0, 9));
+	let sum = 0;
+	for (let i = 0; i < body.length; i++) {
+		let digit = Number(body[body.length - 1 - i]);
+		if (i % 2 === 0) digit *= 2;
+		sum += digit > 9 ? digit - 9 : digit;
+	}
+	return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/**
+ * Outside read r6-data-b: a card's `maskedPan` as the service may send it (masked, or a full
+ * number by mistake); an identifier under a name like `orderNumber` whose digits pass the card
+ * checksum; a card requisite of every JSON shape; a key under a name no list holds; a link with a
+ * card number or a CVV; a card.assigned body with fields named like the trigger's own. Drawn from
+ * its own stream, so the other dimensions of a seed keep their values.
+ */
+export function r6bData(seed) {
+	const r = drawStream(seed, 'data:r6b');
+	const pan = drawCardNumber(r);
+	const maskedPanForm = r.pick(MASKED_PAN_FORMS);
+	const idName = r.pick(ID_NUMBER_NAMES);
+	const idLength = r.int(15, 19);
+	// As text or as a JSON number (read to the digit, also past 2^53).
+	const idValue = drawLuhnDigits(r, idLength);
+	const idAsNumber = r.chance(0.5);
+	const requisiteShape = r.pick(REQUISITE_SHAPES);
+	// A card requisite that may fail the checksum (a mistyped number: requisites_invalid).
+	const requisite = `2200${String(r.int(10_000_000, 99_999_999))}${String(r.int(1000, 9999))}`;
+	const keyName = r.pick(UNLISTED_KEY_NAMES);
+	const keyForm = r.pick(['lowerPrefixed', 'hex']);
+	const keyValue =
+		keyForm === 'hex' ? drawHex(r, r.pick([32, 64])) : `uk_${drawHex(r, 12)}q${drawHex(r, 12)}`;
+	const keyNested = r.chance(0.5);
+	const linkForm = r.pick(LINK_SECRET_FORMS);
+	const cvv = String(r.int(100, 999));
+	const linkPan = drawCardNumber(r);
+	const path = linkForm === 'queryCvv' ? `cards/k-${seed}/details` : `cards/${linkPan}/details`;
+	const query = linkForm === 'pathCard' ? 'lang=ru' : `cvv=${cvv}&lang=ru`;
+	const collide = COLLIDING_FIELDS.filter(() => r.chance(0.5));
+	const collisions = {
+		deliveryId: `evt_${seed}${String(r.int(100000, 999999))}`,
+		source: r.pick(['bridge', 'issuer', 'processor']),
+		receivedAt: '2026-11-28T10:00:00Z',
+		changeKey: `ck-${seed}`,
+	};
+	const maskedPanRaw =
+		maskedPanForm === 'masked'
+			? `${pan.slice(0, 6)}******${pan.slice(-4)}`
+			: maskedPanForm === 'full'
+				? pan
+				: new RawNumber(pan);
+	const requisiteRaw = {
+		string: requisite,
+		array: [requisite],
+		object: { number: requisite },
+		numberInArray: [new RawNumber(requisite)],
+	}[requisiteShape];
+	const key = keyNested
+		? { createdBy: { userId: `u-${seed}`, [keyName]: keyValue } }
+		: { [keyName]: keyValue };
+	return {
+		dims: {
+			maskedPanForm,
+			idName,
+			idLength,
+			idAsNumber,
+			requisiteShape,
+			keyName,
+			keyForm,
+			keyNested,
+			linkForm,
+			collide,
+		},
+		pan,
+		maskedPan: maskedPanRaw,
+		idValue,
+		id: idAsNumber ? new RawNumber(idValue) : idValue,
+		requisite,
+		requisiteRaw,
+		keyValue,
+		key,
+		cvv,
+		linkPan: linkForm === 'queryCvv' ? undefined : linkPan,
+		link: `https://bridge.example/${path}?${query}`,
+		collisions: Object.fromEntries(collide.map((name) => [name, collisions[name]])),
+		/** What must never be shown: the full numbers, the key, the CVV as `cvv=…`. */
+		secrets: [
+			...(maskedPanForm === 'masked' ? [] : [pan]),
+			requisite,
+			keyValue,
+			...(linkForm === 'queryCvv' ? [] : [linkPan]),
+		],
 	};
 }
 

@@ -197,11 +197,12 @@ test('regenerate the key through the node, update the credential: a signed deliv
 	assert.doesNotMatch(n8n.logText?.() ?? '', /new baseline/);
 });
 
-test('regenerate the key again, update the credential, restart n8n before any delivery: the trigger learns the secret from the company profile', async () => {
-	// Outside read 2, finding 1: after the restart the sealed secret does not open (sealed under
-	// the previous key, the credential has no Webhook Secret) and no process remembers it. The
-	// profile shows the secret in full here (the document's profile carries `webhookSecret`; the
-	// sandbox's default masks it, where the trigger can only say what to do).
+test('regenerate the key again, update the credential, restart n8n before any delivery: the delivery still verifies', async () => {
+	// Outside read 2, finding 1, and r6-data-b, finding 5: after the restart the API-key seal does
+	// not open (sealed under the previous key, the credential has no Webhook Secret) and no
+	// process remembers it; the seal under this n8n instance and the credential's ID
+	// does. The profile shows the secret in full here too (the document's profile carries
+	// `webhookSecret`), the fallback for a secret sealed by an earlier version.
 	sandbox.setProfile({ profileSecret: 'full' });
 	const company = sandbox.state.companies.get('cmp_demo');
 	const res = await fetch(n8n.webhookUrl(regeneratePath), { method: 'POST' });

@@ -32,6 +32,11 @@ import {
 	NEW_KEY_SHAPES,
 	newKeyAnswer,
 	rawJson,
+	ID_NUMBER_NAMES,
+	LINK_SECRET_FORMS,
+	MASKED_PAN_FORMS,
+	REQUISITE_SHAPES,
+	UNLISTED_KEY_NAMES,
 } from '../../sandbox/lib/generatedData.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -541,6 +546,147 @@ async function checkRevisitsAndTexts({ d, check, credentials, logs, staticData, 
 let clock = Date.parse('2026-11-21T12:00:00.000Z');
 const realNow = Date.now;
 
+/**
+ * Outside read r6-data-b (generatedData.mjs r6bData): a full number in `maskedPan`, a card number
+ * or CVV in a link, a key under a name no list holds, a card requisite of any JSON shape are never
+ * shown; an identifier named like one (`orderNumber`) comes out exact whatever its digits; and
+ * the service's fields named like the trigger's own stay visible under `serviceFields`.
+ */
+async function checkR6b({ d, check, logs, apiKey }) {
+	const x = d.r6b;
+	const seed = d.seed;
+	const dims = JSON.stringify(x.dims);
+	const credentials = () => credentialsOf(apiKey, d.webhookSecret);
+	const orderId = `0f1e2d3c-0000-4000-8000-${String(seed).padStart(12, '0')}`;
+	const card = {
+		id: `k-${seed}`,
+		externalId: `c-${seed}`,
+		status: 'assigned',
+		maskedPan: x.maskedPan,
+		expiry: '12/29',
+		createdAt: '2026-11-21T12:00:00.000Z',
+		detailsUrl: x.link,
+	};
+	const order = {
+		id: orderId,
+		status: 'success',
+		amountUsdt: 1,
+		amountRub: 90,
+		createdAt: '2026-11-21T12:00:00.000Z',
+		[x.dims.idName]: x.id,
+		...x.key,
+	};
+	const payout = {
+		id: `p-${seed}`,
+		status: 'fail',
+		failReason: 'requisites_invalid',
+		requisiteType: 'card',
+		requisite: x.requisiteRaw,
+		amountRub: 1500,
+		refundedAt: null,
+		createdAt: '2026-11-21T12:00:00.000Z',
+	};
+	const service = serviceOf({
+		[`GET /cards/k-${seed}`]: [200, rawJson(card)],
+		[`GET /orders/${orderId}`]: [200, rawJson(order)],
+		[`GET /payouts/p-${seed}`]: [200, rawJson(payout)],
+	});
+	const exact = (text) =>
+		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
+	const noSecret = (text, where) => {
+		const found = x.secrets.filter((secret) => shows(text, secret));
+		if (text.includes(`cvv=${x.cvv}`)) found.push(`cvv=${x.cvv}`);
+		check(found.length === 0, `r6b ${where} shows ${found.join(', ')} (${dims})`);
+	};
+	for (const tool of [false, true]) {
+		const where = tool ? ' (tool)' : '';
+		for (const parameters of [
+			{ resource: 'card', operation: 'get', cardId: `k-${seed}` },
+			{ resource: 'order', operation: 'get', orderId },
+			{ resource: 'payout', operation: 'get', payoutId: `p-${seed}` },
+		]) {
+			const shown = await runAction({
+				parameters: tool ? { ...parameters, compactOutput: false } : parameters,
+				credentials: credentials(),
+				service,
+				tool,
+				logs,
+			});
+			noSecret(shown.text, `${parameters.resource}.get${where}`);
+			if (parameters.resource === 'order') {
+				check(
+					exact(shown.text),
+					`r6b order.get${where}: ${x.dims.idName} ${x.idValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
+				);
+			}
+		}
+	}
+	// The webhook trigger, the credential holding the secret.
+	const staticData = {};
+	const workflowId = `wf-r6b-${seed}-${process.pid}`;
+	const bodies = [
+		{
+			event: 'card.assigned',
+			externalId: card.externalId,
+			cardId: card.id,
+			maskedPan: x.maskedPan,
+			detailsUrl: x.link,
+			...x.key,
+			...x.collisions,
+		},
+		{
+			event: 'order.status_changed',
+			orderId,
+			status: 'success',
+			amountUsdt: 1,
+			amountRub: 90,
+			[x.dims.idName]: x.id,
+			...x.key,
+		},
+		{
+			event: 'payout.status_changed',
+			payoutId: payout.id,
+			status: 'fail',
+			failReason: 'requisites_invalid',
+			requisiteType: 'card',
+			requisite: x.requisiteRaw,
+			refunded: false,
+		},
+	];
+	for (const [i, body] of bodies.entries()) {
+		const { status, items } = await deliverTo({
+			body: rawJson(body),
+			signWith: d.webhookSecret,
+			deliveryId: `r6b-${seed}-${i}`,
+			credentials,
+			staticData,
+			logs,
+			workflowId,
+		});
+		check(status === 200, `r6b ${body.event} answered ${status}`);
+		const text = JSON.stringify(items);
+		noSecret(text, `webhook ${body.event}`);
+		if (body.event === 'order.status_changed') {
+			check(exact(text), `r6b webhook: ${x.dims.idName} ${x.idValue} not exact (${dims})`);
+		}
+		if (body.event === 'card.assigned') {
+			const kept = items[0]?.serviceFields ?? {};
+			for (const [name, value] of Object.entries(x.collisions)) {
+				check(
+					kept[name] === value,
+					`r6b webhook: the service's ${name} ${value} not kept (${JSON.stringify(kept)})`,
+				);
+			}
+			if (x.dims.collide.length === 0) {
+				check(
+					items[0] !== undefined && !('serviceFields' in items[0]),
+					'r6b webhook: serviceFields with no collision',
+				);
+			}
+		}
+	}
+}
+
 async function checkSeed(seed) {
 	const d = generatedData(seed);
 	const problems = [];
@@ -820,7 +966,10 @@ async function checkSeed(seed) {
 	// 5. Outside read r5-data: free-text secrets, cut quotes, orders and disputes again.
 	await checkRevisitsAndTexts({ d, check, credentials, logs, staticData, workflowId });
 
-	// 6. Every log line.
+	// 6. Outside read r6-data-b: masked by the field's name and kind first.
+	await checkR6b({ d, check, logs, apiKey });
+
+	// 7. Every log line.
 	const logLeaks = leaked(logs.join('\n'), d.secrets);
 	check(logLeaks.length === 0, `a log line shows ${logLeaks.join(', ')}`);
 	check(
@@ -914,6 +1063,39 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			);
 			assert.ok(omitted > SEEDS.length / 4, `${omitted} seeds leave the payout out once`);
 			assert.ok(revisitsBetweenPolls > 10, `${revisitsBetweenPolls} revisits between polls`);
+		}
+		// Outside read r6-data-b: every form of each new dimension.
+		const r6 = {};
+		for (const seed of SEEDS) {
+			const x = generatedData(seed).r6b;
+			for (const name of [
+				'maskedPanForm',
+				'idName',
+				'requisiteShape',
+				'keyName',
+				'keyForm',
+				'linkForm',
+				'idAsNumber',
+				'keyNested',
+			]) {
+				(r6[name] ??= new Set()).add(x.dims[name]);
+			}
+			assert.equal(x.idValue.length, x.dims.idLength);
+		}
+		if (SEEDS.length >= 50) {
+			assert.deepEqual(
+				Object.fromEntries(Object.entries(r6).map(([name, values]) => [name, values.size])),
+				{
+					maskedPanForm: MASKED_PAN_FORMS.length,
+					idName: ID_NUMBER_NAMES.length,
+					requisiteShape: REQUISITE_SHAPES.length,
+					keyName: UNLISTED_KEY_NAMES.length,
+					keyForm: 2,
+					linkForm: LINK_SECRET_FORMS.length,
+					idAsNumber: 2,
+					keyNested: 2,
+				},
+			);
 		}
 		// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more
 		// than one place, and orders and disputes with and without updatedAt.

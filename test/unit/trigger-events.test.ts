@@ -464,3 +464,34 @@ describe('node description', () => {
 		]);
 	});
 });
+
+describe('service fields under the trigger’s own names (r6-data-b F6)', () => {
+	it('kept under serviceFields; the trigger’s own fields keep their meaning', async () => {
+		const body = {
+			event: 'card.assigned',
+			externalId: 'c1',
+			cardId: 'k1',
+			deliveryId: 'evt_98765432109876543210',
+			source: 'bridge',
+			receivedAt: '2026-11-28T10:00:00Z',
+			changeKey: 'ck-1',
+		};
+		const { item } = await deliver({ body, deliveryId: 'att-1' });
+		expect(item?.source).toBe('webhook');
+		expect(item?.deliveryId).toBe('att-1');
+		expect(item?.serviceFields).toEqual({
+			deliveryId: 'evt_98765432109876543210',
+			source: 'bridge',
+			receivedAt: '2026-11-28T10:00:00Z',
+			changeKey: 'ck-1',
+		});
+	});
+
+	it('no such field in the body: no serviceFields (the output does not move)', async () => {
+		const { item } = await deliver({
+			body: { event: 'card.assigned', externalId: 'c1', cardId: 'k1' },
+			deliveryId: 'att-2',
+		});
+		expect(item).not.toHaveProperty('serviceFields');
+	});
+});

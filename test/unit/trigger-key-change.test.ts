@@ -211,3 +211,77 @@ it('the credential API key is part of no state key (the dummy stays out of the s
 	const context = await activate(ROTATED_SECRET_DUMMY, OLD_SECRET_DUMMY);
 	expect(JSON.stringify(context.staticData)).not.toContain(API_KEY);
 });
+
+describe('no Webhook Secret in the credential, the key regenerated, n8n restarted (r6-data-b F5)', () => {
+	const CREDENTIAL_ID = 'cred-7';
+
+	async function activateWithIdentity(): Promise<HookContext> {
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(null))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL))
+			.post('/auth/company/webhook-secret/rotate')
+			.reply(201, { webhookSecret: ROTATED_SECRET_DUMMY });
+		const context = createHookContext({
+			parameters: { rotateSecret: true },
+			webhookSecret: '',
+			nodeId: NODE_ID,
+			credentialId: CREDENTIAL_ID,
+		});
+		expect(await runHook('create', context)).toBe(true);
+		return context;
+	}
+
+	async function deliverAfterRestart(staticData: IDataObject, instanceId?: string) {
+		// n8n restarted: nothing in memory.
+		openedRotated.clear();
+		secretCache.clear();
+		profileSecrets.clear();
+		return await deliver({
+			staticData: roundTrip(staticData),
+			nodeId: NODE_ID,
+			credentialId: CREDENTIAL_ID,
+			instanceId,
+			signWith: ROTATED_SECRET_DUMMY,
+			webhookSecret: '',
+			credentials: {
+				companyPaymentsApi: { baseUrl: BASE_URL, apiKey: NEW_API_KEY, webhookSecret: '' },
+			},
+		});
+	}
+
+	it('the rotated secret opens from the static data alone (sealed under the instance and credential too)', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activateWithIdentity();
+		expect(JSON.stringify(context.staticData)).not.toContain(ROTATED_SECRET_DUMMY.slice(6, 30));
+		const signed = await deliverAfterRestart(context.staticData);
+		expect(signed.response.statusCode).toBe(200);
+		expect(signed.result.workflowData).toBeDefined();
+	});
+
+	it('also after the grace period trimmed the kept secrets', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activateWithIdentity();
+		// A delivery past the grace period, before the key change: the old secrets are dropped.
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60 * 60_000);
+		const before = await deliver({
+			staticData: roundTrip(context.staticData),
+			nodeId: NODE_ID,
+			credentialId: CREDENTIAL_ID,
+			signWith: ROTATED_SECRET_DUMMY,
+			webhookSecret: '',
+		});
+		expect(before.response.statusCode).toBe(200);
+		expect(before.staticData.rotatedSecret).not.toHaveProperty('previous');
+		const signed = await deliverAfterRestart(before.staticData);
+		expect(signed.response.statusCode).toBe(200);
+	});
+
+	it('the same static data in another n8n instance does not open: 401', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const context = await activateWithIdentity();
+		const refused = await deliverAfterRestart(context.staticData, 'another-instance');
+		expect(refused.response.statusCode).toBe(401);
+	});
+});

@@ -104,7 +104,8 @@ export const OPEN_CHOICES = {
 		node: 'The poll remembers each record’s VISIT_EVIDENCE: the same state with a time moved is a new visit, a refundedAt set on a success is a recharge; a kept time names no visit (contract/visits.ts, poll.ts)',
 	},
 	listingOmits: {
-		question: 'Whether a listing answer can leave out a record it showed before (a lagging replica)',
+		question:
+			'Whether a listing answer can leave out a record it showed before (a lagging replica)',
 		node: 'A record left out stays remembered for ABSENT_POLLS_REMEMBERED polls, so it is not new when it comes back (state.ts)',
 	},
 	numberForms: {
@@ -140,6 +141,33 @@ export const OPEN_CHOICES = {
 		question:
 			'How the service’s free text (a body that is not JSON, a message, a comment) may write a PIN, a CVV, a key or a card number',
 		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, `api_key=…`, `member key …`, `…_live_…`, `Bearer …`, `whsec_…`, card numbers; a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
+	},
+	maskedPanForm: {
+		question: 'How the service masks a card’s `maskedPan` (the document: “masked number”)',
+		node: 'Kept as sent when it shows no more digits than a masked card number does (the first six and the last four); a value showing more (a full number, as text or a JSON number) keeps its last four only (gate/fields.ts maskMaskedNumber)',
+	},
+	identifierNames: {
+		question:
+			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`), 15–19 digits that may pass the card checksum',
+		node: 'Decided by the name first: `*Id`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
+	},
+	requisiteShape: {
+		question: 'The JSON shape of a payout’s `requisite` (text, a number, a list, an object)',
+		node: 'Masked by the record’s requisiteType whatever its shape: for a card, every string or number leaf with a digit keeps its last four (gate/fields.ts maskCardLeaves)',
+	},
+	keyNames: {
+		question:
+			'Names of secret fields the document does not show (`memberKey`, `sessionKey`, `hmacKey`, `signingKey`), at any depth',
+		node: 'Any name ending in key, keys or secrets is a secret unless a word before it names none (NON_SECRET_KEY_WORDS: idempotency, change, sort…); lower-case prefixed keys (`uk_…`, `sess_…`) in text too (contract/records.ts, gate/patterns.ts)',
+	},
+	linkSecrets: {
+		question: 'Whether a link the service sends carries a card number or a CVV or PIN',
+		node: 'A card number in a link’s path or query keeps its last four; a cvv, cvc, pin or pan query value is hidden (gate/patterns.ts maskLink)',
+	},
+	fieldCollision: {
+		question:
+			'Whether an event body carries fields named like the trigger’s own (`deliveryId`, `source`, `receivedAt`, `changeKey`)',
+		node: 'The trigger’s own fields keep their names and meaning; the service’s values are kept under `serviceFields`, added only when the body had any (CompanyPaymentsTrigger/receive.ts)',
 	},
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',

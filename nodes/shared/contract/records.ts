@@ -399,6 +399,69 @@ const ABOUT_WORDS = new Set([
 ]);
 /** Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`. */
 const ID_WORDS = new Set(['id', 'ids', 'uuid', 'reference', 'ref', 'hash']);
+/**
+ * Last words of a number that names a record (`orderNumber`, `sbpOperationNumber`, `invoice_no`):
+ * an identifier, kept exact whatever its digits look like (outside read r6-data-b, finding 2),
+ * unless another word of the name says it is a card, phone, account or person's number.
+ */
+const NUMBER_WORDS = new Set(['number', 'no', 'num', 'nr']);
+/** Words that make a `…Number` a requisite or personal number, never an identifier. */
+const NOT_ID_NUMBER_WORDS = new Set([
+	'card',
+	'pan',
+	'phone',
+	'mobile',
+	'tel',
+	'msisdn',
+	'account',
+	'acct',
+	'requisite',
+	'iban',
+	'passport',
+	'ssn',
+	'cvv',
+	'cvc',
+	'pin',
+	'security',
+	'recipient',
+	'beneficiary',
+]);
+/**
+ * Words before a last `key` that name no secret (`idempotencyKey`, `changeKey`, `sortKey`):
+ * any other `…Key` / `…Keys` / `…Secret(s)` holds one (outside read r6-data-b, finding 4:
+ * `memberKey`, `sessionKey`, `authKey`, `signingKey`, `hmacKey`, `userKey`).
+ */
+const NON_SECRET_KEY_WORDS = new Set([
+	'idempotency',
+	'change',
+	'dedup',
+	'dedupe',
+	'deduplication',
+	'sort',
+	'partition',
+	'primary',
+	'foreign',
+	'cache',
+	'lookup',
+	'routing',
+	'object',
+	'group',
+	'event',
+	'message',
+	'translation',
+	'i18n',
+	'label',
+	'map',
+	'public',
+	'range',
+	'row',
+	'column',
+	'composite',
+	'natural',
+	'business',
+	'unique',
+	'index',
+]);
 /** Last words of an amount. */
 const AMOUNT_WORDS = new Set([
 	'amount',
@@ -463,7 +526,11 @@ const TEXT_NAMES = new Set(['message', 'servicemessage', 'note', 'notes', 'reaso
  * 1. a name that describes a secret (`apiKeyType`, `tokenSymbol`, `secretSet`) holds none;
  * 2. a name of a secret (`apiKey`, `session_token`, `password`, `cvv`, `cardNumber`, `pan`) is a
  *    secret, masked by its field (also a value that is an object or a list);
- * 3. a name of an identifier (`id`, `*Id`, `*_id`, `*Ref`, `reference`, `*Hash`) is an
+ *    So is a name ending in `key`, `keys` or `secrets` (`memberKey`, `hmacKey`, `signing_key`)
+ *    unless a word before it names no secret (`idempotencyKey`, `sortKey`: NON_SECRET_KEY_WORDS);
+ * 3. a name of an identifier (`id`, `*Id`, `*_id`, `*Ref`, `reference`, `*Hash`, and a number
+ *    that names a record: `orderNumber`, `sbpOperationNumber`, `invoice_no`, but no card, phone
+ *    or account number: NOT_ID_NUMBER_WORDS) is an
  *    identifier, and of an amount (`*Amount`, `balance`, `fee`, `*Usdt`) an amount: never changed;
  * 4. a name of a link (`url`, `inviteLink`) is a record's own link, a name ending in `url`/`link`
  *    a link it points at; a requisite or phone a requisite;
@@ -506,8 +573,21 @@ export function unknownFieldKind(name: string): FieldSpec {
 			if (!namesOne) return { kind: 'secret', secret: 'key' };
 		}
 		if (last === 'token' || last === 'tokens') return { kind: 'secret', secret: 'token' };
+		if (
+			(last === 'key' || last === 'keys' || last === 'secrets') &&
+			!words.slice(0, -1).some((word) => NON_SECRET_KEY_WORDS.has(word))
+		) {
+			return { kind: 'secret', secret: 'key' };
+		}
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
+	if (
+		NUMBER_WORDS.has(last) &&
+		words.length > 1 &&
+		!words.some((word) => NOT_ID_NUMBER_WORDS.has(word))
+	) {
+		return { kind: 'identifier' };
+	}
 	if (AMOUNT_WORDS.has(last)) return { kind: 'amount' };
 	if (OWN_LINK_NAMES.has(joined)) return { kind: 'link', ownLink: true };
 	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href')

@@ -26,9 +26,11 @@ import { cardLike, maskLink, maskPatterns } from './patterns';
  * | identifier, amount    | never changed (1)                      | never changed (1)                |
  * | secret                | masked, with all it holds (2)          | hidden, with all it holds (2)    |
  * | requisite             | a phone kept (3), a card number masked | last four digits                 |
+ * | requisite, type card  | every leaf with a digit: last four, whatever the JSON shape |             |
  * | link                  | its tokens hidden (3)                  | a record's own link: its host    |
  * | text, unknown         | patterns and known values              | the same, and long numbers in text |
- * | time, state, masked   | known values (3)                       | known values (3)                 |
+ * | time, state           | known values (3)                       | known values (3)                 |
+ * | masked (`maskedPan`)  | known values (3); more than 6+4 digits: last four | the same          |
  *
  * (1) but for the credential's own API key or webhook secret, should one stand in it verbatim;
  * (2) an object or a list under a secret field is masked leaf by leaf, its shape kept;
@@ -125,9 +127,26 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	}
 }
 
+/**
+ * A value under a field the document calls masked (`maskedPan`): the service masks it, but how is
+ * not shown (outside read r6-data-b, finding 1). A masked card number shows at most its first six
+ * and last four digits; a value that shows more (a full number, sent by mistake) keeps only its
+ * last four.
+ */
+function maskMaskedNumber(text: string, reading: Reading): string {
+	if (text.replace(/\D/g, '').length > MASKED_SHOWS_DIGITS) return maskRequisite(text);
+	return byValue(text, reading);
+}
+/** The most digits a masked card number shows: the first six and the last four. */
+const MASKED_SHOWS_DIGITS = 10;
+
 function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 	if (!Number.isInteger(value)) return value;
 	const text = String(value);
+	if (spec.kind === 'maskedRequisite') {
+		const shown = maskMaskedNumber(text, reading);
+		return shown === text ? value : shown;
+	}
 	if (spec.kind === 'requisite') {
 		// A requisite sent as a JSON number is read as the same digits written as text.
 		const shown = maskUnder(text, spec, reading);
@@ -179,6 +198,8 @@ export function maskUnder(
 				strong: model,
 				identifiers: reading.known.identifiers,
 			});
+		case 'maskedRequisite':
+			return maskMaskedNumber(value, reading);
 		case 'requisite':
 			// The model never gets a recipient's number; the user keeps a phone, never a card number.
 			if (model && /\d/.test(value)) return maskRequisite(value);
@@ -259,6 +280,9 @@ function maskFieldIn(
 	if (declaredCard && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
 		if (digits !== undefined) return maskRequisite(digits);
+		// Sent as a list or an object (`["2200…"]`, `{"number":"2200…"}`, `[2200…]`): every leaf
+		// that holds a digit is masked the same way (outside read r6-data-b, finding 3).
+		if (typeof field === 'object' && field !== null) return maskCardLeaves(field, reading);
 	}
 	if (closed === undefined) return maskUnder(field, spec, reading, textual);
 	if (!declaredIn(closed, key)) return maskUndeclared(key, field, reading);
@@ -269,6 +293,24 @@ function maskFieldIn(
 	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.
 	if (spec.kind !== 'secret' && !plainShape(field)) return maskUndeclared(key, field, reading);
 	return maskUnder(field, spec, reading, textual);
+}
+
+/** A card requisite of any JSON shape: each string or number leaf with a digit masked. */
+function maskCardLeaves(value: unknown, reading: Reading): unknown {
+	if (Array.isArray(value)) return value.map((entry) => maskCardLeaves(entry, reading));
+	if (Buffer.isBuffer(value)) return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
+	if (typeof value === 'object' && value !== null) {
+		const out: IDataObject = {};
+		for (const [key, field] of Object.entries(value)) {
+			setField(out, key, maskCardLeaves(field, reading));
+		}
+		return out;
+	}
+	if (typeof value === 'number' && Number.isFinite(value)) return maskRequisite(String(value));
+	if (typeof value === 'string' && /\d/.test(value) && !maskedAlready(value)) {
+		return maskRequisite(value);
+	}
+	return typeof value === 'string' ? byValue(value, reading) : value;
 }
 
 /** A value or a list of values: what a closed record's declared (not nested) field holds. */

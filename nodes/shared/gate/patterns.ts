@@ -85,6 +85,21 @@ function maskPath(path: string, reading: LinkReading): string {
 		.join('/');
 }
 
+/**
+ * Query parameters that hold card data whatever their value looks like: a CVV or CVC, a PIN, a
+ * card number (outside read r6-data-b, finding 7: `?cvv=123`).
+ */
+const CARD_PARAMETER = /cvv|cvc|securitycode|^(?:card)?pin(?:code)?$|^pan$|cardnumber|fullpan/;
+
+/** A card number in a part of a link (a path segment, a query value): its last four only. */
+function maskCardRuns(text: string, identifiers?: ReadonlySet<string>): string {
+	return text.replace(CARD_DIGITS, (match) =>
+		cardLike(match) && !isIdentifier(match, identifiers ?? new Set())
+			? maskRequisite(match)
+			: match,
+	);
+}
+
 /** `a=1&token=…` with every credential value hidden. */
 function maskParameters(text: string, reading: LinkReading): string {
 	return text
@@ -96,12 +111,14 @@ function maskParameters(text: string, reading: LinkReading): string {
 			const value = pair.slice(at + 1);
 			const named = normalise(name);
 			const byName =
-				SECRET_PARAMETERS.has(named) || /token|invite|code|secret|key|auth|sig|ref/.test(named);
+				SECRET_PARAMETERS.has(named) ||
+				CARD_PARAMETER.test(named) ||
+				/token|invite|code|secret|key|auth|sig|ref/.test(named);
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
 				reading.strong && tokenLike(decoded(value)) && !reading.identifiers?.has(decoded(value));
 			const secret = value !== '' && (byName || byLook);
-			if (!secret) return pair;
+			if (!secret) return `${name}=${maskCardRuns(value, reading.identifiers)}`;
 			// Learned only when its name says it is a credential, not for a look or a loose name.
 			if (SECRET_PARAMETERS.has(named) || /token|secret|invite/.test(named)) {
 				reading.found?.push(value, decoded(value));
@@ -125,7 +142,9 @@ export function maskLink(whole: string, reading: LinkReading): string {
 		/^(?:[a-z][a-z0-9+.-]*:\/\/[^/]*|www\.[^/]*|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?=\/|$))/i.exec(
 			pathPart,
 		)?.[0] ?? '';
-	let out = scheme + maskPath(pathPart.slice(scheme.length), reading);
+	// A card number in the path (`/cards/4111…/details`) keeps its last four digits.
+	let out =
+		scheme + maskCardRuns(maskPath(pathPart.slice(scheme.length), reading), reading.identifiers);
 	if (query !== undefined) out += `?${maskParameters(query, reading)}`;
 	if (fragment !== undefined) {
 		// A fragment is read both ways: `#token=…` and `#/invite/…`.
@@ -169,6 +188,14 @@ const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
  * An invoice number such as `inv_20261142` is neither.
  */
 const KEY_SHAPES = /\b(?:sk|rk|ak|pk|inv)_[A-Za-z0-9_-]{8,}/g;
+/**
+ * Lower-case keys with a key's prefix (`uk_9c2e…`, `sess_4b8d…`, `mk_7f3a…`, `cs_…`, `rt_…`):
+ * 16 or more letters and digits, both mixed (outside read r6-data-b, finding 4). Bare hex of
+ * any length is not read as a key in a text (tx hashes and record IDs look the same); a field
+ * named like a key is masked by its name whatever it holds.
+ */
+const LOWER_KEY =
+	/\b(?:mk|uk|sess|session|key|cs|rt|tok|secret)_(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{16,}\b/g;
 /**
  * Any other prefixed key (`mbr_Q1w2E3r4…`, `mk_live_…`): a short lower-case prefix, then 16 or
  * more characters mixing upper case, lower case and digits, as random keys do. An ID of words
@@ -332,6 +359,10 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(
 		LIVE_KEY,
+		unlessId(() => HIDDEN_PART),
+	);
+	out = out.replace(
+		LOWER_KEY,
 		unlessId(() => HIDDEN_PART),
 	);
 	out = out.replace(KEY_IN_WORDS, (match, name: string, space: string, value: string) =>

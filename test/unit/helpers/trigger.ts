@@ -373,6 +373,10 @@ export interface HookOptions {
 	mode?: 'trigger' | 'manual';
 	webhookUrl?: string;
 	nodeId?: string;
+	/** The n8n credential's ID on the node (none by default). */
+	credentialId?: string;
+	/** This n8n instance's ID (getInstanceId). */
+	instanceId?: string;
 }
 
 export interface HookContext extends IHookFunctions {
@@ -384,7 +388,9 @@ export interface HookContext extends IHookFunctions {
 /** Mocked hook functions for checkExists/create/delete; HTTP goes through nock. */
 export function createHookContext(options: HookOptions = {}): HookContext {
 	const parameters = { ...DEFAULT_PARAMETERS, registerWebhook: true, ...options.parameters };
-	const node = makeNode(options.nodeId ?? freshNodeId(), parameters);
+	const node = makeNode(options.nodeId ?? freshNodeId(), parameters, {
+		credentialId: options.credentialId,
+	});
 	const credentials: ICredentialDataDecryptedObject = {
 		environment: 'staging',
 		baseUrl: BASE_URL,
@@ -402,6 +408,7 @@ export function createHookContext(options: HookOptions = {}): HookContext {
 		getNode: () => node,
 		getMode: () => options.mode ?? 'trigger',
 		getActivationMode: () => 'activate',
+		getInstanceId: () => options.instanceId ?? 'instance-1',
 		getWorkflow: () => ({ id: 'wf-1', name: 'Payments', active: true }),
 		getWorkflowStaticData: () => staticData,
 		getNodeWebhookUrl: () =>
