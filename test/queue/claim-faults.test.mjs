@@ -160,7 +160,58 @@ export function drawSeed(seed, persistent) {
 			});
 		}
 	}
+	// Round r6-companion's draws, after all the earlier ones (earlier seeds keep their plans).
+	if (fault.restart && r.chance(0.35)) {
+		// A process new to this Redis (started, or its client closed when idle) gets a copy soon
+		// after Redis is back, while the process that ran the delivery reconnects slowly.
+		const back = fault.restart.atMs + fault.restart.downMs;
+		// Every other process is slow to reconnect across the restart, so the new one can be the
+		// first to reach Redis after it.
+		fault.fresh = {
+			atMs: back + Math.round(r.next() * 3 * UNIT),
+			othersAwayMs: Math.round((6 + r.next() * 8) * UNIT),
+			mode: r.pick(['refuse', 'swallow']),
+		};
+	}
+	if (!fault.eviction && r.chance(0.08)) {
+		// The eviction policy is changed on the live Redis to one that evicts any key.
+		fault.eviction = 'allkeys-later';
+	}
+	if (r.chance(0.12)) {
+		// Instead of all the above: the link of the process the service reaches first stalls
+		// both ways right after its confirm (the confirm applied; every answer and every later
+		// command held, its release too), longer than the
+		// service's whole retry span; the service's later attempts and the copies reach others.
+		const stalled = service[0].process;
+		const other = () => (stalled + 1 + r.below(PROCESSES - 1)) % PROCESSES;
+		for (const attempt of service.slice(1))
+			if (attempt.process === stalled) attempt.process = other();
+		return {
+			seed,
+			persistent,
+			fault: { stall: { process: stalled, nth: 2, ms: 12 * UNIT }, stalledConfirm: true },
+			copies: copies.map((copy) => ({
+				...copy,
+				process: copy.process === stalled ? other() : copy.process,
+			})),
+			service,
+		};
+	}
 	return { seed, persistent, fault, copies, service };
+}
+
+/** Bind of a confirm (redisClaims.ts bindMs): two timeouts and a read-back. */
+const BIND_MS = 2 * TIMING.timeoutMs + TIMING.readBackMs;
+
+/**
+ * Whether the seed must end with one execution (not only "no 2xx"): its one fault is the stall
+ * after the confirm of the process the service reached first, and the service's last attempt
+ * reaches another process after the confirm's bind: a confirm whose owner could not start the
+ * delivery binds no longer than that, so the delivery is not lost.
+ */
+export function mustRun(plan) {
+	const last = plan.service[plan.service.length - 1];
+	return plan.fault.stalledConfirm === true && last.atMs >= BIND_MS + UNIT / 2;
 }
 
 describe('the Redis claim under generated faults (no n8n)', () => {
@@ -193,7 +244,8 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			count(r.outcome);
 			if (r.fault) count(r.fault);
 			if (r.restart) count(r.restart);
-			for (const extra of [r.stall, r.eviction, r.unknown]) if (extra) count(extra);
+			for (const extra of [r.stall, r.eviction, r.unknown, r.fresh, r.mustRun])
+				if (extra) count(extra);
 		}
 		console.log(`claim faults: ${results.length} seeds: ${JSON.stringify(tally, null, 1)}`);
 	});
@@ -302,11 +354,12 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 						}),
 				);
 			}
-			if (plan.fault.eviction === 'evicting-later') {
+			if (plan.fault.eviction === 'evicting-later' || plan.fault.eviction === 'allkeys-later') {
 				const used = Number(
 					/used_memory:(\d+)/.exec(await redisCommand(lane, 'INFO', 'memory'))[1],
 				);
-				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
+				const policy = plan.fault.eviction === 'allkeys-later' ? 'allkeys-random' : 'volatile-lru';
+				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', policy);
 				await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', String(used + 200_000));
 			}
 			if (plan.fault.eviction === 'oom') {
@@ -324,6 +377,8 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 					match: key,
 					nth: plan.fault.stall.nth,
 					ms: plan.fault.stall.ms,
+					// The stalled confirm (round r6): a partition, the release cannot get through.
+					both: plan.fault.stalledConfirm === true,
 				});
 			}
 			if (n) {
@@ -358,6 +413,36 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			for (const [i, copy] of plan.copies.entries()) {
 				pending.push(at(copy.atMs).then(() => send(`copy${i + 1}`, copy.process)));
 			}
+			if (plan.fault.fresh) {
+				const { othersAwayMs, mode } = plan.fault.fresh;
+				pending.push(
+					at(plan.fault.restart.atMs).then(() => {
+						for (const relay of relays.slice(0, PROCESSES)) {
+							relay.block({ mode, ms: othersAwayMs });
+							relay.cutAll();
+						}
+					}),
+				);
+				pending.push(
+					at(plan.fault.fresh.atMs).then(async () => {
+						// Its own relay (so a restart retargets it) and no memory of any epoch.
+						const relay = await startRelay(lane.redis);
+						relays.push(relay);
+						const claims = new claimsModule.RedisClaims(
+							{ host: '127.0.0.1', port: relay.port },
+							TIMING,
+						);
+						processes.push({
+							claims,
+							claim: (k) =>
+								claims.claim(k, TTL_MS, Date.now(), {
+									allowWithoutPersistence: !lane.persistent,
+								}),
+						});
+						return send('fresh', processes.length - 1);
+					}),
+				);
+			}
 			if (plan.fault.restart) {
 				pending.push(
 					at(plan.fault.restart.atMs).then(() => restart(lane, plan.fault.restart.downMs)),
@@ -372,7 +457,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 					}),
 				);
 			}
-			if (plan.fault.eviction === 'evicting-later') {
+			if (plan.fault.eviction === 'evicting-later' || plan.fault.eviction === 'allkeys-later') {
 				// Volatile keys until Redis has evicted some, while the delivery is under way.
 				pending.push(at(Math.round(UNIT / 2)).then(() => evictSome(lane, junk)));
 			}
@@ -407,6 +492,9 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 				.join('\n')}`;
 		assert.ok(executions <= 1, `${executions} executions\n${story()}`);
 		assert.ok(executions === 1 || twoXX === 0, `2xx without an execution\n${story()}`);
+		if (mustRun(plan) && stallFired === 'passed') {
+			assert.equal(executions, 1, `lost: a stalled confirm still bound the key\n${story()}`);
+		}
 		if (
 			process.env.CLAIM_FAULT_DEBUG &&
 			plan.fault.restart &&
@@ -420,6 +508,10 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			stall: plan.fault.stall ? `stall: ${stallFired}` : '',
 			eviction: plan.fault.eviction ?? '',
 			unknown: plan.fault.unknownClaimer !== undefined ? 'unknown claimer' : '',
+			fresh: plan.fault.fresh
+				? `fresh process after restart: ${events.find((e) => e.who === 'fresh')?.verdict}`
+				: '',
+			mustRun: mustRun(plan) && stallFired === 'passed' ? 'stall, must run' : '',
 			restart: plan.fault.restart ? (lane.persistent ? 'restart kept' : 'restart lost') : '',
 		};
 	}
