@@ -126,9 +126,14 @@ function isAuthRefusal(error: Error | undefined): boolean {
  */
 export function keepFirstAuthError(kept: Error | undefined, next: Error): Error {
 	if (isAuthRefusal(kept) && /NOAUTH/.test(next.message)) return kept as Error;
-	// ioredis' own ready check on a connection already reset says only that the stream is gone:
+	// ioredis' own ready check on a connection already reset says only that it is gone (or that
+	// it may not retry):
 	// the reset (a plain client at a TLS port, say) is what the reason names.
-	if (kept !== undefined && /Stream isn't writeable/.test(next.message)) return kept;
+	if (
+		kept !== undefined &&
+		/Stream isn't writeable|max retries per request|Connection is closed/.test(next.message)
+	)
+		return kept;
 	return next;
 }
 
