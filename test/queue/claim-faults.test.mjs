@@ -53,6 +53,18 @@ const require = createRequire(import.meta.url);
 
 const SEEDS = Number(process.env.CLAIM_FAULT_SEEDS ?? 120);
 const FIRST = Number(process.env.CLAIM_FAULT_FIRST ?? 1);
+/**
+ * CLAIM_FAULT_ONLY=fresh,stalledConfirm,allkeys-later runs only the seeds (of the range) that
+ * drew one of the named faults: for breaking one guard on purpose without the whole run.
+ */
+const ONLY = (process.env.CLAIM_FAULT_ONLY ?? '').split(',').filter(Boolean);
+function drawn(plan) {
+	if (ONLY.length === 0) return true;
+	const names = Object.entries(plan.fault).map(([name, value]) =>
+		typeof value === 'string' ? value : name,
+	);
+	return ONLY.some((name) => names.includes(name));
+}
 const LANES = 4;
 const UNIT = 250;
 const TIMING = {
@@ -162,15 +174,28 @@ export function drawSeed(seed, persistent) {
 	}
 	// Round r6-companion's draws, after all the earlier ones (earlier seeds keep their plans).
 	if (fault.restart && r.chance(0.35)) {
-		// A process new to this Redis (started, or its client closed when idle) gets a copy soon
-		// after Redis is back, while the process that ran the delivery reconnects slowly.
-		const back = fault.restart.atMs + fault.restart.downMs;
-		// Every other process is slow to reconnect across the restart, so the new one can be the
-		// first to reach Redis after it.
-		fault.fresh = {
-			atMs: back + Math.round(r.next() * 3 * UNIT),
-			othersAwayMs: Math.round((6 + r.next() * 8) * UNIT),
-			mode: r.pick(['refuse', 'swallow']),
+		// Instead of all the above: the delivery runs at its first attempt; then Redis restarts,
+		// every process is slow to reconnect across it, and a process new to this Redis (just
+		// started, or its client closed when idle) gets a copy soon after Redis is back: it is
+		// the first to reach Redis after the restart, and knows no epoch.
+		const restart = {
+			atMs: Math.round((2 + r.next() * 2) * UNIT),
+			downMs: fault.restart.downMs,
+		};
+		const back = restart.atMs + restart.downMs;
+		return {
+			seed,
+			persistent,
+			fault: {
+				restart,
+				fresh: {
+					atMs: back + Math.round(r.next() * 3 * UNIT),
+					othersAwayMs: Math.round((6 + r.next() * 8) * UNIT),
+					mode: r.pick(['refuse', 'swallow']),
+				},
+			},
+			copies: [],
+			service,
 		};
 	}
 	if (!fault.eviction && r.chance(0.08)) {
@@ -517,7 +542,9 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 	}
 
 	test(`the invariant holds over ${SEEDS} seeds`, async () => {
-		const seeds = Array.from({ length: SEEDS }, (_, i) => FIRST + i);
+		const seeds = Array.from({ length: SEEDS }, (_, i) => FIRST + i).filter((seed) =>
+			drawn(drawSeed(seed, (seed % LANES) % 2 === 0)),
+		);
 		const failures = [];
 		await Promise.all(
 			lanes.map(async (lane, index) => {
@@ -535,7 +562,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 		assert.deepEqual(
 			failures,
 			[],
-			`${failures.length} of ${SEEDS} seeds failed:\n${failures.join('\n')}`,
+			`${failures.length} of ${seeds.length} seeds failed:\n${failures.join('\n')}`,
 		);
 	});
 });
