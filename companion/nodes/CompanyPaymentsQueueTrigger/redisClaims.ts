@@ -20,10 +20,13 @@ import { probeClaims } from './redisProbe';
  * token first. A key holds one of three values:
  *
  * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
- * - `c:<token>` confirmed by Redis for the Deduplication Window, but its owner may not know yet
- *   (the answer to its confirm can be late or lost): nobody else answers 2xx for it;
- * - `r:<token>` running: the owner learnt its confirm and starts the execution. Only this value
- *   makes another attempt a duplicate (200 `executed: false`).
+ * - `c:<token>` confirmed by Redis, but its owner may not know yet (the answer to its confirm can
+ *   be late or lost): nobody else answers 2xx for it. It binds only for bindMs (two timeouts and
+ *   a read-back): its owner starts only when it learnt the confirm within a timeout and a
+ *   read-back of sending it, and past bindMs with no `r:` another attempt may claim the key;
+ * - `r:<token>` running, for the Deduplication Window: the owner learnt its confirm in time and
+ *   starts the execution once Redis answered this promotion (or did not answer it: then it may
+ *   be there). Only this value makes another attempt a duplicate (200 `executed: false`).
  *
  * The invariant: `r:` is written only by a process that has committed to run the delivery and runs
  * it whatever the answer to that write (a lost one is owed and sent again, like a release); a
