@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
 import { sleep } from 'n8n-workflow';
@@ -365,18 +364,6 @@ export function defineCommands(client: Redis): ClaimClient {
 	return client as ClaimClient;
 }
 
-/**
- * This process among the claimers: its host name and process ID (what an operator recognises in a
- * 503 reason that waits for it), and a random part (two clients of one process differ).
- */
-function memberName(): string {
-	const host =
-		hostname()
-			.replace(/[^A-Za-z0-9._-]/g, '')
-			.slice(0, 60) || 'host';
-	return `${host}:pid${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
 /** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
 	readonly client: ClaimClient;
@@ -385,7 +372,7 @@ export class RedisClaims {
 	readonly resolver: ClaimClient;
 
 	/** Names this process among the claimers of this Redis (the members hash). */
-	readonly memberId = memberName();
+	readonly memberId = randomBytes(9).toString('base64');
 
 	/** The epoch this process last saw in this Redis, and its members then ("id=until,..."). */
 	private epoch: string | undefined;
