@@ -7,7 +7,16 @@
 //    n8n's linter allows a community package no `dependencies` (no-runtime-dependencies, in its
 //    self-hosted config too): the client ships inside the package instead, at the locked version.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +40,8 @@ for (const file of readdirSync(to).filter((name) => name.endsWith('.js'))) {
 	const full = join(to, file);
 	const text = readFileSync(full, 'utf8');
 	const moved = text.replaceAll('require("../../../nodes/', 'require("../');
-	if (/require\("\.\.\/\.\.\/\.\.\//.test(moved)) throw new Error(`${file}: an import leaves dist/`);
+	if (/require\("\.\.\/\.\.\/\.\.\//.test(moved))
+		throw new Error(`${file}: an import leaves dist/`);
 	writeFileSync(full, moved);
 }
 cpSync(join(here, 'icons'), join(dist, 'icons'), { recursive: true });
@@ -47,4 +57,8 @@ for (const name of readdirSync(installed)) {
 	if (name.startsWith('.')) continue;
 	cpSync(join(installed, name), join(dist, 'node_modules', name), { recursive: true });
 }
+// The claim's document (state table, what it survives, its limits), which the README names:
+// shipped in the package, since only dist/ is published.
+mkdirSync(join(dist, 'docs'), { recursive: true });
+cpSync(join(here, '..', 'docs', 'queue-mode.md'), join(dist, 'docs', 'queue-mode.md'));
 console.log('companion: built dist/');

@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -202,6 +203,16 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			tls: { rejectUnauthorized: false },
 		});
 		assert.equal(ignored.ok, true, ignored.message);
+		// A credential without SSL at the TLS port: the reset is named as TLS, with the fix, in
+		// the check and in a delivery's 503 (outside r6 f4).
+		const plain = await check.checkRedis({ host: '127.0.0.1', port: tlsPort, db: 0 });
+		assert.equal(plain.ok, false);
+		assert.match(plain.message, /accepts only TLS there .*turn on SSL in the Redis credential/);
+		const delivery = await record(
+			webhookCtx({ host: '127.0.0.1', port: tlsPort, database: 0 }, { workflowId: 'plain-tls' }),
+		);
+		assert.equal(delivery.verdict, 'unavailable');
+		assert.match(delivery.reason, /turn on SSL in the Redis credential/);
 		// The credential's options: "Disable TLS Verification" is part of them.
 		const strict = store.redisOptions({
 			host: '127.0.0.1',
@@ -295,9 +306,16 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		const refused = await record(webhookCtx(volatile));
 		assert.equal(refused.verdict, 'unavailable');
 		assert.match(refused.reason, /appendonly no/);
-		const accepted = await record(
-			webhookCtx(volatile, { options: { redisWithoutPersistence: true } }),
-		);
+		// This Redis began less than 20 s ago, and keeps nothing: a process that knew no epoch
+		// cannot tell it from one that restarted and lost its keys, so it waits out the restart
+		// window (from Redis' start) before the first delivery runs (outside r6 f1).
+		let accepted;
+		for (;;) {
+			accepted = await record(webhookCtx(volatile, { options: { redisWithoutPersistence: true } }));
+			if (accepted.verdict !== 'unavailable') break;
+			assert.match(accepted.reason, /may have restarted without persistence/);
+			await sleep(200);
+		}
 		assert.deepEqual(accepted, { verdict: 'new' });
 		await store.closeRedisClaims();
 	});

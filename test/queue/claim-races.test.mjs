@@ -34,9 +34,13 @@ describe('the Redis delivery claim, two processes', () => {
 
 	/** A process's claims: direct to Redis, or through the relay. */
 	function processClaims({ viaRelay = false, timeoutMs, timing, port } = {}) {
+		// A short restart window unless the case sets one: every restart of this Redis (it keeps
+		// nothing) opens one, and so does its start (a new Redis looks like a restarted one).
+		const times = { restartWindowMs: 1_000, ...(timing ?? {}) };
+		if (timeoutMs !== undefined) times.timeoutMs = timeoutMs;
 		const claims = new claimsModule.RedisClaims(
 			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port) },
-			timing ?? timeoutMs,
+			times,
 		);
 		clients.push(claims);
 		// This Redis keeps no append-only file (the restart case needs that): the trigger option
@@ -73,6 +77,10 @@ describe('the Redis delivery claim, two processes', () => {
 		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-races-'));
 		redis = await startRedis({ dir: path.join(dir, 'redis') });
 		relay = await startRelay(redis);
+		// This Redis is new: its first second is a restart window (see processClaims).
+		const first = processClaims();
+		while ((await first.claim(`start:${randomUUID()}`, 1_000)).verdict !== 'claimed')
+			await sleep(50);
 	});
 
 	after(async () => {
@@ -315,7 +323,7 @@ describe('the Redis delivery claim, two processes', () => {
 			['unavailable', 'unavailable', 'unavailable', 'unavailable'],
 			JSON.stringify(verdicts),
 		);
-		assert.match(verdicts[3].reason, /retry span/);
+		assert.match(verdicts[3].reason, /service's attempts/);
 	});
 
 	test('Redis with a replica: a claim the replica has not acknowledged is not run, so a failover to it runs the delivery once (outside r3 f3)', async () => {
@@ -403,7 +411,12 @@ describe('the Redis delivery claim, two processes', () => {
 				for (let j = i; j < i + 100; j++) batch.set(`junk:${key}:${j}`, junk, 'PX', 3_600_000);
 				await batch.exec();
 			}
-			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			// While the policy evicts, every claim is refused naming it (outside r6 f7); the claim
+			// itself was not evicted.
+			const refused = await b.claim(key, TTL_MS);
+			assert.equal(refused.verdict, 'unavailable', JSON.stringify(refused));
+			assert.match(refused.reason, /maxmemory-policy is volatile-lru/);
+			assert.match(refused.reason, /CONFIG SET maxmemory-policy noeviction/);
 			assert.match((await probeCommand(redis.port, 'GET', key)) ?? '', /^r:/);
 		} finally {
 			filler.disconnect();
@@ -433,5 +446,144 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(20);
 		}
 		assert.equal(await probeCommand(redis.port, 'ZSCORE', claimsModule.EXPIRY_KEY, gone), null);
+	});
+	test('a process new to Redis after a restart without persistence, the runner slow to reconnect: a copy there is 503, never run again (outside r6 f1)', async () => {
+		// A Redis of its own: no other process of this file may reach it first after the restart.
+		const ownDir = path.join(dir, 'own-f1');
+		let own = await startRedis({ dir: ownDir });
+		const ownRelay = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 3_000 };
+			const a = processClaims({ port: ownRelay.port, timing });
+			await settled(a);
+			const key = `fresh-after-restart:${randomUUID()}`;
+			assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+			ownRelay.block({ mode: 'refuse', ms: 2_000 });
+			ownRelay.cutAll();
+			const port = own.port;
+			await own.stop();
+			own = await startRedis({ dir: ownDir, port });
+			ownRelay.retarget(port);
+			// A process that never saw this Redis before (started now, or its client closed idle).
+			const fresh = processClaims({ port, timing });
+			const copy = await fresh.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			assert.match(copy.reason, /may have restarted without persistence/);
+			for (;;) {
+				const again = await fresh.claim(key, TTL_MS);
+				assert.notEqual(again.verdict, 'claimed', JSON.stringify(again));
+				if (again.verdict === 'duplicate') break;
+				await a.claim(`poke:${randomUUID()}`, 1_000);
+				await sleep(100);
+			}
+		} finally {
+			await ownRelay.close();
+			await own.stop();
+		}
+	});
+
+	test('answers to the confirming process stall past the service retries: a later attempt at another process runs it once (outside r6 f3)', async () => {
+		const timing = { timeoutMs: 250, readBackMs: 250 };
+		const a = processClaims({ viaRelay: true, timing });
+		const b = processClaims({ timing });
+		await settled(a, b);
+		const key = `stall-long:${randomUUID()}`;
+		// A's link is cut off both ways for 6 s right after its confirm reached Redis: every
+		// answer to A and every later command of A (its release too) wait.
+		const stall = relay.armNext({
+			match: String(TTL_MS),
+			what: 'answer',
+			action: 'stall',
+			delayMs: 6_000,
+			both: true,
+		});
+		const verdicts = await serviceAttempts(key, [a, b, b, b]);
+		assert.equal(await Promise.race([stall.passed, 'not reached']), 'passed');
+		assert.equal(verdicts[0].verdict, 'unavailable', JSON.stringify(verdicts[0]));
+		const { executions } = judge(verdicts);
+		assert.equal(executions, 1, JSON.stringify(verdicts));
+		assert.match((await holder(key)) ?? '', /^r:/);
+		// Once A's answers come through, A does not run it: a copy at A is a duplicate.
+		await sleep(6_000);
+		assert.notEqual((await a.claim(key, TTL_MS)).verdict, 'claimed');
+	});
+
+	test('a restart window: the reason gives its length, what is left and which deliveries it loses (outside r6 f5)', async () => {
+		const timing = { restartWindowMs: 10_000 };
+		const a = processClaims({ timing });
+		await settled(a);
+		const port = redis.port;
+		await redis.stop();
+		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
+		let v;
+		do v = await a.claim(`new:${randomUUID()}`, TTL_MS);
+		while (!/lost its keys/.test(v.reason ?? ''));
+		assert.equal(v.verdict, 'unavailable');
+		assert.match(v.reason, /it restarted without persistence/);
+		assert.match(v.reason, /for 10000 ms from then \(\d+ ms left\)/);
+		assert.match(v.reason, /first sent in the first 3000 ms/);
+		assert.match(v.reason, /Accept Redis Without Persistence/);
+		assert.doesNotMatch(v.reason, /whole retry span/);
+	});
+
+	test('an evicting policy set on the live Redis: every claim refused naming it; keys lost without a restart are named so (outside r6 f7)', async () => {
+		const timing = { restartWindowMs: 500 };
+		const a = processClaims({ timing });
+		const b = processClaims({ timing });
+		await settled(a, b);
+		const key = `live-policy:${randomUUID()}`;
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-random');
+		await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory', '1000000000');
+		try {
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			assert.match(copy.reason, /maxmemory-policy is allkeys-random/);
+			assert.match(copy.reason, /noeviction/);
+			assert.equal((await b.claim(`new:${randomUUID()}`, TTL_MS)).verdict, 'unavailable');
+		} finally {
+			await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(redis.port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+		}
+		// The keys are lost without a restart (as an eviction would): the reason says so.
+		await probeCommand(redis.port, 'FLUSHALL');
+		const v = await b.claim(`after:${randomUUID()}`, TTL_MS);
+		assert.equal(v.verdict, 'unavailable', JSON.stringify(v));
+		assert.match(v.reason, /without restarting \(evicted or flushed/);
+		assert.notEqual((await b.claim(key, TTL_MS)).verdict, 'claimed');
+	});
+
+	test('a claimer that joined after the other process last claimed, then crashed: after a restart the other waits for it, naming it (outside r6 f2; last: every open process now waits for the crashed one after a restart)', async () => {
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a = processClaims({ timing });
+		const b = processClaims({ timing });
+		await settled(b);
+		// A claims after B's last claim: B learns of it only by reading the claimers list.
+		const key = `crashed-claimer:${randomUUID()}`;
+		assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		const joined = Date.now();
+		// Condition: B's refresh has read A's entry (its next sync carries it).
+		while (!b.knownClaimers.includes(a.memberId)) {
+			assert.ok(Date.now() - joined < 5_000, 'B never read the claimers list');
+			await sleep(20);
+		}
+		// A crashes: its connections end without leaving the claimers list.
+		a.client.disconnect();
+		a.resolver.disconnect();
+		const port = redis.port;
+		await redis.stop();
+		redis = await startRedis({ dir: path.join(dir, 'redis'), port });
+		// Past the window (and once B is back), a copy at B is still 503: B waits for A.
+		const windowEnds = Date.now() + 1_000;
+		for (;;) {
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			if (Date.now() > windowEnds && /written its claims back/.test(copy.reason)) {
+				assert.ok(copy.reason.includes(a.memberId), copy.reason);
+				break;
+			}
+			assert.ok(Date.now() < windowEnds + 5_000, `B never waited for A: ${copy.reason}`);
+			await sleep(100);
+		}
 	});
 });

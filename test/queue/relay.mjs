@@ -21,7 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   connection is cut; `cut` destroys the connection before the command reaches Redis, or after
  *   Redis answered it and before the answer reaches the client. `passed` settles with what
  *   happened ('passed', 'cut' or 'closed'). `stall` holds every answer on every connection of this
- *   relay, from that command's on, for delayMs (a one-way stall towards one process). `block` refuses (closes at once) or swallows (accepts,
+ *   relay, from that command's on, for delayMs (a one-way stall towards one process); with `both`,
+ *   every later command of this relay waits too (a partition: the triggering command reaches Redis). `block` refuses (closes at once) or swallows (accepts,
  *   never connects on, never answers) connections made in the next ms.
  */
 export async function startRelay(target) {
@@ -32,6 +33,8 @@ export async function startRelay(target) {
 	let blocked;
 	// Until when every answer to this relay's client (on every connection) is held: a stall.
 	let stalledUntil = 0;
+	// Until when every command from this relay's client waits as well (a partition).
+	let partitionUntil = 0;
 	let stallRule;
 	const server = net.createServer((client) => {
 		sockets.add(client);
@@ -77,8 +80,11 @@ export async function startRelay(target) {
 					? sleep(rule.delayMs ?? 0)
 					: Promise.resolve();
 		client.on('data', (chunk) => {
+			let starts = false;
 			if (stallRule && chunk.includes(stallRule.match) && --stallRule.nth <= 0) {
 				stalledUntil = Date.now() + stallRule.ms;
+				if (stallRule.both) partitionUntil = stalledUntil;
+				starts = true;
 				stallRule.settle('passed');
 				stallRule = undefined;
 			}
@@ -88,6 +94,7 @@ export async function startRelay(target) {
 				if (rule.action === 'stall') {
 					// From this command on, every answer on every connection waits delayMs.
 					stalledUntil = Date.now() + (rule.delayMs ?? 0);
+					if (rule.both) partitionUntil = stalledUntil;
 					rule.settle('passed');
 					toServer = toServer.then(() => {
 						if (!closed) upstream.write(chunk);
@@ -111,7 +118,8 @@ export async function startRelay(target) {
 				}
 				answerRule = rule;
 			}
-			toServer = toServer.then(() => {
+			toServer = toServer.then(async () => {
+				if (!starts && partitionUntil > Date.now()) await sleep(partitionUntil - Date.now());
 				if (!closed) upstream.write(chunk);
 			});
 		});
@@ -138,7 +146,7 @@ export async function startRelay(target) {
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 
-	function armNext({ match, what, action, delayMs, nth = 1 }) {
+	function armNext({ match, what, action, delayMs, nth = 1, both = false }) {
 		let settle;
 		const passed = new Promise((resolve) => (settle = resolve));
 		let release;
@@ -150,6 +158,7 @@ export async function startRelay(target) {
 			action,
 			delayMs,
 			nth,
+			both,
 			released,
 			settle(how) {
 				if (done) return;
@@ -164,10 +173,10 @@ export async function startRelay(target) {
 		port: server.address().port,
 		armNext,
 		/** A stall (see `armNext`) armed on its own, beside any other armed rule. */
-		stallAfter({ match, nth = 1, ms }) {
+		stallAfter({ match, nth = 1, ms, both = false }) {
 			let settle;
 			const passed = new Promise((resolve) => (settle = resolve));
-			stallRule = { match: Buffer.from(match), nth, ms, settle };
+			stallRule = { match: Buffer.from(match), nth, ms, both, settle };
 			return { passed };
 		},
 		async delayNext({ match, delayMs, what }) {
@@ -189,6 +198,8 @@ export async function startRelay(target) {
 		async close() {
 			armed = undefined;
 			stallRule?.settle('closed');
+			partitionUntil = 0;
+			stalledUntil = 0;
 			stallRule = undefined;
 			for (const pair of [...pairs]) pair.end();
 			for (const socket of sockets) socket.destroy();

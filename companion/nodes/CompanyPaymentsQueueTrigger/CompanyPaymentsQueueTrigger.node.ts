@@ -13,14 +13,14 @@ import {
 	WITHOUT_PERSISTENCE_PARAMETER,
 } from './redisStore';
 import { WITHOUT_PERSISTENCE_OPTION } from './redisCheck';
-import { RECENT_MS } from './redisClaims';
+import { RECENT_MS, REFRESH_MS, RESTART_WINDOW_MS, SERVICE_RETRY_SPAN_MS } from './redisClaims';
 
 const WITHOUT_PERSISTENCE: INodeProperties = {
 	displayName: WITHOUT_PERSISTENCE_OPTION,
 	name: WITHOUT_PERSISTENCE_PARAMETER,
 	type: 'boolean',
 	default: false,
-	description: `Whether to claim deliveries in a Redis that keeps no append-only file (appendonly no). After such a Redis restarts, its claims are gone: deliveries are answered 503 until every webhook process that claimed in the last ${RECENT_MS / 60_000} minutes has reconnected and written its claims back (seconds when all of them run; up to ${RECENT_MS / 60_000} minutes when one of them stopped or crashed), and a copy of a delivery that arrives later than that, from a process that was away, can start it again.`,
+	description: `Whether to claim deliveries in a Redis that keeps no append-only file (appendonly no). After such a Redis restarts, its claims are gone, and this option chooses losing a delivery over starting one twice: every delivery is answered 503 for ${RESTART_WINDOW_MS / 1000} s from the restart (a delivery first sent in its first ${(RESTART_WINDOW_MS - SERVICE_RETRY_SPAN_MS) / 1000} s gets 503 at all of the service's attempts and is given up: resend it from the service), and then until every webhook process that claimed in the last ${RECENT_MS / 60_000} minutes has reconnected and written its claims back (seconds when all of them run; up to ${RECENT_MS / 60_000} minutes when one of them stopped or crashed, if the others had seen it claim at least ${REFRESH_MS / 1000} s before the restart). A copy of a delivery that arrives later than that, from a process that was away, can start it again.`,
 };
 
 const QUEUE_NOTICE =

@@ -110,6 +110,9 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	) {
 		return `Redis at ${at} does not speak TLS (${code || text}): turn off SSL in the Redis credential, or enable TLS in Redis`;
 	}
+	if (!options.tls && /ECONNRESET|connection reset|socket hang up/i.test(`${code} ${text}`)) {
+		return `Redis at ${at} closed the connection before answering (${code || text}): most likely it accepts only TLS there (a tls-port, or a managed Redis with encryption in transit); turn on SSL in the Redis credential, or check the Port`;
+	}
 	return undefined;
 }
 
@@ -123,6 +126,14 @@ function isAuthRefusal(error: Error | undefined): boolean {
  */
 export function keepFirstAuthError(kept: Error | undefined, next: Error): Error {
 	if (isAuthRefusal(kept) && /NOAUTH/.test(next.message)) return kept as Error;
+	// ioredis' own ready check on a connection already reset says only that it is gone (or that
+	// it may not retry):
+	// the reset (a plain client at a TLS port, say) is what the reason names.
+	if (
+		kept !== undefined &&
+		/Stream isn't writeable|max retries per request|Connection is closed/.test(next.message)
+	)
+		return kept;
 	return next;
 }
 

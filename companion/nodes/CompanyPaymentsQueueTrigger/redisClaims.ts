@@ -19,10 +19,13 @@ import { probeClaims } from './redisProbe';
  * token first. A key holds one of three values:
  *
  * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
- * - `c:<token>` confirmed by Redis for the Deduplication Window, but its owner may not know yet
- *   (the answer to its confirm can be late or lost): nobody else answers 2xx for it;
- * - `r:<token>` running: the owner learnt its confirm and starts the execution. Only this value
- *   makes another attempt a duplicate (200 `executed: false`).
+ * - `c:<token>` confirmed by Redis, but its owner may not know yet (the answer to its confirm can
+ *   be late or lost): nobody else answers 2xx for it. It binds only for bindMs (two timeouts and
+ *   a read-back): its owner starts only when it learnt the confirm within a timeout and a
+ *   read-back of sending it, and past bindMs with no `r:` another attempt may claim the key;
+ * - `r:<token>` running, for the Deduplication Window: the owner learnt its confirm in time and
+ *   starts the execution once Redis answered this promotion (or did not answer it: then it may
+ *   be there). Only this value makes another attempt a duplicate (200 `executed: false`).
  *
  * The invariant: `r:` is written only by a process that has committed to run the delivery and runs
  * it whatever the answer to that write (a lost one is owed and sent again, like a release); a
@@ -65,8 +68,22 @@ export const RECENT_MS = 10 * 60_000;
  * delivery under way when Redis lost it, even one run by a process nobody knew as a claimer.
  */
 export const RESTART_WINDOW_MS = 20_000;
+/**
+ * How often every connected process reads the list of claimers (its own last claim or sync is not
+ * enough: a process that joined since would be forgotten after a restart).
+ */
+export const REFRESH_MS = 500;
 const RECENT_MAX = 20_000;
 const POLL_MS = 20;
+
+/** The service's attempts of one delivery: at 0, 1, 3 and 7 s (delays 1, 2, 4 s between them). */
+export const SERVICE_RETRY_SPAN_MS = 7_000;
+
+/** The 503 reason while Redis' eviction policy evicts (set after this connection was checked). */
+function policyReason(held: string): string {
+	const [policy, limit] = held.split(':');
+	return `Redis' maxmemory-policy is ${policy} with maxmemory ${limit} bytes (changed after this connection was checked): it may evict claim keys, and a copy of a delivery would then start again. Every delivery is answered 503 until the policy is noeviction: CONFIG SET maxmemory-policy noeviction (and in redis.conf; on managed Redis, in its parameter group), or remove maxmemory`;
+}
 
 /** Names every key of this package in a shared Redis (n8n's own keys start with `bull:`). */
 export const KEY_PREFIX = 'n8n-nodes-company-payments:delivery';
@@ -88,6 +105,8 @@ export interface ClaimTiming {
 	readBackMs: number;
 	recentMs: number;
 	restartWindowMs: number;
+	/** How often a connected process reads the claimers list (the members) it waits for after a restart. */
+	refreshMs: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -97,6 +116,7 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	readBackMs: READ_BACK_MS,
 	recentMs: RECENT_MS,
 	restartWindowMs: RESTART_WINDOW_MS,
+	refreshMs: REFRESH_MS,
 };
 
 const RUNNING = 'r:';
@@ -137,16 +157,31 @@ end`;
  * epoch also marks this one as begun by a restart (`restart`), which opens the restart window.
  */
 const EPOCH_LUA = `${CLOCK_LUA}
-local function epoch(now, run, fresh, seen, known)
+local function infofield(section, field)
+  return string.match(redis.call('INFO', section), field .. ':([^\\r\\n]+)')
+end
+local function epoch(now, run, fresh, seen, known, knownrun)
   local e = redis.call('HMGET', KEYS[2], 'id', 'run')
   local id = e[1]
   if (not id) or (run ~= '' and e[2] ~= run) then
     redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
     id = fresh
-    redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', now)
+    local current = infofield('server', 'run_id') or ''
+    local cause = 'restart'
+    if knownrun and knownrun ~= '' and knownrun == current then cause = 'lost' end
+    local born = now
+    if seen == '' then
+      -- Nobody here knew an epoch: a Redis without persistence may have restarted and lost keys
+      -- all the same (a process new to it, or whose client was closed). Its window runs from
+      -- Redis' start. (With persistence, no epoch is a first use: keys survive restarts.)
+      local uptime = tonumber(infofield('server', 'uptime_in_seconds') or '0') * 1000
+      born = now - uptime
+      cause = 'absent'
+    end
+    redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause)
+    if seen ~= '' or run ~= '' then redis.call('HSET', KEYS[2], 'restart', '1') end
   end
   if seen ~= '' and seen ~= id then
-    redis.call('HSETNX', KEYS[2], 'restart', '1')
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
       local u = tonumber(untilms)
       local had = tonumber(redis.call('HGET', KEYS[5], member) or '0')
@@ -168,9 +203,9 @@ local function members(now)
   return table.concat(out, ',')
 end
 local function waiting(now, window)
-  local e = redis.call('HMGET', KEYS[2], 'restart', 'born')
+  local e = redis.call('HMGET', KEYS[2], 'restart', 'born', 'cause')
   if e[1] and tonumber(e[2]) + window > now then
-    return 'window:' .. (tonumber(e[2]) + window - now)
+    return 'window:' .. (tonumber(e[2]) + window - now) .. ':' .. (e[3] or 'restart')
   end
   local all = redis.call('HGETALL', KEYS[5])
   for i = 1, #all, 2 do
@@ -190,8 +225,13 @@ const CLAIM_SCRIPT = `${EPOCH_LUA}
 local now = nowms()
 local ended = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, tonumber(ARGV[8]))
 for _, old in ipairs(ended) do drop(old, KEYS[6]) end
-local id = epoch(now, ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+local id = epoch(now, ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[10])
 local live = members(now)
+if ARGV[9] == '1' then
+  local policy = infofield('memory', 'maxmemory_policy') or 'noeviction'
+  local limit = tonumber(infofield('memory', 'maxmemory') or '0') or 0
+  if policy ~= 'noeviction' and limit > 0 then return { 'policy', policy .. ':' .. limit, id, live, 0 } end
+end
 local replicas = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)') or '0')
 local held = current(KEYS[1], KEYS[6], now)
 if held then return { 'held', held, id, live, replicas } end
@@ -204,7 +244,7 @@ return { 'claimed', '', id, live, replicas }`;
 const CONFIRM_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
 if current(KEYS[1], KEYS[3], now) == 't:' .. ARGV[1] then
-  put(KEYS[1], KEYS[3], 'c:' .. ARGV[1], now + tonumber(ARGV[2]))
+  put(KEYS[1], KEYS[3], 'c:' .. ARGV[1], now + tonumber(ARGV[5] or ARGV[2]))
   local untilms = now + tonumber(ARGV[4])
   if tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') < untilms then
     redis.call('HSET', KEYS[2], ARGV[3], untilms)
@@ -230,7 +270,8 @@ if ARGV[2] == 'read' then
   return 'other'
 end
 if held == 'c:' .. ARGV[1] and ARGV[2] == 'run' then
-  redis.call('SET', KEYS[1], 'r:' .. ARGV[1])
+  local ttl = tonumber(ARGV[3] or '')
+  if ttl then put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + ttl) else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
   return 'mine'
 end
 if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] then
@@ -246,7 +287,7 @@ return 'other'`;
  */
 const SYNC_SCRIPT = `${EPOCH_LUA}
 local now = nowms()
-local id = epoch(now, ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+local id = epoch(now, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[7])
 if ARGV[6] == '1' and ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
 return { id, members(now) }`;
 
@@ -265,6 +306,7 @@ interface ClaimCommands {
 		expiry: string,
 		token: string,
 		mode: 'read' | 'run' | 'release',
+		ttlMs?: number,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
 	cpReseed(key: string, expiry: string, value: string, ttlMs: number): Promise<number>;
@@ -362,6 +404,9 @@ export class RedisClaims {
 	/** Claims this process runs whose `r:` Redis has not confirmed: key → token. */
 	private readonly unpromoted = new Map<string, string>();
 
+	/** The Deduplication Window (ms) of each owed promotion: its `r:` lasts that long. */
+	private readonly promoteTtl = new Map<string, number>();
+
 	private closed = false;
 
 	constructor(
@@ -402,6 +447,7 @@ export class RedisClaims {
 			const check = this.onConnect();
 			check.catch(() => undefined);
 			this.checked = check;
+			this.refreshMembers().catch(() => undefined);
 		});
 		this.client.on('close', () => {
 			this.checked = undefined;
@@ -409,6 +455,35 @@ export class RedisClaims {
 		this.resolver.on('ready', () => {
 			this.sendOwed().catch(() => undefined);
 		});
+	}
+
+	private refreshing = false;
+
+	/** The claimers this process knows ("id=until,..."): whom it waits for after a restart. */
+	get knownClaimers(): string {
+		return this.knownMembers;
+	}
+
+	/**
+	 * While connected: reads the epoch and the claimers list every refreshMs (the sync script), so
+	 * that after a restart this process waits for every claimer that joined before it, not only
+	 * for those its own last claim saw. One at a time; ends when the client closes.
+	 */
+	private async refreshMembers(): Promise<void> {
+		if (this.refreshing) return;
+		this.refreshing = true;
+		try {
+			while (!this.closed && this.client.status === 'ready') {
+				await sleep(this.timing.refreshMs);
+				const check = this.checked;
+				if (this.closed || this.client.status !== 'ready' || check === undefined) continue;
+				const checked = await within(check, this.timeoutMs, 'Redis check');
+				if (!checked.ok || this.problem !== undefined || this.facts === undefined) continue;
+				await within(this.sync(), this.timeoutMs, 'claimers refresh');
+			}
+		} finally {
+			this.refreshing = false;
+		}
 	}
 
 	/** Closes both connections; this process's member entry is removed first when it can be. */
@@ -496,6 +571,16 @@ export class RedisClaims {
 		return this.facts && !this.facts.aof ? this.facts.runId : '';
 	}
 
+	/**
+	 * The run ID of the Redis in which this process last saw its epoch: a new epoch in a Redis of
+	 * that same run lost its keys without a restart (evicted or flushed).
+	 */
+	private epochRun = '';
+
+	private knownRun(): string {
+		return this.epoch === undefined ? '' : this.epochRun;
+	}
+
 	private fresh(): string {
 		return `${Date.now().toString(36)}:${randomBytes(6).toString('hex')}`;
 	}
@@ -514,9 +599,11 @@ export class RedisClaims {
 			this.knownMembers,
 			this.memberId,
 			'0',
+			this.knownRun(),
 		);
 		if (epoch === this.epoch) {
 			this.knownMembers = members;
+			this.epochRun = this.facts?.runId ?? '';
 			return;
 		}
 		const now = Date.now();
@@ -537,10 +624,14 @@ export class RedisClaims {
 			'',
 			this.memberId,
 			'1',
+			this.knownRun(),
 		);
 		this.knownMembers = alive;
 		// Written back into this epoch; another loss in between is found by the next claim.
-		if (after === epoch) this.epoch = epoch;
+		if (after === epoch) {
+			this.epoch = epoch;
+			this.epochRun = this.facts?.runId ?? '';
+		}
 	}
 
 	/** Sends the releases and promotions still owed, on the given (or the second) connection. */
@@ -551,8 +642,8 @@ export class RedisClaims {
 				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
 			}),
 			...[...this.unpromoted].map(async ([key, token]) => {
-				await client.cpResolve(key, EXPIRY_KEY, token, 'run');
-				if (this.unpromoted.get(key) === token) this.unpromoted.delete(key);
+				await client.cpResolve(key, EXPIRY_KEY, token, 'run', this.promoteTtl.get(key) ?? 1);
+				if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
 			}),
 		]);
 	}
@@ -575,8 +666,8 @@ export class RedisClaims {
 	 * writes nothing: 'mine' (`c:`/`r:` of this token), 'tentative', 'other', or undefined when
 	 * Redis could not be asked.
 	 */
-	private async readBack(key: string, token: string): Promise<string | undefined> {
-		const deadline = Date.now() + this.timing.readBackMs;
+	private async readBack(key: string, token: string, by: number): Promise<string | undefined> {
+		const deadline = Math.min(by, Date.now() + this.timing.readBackMs);
 		while (Date.now() < deadline && !this.closed) {
 			const down = await this.connected(this.resolver, Math.max(1, deadline - Date.now()));
 			if (down !== undefined) return undefined;
@@ -591,15 +682,24 @@ export class RedisClaims {
 		return undefined;
 	}
 
+	private forgetPromotion(key: string): void {
+		this.unpromoted.delete(key);
+		this.promoteTtl.delete(key);
+	}
+
 	/** Sends one owed write (a release or a promotion) on the second connection, when it is up. */
-	private sendOne(key: string, token: string, mode: 'run' | 'release'): void {
+	private sendOne(key: string, token: string, mode: 'run' | 'release', ttl = 1): void {
 		const owed = mode === 'run' ? this.unpromoted : this.abandoned;
 		owed.set(key, token);
+		if (mode === 'run') this.promoteTtl.set(key, ttl);
 		this.connected(this.resolver, this.timeoutMs)
 			.then(async (down) => {
 				if (down !== undefined) return;
-				await this.resolver.cpResolve(key, EXPIRY_KEY, token, mode);
-				if (owed.get(key) === token) owed.delete(key);
+				await this.resolver.cpResolve(key, EXPIRY_KEY, token, mode, ttl);
+				if (owed.get(key) === token) {
+					if (mode === 'run') this.forgetPromotion(key);
+					else owed.delete(key);
+				}
 			})
 			.catch(() => undefined);
 	}
@@ -650,6 +750,8 @@ export class RedisClaims {
 					this.knownMembers,
 					this.timing.restartWindowMs,
 					TRIM_PER_CLAIM,
+					'1',
+					this.knownRun(),
 				);
 			} catch (error) {
 				// It may have reached Redis: a `t:` of ours is released.
@@ -662,16 +764,14 @@ export class RedisClaims {
 			// told Redis whom to wait for).
 			else this.sync().catch(() => undefined);
 			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
+			if (verdict === 'policy') return { verdict: 'unavailable', reason: policyReason(held) };
 			if (verdict === 'unknown') {
 				if (held.startsWith('window:')) {
-					return {
-						verdict: 'unavailable',
-						reason: `Redis lost its keys (a restart without persistence): every delivery is answered 503 for ${this.timing.restartWindowMs} ms from the restart (the service's whole retry span), ${held.slice(7)} ms left`,
-					};
+					return { verdict: 'unavailable', reason: this.windowReason(held) };
 				}
 				return {
 					verdict: 'unavailable',
-					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed recently has written its claims back (waiting for ${held})`,
+					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed in the last ${Math.round(this.timing.recentMs / 60_000)} minutes has reconnected and written its claims back, or that time has passed for one that stopped (waiting for ${held})`,
 				};
 			}
 			const heldToken = held.slice(2);
@@ -697,6 +797,20 @@ export class RedisClaims {
 		}
 	}
 
+	/** The 503 reason of the restart window; `held` is "window:<ms left>:<cause>". */
+	private windowReason(held: string): string {
+		const [, left, cause] = held.split(':');
+		const window = this.timing.restartWindowMs;
+		const what =
+			cause === 'lost'
+				? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
+				: cause === 'absent'
+					? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
+					: 'Redis lost its keys (it restarted without persistence)';
+		const lost = Math.max(0, window - SERVICE_RETRY_SPAN_MS);
+		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
+	}
+
 	/** Connected replicas seen by the last claim: a confirm counts once they all have it. */
 	private replicas = 0;
 
@@ -719,10 +833,40 @@ export class RedisClaims {
 		return undefined;
 	}
 
-	/** This process runs the delivery: remembered, and its promotion to `r:` owed until sent. */
-	private commit(key: string, token: string, ttl: number, now: number): ClaimVerdict {
+	/**
+	 * How long a confirm binds (`c:`): the time in which its owner can still decide to start it
+	 * (its confirm's answer within the timeout, or its read-back), and one more timeout for its
+	 * promotion to `r:` to reach Redis. Past it, with no `r:`, another process may claim the key.
+	 */
+	private bindMs(ttl: number): number {
+		return Math.min(ttl, 2 * this.timing.timeoutMs + this.timing.readBackMs);
+	}
+
+	/**
+	 * This process runs the delivery: remembered, and promoted to `r:` at once. Redis answering
+	 * 'other' means the confirm's bind ran out before the promotion arrived (another process may
+	 * hold the key now): 503, nothing started. No answer: it may have arrived, so this process
+	 * runs the delivery and owes the promotion until Redis answers it.
+	 */
+	private async commit(
+		key: string,
+		token: string,
+		ttl: number,
+		now: number,
+	): Promise<ClaimVerdict> {
+		const promoted = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
+			this.timeoutMs,
+			'promotion',
+		);
+		if (promoted.ok && promoted.value !== 'mine') {
+			return {
+				verdict: 'unavailable',
+				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow): another attempt may hold it, so this one starts nothing`,
+			};
+		}
 		this.remember(key, token, now, ttl);
-		this.sendOne(key, token, 'run');
+		if (!promoted.ok) this.sendOne(key, token, 'run', ttl);
 		return { verdict: 'claimed' };
 	}
 
@@ -732,6 +876,10 @@ export class RedisClaims {
 		ttl: number,
 		now: number,
 	): Promise<ClaimVerdict> {
+		// The owner starts the delivery only when it learns its confirm by then; the `c:` binds
+		// one timeout longer, for the promotion.
+		const commitBy = Date.now() + this.timing.timeoutMs + this.timing.readBackMs;
+		const late = `the answer to this attempt's confirm came later than ${this.timing.timeoutMs + this.timing.readBackMs} ms: its claim binds no longer than ${this.bindMs(ttl)} ms, so this attempt starts nothing`;
 		let confirmed: number;
 		try {
 			confirmed = await this.client.cpConfirm(
@@ -742,12 +890,15 @@ export class RedisClaims {
 				ttl,
 				this.memberId,
 				Math.min(this.timing.recentMs, ttl),
+				this.bindMs(ttl),
 			);
 		} catch (error) {
 			// Applied, late or never: Redis' record decides, read without writing.
-			const found = await this.readBack(key, token);
+			const found = await this.readBack(key, token, commitBy);
 			// Read on the other connection, so no WAIT covers the confirm: with replicas, 503.
-			if (found === 'mine' && this.replicas === 0) return this.commit(key, token, ttl, now);
+			if (found === 'mine' && this.replicas === 0 && Date.now() < commitBy) {
+				return await this.commit(key, token, ttl, now);
+			}
 			return this.giveUp(key, token, (error as Error).message);
 		}
 		if (confirmed !== 1) {
@@ -758,6 +909,7 @@ export class RedisClaims {
 		}
 		const notReplicated = await this.notReplicated();
 		if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
-		return this.commit(key, token, ttl, now);
+		if (Date.now() >= commitBy) return this.giveUp(key, token, late);
+		return await this.commit(key, token, ttl, now);
 	}
 }
