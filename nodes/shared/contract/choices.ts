@@ -96,7 +96,7 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, else the delivery or the poll (AML failed, checked again, failed again), a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
 	},
 	revisitTimes: {
 		question:
