@@ -221,6 +221,20 @@ function cutShort(
 	);
 }
 
+/**
+ * The name under which a poll item keeps the record's values of fields the item sets itself, as
+ * the webhook trigger does (CompanyPaymentsTrigger/receive.ts SERVICE_FIELDS_KEY).
+ */
+const SERVICE_FIELDS_KEY = 'serviceFields';
+
+/**
+ * The item of one change. Its own fields come first, by their names and in their order, as saved
+ * workflows read them; then every other field of the service's record (`record`), as the
+ * webhook trigger keeps every field of a body (outside read r7-data, finding 1: a deposit's
+ * `walletId`, `companyId`, `blockTimestamp`, a payout's `takenAt`, recipient names, dispute).
+ * A record's value under a name the item sets itself, and different from it, stays visible
+ * under `serviceFields`. The whole item then passes the gate (the node's poll method).
+ */
 function item(
 	change: Change,
 	kind: WatchKind,
@@ -236,8 +250,32 @@ function item(
 	json.previousState = previous;
 	json.deliveryId = null;
 	json.receivedAt = polledAt;
-	if (record) json.record = record;
+	if (record) withRecordFields(json, record);
 	return { json };
+}
+
+/** Adds the record's fields the item does not set; its values of fields the item sets differently go under serviceFields. */
+function withRecordFields(json: IDataObject, record: IDataObject): void {
+	const replaced: IDataObject = {};
+	let any = false;
+	for (const [name, value] of Object.entries(record)) {
+		const own = Object.prototype.hasOwnProperty.call(json, name) || name === SERVICE_FIELDS_KEY;
+		if (!own) {
+			setPlain(json, name, value);
+			continue;
+		}
+		if (name !== SERVICE_FIELDS_KEY && JSON.stringify(json[name]) === JSON.stringify(value)) {
+			continue;
+		}
+		setPlain(replaced, name, value);
+		any = true;
+	}
+	if (any) json[SERVICE_FIELDS_KEY] = replaced;
+}
+
+/** Sets a field as plain data, also one named `__proto__` (possible from JSON). */
+function setPlain(out: IDataObject, key: string, value: unknown): void {
+	Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -368,7 +406,7 @@ async function pollOnce(
 			found.push({
 				items: list
 					.changes(record, before, polledAt, visit)
-					.map((change) => item(change, list.kind, polledAt, before ?? null)),
+					.map((change) => item(change, list.kind, polledAt, before ?? null, record)),
 				at,
 				created: when.created,
 				id,
@@ -405,7 +443,7 @@ async function pollOnce(
 		if (manual && newest) {
 			const sample = list.changes(newest.record, undefined, polledAt);
 			const change = sample[sample.length - 1];
-			samples.push(item(change, list.kind, polledAt, null));
+			samples.push(item(change, list.kind, polledAt, null, newest.record));
 		}
 	}
 
