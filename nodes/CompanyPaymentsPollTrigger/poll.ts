@@ -6,7 +6,9 @@ import { gateLogger } from '../shared/gate';
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
-import { CREDENTIAL_NAME, runAccount } from '../shared/transport';
+import { apiRequest, CREDENTIAL_NAME, runAccount } from '../shared/transport';
+import { ENDPOINTS } from '../shared/contract/endpoints';
+import { isObject, recordText } from '../shared/contract/guards';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
 import { companyDeposits, userDeposits } from './deposits';
@@ -25,10 +27,12 @@ import { readWindow } from './read';
 import type { AwayRecord, PollState } from './state';
 import {
 	ABSENT_POLLS_REMEMBERED,
+	baseOf,
 	companyOfCredential,
 	legacyCompanyOfCredential,
 	newestState,
 	oneAtATime,
+	ownerOfProfile,
 	readState,
 	rememberState,
 	STATE_KEY,
@@ -235,6 +239,39 @@ const SERVICE_FIELDS_KEY = 'serviceFields';
  * A record's value under a name the item sets itself, and different from it, stays visible
  * under `serviceFields`. The whole item then passes the gate (the node's poll method).
  */
+/**
+ * The company the profile names now (ownerOfProfile), `''` when the profile answers without an
+ * ID, undefined when it could not be read (tried again on the next poll). Never fails the poll.
+ */
+async function ownerNow(api: ApiContext, baseUrl: string): Promise<string | undefined> {
+	let profile: unknown;
+	try {
+		profile = await apiRequest.call(api, { method: 'GET', path: ENDPOINTS.profile });
+	} catch {
+		return undefined;
+	}
+	if (!isObject(profile)) return '';
+	const nested = isObject(profile.company) ? profile.company.id : undefined;
+	const id = recordText(profile.companyId) ?? recordText(nested) ?? recordText(profile.id);
+	return id === null ? '' : ownerOfProfile(baseUrl, id);
+}
+
+/**
+ * Whether a state saved under another n8n credential belongs to the company polling now: the
+ * same company ID in the profile at the same Base URL; or, where either profile showed none, the
+ * same Base URL (never lost: records the state does not know are emitted). Another company ID,
+ * or another Base URL, is another company.
+ */
+function sameCompany(
+	saved: PollState | undefined,
+	owner: string | undefined,
+	base: string,
+): boolean {
+	if (!saved) return false;
+	if (saved.owner && owner) return saved.owner === owner;
+	return saved.base !== undefined && saved.base === base;
+}
+
 function item(
 	change: Change,
 	kind: WatchKind,
@@ -318,20 +355,34 @@ async function pollOnce(
 		used?.id || used?.name
 			? companyOfCredential(baseUrl, String(used.id ?? used.name))
 			: legacyCompanyOfCredential(baseUrl, account);
-	const otherCompany =
+	const otherCredential =
 		saved?.company !== undefined &&
 		saved.company !== company &&
 		saved.company !== legacyCompanyOfCredential(baseUrl, account);
+	const base = baseOf(baseUrl);
+	// The company as the service names it, read from the profile once per state and whenever
+	// the credential changed (outside read r7-data, finding 5).
+	const owner =
+		!otherCredential && saved?.owner !== undefined ? saved.owner : await ownerNow(api, baseUrl);
+	const otherCompany = otherCredential && !sameCompany(saved, owner, base);
 	const previous = otherCompany ? undefined : saved;
 	if (otherCompany) {
 		gateLogger(ctx).warn(
-			`Company Payments Poll Trigger: the node now uses another credential or Base URL (${baseUrl}) than the last poll; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+			`Company Payments Poll Trigger: the node now uses another credential or Base URL (${baseUrl}) than the last poll, of another company; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+		);
+	} else if (otherCredential) {
+		const confirmed = owner !== undefined && owner !== '' && saved?.owner === owner;
+		gateLogger(ctx).warn(
+			confirmed
+				? 'Company Payments Poll Trigger: the node now uses another credential of the same company (its profile shows the same company ID at the same Base URL); the state of the last poll is kept, so changes since then are emitted'
+				: 'Company Payments Poll Trigger: the node now uses another credential at the same Base URL, and the company profile does not tell whether it is the same company; the state of the last poll is kept so that no change since then is lost: records it does not know are emitted as new (if this is another company, its records in the window are emitted once)',
 		);
 	}
 	const now = Date.now();
 	const polledAt = new Date(now).toISOString();
 	const cutoffMs = now - settings.windowDays * DAY_MS;
-	const next: PollState = { v: 1, seq: (saved?.seq ?? 0) + 1, lists: {}, company };
+	const next: PollState = { v: 1, seq: (saved?.seq ?? 0) + 1, lists: {}, company, base };
+	if (owner !== undefined) next.owner = owner;
 	const items: INodeExecutionData[] = [];
 	const samples: INodeExecutionData[] = [];
 

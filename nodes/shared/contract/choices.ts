@@ -132,6 +132,11 @@ export const OPEN_CHOICES = {
 			'Under which field the answers of Login, Regenerate API Key and Invite Accept put the new key',
 		node: 'The first of NEW_API_KEY_FIELDS holding a text, nearest the top, also nested or as its `value`; only it is opened, none when no such field (company/fields.ts)',
 	},
+	profileCompanyId: {
+		question:
+			'Which field of GET /auth/company/profile names the company (the poll trigger’s state across a new credential of the same company)',
+		node: '`companyId`, else `company.id`, else `id`, kept as a digest with the Base URL: the same ID carries the state to a new credential, another ID or Base URL is a new baseline, no ID keeps the state so nothing is lost (CompanyPaymentsPollTrigger/poll.ts)',
+	},
 	closedNesting: {
 		question:
 			'What a declared field of a member, an invite or the company profile may hold (an object?), and whether the service uses names the node gives its own fields',
