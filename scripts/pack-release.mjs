@@ -23,8 +23,11 @@
 //     a third of the package, and a stale copy of package.json) are left out.
 // With a repository, the packed tarball is then unpacked and every link of it checked against
 // the files and headings of this checkout (scripts/links.mjs): a dead link refuses the pack.
-// Without a repository the tarball is packed with the links as they are, and a warning says so;
-// --require-repository (the release) refuses instead.
+// Without a repository (--require-repository, the release, refuses instead) the README's relative
+// links stay relative and the pages they name are shipped beside dist/ (shipLinkedFiles: docs/,
+// examples/, CHANGELOG.md, CONTRIBUTING.md; images at dist/docs/images; a link to anything else
+// becomes its text); the unpacked tarball is checked to have no dead relative link, and a
+// warning says it was packed without a repository.
 //
 // --package companion packs the queue-mode companion (companion/, built) instead, and refuses
 // when its version is not the core's.
@@ -38,7 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { mapLinks, packageProblems } from './links.mjs';
+import { linksOf, mapLinks, packageProblems } from './links.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -195,8 +198,11 @@ export function packRelease(args = [], env = process.env) {
 			readme = absoluteLinks(readme, repository, ref, ROOT, folder);
 			pointDocumentationAt(path.join(stage, 'dist'), `${repository}/blob/${ref}`, pkg.name);
 		} else {
+			const shipped = shipLinkedFiles(readme, stage, PKG);
+			readme = shipped.readme;
+			staged.files = [...(pkg.files ?? ['dist']), ...shipped.files];
 			process.stderr.write(
-				'pack-release: no repository given (--repository or GITHUB_REPOSITORY): packed without repository fields; the README keeps relative links\n',
+				`pack-release: no repository given (--repository or GITHUB_REPOSITORY): packed without repository fields; the README's relative links point at ${shipped.files.length} file(s) shipped with it\n`,
 			);
 		}
 		fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
@@ -210,6 +216,7 @@ export function packRelease(args = [], env = process.env) {
 		);
 		const tarball = path.join(out, packed[0].filename);
 		if (repository) checkLinks(tarball, repository, ref);
+		else checkShippedLinks(tarball);
 		return { tarball, repository: repository ?? null, ref };
 	} finally {
 		fs.rmSync(stage, { recursive: true, force: true });
@@ -250,6 +257,123 @@ function pointDocumentationAt(dist, base, name) {
 			if (changed !== code) fs.writeFileSync(file, changed);
 		}
 	}
+}
+
+/**
+ * What a package packed without a repository ships beside dist/ so that its README's relative
+ * links work for whoever reads the unpacked package (outside read r7-data, finding 7): the pages
+ * under docs/ and examples/, CHANGELOG.md and CONTRIBUTING.md, followed from the README through
+ * the links of each page shipped. A link to a file that dist/ holds already (docs/images/… is
+ * dist/docs/images/…) is pointed there. A link to anything else (source files, bench/, .github/)
+ * would be dead: it becomes its plain text.
+ */
+export const SHIPPED_BESIDE_DIST = [
+	/^docs\/[^/]+\.md$/,
+	/^examples\/[^/]+$/,
+	/^CHANGELOG\.md$/,
+	/^CONTRIBUTING\.md$/,
+];
+const DROPPED = '\u0000dropped\u0000';
+
+export function shipLinkedFiles(readme, stage, root = ROOT) {
+	const files = new Set();
+	const queue = [];
+	const rewrite = (markdown, folder) => {
+		const mapped = mapLinks(markdown, ({ target }) => {
+			if (/^(?:[a-z][a-z0-9+.-]*:|#|\/)/i.test(target)) return undefined;
+			const hash = target.indexOf('#');
+			const [file, anchor] =
+				hash === -1 ? [target, ''] : [target.slice(0, hash), target.slice(hash)];
+			const wanted = path.posix.normalize(path.posix.join(folder, decodeURIComponent(file)));
+			const plain = wanted.replace(/\/$/, '');
+			const relative = (to) => {
+				const from = folder === '' ? '.' : folder;
+				return `${path.posix.relative(from, to) || '.'}${anchor}`;
+			};
+			if (plain.startsWith('..')) return DROPPED;
+			if (fs.existsSync(path.join(stage, 'dist', plain))) return relative(`dist/${plain}`);
+			const full = path.join(root, plain);
+			if (!fs.existsSync(full)) return DROPPED;
+			if (fs.statSync(full).isDirectory()) {
+				const entries = fs.readdirSync(full).map((entry) => `${plain}/${entry}`);
+				const shippable = entries.filter((entry) =>
+					SHIPPED_BESIDE_DIST.some((rule) => rule.test(entry)),
+				);
+				if (shippable.length === 0) return DROPPED;
+				for (const entry of shippable) ship(entry);
+				return undefined;
+			}
+			if (!SHIPPED_BESIDE_DIST.some((rule) => rule.test(plain))) return DROPPED;
+			ship(plain);
+			return undefined;
+		});
+		// A dead link's text stays, without the link: `[text](dead)` → `text`.
+		return mapped
+			.replace(new RegExp(`!?\\[((?:[^\\[\\]]|\\[[^\\]]*\\])*)\\]\\(${DROPPED}\\)`, 'g'), '$1')
+			.replace(new RegExp(`^\\s*\\[[^\\]]+\\]:\\s*${DROPPED}.*$`, 'gm'), '')
+			.replaceAll(DROPPED, '#');
+	};
+	const ship = (file) => {
+		if (files.has(file)) return;
+		files.add(file);
+		fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+		if (file.endsWith('.md')) queue.push(file);
+		else fs.copyFileSync(path.join(root, file), path.join(stage, file));
+	};
+	const out = rewrite(readme, '');
+	while (queue.length > 0) {
+		const file = queue.shift();
+		const text = fs.readFileSync(path.join(root, file), 'utf8');
+		fs.writeFileSync(
+			path.join(stage, file),
+			rewrite(text, path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file)),
+		);
+	}
+	return { readme: out, files: [...files].sort() };
+}
+
+/**
+ * Unpacks a tarball packed without a repository and refuses it when a relative link of its
+ * README or of a page it ships names no file or folder of the package.
+ */
+function checkShippedLinks(tarball) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-check-'));
+	try {
+		execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+		const problems = shippedLinkProblems(path.join(dir, 'package'));
+		if (problems.length > 0) {
+			throw new Error(
+				`${problems.length} relative link(s) of the packed package name no file it ships:\n  ${problems.join('\n  ')}`,
+			);
+		}
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** The relative links of an unpacked package's Markdown files (dist/ aside) that name nothing in it. */
+export function shippedLinkProblems(dir) {
+	const problems = [];
+	const pages = [];
+	const walk = (folder) => {
+		for (const entry of fs.readdirSync(path.join(dir, folder), { withFileTypes: true })) {
+			const rel = folder === '' ? entry.name : `${folder}/${entry.name}`;
+			if (entry.isDirectory()) {
+				if (rel !== 'dist') walk(rel);
+			} else if (entry.name.endsWith('.md')) pages.push(rel);
+		}
+	};
+	walk('');
+	for (const page of pages) {
+		const folder = path.posix.dirname(page) === '.' ? '' : path.posix.dirname(page);
+		for (const { target } of linksOf(fs.readFileSync(path.join(dir, page), 'utf8'))) {
+			if (/^(?:[a-z][a-z0-9+.-]*:|#|\/)/i.test(target)) continue;
+			const file = decodeURIComponent(target.split('#')[0]);
+			const full = path.join(dir, folder, file);
+			if (!full.startsWith(dir) || !fs.existsSync(full)) problems.push(`${page}: ${target}`);
+		}
+	}
+	return problems;
 }
 
 /** Unpacks the tarball and refuses it when a link does not resolve in this checkout at `ref`. */

@@ -5,6 +5,7 @@ import {
 	COMPANY_SCOPE,
 	depositParts,
 	normaliseDepositStatus,
+	pollSeen,
 	userWalletScope,
 } from '../shared/changeKey';
 import { EVENTS, eventsOf } from '../shared/contract/events';
@@ -43,7 +44,7 @@ function depositList(
 		status: normalised,
 		// Legacy values are stored normalised, so aml_pass → aml_passed is no change.
 		state: normalised,
-		changes(record, _previous, _polledAt, visit) {
+		changes(record, _previous, polledAt, visit) {
 			const id = recordText(record.id) as string;
 			const status = normalised(record) as string;
 			const externalId = walletType === 'user' ? recordText(record.externalId) : null;
@@ -54,7 +55,11 @@ function depositList(
 			return [
 				{
 					event: DEPOSIT_EVENTS[status] ?? DEPOSIT_STATUS_CHANGED,
-					changeKey: changeKey('deposit', scope, depositParts(id, status, record, visit?.unmoved)),
+					changeKey: changeKey(
+						'deposit',
+						scope,
+						depositParts(id, status, record, visit?.unmoved, pollSeen(polledAt)),
+					),
 					fields: {
 						depositId: id,
 						txHash: field(record, 'txHash'),

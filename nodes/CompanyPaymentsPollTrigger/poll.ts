@@ -6,7 +6,9 @@ import { gateLogger } from '../shared/gate';
 import { PAGE_SIZE } from '../shared/contract/assumptions';
 import { requireRecordId, returnedCheck, withRecordId } from '../shared/returnedFilter';
 import type { ApiContext } from '../shared/transport';
-import { CREDENTIAL_NAME, runAccount } from '../shared/transport';
+import { apiRequest, CREDENTIAL_NAME, runAccount } from '../shared/transport';
+import { ENDPOINTS } from '../shared/contract/endpoints';
+import { isObject, recordText } from '../shared/contract/guards';
 import { balanceChange, readBalance } from './balance';
 import { cards } from './cards';
 import { companyDeposits, userDeposits } from './deposits';
@@ -25,10 +27,12 @@ import { readWindow } from './read';
 import type { AwayRecord, PollState } from './state';
 import {
 	ABSENT_POLLS_REMEMBERED,
+	baseOf,
 	companyOfCredential,
 	legacyCompanyOfCredential,
 	newestState,
 	oneAtATime,
+	ownerOfProfile,
 	readState,
 	rememberState,
 	STATE_KEY,
@@ -221,6 +225,53 @@ function cutShort(
 	);
 }
 
+/**
+ * The name under which a poll item keeps the record's values of fields the item sets itself, as
+ * the webhook trigger does (CompanyPaymentsTrigger/receive.ts SERVICE_FIELDS_KEY).
+ */
+const SERVICE_FIELDS_KEY = 'serviceFields';
+
+/**
+ * The item of one change. Its own fields come first, by their names and in their order, as saved
+ * workflows read them; then every other field of the service's record (`record`), as the
+ * webhook trigger keeps every field of a body (outside read r7-data, finding 1: a deposit's
+ * `walletId`, `companyId`, `blockTimestamp`, a payout's `takenAt`, recipient names, dispute).
+ * A record's value under a name the item sets itself, and different from it, stays visible
+ * under `serviceFields`. The whole item then passes the gate (the node's poll method).
+ */
+/**
+ * The company the profile names now (ownerOfProfile), `''` when the profile answers without an
+ * ID, undefined when it could not be read (tried again on the next poll). Never fails the poll.
+ */
+async function ownerNow(api: ApiContext, baseUrl: string): Promise<string | undefined> {
+	let profile: unknown;
+	try {
+		profile = await apiRequest.call(api, { method: 'GET', path: ENDPOINTS.profile });
+	} catch {
+		return undefined;
+	}
+	if (!isObject(profile)) return '';
+	const nested = isObject(profile.company) ? profile.company.id : undefined;
+	const id = recordText(profile.companyId) ?? recordText(nested) ?? recordText(profile.id);
+	return id === null ? '' : ownerOfProfile(baseUrl, id);
+}
+
+/**
+ * Whether a state saved under another n8n credential belongs to the company polling now: the
+ * same company ID in the profile at the same Base URL; or, where either profile showed none, the
+ * same Base URL (never lost: records the state does not know are emitted). Another company ID,
+ * or another Base URL, is another company.
+ */
+function sameCompany(
+	saved: PollState | undefined,
+	owner: string | undefined,
+	base: string,
+): boolean {
+	if (!saved) return false;
+	if (saved.owner && owner) return saved.owner === owner;
+	return saved.base !== undefined && saved.base === base;
+}
+
 function item(
 	change: Change,
 	kind: WatchKind,
@@ -236,8 +287,32 @@ function item(
 	json.previousState = previous;
 	json.deliveryId = null;
 	json.receivedAt = polledAt;
-	if (record) json.record = record;
+	if (record) withRecordFields(json, record);
 	return { json };
+}
+
+/** Adds the record's fields the item does not set; its values of fields the item sets differently go under serviceFields. */
+function withRecordFields(json: IDataObject, record: IDataObject): void {
+	const replaced: IDataObject = {};
+	let any = false;
+	for (const [name, value] of Object.entries(record)) {
+		const own = Object.prototype.hasOwnProperty.call(json, name) || name === SERVICE_FIELDS_KEY;
+		if (!own) {
+			setPlain(json, name, value);
+			continue;
+		}
+		if (name !== SERVICE_FIELDS_KEY && JSON.stringify(json[name]) === JSON.stringify(value)) {
+			continue;
+		}
+		setPlain(replaced, name, value);
+		any = true;
+	}
+	if (any) json[SERVICE_FIELDS_KEY] = replaced;
+}
+
+/** Sets a field as plain data, also one named `__proto__` (possible from JSON). */
+function setPlain(out: IDataObject, key: string, value: unknown): void {
+	Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -280,20 +355,34 @@ async function pollOnce(
 		used?.id || used?.name
 			? companyOfCredential(baseUrl, String(used.id ?? used.name))
 			: legacyCompanyOfCredential(baseUrl, account);
-	const otherCompany =
+	const otherCredential =
 		saved?.company !== undefined &&
 		saved.company !== company &&
 		saved.company !== legacyCompanyOfCredential(baseUrl, account);
+	const base = baseOf(baseUrl);
+	// The company as the service names it, read from the profile once per state and whenever
+	// the credential changed (outside read r7-data, finding 5).
+	const owner =
+		!otherCredential && saved?.owner !== undefined ? saved.owner : await ownerNow(api, baseUrl);
+	const otherCompany = otherCredential && !sameCompany(saved, owner, base);
 	const previous = otherCompany ? undefined : saved;
 	if (otherCompany) {
 		gateLogger(ctx).warn(
-			`Company Payments Poll Trigger: the node now uses another credential or Base URL (${baseUrl}) than the last poll; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+			`Company Payments Poll Trigger: the node now uses another credential or Base URL (${baseUrl}) than the last poll, of another company; this poll takes a new baseline and ${settings.emitExisting ? 'emits the records in the window (Emit Existing is on)' : 'emits no existing records (Emit Existing is off)'}`,
+		);
+	} else if (otherCredential) {
+		const confirmed = owner !== undefined && owner !== '' && saved?.owner === owner;
+		gateLogger(ctx).warn(
+			confirmed
+				? 'Company Payments Poll Trigger: the node now uses another credential of the same company (its profile shows the same company ID at the same Base URL); the state of the last poll is kept, so changes since then are emitted'
+				: 'Company Payments Poll Trigger: the node now uses another credential at the same Base URL, and the company profile does not tell whether it is the same company; the state of the last poll is kept so that no change since then is lost: records it does not know are emitted as new (if this is another company, its records in the window are emitted once)',
 		);
 	}
 	const now = Date.now();
 	const polledAt = new Date(now).toISOString();
 	const cutoffMs = now - settings.windowDays * DAY_MS;
-	const next: PollState = { v: 1, seq: (saved?.seq ?? 0) + 1, lists: {}, company };
+	const next: PollState = { v: 1, seq: (saved?.seq ?? 0) + 1, lists: {}, company, base };
+	if (owner !== undefined) next.owner = owner;
 	const items: INodeExecutionData[] = [];
 	const samples: INodeExecutionData[] = [];
 
@@ -368,7 +457,7 @@ async function pollOnce(
 			found.push({
 				items: list
 					.changes(record, before, polledAt, visit)
-					.map((change) => item(change, list.kind, polledAt, before ?? null)),
+					.map((change) => item(change, list.kind, polledAt, before ?? null, record)),
 				at,
 				created: when.created,
 				id,
@@ -405,7 +494,7 @@ async function pollOnce(
 		if (manual && newest) {
 			const sample = list.changes(newest.record, undefined, polledAt);
 			const change = sample[sample.length - 1];
-			samples.push(item(change, list.kind, polledAt, null));
+			samples.push(item(change, list.kind, polledAt, null, newest.record));
 		}
 	}
 

@@ -52,6 +52,31 @@ export interface PollState {
 	 * node uses and its Base URL. Absent in a state saved before it was kept (adopted).
 	 */
 	company?: string;
+	/**
+	 * The company as the service names it (ownerOfProfile): a digest of the Base URL and the
+	 * company ID the profile shows; `''` when the profile answered without one. A state with the
+	 * same owner is carried to a new n8n credential of that company (outside read r7-data,
+	 * finding 5). Absent until the profile was read.
+	 */
+	owner?: string;
+	/** A digest of the Base URL the state was polled at (baseOf). */
+	base?: string;
+}
+
+/**
+ * The company the profile names (GET /auth/company/profile: `companyId`, else `company.id`,
+ * else `id`; the document does not show its fields), with the Base URL, as the state keeps it.
+ */
+export function ownerOfProfile(baseUrl: string, companyId: string): string {
+	return createHash('sha256')
+		.update(`poll-state owner\n${baseUrl}\n${companyId}`)
+		.digest('hex')
+		.slice(0, 16);
+}
+
+/** The Base URL as the state keeps it. */
+export function baseOf(baseUrl: string): string {
+	return createHash('sha256').update(`poll-state base\n${baseUrl}`).digest('hex').slice(0, 16);
 }
 
 function readTimes(value: unknown): Array<string | null> | undefined {
@@ -132,6 +157,8 @@ export function readState(value: unknown): PollState | undefined {
 	}
 	if (typeof value.balanceBelow === 'boolean') state.balanceBelow = value.balanceBelow;
 	if (typeof value.company === 'string') state.company = value.company;
+	if (typeof value.owner === 'string') state.owner = value.owner;
+	if (typeof value.base === 'string') state.base = value.base;
 	return state;
 }
 

@@ -20,7 +20,7 @@ import { CHANGE_TIMES, KEPT_TIMES, NO_TIME_FALLBACK } from './contract/visits';
  * | record  | scope                                      | parts                                                 |
  * |---------|--------------------------------------------|-------------------------------------------------------|
  * | order   | `company`                                  | order id, status, the time of the change              |
- * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised), `updatedAt` when shown |
+ * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised), `updatedAt` when shown, else what saw it |
  * | payout  | `company`                                  | payout id, status, `refunded` once funds are back (`refunded-unknown` for a flag that is no boolean); a recharge: id, `success`, `recharged`, the time of the recharge |
  * | card    | `company`                                  | `ext`, externalId when set, else `id`, card id; status (legacy `retired` as `closed`) |
  * | dispute | `company`                                  | dispute id, status, the resolution once set           |
@@ -55,8 +55,8 @@ import { CHANGE_TIMES, KEPT_TIMES, NO_TIME_FALLBACK } from './contract/visits';
  *
  * Where a side shows none of the fields, the key names what saw the change: the delivery
  * (`X-Service-Delivery-Id`, the same on every retry of one delivery) for the webhook, the poll
- * (its time) for the poll trigger; but an order's states other than success, failed and disputed,
- * and a deposit's, keep `id, status` (NO_TIME_FALLBACK), as the document never shows them twice.
+ * (its time) for the poll trigger (orders and deposits too: NO_TIME_FALLBACK is empty since outside
+ * read r7-data, finding 2, a deposit failing AML twice).
  * The webhook never names a visit by a time a service may keep from the first one (KEPT_TIMES:
  * takenAt, completedAt, refundedAt), and the poll only when it moved since its last poll.
  * Keys that differ between the triggers give a workflow fed by both that change twice, never
@@ -238,16 +238,18 @@ export function orderParts(
 
 /**
  * The parts of a deposit's key: id and status (legacy values normalised), and `updatedAt` when
- * shown: a sweep retried enters `sweeping` twice (outside read 2, finding 5).
+ * shown, else what saw the change: a sweep retried enters `sweeping` twice (outside read 2,
+ * finding 5), an AML check failed twice `aml_failed` twice (outside read r7-data, finding 2).
  */
 export function depositParts(
 	id: string,
 	status: string,
 	record: IDataObject = {},
 	unmoved?: ReadonlySet<string>,
+	seen: SeenBy = null,
 ): string[] {
 	const normal = normaliseDepositStatus(status);
-	return [id, normal, ...whenParts(`deposit:${normal}`, record, null, unmoved)];
+	return [id, normal, ...whenParts(`deposit:${normal}`, record, seen, unmoved)];
 }
 
 /**
@@ -299,13 +301,13 @@ function eventRecordId(event: EventName, body: IDataObject): string | null {
 }
 
 /** A deposit event: a user wallet's when the body carries its `externalId`. */
-const depositRule: KeyRule = (event, body, status) => {
+const depositRule: KeyRule = (event, body, status, seen) => {
 	const id = eventRecordId(event, body);
 	return id && status
 		? changeKey(
 				'deposit',
 				depositScope(body.externalId),
-				depositParts(id, status, body, KEPT_TIMES),
+				depositParts(id, status, body, KEPT_TIMES, seen),
 			)
 		: null;
 };

@@ -30,8 +30,14 @@ export function newWebhookSecret(sb) {
 	return `whsec_${sb.ids.hex(24)}`;
 }
 
-const shown = (ctx, company) =>
-	presentProfile(company, { fullSecret: ctx.sb.profile.profileSecret === 'full' });
+const shown = (ctx, company) => {
+	const profile = presentProfile(company, { fullSecret: ctx.sb.profile.profileSecret === 'full' });
+	// Profile choice profileCompanyId: the company's ID as `id` (unset), as `companyId`, or none.
+	const idField = ctx.sb.profile.profileCompanyId ?? 'id';
+	if (idField === 'id') return profile;
+	const { id, ...rest } = profile;
+	return idField === 'companyId' ? { companyId: id, ...rest } : rest;
+};
 
 function isHttpUrl(value) {
 	try {

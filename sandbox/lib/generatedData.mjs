@@ -34,7 +34,9 @@
 //                     as text and as a JSON balance answer (findings 2 and 3);
 //   orders, disputes again: an order taken, released and taken again, a dispute submitted and
 //                     in review twice, with or without an `updatedAt` (choice repeatTransitions:
-//                     the document shows none on either), through both triggers (findings 4, 5).
+//                     the document shows none on either), through both triggers (findings 4, 5);
+//   deposits again:   a company or user-wallet deposit that fails AML, is checked again and
+//                     fails again; deposit.aml_failed shows no `updatedAt` (outside read r7-data).
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -150,6 +152,8 @@ export function drawDataDimensions(seed) {
 		cutInside: r.next(),
 		orderTimes: r.pick(['none', 'updatedAt']),
 		disputeTimes: r.pick(['none', 'updatedAt']),
+		// Outside read r7-data (drawn after the others, so earlier dimensions keep their values).
+		depositWallet: r.pick(['company', 'user']),
 	};
 }
 
@@ -696,11 +700,35 @@ function revisitsAndTexts(seed, dims) {
 			},
 		}),
 	);
+	// Outside read r7-data, finding 2: a deposit that fails AML, is checked again and fails again.
+	// The record shows updatedAt (the document's deposit record); deposit.aml_failed does not.
+	const depositId = `d7e8f9a0-0000-4000-8000-${String(seed).padStart(12, '0')}`;
+	const depositWalk = ['new', 'aml_pending', 'aml_failed', 'aml_pending', 'aml_failed'].map(
+		(status, step) => ({
+			step,
+			status,
+			deliveryId: `dlv-deposit-${seed}-${step}`,
+			record: {
+				id: depositId,
+				...(dims.depositWallet === 'user'
+					? { externalId: `user-${seed}`, walletId: `w-${seed}` }
+					: {}),
+				txHash: `tx${seed}`,
+				walletAddress: 'TXyzGenerated',
+				amount: 50,
+				status,
+				amlCheckId: status === 'aml_failed' ? `aml-${seed}-${step}` : null,
+				createdAt: '2026-11-21T12:59:00.000Z',
+				updatedAt: at(step),
+			},
+		}),
+	);
 	return {
 		textSecret: textSecret(r, dims.textSecretForm),
 		cut: cutQuote(r, dims.cutSecret, dims.cutInside),
 		orderId,
 		orderWalk,
 		disputeWalk,
+		depositWalk,
 	};
 }

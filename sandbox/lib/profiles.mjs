@@ -59,6 +59,12 @@ export const CHOICES = Object.freeze({
 	 * `refundedAt`). Not in the named profiles (unset: `documented`).
 	 */
 	repeatTransitions: ['documented', 'sharedTimes'],
+	/**
+	 * Which field of GET /auth/company/profile names the company (its fields are not shown): `id`,
+	 * `companyId`, or none (`none`: the poll trigger cannot tell a new credential's company).
+	 * Not in the named profiles (unset: `id`).
+	 */
+	profileCompanyId: ['id', 'companyId', 'none'],
 });
 
 const DEFAULT = Object.freeze({

@@ -21,6 +21,7 @@ import {
 	authorFor,
 	isPlaceholderAuthor,
 	packRelease,
+	shippedLinkProblems,
 	STAND_IN_REPOSITORY,
 } from '../../scripts/pack-release.mjs';
 
@@ -261,5 +262,42 @@ describe('the packed tarball', () => {
 		assert.deepEqual(pkg.peerDependencies, { 'n8n-workflow': '*' }, "n8n's lint rule wants it");
 		assert.equal(pkg.peerDependenciesMeta?.['n8n-workflow']?.optional, true);
 		assert.equal(pkg.dependencies, undefined, 'no runtime dependencies');
+	});
+});
+
+// Outside read r7-data, finding 7: a tarball packed without a repository (an npm user's local
+// pack, an outside reader's) keeps the README's relative links, so it ships what they name.
+describe('a tarball packed without a repository', () => {
+	let root;
+	let work;
+	before(() => {
+		work = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-release-norepo-'));
+		const { tarball, repository } = packRelease(['--out', work], {});
+		assert.equal(repository, null);
+		execFileSync('tar', ['-xzf', tarball, '-C', work]);
+		root = path.join(work, 'package');
+	});
+	after(() => work && fs.rmSync(work, { recursive: true, force: true }));
+
+	test('every relative link of its README and of the pages it ships names a file it ships', () => {
+		const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+		const relative = [
+			...readme.matchAll(/\]\(((?:docs|examples|dist)\/[^)#]+|CHANGELOG\.md|CONTRIBUTING\.md)/g),
+		];
+		assert.ok(relative.length > 10, `${relative.length} relative links in the README`);
+		for (const [, target] of relative) {
+			assert.ok(fs.existsSync(path.join(root, target)), `README links ${target}, not shipped`);
+		}
+		assert.deepEqual(shippedLinkProblems(root), []);
+	});
+
+	test('the check finds a dead relative link (it can fail)', () => {
+		const page = path.join(root, 'docs', 'broken-check.md');
+		fs.writeFileSync(page, '[gone](../nodes/nowhere.ts)\n');
+		try {
+			assert.deepEqual(shippedLinkProblems(root), ['docs/broken-check.md: ../nodes/nowhere.ts']);
+		} finally {
+			fs.rmSync(page);
+		}
 	});
 });

@@ -540,6 +540,77 @@ async function checkRevisitsAndTexts({ d, check, credentials, logs, staticData, 
 			);
 		}
 	}
+	// (e) A deposit that fails AML twice (outside read r7-data, finding 2): each aml_failed
+	// delivery its own key (the body shows no updatedAt: the delivery names it), each poll too.
+	const depositWebhookKeys = [];
+	const announced = { new: 'deposit.created', aml_failed: 'deposit.aml_failed' };
+	for (const entry of d.depositWalk) {
+		const event = announced[entry.status];
+		if (!event) continue;
+		clock += 60_000;
+		const { record } = entry;
+		const body = {
+			event,
+			depositId: record.id,
+			txHash: record.txHash,
+			amount: record.amount,
+			status: record.status,
+			...(record.externalId ? { externalId: record.externalId } : {}),
+			...(event === 'deposit.aml_failed'
+				? { amlCheckId: record.amlCheckId, amlResult: 'high risk', error: null }
+				: { walletAddress: record.walletAddress, updatedAt: record.updatedAt }),
+			createdAt: record.createdAt,
+		};
+		const { items } = await deliverTo({
+			body: JSON.stringify(body),
+			signWith: d.webhookSecret,
+			deliveryId: entry.deliveryId,
+			credentials,
+			staticData,
+			logs,
+			workflowId,
+		});
+		depositWebhookKeys.push(items[0]?.changeKey);
+	}
+	check(
+		depositWebhookKeys.every(Boolean) &&
+			new Set(depositWebhookKeys).size === depositWebhookKeys.length,
+		`webhook: ${depositWebhookKeys.length} deposit visits, ${new Set(depositWebhookKeys).size} change keys`,
+	);
+	{
+		const user = d.dims.depositWallet === 'user';
+		const path = user ? 'GET /user-wallets/deposits' : 'GET /wallets/deposits';
+		let listed = [];
+		const listService = serviceOf({
+			[path]: () => [200, JSON.stringify({ deposits: listed, total: listed.length })],
+		});
+		const pollData = {};
+		const keys = [];
+		for (const entry of d.depositWalk) {
+			listed = [entry.record];
+			clock += 60_000;
+			const items = await pollOnce({
+				parameters: {
+					watch: [user ? 'userDeposits' : 'companyDeposits'],
+					options: { emitExisting: true },
+				},
+				credentials,
+				service: listService,
+				staticData: pollData,
+				logs,
+				workflowId: `wf-deposits-${seed}-${process.pid}`,
+			});
+			check(
+				items.length === 1,
+				`poll deposits step ${entry.step} (${entry.status}): ${items.length} changes`,
+			);
+			keys.push(items[0]?.changeKey);
+		}
+		check(
+			new Set(keys).size === d.depositWalk.length,
+			`poll: ${d.depositWalk.length} deposit visits, ${new Set(keys).size} change keys (${keys.join(' , ')})`,
+		);
+	}
 	check(!shows(logs.join('\n'), ts.secret), `a log line shows ${ts.secret}`);
 }
 
@@ -1104,6 +1175,7 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			cutSecret: new Set(),
 			orderTimes: new Set(),
 			disputeTimes: new Set(),
+			depositWallet: new Set(),
 		};
 		const cutPlaces = new Set();
 		for (const seed of SEEDS) {
@@ -1114,6 +1186,7 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 			assert.equal(d.cut.text.indexOf(d.cut.secret), 300 - d.cut.inside);
 			assert.ok(d.textSecret.text.includes(d.textSecret.secret));
 			assert.equal(new Set(d.orderWalk.map((e) => e.status)).size, 3);
+			assert.equal(d.depositWalk.filter((e) => e.status === 'aml_failed').length, 2);
 		}
 		if (SEEDS.length >= 50) {
 			assert.deepEqual(
@@ -1123,6 +1196,7 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
 					cutSecret: CUT_SECRETS.length,
 					orderTimes: 2,
 					disputeTimes: 2,
+					depositWallet: 2,
 				},
 			);
 			assert.ok(cutPlaces.size > 40, `${cutPlaces.size} places a quote is cut`);

@@ -117,6 +117,22 @@ describe('profiles', () => {
 		});
 	});
 
+	// Outside read r7-data, finding 5: which field of the profile names the company (not shown).
+	describe('profileCompanyId', () => {
+		it('id (unset), companyId or none: the company ID under that name, or not at all', async () => {
+			const id = (await api.get('/auth/company/profile')).body.id;
+			assert.ok(id);
+			await useProfile({ profileCompanyId: 'companyId' });
+			const renamed = (await api.get('/auth/company/profile')).body;
+			assert.equal(renamed.companyId, id);
+			assert.equal('id' in renamed, false);
+			await useProfile({ profileCompanyId: 'none' });
+			const none = (await api.get('/auth/company/profile')).body;
+			assert.equal('id' in none || 'companyId' in none, false);
+			assert.ok(none.name);
+		});
+	});
+
 	describe('idempotencyScope', () => {
 		const twoQuotes = async () => {
 			const qr = (sum) => ({ qrCode: `https://qr.nspk.ru/AS1?sum=${sum}` });

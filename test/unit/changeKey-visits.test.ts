@@ -116,3 +116,42 @@ describe('a generated walk over every payout state, each entered more than once'
 		);
 	});
 });
+
+// Outside read r7-data, finding 2: a deposit that fails AML, is checked again and fails again
+// enters aml_failed twice; the deposit.aml_failed body shows no updatedAt, so each visit is told
+// by the delivery that brought it (as orders are), never collapsed into one key.
+describe('a deposit that fails AML twice', () => {
+	const aml = (check: string, externalId?: string): IDataObject => ({
+		depositId: 'dep-1',
+		txHash: 'tx1',
+		amount: 50,
+		status: 'aml_failed',
+		amlCheckId: check,
+		amlResult: 'high risk',
+		createdAt: CREATED,
+		...(externalId ? { externalId } : {}),
+	});
+
+	it.each([undefined, 'u-1'])('webhook: two deliveries, two keys (externalId %s)', (ext) => {
+		const first = webhookChangeKey('deposit.aml_failed', aml('aml-1', ext), 'del-1');
+		const second = webhookChangeKey('deposit.aml_failed', aml('aml-2', ext), 'del-2');
+		const retry = webhookChangeKey('deposit.aml_failed', aml('aml-1', ext), 'del-1');
+		expect(first).not.toBe(second);
+		expect(retry).toBe(first);
+	});
+
+	it('webhook: a body that shows updatedAt is told by it, whatever the delivery', () => {
+		const withTime = { ...aml('aml-1'), updatedAt: at(3) };
+		expect(webhookChangeKey('deposit.aml_failed', withTime, 'del-1')).toBe(
+			webhookChangeKey('deposit.aml_failed', withTime, 'del-9'),
+		);
+	});
+
+	it('poll: a deposit record without updatedAt is told by the poll that saw it', async () => {
+		const { companyDeposits } = await import('../../nodes/CompanyPaymentsPollTrigger/deposits');
+		const record = { id: 'dep-1', status: 'aml_failed', createdAt: CREATED };
+		const [first] = companyDeposits.changes(record, 'aml_pending', at(1));
+		const [second] = companyDeposits.changes(record, 'aml_pending', at(3));
+		expect(first.changeKey).not.toBe(second.changeKey);
+	});
+});

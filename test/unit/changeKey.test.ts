@@ -55,8 +55,14 @@ describe('changeKey: one name per state change, whichever trigger saw it', () =>
 		expect(webhookChangeKey('deposit.completed', body)).toBe(
 			'deposit:user-wallet/user-1001:d1:completed',
 		);
+		// Both sides show updatedAt (the document's deposit record and deposit.completed): one key.
+		const updatedAt = '2026-11-21T12:30:00.000Z';
+		expect(
+			pollKey(userDeposits, { id: 'd1', status: 'completed', externalId: 'user-1001', updatedAt }),
+		).toBe(webhookChangeKey('deposit.completed', { ...body, updatedAt }, 'del-1'));
+		// Without it each side names what saw the change: a duplicate, never a lost change.
 		expect(pollKey(userDeposits, { id: 'd1', status: 'completed', externalId: 'user-1001' })).toBe(
-			webhookChangeKey('deposit.completed', body),
+			'deposit:user-wallet/user-1001:d1:completed:polled:2026-11-21T13%3A00%3A00.000Z',
 		);
 	});
 

@@ -301,15 +301,18 @@ const depositEvent = (status: string, legacy?: string): SameChange =>
 			spelling: fc.constantFrom(status, legacy ?? status),
 		})
 		.map(({ id, externalId, spelling }) => {
+			// Both sides show updatedAt (the deposit record does): one key. Without it each side
+			// names what saw the change (outside read r7-data, finding 2): changeKey-visits.test.ts.
 			const record = {
 				id,
 				status: spelling,
 				createdAt: AT,
+				updatedAt: AT,
 				...(externalId === null ? {} : { externalId }),
 			};
 			const list = externalId === null ? companyDeposits : userDeposits;
 			// "Deposits of user wallets use the same deposit events with an additional externalId."
-			const body: IDataObject = { depositId: id, status: spelling, createdAt: AT };
+			const body: IDataObject = { depositId: id, status: spelling, createdAt: AT, updatedAt: AT };
 			if (externalId !== null) body.externalId = externalId;
 			return { body, poll: polled(list, record)[0] };
 		});

@@ -166,7 +166,8 @@ describe('cost per poll', () => {
 		const run = await runPoll({ parameters: { watch: ['payouts'], windowDays: 30 } });
 		expect(Object.keys(remembered(run.staticData))).toHaveLength(130);
 		// 1000 asked, 25 served: the cap is learnt from the first page; 6 pages of 25 and a short one.
-		expect(service.calls.map((call) => call.query.get('limit'))).toEqual([
+		const lists = service.calls.filter((call) => call.path !== '/auth/company/profile');
+		expect(lists.map((call) => call.query.get('limit'))).toEqual([
 			'1000',
 			...Array<string>(5).fill('25'),
 		]);
@@ -415,6 +416,7 @@ describe('the state of one company', () => {
 		for (let i = 0; i < 3; i++) service.add('payouts', payout());
 		const first = await runPoll({ parameters: { watch: ['payouts'] } });
 		expect(first.items).toBeNull();
+		service.profile = { id: 'company-2', name: 'Company Two' };
 		const switched = await runPoll({
 			parameters: { watch: ['payouts'] },
 			staticData: roundTrip(first.staticData),
@@ -445,6 +447,7 @@ describe('the state of one company', () => {
 		const parameters = { watch: ['payouts'], options: { emitExisting: true } };
 		const first = await runPoll({ parameters });
 		expect(first.items).toHaveLength(3);
+		service.profile = { id: 'company-2', name: 'Company Two' };
 		const switched = await runPoll({
 			parameters,
 			staticData: roundTrip(first.staticData),
@@ -452,6 +455,59 @@ describe('the state of one company', () => {
 			credentialId: 'cred-other-company',
 		});
 		expect(switched.items).toHaveLength(3);
+	});
+
+	// Outside read r7-data, finding 5: Regenerate API Key, then the new key in a NEW n8n credential
+	// of the same company. The profile's company ID (with the Base URL) tells the company.
+	it('a new credential of the same company (its profile shows the same ID): the change between polls emitted', async () => {
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		expect(first.items).toBeNull();
+		service.lists.payouts[0].status = 'fail';
+		service.lists.payouts[0].refundedAt = daysAgo(0);
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+			credentialId: 'cred-new-key',
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['fail']);
+		expect(next.warnings.join('\n')).toMatch(/another credential of the same company/);
+		expect(next.warnings.join('\n')).not.toMatch(/new baseline/);
+		// The profile's ID is kept only as a digest.
+		expect(JSON.stringify(next.staticData)).not.toContain('company-1');
+	});
+
+	it('a new credential where the profile shows no company ID: the state is kept, nothing lost, said', async () => {
+		service.profile = null;
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		service.lists.payouts[0].status = 'in_progress';
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: credentials(OTHER_KEY),
+			credentialId: 'cred-new-key',
+		});
+		expect(next.items!.map((item) => item.status)).toEqual(['in_progress']);
+		expect(next.warnings.join('\n')).toMatch(/does not tell whether it is the same company/);
+	});
+
+	it('a new credential at another Base URL is another company, whatever the profile shows', async () => {
+		service.profile = null;
+		service.add('payouts', payout());
+		const first = await runPoll({ parameters: { watch: ['payouts'] } });
+		const moved = 'https://api2.payments.test';
+		nock(moved).persist().get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
+		nock(moved).persist().get('/auth/company/profile').reply(200, { id: 'company-1' });
+		const next = await runPoll({
+			parameters: { watch: ['payouts'] },
+			staticData: roundTrip(first.staticData),
+			credentials: { ...credentials(OTHER_KEY), baseUrl: moved },
+			credentialId: 'cred-new-key',
+		});
+		expect(next.items).toBeNull();
+		expect(next.warnings.join('\n')).toMatch(/new baseline/);
 	});
 
 	it('Regenerate API Key, the new key in the same credential: the same company, the change between polls emitted', async () => {

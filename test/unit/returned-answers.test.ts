@@ -213,14 +213,20 @@ describe('Poll trigger: filters checked, records keyed by any of their documente
 
 	it('reads a deposit that carries its ID as depositId (the event name), never skipping it', async () => {
 		ignoringList('/wallets/deposits', 'deposits', [
-			{ depositId: 'dep-1', status: 'completed', amount: 5, createdAt: daysAgo(1) },
+			{
+				depositId: 'dep-1',
+				status: 'completed',
+				amount: 5,
+				createdAt: daysAgo(1),
+				updatedAt: daysAgo(1),
+			},
 		]);
 		const run = await runPoll({ parameters: { watch: ['companyDeposits'], ...window } });
 		expect(run.items).toHaveLength(1);
 		expect(run.items![0]).toMatchObject({
 			event: 'deposit.completed',
 			depositId: 'dep-1',
-			changeKey: 'deposit:company:dep-1:completed',
+			changeKey: `deposit:company:dep-1:completed:updatedAt:${daysAgo(1).replace(/:/g, '%3A')}`,
 		});
 	});
 

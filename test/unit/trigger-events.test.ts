@@ -70,7 +70,9 @@ describe('output item', () => {
 			'deposit.completed',
 			`deposit:user-wallet/user-42:dep_0192:completed:updatedAt:${keyTime(SAMPLE_EVENTS['deposit.completed'].updatedAt)}`,
 		],
-		['deposit.aml_failed', 'deposit:company:dep_0193:aml_failed'],
+		// deposit.aml_failed shows no updatedAt: an AML check failed twice is told by the delivery
+		// (outside read r7-data, finding 2).
+		['deposit.aml_failed', 'deposit:company:dep_0193:aml_failed:delivery:d-deposit.aml_failed'],
 		[
 			'payout.status_changed',
 			'payout:company:po_3301:fail:refunded:updatedAt:2026-11-21T12%3A20%3A00.000Z',

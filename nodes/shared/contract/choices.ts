@@ -96,7 +96,7 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, else the delivery or the poll (AML failed, checked again, failed again), a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
 	},
 	revisitTimes: {
 		question:
@@ -131,6 +131,11 @@ export const OPEN_CHOICES = {
 		question:
 			'Under which field the answers of Login, Regenerate API Key and Invite Accept put the new key',
 		node: 'The first of NEW_API_KEY_FIELDS holding a text, nearest the top, also nested or as its `value`; only it is opened, none when no such field (company/fields.ts)',
+	},
+	profileCompanyId: {
+		question:
+			'Which field of GET /auth/company/profile names the company (the poll trigger’s state across a new credential of the same company)',
+		node: '`companyId`, else `company.id`, else `id`, kept as a digest with the Base URL: the same ID carries the state to a new credential, another ID or Base URL is a new baseline, no ID keeps the state so nothing is lost (CompanyPaymentsPollTrigger/poll.ts)',
 	},
 	closedNesting: {
 		question:

@@ -48,7 +48,8 @@ export const CHANGE_TIMES = {
 	'order:failed': ['updatedAt'],
 	'order:disputed': ['updatedAt'],
 	// Any other state of an order, and every deposit state (a sweep retried: sweeping, failed,
-	// sweeping again): `updatedAt` when shown.
+	// sweeping again; AML failed, checked again, failed again): `updatedAt` when shown, else what
+	// saw the change.
 	'order:*': ['updatedAt'],
 	'deposit:*': ['updatedAt'],
 	// A dispute submitted, in review, submitted again, in review again (outside read r5-data,
@@ -71,11 +72,11 @@ export const KEPT_TIMES: ReadonlySet<string> = new Set(['takenAt', 'completedAt'
 export const UNSHOWN_TIMES = { order: ['updatedAt'] } as const;
 
 /**
- * States whose key keeps `id, status` alone when no field of CHANGE_TIMES is shown (as before
- * outside read 2): the document never shows them twice, and both triggers then agree. An order's
- * states are not among them (outside read r5-data, finding 5): an order taken, released back to
- * `created` and taken again enters `in_progress` twice, and neither the Order record nor the
- * event shows a time that tells the visits apart, so its key names what saw the change (the
- * delivery, the poll): a duplicate across triggers, never a lost change.
+ * States whose key keeps `id, status` alone when no field of CHANGE_TIMES is shown: none. An
+ * order's states left it in outside read r5-data (finding 5), a deposit's in outside read r7-data
+ * (finding 2): a deposit that fails AML, is checked again and fails again enters `aml_failed`
+ * twice, and the `deposit.aml_failed` body shows no `updatedAt`. Without a time, a key names
+ * what saw the change (the delivery, the poll): a duplicate across triggers, never a lost change.
+ * Kept as a set so that a state the document shows only once can be declared here again.
  */
-export const NO_TIME_FALLBACK: ReadonlySet<string> = new Set(['deposit:*']);
+export const NO_TIME_FALLBACK: ReadonlySet<string> = new Set<string>();

@@ -15,7 +15,7 @@ import {
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
-import { cardLike, maskLink, maskPatterns } from './patterns';
+import { cardGroupList, cardLike, maskCardGroupList, maskLink, maskPatterns } from './patterns';
 
 /*
  * The field rules: each value is masked by what the record model (contract/records.ts) says its
@@ -176,7 +176,13 @@ export function maskUnder(
 ): unknown {
 	if (spec.kind === 'identifier' || spec.kind === 'amount') return keepExact(value, reading);
 	if (spec.kind === 'secret') return maskSecret(value, spec, reading);
-	if (Array.isArray(value)) return value.map((entry) => maskUnder(entry, spec, reading, textual));
+	if (Array.isArray(value)) {
+		// A card number written as the list of its groups, where no field says what it holds.
+		if ((spec.kind === 'text' || spec.kind === 'unknown') && cardGroupList(value)) {
+			return maskCardGroupList(value);
+		}
+		return value.map((entry) => maskUnder(entry, spec, reading, textual));
+	}
 	if (typeof value === 'object' && value !== null) {
 		if (Buffer.isBuffer(value)) return maskText(value.toString('utf8'), reading, true);
 		return maskRecord(value as IDataObject, reading, textual || spec.kind === 'text');

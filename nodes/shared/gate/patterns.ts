@@ -1,5 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
-import { HIDDEN_PART, maskKeepingEnd, maskRequisite } from './masks';
+import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
  * Free-text patterns: what a secret looks like when nothing names it. They are read only in free
@@ -222,8 +222,32 @@ const LIVE_KEY = /\b[a-z]{2,8}_(?:live|test|prod|sandbox)_[A-Za-z0-9]{12,}\b/g;
 /** A key named in words then a space: `member key mk_9f8e…`, `api key 3F9a…` (long, with digits). */
 const KEY_IN_WORDS =
 	/\b((?:member|api|secret|access|private|signing|webhook|company)[ _-]?key)(\s+)([A-Za-z0-9._~+/=-]{16,})/gi;
-/** A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped). */
-const CVV_IN_TEXT = /(cvv2?|cvc2?|security code)(\W{0,6})(\d{3,4})\b/gi;
+/**
+ * A CVV named in a text: `CVV 123`, `cvc: 1234`, `"cardCvv":"123"` (also JSON-escaped), and in
+ * Russian text (outside read r7-data, finding 4): `CVV-код карты: 123`, `код CVC 987`, also with a
+ * Cyrillic `С` in place of the Latin `C`.
+ */
+const CVV_IN_TEXT =
+	/([CcСс][Vv][VvCcСс]2?(?:[-\s]?код)?(?:\s+карты)?|security code|код безопасности)(\W{0,6})(\d{3,4})(?!\d)/gi;
+/** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
+const LETTER = '[A-Za-zА-Яа-яЁё]';
+/**
+ * A PIN named in Russian (the document writes the service's messages in Russian; outside read
+ * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`.
+ */
+const RU_PIN_IN_TEXT = new RegExp(
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)(\\W{0,6})(\\d{4,8})(?!\\d)`,
+	'g',
+);
+/**
+ * A key, password or secret named in Russian: `API-ключ участника: …`, `ключ …`, `пароль: …`,
+ * `секрет …`, `токен …`. After `:` or `=` the value goes whatever it is; after a space only a
+ * value with a digit and 6 characters or more (`ключ не найден`, `Пароль изменён` stay).
+ */
+const RU_NAMED_SECRET = new RegExp(
+	`(?<!${LETTER})((?:API[-\\s]?)?(?:ключ|Ключ|КЛЮЧ|пароль|Пароль|ПАРОЛЬ|секрет|Секрет|СЕКРЕТ|токен|Токен|ТОКЕН)(?:а|у|ом|е)?(?:\\s+(?:участника|доступа|компании|API|вебхука))?)(\\s*[:=]\\s*["']?|\\s+)([^\\s"',;)]+)`,
+	'g',
+);
 /** A percent-escape, also encoded a second time (`%20`, `%2520`). */
 const ESCAPE = '%(?:25)?';
 /** A space a text may put between groups: also no-break, figure, thin and narrow no-break. */
@@ -254,6 +278,57 @@ const CARD_DIGITS = new RegExp(
 	`(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})(?![A-Za-z0-9_]|[.,]\\d)`,
 	'gi',
 );
+/** A mark that says a number was cut short: `…`, `...`, `**`, `xx`. */
+const CUT_MARK = '(?:\\s?(?:\\u2026|\\.{2,3}|\\*+|[xX]{2,}))?';
+/**
+ * Part of a card number in a free text (outside read r7-data, finding 3): 12 to 19 digits in one
+ * run, or the first three groups of four (or 4-6 and a part) with any separator SEP knows and
+ * what follows of the fourth, each maybe followed by a cut mark. Not part of a word, a decimal
+ * fraction (`92.123456789012`), a phone (`+…`) or a UUID's group (`-…`); not followed by a
+ * decimal part (an amount). Read in free text only.
+ */
+const CUT_CARD = new RegExp(
+	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|\\d{4}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
+	'g',
+);
+/** A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер. */
+const CARD_WORD = /(?:card|pan|карт|номер)[^\d]{0,24}$/i;
+/** 13 digits from 1e12 to 4e12 standing alone: a time in milliseconds (2001–2096), not a card. */
+function epochMilliseconds(match: string): boolean {
+	return /^[1-3]\d{12}$/.test(match);
+}
+/** Digits of a list entry (a number or a text of digits), else undefined. */
+function entryDigits(entry: unknown): string | undefined {
+	if (typeof entry === 'number' && Number.isSafeInteger(entry) && entry >= 0) return String(entry);
+	if (typeof entry === 'string' && /^\d{1,7}$/.test(entry.trim())) return entry.trim();
+	return undefined;
+}
+/**
+ * A list that writes a card number as its groups (`[4276,3800,1234,5679]`, outside read r7-data,
+ * finding 6): three to six entries of digits, the first three of four digits each (or 4-6), and
+ * 12 to 19 digits in all.
+ */
+export function cardGroupList(values: readonly unknown[]): boolean {
+	if (values.length < 3 || values.length > 6) return false;
+	const groups = values.map(entryDigits);
+	if (groups.some((group) => group === undefined)) return false;
+	const digits = groups as string[];
+	const lengths = digits.map((group) => group.length);
+	const grouped =
+		(lengths[0] === 4 && lengths[1] === 4 && lengths[2] === 4) ||
+		(lengths[0] === 4 && lengths[1] === 6);
+	const total = digits.join('').length;
+	return grouped && total >= 12 && total <= 19;
+}
+/** Such a list with every group but the last hidden, and the last cut to its last four digits. */
+export function maskCardGroupList(values: readonly unknown[]): unknown[] {
+	return values.map((entry, index) => {
+		if (index < values.length - 1) return '••••';
+		const digits = entryDigits(entry) as string;
+		return digits.length <= 4 ? entry : maskRequisite(digits);
+	});
+}
+
 /**
  * A number the model is never given in a text: a phone or card requisite (10 digits or more)
  * that stands as a number, bounded by what is not a letter or a digit. A run of digits inside a
@@ -379,6 +454,17 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
 	out = out.replace(
+		RU_PIN_IN_TEXT,
+		(_match, name: string, separator: string) => `${name}${separator}••••`,
+	);
+	out = out.replace(RU_NAMED_SECRET, (match, name: string, separator: string, value: string) => {
+		if (value.startsWith('[hidden') || maskedAlready(value)) return match;
+		const named = /[:=]/.test(separator);
+		if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
+		if (isIdentifier(value, identifiers)) return match;
+		return `${name}${separator}${HIDDEN_PART}`;
+	});
+	out = out.replace(
 		CVV_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
 	);
@@ -397,6 +483,23 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		BASE64_WORD,
 		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
 	);
+	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
+	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
+	if (reading.inText) {
+		out = out.replace(CUT_CARD, (match: string, offset: number, whole: string) => {
+			if (isIdentifier(match, identifiers)) return match;
+			// One run of digits without a cut mark is a card's only where the text says card
+			// (`card 427638001234567`): an ID of 16 digits in a message stays.
+			const bare = /^\d+$/.test(match);
+			if (
+				bare &&
+				(epochMilliseconds(match) || !CARD_WORD.test(whole.slice(Math.max(0, offset - 32), offset)))
+			) {
+				return match;
+			}
+			return maskRequisite(match);
+		});
+	}
 	// For the model, any long number in a free text (a phone or card requisite).
 	if (reading.strong && reading.inText) {
 		out = out.replace(LONG_NUMBER, (match: string, offset: number, whole: string) =>

@@ -48,6 +48,8 @@ export class FakeService {
 		disputes: [],
 	};
 	balance: IDataObject = { usdtBalance: 500, frozenBalance: 0 };
+	/** GET /auth/company/profile (the poll reads the company's ID from it); null: 404. */
+	profile: IDataObject | null = { id: 'company-1', name: 'Company One' };
 	failing = new Map<string, { status: number; body: IDataObject }>();
 	/** The most records the service hands out per page whatever limit asks (silently). */
 	pageCap = Number.POSITIVE_INFINITY;
@@ -68,6 +70,7 @@ export class FakeService {
 				const failure = this.failing.get(url.pathname);
 				if (failure) return [failure.status, failure.body];
 				if (url.pathname === '/wallets/balance') return [200, this.balance];
+				if (url.pathname === '/auth/company/profile' && this.profile) return [200, this.profile];
 				const name = (Object.keys(PATHS) as ListName[]).find((n) => PATHS[n].path === url.pathname);
 				if (!name) return [404, { statusCode: 404, errorCode: 'NOT_FOUND', message: 'нет' }];
 				const limit = Math.min(this.pageCap, Number(url.searchParams.get('limit') ?? 20));
