@@ -145,6 +145,7 @@ export const FACTS = {
 		text: count,
 	},
 	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
+	MAX_NAMED: { from: [['sentWrites', 'MAX_NAMED']], text: count },
 	QUOTE_LIMIT: { from: [['serviceError', 'QUOTE_LIMIT']], text: count },
 	HELD_MS: {
 		from: [['sentWrites', 'HELD_MS']],

@@ -343,7 +343,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		type: 'n8n-nodes-company-payments.companyPayments',
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
-		parameters: (options.nodeParameters ?? {}) as INodeParameters,
+		parameters: (options.nodeParameters ?? {}) as INode['parameters'],
 		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
