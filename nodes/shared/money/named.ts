@@ -20,8 +20,8 @@ export interface NamedTrace {
 	outcome: 'paid' | 'unknown';
 	/** The record a paid write made (a recharge, a payout, an order), if its answer named one. */
 	recordId?: string;
-	/** The seals of its unknown sends, so Resolve Outcome's not_paid can release it. */
-	seals?: unknown[];
+	/** Digests of the seals of its newest unknown sends, so Resolve Outcome's not_paid can release it. */
+	seals?: string[];
 }
 
 const traces = new Map<string, NamedTrace>();
@@ -60,8 +60,9 @@ export function namedCount(): number {
 /** Releases the traces an unknown send of which Resolve Outcome proved not paid (by its seal). */
 export function releaseNamed(seal: unknown): void {
 	if (seal === undefined) return;
+	const digest = digestOf(String(seal));
 	for (const [id, trace] of traces) {
-		if (trace.outcome === 'unknown' && (trace.seals ?? []).includes(seal)) traces.delete(id);
+		if (trace.outcome === 'unknown' && (trace.seals ?? []).includes(digest)) traces.delete(id);
 	}
 }
 

@@ -112,16 +112,22 @@ const namedHeld = new Set<string>();
 /** The code of a payment refused because this process already paid it under a named key. */
 export const PAID_BEFORE = 'PAID_BEFORE';
 
+/** The longest record ID a trace keeps, and how many seals of unknown sends (the newest). */
+const TRACE_ID_MAX = 64;
+const TRACE_SEALS = 2;
+
 /** Drops an entry from `sent`; a named payment that was sent leaves its trace (named.ts). */
 function dropSent(id: string, entry: SentState, keepTrace: boolean): void {
 	sent.delete(id);
 	if (!namedHeld.delete(id) || !keepTrace || entry.state === 'sending') return;
 	const trace: NamedTrace = { request: digestOf(entry.request), outcome: entry.state };
 	if (entry.state === 'paid') {
+		// A record ID as services write them; an outsized one is not kept (the trace stays small).
 		const recordId = answeredRecordId(entry.answer);
-		if (recordId !== undefined) trace.recordId = recordId;
+		if (recordId !== undefined && recordId.length <= TRACE_ID_MAX) trace.recordId = recordId;
 	} else {
-		trace.seals = [...(entry.seals ?? []), entry.seal].filter((seal) => seal !== undefined);
+		const seals = [...(entry.seals ?? []), entry.seal].filter((seal) => seal !== undefined);
+		trace.seals = seals.slice(-TRACE_SEALS).map((seal) => digestOf(String(seal)));
 	}
 	keepNamed(id, trace);
 }
