@@ -4,7 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { keyNamesPayment } from '../../nodes/shared/money/replay';
 import { limitNamed } from '../../nodes/shared/money/named';
-import { PAID_BEFORE, SENT_WRITES_FULL, limitSentWrites } from '../../nodes/shared/money/write';
+import {
+	PAID_BEFORE,
+	SENT_WRITES_FULL,
+	limitSentWrites,
+	releaseNotPaid,
+} from '../../nodes/shared/money/write';
 import { BASE_URL, createContext } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
@@ -170,6 +175,15 @@ describe('r7 F2: a named payment is kept for the life of the process', () => {
 		});
 		expect(again.error?.context.paymentOutcome).toBe('unknown');
 		expect(keys.filter((key) => key === 'INV-7')).toHaveLength(1);
+		// Resolve Outcome proved the first send not paid (its seal): the key may be sent again.
+		releaseNotPaid((first.error?.context.sentWrite as IDataObject).seal);
+		const released = await run({
+			parameters: recharge({ idempotencyKey: 'INV-7' }),
+			executionId: 'e4',
+			sameProcess: true,
+		});
+		expect(released.error).toBeUndefined();
+		expect(keys.filter((key) => key === 'INV-7')).toHaveLength(2);
 	});
 
 	it('when the stated number of named payments is kept, a new one is refused, nothing sent', async () => {
