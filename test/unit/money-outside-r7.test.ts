@@ -2,6 +2,8 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { retryNote } from '../../nodes/shared/money/key';
+import type { MoneyContract } from '../../nodes/shared/money/contract';
 import { keyNamesPayment } from '../../nodes/shared/money/replay';
 import { limitNamed } from '../../nodes/shared/money/named';
 import {
@@ -77,6 +79,10 @@ describe('r7 F1: a key an expression gives as a number is the text key', () => {
 		expect(keyNamesPayment(ctx, 0)).toBe(true);
 		const unset = createContext({ parameters: recharge() });
 		expect(keyNamesPayment(unset, 0)).toBe(false);
+		// The hint on a Retry of the execution says the key is set from the data.
+		const contract = { replayByKey: false, lookUp: 'x' } as unknown as MoneyContract;
+		expect(retryNote(ctx, contract, 0)).toMatch(/sends the same Idempotency Key/);
+		expect(retryNote(unset, contract, 0)).toMatch(/derived Idempotency-Keys change/);
 	});
 
 	it('is sent as its decimal text, and a re-run with the number or the text is answered from memory', async () => {
