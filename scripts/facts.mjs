@@ -145,6 +145,7 @@ export const FACTS = {
 		text: count,
 	},
 	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
+	MAX_NAMED: { from: [['sentWrites', 'MAX_NAMED']], text: count },
 	QUOTE_LIMIT: { from: [['serviceError', 'QUOTE_LIMIT']], text: count },
 	HELD_MS: {
 		from: [['sentWrites', 'HELD_MS']],
@@ -192,6 +193,9 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	TRACE_ID_MAX:
+		"the longest record ID a named payment's trace keeps: a bound on the trace's size, whose measured size the docs state",
+	TRACE_SEALS: "how many seal digests a named payment's trace keeps: a bound on the trace's size",
 	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',
 	ALONGSIDE_KEPT:
 		"how many other writes of the same request a sent write names at most: a bound on the item's size",

@@ -13,3 +13,12 @@ export const MAX_KEPT = 10_000;
  * covers it with a wide margin.
  */
 export const HELD_MS = 60 * 60_000;
+
+/**
+ * How many payments named by a key the user set or a tool's payment reference one n8n process
+ * keeps a trace of (named.ts), for its life: a trace is digests, a record ID of at most 64
+ * characters and at most two seal digests; measured in V8 about 430 bytes a paid trace and at
+ * most about 780, so about 45 MB and at most about 80 MB at the cap. When that many are kept, a new payment under a named key is refused before it is
+ * sent (SENT_WRITES_FULL, not paid) rather than forgetting one.
+ */
+export const MAX_NAMED = 100_000;

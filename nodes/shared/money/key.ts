@@ -227,6 +227,62 @@ export function toolExternalId(
 	return referenceExternalId(requiredReference(ctx, itemIndex), maxLength);
 }
 
+/** The Idempotency Key field's label, as errors name it. */
+export const IDEMPOTENCY_KEY_LABEL = 'Idempotency Key';
+
+/** Whether the node's raw Idempotency Key parameter is set (text or an expression), not its default. */
+function keyParameterSet(ctx: IExecuteFunctions): boolean {
+	let raw: unknown;
+	try {
+		raw = (ctx.getNode().parameters as Record<string, unknown> | undefined)?.idempotencyKey;
+	} catch {
+		return false;
+	}
+	return raw !== undefined && raw !== null && raw !== '';
+}
+
+/**
+ * The Idempotency Key the user set for this item, normalised once as the header text it sends
+ * (r7-money-b F1, F3); '' when the field is not set (the key is then derived). Every judgement of
+ * a key (moneyKey, keyNamesPayment, retryNote) reads it here, so a key that an expression hands
+ * over as a number (`{{ $json.invoiceNo }}` = 123) is the text key "123" in every respect. Refused
+ * before anything is sent, naming the field, the rule and the value:
+ * - a number that is not a safe integer (12.5, 1e21, 2^53 + 1, NaN): it has no one exact text a
+ *   payment would be named by (a fraction prints differently from the source, a big integer has
+ *   already lost digits); true/false, lists and objects (exactText);
+ * - a value that is blank (empty, spaces, a tab) while the field is set: an expression that
+ *   resolves blank for this item (a blank invoice number) would otherwise be replaced by a key of
+ *   this execution, and a Retry of the execution (a new execution ID) would pay it again.
+ */
+export function givenKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const field = IDEMPOTENCY_KEY_LABEL;
+	const value: unknown = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
+	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${field} must be text or a whole number, got number: ${String(value)}`,
+			{
+				itemIndex,
+				description: `${field}: a number here must be a whole number no larger than ${Number.MAX_SAFE_INTEGER} in size (a fraction or a larger integer has no one exact text: it may already have lost digits); pass it as text, e.g. {{ String($json.invoiceNo) }} or the field as it comes from your source. Nothing was sent to the payment service.`,
+			},
+		);
+	}
+	const given = exactText(ctx, itemIndex, value, field);
+	if (given !== '') return given;
+	const blankText = typeof value === 'string' && value !== '';
+	if (blankText || keyParameterSet(ctx)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${field} must not be empty when it is set, got ${value === undefined || value === null ? 'nothing' : JSON.stringify(value)}`,
+			{
+				itemIndex,
+				description: `${field} is set (an expression or text) but is blank for this item. A key derived from the execution instead would change on a Retry of the execution, which could then pay this item again. Give this item a key (e.g. its invoice number), or clear the field to derive keys from the execution. Nothing was sent to the payment service.`,
+			},
+		);
+	}
+	return '';
+}
+
 /**
  * The Idempotency-Key of one item of a money operation, the one place it is decided:
  *
@@ -249,13 +305,8 @@ export function moneyKey(
 		const operation = String(ctx.getNodeParameter('operation', itemIndex, ''));
 		return referenceKey(requiredReference(ctx, itemIndex), `${resource}.${operation}`);
 	}
-	const field = 'Idempotency Key';
-	const given = exactText(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('idempotencyKey', itemIndex, ''),
-		field,
-	);
+	const field = IDEMPOTENCY_KEY_LABEL;
+	const given = givenKey(ctx, itemIndex);
 	if (given.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -319,8 +370,12 @@ export function retryNote(
 	contract: MoneyContract,
 	itemIndex: number,
 ): string {
-	const given = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
-	const set = typeof given === 'string' && given.trim() !== '';
+	let set = false;
+	try {
+		set = givenKey(ctx, itemIndex) !== '';
+	} catch {
+		set = false;
+	}
 	const sameKey = !contract.replayByKey
 		? `the node answers a key it already sent in the same n8n process with the same credential (its API key rotated or not) with the first result, without sending it; on another worker, after a restart or with another credential it relies on the service recognising the key, which the interface document does not promise for this call, so look the paid items up first (${contract.lookUp})`
 		: contract.newRequestElsewhere

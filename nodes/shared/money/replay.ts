@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
-import { runsAsAgentTool } from './key';
+import { givenKey, runsAsAgentTool } from './key';
 import { outcomeUnknownError } from './outcome';
 
 /*
@@ -27,8 +27,7 @@ import { outcomeUnknownError } from './outcome';
 /** Whether this call's key may have named another payment before: set by the user, or a reference. */
 export function keyNamesPayment(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	if (runsAsAgentTool(ctx)) return true;
-	const given = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
-	return typeof given === 'string' && given.trim() !== '';
+	return givenKey(ctx, itemIndex) !== '';
 }
 
 /**

@@ -4,16 +4,19 @@
  * service's codes and HTTP meaning only; docs/errors.md is generated from both (scripts/docs.mjs).
  */
 
-import { HELD_MS, MAX_KEPT } from './bounds';
+import { HELD_MS, MAX_KEPT, MAX_NAMED } from './bounds';
 
 const KEPT = MAX_KEPT.toLocaleString('en-US');
 const HELD = `${HELD_MS / 60_000} minutes`;
+const NAMED = MAX_NAMED.toLocaleString('en-US');
 
 /** What each of the node's own money codes means. */
 export const MONEY_EXPLANATIONS: Record<string, string> = {
 	IDEMPOTENCY_KEY_REUSED:
 		'The Idempotency Key was already used in this n8n process for another payment (another amount, recipient or record): the service would answer with that payment instead of making this one. Nothing was sent; the failed item carries paymentOutcome "not_paid"',
-	SENT_WRITES_FULL: `This n8n process keeps the money writes it sent (at most ${KEPT}) so that Retry On Fail and a repeated key or payment reference never pay again, and every one it keeps may still be sent again: kept for a node run that has not ended normally until ${HELD} after its last write or failure, and for a key or reference that names a payment until ${HELD} after it was sent. Forgetting one could pay it twice, so this write was not sent. Nothing was sent; the failed item carries paymentOutcome "not_paid"`,
+	SENT_WRITES_FULL: `This n8n process keeps the money writes it sent (at most ${KEPT}) so that Retry On Fail and a repeated key or payment reference never pay again, and every one it keeps may still be sent again: kept for a node run that has not ended normally until ${HELD} after its last write or failure, and for a key or reference that names a payment until ${HELD} after it was sent. Forgetting one could pay it twice, so this write was not sent. It also keeps a trace of every payment named by a key you set or a payment reference for its life, at most ${NAMED}; past that a new named payment is refused the same way. Nothing was sent; the failed item carries paymentOutcome "not_paid"`,
+	PAID_BEFORE:
+		'This n8n process already paid this payment under the same Idempotency Key you set or payment reference, with the same details, in an earlier run: it keeps a trace of it for its life (the first answer itself only for a while). Nothing was sent; the failed item carries paymentOutcome "paid" and existingPaymentId, the record it made',
 	OUTCOME_UNKNOWN:
 		'A money write (Accept Quote, Pay QR Code, Card Request, Card Recharge, Payout Create, Payout Cancel) may or may not have been carried out: the request was sent and no readable answer of the service came back (the connection closed, a timeout, a gateway\'s 502 or 504, an HTML page, a 5xx), or the service refused it for a reason its own earlier attempt may have caused (a key or External ID used, a spent quote, FINE_ALREADY_PAID, PAYOUT_REQUISITE_COOLDOWN, PAYOUT_NOT_CANCELABLE after this item may have been sent before). The failed item carries paymentOutcome "unknown" and a sealed sentWrite for Resolve Outcome',
 };
@@ -22,7 +25,9 @@ export const MONEY_EXPLANATIONS: Record<string, string> = {
 export const MONEY_ACTIONS: Record<string, string> = {
 	IDEMPOTENCY_KEY_REUSED:
 		'Give each payment its own Idempotency Key (e.g. the invoice or payroll line it pays), or leave the field empty so the node derives one per item',
-	SENT_WRITES_FULL: `Send at most ${KEPT} money writes in one run of the node (split bigger batches with Loop Over Items: a run that ends normally frees its writes), or run this item again once the earlier runs have ended or ${HELD} have passed. It was not paid, so running it again cannot pay it twice`,
+	SENT_WRITES_FULL: `Send at most ${KEPT} money writes in one run of the node (split bigger batches with Loop Over Items: a run that ends normally frees its writes), or run this item again once the earlier runs have ended or ${HELD} have passed. It was not paid, so running it again cannot pay it twice. A process that has named ${NAMED} payments by a key you set or a payment reference refuses new named ones until n8n restarts`,
+	PAID_BEFORE:
+		'Nothing to do: it is paid. Look the record up by existingPaymentId if you need its details; give a new payment its own key or reference',
 	OUTCOME_UNKNOWN:
 		'Run Payment > Resolve Outcome on the failed item ({{ $json }}), and again after a Wait until lookAgainAt while it answers unknown. Never re-run blindly: only Accept Quote is safe to run again with the same Idempotency Key and Quote ID; Pay QR Code only by Retry On Fail in the same n8n process (another process accepts a new quote under the key)',
 };

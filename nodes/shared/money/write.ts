@@ -16,6 +16,17 @@ import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
 import { HELD_MS, MAX_KEPT } from './bounds';
+import {
+	digestOf,
+	forgetAllNamed,
+	forgetNamed,
+	keepNamed,
+	namedCap,
+	namedCount,
+	recallNamed,
+	releaseNamed,
+} from './named';
+import type { NamedTrace } from './named';
 import { MONEY_ACTIONS } from './words';
 import {
 	IDEMPOTENCY_KEY_REUSED,
@@ -80,7 +91,7 @@ export type SentState = {
 		| { state: 'unknown' }
 	);
 
-export { HELD_MS, MAX_KEPT } from './bounds';
+export { HELD_MS, MAX_KEPT, MAX_NAMED } from './bounds';
 
 /** The code of a money write refused because every kept write is still held. */
 export const SENT_WRITES_FULL = 'SENT_WRITES_FULL';
@@ -94,6 +105,32 @@ export function limitSentWrites(next: { maxKept?: number; heldMs?: number } = {}
 }
 
 const sent = new Map<string, SentState>();
+
+/** The keys of `sent` whose key names a payment (they count against the cap of named payments). */
+const namedHeld = new Set<string>();
+
+/** The code of a payment refused because this process already paid it under a named key. */
+export const PAID_BEFORE = 'PAID_BEFORE';
+
+/** The longest record ID a trace keeps, and how many seals of unknown sends (the newest). */
+const TRACE_ID_MAX = 64;
+const TRACE_SEALS = 2;
+
+/** Drops an entry from `sent`; a named payment that was sent leaves its trace (named.ts). */
+function dropSent(id: string, entry: SentState, keepTrace: boolean): void {
+	sent.delete(id);
+	if (!namedHeld.delete(id) || !keepTrace || entry.state === 'sending') return;
+	const trace: NamedTrace = { request: digestOf(entry.request), outcome: entry.state };
+	if (entry.state === 'paid') {
+		// A record ID as services write them; an outsized one is not kept (the trace stays small).
+		const recordId = answeredRecordId(entry.answer);
+		if (recordId !== undefined && recordId.length <= TRACE_ID_MAX) trace.recordId = recordId;
+	} else {
+		const seals = [...(entry.seals ?? []), entry.seal].filter((seal) => seal !== undefined);
+		trace.seals = seals.slice(-TRACE_SEALS).map((seal) => digestOf(String(seal)));
+	}
+	keepNamed(id, trace);
+}
 
 /**
  * The node runs that sent kept writes: when their last write or failure was, and whether the run
@@ -173,7 +210,7 @@ function makeRoom(now = Date.now()): boolean {
 	for (const [id, entry] of sent) {
 		const until = heldUntil(entry, now);
 		if (until === 0) {
-			sent.delete(id);
+			dropSent(id, entry, true);
 			fullUntil = undefined;
 			if (sent.size < limits.maxKept) return true;
 		} else {
@@ -245,7 +282,9 @@ export function rememberSentWrite(id: string, entry: SentState): void {
 }
 
 export function forgetSentWrite(id: string): void {
-	sent.delete(id);
+	const entry = sent.get(id);
+	if (entry) dropSent(id, entry, false);
+	forgetNamed(id);
 	fullUntil = undefined;
 }
 
@@ -257,12 +296,13 @@ export function releaseNotPaid(seal: unknown): void {
 	for (const [id, entry] of sent) {
 		const sealed = entry.seal === seal || (entry.seals ?? []).includes(seal);
 		if (entry.state === 'unknown' && seal !== undefined && sealed) {
-			sent.delete(id);
+			dropSent(id, entry, false);
 			fullUntil = undefined;
 			released.add(id);
 			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
 		}
 	}
+	releaseNamed(seal);
 }
 
 /**
@@ -287,6 +327,8 @@ export function earlierWrite(
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
+	namedHeld.clear();
+	forgetAllNamed();
 	released.clear();
 	runs.clear();
 	fullUntil = undefined;
@@ -508,26 +550,13 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		earlier = recallSentWrite(id);
 	}
 	if (earlier && earlier.request !== asked) {
-		const reused = markOutcome(
-			new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
-				message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
-				description: [
-					'Nothing was sent to the service.',
-					`What to do: ${MONEY_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
-				].join(LINE_BREAK),
-				itemIndex,
-			}),
-			'not_paid',
-		);
-		// Which payment holds the key (r6-money-b F2): the failed item names it, and a tool call
-		// answers PAYMENT_REFERENCE_CONFLICT naming it (tool/route.ts, reusedReference).
-		reused.context.moneyErrorCode = IDEMPOTENCY_KEY_REUSED;
 		const recordId = earlier.state === 'paid' ? answeredRecordId(earlier.answer) : undefined;
-		if (recordId !== undefined) reused.context.existingPaymentId = recordId;
-		reused.context.reusedSubject = `${method} ${call.pays ?? path}`;
-		reused.context.reusedDifferences = requestDifferences(contract, earlier, asked, method, call);
-		throw reused;
+		const differences = requestDifferences(contract, earlier, asked, method, call);
+		throw reusedError(ctx, call, key, recordId, differences);
 	}
+	// A named payment whose whole entry made room (r7-money-b F2): its trace answers, nothing is sent.
+	const trace = earlier ? undefined : recallNamed(id);
+	if (trace) throw tracedError(ctx, call, key, trace, trace.request === digestOf(asked), where);
 	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
 	const run = runOf(ctx, itemIndex);
 	touchRun(run);
@@ -569,6 +598,10 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	// A new key is sent only where the memory has room for it without forgetting a write that
 	// may be sent again (outside r6-money-b F1); no await from here until it is kept.
+	const named = keyNamesPayment(ctx, itemIndex);
+	if (!earlier && named && namedHeld.size + namedCount() >= namedCap()) {
+		throw memoryFullError(ctx, itemIndex, key, true);
+	}
 	if (!earlier && !makeRoom()) throw memoryFullError(ctx, itemIndex, key);
 	const report: Report = { attempts: [] };
 	const sending = sendOnce(ctx, judged, request, report).finally(() => {
@@ -580,7 +613,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
 	const first = call.first ?? earlier?.first;
-	const namedAt = keyNamesPayment(ctx, itemIndex) ? (earlier?.namedAt ?? Date.now()) : undefined;
+	const namedAt = named ? (earlier?.namedAt ?? Date.now()) : undefined;
 	const kept = {
 		request: asked,
 		subject: `${method} ${call.pays ?? path}`,
@@ -610,16 +643,28 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		},
 	);
 	rememberSentWrite(id, { ...kept, state: 'sending', settled });
+	if (namedAt !== undefined) namedHeld.add(id);
 	return await sending.catch((error: unknown) => {
 		const judgedOver = unknownBefore ? refusedAfterUnknown(ctx, call, error, key, where) : error;
 		throw withSentWrite(call, judgedOver);
 	});
 }
 
-/** The refusal of a new money write when every write the memory keeps is still held. */
-function memoryFullError(ctx: IExecuteFunctions, itemIndex: number, key: string): NodeApiError {
+/**
+ * The refusal of a new money write when every write the memory keeps is still held, or (`named`)
+ * when it keeps the traces of as many named payments as it may (MAX_NAMED).
+ */
+function memoryFullError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	key: string,
+	named = false,
+): NodeApiError {
+	const message = named
+		? `${SENT_WRITES_FULL}: this n8n process already keeps ${namedCap()} payments named by an Idempotency Key you set or a payment reference, for its life, and forgetting one could pay it twice, so this one was not sent`
+		: `${SENT_WRITES_FULL}: this n8n process already keeps ${limits.maxKept} money writes that may still be sent again (by Retry On Fail, or under a key or payment reference that names a payment), and forgetting one could pay it twice, so this one was not sent`;
 	const error = new NodeApiError(ctx.getNode(), { errorCode: SENT_WRITES_FULL } as JsonObject, {
-		message: `${SENT_WRITES_FULL}: this n8n process already keeps ${limits.maxKept} money writes that may still be sent again (by Retry On Fail, or under a key or payment reference that names a payment), and forgetting one could pay it twice, so this one was not sent`,
+		message,
 		description: [
 			'Nothing was sent to the service.',
 			`Idempotency-Key: ${key}`,
@@ -629,6 +674,74 @@ function memoryFullError(ctx: IExecuteFunctions, itemIndex: number, key: string)
 	});
 	error.context.moneyErrorCode = SENT_WRITES_FULL;
 	return markOutcome(error, 'not_paid');
+}
+
+/** The refusal of a key this process already used for another payment (not paid, nothing sent). */
+function reusedError(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	key: string,
+	recordId: string | undefined,
+	differences: Difference[],
+): NodeApiError {
+	const reused = markOutcome(
+		new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
+			message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
+			description: [
+				'Nothing was sent to the service.',
+				`What to do: ${MONEY_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
+			].join(LINE_BREAK),
+			itemIndex: call.itemIndex,
+		}),
+		'not_paid',
+	);
+	// Which payment holds the key (r6-money-b F2): the failed item names it, and a tool call
+	// answers PAYMENT_REFERENCE_CONFLICT naming it (tool/route.ts, reusedReference).
+	reused.context.moneyErrorCode = IDEMPOTENCY_KEY_REUSED;
+	if (recordId !== undefined) reused.context.existingPaymentId = recordId;
+	reused.context.reusedSubject = `${call.request.method} ${call.pays ?? call.request.path}`;
+	reused.context.reusedDifferences = differences;
+	return reused;
+}
+
+/**
+ * The answer of a write under a named key whose payment this process keeps as a trace only
+ * (named.ts): another request is refused as IDEMPOTENCY_KEY_REUSED; the same one is PAID_BEFORE
+ * (paid, naming its record) or unknown as it was. Nothing is sent.
+ */
+function tracedError(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	key: string,
+	trace: NamedTrace,
+	same: boolean,
+	where: string,
+): NodeApiError {
+	if (!same) return reusedError(ctx, call, key, trace.recordId, []);
+	if (trace.outcome === 'unknown') {
+		return outcomeUnknownError(ctx.getNode(), call.contract, {
+			reason:
+				'this n8n process already sent it under the same Idempotency-Key and no readable answer came back, so the node did not send it again (Resolve Outcome on the item of that first send tells whether it was paid)',
+			lines: [`Idempotency-Key: ${key}`],
+			where,
+			itemIndex: call.itemIndex,
+		});
+	}
+	const record = trace.recordId === undefined ? '' : ` (record ${trace.recordId})`;
+	const error = markOutcome(
+		new NodeApiError(ctx.getNode(), { errorCode: PAID_BEFORE } as JsonObject, {
+			message: `${PAID_BEFORE}: this n8n process already paid this payment under the Idempotency-Key "${key}"${record}, so it was not sent again`,
+			description: [
+				'Nothing was sent to the service.',
+				`What to do: ${MONEY_ACTIONS[PAID_BEFORE]}`,
+			].join(LINE_BREAK),
+			itemIndex: call.itemIndex,
+		}),
+		'paid',
+	);
+	error.context.moneyErrorCode = PAID_BEFORE;
+	if (trace.recordId !== undefined) error.context.existingPaymentId = trace.recordId;
+	return error;
 }
 
 /**

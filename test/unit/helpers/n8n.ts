@@ -243,6 +243,8 @@ export interface ContextOptions {
 	runIndex?: number;
 	/** The node's version (default 1). */
 	typeVersion?: number;
+	/** The node's raw parameters as saved (an expression is `={{ … }}`); default none. */
+	nodeParameters?: IDataObject;
 }
 
 /** Reads a dotted parameter path (`options.foo`) the way getNodeParameter does. */
@@ -341,7 +343,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		type: 'n8n-nodes-company-payments.companyPayments',
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
-		parameters: {},
+		parameters: (options.nodeParameters ?? {}) as INode['parameters'],
 		onError: options.onError,
 	};
 	const requests: IHttpRequestOptions[] = [];
