@@ -160,6 +160,7 @@ export function skewRangeSince(
 export function forgetSkews(): void {
 	measured.clear();
 	history.clear();
+	created.clear();
 }
 
 /**
@@ -176,4 +177,31 @@ export async function readMeasured(
 	const { baseUrl } = await runAccount(ctx, itemIndex);
 	observeReport(baseUrl, report);
 	return answer as IDataObject;
+}
+
+/**
+ * The clock that writes the records' `createdAt`, measured against this n8n process's own clock
+ * (outside r7-money-a F4, F2): a record a write made was created after this process sent it, so
+ * `createdAt - (when this process sent it)` is an upper bound of that clock's skew, whoever sets
+ * the `Date` header (a proxy in front of the service replaces it with its own clock's). Read only
+ * from answers that can be nothing but a new record of this very request (a node-derived key sent
+ * once: write.ts), never from a stored answer replayed for a key. Kept per Base URL, the latest.
+ */
+const created = new Map<string, { skewMs: number; at: number }>();
+
+/** Takes one answered record's creation time (ms, its own clock) and when this process sent it. */
+export function observeCreated(baseUrl: string, createdMs: number, sentLocal: number, at = Date.now()): void {
+	if (!Number.isFinite(createdMs)) return;
+	created.set(baseUrl, { skewMs: createdMs - sentLocal, at });
+}
+
+/** The latest measured skew of the records' clock (record clock minus n8n's), within SKEW_KEPT_MS. */
+export function knownCreatedSkew(baseUrl: string, localNow = Date.now()): number | null {
+	const last = created.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
+}
+
+/** Forgets the records' clock measures (tests: a new process). */
+export function forgetCreatedSkews(): void {
+	created.clear();
 }

@@ -11,7 +11,7 @@ import {
 } from '../transport';
 import type { Attempt, Report, ServiceErrorInfo } from '../transport';
 import type { MoneyWrite, PaymentOutcome } from './contract';
-import { RESENT_BY_ANY, refusalWords, refusesTaken } from './resent';
+import { RESENT_BY_ANY, freshRefusal, refusalWords, refusesTaken } from './resent';
 
 /*
  * The outcome of a money write (issues 28 and 36.2), in the field `paymentOutcome` of a failed
@@ -106,6 +106,7 @@ export function refusesReusedKey(code: unknown, message?: unknown): boolean {
 function ownRefusal(
 	write: MoneyWrite,
 	attempt: Attempt,
+	sent: { body?: unknown; identityField?: string } = {},
 ): { reason: string; status: number; headers: IDataObject } | undefined {
 	if (!('status' in attempt) || attempt.status < 400 || attempt.status > 499) return undefined;
 	if (!isServiceErrorBody(attempt.body)) return undefined;
@@ -138,6 +139,18 @@ function ownRefusal(
 			status,
 			headers,
 			reason: `the service refused it as taken already (${String(code)}: ${said}), and this item may have been sent before under the same Idempotency Key or External ID: its own earlier attempt, if it was carried out, is what holds it`,
+		};
+	}
+	if (
+		write.mayBeResent &&
+		write.freshRefusals &&
+		!freshRefusal(write.freshRefusals, status, code, message, sent.body, sent.identityField)
+	) {
+		const said = refusalWords(message) || String(code);
+		return {
+			status,
+			headers,
+			reason: `the service refused it (${String(code)}: ${said}), and this item may have been sent before under the same Idempotency Key or External ID: only a refusal that no earlier attempt can cause (authentication, permission, a documented refusal of this request's own values) proves nothing was paid, and this one may be about that earlier attempt`,
 		};
 	}
 	return undefined;
@@ -249,14 +262,18 @@ function shown(report: Report): string {
 export function failedWrite(
 	node: INode,
 	write: MoneyWrite,
-	request: { method: string; path: string },
+	request: { method: string; path: string; body?: unknown },
 	report: Report,
 	error: unknown,
 	itemIndex: number | undefined,
+	identityField?: string,
 ): unknown {
 	const machine = machineOf(report);
 	const last = report.attempts[report.attempts.length - 1];
-	const own = last === undefined ? undefined : ownRefusal(write, last);
+	const own =
+		last === undefined
+			? undefined
+			: ownRefusal(write, last, { body: request.body, identityField });
 	if (own) {
 		const info = readServiceError(own.status, report.shownBody, own.headers);
 		return outcomeUnknownError(node, write, {
