@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, isServiceErrorBody, runAccount } from '../transport';
@@ -205,3 +207,10 @@ export function knownCreatedSkew(baseUrl: string, localNow = Date.now()): number
 export function forgetCreatedSkews(): void {
 	created.clear();
 }
+
+/**
+ * This n8n process's clock, by a random name made when the module loads (outside r7-money-a F2):
+ * a sent write seals it, so Resolve Outcome knows whether its own clock readings are the writer's
+ * (the same process) or another clock's (a queue-mode worker, a process since restarted).
+ */
+export const PROCESS_CLOCK = randomBytes(8).toString('hex');

@@ -4,7 +4,7 @@ import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
 import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
 import type { SentTime } from './binding';
-import { knownSkew, skewRangeSince } from './clock';
+import { PROCESS_CLOCK, knownCreatedSkew, knownSkew, skewRangeSince } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
@@ -44,6 +44,8 @@ export interface SentWrite {
 	 * alongside): their sent times, and the record's ID of those that were paid.
 	 */
 	alongside?: { sentAt: string | null; recordId?: string }[];
+	/** The n8n process whose clock sentAt and skewMs are in (clock.ts PROCESS_CLOCK). */
+	clock?: string;
 	/** The node's seal over all of the above (binding.ts sealOf). */
 	seal: string;
 }
@@ -77,7 +79,8 @@ export interface Resolution extends IDataObject {
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside } = value;
+	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside, clock } =
+		value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -105,6 +108,7 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		details,
 		company,
 		skewMs: typeof skewMs === 'number' ? skewMs : null,
+		...(typeof clock === 'string' ? { clock } : {}),
 		seal,
 		...(isObject(digests) ? { digests } : {}),
 	};
@@ -238,14 +242,14 @@ async function judge(
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
 	// older and proves by its state).
 	if (contract.resolve?.find === 'identity') {
-		// Without a measured skew the time bound cannot be proven either way (the service's clock
-		// may be minutes off): no record is this write by its time alone.
-		if (time().skewMs === null) return { kind: 'unmeasured', record };
 		// Bound by its creation time only (r5-money F3): a card's assignedAt after the write is what
 		// a card from stock given to this request shows, and an earlier request's card given now
 		// shows the same, so it proves neither.
 		const since = createdSince(record, time(), nowSkew(), Date.now());
 		if (since === 'before') return { kind: 'earlier', record };
+		// Without the skew its writer measured, the write has no time on the service's clock
+		// (outside r7-money-a F2): no record is this write by its time alone.
+		if (time().skewMs === null) return { kind: 'unmeasured', record };
 		if (since === 'future') return { kind: 'future', record };
 		if (since === 'no_offset') return { kind: 'zoneless', record, field: 'createdAt' };
 		if (since === 'not_shown') {
@@ -323,10 +327,23 @@ export async function resolveSentWrite(
 		);
 	}
 	// The write in the service's time, once (outside r7-money-a F2): its sentAt plus the skew its
-	// writer measured and sealed, both in the writer's clock, whichever process resolves it. A write
-	// whose writer measured no skew has no service time: no record proves it by its time. This
-	// process's own measures read this process's clock only (the record dated in the future).
-	const time = (): SentTime => ({ sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs });
+	// writer measured and sealed, both in the writer's clock. Only when this is the writer's own
+	// process (the same clock) do this process's measures count too, the largest of them (r5-money
+	// F1: a stale Date on the write's answer is not alone), the records' own clock (clock.ts
+	// knownCreatedSkew) before the Date header's. In another process (a queue-mode worker, after a
+	// restart) they read another clock: a write whose writer measured no skew has no service time,
+	// and no record proves it by its time.
+	const sameClock = sent.clock === PROCESS_CLOCK;
+	const prior = sameClock ? (knownCreatedSkew(baseUrl, looked) ?? knownSkew(baseUrl, looked)) : null;
+	const time = (): SentTime => {
+		if (!sameClock) return { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
+		const records = knownCreatedSkew(baseUrl);
+		const range = records === null ? skewRangeSince(baseUrl, looked) : null;
+		const known = [records ?? range?.high, sent.skewMs, prior].filter(
+			(s): s is number => typeof s === 'number',
+		);
+		return { sentAt: Date.parse(sent.sentAt), skewMs: known.length > 0 ? Math.max(...known) : null };
+	};
 	// The service's clock now, as the look measured it (else the write's): the least of the look's,
 	// so a record dated later than any measure of now is read as dated in the future.
 	const nowSkew = () => skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
@@ -408,7 +425,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`A record carrying its ${field} was found, but no fresh answer of the service carried a Date header, neither to the write nor to this look (an answer from a cache, with an Age header, or a gateway's page measures nothing), so the service's clock is not measured: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof.`,
+			`A record carrying its ${field} was found, but the n8n process that sent this write had not measured the service's clock when it sent it (no fresh answer of the service carried a Date header before or with the write: an answer from a cache, with an Age header, or a gateway's page measures nothing), so the write has no time on the service's clock: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof. A measure taken later, or by another process, reads another clock and moment and does not place this write.`,
 			["a Date header on the service's answers (the measured clock skew)"],
 			`Check the record (created ${String(best.record.createdAt)}) against what you meant to pay in the cabinet; a proxy that strips the Date header keeps this unknown. ${lookUp}`,
 			{ record: best.record },

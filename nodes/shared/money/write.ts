@@ -12,6 +12,7 @@ import {
 	knownSkew,
 	observeCreated,
 	observeReport,
+	PROCESS_CLOCK,
 	skewOf,
 } from './clock';
 import { forgetPending } from './pending';
@@ -726,6 +727,7 @@ function sealedSentWrite(
 		details,
 		company: companyFingerprint(bound.account, bound.baseUrl),
 		skewMs,
+		clock: PROCESS_CLOCK,
 	};
 	// The whole recipient's number as a keyed digest, never reversible (sentEvidence.ts).
 	const digests = sentDigests(bound.account, contract, (d) =>
