@@ -322,6 +322,11 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const acted = moved(company.id, extA) > before;
 			const outcome = outcomeOf(out);
 			count(`A create ${outcome}${acted ? ' (moved)' : ''}`);
+			// A 2xx that is no payout record (acceptedAnswer) is never a success item (r7-money-a F8).
+			check(
+				out.paymentOutcome !== undefined || out.id !== undefined || out.error !== undefined,
+				`A${attempt}: a success item that is no record`,
+			);
 			check(outcome !== 'paid' || acted, `A${attempt}: paid, no money moved`);
 			check(outcome !== 'not_paid' || !acted, `A${attempt}: not_paid, money moved`);
 			if (outcome !== 'unknown') break;
@@ -350,10 +355,23 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 					answer.paymentOutcome !== 'not_paid' || !actedNow,
 					`A${attempt}: Resolve not_paid, money moved`,
 				);
+				// A gateway's replayed POST made two payouts for one write (replayedPost): a paid
+				// answer names every one (r7-money-a F3).
+				const madeNow = moved(company.id, extA) - before;
+				if (answer.paymentOutcome === 'paid' && madeNow > 1) {
+					count('A resolve paid naming every replayed payout');
+					check(
+						(answer.matchingPayouts?.length ?? 0) >= madeNow,
+						`A${attempt}: Resolve paid naming one of ${madeNow} payouts`,
+					);
+				}
 			}
 			if (answers.at(-1).paymentOutcome !== 'not_paid') break;
 		}
-		check(moved(company.id, extA) <= 1, `A: paid ${moved(company.id, extA)} times`);
+		// The payouts a gateway's replay made are the service's doing, not the node's (counted).
+		const replayedA = gen.money.replays;
+		if (replayedA > 0) count('A replayed POST');
+		check(moved(company.id, extA) <= 1 + replayedA, `A: paid ${moved(company.id, extA)} times`);
 
 		// Case D (r1-money-resend F7): a payout whose answer may be lost, run again from a new process
 		// with its Idempotency Key and External ID (the user re-runs the execution), while the
@@ -384,7 +402,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		// payment up first). Counted, not a failure; every other service pays once.
 		const window = gen.choices.lostAnswer?.keysIgnored && !gen.choices.money.requisiteCooldown;
 		if (movedD() > 1 && window) count('D paid twice in the named re-run window');
-		else check(movedD() <= 1, `D: paid ${movedD()} times`);
+		else check(movedD() <= 1 + gen.money.replays - replayedA, `D: paid ${movedD()} times`);
 
 		// Case E (r4-money-resend): Pay QR Code under an Idempotency Key the user set, Retry On Fail in
 		// one process with resendTries tries, the accept's answer lost after the service acted on
@@ -436,6 +454,17 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 				count(
 					`F resolve ${answer.paymentOutcome} (cache ${gen.choices.money.cachedDate / 1000} s, earlier ${gen.choices.money.earlierNear / 1000} s)`,
 				);
+				// A Date header from a proxy behind the records' clock (dateClock < 0) before this
+				// process measured the records' clock: the window docs/assumptions.md names
+				// ("A Date header from another clock"). Counted, not a failure; every other service
+				// holds.
+				const proxyWindow =
+					gen.choices.money.dateClock < 0 &&
+					gen.choices.money.earlierNear <= -gen.choices.money.dateClock + 5_000;
+				if (answer.paymentOutcome === 'paid' && proxyWindow) {
+					count('F paid in the named proxy-clock window');
+					continue;
+				}
 				check(
 					answer.paymentOutcome !== 'paid',
 					'F: Resolve paid by an earlier payout, no money moved',
@@ -517,6 +546,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			paymentReference: reference,
 		};
 		forgetAllSentWrites();
+		const replaysBeforeC = gen.money.replays;
 		const calls = [];
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
@@ -524,8 +554,12 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		forgetAllSentWrites();
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '2' }));
 		const total = moved(company.id, extC);
-		count(`C ${calls.map(outcomeOf).join('/')} moved ${total}`);
-		check(total <= 1, `C: reference paid ${total} times`);
+		// Payouts a gateway's replayed POST made (replayedPost) are the service's doing (counted).
+		const replayedC = gen.money.replays - replaysBeforeC;
+		count(
+			`C ${calls.map(outcomeOf).join('/')} moved ${total}${replayedC ? ' (replayed POST)' : ''}`,
+		);
+		check(total <= 1 + replayedC, `C: reference paid ${total} times`);
 		for (const [i, call] of calls.entries()) {
 			check(outcomeOf(call) !== 'paid' || total >= 1, `C${i}: paid, no money moved`);
 		}
@@ -538,10 +572,11 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const again = await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '3' });
 			count(`C after the state came back: ${outcomeOf(again)}`);
 			check(
-				outcomeOf(again) !== 'not_paid' || moved(company.id, extC) === 1,
+				outcomeOf(again) !== 'not_paid' ||
+					(moved(company.id, extC) >= 1 && moved(company.id, extC) <= 1 + replayedC),
 				'C: recharged then not_paid',
 			);
-			check(moved(company.id, extC) <= 1, 'C: paid twice after the state came back');
+			check(moved(company.id, extC) <= 1 + replayedC, 'C: paid twice after the state came back');
 		}
 		return problems;
 	}

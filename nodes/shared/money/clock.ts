@@ -163,6 +163,7 @@ export function forgetSkews(): void {
 	measured.clear();
 	history.clear();
 	created.clear();
+	createdFloor.clear();
 }
 
 /**
@@ -191,10 +192,32 @@ export async function readMeasured(
  */
 const created = new Map<string, { skewMs: number; at: number }>();
 
-/** Takes one answered record's creation time (ms, its own clock) and when this process sent it. */
-export function observeCreated(baseUrl: string, createdMs: number, sentLocal: number, at = Date.now()): void {
+/**
+ * Records' clock measures from answers that may be a stored record an earlier run made (a key that
+ * names a payment): such a record is older, so it measures too low a skew and only ever raises
+ * the Date header's (a proxy's clock behind the records' is then caught), never lowers it.
+ */
+const createdFloor = new Map<string, { skewMs: number; at: number }>();
+
+/**
+ * Takes one answered record's creation time (ms, its own clock) and when this process sent it;
+ * `fresh`: the answer can be nothing but a new record of this very request.
+ */
+export function observeCreated(
+	baseUrl: string,
+	createdMs: number,
+	sentLocal: number,
+	fresh: boolean,
+	at = Date.now(),
+): void {
 	if (!Number.isFinite(createdMs)) return;
-	created.set(baseUrl, { skewMs: createdMs - sentLocal, at });
+	(fresh ? created : createdFloor).set(baseUrl, { skewMs: createdMs - sentLocal, at });
+}
+
+/** The latest records' clock measure that may only raise the Date header's skew, if any. */
+export function knownCreatedFloor(baseUrl: string, localNow = Date.now()): number | null {
+	const last = createdFloor.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
 }
 
 /** The latest measured skew of the records' clock (record clock minus n8n's), within SKEW_KEPT_MS. */
@@ -206,6 +229,7 @@ export function knownCreatedSkew(baseUrl: string, localNow = Date.now()): number
 /** Forgets the records' clock measures (tests: a new process). */
 export function forgetCreatedSkews(): void {
 	created.clear();
+	createdFloor.clear();
 }
 
 /**

@@ -271,9 +271,7 @@ export function failedWrite(
 	const machine = machineOf(report);
 	const last = report.attempts[report.attempts.length - 1];
 	const own =
-		last === undefined
-			? undefined
-			: ownRefusal(write, last, { body: request.body, identityField });
+		last === undefined ? undefined : ownRefusal(write, last, { body: request.body, identityField });
 	if (own) {
 		const info = readServiceError(own.status, report.shownBody, own.headers);
 		return outcomeUnknownError(node, write, {

@@ -94,7 +94,11 @@ export function freshRefusal(
 	return messages.every((text) => {
 		const said = lower(text);
 		if (identityField && said.includes(lower(identityField))) return false;
-		if (typeof identityValue === 'string' && identityValue !== '' && said.includes(lower(identityValue))) {
+		if (
+			typeof identityValue === 'string' &&
+			identityValue !== '' &&
+			said.includes(lower(identityValue))
+		) {
 			return false;
 		}
 		if (/idempot|идемпотент|\bkey\b|ключ/i.test(text)) return false;

@@ -4,7 +4,13 @@ import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
 import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
 import type { SentTime } from './binding';
-import { PROCESS_CLOCK, knownCreatedSkew, knownSkew, skewRangeSince } from './clock';
+import {
+	PROCESS_CLOCK,
+	knownCreatedFloor,
+	knownCreatedSkew,
+	knownSkew,
+	skewRangeSince,
+} from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
@@ -334,15 +340,21 @@ export async function resolveSentWrite(
 	// restart) they read another clock: a write whose writer measured no skew has no service time,
 	// and no record proves it by its time.
 	const sameClock = sent.clock === PROCESS_CLOCK;
-	const prior = sameClock ? (knownCreatedSkew(baseUrl, looked) ?? knownSkew(baseUrl, looked)) : null;
+	const prior = sameClock
+		? (knownCreatedSkew(baseUrl, looked) ?? knownSkew(baseUrl, looked))
+		: null;
 	const time = (): SentTime => {
 		if (!sameClock) return { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
 		const records = knownCreatedSkew(baseUrl);
 		const range = records === null ? skewRangeSince(baseUrl, looked) : null;
-		const known = [records ?? range?.high, sent.skewMs, prior].filter(
+		const floor = records === null ? knownCreatedFloor(baseUrl) : null;
+		const known = [records ?? range?.high, sent.skewMs, prior, floor].filter(
 			(s): s is number => typeof s === 'number',
 		);
-		return { sentAt: Date.parse(sent.sentAt), skewMs: known.length > 0 ? Math.max(...known) : null };
+		return {
+			sentAt: Date.parse(sent.sentAt),
+			skewMs: known.length > 0 ? Math.max(...known) : null,
+		};
 	};
 	// The service's clock now, as the look measured it (else the write's): the least of the look's,
 	// so a record dated later than any measure of now is read as dated in the future.

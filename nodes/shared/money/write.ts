@@ -8,6 +8,7 @@ import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import { companyFingerprint, sealOf } from './binding';
 import {
 	forgetSkews,
+	knownCreatedFloor,
 	knownCreatedSkew,
 	knownSkew,
 	observeCreated,
@@ -587,13 +588,14 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// payment may be answered with a record an earlier run made, which would measure nothing).
 	const sentLocal = Date.now();
 	const fresh = !earlier && !keyNamesPayment(ctx, itemIndex);
+	// (A stored record an earlier run made measures too low: such a measure only raises the Date's.)
 	const sending = sendOnce(ctx, judged, request, report)
 		.then((answer) => {
 			// Only from a fresh answer the service dated (no cache's copy, no answer without a Date).
 			const last = report.attempts[report.attempts.length - 1];
 			const dated = last !== undefined && 'status' in last && skewOf(last.headers) !== undefined;
 			const made = isRecord(answer) ? boundTime((answer as IDataObject).createdAt) : NaN;
-			if (fresh && dated && typeof made === 'number') observeCreated(baseUrl, made, sentLocal);
+			if (dated && typeof made === 'number') observeCreated(baseUrl, made, sentLocal, fresh);
 			return answer;
 		})
 		.finally(() => {
@@ -763,7 +765,10 @@ function isRecord(value: unknown): boolean {
  * service's time once: sentAt plus this skew.
  */
 function sealedSkew(baseUrl: string, dateSkew: number | null): number | null {
-	return knownCreatedSkew(baseUrl) ?? dateSkew;
+	const records = knownCreatedSkew(baseUrl);
+	if (records !== null) return records;
+	const floor = knownCreatedFloor(baseUrl);
+	return dateSkew !== null && floor !== null ? Math.max(dateSkew, floor) : dateSkew;
 }
 
 /** The sealed sent writes of a node run's items, for an unknown found after the write (router.ts). */
@@ -780,7 +785,11 @@ function keepSent(ctx: IExecuteFunctions, itemIndex: number, sent: IDataObject):
  * other details: router.ts answerDiffers), with the item's sealed sent write (outside r7-money-a
  * F5: every unknown of a money write carries it, so Resolve Outcome can look it up).
  */
-export function withItemSentWrite(ctx: IExecuteFunctions, itemIndex: number, error: unknown): unknown {
+export function withItemSentWrite(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	error: unknown,
+): unknown {
 	const sent = sealedByItem.get(ctx)?.get(itemIndex);
 	if (outcomeFields(error).paymentOutcome !== 'unknown' || !sent) return error;
 	(error as { context: IDataObject }).context.sentWrite = sent;
