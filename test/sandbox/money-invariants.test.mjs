@@ -14,7 +14,7 @@
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
 // unmeasured|resent|quote|zoneless|gateway|assigned|idless|cache|largest|cache+largest|
-// resentAny breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
+// resentAny|fresh|accepted breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
 // binding, fingerprint and seal; a record dated later than the service's clock now read as made
 // after the write; an unmeasured clock skew assumed to be zero; Payout Create's refusals its own
 // earlier payout causes, read as refusals; Pay QR Code's re-send preparing a new quote instead of
@@ -22,7 +22,9 @@
 // the clock skew; a payout bound by its assignedAt; a record without its id claimed; r5-money:
 // cache, a caching proxy's stale Date measuring the skew; largest, the least measured skew
 // binding instead of the largest; cache+largest, both; resentAny, a balance refusal or a taken
-// External ID after an earlier attempt read as a refusal)
+// External ID after an earlier attempt read as a refusal; r7-money-a: fresh, Payout Create's
+// refusals matched by their words again instead of the rule turned round; accepted, a 2xx that
+// is no record read as a success)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
@@ -142,6 +144,11 @@ if (BREAK === 'resentAny') {
 }
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
+// r7-money-a: Payout Create's refusal rule back to word-matching (F1), and a 2xx that is no record
+// read as a success again (F8).
+if (BREAK === 'fresh')
+	delete dist('nodes/CompanyPayments/payout/create.operation.js').create.money.freshRefusals;
+if (BREAK === 'accepted') dist('nodes/shared/money/outcome.js').notARecord = () => undefined;
 
 const CARD = '2200123456789012';
 const AMOUNT = 1500;

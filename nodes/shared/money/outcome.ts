@@ -10,7 +10,7 @@ import {
 	readServiceError,
 } from '../transport';
 import type { Attempt, Report, ServiceErrorInfo } from '../transport';
-import type { MoneyWrite, PaymentOutcome } from './contract';
+import type { MoneyContract, MoneyWrite, PaymentOutcome } from './contract';
 import { RESENT_BY_ANY, freshRefusal, refusalWords, refusesTaken } from './resent';
 
 /*
@@ -376,6 +376,36 @@ export function unprovenAnswer(
 		reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(answer) ?? 'nothing'}), so it does not show what the service did`,
 		lines: [`HTTP status: ${status}`],
 		info: readServiceError(status, undefined, headers),
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
+ * A 2xx answer of a write that makes a record (one that carries an identity) that is no record
+ * (outside r7-money-a F8: a 202 `{"status":"accepted"}`): no ID and none of the details the write
+ * asked, so it does not show that anything was made. Unknown; write.ts adds the sent write.
+ */
+export function notARecord(
+	node: INode,
+	contract: MoneyContract,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	if (!contract.identity || answer === null || typeof answer !== 'object') return undefined;
+	if (Array.isArray(answer)) return undefined;
+	const record = answer as IDataObject;
+	const card = record.card as IDataObject | undefined;
+	const id = record.id ?? (card && typeof card === 'object' ? card.id : undefined);
+	if (typeof id === 'string' || typeof id === 'number') return undefined;
+	if (contract.details.some((d) => d.answered(record) !== undefined)) return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	const shownAnswer = JSON.stringify(answer).slice(0, 200);
+	return outcomeUnknownError(node, contract, {
+		reason: `the answer (HTTP ${status}) is no record of it (${shownAnswer}: no ID and none of the details asked), so it does not show that the service made it, nor that it did not`,
+		lines: [`HTTP status: ${status}`],
 		where: shown(report),
 		itemIndex,
 	});

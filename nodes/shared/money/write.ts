@@ -5,7 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { companyFingerprint, sealOf } from './binding';
+import { boundTime, companyFingerprint, sealOf } from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -19,7 +19,6 @@ import {
 import { forgetPending } from './pending';
 import { claim, forgetProofs, noteWrite } from './proofs';
 import type { SentWrite } from './resolve';
-import { boundTime } from './binding';
 import type { MoneyContract } from './contract';
 import type { Difference } from './evidence';
 import { moneyKey } from './key';
@@ -32,6 +31,7 @@ import {
 	IDEMPOTENCY_KEY_REUSED,
 	failedWrite,
 	markOutcome,
+	notARecord,
 	outcomeFields,
 	outcomeUnknownError,
 	unprovenAnswer,
@@ -819,34 +819,7 @@ async function sendOnce(
 	}
 	const unproven = unprovenAnswer(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (unproven) throw unproven;
-	const notRecord = notARecord(ctx, contract, report, answer, request.itemIndex ?? 0);
+	const notRecord = notARecord(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (notRecord) throw notRecord;
 	return answer;
-}
-
-/**
- * A 2xx answer of a write that makes a record (one that carries an identity) that is no record
- * (outside r7-money-a F8: a 202 `{"status":"accepted"}`): no ID and none of the details the write
- * asked, so it does not show that anything was made. Unknown, with the sent write.
- */
-function notARecord(
-	ctx: IExecuteFunctions,
-	contract: MoneyContract,
-	report: Report,
-	answer: unknown,
-	itemIndex: number,
-): NodeApiError | undefined {
-	if (!contract.identity || !isRecord(answer)) return undefined;
-	if (answeredRecordId(answer) !== undefined) return undefined;
-	const record = answer as IDataObject;
-	if (contract.details.some((d) => d.answered(record) !== undefined)) return undefined;
-	const last = report.attempts[report.attempts.length - 1];
-	const status = last && 'status' in last ? last.status : 200;
-	const shown = JSON.stringify(answer).slice(0, 200);
-	return outcomeUnknownError(ctx.getNode(), contract, {
-		reason: `the answer (HTTP ${status}) is no record of it (${shown}: no ID and none of the details asked), so it does not show that the service made it, nor that it did not`,
-		lines: [`HTTP status: ${status}`],
-		where: report.where,
-		itemIndex,
-	});
 }
