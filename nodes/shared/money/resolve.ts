@@ -567,7 +567,7 @@ function moreThanOne(
 	return (whatToDo) => ({
 		matchingPayouts: matching,
 		warning: `MONEY_MAY_HAVE_MOVED_MORE_THAN_ONCE: ${ids.length} records (${ids.join(', ')}) carry this write's ${field} and every detail, all created after it was sent: the service may have made it ${ids.length} times (a gateway or proxy that sent the request again), so money may have moved ${ids.length} times.`,
-		whatToDo: `Check every one of ${ids.join(', ')} in the cabinet and cancel or claim back the extra ones. ${whatToDo}`,
+		whatToDo: `Check every one of ${ids.join(', ')} in the cabinet and cancel or claim back the extra ones. ${whatToDo.replace(/^Nothing: it was made\. /, '')}`,
 	});
 }
 
