@@ -153,6 +153,8 @@ const money: MoneyContract = {
 		'PAYOUT_BANK_UNKNOWN',
 		'PAYOUT_OUTSIDE_WORKING_HOURS',
 	],
+	// Its answer is the payout made: a 2xx that is no payout record is unknown (r7-money-a F8).
+	answerIsRecord: true,
 	key: 'perItem',
 	identity: {
 		field: 'externalId',

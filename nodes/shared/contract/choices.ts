@@ -307,7 +307,7 @@ export const OPEN_CHOICES = {
 	},
 	acceptedAnswer: {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',
-		node: 'A 2xx with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/write.ts)',
+		node: 'A 2xx to Payout Create with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/outcome.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

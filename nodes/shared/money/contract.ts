@@ -56,6 +56,11 @@ export interface MoneyWrite {
 	 * identity); any other refusal is unknown.
 	 */
 	freshRefusals?: readonly string[];
+	/**
+	 * Its 2xx answer is the record it made (Payout Create): an answer with no ID and none of the
+	 * details asked (`202 {"status":"accepted"}`) is unknown (outcome.ts notARecord).
+	 */
+	answerIsRecord?: boolean;
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */

@@ -382,7 +382,7 @@ export function unprovenAnswer(
 }
 
 /**
- * A 2xx answer of a write that makes a record (one that carries an identity) that is no record
+ * A 2xx answer of a write whose answer is the record it made (answerIsRecord) that is no record
  * (outside r7-money-a F8: a 202 `{"status":"accepted"}`): no ID and none of the details the write
  * asked, so it does not show that anything was made. Unknown; write.ts adds the sent write.
  */
@@ -393,7 +393,7 @@ export function notARecord(
 	answer: unknown,
 	itemIndex: number | undefined,
 ): NodeApiError | undefined {
-	if (!contract.identity || answer === null || typeof answer !== 'object') return undefined;
+	if (!contract.answerIsRecord || answer === null || typeof answer !== 'object') return undefined;
 	if (Array.isArray(answer)) return undefined;
 	const record = answer as IDataObject;
 	const card = record.card as IDataObject | undefined;
