@@ -184,7 +184,10 @@ export const FACTS = {
 	SKEW_MARGIN_MS: { from: [['binding', 'SKEW_MARGIN_MS']], text: seconds },
 	UNMEASURED_SKEW_MS: { from: [['binding', 'UNMEASURED_SKEW_MS']], text: seconds },
 	PROOFS_KEPT: { from: [['proofs', 'PROOFS_KEPT']], text: count },
-	CANCEL_SETTLE_MS: { from: [['cancel', 'CANCEL_SETTLE_MS']], text: (ms) => `${count(ms / 60_000)} minutes` },
+	CANCEL_SETTLE_MS: {
+		from: [['cancel', 'CANCEL_SETTLE_MS']],
+		text: (ms) => `${count(ms / 60_000)} minutes`,
+	},
 };
 
 /**
@@ -196,6 +199,8 @@ export const NOT_STATED = {
 	TRACE_ID_MAX:
 		"the longest record ID a named payment's trace keeps: a bound on the trace's size, whose measured size the docs state",
 	TRACE_SEALS: "how many seal digests a named payment's trace keeps: a bound on the trace's size",
+	WRITES_KEPT:
+		"how many requests' sent times this process keeps for Resolve Outcome (otherWrites): a memory bound of proofs.ts",
 	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',
 	ALONGSIDE_KEPT:
 		"how many other writes of the same request a sent write names at most: a bound on the item's size",
@@ -214,7 +219,8 @@ export const NOT_STATED = {
 	DAY_MS: 'milliseconds in a day',
 	KEY_DEPTH:
 		'how deep a new API key is looked for in an answer; the docs say only that a nested key is found',
-	PROCESS_LIMIT: "a memory bound on the credentials' own values and on what the gate learned per credential",
+	PROCESS_LIMIT:
+		"a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',

@@ -5,6 +5,7 @@ import { gateError, gateItems, openRun } from '../shared/gate';
 import { LINE_BREAK, getBaseUrl } from '../shared/transport';
 import {
 	answerDiffers,
+	withItemSentWrite,
 	differences,
 	outcomeFields,
 	retryNote,
@@ -98,7 +99,9 @@ async function runOne(
 			// Trust only what the answer shows: another payment's details are not this payment.
 			const [answer] = recordsOf(result);
 			const diff = answer ? differences(ctx, operation.money, itemIndex, answer) : [];
-			if (diff.length > 0) throw answerDiffers(ctx, operation.money, itemIndex, diff);
+			if (diff.length > 0) {
+				throw withItemSentWrite(ctx, itemIndex, answerDiffers(ctx, operation.money, itemIndex, diff));
+			}
 		}
 		return { ok: true, result, fields };
 	} catch (error) {

@@ -53,6 +53,19 @@
 //                   INSUFFICIENT_BALANCE (the first took the funds), or 400 VALIDATION_ERROR
 //                   "externalId already exists" (r5-money F2: refusals a re-send's own earlier
 //                   attempt causes).
+//   refusalWording  how that refusal of a taken External ID is worded (outside r7-money-a F1): the
+//                   document shows none, so a service may say it any way: a validation
+//                   "externalId already exists" or "externalId должен быть уникальным", a 422
+//                   "Выплата с таким externalId уже создана", or its own code
+//                   PAYOUT_EXTERNAL_ID_EXISTS;
+//   dateClock       the Date header's clock against the clock that writes createdAt (F4): the
+//                   same, or a proxy in front of the service 30 s ahead of it or 30 s behind it
+//                   (nginx replaces the upstream Date with its own);
+//   replayedPost    whether a gateway sends a POST /payouts whose answer it loses once more, so
+//                   the service (which the document does not show deduplicating payouts) makes
+//                   two payouts for one write (F3);
+//   acceptedAnswer  whether POST /payouts is answered 202 {"status":"accepted"} with no payout
+//                   record (the service made it; F8: the endpoint's answer is not shown).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -82,7 +95,21 @@ export const MONEY_CHOICES = Object.freeze({
 	cachedDate: [0, 21_000, 300_000],
 	createRefusal: ['none', 'INSUFFICIENT_BALANCE', 'externalIdTaken'],
 	earlierNear: [10_000, 21_000, 60_000, 300_000],
+	refusalWording: ['alreadyExists', 'mustBeUnique', 'alreadyCreated', 'ownCode'],
+	dateClock: [0, 30_000, -30_000],
+	replayedPost: [false, true],
+	acceptedAnswer: [false, false, true],
 });
+
+/** The refusal of a taken External ID, worded as drawn (refusalWording). */
+function takenRefusal(wording) {
+	if (wording === 'mustBeUnique') return validationError(['externalId должен быть уникальным']);
+	if (wording === 'alreadyCreated') {
+		return apiError(422, 'UNPROCESSABLE', 'Выплата с таким externalId уже создана');
+	}
+	if (wording === 'ownCode') return apiError(422, 'PAYOUT_EXTERNAL_ID_EXISTS', 'Payout exists');
+	return validationError(['externalId already exists']);
+}
 
 /** How far behind the service's clock a gateway's clock is, when `gatewayDate` is 'slow'. */
 export const GATEWAY_BEHIND_MS = 10 * 60_000;
@@ -144,6 +171,11 @@ export function drawMoney(r) {
 		cachedDate: r.pick(MONEY_CHOICES.cachedDate),
 		createRefusal: r.pick(MONEY_CHOICES.createRefusal),
 		earlierNear: r.pick(MONEY_CHOICES.earlierNear),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r7-money-a).
+		refusalWording: r.pick(MONEY_CHOICES.refusalWording),
+		dateClock: r.pick(MONEY_CHOICES.dateClock),
+		replayedPost: r.pick(MONEY_CHOICES.replayedPost),
+		acceptedAnswer: r.pick(MONEY_CHOICES.acceptedAnswer),
 	};
 }
 
@@ -192,6 +224,10 @@ const DAY_MS = 86_400_000;
 export function createMoney(sb, choices, stream, log) {
 	let played = false;
 	const planted = new Set();
+	/** A lost POST /payouts the gateway sends once more (replayedPost), not yet made twice. */
+	let replayPending = false;
+	/** How many payouts a replayed POST made beyond the one asked for. */
+	let replays = 0;
 	/** External IDs a listing leaves out for its next reads (a listing that lags by reads). */
 	const held = new Map();
 	/** Answers a test asked to be lost, by route: how many more (after the service acted). */
@@ -207,6 +243,8 @@ export function createMoney(sb, choices, stream, log) {
 		},
 		/** On reset (generated.mjs): forgets what it planted. */
 		reset() {
+			replayPending = false;
+			replays = 0;
 			planted.clear();
 			held.clear();
 			forced.clear();
@@ -243,7 +281,10 @@ export function createMoney(sb, choices, stream, log) {
 		/** The service's Date header (its own clock), when played; null: none at all. */
 		dateHeader() {
 			if (!played) return undefined;
-			return choices.dateHeader ? new Date(sb.clock.now()).toUTCString() : null;
+			// A proxy's clock (dateClock) in place of the service's, when drawn.
+			return choices.dateHeader
+				? new Date(sb.clock.now() + (choices.dateClock ?? 0)).toUTCString()
+				: null;
 		},
 		/**
 		 * The headers of a caching proxy's copy (server.mjs), when drawn: a payout's or card's read
@@ -270,7 +311,7 @@ export function createMoney(sb, choices, stream, log) {
 				log({ kind: 'createRefusal', refusal: choices.createRefusal, payout: payout.id });
 				return choices.createRefusal === 'INSUFFICIENT_BALANCE'
 					? apiError(422, 'INSUFFICIENT_BALANCE')
-					: validationError(['externalId already exists']);
+					: takenRefusal(choices.refusalWording);
 			}
 			return null;
 		},
@@ -346,6 +387,7 @@ export function createMoney(sb, choices, stream, log) {
 			const acted = processed === 'either' ? r.chance(0.5) : processed;
 			const form = acted ? r.pick(['reset', '502', '504', 'html']) : r.pick(['reset', '502']);
 			log({ kind: 'moneyLoss', route, form, processed: acted });
+			if (acted && route === 'POST /payouts' && choices.replayedPost) replayPending = true;
 			return { form, processed: acted };
 		},
 		/**
@@ -401,6 +443,25 @@ export function createMoney(sb, choices, stream, log) {
 				return true;
 			}
 			return false;
+		},
+		/**
+		 * Whether the payout just made is made once more (replayedPost: a gateway sent the lost
+		 * POST again); counted in `replays`.
+		 */
+		takeReplay() {
+			if (!played || !replayPending) return false;
+			replayPending = false;
+			replays += 1;
+			log({ kind: 'replayedPost' });
+			return true;
+		},
+		/** How many payouts replayed POSTs made beyond the ones asked for, since the reset. */
+		get replays() {
+			return replays;
+		},
+		/** Whether a made payout is answered 202 {"status":"accepted"} without its record. */
+		acceptsOnly() {
+			return played && choices.acceptedAnswer;
 		},
 		/** Whether a payout is one the generator planted (it moved no money now). */
 		isPlanted: (id) => planted.has(id),

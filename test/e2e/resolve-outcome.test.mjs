@@ -273,6 +273,10 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			cachedDate: 0,
 			createRefusal: 'none',
 			earlierNear: 300_000,
+			refusalWording: 'alreadyExists',
+			dateClock: 0,
+			replayedPost: false,
+			acceptedAnswer: false,
 		});
 		gen.money.play(true);
 		sandbox.reset();

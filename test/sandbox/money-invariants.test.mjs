@@ -14,7 +14,7 @@
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
 // unmeasured|resent|quote|zoneless|gateway|assigned|idless|cache|largest|cache+largest|
-// resentAny breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
+// resentAny|fresh|accepted breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
 // binding, fingerprint and seal; a record dated later than the service's clock now read as made
 // after the write; an unmeasured clock skew assumed to be zero; Payout Create's refusals its own
 // earlier payout causes, read as refusals; Pay QR Code's re-send preparing a new quote instead of
@@ -22,7 +22,9 @@
 // the clock skew; a payout bound by its assignedAt; a record without its id claimed; r5-money:
 // cache, a caching proxy's stale Date measuring the skew; largest, the least measured skew
 // binding instead of the largest; cache+largest, both; resentAny, a balance refusal or a taken
-// External ID after an earlier attempt read as a refusal)
+// External ID after an earlier attempt read as a refusal; r7-money-a: fresh, Payout Create's
+// refusals matched by their words again instead of the rule turned round; accepted, a 2xx that
+// is no record read as a success)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
 import assert from 'node:assert/strict';
@@ -142,6 +144,11 @@ if (BREAK === 'resentAny') {
 }
 if (BREAK === 'company')
 	dist('nodes/shared/money/resolve.js').bindingProblem = async () => undefined;
+// r7-money-a: Payout Create's refusal rule back to word-matching (F1), and a 2xx that is no record
+// read as a success again (F8).
+if (BREAK === 'fresh')
+	delete dist('nodes/CompanyPayments/payout/create.operation.js').create.money.freshRefusals;
+if (BREAK === 'accepted') dist('nodes/shared/money/outcome.js').notARecord = () => undefined;
 
 const CARD = '2200123456789012';
 const AMOUNT = 1500;
@@ -322,6 +329,13 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const acted = moved(company.id, extA) > before;
 			const outcome = outcomeOf(out);
 			count(`A create ${outcome}${acted ? ' (moved)' : ''}`);
+			// A 2xx that is no payout record (acceptedAnswer) is never a success item (r7-money-a F8).
+			check(
+				out.paymentOutcome !== undefined || out.id !== undefined || out.error !== undefined,
+				`A${attempt}: a success item that is no record`,
+			);
+			if (out.paymentOutcome === undefined && out.id === undefined && out.error === undefined)
+				break;
 			check(outcome !== 'paid' || acted, `A${attempt}: paid, no money moved`);
 			check(outcome !== 'not_paid' || !acted, `A${attempt}: not_paid, money moved`);
 			if (outcome !== 'unknown') break;
@@ -350,10 +364,23 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 					answer.paymentOutcome !== 'not_paid' || !actedNow,
 					`A${attempt}: Resolve not_paid, money moved`,
 				);
+				// A gateway's replayed POST made two payouts for one write (replayedPost): a paid
+				// answer names every one (r7-money-a F3).
+				const madeNow = moved(company.id, extA) - before;
+				if (answer.paymentOutcome === 'paid' && madeNow > 1) {
+					count('A resolve paid naming every replayed payout');
+					check(
+						(answer.matchingPayouts?.length ?? 0) >= madeNow,
+						`A${attempt}: Resolve paid naming one of ${madeNow} payouts`,
+					);
+				}
 			}
 			if (answers.at(-1).paymentOutcome !== 'not_paid') break;
 		}
-		check(moved(company.id, extA) <= 1, `A: paid ${moved(company.id, extA)} times`);
+		// The payouts a gateway's replay made are the service's doing, not the node's (counted).
+		const replayedA = gen.money.replays;
+		if (replayedA > 0) count('A replayed POST');
+		check(moved(company.id, extA) <= 1 + replayedA, `A: paid ${moved(company.id, extA)} times`);
 
 		// Case D (r1-money-resend F7): a payout whose answer may be lost, run again from a new process
 		// with its Idempotency Key and External ID (the user re-runs the execution), while the
@@ -384,7 +411,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		// payment up first). Counted, not a failure; every other service pays once.
 		const window = gen.choices.lostAnswer?.keysIgnored && !gen.choices.money.requisiteCooldown;
 		if (movedD() > 1 && window) count('D paid twice in the named re-run window');
-		else check(movedD() <= 1, `D: paid ${movedD()} times`);
+		else check(movedD() <= 1 + gen.money.replays - replayedA, `D: paid ${movedD()} times`);
 
 		// Case E (r4-money-resend): Pay QR Code under an Idempotency Key the user set, Retry On Fail in
 		// one process with resendTries tries, the accept's answer lost after the service acted on
@@ -436,6 +463,17 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 				count(
 					`F resolve ${answer.paymentOutcome} (cache ${gen.choices.money.cachedDate / 1000} s, earlier ${gen.choices.money.earlierNear / 1000} s)`,
 				);
+				// A Date header from a proxy behind the records' clock (dateClock < 0) before this
+				// process measured the records' clock: the window docs/assumptions.md names
+				// ("A Date header from another clock"). Counted, not a failure; every other service
+				// holds.
+				const proxyWindow =
+					gen.choices.money.dateClock < 0 &&
+					gen.choices.money.earlierNear <= -gen.choices.money.dateClock + 5_000;
+				if (answer.paymentOutcome === 'paid' && proxyWindow) {
+					count('F paid in the named proxy-clock window');
+					continue;
+				}
 				check(
 					answer.paymentOutcome !== 'paid',
 					'F: Resolve paid by an earlier payout, no money moved',
@@ -517,6 +555,7 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			paymentReference: reference,
 		};
 		forgetAllSentWrites();
+		const replaysBeforeC = gen.money.replays;
 		const calls = [];
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true }));
@@ -524,8 +563,12 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 		forgetAllSentWrites();
 		calls.push(await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '2' }));
 		const total = moved(company.id, extC);
-		count(`C ${calls.map(outcomeOf).join('/')} moved ${total}`);
-		check(total <= 1, `C: reference paid ${total} times`);
+		// Payouts a gateway's replayed POST made (replayedPost) are the service's doing (counted).
+		const replayedC = gen.money.replays - replaysBeforeC;
+		count(
+			`C ${calls.map(outcomeOf).join('/')} moved ${total}${replayedC ? ' (replayed POST)' : ''}`,
+		);
+		check(total <= 1 + replayedC, `C: reference paid ${total} times`);
 		for (const [i, call] of calls.entries()) {
 			check(outcomeOf(call) !== 'paid' || total >= 1, `C${i}: paid, no money moved`);
 		}
@@ -538,10 +581,11 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
 			const again = await runNode(sandbox, { parameters: toolCall, tool: true, executionId: '3' });
 			count(`C after the state came back: ${outcomeOf(again)}`);
 			check(
-				outcomeOf(again) !== 'not_paid' || moved(company.id, extC) === 1,
+				outcomeOf(again) !== 'not_paid' ||
+					(moved(company.id, extC) >= 1 && moved(company.id, extC) <= 1 + replayedC),
 				'C: recharged then not_paid',
 			);
-			check(moved(company.id, extC) <= 1, 'C: paid twice after the state came back');
+			check(moved(company.id, extC) <= 1 + replayedC, 'C: paid twice after the state came back');
 		}
 		return problems;
 	}

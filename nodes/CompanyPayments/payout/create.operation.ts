@@ -142,6 +142,19 @@ const money: MoneyContract = {
 	// and a taken External ID are then unknown too, for every money write (money/resent.ts,
 	// r5-money F2; docs/assumptions.md, "A refusal after an earlier attempt").
 	resentRefusals: ['PAYOUT_REQUISITE_COOLDOWN', 'PAYOUT_ACTIVE_LIMIT'],
+	// The rule turned round (outside r7-money-a F1): when it may have been sent before, a refusal is
+	// not paid only when no earlier attempt can cause it: these documented refusals of this
+	// request's own values, authentication and permission, or a validation of another field than
+	// its External ID (money/resent.ts freshRefusal). Any other refusal is unknown, with its sent
+	// write (docs/assumptions.md, "A refusal after an earlier attempt").
+	freshRefusals: [
+		'PAYOUT_REQUISITE_INVALID',
+		'PAYOUT_BANK_REQUIRED',
+		'PAYOUT_BANK_UNKNOWN',
+		'PAYOUT_OUTSIDE_WORKING_HOURS',
+	],
+	// Its answer is the payout made: a 2xx that is no payout record is unknown (r7-money-a F8).
+	answerIsRecord: true,
 	key: 'perItem',
 	identity: {
 		field: 'externalId',

@@ -224,7 +224,7 @@ export const OPEN_CHOICES = {
 	},
 	clockSkew: {
 		question: 'How far the service clock is from n8n’s',
-		node: 'Measured from the Date header of the service’s own answers only (an HTTP date in GMT; Resolve prefers its own reads’), plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
+		node: 'Measured by the writer: the records’ clock from a 200 record’s createdAt against its send, else the Date header of the service’s own answers (an HTTP date in GMT), sealed in the writer’s clock; Resolve adds its own reads’ only in the writer’s process; plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
 	},
 	statesReturn: {
 		question: 'Whether a refunded payout is charged again',
@@ -232,7 +232,7 @@ export const OPEN_CHOICES = {
 	},
 	earlierRecords: {
 		question: 'Whether an External ID is unique among payouts',
-		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts), and a sent write names the other writes of the same request its process sent (write.ts alongside), so that holds after a restart; writes from two n8n processes remain a named window',
+		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts), and a sent write names the other writes of the same request its process sent (write.ts alongside), so that holds after a restart; later writes are known in the process that sent both (otherWrites), and a record answered 200 is that write’s proof; writes from two processes, or a later write after a restart, remain a named window',
 	},
 	dateHeader: {
 		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',
@@ -295,6 +295,24 @@ export const OPEN_CHOICES = {
 		question:
 			'How close before a write an earlier payout under its External ID can be, against a cache’s stale Date',
 		node: 'A cache’s copy measures nothing (fromCache) and the largest skew measured binds: such a payout stays unknown (money/clock.ts, money/resolve.ts)',
+	},
+	refusalWording: {
+		question:
+			'How the service words a refusal of a taken External ID or key (validation, 422, its own code)',
+		node: 'Not matched by words: after a possible earlier attempt, Payout Create’s refusal is not_paid only when no earlier attempt can cause it (401/403, documented refusals of its own values, a validation of another field); any other is unknown with its sentWrite: freshRefusal (money/resent.ts)',
+	},
+	dateClock: {
+		question:
+			'Whether the Date header comes from the clock that writes createdAt, or a proxy’s (ahead or behind)',
+		node: 'The records’ clock is measured from a 200 record’s createdAt against its send and preferred; a possibly stored record only raises the Date skew; before any such answer a proxy behind is a named window (money/clock.ts observeCreated)',
+	},
+	replayedPost: {
+		question: 'Whether a POST /payouts sent again by a gateway makes a second payout',
+		node: 'Resolve Outcome names every record that is this write: matchingPayouts and a warning that money may have moved more than once (money/resolve.ts)',
+	},
+	acceptedAnswer: {
+		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',
+		node: 'A 2xx to Payout Create with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/outcome.ts)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

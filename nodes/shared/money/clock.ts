@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, isServiceErrorBody, runAccount } from '../transport';
@@ -160,6 +162,8 @@ export function skewRangeSince(
 export function forgetSkews(): void {
 	measured.clear();
 	history.clear();
+	created.clear();
+	createdFloor.clear();
 }
 
 /**
@@ -177,3 +181,60 @@ export async function readMeasured(
 	observeReport(baseUrl, report);
 	return answer as IDataObject;
 }
+
+/**
+ * The clock that writes the records' `createdAt`, measured against this n8n process's own clock
+ * (outside r7-money-a F4, F2): a record a write made was created after this process sent it, so
+ * `createdAt - (when this process sent it)` is an upper bound of that clock's skew, whoever sets
+ * the `Date` header (a proxy in front of the service replaces it with its own clock's). Read only
+ * from answers that can be nothing but a new record of this very request (a node-derived key sent
+ * once: write.ts), never from a stored answer replayed for a key. Kept per Base URL, the latest.
+ */
+const created = new Map<string, { skewMs: number; at: number }>();
+
+/**
+ * Records' clock measures from answers that may be a stored record an earlier run made (a key that
+ * names a payment): such a record is older, so it measures too low a skew and only ever raises
+ * the Date header's (a proxy's clock behind the records' is then caught), never lowers it.
+ */
+const createdFloor = new Map<string, { skewMs: number; at: number }>();
+
+/**
+ * Takes one answered record's creation time (ms, its own clock) and when this process sent it;
+ * `fresh`: the answer can be nothing but a new record of this very request.
+ */
+export function observeCreated(
+	baseUrl: string,
+	createdMs: number,
+	sentLocal: number,
+	fresh: boolean,
+	at = Date.now(),
+): void {
+	if (!Number.isFinite(createdMs)) return;
+	(fresh ? created : createdFloor).set(baseUrl, { skewMs: createdMs - sentLocal, at });
+}
+
+/** The latest records' clock measure that may only raise the Date header's skew, if any. */
+export function knownCreatedFloor(baseUrl: string, localNow = Date.now()): number | null {
+	const last = createdFloor.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
+}
+
+/** The latest measured skew of the records' clock (record clock minus n8n's), within SKEW_KEPT_MS. */
+export function knownCreatedSkew(baseUrl: string, localNow = Date.now()): number | null {
+	const last = created.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
+}
+
+/** Forgets the records' clock measures (tests: a new process). */
+export function forgetCreatedSkews(): void {
+	created.clear();
+	createdFloor.clear();
+}
+
+/**
+ * This n8n process's clock, by a random name made when the module loads (outside r7-money-a F2):
+ * a sent write seals it, so Resolve Outcome knows whether its own clock readings are the writer's
+ * (the same process) or another clock's (a queue-mode worker, a process since restarted).
+ */
+export const PROCESS_CLOCK = randomBytes(8).toString('hex');

@@ -48,6 +48,19 @@ export interface MoneyWrite {
 	 * (RESENT_BY_ANY) and a refusal saying the identity or key is taken, whatever its code.
 	 */
 	mayBeResent?: boolean;
+	/**
+	 * Refusals of this request's own values that no earlier attempt can cause (outside r7-money-a
+	 * F1). Declared by an operation that turns the re-send rule round: when it may have been sent
+	 * before, a refusal is not paid only when it is one of these, or one of resent.ts
+	 * `freshRefusal`'s (authentication, permission, a validation of another field than the
+	 * identity); any other refusal is unknown.
+	 */
+	freshRefusals?: readonly string[];
+	/**
+	 * Its 2xx answer is the record it made (Payout Create): an answer with no ID and none of the
+	 * details asked (`202 {"status":"accepted"}`) is unknown (outcome.ts notARecord).
+	 */
+	answerIsRecord?: boolean;
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */

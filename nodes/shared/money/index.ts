@@ -59,6 +59,7 @@ export {
 	moneyWrite,
 	refusedAfterEarlierSend,
 	senderOf,
+	withItemSentWrite,
 	withSentWrite,
 } from './write';
 export type { MoneyCall } from './write';

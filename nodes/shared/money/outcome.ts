@@ -10,8 +10,8 @@ import {
 	readServiceError,
 } from '../transport';
 import type { Attempt, Report, ServiceErrorInfo } from '../transport';
-import type { MoneyWrite, PaymentOutcome } from './contract';
-import { RESENT_BY_ANY, refusalWords, refusesTaken } from './resent';
+import type { MoneyContract, MoneyWrite, PaymentOutcome } from './contract';
+import { RESENT_BY_ANY, freshRefusal, refusalWords, refusesTaken } from './resent';
 
 /*
  * The outcome of a money write (issues 28 and 36.2), in the field `paymentOutcome` of a failed
@@ -106,6 +106,7 @@ export function refusesReusedKey(code: unknown, message?: unknown): boolean {
 function ownRefusal(
 	write: MoneyWrite,
 	attempt: Attempt,
+	sent: { body?: unknown; identityField?: string } = {},
 ): { reason: string; status: number; headers: IDataObject } | undefined {
 	if (!('status' in attempt) || attempt.status < 400 || attempt.status > 499) return undefined;
 	if (!isServiceErrorBody(attempt.body)) return undefined;
@@ -138,6 +139,18 @@ function ownRefusal(
 			status,
 			headers,
 			reason: `the service refused it as taken already (${String(code)}: ${said}), and this item may have been sent before under the same Idempotency Key or External ID: its own earlier attempt, if it was carried out, is what holds it`,
+		};
+	}
+	if (
+		write.mayBeResent &&
+		write.freshRefusals &&
+		!freshRefusal(write.freshRefusals, status, code, message, sent.body, sent.identityField)
+	) {
+		const said = refusalWords(message) || String(code);
+		return {
+			status,
+			headers,
+			reason: `the service refused it (${String(code)}: ${said}), and this item may have been sent before under the same Idempotency Key or External ID: only a refusal that no earlier attempt can cause (authentication, permission, a documented refusal of this request's own values) proves nothing was paid, and this one may be about that earlier attempt`,
 		};
 	}
 	return undefined;
@@ -249,14 +262,16 @@ function shown(report: Report): string {
 export function failedWrite(
 	node: INode,
 	write: MoneyWrite,
-	request: { method: string; path: string },
+	request: { method: string; path: string; body?: unknown },
 	report: Report,
 	error: unknown,
 	itemIndex: number | undefined,
+	identityField?: string,
 ): unknown {
 	const machine = machineOf(report);
 	const last = report.attempts[report.attempts.length - 1];
-	const own = last === undefined ? undefined : ownRefusal(write, last);
+	const own =
+		last === undefined ? undefined : ownRefusal(write, last, { body: request.body, identityField });
 	if (own) {
 		const info = readServiceError(own.status, report.shownBody, own.headers);
 		return outcomeUnknownError(node, write, {
@@ -361,6 +376,36 @@ export function unprovenAnswer(
 		reason: `the answer (HTTP ${status}) carries no record (${JSON.stringify(answer) ?? 'nothing'}), so it does not show what the service did`,
 		lines: [`HTTP status: ${status}`],
 		info: readServiceError(status, undefined, headers),
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
+ * A 2xx answer of a write whose answer is the record it made (answerIsRecord) that is no record
+ * (outside r7-money-a F8: a 202 `{"status":"accepted"}`): no ID and none of the details the write
+ * asked, so it does not show that anything was made. Unknown; write.ts adds the sent write.
+ */
+export function notARecord(
+	node: INode,
+	contract: MoneyContract,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	if (!contract.answerIsRecord || answer === null || typeof answer !== 'object') return undefined;
+	if (Array.isArray(answer)) return undefined;
+	const record = answer as IDataObject;
+	const card = record.card as IDataObject | undefined;
+	const id = record.id ?? (card && typeof card === 'object' ? card.id : undefined);
+	if (typeof id === 'string' || typeof id === 'number') return undefined;
+	if (contract.details.some((d) => d.answered(record) !== undefined)) return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	const shownAnswer = JSON.stringify(answer).slice(0, 200);
+	return outcomeUnknownError(node, contract, {
+		reason: `the answer (HTTP ${status}) is no record of it (${shownAnswer}: no ID and none of the details asked), so it does not show that the service made it, nor that it did not`,
+		lines: [`HTTP status: ${status}`],
 		where: shown(report),
 		itemIndex,
 	});

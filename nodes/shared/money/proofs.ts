@@ -56,7 +56,40 @@ export function claim(sent: SentWrite, record: IDataObject): void {
 	proofs.set(key, { write: writeOf(sent), sentAt: sent.sentAt });
 }
 
+/**
+ * The writes this n8n process sealed, by what they asked (company, operation, identity, details),
+ * with their sent times (outside r7-money-a F6b): a write's sent write names only the writes sent
+ * before it (`alongside`), so Resolve Outcome of a write in this process also finds the ones sent
+ * after it under the same identity and details. After a restart this memory is gone: an earlier
+ * write cannot know a later one (docs/assumptions.md names that window).
+ */
+const writes = new Map<string, string[]>();
+/** How many requests' writes are kept; the oldest goes first. */
+export const WRITES_KEPT = 10_000;
+
+function requestOf(sent: SentWrite): string {
+	const { operation, identity, details, company } = sent;
+	return canonicalJson({ operation, identity, details, company });
+}
+
+/** Notes a sealed write (its sent time) under what it asked. */
+export function noteWrite(sent: SentWrite): void {
+	if (sent.identity === null || sent.identity === '') return;
+	const key = requestOf(sent);
+	const times = writes.get(key) ?? [];
+	if (!times.includes(sent.sentAt)) times.push(sent.sentAt);
+	writes.delete(key);
+	writes.set(key, times.slice(-20));
+	if (writes.size > WRITES_KEPT) writes.delete(writes.keys().next().value as string);
+}
+
+/** The sent times of the other writes of the same request this process sealed. */
+export function otherWrites(sent: SentWrite): string[] {
+	return (writes.get(requestOf(sent)) ?? []).filter((t) => t !== sent.sentAt);
+}
+
 /** Forgets every record given as proof (tests: a new process). */
 export function forgetProofs(): void {
 	proofs.clear();
+	writes.clear();
 }

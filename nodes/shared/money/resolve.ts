@@ -4,12 +4,18 @@ import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
 import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
 import type { SentTime } from './binding';
-import { knownSkew, skewRangeSince } from './clock';
+import {
+	PROCESS_CLOCK,
+	knownCreatedFloor,
+	knownCreatedSkew,
+	knownSkew,
+	skewRangeSince,
+} from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
 import { settlePending } from './pending';
-import { claim, claimable, takenBy } from './proofs';
+import { claim, claimable, otherWrites, takenBy } from './proofs';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
 import type { DigestCheck } from './sentEvidence';
@@ -44,6 +50,8 @@ export interface SentWrite {
 	 * alongside): their sent times, and the record's ID of those that were paid.
 	 */
 	alongside?: { sentAt: string | null; recordId?: string }[];
+	/** The n8n process whose clock sentAt and skewMs are in (clock.ts PROCESS_CLOCK). */
+	clock?: string;
 	/** The node's seal over all of the above (binding.ts sealOf). */
 	seal: string;
 }
@@ -77,7 +85,8 @@ export interface Resolution extends IDataObject {
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside } = value;
+	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside, clock } =
+		value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -105,6 +114,7 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		details,
 		company,
 		skewMs: typeof skewMs === 'number' ? skewMs : null,
+		...(typeof clock === 'string' ? { clock } : {}),
 		seal,
 		...(isObject(digests) ? { digests } : {}),
 	};
@@ -238,14 +248,14 @@ async function judge(
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
 	// older and proves by its state).
 	if (contract.resolve?.find === 'identity') {
-		// Without a measured skew the time bound cannot be proven either way (the service's clock
-		// may be minutes off): no record is this write by its time alone.
-		if (time().skewMs === null) return { kind: 'unmeasured', record };
 		// Bound by its creation time only (r5-money F3): a card's assignedAt after the write is what
 		// a card from stock given to this request shows, and an earlier request's card given now
 		// shows the same, so it proves neither.
 		const since = createdSince(record, time(), nowSkew(), Date.now());
 		if (since === 'before') return { kind: 'earlier', record };
+		// Without the skew its writer measured, the write has no time on the service's clock
+		// (outside r7-money-a F2): no record is this write by its time alone.
+		if (time().skewMs === null) return { kind: 'unmeasured', record };
 		if (since === 'future') return { kind: 'future', record };
 		if (since === 'no_offset') return { kind: 'zoneless', record, field: 'createdAt' };
 		if (since === 'not_shown') {
@@ -312,9 +322,6 @@ export async function resolveSentWrite(
 	}
 	const looked = Date.now();
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	// The skew this process measured before the look, one more measure the binding takes the
-	// largest of (r5-money F1: a look whose one measure is a stale Date is not alone).
-	const prior = knownSkew(baseUrl, looked);
 	const found = await candidates(ctx, contract, itemIndex, sent);
 	if (!('records' in found)) {
 		return unknown(
@@ -325,18 +332,28 @@ export async function resolveSentWrite(
 			lookUp,
 		);
 	}
-	// The skew this look measured from the service's fresh answers, the one the write carries and
-	// the one this process measured before the look, the largest of them (r5-money F1: a skew too far behind, from a cached or stale Date, would
-	// let an older record look made after the write; a larger one only leaves it unknown); else one
-	// measured before in this process (clock.ts; r4-money-resolve F2).
+	// The write in the service's time, once (outside r7-money-a F2): its sentAt plus the skew its
+	// writer measured and sealed, both in the writer's clock. Only when this is the writer's own
+	// process (the same clock) do this process's measures count too, the largest of them (r5-money
+	// F1: a stale Date on the write's answer is not alone), the records' own clock (clock.ts
+	// knownCreatedSkew) before the Date header's. In another process (a queue-mode worker, after a
+	// restart) they read another clock: a write whose writer measured no skew has no service time,
+	// and no record proves it by its time.
+	const sameClock = sent.clock === PROCESS_CLOCK;
+	const prior = sameClock
+		? (knownCreatedSkew(baseUrl, looked) ?? knownSkew(baseUrl, looked))
+		: null;
 	const time = (): SentTime => {
-		const range = skewRangeSince(baseUrl, looked);
-		const known = [range?.high, sent.skewMs, prior].filter(
+		if (!sameClock) return { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
+		const records = knownCreatedSkew(baseUrl);
+		const range = records === null ? skewRangeSince(baseUrl, looked) : null;
+		const floor = records === null ? knownCreatedFloor(baseUrl) : null;
+		const known = [records ?? range?.high, sent.skewMs, prior, floor].filter(
 			(s): s is number => typeof s === 'number',
 		);
 		return {
 			sentAt: Date.parse(sent.sentAt),
-			skewMs: known.length > 0 ? Math.max(...known) : knownSkew(baseUrl),
+			skewMs: known.length > 0 ? Math.max(...known) : null,
 		};
 	};
 	// The service's clock now, as the look measured it (else the write's): the least of the look's,
@@ -344,6 +361,17 @@ export async function resolveSentWrite(
 	const nowSkew = () => skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
 	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
+	// Every record that is this write by the binding and evidence rules (outside r7-money-a F7: a
+	// POST replayed by a gateway makes two): all are named, never the first alone.
+	const matching: IDataObject[] = [];
+	// The other writes of the same request: named in the sent write (sent before it), or sealed
+	// later in this n8n process (outside r7-money-a F6b).
+	const others: NonNullable<SentWrite['alongside']> = [
+		...(sent.alongside ?? []),
+		...otherWrites(sent)
+			.filter((t) => !(sent.alongside ?? []).some((o) => o.sentAt === t))
+			.map((t) => ({ sentAt: t })),
+	];
 	for (const listed of found.records) {
 		let candidate = await judge(ctx, contract, itemIndex, sent, listed, time, check, nowSkew);
 		// A record without its ID cannot be given as proof once (proofs.ts), so one such record
@@ -355,7 +383,6 @@ export async function resolveSentWrite(
 		// A record the write's own sent write names as another write's (paid with it), or any record
 		// when this process sent other writes of the same request alongside it (r5-money F7): which
 		// of them made it cannot be told, in this process or after a restart.
-		const others = sent.alongside ?? [];
 		const otherPaid = others.find((o) => o.recordId === String(candidate.record.id));
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity' && otherPaid) {
 			candidate = { kind: 'taken', record: candidate.record, by: String(otherPaid.sentAt) };
@@ -368,12 +395,12 @@ export async function resolveSentWrite(
 		}
 		if (candidate.kind === 'this' && contract.resolve.find === 'identity') {
 			const by = takenBy(sent, candidate.record);
-			if (by === undefined) claim(sent, candidate.record);
-			else candidate = { kind: 'taken', record: candidate.record, by };
+			if (by !== undefined) candidate = { kind: 'taken', record: candidate.record, by };
 		}
+		if (candidate.kind === 'this') matching.push(candidate.record);
 		if (!best || RANK[candidate.kind] < RANK[best.kind]) best = candidate;
-		if (best.kind === 'this') break;
 	}
+	if (best?.kind === 'this' && contract.resolve.find === 'identity') claim(sent, best.record);
 	if (!best && found.identityUnshown) {
 		const field = contract.identity?.field ?? 'identity';
 		return unknown(
@@ -410,7 +437,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`A record carrying its ${field} was found, but no fresh answer of the service carried a Date header, neither to the write nor to this look (an answer from a cache, with an Age header, or a gateway's page measures nothing), so the service's clock is not measured: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof.`,
+			`A record carrying its ${field} was found, but the n8n process that sent this write had not measured the service's clock when it sent it (no fresh answer of the service carried a Date header before or with the write: an answer from a cache, with an Age header, or a gateway's page measures nothing), so the write has no time on the service's clock: the node cannot prove the record was created after this write was sent (it may be an earlier payment under the same ${field}), and a time that cannot be bound is no proof. A measure taken later, or by another process, reads another clock and moment and does not place this write.`,
 			["a Date header on the service's answers (the measured clock skew)"],
 			`Check the record (created ${String(best.record.createdAt)}) against what you meant to pay in the cabinet; a proxy that strips the Date header keeps this unknown. ${lookUp}`,
 			{ record: best.record },
@@ -459,12 +486,11 @@ export async function resolveSentWrite(
 		);
 	}
 	if (best.kind === 'shared') {
-		const others = sent.alongside ?? [];
 		const times = others.map((o) => o.sentAt ?? 'time not kept').join(', ');
 		return unknown(
 			sent,
 			raw,
-			`The record found (${String(best.record.id)}) carries its ${field} and every detail, but this n8n process sent ${others.length} other write${others.length === 1 ? '' : 's'} of the same request under the same ${field} before this one (sent ${times}), whose outcome was not known then: one record proves at most one write, and the node cannot tell which of them made it. Their sent writes name each other, so this holds after an n8n restart too.`,
+			`The record found (${String(best.record.id)}) carries its ${field} and every detail, but this n8n process sent ${others.length} other write${others.length === 1 ? '' : 's'} of the same request under the same ${field} (sent ${times}): one record proves at most one write, and the node cannot tell which of them made it. A write's sent write names the writes sent before it, so that holds after an n8n restart too; a write sent after it is known only in the n8n process that sent both, until it restarts.`,
 			['a record of its own'],
 			`Check in the cabinet how many payments carry this ${field}, resolve the other items sent with it, and give every payment its own ${field}. Look again at lookAgainAt: a second record may not be listed yet. ${lookUp}`,
 			{ record: best.record, lookAgainAt: lookAgain() },
@@ -493,8 +519,11 @@ export async function resolveSentWrite(
 		);
 	}
 	const settled = contract.resolve.state(best.record, time());
-	if (settled.refunded === true)
-		return refundedAnswer(sent, raw, best.record, settled.why, contract);
+	const many = matching.length > 1 ? moreThanOne(matching, field) : undefined;
+	if (settled.refunded === true) {
+		const answer = refundedAnswer(sent, raw, best.record, settled.why, contract);
+		return many ? { ...answer, ...many(answer.whatToDo) } : answer;
+	}
 	const open = settled.outcome === 'unknown';
 	// Decided: a tool may send under its reference again without waiting for lookAgainAt.
 	if (!open) settlePending(raw.seal);
@@ -502,9 +531,9 @@ export async function resolveSentWrite(
 	// What a proof by identity is, and its one window (r5-money F7): it says no more than is known.
 	const proofWords =
 		settled.outcome === 'paid' && contract.resolve.find === 'identity'
-			? ` Proved by the record ${String(best.record.id)}: it carries this write's ${field} and every detail, and was created after the write was sent. One record proves at most one write: this n8n process keeps which write it proved, and a write's sent write names the other writes of the same request this process sent with it, but a write of the same ${field} and details sent from another n8n process (a queue-mode worker, or before a restart by another execution) is not known here and could be shown this record too.`
+			? ` Proved by the record ${String(best.record.id)}: it carries this write's ${field} and every detail, and was created after the write was sent. One record proves at most one write: this n8n process keeps which write it proved or got as its answer, a write's sent write names the writes of the same request its process sent before it, and this process knows the ones it sent after it until it restarts. A write of the same ${field} and details sent from another n8n process (a queue-mode worker), or sent after this one by a process that has since restarted, is not known here and could be shown this record too.`
 			: '';
-	return {
+	const answer: Resolution = {
 		paymentOutcome: settled.outcome,
 		operation: sent.operation,
 		reason: `${settled.why}${proofWords}`,
@@ -522,6 +551,24 @@ export async function resolveSentWrite(
 		fundsReturned: settled.refunded === null ? null : false,
 		...carried(raw, settled.outcome),
 	};
+	return many ? { ...answer, ...many(answer.whatToDo) } : answer;
+}
+
+/**
+ * More than one record is this write (outside r7-money-a F7: a gateway replayed the POST, and the
+ * service made two): the answer names every one (`matchingPayouts`) and says money may have moved
+ * more than once, never "it was made" alone.
+ */
+function moreThanOne(
+	matching: IDataObject[],
+	field: string,
+): (whatToDo: string) => Partial<Resolution> {
+	const ids = matching.map((r) => String(r.id));
+	return (whatToDo) => ({
+		matchingPayouts: matching,
+		warning: `MONEY_MAY_HAVE_MOVED_MORE_THAN_ONCE: ${ids.length} records (${ids.join(', ')}) carry this write's ${field} and every detail, all created after it was sent: the service may have made it ${ids.length} times (a gateway or proxy that sent the request again), so money may have moved ${ids.length} times.`,
+		whatToDo: `Check every one of ${ids.join(', ')} in the cabinet and cancel or claim back the extra ones. ${whatToDo.replace(/^Nothing: it was made\. /, '')}`,
+	});
 }
 
 /**

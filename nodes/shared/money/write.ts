@@ -5,10 +5,20 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { companyFingerprint, sealOf } from './binding';
-import { forgetSkews, knownSkew, observeReport } from './clock';
+import { boundTime, companyFingerprint, sealOf } from './binding';
+import {
+	forgetSkews,
+	knownCreatedFloor,
+	knownCreatedSkew,
+	knownSkew,
+	observeCreated,
+	observeReport,
+	PROCESS_CLOCK,
+	skewOf,
+} from './clock';
 import { forgetPending } from './pending';
-import { forgetProofs } from './proofs';
+import { claim, forgetProofs, noteWrite } from './proofs';
+import type { SentWrite } from './resolve';
 import type { MoneyContract } from './contract';
 import type { Difference } from './evidence';
 import { moneyKey } from './key';
@@ -32,6 +42,7 @@ import {
 	IDEMPOTENCY_KEY_REUSED,
 	failedWrite,
 	markOutcome,
+	notARecord,
 	outcomeFields,
 	outcomeUnknownError,
 	unprovenAnswer,
@@ -474,7 +485,7 @@ export async function refusedAfterEarlierSend(
 	if (earlier?.first && !call.first) call.first = earlier.first;
 	const request: ApiRequest = { ...call.request, itemIndex };
 	const bound = { baseUrl, account, sentAt: earlier?.sentAt ?? new Date().toISOString() };
-	call.sent = sealedSentWrite(ctx, call, request, bound, knownSkew(baseUrl));
+	call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, knownSkew(baseUrl)));
 	const reason = `the service refused it with ${code}, which this item's own earlier attempt (Retry On Fail, a re-run of the execution${earlier ? ', which this n8n process sent' : ' under the same Idempotency Key or External ID'}) may have caused by being carried out`;
 	return withSentWrite(
 		call,
@@ -583,7 +594,8 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// A re-send names the first send's time: a record its first send made is this write's.
 	const sentAt = earlier?.sentAt ?? new Date().toISOString();
 	const bound = { baseUrl, account, sentAt };
-	call.sent = sealedSentWrite(ctx, call, request, bound, knownSkew(baseUrl));
+	call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, knownSkew(baseUrl)));
+	keepSent(ctx, itemIndex, call.sent);
 	if (!contract.replayByKey && earlier) {
 		throw withSentWrite(
 			call,
@@ -604,12 +616,29 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	if (!earlier && !makeRoom()) throw memoryFullError(ctx, itemIndex, key);
 	const report: Report = { attempts: [] };
-	const sending = sendOnce(ctx, judged, request, report).finally(() => {
-		// The skew this write's own answer shows (a gateway's page carries a Date too).
-		const skew = observeReport(baseUrl, report) ?? knownSkew(baseUrl);
-		if (call.history) call.history.skewMs = skew;
-		call.sent = sealedSentWrite(ctx, call, request, bound, skew);
-	});
+	// The records' own clock (clock.ts observeCreated, outside r7-money-a F4): measured from a new
+	// record only, a node-derived key this process sends for the first time (a key that names a
+	// payment may be answered with a record an earlier run made, which would measure nothing).
+	const sentLocal = Date.now();
+	const fresh = !earlier && !keyNamesPayment(ctx, itemIndex);
+	// (A stored record an earlier run made measures too low: such a measure only raises the Date's.)
+	const sending = sendOnce(ctx, judged, request, report)
+		.then((answer) => {
+			// Only from a fresh answer the service dated (no cache's copy, no answer without a Date).
+			const last = report.attempts[report.attempts.length - 1];
+			const dated = last !== undefined && 'status' in last && skewOf(last.headers) !== undefined;
+			const made = isRecord(answer) ? boundTime((answer as IDataObject).createdAt) : NaN;
+			if (dated && typeof made === 'number') observeCreated(baseUrl, made, sentLocal, fresh);
+			return answer;
+		})
+		.finally(() => {
+			// The skew this write's own answer shows (a gateway's page carries a Date too).
+			const skew = observeReport(baseUrl, report) ?? knownSkew(baseUrl);
+			if (call.history) call.history.skewMs = skew;
+			call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, skew));
+			keepSent(ctx, itemIndex, call.sent);
+			if (contract.identity) noteWrite(call.sent as unknown as SentWrite);
+		});
 	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
 	const first = call.first ?? earlier?.first;
@@ -631,6 +660,11 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		(answer) => {
 			released.delete(id);
 			rememberSentWrite(id, { ...kept, state: 'paid', answer });
+			// A record answered to this write is this write's proof (outside r7-money-a F6): Resolve
+			// Outcome never gives it to another write of the same identity and details.
+			if (contract.resolve?.find === 'identity' && call.sent && isRecord(answer)) {
+				claim(call.sent as unknown as SentWrite, answer as IDataObject);
+			}
 		},
 		(error: unknown) => {
 			// A not_paid never erases an earlier unknown of the same key.
@@ -808,6 +842,7 @@ function sealedSentWrite(
 		details,
 		company: companyFingerprint(bound.account, bound.baseUrl),
 		skewMs,
+		clock: PROCESS_CLOCK,
 	};
 	// The whole recipient's number as a keyed digest, never reversible (sentEvidence.ts).
 	const digests = sentDigests(bound.account, contract, (d) =>
@@ -830,6 +865,50 @@ export function withSentWrite(call: MoneyCall, error: unknown): unknown {
 	return error;
 }
 
+/** A JSON object (not a list), as a record is. */
+function isRecord(value: unknown): boolean {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The skew a sent write seals (outside r7-money-a F2, F4): the records' own clock as this process
+ * measured it from a record a write of its own made (createdAt against when it was sent), else
+ * the `Date` header's (which a proxy of another clock may set: docs/assumptions.md), else null.
+ * Either way in this process's clock, so Resolve Outcome in any process places the write in the
+ * service's time once: sentAt plus this skew.
+ */
+function sealedSkew(baseUrl: string, dateSkew: number | null): number | null {
+	const records = knownCreatedSkew(baseUrl);
+	if (records !== null) return records;
+	const floor = knownCreatedFloor(baseUrl);
+	return dateSkew !== null && floor !== null ? Math.max(dateSkew, floor) : dateSkew;
+}
+
+/** The sealed sent writes of a node run's items, for an unknown found after the write (router.ts). */
+const sealedByItem = new WeakMap<IExecuteFunctions, Map<number, IDataObject>>();
+
+function keepSent(ctx: IExecuteFunctions, itemIndex: number, sent: IDataObject): void {
+	const items = sealedByItem.get(ctx) ?? new Map<number, IDataObject>();
+	items.set(itemIndex, sent);
+	sealedByItem.set(ctx, items);
+}
+
+/**
+ * An unknown outcome the operation's caller finds after the write returned (the answer shows
+ * other details: router.ts answerDiffers), with the item's sealed sent write (outside r7-money-a
+ * F5: every unknown of a money write carries it, so Resolve Outcome can look it up).
+ */
+export function withItemSentWrite(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	error: unknown,
+): unknown {
+	const sent = sealedByItem.get(ctx)?.get(itemIndex);
+	if (outcomeFields(error).paymentOutcome !== 'unknown' || !sent) return error;
+	(error as { context: IDataObject }).context.sentWrite = sent;
+	return error;
+}
+
 /** Sends the write through the transport and reads its outcome from what the transport reports. */
 async function sendOnce(
 	ctx: IExecuteFunctions,
@@ -841,9 +920,19 @@ async function sendOnce(
 	try {
 		answer = await apiRequest.call(ctx, { ...request, report });
 	} catch (error) {
-		throw failedWrite(ctx.getNode(), contract, request, report, error, request.itemIndex);
+		throw failedWrite(
+			ctx.getNode(),
+			contract,
+			request,
+			report,
+			error,
+			request.itemIndex,
+			contract.identity?.field,
+		);
 	}
 	const unproven = unprovenAnswer(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (unproven) throw unproven;
+	const notRecord = notARecord(ctx.getNode(), contract, report, answer, request.itemIndex);
+	if (notRecord) throw notRecord;
 	return answer;
 }
