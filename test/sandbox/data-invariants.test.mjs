@@ -1050,7 +1050,10 @@ async function checkSeed(seed) {
 	return problems;
 }
 
-describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, () => {
+// CI (.ci/run) runs this file in its Redis fault lane, which mostly waits, and sets
+// COMPANY_PAYMENTS_INVARIANTS_IN_LANE=1 for npm test so the file does not run twice.
+const IN_LANE = process.env.COMPANY_PAYMENTS_INVARIANTS_IN_LANE === '1';
+describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, { skip: IN_LANE && 'CI runs this file in its fault lane' }, () => {
 	it('identifiers byte-exact, no secret shown, one change key per transition, nothing lost across a key change', async () => {
 		Date.now = () => clock;
 		const failed = [];

@@ -242,7 +242,10 @@ function outcomeOf(json) {
 	return json.id ? 'paid' : 'unknown';
 }
 
-describe(`money invariants over ${SEEDS} generated seeds (in process)`, () => {
+// CI (.ci/run) runs this file in its Redis fault lane, which mostly waits, and sets
+// COMPANY_PAYMENTS_INVARIANTS_IN_LANE=1 for npm test so the file does not run twice.
+const IN_LANE = process.env.COMPANY_PAYMENTS_INVARIANTS_IN_LANE === '1';
+describe(`money invariants over ${SEEDS} generated seeds (in process)`, { skip: IN_LANE && 'CI runs this file in its fault lane' }, () => {
 	let sandbox;
 	const failures = [];
 	/** What the seeds played, so a run that exercises nothing is seen (printed at the end). */
