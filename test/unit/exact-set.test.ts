@@ -182,6 +182,27 @@ describe('records leaving while a list is read', () => {
 		expect(missing).toEqual([]);
 	});
 
+	it('a one-record list with a record arriving at the front after each of two pages is read whole, not refused (seed 1865904382)', async () => {
+		// The first page is shorter than asked, so the pager takes its length (1) as the service's
+		// cap; each arrival then pushes dep-1 down by exactly one page, and two pages in a row bring
+		// nothing new before the list ends on an empty page. A service ignoring offset would repeat
+		// the same page for ever; this one ends, and must be read, not refused.
+		const served = serve({
+			size: 1,
+			cap: 8,
+			envelope: 'array',
+			arrivals: [
+				{ afterPage: 0, count: 1 },
+				{ afterPage: 1, count: 1 },
+			],
+			departures: [],
+		});
+		const { output } = await runNode({ parameters: getDeposits });
+		const ids = output.map((item) => item.json.id as string);
+		expect(ids).toEqual(['dep-1']);
+		expect(served.requests()).toBe(4);
+	});
+
 	it('property: up to 2 records leaving between pages (pages of 8 or more) skip nothing', async () => {
 		const listing = fc.record({
 			size: fc.integer({ min: 0, max: 260 }),
