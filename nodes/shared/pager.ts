@@ -112,7 +112,8 @@ export interface PagerResult {
  * such a run while records arrive ahead of what was read: pages of one record (a short first
  * page is taken as the service's cap) go stale with every single arrival. A service that ignores
  * offset repeats its page for ever: it is told apart once the run goes beyond this, at a cost of
- * at most this many requests more (pages of 1 to 8 records; none for pages of 8 or more).
+ * at most 10 requests on pages of one record (the first, 9 pages with nothing new); on pages of
+ * 5 or more it changes nothing (a page's worth is as many or more).
  */
 export const STALE_ARRIVALS = 8;
 
