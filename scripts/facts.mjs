@@ -25,6 +25,7 @@ const require = createRequire(import.meta.url);
 /** The built module that exports each constant a fact reads. */
 const MODULES = {
 	assumptions: 'nodes/shared/contract/assumptions.js',
+	pager: 'nodes/shared/pager.js',
 	retry: 'nodes/shared/transport/retry.js',
 	idempotency: 'nodes/shared/money/key.js',
 	sentWrites: 'nodes/shared/money/write.js',
@@ -94,6 +95,12 @@ export const FACTS = {
 	PAGE_OVERLAP: { from: [['assumptions', 'PAGE_OVERLAP']], text: count },
 	ABSENT_POLLS_REMEMBERED: { from: [['pollState', 'ABSENT_POLLS_REMEMBERED']], text: count },
 	PAGE_CONCURRENCY: { from: [['assumptions', 'PAGE_CONCURRENCY']], text: count },
+	STALE_ARRIVALS: { from: [['pager', 'STALE_ARRIVALS']], text: count },
+	/** Requests before a service ignoring offset on pages of one record is refused. */
+	'staleRequests(1)': {
+		from: [['pager', 'STALE_ARRIVALS']],
+		text: (arrivals) => `${count(arrivals + 2)} requests`,
+	},
 	/** How many times fewer requests PAGE_SIZE costs than pages of 100. */
 	'PAGE_SIZE/100': {
 		from: [['assumptions', 'PAGE_SIZE']],

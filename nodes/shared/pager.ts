@@ -27,8 +27,8 @@ import { quoteJson } from './gate';
  *   on `limit` (not shown) and reading goes on with it.
  * - **End of the list.** An empty page; a short page as above; the envelope's `total`; a page
  *   larger than asked for (the service ignores `limit`); pages in a row with nothing new beyond
- *   what a page's worth of records arriving meanwhile could explain (the service ignores
- *   `offset`).
+ *   what a page's worth of records arriving meanwhile, and at least STALE_ARRIVALS, could
+ *   explain (the service ignores `offset`: an error, see offsetIgnored).
  * - **Exact set.** Offset paging over a list that changes while it is read shifts records between
  *   pages. A record (by `id`, else by its whole content) is handed on at most once per listing,
  *   and each page after the first starts PAGE_OVERLAP records before the end of the last one, so
@@ -105,6 +105,17 @@ export interface PagerResult {
 	/** Reading stopped because `onPage` asked to. */
 	stopped: boolean;
 }
+
+/**
+ * Records arriving meanwhile that a run of pages with nothing new is taken to stem from, at
+ * least (a page's worth when pages are larger). A list that honours offset and ends shows
+ * such a run while records arrive ahead of what was read: pages of one record (a short first
+ * page is taken as the service's cap) go stale with every single arrival. A service that ignores
+ * offset repeats its page for ever: it is told apart once the run goes beyond this, at a cost of
+ * at most 10 requests on pages of one record (the first, 9 pages with nothing new); on pages of
+ * 5 or more it changes nothing (a page's worth is as many or more).
+ */
+export const STALE_ARRIVALS = 8;
 
 /** Called with the new records of each page, in list order; returns false to stop reading. */
 export type PageHandler = (records: IDataObject[]) => boolean;
@@ -353,6 +364,9 @@ export async function readList(
 
 	/** Records each page after the first re-reads of the one before (a quarter of a page at most). */
 	const overlap = (): number => Math.min(PAGE_OVERLAP, Math.floor(pageSize / 4));
+	/** Pages in a row with nothing new that arrivals meanwhile can explain (see STALE_ARRIVALS). */
+	const staleRunTolerated = (): number =>
+		Math.ceil(Math.max(pageSize, STALE_ARRIVALS) / (pageSize - overlap()));
 	/** Where the next page starts: a little before the end of what was read (see PAGE_OVERLAP). */
 	const nextStart = (): number => (offset === 0 ? 0 : Math.max(0, offset - overlap()));
 
@@ -385,11 +399,15 @@ export async function readList(
 			result.truncated = handed.length < fresh.length || records.length >= asked;
 			return false;
 		}
-		// Pages with nothing new: records that arrived meanwhile pushed what was read down (a page's
-		// worth at most is tolerated), or the service ignores offset and repeats itself. A short
-		// page ends the list; full pages repeated, or fewer records than the total the service
-		// states, mean the list cannot be read whole: that is said, never cut short in silence.
-		if (staleInARow > Math.ceil(pageSize / (pageSize - overlap()))) {
+		// Pages with nothing new: records that arrived meanwhile pushed what was read down, or the
+		// service ignores offset and repeats itself. Each such page takes a step's worth of
+		// arrivals since the page before; a run that up to STALE_ARRIVALS records arriving (or a
+		// page's worth, when pages are larger) can explain is read on, since a list that honours
+		// offset then ends or brings something new, and one that ignores offset repeats for ever.
+		// A short page ends the list; full pages repeated beyond that, or fewer records than the
+		// total the service states, mean the list cannot be read whole: that is said, never cut
+		// short in silence.
+		if (staleInARow > staleRunTolerated()) {
 			const short = total !== undefined && total - result.delivered > pageSize;
 			if (records.length >= asked || short) throw offsetIgnored(ctx, source, at, total, result);
 			return false;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readPage } from '../../nodes/shared/pager';
+import { readPage, STALE_ARRIVALS } from '../../nodes/shared/pager';
 import { BASE_URL, runNode } from './helpers/n8n';
 import { FakeService, NOW, payout, runPoll } from './helpers/poll';
 
@@ -181,6 +181,84 @@ describe('records leaving while a list is read', () => {
 		const missing = served.initial.filter((id) => !served.left.has(id) && !got.has(id));
 		expect(missing).toEqual([]);
 	});
+
+	it('a one-record list with a record arriving at the front after each of two pages is read whole, not refused (seed 1865904382)', async () => {
+		// The first page is shorter than asked, so the pager takes its length (1) as the service's
+		// cap; each arrival then pushes dep-1 down by exactly one page, and two pages in a row bring
+		// nothing new before the list ends on an empty page. A service ignoring offset would repeat
+		// the same page for ever; this one ends, and must be read, not refused.
+		const served = serve({
+			size: 1,
+			cap: 8,
+			envelope: 'array',
+			arrivals: [
+				{ afterPage: 0, count: 1 },
+				{ afterPage: 1, count: 1 },
+			],
+			departures: [],
+		});
+		const { output } = await runNode({ parameters: getDeposits });
+		const ids = output.map((item) => item.json.id as string);
+		expect(ids).toEqual(['dep-1']);
+		expect(served.requests()).toBe(4);
+	});
+
+	it('property: a short list (its first page taken as the cap) with up to STALE_ARRIVALS records arriving ahead of it in all is read whole, never refused', async () => {
+		// Records arriving page after page, a few at a time, are what keeps pages stale.
+		const listing = fc
+			.record({
+				size: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 12 })),
+				cap: fc.constantFrom(8, 25),
+				envelope: fc.constantFrom<Envelope>('array', 'countIsPage'),
+				perPage: fc.array(fc.constantFrom<number>(0, 1, 1, 1, 2, 3), {
+					maxLength: STALE_ARRIVALS + 2,
+				}),
+			})
+			.filter((drawn) => drawn.perPage.reduce((sum, count) => sum + count, 0) <= STALE_ARRIVALS)
+			.map(({ perPage, ...drawn }) => ({
+				...drawn,
+				arrivals: perPage.map((count, afterPage) => ({ afterPage, count })).filter((a) => a.count),
+			}));
+		await fc.assert(
+			fc.asyncProperty(listing, async (drawn) => {
+				nock.cleanAll();
+				const served = serve(drawn);
+				const { output } = await runNode({ parameters: getDeposits });
+				const ids = output.map((item) => item.json.id as string);
+				expect(new Set(ids).size).toBe(ids.length);
+				const got = new Set(ids);
+				expect(served.initial.filter((id) => !got.has(id))).toEqual([]);
+			}),
+			{ numRuns: 100 },
+		);
+	}, 60_000);
+
+	it.each([
+		[STALE_ARRIVALS, 'read whole'],
+		[STALE_ARRIVALS + 1, 'refused'],
+	])(
+		'a one-record list with one record arriving ahead of it after each of %i pages is %s (the bound is exact)',
+		async (count, outcome) => {
+			const served = serve({
+				size: 1,
+				cap: 8,
+				envelope: 'array',
+				arrivals: Array.from({ length: count }, (_, afterPage) => ({ afterPage, count: 1 })),
+			});
+			const run = await runNode({ parameters: getDeposits }).then(
+				(done) => done.output.map((item) => item.json.id as string),
+				(error: unknown) => String((error as Error).message),
+			);
+			if (outcome === 'read whole') {
+				expect(run).toEqual(['dep-1']);
+				// The first page, STALE_ARRIVALS pages with nothing new, and the empty page.
+				expect(served.requests()).toBe(STALE_ARRIVALS + 2);
+			} else {
+				expect(run).toMatch(/does not seem to honour offset/);
+				expect(served.requests()).toBe(STALE_ARRIVALS + 2);
+			}
+		},
+	);
 
 	it('property: up to 2 records leaving between pages (pages of 8 or more) skip nothing', async () => {
 		const listing = fc.record({

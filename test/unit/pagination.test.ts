@@ -4,7 +4,7 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { PAGE_SIZE, PAGE_SIZE_STEPS } from '../../nodes/shared/contract/assumptions';
-import { readPage } from '../../nodes/shared/pager';
+import { readPage, STALE_ARRIVALS } from '../../nodes/shared/pager';
 import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 
 function deposits(from: number, count: number) {
@@ -95,6 +95,34 @@ describe('Return All pages through the service', () => {
 		});
 		expect(error.description).toMatch(/holds 250 records; 100 different ones came back/);
 	});
+
+	it.each([
+		// Pages of n records (the first page's length, taken as the cap): a run of pages with
+		// nothing new is read on while STALE_ARRIVALS (8) records arriving can explain it, that is
+		// ceil(max(n, 8) / step) pages, a step being n less the overlap (none below 4 records, 1
+		// below 8, else 2), and refused on the next: 1 + 8 + 1 requests on pages of one record.
+		[1, 10],
+		[2, 6],
+		[3, 5],
+		[5, 4],
+		[8, 4],
+	])(
+		'says so when the service ignores offset on pages of %i: after a bounded %i requests',
+		async (served, requests) => {
+			let asked = 0;
+			listEndpoint('/disputes', () => {
+				asked++;
+				return [200, { disputes: deposits(0, served) }];
+			});
+			const error = await runNodeError({
+				parameters: { resource: 'dispute', operation: 'getMany', returnAll: true },
+			});
+			expect(error.message).toMatch(/does not seem to honour offset/);
+			expect(asked).toBe(requests);
+			expect(STALE_ARRIVALS).toBe(8);
+			nock.cleanAll();
+		},
+	);
 
 	it('a record carrying its ID as depositId is one record even when it changed between pages', async () => {
 		const record = (n: number, status = 'new') => ({ depositId: `dep-${n}`, status, amount: 10 });
