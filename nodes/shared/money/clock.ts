@@ -185,17 +185,21 @@ export async function readMeasured(
 /**
  * The clock that writes the records' `createdAt`, measured against this n8n process's own clock
  * (outside r7-money-a F4, F2): a record a write made was created after this process sent it, so
- * `createdAt - (when this process sent it)` is an upper bound of that clock's skew, whoever sets
- * the `Date` header (a proxy in front of the service replaces it with its own clock's). Read only
- * from answers that can be nothing but a new record of this very request (a node-derived key sent
- * once: write.ts), never from a stored answer replayed for a key. Kept per Base URL, the latest.
+ * `createdAt - (when this process sent it)` is an UPPER bound of that clock's skew, whoever sets
+ * the `Date` header (a proxy in front of the service replaces it with its own clock's). But only
+ * for a genuinely new record: a record replayed for a key (an Accept Quote replayed across
+ * processes) or the payout the service already held for an External ID is older, and measures a
+ * skew far too low (r8-money F1: minutes behind). No answer shows which it is, so no such measure
+ * ever stands alone or in preference to the `Date` header's: it may only RAISE the Date's skew
+ * (write.ts sealedSkew), which catches a proxy's clock behind the records' and never lets a too-low
+ * measure place a write earlier than it was. (A proxy's clock ahead stays a named window: unknown.)
+ * Kept per Base URL, the latest; `fresh` marks answers of a key sent for the first time.
  */
 const created = new Map<string, { skewMs: number; at: number }>();
 
 /**
  * Records' clock measures from answers that may be a stored record an earlier run made (a key that
- * names a payment): such a record is older, so it measures too low a skew and only ever raises
- * the Date header's (a proxy's clock behind the records' is then caught), never lowers it.
+ * names a payment): like every records' clock measure, it only ever raises the Date header's skew.
  */
 const createdFloor = new Map<string, { skewMs: number; at: number }>();
 
@@ -214,13 +218,16 @@ export function observeCreated(
 	(fresh ? created : createdFloor).set(baseUrl, { skewMs: createdMs - sentLocal, at });
 }
 
-/** The latest records' clock measure that may only raise the Date header's skew, if any. */
+/** The latest records' clock measure from a possibly stored record (it only raises), if any. */
 export function knownCreatedFloor(baseUrl: string, localNow = Date.now()): number | null {
 	const last = createdFloor.get(baseUrl);
 	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
 }
 
-/** The latest measured skew of the records' clock (record clock minus n8n's), within SKEW_KEPT_MS. */
+/**
+ * The latest records' clock measure from a key sent for the first time (record clock minus n8n's),
+ * within SKEW_KEPT_MS: an upper bound at best (a replay measures too low), so it only raises.
+ */
 export function knownCreatedSkew(baseUrl: string, localNow = Date.now()): number | null {
 	const last = created.get(baseUrl);
 	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;

@@ -616,12 +616,12 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	if (!earlier && !makeRoom()) throw memoryFullError(ctx, itemIndex, key);
 	const report: Report = { attempts: [] };
-	// The records' own clock (clock.ts observeCreated, outside r7-money-a F4): measured from a new
-	// record only, a node-derived key this process sends for the first time (a key that names a
-	// payment may be answered with a record an earlier run made, which would measure nothing).
+	// The records' own clock (clock.ts observeCreated, outside r7-money-a F4): any record's
+	// createdAt against when this process sent it. Even a "fresh" key may be answered with a record
+	// made earlier (r8-money F1: a replay, a payout held for its External ID), which measures too
+	// low, so every such measure only raises the Date's skew (sealedSkew), never lowers it.
 	const sentLocal = Date.now();
 	const fresh = !earlier && !keyNamesPayment(ctx, itemIndex);
-	// (A stored record an earlier run made measures too low: such a measure only raises the Date's.)
 	const sending = sendOnce(ctx, judged, request, report)
 		.then((answer) => {
 			// Only from a fresh answer the service dated (no cache's copy, no answer without a Date).
@@ -871,17 +871,24 @@ function isRecord(value: unknown): boolean {
 }
 
 /**
- * The skew a sent write seals (outside r7-money-a F2, F4): the records' own clock as this process
- * measured it from a record a write of its own made (createdAt against when it was sent), else
- * the `Date` header's (which a proxy of another clock may set: docs/assumptions.md), else null.
- * Either way in this process's clock, so Resolve Outcome in any process places the write in the
- * service's time once: sentAt plus this skew.
+ * The skew a sent write seals (outside r7-money-a F2, F4; r8-money F1): the `Date` header's,
+ * raised to every records' clock measure this process holds, else null. A measure from a record's
+ * createdAt (createdAt minus when this process sent the write) is an upper bound of the records'
+ * clock skew only for a genuinely new record; a record replayed or held from earlier (an Accept
+ * Quote replayed by key across processes, a Payout Create 200 answered with the payout already
+ * held for its External ID) is older and measures far too low. So such a measure only ever RAISES
+ * the Date's skew (a proxy's clock behind the records' is caught), never lowers it, and is never
+ * used alone: without a Date there is no skew. A proxy's clock ahead of the records' is therefore
+ * not corrected: Resolve Outcome says unknown there (the named window, docs/assumptions.md
+ * dateClock). Either way in this process's clock, so Resolve Outcome in any process places the
+ * write in the service's time once: sentAt plus this skew.
  */
 function sealedSkew(baseUrl: string, dateSkew: number | null): number | null {
-	const records = knownCreatedSkew(baseUrl);
-	if (records !== null) return records;
-	const floor = knownCreatedFloor(baseUrl);
-	return dateSkew !== null && floor !== null ? Math.max(dateSkew, floor) : dateSkew;
+	if (dateSkew === null) return null;
+	const raises = [knownCreatedSkew(baseUrl), knownCreatedFloor(baseUrl)].filter(
+		(skew): skew is number => skew !== null,
+	);
+	return Math.max(dateSkew, ...raises);
 }
 
 /** The sealed sent writes of a node run's items, for an unknown found after the write (router.ts). */
