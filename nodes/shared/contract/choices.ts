@@ -224,7 +224,7 @@ export const OPEN_CHOICES = {
 	},
 	clockSkew: {
 		question: 'How far the service clock is from n8n’s',
-		node: 'Measured by the writer: the records’ clock from a 200 record’s createdAt against its send, else the Date header of the service’s own answers (an HTTP date in GMT), sealed in the writer’s clock; Resolve adds its own reads’ only in the writer’s process; plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
+		node: 'Measured by the writer: the Date header of the service’s own answers (an HTTP date in GMT), raised (never lowered) to a 200 record’s createdAt against its send, sealed in the writer’s clock; Resolve adds its own reads’ only in the writer’s process; plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
 	},
 	statesReturn: {
 		question: 'Whether a refunded payout is charged again',
@@ -304,7 +304,7 @@ export const OPEN_CHOICES = {
 	dateClock: {
 		question:
 			'Whether the Date header comes from the clock that writes createdAt, or a proxy’s (ahead or behind)',
-		node: 'The records’ clock is measured from a 200 record’s createdAt against its send and preferred; a possibly stored record only raises the Date skew; before any such answer a proxy behind is a named window (money/clock.ts observeCreated)',
+		node: 'A 200 record’s createdAt against its send only raises the Date skew, never lowers it or stands alone (a replayed or held record is older: r8-money F1), so a proxy behind is caught once such a record was answered; named windows: a proxy behind before any such answer, and a proxy ahead keeps the write unknown (money/clock.ts observeCreated, money/write.ts sealedSkew)',
 	},
 	replayedPost: {
 		question: 'Whether a POST /payouts sent again by a gateway makes a second payout',
