@@ -353,7 +353,9 @@ describe(`money invariants over ${SEEDS} generated seeds (in process)`, { skip: 
 				// measure only raises the Date's skew, r8-money F1): the write's own payout looks
 				// made before it and stays unknown, the window docs/assumptions.md names.
 				const proxyAhead =
-					gen.choices.money.dateClock > 0 && /created before this write was sent/.test(reason);
+					actedNow &&
+					gen.choices.money.dateClock > 0 &&
+					/created before this write was sent/.test(reason);
 				const why = proxyAhead
 					? ' (proxy ahead: the named window)'
 					: /Date header/.test(reason)
