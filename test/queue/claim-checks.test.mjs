@@ -319,4 +319,33 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.deepEqual(accepted, { verdict: 'new' });
 		await store.closeRedisClaims();
 	});
+
+	test('a Redis URL pasted into Host: refused naming the field, and the password is never shown (outside r7 f7)', async () => {
+		const password = 'Pw-r7-Secr3t-xyz';
+		for (const host of [
+			`redis://default:${password}@127.0.0.1:${servers.password.port}`,
+			`default:${password}@127.0.0.1`,
+			`rediss://:${password}@127.0.0.1`,
+		]) {
+			const data = { host, port: servers.password.port, database: 0, password };
+			assert.throws(
+				() => store.redisOptions(data),
+				(error) => {
+					assert.match(error.message, /Host is ".*\*\*\*@127\.0\.0\.1.*": it takes a host name/);
+					assert.ok(!error.message.includes(password), error.message);
+					return true;
+				},
+			);
+			const tested = await store.companyPaymentsRedisTest.call({}, { data });
+			assert.equal(tested.status, 'Error');
+			assert.ok(!tested.message.includes(password), tested.message);
+			const delivery = await record(webhookCtx(data));
+			assert.equal(delivery.verdict, 'unavailable');
+			assert.ok(!delivery.reason.includes(password), delivery.reason);
+			assert.match(delivery.reason, /takes a host name/);
+		}
+		// Wherever a host is shown, user information is masked.
+		assert.equal(check.maskHost('redis://u:p@h:1'), 'redis://***@h:1');
+		assert.equal(check.maskHost('redis.example.com'), 'redis.example.com');
+	});
 });

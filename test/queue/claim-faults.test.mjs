@@ -78,6 +78,8 @@ const TIMING = {
 };
 const SERVICE_AT = [0, 1, 2, 4].map((units) => units * UNIT);
 const TTL_MS = 3_600_000;
+/** The promotion's mode argument, as the claims send it (only a commit sends it). */
+const PROMOTION = '$3\r\nrun\r\n';
 const PROCESSES = 3;
 
 /** A small seeded generator (mulberry32). */
@@ -222,6 +224,47 @@ export function drawSeed(seed, persistent) {
 			service,
 		};
 	}
+	// Round r7-companion's draws, after all the earlier ones (earlier seeds keep their plans),
+	// each in place of the seed's other draws. The service's first attempt runs the delivery.
+	if (r.chance(0.15)) {
+		const kind = r.pick(['allkeys-revert', 'oomPromotion', 'latePromotion']);
+		const first = service[0].process;
+		const later = (fromMs, spanMs) =>
+			Array.from({ length: 1 + r.below(3) }, () => ({
+				atMs: fromMs + Math.round(r.next() * spanMs),
+				process: r.below(PROCESSES),
+			}));
+		if (kind === 'allkeys-revert') {
+			// allkeys-lru set on the live Redis after the delivery ran, filled until it evicts,
+			// then set back to noeviction; copies come during and long after (past the window).
+			return {
+				seed,
+				persistent,
+				fault: { eviction: 'allkeys-revert', revertAtMs: Math.round((2 + r.next() * 2) * UNIT) },
+				copies: later(3 * UNIT, 27 * UNIT),
+				service,
+			};
+		}
+		if (kind === 'oomPromotion') {
+			// Redis (noeviction) is full when the first process's promotion reaches it, for a while.
+			return {
+				seed,
+				persistent,
+				fault: { oomPromotion: { process: first, fullMs: Math.round((1 + r.next() * 4) * UNIT) } },
+				copies: later(UNIT, 12 * UNIT),
+				service,
+			};
+		}
+		// The first process's promotion, and every later command and answer of its link, reach
+		// Redis after the confirm's bind, with no other attempt in between; copies come after.
+		return {
+			seed,
+			persistent,
+			fault: { latePromotion: { process: first, ms: BIND_MS + UNIT } },
+			copies: later(BIND_MS + 3 * UNIT, 8 * UNIT),
+			service,
+		};
+	}
 	return { seed, persistent, fault, copies, service };
 }
 
@@ -269,7 +312,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			count(r.outcome);
 			if (r.fault) count(r.fault);
 			if (r.restart) count(r.restart);
-			for (const extra of [r.stall, r.eviction, r.unknown, r.fresh, r.mustRun])
+			for (const extra of [r.stall, r.eviction, r.unknown, r.fresh, r.mustRun, r.promotion])
 				if (extra) count(extra);
 		}
 		console.log(`claim faults: ${results.length} seeds: ${JSON.stringify(tally, null, 1)}`);
@@ -486,6 +529,49 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 				// Volatile keys until Redis has evicted some, while the delivery is under way.
 				pending.push(at(Math.round(UNIT / 2)).then(() => evictSome(lane, junk)));
 			}
+			if (plan.fault.eviction === 'allkeys-revert') {
+				// After the first attempt: allkeys-lru on the live Redis, filled until it evicts,
+				// then noeviction again (the epoch, read every refresh, survives the LRU).
+				pending.push(
+					at(Math.round(UNIT / 2)).then(async () => {
+						const used = Number(
+							/used_memory:(\d+)/.exec(await redisCommand(lane, 'INFO', 'memory'))[1],
+						);
+						await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru');
+						await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', String(used + 200_000));
+						await evictSome(lane, junk);
+						await at(plan.fault.revertAtMs);
+						await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+						await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', '0');
+						await dropJunk(lane, junk);
+					}),
+				);
+			}
+			if (plan.fault.oomPromotion) {
+				const { process: p, fullMs } = plan.fault.oomPromotion;
+				const promotion = relays[p].armNext({ match: PROMOTION, what: 'command', action: 'hold' });
+				pending.push(
+					Promise.race([promotion.reached.then(() => 'reached'), at(8 * UNIT)]).then(
+						async (how) => {
+							if (how === 'reached') {
+								const used = Number(
+									/used_memory:(\d+)/.exec(await redisCommand(lane, 'INFO', 'memory'))[1],
+								);
+								await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', String(used - 1024));
+							}
+							promotion.release();
+							relays[p].disarm();
+							await sleep(fullMs);
+							await redisCommand(lane, 'CONFIG', 'SET', 'maxmemory', '0');
+						},
+					),
+				);
+			}
+			if (plan.fault.latePromotion) {
+				const { process: p, ms } = plan.fault.latePromotion;
+				relays[p].stallAfter({ match: PROMOTION, ms, both: true });
+				relays[p].armNext({ match: PROMOTION, what: 'command', action: 'delay', delayMs: ms });
+			}
 			await Promise.all(pending);
 			if (stalled) stallFired = await Promise.race([stalled.passed, 'not reached']);
 			if (held) fired = await Promise.race([held.passed, 'not reached']);
@@ -517,6 +603,10 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 				.join('\n')}`;
 		assert.ok(executions <= 1, `${executions} executions\n${story()}`);
 		assert.ok(executions === 1 || twoXX === 0, `2xx without an execution\n${story()}`);
+		if (plan.fault.latePromotion) {
+			// Nobody else claimed while the promotion was late: it ran once, and only once.
+			assert.equal(executions, 1, `lost or run twice\n${story()}`);
+		}
 		if (mustRun(plan) && stallFired === 'passed') {
 			assert.equal(executions, 1, `lost: a stalled confirm still bound the key\n${story()}`);
 		}
@@ -532,6 +622,11 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			fault: n ? `${plan.fault.net.action} ${plan.fault.net.what}: ${fired}` : 'no network fault',
 			stall: plan.fault.stall ? `stall: ${stallFired}` : '',
 			eviction: plan.fault.eviction ?? '',
+			promotion: plan.fault.latePromotion
+				? 'late promotion'
+				: plan.fault.oomPromotion
+					? 'promotion refused (OOM)'
+					: '',
 			unknown: plan.fault.unknownClaimer !== undefined ? 'unknown claimer' : '',
 			fresh: plan.fault.fresh
 				? `fresh process after restart: ${events.find((e) => e.who === 'fresh')?.verdict}`

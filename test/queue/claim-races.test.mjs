@@ -439,7 +439,7 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(50);
 		}
 		const gone = `gone:${randomUUID()}`;
-		assert.equal((await a.claim(gone, 1)).verdict, 'claimed');
+		assert.equal((await a.claim(gone, 300)).verdict, 'claimed');
 		for (;;) {
 			await b.claim(`trim:${randomUUID()}`, 1_000);
 			if ((await probeCommand(redis.port, 'EXISTS', gone)) === 0) break;
@@ -584,6 +584,266 @@ describe('the Redis delivery claim, two processes', () => {
 			}
 			assert.ok(Date.now() < windowEnds + 5_000, `B never waited for A: ${copy.reason}`);
 			await sleep(100);
+		}
+	});
+
+	/** Waits until the condition holds (polls), failing with `what` after `ms`. */
+	async function until(what, condition, ms = 15_000) {
+		const deadline = Date.now() + ms;
+		for (;;) {
+			const value = await condition();
+			if (value) return value;
+			assert.ok(Date.now() < deadline, `never: ${what}`);
+			await sleep(50);
+		}
+	}
+
+	const usedMemory = async (port = redis.port) =>
+		Number(/used_memory:(\d+)/.exec(await probeCommand(port, 'INFO', 'memory'))[1]);
+
+	/**
+	 * A Redis of the case's own: the shared one knows claimers of earlier cases (closed, or
+	 * crashed on purpose), which a new epoch would wait for.
+	 */
+	async function ownRedis(name) {
+		const own = await startRedis({ dir: path.join(dir, name) });
+		const first = processClaims({ port: own.port });
+		while ((await first.claim(`start:${randomUUID()}`, 1_000)).verdict !== 'claimed')
+			await sleep(50);
+		await first.close();
+		return own;
+	}
+
+	test('an evicting policy set for a while and reverted: claims it evicted are found lost (evicted_keys grew), and a copy is never run again (outside r7 f1 a)', async () => {
+		const own = await ownRedis('evict-revert');
+		const port = own.port;
+		const timing = { restartWindowMs: 500 };
+		const a = processClaims({ timing, port });
+		const b = processClaims({ timing, port });
+		await settled(a, b);
+		const keys = Array.from({ length: 30 }, () => `evict:${randomUUID()}`);
+		for (const key of keys) assert.equal((await a.claim(key, TTL_MS)).verdict, 'claimed');
+		await probeCommand(port, 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru');
+		await probeCommand(
+			port,
+			'CONFIG',
+			'SET',
+			'maxmemory',
+			String((await usedMemory(port)) + 200_000),
+		);
+		const big = 'x'.repeat(1_000);
+		let round = 0;
+		try {
+			// Another user of this Redis fills it until claim keys are evicted (here the epoch may
+			// go too; the reader's f1 script keeps it, where only the evicted_keys count tells).
+			await until('a claim key evicted', async () => {
+				const args = ['MSET'];
+				for (let j = 0; j < 20; j++) args.push(`filler:${round}:${j}`, big);
+				round++;
+				await probeCommand(port, ...args);
+				const left = await Promise.all(keys.map((k) => probeCommand(port, 'EXISTS', k)));
+				return left.includes(0);
+			});
+		} finally {
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(
+				port,
+				'EVAL',
+				"for _,k in ipairs(redis.call('KEYS','filler:*')) do redis.call('DEL',k) end return 1",
+				'0',
+			);
+		}
+		// After the revert: no copy at B is run again (A writes its claims back; until then, 503).
+		for (const key of keys) {
+			const copy = await until(`an answer for ${key}`, async () => {
+				const v = await b.claim(key, TTL_MS);
+				return v.verdict === 'unavailable' ? undefined : v;
+			});
+			assert.deepEqual(copy, { verdict: 'duplicate', by: 'redis' }, key);
+		}
+		await Promise.all([a.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('Redis full (noeviction) when a process connects: 503 naming it, and the first claim after Redis has room again is claimed (outside r7 f5, f1 b)', async () => {
+		const own = await ownRedis('full-at-connect');
+		const port = own.port;
+		const a = processClaims({ port });
+		await settled(a);
+		const big = 'x'.repeat(1_000);
+		const args = ['MSET'];
+		for (let j = 0; j < 200; j++) args.push(`full:${j}`, big);
+		await probeCommand(port, ...args);
+		await probeCommand(
+			port,
+			'CONFIG',
+			'SET',
+			'maxmemory',
+			String((await usedMemory(port)) - 20_000),
+		);
+		const c = processClaims({ port });
+		try {
+			const refused = await c.claim(`full:${randomUUID()}`, TTL_MS);
+			assert.equal(refused.verdict, 'unavailable', JSON.stringify(refused));
+			assert.match(refused.reason, /OOM/);
+			// A's connection drops and comes back while Redis is full (outside r7 f5b).
+			a.client.disconnect(true);
+			await until('A reconnected', () => a.client.status === 'ready');
+		} finally {
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(
+				port,
+				'EVAL',
+				"for _,k in ipairs(redis.call('KEYS','full:*')) do redis.call('DEL',k) end return 1",
+				'0',
+			);
+		}
+		for (const p of [c, a]) {
+			const v = await p.claim(`room:${randomUUID()}`, TTL_MS);
+			assert.deepEqual(v, { verdict: 'claimed' }, JSON.stringify(v));
+		}
+		await Promise.all([a.close(), c.close()]);
+		await own.stop();
+	});
+
+	test('Redis refuses the promotion (OOM): not written, so nothing starts (503) and a later copy runs once (outside r7 f8)', async () => {
+		const own = await ownRedis('oom-promotion');
+		const port = own.port;
+		const link = await startRelay(own);
+		const a = processClaims({ port: link.port, timeoutMs: 500 });
+		const b = processClaims({ port });
+		await settled(a, b);
+		const key = `oom-promotion:${randomUUID()}`;
+		const hold = link.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+		const atA = a.claim(key, TTL_MS);
+		await hold.reached;
+		await probeCommand(
+			port,
+			'CONFIG',
+			'SET',
+			'maxmemory',
+			String((await usedMemory(port)) - 50_000),
+		);
+		let verdict;
+		try {
+			hold.release();
+			verdict = await atA;
+		} finally {
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '0');
+		}
+		assert.equal(verdict.verdict, 'unavailable', JSON.stringify(verdict));
+		assert.match(verdict.reason, /refused to mark the confirmed claim running/);
+		const copy = await until('a copy answered', async () => {
+			const v = await b.claim(key, TTL_MS);
+			return v.verdict === 'unavailable' ? undefined : v;
+		});
+		assert.deepEqual(copy, { verdict: 'claimed' });
+		await Promise.all([a.close(), b.close()]);
+		await link.close();
+		await own.stop();
+	});
+
+	test('a promotion reaching Redis after the bind with no other attempt in between: the process that started it leaves its run record, so a copy is a duplicate (outside r7 f6)', async () => {
+		const own = await ownRedis('late-promotion');
+		const port = own.port;
+		const link = await startRelay(own);
+		const a = processClaims({ port: link.port, timeoutMs: 500 });
+		const b = processClaims({ port });
+		await settled(a, b);
+		const key = `late-promotion:${randomUUID()}`;
+		const bindMs = 2 * 500 + a.timing.readBackMs;
+		// The promotion, and everything after it on A's connections, reaches Redis after the bind.
+		link.stallAfter({ match: '$3\r\nrun\r\n', ms: bindMs + 1_000, both: true });
+		const late = link.armNext({
+			match: '$3\r\nrun\r\n',
+			what: 'command',
+			action: 'delay',
+			delayMs: bindMs + 1_000,
+		});
+		assert.deepEqual(await a.claim(key, TTL_MS), { verdict: 'claimed' });
+		assert.equal(await late.passed, 'passed');
+		await until('the run record of A in Redis', async () =>
+			/^r:/.test((await probeCommand(port, 'GET', key)) ?? ''),
+		);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		await Promise.all([a.close(), b.close()]);
+		await link.close();
+		await own.stop();
+	});
+
+	test('appendonly turned off on the live Redis: every claim refused naming it until it is on again (outside r7 f9)', async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'aof-live'), appendonly: true });
+		try {
+			const a = new claimsModule.RedisClaims({ host: '127.0.0.1', port: primary.port }, {});
+			clients.push(a);
+			await until(
+				'a claim',
+				async () => (await a.claim(`aof:${randomUUID()}`, TTL_MS)).verdict === 'claimed',
+			);
+			await probeCommand(primary.port, 'CONFIG', 'SET', 'appendonly', 'no');
+			for (let i = 0; i < 3; i++) {
+				const v = await a.claim(`aof-off:${randomUUID()}`, TTL_MS);
+				assert.equal(v.verdict, 'unavailable', JSON.stringify(v));
+				assert.match(v.reason, /appendonly/);
+			}
+			await probeCommand(primary.port, 'CONFIG', 'SET', 'appendonly', 'yes');
+			await until(
+				'a claim after appendonly yes',
+				async () => (await a.claim(`aof-on:${randomUUID()}`, TTL_MS)).verdict === 'claimed',
+			);
+		} finally {
+			await primary.stop();
+		}
+	});
+
+	test('Redis with a replica: a run record the replica has not acknowledged does not start the delivery, so a failover to it runs it once (outside r7 f4)', async () => {
+		const primary = await startRedis({
+			dir: path.join(dir, 'primary-r7'),
+			appendonly: true,
+			args: ['--shutdown-timeout', '0'],
+		});
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r7'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		const failover = await startRelay(primary);
+		try {
+			const a = processClaims({ port: failover.port, timing: { restartWindowMs: 0 } });
+			const b = processClaims({ port: failover.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const key = `failover-run:${randomUUID()}`;
+			// The replica stops taking the stream once A sends its promotion (the confirm reached it).
+			const hold = failover.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+			const pending = a.claim(key, TTL_MS);
+			await hold.reached;
+			process.kill(replica.pid, 'SIGSTOP');
+			let atA;
+			try {
+				hold.release();
+				atA = await pending;
+			} finally {
+				await primary.stop();
+				process.kill(replica.pid, 'SIGCONT');
+			}
+			assert.equal(atA.verdict, 'unavailable', JSON.stringify(atA));
+			assert.match(atA.reason, /run record/);
+			await probeCommand(replica.port, 'REPLICAOF', 'NO', 'ONE');
+			failover.retarget(replica.port);
+			failover.cutAll();
+			const atB = await until('a copy answered', async () => {
+				const v = await b.claim(key, TTL_MS);
+				return v.verdict === 'unavailable' ? undefined : v;
+			});
+			assert.deepEqual(atB, { verdict: 'claimed' });
+		} finally {
+			await failover.close();
+			await replica.stop();
+			await primary.stop();
 		}
 	});
 });

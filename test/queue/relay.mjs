@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   port: number,
  *   delayNext: (options: { match: string, delayMs: number, what: 'command' | 'answer' }) => Promise<void>,
  *   armNext: (options: { match: string, what: 'command' | 'answer', action: 'delay' | 'hold' | 'cut' | 'stall',
- *     delayMs?: number, nth?: number }) => { passed: Promise<string>, release: () => void },
+ *     delayMs?: number, nth?: number }) => { passed: Promise<string>, release: () => void,
+ *     reached: Promise<void> },
  *   block: (options: { mode: 'refuse' | 'swallow', ms: number }) => void,
  *   cutAll: () => void,
  *   retarget: (port: number) => void,
@@ -20,7 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   it (or its answer) on after delayMs; `hold` keeps it until `release()` or until the
  *   connection is cut; `cut` destroys the connection before the command reaches Redis, or after
  *   Redis answered it and before the answer reaches the client. `passed` settles with what
- *   happened ('passed', 'cut' or 'closed'). `stall` holds every answer on every connection of this
+ *   happened ('passed', 'cut' or 'closed'); `reached` settles when the relay
+ *   meets that command. `stall` holds every answer on every connection of this
  *   relay, from that command's on, for delayMs (a one-way stall towards one process); with `both`,
  *   every later command of this relay waits too (a partition: the triggering command reaches Redis). `block` refuses (closes at once) or swallows (accepts,
  *   never connects on, never answers) connections made in the next ms.
@@ -91,6 +93,7 @@ export async function startRelay(target) {
 			const rule = armed;
 			if (rule && chunk.includes(rule.match) && --rule.nth <= 0) {
 				armed = undefined;
+				rule.reach();
 				if (rule.action === 'stall') {
 					// From this command on, every answer on every connection waits delayMs.
 					stalledUntil = Date.now() + (rule.delayMs ?? 0);
@@ -151,8 +154,11 @@ export async function startRelay(target) {
 		const passed = new Promise((resolve) => (settle = resolve));
 		let release;
 		const released = new Promise((resolve) => (release = resolve));
+		let reach;
+		const reached = new Promise((resolve) => (reach = resolve));
 		let done = false;
 		armed = {
+			reach,
 			match: Buffer.from(match),
 			what,
 			action,
@@ -166,7 +172,7 @@ export async function startRelay(target) {
 				settle(how);
 			},
 		};
-		return { passed, release };
+		return { passed, release, reached };
 	}
 
 	return {

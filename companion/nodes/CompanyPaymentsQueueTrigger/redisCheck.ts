@@ -31,8 +31,16 @@ export const TLS_VERIFICATION_FIELD = 'Disable TLS Verification (insecure)';
 /** The option of the trigger that accepts a Redis without persistence. */
 export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
 
+/**
+ * A host string with any user information (`user:password@`, as in a pasted Redis URL) masked, so
+ * that no message shows a password typed into the Host field.
+ */
+export function maskHost(host: string): string {
+	return host.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[^/?#]*@/i, '$1***@');
+}
+
 function where(options: RedisOptions): string {
-	return `${options.host ?? 'localhost'}:${options.port ?? 6379}`;
+	return `${maskHost(options.host ?? 'localhost')}:${options.port ?? 6379}`;
 }
 
 function infoField(info: string, name: string): string | undefined {
@@ -99,7 +107,7 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 		return `nothing accepts connections at ${at} (ECONNREFUSED): check the Host and Port of the Redis credential, and that Redis runs`;
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return `the host of the Redis credential is not found (${code} ${options.host}): correct its Host`;
+		return `the host of the Redis credential is not found (${code} ${maskHost(options.host ?? '')}): correct its Host`;
 	}
 	if (isCertificateError(error)) {
 		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "${TLS_VERIFICATION_FIELD}" in the Redis credential`;

@@ -9,6 +9,7 @@ import {
 	type RedisFacts,
 	readFacts,
 	refusal,
+	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
 import { probeClaims } from './redisProbe';
 
@@ -161,16 +162,31 @@ local function infofield(section, field)
   return string.match(redis.call('INFO', section), field .. ':([^\\r\\n]+)')
 end
 local function epoch(now, run, fresh, seen, known, knownrun)
-  local e = redis.call('HMGET', KEYS[2], 'id', 'run')
+  local e = redis.call('HMGET', KEYS[2], 'id', 'run', 'evicted', 'rid')
   local id = e[1]
-  if (not id) or (run ~= '' and e[2] ~= run) then
+  local thisrun = infofield('server', 'run_id') or ''
+  -- Redis' count of evicted keys (any key, any database) since it started: when it grew since
+  -- this epoch began, keys may have been evicted (an evicting policy, set for a while and
+  -- reverted, say), claim keys among them, while the epoch hash itself survived (it is read
+  -- every refreshMs, so LRU keeps it): the claims are lost as after a restart.
+  local evicted = infofield('stats', 'evicted_keys') or '0'
+  local lost = id and e[3] and e[3] ~= evicted and tonumber(evicted) > 0
+  if id and not lost and e[3] ~= evicted then redis.call('HSET', KEYS[2], 'evicted', evicted) end
+  if id and e[2] == '' and run ~= '' and e[4] == run then
+    -- Begun while Redis persisted, in this same run of Redis (no restart since): appendonly was
+    -- turned off live. Its keys are all here; from now on a restart is a new run ID.
+    redis.call('HSET', KEYS[2], 'run', run)
+    e[2] = run
+  end
+  if (not id) or (run ~= '' and e[2] ~= run) or lost then
     redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
     id = fresh
-    local current = infofield('server', 'run_id') or ''
     local cause = 'restart'
-    if knownrun and knownrun ~= '' and knownrun == current then cause = 'lost' end
+    if knownrun and knownrun ~= '' and knownrun == thisrun then cause = 'lost' end
     local born = now
-    if seen == '' then
+    if lost then
+      cause = 'evicted'
+    elseif seen == '' then
       -- Nobody here knew an epoch: a Redis without persistence may have restarted and lost keys
       -- all the same (a process new to it, or whose client was closed). Its window runs from
       -- Redis' start. (With persistence, no epoch is a first use: keys survive restarts.)
@@ -178,8 +194,8 @@ local function epoch(now, run, fresh, seen, known, knownrun)
       born = now - uptime
       cause = 'absent'
     end
-    redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause)
-    if seen ~= '' or run ~= '' then redis.call('HSET', KEYS[2], 'restart', '1') end
+    redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause, 'evicted', evicted, 'rid', thisrun)
+    if seen ~= '' or run ~= '' or lost then redis.call('HSET', KEYS[2], 'restart', '1') end
   end
   if seen ~= '' and seen ~= id then
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
@@ -219,7 +235,8 @@ end`;
 /**
  * KEYS: key, epoch, back, members, expected, expiry. ARGV: token, tentative ms, run ID, fresh
  * epoch, the epoch this process knew, the members it knew, restart window ms, how many ended keys
- * to delete. Returns [verdict, held value, epoch, members, connected replicas].
+ * to delete, check the policy ("1"), the run ID it knew, appendonly as last checked ("1"/"0"; empty:
+ * unchecked). Returns [verdict, held value, epoch, members, connected replicas].
  */
 const CLAIM_SCRIPT = `${EPOCH_LUA}
 local now = nowms()
@@ -231,6 +248,11 @@ if ARGV[9] == '1' then
   local policy = infofield('memory', 'maxmemory_policy') or 'noeviction'
   local limit = tonumber(infofield('memory', 'maxmemory') or '0') or 0
   if policy ~= 'noeviction' and limit > 0 then return { 'policy', policy .. ':' .. limit, id, live, 0 } end
+end
+if ARGV[11] and ARGV[11] ~= '' then
+  -- appendonly as this process last checked it ('1' yes, '0' no): a live CONFIG SET changed it.
+  local aof = infofield('persistence', 'aof_enabled') or '0'
+  if aof ~= ARGV[11] then return { 'persistence', aof, id, live, 0 } end
 end
 local replicas = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)') or '0')
 local held = current(KEYS[1], KEYS[6], now)
@@ -257,13 +279,26 @@ return 0`;
  * KEYS: key, expiry. ARGV: token, mode. Redis' record of this token decides.
  * - 'read' (the read-back; writes nothing): `r:`/`c:` of the token → 'mine', `t:` → 'tentative',
  *   anything else → 'other';
- * - 'run' (the promotion, sent only by a process that runs the delivery): `c:` → `r:`, 'mine';
- * - 'release' (sent only by a process that answered 503): `t:`/`c:` of the token → deleted.
+ * - 'run' (the promotion, sent by a process that starts the delivery only when Redis answers
+ *   'mine', or gives no answer): `c:` → `r:`, 'mine';
+ * - 'owed' (the promotion again, sent only by a process that started the delivery): `c:` of the
+ *   token, or a free key → `r:`, 'mine' (a started delivery always leaves its run record); another
+ *   attempt's value → 'other';
+ * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`r:` of
+ *   the token → deleted.
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
 local held = current(KEYS[1], KEYS[2], now)
+if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
+  drop(KEYS[1], KEYS[2])
+  return 'released'
+end
 if held == 'r:' .. ARGV[1] then return 'mine' end
+if ARGV[2] == 'owed' and (held == false or held == 'c:' .. ARGV[1]) then
+  put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + (tonumber(ARGV[3] or '') or 1))
+  return 'mine'
+end
 if ARGV[2] == 'read' then
   if held == 'c:' .. ARGV[1] then return 'mine' end
   if held == 't:' .. ARGV[1] then return 'tentative' end
@@ -305,7 +340,7 @@ interface ClaimCommands {
 		key: string,
 		expiry: string,
 		token: string,
-		mode: 'read' | 'run' | 'release',
+		mode: 'read' | 'run' | 'owed' | 'release',
 		ttlMs?: number,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
@@ -340,12 +375,20 @@ async function within<T>(
 	promise: Promise<T>,
 	ms: number,
 	what: string,
-): Promise<{ ok: true; value: T } | { ok: false; reason: string }> {
-	let outcome: { ok: true; value: T } | { ok: false; reason: string } | undefined;
+): Promise<{ ok: true; value: T } | { ok: false; reason: string; refused?: boolean }> {
+	let outcome:
+		| { ok: true; value: T }
+		| { ok: false; reason: string; refused?: boolean }
+		| undefined;
 	promise.then(
 		(value) => (outcome = { ok: true, value }),
 		(error: unknown) =>
-			(outcome = { ok: false, reason: (error as Error)?.message ?? String(error) }),
+			(outcome = {
+				ok: false,
+				reason: (error as Error)?.message ?? String(error),
+				// An error reply of Redis itself (OOM, NOPERM...): the command was not applied.
+				refused: (error as Error)?.name === 'ReplyError',
+			}),
 	);
 	const deadline = Date.now() + ms;
 	while (outcome === undefined) {
@@ -444,7 +487,7 @@ export class RedisClaims {
 		}
 		this.client.on('ready', () => {
 			this.lastError = undefined;
-			const check = this.onConnect();
+			const check = this.startCheck();
 			check.catch(() => undefined);
 			this.checked = check;
 			this.refreshMembers().catch(() => undefined);
@@ -476,6 +519,8 @@ export class RedisClaims {
 			while (!this.closed && this.client.status === 'ready') {
 				await sleep(this.timing.refreshMs);
 				const check = this.checked;
+				// Owed promotions and releases go again until Redis has answered them.
+				if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 				if (this.closed || this.client.status !== 'ready' || check === undefined) continue;
 				const checked = await within(check, this.timeoutMs, 'Redis check');
 				if (!checked.ok || this.problem !== undefined || this.facts === undefined) continue;
@@ -534,7 +579,10 @@ export class RedisClaims {
 		const started = Date.now();
 		const down = await this.connected(this.client, this.timeoutMs);
 		if (down !== undefined) return down;
-		this.checked ??= this.onConnect();
+		// A check that failed (Redis full, an evicting policy, a lost answer) is never kept: this
+		// claim checks again, so the claims resume as soon as Redis is fixed.
+		if (this.checked !== undefined && this.checked === this.failedCheck) this.checked = undefined;
+		this.checked ??= this.startCheck();
 		const check = this.checked;
 		const checked = await within(
 			check,
@@ -545,8 +593,36 @@ export class RedisClaims {
 			if (this.checked === check) this.checked = undefined;
 			return checked.reason;
 		}
-		if (this.problem !== undefined) return this.problem;
-		return this.facts ? refusal(this.facts, requirements) : 'Redis was not checked';
+		const wrong =
+			this.problem ?? (this.facts ? refusal(this.facts, requirements) : 'Redis was not checked');
+		// A failed check is not kept: the next claim checks again, so the claims resume once
+		// Redis is fixed (room again, noeviction, appendonly yes) without a new connection.
+		if (wrong !== undefined && this.checked === check) this.checked = undefined;
+		return wrong;
+	}
+
+	/** Makes the next claim check this Redis again (its facts changed since the last check). */
+	private recheck(): void {
+		this.checked = undefined;
+	}
+
+	/** The last check that failed (settled): the next claim checks again rather than keep it. */
+	private failedCheck: Promise<void> | undefined;
+
+	private startCheck(): Promise<void> {
+		const check: Promise<void> = this.onConnect().then(
+			() => {
+				const wrong =
+					this.problem ??
+					(this.facts ? refusal(this.facts, { allowWithoutPersistence: true }) : 'unchecked');
+				if (wrong !== undefined) this.failedCheck = check;
+			},
+			(error: unknown) => {
+				this.failedCheck = check;
+				throw error;
+			},
+		);
+		return check;
 	}
 
 	/**
@@ -642,7 +718,7 @@ export class RedisClaims {
 				if (this.abandoned.get(key) === token) this.abandoned.delete(key);
 			}),
 			...[...this.unpromoted].map(async ([key, token]) => {
-				await client.cpResolve(key, EXPIRY_KEY, token, 'run', this.promoteTtl.get(key) ?? 1);
+				await client.cpResolve(key, EXPIRY_KEY, token, 'owed', this.promoteTtl.get(key) ?? 1);
 				if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
 			}),
 		]);
@@ -695,7 +771,7 @@ export class RedisClaims {
 		this.connected(this.resolver, this.timeoutMs)
 			.then(async (down) => {
 				if (down !== undefined) return;
-				await this.resolver.cpResolve(key, EXPIRY_KEY, token, mode, ttl);
+				await this.resolver.cpResolve(key, EXPIRY_KEY, token, mode === 'run' ? 'owed' : mode, ttl);
 				if (owed.get(key) === token) {
 					if (mode === 'run') this.forgetPromotion(key);
 					else owed.delete(key);
@@ -752,6 +828,7 @@ export class RedisClaims {
 					TRIM_PER_CLAIM,
 					'1',
 					this.knownRun(),
+					this.facts === undefined ? '' : this.facts.aof ? '1' : '0',
 				);
 			} catch (error) {
 				// It may have reached Redis: a `t:` of ours is released.
@@ -764,7 +841,22 @@ export class RedisClaims {
 			// told Redis whom to wait for).
 			else this.sync().catch(() => undefined);
 			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
-			if (verdict === 'policy') return { verdict: 'unavailable', reason: policyReason(held) };
+			if (verdict === 'policy') {
+				this.recheck();
+				return { verdict: 'unavailable', reason: policyReason(held) };
+			}
+			if (verdict === 'persistence') {
+				// Checked again at the next claim: refused there while appendonly is no, unless
+				// the user accepted a Redis without persistence.
+				this.recheck();
+				return {
+					verdict: 'unavailable',
+					reason:
+						held === '1'
+							? "Redis' appendonly was turned on since this connection was checked: this delivery is answered 503 and the next one checks Redis again"
+							: `Redis' appendonly was turned off (CONFIG SET appendonly no) since this connection was checked: claims made now would be lost at Redis' next restart, and a copy of a delivery could start again. Every delivery is answered 503 while appendonly is no: CONFIG SET appendonly yes (and in redis.conf), or turn on the trigger option "${WITHOUT_PERSISTENCE_OPTION}"`,
+				};
+			}
 			if (verdict === 'unknown') {
 				if (held.startsWith('window:')) {
 					return { verdict: 'unavailable', reason: this.windowReason(held) };
@@ -802,11 +894,13 @@ export class RedisClaims {
 		const [, left, cause] = held.split(':');
 		const window = this.timing.restartWindowMs;
 		const what =
-			cause === 'lost'
-				? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
-				: cause === 'absent'
-					? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
-					: 'Redis lost its keys (it restarted without persistence)';
+			cause === 'evicted'
+				? 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them'
+				: cause === 'lost'
+					? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
+					: cause === 'absent'
+						? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
+						: 'Redis lost its keys (it restarted without persistence)';
 		const lost = Math.max(0, window - SERVICE_RETRY_SPAN_MS);
 		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
 	}
@@ -818,7 +912,7 @@ export class RedisClaims {
 	 * With replicas attached, waits until every one has acknowledged this connection's writes
 	 * (WAIT); the reason when they have not within the timeout.
 	 */
-	private async notReplicated(): Promise<string | undefined> {
+	private async notReplicated(what = 'the claim'): Promise<string | undefined> {
 		const replicas = this.replicas;
 		if (replicas === 0) return undefined;
 		const acked = await within(
@@ -826,9 +920,9 @@ export class RedisClaims {
 			this.timeoutMs + 500,
 			'WAIT',
 		);
-		if (!acked.ok) return `the claim was not acknowledged by Redis' replicas (${acked.reason})`;
+		if (!acked.ok) return `${what} was not acknowledged by Redis' replicas (${acked.reason})`;
 		if (acked.value < replicas) {
-			return `only ${acked.value} of ${replicas} replicas acknowledged the claim within ${this.timeoutMs} ms: a failover could lose it`;
+			return `only ${acked.value} of ${replicas} replicas acknowledged ${what} within ${this.timeoutMs} ms: a failover could lose it, so this attempt starts nothing`;
 		}
 		return undefined;
 	}
@@ -864,6 +958,20 @@ export class RedisClaims {
 				verdict: 'unavailable',
 				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow): another attempt may hold it, so this one starts nothing`,
 			};
+		}
+		if (!promoted.ok && promoted.refused) {
+			// Redis answered with an error (out of memory, say): the promotion was not written.
+			return this.giveUp(
+				key,
+				token,
+				`Redis refused to mark the confirmed claim running (${promoted.reason}): nothing was started`,
+			);
+		}
+		if (promoted.ok) {
+			// With replicas, the run record counts once every replica has it: a failover to one
+			// that lacks it would free the key once the confirm's bind ends.
+			const notReplicated = await this.notReplicated('the run record');
+			if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
 		}
 		this.remember(key, token, now, ttl);
 		if (!promoted.ok) this.sendOne(key, token, 'run', ttl);

@@ -19,6 +19,7 @@ import { gateLogger } from '../../../nodes/shared/gate';
 import {
 	checkRedis,
 	isCertificateError,
+	maskHost,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
@@ -46,6 +47,12 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 			`the Redis credential's Port is ${String(data.port)}: it must be a whole number from 1 to 65535`,
 		);
 	}
+	const host = text(data.host);
+	if (host !== undefined && /:\/\/|@|\s/.test(host)) {
+		throw new Error(
+			`the Redis credential's Host is "${maskHost(host)}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL or user:password@host. Put the host in Host, the port in Port, the user in User and the password in Password`,
+		);
+	}
 	const db = wholeNumber(data.database, 0);
 	if (db === undefined || db < 0) {
 		throw new Error(
@@ -53,7 +60,7 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 		);
 	}
 	return {
-		host: text(data.host) ?? 'localhost',
+		host: host ?? 'localhost',
 		port,
 		db,
 		username: text(data.user),
@@ -160,7 +167,7 @@ function allowsWithoutPersistence(ctx: IWebhookFunctions | IHookFunctions): bool
 }
 
 function describeWhere(options: RedisOptions): string {
-	return `${options.host}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}`;
+	return `${maskHost(options.host ?? 'localhost')}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}`;
 }
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
