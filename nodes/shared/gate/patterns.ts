@@ -567,10 +567,10 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		BASE64_WORD,
 		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
 	);
-	out = out.replace(
-		SECRET_DIGITS_IN_WORDS,
-		(match, name: string, words: string, digits: string) =>
-			isIdentifier(digits, identifiers) ? match : `${name}${words}${'•'.repeat(Math.min(digits.length, 4))}`,
+	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
+		isIdentifier(digits, identifiers)
+			? match
+			: `${name}${words}${'•'.repeat(Math.min(digits.length, 4))}`,
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
