@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { cardKeyParts, changeKey, COMPANY_SCOPE } from '../shared/changeKey';
+import { cardKeyParts, cardParts, changeKey, COMPANY_SCOPE, pollSeen } from '../shared/changeKey';
 import { normaliseStatus } from '../shared/contract/statuses';
 import type { PollOnlyEvent, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
@@ -26,13 +26,17 @@ export const cards: WatchedList = {
 	status: normalised,
 	// Remembered in the current form, so retired → closed is no change.
 	state: normalised,
-	changes(record) {
+	changes(record, _previous, polledAt, visit) {
 		const status = normalised(record) as string;
 		const parts = cardKeyParts(record.externalId, record.id) as string[];
 		return [
 			{
 				event: status === 'assigned' ? 'card.assigned' : CARD_STATUS_CHANGED,
-				changeKey: changeKey('card', COMPANY_SCOPE, [...parts, status]),
+				changeKey: changeKey(
+					'card',
+					COMPANY_SCOPE,
+					cardParts(parts, status, record, pollSeen(polledAt), visit?.unmoved),
+				),
 				fields: {
 					cardId: recordText(record.id),
 					externalId: field(record, 'externalId'),

@@ -22,7 +22,7 @@ import { CHANGE_TIMES, KEPT_TIMES, NO_TIME_FALLBACK } from './contract/visits';
  * | order   | `company`                                  | order id, status, the time of the change              |
  * | deposit | `company`, or `user-wallet/<externalId>`   | deposit id, status (legacy values normalised), `updatedAt` when shown, else what saw it |
  * | payout  | `company`                                  | payout id, status, `refunded` once funds are back (`refunded-unknown` for a flag that is no boolean); a recharge: id, `success`, `recharged`, the time of the recharge |
- * | card    | `company`                                  | `ext`, externalId when set, else `id`, card id; status (legacy `retired` as `closed`) |
+ * | card    | `company`                                  | `ext`, externalId when set, `id`, card id when shown; status (legacy `retired` as `closed`); the time of the change |
  * | dispute | `company`                                  | dispute id, status, the resolution once set           |
  *
  * e.g. `deposit:user-wallet/user-1001:d1:completed`, `payout:company:po_1:fail:refunded`.
@@ -254,14 +254,31 @@ export function depositParts(
 
 /**
  * The parts that name a card: the caller's `externalId` when set (the webhook carries it,
- * unique within the company), else the card id, each under its own marker so an ID never
- * passes for an externalId. Null when the card has neither.
+ * unique within the company), and the card id when known, each under its own marker so an ID
+ * never passes for an externalId. A closed card's externalId may name a new card later (the
+ * document does not say it may not: outside read r8-data, finding 5), so the id is part of the
+ * key wherever it is shown. Null when the card has neither.
  */
 export function cardKeyParts(externalId: unknown, cardId: unknown): string[] | null {
 	const ext = recordText(externalId);
-	if (ext !== null) return ['ext', ext];
 	const id = recordText(cardId);
-	return id === null ? null : ['id', id];
+	const parts = [...(ext === null ? [] : ['ext', ext]), ...(id === null ? [] : ['id', id])];
+	return parts.length === 0 ? null : parts;
+}
+
+/**
+ * The parts of a card's key: what names the card (cardKeyParts), its status, and the time of the
+ * change (whenParts: `updatedAt`, else `assignedAt` where it moved, else what saw the change): a
+ * card can be assigned, closing and assigned again (outside read r8-data, finding 4).
+ */
+export function cardParts(
+	names: readonly string[],
+	status: string,
+	record: IDataObject = {},
+	seen: SeenBy = null,
+	unmoved?: ReadonlySet<string>,
+): string[] {
+	return [...names, status, ...whenParts(`card:${status}`, record, seen, unmoved)];
 }
 
 /** The state the poll trigger remembers for a dispute: its status, and `+<resolution>` once one is set. */
@@ -350,9 +367,11 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 			? changeKey('payout', COMPANY_SCOPE, rechargeParts(id, body, seen, KEPT_TIMES))
 			: null;
 	},
-	'card.assigned': (_event, body) => {
+	'card.assigned': (_event, body, _status, seen) => {
 		const parts = cardKeyParts(body.externalId, body.cardId ?? body.id);
-		return parts ? changeKey('card', COMPANY_SCOPE, [...parts, 'assigned']) : null;
+		return parts
+			? changeKey('card', COMPANY_SCOPE, cardParts(parts, 'assigned', body, seen, KEPT_TIMES))
+			: null;
 	},
 };
 

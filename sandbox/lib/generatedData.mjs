@@ -169,6 +169,15 @@ export const TEXT_SECRET_FORMS = Object.freeze([
 	'apiKeyEquals',
 	'bearer',
 	'cardNumber',
+	// Outside read r8-data: secrets written in words, and card numbers in loose forms.
+	'pinSentence',
+	'pinRussianSentence',
+	'cvvSentence',
+	'keySentence',
+	'passwordSentence',
+	'cardGlued',
+	'cardEmDash',
+	'cardPairs',
 ]);
 
 /** The secrets an error quote may cut inside (findings 2 and 3). */
@@ -210,6 +219,9 @@ export function textSecret(r, form) {
 	const cvv = String(r.int(601, 899));
 	// Random in both cases, or lower-case hex (`mk_live_9f8e7d6c…`), which no case mix tells.
 	const key = `mk_live_${r.chance(0.5) ? drawKeyPart(r, 32) : drawHex(r, 32)}`;
+	const hex = drawHex(r, 32);
+	const password = `Qw${drawKeyPart(r, 10)}`;
+	const card = drawCardNumber(r);
 	const texts = {
 		pinColon: [`PIN: ${pin}`, pin],
 		pinEquals: [`pin=${pin}`, pin],
@@ -221,12 +233,20 @@ export function textSecret(r, form) {
 		apiKeyEquals: [`api_key=${key}`, key],
 		bearer: [`Authorization: Bearer ${key}`, key],
 		cardNumber: [`card ${drawCardNumber(r)} declined`, null],
+		pinSentence: [`the PIN you need is ${pin}`, pin],
+		pinRussianSentence: [`ПИН-код вашей карты: ${pin}`, pin],
+		cvvSentence: [`security code of the card is ${cvv}`, cvv],
+		keySentence: [`Your new API key is ${hex}`, hex],
+		passwordSentence: [`password for login is ${password}`, password],
+		cardGlued: [`card${card} declined`, card],
+		cardEmDash: [`card ${card.match(/\d{4}/g).join('—')} declined`, null],
+		cardPairs: [`card ${card.match(/\d{2}/g).join(' ')} declined`, null],
 	};
 	const [phrase, secret] = texts[form];
 	const ordinary = `order ORD-${r.int(1000, 9999)} amount 1500.50 USDT`;
 	return {
 		text: `${ordinary}: ${phrase}`,
-		secret: secret ?? phrase.split(' ')[1],
+		secret: secret ?? phrase.slice(phrase.indexOf(' ') + 1, phrase.lastIndexOf(' ')),
 		ordinary,
 	};
 }
@@ -723,7 +743,35 @@ function revisitsAndTexts(seed, dims) {
 			},
 		}),
 	);
+	// Outside read r8-data, findings 4 and 5: a card assigned, closing and assigned again (a
+	// closure declined), closed, and a new card under the same externalId; with `updatedAt` and
+	// a moved `assignedAt` on even seeds, with neither on odd ones (no draw: other values stay).
+	const timed = seed % 2 === 0;
+	const cardWalk = [
+		['requested', 'a'],
+		['assigned', 'a'],
+		['closing', 'a'],
+		['assigned', 'a'],
+		['closed', 'a'],
+		['assigned', 'b'],
+	].map(([status, card], step) => ({
+		step,
+		status,
+		deliveryId: `dlv-card-${seed}-${step}`,
+		record: {
+			id: `card-${card}-${seed}`,
+			externalId: `emp-${seed}`,
+			status,
+			maskedPan: status === 'requested' ? null : '411111******1111',
+			expiry: status === 'requested' ? null : '12/29',
+			createdAt: '2026-11-21T12:59:00.000Z',
+			...(timed
+				? { assignedAt: status === 'requested' ? null : at(step), updatedAt: at(step) }
+				: { assignedAt: null }),
+		},
+	}));
 	return {
+		cardWalk,
 		textSecret: textSecret(r, dims.textSecretForm),
 		cut: cutQuote(r, dims.cutSecret, dims.cutInside),
 		orderId,

@@ -611,6 +611,54 @@ async function checkRevisitsAndTexts({ d, check, credentials, logs, staticData, 
 			`poll: ${d.depositWalk.length} deposit visits, ${new Set(keys).size} change keys (${keys.join(' , ')})`,
 		);
 	}
+	// (f) A card assigned, closing, assigned again, closed, and a new card under the same
+	// externalId (outside read r8-data, findings 4 and 5): every visit its own key, each
+	// card.assigned delivery too.
+	{
+		let listed = [];
+		const listService = serviceOf({
+			'GET /cards': () => [200, JSON.stringify({ cards: listed, total: listed.length })],
+		});
+		const pollData = {};
+		const keys = [];
+		const webhookKeys = [];
+		for (const entry of d.cardWalk) {
+			listed = [entry.record];
+			clock += 60_000;
+			const items = await pollOnce({
+				parameters: { watch: ['cards'], options: { emitExisting: true } },
+				credentials,
+				service: listService,
+				staticData: pollData,
+				logs,
+				workflowId: `wf-cards-${seed}-${process.pid}`,
+			});
+			check(
+				items.length === 1,
+				`poll cards step ${entry.step} (${entry.status}): ${items.length} changes`,
+			);
+			keys.push(items[0]?.changeKey);
+			if (entry.status !== 'assigned') continue;
+			const { items: delivered } = await deliverTo({
+				body: JSON.stringify({ event: 'card.assigned', externalId: entry.record.externalId }),
+				signWith: d.webhookSecret,
+				deliveryId: entry.deliveryId,
+				credentials,
+				staticData,
+				logs,
+				workflowId,
+			});
+			webhookKeys.push(delivered[0]?.changeKey);
+		}
+		check(
+			new Set(keys).size === d.cardWalk.length,
+			`poll: ${d.cardWalk.length} card visits, ${new Set(keys).size} change keys (${keys.join(' , ')})`,
+		);
+		check(
+			webhookKeys.every(Boolean) && new Set(webhookKeys).size === webhookKeys.length,
+			`webhook: ${webhookKeys.length} card.assigned deliveries, ${new Set(webhookKeys).size} change keys`,
+		);
+	}
 	check(!shows(logs.join('\n'), ts.secret), `a log line shows ${ts.secret}`);
 }
 

@@ -27,8 +27,9 @@ function pollKey(
 		): Array<{ changeKey: string }>;
 	},
 	record: IDataObject,
+	polledAt = '2026-11-21T13:00:00.000Z',
 ): string {
-	return list.changes(record, undefined, '2026-11-21T13:00:00.000Z')[0].changeKey;
+	return list.changes(record, undefined, polledAt)[0].changeKey;
 }
 
 describe('changeKey: one name per state change, whichever trigger saw it', () => {
@@ -83,14 +84,55 @@ describe('changeKey: one name per state change, whichever trigger saw it', () =>
 		);
 	});
 
-	it('cards: the externalId the webhook carries, else the card id, each under its own marker', () => {
-		expect(cardKeyParts('emp-7', 'c1')).toEqual(['ext', 'emp-7']);
+	it('cards: the externalId the webhook carries and the card id, each under its own marker', () => {
+		expect(cardKeyParts('emp-7', 'c1')).toEqual(['ext', 'emp-7', 'id', 'c1']);
+		expect(cardKeyParts('emp-7', null)).toEqual(['ext', 'emp-7']);
 		expect(cardKeyParts(null, 'c1')).toEqual(['id', 'c1']);
-		expect(webhookChangeKey('card.assigned', { externalId: 'emp-7' })).toBe(
-			'card:company:ext:emp-7:assigned',
+		expect(cardKeyParts(null, null)).toBeNull();
+		expect(webhookChangeKey('card.assigned', { externalId: 'emp-7' }, 'd1')).toBe(
+			'card:company:ext:emp-7:assigned:delivery:d1',
 		);
-		expect(webhookChangeKey('card.assigned', { cardId: 'c1', externalId: null })).toBe(
-			'card:company:id:c1:assigned',
+		expect(webhookChangeKey('card.assigned', { cardId: 'c1', externalId: null }, 'd1')).toBe(
+			'card:company:id:c1:assigned:delivery:d1',
+		);
+	});
+
+	// Outside read r8-data, findings 4 and 5: a card assigned, closing and assigned again, and a
+	// new card reusing a closed card's externalId, each get a key of their own.
+	it('cards: a revisit and a reused externalId are new keys; both triggers agree on a shown time', () => {
+		const first = {
+			id: 'c1',
+			externalId: 'emp-7',
+			status: 'assigned',
+			assignedAt: 'T1',
+			updatedAt: 'T1',
+		};
+		const again = { ...first, assignedAt: 'T3', updatedAt: 'T3' };
+		const reused = { ...first, id: 'c2' };
+		const keys = [first, again, reused].map((card) => pollKey(cards, card));
+		expect(new Set(keys).size).toBe(3);
+		expect(pollKey(cards, { ...first, status: 'closing', updatedAt: 'T2' })).not.toBe(
+			pollKey(cards, { ...first, status: 'closing', updatedAt: 'T4' }),
+		);
+		// No time shown: what saw it (two polls, two deliveries) tells the visits apart.
+		const bare = { id: 'c1', externalId: 'emp-7', status: 'assigned' };
+		expect(pollKey(cards, bare, '2026-01-01T00:00:00Z')).not.toBe(
+			pollKey(cards, bare, '2026-01-02T00:00:00Z'),
+		);
+		expect(webhookChangeKey('card.assigned', bare, 'd1')).not.toBe(
+			webhookChangeKey('card.assigned', bare, 'd2'),
+		);
+		// A delivery showing the card id and `updatedAt` has the poll's key.
+		expect(
+			webhookChangeKey(
+				'card.assigned',
+				{ cardId: 'c1', externalId: 'emp-7', updatedAt: 'T1' },
+				'd1',
+			),
+		).toBe(pollKey(cards, first));
+		// The webhook never names a visit by an `assignedAt` the service may keep from the first.
+		expect(webhookChangeKey('card.assigned', { externalId: 'emp-7', assignedAt: 'T1' }, 'd1')).toBe(
+			'card:company:ext:emp-7:assigned:delivery:d1',
 		);
 	});
 

@@ -244,18 +244,33 @@ describe('cards', () => {
 		const poll = await baseline({ watch: ['cards'] });
 		card.status = 'assigned';
 		card.maskedPan = '4111 **** **** 1111';
+		card.updatedAt = '2026-11-21T10:00:00.000Z';
 		const [item] = (await poll())!;
 		expect(item).toMatchObject({
 			event: 'card.assigned',
 			cardId: card.id,
 			externalId: 'employee-7',
 		});
-		expect(item.changeKey).toBe(webhookChangeKey('card.assigned', { externalId: 'employee-7' }));
+		// A delivery that shows the card's id and time gets the same key.
+		expect(item.changeKey).toBe(
+			webhookChangeKey('card.assigned', {
+				externalId: 'employee-7',
+				cardId: card.id,
+				updatedAt: card.updatedAt,
+			}),
+		);
 		card.status = 'closing';
+		card.updatedAt = '2026-11-21T11:00:00.000Z';
 		expect((await poll())![0]).toMatchObject({
 			event: 'card.status_changed',
-			changeKey: 'card:company:ext:employee-7:closing',
+			changeKey: `card:company:ext:employee-7:id:${String(card.id)}:closing:updatedAt:2026-11-21T11%3A00%3A00.000Z`,
 		});
+		// Assigned again (a closure declined, outside read r8-data, finding 4): a key of its own.
+		card.status = 'assigned';
+		card.updatedAt = '2026-11-21T12:00:00.000Z';
+		const [again] = (await poll())!;
+		expect(again.event).toBe('card.assigned');
+		expect(again.changeKey).not.toBe(item.changeKey);
 	});
 });
 

@@ -96,7 +96,7 @@ export const OPEN_CHOICES = {
 	repeatTransitions: {
 		question:
 			'Which field tells a repeated transition of one record (a second refund, a second recharge, an order disputed again) from a retry, on both sides',
-		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, else the delivery or the poll (AML failed, checked again, failed again), a dispute’s by updatedAt, resolvedAt or the poll: a duplicate across triggers, never a lost change (changeKey.ts)',
+		node: 'The first of CHANGE_TIMES (contract/visits.ts, updatedAt first) its side shows, the webhook never a time the service may keep (KEPT_TIMES), else the delivery or the poll that saw it; every payout state may come back (taken, released, taken again), and every order state (taken, released to created, taken again: the delivery or the poll when no updatedAt is shown), a deposit’s by updatedAt, else the delivery or the poll (AML failed, checked again, failed again), a dispute’s by updatedAt, resolvedAt or the poll, a card’s by its id (with its externalId) and updatedAt, the poll’s moved assignedAt, else the delivery or the poll (assigned, closing, assigned again; a closed card’s externalId reused): a duplicate across triggers, never a lost change (changeKey.ts)',
 	},
 	revisitTimes: {
 		question:
@@ -145,7 +145,7 @@ export const OPEN_CHOICES = {
 	textSecrets: {
 		question:
 			'How the service’s free text (a body that is not JSON, a message, a comment) may write a PIN, a CVV, a key or a card number',
-		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, `api_key=…`, `member key …`, `…_live_…`, `Bearer …`, `whsec_…`, card numbers; a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
+		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, a PIN or CVV word (PIN, ПИН, PIN-код, CVV/CVC, security code) then a group of 3–8 digits in the same sentence within 40 characters, `api_key=…`, `member key …`, a key, token, secret or password word (also ключ, токен, пароль, секрет) then a value of 8 characters or more with a digit within a few words, `…_live_…`, `Bearer …`, `whsec_…`, card numbers (13–19 digits passing the card checksum with any short separator, or glued to a word: `card4111…`); a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
 	},
 	maskedPanForm: {
 		question: 'How the service masks a card’s `maskedPan` (the document: “masked number”)',

@@ -55,15 +55,25 @@ export const CHANGE_TIMES = {
 	// A dispute submitted, in review, submitted again, in review again (outside read r5-data,
 	// finding 1): the poll alone sees disputes, so its key carries the record's time, else the poll.
 	'dispute:*': ['updatedAt', 'resolvedAt'],
+	// A card assigned, closing, assigned again (a closure declined), or a new card reusing a
+	// closed card's externalId (outside read r8-data, findings 4 and 5): its key carries the card's
+	// id and the record's time, else what saw the change.
+	'card:*': ['updatedAt', 'assignedAt'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
  * Times of CHANGE_TIMES a service may keep from a record's first visit (a re-take keeping the
- * first `takenAt`, a recharge keeping `completedAt`). The webhook trigger, which remembers no
+ * first `takenAt`, a recharge keeping `completedAt`, a card assigned again its `assignedAt`). The webhook trigger, which remembers no
  * earlier visit, never names a visit by them: without `updatedAt` its key names the delivery.
  * The poll trigger uses them when they moved since its last poll.
  */
-export const KEPT_TIMES: ReadonlySet<string> = new Set(['takenAt', 'completedAt', 'refundedAt']);
+export const KEPT_TIMES: ReadonlySet<string> = new Set([
+	'takenAt',
+	'completedAt',
+	'refundedAt',
+	// A card assigned again may keep its first `assignedAt`.
+	'assignedAt',
+]);
 
 /**
  * Times a change key reads that the document does not show on the record (an Order record shows

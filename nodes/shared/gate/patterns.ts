@@ -391,6 +391,80 @@ export function cardLike(match: string): boolean {
 	return digits.length >= 13 && digits.length <= 19 && luhn(digits);
 }
 
+/**
+ * A PIN or a CVV named in words, whatever the words between (outside read r8-data, finding 1):
+ * `PIN number is 4829`, `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the
+ * card is 739`. The word, then up to 40 characters of the same sentence (no `.`, `!`, `?`, new
+ * line or digit), then a group of 3 to 8 digits standing alone: the digits go.
+ */
+const PIN_OR_CVV_WORD =
+	'(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+const SECRET_DIGITS_IN_WORDS = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])([^.!?\\n\\r\\p{N}]{0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})`,
+	'giu',
+);
+/** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
+const CARD_GAP = '[\\s\\u00a0\\u2007\\u2009\\u202f\\-\\u2010-\\u2015.\\u00b7\\u2022,|/\\\\_]{1,3}';
+/** Digits in groups of any size with such separators between: read whole by looseCard. */
+const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
+/** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
+function plainWord(word: string): boolean {
+	return /^\p{L}+$/u.test(word) && /[^A-Fa-f]/u.test(word);
+}
+/**
+ * A run of digits that is a card number however it is written (finding 2): 13–19 digits that
+ * pass the card checksum, in groups of any size with any short separator, or glued to a word
+ * (`card4111…`, `карта4111…`). Not: part of a hex word or an ID (`tx_…`, `a1b2…`), an amount
+ * (`12 345 678 901 234`, a decimal), or a run of two groups with a decimal point between.
+ */
+function looseCard(text: string, start: number, match: string): boolean {
+	const groups = match.split(/\D+/u);
+	const digits = groups.join('');
+	if (digits.length < 13 || digits.length > 19 || !luhn(digits)) return false;
+	// Thousands grouping (`1 234 567 890 123`) is an amount.
+	if (groups.length > 2 && groups[0].length <= 3 && groups.slice(1).every((g) => g.length === 3)) {
+		return false;
+	}
+	if (groups.length === 2 && /^\d+[.,]\d+$/.test(match)) return false;
+	const before = text.slice(0, start);
+	const after = text.slice(start + match.length);
+	const wordBefore = /[\p{L}\p{N}_]+$/u.exec(before)?.[0];
+	if (wordBefore !== undefined) {
+		// Glued to a word: only a plain word, itself not joined to an ID (`tx-abc`, `x_card`).
+		if (!plainWord(wordBefore)) return false;
+		const ahead = before.slice(0, before.length - wordBefore.length);
+		if (/[-_./:]$/u.test(ahead)) return false;
+	}
+	const wordAfter = /^[\p{L}\p{N}_]+/u.exec(after)?.[0];
+	if (wordAfter !== undefined && !plainWord(wordAfter)) return false;
+	// A decimal part after the run is an amount's; a `+` before it, a phone's.
+	if (/^[.,]\d/u.test(after) || /[+]$/u.test(before)) return false;
+	return true;
+}
+/**
+ * A key, token or password named in words, then its value within a few words of the same
+ * sentence (finding 6): `Your new API key is 9f8e…`, `member key is …`, `key=…`, `Authorization:
+ * Token …`, `sessionToken …`, `password for login is Qwerty12345`, `пароль от кабинета …`. The
+ * value is token-like: 8 characters or more with a digit, not a date, a time or an amount.
+ */
+const KEY_WORD =
+	'(?:(?:api|member|secret|access|private|signing|webhook|company|session|auth|refresh|bearer)[\\s_-]?)?(?:keys?|tokens?)|secrets?|passwords?|passphrases?|passwd|пароль|пароля|паролем|ключ|ключа|ключом|токен|токена|токеном|секрет|секрета';
+const SECRET_IN_WORDS = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:[\\s:=#"'«»()\\u2014-]{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})`,
+	'giu',
+);
+/** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
+function ordinaryValue(value: string, words: string): boolean {
+	const bare = value.replace(/[.:!?]+$/u, '');
+	if (!/\d/u.test(bare) || bare.length < 8) return true;
+	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
+	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
+	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
+	// A tx hash some words after `token` (`USDT token sent, tx 0x…`) is not the token.
+	const farOff = /[\p{L}\p{N}]/u.test(words);
+	return farOff && (/^0x[0-9a-f]+$/iu.test(bare) || /^[0-9a-f]{64}$/iu.test(bare));
+}
+
 /** What the patterns read: for whom, in a free text or an unknown field, sparing what identifiers. */
 export interface PatternReading {
 	strong: boolean;
@@ -468,9 +542,19 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 		CVV_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
 	);
+	out = out.replace(SECRET_IN_WORDS, (match, name: string, words: string, value: string) =>
+		ordinaryValue(value, words) || isIdentifier(value.replace(/[.:!?]+$/u, ''), identifiers)
+			? match
+			: `${name}${words}${HIDDEN_PART}${/[.:!?]+$/u.exec(value)?.[0] ?? ''}`,
+	);
 	out = out.replace(
 		CARD_DIGITS,
 		unlessId((match) => (cardLike(match) ? maskRequisite(match) : match)),
+	);
+	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
+		looseCard(whole, offset, match) && !isIdentifier(match, identifiers)
+			? maskRequisite(match)
+			: match,
 	);
 	out = out.replace(
 		FULL_WIDTH_DIGITS,
@@ -482,6 +566,11 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	out = out.replace(
 		BASE64_WORD,
 		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
+	);
+	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
+		isIdentifier(digits, identifiers)
+			? match
+			: `${name}${words}${'•'.repeat(Math.min(digits.length, 4))}`,
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
