@@ -395,12 +395,14 @@ export function cardLike(match: string): boolean {
  * A PIN or a CVV named in words, whatever the words between (outside read r8-data, finding 1):
  * `PIN number is 4829`, `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the
  * card is 739`. The word, then up to 40 characters of the same sentence (no `.`, `!`, `?`, new
- * line or digit), then a group of 3 to 8 digits standing alone: the digits go.
+ * line or digit), then a group of 3 to 8 digits standing alone: the digits go. Not across `got`
+ * or `must be`: the node's own refusal of a typed value (`Mask Card Number and CVV must be true or
+ * false, got "007"`) shows the user's value.
  */
 const PIN_OR_CVV_WORD =
 	'(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
 const SECRET_DIGITS_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])([^.!?\\n\\r\\p{N}]{0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:(?!\\bgot\\b|must\\s+be)[^.!?\\n\\r\\p{N}]){0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -426,6 +428,10 @@ function looseCard(text: string, start: number, match: string): boolean {
 		return false;
 	}
 	if (groups.length === 2 && /^\d+[.,]\d+$/.test(match)) return false;
+	// One separator all along, as a card is written (`4111-1111-…`, `4111 11 11 …`): mixed ones
+	// are a date and a time beside an ID (`demo-order-1004 · 2026-11-21 10:00`), not a card.
+	const gaps = match.match(/\D+/gu) ?? [];
+	if (gaps.some((gap) => gap !== gaps[0])) return false;
 	const before = text.slice(0, start);
 	const after = text.slice(start + match.length);
 	const wordBefore = /[\p{L}\p{N}_]+$/u.exec(before)?.[0];
