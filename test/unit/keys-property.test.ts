@@ -169,10 +169,11 @@ const changesOf = (
 		.map(({ id, externalId, status }) => [
 			{
 				key: polled(cards, { id, externalId, status })[0],
-				// A card is named by its externalId when it has one (unique within the company).
+				// A card is named by its externalId and, once known, its id: a new card issued later
+				// under the same externalId is another card (outside read r8-data, finding 5).
 				change: [
 					'card',
-					externalId === null ? ['card id', id] : ['externalId', externalId],
+					externalId === null ? ['card id', id] : ['externalId', externalId, 'card id', id],
 					normaliseStatus('card', status),
 				],
 			},
@@ -376,8 +377,11 @@ const SAME_CHANGE: Record<EventName, SameChange> = {
 		.record({ id: text, externalId: fc.option(text, { nil: null }) })
 		.map(({ id, externalId }) => ({
 			// The document: card.assigned "carries the card's externalId; other fields: not shown".
-			body: externalId === null ? { cardId: id, externalId: null } : { externalId },
-			poll: polled(cards, { id, externalId, status: 'assigned' })[0],
+			// Both sides give one key when both show the card's id and its updatedAt (the sandbox's
+			// sharedTimes); without them the webhook names its delivery: a duplicate across triggers,
+			// never a lost change (outside read r8-data, finding 4).
+			body: { cardId: id, externalId, updatedAt: AT },
+			poll: polled(cards, { id, externalId, status: 'assigned', updatedAt: AT })[0],
 		})),
 };
 

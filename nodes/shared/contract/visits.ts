@@ -76,10 +76,11 @@ export const KEPT_TIMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Times a change key reads that the document does not show on the record (an Order record shows
- * no `updatedAt`): read when the service shows them, else the key falls back as the table says.
+ * Times a change key reads that the document does not show on the record (an Order record and a
+ * Card record show no `updatedAt`): read when the service shows them, else the key falls back as
+ * the table says.
  */
-export const UNSHOWN_TIMES = { order: ['updatedAt'] } as const;
+export const UNSHOWN_TIMES = { order: ['updatedAt'], card: ['updatedAt'] } as const;
 
 /**
  * States whose key keeps `id, status` alone when no field of CHANGE_TIMES is shown: none. An
