@@ -15,8 +15,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { startRedis } from '../../harness/services.mjs';
+import { startRedis as startRedisProcess } from '../../harness/services.mjs';
 import { startRelay } from './relay.mjs';
+
+/** Every Redis this file starts, stopped by its PID in `after` even when a case fails midway. */
+const startedRedis = [];
+async function startRedis(options) {
+	const handle = await startRedisProcess(options);
+	startedRedis.push(handle);
+	return handle;
+}
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILT = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger/redisClaims.js');
@@ -87,6 +95,7 @@ describe('the Redis delivery claim, two processes', () => {
 		await Promise.all(clients.map((claims) => claims.close()));
 		await relay?.close();
 		await redis?.stop();
+		await Promise.all(startedRedis.map((handle) => handle.stop()));
 		if (dir) fs.rmSync(dir, { recursive: true, force: true });
 	});
 
