@@ -326,6 +326,9 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			`redis://default:${password}@127.0.0.1:${servers.password.port}`,
 			`default:${password}@127.0.0.1`,
 			`rediss://:${password}@127.0.0.1`,
+			// A base64 access key holds `/` (outside r8-companion f1).
+			`rediss://:Zk9/${password}+Xw=@127.0.0.1`,
+			`default:pa/${password}@127.0.0.1`,
 		]) {
 			const data = { host, port: servers.password.port, database: 0, password };
 			assert.throws(
@@ -347,5 +350,9 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		// Wherever a host is shown, user information is masked.
 		assert.equal(check.maskHost('redis://u:p@h:1'), 'redis://***@h:1');
 		assert.equal(check.maskHost('redis.example.com'), 'redis.example.com');
+		// A password with `/`, `?`, `#` or `@` (base64 access keys have `/`): outside r8-companion f1.
+		assert.equal(check.maskHost('rediss://:Zk9/q+Xw=@cache.example:6380'), 'rediss://***@cache.example:6380');
+		assert.equal(check.maskHost('default:pa/ss?x#y@h'), '***@h');
+		assert.equal(check.maskHost('redis://u:p@ss@h:1'), 'redis://***@h:1');
 	});
 });

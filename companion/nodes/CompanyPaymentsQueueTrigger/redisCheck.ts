@@ -36,7 +36,9 @@ export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
  * that no message shows a password typed into the Host field.
  */
 export function maskHost(host: string): string {
-	return host.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[^/?#]*@/i, '$1***@');
+	// Everything up to the last `@` is user information, whatever it holds (a base64 password
+	// has `/`, `+`, `=`; outside read r8-companion, finding 1).
+	return host.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[\s\S]*@/i, '$1***@');
 }
 
 function where(options: RedisOptions): string {
