@@ -303,31 +303,18 @@ export function sealRotated(
 	credential: CredentialSecrets,
 	credentialFingerprint = opened.credentialFingerprint,
 ): RotatedSecret {
+	// The current and previous secrets, sealed under one key.
+	const pair = (key: string | undefined) => ({
+		current: sealSecret(opened.current, key),
+		previous: opened.previous === undefined ? undefined : sealSecret(opened.previous, key),
+	});
 	const sealed: RotatedSecret = {
-		current: sealSecret(opened.current, credential.sealKey),
-		previous:
-			opened.previous === undefined ? undefined : sealSecret(opened.previous, credential.sealKey),
+		...pair(credential.sealKey),
 		rotatedAt: opened.rotatedAt,
 		credentialFingerprint,
 	};
-	if (credential.secretSealKey) {
-		sealed.bySecret = {
-			current: sealSecret(opened.current, credential.secretSealKey),
-			previous:
-				opened.previous === undefined
-					? undefined
-					: sealSecret(opened.previous, credential.secretSealKey),
-		};
-	}
-	if (credential.identitySealKey) {
-		sealed.byIdentity = {
-			current: sealSecret(opened.current, credential.identitySealKey),
-			previous:
-				opened.previous === undefined
-					? undefined
-					: sealSecret(opened.previous, credential.identitySealKey),
-		};
-	}
+	if (credential.secretSealKey) sealed.bySecret = pair(credential.secretSealKey);
+	if (credential.identitySealKey) sealed.byIdentity = pair(credential.identitySealKey);
 	if (opened.older && opened.older.length > 0) {
 		// Older secrets are sealed with the API key only (they live one grace period at most).
 		sealed.older = opened.older.map((entry) => ({
