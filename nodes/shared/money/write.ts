@@ -19,7 +19,7 @@ import {
 import { forgetPending } from './pending';
 import { claim, forgetProofs, noteWrite } from './proofs';
 import type { SentWrite } from './resolve';
-import type { MoneyContract } from './contract';
+import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
 import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
@@ -685,6 +685,31 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 }
 
 /**
+ * A money write answered by this process before anything was sent: the error's code, message and
+ * advice (MONEY_ACTIONS), the outcome it proves, and any lines between.
+ */
+function unsentError(
+	ctx: IExecuteFunctions,
+	code: string,
+	message: string,
+	itemIndex: number,
+	outcome: PaymentOutcome,
+	lines: string[] = [],
+): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), { errorCode: code } as JsonObject, {
+		message,
+		description: [
+			'Nothing was sent to the service.',
+			...lines,
+			`What to do: ${MONEY_ACTIONS[code]}`,
+		].join(LINE_BREAK),
+		itemIndex,
+	});
+	error.context.moneyErrorCode = code;
+	return markOutcome(error, outcome);
+}
+
+/**
  * The refusal of a new money write when every write the memory keeps is still held, or (`named`)
  * when it keeps the traces of as many named payments as it may (MAX_NAMED).
  */
@@ -697,17 +722,9 @@ function memoryFullError(
 	const message = named
 		? `${SENT_WRITES_FULL}: this n8n process already keeps ${namedCap()} payments named by an Idempotency Key you set or a payment reference, for its life, and forgetting one could pay it twice, so this one was not sent`
 		: `${SENT_WRITES_FULL}: this n8n process already keeps ${limits.maxKept} money writes that may still be sent again (by Retry On Fail, or under a key or payment reference that names a payment), and forgetting one could pay it twice, so this one was not sent`;
-	const error = new NodeApiError(ctx.getNode(), { errorCode: SENT_WRITES_FULL } as JsonObject, {
-		message,
-		description: [
-			'Nothing was sent to the service.',
-			`Idempotency-Key: ${key}`,
-			`What to do: ${MONEY_ACTIONS[SENT_WRITES_FULL]}`,
-		].join(LINE_BREAK),
-		itemIndex,
-	});
-	error.context.moneyErrorCode = SENT_WRITES_FULL;
-	return markOutcome(error, 'not_paid');
+	return unsentError(ctx, SENT_WRITES_FULL, message, itemIndex, 'not_paid', [
+		`Idempotency-Key: ${key}`,
+	]);
 }
 
 /** The refusal of a key this process already used for another payment (not paid, nothing sent). */
@@ -718,20 +735,15 @@ function reusedError(
 	recordId: string | undefined,
 	differences: Difference[],
 ): NodeApiError {
-	const reused = markOutcome(
-		new NodeApiError(ctx.getNode(), { errorCode: IDEMPOTENCY_KEY_REUSED } as JsonObject, {
-			message: `${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
-			description: [
-				'Nothing was sent to the service.',
-				`What to do: ${MONEY_ACTIONS[IDEMPOTENCY_KEY_REUSED]}`,
-			].join(LINE_BREAK),
-			itemIndex: call.itemIndex,
-		}),
+	const reused = unsentError(
+		ctx,
+		IDEMPOTENCY_KEY_REUSED,
+		`${IDEMPOTENCY_KEY_REUSED}: the Idempotency-Key "${key}" was already used in this n8n process for another payment with other details, and the service would answer with that one instead of making this one`,
+		call.itemIndex,
 		'not_paid',
 	);
 	// Which payment holds the key (r6-money-b F2): the failed item names it, and a tool call
 	// answers PAYMENT_REFERENCE_CONFLICT naming it (tool/route.ts, reusedReference).
-	reused.context.moneyErrorCode = IDEMPOTENCY_KEY_REUSED;
 	if (recordId !== undefined) reused.context.existingPaymentId = recordId;
 	reused.context.reusedSubject = `${call.request.method} ${call.pays ?? call.request.path}`;
 	reused.context.reusedDifferences = differences;
@@ -762,18 +774,13 @@ function tracedError(
 		});
 	}
 	const record = trace.recordId === undefined ? '' : ` (record ${trace.recordId})`;
-	const error = markOutcome(
-		new NodeApiError(ctx.getNode(), { errorCode: PAID_BEFORE } as JsonObject, {
-			message: `${PAID_BEFORE}: this n8n process already paid this payment under the Idempotency-Key "${key}"${record}, so it was not sent again`,
-			description: [
-				'Nothing was sent to the service.',
-				`What to do: ${MONEY_ACTIONS[PAID_BEFORE]}`,
-			].join(LINE_BREAK),
-			itemIndex: call.itemIndex,
-		}),
+	const error = unsentError(
+		ctx,
+		PAID_BEFORE,
+		`${PAID_BEFORE}: this n8n process already paid this payment under the Idempotency-Key "${key}"${record}, so it was not sent again`,
+		call.itemIndex,
 		'paid',
 	);
-	error.context.moneyErrorCode = PAID_BEFORE;
 	if (trace.recordId !== undefined) error.context.existingPaymentId = trace.recordId;
 	return error;
 }
