@@ -115,6 +115,7 @@ describe('F10: a 2xx answer that is no record is unknown with its sentWrite', ()
 		[200, { ok: true }],
 		[202, { message: 'Заявка принята в обработку' }],
 		[200, { success: true, data: null }],
+		[200, { status: 'pending' }],
 	])('Card Request answered %s %j', async (status, body) => {
 		nock(BASE_URL).post('/cards/request').reply(status, body);
 		const item = await run({ resource: 'card', operation: 'request', externalId: 'emp-5' });
@@ -135,8 +136,11 @@ describe('F10: a 2xx answer that is no record is unknown with its sentWrite', ()
 		expect(item.outcome).toBe('pending');
 	});
 
-	it('Card Recharge answered 202 {"status":"accepted"}', async () => {
-		nock(BASE_URL).post('/cards/recharge').reply(202, { status: 'accepted' });
+	it.each([
+		[202, { status: 'accepted' }],
+		[200, { message: 'принято' }],
+	])('Card Recharge answered %s %j', async (status, body) => {
+		nock(BASE_URL).post('/cards/recharge').reply(status, body);
 		expectUnknownWithSentWrite(await run(recharge));
 	});
 });
