@@ -206,6 +206,8 @@ export const NOT_STATED = {
 	TRACE_ID_MAX:
 		"the longest record ID a named payment's trace keeps: a bound on the trace's size, whose measured size the docs state",
 	TRACE_SEALS: "how many seal digests a named payment's trace keeps: a bound on the trace's size",
+	SEALS_KEPT:
+		"how many seal digests an unknown trace keeps once repeats add theirs (r9-money F6): a bound on the trace's size",
 	WRITES_KEPT:
 		"how many requests' sent times this process keeps for Resolve Outcome (otherWrites): a memory bound of proofs.ts",
 	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',

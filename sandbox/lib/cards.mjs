@@ -378,6 +378,16 @@ export function registerCardRoutes(router) {
 		withIdempotency(ctx, 'cards.recharge', { required: true }, () => {
 			const { card, target } = readRechargeBody(ctx.sb, ctx.company, ctx.body);
 			const recharge = rechargeCard(ctx.sb, ctx.company, card, target);
+			// The profile's writeAnswer: the recharge's answer is not shown (r9-money F1, F10).
+			const answer =
+				ctx.sb.generated?.money.writeAnswer() ?? ctx.sb.profile.writeAnswer ?? 'record';
+			if (answer === 'accepted') return { status: 202, body: { status: 'accepted' } };
+			if (answer === 'failed') {
+				// The debit is kept, the card not loaded: a service the node must call unknown.
+				card.balanceUsd = round2(card.balanceUsd - target);
+				recharge.status = 'failed';
+				recharge.failureReason = 'BRIDGE_ERROR';
+			}
 			const { companyId: _c, ...body } = recharge;
 			return { status: 201, body };
 		}),

@@ -66,6 +66,9 @@
 //                   two payouts for one write (F3);
 //   acceptedAnswer  whether POST /payouts is answered 202 {"status":"accepted"} with no payout
 //                   record (the service made it; F8: the endpoint's answer is not shown).
+//   writeAnswer     how a carried-out Card Recharge or Accept Quote answers (outside r9-money F1,
+//                   F10): its record as it stands, the record in status failed (a recharge whose
+//                   debit is kept, an order failed at once), or (recharge) 202 accepted, no record.
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -99,6 +102,7 @@ export const MONEY_CHOICES = Object.freeze({
 	dateClock: [0, 30_000, -30_000],
 	replayedPost: [false, true],
 	acceptedAnswer: [false, false, true],
+	writeAnswer: ['record', 'record', 'failed', 'accepted'],
 });
 
 /** The refusal of a taken External ID, worded as drawn (refusalWording). */
@@ -176,6 +180,8 @@ export function drawMoney(r) {
 		dateClock: r.pick(MONEY_CHOICES.dateClock),
 		replayedPost: r.pick(MONEY_CHOICES.replayedPost),
 		acceptedAnswer: r.pick(MONEY_CHOICES.acceptedAnswer),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r9-money).
+		writeAnswer: r.pick(MONEY_CHOICES.writeAnswer),
 	};
 }
 
@@ -462,6 +468,13 @@ export function createMoney(sb, choices, stream, log) {
 		/** Whether a made payout is answered 202 {"status":"accepted"} without its record. */
 		acceptsOnly() {
 			return played && choices.acceptedAnswer;
+		},
+		/**
+		 * How a carried-out Card Recharge or Accept Quote answers, when played (`record`, `failed`,
+		 * `accepted`); undefined otherwise (the profile's writeAnswer then decides).
+		 */
+		writeAnswer() {
+			return played ? (choices.writeAnswer ?? 'record') : undefined;
 		},
 		/** Whether a payout is one the generator planted (it moved no money now). */
 		isPlanted: (id) => planted.has(id),

@@ -333,6 +333,11 @@ export function registerOrderRoutes(router) {
 		withIdempotency(ctx, 'orders.accept', { required: false }, () => {
 			if (!isUuid(ctx.params.id)) throw validationError('id котировки должен быть UUID');
 			const order = acceptQuote(ctx.sb, ctx.company, ctx.params.id);
+			// The profile's writeAnswer `failed`: the order fails at once (not shown; r9-money F1).
+			const answer = ctx.sb.generated?.money.writeAnswer() ?? ctx.sb.profile.writeAnswer;
+			if (answer === 'failed') {
+				setOrderStatus(ctx.sb, order, 'failed', { failureReason: 'QR_RESOLVE_FAILED' });
+			}
 			return { status: 200, body: presentOrder(order) };
 		}),
 	);

@@ -277,6 +277,7 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			dateClock: 0,
 			replayedPost: false,
 			acceptedAnswer: false,
+			writeAnswer: 'record',
 		});
 		gen.money.play(true);
 		sandbox.reset();

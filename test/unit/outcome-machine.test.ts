@@ -161,7 +161,12 @@ function serve(sequence: Answer[]): () => number {
 			if (answer.kind === 'ok') {
 				// What was asked, done: the record echoes the request, a cancelled payout is fail.
 				const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(uri);
-				const done = cancelled ? { id: decodeURIComponent(cancelled[1]), status: 'fail' } : {};
+				const done = cancelled
+					? { id: decodeURIComponent(cancelled[1]), status: 'fail' }
+					: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
+						uri === '/cards/recharge'
+						? { status: 'completed' }
+						: {};
 				callback(null, [200, { ...OK, ...(body as IDataObject), ...done }]);
 				return;
 			}

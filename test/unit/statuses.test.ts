@@ -152,12 +152,22 @@ describe('a card in requested is queued, not issued', () => {
 			'a card in requested beside a pending request',
 			{ card: { id: 'card-9', status: 'requested' }, request: { id: 'r1', status: 'pending' } },
 		],
-		['only status requested', { status: 'requested' }],
 	])('%s: outcome pending', async (_, answer) => {
 		nock(BASE_URL).post('/cards/request').reply(200, answer);
 		const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
 		expect(output[0].json).toMatchObject({ outcome: 'pending' });
 		expect(output[0].json.note).toContain('card.assigned');
+	});
+
+	it('only status requested, with no request or card (no record): unknown with its sentWrite (r9-money F10)', async () => {
+		nock(BASE_URL).post('/cards/request').reply(200, { status: 'requested' });
+		const { output } = await runNode({
+			parameters: { resource: 'card', operation: 'request' },
+			continueOnFail: true,
+		});
+		expect(output[0].json).toMatchObject({ paymentOutcome: 'unknown' });
+		expect(output[0].json.sentWrite).toBeDefined();
+		expect(output[0].json.outcome).toBeUndefined();
 	});
 
 	it('a card the issuer could not issue (failed) is an error saying no card was issued', async () => {

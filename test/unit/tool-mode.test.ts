@@ -827,7 +827,7 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 	});
 });
 
-it('Card Request as a tool, repeated while its first request is still pending (no card carries the reference yet): the service refuses the External ID as taken, and that is this payment, pending — nothing new requested', async () => {
+it('Card Request as a tool, repeated when no card carries the reference yet: the service refuses the External ID as taken, which shows no request held (a failed one keeps it too): unknown, never pending (r9-money F2)', async () => {
 	nock(BASE_URL).get('/cards').query(true).reply(200, { cards: [], total: 0 });
 	nock(BASE_URL).post('/cards/request').reply(409, {
 		statusCode: 409,
@@ -843,9 +843,6 @@ it('Card Request as a tool, repeated while its first request is still pending (n
 			paymentReference: 'card-for-bob',
 		},
 	});
-	expect(output[0]).toMatchObject({
-		outcome: 'pending',
-		repeated: true,
-		externalId: 'card-for-bob',
-	});
+	expect(output[0].outcome).toBeUndefined();
+	expect(output[0].error).toMatchObject({ paymentOutcome: 'unknown' });
 });

@@ -207,7 +207,9 @@ function example(property: INodeProperties, choice: (name: string) => number): u
 		case 'json':
 			// The one JSON field, Resolve Outcome's Unknown Item: its default is an expression
 			// ({{ $json }}) only n8n evaluates, so its module's example is the valid value.
-			return property.name === 'unknownItem' ? unknownItemExample(API_KEY, BASE_URL) : property.default;
+			return property.name === 'unknownItem'
+				? unknownItemExample(API_KEY, BASE_URL)
+				: property.default;
 		default:
 			return property.default;
 	}
@@ -245,7 +247,12 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 		// checks a money write's answer against what it asked), and a cancelled payout is fail.
 		const sent = typeof options.body === 'object' && options.body !== null ? options.body : {};
 		const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(String(options.url));
-		const payout = cancelled ? { id: decodeURIComponent(cancelled[1]), status: 'fail' } : {};
+		const payout = cancelled
+			? { id: decodeURIComponent(cancelled[1]), status: 'fail' }
+			: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
+				/\/cards\/recharge$/.test(String(options.url))
+				? { status: 'completed' }
+				: {};
 		return {
 			body: JSON.stringify({ ...ANSWER, ...sent, ...payout }),
 			headers: {},

@@ -1,12 +1,29 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS } from '../../shared/contract/assumptions';
+import { ASSUMED_ENDPOINTS, RECHARGE_STANDING_STATUSES } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { moneyWrite } from '../../shared/money';
-import type { MoneyContract } from '../../shared/money';
+import type { MoneyContract, Settled } from '../../shared/money';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
 import { RECHARGE_MONEY } from '../common/words';
+
+/**
+ * What a recharge record's own `status` says (its statuses are not shown: RECHARGE_STANDING_STATUSES):
+ * a status that stands, or none, is the recharge made; any other is unknown (outside r9-money F1).
+ */
+function rechargeState(answer: IDataObject): Settled | undefined {
+	const status = answer.status;
+	if (status === undefined || status === null) return undefined;
+	if (typeof status === 'string' && RECHARGE_STANDING_STATUSES.includes(status)) {
+		return { outcome: 'paid', why: `The recharge stands: status ${status}.` };
+	}
+	const reason = answer.failureReason ? `, failureReason ${String(answer.failureReason)}` : '';
+	return {
+		outcome: 'unknown',
+		why: `the recharge record shows status ${JSON.stringify(status)}${reason}; whether its debit was taken or returned is not shown (Company Wallet > Get Balance History shows it)`,
+	};
+}
 
 /**
  * Debits the company balance. The endpoint is not shown, so no replay by key is promised; the
@@ -17,6 +34,11 @@ const money: MoneyContract = {
 	lookUp:
 		'Company Wallet > Get Balance History for a card recharge debit made just now, and Card > Get Balance (cached for about a minute)',
 	replayByKey: false,
+	// Its 2xx answer is the recharge record: one with no ID and none of the details asked
+	// (`202 {"status":"accepted"}`) is unknown (r9-money F10), and so is one whose status does not
+	// stand (a recharge answered `failed`: r9-money F1).
+	answerIsRecord: true,
+	answerState: rechargeState,
 	key: 'perItem',
 	details: [
 		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },

@@ -13,11 +13,9 @@ import {
 	markOutcome,
 	moneyWrite,
 	readMeasured,
-	runsAsAgentTool,
 	withSentWrite,
 } from '../../shared/money';
 import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
-import { serviceErrorInfo } from '../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { segment } from '../common/validation';
@@ -95,8 +93,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 		(requestStatus === pending ||
 			cardStatus === CARD_QUEUED_STATUS ||
 			status === CARD_QUEUED_STATUS ||
-			status === pending ||
-			(!status && !requestStatus && !cardStatus));
+			status === pending);
 	if (queued) {
 		return {
 			outcome: 'pending',
@@ -124,9 +121,6 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 		'unknown',
 	);
 }
-
-/** Stands for "the service refused the reference's own External ID as taken". */
-const TAKEN = Symbol('taken');
 
 /** The External ID an answer or a found card carries: the card's, or its request's. */
 function externalIdOf(answer: IDataObject): unknown {
@@ -188,6 +182,9 @@ const money: MoneyContract = {
 	replayByKey: false,
 	// Its own External ID taken by its own earlier attempt (a re-run): unknown, never not paid.
 	ownRefusals: ['CARD_EXTERNAL_ID_TAKEN'],
+	// A 2xx that names no request, card or External ID (`{"ok":true}`) shows nothing was made:
+	// unknown with its sent write (outside r9-money F10), as for Payout Create.
+	answerIsRecord: true,
 	key: 'perItem',
 	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
 	details: [
@@ -251,10 +248,6 @@ export const request: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		// As a tool the External ID is the payment's identity (shared/money/key.ts).
 		const externalId = requestedExternalId(this, itemIndex);
-		// As a tool the External ID is the payment reference: the service saying it is taken is
-		// evidence that this payment was already requested (a request still pending has no card
-		// to find by it yet). Nothing new was requested.
-		const asTool = externalId !== undefined && runsAsAgentTool(this);
 		const call: MoneyCall = {
 			contract: money,
 			itemIndex,
@@ -270,21 +263,10 @@ export const request: OperationDefinition = {
 							},
 			},
 		};
-		const answer = await moneyWrite(this, call).catch((error: Error) => {
-			const info = serviceErrorInfo(error);
-			const code = info?.serviceErrorCode ?? info?.errorCode;
-			if (asTool && code === 'CARD_EXTERNAL_ID_TAKEN') return TAKEN;
-			throw error;
-		});
-		if (answer === TAKEN) {
-			return {
-				outcome: 'pending',
-				repeated: true,
-				cardId: null,
-				externalId,
-				note: `A card request carrying this payment reference already exists (the service refused a second one: CARD_EXTERNAL_ID_TAKEN); no card carries it yet, so it is still pending. Nothing new was requested. ${PENDING_NOTE}`,
-			};
-		}
+		// A refusal of its External ID as taken (CARD_EXTERNAL_ID_TAKEN) is unknown with its sent
+		// write, as a tool too (outside r9-money F2): it shows no request that is held, pending or
+		// issued (a failed request keeps its External ID), only that one was made under it.
+		const answer = await moneyWrite(this, call);
 		try {
 			return describeOutcome(this, itemIndex, answer);
 		} catch (error) {

@@ -18,6 +18,13 @@ import { ORDER_MONEY } from '../common/words';
 const STANDING = ['created', 'in_progress', 'success'];
 
 /**
+ * The document's order statuses in which an order does not stand: an accept answered with one is
+ * unknown (r9-money F1). A status the document does not list is read as it was before: the node
+ * does not guess what it means.
+ */
+const FALLEN = ['failed', 'expired_no_taker', 'expired_by_system', 'disputed'];
+
+/**
  * What an order's current state says of the payment under a reference (tool mode): the accept's
  * answer may be the order stored for the reference long ago, since failed, expired or disputed
  * (a dispute resolved by a refund). Only a standing order is handed back as the payment.
@@ -50,6 +57,11 @@ export const ACCEPT_WRITE = {
 	lookUp:
 		'Order > Get Many (newest first) for an order of this amount created just now; or run it again with the same Idempotency Key and Quote ID (Retry On Fail keeps both)',
 	replayByKey: true,
+	// An order answered in a status that does not stand (failed, expired, disputed) is unknown
+	// with its sent write, never a plain success (outside r9-money F1): the document does not show
+	// an accept that fails at once, nor whether its reserved funds come back.
+	answerState: (order: IDataObject) =>
+		FALLEN.includes(String(order.status)) ? orderStanding(order) : undefined,
 } as const;
 
 /**

@@ -55,6 +55,23 @@ export const ASSUMED_ENDPOINTS = {
 	cardRecharge: { method: 'POST', path: '/cards/recharge' },
 } as const;
 
+/**
+ * The recharge record POST /cards/recharge answers with is not shown (`rechargeAnswer`), nor
+ * its statuses. A recharge whose `status` is absent or one of these stands (the debit made, the
+ * card loaded or on its way, in the words the document uses for its other records); any other
+ * status (`failed`, one the node does not know) does not show it was carried out, nor that its
+ * debit came back: unknown with its sent write (card/recharge.operation.ts, r9-money F1).
+ */
+export const RECHARGE_STANDING_STATUSES: readonly string[] = [
+	'created',
+	'pending',
+	'in_progress',
+	'processing',
+	'success',
+	'completed',
+	'fulfilled',
+];
+
 /** The quote returned by POST /orders/prepare carries its id in one of these fields. */
 export const QUOTE_ID_FIELDS = ['id', 'quoteId'];
 

@@ -310,6 +310,11 @@ export const OPEN_CHOICES = {
 		question: 'Whether a POST /payouts sent again by a gateway makes a second payout',
 		node: 'Resolve Outcome names every record that is this write: matchingPayouts and a warning that money may have moved more than once (money/resolve.ts)',
 	},
+	writeAnswer: {
+		question:
+			'What a carried-out money write answers: the recharge’s record (its statuses are not shown), an order failed at once after accept (not shown), or 202 accepted with no record',
+		node: 'A 2xx that is no record (no ID and none of the details asked), or a record whose status does not stand (a recharge not in RECHARGE_STANDING_STATUSES, an order failed, expired or disputed, a card request failed or cancelled), is unknown with its sentWrite, never a plain success: notARecord, notStanding (money/outcome.ts)',
+	},
 	acceptedAnswer: {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',
 		node: 'A 2xx to Payout Create with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/outcome.ts)',

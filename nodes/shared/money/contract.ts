@@ -61,6 +61,12 @@ export interface MoneyWrite {
 	 * details asked (`202 {"status":"accepted"}`) is unknown (outcome.ts notARecord).
 	 */
 	answerIsRecord?: boolean;
+	/**
+	 * What a 2xx record's own state says of the write (outside r9-money F1): an order answered in
+	 * `failed`, a recharge answered `failed`. Anything but paid is unknown with its sent write
+	 * (outcome.ts notStanding), never a plain success; undefined when the record shows no state.
+	 */
+	answerState?: (answer: IDataObject) => Settled | undefined;
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */

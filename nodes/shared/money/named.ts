@@ -22,9 +22,14 @@ export interface NamedTrace {
 	recordId?: string;
 	/** Digests of the seals of its newest unknown sends, so Resolve Outcome's not_paid can release it. */
 	seals?: string[];
+	/** When it was first sent (ISO): a repeat's unknown seals a sent write naming it (r9-money F6). */
+	sentAt?: string;
 }
 
 const traces = new Map<string, NamedTrace>();
+
+/** How many seals an unknown trace keeps (the newest). */
+const SEALS_KEPT = 4;
 let cap = MAX_NAMED;
 
 /** A short digest of a text (sender and key, or a request): 128 bits of SHA-256. */
@@ -47,6 +52,13 @@ export function recallNamed(id: string): NamedTrace | undefined {
 
 export function keepNamed(id: string, trace: NamedTrace): void {
 	traces.set(digestOf(id), trace);
+}
+
+/** Adds the seal of a repeat's sent write to an unknown trace, so its not_paid releases it too. */
+export function sealNamed(id: string, seal: unknown): void {
+	const trace = traces.get(digestOf(id));
+	if (!trace || trace.outcome !== 'unknown' || seal === undefined) return;
+	trace.seals = [...(trace.seals ?? []), digestOf(String(seal))].slice(-SEALS_KEPT);
 }
 
 export function forgetNamed(id: string): void {

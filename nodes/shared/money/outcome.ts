@@ -396,8 +396,10 @@ export function notARecord(
 	if (!contract.answerIsRecord || answer === null || typeof answer !== 'object') return undefined;
 	if (Array.isArray(answer)) return undefined;
 	const record = answer as IDataObject;
-	const card = record.card as IDataObject | undefined;
-	const id = record.id ?? (card && typeof card === 'object' ? card.id : undefined);
+	// Its own ID, or (Card Request) the ID of the card or the request it answers with.
+	const idOf = (value: unknown) =>
+		value !== null && typeof value === 'object' ? (value as IDataObject).id : undefined;
+	const id = record.id ?? idOf(record.card) ?? idOf(record.request);
 	if (typeof id === 'string' || typeof id === 'number') return undefined;
 	if (contract.details.some((d) => d.answered(record) !== undefined)) return undefined;
 	const last = report.attempts[report.attempts.length - 1];
@@ -405,6 +407,32 @@ export function notARecord(
 	const shownAnswer = JSON.stringify(answer).slice(0, 200);
 	return outcomeUnknownError(node, contract, {
 		reason: `the answer (HTTP ${status}) is no record of it (${shownAnswer}: no ID and none of the details asked), so it does not show that the service made it, nor that it did not`,
+		lines: [`HTTP status: ${status}`],
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
+ * A 2xx record whose own state does not stand (outside r9-money F1: a recharge answered
+ * `failed`, an order answered `failed` or expired): unknown, never a plain success. The document
+ * does not show that such a record's money was returned, so it is not "not paid" either.
+ */
+export function notStanding(
+	node: INode,
+	contract: MoneyContract,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	if (!contract.answerState || answer === null || typeof answer !== 'object') return undefined;
+	if (Array.isArray(answer)) return undefined;
+	const state = contract.answerState(answer as IDataObject);
+	if (state === undefined || state.outcome === 'paid') return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	return outcomeUnknownError(node, contract, {
+		reason: `the service answered (HTTP ${status}) with a record that does not show it carried out: ${state.why}`,
 		lines: [`HTTP status: ${status}`],
 		where: shown(report),
 		itemIndex,

@@ -56,6 +56,12 @@ export function claim(sent: SentWrite, record: IDataObject): void {
 	proofs.set(key, { write: writeOf(sent), sentAt: sent.sentAt });
 }
 
+/** Takes back a record given as proof of this write (its answer was judged unknown after it). */
+export function unclaim(sent: SentWrite, record: IDataObject): void {
+	const key = proofKey(sent, record);
+	if (key !== undefined && proofs.get(key)?.write === writeOf(sent)) proofs.delete(key);
+}
+
 /**
  * The writes this n8n process sealed, by what they asked (company, operation, identity, details),
  * with their sent times (outside r7-money-a F6b): a write's sent write names only the writes sent

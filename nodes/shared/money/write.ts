@@ -17,7 +17,7 @@ import {
 	skewOf,
 } from './clock';
 import { forgetPending } from './pending';
-import { claim, forgetProofs, noteWrite } from './proofs';
+import { claim, forgetProofs, noteWrite, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
@@ -35,6 +35,7 @@ import {
 	namedCount,
 	recallNamed,
 	releaseNamed,
+	sealNamed,
 } from './named';
 import type { NamedTrace } from './named';
 import { MONEY_ACTIONS } from './words';
@@ -43,6 +44,7 @@ import {
 	failedWrite,
 	markOutcome,
 	notARecord,
+	notStanding,
 	outcomeFields,
 	outcomeUnknownError,
 	unprovenAnswer,
@@ -132,6 +134,8 @@ function dropSent(id: string, entry: SentState, keepTrace: boolean): void {
 	sent.delete(id);
 	if (!namedHeld.delete(id) || !keepTrace || entry.state === 'sending') return;
 	const trace: NamedTrace = { request: digestOf(entry.request), outcome: entry.state };
+	// When it was first sent, so a repeat's unknown names that send in its sent write (r9-money F6).
+	if (entry.sentAt !== undefined) trace.sentAt = entry.sentAt;
 	if (entry.state === 'paid') {
 		// A record ID as services write them; an outsized one is not kept (the trace stays small).
 		const recordId = answeredRecordId(entry.answer);
@@ -567,7 +571,23 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	}
 	// A named payment whose whole entry made room (r7-money-b F2): its trace answers, nothing is sent.
 	const trace = earlier ? undefined : recallNamed(id);
-	if (trace) throw tracedError(ctx, call, key, trace, trace.request === digestOf(asked), where);
+	if (trace) {
+		const traced = tracedError(ctx, call, key, trace, trace.request === digestOf(asked), where);
+		// Every unknown of a money write carries its sent write (r9-money F6), naming the first send.
+		if (outcomeFields(traced).paymentOutcome === 'unknown' && trace.sentAt !== undefined) {
+			const bound = { baseUrl, account, sentAt: trace.sentAt };
+			call.sent = sealedSentWrite(
+				ctx,
+				call,
+				request,
+				bound,
+				sealedSkew(baseUrl, knownSkew(baseUrl)),
+			);
+			keepSent(ctx, itemIndex, call.sent);
+			sealNamed(id, call.sent.seal);
+		}
+		throw withSentWrite(call, traced);
+	}
 	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
 	const run = runOf(ctx, itemIndex);
 	touchRun(run);
@@ -601,7 +621,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			call,
 			outcomeUnknownError(ctx.getNode(), contract, {
 				reason:
-					'this n8n process already sent it once under the same Idempotency-Key and no readable answer came back, and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
+					'this n8n process already sent it once under the same Idempotency-Key and its outcome came out unknown (no readable answer, or one that did not show it was carried out), and the interface document does not promise that the service recognises a repeated key for this call, so the node did not send it again',
 				lines: [`Idempotency-Key: ${key}`],
 				where,
 				itemIndex,
@@ -659,7 +679,9 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const settled = sending.then(
 		(answer) => {
 			released.delete(id);
-			rememberSentWrite(id, { ...kept, state: 'paid', answer });
+			// Its seal too: an operation that judges the answer unknown afterwards (a card request
+			// that failed, another payment's details) turns the entry unknown by it (judgedUnknown).
+			rememberSentWrite(id, { ...kept, state: 'paid', answer, seal: call.sent?.seal });
 			// A record answered to this write is this write's proof (outside r7-money-a F6): Resolve
 			// Outcome never gives it to another write of the same identity and details.
 			if (contract.resolve?.find === 'identity' && call.sent && isRecord(answer)) {
@@ -767,7 +789,7 @@ function tracedError(
 	if (trace.outcome === 'unknown') {
 		return outcomeUnknownError(ctx.getNode(), call.contract, {
 			reason:
-				'this n8n process already sent it under the same Idempotency-Key and no readable answer came back, so the node did not send it again (Resolve Outcome on the item of that first send tells whether it was paid)',
+				'this n8n process already sent it under the same Idempotency-Key and its outcome came out unknown (no readable answer, or one that did not show it was carried out), so the node did not send it again (Resolve Outcome on this item or the item of that first send tells whether it was paid)',
 			lines: [`Idempotency-Key: ${key}`],
 			where,
 			itemIndex: call.itemIndex,
@@ -869,7 +891,29 @@ function sealedSentWrite(
 export function withSentWrite(call: MoneyCall, error: unknown): unknown {
 	if (outcomeFields(error).paymentOutcome !== 'unknown' || !call.sent) return error;
 	(error as { context: IDataObject }).context.sentWrite = call.sent;
+	judgedUnknown(call.sent);
 	return error;
+}
+
+/**
+ * A write whose answer came back but was judged unknown after it (outside r9-money F5: Card
+ * Request answered "request failed", Payout Create answered with another payment's details): its
+ * entry is kept unknown, not paid, so a repeat under its key (Retry On Fail, or its trace once the
+ * entry left the memory) is unknown too and never PAID_BEFORE; the record it answered with is no
+ * longer this write's proof.
+ */
+function judgedUnknown(sentWrite: IDataObject): void {
+	const seal = sentWrite.seal;
+	if (seal === undefined) return;
+	for (const [id, entry] of sent) {
+		if (entry.state !== 'paid' || entry.seal !== seal) continue;
+		if (isRecord(entry.answer))
+			unclaim(sentWrite as unknown as SentWrite, entry.answer as IDataObject);
+		// The answer is dropped: an unknown entry keeps what was asked and its seal only.
+		const unknown: SentState = { ...entry, state: 'unknown', seals: [] };
+		delete (unknown as { answer?: unknown }).answer;
+		sent.set(id, unknown);
+	}
 }
 
 /** A JSON object (not a list), as a record is. */
@@ -917,9 +961,10 @@ export function withItemSentWrite(
 	itemIndex: number,
 	error: unknown,
 ): unknown {
-	const sent = sealedByItem.get(ctx)?.get(itemIndex);
-	if (outcomeFields(error).paymentOutcome !== 'unknown' || !sent) return error;
-	(error as { context: IDataObject }).context.sentWrite = sent;
+	const sealed = sealedByItem.get(ctx)?.get(itemIndex);
+	if (outcomeFields(error).paymentOutcome !== 'unknown' || !sealed) return error;
+	(error as { context: IDataObject }).context.sentWrite = sealed;
+	judgedUnknown(sealed);
 	return error;
 }
 
@@ -948,5 +993,7 @@ async function sendOnce(
 	if (unproven) throw unproven;
 	const notRecord = notARecord(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (notRecord) throw notRecord;
+	const fallen = notStanding(ctx.getNode(), contract, report, answer, request.itemIndex);
+	if (fallen) throw fallen;
 	return answer;
 }

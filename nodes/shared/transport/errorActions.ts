@@ -69,7 +69,7 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	CARD_EXTERNAL_ID_TAKEN:
 		'Use another External ID, or read the existing card (Card → Get Many with that External ID)',
 	BRIDGE_ERROR:
-		'Retry later (n8n: Retry On Fail with a wait); the same Idempotency-Key keeps it safe',
+		'A read (Card → Get Balance): retry later (Retry On Fail with a wait). A Card Request answered with it is paymentOutcome unknown: the document promises no stored result for its key, so look it up with Payment → Resolve Outcome before requesting again (Retry On Fail sends nothing again)',
 	// Team
 	MEMBER_NOT_FOUND: 'Check the member ID (Member → Get Many lists them)',
 	CANNOT_CHANGE_OWN_ROLE: "Use another member's key to change this role",

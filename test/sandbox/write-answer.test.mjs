@@ -1,0 +1,61 @@
+// The profile choice `writeAnswer` (outside r9-money F1, F10): a money write the service carried
+// out answers with its record as it stands, with the record in status failed, or (Card Recharge)
+// 202 {"status":"accepted"} with no record. The node reads the last two as unknown.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { KEYS, client, control, openSandbox, placeOrder } from './helpers.mjs';
+
+describe('writeAnswer: how a carried-out money write answers', () => {
+	let sandbox;
+	let api;
+	let ctl;
+	let n = 0;
+	const recharge = async () => {
+		const cards = (await api.get('/cards')).body.cards;
+		const card = cards.find((c) => c.status === 'assigned');
+		return api.post(
+			'/cards/recharge',
+			{ cardId: card.id, targetAmount: 10 },
+			{ headers: { 'Idempotency-Key': `write-answer-${++n}` } },
+		);
+	};
+	const useProfile = async (profile) => {
+		const res = await ctl.post('/profile', { profile });
+		assert.equal(res.status, 200, res.text);
+		sandbox.reset();
+	};
+
+	before(async () => {
+		sandbox = await openSandbox();
+		api = client(sandbox, KEYS.legacy);
+		ctl = control(sandbox);
+	});
+	after(() => sandbox.close());
+	beforeEach(() => useProfile({}));
+
+	it('record (unset): the recharge completed, the order created', async () => {
+		const made = await recharge();
+		assert.equal(made.status, 201, made.text);
+		assert.equal(made.body.status, 'completed');
+		assert.equal((await placeOrder(api)).status, 'created');
+	});
+
+	it('failed: the recharge answered failed with its debit kept, the order failed at once', async () => {
+		await useProfile({ writeAnswer: 'failed' });
+		const before = (await api.get('/wallets/balance')).body.usdtBalance;
+		const made = await recharge();
+		assert.equal(made.status, 201, made.text);
+		assert.equal(made.body.status, 'failed');
+		assert.ok((await api.get('/wallets/balance')).body.usdtBalance < before);
+		assert.equal((await placeOrder(api)).status, 'failed');
+	});
+
+	it('accepted: the recharge answered 202 {"status":"accepted"}, made all the same', async () => {
+		await useProfile({ writeAnswer: 'accepted' });
+		const before = (await api.get('/wallets/balance')).body.usdtBalance;
+		const made = await recharge();
+		assert.equal(made.status, 202, made.text);
+		assert.deepEqual(made.body, { status: 'accepted' });
+		assert.ok((await api.get('/wallets/balance')).body.usdtBalance < before);
+	});
+});
