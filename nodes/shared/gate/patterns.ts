@@ -160,10 +160,12 @@ export function maskLink(whole: string, reading: LinkReading): string {
 /**
  * The user and password of a link (`http://ops:PASS@staging…`, a service behind Basic auth),
  * also with its slashes JSON-escaped (`http:\/\/ops:PASS@…`) or percent-encoded: never shown,
- * whatever the reader. Everything up to the last `@` before the host's end goes.
+ * whatever the reader. Everything up to the last `@` before the host's end goes, also where a
+ * part of it was masked already by its value (`http://user:[hidden from the AI model]@…`: the
+ * password is the credential's, found first; outside read r9-data, finding 1).
  */
 const USERINFO =
-	/(\b[a-z][a-z0-9+.-]*:(?:\\{0,3}\/|%2[Ff]){2})[^\s/?#@"'<>`\\]*(?:\\.[^\s/?#@"'<>`\\]*)*@/gi;
+	/(\b[a-z][a-z0-9+.-]*:(?:\\{0,3}\/|%2[Ff]){2})(?:[^\s/?#@"'<>`\\]|\[hidden from the AI model\]|\\.)*@/gi;
 
 /** A text or a link with every link's user and password hidden. */
 export function withoutUserinfo(text: string): string {
