@@ -673,8 +673,10 @@ const realNow = Date.now;
  */
 async function checkR6b({ d, check, logs, apiKey }) {
 	const x = d.r6b;
+	// Outside read r9-data: a µs or ns time under a time's name, Luhn-valid or not.
+	const t = d.r9;
 	const seed = d.seed;
-	const dims = JSON.stringify(x.dims);
+	const dims = JSON.stringify({ ...x.dims, ...t.dims });
 	const credentials = () => credentialsOf(apiKey, d.webhookSecret);
 	const orderId = `0f1e2d3c-0000-4000-8000-${String(seed).padStart(12, '0')}`;
 	const card = {
@@ -693,6 +695,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		amountRub: 90,
 		createdAt: '2026-11-21T12:00:00.000Z',
 		[x.dims.idName]: x.id,
+		[t.dims.timeName]: t.time,
 		...x.key,
 	};
 	const payout = {
@@ -712,6 +715,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	});
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
+	const timeExact = (text) =>
+		new RegExp(
+			`\\\\?"${t.dims.timeName}\\\\?"\\s*:\\s*\\\\?"?${t.timeValue}(?!\\d)`,
+		).test(text);
 	const noSecret = (text, where) => {
 		const found = x.secrets.filter((secret) => shows(text, secret));
 		if (text.includes(`cvv=${x.cvv}`)) found.push(`cvv=${x.cvv}`);
@@ -737,6 +744,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 					exact(shown.text),
 					`r6b order.get${where}: ${x.dims.idName} ${x.idValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
 				);
+				check(
+					timeExact(shown.text),
+					`r9 order.get${where}: ${t.dims.timeName} ${t.timeValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
+				);
 			}
 		}
 	}
@@ -760,6 +771,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			amountUsdt: 1,
 			amountRub: 90,
 			[x.dims.idName]: x.id,
+			[t.dims.timeName]: t.time,
 			...x.key,
 		},
 		{
@@ -787,6 +799,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		noSecret(text, `webhook ${body.event}`);
 		if (body.event === 'order.status_changed') {
 			check(exact(text), `r6b webhook: ${x.dims.idName} ${x.idValue} not exact (${dims})`);
+			check(
+				timeExact(text),
+				`r9 webhook: ${t.dims.timeName} ${t.timeValue} not exact (${dims}) ${text.slice(0, 300)}`,
+			);
 		}
 		if (body.event === 'card.assigned') {
 			const kept = items[0]?.serviceFields ?? {};
