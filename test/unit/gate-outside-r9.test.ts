@@ -9,7 +9,10 @@ import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.nod
 import { normaliseSecret } from '../../nodes/CompanyPaymentsTrigger/signature';
 import { gateJson, gateText, maskForModel, rememberCredential } from '../../nodes/shared/gate';
 import { networkFailure } from '../../nodes/shared/transport/network';
-import { describe as describeError, readServiceError } from '../../nodes/shared/transport/serviceError';
+import {
+	describe as describeError,
+	readServiceError,
+} from '../../nodes/shared/transport/serviceError';
 import type { ContextOptions } from './helpers/n8n';
 import { API_KEY, BASE_URL, createContext, runNode } from './helpers/n8n';
 
@@ -115,7 +118,7 @@ describe('finding 2: a number in a field named a time or a count is kept exactly
 
 describe('finding 3: the credential sends X-API-Key only to its Base URL', () => {
 	const data = { environment: 'staging', baseUrl: 'http://127.0.0.1:4010/api', apiKey: API_KEY };
-	const auth = new CompanyPaymentsApi().authenticate as (
+	const auth = new CompanyPaymentsApi().authenticate as unknown as (
 		credentials: IDataObject,
 		options: IDataObject,
 	) => Promise<IDataObject>;
@@ -228,7 +231,11 @@ describe('finding 6: an API key with a line break', () => {
 				idempotencyKey: 'inv-77',
 				additionalFields: { externalId: 'inv-77' },
 			},
-			credentials: { environment: 'staging', baseUrl: BASE_URL, apiKey: 'ck_9f8e\n7d6c5b4a39281706' },
+			credentials: {
+				environment: 'staging',
+				baseUrl: BASE_URL,
+				apiKey: 'ck_9f8e\n7d6c5b4a39281706',
+			},
 			continueOnFail: true,
 		});
 		expect(scope.isDone()).toBe(false);
@@ -238,9 +245,12 @@ describe('finding 6: an API key with a line break', () => {
 	});
 
 	it('Node’s refusal of a header value is read as nothing sent', () => {
-		const error = Object.assign(new TypeError('Invalid character in header content ["X-API-Key"]'), {
-			code: 'ERR_INVALID_CHAR',
-		});
+		const error = Object.assign(
+			new TypeError('Invalid character in header content ["X-API-Key"]'),
+			{
+				code: 'ERR_INVALID_CHAR',
+			},
+		);
 		expect(networkFailure(error).maybeSent).toBe(false);
 	});
 });

@@ -520,7 +520,7 @@ const OTHER_DIGIT = new RegExp(
  * ASCII digit (`٤١١١`, `４１１１` are 4111). The same text when it has neither.
  */
 export function plainForm(text: string): string {
-	if (!/[^\x00-\x7f]/.test(text)) return text;
+	if (!/[^ -~\t\n\r]/.test(text)) return text;
 	return text.replace(INVISIBLE, '').replace(OTHER_DIGIT, (digit) => {
 		const code = digit.charCodeAt(0);
 		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
