@@ -65,6 +65,15 @@ describe('finding 1: a Base URL user and password never shown', () => {
 		}
 	});
 
+	it('a short user name (not searched in texts) is hidden in the link after its password was masked', () => {
+		const short = { ...credentials, baseUrl: `https://ops:${PASSWORD}@${GW_HOST}` };
+		rememberCredential(short);
+		for (const audience of ['user', 'model'] as const) {
+			const shown = gateText(undefined, `at https://ops:${PASSWORD}@${GW_HOST}/x`, audience);
+			expect(shown).toBe(`at https://[hidden]@${GW_HOST}/x`);
+		}
+	});
+
 	it('the user name echoed by a gateway is known as the credential’s', () => {
 		// The test's HTTP stand-in cannot send to a URL with a user part; the outside reader's
 		// script (n8n-core's own helper) runs the node end to end. Here the error body as the
