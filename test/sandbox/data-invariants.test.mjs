@@ -33,6 +33,7 @@ import {
 	newKeyAnswer,
 	rawJson,
 	ID_NUMBER_NAMES,
+	TIME_NUMBER_NAMES,
 	LINK_SECRET_FORMS,
 	MASKED_PAN_FORMS,
 	REQUISITE_SHAPES,
@@ -1233,6 +1234,27 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, { skip: IN_LAN
 					idAsNumber: 2,
 					keyNested: 2,
 				},
+			);
+		}
+		// Outside read r9-data: every time name, both units, checksum passing and not, both types.
+		const r9 = {};
+		for (const seed of SEEDS) {
+			const t = generatedData(seed).r9;
+			for (const name of ['timeName', 'unit', 'luhnValid', 'timeAsNumber']) {
+				(r9[name] ??= new Set()).add(t.dims[name]);
+			}
+			assert.equal(t.timeValue.length, t.dims.unit === 'us' ? 16 : 19);
+			let sum = 0;
+			for (const [i, char] of [...t.timeValue].reverse().entries()) {
+				const digit = Number(char) * (i % 2 === 1 ? 2 : 1);
+				sum += digit > 9 ? digit - 9 : digit;
+			}
+			assert.equal(sum % 10 === 0, t.dims.luhnValid, `r9 ${t.timeValue} checksum`);
+		}
+		if (SEEDS.length >= 50) {
+			assert.deepEqual(
+				Object.fromEntries(Object.entries(r9).map(([name, values]) => [name, values.size])),
+				{ timeName: TIME_NUMBER_NAMES.length, unit: 2, luhnValid: 2, timeAsNumber: 2 },
 			);
 		}
 		// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more
