@@ -717,9 +717,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
 	const timeExact = (text) =>
-		new RegExp(
-			`\\\\?"${t.dims.timeName}\\\\?"\\s*:\\s*\\\\?"?${t.timeValue}(?!\\d)`,
-		).test(text);
+		new RegExp(`\\\\?"${t.dims.timeName}\\\\?"\\s*:\\s*\\\\?"?${t.timeValue}(?!\\d)`).test(text);
 	const noSecret = (text, where) => {
 		const found = x.secrets.filter((secret) => shows(text, secret));
 		if (text.includes(`cvv=${x.cvv}`)) found.push(`cvv=${x.cvv}`);
