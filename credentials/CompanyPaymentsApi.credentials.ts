@@ -3,11 +3,29 @@ import type {
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST } from '../nodes/shared/credentialTest';
-import { credentialMismatch } from '../nodes/shared/transport/environment';
+import {
+	credentialMismatch,
+	normaliseSecret,
+	underBaseUrl,
+	unsendableApiKey,
+} from '../nodes/shared/transport/environment';
+
+/**
+ * The whole URL of a request as n8n hands it to `authenticate`: `url` (or the legacy `uri`),
+ * read against `baseURL` when it is relative (the credential test's request).
+ */
+function requestUrl(options: IHttpRequestOptions): string {
+	const legacy = options as IHttpRequestOptions & { uri?: unknown };
+	const url = typeof options.url === 'string' ? options.url : legacy.uri;
+	if (typeof url !== 'string') return '';
+	if (/^[a-z][a-z0-9+.-]*:/i.test(url) || typeof options.baseURL !== 'string') return url;
+	return `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+}
 
 /** The credential's section of the package's README, as npm and the editor open it. */
 const DOCS = 'https://www.npmjs.com/package/n8n-nodes-company-payments#credential';
@@ -95,11 +113,18 @@ export class CompanyPaymentsApi implements ICredentialType {
 	/**
 	 * Sends the API key as X-API-Key, for every request n8n authenticates with this credential:
 	 * this package's nodes (httpRequestWithAuthentication), the HTTP Request node ("Predefined
-	 * Credential Type") and the test below. A function rather than the generic `headers` object:
-	 * n8n calls a function as it is, while it resolves the object's `={{$credentials.apiKey}}`
-	 * expression on every request, which on n8n 2.36 and later runs in its expression sandbox
-	 * (measured with bench/authenticate.mjs: 0.23–0.31 ms per request on n8n 2.41.1, 0.07–0.12 ms on
-	 * 2.8.4, under 5 µs for the function; bench/README.md).
+	 * Credential Type") and the test below; only to a URL under the Base URL (the same scheme,
+	 * host and port, a path at or below it). A request to any other URL gets nothing added (outside
+	 * read r9-data, finding 3). A request that carries the key never follows a redirect (either
+	 * option shape n8n uses: disableFollowRedirect; followRedirect and followAllRedirects), so the
+	 * key cannot travel on to a Location on another host: the 3xx answer comes back as it is.
+	 * The key is sent trimmed (transport/environment.ts normaliseSecret), as the Base URL is.
+	 *
+	 * A function rather than the generic `headers` object: n8n calls a function as it is, while
+	 * it resolves the object's `={{$credentials.apiKey}}` expression on every request, which on
+	 * n8n 2.36 and later runs in its expression sandbox (measured with bench/authenticate.mjs:
+	 * 0.23–0.31 ms per request on n8n 2.41.1, 0.07–0.12 ms on 2.8.4, under 5 µs for the function;
+	 * bench/README.md).
 	 */
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
 		// A credential the nodes refuse (a production key to plain http, a local or staging host)
@@ -107,12 +132,25 @@ export class CompanyPaymentsApi implements ICredentialType {
 		// Request node, which have no other check. n8n shows the message as the test's result.
 		const unfit = credentialMismatch(credentials.environment, credentials.baseUrl);
 		if (unfit !== undefined) throw new Error(unfit);
+		if (!underBaseUrl(requestUrl(requestOptions), credentials.baseUrl)) return requestOptions;
+		const unsendable = unsendableApiKey(credentials.apiKey);
+		if (unsendable !== undefined) {
+			throw new Error(
+				`${unsendable}: open the Company Payments API credential and paste the key again. Nothing was sent.`,
+			);
+		}
+		const legacy = requestOptions as IHttpRequestOptions & {
+			uri?: string;
+			followRedirect?: boolean;
+			followAllRedirects?: boolean;
+		};
 		return {
 			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				'X-API-Key': typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
-			},
+			headers: { ...requestOptions.headers, 'X-API-Key': normaliseSecret(credentials.apiKey) },
+			disableFollowRedirect: true,
+			...(legacy.uri !== undefined || legacy.followRedirect !== undefined
+				? { followRedirect: false, followAllRedirects: false }
+				: {}),
 		};
 	};
 

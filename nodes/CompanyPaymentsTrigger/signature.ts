@@ -8,6 +8,7 @@ import {
 } from 'node:crypto';
 
 import { rememberCredential } from '../shared/gate';
+import { normaliseSecret } from '../shared/transport/environment';
 
 /** Header names as Node.js gives them (lower case). */
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -146,13 +147,11 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 }
 
 /**
- * The one normalisation of a webhook secret, used wherever a secret is compared, signed with or
- * fingerprinted (activation and delivery alike): surrounding whitespace, as a paste leaves it,
- * is not part of the secret. Anything but a string is no secret.
+ * The one normalisation of a webhook secret (transport/environment.ts), used wherever a secret is
+ * compared, signed with or fingerprinted (activation and delivery alike), and by Update Profile
+ * for the secret it sends: surrounding whitespace, as a paste leaves it, is not part of it.
  */
-export function normaliseSecret(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
+export { normaliseSecret };
 
 /**
  * The secrets the credential holds, normalised: `secret` is the Webhook Secret, `previous` the

@@ -554,6 +554,7 @@ export function generatedData(seed) {
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
 		...revisitsAndTexts(seed, dims),
 		r6b: r6bData(seed),
+		r9: r9Data(seed),
 	};
 }
 
@@ -779,4 +780,50 @@ function revisitsAndTexts(seed, dims) {
 		disputeWalk,
 		depositWalk,
 	};
+}
+
+/** Names of times and counts the document does not show (outside read r9-data, finding 2). */
+export const TIME_NUMBER_NAMES = Object.freeze([
+	'createdAtUs',
+	'confirmedAtNs',
+	'settledAtMicros',
+	'eventTimestamp',
+	'ledgerSeq',
+	'chainNonce',
+]);
+
+/**
+ * Outside read r9-data: a time in µs or ns (or a count) under a name of one, beyond the fields
+ * the document shows, whose digits pass the card checksum or not, as a JSON number or as text.
+ * It must come out exactly as written (never as a masked card number). Its own stream.
+ */
+export function r9Data(seed) {
+	const r = drawStream(seed, 'data:r9');
+	const timeName = r.pick(TIME_NUMBER_NAMES);
+	const unit = r.pick(['us', 'ns']);
+	const luhnValid = r.chance(0.6);
+	const timeAsNumber = r.chance(0.5);
+	const length = unit === 'us' ? 16 : 19;
+	// A time of 2023–2026: µs and ns since the epoch both start with 17.
+	const valid = drawLuhnTail(`17${drawLuhnDigits(r, length).slice(2)}`);
+	const digits = luhnValid
+		? valid
+		: `${valid.slice(0, -1)}${(Number(valid.slice(-1)) + r.int(1, 9)) % 10}`;
+	return {
+		dims: { timeName, unit, luhnValid, timeAsNumber },
+		timeValue: digits,
+		time: timeAsNumber ? new RawNumber(digits) : digits,
+	};
+}
+
+/** `digits` with its last digit set so that the whole passes the card checksum. */
+function drawLuhnTail(digits) {
+	const body = digits.slice(0, -1);
+	let sum = 0;
+	for (let i = 0; i < body.length; i++) {
+		let digit = Number(body[body.length - 1 - i]);
+		if (i % 2 === 0) digit *= 2;
+		sum += digit > 9 ? digit - 9 : digit;
+	}
+	return `${body}${(10 - (sum % 10)) % 10}`;
 }

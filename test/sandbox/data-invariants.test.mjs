@@ -33,6 +33,7 @@ import {
 	newKeyAnswer,
 	rawJson,
 	ID_NUMBER_NAMES,
+	TIME_NUMBER_NAMES,
 	LINK_SECRET_FORMS,
 	MASKED_PAN_FORMS,
 	REQUISITE_SHAPES,
@@ -673,8 +674,10 @@ const realNow = Date.now;
  */
 async function checkR6b({ d, check, logs, apiKey }) {
 	const x = d.r6b;
+	// Outside read r9-data: a µs or ns time under a time's name, Luhn-valid or not.
+	const t = d.r9;
 	const seed = d.seed;
-	const dims = JSON.stringify(x.dims);
+	const dims = JSON.stringify({ ...x.dims, ...t.dims });
 	const credentials = () => credentialsOf(apiKey, d.webhookSecret);
 	const orderId = `0f1e2d3c-0000-4000-8000-${String(seed).padStart(12, '0')}`;
 	const card = {
@@ -693,6 +696,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		amountRub: 90,
 		createdAt: '2026-11-21T12:00:00.000Z',
 		[x.dims.idName]: x.id,
+		[t.dims.timeName]: t.time,
 		...x.key,
 	};
 	const payout = {
@@ -712,6 +716,8 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	});
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
+	const timeExact = (text) =>
+		new RegExp(`\\\\?"${t.dims.timeName}\\\\?"\\s*:\\s*\\\\?"?${t.timeValue}(?!\\d)`).test(text);
 	const noSecret = (text, where) => {
 		const found = x.secrets.filter((secret) => shows(text, secret));
 		if (text.includes(`cvv=${x.cvv}`)) found.push(`cvv=${x.cvv}`);
@@ -737,6 +743,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 					exact(shown.text),
 					`r6b order.get${where}: ${x.dims.idName} ${x.idValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
 				);
+				check(
+					timeExact(shown.text),
+					`r9 order.get${where}: ${t.dims.timeName} ${t.timeValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
+				);
 			}
 		}
 	}
@@ -760,6 +770,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			amountUsdt: 1,
 			amountRub: 90,
 			[x.dims.idName]: x.id,
+			[t.dims.timeName]: t.time,
 			...x.key,
 		},
 		{
@@ -787,6 +798,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		noSecret(text, `webhook ${body.event}`);
 		if (body.event === 'order.status_changed') {
 			check(exact(text), `r6b webhook: ${x.dims.idName} ${x.idValue} not exact (${dims})`);
+			check(
+				timeExact(text),
+				`r9 webhook: ${t.dims.timeName} ${t.timeValue} not exact (${dims}) ${text.slice(0, 300)}`,
+			);
 		}
 		if (body.event === 'card.assigned') {
 			const kept = items[0]?.serviceFields ?? {};
@@ -1217,6 +1232,27 @@ describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, { skip: IN_LAN
 					idAsNumber: 2,
 					keyNested: 2,
 				},
+			);
+		}
+		// Outside read r9-data: every time name, both units, checksum passing and not, both types.
+		const r9 = {};
+		for (const seed of SEEDS) {
+			const t = generatedData(seed).r9;
+			for (const name of ['timeName', 'unit', 'luhnValid', 'timeAsNumber']) {
+				(r9[name] ??= new Set()).add(t.dims[name]);
+			}
+			assert.equal(t.timeValue.length, t.dims.unit === 'us' ? 16 : 19);
+			let sum = 0;
+			for (const [i, char] of [...t.timeValue].reverse().entries()) {
+				const digit = Number(char) * (i % 2 === 1 ? 2 : 1);
+				sum += digit > 9 ? digit - 9 : digit;
+			}
+			assert.equal(sum % 10 === 0, t.dims.luhnValid, `r9 ${t.timeValue} checksum`);
+		}
+		if (SEEDS.length >= 50) {
+			assert.deepEqual(
+				Object.fromEntries(Object.entries(r9).map(([name, values]) => [name, values.size])),
+				{ timeName: TIME_NUMBER_NAMES.length, unit: 2, luhnValid: 2, timeAsNumber: 2 },
 			);
 		}
 		// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more

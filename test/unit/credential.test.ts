@@ -51,12 +51,22 @@ describe('credential companyPaymentsApi', () => {
 		expect(fields.previousWebhookSecret.description).toMatch(/until you clear it/);
 	});
 
-	it('sends the key as X-API-Key', async () => {
+	it('sends the key as X-API-Key, to its Base URL only (outside read r9-data, finding 3)', async () => {
+		const credentials = {
+			apiKey: 'sk_dummy_key',
+			baseUrl: 'https://x.test',
+			environment: 'staging',
+		};
 		const options = await authenticate(
 			{ url: 'https://x.test/orders', headers: { Accept: 'application/json' } },
-			{ apiKey: 'sk_dummy_key' },
+			credentials,
 		);
 		expect(options.headers).toEqual({ Accept: 'application/json', 'X-API-Key': 'sk_dummy_key' });
+		const elsewhere = await authenticate(
+			{ url: 'https://y.test/orders', headers: { Accept: 'application/json' } },
+			credentials,
+		);
+		expect(elsewhere.headers).toEqual({ Accept: 'application/json' });
 	});
 
 	it('is tested by its own `test` request through n8n, no node-side test function', () => {

@@ -156,6 +156,11 @@ export const OPEN_CHOICES = {
 			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`), 15–19 digits that may pass the card checksum',
 		node: 'Decided by the name first: `*Id`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
 	},
+	timeNumbers: {
+		question:
+			'Times and counts in fields the document does not show (`createdAtUs`, `confirmedAtNs`, `ledgerSeq`): 15–19 digits, as a JSON number or text, that may pass the card checksum',
+		node: 'Decided by the name: a time’s (`*At`, `*Time`, `timestamp`, `*Ts`, `*Date`, and those with a unit: `createdAtUs`, `eventTimeNs`) or a count’s (`*Seq`, `*Count`, `nonce`, `*Height`, `*Version`, `*Index`, `*Offset`) is a time, kept exactly whatever its digits and JSON type; a card number is still masked where a card can stand (a declared card requisite, a card’s or an unknown name, free text): timeOrCountName (contract/records.ts)',
+	},
 	requisiteShape: {
 		question: 'The JSON shape of a payout’s `requisite` (text, a number, a list, an object)',
 		node: 'Masked by the record’s requisiteType whatever its shape: for a card, every string or number leaf with a digit keeps its last four (gate/fields.ts maskCardLeaves)',

@@ -521,6 +521,36 @@ const OWN_LINK_NAMES = new Set([
 /** Whole names of free text. */
 const TEXT_NAMES = new Set(['message', 'servicemessage', 'note', 'notes', 'reason', 'comment']);
 
+/** Last words of a time: `createdAt`, `eventTime`, `timestamp`, `settledAtUs`, `confirmedAtNs`. */
+const TIME_WORDS = new Set(['at', 'time', 'timestamp', 'ts', 'date', 'datetime', 'epoch']);
+/** Units a time's name may end with, after a word of a time (`createdAtUs`, `eventTimeMs`). */
+const TIME_UNITS = new Set(['us', 'ns', 'ms', 'micros', 'nanos', 'millis', 'usec', 'nsec', 'msec']);
+/** Last words of a count or a sequence number: `ledgerSeq`, `retryCount`, `blockHeight`, `nonce`. */
+const COUNT_WORDS = new Set([
+	'seq',
+	'sequence',
+	'count',
+	'nonce',
+	'height',
+	'version',
+	'index',
+	'offset',
+	'confirmations',
+]);
+
+/**
+ * A name of a time or a count (outside read r9-data, finding 2; contract/choices.ts
+ * `numbersNamedTimeOrCount`): its value is kept exactly, never read for a card number's look
+ * (a microsecond time such as 1764374400000009 passes the card checksum, as one 15–19 digit
+ * number in ten does).
+ */
+function timeOrCountName(words: readonly string[]): boolean {
+	const last = words[words.length - 1] ?? '';
+	if (TIME_WORDS.has(last) || COUNT_WORDS.has(last)) return true;
+	const before = words[words.length - 2] ?? '';
+	return TIME_UNITS.has(last) && (TIME_WORDS.has(before) || before.endsWith('time'));
+}
+
 /**
  * The rule for a field the document does not show, by its name alone, in this order:
  * 1. a name that describes a secret (`apiKeyType`, `tokenSymbol`, `secretSet`) holds none;
@@ -532,8 +562,9 @@ const TEXT_NAMES = new Set(['message', 'servicemessage', 'note', 'notes', 'reaso
  *    that names a record: `orderNumber`, `sbpOperationNumber`, `invoice_no`, but no card, phone
  *    or account number: NOT_ID_NUMBER_WORDS) is an
  *    identifier, and of an amount (`*Amount`, `balance`, `fee`, `*Usdt`) an amount: never changed;
- * 4. a name of a link (`url`, `inviteLink`) is a record's own link, a name ending in `url`/`link`
- *    a link it points at; a requisite or phone a requisite;
+ * 4. a name of a time or a count (`createdAtUs`, `ledgerSeq`, `timestamp`: timeOrCountName) is a
+ *    time, kept exactly; a name of a link (`url`, `inviteLink`) is a record's own link, a name
+ *    ending in `url`/`link` a link it points at; a requisite or phone a requisite;
  * 5. anything else is `unknown`: searched for secrets by pattern and by the values this run's
  *    secret fields held, like free text.
  */
@@ -589,6 +620,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return { kind: 'identifier' };
 	}
 	if (AMOUNT_WORDS.has(last)) return { kind: 'amount' };
+	if (timeOrCountName(words)) return { kind: 'time' };
 	if (OWN_LINK_NAMES.has(joined)) return { kind: 'link', ownLink: true };
 	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href')
 		return { kind: 'link' };

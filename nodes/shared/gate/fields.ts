@@ -15,7 +15,14 @@ import {
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
-import { cardGroupList, cardLike, maskCardGroupList, maskLink, maskPatterns } from './patterns';
+import {
+	cardGroupList,
+	cardLike,
+	maskCardGroupList,
+	maskLink,
+	maskPatterns,
+	maskReadingPlain,
+} from './patterns';
 
 /*
  * The field rules: each value is masked by what the record model (contract/records.ts) says its
@@ -63,11 +70,14 @@ export function byValue(text: string, reading: Reading): string {
 
 /** Every secret a free text holds, by value and by look, hidden; the rest as it was. */
 export function maskText(text: string, reading: Reading, inText: boolean): string {
-	return maskPatterns(byValue(text, reading), {
-		strong: reading.audience === 'model',
-		inText,
-		identifiers: reading.known.identifiers,
-	});
+	// Also as the text reads without invisible characters (a key with a zero-width space inside).
+	return maskReadingPlain(text, (written) =>
+		maskPatterns(byValue(written, reading), {
+			strong: reading.audience === 'model',
+			inText,
+			identifiers: reading.known.identifiers,
+		}),
+	);
 }
 
 /**

@@ -135,9 +135,11 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
  * known to the credential's later runs and to no other credential's.
  */
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
-	for (const field of ['apiKey', 'webhookSecret', 'previousWebhookSecret', 'baseUrl']) {
-		// A Base URL's password (a service behind Basic auth) is a secret of the credential too.
-		const value = field === 'baseUrl' ? urlPassword(data[field]) : data[field];
+	const values: unknown[] = [data.apiKey, data.webhookSecret, data.previousWebhookSecret];
+	// A Base URL's user and password (a service behind Basic auth) are secrets of the credential
+	// too: a gateway may echo either (outside read r9-data, finding 1).
+	values.push(...urlUserinfo(data.baseUrl));
+	for (const value of values) {
 		if (typeof value !== 'string') continue;
 		for (const form of [value, value.trim()]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
@@ -160,14 +162,18 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	}
 }
 
-/** The password a URL carries (`https://user:password@host`), decoded; undefined without one. */
-function urlPassword(value: unknown): string | undefined {
-	if (typeof value !== 'string') return undefined;
+/**
+ * The user and password a URL carries (`https://user:password@host`), decoded; none without. A
+ * user name shorter than MIN_IN_TEXT is not searched in texts (it could be any word): a link's
+ * user part is hidden whole wherever a link is written (patterns.ts withoutUserinfo).
+ */
+function urlUserinfo(value: unknown): string[] {
+	if (typeof value !== 'string') return [];
 	try {
-		const password = new URL(value.trim()).password;
-		return password === '' ? undefined : decoded(password);
+		const url = new URL(value.trim());
+		return [url.username, url.password].filter((part) => part !== '').map(decoded);
 	} catch {
-		return undefined;
+		return [];
 	}
 }
 

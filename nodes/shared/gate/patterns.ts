@@ -160,10 +160,12 @@ export function maskLink(whole: string, reading: LinkReading): string {
 /**
  * The user and password of a link (`http://ops:PASS@staging…`, a service behind Basic auth),
  * also with its slashes JSON-escaped (`http:\/\/ops:PASS@…`) or percent-encoded: never shown,
- * whatever the reader. Everything up to the last `@` before the host's end goes.
+ * whatever the reader. Everything up to the last `@` before the host's end goes, also where a
+ * part of it was masked already by its value (`http://user:[hidden from the AI model]@…`: the
+ * password is the credential's, found first; outside read r9-data, finding 1).
  */
 const USERINFO =
-	/(\b[a-z][a-z0-9+.-]*:(?:\\{0,3}\/|%2[Ff]){2})[^\s/?#@"'<>`\\]*(?:\\.[^\s/?#@"'<>`\\]*)*@/gi;
+	/(\b[a-z][a-z0-9+.-]*:(?:\\{0,3}\/|%2[Ff]){2})(?:[^\s/?#@"'<>`\\]|\[hidden from the AI model\]|\\.)*@/gi;
 
 /** A text or a link with every link's user and password hidden. */
 export function withoutUserinfo(text: string): string {
@@ -493,8 +495,58 @@ function isIdentifier(match: string, identifiers: ReadonlySet<string>): boolean 
 	return false;
 }
 
+/**
+ * Characters a text may carry between a secret's characters that show as nothing: zero-width
+ * space, non-joiner and joiner, direction marks, word joiner and the invisible operators, soft
+ * hyphen, Mongolian vowel separator, byte order mark (outside read r9-data, finding 7).
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** The zero of each run of decimal digits other than ASCII a text may write a number with. */
+const DIGIT_ZEROS = [
+	0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
+	0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1b50, 0x1bb0, 0x1c40, 0x1c50,
+	0xa8d0, 0xa900, 0xa9d0, 0xaa50, 0xabf0, 0xff10,
+];
+const OTHER_DIGIT = new RegExp(
+	DIGIT_ZEROS.map(
+		(zero) =>
+			`[\\u${zero.toString(16).padStart(4, '0')}-\\u${(zero + 9).toString(16).padStart(4, '0')}]`,
+	).join('|'),
+	'g',
+);
+
+/**
+ * A text as it reads: the invisible characters dropped and every decimal digit written as its
+ * ASCII digit (`٤١١١`, `４１１１` are 4111). The same text when it has neither.
+ */
+export function plainForm(text: string): string {
+	if (!/[^ -~\t\n\r]/.test(text)) return text;
+	return text.replace(INVISIBLE, '').replace(OTHER_DIGIT, (digit) => {
+		const code = digit.charCodeAt(0);
+		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
+		return String(code - zero);
+	});
+}
+
+/**
+ * A text masked as `mask` masks it, read also as it reads (plainForm): where the plain form shows
+ * a secret the text hides behind invisible characters or other digits, the masked plain form is
+ * given (the invisible characters go with it); else the text masked as written, to the byte.
+ */
+export function maskReadingPlain(text: string, mask: (text: string) => string): string {
+	const masked = mask(text);
+	const plain = plainForm(text);
+	if (plain === text) return masked;
+	const maskedPlain = mask(plain);
+	return maskedPlain === plain ? masked : maskedPlain;
+}
+
 /** Every secret a text shows by its look, hidden; the rest of the text as it was. */
 export function maskPatterns(text: string, reading: PatternReading): string {
+	return maskReadingPlain(text, (written) => maskPatternsAsWritten(written, reading));
+}
+
+function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);

@@ -97,3 +97,53 @@ export function credentialMismatch(environment: unknown, baseUrl: unknown): stri
  * output gate (the credential test's message); the gate applies the same rule at its doors.
  */
 export { withoutUserinfo } from '../gate/patterns';
+
+/**
+ * The one normalisation of a secret the user pastes (the API key, a webhook secret, in the
+ * credential or in Update Profile's Webhook Secret): surrounding spaces and line breaks, as a
+ * paste leaves them, are not part of it. Used wherever such a secret is sent, compared, signed
+ * with or fingerprinted, so the secret the node sends is the one the trigger verifies with.
+ * Anything but a string is no secret.
+ */
+export function normaliseSecret(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * Why the credential's API key cannot be sent as a header, or undefined when it can: once
+ * trimmed, only visible ASCII (what an HTTP header value may carry: a line break, a zero-width
+ * space or a letter outside Latin-1 inside it would make Node refuse the request before a byte
+ * is sent). The key itself is never quoted.
+ */
+export function unsendableApiKey(value: unknown): string | undefined {
+	const key = normaliseSecret(value);
+	if (key === '') return "The credential's API Key is empty";
+	const bad = /[^\x21-\x7e]/.exec(key);
+	if (!bad) return undefined;
+	const code = bad[0].codePointAt(0) ?? 0;
+	return `The credential's API Key holds a character a request header cannot carry (U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${bad.index + 1})`;
+}
+
+/**
+ * Whether a request's URL is under the credential's Base URL: the same scheme, host and port,
+ * and a path at or below the Base URL's path. The user part of either is not compared. A URL
+ * that cannot be read is not under it.
+ */
+export function underBaseUrl(url: string, baseUrl: unknown): boolean {
+	if (typeof baseUrl !== 'string') return false;
+	let base: URL;
+	let target: URL;
+	try {
+		base = new URL(baseUrl.trim());
+		target = new URL(url);
+	} catch {
+		return false;
+	}
+	if (base.protocol !== target.protocol || base.host !== target.host) return false;
+	const basePath = base.pathname.replace(/\/+$/, '');
+	return (
+		target.pathname === basePath ||
+		target.pathname === `${basePath}/` ||
+		target.pathname.startsWith(`${basePath}/`)
+	);
+}

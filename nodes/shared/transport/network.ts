@@ -7,6 +7,7 @@ export type NetworkFailureKind =
 	| 'tls'
 	| 'tlsBroken'
 	| 'blockedPort'
+	| 'invalidRequest'
 	| 'other';
 
 export interface NetworkFailure {
@@ -30,6 +31,7 @@ const NOTHING_SENT: ReadonlySet<NetworkFailureKind> = new Set([
 	'dns',
 	'tls',
 	'blockedPort',
+	'invalidRequest',
 ]);
 
 const EXPLANATIONS: Record<NetworkFailureKind, string> = {
@@ -42,6 +44,8 @@ const EXPLANATIONS: Record<NetworkFailureKind, string> = {
 		'the secure connection (TLS) broke (a protocol or record error), which can happen after the request was sent',
 	blockedPort:
 		'the port is one that HTTP clients refuse to connect to (a reserved port such as 9 or 25); use the port the service listens on',
+	invalidRequest:
+		'n8n refused to build the request (a header value holds a character a request cannot carry, such as a line break in the API Key), so nothing was sent',
 	other: 'no answer came back',
 };
 
@@ -73,6 +77,14 @@ function kindOf(code: string | null, message: string): NetworkFailureKind {
 	if (/certificate|wrong version number/i.test(text)) return 'tls';
 	if (/SSL|TLS|EPROTO/i.test(text)) return 'tlsBroken';
 	if (/bad port/i.test(text)) return 'blockedPort';
+	// Node checks a header's name and value before it opens a connection.
+	if (
+		/ERR_INVALID_CHAR|ERR_HTTP_INVALID_HEADER_VALUE|ERR_INVALID_HTTP_TOKEN|Invalid character in header/i.test(
+			text,
+		)
+	) {
+		return 'invalidRequest';
+	}
 	return 'other';
 }
 

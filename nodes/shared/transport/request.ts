@@ -26,6 +26,7 @@ import {
 	environmentMismatch,
 	environmentOf,
 	unfitCredentialMessage,
+	unsendableApiKey,
 } from './environment';
 import { parseJsonLossless } from './json';
 import type { Environment } from './environment';
@@ -159,6 +160,17 @@ async function readCredential(ctx: ApiContext, itemIndex?: number): Promise<RunC
 		throw new NodeOperationError(ctx.getNode(), unfitCredentialMessage(mismatch), {
 			description:
 				'Open the Company Payments API credential: Environment and Base URL must name the same environment of the service (production and staging have separate base URLs and keys).',
+		});
+	}
+	// A key pasted with a line break is sent trimmed (the credential's authenticate); one with a
+	// character no header may carry inside it is refused here, before anything is sent, naming
+	// the field: Node would refuse the request locally (ERR_INVALID_CHAR), which is no
+	// unreachable service and no unknown payment (outside read r9-data, finding 6).
+	const unsendable = unsendableApiKey(credentials.apiKey);
+	if (unsendable !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), unsendable, {
+			description:
+				'Nothing was sent to the service. Open the Company Payments API credential and paste the API Key again: surrounding spaces and line breaks are ignored, but a space, line break or invisible character inside the key is not allowed.',
 		});
 	}
 	const baseUrl = raw.replace(/\/+$/, '');

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { ERROR_ACTIONS } from './errorActions';
 import { ERROR_EXPLANATIONS, explainStatus } from './errorCodes';
 import { isObject } from '../contract/guards';
+import { gateJson } from '../gate';
 import { quoteText } from '../gate/quote';
 
 /** What the node keeps of a failed call: every field of the service's error body that matters. */
@@ -12,7 +13,8 @@ export interface ServiceErrorInfo extends IDataObject {
 	errorCode: string | null;
 	explanation: string;
 	serviceMessage: string | null;
-	details: IDataObject | null;
+	/** As the service sent it: an object (the document's), else a list or a value. */
+	details: IDataObject | IDataObject[] | string | number | boolean | null;
 	required: string | null;
 	requestId: string | null;
 	path: string | null;
@@ -21,9 +23,38 @@ export interface ServiceErrorInfo extends IDataObject {
 /** How much of a body that is not JSON an error quotes. */
 export const QUOTE_LIMIT = 300;
 
+/**
+ * A field of the error body as text, whatever its JSON type (outside read r9-data, finding 4): a
+ * string as it is; a list with its entries joined by `; `, each a string as it is and anything
+ * else as its JSON; an object, a number or a boolean as its JSON. Empty or null: none. The gate
+ * masks the result like any text of an error.
+ */
 function text(value: unknown): string | null {
+	if (typeof value === 'string') return value === '' ? null : value;
+	if (value === null || value === undefined) return null;
+	if (Array.isArray(value)) {
+		const parts = value.map(entry).filter((part) => part !== '');
+		return parts.length > 0 ? parts.join('; ') : null;
+	}
+	return entry(value) || null;
+}
+
+/**
+ * One entry as text: an object or a list through the gate field by field first (a secret field
+ * inside, a `memberKey`, is masked by its name before the JSON is written), then as its JSON.
+ */
+function entry(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (value === null || value === undefined) return '';
+	return JSON.stringify(typeof value === 'object' ? gateJson(undefined, value) : value) ?? '';
+}
+
+/** The body's `details` kept whatever its JSON type: an object, a non-empty list, a text. */
+function detailsOf(value: unknown): ServiceErrorInfo['details'] {
+	if (isObject(value)) return value;
+	if (Array.isArray(value) && value.length > 0) return value as IDataObject[];
 	if (typeof value === 'string' && value !== '') return value;
-	if (Array.isArray(value) && value.length > 0) return value.map(String).join('; ');
+	if (typeof value === 'number' || typeof value === 'boolean') return value;
 	return null;
 }
 
@@ -68,9 +99,10 @@ export function readServiceError(
 ): ServiceErrorInfo {
 	const b = isObject(body) ? body : {};
 	const errorCode = typeof b.errorCode === 'string' && b.errorCode !== '' ? b.errorCode : null;
-	const details = isObject(b.details) ? b.details : null;
+	const details = detailsOf(b.details);
 	const required =
-		text(b.required) ?? (details && typeof details.required === 'string' ? details.required : null);
+		text(b.required) ??
+		(isObject(details) && typeof details.required === 'string' ? details.required : null);
 	let serviceMessage = text(b.message);
 	if (!isObject(body) && typeof body === 'string' && body.trim() !== '') {
 		// Masked whole, then cut: a cut never leaves part of a secret (outside read r5-data).
@@ -112,7 +144,11 @@ export const LINE_BREAK = '<br>';
 export function describe(info: ServiceErrorInfo, where?: string): string {
 	const lines: string[] = [];
 	if (info.serviceMessage) lines.push(`Service message: ${info.serviceMessage}`);
-	if (info.details) lines.push(`Details: ${JSON.stringify(info.details)}`);
+	if (info.details !== null && info.details !== undefined) {
+		lines.push(
+			`Details: ${typeof info.details === 'string' ? info.details : JSON.stringify(info.details)}`,
+		);
+	}
 	if (info.required) lines.push(`Required permission: ${info.required}`);
 	lines.push(`HTTP status: ${info.httpCode}`);
 	if (info.requestId) lines.push(`Request ID: ${info.requestId}`);
