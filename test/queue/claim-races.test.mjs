@@ -893,7 +893,9 @@ describe('the Redis delivery claim, two processes', () => {
 		const a2 = processClaims({ timing, port, processOf: 'A', extra: { connectionName: 'edited' } });
 		assert.notEqual(a2, a1);
 		assert.equal((await a2.claim(`e:${randomUUID()}`, TTL_MS)).verdict, 'claimed');
-		await a1.close();
+		// The store's close of a stopped trigger: the other client of this Redis holds the memory.
+		await a1.closeWhenSettled();
+		assert.ok(a1.isClosed);
 		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
 		own = await restarted(own);
 		// Past the window: a copy of D at B is never run again (A's new client wrote it back).
@@ -902,7 +904,30 @@ describe('the Redis delivery claim, two processes', () => {
 		await own.stop();
 	});
 
-	test('a deactivation with no client left for that Redis, then a restart without persistence: the others wait for the process (503), and a client it opens later writes back (outside r8 f2)', async () => {
+	test('a deactivation with no other client for that Redis: the client stays connected while the process holds claims, writes them back after a restart, and closes once another client takes over (outside r8 f2)', async () => {
+		let own = await ownRedis('deactivate-linger');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A3' });
+		const b = processClaims({ timing, port, processOf: 'B3' });
+		await settled(a1, b);
+		const d = `lingering:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// The store closes a stopped trigger's client this way (deactivation).
+		const closing = a1.closeWhenSettled();
+		own = await restarted(own);
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		assert.equal(a1.isClosed, false);
+		const a2 = processClaims({ timing, port, processOf: 'A3' });
+		await closing;
+		assert.ok(a1.isClosed);
+		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+		await Promise.all([a2.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a client closed at once with no other client for that Redis (a process stopping), then a restart without persistence: the others wait for the process (503), and a client it opens later writes back (outside r8 f2)', async () => {
 		let own = await ownRedis('deactivate-then-restart');
 		const port = own.port;
 		const timing = { restartWindowMs: 500, refreshMs: 100 };
