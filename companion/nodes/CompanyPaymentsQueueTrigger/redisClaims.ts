@@ -482,6 +482,12 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 	return memory;
 }
 
+/** Closes every client of every process memory (a process that stops, and tests). */
+export async function closeAllClaims(): Promise<void> {
+	const all = [...memories.values()].flatMap((memory) => [...memory.clients]);
+	await Promise.all(all.map(async (claims) => await claims.close()));
+}
+
 /** How many memories of claims this process keeps for Redis servers it holds no client for (tests). */
 export function keptMemories(): number {
 	return [...memories.values()].filter((memory) => memory.clients.size === 0).length;
@@ -656,10 +662,24 @@ export class RedisClaims {
 		this.resolver.disconnect();
 	}
 
-	/** Closes once nothing is owed to Redis any more, or after twice the timeout. */
+	/**
+	 * Closes once nothing is owed to Redis any more, or after twice the timeout (a trigger
+	 * stopped: deactivated, its credential edited). Without persistence, the last client of this
+	 * process for this Redis stays connected while the process holds a claim within its time (it
+	 * reads the claimers list and writes back after a restart, as before), and closes when the
+	 * last one is RECENT_MS old or another client of the same Redis takes over the memory.
+	 */
 	async closeWhenSettled(): Promise<void> {
 		const deadline = Date.now() + 2 * this.timeoutMs;
 		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+		while (
+			!this.closed &&
+			this.memory.clients.size === 1 &&
+			this.facts?.aof === false &&
+			pruneRecent(this.memory)
+		) {
+			await sleep(this.timing.refreshMs);
+		}
 		await this.close();
 	}
 

@@ -23,7 +23,7 @@ import {
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { KEY_PREFIX, RedisClaims } from './redisClaims';
+import { closeAllClaims, KEY_PREFIX, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -136,6 +136,8 @@ export async function closeRedisClaims(): Promise<void> {
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
 	await Promise.all(all.map(async (claims) => await claims.close()));
+	// And the clients kept open for their process's claims after their trigger stopped.
+	await closeAllClaims();
 }
 
 /** Names one trigger: its workflow, node and live or test. */
