@@ -894,8 +894,9 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.notEqual(a2, a1);
 		assert.equal((await a2.claim(`e:${randomUUID()}`, TTL_MS)).verdict, 'claimed');
 		// The store's close of a stopped trigger: the other client of this Redis holds the memory.
-		await a1.closeWhenSettled();
-		assert.ok(a1.isClosed);
+		const closing = a1.closeWhenSettled();
+		await until("A's old client closed", () => a1.isClosed);
+		await closing;
 		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
 		own = await restarted(own);
 		// Past the window: a copy of D at B is never run again (A's new client wrote it back).
@@ -920,8 +921,8 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
 		assert.equal(a1.isClosed, false);
 		const a2 = processClaims({ timing, port, processOf: 'A3' });
+		await until("A's old client closed", () => a1.isClosed);
 		await closing;
-		assert.ok(a1.isClosed);
 		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
 		await Promise.all([a2.close(), b.close()]);
 		await own.stop();
