@@ -979,14 +979,32 @@ describe('the Redis delivery claim, two processes', () => {
 		}
 		assert.ok(refused, 'a claim past the bound was refused');
 		assert.equal(keys.length, 6);
-		assert.match(refused.reason, /6 claims/);
+		assert.match(refused.reason, /remembers 6 claims .*its bound of 6/);
 		assert.match(refused.reason, /10 minutes|1 minutes|\d+ s/);
 		await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
 		own = await restarted(own);
 		// The oldest claim too: a copy at B is a duplicate, never run again.
-		for (const key of keys) assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' }, key);
+		for (const key of keys)
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' }, key);
 		await Promise.all([a.close(), b.close()]);
 		await own.stop();
+	});
+
+	test('claims under way count against the bound: of 20 at once at a process without persistence one short of it, exactly the room left is claimed, the others 503 naming the bound (outside r8 f3)', async () => {
+		const a = processClaims({ timing: { recentMax: 6 } });
+		await settled(a); // one claim remembered
+		const verdicts = await Promise.all(
+			Array.from({ length: 20 }, () => a.claim(`under-way:${randomUUID()}`, TTL_MS)),
+		);
+		assert.equal(
+			verdicts.filter((v) => v.verdict === 'claimed').length,
+			5,
+			JSON.stringify(verdicts),
+		);
+		for (const v of verdicts.filter((x) => x.verdict !== 'claimed')) {
+			assert.equal(v.verdict, 'unavailable');
+			assert.match(v.reason, /its bound of 6/);
+		}
 	});
 
 	test('a process with persistence at its bound: claims go on (Redis keeps them across a restart; the oldest leaves the memory) (outside r8 f3)', async () => {
@@ -994,7 +1012,9 @@ describe('the Redis delivery claim, two processes', () => {
 		const a = new claimsModule.RedisClaims({ host: '127.0.0.1', port: own.port }, { recentMax: 3 });
 		clients.push(a);
 		for (let i = 0; i < 6; i++) {
-			assert.deepEqual(await a.claim(`aof-bound:${i}:${randomUUID()}`, TTL_MS), { verdict: 'claimed' });
+			assert.deepEqual(await a.claim(`aof-bound:${i}:${randomUUID()}`, TTL_MS), {
+				verdict: 'claimed',
+			});
 		}
 		await a.close();
 		await own.stop();
