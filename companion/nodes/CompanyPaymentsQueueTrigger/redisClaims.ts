@@ -431,6 +431,8 @@ interface ProcessMemory {
 	knownMembers: string;
 	epochRun: string;
 	readonly clients: Set<RedisClaims>;
+	/** Claims of this process in this Redis under way (not yet remembered). */
+	underWay: number;
 }
 
 const memories = new Map<string, ProcessMemory>();
@@ -467,6 +469,7 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 		knownMembers: '',
 		epochRun: '',
 		clients: new Set(),
+		underWay: 0,
 	});
 	if (scope === undefined) return fresh('');
 	// A memory no client holds is kept while a claim in it is within its time, no longer.
@@ -891,13 +894,17 @@ export class RedisClaims {
 	private fullReason(now: number): string | undefined {
 		if (this.facts === undefined || this.facts.aof) return undefined;
 		const max = this.timing.recentMax;
-		if (this.recent.size < max || !pruneRecent(this.memory, now) || this.recent.size < max) {
-			return undefined;
-		}
+		const underWay = this.memory.underWay;
+		if (this.recent.size + underWay < max) return undefined;
+		pruneRecent(this.memory, now);
+		if (this.recent.size + underWay < max) return undefined;
 		let oldest = Infinity;
 		for (const entry of this.recent.values()) oldest = Math.min(oldest, entry.expires);
-		const free = Math.max(0, Math.ceil((oldest - now) / 1_000));
-		return `this webhook process remembers ${max} claims run in this Redis in the last ${this.recentTime()}, its bound: Redis keeps no append-only file, so after a restart they are written back from this memory only, and one more would make it forget one. This delivery is answered 503 (nothing started) until the oldest is ${this.recentTime()} old (in ${free} s); spread the deliveries over more webhook processes, or turn on appendonly yes`;
+		const when = Number.isFinite(oldest)
+			? `until the oldest is ${this.recentTime()} old (in ${Math.max(0, Math.ceil((oldest - now) / 1_000))} s)`
+			: 'until the claims under way are decided';
+		const more = underWay > 0 ? ` and has ${underWay} under way` : '';
+		return `this webhook process remembers ${this.recent.size} claims run in this Redis in the last ${this.recentTime()}${more}, its bound of ${max}: Redis keeps no append-only file, so after a restart they are written back from this memory only, and one more would make it forget one. This delivery is answered 503 (nothing started) ${when}; spread the deliveries over more webhook processes, or turn on appendonly yes`;
 	}
 
 	private recentTime(): string {
@@ -976,6 +983,16 @@ export class RedisClaims {
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
 		const full = this.fullReason(Date.now());
 		if (full !== undefined) return { verdict: 'unavailable', reason: full };
+		// Counted against the bound while under way, so concurrent claims cannot pass it together.
+		this.memory.underWay++;
+		try {
+			return await this.attempt(key, ttlMs, now);
+		} finally {
+			this.memory.underWay--;
+		}
+	}
+
+	private async attempt(key: string, ttlMs: number, now: number): Promise<ClaimVerdict> {
 		// What earlier attempts still owe (a release, a promotion) goes again with every claim.
 		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');
