@@ -491,11 +491,6 @@ export async function closeAllClaims(): Promise<void> {
 	await Promise.all(all.map(async (claims) => await claims.close()));
 }
 
-/** How many memories of claims this process keeps for Redis servers it holds no client for (tests). */
-export function keptMemories(): number {
-	return [...memories.values()].filter((memory) => memory.clients.size === 0).length;
-}
-
 /** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
 	readonly client: ClaimClient;
