@@ -41,14 +41,17 @@ describe('the Redis delivery claim, two processes', () => {
 	const clients = [];
 
 	/** A process's claims: direct to Redis, or through the relay. */
-	function processClaims({ viaRelay = false, timeoutMs, timing, port } = {}) {
+	function processClaims({ viaRelay = false, timeoutMs, timing, port, processOf, extra } = {}) {
 		// A short restart window unless the case sets one: every restart of this Redis (it keeps
 		// nothing) opens one, and so does its start (a new Redis looks like a restarted one).
 		const times = { restartWindowMs: 1_000, ...(timing ?? {}) };
 		if (timeoutMs !== undefined) times.timeoutMs = timeoutMs;
 		const claims = new claimsModule.RedisClaims(
-			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port) },
+			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port), ...(extra ?? {}) },
 			times,
+			// Clients of one named "process" share its memory of claims (as the store's do in n8n);
+			// unnamed, each client is a process of its own.
+			processOf,
 		);
 		clients.push(claims);
 		// This Redis keeps no append-only file (the restart case needs that): the trigger option
@@ -854,5 +857,179 @@ describe('the Redis delivery claim, two processes', () => {
 			await replica.stop();
 			await primary.stop();
 		}
+	});
+
+	/** Stops the Redis and starts it again, empty, on the same port (no persistence). */
+	async function restarted(handle) {
+		const port = handle.port;
+		await handle.stop();
+		return await startRedis({ dir: path.join(dir, `restarted-${port}-${randomUUID()}`), port });
+	}
+
+	/** A copy of the key at the process: the first answer that is not 503 (503 while it waits). */
+	async function answered(p, key, ms = 15_000) {
+		return await until(
+			`an answer for ${key}`,
+			async () => {
+				const v = await p.claim(key, TTL_MS);
+				return v.verdict === 'unavailable' ? undefined : v;
+			},
+			ms,
+		);
+	}
+
+	test('a credential edit (a new client for the same Redis) then a restart without persistence: the new client writes back what the old one ran, so a copy is a duplicate (outside r8 f2)', async () => {
+		let own = await ownRedis('edit-then-restart');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A' });
+		const b = processClaims({ timing, port, processOf: 'B' });
+		await settled(a1, b);
+		const d = `edited:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// The credential edited (other options, the same Redis): process A's next delivery goes
+		// through a new client, and the old one closes.
+		const a2 = processClaims({ timing, port, processOf: 'A', extra: { connectionName: 'edited' } });
+		assert.notEqual(a2, a1);
+		assert.equal((await a2.claim(`e:${randomUUID()}`, TTL_MS)).verdict, 'claimed');
+		// The store's close of a stopped trigger: the other client of this Redis holds the memory.
+		const closing = a1.closeWhenSettled();
+		await until("A's old client closed", () => a1.isClosed);
+		await closing;
+		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+		own = await restarted(own);
+		// Past the window: a copy of D at B is never run again (A's new client wrote it back).
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		await Promise.all([a2.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a deactivation with no other client for that Redis: the client stays connected while the process holds claims, writes them back after a restart, and closes once another client takes over (outside r8 f2)', async () => {
+		let own = await ownRedis('deactivate-linger');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A3' });
+		const b = processClaims({ timing, port, processOf: 'B3' });
+		await settled(a1, b);
+		const d = `lingering:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// The store closes a stopped trigger's client this way (deactivation).
+		const closing = a1.closeWhenSettled();
+		own = await restarted(own);
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		assert.equal(a1.isClosed, false);
+		const a2 = processClaims({ timing, port, processOf: 'A3' });
+		await until("A's old client closed", () => a1.isClosed);
+		await closing;
+		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+		await Promise.all([a2.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a client closed at once with no other client for that Redis (a process stopping), then a restart without persistence: the others wait for the process (503), and a client it opens later writes back (outside r8 f2)', async () => {
+		let own = await ownRedis('deactivate-then-restart');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A2' });
+		const b = processClaims({ timing, port, processOf: 'B2' });
+		await settled(a1, b);
+		const d = `deactivated:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		await a1.close();
+		// A's entry stays in the claimers list while it holds claims in its memory.
+		const members = `${claimsModule.KEY_PREFIX}:members`;
+		assert.equal(await probeCommand(port, 'HEXISTS', members, a1.memberId), 1);
+		own = await restarted(own);
+		const windowEnds = Date.now() + 1_500;
+		for (;;) {
+			const copy = await b.claim(d, TTL_MS);
+			assert.equal(
+				copy.verdict,
+				'unavailable',
+				JSON.stringify({
+					copy,
+					a: a1.memberId,
+					known: b.knownClaimers,
+					at: Date.now() - windowEnds,
+				}),
+			);
+			if (Date.now() > windowEnds) {
+				assert.match(copy.reason, /written its claims back/);
+				assert.ok(copy.reason.includes(a1.memberId), copy.reason);
+				break;
+			}
+			await sleep(100);
+		}
+		// The trigger activated again in process A: its new client adopts what A ran.
+		const a3 = processClaims({ timing, port, processOf: 'A2' });
+		await a3.claim(`again:${randomUUID()}`, TTL_MS);
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		await Promise.all([a3.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a process without persistence at its bound of remembered claims: a new claim is 503 naming the bound, and every claim it remembers is written back after a restart (outside r8 f3)', async () => {
+		let own = await ownRedis('bound-full');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100, recentMax: 6 };
+		const a = processClaims({ timing, port });
+		const b = processClaims({ timing: { restartWindowMs: 500, refreshMs: 100 }, port });
+		await settled(b);
+		const keys = [];
+		let refused;
+		for (let i = 0; i < 10 && refused === undefined; i++) {
+			const key = `bound:${i}:${randomUUID()}`;
+			const v = await a.claim(key, TTL_MS);
+			if (v.verdict === 'claimed') keys.push(key);
+			else if (/remembers/.test(v.reason ?? '')) refused = v;
+		}
+		assert.ok(refused, 'a claim past the bound was refused');
+		assert.equal(keys.length, 6);
+		assert.match(refused.reason, /remembers 6 claims .*its bound of 6/);
+		assert.match(refused.reason, /10 minutes|1 minutes|\d+ s/);
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+		own = await restarted(own);
+		// The oldest claim too: a copy at B is a duplicate, never run again.
+		for (const key of keys)
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' }, key);
+		await Promise.all([a.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('claims under way count against the bound: of 20 at once at a process without persistence one short of it, exactly the room left is claimed, the others 503 naming the bound (outside r8 f3)', async () => {
+		// A Redis of its own: the shared one may wait for a claimer an earlier case crashed.
+		const own = await ownRedis('under-way');
+		const a = processClaims({ timing: { recentMax: 6 }, port: own.port });
+		await settled(a); // one claim remembered
+		const verdicts = await Promise.all(
+			Array.from({ length: 20 }, () => a.claim(`under-way:${randomUUID()}`, TTL_MS)),
+		);
+		assert.equal(
+			verdicts.filter((v) => v.verdict === 'claimed').length,
+			5,
+			JSON.stringify(verdicts),
+		);
+		for (const v of verdicts.filter((x) => x.verdict !== 'claimed')) {
+			assert.equal(v.verdict, 'unavailable');
+			assert.match(v.reason, /its bound of 6/);
+		}
+		await a.close();
+		await own.stop();
+	});
+
+	test('a process with persistence at its bound: claims go on (Redis keeps them across a restart; the oldest leaves the memory) (outside r8 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'bound-aof'), appendonly: true });
+		const a = new claimsModule.RedisClaims({ host: '127.0.0.1', port: own.port }, { recentMax: 3 });
+		clients.push(a);
+		for (let i = 0; i < 6; i++) {
+			assert.deepEqual(await a.claim(`aof-bound:${i}:${randomUUID()}`, TTL_MS), {
+				verdict: 'claimed',
+			});
+		}
+		await a.close();
+		await own.stop();
 	});
 });

@@ -74,7 +74,13 @@ export const RESTART_WINDOW_MS = 20_000;
  * enough: a process that joined since would be forgotten after a restart).
  */
 export const REFRESH_MS = 500;
-const RECENT_MAX = 20_000;
+/**
+ * How many running claims one process keeps in its memory per Redis (within RECENT_MS). Without
+ * persistence they are what it writes back after a restart, so a full memory refuses new claims
+ * (503 naming this bound) rather than forget one; with persistence Redis keeps them, and the
+ * oldest leaves the memory. About 33 deliveries a second sustained over the 10 minutes.
+ */
+export const RECENT_MAX = 20_000;
 const POLL_MS = 20;
 
 /** The service's attempts of one delivery: at 0, 1, 3 and 7 s (delays 1, 2, 4 s between them). */
@@ -108,6 +114,8 @@ export interface ClaimTiming {
 	restartWindowMs: number;
 	/** How often a connected process reads the claimers list (the members) it waits for after a restart. */
 	refreshMs: number;
+	/** How many running claims the process keeps in its memory per Redis (RECENT_MAX). */
+	recentMax: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -118,6 +126,7 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	recentMs: RECENT_MS,
 	restartWindowMs: RESTART_WINDOW_MS,
 	refreshMs: REFRESH_MS,
+	recentMax: RECENT_MAX,
 };
 
 const RUNNING = 'r:';
@@ -407,6 +416,81 @@ export function defineCommands(client: Redis): ClaimClient {
 	return client as ClaimClient;
 }
 
+/**
+ * What one process knows of one Redis, kept apart from any client: the claims it runs (written
+ * back after a restart), its name among the claimers, and the epoch and claimers it last saw.
+ * A client closed by a credential edit or a deactivation leaves it here, and the next client of
+ * the same Redis (host, port, database, key prefix) in this process adopts it: registers under
+ * the same name and writes those claims back after a restart.
+ */
+interface ProcessMemory {
+	readonly id: string;
+	readonly memberId: string;
+	readonly recent: Map<string, Recent>;
+	epoch: string | undefined;
+	knownMembers: string;
+	epochRun: string;
+	readonly clients: Set<RedisClaims>;
+	/** Claims of this process in this Redis under way (not yet remembered). */
+	underWay: number;
+}
+
+const memories = new Map<string, ProcessMemory>();
+
+/** Names one Redis (and this package's keys in it), whatever the credentials of the connection. */
+function redisIdentity(options: RedisOptions): string {
+	return JSON.stringify([
+		options.path ?? '',
+		options.host ?? 'localhost',
+		options.port ?? 6379,
+		options.db ?? 0,
+		options.keyPrefix ?? '',
+		KEY_PREFIX,
+	]);
+}
+
+/** Drops the ended claims of the memory; true when it still holds a claim within its time. */
+function pruneRecent(memory: ProcessMemory, now = Date.now()): boolean {
+	for (const [key, entry] of memory.recent) if (entry.expires <= now) memory.recent.delete(key);
+	return memory.recent.size > 0;
+}
+
+/**
+ * The memory of this process for the Redis of these options; `scope` names the process (the
+ * store passes one for the whole process; without one a client has a memory of its own, as the
+ * tests' simulated processes do).
+ */
+function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMemory {
+	const fresh = (id: string): ProcessMemory => ({
+		id,
+		memberId: randomBytes(9).toString('base64'),
+		recent: new Map(),
+		epoch: undefined,
+		knownMembers: '',
+		epochRun: '',
+		clients: new Set(),
+		underWay: 0,
+	});
+	if (scope === undefined) return fresh('');
+	// A memory no client holds is kept while a claim in it is within its time, no longer.
+	for (const [other, kept] of memories) {
+		if (kept.clients.size === 0 && !pruneRecent(kept)) memories.delete(other);
+	}
+	const id = JSON.stringify([scope, redisIdentity(options)]);
+	let memory = memories.get(id);
+	if (memory === undefined) {
+		memory = fresh(id);
+		memories.set(id, memory);
+	}
+	return memory;
+}
+
+/** Closes every client of every process memory (a process that stops, and tests). */
+export async function closeAllClaims(): Promise<void> {
+	const all = [...memories.values()].flatMap((memory) => [...memory.clients]);
+	await Promise.all(all.map(async (claims) => await claims.close()));
+}
+
 /** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
 	readonly client: ClaimClient;
@@ -414,12 +498,28 @@ export class RedisClaims {
 	/** The second connection: read-backs and releases, which must not queue behind a late answer. */
 	readonly resolver: ClaimClient;
 
+	/** What this process knows of this Redis; outlives this client (see ProcessMemory). */
+	private readonly memory: ProcessMemory;
+
 	/** Names this process among the claimers of this Redis (the members hash). */
-	readonly memberId = randomBytes(9).toString('base64');
+	readonly memberId: string;
 
 	/** The epoch this process last saw in this Redis, and its members then ("id=until,..."). */
-	private epoch: string | undefined;
-	private knownMembers = '';
+	private get epoch(): string | undefined {
+		return this.memory.epoch;
+	}
+
+	private set epoch(value: string | undefined) {
+		this.memory.epoch = value;
+	}
+
+	private get knownMembers(): string {
+		return this.memory.knownMembers;
+	}
+
+	private set knownMembers(value: string) {
+		this.memory.knownMembers = value;
+	}
 
 	readonly timing: ClaimTiming;
 	readonly timeoutMs: number;
@@ -439,7 +539,8 @@ export class RedisClaims {
 	/** When a claim last used this client (for closing idle clients). */
 	lastUsed = Date.now();
 
-	private readonly recent = new Map<string, Recent>();
+	/** The running claims of this process in this Redis (shared with its other clients of it). */
+	private readonly recent: Map<string, Recent>;
 
 	/** Claims this process gave up whose release Redis has not confirmed: key → token. */
 	private readonly abandoned = new Map<string, string>();
@@ -455,7 +556,13 @@ export class RedisClaims {
 	constructor(
 		readonly options: RedisOptions,
 		timing: number | Partial<ClaimTiming> = {},
+		/** Names the process this client belongs to (see memoryFor); none: a memory of its own. */
+		scope?: string,
 	) {
+		this.memory = memoryFor(options, scope);
+		this.memory.clients.add(this);
+		this.memberId = this.memory.memberId;
+		this.recent = this.memory.recent;
 		this.timing = {
 			...DEFAULT_TIMING,
 			...(typeof timing === 'number' ? { timeoutMs: timing } : timing),
@@ -531,21 +638,46 @@ export class RedisClaims {
 		}
 	}
 
-	/** Closes both connections; this process's member entry is removed first when it can be. */
+	/**
+	 * Closes both connections. The process's claims stay in its memory of this Redis, for its next
+	 * client of it; while one of them is within its time, its member entry stays too, so after a
+	 * restart the other processes wait for it (until it writes back through a new client, or its
+	 * last claim is RECENT_MS old). With no claim left and no other client, the entry is removed.
+	 */
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		if (this.client.status === 'ready') {
-			await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+		const memory = this.memory;
+		memory.clients.delete(this);
+		const holds = pruneRecent(memory);
+		if (!holds && memory.clients.size === 0) {
+			if (memories.get(memory.id) === memory) memories.delete(memory.id);
+			if (this.client.status === 'ready') {
+				await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+			}
 		}
 		this.client.disconnect();
 		this.resolver.disconnect();
 	}
 
-	/** Closes once nothing is owed to Redis any more, or after twice the timeout. */
+	/**
+	 * Closes once nothing is owed to Redis any more, or after twice the timeout (a trigger
+	 * stopped: deactivated, its credential edited). Without persistence, the last client of this
+	 * process for this Redis stays connected while the process holds a claim within its time (it
+	 * reads the claimers list and writes back after a restart, as before), and closes when the
+	 * last one is RECENT_MS old or another client of the same Redis takes over the memory.
+	 */
 	async closeWhenSettled(): Promise<void> {
 		const deadline = Date.now() + 2 * this.timeoutMs;
 		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+		while (
+			!this.closed &&
+			this.memory.clients.size === 1 &&
+			this.facts?.aof === false &&
+			pruneRecent(this.memory)
+		) {
+			await sleep(this.timing.refreshMs);
+		}
 		await this.close();
 	}
 
@@ -651,7 +783,13 @@ export class RedisClaims {
 	 * The run ID of the Redis in which this process last saw its epoch: a new epoch in a Redis of
 	 * that same run lost its keys without a restart (evicted or flushed).
 	 */
-	private epochRun = '';
+	private get epochRun(): string {
+		return this.memory.epochRun;
+	}
+
+	private set epochRun(value: string) {
+		this.memory.epochRun = value;
+	}
 
 	private knownRun(): string {
 		return this.epoch === undefined ? '' : this.epochRun;
@@ -731,10 +869,42 @@ export class RedisClaims {
 			expires: now + Math.min(this.timing.recentMs, ttlMs),
 			ttlEnds: now + ttlMs,
 		});
-		if (this.recent.size > RECENT_MAX) {
-			const oldest = this.recent.keys().next().value;
-			if (oldest !== undefined) this.recent.delete(oldest);
+		// With persistence Redis keeps the claims across a restart: the oldest leaves the memory.
+		// Without, nothing is dropped here (fullReason refuses new claims at the bound instead).
+		if (this.facts?.aof === true && this.recent.size > this.timing.recentMax) {
+			pruneRecent(this.memory, now);
+			while (this.recent.size > this.timing.recentMax) {
+				const oldest = this.recent.keys().next().value;
+				if (oldest === undefined) break;
+				this.recent.delete(oldest);
+			}
 		}
+	}
+
+	/**
+	 * Without persistence, the 503 reason when this process's memory of running claims in this
+	 * Redis is at its bound: one more claim would have to forget one it must write back after a
+	 * restart.
+	 */
+	private fullReason(now: number): string | undefined {
+		if (this.facts === undefined || this.facts.aof) return undefined;
+		const max = this.timing.recentMax;
+		const underWay = this.memory.underWay;
+		if (this.recent.size + underWay < max) return undefined;
+		pruneRecent(this.memory, now);
+		if (this.recent.size + underWay < max) return undefined;
+		let oldest = Infinity;
+		for (const entry of this.recent.values()) oldest = Math.min(oldest, entry.expires);
+		const when = Number.isFinite(oldest)
+			? `until the oldest is ${this.recentTime()} old (in ${Math.max(0, Math.ceil((oldest - now) / 1_000))} s)`
+			: 'until the claims under way are decided';
+		const more = underWay > 0 ? ` and has ${underWay} under way` : '';
+		return `this webhook process remembers ${this.recent.size} claims run in this Redis in the last ${this.recentTime()}${more}, its bound of ${max}: Redis keeps no append-only file, so after a restart they are written back from this memory only, and one more would make it forget one. This delivery is answered 503 (nothing started) ${when}; spread the deliveries over more webhook processes, or turn on appendonly yes`;
+	}
+
+	private recentTime(): string {
+		const ms = this.timing.recentMs;
+		return ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${Math.round(ms / 1_000)} s`;
 	}
 
 	/**
@@ -806,6 +976,18 @@ export class RedisClaims {
 		if (mine !== undefined && mine.expires > now) return { verdict: 'duplicate', by: 'memory' };
 		const unusable = await this.unusable(requirements);
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
+		const full = this.fullReason(Date.now());
+		if (full !== undefined) return { verdict: 'unavailable', reason: full };
+		// Counted against the bound while under way, so concurrent claims cannot pass it together.
+		this.memory.underWay++;
+		try {
+			return await this.attempt(key, ttlMs, now);
+		} finally {
+			this.memory.underWay--;
+		}
+	}
+
+	private async attempt(key: string, ttlMs: number, now: number): Promise<ClaimVerdict> {
 		// What earlier attempts still owe (a release, a promotion) goes again with every claim.
 		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');

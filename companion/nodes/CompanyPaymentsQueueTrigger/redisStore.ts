@@ -23,7 +23,7 @@ import {
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { KEY_PREFIX, RedisClaims } from './redisClaims';
+import { closeAllClaims, KEY_PREFIX, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -75,6 +75,8 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 const claimsByOptions = new Map<string, RedisClaims>();
 /** Which client each trigger (workflow, node, live or test) uses now. */
 const clientOfTrigger = new Map<string, string>();
+/** Names this process's memory of claims (redisClaims' memoryFor): one for all its clients. */
+const PROCESS_SCOPE = 'process';
 /** A client no trigger has used for this long is closed by the next claim of this process. */
 export const IDLE_CLOSE_MS = 15 * 60_000;
 
@@ -100,7 +102,9 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	if (before !== undefined && before !== id) closeIfUnused(before);
 	let claims = claimsByOptions.get(id);
 	if (!claims) {
-		claims = new RedisClaims(options);
+		// One memory of claims per Redis for the whole process: a client closed by a credential
+		// edit or a deactivation leaves its claims to the next client of the same Redis.
+		claims = new RedisClaims(options, {}, PROCESS_SCOPE);
 		claimsByOptions.set(id, claims);
 	}
 	// Webhook processes of queue mode never hear of a deactivation: idle clients close here.
@@ -132,6 +136,8 @@ export async function closeRedisClaims(): Promise<void> {
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
 	await Promise.all(all.map(async (claims) => await claims.close()));
+	// And the clients kept open for their process's claims after their trigger stopped.
+	await closeAllClaims();
 }
 
 /** Names one trigger: its workflow, node and live or test. */
