@@ -636,14 +636,19 @@ export function unknownFieldKind(name: string): FieldSpec {
 		) {
 			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
 			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
-			if (!namesOne) return { kind: 'secret', secret: 'key' };
+			// The bare name `key` is key-ish (a lookup key may stand under it), as `…Key` is below.
+			if (!namesOne) return { kind: 'secret', secret: 'key', codeKept: joined === 'key' };
 		}
-		if (last === 'token' || last === 'tokens') return { kind: 'secret', secret: 'token' };
+		if (last === 'token' || last === 'tokens') {
+			return { kind: 'secret', secret: 'token', codeKept: true };
+		}
 		if (
 			(last === 'key' || last === 'keys' || last === 'secrets') &&
 			!words.slice(0, -1).some((word) => NON_SECRET_KEY_WORDS.has(word))
 		) {
-			return { kind: 'secret', secret: 'key' };
+			// A key-ish name (`key`, `memberKey`) may hold a lookup key (`category.key:
+			// "order_payment"`, outside read r10-data, finding 4): a code is kept. Not `…secrets`.
+			return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
 		}
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };

@@ -12,6 +12,7 @@ import {
 	maskKeepingEnd,
 	maskRequisite,
 	shownFor,
+	lookupCode,
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
@@ -130,9 +131,11 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 			return maskCardNumber(text);
 		case 'token':
 			// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
-			if (tokenCode(text)) return text;
+			if (tokenCode(text) || (spec.codeKept && lookupCode(text))) return text;
 			return model ? HIDDEN : maskKeepingEnd(text);
 		default:
+			// A key-ish name holding a lookup key (`key: "order_payment"`): a code is kept.
+			if (spec.codeKept && lookupCode(text)) return text;
 			return model ? HIDDEN : maskKeepingEnd(text);
 	}
 }
@@ -190,7 +193,8 @@ const PER_SECOND = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 } as const;
  * a Mir's (2200…) or a Mastercard's (2221…) read as µs or ns from 2039 on.
  */
 function plausibleTime(value: string | number, spec: FieldSpec): boolean | undefined {
-	const text = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : '') : value.trim();
+	const text =
+		typeof value === 'number' ? (Number.isInteger(value) ? String(value) : '') : value.trim();
 	if (!/^-?\d+(?:\.\d+)?$/.test(text)) return typeof value === 'number' ? true : undefined;
 	const whole = text.replace(/^-/, '').replace(/\..*$/, '');
 	if (whole.length < 13 || spec.timeName?.count !== false) return true;

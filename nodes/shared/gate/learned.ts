@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fieldSpec } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
-import { tokenCode } from './masks';
+import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 
 /*
@@ -237,9 +237,12 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 	if (spec?.kind === 'secret') {
 		const found: string[] = [];
 		leaves(value, found);
-		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
+		// A field named like a token may name a currency (`token: "USDT"`), a key-ish name a lookup
+		// key (`key: "order_payment"`): a code is kept, and never learned as a secret.
 		for (const text of found) {
-			if (!(spec.secret === 'token' && tokenCode(text))) named.secrets.push(text);
+			const code =
+				(spec.secret === 'token' && tokenCode(text)) || (spec.codeKept && lookupCode(text));
+			if (!code) named.secrets.push(text);
 		}
 		return;
 	}
