@@ -141,7 +141,12 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	values.push(...urlUserinfo(data.baseUrl));
 	for (const value of values) {
 		if (typeof value !== 'string') continue;
-		for (const form of [value, value.trim()]) {
+		// Also as the trigger and Update Profile read a Webhook Secret: without characters that
+		// show nothing (transport/environment.ts normaliseWebhookSecret).
+		const plain = value
+			.trim()
+			.replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
+		for (const form of [value, value.trim(), plain]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
 			credentialValues.add(form);
 			credentialsVersion.value++;
