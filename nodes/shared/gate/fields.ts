@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
-import { maskCredentialForms } from './learned';
+import { maskCredentialForms, namedField } from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -335,6 +335,8 @@ function maskFieldIn(
 	closed: ClosedName | undefined,
 	declaredCard: boolean,
 ): unknown {
+	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
+	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
 	const spec = fieldSpec(key);
 	if (declaredCard && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
