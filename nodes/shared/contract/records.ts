@@ -47,11 +47,11 @@ export interface FieldSpec {
 	/**
 	 * A time (`kind: 'time'`) the document does not show, named by the unknown-field rule: what
 	 * its value must be to be kept exactly (gate/fields.ts plausibleTime). `count`: a count or a
-	 * sequence number, any plain whole number; else a time, whose plain number must read as a time
-	 * of 2000-01-01 up to 2038-01-19 in its name's unit (`unit`) or, without one, in seconds,
-	 * milliseconds, microseconds or nanoseconds.
+	 * sequence number, any plain whole number; else a time, whose plain number of 13 digits or more
+	 * must read as a time of 2000-01-01 up to 2038-01-19 in seconds, milliseconds, microseconds or
+	 * nanoseconds.
 	 */
-	timeName?: { count: boolean; unit?: 's' | 'ms' | 'us' | 'ns' };
+	timeName?: { count: boolean };
 	/**
 	 * A key-ish name (`key`, `memberKey`, `lookupToken`): a value written as a code (`order_payment`,
 	 * `wallet.deposit`, `USDT`) is a lookup key, not a secret: kept and never learned.
@@ -553,19 +553,6 @@ const COUNT_WORDS = new Set([
 
 /** Words that name a card or its number: a name with one never names a time or a count. */
 const CARD_NAME_WORDS = new Set(['card', 'cards', 'pan', 'pans', 'requisite', 'iban']);
-/** A time unit's name as FieldSpec.timeName.unit. */
-const UNIT_OF: Record<string, 's' | 'ms' | 'us' | 'ns'> = {
-	us: 'us',
-	micros: 'us',
-	usec: 'us',
-	ns: 'ns',
-	nanos: 'ns',
-	nsec: 'ns',
-	ms: 'ms',
-	millis: 'ms',
-	msec: 'ms',
-};
-
 /**
  * A name of a time or a count (outside read r9-data, finding 2; contract/choices.ts
  * `timeNumbers`): its value is kept exactly when it can be one (gate/fields.ts plausibleTime),
@@ -581,7 +568,7 @@ function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
 	if (TIME_WORDS.has(last)) return { count: false };
 	const before = words[words.length - 2] ?? '';
 	if (TIME_UNITS.has(last) && (TIME_WORDS.has(before) || before.endsWith('time'))) {
-		return { count: false, unit: UNIT_OF[last] };
+		return { count: false };
 	}
 	return undefined;
 }

@@ -188,8 +188,8 @@ const PER_SECOND = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 } as const;
  * that is not a plain number (`2026-11-21T12:00:00Z`) has no card number's look to lose and is
  * read as any unknown field's; a plain number (a JSON number, or a text of digits only) under a
  * count's name is kept whatever it is; under a time's name one of 13 digits or more is kept only
- * when it reads as a time from 2000 up to 2038-01-19 in the name's unit (or, without one, in
- * seconds, ms, µs or ns). A card number read so is later than 2038: a Visa's (4…) by decades,
+ * when it reads as a time from 2000 up to 2038-01-19 in seconds, ms, µs or ns (whatever unit its
+ * name says). A card number read so is later than 2038: a Visa's (4…) by decades,
  * a Mir's (2200…) or a Mastercard's (2221…) read as µs or ns from 2039 on.
  */
 function plausibleTime(value: string | number, spec: FieldSpec): boolean | undefined {
@@ -198,7 +198,8 @@ function plausibleTime(value: string | number, spec: FieldSpec): boolean | undef
 	if (!/^-?\d+(?:\.\d+)?$/.test(text)) return typeof value === 'number' ? true : undefined;
 	const whole = text.replace(/^-/, '').replace(/\..*$/, '');
 	if (whole.length < 13 || spec.timeName?.count !== false) return true;
-	const units = spec.timeName.unit ? [spec.timeName.unit] : (['s', 'ms', 'us', 'ns'] as const);
+	// Any unit, also where the name says one: a service may write µs under `confirmedAtNs`.
+	const units = ['s', 'ms', 'us', 'ns'] as const;
 	const number = Number(whole);
 	return units.some((unit) => {
 		const seconds = number / PER_SECOND[unit];
