@@ -232,6 +232,11 @@ export const NOT_STATED = {
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
+	SHORT_PASSWORD_MIN:
+		'the shortest Base URL password the gate looks for as a whole word anywhere (docs/assumptions.md says 4 in words)',
+	TIME_FROM: 'the earliest time a number under a time name may read as (docs say 2000-01-01)',
+	TIME_UNTIL:
+		'the end of the times a number under a time name may read as (docs say 2038-01-19, 2^31 s)',
 	MERCHANT_LENGTH: 'how much of a merchant name a picker entry shows',
 	RANK: 'the order in which Resolve Outcome prefers what it found (this write, a conflict, unproven, earlier), not a count',
 	SEAL_VERSION: 'the version of the sealed form of a sent write, part of the seal itself',

@@ -16,6 +16,7 @@ import type { CredentialSecrets, RawBody, RotatedSecret } from './signature';
 import {
 	candidateKeys,
 	credentialSecrets,
+	invisibleSecretWarnings,
 	openRotated,
 	isSignature,
 	readRotatedSecret,
@@ -128,10 +129,9 @@ function accept(
 /** The credential's webhook secrets, normalised; undefined when the credential cannot be read. */
 async function readSecrets(ctx: IWebhookFunctions): Promise<CredentialSecrets | undefined> {
 	try {
-		return credentialSecrets(
-			await ctx.getCredentials(CREDENTIAL_NAME),
-			sealIdentity(ctx, CREDENTIAL_NAME),
-		);
+		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+		for (const warning of invisibleSecretWarnings(credentials)) gateLogger(ctx).warn(warning);
+		return credentialSecrets(credentials, sealIdentity(ctx, CREDENTIAL_NAME));
 	} catch (error) {
 		gateLogger(ctx).warn(
 			`Company Payments Trigger could not read its credential (${(error as Error).message}); verifying with the secret it rotated itself, if any`,

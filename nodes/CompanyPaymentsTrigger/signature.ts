@@ -8,7 +8,10 @@ import {
 } from 'node:crypto';
 
 import { rememberCredential } from '../shared/gate';
-import { normaliseSecret } from '../shared/transport/environment';
+import {
+	invisibleIn,
+	normaliseWebhookSecret as normaliseSecret,
+} from '../shared/transport/environment';
 
 /** Header names as Node.js gives them (lower case). */
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -147,11 +150,33 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 }
 
 /**
- * The one normalisation of a webhook secret (transport/environment.ts), used wherever a secret is
- * compared, signed with or fingerprinted (activation and delivery alike), and by Update Profile
- * for the secret it sends: surrounding whitespace, as a paste leaves it, is not part of it.
+ * The one normalisation of a webhook secret (transport/environment.ts normaliseWebhookSecret),
+ * used wherever a secret is compared, signed with or fingerprinted (activation and delivery
+ * alike), and by Update Profile for the secret it sends: surrounding whitespace, as a paste
+ * leaves it, and characters that show nothing inside it are not part of it.
  */
 export { normaliseSecret };
+
+/**
+ * What the trigger says, at warning level, of a credential whose Webhook Secret (or Previous
+ * Webhook Secret) holds a character that shows nothing (outside read r10-data, finding 3): the
+ * field and the position, never the secret. Deliveries are still verified, with the secret read
+ * without it (as Update Profile sends it).
+ */
+export function invisibleSecretWarnings(credentials: Record<string, unknown>): string[] {
+	const warnings: string[] = [];
+	for (const [field, label] of [
+		['webhookSecret', 'Webhook Secret'],
+		['previousWebhookSecret', 'Previous Webhook Secret'],
+	] as const) {
+		const where = invisibleIn(credentials[field]);
+		if (where === undefined) continue;
+		warnings.push(
+			`Company Payments Trigger: the credential's ${label} holds a character that shows nothing (${where}). Deliveries are verified with the secret read without it, as Update Profile sends it; if the service was given the secret with that character, every delivery is refused (401). Paste the secret again in the credential.`,
+		);
+	}
+	return warnings;
+}
 
 /**
  * The secrets the credential holds, normalised: `secret` is the Webhook Secret, `previous` the

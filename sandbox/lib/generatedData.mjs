@@ -555,6 +555,7 @@ export function generatedData(seed) {
 		...revisitsAndTexts(seed, dims),
 		r6b: r6bData(seed),
 		r9: r9Data(seed),
+		r10: r10Data(seed),
 	};
 }
 
@@ -813,6 +814,58 @@ export function r9Data(seed) {
 		dims: { timeName, unit, luhnValid, timeAsNumber },
 		timeValue: digits,
 		time: timeAsNumber ? new RawNumber(digits) : digits,
+	};
+}
+
+/**
+ * Names that read as a time or a count but name a card or its number (outside read r10-data,
+ * finding 1): a card number under one is masked like any unknown field's.
+ */
+export const PAN_TIME_NAMES = Object.freeze([
+	'panSeq',
+	'lastPanTs',
+	'cardNumberUpdatedAt',
+	'issuerPanVersion',
+	'panNonce',
+	'cardSequence',
+	'panCount',
+	'lastCardTs',
+]);
+
+/** Names of a time (no card word) under which a card number is still no time (r10-data). */
+export const CARD_AS_TIME_NAMES = Object.freeze(['retryAfterTs', 'issuedAt', 'expiresAtUs']);
+
+/** Ways a card number is written: text, text in groups of four, a JSON number. */
+export const PAN_FORMS = Object.freeze(['text', 'grouped', 'number']);
+
+/**
+ * Outside read r10-data: a card number (Visa 4…, Mir 2200…, Mastercard 2221…; passing the
+ * checksum) under a card-named time or count name, and another under a time's name where no time
+ * can be (grouped digits, or a number that read as s/ms/µs/ns is after 2038-01-19), each as
+ * text, grouped text or a JSON number. Neither may come out in full. Its own stream.
+ */
+export function r10Data(seed) {
+	const r = drawStream(seed, 'data:r10');
+	const panName = r.pick(PAN_TIME_NAMES);
+	const panForm = r.pick(PAN_FORMS);
+	const timeName = r.pick(CARD_AS_TIME_NAMES);
+	const timeForm = r.pick(PAN_FORMS);
+	const card = () => {
+		const prefix = r.pick(['4', '2200', '2221']);
+		return drawLuhnTail(`${prefix}${drawLuhnDigits(r, 16).slice(prefix.length)}`);
+	};
+	const written = (pan, form) =>
+		form === 'number'
+			? new RawNumber(pan)
+			: form === 'grouped'
+				? pan.replace(/(\d{4})(?=\d)/g, '$1 ')
+				: pan;
+	const pan = card();
+	const timePan = card();
+	return {
+		dims: { panName, panForm, timeName, timeForm },
+		pans: [pan, timePan],
+		fields: { [panName]: written(pan, panForm), [timeName]: written(timePan, timeForm) },
 	};
 }
 

@@ -34,6 +34,9 @@ import {
 	rawJson,
 	ID_NUMBER_NAMES,
 	TIME_NUMBER_NAMES,
+	PAN_TIME_NAMES,
+	PAN_FORMS,
+	CARD_AS_TIME_NAMES,
 	LINK_SECRET_FORMS,
 	MASKED_PAN_FORMS,
 	REQUISITE_SHAPES,
@@ -676,8 +679,16 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	const x = d.r6b;
 	// Outside read r9-data: a µs or ns time under a time's name, Luhn-valid or not.
 	const t = d.r9;
+	// Outside read r10-data: a card number under a card-named time or count name, and under a
+	// time's name where no time can be.
+	const u = d.r10;
 	const seed = d.seed;
-	const dims = JSON.stringify({ ...x.dims, ...t.dims });
+	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims });
+	const noCardAsTime = (text, where) => {
+		const digits = text.replace(/\D/g, '');
+		const found = u.pans.filter((pan) => digits.includes(pan));
+		check(found.length === 0, `r10 ${where} shows card number ${found.join(', ')} (${dims})`);
+	};
 	const credentials = () => credentialsOf(apiKey, d.webhookSecret);
 	const orderId = `0f1e2d3c-0000-4000-8000-${String(seed).padStart(12, '0')}`;
 	const card = {
@@ -697,6 +708,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		createdAt: '2026-11-21T12:00:00.000Z',
 		[x.dims.idName]: x.id,
 		[t.dims.timeName]: t.time,
+		...u.fields,
 		...x.key,
 	};
 	const payout = {
@@ -738,6 +750,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 				logs,
 			});
 			noSecret(shown.text, `${parameters.resource}.get${where}`);
+			noCardAsTime(shown.text, `${parameters.resource}.get${where}`);
 			if (parameters.resource === 'order') {
 				check(
 					exact(shown.text),
@@ -771,6 +784,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			amountRub: 90,
 			[x.dims.idName]: x.id,
 			[t.dims.timeName]: t.time,
+			...u.fields,
 			...x.key,
 		},
 		{
@@ -796,6 +810,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		check(status === 200, `r6b ${body.event} answered ${status}`);
 		const text = JSON.stringify(items);
 		noSecret(text, `webhook ${body.event}`);
+		noCardAsTime(text, `webhook ${body.event}`);
 		if (body.event === 'order.status_changed') {
 			check(exact(text), `r6b webhook: ${x.dims.idName} ${x.idValue} not exact (${dims})`);
 			check(
@@ -1116,177 +1131,208 @@ async function checkSeed(seed) {
 // CI (.ci/run) runs this file in its Redis fault lane, which mostly waits, and sets
 // COMPANY_PAYMENTS_INVARIANTS_IN_LANE=1 for npm test so the file does not run twice.
 const IN_LANE = process.env.COMPANY_PAYMENTS_INVARIANTS_IN_LANE === '1';
-describe(`data invariants over ${SEEDS.length} seeds (issue 50)`, { skip: IN_LANE && 'CI runs this file in its fault lane' }, () => {
-	it('identifiers byte-exact, no secret shown, one change key per transition, nothing lost across a key change', async () => {
-		Date.now = () => clock;
-		const failed = [];
-		try {
-			for (const seed of SEEDS) {
-				const problems = await checkSeed(seed);
-				if (problems.length > 0)
-					failed.push({
-						seed,
-						problems: problems.slice(0, Number(process.env.DATA_PROBLEMS ?? 4)),
-					});
+describe(
+	`data invariants over ${SEEDS.length} seeds (issue 50)`,
+	{ skip: IN_LANE && 'CI runs this file in its fault lane' },
+	() => {
+		it('identifiers byte-exact, no secret shown, one change key per transition, nothing lost across a key change', async () => {
+			Date.now = () => clock;
+			const failed = [];
+			try {
+				for (const seed of SEEDS) {
+					const problems = await checkSeed(seed);
+					if (problems.length > 0)
+						failed.push({
+							seed,
+							problems: problems.slice(0, Number(process.env.DATA_PROBLEMS ?? 4)),
+						});
+				}
+			} finally {
+				Date.now = realNow;
 			}
-		} finally {
-			Date.now = realNow;
-		}
-		if (failed.length > 0) {
-			console.log(`${failed.length} of ${SEEDS.length} seeds failed`);
-			for (const { seed, problems } of failed.slice(0, 10)) {
-				console.log(
-					`seed ${seed} (${JSON.stringify(generatedData(seed).dims)}):\n  ${problems.join('\n  ')}`,
-				);
+			if (failed.length > 0) {
+				console.log(`${failed.length} of ${SEEDS.length} seeds failed`);
+				for (const { seed, problems } of failed.slice(0, 10)) {
+					console.log(
+						`seed ${seed} (${JSON.stringify(generatedData(seed).dims)}):\n  ${problems.join('\n  ')}`,
+					);
+				}
 			}
-		}
-		assert.equal(failed.length, 0, `${failed.length} of ${SEEDS.length} seeds failed`);
-	});
+			assert.equal(failed.length, 0, `${failed.length} of ${SEEDS.length} seeds failed`);
+		});
 
-	it('the generator plays what it says: escaped forms, numbers past 2^53, every state twice', () => {
-		const forms = new Set();
-		let big = 0;
-		for (const seed of SEEDS) {
-			const d = generatedData(seed);
-			forms.add(d.dims.escapeForm);
-			if (d.dims.bigIds) big++;
-			const counts = {};
-			for (const t of d.transitions) counts[t.status] = (counts[t.status] ?? 0) + 1;
-			for (const state of ['pending', 'waiting_trader', 'in_progress', 'success', 'fail']) {
-				assert.ok(
-					(counts[state] ?? 0) >= 2,
-					`seed ${seed}: ${state} entered ${counts[state] ?? 0} times`,
-				);
+		it('the generator plays what it says: escaped forms, numbers past 2^53, every state twice', () => {
+			const forms = new Set();
+			let big = 0;
+			for (const seed of SEEDS) {
+				const d = generatedData(seed);
+				forms.add(d.dims.escapeForm);
+				if (d.dims.bigIds) big++;
+				const counts = {};
+				for (const t of d.transitions) counts[t.status] = (counts[t.status] ?? 0) + 1;
+				for (const state of ['pending', 'waiting_trader', 'in_progress', 'success', 'fail']) {
+					assert.ok(
+						(counts[state] ?? 0) >= 2,
+						`seed ${seed}: ${state} entered ${counts[state] ?? 0} times`,
+					);
+				}
+				assert.ok(d.errorDetails.includes(escapedSecret(d.apiKey, d.dims.escapeForm)));
 			}
-			assert.ok(d.errorDetails.includes(escapedSecret(d.apiKey, d.dims.escapeForm)));
-		}
-		const shapes = new Set(SEEDS.map((seed) => newKeyAnswer(seed).shape));
-		const nestings = new Set();
-		for (const seed of SEEDS) {
-			for (const [record, { fields }] of Object.entries(closedNestings(seed))) {
-				for (const name of Object.keys(fields)) nestings.add(`${record}.${name}`);
+			const shapes = new Set(SEEDS.map((seed) => newKeyAnswer(seed).shape));
+			const nestings = new Set();
+			for (const seed of SEEDS) {
+				for (const [record, { fields }] of Object.entries(closedNestings(seed))) {
+					for (const name of Object.keys(fields)) nestings.add(`${record}.${name}`);
+				}
 			}
-		}
-		if (SEEDS.length >= 50) {
-			const expected = Object.values(CLOSED_NESTINGS).reduce((sum, list) => sum + list.length, 0);
-			assert.equal(nestings.size, expected, [...nestings].join(', '));
-			assert.equal(shapes.size, NEW_KEY_SHAPES.length);
-			assert.equal(forms.size, 5);
-			assert.ok(big > SEEDS.length / 2);
-		}
-		// Outside read 2: kept and moved visit times, polls one and two steps apart, a listing
-		// that leaves the payout out once, every decimal form; and walks where a state is left and
-		// entered again between two polls with its times moved.
-		const seen = { revisitTimes: new Set(), pollEvery: new Set(), decimals: new Set() };
-		let omitted = 0;
-		let revisitsBetweenPolls = 0;
-		for (const seed of SEEDS) {
-			const d = generatedData(seed);
-			for (const name of Object.keys(seen)) seen[name].add(d.dims[name]);
-			if (d.omitBefore > 0) omitted++;
-			if (d.dims.pollEvery === 2) {
-				for (let step = 3; step < d.transitions.length; step += 2) {
-					const [before, now] = [d.transitions[step - 2], d.transitions[step]];
-					if (before.status === now.status && rawJson(before.body) !== rawJson(now.body)) {
-						revisitsBetweenPolls++;
+			if (SEEDS.length >= 50) {
+				const expected = Object.values(CLOSED_NESTINGS).reduce((sum, list) => sum + list.length, 0);
+				assert.equal(nestings.size, expected, [...nestings].join(', '));
+				assert.equal(shapes.size, NEW_KEY_SHAPES.length);
+				assert.equal(forms.size, 5);
+				assert.ok(big > SEEDS.length / 2);
+			}
+			// Outside read 2: kept and moved visit times, polls one and two steps apart, a listing
+			// that leaves the payout out once, every decimal form; and walks where a state is left and
+			// entered again between two polls with its times moved.
+			const seen = { revisitTimes: new Set(), pollEvery: new Set(), decimals: new Set() };
+			let omitted = 0;
+			let revisitsBetweenPolls = 0;
+			for (const seed of SEEDS) {
+				const d = generatedData(seed);
+				for (const name of Object.keys(seen)) seen[name].add(d.dims[name]);
+				if (d.omitBefore > 0) omitted++;
+				if (d.dims.pollEvery === 2) {
+					for (let step = 3; step < d.transitions.length; step += 2) {
+						const [before, now] = [d.transitions[step - 2], d.transitions[step]];
+						if (before.status === now.status && rawJson(before.body) !== rawJson(now.body)) {
+							revisitsBetweenPolls++;
+						}
 					}
 				}
 			}
-		}
-		if (SEEDS.length >= 50) {
-			assert.deepEqual(
-				Object.fromEntries(Object.entries(seen).map(([name, values]) => [name, values.size])),
-				{ revisitTimes: 2, pollEvery: 2, decimals: 3 },
-			);
-			assert.ok(omitted > SEEDS.length / 4, `${omitted} seeds leave the payout out once`);
-			assert.ok(revisitsBetweenPolls > 10, `${revisitsBetweenPolls} revisits between polls`);
-		}
-		// Outside read r6-data-b: every form of each new dimension.
-		const r6 = {};
-		for (const seed of SEEDS) {
-			const x = generatedData(seed).r6b;
-			for (const name of [
-				'maskedPanForm',
-				'idName',
-				'requisiteShape',
-				'keyName',
-				'keyForm',
-				'linkForm',
-				'idAsNumber',
-				'keyNested',
-			]) {
-				(r6[name] ??= new Set()).add(x.dims[name]);
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(seen).map(([name, values]) => [name, values.size])),
+					{ revisitTimes: 2, pollEvery: 2, decimals: 3 },
+				);
+				assert.ok(omitted > SEEDS.length / 4, `${omitted} seeds leave the payout out once`);
+				assert.ok(revisitsBetweenPolls > 10, `${revisitsBetweenPolls} revisits between polls`);
 			}
-			assert.equal(x.idValue.length, x.dims.idLength);
-		}
-		if (SEEDS.length >= 50) {
-			assert.deepEqual(
-				Object.fromEntries(Object.entries(r6).map(([name, values]) => [name, values.size])),
-				{
-					maskedPanForm: MASKED_PAN_FORMS.length,
-					idName: ID_NUMBER_NAMES.length,
-					requisiteShape: REQUISITE_SHAPES.length,
-					keyName: UNLISTED_KEY_NAMES.length,
-					keyForm: 2,
-					linkForm: LINK_SECRET_FORMS.length,
-					idAsNumber: 2,
-					keyNested: 2,
-				},
-			);
-		}
-		// Outside read r9-data: every time name, both units, checksum passing and not, both types.
-		const r9 = {};
-		for (const seed of SEEDS) {
-			const t = generatedData(seed).r9;
-			for (const name of ['timeName', 'unit', 'luhnValid', 'timeAsNumber']) {
-				(r9[name] ??= new Set()).add(t.dims[name]);
+			// Outside read r6-data-b: every form of each new dimension.
+			const r6 = {};
+			for (const seed of SEEDS) {
+				const x = generatedData(seed).r6b;
+				for (const name of [
+					'maskedPanForm',
+					'idName',
+					'requisiteShape',
+					'keyName',
+					'keyForm',
+					'linkForm',
+					'idAsNumber',
+					'keyNested',
+				]) {
+					(r6[name] ??= new Set()).add(x.dims[name]);
+				}
+				assert.equal(x.idValue.length, x.dims.idLength);
 			}
-			assert.equal(t.timeValue.length, t.dims.unit === 'us' ? 16 : 19);
-			let sum = 0;
-			for (const [i, char] of [...t.timeValue].reverse().entries()) {
-				const digit = Number(char) * (i % 2 === 1 ? 2 : 1);
-				sum += digit > 9 ? digit - 9 : digit;
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r6).map(([name, values]) => [name, values.size])),
+					{
+						maskedPanForm: MASKED_PAN_FORMS.length,
+						idName: ID_NUMBER_NAMES.length,
+						requisiteShape: REQUISITE_SHAPES.length,
+						keyName: UNLISTED_KEY_NAMES.length,
+						keyForm: 2,
+						linkForm: LINK_SECRET_FORMS.length,
+						idAsNumber: 2,
+						keyNested: 2,
+					},
+				);
 			}
-			assert.equal(sum % 10 === 0, t.dims.luhnValid, `r9 ${t.timeValue} checksum`);
-		}
-		if (SEEDS.length >= 50) {
-			assert.deepEqual(
-				Object.fromEntries(Object.entries(r9).map(([name, values]) => [name, values.size])),
-				{ timeName: TIME_NUMBER_NAMES.length, unit: 2, luhnValid: 2, timeAsNumber: 2 },
-			);
-		}
-		// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more
-		// than one place, and orders and disputes with and without updatedAt.
-		const r5 = {
-			textSecretForm: new Set(),
-			cutSecret: new Set(),
-			orderTimes: new Set(),
-			disputeTimes: new Set(),
-			depositWallet: new Set(),
-		};
-		const cutPlaces = new Set();
-		for (const seed of SEEDS) {
-			const d = generatedData(seed);
-			for (const name of Object.keys(r5)) r5[name].add(d.dims[name]);
-			cutPlaces.add(`${d.cut.name}:${d.cut.inside}`);
-			assert.ok(d.cut.inside >= 1 && d.cut.inside < d.cut.secret.length);
-			assert.equal(d.cut.text.indexOf(d.cut.secret), 300 - d.cut.inside);
-			assert.ok(d.textSecret.text.includes(d.textSecret.secret));
-			assert.equal(new Set(d.orderWalk.map((e) => e.status)).size, 3);
-			assert.equal(d.depositWalk.filter((e) => e.status === 'aml_failed').length, 2);
-		}
-		if (SEEDS.length >= 50) {
-			assert.deepEqual(
-				Object.fromEntries(Object.entries(r5).map(([name, values]) => [name, values.size])),
-				{
-					textSecretForm: TEXT_SECRET_FORMS.length,
-					cutSecret: CUT_SECRETS.length,
-					orderTimes: 2,
-					disputeTimes: 2,
-					depositWallet: 2,
-				},
-			);
-			assert.ok(cutPlaces.size > 40, `${cutPlaces.size} places a quote is cut`);
-		}
-	});
-});
+			// Outside read r9-data: every time name, both units, checksum passing and not, both types.
+			const r9 = {};
+			for (const seed of SEEDS) {
+				const t = generatedData(seed).r9;
+				for (const name of ['timeName', 'unit', 'luhnValid', 'timeAsNumber']) {
+					(r9[name] ??= new Set()).add(t.dims[name]);
+				}
+				assert.equal(t.timeValue.length, t.dims.unit === 'us' ? 16 : 19);
+				let sum = 0;
+				for (const [i, char] of [...t.timeValue].reverse().entries()) {
+					const digit = Number(char) * (i % 2 === 1 ? 2 : 1);
+					sum += digit > 9 ? digit - 9 : digit;
+				}
+				assert.equal(sum % 10 === 0, t.dims.luhnValid, `r9 ${t.timeValue} checksum`);
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r9).map(([name, values]) => [name, values.size])),
+					{ timeName: TIME_NUMBER_NAMES.length, unit: 2, luhnValid: 2, timeAsNumber: 2 },
+				);
+			}
+			// Outside read r10-data: every card-named time name, every time name, every form of both.
+			const r10 = {};
+			for (const seed of SEEDS) {
+				const u = generatedData(seed).r10;
+				for (const name of ['panName', 'panForm', 'timeName', 'timeForm']) {
+					(r10[name] ??= new Set()).add(u.dims[name]);
+				}
+				for (const pan of u.pans) {
+					let sum = 0;
+					for (const [i, char] of [...pan].reverse().entries()) {
+						const digit = Number(char) * (i % 2 === 1 ? 2 : 1);
+						sum += digit > 9 ? digit - 9 : digit;
+					}
+					assert.equal(sum % 10, 0, `r10 ${pan} checksum`);
+				}
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r10).map(([name, values]) => [name, values.size])),
+					{
+						panName: PAN_TIME_NAMES.length,
+						panForm: PAN_FORMS.length,
+						timeName: CARD_AS_TIME_NAMES.length,
+						timeForm: PAN_FORMS.length,
+					},
+				);
+			}
+			// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more
+			// than one place, and orders and disputes with and without updatedAt.
+			const r5 = {
+				textSecretForm: new Set(),
+				cutSecret: new Set(),
+				orderTimes: new Set(),
+				disputeTimes: new Set(),
+				depositWallet: new Set(),
+			};
+			const cutPlaces = new Set();
+			for (const seed of SEEDS) {
+				const d = generatedData(seed);
+				for (const name of Object.keys(r5)) r5[name].add(d.dims[name]);
+				cutPlaces.add(`${d.cut.name}:${d.cut.inside}`);
+				assert.ok(d.cut.inside >= 1 && d.cut.inside < d.cut.secret.length);
+				assert.equal(d.cut.text.indexOf(d.cut.secret), 300 - d.cut.inside);
+				assert.ok(d.textSecret.text.includes(d.textSecret.secret));
+				assert.equal(new Set(d.orderWalk.map((e) => e.status)).size, 3);
+				assert.equal(d.depositWalk.filter((e) => e.status === 'aml_failed').length, 2);
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r5).map(([name, values]) => [name, values.size])),
+					{
+						textSecretForm: TEXT_SECRET_FORMS.length,
+						cutSecret: CUT_SECRETS.length,
+						orderTimes: 2,
+						disputeTimes: 2,
+						depositWallet: 2,
+					},
+				);
+				assert.ok(cutPlaces.size > 40, `${cutPlaces.size} places a quote is cut`);
+			}
+		});
+	},
+);

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidInput, readTextValue } from '../common/validation';
 import { apiRequest } from '../../shared/transport';
-import { normaliseSecret } from '../../shared/transport/environment';
+import { normaliseWebhookSecret } from '../../shared/transport/environment';
 import type { OperationDefinition } from '../types';
 import { profileOutput, readReveal, readSecret, revealWebhookSecretField } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
@@ -85,9 +85,10 @@ export const updateProfile: OperationDefinition = {
 			body.webhookUrl = readWebhookUrl(this, itemIndex, fields.webhookUrl);
 		}
 		if (fields.webhookSecret !== undefined) {
-			// Sent as the trigger verifies with it: surrounding spaces and line breaks of a paste
-			// are no part of the secret, by the one rule both use (outside read r9-data, finding 5).
-			body.webhookSecret = normaliseSecret(
+			// Sent as the trigger verifies with it: surrounding spaces and line breaks of a paste,
+			// and characters that show nothing inside it, are no part of the secret, by the one rule
+			// both use (outside read r9-data, finding 5; r10-data, finding 3).
+			body.webhookSecret = normaliseWebhookSecret(
 				readSecret(this, itemIndex, fields.webhookSecret, 'Webhook Secret'),
 			);
 		}

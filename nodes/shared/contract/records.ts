@@ -44,6 +44,19 @@ export interface FieldSpec {
 	ownLink?: boolean;
 	/** A field holding another record (the order inside a dispute): its fields by that record. */
 	record?: string;
+	/**
+	 * A time (`kind: 'time'`) the document does not show, named by the unknown-field rule: what
+	 * its value must be to be kept exactly (gate/fields.ts plausibleTime). `count`: a count or a
+	 * sequence number, any plain whole number; else a time, whose plain number of 13 digits or more
+	 * must read as a time of 2000-01-01 up to 2038-01-19 in seconds, milliseconds, microseconds or
+	 * nanoseconds.
+	 */
+	timeName?: { count: boolean };
+	/**
+	 * A key-ish name (`key`, `memberKey`, `lookupToken`): a value written as a code (`order_payment`,
+	 * `wallet.deposit`, `USDT`) is a lookup key, not a secret: kept and never learned.
+	 */
+	codeKept?: boolean;
 }
 
 const ID: FieldSpec = { kind: 'identifier' };
@@ -538,17 +551,26 @@ const COUNT_WORDS = new Set([
 	'confirmations',
 ]);
 
+/** Words that name a card or its number: a name with one never names a time or a count. */
+const CARD_NAME_WORDS = new Set(['card', 'cards', 'pan', 'pans', 'requisite', 'iban']);
 /**
  * A name of a time or a count (outside read r9-data, finding 2; contract/choices.ts
- * `numbersNamedTimeOrCount`): its value is kept exactly, never read for a card number's look
- * (a microsecond time such as 1764374400000009 passes the card checksum, as one 15–19 digit
- * number in ten does).
+ * `timeNumbers`): its value is kept exactly when it can be one (gate/fields.ts plausibleTime),
+ * never read for a card number's look (a microsecond time such as 1764374400000009 passes the
+ * card checksum, as one 15–19 digit number in ten does). A name with a word of a card or its
+ * number (`panSeq`, `lastCardTs`, `cardNumberUpdatedAt`) is none (outside read r10-data,
+ * finding 1): a card number may stand under it.
  */
-function timeOrCountName(words: readonly string[]): boolean {
+function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
+	if (words.some((word) => CARD_NAME_WORDS.has(word))) return undefined;
 	const last = words[words.length - 1] ?? '';
-	if (TIME_WORDS.has(last) || COUNT_WORDS.has(last)) return true;
+	if (COUNT_WORDS.has(last)) return { count: true };
+	if (TIME_WORDS.has(last)) return { count: false };
 	const before = words[words.length - 2] ?? '';
-	return TIME_UNITS.has(last) && (TIME_WORDS.has(before) || before.endsWith('time'));
+	if (TIME_UNITS.has(last) && (TIME_WORDS.has(before) || before.endsWith('time'))) {
+		return { count: false };
+	}
+	return undefined;
 }
 
 /**
@@ -601,14 +623,19 @@ export function unknownFieldKind(name: string): FieldSpec {
 		) {
 			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
 			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
-			if (!namesOne) return { kind: 'secret', secret: 'key' };
+			// The bare name `key` is key-ish (a lookup key may stand under it), as `…Key` is below.
+			if (!namesOne) return { kind: 'secret', secret: 'key', codeKept: joined === 'key' };
 		}
-		if (last === 'token' || last === 'tokens') return { kind: 'secret', secret: 'token' };
+		if (last === 'token' || last === 'tokens') {
+			return { kind: 'secret', secret: 'token', codeKept: true };
+		}
 		if (
 			(last === 'key' || last === 'keys' || last === 'secrets') &&
 			!words.slice(0, -1).some((word) => NON_SECRET_KEY_WORDS.has(word))
 		) {
-			return { kind: 'secret', secret: 'key' };
+			// A key-ish name (`key`, `memberKey`) may hold a lookup key (`category.key:
+			// "order_payment"`, outside read r10-data, finding 4): a code is kept. Not `…secrets`.
+			return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
 		}
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
@@ -620,7 +647,8 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return { kind: 'identifier' };
 	}
 	if (AMOUNT_WORDS.has(last)) return { kind: 'amount' };
-	if (timeOrCountName(words)) return { kind: 'time' };
+	const timeName = timeOrCountName(words);
+	if (timeName) return { kind: 'time', timeName };
 	if (OWN_LINK_NAMES.has(joined)) return { kind: 'link', ownLink: true };
 	if (last === 'url' || last === 'uri' || last === 'link' || last === 'href')
 		return { kind: 'link' };

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
-import { maskCredentialForms } from './learned';
+import { maskCredentialForms, namedField } from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -12,6 +12,7 @@ import {
 	maskKeepingEnd,
 	maskRequisite,
 	shownFor,
+	lookupCode,
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
@@ -130,9 +131,11 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 			return maskCardNumber(text);
 		case 'token':
 			// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
-			if (tokenCode(text)) return text;
+			if (tokenCode(text) || (spec.codeKept && lookupCode(text))) return text;
 			return model ? HIDDEN : maskKeepingEnd(text);
 		default:
+			// A key-ish name holding a lookup key (`key: "order_payment"`): a code is kept.
+			if (spec.codeKept && lookupCode(text)) return text;
 			return model ? HIDDEN : maskKeepingEnd(text);
 	}
 }
@@ -174,6 +177,36 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 	return value;
 }
 
+/** 2000-01-01T00:00:00Z and 2038-01-19T03:14:08Z (2^31 seconds), in seconds since the epoch. */
+const TIME_FROM = 946_684_800;
+const TIME_UNTIL = 2_147_483_648;
+const PER_SECOND = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 } as const;
+
+/**
+ * Whether a value under the name of a time or a count the document does not show can be one, and
+ * is kept exactly (outside read r10-data, finding 1; contract/choices.ts `timeNumbers`): a text
+ * that is not a plain number (`2026-11-21T12:00:00Z`) has no card number's look to lose and is
+ * read as any unknown field's; a plain number (a JSON number, or a text of digits only) under a
+ * count's name is kept whatever it is; under a time's name one of 13 digits or more is kept only
+ * when it reads as a time from 2000 up to 2038-01-19 in seconds, ms, µs or ns (whatever unit its
+ * name says). A card number read so is later than 2038: a Visa's (4…) by decades,
+ * a Mir's (2200…) or a Mastercard's (2221…) read as µs or ns from 2039 on.
+ */
+function plausibleTime(value: string | number, spec: FieldSpec): boolean | undefined {
+	const text =
+		typeof value === 'number' ? (Number.isInteger(value) ? String(value) : '') : value.trim();
+	if (!/^-?\d+(?:\.\d+)?$/.test(text)) return typeof value === 'number' ? true : undefined;
+	const whole = text.replace(/^-/, '').replace(/\..*$/, '');
+	if (whole.length < 13 || spec.timeName?.count !== false) return true;
+	// Any unit, also where the name says one: a service may write µs under `confirmedAtNs`.
+	const units = ['s', 'ms', 'us', 'ns'] as const;
+	const number = Number(whole);
+	return units.some((unit) => {
+		const seconds = number / PER_SECOND[unit];
+		return seconds >= TIME_FROM && seconds < TIME_UNTIL;
+	});
+}
+
 /**
  * A value under a field of this kind, for this reader. `textual`: the value stands inside a free
  * text (an error's context, a message's parts), where unknown fields are read as text.
@@ -186,6 +219,17 @@ export function maskUnder(
 ): unknown {
 	if (spec.kind === 'identifier' || spec.kind === 'amount') return keepExact(value, reading);
 	if (spec.kind === 'secret') return maskSecret(value, spec, reading);
+	if (
+		spec.kind === 'time' &&
+		spec.timeName &&
+		(typeof value === 'string' || typeof value === 'number')
+	) {
+		// A name of a time or a count, but a value none can be: read as any unknown field's.
+		const plausible = plausibleTime(value, spec);
+		if (plausible === false || (plausible === undefined && /\d/.test(String(value)))) {
+			return maskUnder(value, UNKNOWN, reading, textual);
+		}
+	}
 	if (Array.isArray(value)) {
 		// A card number written as the list of its groups, where no field says what it holds.
 		if ((spec.kind === 'text' || spec.kind === 'unknown') && cardGroupList(value)) {
@@ -292,6 +336,8 @@ function maskFieldIn(
 	closed: ClosedName | undefined,
 	declaredCard: boolean,
 ): unknown {
+	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
+	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
 	const spec = fieldSpec(key);
 	if (declaredCard && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);

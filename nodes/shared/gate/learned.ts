@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fieldSpec } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
-import { tokenCode } from './masks';
+import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 
 /*
@@ -32,6 +32,21 @@ export const MIN_IN_TEXT = 8;
 
 /** The credentials' own values, from any read of a credential. */
 const credentialValues = new Set<string>();
+/**
+ * A Base URL's password shorter than MIN_IN_TEXT, from 4 characters (outside read r10-data,
+ * finding 2): found as a whole word of a text (not inside a longer word or number; one of digits
+ * only is not) and as a whole field value, at every door, like the credential's other values.
+ */
+const SHORT_PASSWORD_MIN = 4;
+const credentialShort = new Set<string>();
+/**
+ * A Base URL's user name and password shorter than MIN_IN_TEXT, whatever their length: found
+ * where a text names them as such (`user opsbot`, `login: opsbot`, `"user":"opsbot"`, `password
+ * Zq7!xw`, `pwd=…`) and as the whole value of a field so named (`user`, `login`, `pass`). A short
+ * user name is never searched elsewhere: it may be an ordinary word (`admin`).
+ */
+const credentialNamed = new Map<string, 'user' | 'password'>();
+
 /** What runs of one credential learned, by the credential's digest. */
 const byCredential = new Map<string, Set<string>>();
 
@@ -137,11 +152,40 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
 	const values: unknown[] = [data.apiKey, data.webhookSecret, data.previousWebhookSecret];
 	// A Base URL's user and password (a service behind Basic auth) are secrets of the credential
-	// too: a gateway may echo either (outside read r9-data, finding 1).
-	values.push(...urlUserinfo(data.baseUrl));
+	// too: a gateway may echo either (outside read r9-data, finding 1), also as the Basic header
+	// (`user:password` in base64). Shorter ones are known where named (r10-data, finding 2).
+	const userinfo = urlUserinfo(data.baseUrl);
+	values.push(userinfo.user, userinfo.password);
+	if (userinfo.user !== undefined || userinfo.password !== undefined) {
+		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
+	}
+	for (const [value, role] of [
+		[userinfo.user, 'user'],
+		[userinfo.password, 'password'],
+	] as const) {
+		if (value === undefined || value.length >= MIN_IN_TEXT || credentialNamed.has(value)) continue;
+		credentialNamed.set(value, role);
+		if (role === 'password' && value.length >= SHORT_PASSWORD_MIN && /\D/.test(value)) {
+			credentialShort.add(value);
+		}
+		credentialsVersion.value++;
+	}
+	if (credentialNamed.size > PROCESS_LIMIT) {
+		for (const oldest of credentialNamed.keys()) {
+			if (credentialNamed.size <= PROCESS_LIMIT) break;
+			credentialNamed.delete(oldest);
+			credentialShort.delete(oldest);
+		}
+		credentialsVersion.value++;
+	}
 	for (const value of values) {
 		if (typeof value !== 'string') continue;
-		for (const form of [value, value.trim()]) {
+		// Also as the trigger and Update Profile read a Webhook Secret: without characters that
+		// show nothing (transport/environment.ts normaliseWebhookSecret).
+		const plain = value
+			.trim()
+			.replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
+		for (const form of [value, value.trim(), plain]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
 			credentialValues.add(form);
 			credentialsVersion.value++;
@@ -164,22 +208,26 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 
 /**
  * The user and password a URL carries (`https://user:password@host`), decoded; none without. A
- * user name shorter than MIN_IN_TEXT is not searched in texts (it could be any word): a link's
- * user part is hidden whole wherever a link is written (patterns.ts withoutUserinfo).
+ * link's user part is also hidden whole wherever a link is written (patterns.ts withoutUserinfo).
  */
-function urlUserinfo(value: unknown): string[] {
-	if (typeof value !== 'string') return [];
+function urlUserinfo(value: unknown): { user?: string; password?: string } {
+	if (typeof value !== 'string') return {};
 	try {
 		const url = new URL(value.trim());
-		return [url.username, url.password].filter((part) => part !== '').map(decoded);
+		return {
+			user: url.username === '' ? undefined : decoded(url.username),
+			password: url.password === '' ? undefined : decoded(url.password),
+		};
 	} catch {
-		return [];
+		return {};
 	}
 }
 
 /** Forgets everything learned, as a new n8n process starts (for tests). */
 export function forgetLearnedSecrets(): void {
 	credentialValues.clear();
+	credentialShort.clear();
+	credentialNamed.clear();
 	byCredential.clear();
 	credentialsVersion.value++;
 	learnedVersion.value++;
@@ -237,9 +285,12 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 	if (spec?.kind === 'secret') {
 		const found: string[] = [];
 		leaves(value, found);
-		// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
+		// A field named like a token may name a currency (`token: "USDT"`), a key-ish name a lookup
+		// key (`key: "order_payment"`): a code is kept, and never learned as a secret.
 		for (const text of found) {
-			if (!(spec.secret === 'token' && tokenCode(text))) named.secrets.push(text);
+			const code =
+				(spec.secret === 'token' && tokenCode(text)) || (spec.codeKept && lookupCode(text));
+			if (!code) named.secrets.push(text);
 		}
 		return;
 	}
@@ -555,6 +606,56 @@ export interface Known {
 	short: Set<string>;
 	/** Identifiers the patterns spare. */
 	identifiers: ReadonlySet<string>;
+	/**
+	 * A short Base URL user name or password by what it is: hidden as the whole value of a field
+	 * named as one (namedField), found in texts where named (in `learned`).
+	 */
+	named: ReadonlyMap<string, 'user' | 'password'>;
+}
+
+/** Words of a text that name a user name or a password just before one. */
+const NAMING_WORDS = 'user(?:[\\s_-]?name)?|login|principal|account|pass(?:word|wd|phrase)?|pwd';
+
+/** The pattern of the short user names and passwords, where named and as whole words. */
+const namedPattern: { built: number; pattern?: RegExp } = { built: -1 };
+
+function shortCredentialsPattern(): RegExp | undefined {
+	if (namedPattern.built === credentialsVersion.value) return namedPattern.pattern;
+	const byLength = (values: Iterable<string>) =>
+		[...values]
+			.sort((a, b) => b.length - a.length)
+			// Escaped as a pattern read with the `u` flag allows (no `\-`).
+			.map((value) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+			.join('|');
+	const parts: string[] = [];
+	if (credentialNamed.size > 0) {
+		parts.push(
+			`(?<=(?<![\\p{L}\\p{N}_])(?:${NAMING_WORDS})[\\s"'\\\\]*(?:[:=]|is)?[\\s"'\\\\]*)(?:${byLength(credentialNamed.keys())})`,
+		);
+	}
+	if (credentialShort.size > 0) parts.push(`(?<![\\p{L}\\p{N}_])(?:${byLength(credentialShort)})`);
+	namedPattern.pattern =
+		parts.length === 0 ? undefined : new RegExp(`(?:${parts.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+	namedPattern.built = credentialsVersion.value;
+	return namedPattern.pattern;
+}
+
+/** Words of a field's name that say it holds a user name or a password. */
+const NAMING_FIELD =
+	/^(?:user|username|login|principal|account|pass|password|passwd|pwd|passphrase)$/;
+
+/**
+ * Whether a field's value is a short Base URL user name or password under a name of one (`user`,
+ * `login`, `pass`, `gatewayUser`): hidden whole.
+ */
+export function namedField(name: string, value: unknown, known: Known): boolean {
+	if (typeof value !== 'string' || known.named.size === 0) return false;
+	if (!known.named.has(value.trim())) return false;
+	const words = name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/);
+	return words.some((word) => NAMING_FIELD.test(word));
 }
 
 /** The pattern of what a run and its credential learned, made again only when that changes. */
@@ -582,17 +683,23 @@ export function knownFor(
 	named: Named = { secrets: [], identifiers: [] },
 ): Known {
 	const values = knownValues(ctx, named.secrets, named.identifiers);
-	const short = new Set<string>();
+	const short = new Set<string>(credentialShort);
 	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
 	const ofRun = runPattern(runOf(ctx, false));
 	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
 	const extra = patternOf(
 		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
 	);
-	const learned = [ofRun.pattern, extra, shortInText(short)].filter(
+	const learned = [ofRun.pattern, extra, shortInText(short), shortCredentialsPattern()].filter(
 		(pattern): pattern is RegExp => !!pattern,
 	);
-	return { credentials: credentialsPattern(), learned, short, identifiers: values.identifiers };
+	return {
+		credentials: credentialsPattern(),
+		learned,
+		short,
+		identifiers: values.identifiers,
+		named: credentialNamed,
+	};
 }
 
 /**

@@ -51,6 +51,17 @@ export function shownFor(value: string, audience: Audience): string {
 }
 
 /** A crypto token's code (`USDT`, `usdt`, `USDT-TRC20`): what a field named `token` may hold. */
+/**
+ * A value under a key-ish name (FieldSpec.codeKept: `key`, `memberKey`, `sessionToken`) that is a
+ * code, not a secret (outside read r10-data, finding 4): a token code (`USDT`, `usdt-trc20`) or a
+ * lookup key of lower-case words joined by `_`, `.` or `-`, each of 2 to 20 letters, 2 to 5
+ * words, no digit (`order_payment`, `wallet.deposit`, `card-opening-fee`). A generated key has
+ * digits or capitals, or one long run of letters.
+ */
+export function lookupCode(text: string): boolean {
+	return tokenCode(text) || /^[a-z]{2,20}(?:[_.-][a-z]{2,20}){1,4}$/.test(text);
+}
+
 export function tokenCode(text: string): boolean {
 	return /^(?:[A-Z]{2,10}|[a-z]{2,10})(?:[-_ ](?:[A-Z0-9]{2,10}|[a-z0-9]{2,10}))?$/.test(text);
 }

@@ -110,6 +110,34 @@ export function normaliseSecret(value: unknown): string {
 }
 
 /**
+ * Characters that show nothing (outside read r10-data, finding 3): the soft hyphen, the zero-width
+ * space, joiners and direction marks, the word joiner and its kin, the byte-order mark.
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+
+/**
+ * A Webhook Secret as the node and the trigger both read it: normaliseSecret's trim, and the
+ * characters that show nothing dropped (a zero-width space pasted inside). Update Profile sends
+ * this, the trigger signs and verifies with this, so the secret the service gets is the one the
+ * trigger checks; the trigger says so in a warning (invisibleIn).
+ */
+export function normaliseWebhookSecret(value: unknown): string {
+	return normaliseSecret(value).replace(INVISIBLE, '');
+}
+
+/**
+ * Where a pasted secret holds a character that shows nothing, as `U+200B at position 21` (of the
+ * trimmed value, counted from 1); undefined when it holds none. The secret itself is never quoted.
+ */
+export function invisibleIn(value: unknown): string | undefined {
+	const text = normaliseSecret(value);
+	const found = new RegExp(INVISIBLE.source).exec(text);
+	if (!found) return undefined;
+	const code = found[0].codePointAt(0) ?? 0;
+	return `U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${found.index + 1}`;
+}
+
+/**
  * Why the credential's API key cannot be sent as a header, or undefined when it can: once
  * trimmed, only visible ASCII (what an HTTP header value may carry: a line break, a zero-width
  * space or a letter outside Latin-1 inside it would make Node refuse the request before a byte
