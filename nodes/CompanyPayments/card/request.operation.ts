@@ -64,11 +64,13 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const cardStatus = recordText(card?.status);
 	// The request's own status decides first: it is the document's record of this request
 	// (pending, fulfilled, cancelled, failed). The top-level `status` is documented as always
-	// `assigned`, so alone it proves nothing.
+	// `assigned`, so alone it proves nothing. A card in `failed` is no card issued, whatever the
+	// request says (outside r10-money F2: request fulfilled with its card failed): the issuer could
+	// not issue it, as docs/operations.md says.
 	const ended =
 		requestStatus === 'cancelled' || requestStatus === 'failed'
 			? requestStatus
-			: cardStatus === 'failed' && requestStatus !== 'fulfilled'
+			: cardStatus === 'failed'
 				? 'failed'
 				: undefined;
 	const issued =
