@@ -141,6 +141,15 @@ describe("F1: a payout answered in a state Resolve Outcome's table does not call
 		expect(item.failReason).toBe('cancelled_by_merchant');
 	});
 
+	it('Payout Cancel answered 200 fail naming no failReason: unknown (it may be this cancel), with sentWrite', async () => {
+		nock(BASE_URL)
+			.post('/payouts/p-2/cancel')
+			.reply(200, payoutRecord({ id: 'p-2', status: 'fail', failReason: null }));
+		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
+		expectUnknownWithSentWrite(item);
+		expect(String(item.error)).toMatch(/no failReason/);
+	});
+
 	it('Payout Cancel answered 200 still waiting_trader: unknown with its sentWrite', async () => {
 		nock(BASE_URL)
 			.post('/payouts/p-2/cancel')
