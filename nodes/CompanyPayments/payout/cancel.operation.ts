@@ -133,7 +133,7 @@ export const cancel: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts/{id}/cancel`',
 		notes:
-			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. Sends `Idempotency-Key` (assumption).',
+			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. A `2xx` answer is judged by the payout it shows: `fail` / `cancelled_by_merchant` is the cancel done; still `waiting_trader` (or `pending`), or `fail` naming no `failReason`, is `OUTCOME_UNKNOWN` with its `sentWrite`; `in_progress`, `success` or `fail` for another reason is `PAYOUT_NOT_CANCELABLE`, `not_paid` (the cancel did not act). Sends `Idempotency-Key` (assumption).',
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

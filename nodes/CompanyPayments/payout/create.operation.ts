@@ -248,7 +248,7 @@ export const create: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts` (assumed)',
 		notes:
-			'Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.',
+			'Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name (External ID and Bank ID: text, or a number only as a safe integer). Sends `Idempotency-Key`. An answer in `fail` (refunded or not) or a status the document does not list is `OUTCOME_UNKNOWN` with its `sentWrite`, never a success; a re-run answered without sending reads the payout again (`earlierAnswer`).',
 	},
 	properties: [
 		{

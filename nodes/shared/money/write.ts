@@ -23,7 +23,7 @@ import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
-import { HELD_MS, MAX_KEPT } from './bounds';
+import { HELD_MS, MAX_KEPT, MAX_NAMED } from './bounds';
 import {
 	digestOf,
 	forgetAllNamed,
@@ -245,12 +245,10 @@ const released = new Set<string>();
  * The names one sender goes by (outside r10-money F5), each mapped to the sender its entries are
  * kept under: the company and environment (`company`: the company fingerprint the seal uses, an
  * HMAC of the normalised Base URL under a key derived from the API key) and the n8n credential at
- * that environment (`credential`). Bounded like the memory itself: cleared with it.
+ * that environment (`credential`). Cleared with the memory; at most MAX_NAMED names.
  */
 const senderNames = new Map<string, string>();
 
-/** At most this many names are kept; past it the oldest go (a name is only an alias). */
-const MAX_SENDER_NAMES = 4096;
 
 /**
  * The sender an entry belongs to. The same company at the same environment is one sender whichever
@@ -284,7 +282,8 @@ function nameSender(name: string, sender: string): void {
 	if (senderNames.get(name) === sender) return;
 	senderNames.delete(name);
 	senderNames.set(name, sender);
-	while (senderNames.size > MAX_SENDER_NAMES) {
+	// At most as many names as named payments a process keeps; past it the oldest go.
+	while (senderNames.size > MAX_NAMED) {
 		const oldest = senderNames.keys().next().value;
 		if (oldest === undefined) break;
 		senderNames.delete(oldest);
