@@ -403,6 +403,27 @@ describe('F7: a payment made in an earlier run is answered as it is now', () => 
 		expect(String(mark.note)).toMatch(/not read again|Reading it again failed/);
 	});
 
+	it('Card Request re-run in a new execution: the answer kept, marked as an earlier answer not read again', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, {
+				status: 'assigned',
+				card: { id: 'c-1', externalId: 'emp-1', status: 'assigned' },
+				request: { id: 'rq-1', externalId: 'emp-1', status: 'fulfilled', cardId: 'c-1' },
+			});
+		const params = {
+			resource: 'card',
+			operation: 'request',
+			externalId: 'emp-1',
+			idempotencyKey: 'card-emp-1',
+		};
+		expect((await run(params)).item.outcome).toBe('assigned');
+		const again = await run(params);
+		expect(again.item.outcome).toBe('assigned');
+		expect(again.item.earlierAnswer).toEqual(expect.objectContaining({ readAgainAt: null }));
+		expect(again.requests).toEqual([]);
+	});
+
 	it('only its trace left (PAID_BEFORE) and the payout since refunded: unknown, never "paid"', async () => {
 		limitSentWrites({ maxKept: 1, heldMs: 0 });
 		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());

@@ -270,7 +270,10 @@ export const request: OperationDefinition = {
 		// issued (a failed request keeps its External ID), only that one was made under it.
 		const answer = await moneyWrite(this, call);
 		try {
-			return describeOutcome(this, itemIndex, answer);
+			const described = describeOutcome(this, itemIndex, answer);
+			// An answer from an earlier run, not read again, says so (outside r10-money F7).
+			const earlier = isObject(answer) ? answer.earlierAnswer : undefined;
+			return earlier === undefined ? described : { ...described, earlierAnswer: earlier };
 		} catch (error) {
 			// No card, the reserve perhaps held: unknown, with its sent write for Resolve Outcome.
 			throw withSentWrite(call, error);

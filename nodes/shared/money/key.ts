@@ -94,7 +94,8 @@ function inexactIdentity(
 
 /**
  * An optional identity of a payment given in a field (External ID, Bank ID): a number only as a
- * safe integer (inexactIdentity); anything else is read as text by `read` (the field's own rule).
+ * safe integer; a fraction is refused here (inexactIdentity), anything else is read as text by
+ * `read` (the field's own rule, which refuses a larger integer, NaN and Infinity).
  */
 export function identityText<T>(
 	ctx: IExecuteFunctions,
@@ -103,7 +104,9 @@ export function identityText<T>(
 	field: string,
 	read: (value: unknown) => T,
 ): T {
-	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+	// A fraction here; a larger integer, NaN or Infinity are refused by the field's own reader,
+	// in its own words (an integer above 2^53 - 1 "must be given as text").
+	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
 		throw inexactIdentity(ctx, itemIndex, value, field);
 	}
 	return read(value);
