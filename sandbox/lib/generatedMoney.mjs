@@ -69,6 +69,9 @@
 //   writeAnswer     how a carried-out Card Recharge or Accept Quote answers (outside r9-money F1,
 //                   F10): its record as it stands, the record in status failed (a recharge whose
 //                   debit is kept, an order failed at once), or (recharge) 202 accepted, no record.
+//                   `failed` also fails a payout at once after Payout Create (charged, no
+//                   refundedAt) and answers a Payout Cancel with the payout the executor declined
+//                   just before it (outside r10-money F1).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.

@@ -409,6 +409,11 @@ export function findPayout(sb, company, id) {
 	return payout;
 }
 
+/** How a carried-out write answers: the generated seed's choice, else the profile's. */
+function writeAnswerOf(ctx) {
+	return ctx.sb.generated?.money.writeAnswer() ?? ctx.sb.profile.writeAnswer ?? 'record';
+}
+
 export function registerPayoutRoutes(router) {
 	router.post('/payouts', { permission: 'payouts.create' }, (ctx) =>
 		withIdempotency(ctx, 'payouts.create', { required: true }, () => {
@@ -423,6 +428,15 @@ export function registerPayoutRoutes(router) {
 			if (ctx.sb.generated?.money.takeReplay()) createPayout(ctx.sb, ctx.company, input);
 			if (ctx.sb.generated?.money.acceptsOnly()) {
 				return { status: 202, body: { status: 'accepted', message: 'Заявка принята' } };
+			}
+			// writeAnswer `failed` (outside r10-money F1): the payout is made, charged, and failed at
+			// once (requisites_invalid), its money not returned yet (no refundedAt).
+			if (writeAnswerOf(ctx) === 'failed') {
+				setPayoutStatus(ctx.sb, made, {
+					status: 'fail',
+					failReason: 'requisites_invalid',
+					refund: false,
+				});
 			}
 			return { status: 201, body: shownPayout(ctx.sb, made) };
 		}),
@@ -440,7 +454,15 @@ export function registerPayoutRoutes(router) {
 		body: shownPayout(ctx.sb, findPayout(ctx.sb, ctx.company, ctx.params.id)),
 	}));
 
-	router.post('/payouts/:id/cancel', { permission: 'payouts.cancel' }, (ctx) => ({
-		body: shownPayout(ctx.sb, cancelPayout(ctx.sb, findPayout(ctx.sb, ctx.company, ctx.params.id))),
-	}));
+	router.post('/payouts/:id/cancel', { permission: 'payouts.cancel' }, (ctx) => {
+		const payout = findPayout(ctx.sb, ctx.company, ctx.params.id);
+		// writeAnswer `failed` (outside r10-money F1): the executor declined the payout just before
+		// the cancel (fail, trader_declined, refunded), and the cancel answers 200 with it: the
+		// cancel did not act.
+		if (writeAnswerOf(ctx) === 'failed' && payout.status === 'waiting_trader') {
+			setPayoutStatus(ctx.sb, payout, { status: 'fail', failReason: 'trader_declined' });
+			return { body: shownPayout(ctx.sb, payout) };
+		}
+		return { body: shownPayout(ctx.sb, cancelPayout(ctx.sb, payout)) };
+	});
 }

@@ -69,7 +69,9 @@ export const CHOICES = Object.freeze({
 	 * How a money write the service carried out answers (the recharge's answer is not shown; an
 	 * accept that fails at once is not shown): with its record as it stands (`record`), with the
 	 * record in status `failed` (`failed`: a recharge whose debit is kept though the card was not
-	 * loaded; an order failed at once, its reserve released), or, for Card Recharge, with 202
+	 * loaded; an order failed at once, its reserve released; a payout failed at once after
+	 * Payout Create, charged, no refundedAt; a Payout Cancel answered 200 with the payout the
+	 * executor declined just before it), or, for Card Recharge, with 202
 	 * `{"status":"accepted"}` and no record (`accepted`). Not in the named profiles (unset: `record`).
 	 */
 	writeAnswer: ['record', 'failed', 'accepted'],

@@ -657,6 +657,36 @@ describe(
 				);
 				check(moved(company.id, extC) <= 1 + replayedC, 'C: paid twice after the state came back');
 			}
+			// Case H (r10-money F1): Payout Create and Payout Cancel answered as drawn (writeAnswer
+			// failed: the payout failed at once, charged; the cancel answered with the payout the
+			// executor declined just before it). A success item only for a record that stands; a
+			// cancel is paid only when it acted and not_paid only when it did not.
+			forgetAllSentWrites();
+			const extH = `inv-${seed}-h`;
+			const outH = await runNode(sandbox, { parameters: create(extH, `key-${seed}-h`) });
+			const madeH = moved(company.id, extH) >= 1;
+			count(`H create ${drawn}: ${outcomeOf(outH)}${madeH ? ' (moved)' : ''}`);
+			const successH = outH.error === undefined && outH.paymentOutcome === undefined;
+			check(!successH || (madeH && drawn !== 'failed'), `H: payout answered ${drawn} a success`);
+			check(outcomeOf(outH) !== 'not_paid' || !madeH, 'H: create not_paid, money moved');
+			const waiting = [...sandbox.state.payouts.values()].find(
+				(p) =>
+					p.companyId === company.id &&
+					p.status === 'waiting_trader' &&
+					!sandbox.generated.money.isPlanted(p.id),
+			);
+			if (waiting) {
+				forgetAllSentWrites();
+				const outX = await runNode(sandbox, {
+					parameters: { resource: 'payout', operation: 'cancel', payoutId: waiting.id },
+				});
+				const cancelledX =
+					waiting.status === 'fail' && waiting.failReason === 'cancelled_by_merchant';
+				count(`H cancel ${drawn}: ${outcomeOf(outX)}${cancelledX ? ' (cancelled)' : ''}`);
+				const successX = outX.error === undefined && outX.paymentOutcome === undefined;
+				check(!successX || cancelledX, `H: cancel answered ${drawn} a success, not cancelled`);
+				check(outcomeOf(outX) !== 'not_paid' || !cancelledX, 'H: cancel not_paid, it acted');
+			} else count('H no waiting payout');
 			return problems;
 		}
 

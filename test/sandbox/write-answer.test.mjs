@@ -1,6 +1,8 @@
 // The profile choice `writeAnswer` (outside r9-money F1, F10): a money write the service carried
 // out answers with its record as it stands, with the record in status failed, or (Card Recharge)
-// 202 {"status":"accepted"} with no record. The node reads the last two as unknown.
+// 202 {"status":"accepted"} with no record. The node reads the last two as unknown. `failed` also
+// fails a payout at once after Create and answers a Cancel with the payout declined before it
+// (outside r10-money F1).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { KEYS, client, control, openSandbox, placeOrder } from './helpers.mjs';
@@ -48,6 +50,30 @@ describe('writeAnswer: how a carried-out money write answers', () => {
 		assert.equal(made.body.status, 'failed');
 		assert.ok((await api.get('/wallets/balance')).body.usdtBalance < before);
 		assert.equal((await placeOrder(api)).status, 'failed');
+	});
+
+	it('failed: a payout made is failed at once, charged, no refundedAt; a cancel answers with the payout declined before it', async () => {
+		await useProfile({ writeAnswer: 'failed' });
+		const payout = (externalId) =>
+			api.post(
+				'/payouts',
+				{ amountRub: 500, requisiteType: 'card', requisite: '2200700000000001', externalId },
+				{ headers: { 'Idempotency-Key': `write-answer-${++n}` } },
+			);
+		const made = await payout(`wa-${n}`);
+		assert.equal(made.status, 201, made.text);
+		assert.equal(made.body.status, 'fail');
+		assert.equal(made.body.failReason, 'requisites_invalid');
+		assert.equal(made.body.refundedAt, null);
+		// A payout still waiting (made under the record answer) is declined, not cancelled.
+		await ctl.post('/profile', { profile: {} });
+		const waiting = await payout(`wa-${n}`);
+		assert.equal(waiting.body.status, 'waiting_trader', waiting.text);
+		await ctl.post('/profile', { profile: { writeAnswer: 'failed' } });
+		const cancelled = await api.post(`/payouts/${waiting.body.id}/cancel`, {});
+		assert.equal(cancelled.status, 200, cancelled.text);
+		assert.equal(cancelled.body.status, 'fail');
+		assert.equal(cancelled.body.failReason, 'trader_declined');
 	});
 
 	it('accepted: the recharge answered 202 {"status":"accepted"}, made all the same', async () => {

@@ -124,7 +124,9 @@ describe('reading a record ID from a string or a locator', () => {
 	});
 
 	it('Payout → Cancel and Member → Remove take the picked record', async () => {
-		nock(BASE_URL).post('/payouts/po_1/cancel').reply(200, { id: 'po_1', status: 'fail' });
+		nock(BASE_URL)
+			.post('/payouts/po_1/cancel')
+			.reply(200, { id: 'po_1', status: 'fail', failReason: 'cancelled_by_merchant' });
 		await runNode({
 			parameters: { resource: 'payout', operation: 'cancel', payoutId: locator('po_1') },
 		});

@@ -161,12 +161,19 @@ function serve(sequence: Answer[]): () => number {
 			if (answer.kind === 'ok') {
 				// What was asked, done: the record echoes the request, a cancelled payout is fail.
 				const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(uri);
+				// A created payout is on its way (waiting_trader): Resolve Outcome's table calls it made.
 				const done = cancelled
-					? { id: decodeURIComponent(cancelled[1]), status: 'fail' }
+					? {
+							id: decodeURIComponent(cancelled[1]),
+							status: 'fail',
+							failReason: 'cancelled_by_merchant',
+						}
 					: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
 						uri === '/cards/recharge'
 						? { status: 'completed' }
-						: {};
+						: uri === '/payouts'
+							? { status: 'waiting_trader' }
+							: {};
 				callback(null, [200, { ...OK, ...(body as IDataObject), ...done }]);
 				return;
 			}

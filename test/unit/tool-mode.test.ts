@@ -515,7 +515,7 @@ describe('a money tool is keyed by its payment reference, not by the run', () =>
 			toolIdentity(toolContext({ parameters: createPayout({ paymentReference: 1042 }) }), 0),
 		).toMatch(/:1042$/);
 		expect(() => reference(2 ** 53 + 1)).toThrow(
-			/Payment Reference must be text, got number: 9007199254740992/,
+			/Payment Reference must be text or a whole number, got number: 9007199254740992/,
 		);
 	});
 

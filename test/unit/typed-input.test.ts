@@ -247,12 +247,19 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 		// checks a money write's answer against what it asked), and a cancelled payout is fail.
 		const sent = typeof options.body === 'object' && options.body !== null ? options.body : {};
 		const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(String(options.url));
+		// A payout made is on its way (waiting_trader), a cancelled one fail / cancelled_by_merchant.
 		const payout = cancelled
-			? { id: decodeURIComponent(cancelled[1]), status: 'fail' }
+			? {
+					id: decodeURIComponent(cancelled[1]),
+					status: 'fail',
+					failReason: 'cancelled_by_merchant',
+				}
 			: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
 				/\/cards\/recharge$/.test(String(options.url))
 				? { status: 'completed' }
-				: {};
+				: /\/payouts$/.test(String(options.url))
+					? { status: 'waiting_trader' }
+					: {};
 		return {
 			body: JSON.stringify({ ...ANSWER, ...sent, ...payout }),
 			headers: {},

@@ -1,3 +1,4 @@
+import { identityText } from '../../shared/money';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readRecordId, recordIdFields } from '../common/locator';
@@ -80,7 +81,10 @@ export function readCardExternalId(
 	itemIndex: number,
 	value: unknown,
 ): string | undefined {
-	const trimmed = readTextValue(ctx, itemIndex, value, 'External ID');
+	// It names the card request: a number only as a safe integer (outside r10-money F6).
+	const trimmed = identityText(ctx, itemIndex, value, 'External ID', (given) =>
+		readTextValue(ctx, itemIndex, given, 'External ID'),
+	);
 	if (trimmed === '') return undefined;
 	if (!PRINTABLE_ASCII.test(trimmed)) {
 		throw invalidInput(

@@ -64,11 +64,13 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const cardStatus = recordText(card?.status);
 	// The request's own status decides first: it is the document's record of this request
 	// (pending, fulfilled, cancelled, failed). The top-level `status` is documented as always
-	// `assigned`, so alone it proves nothing.
+	// `assigned`, so alone it proves nothing. A card in `failed` is no card issued, whatever the
+	// request says (outside r10-money F2: request fulfilled with its card failed): the issuer could
+	// not issue it, as docs/operations.md says.
 	const ended =
 		requestStatus === 'cancelled' || requestStatus === 'failed'
 			? requestStatus
-			: cardStatus === 'failed' && requestStatus !== 'fulfilled'
+			: cardStatus === 'failed'
 				? 'failed'
 				: undefined;
 	const issued =
@@ -231,7 +233,7 @@ export const request: OperationDefinition = {
 		endpoint: '`POST /cards/request`',
 		permission: 'not named',
 		notes:
-			'Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). The status of the request decides (the top-level `status` is documented as always `assigned`). Request status `cancelled` or `failed`, or a card in `failed`, is an error that says no card was issued, with `paymentOutcome` unknown: the reserve taken at the request may still be held, so check `frozenBalance` before requesting again with a new Idempotency Key (a new request reserves again). A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.',
+			'Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). The status of the request decides (the top-level `status` is documented as always `assigned`). Request status `cancelled` or `failed`, or a card in `failed` (whatever the request status says), is an error that says no card was issued, with `paymentOutcome` unknown: the reserve taken at the request may still be held, so check `frozenBalance` before requesting again with a new Idempotency Key (a new request reserves again). A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.',
 	},
 	properties: [
 		{
@@ -268,7 +270,10 @@ export const request: OperationDefinition = {
 		// issued (a failed request keeps its External ID), only that one was made under it.
 		const answer = await moneyWrite(this, call);
 		try {
-			return describeOutcome(this, itemIndex, answer);
+			const described = describeOutcome(this, itemIndex, answer);
+			// An answer from an earlier run, not read again, says so (outside r10-money F7).
+			const earlier = isObject(answer) ? answer.earlierAnswer : undefined;
+			return earlier === undefined ? described : { ...described, earlierAnswer: earlier };
 		} catch (error) {
 			// No card, the reserve perhaps held: unknown, with its sent write for Resolve Outcome.
 			throw withSentWrite(call, error);

@@ -39,7 +39,7 @@ export const ORDER_MONEY = `${MONEY_GATE} ${REPEAT_HERE} an order carries no ref
  * the Payment Reference field and docs/ai-agents.md, word for word.
  */
 export const RECHARGE_LIMIT =
-	'Card Recharge keeps a reference to one recharge only within one n8n process and credential (a rotated API key keeps it; another credential, e.g. another member key, does not): the service promises no replay and a recharge cannot be looked up, so after an n8n restart, on another queue-mode worker or on another n8n instance the same reference recharges again, and other details under it are not refused there. Call it once per payment; after an error or an unknown outcome do not call it again: tell the user to check Company Wallet > Get Balance History.';
+	'Card Recharge keeps a reference to one recharge only within one n8n process and sender (the same API key at the same Base URL, in any credential; a credential whose API key was rotated keeps it; another member’s key does not): the service promises no replay and a recharge cannot be looked up, so after an n8n restart, on another queue-mode worker or on another n8n instance the same reference recharges again, and other details under it are not refused there. Call it once per payment; after an error or an unknown outcome do not call it again: tell the user to check Company Wallet > Get Balance History.';
 
 /** Card Recharge's words on moving money: the rule, without a promise it cannot keep. */
 export const RECHARGE_MONEY = `${MONEY_GATE} ${RECHARGE_LIMIT}`;

@@ -1,8 +1,15 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
-import { moneyWrite, outcomeUnknownError, readMeasured, withSentWrite } from '../../shared/money';
+import {
+	markOutcome,
+	moneyWrite,
+	outcomeUnknownError,
+	readMeasured,
+	withSentWrite,
+} from '../../shared/money';
 import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
@@ -82,6 +89,16 @@ function cancelled(record: IDataObject): Settled {
 			why: `The payout was cancelled: status fail, failReason cancelled_by_merchant${fundsReturned(record) ? ', its money back (refundedAt)' : '; its money is back once refundedAt is set'}.`,
 		};
 	}
+	// A failed payout that names no failReason does not show which cancel or failure ended it
+	// (outside r10-money F1): it may be this cancel's, so not "did not act".
+	if (status === 'fail' && (record.failReason === undefined || record.failReason === null)) {
+		return {
+			outcome: 'unknown',
+			why: `The payout failed but shows no failReason (${record.failReason === null ? 'null' : 'not shown'}): it may be this cancel that failed it (cancelled_by_merchant) or another failure, so whether the cancel acted is not known.`,
+			whatToDo:
+				'Check the payout in the cabinet, or its payout.failed event (which names the reason). Sending the cancel again is harmless: it answers PAYOUT_NOT_CANCELABLE.',
+		};
+	}
 	const words: Record<string, string> = {
 		in_progress: 'an executor took the payout (status in_progress): the cancel was not carried out',
 		success: 'the payout was made (status success): the cancel was not carried out',
@@ -116,7 +133,7 @@ export const cancel: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts/{id}/cancel`',
 		notes:
-			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. Sends `Idempotency-Key` (assumption).',
+			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. A `2xx` answer is judged by the payout it shows: `fail` / `cancelled_by_merchant` is the cancel done; still `waiting_trader` (or `pending`), or `fail` naming no `failReason`, is `OUTCOME_UNKNOWN` with its `sentWrite`; `in_progress`, `success` or `fail` for another reason is `PAYOUT_NOT_CANCELABLE`, `not_paid` (the cancel did not act). Sends `Idempotency-Key` (assumption).',
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
@@ -133,18 +150,38 @@ export const cancel: OperationDefinition = {
 			},
 		};
 		const payout = (await moneyWrite(this, call)) as IDataObject;
-		// Cancelled means status fail (cancelled_by_merchant): any other status says the cancel has
-		// not taken effect, or not yet, whatever the HTTP status.
-		if (payout.status !== 'fail') {
+		// The answer is judged by Resolve Outcome's own table (outside r10-money F1): cancelled is
+		// status fail with failReason cancelled_by_merchant; a payout still waiting may yet be
+		// cancelled (unknown, with its sent write); one past waiting_trader another way (taken,
+		// made, failed for another reason) proves the cancel did not act (not paid), whatever the
+		// HTTP status.
+		const state = cancelled(withFundsReturned(payout));
+		if (state.outcome === 'unknown') {
 			// Carries its sent write, so Resolve Outcome can look at the payout again (issue 49.1).
 			throw withSentWrite(
 				call,
 				outcomeUnknownError(this.getNode(), money, {
-					reason: `the service answered the cancel of payout "${payoutId}" with status "${String(payout.status)}", not fail, so it is not known to be cancelled`,
+					reason: `the service answered the cancel of payout "${payoutId}" with status "${String(payout.status)}": ${state.why}`,
 					lines: [`Payout ${payoutId}: status ${String(payout.status)}`],
 					itemIndex,
 				}),
 			);
+		}
+		if (state.outcome === 'not_paid') {
+			const refused = new NodeApiError(
+				this.getNode(),
+				{ errorCode: 'PAYOUT_NOT_CANCELABLE' } as JsonObject,
+				{
+					message: `PAYOUT_NOT_CANCELABLE: the service answered the cancel of payout "${payoutId}" with the payout, and it shows the cancel did not act. ${state.why}`,
+					description: [
+						`Payout ${payoutId}: status ${String(payout.status)}, failReason ${String(payout.failReason ?? null)}`,
+						`What to do: ${state.whatToDo ?? 'Check the payout with Payout > Get.'}`,
+					].join('\n'),
+					itemIndex,
+				},
+			);
+			refused.context.moneyErrorCode = 'PAYOUT_NOT_CANCELABLE';
+			throw markOutcome(refused, 'not_paid');
 		}
 		return withFundsReturned(payout);
 	},

@@ -8,7 +8,7 @@ import {
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, moneyWrite, readMeasured } from '../../shared/money';
+import { carriedIdentity, identityText, moneyWrite, readMeasured } from '../../shared/money';
 import type { MoneyContract, Settled } from '../../shared/money';
 import { optionalText, requireAmount, segment } from '../common/validation';
 import type { OperationDefinition } from '../types';
@@ -67,22 +67,37 @@ function additionalOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 function optionalDetail(name: string, label: string) {
 	return {
 		name,
-		asked: (ctx: IExecuteFunctions, i: number) =>
-			optionalText(ctx, i, additionalOf(ctx, i)[name], label),
+		asked: (ctx: IExecuteFunctions, i: number) => optionalField(ctx, i, name, label),
 		answered: (answer: IDataObject) => answer[name],
 		// A name or bank comes back in the service's own spelling (IVAN for Ivan).
 		kind: 'text' as const,
 	};
 }
 
+/** The fields that name the payment or where it goes: a number only as a safe integer. */
+const IDENTITY_FIELDS = ['externalId', 'bankId'];
+
+/**
+ * An optional field of the payout as text. The External ID and the Bank ID name the payment: a
+ * number there is refused unless it is a safe integer (outside r10-money F6, shared/money/key.ts
+ * identityText), as for the Idempotency Key.
+ */
+function optionalField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): string | undefined {
+	const value = additionalOf(ctx, itemIndex)[name];
+	const read = (given: unknown) => optionalText(ctx, itemIndex, given, label);
+	return IDENTITY_FIELDS.includes(name)
+		? identityText(ctx, itemIndex, value, label, read)
+		: read(value);
+}
+
 /** The External ID the payout is sent with (shared/money/key.ts carriedIdentity). */
 function externalIdOf(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const given = optionalText(
-		ctx,
-		itemIndex,
-		additionalOf(ctx, itemIndex).externalId,
-		'External ID',
-	);
+	const given = optionalField(ctx, itemIndex, 'externalId', 'External ID');
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 
@@ -155,6 +170,10 @@ const money: MoneyContract = {
 	],
 	// Its answer is the payout made: a 2xx that is no payout record is unknown (r7-money-a F8).
 	answerIsRecord: true,
+	// A payout answered in a state Resolve Outcome's table does not call paid (outside r10-money
+	// F1: `fail`, refunded or not, or a status the document does not list) is unknown with its
+	// sent write, never a plain success; the same table decides both.
+	answerState: (payout) => (payout.status === undefined ? undefined : payoutCreated(payout)),
 	key: 'perItem',
 	identity: {
 		field: 'externalId',
@@ -229,7 +248,7 @@ export const create: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts` (assumed)',
 		notes:
-			'Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name. Sends `Idempotency-Key`.',
+			'Amount (RUB, plain decimal > 0, no default), Pay To (Card Number or Phone Number: sent as `requisiteType`), Recipient Card Number or Recipient Phone Number (sent as `requisite`; spaces and dashes removed; card 16–19 digits, phone 10–15 digits with an optional `+`; checked before sending and shown only by its last 4 digits in errors), optional Bank ID, External ID, recipient first and last name (External ID and Bank ID: text, or a number only as a safe integer). Sends `Idempotency-Key`. An answer in `fail` (refunded or not) or a status the document does not list is `OUTCOME_UNKNOWN` with its `sentWrite`, never a success; a re-run answered without sending reads the payout again (`earlierAnswer`).',
 	},
 	properties: [
 		{
@@ -291,10 +310,9 @@ export const create: OperationDefinition = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const amountRub = requireAmount(this, itemIndex, 'amountRub', 'Amount (RUB)');
 		const { requisiteType, requisite } = requisiteOf(this, itemIndex);
-		const additional = additionalOf(this, itemIndex);
 		const body: IDataObject = { amountRub, requisiteType, requisite };
 		for (const field of optionalFields) {
-			const value = optionalText(this, itemIndex, additional[field.name], field.displayName);
+			const value = optionalField(this, itemIndex, field.name, field.displayName);
 			if (value !== undefined) body[field.name] = value;
 		}
 		// As a tool the External ID is the payment's identity (shared/money/key.ts).

@@ -22,6 +22,7 @@ import {
 	senderOf,
 	unprovenError,
 	withOutcome,
+	itemSentWrite,
 } from '../../shared/money';
 import type { Difference, MoneyContract } from '../../shared/money';
 import { runAccount } from '../../shared/transport';
@@ -116,7 +117,14 @@ async function moneyAnswer(
 	const diff = records[0] ? differences(ctx, contract, itemIndex, records[0]) : [];
 	// The write was sent: an answer with other details is not "nothing paid", it is unknown.
 	if (diff.length > 0) {
-		return { failed: true, json: conflictError(reference, records[0], diff, 'sent') };
+		// With its sent write, as in workflow mode (outside r10-money F4); its entry in the memory
+		// turns unknown, and the reference waits for Resolve Outcome like any unknown send.
+		const sentWrite = itemSentWrite(ctx, itemIndex);
+		rememberPending(pendingId, Date.now() + LOOK_AGAIN_MINUTES * 60_000, sentWrite);
+		return {
+			failed: true,
+			json: conflictError(reference, records[0], diff, 'sent', 'paid', sentWrite),
+		};
 	}
 	return await currentAnswer(ctx, contract, itemIndex, reference, records);
 }
@@ -285,8 +293,11 @@ function pendingError(
 			message: `Refused: the last call with payment reference "${reference}" came out unknown, and sending it again before ${at} could pay twice. Nothing was sent by this call.`,
 			errorCode: 'PAYMENT_REFERENCE_PENDING',
 			paymentReference: reference,
-			paymentOutcome: 'not_paid',
-			paid: 'not by this call',
+			// The payment's outcome, not this call's (outside r10-money F3): the reference's last send
+			// is unknown, and nothing this call did changes that.
+			paymentOutcome: 'unknown',
+			paid: 'unknown (this call sent nothing)',
+			sentByThisCall: false,
 			lookAgainAt: at,
 			...(pending.sentWrite ? { sentWrite: pending.sentWrite } : {}),
 			whatToDo:

@@ -317,8 +317,8 @@ export const OPEN_CHOICES = {
 	},
 	writeAnswer: {
 		question:
-			'What a carried-out money write answers: the recharge’s record (its statuses are not shown), an order failed at once after accept (not shown), or 202 accepted with no record',
-		node: 'A 2xx that is no record (no ID and none of the details asked), or a record whose status does not stand (a recharge not in RECHARGE_STANDING_STATUSES, an order failed, expired or disputed, a card request failed or cancelled), is unknown with its sentWrite, never a plain success: notARecord, notStanding (money/outcome.ts)',
+			'What a carried-out money write answers: the recharge’s record (its statuses are not shown), an order failed at once after accept (not shown), a payout failed at once after Create, a Cancel answered with the payout declined just before it, or 202 accepted with no record',
+		node: 'A 2xx that is no record (no ID and none of the details asked), or a record whose status does not stand (a recharge not in RECHARGE_STANDING_STATUSES, an order failed, expired or disputed, a card request failed or cancelled or its card failed, a payout in fail or an unlisted status), is unknown with its sentWrite, never a plain success: notARecord, notStanding (money/outcome.ts); a Cancel answered with the payout is judged by the cancel table: failed for another named reason, taken or made is not_paid (PAYOUT_NOT_CANCELABLE), still waiting or no failReason unknown (payout/cancel.operation.ts)',
 	},
 	acceptedAnswer: {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',

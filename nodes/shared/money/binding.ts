@@ -40,7 +40,7 @@ export function derivedKey(account: string, purpose: string): Buffer {
 }
 
 /** A Base URL as it names one service: no trailing slash, scheme and host in lower case. */
-function serviceOf(baseUrl: string): string {
+export function serviceOf(baseUrl: string): string {
 	const trimmed = baseUrl.trim().replace(/\/+$/, '');
 	try {
 		const url = new URL(trimmed);

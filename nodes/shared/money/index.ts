@@ -33,6 +33,7 @@ export {
 	retryNote,
 	runsAsAgentTool,
 	toolExternalId,
+	identityText,
 } from './key';
 export type { OnceFor } from './key';
 export {
@@ -60,6 +61,7 @@ export {
 	refusedAfterEarlierSend,
 	senderOf,
 	withItemSentWrite,
+	itemSentWrite,
 	withSentWrite,
 } from './write';
 export type { MoneyCall } from './write';

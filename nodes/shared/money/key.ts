@@ -46,9 +46,11 @@ export function exactText(
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'bigint') return value.toString();
-	if (typeof value === 'number' && Number.isFinite(value)) {
-		if (!Number.isInteger(value) || Number.isSafeInteger(value)) return String(value);
-	}
+	// One rule for every identity of a payment (outside r10-money F6): a number is its digits only
+	// when it is a safe integer. A fraction has no one exact text (12345.10 prints "12345.1",
+	// 0.1 + 0.2 "0.30000000000000004"), a larger integer has lost digits.
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	if (typeof value === 'number') throw inexactIdentity(ctx, itemIndex, value, field);
 	const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	const kind = Array.isArray(value)
 		? 'a list'
@@ -67,6 +69,47 @@ export function exactText(
 			description: `${field}: ${rule}. Nothing was sent to the payment service.`,
 		},
 	);
+}
+
+/**
+ * The refusal of a number that is no safe integer as a payment's identity (an Idempotency Key, a
+ * Payment Reference, an External ID, a Bank ID), naming the field, the rule and the value, before
+ * anything is sent (outside r10-money F6).
+ */
+function inexactIdentity(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: number,
+	field: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${field} must be text or a whole number, got number: ${String(value)}`,
+		{
+			itemIndex,
+			description: `${field}: it names the payment, so a number here must be a whole number no larger than ${Number.MAX_SAFE_INTEGER} (a fraction such as 12345.10 has no one exact text: it would be sent as "12345.1", and a larger integer has already lost digits); pass it as text, e.g. {{ String($json.id) }} or the field as it comes from your source. Nothing was sent to the payment service.`,
+		},
+	);
+}
+
+/**
+ * An optional identity of a payment given in a field (External ID, Bank ID): a number only as a
+ * safe integer; a fraction is refused here (inexactIdentity), anything else is read as text by
+ * `read` (the field's own rule, which refuses a larger integer, NaN and Infinity).
+ */
+export function identityText<T>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	field: string,
+	read: (value: unknown) => T,
+): T {
+	// A fraction here; a larger integer, NaN or Infinity are refused by the field's own reader,
+	// in its own words (an integer above 2^53 - 1 "must be given as text").
+	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+		throw inexactIdentity(ctx, itemIndex, value, field);
+	}
+	return read(value);
 }
 
 /**
@@ -257,16 +300,6 @@ function keyParameterSet(ctx: IExecuteFunctions): boolean {
 export function givenKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const field = IDEMPOTENCY_KEY_LABEL;
 	const value: unknown = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
-	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${field} must be text or a whole number, got number: ${String(value)}`,
-			{
-				itemIndex,
-				description: `${field}: a number here must be a whole number no larger than ${Number.MAX_SAFE_INTEGER} in size (a fraction or a larger integer has no one exact text: it may already have lost digits); pass it as text, e.g. {{ String($json.invoiceNo) }} or the field as it comes from your source. Nothing was sent to the payment service.`,
-			},
-		);
-	}
 	const given = exactText(ctx, itemIndex, value, field);
 	if (given !== '') return given;
 	const blankText = typeof value === 'string' && value !== '';

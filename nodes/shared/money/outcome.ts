@@ -167,6 +167,15 @@ export function markOutcome<T extends NodeApiError>(error: T, outcome: PaymentOu
  * unknown, errorCode OUTCOME_UNKNOWN. Empty for any other error.
  */
 export function outcomeFields(error: unknown): IDataObject {
+	const fields = outcomeOnly(error);
+	// A payment made in an earlier run, answered again (write.ts answerAgain, outside r10-money F7).
+	const earlier = (error as { context?: IDataObject })?.context?.earlierAnswer;
+	return fields.paymentOutcome !== undefined && isObject(earlier)
+		? { ...fields, earlierAnswer: earlier }
+		: fields;
+}
+
+function outcomeOnly(error: unknown): IDataObject {
 	if (!(error instanceof NodeApiError) && !isObject((error as { context?: unknown })?.context)) {
 		return {};
 	}

@@ -211,6 +211,7 @@ export function conflictError(
 	diff: Difference[],
 	when: 'found' | 'sent' = 'found',
 	earlier: 'paid' | 'unknown' = 'paid',
+	sentWrite?: IDataObject,
 ): IDataObject {
 	const what = diff.map((d) => `${d.field} ${d.paid} (this call asked ${d.asked})`).join(', ');
 	const found = when === 'found';
@@ -230,9 +231,11 @@ export function conflictError(
 			paid: found ? 'not by this call' : 'unknown',
 			existingPaymentId: typeof record.id === 'string' ? record.id : null,
 			differences: diff,
+			// Every unknown of a money write carries its sent write (outside r10-money F4).
+			...(!found && sentWrite ? { sentWrite } : {}),
 			whatToDo: found
 				? 'If this is the same payment, call again with exactly its earlier details (it answers with that payment, nothing is paid twice). If this call corrects that payment (another amount, recipient, card, quote or QR code), do not call again: tell the user what the reference already paid (existingPaymentId) and ask what to do. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.'
-				: 'Tell the user: look the payment up (its ID is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.',
+				: 'Call Resolve Outcome (Payment > Resolve Outcome) with this answer\'s sentWrite, and tell the user what it finds (the payment the service answered with is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.',
 		},
 	};
 }

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
-
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { boundTime, companyFingerprint, sealOf } from './binding';
+import { boundTime, companyFingerprint, sealOf, serviceOf } from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -25,7 +23,7 @@ import { moneyKey } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
-import { HELD_MS, MAX_KEPT } from './bounds';
+import { HELD_MS, MAX_KEPT, MAX_NAMED } from './bounds';
 import {
 	digestOf,
 	forgetAllNamed,
@@ -244,20 +242,24 @@ function makeRoom(now = Date.now()): boolean {
 const released = new Set<string>();
 
 /**
- * What names the company of an entry (the service keeps its keys per company, not per path, so
- * two credentials of one Base URL, two companies, may each use a key once): the SHA-256 of what
- * the credential authenticates with, never the credential itself.
+ * The names one sender goes by (outside r10-money F5), each mapped to the sender its entries are
+ * kept under: the company and environment (`company`: the company fingerprint the seal uses, an
+ * HMAC of the normalised Base URL under a key derived from the API key) and the n8n credential at
+ * that environment (`credential`). Cleared with the memory; at most MAX_NAMED names.
  */
-function companyOf(account: string): string {
-	return createHash('sha256').update(account).digest('hex').slice(0, 16);
-}
+const senderNames = new Map<string, string>();
+
 
 /**
- * The sender an entry belongs to (r4-money-resend F5): the n8n credential the node runs with (its
- * id) at one Base URL, so a credential whose API key was rotated (Regenerate API Key, a new Login)
- * keeps what it sent; without a credential id, what the credential authenticates with (companyOf).
- * Another credential (another member's key for the same company) is another sender: its memory
- * does not hold this one's writes, as the texts say.
+ * The sender an entry belongs to. The same company at the same environment is one sender whichever
+ * n8n credential carries its API key (outside r10-money F5: two credentials holding the same key
+ * paid one payout twice), and an n8n credential stays the same sender when its API key is rotated
+ * (r4-money-resend F5: Regenerate API Key, a new Login). The environment is the Base URL as
+ * `serviceOf` normalises it: scheme, host and port, and path, in lower case, without a trailing
+ * slash or the scheme's default port. Two host names of one machine (`localhost` and
+ * `127.0.0.1`) are two environments: nothing in a Base URL proves that they reach the same service
+ * (docs/assumptions.md, "One sender"). Another member's API key for the same company is another
+ * sender: nothing the node can read without a request ties two keys to one company.
  */
 export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: string): string {
 	let id: unknown;
@@ -266,9 +268,26 @@ export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: strin
 	} catch {
 		id = undefined;
 	}
-	return typeof id === 'string' && id !== ''
-		? `${baseUrl} credential:${id}`
-		: `${baseUrl} ${companyOf(account)}`;
+	const company = `company:${companyFingerprint(account, baseUrl)}`;
+	const credential =
+		typeof id === 'string' && id !== '' ? `credential:${id} ${serviceOf(baseUrl)}` : undefined;
+	const sender =
+		senderNames.get(company) ?? (credential ? senderNames.get(credential) : undefined) ?? company;
+	nameSender(company, sender);
+	if (credential) nameSender(credential, sender);
+	return sender;
+}
+
+function nameSender(name: string, sender: string): void {
+	if (senderNames.get(name) === sender) return;
+	senderNames.delete(name);
+	senderNames.set(name, sender);
+	// At most as many names as named payments a process keeps; past it the oldest go.
+	while (senderNames.size > MAX_NAMED) {
+		const oldest = senderNames.keys().next().value;
+		if (oldest === undefined) break;
+		senderNames.delete(oldest);
+	}
 }
 
 /** What a write asked for: its method, path and body, so a key reused for another one is seen. */
@@ -342,6 +361,7 @@ export function earlierWrite(
 /** Forgets every write (tests: each case starts in a new process, as far as this store goes). */
 export function forgetAllSentWrites(): void {
 	sent.clear();
+	senderNames.clear();
 	namedHeld.clear();
 	forgetAllNamed();
 	released.clear();
@@ -572,7 +592,19 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// A named payment whose whole entry made room (r7-money-b F2): its trace answers, nothing is sent.
 	const trace = earlier ? undefined : recallNamed(id);
 	if (trace) {
-		const traced = tracedError(ctx, call, key, trace, trace.request === digestOf(asked), where);
+		const same = trace.request === digestOf(asked);
+		// PAID_BEFORE only for a record that still stands, read again now (outside r10-money F7).
+		if (same && trace.outcome === 'paid' && trace.recordId !== undefined) {
+			const again = await answerAgain(ctx, call, { id: trace.recordId }, trace.sentAt);
+			if (again.kind === 'fallen') {
+				throw fallenSince(ctx, call, request, { baseUrl, account, where }, trace.sentAt, again);
+			}
+			const paidBefore = tracedError(ctx, call, key, trace, same, where);
+			paidBefore.message = `${paidBefore.message}. ${again.kind === 'stands' ? `Read again now: ${again.why}` : again.note}`;
+			paidBefore.context.earlierAnswer = earlierMark(trace.sentAt, again);
+			throw paidBefore;
+		}
+		const traced = tracedError(ctx, call, key, trace, same, where);
 		// Every unknown of a money write carries its sent write (r9-money F6), naming the first send.
 		if (outcomeFields(traced).paymentOutcome === 'unknown' && trace.sentAt !== undefined) {
 			const bound = { baseUrl, account, sentAt: trace.sentAt };
@@ -595,7 +627,15 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// A key this process saw paid is never sent again, even where the document promises replay by
 	// key (r1-money-resend F1): Retry On Fail gets this item's answer back, and a service that kept no
 	// replay cannot answer a spent quote with QUOTE_NOT_FOUND as if nothing was paid.
-	if (earlier?.state === 'paid') return earlier.answer;
+	if (earlier?.state === 'paid') {
+		// Another run (a re-run, a new execution) is answered with the record as it is now, or
+		// marked as the earlier answer it is (outside r10-money F7); Retry On Fail of this run gets
+		// the answer it just had.
+		if (earlier.run === run) return earlier.answer;
+		const again = await answerAgain(ctx, call, earlier.answer, earlier.sentAt);
+		if (again.kind !== 'fallen') return again.answer;
+		throw fallenSince(ctx, call, request, { baseUrl, account, where }, earlier.sentAt, again);
+	}
 	const resent =
 		!released.has(id) &&
 		mayHaveBeenSent(ctx, itemIndex, contract, request.body, earlier ?? sameRequest(sender, asked));
@@ -770,6 +810,118 @@ function reusedError(
 	reused.context.reusedSubject = `${call.request.method} ${call.pays ?? call.request.path}`;
 	reused.context.reusedDifferences = differences;
 	return reused;
+}
+
+/** What a payment made in an earlier run shows when it is answered again without sending. */
+type AnsweredAgain =
+	| { kind: 'stands'; answer: unknown; why: string; readAt: string }
+	| { kind: 'unread'; answer: unknown; note: string }
+	| { kind: 'fallen'; record: IDataObject; why: string; readAt: string };
+
+/** The mark an earlier answer carries (`earlierAnswer` in the item): when, and whether read again. */
+function earlierMark(sentAt: string | undefined, again: AnsweredAgain): IDataObject {
+	return {
+		sentAt: sentAt ?? null,
+		readAgainAt: again.kind === 'unread' ? null : again.readAt,
+		note:
+			again.kind === 'unread'
+				? again.note
+				: `This n8n process made this payment in an earlier run${sentAt ? ` (sent at ${sentAt})` : ''} and did not send it again; the record was read again at ${again.readAt} and is shown as it is now: ${again.why}`,
+	};
+}
+
+/**
+ * A payment this process made in an earlier run, answered again without sending anything (a re-run,
+ * a new execution under the same key: outside r10-money F7). The answer kept then is no longer
+ * current (a payout since failed and refunded), so where the write's answer is its record (it has
+ * its own ID) and the contract reads a record by ID (a GET, safe), the record is read now and
+ * judged by Resolve Outcome's own table (the contract's resolve.state): it stands, and is handed
+ * back as it is now, marked `earlierAnswer`; or it does not (`fallen`: the caller answers unknown
+ * with the first send's sent write). Where it cannot be read, the answer kept is handed back
+ * marked as an earlier answer that was not read again.
+ */
+async function answerAgain(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	answer: unknown,
+	sentAt: string | undefined,
+): Promise<AnsweredAgain> {
+	const { contract, itemIndex } = call;
+	const mark = (note: string): AnsweredAgain => {
+		const unread: AnsweredAgain = { kind: 'unread', answer, note };
+		return isRecord(answer)
+			? {
+					...unread,
+					answer: { ...(answer as IDataObject), earlierAnswer: earlierMark(sentAt, unread) },
+				}
+			: unread;
+	};
+	const id = isRecord(answer) ? (answer as IDataObject).id : undefined;
+	const earlierWords = `This is the answer this n8n process got when it made this payment in an earlier run${sentAt ? ` (sent at ${sentAt})` : ''}; nothing was sent again`;
+	if ((typeof id !== 'string' && typeof id !== 'number') || !contract.read || !contract.resolve) {
+		return mark(
+			`${earlierWords}, and it was not read again: its status may have changed since. Read the record for its current state.`,
+		);
+	}
+	let record: IDataObject;
+	try {
+		record = {
+			...(answer as IDataObject),
+			...(await contract.read(ctx, itemIndex, answer as IDataObject)),
+		};
+	} catch (error) {
+		return mark(
+			`${earlierWords}. Reading it again failed (${(error as Error).message}), so its status may have changed since. Read the record for its current state.`,
+		);
+	}
+	const readAt = new Date().toISOString();
+	const time = { sentAt: sentAt ? Date.parse(sentAt) : Date.now(), skewMs: null };
+	const settled = contract.resolve.state(record, time);
+	if (settled.outcome !== 'paid') return { kind: 'fallen', record, why: settled.why, readAt };
+	const stands: AnsweredAgain = { kind: 'stands', answer: record, why: settled.why, readAt };
+	return { ...stands, answer: { ...record, earlierAnswer: earlierMark(sentAt, stands) } };
+}
+
+/**
+ * The answer to a payment made in an earlier run whose record, read again now, no longer shows it
+ * made (a payout since failed, refunded or not): unknown, with the sent write of its first send,
+ * so Resolve Outcome can tell; never the remembered record as if current, never PAID_BEFORE.
+ */
+function fallenSince(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	request: ApiRequest,
+	at: { baseUrl: string; account: string; where: string },
+	sentAt: string | undefined,
+	again: Extract<AnsweredAgain, { kind: 'fallen' }>,
+): unknown {
+	const bound = {
+		baseUrl: at.baseUrl,
+		account: at.account,
+		sentAt: sentAt ?? new Date().toISOString(),
+	};
+	call.sent = sealedSentWrite(
+		ctx,
+		call,
+		request,
+		bound,
+		sealedSkew(at.baseUrl, knownSkew(at.baseUrl)),
+	);
+	keepSent(ctx, call.itemIndex, call.sent);
+	const error = outcomeUnknownError(ctx.getNode(), call.contract, {
+		reason: `this n8n process made it in an earlier run${sentAt ? ` (sent at ${sentAt})` : ''} and did not send it again, but its record, read again now, no longer shows it made: ${again.why}`,
+		lines: [`Record ${String(again.record.id)}: status ${String(again.record.status)}`],
+		where: at.where,
+		itemIndex: call.itemIndex,
+	});
+	error.context.earlierAnswer = {
+		sentAt: sentAt ?? null,
+		readAgainAt: again.readAt,
+		status: again.record.status ?? null,
+		...('failReason' in again.record ? { failReason: again.record.failReason } : {}),
+		...('refundedAt' in again.record ? { refundedAt: again.record.refundedAt } : {}),
+	};
+	return withSentWrite(call, error);
 }
 
 /**
@@ -966,6 +1118,16 @@ export function withItemSentWrite(
 	(error as { context: IDataObject }).context.sentWrite = sealed;
 	judgedUnknown(sealed);
 	return error;
+}
+
+/**
+ * The item's sealed sent write, for an unknown a tool call finds after the write returned (its
+ * answer shows another payment's details: outside r10-money F4); its memory entry turns unknown.
+ */
+export function itemSentWrite(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const sealed = sealedByItem.get(ctx)?.get(itemIndex);
+	if (sealed) judgedUnknown(sealed);
+	return sealed;
 }
 
 /** Sends the write through the transport and reads its outcome from what the transport reports. */

@@ -1,0 +1,461 @@
+import nock from 'nock';
+import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
+import { API_KEY, BASE_URL, createContext } from './helpers/n8n';
+import type { ContextOptions } from './helpers/n8n';
+
+/*
+ * The tenth outside read of the money module (/work/outside/r10-money): a payout answered in a
+ * state Resolve Outcome's table does not call made is no plain success (F1); a card answered
+ * `failed` is no card issued (F2); the tool's PAYMENT_REFERENCE_PENDING says the payment is
+ * unknown (F3); every unknown of a tool money call carries its sent write (F4); the memory knows
+ * one company and environment whichever credential carries its key (F5); a number that is no
+ * safe integer names no payment (F6); a payment made in an earlier run is answered as it is now,
+ * or marked as an earlier answer (F7).
+ */
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => forgetAllSentWrites());
+afterEach(() => {
+	nock.cleanAll();
+	limitSentWrites();
+});
+
+const CARD = '2200700000000001';
+const dated = () => ({ Date: new Date().toUTCString() });
+const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
+
+let execution = 10_000;
+
+type RunOptions = Partial<ContextOptions> & { credentialId?: string; tool?: boolean };
+
+/** One run in this process (a new execution unless given), its first output item and requests. */
+async function run(parameters: IDataObject, more: RunOptions = {}) {
+	execution += 1;
+	const { credentialId, tool, ...options } = more;
+	const context = createContext({
+		parameters,
+		continueOnFail: !tool,
+		sameProcess: true,
+		executionId: String(execution),
+		...options,
+	});
+	const node = context.getNode() as INode;
+	if (credentialId) node.credentials = { companyPaymentsApi: { id: credentialId, name: 'C' } };
+	if (tool) {
+		node.type = TOOL_TYPE;
+		node.parameters = { ...parameters } as INode['parameters'];
+	}
+	const result = await new CompanyPayments().execute.call(context);
+	return { item: result[0][0].json, requests: context.requests };
+}
+
+function payoutRecord(over: IDataObject = {}): IDataObject {
+	return {
+		id: 'p-1',
+		externalId: 'inv-1',
+		status: 'waiting_trader',
+		amountRub: 1500,
+		chargedUsdt: 16.2,
+		rate: 92.5,
+		requisiteType: 'card',
+		requisite: CARD,
+		bankId: null,
+		failReason: null,
+		refundedAt: null,
+		createdAt: new Date().toISOString(),
+		...over,
+	};
+}
+
+const createPayout = (more: IDataObject = {}): IDataObject => ({
+	resource: 'payout',
+	operation: 'create',
+	amountRub: '1500',
+	requisiteType: 'card',
+	requisite: CARD,
+	additionalFields: { externalId: 'inv-1' },
+	...more,
+});
+
+function expectUnknownWithSentWrite(item: IDataObject) {
+	expect(item.error).toBeDefined();
+	expect(item.paymentOutcome).toBe('unknown');
+	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+}
+
+describe("F1: a payout answered in a state Resolve Outcome's table does not call made", () => {
+	it('Payout Create answered 200 in status fail, refundedAt null: unknown with its sentWrite', async () => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, payoutRecord({ status: 'fail', failReason: 'requisites_invalid' }), dated());
+		const { item } = await run(createPayout());
+		expectUnknownWithSentWrite(item);
+		expect(String(item.error)).toMatch(/failed \(failReason requisites_invalid\)/);
+	});
+
+	it('Payout Create answered 200 in status fail with refundedAt: unknown, saying its money came back', async () => {
+		const createdAt = new Date(Date.now() - 60_000).toISOString();
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(
+				200,
+				payoutRecord({
+					status: 'fail',
+					failReason: 'no_traders',
+					createdAt,
+					refundedAt: new Date().toISOString(),
+				}),
+				dated(),
+			);
+		const { item } = await run(createPayout());
+		expectUnknownWithSentWrite(item);
+		expect(String(item.error)).toMatch(/money came back/);
+	});
+
+	it('Payout Create answered 200 waiting_trader stays a success', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		const { item } = await run(createPayout());
+		expect(item.error).toBeUndefined();
+		expect(item.status).toBe('waiting_trader');
+	});
+
+	it('Payout Cancel answered 200 fail / trader_declined: not paid, the cancel did not act', async () => {
+		nock(BASE_URL)
+			.post('/payouts/p-2/cancel')
+			.reply(200, payoutRecord({ id: 'p-2', status: 'fail', failReason: 'trader_declined' }));
+		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
+		expect(item.error).toBeDefined();
+		expect(item.paymentOutcome).toBe('not_paid');
+		expect(item.errorCode).toBe('PAYOUT_NOT_CANCELABLE');
+		expect(String(item.error)).toMatch(/failed for another reason \(failReason trader_declined\)/);
+	});
+
+	it('Payout Cancel answered 200 fail / cancelled_by_merchant stays a success', async () => {
+		nock(BASE_URL)
+			.post('/payouts/p-2/cancel')
+			.reply(200, payoutRecord({ id: 'p-2', status: 'fail', failReason: 'cancelled_by_merchant' }));
+		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
+		expect(item.error).toBeUndefined();
+		expect(item.failReason).toBe('cancelled_by_merchant');
+	});
+
+	it('Payout Cancel answered 200 fail naming no failReason: unknown (it may be this cancel), with sentWrite', async () => {
+		nock(BASE_URL)
+			.post('/payouts/p-2/cancel')
+			.reply(200, payoutRecord({ id: 'p-2', status: 'fail', failReason: null }));
+		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
+		expectUnknownWithSentWrite(item);
+		expect(String(item.error)).toMatch(/no failReason/);
+	});
+
+	it('Payout Cancel answered 200 still waiting_trader: unknown with its sentWrite', async () => {
+		nock(BASE_URL)
+			.post('/payouts/p-2/cancel')
+			.reply(200, payoutRecord({ id: 'p-2' }));
+		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
+		expectUnknownWithSentWrite(item);
+	});
+
+	it('tool Payout Create answered 200 in status fail: the model reads unknown, with sentWrite', async () => {
+		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 });
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, (_uri, body) => payoutRecord({ ...(body as IDataObject), status: 'fail' }));
+		const { item } = await run(
+			{
+				resource: 'payout',
+				operation: 'create',
+				amountRub: '1500',
+				requisiteType: 'card',
+				requisite: CARD,
+				additionalFields: {},
+				paymentReference: 'INV-77',
+				agentMayMoveMoney: true,
+			},
+			{ tool: true },
+		);
+		const error = item.error as IDataObject;
+		expect(error.paymentOutcome).toBe('unknown');
+		expect(error.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+	});
+});
+
+describe('F2: a card answered failed is no card issued', () => {
+	it('Card Request answered request fulfilled with its card failed: unknown, not "a card was issued"', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, {
+				status: 'assigned',
+				request: { id: 'rq-1', externalId: 'emp-1', status: 'fulfilled', cardId: 'c-1' },
+				card: { id: 'c-1', externalId: 'emp-1', status: 'failed' },
+			});
+		const { item } = await run({ resource: 'card', operation: 'request', externalId: 'emp-1' });
+		expectUnknownWithSentWrite(item);
+		expect(item.outcome).toBeUndefined();
+		expect(JSON.stringify(item)).not.toMatch(/A card was issued/);
+	});
+});
+
+const toolPayout: IDataObject = {
+	resource: 'payout',
+	operation: 'create',
+	amountRub: '1500',
+	requisiteType: 'card',
+	requisite: CARD,
+	additionalFields: {},
+	paymentReference: 'INV-7',
+	agentMayMoveMoney: true,
+};
+
+describe('F3: PAYMENT_REFERENCE_PENDING tells the model the payment is unknown', () => {
+	it('a second call before lookAgainAt: paymentOutcome unknown, resolve first, nothing sent', async () => {
+		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 }).persist();
+		nock(BASE_URL).post('/payouts').replyWithError({ code: 'ECONNRESET' });
+		const first = (await run(toolPayout, { tool: true })).item.error as IDataObject;
+		expect(first.paymentOutcome).toBe('unknown');
+		const second = (await run(toolPayout, { tool: true })).item.error as IDataObject;
+		expect(second.errorCode).toBe('PAYMENT_REFERENCE_PENDING');
+		expect(second.paymentOutcome).toBe('unknown');
+		expect(second.sentByThisCall).toBe(false);
+		expect(String(second.whatToDo)).toMatch(/Resolve Outcome/);
+		expect(second.sentWrite).toEqual(first.sentWrite);
+		expect(nock.pendingMocks().filter((m) => m.startsWith('POST'))).toEqual([]);
+	});
+});
+
+describe('F4: a tool money call answered with another payment carries its sentWrite', () => {
+	it('Payout Create answered with amount 5000 for 1500: conflict, unknown, sentWrite, Resolve Outcome named', async () => {
+		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [], total: 0 }).persist();
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, (_uri, body) => payoutRecord({ ...(body as IDataObject), amountRub: 5000 }));
+		const { item } = await run(toolPayout, { tool: true });
+		const error = item.error as IDataObject;
+		expect(error.errorCode).toBe('PAYMENT_REFERENCE_CONFLICT');
+		expect(error.paymentOutcome).toBe('unknown');
+		expect(error.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+		expect(String(error.whatToDo)).toMatch(/Resolve Outcome/);
+		// The same call again sends nothing: the reference waits for Resolve Outcome.
+		const again = (await run(toolPayout, { tool: true })).item.error as IDataObject;
+		expect(again.paymentOutcome).toBe('unknown');
+		expect(nock.pendingMocks().filter((m) => m.startsWith('POST'))).toEqual([]);
+	});
+});
+
+describe('F5: one company and environment is one sender, whichever credential carries it', () => {
+	const named = createPayout({ idempotencyKey: 'INV-1042' });
+	const credentials = (baseUrl: string, apiKey = API_KEY): ICredentialDataDecryptedObject => ({
+		environment: 'staging',
+		baseUrl,
+		apiKey,
+		webhookSecret: '',
+	});
+
+	function servePayouts() {
+		let posts = 0;
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, () => {
+				posts += 1;
+				return payoutRecord({ id: `p-${posts}` });
+			})
+			.persist();
+		nock(BASE_URL)
+			.get(/\/payouts\/p-\d+/)
+			.reply(200, (uri) => payoutRecord({ id: uri.split('/').pop() }))
+			.persist();
+		return () => posts;
+	}
+
+	it('two credentials holding the same API key at the same Base URL: sent once', async () => {
+		const posts = servePayouts();
+		expect((await run(named, { credentialId: 'cred-A' })).item.error).toBeUndefined();
+		const second = await run(named, { credentialId: 'cred-B' });
+		expect(second.item.id).toBe('p-1');
+		expect(posts()).toBe(1);
+	});
+
+	it('the same Base URL written with a trailing slash or another case: the same environment', async () => {
+		const posts = servePayouts();
+		await run(named, { credentialId: 'cred-A' });
+		await run(named, { credentialId: 'cred-B', credentials: credentials(`${BASE_URL}/`) });
+		await run(named, {
+			credentialId: 'cred-C',
+			credentials: credentials(BASE_URL.toUpperCase().replace('HTTPS', 'https')),
+		});
+		expect(posts()).toBe(1);
+	});
+
+	it('the same credential after its API key was rotated: still the same sender', async () => {
+		const posts = servePayouts();
+		await run(named, { credentialId: 'cred-A' });
+		await run(named, { credentialId: 'cred-A', credentials: credentials(BASE_URL, 'new-key') });
+		expect(posts()).toBe(1);
+	});
+
+	it('another API key in another credential: another sender, its own payment', async () => {
+		const posts = servePayouts();
+		await run(named, { credentialId: 'cred-A' });
+		await run(named, { credentialId: 'cred-B', credentials: credentials(BASE_URL, 'other-key') });
+		expect(posts()).toBe(2);
+	});
+});
+
+describe('F6: a number that is no safe integer names no payment', () => {
+	it.each([
+		['External ID', { additionalFields: { externalId: 12345.1 } }, '12345.1'],
+		['External ID', { additionalFields: { externalId: 0.1 + 0.2 } }, '0.30000000000000004'],
+		['Bank ID', { additionalFields: { externalId: 'inv-1', bankId: 0.1 + 0.2 } }, '0.3'],
+		['Idempotency Key', { idempotencyKey: 12.5 }, '12.5'],
+	])('Payout Create %s %j: refused before anything is sent', async (field, more, value) => {
+		const { item, requests } = await run(createPayout(more));
+		expect(requests).toEqual([]);
+		expect(String(item.error)).toContain(`${field} must be text or a whole number`);
+		expect(String(item.error)).toContain(value);
+		expect(item.paymentOutcome).toBe('not_paid');
+	});
+
+	it('Card Request External ID 12345.1: refused before anything is sent', async () => {
+		const { item, requests } = await run({
+			resource: 'card',
+			operation: 'request',
+			externalId: 12345.1,
+		});
+		expect(requests).toEqual([]);
+		expect(String(item.error)).toContain('External ID must be text or a whole number');
+	});
+
+	it('tool Payment Reference 12345.1: refused before anything is sent', async () => {
+		const { item, requests } = await run(
+			{ ...toolPayout, paymentReference: 12345.1 },
+			{ tool: true },
+		);
+		expect(requests).toEqual([]);
+		expect(JSON.stringify(item)).toContain('must be text or a whole number');
+	});
+
+	it('a whole number stays its digits: External ID 12345 is sent as "12345"', async () => {
+		nock(BASE_URL)
+			.post('/payouts', (body: IDataObject) => body.externalId === '12345')
+			.reply(200, payoutRecord({ externalId: '12345' }), dated());
+		const { item } = await run(createPayout({ additionalFields: { externalId: 12345 } }));
+		expect(item.error).toBeUndefined();
+	});
+});
+
+describe('F7: a payment made in an earlier run is answered as it is now', () => {
+	const named = createPayout({ idempotencyKey: 'SAL-42' });
+	const refunded = () =>
+		payoutRecord({
+			status: 'fail',
+			failReason: 'no_traders',
+			createdAt: new Date(Date.now() - 60_000).toISOString(),
+			refundedAt: new Date().toISOString(),
+		});
+
+	it('a re-run after the payout failed and was refunded: unknown with sentWrite, never the old record', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		const first = await run(named);
+		const firstDone = Date.now();
+		expect(first.item.status).toBe('waiting_trader');
+		nock(BASE_URL).get('/payouts/p-1').reply(200, refunded());
+		const again = await run(named);
+		expectUnknownWithSentWrite(again.item);
+		// The sent write names the first send, made before the re-run.
+		expect(Date.parse(String((again.item.sentWrite as IDataObject).sentAt))).toBeLessThanOrEqual(
+			firstDone,
+		);
+		expect(again.item.earlierAnswer).toEqual(
+			expect.objectContaining({ status: 'fail', readAgainAt: expect.any(String) }),
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('a re-run while the payout still stands: its current record, marked as an earlier answer read again', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		await run(named);
+		nock(BASE_URL)
+			.get('/payouts/p-1')
+			.reply(200, payoutRecord({ status: 'in_progress' }));
+		const again = await run(named);
+		expect(again.item.error).toBeUndefined();
+		expect(again.item.status).toBe('in_progress');
+		expect(again.item.earlierAnswer).toEqual(
+			expect.objectContaining({ sentAt: expect.any(String), readAgainAt: expect.any(String) }),
+		);
+	});
+
+	it('a re-run whose read fails: the answer kept, marked as not read again', async () => {
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		await run(named);
+		nock(BASE_URL).get('/payouts/p-1').reply(404, {
+			statusCode: 404,
+			error: 'Not Found',
+			errorCode: 'PAYOUT_NOT_FOUND',
+			message: 'no',
+		});
+		const again = await run(named);
+		expect(again.item.error).toBeUndefined();
+		const mark = again.item.earlierAnswer as IDataObject;
+		expect(mark.readAgainAt).toBeNull();
+		expect(String(mark.note)).toMatch(/not read again|Reading it again failed/);
+	});
+
+	it('Card Request re-run in a new execution: the answer kept, marked as an earlier answer not read again', async () => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, {
+				status: 'assigned',
+				card: { id: 'c-1', externalId: 'emp-1', status: 'assigned' },
+				request: { id: 'rq-1', externalId: 'emp-1', status: 'fulfilled', cardId: 'c-1' },
+			});
+		const params = {
+			resource: 'card',
+			operation: 'request',
+			externalId: 'emp-1',
+			idempotencyKey: 'card-emp-1',
+		};
+		expect((await run(params)).item.outcome).toBe('assigned');
+		const again = await run(params);
+		expect(again.item.outcome).toBe('assigned');
+		expect(again.item.earlierAnswer).toEqual(expect.objectContaining({ readAgainAt: null }));
+		expect(again.requests).toEqual([]);
+	});
+
+	it('only its trace left (PAID_BEFORE) and the payout since refunded: unknown, never "paid"', async () => {
+		limitSentWrites({ maxKept: 1, heldMs: 0 });
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		await run(named);
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, payoutRecord({ id: 'p-9', externalId: 'inv-9' }), dated());
+		await run(
+			createPayout({ idempotencyKey: 'SAL-43', additionalFields: { externalId: 'inv-9' } }),
+		);
+		nock(BASE_URL).get('/payouts/p-1').reply(200, refunded());
+		const again = await run(named);
+		expectUnknownWithSentWrite(again.item);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('only its trace left and the payout still stands: PAID_BEFORE, saying it was read again', async () => {
+		limitSentWrites({ maxKept: 1, heldMs: 0 });
+		nock(BASE_URL).post('/payouts').reply(200, payoutRecord(), dated());
+		await run(named);
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, payoutRecord({ id: 'p-9', externalId: 'inv-9' }), dated());
+		await run(
+			createPayout({ idempotencyKey: 'SAL-43', additionalFields: { externalId: 'inv-9' } }),
+		);
+		nock(BASE_URL)
+			.get('/payouts/p-1')
+			.reply(200, payoutRecord({ status: 'success' }));
+		const again = await run(named);
+		expect(again.item.errorCode).toBe('PAID_BEFORE');
+		expect(again.item.paymentOutcome).toBe('paid');
+		expect(String(again.item.error)).toMatch(/Read again now/);
+	});
+});
