@@ -17,13 +17,15 @@ import { describeClaimError, probeClaims } from './redisProbe';
  * The delivery claim in Redis: of any number of webhook processes that receive the same delivery,
  * at most one starts it, and no process answers 2xx for a delivery nobody runs. Every decision is
  * one Lua script, so Redis applies it atomically, and every write compares this attempt's own
- * token first. A key holds one of three values:
+ * token first. A key holds one of these values:
  *
  * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
  * - `c:<token>` confirmed by Redis, but its owner may not know yet (the answer to its confirm can
  *   be late or lost): nobody else answers 2xx for it. It binds only for bindMs (two timeouts and
  *   a read-back): its owner starts only when it learnt the confirm within a timeout and a
  *   read-back of sending it, and past bindMs with no `r:` another attempt may claim the key;
+ * - `p:<token>` pending (with replicas attached only): promoted on the primary, not yet known to be
+ *   on every replica; others read it as undecided (503), never as a duplicate;
  * - `r:<token>` running, for the Deduplication Window: the owner learnt its confirm in time and
  *   starts the execution once Redis answered this promotion (or did not answer it: then it may
  *   be there). Only this value makes another attempt a duplicate (200 `executed: false`).
