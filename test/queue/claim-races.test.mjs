@@ -57,7 +57,7 @@ describe('the Redis delivery claim, two processes', () => {
 		// This Redis keeps no append-only file (the restart case needs that): the trigger option
 		// "Accept Redis Without Persistence" is on.
 		const claim = claims.claim.bind(claims);
-		claims.claim = (key, ttl) => claim(key, ttl, Date.now(), { allowWithoutPersistence: true });
+		claims.claim = (key, ttl) => claim(key, ttl, { allowWithoutPersistence: true });
 		return claims;
 	}
 
@@ -830,7 +830,7 @@ describe('the Redis delivery claim, two processes', () => {
 			await settled(a, b);
 			const key = `failover-run:${randomUUID()}`;
 			// The replica stops taking the stream once A sends its promotion (the confirm reached it).
-			const hold = failover.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+			const hold = failover.armNext({ match: '$4\r\npend\r\n', what: 'command', action: 'hold' });
 			const pending = a.claim(key, TTL_MS);
 			await hold.reached;
 			process.kill(replica.pid, 'SIGSTOP');
@@ -1031,5 +1031,170 @@ describe('the Redis delivery claim, two processes', () => {
 		}
 		await a.close();
 		await own.stop();
+	});
+
+	test('a credential edit while a claim of the old client is under way (its promotion held): the old client closes only once it is decided, so its run record lands and a copy is a duplicate (outside r9 f1)', async () => {
+		const own = await ownRedis('close-inflight');
+		const link = await startRelay(own);
+		try {
+			const a1 = processClaims({ port: link.port, processOf: 'A9' });
+			const b = processClaims({ port: own.port, processOf: 'B9' });
+			await settled(a1, b);
+			const d = `close-inflight:${randomUUID()}`;
+			const hold = link.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+			const pending = a1.claim(d, TTL_MS);
+			await hold.reached;
+			// The credential edited: process A's next delivery goes through a new client, and the
+			// store closes the old one (closeWhenSettled) while A's claim waits for its promotion.
+			const a2 = processClaims({ port: link.port, processOf: 'A9' });
+			await settled(a2);
+			const closing = a1.closeWhenSettled();
+			// A client closed under the claim loses the command its connection still holds (the
+			// relay would pass it on after the close): the relay drops it with the connection.
+			if (a1.isClosed) link.cutAll();
+			hold.release();
+			assert.deepEqual(await pending, { verdict: 'claimed' });
+			await closing;
+			assert.equal(a1.isClosed, true);
+			const held = await probeCommand(own.port, 'GET', d);
+			assert.ok(held?.startsWith('r:'), `the run record landed: ${held}`);
+			assert.deepEqual(await b.claim(d, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a2.close(), b.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('Redis with a replica: a run record the replica has not acknowledged (503) is never read as a duplicate by another process while its release is held, and the copy runs once it lands (outside r9 f2)', async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'primary-r9'), appendonly: true });
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r9'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		const link = await startRelay(primary);
+		let stopped = false;
+		try {
+			const a = processClaims({ port: link.port, timeoutMs: 500, timing: { restartWindowMs: 0 } });
+			const b = processClaims({ port: primary.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const d = `replica-release:${randomUUID()}`;
+			const promotion = link.armNext({ match: '$4\r\npend\r\n', what: 'command', action: 'hold' });
+			const pending = a.claim(d, TTL_MS);
+			await promotion.reached;
+			// The relay holds one rule at a time: A's release (after its 503) is held next.
+			const release = link.armNext({ match: '$7\r\nrelease\r\n', what: 'command', action: 'hold' });
+			process.kill(replica.pid, 'SIGSTOP');
+			stopped = true;
+			promotion.release();
+			const atA = await pending;
+			assert.equal(atA.verdict, 'unavailable', JSON.stringify(atA));
+			assert.match(atA.reason, /run record/);
+			await release.reached;
+			// A answered 503 and its release is held: a copy at B is never a duplicate (2xx).
+			const atB = await b.claim(d, TTL_MS);
+			assert.equal(atB.verdict, 'unavailable', JSON.stringify(atB));
+			release.release();
+			process.kill(replica.pid, 'SIGCONT');
+			stopped = false;
+			assert.deepEqual(await answered(b, d), { verdict: 'claimed' });
+			await Promise.all([a.close(), b.close()]);
+		} finally {
+			if (stopped) process.kill(replica.pid, 'SIGCONT');
+			await link.close();
+			await replica.stop();
+			await primary.stop();
+		}
+	});
+
+	test('FLUSHDB on a Redis with persistence while the runner is away, then a process new to it: a copy there is 503 (the restart window), never run again, and once the runner wrote back a duplicate (outside r9 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'flush-aof'), appendonly: true });
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+			const a = processClaims({ port: link.port, timing, processOf: 'A10' });
+			await settled(a);
+			const d = `flushed:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			// A's link is down (a slow reconnect) while the database is flushed.
+			link.block({ mode: 'refuse', ms: 600_000 });
+			link.cutAll();
+			await probeCommand(own.port, 'FLUSHDB');
+			// C has never used this Redis: it knows no epoch, and Redis shows a flush since its start.
+			const c = processClaims({ port: own.port, timing, processOf: 'C10' });
+			const first = await c.claim(d, TTL_MS);
+			assert.equal(first.verdict, 'unavailable', JSON.stringify(first));
+			assert.match(first.reason, /flushed \(FLUSHDB or FLUSHALL\)/);
+			link.block({ mode: 'refuse', ms: 0 });
+			await until('A wrote its claim back', async () =>
+				String(await probeCommand(own.port, 'GET', d)).startsWith('r:'),
+			);
+			assert.deepEqual(await answered(c, d), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), c.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	/**
+	 * Runs `body` with the wall clock (Date.now) stepped by `stepMs` once `afterMs` of real time
+	 * have passed (a step in the middle of whatever the body waits for).
+	 */
+	async function withWallClockStep(stepMs, afterMs, body) {
+		const real = Date.now;
+		const from = real() + afterMs;
+		Date.now = () => {
+			const now = real();
+			return now >= from ? now + stepMs : now;
+		};
+		try {
+			return await body();
+		} finally {
+			Date.now = real;
+		}
+	}
+
+	test('the wall clock set 11 minutes forward: remembered claims are not aged out, and after a restart without persistence they are written back (outside r9 f4)', async () => {
+		let own = await ownRedis('clock-forward');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a = processClaims({ timing, port, processOf: 'A11' });
+		const b = processClaims({ timing, port, processOf: 'B11' });
+		await settled(a, b);
+		const d = `clock-forward:${randomUUID()}`;
+		assert.equal((await a.claim(d, TTL_MS)).verdict, 'claimed');
+		await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+		await withWallClockStep(11 * 60_000, 0, async () => {
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+			own = await restarted(own);
+			assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		});
+		await Promise.all([a.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('the wall clock set back an hour while Redis is unreachable: the claim still answers 503 within its timeout (outside r9 f8)', async () => {
+		const own = await ownRedis('clock-back');
+		const port = own.port;
+		await own.stop();
+		const a = processClaims({ port, timeoutMs: 300 });
+		// The step comes 100 ms into the claim's wait for the connection (300 ms).
+		const verdict = await withWallClockStep(-3_600_000, 100, async () => {
+			const pending = a.claim(`clock-back:${randomUUID()}`, TTL_MS);
+			let outcome;
+			pending.then((v) => (outcome = v));
+			// A guard, not a time bound: a wait measured on the wall clock would last an hour.
+			const guard = performance.now() + 30_000;
+			while (outcome === undefined && performance.now() < guard) await sleep(20);
+			return outcome;
+		});
+		assert.ok(verdict, 'the claim answered (it did not wait for the wall clock to come back)');
+		assert.equal(verdict.verdict, 'unavailable');
+		await a.close();
 	});
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
 import { sleep } from 'n8n-workflow';
@@ -11,19 +11,21 @@ import {
 	refusal,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { probeClaims } from './redisProbe';
+import { describeClaimError, probeClaims } from './redisProbe';
 
 /**
  * The delivery claim in Redis: of any number of webhook processes that receive the same delivery,
  * at most one starts it, and no process answers 2xx for a delivery nobody runs. Every decision is
  * one Lua script, so Redis applies it atomically, and every write compares this attempt's own
- * token first. A key holds one of three values:
+ * token first. A key holds one of these values:
  *
  * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
  * - `c:<token>` confirmed by Redis, but its owner may not know yet (the answer to its confirm can
  *   be late or lost): nobody else answers 2xx for it. It binds only for bindMs (two timeouts and
  *   a read-back): its owner starts only when it learnt the confirm within a timeout and a
  *   read-back of sending it, and past bindMs with no `r:` another attempt may claim the key;
+ * - `p:<token>` pending (with replicas attached only): promoted on the primary, not yet known to be
+ *   on every replica; others read it as undecided (503), never as a duplicate;
  * - `r:<token>` running, for the Deduplication Window: the owner learnt its confirm in time and
  *   starts the execution once Redis answered this promotion (or did not answer it: then it may
  *   be there). Only this value makes another attempt a duplicate (200 `executed: false`).
@@ -104,6 +106,15 @@ export const EXPIRY_KEY = `${KEY_PREFIX}:expiry`;
 /** How many ended claim keys one claim deletes. */
 const TRIM_PER_CLAIM = 20;
 
+/**
+ * Every deadline and age of the claims is measured on this clock: monotonic (it never steps with
+ * the wall clock), so a wall clock set forward never ages remembered claims out, and one set back
+ * never stretches a wait. Times in Redis are Redis' own (TIME).
+ */
+export function monotonic(): number {
+	return performance.now();
+}
+
 /** The times of the claim; tests run it faster. */
 export interface ClaimTiming {
 	timeoutMs: number;
@@ -170,6 +181,14 @@ const EPOCH_LUA = `${CLOCK_LUA}
 local function infofield(section, field)
   return string.match(redis.call('INFO', section), field .. ':([^\\r\\n]+)')
 end
+-- How many FLUSHDB and FLUSHALL this Redis ran since it started (or since CONFIG RESETSTAT).
+local function flushes()
+  local n = 0
+  for calls in string.gmatch(redis.call('INFO', 'commandstats'), 'cmdstat_flush%a+:calls=(%d+)') do
+    n = n + tonumber(calls)
+  end
+  return n
+end
 local function epoch(now, run, fresh, seen, known, knownrun)
   local e = redis.call('HMGET', KEYS[2], 'id', 'run', 'evicted', 'rid')
   local id = e[1]
@@ -195,16 +214,22 @@ local function epoch(now, run, fresh, seen, known, knownrun)
     local born = now
     if lost then
       cause = 'evicted'
+    elseif seen == '' and flushes() > 0 then
+      -- Nobody here knew an epoch, and this Redis was flushed since it started: the epoch may
+      -- have gone with the claims (a first use cannot be told from this; the window is the
+      -- safe side). Its window runs from now: when the flush was is not known.
+      cause = 'flushed'
     elseif seen == '' then
       -- Nobody here knew an epoch: a Redis without persistence may have restarted and lost keys
       -- all the same (a process new to it, or whose client was closed). Its window runs from
-      -- Redis' start. (With persistence, no epoch is a first use: keys survive restarts.)
+      -- Redis' start. (With persistence and no flush since Redis started, no epoch is a first
+      -- use: keys survive restarts.)
       local uptime = tonumber(infofield('server', 'uptime_in_seconds') or '0') * 1000
       born = now - uptime
       cause = 'absent'
     end
     redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause, 'evicted', evicted, 'rid', thisrun)
-    if seen ~= '' or run ~= '' or lost then redis.call('HSET', KEYS[2], 'restart', '1') end
+    if seen ~= '' or run ~= '' or lost or cause == 'flushed' then redis.call('HSET', KEYS[2], 'restart', '1') end
   end
   if seen ~= '' and seen ~= id then
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
@@ -293,8 +318,13 @@ return 0`;
  * - 'owed' (the promotion again, sent only by a process that started the delivery): `c:` of the
  *   token, or a free key → `r:`, 'mine' (a started delivery always leaves its run record); another
  *   attempt's value → 'other';
- * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`r:` of
- *   the token → deleted.
+ * - 'pend' (the promotion with replicas attached): `c:` → `p:` (pending: written, not yet known
+ *   to be on every replica) for ARGV[3] ms, 'mine'. Others read `p:` as undecided (they wait,
+ *   then 503), never as a duplicate: its owner may still answer 503 (the replicas did not
+ *   acknowledge it) and release it. Once they did, the owner starts the delivery and sends 'owed';
+ * - 'owed' also turns a `p:` of the token into `r:`;
+ * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`p:`/`r:`
+ *   of the token → deleted.
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
@@ -304,12 +334,12 @@ if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
   return 'released'
 end
 if held == 'r:' .. ARGV[1] then return 'mine' end
-if ARGV[2] == 'owed' and (held == false or held == 'c:' .. ARGV[1]) then
+if ARGV[2] == 'owed' and (held == false or held == 'c:' .. ARGV[1] or held == 'p:' .. ARGV[1]) then
   put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + (tonumber(ARGV[3] or '') or 1))
   return 'mine'
 end
 if ARGV[2] == 'read' then
-  if held == 'c:' .. ARGV[1] then return 'mine' end
+  if held == 'c:' .. ARGV[1] or held == 'p:' .. ARGV[1] then return 'mine' end
   if held == 't:' .. ARGV[1] then return 'tentative' end
   return 'other'
 end
@@ -318,7 +348,11 @@ if held == 'c:' .. ARGV[1] and ARGV[2] == 'run' then
   if ttl then put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + ttl) else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
   return 'mine'
 end
-if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] then
+if held == 'c:' .. ARGV[1] and ARGV[2] == 'pend' then
+  put(KEYS[1], KEYS[2], 'p:' .. ARGV[1], now + tonumber(ARGV[3]))
+  return 'mine'
+end
+if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] or held == 'p:' .. ARGV[1] then
   drop(KEYS[1], KEYS[2])
   return 'released'
 end
@@ -349,7 +383,7 @@ interface ClaimCommands {
 		key: string,
 		expiry: string,
 		token: string,
-		mode: 'read' | 'run' | 'owed' | 'release',
+		mode: 'read' | 'run' | 'pend' | 'owed' | 'release',
 		ttlMs?: number,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
@@ -394,17 +428,44 @@ async function within<T>(
 		(error: unknown) =>
 			(outcome = {
 				ok: false,
-				reason: (error as Error)?.message ?? String(error),
+				reason: errorText(error),
 				// An error reply of Redis itself (OOM, NOPERM...): the command was not applied.
 				refused: (error as Error)?.name === 'ReplyError',
 			}),
 	);
-	const deadline = Date.now() + ms;
+	const deadline = monotonic() + ms;
 	while (outcome === undefined) {
-		if (Date.now() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
-		await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+		if (monotonic() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
+		await sleep(Math.min(POLL_MS, Math.max(1, deadline - monotonic())));
 	}
 	return outcome;
+}
+
+/** The claim scripts, as Redis names them (SHA1 of their text). */
+const SCRIPTS = new Map(
+	[CLAIM_SCRIPT, CONFIRM_SCRIPT, RESOLVE_SCRIPT, SYNC_SCRIPT, RESEED_SCRIPT].map((lua) => [
+		createHash('sha1').update(lua).digest('hex'),
+		lua,
+	]),
+);
+
+/**
+ * The Redis command on line `line` of the claim script whose SHA1 is `sha` (Redis 7.0 names only
+ * these when its ACL refuses a command inside a script), or undefined.
+ */
+export function commandInScript(sha: string, line: number): string | undefined {
+	const text = SCRIPTS.get(sha)?.split('\n')[line - 1];
+	const command = text === undefined ? undefined : /redis\.call\('([A-Za-z]+)'/.exec(text)?.[1];
+	return command?.toUpperCase();
+}
+
+/**
+ * An error of a claim command as the 503 reason: a refused command or key, or a read-only
+ * replica, named with its fix (as activation names it); any other error as Redis gave it.
+ */
+function errorText(error: unknown): string {
+	if (error instanceof Error) return describeClaimError(error) ?? error.message;
+	return String(error);
 }
 
 export function defineCommands(client: Redis): ClaimClient {
@@ -433,6 +494,13 @@ interface ProcessMemory {
 	readonly clients: Set<RedisClaims>;
 	/** Claims of this process in this Redis under way (not yet remembered). */
 	underWay: number;
+	/**
+	 * What this process owes this Redis (releases; promotions and their Deduplication Windows):
+	 * a client that closes before Redis answered them leaves them to the next client of it.
+	 */
+	readonly abandoned: Map<string, string>;
+	readonly unpromoted: Map<string, string>;
+	readonly promoteTtl: Map<string, number>;
 }
 
 const memories = new Map<string, ProcessMemory>();
@@ -450,7 +518,7 @@ function redisIdentity(options: RedisOptions): string {
 }
 
 /** Drops the ended claims of the memory; true when it still holds a claim within its time. */
-function pruneRecent(memory: ProcessMemory, now = Date.now()): boolean {
+function pruneRecent(memory: ProcessMemory, now = monotonic()): boolean {
 	for (const [key, entry] of memory.recent) if (entry.expires <= now) memory.recent.delete(key);
 	return memory.recent.size > 0;
 }
@@ -470,11 +538,16 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 		epochRun: '',
 		clients: new Set(),
 		underWay: 0,
+		abandoned: new Map(),
+		unpromoted: new Map(),
+		promoteTtl: new Map(),
 	});
 	if (scope === undefined) return fresh('');
 	// A memory no client holds is kept while a claim in it is within its time, no longer.
 	for (const [other, kept] of memories) {
-		if (kept.clients.size === 0 && !pruneRecent(kept)) memories.delete(other);
+		if (kept.clients.size === 0 && !pruneRecent(kept) && kept.abandoned.size === 0) {
+			memories.delete(other);
+		}
 	}
 	const id = JSON.stringify([scope, redisIdentity(options)]);
 	let memory = memories.get(id);
@@ -537,19 +610,22 @@ export class RedisClaims {
 	private checked: Promise<void> | undefined;
 
 	/** When a claim last used this client (for closing idle clients). */
-	lastUsed = Date.now();
+	lastUsed = monotonic();
 
 	/** The running claims of this process in this Redis (shared with its other clients of it). */
 	private readonly recent: Map<string, Recent>;
 
 	/** Claims this process gave up whose release Redis has not confirmed: key → token. */
-	private readonly abandoned = new Map<string, string>();
+	private readonly abandoned: Map<string, string>;
 
 	/** Claims this process runs whose `r:` Redis has not confirmed: key → token. */
-	private readonly unpromoted = new Map<string, string>();
+	private readonly unpromoted: Map<string, string>;
 
 	/** The Deduplication Window (ms) of each owed promotion: its `r:` lasts that long. */
-	private readonly promoteTtl = new Map<string, number>();
+	private readonly promoteTtl: Map<string, number>;
+
+	/** Claims of this client under way: it closes only once they are decided. */
+	private inFlight = 0;
 
 	private closed = false;
 
@@ -563,6 +639,9 @@ export class RedisClaims {
 		this.memory.clients.add(this);
 		this.memberId = this.memory.memberId;
 		this.recent = this.memory.recent;
+		this.abandoned = this.memory.abandoned;
+		this.unpromoted = this.memory.unpromoted;
+		this.promoteTtl = this.memory.promoteTtl;
 		this.timing = {
 			...DEFAULT_TIMING,
 			...(typeof timing === 'number' ? { timeoutMs: timing } : timing),
@@ -668,8 +747,15 @@ export class RedisClaims {
 	 * last one is RECENT_MS old or another client of the same Redis takes over the memory.
 	 */
 	async closeWhenSettled(): Promise<void> {
-		const deadline = Date.now() + 2 * this.timeoutMs;
-		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+		// Claims under way on this client are decided first (each ends within its own timeouts;
+		// the bound is a guard): closing under one would drop its promotion or release.
+		const decided =
+			monotonic() + 4 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
+		while (this.inFlight > 0 && monotonic() < decided) await sleep(POLL_MS);
+		// Then what they owe; what Redis has not answered by then stays in the process's memory
+		// of this Redis, and its next client sends it.
+		const deadline = monotonic() + 2 * this.timeoutMs;
+		while (this.owes && monotonic() < deadline) await sleep(POLL_MS);
 		while (
 			!this.closed &&
 			this.memory.clients.size === 1 &&
@@ -698,9 +784,9 @@ export class RedisClaims {
 	/** Waits until the client is connected; the reason when it is not within the time. */
 	private async connected(client: Redis, ms: number): Promise<string | undefined> {
 		if (client.status === 'wait') client.connect().catch(() => undefined);
-		const deadline = Date.now() + ms;
+		const deadline = monotonic() + ms;
 		while (client.status !== 'ready') {
-			if (Date.now() >= deadline || client.status === 'end') return this.notConnected(client);
+			if (monotonic() >= deadline || client.status === 'end') return this.notConnected(client);
 			await sleep(POLL_MS);
 		}
 		return undefined;
@@ -708,7 +794,7 @@ export class RedisClaims {
 
 	/** Waits until the connection is up and checked; the reason when it is not. */
 	async unusable(requirements: ClaimRequirements = {}): Promise<string | undefined> {
-		const started = Date.now();
+		const started = monotonic();
 		const down = await this.connected(this.client, this.timeoutMs);
 		if (down !== undefined) return down;
 		// A check that failed (Redis full, an evicting policy, a lost answer) is never kept: this
@@ -718,7 +804,7 @@ export class RedisClaims {
 		const check = this.checked;
 		const checked = await within(
 			check,
-			Math.max(1, started + 2 * this.timeoutMs - Date.now()),
+			Math.max(1, started + 2 * this.timeoutMs - monotonic()),
 			'Redis check',
 		);
 		if (!checked.ok) {
@@ -820,7 +906,7 @@ export class RedisClaims {
 			this.epochRun = this.facts?.runId ?? '';
 			return;
 		}
-		const now = Date.now();
+		const now = monotonic();
 		const writes: Array<Promise<number>> = [];
 		for (const [key, entry] of this.recent) {
 			const ttl = entry.ttlEnds - now;
@@ -913,13 +999,13 @@ export class RedisClaims {
 	 * Redis could not be asked.
 	 */
 	private async readBack(key: string, token: string, by: number): Promise<string | undefined> {
-		const deadline = Math.min(by, Date.now() + this.timing.readBackMs);
-		while (Date.now() < deadline && !this.closed) {
-			const down = await this.connected(this.resolver, Math.max(1, deadline - Date.now()));
+		const deadline = Math.min(by, monotonic() + this.timing.readBackMs);
+		while (monotonic() < deadline && !this.closed) {
+			const down = await this.connected(this.resolver, Math.max(1, deadline - monotonic()));
 			if (down !== undefined) return undefined;
 			const read = await within(
 				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'read'),
-				Math.max(1, deadline - Date.now()),
+				Math.max(1, deadline - monotonic()),
 				'read-back',
 			);
 			if (read.ok) return read.value;
@@ -968,22 +1054,24 @@ export class RedisClaims {
 	async claim(
 		key: string,
 		ttlMs: number,
-		now = Date.now(),
 		requirements: ClaimRequirements = {},
 	): Promise<ClaimVerdict> {
-		this.lastUsed = Date.now();
+		const now = monotonic();
+		this.lastUsed = now;
 		const mine = this.recent.get(key);
 		if (mine !== undefined && mine.expires > now) return { verdict: 'duplicate', by: 'memory' };
 		const unusable = await this.unusable(requirements);
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
-		const full = this.fullReason(Date.now());
+		const full = this.fullReason(monotonic());
 		if (full !== undefined) return { verdict: 'unavailable', reason: full };
 		// Counted against the bound while under way, so concurrent claims cannot pass it together.
 		this.memory.underWay++;
+		this.inFlight++;
 		try {
 			return await this.attempt(key, ttlMs, now);
 		} finally {
 			this.memory.underWay--;
+			this.inFlight--;
 		}
 	}
 
@@ -992,7 +1080,7 @@ export class RedisClaims {
 		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');
 		const ttl = Math.max(1, Math.round(ttlMs));
-		const deadline = Date.now() + this.timing.waitForOtherMs;
+		const deadline = monotonic() + this.timing.waitForOtherMs;
 		for (;;) {
 			let answer: [string, string, string, string, number];
 			try {
@@ -1014,7 +1102,7 @@ export class RedisClaims {
 				);
 			} catch (error) {
 				// It may have reached Redis: a `t:` of ours is released.
-				return this.giveUp(key, token, (error as Error).message);
+				return this.giveUp(key, token, errorText(error));
 			}
 			const [verdict, held, epoch, members, replicas] = answer;
 			this.replicas = Number(replicas) || 0;
@@ -1055,13 +1143,13 @@ export class RedisClaims {
 					await this.client.cpResolve(key, EXPIRY_KEY, heldToken, 'release');
 					if (this.abandoned.get(key) === heldToken) this.abandoned.delete(key);
 				} catch (error) {
-					return { verdict: 'unavailable', reason: (error as Error).message };
+					return { verdict: 'unavailable', reason: errorText(error) };
 				}
 				continue;
 			}
 			if (held.startsWith(RUNNING)) return { verdict: 'duplicate', by: 'redis' };
 			// Another attempt holds it undecided (`t:` or `c:`): wait for its `r:` or its release.
-			if (Date.now() >= deadline) {
+			if (monotonic() >= deadline) {
 				return {
 					verdict: 'unavailable',
 					reason: 'another attempt of this delivery holds an undecided claim',
@@ -1080,9 +1168,11 @@ export class RedisClaims {
 				? 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them'
 				: cause === 'lost'
 					? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
-					: cause === 'absent'
-						? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
-						: 'Redis lost its keys (it restarted without persistence)';
+					: cause === 'flushed'
+						? 'Redis holds no record of the claims and was flushed (FLUSHDB or FLUSHALL) since it started: the claims may have gone with it'
+						: cause === 'absent'
+							? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
+							: 'Redis lost its keys (it restarted without persistence)';
 		const lost = Math.max(0, window - SERVICE_RETRY_SPAN_MS);
 		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
 	}
@@ -1102,6 +1192,8 @@ export class RedisClaims {
 			this.timeoutMs + 500,
 			'WAIT',
 		);
+		// Refused (the user may not run WAIT, say): the reason names it, not the replicas.
+		if (!acked.ok && acked.refused) return acked.reason;
 		if (!acked.ok) return `${what} was not acknowledged by Redis' replicas (${acked.reason})`;
 		if (acked.value < replicas) {
 			return `only ${acked.value} of ${replicas} replicas acknowledged ${what} within ${this.timeoutMs} ms: a failover could lose it, so this attempt starts nothing`;
@@ -1130,8 +1222,14 @@ export class RedisClaims {
 		ttl: number,
 		now: number,
 	): Promise<ClaimVerdict> {
+		// With replicas the promotion is first pending (`p:`, read by others as undecided): a run
+		// record the replicas do not acknowledge would otherwise be read as a duplicate (200)
+		// until this attempt's release of it lands, and nobody would run the delivery.
+		const replicated = this.replicas > 0;
 		const promoted = await within(
-			this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
+			replicated
+				? this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl))
+				: this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
 			this.timeoutMs,
 			'promotion',
 		);
@@ -1157,7 +1255,29 @@ export class RedisClaims {
 		}
 		this.remember(key, token, now, ttl);
 		if (!promoted.ok) this.sendOne(key, token, 'run', ttl);
+		else if (replicated) await this.finish(key, token, ttl);
 		return { verdict: 'claimed' };
+	}
+
+	/**
+	 * With replicas, after the pending run record was acknowledged (this process runs the
+	 * delivery): makes it `r:` and waits for the replicas again, so that a failover keeps it. What
+	 * is not answered in time is owed (sent again until Redis answers); it runs either way.
+	 */
+	private async finish(key: string, token: string, ttl: number): Promise<void> {
+		this.unpromoted.set(key, token);
+		this.promoteTtl.set(key, ttl);
+		const done = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
+			this.timeoutMs,
+			'run record',
+		);
+		if (!done.ok) {
+			this.sendOne(key, token, 'run', ttl);
+			return;
+		}
+		if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
+		await this.notReplicated('the run record');
 	}
 
 	private async confirm(
@@ -1168,7 +1288,7 @@ export class RedisClaims {
 	): Promise<ClaimVerdict> {
 		// The owner starts the delivery only when it learns its confirm by then; the `c:` binds
 		// one timeout longer, for the promotion.
-		const commitBy = Date.now() + this.timing.timeoutMs + this.timing.readBackMs;
+		const commitBy = monotonic() + this.timing.timeoutMs + this.timing.readBackMs;
 		const late = `the answer to this attempt's confirm came later than ${this.timing.timeoutMs + this.timing.readBackMs} ms: its claim binds no longer than ${this.bindMs(ttl)} ms, so this attempt starts nothing`;
 		let confirmed: number;
 		try {
@@ -1186,10 +1306,10 @@ export class RedisClaims {
 			// Applied, late or never: Redis' record decides, read without writing.
 			const found = await this.readBack(key, token, commitBy);
 			// Read on the other connection, so no WAIT covers the confirm: with replicas, 503.
-			if (found === 'mine' && this.replicas === 0 && Date.now() < commitBy) {
+			if (found === 'mine' && this.replicas === 0 && monotonic() < commitBy) {
 				return await this.commit(key, token, ttl, now);
 			}
-			return this.giveUp(key, token, (error as Error).message);
+			return this.giveUp(key, token, errorText(error));
 		}
 		if (confirmed !== 1) {
 			return {
@@ -1199,7 +1319,7 @@ export class RedisClaims {
 		}
 		const notReplicated = await this.notReplicated();
 		if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
-		if (Date.now() >= commitBy) return this.giveUp(key, token, late);
+		if (monotonic() >= commitBy) return this.giveUp(key, token, late);
 		return await this.commit(key, token, ttl, now);
 	}
 }

@@ -23,7 +23,7 @@ import {
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { closeAllClaims, KEY_PREFIX, RedisClaims } from './redisClaims';
+import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -108,7 +108,7 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 		claimsByOptions.set(id, claims);
 	}
 	// Webhook processes of queue mode never hear of a deactivation: idle clients close here.
-	const now = Date.now();
+	const now = monotonic();
 	for (const [other, entry] of claimsByOptions) {
 		if (other !== id && now - entry.lastUsed > IDLE_CLOSE_MS) {
 			for (const [t, used] of clientOfTrigger) if (used === other) clientOfTrigger.delete(t);
@@ -178,7 +178,7 @@ function describeWhere(options: RedisOptions): string {
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
-	async record(ctx: IWebhookFunctions, { deliveryId, now, limits }): Promise<RecordOutcome> {
+	async record(ctx: IWebhookFunctions, { deliveryId, limits }): Promise<RecordOutcome> {
 		let data: ICredentialDataDecryptedObject;
 		try {
 			data = await ctx.getCredentials(REDIS_CREDENTIAL);
@@ -210,7 +210,7 @@ export const redisDeliveryStore: DeliveryStore = {
 			deliveryId,
 		);
 		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
-		const claim = await claims.claim(key, limits.maxAgeMs, now, {
+		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
 		});
 		if (claim.verdict === 'claimed') return { verdict: 'new' };
