@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
 
@@ -227,5 +230,34 @@ describe('F4: a cancel judged not paid is kept not paid', () => {
 		expect(again.item.errorCode).toBe('PAYOUT_NOT_CANCELABLE');
 		expect(String(again.item.error)).not.toMatch(/earlier run/);
 		expect(posts).toBe(2);
+	});
+});
+
+describe('F5: a refusal through Resolve Outcome, as examples/README.md says', () => {
+	it('a not_paid Payout Create comes out of Resolve Outcome unknown, verified false, and the README says so', async () => {
+		nock(BASE_URL).post('/payouts').reply(422, {
+			statusCode: 422,
+			error: 'Unprocessable Entity',
+			errorCode: 'PAYOUT_REQUISITE_INVALID',
+			message: 'invalid requisite',
+		});
+		const refused = (await run({ ...named, idempotencyKey: '' })).item;
+		expect(refused.paymentOutcome).toBe('not_paid');
+		expect(refused.sentWrite).toBeUndefined();
+		const resolved = (
+			await run({ resource: 'payment', operation: 'resolveOutcome', unknownItem: refused as never })
+		).item;
+		expect(resolved.paymentOutcome).toBe('unknown');
+		expect(resolved.verified).toBe(false);
+		expect(resolved.lookAgainAt ?? null).toBeNull();
+		expect(String(resolved.reason)).toMatch(/invalid requisite|PAYOUT_REQUISITE_INVALID/);
+		const readme = readFileSync(join(__dirname, '../../examples/README.md'), 'utf8').replace(
+			/\s+/g,
+			' ',
+		);
+		expect(readme).not.toMatch(/pass through Resolve Outcome unchanged/);
+		expect(readme).toMatch(
+			/Refusals \(`not_paid`[^)]*\) carry no sealed `sentWrite`[^.]*: one that reaches it comes out `unknown` \(`verified: false`, without `lookAgainAt`/,
+		);
 	});
 });
