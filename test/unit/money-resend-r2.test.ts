@@ -9,8 +9,8 @@ import type { ContextOptions } from './helpers/n8n';
  * Outside round r4-money-resend: an item is judged over every attempt this n8n process knows of
  * (a refusal of a re-send after a lost answer is unknown, and never erases it), a re-send is the
  * identical request on every later try (the quote first accepted under a key is kept until the
- * payment is decided), the memory of sent writes follows the n8n credential (a rotated API key
- * keeps it), and the texts name what holds in another process.
+ * payment is decided), the memory of sent writes follows the company (a key this node's
+ * Regenerate API Key issued keeps it: outside r11-money F1), and the texts name what holds in another process.
  */
 
 const QUOTE_A = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
@@ -189,7 +189,17 @@ describe('r4 F2/F4: every later try of an item re-sends the quote first accepted
 	});
 });
 
-describe('r4 F5: the memory of sent writes follows the n8n credential, not the API key', () => {
+/** Company > Regenerate API Key sent with `from`, answered with `to` (the same company's new key). */
+async function regenerate(from: string, to: string): Promise<void> {
+	nock(BASE_URL).post('/auth/company/regenerate-key').reply(200, { apiKey: to });
+	await run({
+		parameters: { resource: 'company', operation: 'regenerateApiKey' },
+		apiKey: from,
+		sameProcess: true,
+	});
+}
+
+describe("r4 F5: the memory of sent writes follows the company, through this node's Regenerate API Key", () => {
 	const payout = {
 		resource: 'payout',
 		operation: 'create',
@@ -198,9 +208,10 @@ describe('r4 F5: the memory of sent writes follows the n8n credential, not the A
 		requisite: '2200123456789012',
 		idempotencyKey: 'PAYROLL-7',
 	};
-	it('Payout Create re-run after the credential got a new API key: not sent again, unknown', async () => {
+	it('Payout Create re-run after Regenerate API Key gave the credential a new key: not sent again, unknown', async () => {
 		const writes = serve('post', /\/payouts/, () => reset());
 		expect(outcomeOf((await run({ parameters: payout, apiKey: 'key-old' }))[0])).toBe('unknown');
+		await regenerate('key-old', 'key-new');
 		const again = await run({ parameters: payout, apiKey: 'key-new', sameProcess: true });
 		expect(writes.length).toBe(1);
 		expect(outcomeOf(again[0])).toBe('unknown');
@@ -213,7 +224,7 @@ describe('r4 F5: the memory of sent writes follows the n8n credential, not the A
 		expect(writes.length).toBe(2);
 	});
 
-	it('the tool Card Recharge after lookAgainAt with a rotated key: not sent again', async () => {
+	it('the tool Card Recharge after lookAgainAt with a key Regenerate API Key issued: not sent again', async () => {
 		const writes = serve('post', /\/cards\//, () => reset());
 		serve('get', /\/cards/, () => [200, { cards: [], total: 0 }]);
 		let shift = 0;
@@ -228,6 +239,7 @@ describe('r4 F5: the memory of sent writes follows the n8n credential, not the A
 			agentMayMoveMoney: true,
 		};
 		await run({ parameters: params, tool: true, apiKey: 'key-old' });
+		await regenerate('key-old', 'key-new');
 		shift += 6 * 60_000;
 		const [again] = await run({
 			parameters: params,

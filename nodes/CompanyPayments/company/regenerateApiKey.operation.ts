@@ -1,8 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../shared/transport';
+import { apiRequest, runAccount } from '../../shared/transport';
+import { noteRegeneratedKey } from '../../shared/money';
+import { isObject } from '../../shared/contract/guards';
 import type { OperationDefinition } from '../types';
-import { newApiKeyOutput } from './fields';
+import { newApiKeyOutput, newApiKeyPath } from './fields';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { SECRET } from '../common/words';
 
@@ -44,6 +46,19 @@ export const regenerateApiKey: OperationDefinition = {
 			itemIndex,
 			explain: { INVALID_API_KEY: ROTATED_BY_EARLIER_ITEM },
 		});
+		// The new key is the same company's (asked for with the old one): its money writes are the
+		// old key's sender, so a payment made under the old key is not paid again under the new one.
+		if (isObject(answer)) {
+			const path = newApiKeyPath(answer);
+			const newKey = path?.reduce<unknown>(
+				(at, name) => (isObject(at) ? at[name] : undefined),
+				answer,
+			);
+			if (typeof newKey === 'string') {
+				const { baseUrl, account } = await runAccount(this, itemIndex);
+				noteRegeneratedKey(this, baseUrl, account, newKey);
+			}
+		}
 		return newApiKeyOutput(answer, KEY_ROTATED_OUTPUT);
 	},
 };

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { idempotencyKeyField } from '../common/fields';
 import { segment } from '../common/validation';
 import {
+	judgedNotPaid,
 	markOutcome,
 	moneyWrite,
 	outcomeUnknownError,
@@ -181,6 +182,8 @@ export const cancel: OperationDefinition = {
 				},
 			);
 			refused.context.moneyErrorCode = 'PAYOUT_NOT_CANCELABLE';
+			// The memory keeps the outcome judged (outside r11-money F4): not paid, not "sent".
+			judgedNotPaid(call);
 			throw markOutcome(refused, 'not_paid');
 		}
 		return withFundsReturned(payout);

@@ -20,6 +20,7 @@ import {
 	pendingSend,
 	rememberPending,
 	senderOf,
+	recordReadAgain,
 	unprovenError,
 	withOutcome,
 	itemSentWrite,
@@ -95,7 +96,7 @@ async function moneyAnswer(
 	}
 	if (found.kind === 'this') return foundAnswer(ctx, contract, itemIndex, reference, found.record);
 	// The reference's last send came out unknown in this process: resolve it first (issue 49.3).
-	// Kept by the n8n credential, so a rotated API key keeps it (r4-money-resend F5).
+	// Kept by sender (company and environment), so a key Regenerate API Key issued keeps it.
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
 	const key = moneyKey(ctx, itemIndex, contract);
 	const pendingId = `${senderOf(ctx, baseUrl, account)} ${key}`;
@@ -196,7 +197,10 @@ async function currentAnswer(
 	}
 	let now: IDataObject;
 	try {
-		now = { ...answer, ...(await contract.current.read(ctx, itemIndex, answer)) };
+		// Judged on its own (outside r11-money F2, F3): never the answer's status shown as current.
+		const judged = recordReadAgain(answer.id, await contract.current.read(ctx, itemIndex, answer));
+		if ('why' in judged) throw new Error(judged.why);
+		now = judged.record;
 	} catch (error) {
 		const note = `Its current state could not be read again (${(error as Error).message}): the status shown is the one the service answered with, which may be the answer stored for this reference earlier.`;
 		return { failed: false, records: [{ ...answer, note }, ...records.slice(1)] };

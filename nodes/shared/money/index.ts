@@ -60,6 +60,8 @@ export {
 	moneyWrite,
 	refusedAfterEarlierSend,
 	senderOf,
+	noteRegeneratedKey,
+	judgedNotPaid,
 	withItemSentWrite,
 	itemSentWrite,
 	withSentWrite,
@@ -82,3 +84,4 @@ export { forgetPendingSend, pendingSend, rememberPending, settlePending } from '
 export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
 export { compareSentDetail, readSentDetails } from './sentEvidence';
+export { recordReadAgain } from './readAgain';

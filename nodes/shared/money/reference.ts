@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
 import type { Difference } from './evidence';
+import { recordReadAgain } from './readAgain';
 import { canonicalReference, toolExternalId } from './key';
 
 /*
@@ -162,7 +163,10 @@ async function withStateShown(
 	const unshown = (contract.stateFields?.(record) ?? []).some((field) => !(field in record));
 	if (!unshown || record !== listed || readInFull.has(record) || !contract.read) return record;
 	if (record.id === undefined || record.id === null) return record;
-	return { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+	// Judged on its own (outside r11-money F2, F3): a read without the state fields leaves them
+	// unshown (unknown), and another record's read is not this one's.
+	const judged = recordReadAgain(record.id, await contract.read(ctx, itemIndex, record));
+	return 'record' in judged ? judged.record : record;
 }
 
 /**
@@ -235,7 +239,7 @@ export function conflictError(
 			...(!found && sentWrite ? { sentWrite } : {}),
 			whatToDo: found
 				? 'If this is the same payment, call again with exactly its earlier details (it answers with that payment, nothing is paid twice). If this call corrects that payment (another amount, recipient, card, quote or QR code), do not call again: tell the user what the reference already paid (existingPaymentId) and ask what to do. If it is a different payment, ask the user for the reference that names it (e.g. its own invoice or ticket ID) and call with that. Never invent a reference to get around this.'
-				: 'Call Resolve Outcome (Payment > Resolve Outcome) with this answer\'s sentWrite, and tell the user what it finds (the payment the service answered with is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.',
+				: "Call Resolve Outcome (Payment > Resolve Outcome) with this answer's sentWrite, and tell the user what it finds (the payment the service answered with is existingPaymentId) before anything else. Do not call again with another reference for the same payment: that may pay it twice.",
 		},
 	};
 }

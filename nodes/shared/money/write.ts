@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { boundTime, companyFingerprint, sealOf, serviceOf } from './binding';
+import { boundTime, companyFingerprint, sealOf } from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -14,6 +14,7 @@ import {
 	PROCESS_CLOCK,
 	skewOf,
 } from './clock';
+import { recordReadAgain } from './readAgain';
 import { forgetPending } from './pending';
 import { claim, forgetProofs, noteWrite, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
@@ -242,40 +243,50 @@ function makeRoom(now = Date.now()): boolean {
 const released = new Set<string>();
 
 /**
- * The names one sender goes by (outside r10-money F5), each mapped to the sender its entries are
- * kept under: the company and environment (`company`: the company fingerprint the seal uses, an
- * HMAC of the normalised Base URL under a key derived from the API key) and the n8n credential at
- * that environment (`credential`). Cleared with the memory; at most MAX_NAMED names.
+ * The names one sender goes by, each mapped to the sender its entries are kept under: the company
+ * and environment (`company`: the company fingerprint the seal uses, an HMAC of the normalised
+ * Base URL under a key derived from the API key). A key this node's Regenerate API Key issued is
+ * named after the sender of the key that asked for it (noteRegeneratedKey). Cleared with the
+ * memory; at most MAX_NAMED names.
  */
 const senderNames = new Map<string, string>();
 
+/**
+ * The sender an entry belongs to: the company and environment the credential's API key names,
+ * whichever n8n credential carries it (outside r10-money F5: two credentials holding the same key
+ * paid one payout twice). The environment is the Base URL as `serviceOf` normalises it: scheme,
+ * host and port, and path, in lower case, without a trailing slash or the scheme's default port.
+ * Two host names of one machine (`localhost` and `127.0.0.1`) are two environments: nothing in a
+ * Base URL proves that they reach the same service (docs/assumptions.md, "One sender").
+ *
+ * An n8n credential is no sender (outside r11-money F1): a credential edited to hold another
+ * company's API key is another company, and nothing the node can read without a request ties two
+ * keys to one company. A new key stays the same sender only where this process saw it issued to
+ * the old one: Regenerate API Key, sent with the old key, answered with the new one
+ * (noteRegeneratedKey; r4-money-resend F5). A key got any other way (a new Login, which may be
+ * another company's, or the service's console) is a new sender: its first write is sent.
+ */
+export function senderOf(_ctx: IExecuteFunctions, baseUrl: string, account: string): string {
+	const company = `company:${companyFingerprint(account, baseUrl)}`;
+	const sender = senderNames.get(company) ?? company;
+	nameSender(company, sender);
+	return sender;
+}
 
 /**
- * The sender an entry belongs to. The same company at the same environment is one sender whichever
- * n8n credential carries its API key (outside r10-money F5: two credentials holding the same key
- * paid one payout twice), and an n8n credential stays the same sender when its API key is rotated
- * (r4-money-resend F5: Regenerate API Key, a new Login). The environment is the Base URL as
- * `serviceOf` normalises it: scheme, host and port, and path, in lower case, without a trailing
- * slash or the scheme's default port. Two host names of one machine (`localhost` and
- * `127.0.0.1`) are two environments: nothing in a Base URL proves that they reach the same service
- * (docs/assumptions.md, "One sender"). Another member's API key for the same company is another
- * sender: nothing the node can read without a request ties two keys to one company.
+ * The key Regenerate API Key was answered with (`newAccount`), sent with `account` at `baseUrl`:
+ * the same company, so the same sender (r4-money-resend F5). A write under the new key finds the
+ * entries of the old one: what was paid is not paid again, an unknown stays unknown.
  */
-export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: string): string {
-	let id: unknown;
-	try {
-		id = ctx.getNode().credentials?.companyPaymentsApi?.id;
-	} catch {
-		id = undefined;
-	}
-	const company = `company:${companyFingerprint(account, baseUrl)}`;
-	const credential =
-		typeof id === 'string' && id !== '' ? `credential:${id} ${serviceOf(baseUrl)}` : undefined;
-	const sender =
-		senderNames.get(company) ?? (credential ? senderNames.get(credential) : undefined) ?? company;
-	nameSender(company, sender);
-	if (credential) nameSender(credential, sender);
-	return sender;
+export function noteRegeneratedKey(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	account: string,
+	newAccount: string,
+): void {
+	if (newAccount === '' || newAccount === account) return;
+	const sender = senderOf(ctx, baseUrl, account);
+	nameSender(`company:${companyFingerprint(newAccount, baseUrl)}`, sender);
 }
 
 function nameSender(name: string, sender: string): void {
@@ -563,7 +574,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const { contract, itemIndex } = call;
 	const key = call.key ?? moneyKey(ctx, itemIndex, contract, call.once);
 	const { baseUrl, account, where } = await runAccount(ctx, itemIndex);
-	// One entry per key at one service for one sender (the n8n credential: senderOf).
+	// One entry per key at one service for one sender (the company and environment: senderOf).
 	const sender = senderOf(ctx, baseUrl, account);
 	const id = `${sender} ${key}`;
 	const request: ApiRequest = {
@@ -863,18 +874,25 @@ async function answerAgain(
 			`${earlierWords}, and it was not read again: its status may have changed since. Read the record for its current state.`,
 		);
 	}
-	let record: IDataObject;
+	let read: unknown;
 	try {
-		record = {
-			...(answer as IDataObject),
-			...(await contract.read(ctx, itemIndex, answer as IDataObject)),
-		};
+		read = await contract.read(ctx, itemIndex, answer as IDataObject);
 	} catch (error) {
+		// No such record for this credential's key: not this sender's payment as it stands now.
+		if (String((error as { httpCode?: unknown }).httpCode) === '404') {
+			const why = `reading payout ${String(id)} again answered 404: the service shows no such record to this credential now`;
+			return { kind: 'fallen', record: { id }, why, readAt: new Date().toISOString() };
+		}
 		return mark(
 			`${earlierWords}. Reading it again failed (${(error as Error).message}), so its status may have changed since. Read the record for its current state.`,
 		);
 	}
 	const readAt = new Date().toISOString();
+	// The record read is judged on its own (outside r11-money F2, F3): never merged with the answer
+	// kept, whose status would then be shown as current; another record's ID is not this payment.
+	const judged = recordReadAgain(id, read);
+	if ('why' in judged) return { kind: 'fallen', record: { id }, why: judged.why, readAt };
+	const record = judged.record;
 	const time = { sentAt: sentAt ? Date.parse(sentAt) : Date.now(), skewMs: null };
 	const settled = contract.resolve.state(record, time);
 	if (settled.outcome !== 'paid') return { kind: 'fallen', record, why: settled.why, readAt };
@@ -910,7 +928,9 @@ function fallenSince(
 	keepSent(ctx, call.itemIndex, call.sent);
 	const error = outcomeUnknownError(ctx.getNode(), call.contract, {
 		reason: `this n8n process made it in an earlier run${sentAt ? ` (sent at ${sentAt})` : ''} and did not send it again, but its record, read again now, no longer shows it made: ${again.why}`,
-		lines: [`Record ${String(again.record.id)}: status ${String(again.record.status)}`],
+		lines: [
+			`Record ${String(again.record.id)}: status ${String(again.record.status ?? 'not shown')}`,
+		],
 		where: at.where,
 		itemIndex: call.itemIndex,
 	});
@@ -1065,6 +1085,24 @@ function judgedUnknown(sentWrite: IDataObject): void {
 		const unknown: SentState = { ...entry, state: 'unknown', seals: [] };
 		delete (unknown as { answer?: unknown }).answer;
 		sent.set(id, unknown);
+	}
+}
+
+/**
+ * A write whose answer came back but was judged not paid after it (outside r11-money F4: a Payout
+ * Cancel answered with the payout in_progress, the cancel did not act): its entry is forgotten as
+ * a refusal's is, so a re-run is judged again as a new send, never kept as paid and then said
+ * "made in an earlier run".
+ */
+export function judgedNotPaid(call: MoneyCall): void {
+	const seal = call.sent?.seal;
+	if (seal === undefined) return;
+	for (const [id, entry] of sent) {
+		if (entry.state !== 'paid' || entry.seal !== seal) continue;
+		if (isRecord(entry.answer) && call.sent) {
+			unclaim(call.sent as unknown as SentWrite, entry.answer as IDataObject);
+		}
+		forgetSentWrite(id);
 	}
 }
 
