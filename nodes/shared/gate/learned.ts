@@ -537,7 +537,7 @@ function learnedPatterns(values: Iterable<string>): RegExp[] {
 	);
 }
 /** From this length a learned secret is found without case. */
-const ANY_CASE_FROM = 16;
+export const ANY_CASE_FROM = 16;
 
 /**
  * A text reduced to what a credential's value shows through any encoding: escapes (`\u006b`,
