@@ -114,6 +114,30 @@ describe('finding 2: a CVV or a PIN under its other names', () => {
 		}
 	});
 
+	it("the broad scan's other names: securityNumber, hmac, mnemonic, seedPhrase, keyValue, cardRef", async () => {
+		const cases: Record<string, string> = {
+			securityNumber: '739',
+			hmac: 'Zq8xV2mN5pR7tY3wK9bL4cH6',
+			mnemonic: 'Zq8xV2mN5pR7tY3wK9bL4cH6',
+			seedPhrase: 'Zq8xV2mN5pR7tY3wK9bL4cH6',
+			keyValue: 'Zq8xV2mN5pR7tY3wK9bL4cH6',
+			cardRef: VISA,
+			panHash: VISA,
+		};
+		for (const [name, value] of Object.entries(cases)) {
+			nock(BASE_URL)
+				.get('/cards/c1')
+				.reply(200, { ...CARD, [name]: value });
+			const { output } = await runNode({ parameters: cardGet });
+			expect([name, JSON.stringify(output[0].json).includes(value)]).toEqual([name, false]);
+		}
+		// A card's reference that is no card number, and a record's reference, are shown.
+		expect(gateJson(undefined, { cardRef: 'ref-77', orderRef: VISA })).toEqual({
+			cardRef: 'ref-77',
+			orderRef: VISA,
+		});
+	});
+
 	it('a name about them still holds none', () => {
 		expect(unknownFieldKind('cscType').kind).toBe('state');
 		expect(unknownFieldKind('passcodeSet').kind).toBe('state');

@@ -499,6 +499,9 @@ const SECRET_PARTS = [
 	'password',
 	'passcode',
 	'personalidentificationnumber',
+	'hmac',
+	'mnemonic',
+	'seedphrase',
 	'passwd',
 	'passphrase',
 	'apikey',
@@ -519,6 +522,7 @@ const CARD_ABBREVIATIONS = new Set(['cc', 'pan', 'card']);
 /** Whole names that hold a secret. */
 const SECRET_NAMES = new Set([
 	'key',
+	'keyvalue',
 	'newkey',
 	'pin',
 	'session',
@@ -608,7 +612,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// A CVV by any of its names (outside read r11-data, finding 2): `cvv2`, `cardSecurityCode`,
 	// `cardVerificationValue`, `csc`, `cvn`, `cvd`.
 	if (
-		/cvv|cvc|securitycode|verificationvalue|verificationcode/.test(joined) ||
+		/cvv|cvc|securitycode|securitynumber|verificationvalue|verificationcode/.test(joined) ||
 		words.some((word) => CVV_WORDS.has(word))
 	) {
 		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
@@ -656,6 +660,11 @@ export function unknownFieldKind(name: string): FieldSpec {
 			// "order_payment"`, outside read r10-data, finding 4): a code is kept. Not `…secrets`.
 			return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
 		}
+	}
+	// A card's reference or hash (`cardRef`, `panHash`) may be the card number itself: read as an
+	// unknown field (a card number masked, anything else shown); a card's ID stays an ID.
+	if (['ref', 'reference', 'hash'].includes(last) && words.some((w) => CARD_NAME_WORDS.has(w))) {
+		return { kind: 'unknown' };
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
 	if (
