@@ -26,6 +26,7 @@ const require = createRequire(import.meta.url);
 const MODULES = {
 	assumptions: 'nodes/shared/contract/assumptions.js',
 	pager: 'nodes/shared/pager.js',
+	learned: 'nodes/shared/gate/learned.js',
 	retry: 'nodes/shared/transport/retry.js',
 	idempotency: 'nodes/shared/money/key.js',
 	sentWrites: 'nodes/shared/money/write.js',
@@ -88,6 +89,7 @@ function requestsText(records, pageSize, overlap) {
  */
 export const FACTS = {
 	PAGE_SIZE: { from: [['assumptions', 'PAGE_SIZE']], text: count },
+	ANY_CASE_FROM: { from: [['learned', 'ANY_CASE_FROM']], text: count },
 	PAGE_SIZE_STEPS: {
 		from: [['assumptions', 'PAGE_SIZE_STEPS']],
 		text: (steps) => steps.map(count).join(', '),

@@ -39,6 +39,7 @@ import {
 } from './state';
 import type { Change, Visit, WatchedList, WatchKind } from './types';
 import { visitEvidence } from '../shared/contract/visits';
+import { SERVICE_FIELDS_KEY as SHARED_SERVICE_FIELDS_KEY } from '../shared/serviceFields';
 
 const DAY_MS = 86_400_000;
 
@@ -229,7 +230,7 @@ function cutShort(
  * The name under which a poll item keeps the record's values of fields the item sets itself, as
  * the webhook trigger does (CompanyPaymentsTrigger/receive.ts SERVICE_FIELDS_KEY).
  */
-const SERVICE_FIELDS_KEY = 'serviceFields';
+const SERVICE_FIELDS_KEY = SHARED_SERVICE_FIELDS_KEY;
 
 /**
  * The item of one change. Its own fields come first, by their names and in their order, as saved

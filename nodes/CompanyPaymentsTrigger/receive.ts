@@ -29,6 +29,7 @@ import { isObject } from '../shared/contract/guards';
 import { parseJsonLossless } from '../shared/transport/json';
 import { openedRotated, rotatedKey, secretCache } from './secretCache';
 import { firstTime, noteSuperseded, verifyWithProfile } from './profileSecret';
+import { SERVICE_FIELDS_KEY as SHARED_SERVICE_FIELDS_KEY } from '../shared/serviceFields';
 
 export const DEFAULT_GRACE_MINUTES = 10;
 
@@ -189,7 +190,7 @@ function itemJson(payload: IDataObject | undefined): IDataObject {
  * read r6-data-b, finding 6). The trigger's fields keep their names and meaning (the output of
  * saved workflows does not move); the service's values stay visible under this name.
  */
-export const SERVICE_FIELDS_KEY = 'serviceFields';
+export const SERVICE_FIELDS_KEY = SHARED_SERVICE_FIELDS_KEY;
 
 /** Every field name the trigger sets on an item itself. */
 const TRIGGER_OWN_FIELDS = [

@@ -213,7 +213,7 @@ export const GENERATED_CHOICES = Object.freeze({
 			'idName: one of ID_NUMBER_NAMES, a Luhn-valid 15–19 digit value as text or a JSON number',
 		/** Outside read r9-data: a time or count under a name of one, Luhn-valid or not (r9Data). */
 		timeNumbers:
-			'timeName: one of TIME_NUMBER_NAMES, µs (16 digits) or ns (19), passing the card checksum or not, as a JSON number or text; r10: a card number under a card-named time or count name (PAN_TIME_NAMES: panName, panForm) and under a time name where no time can be (CARD_AS_TIME_NAMES: timeName, timeForm), as text, grouped text or a JSON number (r10Data)',
+			'timeName: one of TIME_NUMBER_NAMES, µs (16 digits) or ns (19), passing the card checksum or not, as a JSON number or text; r10: a card number under a card-named time or count name (PAN_TIME_NAMES: panName, panForm) and under a time name where no time can be (CARD_AS_TIME_NAMES: timeName, timeForm), as text, grouped text or a JSON number (r10Data); r11: a card number under a card abbreviation (CC_NAMES: ccName) and one in a text joined by a dash, minus or invisible character (PAN_JOINERS: joiner) (r11Data)',
 		requisiteShape: ['string', 'array', 'object', 'numberInArray'],
 		keyNames: 'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested',
 		linkSecrets: ['pathCard', 'queryCvv', 'both'],

@@ -556,6 +556,7 @@ export function generatedData(seed) {
 		r6b: r6bData(seed),
 		r9: r9Data(seed),
 		r10: r10Data(seed),
+		r11: r11Data(seed),
 	};
 }
 
@@ -866,6 +867,46 @@ export function r10Data(seed) {
 		dims: { panName, panForm, timeName, timeForm },
 		pans: [pan, timePan],
 		fields: { [panName]: written(pan, panForm), [timeName]: written(timePan, timeForm) },
+	};
+}
+
+/** Card numbers' names by a card's abbreviation (outside read r11-data, finding 1). */
+export const CC_NAMES = Object.freeze(['ccNumber', 'cc_number', 'ccNo', 'ccNum', 'panNumber']);
+
+/**
+ * Characters a text may join a card number's groups with that the gate reads as a dash or as
+ * nothing (r11-data, finding 3): minus sign, fullwidth and small hyphen-minus, figure dash,
+ * combining grapheme joiner, Hangul filler, variation selector.
+ */
+export const PAN_JOINERS = Object.freeze([
+	'\u2212',
+	'\uff0d',
+	'\ufe63',
+	'\u2012',
+	'\u034f',
+	'\u3164',
+	'\ufe0f',
+]);
+
+/**
+ * Outside read r11-data: a card number under a card abbreviation's name (CC_NAMES), and another in
+ * a free-text field with its groups joined by one of PAN_JOINERS. Neither may come out in full.
+ * Its own stream.
+ */
+export function r11Data(seed) {
+	const r = drawStream(seed, 'data:r11');
+	const ccName = r.pick(CC_NAMES);
+	const joiner = r.pick(PAN_JOINERS);
+	const card = () => drawLuhnTail(`4${drawLuhnDigits(r, 16).slice(1)}`);
+	const pan = card();
+	const textPan = card();
+	return {
+		dims: { ccName, joiner: `U+${joiner.codePointAt(0).toString(16).toUpperCase()}` },
+		pans: [pan, textPan],
+		fields: {
+			[ccName]: pan,
+			memo: `card ${textPan.replace(/(\d{4})(?=\d)/g, `$1${joiner}`)} on file`,
+		},
 	};
 }
 

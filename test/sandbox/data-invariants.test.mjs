@@ -35,6 +35,8 @@ import {
 	ID_NUMBER_NAMES,
 	TIME_NUMBER_NAMES,
 	PAN_TIME_NAMES,
+	CC_NAMES,
+	PAN_JOINERS,
 	PAN_FORMS,
 	CARD_AS_TIME_NAMES,
 	LINK_SECRET_FORMS,
@@ -682,12 +684,15 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	// Outside read r10-data: a card number under a card-named time or count name, and under a
 	// time's name where no time can be.
 	const u = d.r10;
+	// Outside read r11-data: a card number under a card abbreviation, and in a text joined by any
+	// dash, minus sign or invisible character.
+	const v = d.r11;
 	const seed = d.seed;
-	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims });
+	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims, ...v.dims });
 	const noCardAsTime = (text, where) => {
 		const digits = text.replace(/\D/g, '');
-		const found = u.pans.filter((pan) => digits.includes(pan));
-		check(found.length === 0, `r10 ${where} shows card number ${found.join(', ')} (${dims})`);
+		const found = [...u.pans, ...v.pans].filter((pan) => digits.includes(pan));
+		check(found.length === 0, `r10/r11 ${where} shows card number ${found.join(', ')} (${dims})`);
 	};
 	const credentials = () => credentialsOf(apiKey, d.webhookSecret);
 	const orderId = `0f1e2d3c-0000-4000-8000-${String(seed).padStart(12, '0')}`;
@@ -709,6 +714,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		[x.dims.idName]: x.id,
 		[t.dims.timeName]: t.time,
 		...u.fields,
+		...v.fields,
 		...x.key,
 	};
 	const payout = {
@@ -1298,6 +1304,19 @@ describe(
 						timeName: CARD_AS_TIME_NAMES.length,
 						timeForm: PAN_FORMS.length,
 					},
+				);
+			}
+			// Outside read r11-data: every card abbreviation, every joiner.
+			const r11 = { ccName: new Set(), joiner: new Set() };
+			for (const seed of SEEDS) {
+				const v = generatedData(seed).r11;
+				r11.ccName.add(v.dims.ccName);
+				r11.joiner.add(v.dims.joiner);
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					{ ccName: r11.ccName.size, joiner: r11.joiner.size },
+					{ ccName: CC_NAMES.length, joiner: PAN_JOINERS.length },
 				);
 			}
 			// Outside read r5-data: every free-text form, every secret a quote is cut inside, at more

@@ -10,6 +10,7 @@ import { apiRequest } from '../../shared/transport';
 import { addHint } from '../common/hints';
 import { readRecordId } from '../common/locator';
 import { requireText, segment } from '../common/validation';
+import { withNodeFields } from '../../shared/serviceFields';
 import { disputableOrderIdFields } from '../order/fields';
 import type { OperationDefinition } from '../types';
 
@@ -123,6 +124,8 @@ export const create: OperationDefinition = {
 			body: { reason },
 			itemIndex,
 		})) as IDataObject;
-		return { ...dispute, existingDispute: isExisting(dispute, openBefore, requestedAt) };
+		return withNodeFields(dispute, {
+			existingDispute: isExisting(dispute, openBefore, requestedAt),
+		});
 	},
 };

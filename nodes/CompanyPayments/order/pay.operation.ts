@@ -10,6 +10,7 @@ import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
 import { prepareQuote, qrCodeField } from './prepare.operation';
+import { withNodeFields } from '../../shared/serviceFields';
 import { CONFLICT, ORDER_MONEY } from '../common/words';
 
 const EXPIRED =
@@ -106,7 +107,7 @@ export const pay: OperationDefinition = {
 					quote,
 					pays: `the QR code ${qrCode}`,
 				});
-				return { ...order, quote };
+				return withNodeFields(order, { quote });
 			}
 		}
 		const pays = `the QR code ${qrCode}`;
@@ -134,6 +135,6 @@ export const pay: OperationDefinition = {
 			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
 			pays,
 		});
-		return { ...order, quote };
+		return withNodeFields(order, { quote });
 	},
 };

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { payoutFundsNote, payoutFundsReturned } from '../../shared/payoutFunds';
+import { withNodeFields } from '../../shared/serviceFields';
 
 /**
  * Whether the money of a payout is back on the company balance (rule in shared/payoutFunds):
@@ -12,13 +13,16 @@ export function fundsReturned(payout: IDataObject): boolean | null {
 
 /**
  * A payout record with `fundsReturned` added beside its own fields, and `fundsReturnedNote` when
- * it is null (unknown).
+ * it is null (unknown); the service's own values under those names go under `serviceFields`.
  */
 export function withFundsReturned(payout: IDataObject): IDataObject {
 	const note = payoutFundsNote(payout);
-	return {
-		...payout,
-		fundsReturned: fundsReturned(payout),
-		...(note ? { fundsReturnedNote: note } : {}),
-	};
+	return withNodeFields(
+		payout,
+		{
+			fundsReturned: fundsReturned(payout),
+			...(note ? { fundsReturnedNote: note } : {}),
+		},
+		['fundsReturnedNote'],
+	);
 }

@@ -177,7 +177,7 @@ export const OPEN_CHOICES = {
 	fieldCollision: {
 		question:
 			'Whether an event body carries fields named like the trigger’s own (`deliveryId`, `source`, `receivedAt`, `changeKey`)',
-		node: 'The trigger’s own fields keep their names and meaning; the service’s values are kept under `serviceFields`, added only when the body had any (CompanyPaymentsTrigger/receive.ts)',
+		node: 'The trigger’s own fields, and the fields the action node adds (fundsReturned, existingDispute, quote), keep their names and meaning; the service’s values are kept under `serviceFields`, added only when the body had any (CompanyPaymentsTrigger/receive.ts, shared/serviceFields.ts)',
 	},
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',

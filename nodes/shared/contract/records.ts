@@ -422,6 +422,10 @@ const NUMBER_WORDS = new Set(['number', 'no', 'num', 'nr']);
 const NOT_ID_NUMBER_WORDS = new Set([
 	'card',
 	'pan',
+	// A card's abbreviations (`ccNumber`, `cc_no`, `ccNum`; outside read r11-data, finding 1).
+	'cc',
+	'credit',
+	'debit',
 	'phone',
 	'mobile',
 	'tel',
@@ -493,6 +497,11 @@ const AMOUNT_WORDS = new Set([
 /** Names (words run together) that hold a secret wherever they appear in a name. */
 const SECRET_PARTS = [
 	'password',
+	'passcode',
+	'personalidentificationnumber',
+	'hmac',
+	'mnemonic',
+	'seedphrase',
 	'passwd',
 	'passphrase',
 	'apikey',
@@ -506,9 +515,14 @@ const SECRET_PARTS = [
 	'credential',
 	'secret',
 ];
+/** Last words of a card's verification code: `csc`, `cvn`, `cvd` (cvv/cvc anywhere in a name). */
+const CVV_WORDS = new Set(['csc', 'csc2', 'cvn', 'cvn2', 'cvd', 'cvd2']);
+/** Words that name a card in a card number's name (`ccNumber`, `pan_no`). */
+const CARD_ABBREVIATIONS = new Set(['cc', 'pan', 'card']);
 /** Whole names that hold a secret. */
 const SECRET_NAMES = new Set([
 	'key',
+	'keyvalue',
 	'newkey',
 	'pin',
 	'session',
@@ -552,7 +566,7 @@ const COUNT_WORDS = new Set([
 ]);
 
 /** Words that name a card or its number: a name with one never names a time or a count. */
-const CARD_NAME_WORDS = new Set(['card', 'cards', 'pan', 'pans', 'requisite', 'iban']);
+const CARD_NAME_WORDS = new Set(['card', 'cards', 'cc', 'pan', 'pans', 'requisite', 'iban']);
 /**
  * A name of a time or a count (outside read r9-data, finding 2; contract/choices.ts
  * `timeNumbers`): its value is kept exactly when it can be one (gate/fields.ts plausibleTime),
@@ -595,7 +609,12 @@ export function unknownFieldKind(name: string): FieldSpec {
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
 	if (joined === '') return { kind: 'unknown' };
-	if (/^(cvv|cvc)\d?$/.test(joined) || /cvv|cvc|securitycode/.test(joined)) {
+	// A CVV by any of its names (outside read r11-data, finding 2): `cvv2`, `cardSecurityCode`,
+	// `cardVerificationValue`, `csc`, `cvn`, `cvd`.
+	if (
+		/cvv|cvc|securitycode|securitynumber|verificationvalue|verificationcode/.test(joined) ||
+		words.some((word) => CVV_WORDS.has(word))
+	) {
 		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
 	const about = ABOUT_WORDS.has(last) && words.length > 1;
@@ -610,7 +629,11 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// It says something about a secret (its type, whether one is set): a state, no secret in it.
 	if (about && secretNamed) return { kind: 'state' };
 	if (!about) {
-		if (/cardnumber|^pan$|fullpan|cardpan|^pan(full)?$/.test(joined)) {
+		// A card number also by the card's abbreviations: `ccNumber`, `cc_no`, `ccNum`, `panNumber`.
+		if (
+			/cardnumber|^pan$|fullpan|cardpan|^pan(full)?$/.test(joined) ||
+			(words.some((word) => CARD_ABBREVIATIONS.has(word)) && NUMBER_WORDS.has(last))
+		) {
 			return { kind: 'secret', secret: 'cardNumber' };
 		}
 		if (joined.endsWith('webhooksecret') || joined === 'secret' || joined === 'signingsecret') {
@@ -637,6 +660,11 @@ export function unknownFieldKind(name: string): FieldSpec {
 			// "order_payment"`, outside read r10-data, finding 4): a code is kept. Not `…secrets`.
 			return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
 		}
+	}
+	// A card's reference or hash (`cardRef`, `panHash`) may be the card number itself: read as an
+	// unknown field (a card number masked, anything else shown); a card's ID stays an ID.
+	if (['ref', 'reference', 'hash'].includes(last) && words.some((w) => CARD_NAME_WORDS.has(w))) {
+		return { kind: 'unknown' };
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
 	if (

@@ -271,9 +271,20 @@ export function maskUnder(
 	}
 }
 
+/** A value masked as a whole: dots and at most four digits, a hidden mark, a secret's last four. */
+function maskedWhole(text: string): boolean {
+	return (
+		maskedAlready(text) ||
+		text === HIDDEN ||
+		text === HIDDEN_PART ||
+		/^(?:whsec_)?…[^\s…]{4}$/.test(text) ||
+		/^[•\s]+\d{4}$/.test(text)
+	);
+}
+
 /**
  * A field a closed record does not declare, masked whatever it holds: as its name's rule masks it
- * where that changes it (a card number keeps its last four digits), else each leaf hidden (a
+ * where that masks it whole (a card number keeps its last four digits), else each leaf hidden (a
  * number of 12 digits or more keeps its last four); true, false and null stay.
  */
 export function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
@@ -290,7 +301,10 @@ export function maskUndeclared(key: string, value: unknown, reading: Reading): u
 	}
 	if (value === '') return value;
 	const byRule = maskUnder(value, fieldSpec(key), reading);
-	if (byRule !== value) return byRule;
+	// Its name's rule only where that masks it whole (a secret's form, a number's last four): a
+	// text the patterns masked in part (`IVAN PETROV •••• 1111`) is hidden whole (outside read
+	// r11-data, finding 7).
+	if (byRule !== value && (typeof byRule !== 'string' || maskedWhole(byRule))) return byRule;
 	const text = String(value);
 	if (/^[\d\s.+()-]+$/.test(text) && text.replace(/\D/g, '').length >= 12) {
 		return maskRequisite(text);

@@ -524,6 +524,22 @@ function patternOf(values: Iterable<string>, credentials = false): RegExp | unde
 }
 
 /**
+ * The patterns of what a run learned: a value of ANY_CASE_FROM characters or more is found in any
+ * case (a webhook secret or a hex key echoed upper-case, `WHSEC_9C4F…`: outside read r11-data,
+ * finding 6), where its case carries no meaning a text could keep apart; a shorter one as written.
+ */
+function learnedPatterns(values: Iterable<string>): RegExp[] {
+	const long: string[] = [];
+	const short: string[] = [];
+	for (const value of values) (value.length >= ANY_CASE_FROM ? long : short).push(value);
+	return [patternOf(long, true), patternOf(short)].filter(
+		(pattern): pattern is RegExp => pattern !== undefined,
+	);
+}
+/** From this length a learned secret is found without case. */
+export const ANY_CASE_FROM = 16;
+
+/**
  * A text reduced to what a credential's value shows through any encoding: escapes (`\u006b`,
  * `%6B`, `%256B`) read, case dropped, separators and backslashes removed. A cheap test of whether
  * a value can stand in the text at all, before its full pattern is run.
@@ -614,7 +630,11 @@ export interface Known {
 }
 
 /** Words of a text that name a user name or a password just before one. */
-const NAMING_WORDS = 'user(?:[\\s_-]?name)?|login|principal|account|pass(?:word|wd|phrase)?|pwd';
+const NAMING_WORDS =
+	'user(?:[\\s_-]?name)?|login|principal|account|pass(?:word|wd|phrase)?|pwd|' +
+	// In Russian (outside read r11-data, finding 5): `Пользователь opsx`, `Неверный логин opsx`,
+	// `имя пользователя: opsx`, `пароль pw1!`, in the cases a message puts them.
+	'(?:имя\\s+)?пользовател(?:ь|я|ю|ем|е)|логин(?:а|у|ом|е)?|пароль|пароля|паролю|паролем|пароле';
 
 /** The pattern of the short user names and passwords, where named and as whole words. */
 const namedPattern: { built: number; pattern?: RegExp } = { built: -1 };
@@ -661,11 +681,11 @@ export function namedField(name: string, value: unknown, known: Known): boolean 
 /** The pattern of what a run and its credential learned, made again only when that changes. */
 const runPatterns = new WeakMap<
 	RunState,
-	{ version: number; values: Set<string>; pattern?: RegExp }
+	{ version: number; values: Set<string>; patterns: RegExp[] }
 >();
 
-function runPattern(run: RunState | undefined): { values: Set<string>; pattern?: RegExp } {
-	if (!run) return { values: new Set() };
+function runPattern(run: RunState | undefined): { values: Set<string>; patterns: RegExp[] } {
+	if (!run) return { values: new Set(), patterns: [] };
 	const version = learnedVersion.value + credentialsVersion.value;
 	const cached = runPatterns.get(run);
 	if (cached && cached.version === version) return cached;
@@ -673,7 +693,7 @@ function runPattern(run: RunState | undefined): { values: Set<string>; pattern?:
 	const learned = run.credential === undefined ? undefined : byCredential.get(run.credential);
 	for (const value of learned ?? []) values.add(value);
 	for (const value of credentialValues) values.delete(value);
-	const made = { version, values, pattern: patternOf(values) };
+	const made = { version, values, patterns: learnedPatterns(values) };
 	runPatterns.set(run, made);
 	return made;
 }
@@ -687,12 +707,15 @@ export function knownFor(
 	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
 	const ofRun = runPattern(runOf(ctx, false));
 	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
-	const extra = patternOf(
+	const extra = learnedPatterns(
 		named.secrets.filter((value) => !ofRun.values.has(value) && !credentialValues.has(value)),
 	);
-	const learned = [ofRun.pattern, extra, shortInText(short), shortCredentialsPattern()].filter(
-		(pattern): pattern is RegExp => !!pattern,
-	);
+	const learned = [
+		...ofRun.patterns,
+		...extra,
+		shortInText(short),
+		shortCredentialsPattern(),
+	].filter((pattern): pattern is RegExp => !!pattern);
 	return {
 		credentials: credentialsPattern(),
 		learned,

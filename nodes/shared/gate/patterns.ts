@@ -496,11 +496,18 @@ function isIdentifier(match: string, identifiers: ReadonlySet<string>): boolean 
 }
 
 /**
- * Characters a text may carry between a secret's characters that show as nothing: zero-width
- * space, non-joiner and joiner, direction marks, word joiner and the invisible operators, soft
- * hyphen, Mongolian vowel separator, byte order mark (outside read r9-data, finding 7).
+ * Characters a text may carry between a secret's characters that show as nothing: every default
+ * ignorable code point (zero-width space and joiners, direction marks, soft hyphen, the combining
+ * grapheme joiner, Hangul fillers, variation selectors, byte order mark…; outside read r9-data,
+ * finding 7, and r11-data, finding 3), by the Unicode property rather than a list.
  */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u180e]/gu;
+/**
+ * Every dash (Unicode Pd: hyphens, en and em dashes, the fullwidth and small hyphen-minus…) and
+ * minus sign (U+2212 and its superscript, subscript, heavy and modifier forms): read as `-`, so a
+ * card number's groups joined by any of them read as joined by a hyphen (r11-data, finding 3).
+ */
+const ANY_DASH = /[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]/gu;
 /** The zero of each run of decimal digits other than ASCII a text may write a number with. */
 const DIGIT_ZEROS = [
 	0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
@@ -516,16 +523,19 @@ const OTHER_DIGIT = new RegExp(
 );
 
 /**
- * A text as it reads: the invisible characters dropped and every decimal digit written as its
- * ASCII digit (`٤١١١`, `４１１１` are 4111). The same text when it has neither.
+ * A text as it reads: the invisible characters dropped, every dash or minus written `-`, and every
+ * decimal digit written as its ASCII digit (`٤١١١`, `４１１１` are 4111). The same text when it has neither.
  */
 export function plainForm(text: string): string {
 	if (!/[^ -~\t\n\r]/.test(text)) return text;
-	return text.replace(INVISIBLE, '').replace(OTHER_DIGIT, (digit) => {
-		const code = digit.charCodeAt(0);
-		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
-		return String(code - zero);
-	});
+	return text
+		.replace(INVISIBLE, '')
+		.replace(ANY_DASH, (dash) => (dash === '-' ? dash : '-'))
+		.replace(OTHER_DIGIT, (digit) => {
+			const code = digit.charCodeAt(0);
+			const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
+			return String(code - zero);
+		});
 }
 
 /**
