@@ -270,7 +270,9 @@ const senderNames = new Map<string, string>();
  * keys to one company. A new key stays the same sender only where this process saw it issued to
  * the old one: Regenerate API Key, sent with the old key, answered with the new one
  * (noteRegeneratedKey; r4-money-resend F5). A key got any other way (a new Login, which may be
- * another company's, or the service's console) is a new sender: its first write is sent.
+ * another company's, or the service's console) is a new sender: its first write is sent, except
+ * under an Idempotency Key the same n8n credential's earlier key sent in this process, which is
+ * refused unknown (CREDENTIAL_KEY_CHANGED: earlierSenderOfKey), neither paid twice nor inherited.
  */
 export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: string): string {
 	const company = `company:${companyFingerprint(account, baseUrl)}`;
