@@ -245,6 +245,8 @@ export const NOT_STATED = {
 	DIGEST_VERSION: 'the version of the keyed digest of a requisite, part of the digest itself',
 	SKEW_KEPT_MS: 'how long a measured clock skew stands in for a write whose own answer was lost',
 	MAX_PENDING: 'a memory bound on the references a tool keeps refusing until lookAgainAt',
+	CREDENTIAL_SENDERS:
+		"how many API keys' senders one n8n credential's list keeps for CREDENTIAL_KEY_CHANGED: a memory bound of write.ts",
 	PHONE_MAX_DIGITS:
 		'the E.164 length that tells a phone number from a card number (16 to 19 digits)',
 };

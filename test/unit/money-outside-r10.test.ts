@@ -297,10 +297,20 @@ describe('F5: one company and environment is one sender, whichever credential ca
 		expect(posts()).toBe(1);
 	});
 
-	it('the same credential edited to another key got elsewhere: another sender (outside r11-money F1)', async () => {
+	it('the same credential edited to another key got elsewhere: another sender (outside r11-money F1), the same key refused', async () => {
 		const posts = servePayouts();
 		await run(named, { credentialId: 'cred-A' });
-		await run(named, { credentialId: 'cred-A', credentials: credentials(BASE_URL, 'new-key') });
+		const again = await run(named, {
+			credentialId: 'cred-A',
+			credentials: credentials(BASE_URL, 'new-key'),
+		});
+		// Neither sent again nor answered from the earlier key's memory (money-outside-r11b).
+		expect(again.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
+		expect(posts()).toBe(1);
+		await run(
+			{ ...named, idempotencyKey: 'INV-2000' },
+			{ credentialId: 'cred-A', credentials: credentials(BASE_URL, 'new-key') },
+		);
 		expect(posts()).toBe(2);
 	});
 

@@ -111,7 +111,15 @@ describe("F1: a credential edited to another company's key is another sender", (
 	it('company B in the same credential: its own payout is sent, never company A shown as paid', async () => {
 		const posts = servePayouts();
 		expect((await run(named)).item.id).toBe('p-1');
-		const b = await run(named, { credentials: credentials('company-b-key') });
+		// Under the same Idempotency Key: refused, unknown, never A's record (money-outside-r11b).
+		const same = await run(named, { credentials: credentials('company-b-key') });
+		expect(same.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
+		expect(same.item.paymentOutcome).toBe('unknown');
+		expect(same.item.id).toBeUndefined();
+		const b = await run(
+			{ ...named, idempotencyKey: 'INV-2000' },
+			{ credentials: credentials('company-b-key') },
+		);
 		expect(b.item.error).toBeUndefined();
 		expect(b.item.id).toBe('p-2');
 		expect(posts()).toBe(2);
@@ -143,7 +151,14 @@ describe("F1: a credential edited to another company's key is another sender", (
 		};
 		const a = await run(tool, { tool: true });
 		expect(a.item.id).toBe('p-1');
-		const b = await run(tool, { tool: true, credentials: credentials('company-b-key') });
+		const same = await run(tool, { tool: true, credentials: credentials('company-b-key') });
+		expect(same.item.id).toBeUndefined();
+		expect(same.item.paymentOutcome).toBe('unknown');
+		expect(posts).toBe(1);
+		const b = await run(
+			{ ...tool, paymentReference: 'INV-78' },
+			{ tool: true, credentials: credentials('company-b-key') },
+		);
 		expect(b.item.id).toBe('p-2');
 		expect(posts).toBe(2);
 	});

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { boundTime, companyFingerprint, sealOf } from './binding';
+import { boundTime, companyFingerprint, sealOf, serviceOf } from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -120,6 +120,12 @@ const sent = new Map<string, SentState>();
 
 /** The keys of `sent` whose key names a payment (they count against the cap of named payments). */
 const namedHeld = new Set<string>();
+
+/**
+ * The code of a money write refused because its n8n credential sent the same Idempotency Key in
+ * this process with an earlier API key, changed since by hand (outcome unknown, nothing sent).
+ */
+export const CREDENTIAL_KEY_CHANGED = 'CREDENTIAL_KEY_CHANGED';
 
 /** The code of a payment refused because this process already paid it under a named key. */
 export const PAID_BEFORE = 'PAID_BEFORE';
@@ -264,13 +270,74 @@ const senderNames = new Map<string, string>();
  * keys to one company. A new key stays the same sender only where this process saw it issued to
  * the old one: Regenerate API Key, sent with the old key, answered with the new one
  * (noteRegeneratedKey; r4-money-resend F5). A key got any other way (a new Login, which may be
- * another company's, or the service's console) is a new sender: its first write is sent.
+ * another company's, or the service's console) is a new sender: its first write is sent, except
+ * under an Idempotency Key the same n8n credential's earlier key sent in this process, which is
+ * refused unknown (CREDENTIAL_KEY_CHANGED: earlierSenderOfKey), neither paid twice nor inherited.
  */
-export function senderOf(_ctx: IExecuteFunctions, baseUrl: string, account: string): string {
+export function senderOf(ctx: IExecuteFunctions, baseUrl: string, account: string): string {
 	const company = `company:${companyFingerprint(account, baseUrl)}`;
 	const sender = senderNames.get(company) ?? company;
 	nameSender(company, sender);
+	noteCredentialSender(ctx, baseUrl, sender);
 	return sender;
+}
+
+/**
+ * The senders each n8n credential has carried at each environment in this process, by
+ * `credential:<id> <serviceOf(baseUrl)>`, the newest last: not to share a memory (an n8n
+ * credential is no sender), only to see a key changed by hand under a payment the earlier key sent
+ * (earlierSenderOfKey). At most CREDENTIAL_SENDERS a credential and MAX_NAMED credentials (the
+ * oldest go); cleared with the memory.
+ */
+const credentialSenders = new Map<string, string[]>();
+
+/** How many senders one credential's list keeps (the newest). */
+const CREDENTIAL_SENDERS = 16;
+
+/** The name of the n8n credential of a node run at an environment, or undefined without an ID. */
+function credentialAt(ctx: IExecuteFunctions, baseUrl: string): string | undefined {
+	let id: unknown;
+	try {
+		id = ctx.getNode().credentials?.companyPaymentsApi?.id;
+	} catch {
+		id = undefined;
+	}
+	return typeof id === 'string' && id !== '' ? `credential:${id} ${serviceOf(baseUrl)}` : undefined;
+}
+
+function noteCredentialSender(ctx: IExecuteFunctions, baseUrl: string, sender: string): void {
+	const credential = credentialAt(ctx, baseUrl);
+	if (credential === undefined) return;
+	const senders = (credentialSenders.get(credential) ?? []).filter((other) => other !== sender);
+	senders.push(sender);
+	credentialSenders.delete(credential);
+	credentialSenders.set(credential, senders.slice(-CREDENTIAL_SENDERS));
+	while (credentialSenders.size > MAX_NAMED) {
+		const oldest = credentialSenders.keys().next().value;
+		if (oldest === undefined) break;
+		credentialSenders.delete(oldest);
+	}
+}
+
+/**
+ * Whether this n8n credential, at this environment, sent a write under `key` in this process with
+ * an earlier API key that is another sender now (changed by hand, not through Regenerate API Key):
+ * an entry or a named trace under that sender. The new key may be the same company's, whose
+ * payment would then be sent twice, or another company's, whose memory it must not inherit.
+ */
+function earlierSenderOfKey(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	sender: string,
+	key: string,
+): boolean {
+	const credential = credentialAt(ctx, baseUrl);
+	const senders = credential === undefined ? [] : (credentialSenders.get(credential) ?? []);
+	return senders.some(
+		(other) =>
+			other !== sender &&
+			(sent.has(`${other} ${key}`) || recallNamed(`${other} ${key}`) !== undefined),
+	);
 }
 
 /**
@@ -373,6 +440,7 @@ export function earlierWrite(
 export function forgetAllSentWrites(): void {
 	sent.clear();
 	senderNames.clear();
+	credentialSenders.clear();
 	namedHeld.clear();
 	forgetAllNamed();
 	released.clear();
@@ -631,6 +699,12 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		}
 		throw withSentWrite(call, traced);
 	}
+	// No entry under this key for this sender, but one for this credential's earlier API key
+	// (changed by hand): the same company would pay twice, another must not be answered with the
+	// first one's record, so nothing is sent and nothing is claimed.
+	if (!earlier && earlierSenderOfKey(ctx, baseUrl, sender, key)) {
+		throw keyChangedError(ctx, itemIndex, key, where);
+	}
 	// This node run wrote (or re-tried) now: its writes are held while it may be run again.
 	const run = runOf(ctx, itemIndex);
 	touchRun(run);
@@ -780,6 +854,28 @@ function unsentError(
 	});
 	error.context.moneyErrorCode = code;
 	return markOutcome(error, outcome);
+}
+
+/**
+ * The refusal of a write whose Idempotency Key this n8n credential sent in this process with an
+ * earlier API key, since changed by hand (earlierSenderOfKey): unknown, since whether this company
+ * already paid it is not known here. Names the key, never the API key.
+ */
+function keyChangedError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	key: string,
+	where: string,
+): NodeApiError {
+	return unsentError(
+		ctx,
+		CREDENTIAL_KEY_CHANGED,
+		// The value before the field's name: a token-like text after the word "key" is masked.
+		`${CREDENTIAL_KEY_CHANGED}: "${key}", this payment's Idempotency Key, was sent by this n8n credential in this n8n process with its earlier API key, and its API key has changed since (not through Regenerate API Key), so it is not known whether this company already paid it: it was not sent again`,
+		itemIndex,
+		'unknown',
+		[`Environment: ${where}`, `"${key}": the Idempotency Key sent before`],
+	);
 }
 
 /**

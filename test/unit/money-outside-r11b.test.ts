@@ -1,0 +1,186 @@
+import nock from 'nock';
+import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
+import { BASE_URL, createContext } from './helpers/n8n';
+import type { ContextOptions } from './helpers/n8n';
+
+/*
+ * The trade-off of r11-money F1 closed (issue 49): an n8n credential is no sender, so a key edited
+ * into it by hand is a new sender; a re-run under an Idempotency Key the credential's earlier key
+ * sent is then refused before anything is sent (CREDENTIAL_KEY_CHANGED, unknown), never sent again
+ * (the same company would pay twice) and never answered from the earlier key's memory (another
+ * company must not see the first one's payment as its own).
+ */
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => forgetAllSentWrites());
+afterEach(() => {
+	nock.cleanAll();
+	limitSentWrites();
+});
+
+const CARD = '2200700000000001';
+const FIRST = 'company-a-first-0001';
+const FROM_CONSOLE = 'company-a-console-0002';
+let execution = 30_000;
+
+type RunOptions = Partial<ContextOptions> & { credentialId?: string };
+
+async function run(parameters: IDataObject, more: RunOptions = {}) {
+	execution += 1;
+	const { credentialId, ...options } = more;
+	const context = createContext({
+		parameters,
+		continueOnFail: true,
+		sameProcess: true,
+		executionId: String(execution),
+		credentials: credentials(FIRST),
+		...options,
+	});
+	const node = context.getNode() as INode;
+	node.credentials = { companyPaymentsApi: { id: credentialId ?? 'cred-A', name: 'C' } };
+	const result = await new CompanyPayments().execute.call(context);
+	return { item: result[0][0].json, requests: context.requests };
+}
+
+function credentials(apiKey: string): ICredentialDataDecryptedObject {
+	return { environment: 'staging', baseUrl: BASE_URL, apiKey, webhookSecret: '' };
+}
+
+const payout = (key: string): IDataObject => ({
+	resource: 'payout',
+	operation: 'create',
+	amountRub: '1500',
+	requisiteType: 'card',
+	requisite: CARD,
+	idempotencyKey: key,
+	additionalFields: { externalId: 'inv-1' },
+});
+
+/** A service that pays every payout POST as a new record, and reads any back as it is. */
+function servePayouts() {
+	let posts = 0;
+	nock(BASE_URL)
+		.post('/payouts')
+		.reply(
+			200,
+			() => {
+				posts += 1;
+				return record(`p-${posts}`);
+			},
+			{ Date: new Date().toUTCString() },
+		)
+		.persist();
+	nock(BASE_URL)
+		.get(/\/payouts\/p-\d+/)
+		.reply(200, (uri) => record(uri.split('/').pop() ?? ''))
+		.persist();
+	return () => posts;
+}
+
+function record(id: string): IDataObject {
+	return {
+		id,
+		externalId: 'inv-1',
+		status: 'waiting_trader',
+		amountRub: 1500,
+		chargedUsdt: 16.2,
+		rate: 92.5,
+		requisiteType: 'card',
+		requisite: CARD,
+		bankId: null,
+		failReason: null,
+		refundedAt: null,
+		createdAt: new Date().toISOString(),
+	};
+}
+
+describe('a key edited by hand into the same n8n credential', () => {
+	it('(a) a re-run under the same Idempotency Key is refused, unknown, nothing sent', async () => {
+		const posts = servePayouts();
+		expect((await run(payout('INV-1042'))).item.id).toBe('p-1');
+		const again = await run(payout('INV-1042'), { credentials: credentials(FROM_CONSOLE) });
+		expect(posts()).toBe(1);
+		expect(again.requests.filter((r) => r.method === 'POST')).toEqual([]);
+		expect(again.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
+		expect(again.item.paymentOutcome).toBe('unknown');
+		// Never the earlier payment's record as this company's, never "paid".
+		expect(again.item.id).toBeUndefined();
+		expect(again.item.existingPaymentId).toBeUndefined();
+		const text = `${String(again.item.error)}\n${String(again.item.description)}`;
+		expect(text).toMatch(/"INV-1042", this payment's Idempotency Key/);
+		expect(text).toMatch(/earlier API key/);
+		expect(text).toMatch(/Resolve Outcome on the earlier item/);
+		expect(text).toMatch(/another Idempotency Key/);
+		expect(text).toMatch(/Nothing was sent/);
+		expect(text).toMatch(/"INV-1042": the Idempotency Key sent before/);
+		// The API keys are named nowhere.
+		expect(JSON.stringify(again.item)).not.toContain(FIRST);
+		expect(JSON.stringify(again.item)).not.toContain(FROM_CONSOLE);
+	});
+
+	it('(a) an earlier send left unknown is refused the same way, nothing sent', async () => {
+		let posts = 0;
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(() => {
+				posts += 1;
+				return [502, '<html>Bad Gateway</html>'];
+			})
+			.persist();
+		expect((await run(payout('INV-7'))).item.paymentOutcome).toBe('unknown');
+		const again = await run(payout('INV-7'), { credentials: credentials(FROM_CONSOLE) });
+		expect(posts).toBe(1);
+		expect(again.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
+		expect(again.item.paymentOutcome).toBe('unknown');
+	});
+
+	it('(a) a payment kept only as a named trace is refused the same way', async () => {
+		const posts = servePayouts();
+		// One write kept whole, none held: the second write turns the first into a trace.
+		limitSentWrites({ maxKept: 1, heldMs: 0 });
+		await run(payout('INV-1042'));
+		await run({ ...payout('INV-5000'), additionalFields: { externalId: 'inv-2' } });
+		const again = await run(payout('INV-1042'), { credentials: credentials(FROM_CONSOLE) });
+		expect(posts()).toBe(2);
+		expect(again.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
+		expect(again.item.paymentOutcome).toBe('unknown');
+	});
+
+	it('(b) another payment under a new Idempotency Key is sent normally', async () => {
+		const posts = servePayouts();
+		await run(payout('INV-1042'));
+		const other = await run(payout('INV-2000'), { credentials: credentials(FROM_CONSOLE) });
+		expect(other.item.error).toBeUndefined();
+		expect(other.item.id).toBe('p-2');
+		expect(posts()).toBe(2);
+	});
+
+	it('(c) a key issued by Regenerate API Key is answered from memory, not refused', async () => {
+		const posts = servePayouts();
+		await run(payout('INV-1042'));
+		nock(BASE_URL).post('/auth/company/regenerate-key').reply(200, { apiKey: FROM_CONSOLE });
+		await run({ resource: 'company', operation: 'regenerateApiKey' });
+		const again = await run(payout('INV-1042'), { credentials: credentials(FROM_CONSOLE) });
+		expect(again.item.error).toBeUndefined();
+		expect(again.item.id).toBe('p-1');
+		expect(posts()).toBe(1);
+	});
+
+	it('(d) another n8n credential holding the new key is another credential: its write is its own', async () => {
+		const posts = servePayouts();
+		await run(payout('INV-1042'));
+		const other = await run(payout('INV-1042'), {
+			credentials: credentials(FROM_CONSOLE),
+			credentialId: 'cred-B',
+		});
+		expect(other.item.error).toBeUndefined();
+		expect(other.item.id).toBe('p-2');
+		// Two credentials holding the same key are one sender (outside r10-money F5).
+		const same = await run(payout('INV-1042'), { credentialId: 'cred-C' });
+		expect(same.item.error).toBeUndefined();
+		expect(same.item.id).toBe('p-1');
+		expect(posts()).toBe(2);
+	});
+});
