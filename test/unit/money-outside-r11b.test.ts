@@ -184,3 +184,38 @@ describe('a key edited by hand into the same n8n credential', () => {
 		expect(posts()).toBe(2);
 	});
 });
+
+describe('the API key as it is sent (outside r12-money F1)', () => {
+	it('a key pasted with spaces or a line break is the same sender as the key typed clean', async () => {
+		const posts = servePayouts();
+		expect((await run(payout('INV-W'))).item.id).toBe('p-1');
+		// Another credential, the same key with a paste's line break: the key sent is the same.
+		const pasted = await run(payout('INV-W'), {
+			credentials: credentials(`  ${FIRST}\n`),
+			credentialId: 'cred-B',
+		});
+		expect(pasted.item.error).toBeUndefined();
+		expect(pasted.item.id).toBe('p-1');
+		// The same credential, the key pasted again with a trailing space: not a changed key.
+		const repasted = await run(payout('INV-W'), { credentials: credentials(`${FIRST} `) });
+		expect(repasted.item.errorCode).toBeUndefined();
+		expect(repasted.item.id).toBe('p-1');
+		expect(posts()).toBe(1);
+	});
+});
+
+describe('a payout answered with no status (outside r12-money F2)', () => {
+	it('is unknown with its sent write, as its read-again is, never a plain success', async () => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, () => {
+				const answer = record('p-1');
+				delete answer.status;
+				return answer;
+			});
+		const { item } = await run(payout('INV-NS'));
+		expect(item.paymentOutcome).toBe('unknown');
+		expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+		expect(`${String(item.error)} ${String(item.description)}`).toMatch(/shows no status/);
+	});
+});

@@ -134,6 +134,12 @@ function payoutCreated(record: IDataObject): Settled {
 					: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
 		};
 	}
+	if (record.status === undefined || record.status === null) {
+		return {
+			outcome: 'unknown',
+			why: 'The payout shows no status, so whether it failed at once after it was created is not shown.',
+		};
+	}
 	return {
 		outcome: 'unknown',
 		why: `The payout was found in status "${status}", which the document does not list.`,
@@ -172,8 +178,9 @@ const money: MoneyContract = {
 	answerIsRecord: true,
 	// A payout answered in a state Resolve Outcome's table does not call paid (outside r10-money
 	// F1: `fail`, refunded or not, or a status the document does not list) is unknown with its
-	// sent write, never a plain success; the same table decides both.
-	answerState: (payout) => (payout.status === undefined ? undefined : payoutCreated(payout)),
+	// sent write, never a plain success; the same table decides both. A payout answered with no
+	// status is unknown too, as its read-again is (outside r12-money F2).
+	answerState: payoutCreated,
 	key: 'perItem',
 	identity: {
 		field: 'externalId',

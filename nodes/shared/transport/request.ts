@@ -25,6 +25,7 @@ import {
 	environmentLabel,
 	environmentMismatch,
 	environmentOf,
+	normaliseSecret,
 	unfitCredentialMessage,
 	unsendableApiKey,
 } from './environment';
@@ -258,9 +259,13 @@ function redirectError(
 	});
 }
 
-/** What the credential authenticates with (its API key), as one text. */
+/**
+ * What the credential authenticates with: its API key as it is sent (normaliseSecret's trim, as
+ * the credential's authenticate sends it), so a key pasted with a space or a line break names the
+ * same sender, fingerprint and seal as the key typed clean (outside r12-money F1).
+ */
 function accountOf(credential: RunCredential): string {
-	return String(credential.data.apiKey ?? '');
+	return normaliseSecret(credential.data.apiKey);
 }
 
 /**
