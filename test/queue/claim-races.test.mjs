@@ -1141,6 +1141,114 @@ describe('the Redis delivery claim, two processes', () => {
 		}
 	});
 
+	test('Redis paused (CLIENT PAUSE WRITE) after the confirm, past the bind, with the promotion and a copy queued in that order: the promotion lands first as the run record, so the copy is a duplicate (outside r10 f1)', async () => {
+		const own = await ownRedis('paused-promotion');
+		const port = own.port;
+		const link = await startRelay(own);
+		// A: promotion unanswered after 500 ms is taken as applied (it runs); its confirm binds
+		// 2 × 500 + 300 ms. B waits long for Redis, so its claim outlasts the pause.
+		const a = processClaims({ port: link.port, timing: { timeoutMs: 500, readBackMs: 300 } });
+		const b = processClaims({ port, timing: { timeoutMs: 6_000 } });
+		try {
+			await settled(a, b);
+			const key = `paused-promotion:${randomUUID()}`;
+			const bindMs = 2 * 500 + 300;
+			// A's promotion is held on its way, long enough for the pause to begin before it arrives.
+			const held = link.armNext({
+				match: '$3\r\nrun\r\n',
+				what: 'command',
+				action: 'delay',
+				delayMs: 400,
+			});
+			const running = a.claim(key, TTL_MS);
+			await until('A confirmed', async () =>
+				((await probeCommand(port, 'GET', key)) ?? '').startsWith('c:'),
+			);
+			await probeCommand(port, 'CLIENT', 'PAUSE', String(bindMs + 1_500), 'WRITE');
+			assert.equal(await held.passed, 'passed');
+			// Unanswered within its timeout: A took it as applied and runs the delivery.
+			assert.deepEqual(await running, { verdict: 'claimed' });
+			// B's copy is queued behind A's promotion; both are processed once the pause ends, past A's bind.
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			assert.match(String(await probeCommand(port, 'GET', key)), /^r:/);
+		} finally {
+			await Promise.all([a.close(), b.close()]);
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('eviction that took the epoch too (evicted_keys > 0, no epoch), then a process new to Redis: the restart window, naming eviction, never a first use (outside r10 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'evicted-epoch'), appendonly: true });
+		try {
+			const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+			const a = processClaims({ port: own.port, timing });
+			await settled(a);
+			const d = `evicted-epoch:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			await a.close();
+			// An evicting policy for a while: Redis evicts (here a filler key), then it is reverted.
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-random');
+			await probeCommand(
+				own.port,
+				'CONFIG',
+				'SET',
+				'maxmemory',
+				String((await usedMemory(own.port)) + 200_000),
+			);
+			for (
+				let i = 0;
+				!/evicted_keys:[1-9]/.test(await probeCommand(own.port, 'INFO', 'stats'));
+				i++
+			) {
+				await probeCommand(own.port, 'SET', `filler:${i}`, 'x'.repeat(50_000));
+			}
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+			// The claim and the package's keys, the epoch among them, went with it (removed here for certain).
+			const ours = await probeCommand(own.port, 'KEYS', `${claimsModule.KEY_PREFIX}*`);
+			await probeCommand(own.port, 'DEL', d, ...ours);
+			const c = processClaims({ port: own.port, timing });
+			const first = await c.claim(d, TTL_MS);
+			assert.equal(first.verdict, 'unavailable', JSON.stringify(first));
+			assert.match(first.reason, /lost its keys to eviction/);
+			await c.close();
+		} finally {
+			await own.stop();
+		}
+	});
+
+	test("an epoch begun in Redis' future (its clock stepped back after a restart): the window left never exceeds the window, and it ends (outside r10 f5)", async () => {
+		const own = await ownRedis('clock-stepped-back');
+		const port = own.port;
+		const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+		const a = processClaims({ port, timing });
+		await settled(a);
+		const [seconds, micros] = await probeCommand(port, 'TIME');
+		const redisNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+		// As a restart followed by a step back of one hour leaves it: begun an hour ahead.
+		await probeCommand(
+			port,
+			'HSET',
+			`${claimsModule.KEY_PREFIX}:epoch`,
+			'born',
+			String(redisNow + 3_600_000),
+			'restart',
+			'1',
+			'cause',
+			'restart',
+		);
+		const d = `clock-stepped-back:${randomUUID()}`;
+		const first = await a.claim(d, TTL_MS);
+		if (first.verdict === 'unavailable') {
+			const left = Number(/\((\d+) ms left\)/.exec(first.reason)?.[1]);
+			assert.ok(left <= 1_000, first.reason);
+		}
+		assert.deepEqual(await answered(a, d), { verdict: 'claimed' });
+		await a.close();
+		await own.stop();
+	});
+
 	/**
 	 * Runs `body` with the wall clock (Date.now) stepped by `stepMs` once `afterMs` of real time
 	 * have passed (a step in the middle of whatever the body waits for).

@@ -214,6 +214,11 @@ local function epoch(now, run, fresh, seen, known, knownrun)
     local born = now
     if lost then
       cause = 'evicted'
+    elseif seen == '' and tonumber(evicted) > 0 then
+      -- Nobody here knew an epoch, and this Redis evicted keys since it started (an evicting
+      -- policy set for a while and reverted): the epoch may have been evicted with the claims.
+      -- Its window runs from now: when the eviction was is not known.
+      cause = 'evicted'
     elseif seen == '' and flushes() > 0 then
       -- Nobody here knew an epoch, and this Redis was flushed since it started: the epoch may
       -- have gone with the claims (a first use cannot be told from this; the window is the
@@ -229,8 +234,13 @@ local function epoch(now, run, fresh, seen, known, knownrun)
       cause = 'absent'
     end
     redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause, 'evicted', evicted, 'rid', thisrun)
-    if seen ~= '' or run ~= '' or lost or cause == 'flushed' then redis.call('HSET', KEYS[2], 'restart', '1') end
+    if seen ~= '' or run ~= '' or lost or cause == 'flushed' or cause == 'evicted' then redis.call('HSET', KEYS[2], 'restart', '1') end
   end
+  -- Begun in Redis' future: its clock stepped back since (every process's sync reads this each
+  -- refreshMs, so within one of the step). The restart window then runs from now: never longer
+  -- than itself, and its message stays true.
+  local born = tonumber(redis.call('HGET', KEYS[2], 'born') or '')
+  if born and born > now then redis.call('HSET', KEYS[2], 'born', now) end
   if seen ~= '' and seen ~= id then
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
       local u = tonumber(untilms)
@@ -254,8 +264,11 @@ local function members(now)
 end
 local function waiting(now, window)
   local e = redis.call('HMGET', KEYS[2], 'restart', 'born', 'cause')
-  if e[1] and tonumber(e[2]) + window > now then
-    return 'window:' .. (tonumber(e[2]) + window - now) .. ':' .. (e[3] or 'restart')
+  local born = tonumber(e[2] or '0') or 0
+  -- (epoch() has clamped a beginning in Redis' future to now.)
+  if born > now then born = now end
+  if e[1] and born + window > now then
+    return 'window:' .. (born + window - now) .. ':' .. (e[3] or 'restart')
   end
   local all = redis.call('HGETALL', KEYS[5])
   for i = 1, #all, 2 do
@@ -314,7 +327,10 @@ return 0`;
  * - 'read' (the read-back; writes nothing): `r:`/`c:` of the token → 'mine', `t:` → 'tentative',
  *   anything else → 'other';
  * - 'run' (the promotion, sent by a process that starts the delivery only when Redis answers
- *   'mine', or gives no answer): `c:` → `r:`, 'mine';
+ *   'mine', or gives no answer): `c:` of the token → `r:`, 'mine'; also its `c:` past its end, or
+ *   a free key (a promotion held up by a paused or stopped Redis: its owner took it as applied
+ *   and runs the delivery), since an unanswered promotion is started; another attempt's live
+ *   value → 'other', nothing written (its owner answers 503 when it hears that in time);
  * - 'owed' (the promotion again, sent only by a process that started the delivery): `c:` of the
  *   token, or a free key → `r:`, 'mine' (a started delivery always leaves its run record); another
  *   attempt's value → 'other';
@@ -343,6 +359,11 @@ if ARGV[2] == 'read' then
   if held == 't:' .. ARGV[1] then return 'tentative' end
   return 'other'
 end
+-- The promotion comes from the owner of the confirm, which starts the delivery when this is
+-- answered 'mine' or not answered in time: its own confirm past its end (Redis was paused or
+-- stopped while the promotion waited), or a key that is free, is made running all the same; only
+-- another attempt's live value refuses it.
+if (ARGV[2] == 'run' or ARGV[2] == 'pend') and held == false then held = 'c:' .. ARGV[1] end
 if held == 'c:' .. ARGV[1] and ARGV[2] == 'run' then
   local ttl = tonumber(ARGV[3] or '')
   if ttl then put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + ttl) else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
@@ -1236,7 +1257,7 @@ export class RedisClaims {
 		if (promoted.ok && promoted.value !== 'mine') {
 			return {
 				verdict: 'unavailable',
-				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow): another attempt may hold it, so this one starts nothing`,
+				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow), and another attempt holds the delivery now: this one starts nothing`,
 			};
 		}
 		if (!promoted.ok && promoted.refused) {
