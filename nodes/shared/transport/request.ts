@@ -261,8 +261,9 @@ function redirectError(
 
 /**
  * What the credential authenticates with: its API key as it is sent (normaliseSecret's trim, as
- * the credential's authenticate sends it), so a key pasted with a space or a line break names the
- * same sender, fingerprint and seal as the key typed clean (outside r12-money F1).
+ * the credential's authenticate sends it), so a key pasted with a space or a line break is the
+ * same account as the key typed clean, wherever the account is compared or derived from (an
+ * outside read, round 12, found a pasted key taken for another).
  */
 function accountOf(credential: RunCredential): string {
 	return normaliseSecret(credential.data.apiKey);
