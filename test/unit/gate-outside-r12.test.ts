@@ -1,0 +1,98 @@
+// Issue 50, outside read r12-data: each finding as it was found, at the door it was found at.
+import type { IDataObject } from 'n8n-workflow';
+
+import * as gate from '../../nodes/shared/gate';
+import { DEPTH_CUT_MARKER, gateItems, gateJson, MAX_GATE_DEPTH } from '../../nodes/shared/gate';
+import { deliver } from './helpers/trigger';
+
+const PAN = ['4276', '3800', '1234', '5674'].join('');
+
+function nested(depth: number, leaf: string): string {
+	return '['.repeat(depth) + JSON.stringify(leaf) + ']'.repeat(depth);
+}
+
+/** How many levels of lists a value holds before something else. */
+function listDepth(value: unknown): number {
+	let depth = 0;
+	let at = value;
+	while (Array.isArray(at)) {
+		depth += 1;
+		at = at[0];
+	}
+	return depth;
+}
+
+describe('finding 1: a delivery answered 200 and recorded is emitted (a body nested thousands deep)', () => {
+	for (const depth of [500, 2100, 5000, 20000]) {
+		it(`depth ${depth}: one item, once, the deep part cut with a marker`, async () => {
+			const body =
+				'{"event":"order.status_changed","orderId":"o-1","status":"success","createdAt":"2026-01-01T00:00:00Z","meta":' +
+				nested(depth, PAN) +
+				'}';
+			const staticData: IDataObject = {};
+			const nodeId = `deep-node-${depth}`;
+			const first = await deliver({
+				body,
+				deliveryId: `deep-${depth}`,
+				nodeId,
+				staticData,
+				parameters: { options: { includeRawBody: true } },
+			});
+			expect(first.response.statusCode).toBe(200);
+			expect(first.outputs?.flat()).toHaveLength(1);
+			const item = first.item!;
+			expect(item.orderId).toBe('o-1');
+			expect(item.deliveryId).toBe(`deep-${depth}`);
+			const shown = JSON.stringify(item);
+			// No card number, below the cut or in the raw body.
+			expect(shown).not.toContain(PAN);
+			if (depth > MAX_GATE_DEPTH) {
+				expect(shown).toContain(DEPTH_CUT_MARKER);
+				expect(listDepth(item.meta)).toBeLessThanOrEqual(MAX_GATE_DEPTH);
+				expect(item.rawBody).toBeNull();
+				expect(item.rawBodyMasked).toBe(true);
+			}
+			// The retry is a duplicate: the first was the one emission.
+			const retry = await deliver({ body, deliveryId: `deep-${depth}`, staticData, nodeId });
+			expect(retry.outputs).toBeUndefined();
+		});
+	}
+
+	it('the action node and poll outputs (gateItems, gateJson) cut the depth too, never overflow', () => {
+		const deep = JSON.parse(nested(20000, `card ${PAN}`)) as unknown;
+		const [[out]] = gateItems(undefined, [[{ json: { id: 'x', deep } as IDataObject }]]);
+		expect(out.json.id).toBe('x');
+		expect(JSON.stringify(out.json)).toContain(DEPTH_CUT_MARKER);
+		const viaJson = gateJson(undefined, { deep }) as IDataObject;
+		expect(JSON.stringify(viaJson)).toContain(DEPTH_CUT_MARKER);
+		// A shallow value is unchanged (data exact).
+		const shallow = JSON.parse(nested(50, 'ok')) as unknown;
+		expect(gateJson(undefined, { shallow })).toEqual({ shallow });
+	});
+
+	it('a failure after the 200 still emits an item naming the error, the body withheld', async () => {
+		const spy = jest.spyOn(gate, 'gateItems').mockImplementation(() => {
+			throw new RangeError('Maximum call stack size exceeded');
+		});
+		try {
+			const staticData: IDataObject = {};
+			const first = await deliver({
+				body: { event: 'order.status_changed', orderId: 'o-2', comment: `card ${PAN}` },
+				deliveryId: 'fails-after-200',
+				staticData,
+				nodeId: 'fails-node',
+			});
+			expect(first.response.statusCode).toBe(200);
+			expect(first.outputs?.flat()).toHaveLength(1);
+			expect(first.item).toMatchObject({
+				event: 'order.status_changed',
+				deliveryId: 'fails-after-200',
+				bodyWithheld: true,
+			});
+			expect(String(first.item!.error)).toContain('Maximum call stack size exceeded');
+			expect(JSON.stringify(first.item)).not.toContain(PAN);
+		} finally {
+			spy.mockRestore();
+		}
+	});
+});
