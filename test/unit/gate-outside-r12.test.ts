@@ -2,10 +2,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import * as gate from '../../nodes/shared/gate';
-import { DEPTH_CUT_MARKER, gateItems, gateJson, MAX_GATE_DEPTH } from '../../nodes/shared/gate';
+import {
+	DEPTH_CUT_MARKER,
+	gateItems,
+	gateJson,
+	gateText,
+	MAX_GATE_DEPTH,
+} from '../../nodes/shared/gate';
 import { deliver } from './helpers/trigger';
 
-const PAN = ['4276', '3800', '1234', '5674'].join('');
+const PAN = ['4276', '3800', '1234', '5679'].join('');
 
 function nested(depth: number, leaf: string): string {
 	return '['.repeat(depth) + JSON.stringify(leaf) + ']'.repeat(depth);
@@ -93,6 +99,45 @@ describe('finding 1: a delivery answered 200 and recorded is emitted (a body nes
 			expect(JSON.stringify(first.item)).not.toContain(PAN);
 		} finally {
 			spy.mockRestore();
+		}
+	});
+});
+
+describe('finding 2: a Luhn-valid card number in text, whatever stands around it or joins its groups', () => {
+	const groups = PAN.match(/.{4}/g)!;
+	const forms: Record<string, string> = {
+		hash: `#${PAN}`,
+		numero: `карта №${PAN}`,
+		lettersBefore: `card${PAN}`,
+		lettersAfter: `${PAN}RUB`,
+		underscore: `card_${PAN}`,
+		underscoreAfter: `${PAN}_1229`,
+		underscoreBoth: `card_${PAN}_x`,
+		hex: `card=0x${PAN}`,
+		crlf: groups.join('\r\n'),
+		brackets: `[${groups.join('][')}]`,
+	};
+	for (const separator of ['|', ',', ';', '*', '~', "'", '•', '·', ', ']) {
+		forms[`joined by ${JSON.stringify(separator)}`] = groups.join(separator);
+	}
+	for (const [name, form] of Object.entries(forms)) {
+		it(`${name}: masked in a text and in a free-text field`, () => {
+			const text = `x ${form} y`;
+			const digits = (shown: string) => shown.replace(/\D/g, '');
+			expect([name, digits(gateText(undefined, text)).includes(PAN)]).toEqual([name, false]);
+			const json = gateJson(undefined, { comment: text, note: form });
+			expect([name, digits(JSON.stringify(json)).includes(PAN)]).toEqual([name, false]);
+		});
+	}
+
+	it('not a card: no checksum, an amount, a time in milliseconds, mixed separators', () => {
+		for (const text of [
+			'order 4276380012345674 done', // fails the checksum
+			'sum 1 234 567 890 123 RUB',
+			'at 1732147200000 ms',
+			'4276-3800;1234|5679',
+		]) {
+			expect(gateText(undefined, text)).toBe(text);
 		}
 	});
 });
