@@ -1,5 +1,6 @@
 // Issue 50, outside read r12-data: each finding as it was found, at the door it was found at.
 import type { IDataObject } from 'n8n-workflow';
+import nock from 'nock';
 
 import * as gate from '../../nodes/shared/gate';
 import {
@@ -9,6 +10,7 @@ import {
 	gateText,
 	MAX_GATE_DEPTH,
 } from '../../nodes/shared/gate';
+import { BASE_URL, runNode } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 const PAN = ['4276', '3800', '1234', '5679'].join('');
@@ -140,4 +142,66 @@ describe('finding 2: a Luhn-valid card number in text, whatever stands around it
 			expect(gateText(undefined, text)).toBe(text);
 		}
 	});
+});
+
+describe("finding 3: the node's own fields keep the service's same-named values under serviceFields", () => {
+	beforeAll(() => nock.disableNetConnect());
+	afterEach(() => nock.cleanAll());
+	const cases: Array<[string, IDataObject, 'get' | 'post', string, IDataObject, string[]]> = [
+		[
+			'Get Card Number and CVV (masked)',
+			{
+				resource: 'card',
+				operation: 'getSensitiveData',
+				cardId: { __rl: true, mode: 'id', value: 'c1' },
+				maskSensitiveData: true,
+			},
+			'get',
+			'/cards/c1/sensitive',
+			{ cardId: 'c1', cardNumberFull: PAN, cardCvv: '739', expiry: '12/29', masked: 'partial' },
+			['masked'],
+		],
+		[
+			'Get Card Number and CVV (unmasked)',
+			{
+				resource: 'card',
+				operation: 'getSensitiveData',
+				cardId: { __rl: true, mode: 'id', value: 'c1' },
+				maskSensitiveData: false,
+			},
+			'get',
+			'/cards/c1/sensitive',
+			{ cardId: 'c1', cardNumberFull: PAN, cardCvv: '739', expiry: '12/29', masked: 'partial' },
+			['masked'],
+		],
+		[
+			'Regenerate API Key',
+			{ resource: 'company', operation: 'regenerateApiKey' },
+			'post',
+			'/auth/company/regenerate-key',
+			{ apiKey: 'k_new_0123456789abcdef', notice: 'old key valid 24h more', apiKeyField: 'svc' },
+			['notice', 'apiKeyField'],
+		],
+		[
+			'Rotate Webhook Secret',
+			{ resource: 'company', operation: 'rotateWebhookSecret' },
+			'post',
+			'/auth/company/webhook-secret/rotate',
+			{
+				webhookSecret: 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef',
+				notice: 'retries keep the old signature 1h',
+			},
+			['notice'],
+		],
+	];
+	for (const [name, parameters, method, path, body, moved] of cases) {
+		it(`${name}: ${moved.join(', ')} kept under serviceFields, the node's own in place`, async () => {
+			nock(BASE_URL)[method](path).query(true).reply(200, body);
+			const { output } = await runNode({ parameters });
+			const json = output[0].json;
+			const kept = json.serviceFields as IDataObject | undefined;
+			expect(Object.keys(kept ?? {}).sort()).toEqual([...moved].sort());
+			for (const field of moved) expect(json[field]).not.toEqual(body[field]);
+		});
+	}
 });
