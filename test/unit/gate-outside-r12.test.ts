@@ -208,3 +208,52 @@ describe("finding 3: the node's own fields keep the service's same-named values 
 		});
 	}
 });
+
+describe('finding 4: Card → Request keeps every field of the answer, its own outcome and note too', () => {
+	beforeAll(() => nock.disableNetConnect());
+	afterEach(() => nock.cleanAll());
+	const card = {
+		id: 'card_1',
+		externalId: null,
+		status: 'assigned',
+		maskedPan: '427638******5679',
+		expiry: '12/29',
+		assignedAt: '2026-11-29T00:00:00Z',
+		createdAt: '2026-11-29T00:00:00Z',
+	};
+	const cases: Array<[string, IDataObject]> = [
+		[
+			'assigned',
+			{
+				status: 'assigned',
+				card,
+				request: { id: 'req_1', status: 'fulfilled', cardId: 'card_1' },
+			},
+		],
+		['pending', { status: 'pending', card: null, request: { id: 'req_2', status: 'pending' } }],
+	];
+	for (const [outcome, answer] of cases) {
+		it(`${outcome}: reservedUsdt, openingFeeUsdt, balanceAfter kept; service outcome/note under serviceFields`, async () => {
+			nock(BASE_URL)
+				.post('/cards/request')
+				.reply(200, {
+					...answer,
+					reservedUsdt: 25.5,
+					openingFeeUsdt: 5,
+					balanceAfter: '1234.5600000000000001',
+					outcome: 'svc-outcome',
+					note: 'svc-note',
+				});
+			const { output } = await runNode({ parameters: { resource: 'card', operation: 'request' } });
+			const json = output[0].json;
+			expect(json).toMatchObject({
+				outcome,
+				reservedUsdt: 25.5,
+				openingFeeUsdt: 5,
+				balanceAfter: '1234.5600000000000001',
+				serviceFields: { outcome: 'svc-outcome', note: 'svc-note' },
+			});
+			expect(json.note).not.toBe('svc-note');
+		});
+	}
+});
