@@ -257,3 +257,61 @@ describe('finding 4: Card → Request keeps every field of the answer, its own o
 		});
 	}
 });
+
+describe('finding 5: a secret-named field keeps no characters (only a card number alone keeps its last four)', () => {
+	beforeAll(() => nock.disableNetConnect());
+	afterEach(() => nock.cleanAll());
+	const extra: IDataObject = {
+		secretWord: 'Malinovka',
+		pinBlock: '0412AC89ABCDEF67',
+		apiSecret: 'S3cr3tWord99',
+		sessionToken: ['tok', '9876543210abc'].join(''),
+	};
+	const cases: Array<[string, IDataObject, string, IDataObject]> = [
+		[
+			'card sensitive data (closed)',
+			{
+				resource: 'card',
+				operation: 'getSensitiveData',
+				cardId: { __rl: true, mode: 'id', value: 'c1' },
+				maskSensitiveData: true,
+			},
+			'/cards/c1/sensitive',
+			{ cardId: 'c1', cardNumberFull: PAN, cardCvv: '739', expiry: '12/29', ...extra },
+		],
+		[
+			'payout (open)',
+			{ resource: 'payout', operation: 'get', payoutId: 'po_1' },
+			'/payouts/po_1',
+			{
+				id: 'po_1',
+				status: 'pending',
+				amountRub: 1,
+				chargedUsdt: 1,
+				rate: 1,
+				requisiteType: 'phone',
+				requisite: '+79001234567',
+				createdAt: '2026-11-29T00:00:00Z',
+				refundedAt: null,
+				...extra,
+			},
+		],
+	];
+	for (const [name, parameters, path, body] of cases) {
+		it(`${name}: no three characters of any such field shown`, async () => {
+			nock(BASE_URL).get(path).query(true).reply(200, body);
+			const { output } = await runNode({ parameters });
+			const json = output[0].json;
+			for (const [field, secret] of Object.entries(extra) as Array<[string, string]>) {
+				const shown = String(json[field]);
+				const parts = Array.from({ length: secret.length - 2 }, (_, i) => secret.slice(i, i + 3));
+				expect([field, shown, parts.some((part) => shown.includes(part))]).toEqual([
+					field,
+					shown,
+					false,
+				]);
+			}
+			if (json.cardNumberFull !== undefined) expect(json.cardNumberFull).toContain(PAN.slice(-4));
+		});
+	}
+});
