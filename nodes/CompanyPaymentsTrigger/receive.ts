@@ -201,6 +201,10 @@ const TRIGGER_OWN_FIELDS = [
 	'changeKey',
 	'source',
 	'walletType',
+	// A deposit's `externalId` the trigger reads (events.ts derivedFields): a value that is not a
+	// non-empty text ("", an object, a number) is null in the item, the service's kept here
+	// (outside read r12-data, finding 7).
+	'externalId',
 	'fundsReturned',
 	'fundsReturnedNote',
 	'headers',

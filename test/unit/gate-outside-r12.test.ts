@@ -315,3 +315,27 @@ describe('finding 5: a secret-named field keeps no characters (only a card numbe
 		});
 	}
 });
+
+describe("finding 7: a deposit event's externalId the trigger replaces is kept under serviceFields", () => {
+	const deposit = {
+		event: 'deposit.created',
+		depositId: 'dep-1',
+		txHash: 'abc',
+		walletAddress: 'TXYZ',
+		amount: 10.5,
+		status: 'new',
+		createdAt: '2026-11-29T00:00:00Z',
+	};
+	for (const externalId of ['', { id: 'u-1' }]) {
+		it(`externalId ${JSON.stringify(externalId)}: null in the item, the service's under serviceFields`, async () => {
+			const { item } = await deliver({ body: { ...deposit, externalId } });
+			expect(item!.externalId).toBeNull();
+			expect((item!.serviceFields as IDataObject | undefined)?.externalId).toEqual(externalId);
+		});
+	}
+	it('a text externalId stays in place, no serviceFields', async () => {
+		const { item } = await deliver({ body: { ...deposit, externalId: 'user-1' } });
+		expect(item!.externalId).toBe('user-1');
+		expect(item!.serviceFields).toBeUndefined();
+	});
+});
