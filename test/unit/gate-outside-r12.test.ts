@@ -10,7 +10,7 @@ import {
 	gateText,
 	MAX_GATE_DEPTH,
 } from '../../nodes/shared/gate';
-import { BASE_URL, runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runNodeError } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 const PAN = ['4276', '3800', '1234', '5679'].join('');
@@ -338,4 +338,37 @@ describe("finding 7: a deposit event's externalId the trigger replaces is kept u
 		expect(item!.externalId).toBe('user-1');
 		expect(item!.serviceFields).toBeUndefined();
 	});
+});
+
+describe('finding 6: a Login password echoed in base64 (also email:password) or spelt with spaces', () => {
+	beforeAll(() => nock.disableNetConnect());
+	afterEach(() => nock.cleanAll());
+	const EMAIL = 'a@b.example';
+	const PASSWORDS = [['Winter', '2026', 'pass'].join(''), ['Секрет', '2026'].join('')];
+	const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+	for (const password of PASSWORDS) {
+		const forms = {
+			base64: b64(password),
+			unpadded: b64(password).replace(/=+$/, ''),
+			basicAuth: b64(`${EMAIL}:${password}`),
+			spaced: Array.from(password).join(' '),
+		};
+		for (const [name, form] of Object.entries(forms)) {
+			it(`${name} of a ${password.length}-character password is masked in the error`, async () => {
+				nock(BASE_URL)
+					.post('/auth/company/login')
+					.reply(401, {
+						statusCode: 401,
+						error: 'Unauthorized',
+						errorCode: 'INVALID_CREDENTIALS',
+						message: `bad credentials: ${form}`,
+					});
+				const error = await runNodeError({
+					parameters: { resource: 'company', operation: 'login', email: EMAIL, password },
+				});
+				const shown = JSON.stringify({ ...error, message: error.message });
+				expect([name, shown.includes(form)]).toEqual([name, false]);
+			});
+		}
+	}
 });
