@@ -228,6 +228,8 @@ export const NOT_STATED = {
 	MAX_STORED_ID_LENGTH: 'a bound on stored delivery IDs against abuse, not a user setting',
 	CHUNK_SIZE: 'an internal batch size of the delivery store',
 	DAY_MS: 'milliseconds in a day',
+	MAX_GATE_DEPTH:
+		'how deep the gate reads a value before it cuts (against stack overflow); far above any record of the service, the docs say only that deeper parts are cut with a marker',
 	KEY_DEPTH:
 		'how deep a new API key is looked for in an answer; the docs say only that a nested key is found',
 	PROCESS_LIMIT:

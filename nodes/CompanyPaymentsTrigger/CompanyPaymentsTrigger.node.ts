@@ -1,6 +1,8 @@
 import type {
 	ICredentialTestFunction,
+	IDataObject,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,7 +12,7 @@ import type {
 import { DEFAULT_MAX_AGE_HOURS, DEFAULT_MAX_ENTRIES, staticDataStore } from './deliveries';
 import type { DeliveryStore } from './deliveries';
 import { ALL_EVENTS, EVENT_OPTIONS, OUTPUTS_EXPRESSION, SUBTITLE_EXPRESSION } from './events';
-import { gateError, gateItems, throughGate } from '../shared/gate';
+import { gateError, gateItems, gateText, throughGate } from '../shared/gate';
 import { checkExists, create, remove } from './lifecycle';
 import { DEFAULT_GRACE_MINUTES, receive } from './receive';
 import { QUEUE_MODE_NOTICE, TRIGGER_PANEL } from './triggerPanel';
@@ -236,6 +238,44 @@ export class CompanyPaymentsTrigger implements INodeType {
 		triggerWebhook(staticDataStore);
 }
 
+/**
+ * What an item says when its delivery was answered 200 and recorded but the item could not be
+ * put through the gate: the delivery is not lost (a retry would be "received before").
+ */
+export const DELIVERY_NOT_SHOWN_NOTE =
+	'This delivery was verified, answered 200 and recorded, but its body could not be shown: masking it failed. The body is withheld; the event, the delivery ID and the error say what arrived.';
+
+/**
+ * The delivery's items through the gate. The HTTP answer (200) is already sent and the delivery
+ * ID recorded, so a failure here must not lose the delivery: each item that cannot be shown comes
+ * out as an item naming the error, with the body withheld (issue 50, outside read r12-data).
+ */
+function deliveredItems(
+	ctx: IWebhookFunctions,
+	outputs: INodeExecutionData[][],
+): INodeExecutionData[][] {
+	try {
+		return gateItems(ctx, outputs);
+	} catch (error) {
+		return outputs.map((items) =>
+			items.map((item) => {
+				const json = item.json;
+				const withheld: IDataObject = {
+					event: typeof json.event === 'string' ? json.event : null,
+					deliveryId: typeof json.deliveryId === 'string' ? json.deliveryId : null,
+					receivedAt: typeof json.receivedAt === 'string' ? json.receivedAt : null,
+					deduplicationChecked: json.deduplicationChecked === true,
+					source: 'webhook',
+					bodyWithheld: true,
+					error: gateText(ctx, `masking failed: ${(error as Error)?.message ?? String(error)}`),
+					note: DELIVERY_NOT_SHOWN_NOTE,
+				};
+				return { json: withheld };
+			}),
+		);
+	}
+}
+
 /** The trigger's webhook() over a delivery store. */
 export function triggerWebhook(
 	store: DeliveryStore,
@@ -244,7 +284,7 @@ export function triggerWebhook(
 		// Its doors: the items it hands to the workflow and its log lines, through the gate.
 		try {
 			const answer = await receive.call(this, store);
-			if (answer.workflowData) answer.workflowData = gateItems(this, answer.workflowData);
+			if (answer.workflowData) answer.workflowData = deliveredItems(this, answer.workflowData);
 			return answer;
 		} catch (error) {
 			throw gateError(this, error);

@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { gateLogger, rememberSecret } from '../shared/gate';
+import { cutDeep, gateLogger, RAW_BODY_MASKED_NOTE, rememberSecret } from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
@@ -201,6 +201,10 @@ const TRIGGER_OWN_FIELDS = [
 	'changeKey',
 	'source',
 	'walletType',
+	// A deposit's `externalId` the trigger reads (events.ts derivedFields): a value that is not a
+	// non-empty text ("", an object, a number) is null in the item, the service's kept here
+	// (outside read r12-data, finding 7).
+	'externalId',
 	'fundsReturned',
 	'fundsReturnedNote',
 	'headers',
@@ -429,7 +433,10 @@ export async function receive(
 		staticData[ROTATED_SECRET_KEY] = trimmed as unknown as IDataObject;
 	}
 
-	const payload = payloadOf(this, raw);
+	// Read at most the gate's depth before anything is recorded: a body nested thousands of levels
+	// deep is cut (its deeper part named by the cut marker), never a stack overflow after the 200.
+	const parsed = payloadOf(this, raw);
+	const payload = cutDeep(parsed);
 	const event = payload && typeof payload.event === 'string' ? payload.event : null;
 	const routing = eventRouting(
 		this.getNodeParameter('events', [ALL_EVENTS]),
@@ -473,6 +480,12 @@ export async function receive(
 		if (typeof raw !== 'string' && !Buffer.from(text, 'utf8').equals(raw)) {
 			json.rawBodyMasked = true;
 			json.rawBodyNote = RAW_BODY_NOT_UTF8_NOTE;
+		}
+		if (payload !== parsed) {
+			// What lay below the cut was not read by the gate: the text is withheld.
+			json.rawBody = null;
+			json.rawBodyMasked = true;
+			json.rawBodyNote = RAW_BODY_MASKED_NOTE;
 		}
 	}
 	keepServiceFields(json, payload);

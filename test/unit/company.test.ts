@@ -77,7 +77,7 @@ describe('webhook secret in profile output', () => {
 		const text = JSON.stringify(output);
 		expect(text).not.toContain(apiKeyValue);
 		expect(text).not.toContain('eyJhbGciOi.dummy');
-		expect(output[0].json.apiKey).toBe('…8877');
+		expect(output[0].json.apiKey).toBe('[hidden]');
 	});
 
 	it('masks a secret nested under a wrapper object and keeps null as null', async () => {
@@ -330,7 +330,7 @@ describe('company.login', () => {
 			apiKeyField: 'apiKey',
 			...answer,
 			// Only the key's own field is opened (Reveal); the session token stays masked.
-			token: '…6978',
+			token: '[hidden]',
 		});
 		scope.done();
 	});

@@ -327,7 +327,7 @@ describe('invite.accept', () => {
 			apiKeyField: 'apiKey',
 			...answer,
 			// Only the key's own field is opened (Reveal); the session token stays masked.
-			token: '…7a8b',
+			token: '[hidden]',
 		});
 		expect(output[0].json.notice).toContain('The key is in the field "apiKey"');
 		scope.done();

@@ -4,6 +4,7 @@ import { addHint } from '../common/hints';
 import { readBoolean, segment } from '../common/validation';
 import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
 import { reveal } from '../../shared/gate';
+import { withNodeFields } from '../../shared/serviceFields';
 import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
 import { assignedCardIdFields, readCardId } from './fields';
@@ -102,7 +103,10 @@ export const getSensitiveData: OperationDefinition = {
 			throw await withCardStatus(this, error, cardId, itemIndex);
 		}
 		// The gate masks the number and CVV (shared/gate.ts); turned off, it opens these two fields.
-		if (mask === false) return reveal({ ...body, masked: false }, 'cardNumberFull', 'cardCvv');
-		return { ...body, masked: true };
+		// The service's own `masked`, if any, is kept under serviceFields (r12-data, finding 3).
+		if (mask === false) {
+			return reveal(withNodeFields(body, { masked: false }), 'cardNumberFull', 'cardCvv');
+		}
+		return withNodeFields(body, { masked: true });
 	},
 };

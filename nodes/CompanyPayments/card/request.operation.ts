@@ -20,6 +20,7 @@ import type { OperationDefinition } from '../types';
 import { readCardExternalId } from './fields';
 import { segment } from '../common/validation';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
+import { withNodeFields } from '../../shared/serviceFields';
 import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../common/words';
 
@@ -80,14 +81,14 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			(card !== null && cardStatus === null && status === 'assigned'));
 	if (issued) {
 		const cardId = recordText(card?.id) ?? recordText(request?.cardId);
-		return {
+		return withNodeFields(body, {
 			outcome: 'assigned',
 			status: status ?? requestStatus ?? 'assigned',
 			cardId,
 			card,
 			request,
 			note: issuedNote(cardId),
-		};
+		});
 	}
 	const pending = CARD_REQUEST_PENDING_STATUS;
 	const queued =
@@ -97,14 +98,14 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			status === CARD_QUEUED_STATUS ||
 			status === pending);
 	if (queued) {
-		return {
+		return withNodeFields(body, {
 			outcome: 'pending',
 			status: status ?? requestStatus ?? pending,
 			cardId: recordText(card?.id) ?? recordText(request?.cardId),
 			card,
 			request,
 			note: PENDING_NOTE,
-		};
+		});
 	}
 	const what = ended ?? requestStatus ?? cardStatus ?? status ?? '';
 	const words = NO_CARD[what] ?? {

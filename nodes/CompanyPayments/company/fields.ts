@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { NEW_API_KEY_FIELDS } from '../../shared/contract/assumptions';
 import { reveal } from '../../shared/gate';
+import { withNodeFields } from '../../shared/serviceFields';
 import { invalidInput, readBoolean, readTextValue, showKindOnly } from '../common/validation';
 import { isObject } from '../../shared/contract/guards';
 
@@ -158,16 +159,16 @@ export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
 	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
 	const path = newApiKeyPath(body);
 	const field = path === null ? null : path.join('.');
-	const output: IDataObject = {
+	const own: IDataObject = {
 		notice:
 			field !== null
 				? `${notice} The key is in the field "${field}".`
 				: `${notice} The answer has no field named ${NEW_API_KEY_FIELDS.join(', ')} holding a key, so nothing was revealed and its secret fields stay masked. Its fields: ${fieldPaths(body).join(', ') || 'none'}. Read the key in the service's own console, or ask the service which field carries it.`,
 		apiKeyField: field,
 	};
-	for (const [key, value] of Object.entries(body)) {
-		if (key !== 'notice' && key !== 'apiKeyField') output[key] = value;
-	}
+	// The service's own `notice` or `apiKeyField` is kept under serviceFields, never overwritten
+	// (outside read r12-data, finding 3); the node's two lead the item.
+	const output: IDataObject = { ...own, ...withNodeFields(body, own) };
 	// Only the key's own field is opened, where it stands (a path when nested).
 	return field === null ? output : reveal(output, field);
 }

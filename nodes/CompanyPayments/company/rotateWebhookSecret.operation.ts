@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import { reveal } from '../../shared/gate';
+import { withNodeFields } from '../../shared/serviceFields';
 import type { OperationDefinition } from '../types';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { SECRET } from '../common/words';
@@ -43,10 +44,13 @@ export const rotateWebhookSecret: OperationDefinition = {
 				? (answer as IDataObject)
 				: {};
 		// The new secret is what this operation is for: its field is opened for the user (not the model).
-		return reveal({
-			...body,
-			notice:
-				'The webhook secret was rotated. Put the new webhookSecret into the Webhook Secret of the Company Payments API credential used by the Company Payments Trigger now.',
-		}, 'webhookSecret');
+		// The service's own `notice`, if any, is kept under serviceFields (r12-data, finding 3).
+		return reveal(
+			withNodeFields(body, {
+				notice:
+					'The webhook secret was rotated. Put the new webhookSecret into the Webhook Secret of the Company Payments API credential used by the Company Payments Trigger now.',
+			}),
+			'webhookSecret',
+		);
 	},
 };

@@ -132,11 +132,13 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 		case 'token':
 			// A field named like a token may name a currency (`token: "USDT"`): a code is kept.
 			if (tokenCode(text) || (spec.codeKept && lookupCode(text))) return text;
-			return model ? HIDDEN : maskKeepingEnd(text);
+			return model ? HIDDEN : HIDDEN_PART;
 		default:
 			// A key-ish name holding a lookup key (`key: "order_payment"`): a code is kept.
+			// Hidden whole: no characters of a secret-named field are shown (outside read r12-data,
+			// finding 5: `secretWord` "…ovka", `pinBlock` "…EF67" gave a third of a short secret).
 			if (spec.codeKept && lookupCode(text)) return text;
-			return model ? HIDDEN : maskKeepingEnd(text);
+			return model ? HIDDEN : HIDDEN_PART;
 	}
 }
 

@@ -17,6 +17,7 @@ import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
 import { maskLink } from './patterns';
+import { cutDeep } from './depth';
 import { cutWhole, withoutKeptEnds } from './quote';
 import { keepOpen, openFields } from './reveal';
 
@@ -54,6 +55,7 @@ export {
 } from './learned';
 export { reveal, revealedFields } from './reveal';
 export { cutWhole, quoteText } from './quote';
+export { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH } from './depth';
 
 function readingFor(ctx: object | undefined, audience: Audience, named?: Named): Reading {
 	return { audience, known: knownFor(ctx, named) };
@@ -118,8 +120,25 @@ function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
 	return out;
 }
 
-function gateRecord(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
-	return sayRawBody(json, gateFields(json, reading, closed));
+/**
+ * A record through the gate, read at most MAX_GATE_DEPTH levels deep (cutDeep). `cut` says the
+ * caller already cut it: a record that was cut has its raw body, if any, withheld, as what lay
+ * below the cut was not read (a secret there would stand whole in the text).
+ */
+function gateRecord(
+	given: IDataObject,
+	reading: Reading,
+	closed?: ClosedName,
+	cut = false,
+): IDataObject {
+	const json = cutDeep(given);
+	const out = sayRawBody(json, gateFields(json, reading, closed));
+	if ((cut || json !== given) && typeof json.rawBody === 'string') {
+		setField(out, 'rawBody', null);
+		setField(out, 'rawBodyMasked', true);
+		setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+	}
+	return out;
 }
 
 function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): IDataObject {
@@ -160,12 +179,13 @@ function restorePath(out: IDataObject, original: IDataObject, path: string[]): v
 }
 
 /** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */
-export function gateJson<T>(ctx: object | undefined, value: T, audience: Audience = 'user'): T {
+export function gateJson<T>(ctx: object | undefined, given: T, audience: Audience = 'user'): T {
+	const value = cutDeep(given);
 	const reading = readingFor(ctx, audience, namedIn(value));
 	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
 		// A tool result is the operation's record: closed where the operation's record is.
 		const closed = audience === 'model' ? closedFor(ctx) : undefined;
-		return gateRecord(value as IDataObject, reading, closed) as T;
+		return gateRecord(value as IDataObject, reading, closed, value !== given) as T;
 	}
 	return maskLoose(value, reading, false) as T;
 }
@@ -200,7 +220,8 @@ const DETAIL_FIELDS = new Set(['required', 'field', 'fields', 'permission']);
  * and in `details` only what the record declares (a member's `userId`); anything else there (a
  * `memberKey`, a `pwd`, `members[].access`) is masked whatever it holds.
  */
-export function gateErrorBody<T>(ctx: object | undefined, value: T): T {
+export function gateErrorBody<T>(ctx: object | undefined, given: T): T {
+	const value = cutDeep(given);
 	const closed = closedFor(ctx);
 	if (closed === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) {
 		return gateJson(ctx, value);
@@ -250,14 +271,18 @@ export function gateItems(
 	outputs: INodeExecutionData[][],
 	audience: Audience = 'user',
 ): INodeExecutionData[][] {
+	const bounded = outputs.map((items) => items.map((item) => ({ item, json: cutDeep(item.json) })));
 	const reading = readingFor(
 		ctx,
 		audience,
-		namedIn(outputs.map((items) => items.map((item) => item.json))),
+		namedIn(bounded.map((items) => items.map((entry) => entry.json))),
 	);
 	const closed = closedFor(ctx);
-	return outputs.map((items) =>
-		items.map((item) => ({ ...item, json: gateRecord(item.json, reading, closed) })),
+	return bounded.map((items) =>
+		items.map(({ item, json }) => ({
+			...item,
+			json: gateRecord(json, reading, closed, json !== item.json),
+		})),
 	);
 }
 
@@ -274,7 +299,7 @@ function gateErrorWith<T>(error: T, reading: Reading, seen: Set<object>): T {
 		if (typeof value === 'string') target[key] = maskText(value, reading, true);
 		else if (value instanceof Error) gateErrorWith(value, reading, seen);
 		else if (typeof value === 'object' && value !== null) {
-			target[key] = maskLoose(value, reading, true);
+			target[key] = maskLoose(cutDeep(value), reading, true);
 		}
 	}
 	return error;
@@ -289,7 +314,7 @@ export function gateError<T>(ctx: object | undefined, error: T, audience: Audien
 	if (error instanceof Error) {
 		// What the error's own records name (the service's error body it keeps).
 		for (const key of ['context', 'cause', 'errorResponse', 'response']) {
-			const part = namedIn((error as unknown as Record<string, unknown>)[key]);
+			const part = namedIn(cutDeep((error as unknown as Record<string, unknown>)[key]));
 			named.secrets.push(...part.secrets);
 			named.identifiers.push(...part.identifiers);
 		}

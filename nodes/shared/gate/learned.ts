@@ -377,7 +377,15 @@ export function learnFromRequest(
 	for (const source of [request.body, request.qs]) {
 		if (!source || typeof source !== 'object') continue;
 		const named = namedIn(source);
-		for (const value of named.secrets) rememberSecret(ctx, value);
+		const email = typeof source.email === 'string' ? source.email : undefined;
+		for (const value of named.secrets) {
+			rememberSecret(ctx, value);
+			// A password sent (Login, Invite Accept) may be echoed encoded, as a Base URL's password
+			// is found (outside read r12-data, finding 6): in base64, with the e-mail as Basic auth
+			// writes it (`email:password`), or spelt with spaces.
+			if (typeof value !== 'string' || value.length < MIN_IN_TEXT) continue;
+			for (const form of encodedForms(value, email)) rememberSecret(ctx, form);
+		}
 		for (const value of named.identifiers) rememberIdentifier(ctx, value);
 		for (const [key, value] of Object.entries(source)) {
 			if (
@@ -388,6 +396,20 @@ export function learnFromRequest(
 			}
 		}
 	}
+}
+
+/** A sent secret's base64 forms (standard, unpadded, URL-safe; also `email:secret`), spelt with spaces. */
+function encodedForms(value: string, email: string | undefined): string[] {
+	const forms = new Set<string>();
+	for (const plain of email === undefined ? [value] : [value, `${email}:${value}`]) {
+		const base64 = Buffer.from(plain, 'utf8').toString('base64');
+		const unpadded = base64.replace(/=+$/, '');
+		forms.add(base64);
+		forms.add(unpadded);
+		forms.add(unpadded.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	forms.add(Array.from(value).join(' '));
+	return [...forms];
 }
 
 /* ------------------------------------------------------------ finding known values */

@@ -408,7 +408,14 @@ const SECRET_DIGITS_IN_WORDS = new RegExp(
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
-const CARD_GAP = '[\\s\\u00a0\\u2007\\u2009\\u202f\\-\\u2010-\\u2015.\\u00b7\\u2022,|/\\\\_]{1,3}';
+const CARD_GAP =
+	"[\\s\\u00a0\\u2007\\u2009\\u202f\\-\\u2010-\\u2015.\\u00b7\\u2022,;|/\\\\_*~'\\[\\]]{1,3}";
+/**
+ * A run of 13–19 digits whatever stands around it (outside read r12-data, finding 2: `card_4111…`,
+ * `4111…_1229`, `0x4111…`): a card number when it passes the card checksum. Not part of a decimal
+ * fraction or an amount (`0.4111…`, `4111….50`).
+ */
+const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d|[.,]\d)/g;
 /** Digits in groups of any size with such separators between: read whole by looseCard. */
 const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
 /** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
@@ -621,6 +628,11 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
 		looseCard(whole, offset, match) && !isIdentifier(match, identifiers)
+			? maskRequisite(match)
+			: match,
+	);
+	out = out.replace(BARE_CARD_RUN, (match: string) =>
+		luhn(match) && !epochMilliseconds(match) && !isIdentifier(match, identifiers)
 			? maskRequisite(match)
 			: match,
 	);
