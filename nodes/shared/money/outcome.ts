@@ -32,7 +32,7 @@ const KEY_REPLAY =
 const SAME_PROCESS_REPLAY =
 	'Retry On Fail, or a run in this n8n process with the same credential and Idempotency Key, sends the identical request (the quote first accepted under the key), which the interface document promises the service answers with the stored result. In another n8n process (a restart, another queue-mode worker) or with another credential the node would prepare a new quote and accept it under the same key: the document promises a stored answer only for a repeated request, which that is not, so it may pay twice: look the order up first.';
 const NO_REPLAY =
-	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail, or a run in this n8n process under the same Idempotency Key with the same API key at the same Base URL, in any credential or after this node's Regenerate API Key, does not send it again: it reports the same unknown outcome. A key changed by hand is refused; another n8n process, or one restarted, sends it.)';
+	'Do not run the node again blindly: the interface document does not promise that the service recognises a repeated Idempotency Key for this call, so a second execution may pay twice. (Retry On Fail, or a run in this n8n process under the same Idempotency Key with the same API key at the same Base URL, in any credential or after Regenerate API Key of this node, does not send it again: it reports the same unknown outcome. A key changed by hand is refused; another n8n process, or one restarted, sends it.)';
 
 /**
  * The outcome machine of one money write (issue 36.2): every attempt's result goes in, in order,
