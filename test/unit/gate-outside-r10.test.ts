@@ -2,10 +2,9 @@
 // (the node's output and the AI tool's, an error's details, the webhook trigger's item and raw
 // body, a gateway echoing a short Base URL user and password, a Webhook Secret with an invisible
 // character, a lookup key learned as a secret).
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { unknownFieldKind } from '../../nodes/shared/contract/records';
 import {
 	forgetLearnedSecrets,
@@ -14,21 +13,11 @@ import {
 	maskForModel,
 	rememberCredential,
 } from '../../nodes/shared/gate';
-import type { ContextOptions } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, runNode } from './helpers/n8n';
+import { API_KEY, BASE_URL, runNode, runTool } from './helpers/n8n';
 import { deliver, hmacHex } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 /** `prefix` (15 digits) completed with the digit that makes it pass the card checksum. */
 function luhnComplete(prefix: string): string {
@@ -86,7 +75,7 @@ describe('finding 1: a card number under a name of a time or a count', () => {
 				cardId: { __rl: true, mode: 'id', value: 'c1' },
 			};
 			const shown = tool
-				? await runTool({ parameters })
+				? (await runTool({ parameters })).output
 				: (await runNode({ parameters })).output.map((item) => item.json);
 			const digits = onlyDigits(shown);
 			for (const pan of pans) expect([tool, pan, digits.includes(pan)]).toEqual([tool, pan, false]);

@@ -1,9 +1,8 @@
 // Issue 50, outside read r11-data: each finding as it was found, at the door it was found at (the
 // node's output and the AI tool's, an error, the webhook trigger's item, a closed record).
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { unknownFieldKind } from '../../nodes/shared/contract/records';
 import {
 	forgetLearnedSecrets,
@@ -13,21 +12,11 @@ import {
 	rememberCredential,
 } from '../../nodes/shared/gate';
 import { withNodeFields } from '../../nodes/shared/serviceFields';
-import type { ContextOptions } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 const PAN = ['5500', '0000', '0000', '0004'].join('');
 const VISA = ['4111', '1111', '1111', '1111'].join('');
@@ -72,7 +61,7 @@ describe('finding 1: a card number under a card abbreviation (ccNumber, cc_numbe
 		nock(BASE_URL)
 			.get('/cards/c1')
 			.reply(200, { ...CARD, ...extra });
-		expect(JSON.stringify(await runTool({ parameters: cardGet }))).not.toContain(PAN);
+		expect(JSON.stringify((await runTool({ parameters: cardGet })).output)).not.toContain(PAN);
 		expect(JSON.stringify(maskForModel({ ...extra }))).not.toContain(PAN);
 		nock(BASE_URL).get('/cards/c1').reply(400, {
 			statusCode: 400,

@@ -1,31 +1,16 @@
 // The second outside read of secrets (r2-data-secrets): each finding as it was found, through the
 // doors a user and a model read (output items, errors, tool results, pickers, the webhook item).
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INode,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import type { ContextOptions } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, createContext, runNode, runNodeError, runTool } from './helpers/n8n';
 import { SECRET_DUMMY, deliver, hmacHex } from './helpers/trigger';
 import { unknownFieldKind } from '../../nodes/shared/contract/records';
 import { gateText } from '../../nodes/shared/gate';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 /** Every text a reader can see in a value, an error's own properties too. */
 export function allText(value: unknown, seen = new Set<object>()): string {
@@ -127,9 +112,11 @@ describe('finding 1: a new key nested in the answer', () => {
 		nock(BASE_URL)
 			.post('/auth/company/regenerate-key')
 			.reply(200, { company: { apiKey: NEW_KEY, webhookSecret: WH } });
-		const items = await runTool({
-			parameters: { resource: 'company', operation: 'regenerateApiKey' },
-		});
+		const items = (
+			await runTool({
+				parameters: { resource: 'company', operation: 'regenerateApiKey' },
+			})
+		).output;
 		const text = allText(items);
 		expect(text).not.toContain(NEW_KEY);
 		expect(text).not.toContain(WH);
@@ -169,7 +156,9 @@ describe('finding 8: a member operation error body is closed like a member', () 
 					operation: 'remove',
 					userId: { __rl: true, mode: 'id', value: 'u2' },
 				};
-				const shown = tool ? await runTool({ parameters }) : await runNodeError({ parameters });
+				const shown = tool
+					? (await runTool({ parameters })).output
+					: await runNodeError({ parameters });
 				const text = allText(shown);
 				expect(text).not.toContain(secret);
 				expect(text).toContain('req-77');
@@ -242,7 +231,7 @@ describe('finding 3: a PIN under any name', () => {
 			nock(BASE_URL).get('/cards/c1').reply(200, card);
 			const parameters = { resource: 'card', operation: 'get', cardId: 'c1' };
 			const json = tool
-				? (await runTool({ parameters }))[0]
+				? (await runTool({ parameters })).output[0]
 				: (await runNode({ parameters })).output[0].json;
 			const text = allText(json);
 			names.forEach((_name, index) => expect(text).not.toContain(String(8101 + index)));
@@ -397,7 +386,9 @@ describe('finding 4: a closed record keeps each known field to its shape; servic
 					.optionally()
 					.reply(200, []);
 				const parameters = { resource, operation, returnAll: true, compactOutput: false };
-				const shown = tool ? await runTool({ parameters }) : (await runNode({ parameters })).output;
+				const shown = tool
+					? (await runTool({ parameters })).output
+					: (await runNode({ parameters })).output;
 				const text = allText(shown);
 				expect(text).not.toContain(SECRET);
 				expect(text).toMatch(/u1|c1|i1/);
@@ -477,7 +468,7 @@ describe('finding 2: the credential key and the Base URL password in any encodin
 						webhookSecret: '',
 					};
 					const shown = tool
-						? await runTool({ parameters, credentials })
+						? (await runTool({ parameters, credentials })).output
 						: await runNodeError({ parameters, credentials });
 					expect(allText(shown)).not.toContain(form);
 				});
@@ -583,8 +574,12 @@ describe('finding 5: a card number in other groupings and encodings', () => {
 					orderId: ORDER,
 					compactOutput: false,
 				};
-				const failed = tool ? await runTool({ parameters }) : await runNodeError({ parameters });
-				const ok = tool ? await runTool({ parameters }) : (await runNode({ parameters })).output;
+				const failed = tool
+					? (await runTool({ parameters })).output
+					: await runNodeError({ parameters });
+				const ok = tool
+					? (await runTool({ parameters })).output
+					: (await runNode({ parameters })).output;
 				for (const shown of [failed, ok]) {
 					const text = allText(shown);
 					expect(text).not.toContain(form);

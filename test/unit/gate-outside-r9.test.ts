@@ -1,11 +1,10 @@
 // Issue 50, outside read r9-data: the seven findings, each as it was found, at the door it was
 // found at (the AI tool's error, an output item, the credential, the error description, Update
 // Profile, a key pasted with a line break, a card number with invisible separators).
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPaymentsApi } from '../../credentials/CompanyPaymentsApi.credentials';
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { normaliseSecret } from '../../nodes/CompanyPaymentsTrigger/signature';
 import { gateJson, gateText, maskForModel, rememberCredential } from '../../nodes/shared/gate';
 import { networkFailure } from '../../nodes/shared/transport/network';
@@ -13,20 +12,10 @@ import {
 	describe as describeError,
 	readServiceError,
 } from '../../nodes/shared/transport/serviceError';
-import type { ContextOptions } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, runNode } from './helpers/n8n';
+import { API_KEY, BASE_URL, runNode, runTool } from './helpers/n8n';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 // Built, so that no literal in the test is a credential.
 const USER = ['acme', 'gw', 'user'].join('-');
@@ -45,10 +34,12 @@ describe('finding 1: a Base URL user and password never shown', () => {
 		nock(`https://${GW_HOST}`)
 			.get('/wallets/balance')
 			.reply(500, { statusCode: 500, errorCode: 'INTERNAL_ERROR', message: 'Ошибка' });
-		const tool = await runTool({
-			parameters: { resource: 'companyWallet', operation: 'getBalance' },
-			credentials,
-		});
+		const tool = (
+			await runTool({
+				parameters: { resource: 'companyWallet', operation: 'getBalance' },
+				credentials,
+			})
+		).output;
 		const text = JSON.stringify(tool);
 		expect(text).toContain(GW_HOST);
 		expect(text).not.toContain(USER);

@@ -1,26 +1,14 @@
 // Issue 50: the seventh outside read's secret and data cases, each as it was found, through the
 // doors a user and a model read (output items, errors, tool results, the webhook item).
-import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { gateText, rememberCredential } from '../../nodes/shared/gate';
 import { withoutUserinfo } from '../../nodes/shared/transport/environment';
-import type { ContextOptions } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { API_KEY, BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 import { SAMPLE_EVENTS, SECRET_DUMMY, deliver, hmacHex } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 /** Every text a reader can see in a value, an error's own properties too. */
 function allText(value: unknown, seen = new Set<object>()): string {
@@ -58,10 +46,12 @@ describe('a Base URL with a user and password', () => {
 		const text = allText(error);
 		expect(text).toContain('api.payments.test');
 		expect(text).not.toContain(PASSWORD);
-		const tool = await runTool({
-			parameters: { resource: 'order', operation: 'get', orderId: ORDER_ID },
-			credentials,
-		});
+		const tool = (
+			await runTool({
+				parameters: { resource: 'order', operation: 'get', orderId: ORDER_ID },
+				credentials,
+			})
+		).output;
 		expect(allText(tool)).not.toContain(PASSWORD);
 		expect(allText(tool)).toContain('api.payments.test');
 	});
@@ -107,7 +97,7 @@ describe('records the document says carry secrets are closed by default', () => 
 		});
 		expect(allText(output)).not.toContain(MEMBER_KEY.slice(-12));
 		expect(allText(output)).not.toContain(OTHER_KEY.slice(-12));
-		const tool = await runTool({ parameters: { ...parameters, compactOutput: false } });
+		const tool = (await runTool({ parameters: { ...parameters, compactOutput: false } })).output;
 		expect(allText(tool)).not.toContain(MEMBER_KEY.slice(-12));
 		expect(allText(tool)).not.toContain(OTHER_KEY.slice(-12));
 	});

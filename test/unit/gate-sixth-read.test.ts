@@ -2,13 +2,11 @@
 // secret (IDs that pass the card checksum or look like a token, a role learned as a secret for
 // the whole process) and missed secrets in shapes it did not know (a key listed as an object, a
 // card number grouped by no-break spaces). Each case runs through the doors a user and a model read.
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { gateJson, learnFromAnswer, openRun, rememberCredential } from '../../nodes/shared/gate';
-import type { ContextOptions } from './helpers/n8n';
-import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
 
 /** Numeric payout IDs of 16, 18 and 19 digits that pass the card checksum (Luhn). */
@@ -17,15 +15,6 @@ const CARD = '4000056655665556';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 function payout(id: string): IDataObject {
 	return {
@@ -63,10 +52,12 @@ describe('identifiers come out byte-exact', () => {
 		});
 		expect(output[0].json.id).toBe(id);
 		expect(output[0].json.comment).toBe(`Payout ${id} paid`);
-		const [tool] = await runTool({
-			// The whole record (Simplify off), whose comment names the ID.
-			parameters: { resource: 'payout', operation: 'get', payoutId: id, compactOutput: false },
-		});
+		const [tool] = (
+			await runTool({
+				// The whole record (Simplify off), whose comment names the ID.
+				parameters: { resource: 'payout', operation: 'get', payoutId: id, compactOutput: false },
+			})
+		).output;
 		expect(tool.id).toBe(id);
 		expect(JSON.stringify(tool)).toContain(`Payout ${id} paid`);
 	});
@@ -130,9 +121,11 @@ describe('identifiers come out byte-exact', () => {
 			parameters: { resource: 'card', operation: 'get', cardId: 'card_1' },
 		});
 		expect(output[0].json.externalId).toBe('inv_20261142');
-		const [tool] = await runTool({
-			parameters: { resource: 'card', operation: 'get', cardId: 'card_1' },
-		});
+		const [tool] = (
+			await runTool({
+				parameters: { resource: 'card', operation: 'get', cardId: 'card_1' },
+			})
+		).output;
 		expect(tool.externalId).toBe('inv_20261142');
 		const delivered = await deliver({
 			body: { event: 'card.assigned', externalId: 'inv_20261142', cardId: 'card_1' },
@@ -222,9 +215,11 @@ describe('secrets in shapes the gate did not know', () => {
 		});
 		expect(JSON.stringify(output)).not.toContain(key.slice(0, 20));
 		expect(output[0].json.role).toBe('admin');
-		const tool = await runTool({
-			parameters: { resource: 'member', operation: 'getMany', returnAll: false, limit: 5 },
-		});
+		const tool = (
+			await runTool({
+				parameters: { resource: 'member', operation: 'getMany', returnAll: false, limit: 5 },
+			})
+		).output;
 		expect(JSON.stringify(tool)).not.toContain(key.slice(0, 20));
 	});
 
@@ -254,7 +249,9 @@ describe('secrets in shapes the gate did not know', () => {
 			expect(errorText(error)).toContain('отклонена банком');
 			const tool = await runTool({
 				parameters: { resource: 'payout', operation: 'get', payoutId: 'p-1' },
-			}).catch((thrown: unknown) => thrown);
+			})
+				.then(({ output }) => output)
+				.catch((thrown: unknown) => thrown);
 			expect(digitsOf(errorText(tool))).not.toContain(CARD.slice(0, 12));
 		},
 	);

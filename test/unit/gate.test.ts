@@ -1,12 +1,9 @@
 // Issue 37: the three secrets the fifth outside read got through, each as it was found, and what
 // Reveal opens (its own field, nothing else). The canary suite (canary.test.ts) covers every
 // operation and position; these cases name the holes.
-import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import type { ContextOptions } from './helpers/n8n';
-import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import { BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 
 const CURRENT = `whsec_dummy${'3c'.repeat(21)}ab`;
 const PREVIOUS = `whsec_dummy${'9f'.repeat(21)}cd`;
@@ -16,15 +13,6 @@ const CARD = '4000056655665556';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
-}
 
 describe('the fifth read: each secret as it got through', () => {
 	it('a profile listing its webhook secrets as an array under one field: neither is output', async () => {
@@ -54,14 +42,16 @@ describe('the fifth read: each secret as it got through', () => {
 			.get('/members/invites')
 			.query(true)
 			.reply((uri) => [200, { invites: uri.includes('offset=0') ? [invite] : [] }]);
-		const output = await runTool({
-			parameters: {
-				resource: 'invite',
-				operation: 'getMany',
-				returnAll: true,
-				compactOutput: false,
-			},
-		});
+		const output = (
+			await runTool({
+				parameters: {
+					resource: 'invite',
+					operation: 'getMany',
+					returnAll: true,
+					compactOutput: false,
+				},
+			})
+		).output;
 		expect(JSON.stringify(output)).not.toContain(TOKEN);
 		expect(output[0]).toMatchObject({ id: 'inv-1', status: 'pending' });
 	});
@@ -118,9 +108,11 @@ describe('Reveal opens its own field and nothing else', () => {
 
 	it('as a tool, Reveal Webhook Secret opens nothing', async () => {
 		nock(BASE_URL).get('/auth/company/profile').reply(200, { webhookSecret: CURRENT });
-		const output = await runTool({
-			parameters: { resource: 'company', operation: 'getProfile', revealWebhookSecret: true },
-		});
+		const output = (
+			await runTool({
+				parameters: { resource: 'company', operation: 'getProfile', revealWebhookSecret: true },
+			})
+		).output;
 		expect(JSON.stringify(output)).not.toContain(CURRENT.slice(0, 30));
 	});
 });

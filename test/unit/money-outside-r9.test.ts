@@ -1,10 +1,9 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
-import { BASE_URL, createContext, runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /*
@@ -37,17 +36,6 @@ async function run(parameters: IDataObject, more: Partial<ContextOptions> = {}) 
 		...more,
 	});
 	return output[0].json as IDataObject;
-}
-
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return { output: result[0].map((item) => item.json), context };
 }
 
 const recharge: IDataObject = {

@@ -1,10 +1,8 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { CONFLICT, MONEY } from '../../nodes/CompanyPayments/common/words';
-import { BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 
 /*
  * Outside round r1-money-resend: a re-send is the identical request, a write is never
@@ -330,15 +328,6 @@ describe('50.6/7/8 a refusal its own earlier attempt can cause is unknown when t
 });
 
 describe('tool: what a payment under a reference is, read as it stands', () => {
-	const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-	async function runTool(options: ContextOptions) {
-		const context = createContext(options);
-		const node = context.getNode() as INode;
-		node.type = TOOL_TYPE;
-		node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-		const result = await new CompanyPayments().execute.call(context);
-		return { output: result[0].map((item) => item.json), context };
-	}
 	const CALL = {
 		resource: 'payout',
 		operation: 'create',

@@ -1,25 +1,13 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { BASE_URL, createContext } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL, runTool } from './helpers/n8n';
 
 /*
  * Promises the mechanism keeps (issue 49.3): after an unknown outcome the tool refuses a new send
  * under that reference until lookAgainAt and tells the model to resolve first; a refunded payment
  * is reported as refunded, never "already made".
  */
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return { output: result[0].map((item) => item.json), context };
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

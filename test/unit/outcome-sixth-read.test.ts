@@ -1,24 +1,12 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { BASE_URL, createContext } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL, runTool } from './helpers/n8n';
 
 /**
  * Issue 44.2: the sixth outside read's money cases, written before the fix. A detail the found
  * record does not show is not evidence; a masked detail is compared by the digits it shows.
  */
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return { output: result[0].map((item) => item.json), context };
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

@@ -1,27 +1,15 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { BASE_URL, createContext, runNode } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 
 /**
  * Issue 36.6: what the fifth round's outside reader ("break the money rules", knowing only the
  * document and the built package) found, one case each, written before the fix.
  */
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
 const QUOTE_A = '8521a0b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const QUOTE_B = '789f0a1b-2c3d-4e5f-9a8b-7c6d5e4f3a2b';
-
-async function runTool(options: ContextOptions) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return { output: result[0].map((item) => item.json), context };
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

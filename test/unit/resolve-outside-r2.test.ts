@@ -1,11 +1,10 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { boundTime, createdSince } from '../../nodes/shared/money/binding';
 import { skewOf } from '../../nodes/shared/money/clock';
 import { payoutFundsReturned } from '../../nodes/shared/payoutFunds';
-import { BASE_URL, createContext, runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /*
@@ -91,17 +90,6 @@ async function resolve(item: unknown, more: Partial<ContextOptions> = {}) {
 		...more,
 	});
 	return output[0].json as IDataObject;
-}
-
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-async function runTool(parameters: IDataObject, more: Partial<ContextOptions> = {}) {
-	const context = createContext({ parameters, ...more });
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...parameters } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0][0].json as IDataObject;
 }
 
 describe('1: a record time without an offset is no proof of "made after the write"', () => {
@@ -272,11 +260,15 @@ describe('6: masked digits that agree are no proof of the recipient', () => {
 			.query(true)
 			.reply(200, { payouts: [other], total: 1 }, serviceDate());
 		reading(other);
-		const out = await runTool({
-			...payoutParameters({ additionalFields: {} }),
-			paymentReference: 'INV-1042',
-			agentMayMoveMoney: true,
-		});
+		const out = (
+			await runTool({
+				parameters: {
+					...payoutParameters({ additionalFields: {} }),
+					paymentReference: 'INV-1042',
+					agentMayMoveMoney: true,
+				},
+			})
+		).output[0];
 		expect(out.repeated).not.toBe(true);
 		expect(JSON.stringify(out)).toMatch(/PAYMENT_REFERENCE_UNPROVEN/);
 	});
@@ -328,22 +320,30 @@ describe("7 and 8: the node's own sentWrite passes the output gate intact", () =
 		nock(BASE_URL)
 			.post('/payouts')
 			.reply(502, GATEWAY_PAGE, { 'Content-Type': 'text/html', ...serviceDate() });
-		const answer = await runTool({
-			...payoutParameters({ additionalFields: {} }),
-			paymentReference: 'INV-2001',
-			agentMayMoveMoney: true,
-		});
+		const answer = (
+			await runTool({
+				parameters: {
+					...payoutParameters({ additionalFields: {} }),
+					paymentReference: 'INV-2001',
+					agentMayMoveMoney: true,
+				},
+			})
+		).output[0];
 		const sent = (answer.sentWrite ?? (answer.error as IDataObject)?.sentWrite) as IDataObject;
 		expect(String((sent.digests as IDataObject).requisite)).toMatch(/^d1\.[\w-]{20,}$/);
 		expect(JSON.stringify(answer)).not.toContain(CARD);
 		const made = payout(iso(1_000), { externalId: String(sent.identity) });
 		listing([made]);
 		reading(made);
-		const out = await runTool({
-			resource: 'payment',
-			operation: 'resolveOutcome',
-			unknownItem: JSON.stringify(answer),
-		});
+		const out = (
+			await runTool({
+				parameters: {
+					resource: 'payment',
+					operation: 'resolveOutcome',
+					unknownItem: JSON.stringify(answer),
+				},
+			})
+		).output[0];
 		expect(out.paymentOutcome).toBe('paid');
 	});
 });

@@ -19,10 +19,17 @@ import type { MoneyContract } from '../../nodes/shared/money';
 const PER_ITEM = { key: 'perItem', details: [] } as unknown as MoneyContract;
 const toolIdentity = (ctx: Parameters<typeof moneyKey>[0], itemIndex: number) =>
 	moneyKey(ctx, itemIndex, PER_ITEM);
-import type { ContextOptions, FakeContext } from './helpers/n8n';
-import { API_KEY, BASE_URL, createContext, derivedKey } from './helpers/n8n';
+import type { ContextOptions } from './helpers/n8n';
+import {
+	API_KEY,
+	BASE_URL,
+	createContext,
+	derivedKey,
+	runTool,
+	TOOL_TYPE,
+	toolContext,
+} from './helpers/n8n';
 
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
 const CARD_NUMBER = '2200123456789012';
 /** An invite token as the service shows it in links. */
 const INVITE_TOKEN = ['inv', '0123456789abcdef01'].join('_');
@@ -49,21 +56,6 @@ const payout = {
 	completedAt: null,
 	createdAt: '2026-11-21T12:00:00.000Z',
 };
-
-/** The node as n8n runs it for an AI agent: the derived `…Tool` type, the parameters stored on it. */
-function toolContext(options: ContextOptions & { type?: string }): FakeContext {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	node.type = options.type ?? TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	return context;
-}
-
-async function runTool(options: ContextOptions & { type?: string }) {
-	const context = toolContext(options);
-	const result = await new CompanyPayments().execute.call(context);
-	return { output: result[0].map((item) => item.json), context };
-}
 
 const REFERENCE = 'INV-1042';
 

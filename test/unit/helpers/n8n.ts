@@ -409,6 +409,27 @@ export async function runNode(
 	return { output: result[0], context };
 }
 
+/** The type n8n gives the node when it runs it as an AI agent's (or MCP trigger's) tool. */
+export const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
+
+/** The node as n8n runs it for a tool: the derived `…Tool` type (or `type`), the parameters stored on it. */
+export function toolContext(options: ContextOptions & { type?: string }): FakeContext {
+	const context = createContext(options);
+	const node = context.getNode();
+	node.type = options.type ?? TOOL_TYPE;
+	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
+	return context;
+}
+
+/** Runs the action node as a tool; `output` is each item's JSON. */
+export async function runTool(
+	options: ContextOptions & { type?: string },
+): Promise<{ output: IDataObject[]; context: FakeContext }> {
+	const context = toolContext(options);
+	const result = await new CompanyPayments().execute.call(context);
+	return { output: result[0].map((item) => item.json), context };
+}
+
 /** Runs the node and returns the error it throws (fails the test if it does not throw). */
 export async function runNodeError(options: ContextOptions): Promise<Error & IDataObject> {
 	try {
