@@ -1,10 +1,17 @@
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
-import { API_KEY, BASE_URL, createContext } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { API_KEY, BASE_URL } from './helpers/n8n';
+import {
+	CARD,
+	credentials,
+	dated,
+	expectUnknownWithSentWrite,
+	moneyRunner,
+	payoutRecord,
+	servePayouts,
+} from './helpers/money';
 
 /*
  * The tenth outside read of the money module (/work/outside/r10-money): a payout answered in a
@@ -22,52 +29,7 @@ afterEach(() => {
 	limitSentWrites();
 });
 
-const CARD = '2200700000000001';
-const dated = () => ({ Date: new Date().toUTCString() });
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-let execution = 10_000;
-
-type RunOptions = Partial<ContextOptions> & { credentialId?: string; tool?: boolean };
-
-/** One run in this process (a new execution unless given), its first output item and requests. */
-async function run(parameters: IDataObject, more: RunOptions = {}) {
-	execution += 1;
-	const { credentialId, tool, ...options } = more;
-	const context = createContext({
-		parameters,
-		continueOnFail: !tool,
-		sameProcess: true,
-		executionId: String(execution),
-		...options,
-	});
-	const node = context.getNode() as INode;
-	if (credentialId) node.credentials = { companyPaymentsApi: { id: credentialId, name: 'C' } };
-	if (tool) {
-		node.type = TOOL_TYPE;
-		node.parameters = { ...parameters } as INode['parameters'];
-	}
-	const result = await new CompanyPayments().execute.call(context);
-	return { item: result[0][0].json, requests: context.requests };
-}
-
-function payoutRecord(over: IDataObject = {}): IDataObject {
-	return {
-		id: 'p-1',
-		externalId: 'inv-1',
-		status: 'waiting_trader',
-		amountRub: 1500,
-		chargedUsdt: 16.2,
-		rate: 92.5,
-		requisiteType: 'card',
-		requisite: CARD,
-		bankId: null,
-		failReason: null,
-		refundedAt: null,
-		createdAt: new Date().toISOString(),
-		...over,
-	};
-}
+const run = moneyRunner();
 
 const createPayout = (more: IDataObject = {}): IDataObject => ({
 	resource: 'payout',
@@ -78,12 +40,6 @@ const createPayout = (more: IDataObject = {}): IDataObject => ({
 	additionalFields: { externalId: 'inv-1' },
 	...more,
 });
-
-function expectUnknownWithSentWrite(item: IDataObject) {
-	expect(item.error).toBeDefined();
-	expect(item.paymentOutcome).toBe('unknown');
-	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
-}
 
 describe("F1: a payout answered in a state Resolve Outcome's table does not call made", () => {
 	it('Payout Create answered 200 in status fail, refundedAt null: unknown with its sentWrite', async () => {
@@ -246,29 +202,6 @@ describe('F4: a tool money call answered with another payment carries its sentWr
 
 describe('F5: one company and environment is one sender, whichever credential carries it', () => {
 	const named = createPayout({ idempotencyKey: 'INV-1042' });
-	const credentials = (baseUrl: string, apiKey = API_KEY): ICredentialDataDecryptedObject => ({
-		environment: 'staging',
-		baseUrl,
-		apiKey,
-		webhookSecret: '',
-	});
-
-	function servePayouts() {
-		let posts = 0;
-		nock(BASE_URL)
-			.post('/payouts')
-			.reply(200, () => {
-				posts += 1;
-				return payoutRecord({ id: `p-${posts}` });
-			})
-			.persist();
-		nock(BASE_URL)
-			.get(/\/payouts\/p-\d+/)
-			.reply(200, (uri) => payoutRecord({ id: uri.split('/').pop() }))
-			.persist();
-		return () => posts;
-	}
-
 	it('two credentials holding the same API key at the same Base URL: sent once', async () => {
 		const posts = servePayouts();
 		expect((await run(named, { credentialId: 'cred-A' })).item.error).toBeUndefined();
@@ -280,10 +213,10 @@ describe('F5: one company and environment is one sender, whichever credential ca
 	it('the same Base URL written with a trailing slash or another case: the same environment', async () => {
 		const posts = servePayouts();
 		await run(named, { credentialId: 'cred-A' });
-		await run(named, { credentialId: 'cred-B', credentials: credentials(`${BASE_URL}/`) });
+		await run(named, { credentialId: 'cred-B', credentials: credentials(API_KEY, `${BASE_URL}/`) });
 		await run(named, {
 			credentialId: 'cred-C',
-			credentials: credentials(BASE_URL.toUpperCase().replace('HTTPS', 'https')),
+			credentials: credentials(API_KEY, BASE_URL.toUpperCase().replace('HTTPS', 'https')),
 		});
 		expect(posts()).toBe(1);
 	});
@@ -293,7 +226,7 @@ describe('F5: one company and environment is one sender, whichever credential ca
 		await run(named, { credentialId: 'cred-A' });
 		nock(BASE_URL).post('/auth/company/regenerate-key').reply(200, { apiKey: 'new-key' });
 		await run({ resource: 'company', operation: 'regenerateApiKey' }, { credentialId: 'cred-A' });
-		await run(named, { credentialId: 'cred-A', credentials: credentials(BASE_URL, 'new-key') });
+		await run(named, { credentialId: 'cred-A', credentials: credentials('new-key') });
 		expect(posts()).toBe(1);
 	});
 
@@ -302,14 +235,14 @@ describe('F5: one company and environment is one sender, whichever credential ca
 		await run(named, { credentialId: 'cred-A' });
 		const again = await run(named, {
 			credentialId: 'cred-A',
-			credentials: credentials(BASE_URL, 'new-key'),
+			credentials: credentials('new-key'),
 		});
 		// Neither sent again nor answered from the earlier key's memory (money-outside-r11b).
 		expect(again.item.errorCode).toBe('CREDENTIAL_KEY_CHANGED');
 		expect(posts()).toBe(1);
 		await run(
 			{ ...named, idempotencyKey: 'INV-2000' },
-			{ credentialId: 'cred-A', credentials: credentials(BASE_URL, 'new-key') },
+			{ credentialId: 'cred-A', credentials: credentials('new-key') },
 		);
 		expect(posts()).toBe(2);
 	});
@@ -317,7 +250,7 @@ describe('F5: one company and environment is one sender, whichever credential ca
 	it('another API key in another credential: another sender, its own payment', async () => {
 		const posts = servePayouts();
 		await run(named, { credentialId: 'cred-A' });
-		await run(named, { credentialId: 'cred-B', credentials: credentials(BASE_URL, 'other-key') });
+		await run(named, { credentialId: 'cred-B', credentials: credentials('other-key') });
 		expect(posts()).toBe(2);
 	});
 });

@@ -1,10 +1,17 @@
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
-import { BASE_URL, createContext } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL } from './helpers/n8n';
+import {
+	CARD,
+	credentials,
+	dated,
+	expectUnknownWithSentWrite,
+	moneyRunner,
+	payoutRecord,
+	servePayouts,
+} from './helpers/money';
 
 /*
  * The eleventh outside read of the money module (/work/outside/r11-money): an n8n credential
@@ -19,57 +26,7 @@ afterEach(() => {
 	limitSentWrites();
 });
 
-const CARD = '2200700000000001';
-const dated = () => ({ Date: new Date().toUTCString() });
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-let execution = 20_000;
-
-type RunOptions = Partial<ContextOptions> & { credentialId?: string; tool?: boolean };
-
-async function run(parameters: IDataObject, more: RunOptions = {}) {
-	execution += 1;
-	const { credentialId, tool, ...options } = more;
-	const context = createContext({
-		parameters,
-		continueOnFail: !tool,
-		sameProcess: true,
-		executionId: String(execution),
-		...options,
-	});
-	const node = context.getNode() as INode;
-	node.credentials = { companyPaymentsApi: { id: credentialId ?? 'cred-A', name: 'C' } };
-	if (tool) {
-		node.type = TOOL_TYPE;
-		node.parameters = { ...parameters } as INode['parameters'];
-	}
-	const result = await new CompanyPayments().execute.call(context);
-	return { item: result[0][0].json, requests: context.requests };
-}
-
-const credentials = (apiKey: string): ICredentialDataDecryptedObject => ({
-	environment: 'staging',
-	baseUrl: BASE_URL,
-	apiKey,
-	webhookSecret: '',
-});
-
-function payoutRecord(over: IDataObject = {}): IDataObject {
-	return {
-		id: 'p-1',
-		externalId: 'inv-1',
-		status: 'waiting_trader',
-		amountRub: 1500,
-		chargedUsdt: 16.2,
-		rate: 92.5,
-		requisiteType: 'card',
-		requisite: CARD,
-		bankId: null,
-		failReason: null,
-		refundedAt: null,
-		createdAt: new Date().toISOString(),
-		...over,
-	};
-}
+const run = moneyRunner();
 
 const named = {
 	resource: 'payout',
@@ -80,32 +37,6 @@ const named = {
 	idempotencyKey: 'INV-1042',
 	additionalFields: { externalId: 'inv-1' },
 };
-
-function servePayouts() {
-	let posts = 0;
-	nock(BASE_URL)
-		.post('/payouts')
-		.reply(
-			200,
-			() => {
-				posts += 1;
-				return payoutRecord({ id: `p-${posts}` });
-			},
-			dated(),
-		)
-		.persist();
-	nock(BASE_URL)
-		.get(/\/payouts\/p-\d+/)
-		.reply(200, (uri) => payoutRecord({ id: uri.split('/').pop() }))
-		.persist();
-	return () => posts;
-}
-
-function expectUnknownWithSentWrite(item: IDataObject) {
-	expect(item.error).toBeDefined();
-	expect(item.paymentOutcome).toBe('unknown');
-	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
-}
 
 describe("F1: a credential edited to another company's key is another sender", () => {
 	it('company B in the same credential: its own payout is sent, never company A shown as paid', async () => {

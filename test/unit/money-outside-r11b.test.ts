@@ -1,10 +1,9 @@
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
-import { BASE_URL, createContext } from './helpers/n8n';
-import type { ContextOptions } from './helpers/n8n';
+import { BASE_URL } from './helpers/n8n';
+import { CARD, credentials, moneyRunner, payoutRecord, servePayouts } from './helpers/money';
 
 /*
  * The trade-off of r11-money F1 closed (issue 49): an n8n credential is no sender, so a key edited
@@ -20,33 +19,9 @@ afterEach(() => {
 	limitSentWrites();
 });
 
-const CARD = '2200700000000001';
 const FIRST = 'company-a-first-0001';
 const FROM_CONSOLE = 'company-a-console-0002';
-let execution = 30_000;
-
-type RunOptions = Partial<ContextOptions> & { credentialId?: string };
-
-async function run(parameters: IDataObject, more: RunOptions = {}) {
-	execution += 1;
-	const { credentialId, ...options } = more;
-	const context = createContext({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-		credentials: credentials(FIRST),
-		...options,
-	});
-	const node = context.getNode() as INode;
-	node.credentials = { companyPaymentsApi: { id: credentialId ?? 'cred-A', name: 'C' } };
-	const result = await new CompanyPayments().execute.call(context);
-	return { item: result[0][0].json, requests: context.requests };
-}
-
-function credentials(apiKey: string): ICredentialDataDecryptedObject {
-	return { environment: 'staging', baseUrl: BASE_URL, apiKey, webhookSecret: '' };
-}
+const run = moneyRunner({ credentials: credentials(FIRST) });
 
 const payout = (key: string): IDataObject => ({
 	resource: 'payout',
@@ -57,44 +32,6 @@ const payout = (key: string): IDataObject => ({
 	idempotencyKey: key,
 	additionalFields: { externalId: 'inv-1' },
 });
-
-/** A service that pays every payout POST as a new record, and reads any back as it is. */
-function servePayouts() {
-	let posts = 0;
-	nock(BASE_URL)
-		.post('/payouts')
-		.reply(
-			200,
-			() => {
-				posts += 1;
-				return record(`p-${posts}`);
-			},
-			{ Date: new Date().toUTCString() },
-		)
-		.persist();
-	nock(BASE_URL)
-		.get(/\/payouts\/p-\d+/)
-		.reply(200, (uri) => record(uri.split('/').pop() ?? ''))
-		.persist();
-	return () => posts;
-}
-
-function record(id: string): IDataObject {
-	return {
-		id,
-		externalId: 'inv-1',
-		status: 'waiting_trader',
-		amountRub: 1500,
-		chargedUsdt: 16.2,
-		rate: 92.5,
-		requisiteType: 'card',
-		requisite: CARD,
-		bankId: null,
-		failReason: null,
-		refundedAt: null,
-		createdAt: new Date().toISOString(),
-	};
-}
 
 describe('a key edited by hand into the same n8n credential', () => {
 	it('(a) a re-run under the same Idempotency Key is refused, unknown, nothing sent', async () => {
@@ -209,7 +146,7 @@ describe('a payout answered with no status (outside r12-money F2)', () => {
 		nock(BASE_URL)
 			.post('/payouts')
 			.reply(200, () => {
-				const answer = record('p-1');
+				const answer = payoutRecord({ id: 'p-1' });
 				delete answer.status;
 				return answer;
 			});

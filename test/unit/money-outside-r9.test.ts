@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import payQrCodeFromForm from '../../examples/pay-qr-code-from-form.json';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
+import { expectUnknownWithSentWrite } from './helpers/money';
 import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
@@ -44,12 +45,6 @@ const recharge: IDataObject = {
 	cardId: { __rl: true, mode: 'id', value: 'card-1' },
 	targetAmount: '100',
 };
-
-function expectUnknownWithSentWrite(item: IDataObject) {
-	expect(item.error).toBeDefined();
-	expect(item.paymentOutcome).toBe('unknown');
-	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
-}
 
 describe('F1: a 2xx record that says the write failed is never a plain success', () => {
 	it('Card Recharge answered 200 with status failed: unknown with its sentWrite', async () => {

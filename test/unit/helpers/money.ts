@@ -1,0 +1,102 @@
+import nock from 'nock';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
+import { BASE_URL, createContext, toolContext } from './n8n';
+import type { ContextOptions } from './n8n';
+
+/*
+ * The money cases of the outside reads (money-outside-r10, r11, r11b): runs in one n8n process,
+ * each a new execution, under a named n8n credential, and a service that pays every payout.
+ */
+
+/** A card number that passes the checksum, the requisite of every payout here. */
+export const CARD = '2200700000000001';
+
+/** The service's Date header, as the current time. */
+export const dated = () => ({ Date: new Date().toUTCString() });
+
+/** A credential of the staging environment holding `apiKey` (at `baseUrl`). */
+export function credentials(apiKey: string, baseUrl = BASE_URL): ICredentialDataDecryptedObject {
+	return { environment: 'staging', baseUrl, apiKey, webhookSecret: '' };
+}
+
+/** A payout the service made just now, waiting for a trader, with `over` on top. */
+export function payoutRecord(over: IDataObject = {}): IDataObject {
+	return {
+		id: 'p-1',
+		externalId: 'inv-1',
+		status: 'waiting_trader',
+		amountRub: 1500,
+		chargedUsdt: 16.2,
+		rate: 92.5,
+		requisiteType: 'card',
+		requisite: CARD,
+		bankId: null,
+		failReason: null,
+		refundedAt: null,
+		createdAt: new Date().toISOString(),
+		...over,
+	};
+}
+
+/** A service that pays every payout POST as a new record (p-1, p-2, …) and reads any back as it is; returns the count of POSTs. */
+export function servePayouts(): () => number {
+	let posts = 0;
+	nock(BASE_URL)
+		.post('/payouts')
+		.reply(
+			200,
+			() => {
+				posts += 1;
+				return payoutRecord({ id: `p-${posts}` });
+			},
+			dated(),
+		)
+		.persist();
+	nock(BASE_URL)
+		.get(/\/payouts\/p-\d+/)
+		.reply(200, (uri) => payoutRecord({ id: uri.split('/').pop() }))
+		.persist();
+	return () => posts;
+}
+
+export type MoneyRunOptions = Partial<ContextOptions> & {
+	/** The n8n credential's ID on the node (default cred-A). */
+	credentialId?: string;
+	/** Run as an AI agent's tool (its errors thrown), else as a node continuing on fail. */
+	tool?: boolean;
+};
+
+let execution = 10_000;
+
+/**
+ * One run in this process, a new execution unless given: its first output item and its requests.
+ * `defaults` go under every run's own options.
+ */
+export function moneyRunner(defaults: MoneyRunOptions = {}) {
+	return async function run(parameters: IDataObject, more: MoneyRunOptions = {}) {
+		execution += 1;
+		const { credentialId, tool, ...options } = { ...defaults, ...more };
+		const contextOptions: ContextOptions = {
+			parameters,
+			continueOnFail: !tool,
+			sameProcess: true,
+			executionId: String(execution),
+			...options,
+		};
+		const context = tool ? toolContext(contextOptions) : createContext(contextOptions);
+		context.getNode().credentials = {
+			companyPaymentsApi: { id: credentialId ?? 'cred-A', name: 'C' },
+		};
+		const result = await new CompanyPayments().execute.call(context);
+		return { item: result[0][0].json, requests: context.requests };
+	};
+}
+
+/** An item whose payment is unknown and that carries the write it sent (its seal). */
+export function expectUnknownWithSentWrite(item: IDataObject) {
+	expect(item.error).toBeDefined();
+	expect(item.paymentOutcome).toBe('unknown');
+	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+}
