@@ -10,6 +10,7 @@ import {
 import { rememberCredential } from '../shared/gate';
 import {
 	invisibleIn,
+	normaliseSecret as normaliseApiKey,
 	normaliseWebhookSecret as normaliseSecret,
 } from '../shared/transport/environment';
 
@@ -257,11 +258,15 @@ export function credentialSecrets(
  */
 const SEALED = 'sealed:v1:';
 
-function sealKeyOf(apiKey: unknown): string {
-	if (typeof apiKey !== 'string' || apiKey.trim() === '') return '';
-	return createHash('sha256')
-		.update(`company-payments webhook secret seal\n${apiKey.trim()}`)
-		.digest('hex');
+/**
+ * The seal key derived from `material` (the API key, or a labelled Webhook Secret or identity),
+ * read with the one normalisation the node sends the API key with (normaliseSecret in
+ * shared/transport): a key pasted with surrounding spaces or a line break seals alike.
+ */
+function sealKeyOf(material: unknown): string {
+	const key = normaliseApiKey(material);
+	if (key === '') return '';
+	return createHash('sha256').update(`company-payments webhook secret seal\n${key}`).digest('hex');
 }
 
 /** `secret` sealed with `sealKey` (hex); the secret itself when there is no key to seal with. */

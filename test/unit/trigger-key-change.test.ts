@@ -8,6 +8,12 @@ import nock from 'nock';
 import { openedRotated, secretCache } from '../../nodes/CompanyPaymentsTrigger/secretCache';
 import { UNOPENED_SECRET } from '../../nodes/CompanyPaymentsTrigger/receive';
 import { clearSaid, profileSecrets } from '../../nodes/CompanyPaymentsTrigger/profileSecret';
+import {
+	credentialSecrets,
+	fingerprint,
+	openRotated,
+	sealRotated,
+} from '../../nodes/CompanyPaymentsTrigger/signature';
 import type { HookContext } from './helpers/trigger';
 import {
 	API_KEY,
@@ -283,5 +289,41 @@ describe('no Webhook Secret in the credential, the key regenerated, n8n restarte
 		const context = await activateWithIdentity();
 		const refused = await deliverAfterRestart(context.staticData, 'another-instance');
 		expect(refused.response.statusCode).toBe(401);
+	});
+});
+
+describe('the API key sealing the rotated secret is read as the node sends it', () => {
+	// No Webhook Secret and no identity: the API-key seal is the only one, so the key alone opens it.
+	const secrets = (apiKey: string) => credentialSecrets({ apiKey, webhookSecret: '' });
+	const sealedWith = (apiKey: string) =>
+		sealRotated(
+			{
+				current: ROTATED_SECRET_DUMMY,
+				previous: OLD_SECRET_DUMMY,
+				rotatedAt: T0,
+				credentialFingerprint: fingerprint(''),
+			},
+			secrets(apiKey),
+		);
+
+	it.each([
+		['sealed plain, opened with spaces around', API_KEY, `  ${API_KEY} `],
+		['sealed plain, opened with a line break after', API_KEY, `${API_KEY}\n`],
+		['sealed with a tab and line break around, opened plain', `\t${API_KEY}\r\n`, API_KEY],
+	])('%s: it opens', (_case, sealedKey, openingKey) => {
+		const kept = sealedWith(sealedKey);
+		expect(kept.bySecret).toBeUndefined();
+		expect(kept.byIdentity).toBeUndefined();
+		const opened = openRotated(kept, secrets(openingKey));
+		expect(opened?.current).toBe(ROTATED_SECRET_DUMMY);
+		expect(opened?.previous).toBe(OLD_SECRET_DUMMY);
+	});
+
+	it('another key, or a space inside the key: it does not open', () => {
+		const kept = sealedWith(API_KEY);
+		expect(openRotated(kept, secrets(NEW_API_KEY))).toBeUndefined();
+		expect(
+			openRotated(kept, secrets(`${API_KEY.slice(0, 5)} ${API_KEY.slice(5)}`)),
+		).toBeUndefined();
 	});
 });
