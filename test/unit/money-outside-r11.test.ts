@@ -131,6 +131,18 @@ describe('F2, F3: a payout read again is judged on its own', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
+	it('read again answering the record without its status: unknown by the rule its Create answer has (statusNotShown)', async () => {
+		const item = await rerunReading(() => {
+			const record = payoutRecord();
+			delete record.status;
+			const interceptor = nock(BASE_URL).get('/payouts/p-1');
+			interceptor.reply(200, record);
+			return interceptor;
+		});
+		expectUnknownWithSentWrite(item);
+		expect(`${String(item.error)} ${String(item.description)}`).toMatch(/shows no status/);
+	});
+
 	it('read again answering 404: unknown, never the earlier answer as a success', async () => {
 		const item = await rerunReading(() => {
 			const interceptor = nock(BASE_URL).get('/payouts/p-1');

@@ -8,7 +8,13 @@ import {
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import { listRecords } from '../../shared/pager';
 import { idempotencyKeyField } from '../common/fields';
-import { carriedIdentity, identityText, moneyWrite, readMeasured } from '../../shared/money';
+import {
+	carriedIdentity,
+	identityText,
+	moneyWrite,
+	readMeasured,
+	statusNotShown,
+} from '../../shared/money';
 import type { MoneyContract, Settled } from '../../shared/money';
 import { optionalText, requireAmount, segment } from '../common/validation';
 import type { OperationDefinition } from '../types';
@@ -111,6 +117,9 @@ const CHARGED = ['pending', 'waiting_trader', 'in_progress', 'success'];
  * return to success and be charged again (payout.recharged). So `fail` stays unknown.
  */
 function payoutCreated(record: IDataObject): Settled {
+	// No status, answered or read again: unknown, by the money module's one rule.
+	const unshown = statusNotShown(record);
+	if (unshown) return unshown;
 	const status = String(record.status);
 	if (CHARGED.includes(status)) {
 		return {
@@ -132,12 +141,6 @@ function payoutCreated(record: IDataObject): Settled {
 				: returned === null
 					? `The payout was created and failed (${reason}), and its refundedAt is ${JSON.stringify(record.refundedAt)}, which is not a time after it was created: whether its money came back is unknown (fundsReturned null), so the balance may still be charged.`
 					: `The payout was created and failed (${reason}), but refundedAt is ${'refundedAt' in record ? 'not set' : 'not shown, even on the payout itself'}: the document calls it the only reliable sign that money was returned, so the balance may still be charged.`,
-		};
-	}
-	if (record.status === undefined || record.status === null) {
-		return {
-			outcome: 'unknown',
-			why: 'The payout shows no status, so whether it failed at once after it was created is not shown.',
 		};
 	}
 	return {

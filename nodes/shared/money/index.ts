@@ -84,4 +84,4 @@ export { forgetPendingSend, pendingSend, rememberPending, settlePending } from '
 export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
 export { compareSentDetail, readSentDetails } from './sentEvidence';
-export { recordReadAgain } from './readAgain';
+export { recordReadAgain, statusNotShown } from './readAgain';
