@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
 import { BASE_URL } from './helpers/n8n';
+import { resources } from '../../nodes/CompanyPayments/resources';
 import { CARD, credentials, moneyRunner, payoutRecord, servePayouts } from './helpers/money';
 
 /*
@@ -154,5 +155,24 @@ describe('a payout answered with no status (outside r12-money F2)', () => {
 		expect(item.paymentOutcome).toBe('unknown');
 		expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
 		expect(`${String(item.error)} ${String(item.description)}`).toMatch(/shows no status/);
+	});
+});
+
+describe('what the model is told', () => {
+	it('every money tool says a reference asked again after a key changed by hand is refused', () => {
+		const money = resources.flatMap((resource) =>
+			resource.operations.filter((operation) => operation.kind === 'money'),
+		);
+		expect(money.length).toBeGreaterThanOrEqual(6);
+		const unsaid = money
+			.filter((operation) => {
+				const text = operation.tool?.text ?? '';
+				return !(
+					text.includes('CREDENTIAL_KEY_CHANGED') &&
+					text.includes('changed by hand in the same credential')
+				);
+			})
+			.map((operation) => operation.name);
+		expect(unsaid).toEqual([]);
 	});
 });

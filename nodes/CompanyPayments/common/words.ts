@@ -17,12 +17,14 @@ const MONEY_GATE = `Moves money: refused unless the workflow owner allowed this 
  * What a repeat does, with the window it has (issue 49.3): after an unknown outcome the tool
  * refuses the reference in this n8n process until lookAgainAt (shared/money/pending.ts), kept by
  * sender (the API key at its Base URL in any credential; a key this node's Regenerate API Key
- * issued keeps it, another key put into the credential does not: outside r11-money F1), and another n8n process finds the payment only once the service lists it.
+ * issued keeps it, another key put into the credential does not: outside r11-money F1, and the
+ * reference is then refused as CREDENTIAL_KEY_CHANGED, money-outside-r11b), and another n8n
+ * process finds the payment only once the service lists it.
  */
 const REPEAT_HERE =
-	'Calling again with it answers with the first outcome instead of paying again, with one window: after an unknown outcome call Resolve Outcome first. This n8n process refuses the reference until lookAgainAt (for this API key, and a key Regenerate API Key issued in its place);';
+	'Calling again with it answers with the first outcome instead of paying again, with one window: after an unknown outcome call Resolve Outcome first. This n8n process refuses the reference until lookAgainAt (for this API key, and a key Regenerate API Key issued in its place), and refuses it as CREDENTIAL_KEY_CHANGED once the API key was changed by hand in the same credential;';
 
-export const MONEY = `${MONEY_GATE} ${REPEAT_HERE} another n8n process may pay again until the service lists the payment (the service does not say how soon), and so may another API key. A new payment needs a new reference.`;
+export const MONEY = `${MONEY_GATE} ${REPEAT_HERE} another n8n process may pay again until the service lists the payment (the service does not say how soon), and so may another API key in another credential. A new payment needs a new reference.`;
 
 /**
  * The same for an order (Accept Quote, Pay QR Code; r4-money-resend F3): an order carries no
@@ -39,7 +41,7 @@ export const ORDER_MONEY = `${MONEY_GATE} ${REPEAT_HERE} an order carries no ref
  * the Payment Reference field and docs/ai-agents.md, word for word.
  */
 export const RECHARGE_LIMIT =
-	'Card Recharge keeps a reference to one recharge only within one n8n process and sender (the same API key at the same Base URL, in any credential; a key Regenerate API Key issued in its place keeps it; another key put into the credential, or another member’s, does not): the service promises no replay and a recharge cannot be looked up, so after an n8n restart, on another queue-mode worker or on another n8n instance the same reference recharges again, and other details under it are not refused there. Call it once per payment; after an error or an unknown outcome do not call it again: tell the user to check Company Wallet > Get Balance History.';
+	'Card Recharge keeps a reference to one recharge only within one n8n process and sender (the same API key at the same Base URL, in any credential; a key Regenerate API Key issued in its place keeps it; a key changed by hand in the same credential is refused as CREDENTIAL_KEY_CHANGED; another key in another credential, another member’s too, does not keep it): the service promises no replay and a recharge cannot be looked up, so after an n8n restart, on another queue-mode worker or on another n8n instance the same reference recharges again, and other details under it are not refused there. Call it once per payment; after an error or an unknown outcome do not call it again: tell the user to check Company Wallet > Get Balance History.';
 
 /** Card Recharge's words on moving money: the rule, without a promise it cannot keep. */
 export const RECHARGE_MONEY = `${MONEY_GATE} ${RECHARGE_LIMIT}`;
