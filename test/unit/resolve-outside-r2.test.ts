@@ -56,6 +56,16 @@ function payoutParameters(more: IDataObject = {}) {
 	};
 }
 
+/** Payout Create as the model calls it, under `reference`: its one answer. */
+async function toolPayout(reference: string): Promise<IDataObject> {
+	const parameters = payoutParameters({ additionalFields: {} });
+	return (
+		await runTool({
+			parameters: { ...parameters, paymentReference: reference, agentMayMoveMoney: true },
+		})
+	).output[0];
+}
+
 const GATEWAY_PAGE = '<html><body>502 Bad Gateway</body></html>';
 
 /** Payout Create answered by a gateway's 502 (with the gateway's headers). */
@@ -260,15 +270,7 @@ describe('6: masked digits that agree are no proof of the recipient', () => {
 			.query(true)
 			.reply(200, { payouts: [other], total: 1 }, serviceDate());
 		reading(other);
-		const out = (
-			await runTool({
-				parameters: {
-					...payoutParameters({ additionalFields: {} }),
-					paymentReference: 'INV-1042',
-					agentMayMoveMoney: true,
-				},
-			})
-		).output[0];
+		const out = await toolPayout('INV-1042');
 		expect(out.repeated).not.toBe(true);
 		expect(JSON.stringify(out)).toMatch(/PAYMENT_REFERENCE_UNPROVEN/);
 	});
@@ -320,15 +322,7 @@ describe("7 and 8: the node's own sentWrite passes the output gate intact", () =
 		nock(BASE_URL)
 			.post('/payouts')
 			.reply(502, GATEWAY_PAGE, { 'Content-Type': 'text/html', ...serviceDate() });
-		const answer = (
-			await runTool({
-				parameters: {
-					...payoutParameters({ additionalFields: {} }),
-					paymentReference: 'INV-2001',
-					agentMayMoveMoney: true,
-				},
-			})
-		).output[0];
+		const answer = await toolPayout('INV-2001');
 		const sent = (answer.sentWrite ?? (answer.error as IDataObject)?.sentWrite) as IDataObject;
 		expect(String((sent.digests as IDataObject).requisite)).toMatch(/^d1\.[\w-]{20,}$/);
 		expect(JSON.stringify(answer)).not.toContain(CARD);
