@@ -61,12 +61,11 @@ function slowService(delay: number) {
 	let shift = 0;
 	const realNow = Date.now.bind(Date);
 	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-	return (status: number, body: unknown) =>
-		(): [number, unknown, Record<string, string>] => {
-			const dated = new Date(Date.now()).toUTCString();
-			shift += delay;
-			return [status, body, { Date: dated, 'Content-Type': 'application/json' }];
-		};
+	return (status: number, body: unknown) => (): [number, unknown, Record<string, string>] => {
+		const dated = new Date(Date.now()).toUTCString();
+		shift += delay;
+		return [status, body, { Date: dated, 'Content-Type': 'application/json' }];
+	};
 }
 
 async function writeLost(answer: ReturnType<typeof slowService>): Promise<IDataObject> {
@@ -96,7 +95,9 @@ async function resolve(
 		.query((q) => q.externalId === EXTERNAL_ID)
 		.reply(answer(200, { payouts: records, total: records.length }));
 	for (const record of records) {
-		nock(BASE_URL).get(`/payouts/${String(record.id)}`).reply(answer(200, record));
+		nock(BASE_URL)
+			.get(`/payouts/${String(record.id)}`)
+			.reply(answer(200, record));
 	}
 	const { output } = await runNode({
 		parameters: { resource: 'payment', operation: 'resolveOutcome', unknownItem: item as never },
@@ -251,34 +252,28 @@ describe('r13-money F1: the skew is an interval, each use takes its safe bound',
 
 	it('an older record never proves a write, whatever the delays', () => {
 		fc.assert(
-			fc.property(
-				fc.record({ ...delays, before: fc.integer({ min: 1, max: 3_600_000 }) }),
-				(d) => {
-					const { bounds, answeredLocal } = measure(d);
-					// Created before the write was sent by more than the stated margin, in the service's
-					// own time.
-					const createdAt = d.sentAt + d.skew - SKEW_MARGIN_MS - d.before;
-					const time: SentTime = { sentAt: d.sentAt, skewMs: bounds.high };
-					const record = { createdAt: new Date(createdAt).toISOString() };
-					return createdSince(record, time, bounds.low, answeredLocal) !== 'after';
-				},
-			),
+			fc.property(fc.record({ ...delays, before: fc.integer({ min: 1, max: 3_600_000 }) }), (d) => {
+				const { bounds, answeredLocal } = measure(d);
+				// Created before the write was sent by more than the stated margin, in the service's
+				// own time.
+				const createdAt = d.sentAt + d.skew - SKEW_MARGIN_MS - d.before;
+				const time: SentTime = { sentAt: d.sentAt, skewMs: bounds.high };
+				const record = { createdAt: new Date(createdAt).toISOString() };
+				return createdSince(record, time, bounds.low, answeredLocal) !== 'after';
+			}),
 			{ numRuns: 500 },
 		);
 	});
 
 	it('a record dated later than the service’s clock when the look read it, by more than the margin, is read as dated in the future', () => {
 		fc.assert(
-			fc.property(
-				fc.record({ ...delays, ahead: fc.integer({ min: 1, max: 3_600_000 }) }),
-				(d) => {
-					const { bounds, answeredLocal } = measure(d);
-					const createdAt = answeredLocal + d.skew + SKEW_MARGIN_MS + d.ahead;
-					const time: SentTime = { sentAt: d.sentAt, skewMs: bounds.high };
-					const record = { createdAt: new Date(createdAt).toISOString() };
-					return createdSince(record, time, bounds.low, answeredLocal) === 'future';
-				},
-			),
+			fc.property(fc.record({ ...delays, ahead: fc.integer({ min: 1, max: 3_600_000 }) }), (d) => {
+				const { bounds, answeredLocal } = measure(d);
+				const createdAt = answeredLocal + d.skew + SKEW_MARGIN_MS + d.ahead;
+				const time: SentTime = { sentAt: d.sentAt, skewMs: bounds.high };
+				const record = { createdAt: new Date(createdAt).toISOString() };
+				return createdSince(record, time, bounds.low, answeredLocal) === 'future';
+			}),
 			{ numRuns: 500 },
 		);
 	});
@@ -296,10 +291,7 @@ describe('r13-money F1: the skew is an interval, each use takes its safe bound',
 				(d, madeAt) => {
 					const { bounds, serviceAt, answeredLocal } = measure(d);
 					// Made after the request reached the service, before it was dated.
-					const createdAt = Math.min(
-						d.sentAt + d.lag + d.upload + d.skew + madeAt,
-						serviceAt,
-					);
+					const createdAt = Math.min(d.sentAt + d.lag + d.upload + d.skew + madeAt, serviceAt);
 					const time: SentTime = { sentAt: d.sentAt, skewMs: bounds.high };
 					const record = { createdAt: new Date(createdAt).toISOString() };
 					return createdSince(record, time, bounds.low, answeredLocal) === 'after';

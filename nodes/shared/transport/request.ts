@@ -96,7 +96,7 @@ export type Attempt =
 	 * An HTTP answer; `readable` when its body could be read as JSON. `sentLocal`: this machine's
 	 * clock (ms) just before the request was handed to n8n's helper; `answeredLocal`: just after the
 	 * whole answer was read (n8n's helper gives no time the headers arrived). The service dated the
-	 * answer (`Date`) somewhere between the two (money/clock.ts skewBounds).
+	 * answer (`Date`) somewhere between the two, so the two bound its clock against this one.
 	 */
 	| {
 			sent: true;
@@ -432,9 +432,9 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 			waitedMs += hold;
 		}
 		attempts++;
-		// Taken before the send and after the whole answer (money/clock.ts skewBounds): any delay in
-		// between (upload, the service's work, a body sent late, this event loop) only widens the
-		// interval the service's clock is known to lie in, never moves it.
+		// Taken before the send and after the whole answer (they bound the service's clock): any
+		// delay in between (upload, the service's work, a body sent late, this event loop) only
+		// widens the interval the service's clock is known to lie in, never moves it.
 		const sentLocal = Date.now();
 		response = await send(this, request, options, credential);
 		const answeredLocal = Date.now();
