@@ -117,6 +117,8 @@ describe('r13-money F1: a slow answer never makes an older record prove the writ
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(out.record).toMatchObject({ id: 'P-OLD' });
 		expect(out.reason).toMatch(/created before this write was sent/);
+		// The skew it names is the bound it took: an upper bound of the service's clock minus n8n's.
+		expect(out.reason).toMatch(/measured clock skew \(at most \+\d+ s/);
 	});
 
 	it('bodies 4 s behind their headers: the payout the write itself made is still proved (paid)', async () => {

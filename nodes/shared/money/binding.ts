@@ -185,11 +185,16 @@ export function createdSince(
 	return created >= earliestCreated(time) ? 'after' : 'before';
 }
 
-/** How the margin reads in a message: "the measured clock skew (+3 s) and a 5 s margin". */
-export function marginWords(skewMs: number | null): string {
+/**
+ * How the margin reads in a message: "the measured clock skew (at most +3 s, service minus n8n)
+ * and a 5 s margin". `bound`: which end of the measured interval the rule took (clock.ts
+ * skewBounds): `high` for "created after the write", `low` for "the service's clock now".
+ */
+export function marginWords(skewMs: number | null, bound: 'high' | 'low' = 'high'): string {
 	if (skewMs === null) {
 		return `a ${UNMEASURED_SKEW_MS / 1000} s margin (no answer of the service carried a Date header, so the clock skew is not measured)`;
 	}
 	const seconds = Math.round(skewMs / 1000);
-	return `the measured clock skew (${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
+	const end = bound === 'high' ? 'at most' : 'at least';
+	return `the measured clock skew (${end} ${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
 }

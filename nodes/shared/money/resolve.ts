@@ -452,7 +452,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`The only record carrying its ${field} says it was created ${String(best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs)} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
+			`The only record carrying its ${field} says it was created ${String(best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs, 'low')} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
 			['a record time that can be read'],
 			`Check the record against what you meant to pay in the cabinet. ${lookUp}`,
 			{ record: best.record },
