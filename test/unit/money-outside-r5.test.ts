@@ -119,9 +119,19 @@ describe('F1: a cached Date measures no skew, and the largest skew binds', () =>
 	it('without the cache sign, a stale Date among fresh ones cannot pull the skew back: the largest binds', async () => {
 		forgetSkews();
 		const since = Date.now();
+		// Each attempt as the transport keeps it: with when it was sent and read (r13-money F1).
+		const now = Date.now();
 		const fresh = {
 			attempts: [
-				{ sent: true as const, status: 200, body: {}, readable: true, headers: serviceDate() },
+				{
+					sent: true as const,
+					status: 200,
+					body: {},
+					readable: true,
+					headers: serviceDate(),
+					sentLocal: now,
+					answeredLocal: now,
+				},
 			],
 		};
 		const stale = {
@@ -132,6 +142,8 @@ describe('F1: a cached Date measures no skew, and the largest skew binds', () =>
 					body: {},
 					readable: true,
 					headers: serviceDate(-300_000),
+					sentLocal: now,
+					answeredLocal: now,
 				},
 			],
 		};

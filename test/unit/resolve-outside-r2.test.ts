@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { boundTime, createdSince } from '../../nodes/shared/money/binding';
-import { skewOf } from '../../nodes/shared/money/clock';
+import { skewBounds } from '../../nodes/shared/money/clock';
 import { payoutFundsReturned } from '../../nodes/shared/payoutFunds';
 import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
@@ -151,11 +151,14 @@ describe("2: the clock skew is measured only from the service's own answers", ()
 	it("a Date without its zone is not read (it would be read in n8n's own zone)", () => {
 		const now = Date.now();
 		const noZone = new Date(now).toUTCString().replace(' GMT', '');
-		expect(skewOf({ date: noZone }, now)).toBeUndefined();
-		expect(skewOf({ date: new Date(now).toUTCString() }, now)).toBe(
-			Math.floor(now / 1000) * 1000 + 500 - now,
-		);
-		expect(skewOf({ date: '2026-11-28T10:00:00Z' }, now)).toBeUndefined();
+		expect(skewBounds({ date: noZone }, now, now)).toBeUndefined();
+		// The Date read as the interval its whole second leaves (r13-money F1).
+		const dated = Math.floor(now / 1000) * 1000;
+		expect(skewBounds({ date: new Date(now).toUTCString() }, now, now)).toEqual({
+			low: dated - now,
+			high: dated + 1000 - now,
+		});
+		expect(skewBounds({ date: '2026-11-28T10:00:00Z' }, now, now)).toBeUndefined();
 	});
 
 	it('Resolve prefers the skew its own reads measured to the one the write carries', async () => {

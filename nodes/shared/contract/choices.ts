@@ -229,7 +229,7 @@ export const OPEN_CHOICES = {
 	},
 	clockSkew: {
 		question: 'How far the service clock is from n8n’s',
-		node: 'Measured by the writer: the Date header of the service’s own answers (an HTTP date in GMT), raised (never lowered) to a 200 record’s createdAt against its send, sealed in the writer’s clock; Resolve adds its own reads’ only in the writer’s process; plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
+		node: 'Measured by the writer: the Date header of the service’s own answers (an HTTP date in GMT) as an interval, Date − when the answer was read to Date + 1 s − when the request was sent (a slow answer only widens it), its upper bound for “created after the write”, its lower bound for “now”; raised (never lowered) to a 200 record’s createdAt against its send, sealed in the writer’s clock; Resolve adds its own reads’ only in the writer’s process; plus SKEW_MARGIN_MS; a record dated later than the service clock now is no proof (money/clock.ts, money/binding.ts)',
 	},
 	statesReturn: {
 		question: 'Whether a refunded payout is charged again',

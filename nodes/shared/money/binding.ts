@@ -95,7 +95,11 @@ export function sealHolds(account: string, sent: IDataObject): boolean {
 export interface SentTime {
 	/** When it was sent, by this machine's clock (ms). */
 	sentAt: number;
-	/** The service's clock minus this machine's, when measured (ms). */
+	/**
+	 * The service's clock minus this machine's, when measured (ms): an upper bound of it (clock.ts
+	 * skewBounds `high`), so a delay never places the write earlier than it was and an older record
+	 * never reads as made after it (r13-money F1).
+	 */
 	skewMs: number | null;
 }
 
@@ -162,7 +166,8 @@ export type TimeReading = 'after' | 'before' | 'future' | 'not_shown' | 'no_offs
  * shown, written without an offset (`no_offset`: no proof, boundTime), or `future`: later than
  * the service's clock now, by more than the skew and margin (a clock of the records other than
  * the one that dates the answers): a time that cannot be read is no proof. `nowSkewMs` is the
- * skew measured by the look itself (else the write's).
+ * skew measured by the look itself (else the write's): its lower bound (clock.ts skewBounds `low`),
+ * so the service's clock now is never read later than it is.
  */
 export function createdSince(
 	record: IDataObject,
@@ -180,11 +185,16 @@ export function createdSince(
 	return created >= earliestCreated(time) ? 'after' : 'before';
 }
 
-/** How the margin reads in a message: "the measured clock skew (+3 s) and a 5 s margin". */
-export function marginWords(skewMs: number | null): string {
+/**
+ * How the margin reads in a message: "the measured clock skew (at most +3 s, service minus n8n)
+ * and a 5 s margin". `bound`: which end of the measured interval the rule took (clock.ts
+ * skewBounds): `high` for "created after the write", `low` for "the service's clock now".
+ */
+export function marginWords(skewMs: number | null, bound: 'high' | 'low' = 'high'): string {
 	if (skewMs === null) {
 		return `a ${UNMEASURED_SKEW_MS / 1000} s margin (no answer of the service carried a Date header, so the clock skew is not measured)`;
 	}
 	const seconds = Math.round(skewMs / 1000);
-	return `the measured clock skew (${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
+	const end = bound === 'high' ? 'at most' : 'at least';
+	return `the measured clock skew (${end} ${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
 }

@@ -7,10 +7,21 @@ import type { Attempt, Report } from '../transport';
 
 /*
  * The service's clock against this machine's (issue 49.2): measured, not assumed. Every answer of
- * the service carries a `Date` header (HTTP says an origin server with a clock sends one); its
- * value minus this machine's time when the answer was read is the skew. A `Date` header has whole
- * seconds, so the value is taken at the middle of its second; the stated margin (binding.ts
- * SKEW_MARGIN_MS) covers that half second and the time the answer spent on its way.
+ * the service carries a `Date` header (HTTP says an origin server with a clock sends one). It is
+ * never read as one number (r13-money F1): the service dated its answer at some moment after this
+ * machine sent the request and before the answer was read, and a `Date` has whole seconds, so the
+ * service's clock minus this machine's lies in an interval (skewBounds):
+ *
+ *   low  = Date − (this machine's clock when the whole answer was read)
+ *   high = Date + 1 s − (this machine's clock just before the request was sent)
+ *
+ * Any delay (the request's upload, the service's work, headers sent at once and the body seconds
+ * later, this process's event loop busy) only widens the interval; the true skew stays inside it.
+ * Each use takes the bound that errs toward `unknown` (binding.ts): "created after the write was
+ * sent" is proved with the HIGH bound (a skew too low would make an older record look newer);
+ * "dated later than the service's clock now" is judged with the LOW bound (a skew too high would
+ * let a record dated in the future pass). n8n's request helper gives no time the headers arrived,
+ * so the low bound is taken when the whole answer was read: lower still, so safe for its use.
  *
  * The last skew measured at each Base URL is kept in this process's memory, so a write whose
  * own answer was lost (no header) still carries the skew measured a moment before.
@@ -27,18 +38,24 @@ import type { Attempt, Report } from '../transport';
  * a cache status saying HIT; a `Warning` of a stale answer) measures nothing.
  *
  * Only the answer of the attempt being judged measures it (r5-money F4): the `Date` of a 503
- * answered before a Retry-After wait says the service's clock before the wait, not now, so read
- * against this machine's clock after it, it shows the service behind by the wait.
+ * answered before a Retry-After wait says the service's clock before the wait, not now. (Each
+ * attempt carries its own send and read times, so even that one would only widen its interval.)
  *
  * A look keeps every skew it measured (`skewRangeSince`), so a binding can take the one that
- * proves least: a skew too far behind makes an older record look made after the write, so
- * binding.ts takes the largest (r5-money F1: a wrong skew never lets an older record prove).
+ * proves least: the largest high bound for "made after the write" (r5-money F1: a wrong skew never
+ * lets an older record prove), the least low bound for "dated in the future".
  */
 
-const measured = new Map<string, { skewMs: number; at: number }>();
+/** The interval the service's clock minus this machine's lies in (ms), by one answer. */
+export interface SkewBounds {
+	low: number;
+	high: number;
+}
+
+const measured = new Map<string, SkewBounds & { at: number }>();
 
 /** Every skew measured at a Base URL, with when (this machine's clock): the newest last. */
-const history = new Map<string, { skewMs: number; at: number }[]>();
+const history = new Map<string, (SkewBounds & { at: number })[]>();
 
 /** How many measures are kept per Base URL. */
 const HISTORY_KEPT = 50;
@@ -89,17 +106,30 @@ export function fromCache(headers: IDataObject | undefined): boolean {
 	return false;
 }
 
+/** Whether an answer carries a `Date` that can measure the service's clock: fresh, HTTP, GMT. */
+export function dated(headers: IDataObject | undefined): boolean {
+	return !fromCache(headers) && dateOf(headers) !== undefined;
+}
+
 /**
- * The skew one answer shows (service minus local), or undefined without an HTTP `Date` header or
- * when the answer came from a cache (fromCache).
+ * The skew one answer shows (service minus local) as the interval it lies in, or undefined without
+ * an HTTP `Date` header or when the answer came from a cache (fromCache). `sentLocal`: this
+ * machine's clock just before the request was sent; `answeredLocal`: at or after the moment the
+ * answer's headers arrived (when the whole answer was read will do: it only lowers `low`).
  */
-export function skewOf(
+export function skewBounds(
 	headers: IDataObject | undefined,
-	localNow = Date.now(),
-): number | undefined {
+	sentLocal: number,
+	answeredLocal: number,
+): SkewBounds | undefined {
 	if (fromCache(headers)) return undefined;
 	const at = dateOf(headers);
-	return at === undefined ? undefined : at + 500 - localNow;
+	if (at === undefined || !Number.isFinite(sentLocal) || !Number.isFinite(answeredLocal)) {
+		return undefined;
+	}
+	// The service's clock read between `at` and `at + 1 s` when it dated the answer, and this
+	// machine's between sentLocal and answeredLocal.
+	return { low: at - answeredLocal, high: at + 1000 - sentLocal };
 }
 
 /** Whether an answer is the service's own: a readable 2xx record, or its JSON error body. */
@@ -110,10 +140,10 @@ export function serviceAnswered(attempt: Attempt): attempt is Extract<Attempt, {
 }
 
 /** Keeps one measured skew for a Base URL. */
-function keep(baseUrl: string, skewMs: number, at: number): void {
-	measured.set(baseUrl, { skewMs, at });
+function keep(baseUrl: string, bounds: SkewBounds, at: number): void {
+	measured.set(baseUrl, { ...bounds, at });
 	const list = history.get(baseUrl) ?? [];
-	list.push({ skewMs, at });
+	list.push({ ...bounds, at });
 	if (list.length > HISTORY_KEPT) list.shift();
 	history.set(baseUrl, list);
 }
@@ -122,40 +152,56 @@ function keep(baseUrl: string, skewMs: number, at: number): void {
  * Takes the skew of the answer a report ends with (the attempt being judged, read just now), and
  * keeps it for the Base URL. An earlier attempt's answer (a 503 before a Retry-After wait) is not
  * read: its `Date` is as old as the wait (r5-money F4). Null when the last attempt is no fresh
- * answer of the service's own with an HTTP `Date`.
+ * answer of the service's own with an HTTP `Date`, or carries no time it was sent (nothing then
+ * bounds the skew from above). `localNow`: when it is kept, and the read time of an attempt that
+ * carries none.
  */
 export function observeReport(
 	baseUrl: string,
 	report: Report,
 	localNow = Date.now(),
-): number | null {
+): SkewBounds | null {
 	const attempt = report.attempts[report.attempts.length - 1];
 	if (attempt === undefined || !serviceAnswered(attempt)) return null;
-	const skew = skewOf(attempt.headers, localNow);
-	if (skew === undefined) return null;
-	keep(baseUrl, skew, localNow);
-	return skew;
-}
-
-/** The skew last measured at a Base URL in this process, within SKEW_KEPT_MS, or null. */
-export function knownSkew(baseUrl: string, localNow = Date.now()): number | null {
-	const last = measured.get(baseUrl);
-	return last && localNow - last.at <= SKEW_KEPT_MS ? last.skewMs : null;
+	if (attempt.sentLocal === undefined) return null;
+	const bounds = skewBounds(attempt.headers, attempt.sentLocal, attempt.answeredLocal ?? localNow);
+	if (bounds === undefined) return null;
+	keep(baseUrl, bounds, localNow);
+	return bounds;
 }
 
 /**
- * Every skew measured at a Base URL at or after `since`, as its least and largest, or null when
- * none was (r5-money F1): binding.ts proves "made after the write" with the largest, so no one
- * answer with a wrong `Date` lets an older record prove it.
+ * The skew last measured at a Base URL in this process, within SKEW_KEPT_MS, or null: its HIGH
+ * bound, the one that places a write no earlier than it was (sealing, binding).
  */
-export function skewRangeSince(
-	baseUrl: string,
-	since: number,
-): { low: number; high: number } | null {
+export function knownSkew(baseUrl: string, localNow = Date.now()): number | null {
+	const last = measured.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.high : null;
+}
+
+/**
+ * The LOW bound of the skew last measured at a Base URL in this process, within SKEW_KEPT_MS, or
+ * null: the one that reads the service's clock "now" no later than it is (a record dated later
+ * than it is dated in the future).
+ */
+export function knownSkewLow(baseUrl: string, localNow = Date.now()): number | null {
+	const last = measured.get(baseUrl);
+	return last && localNow - last.at <= SKEW_KEPT_MS ? last.low : null;
+}
+
+/**
+ * Every skew measured at a Base URL at or after `since`, as the least of their low bounds and the
+ * largest of their high bounds, or null when none was (r5-money F1, r13-money F1): binding.ts
+ * proves "made after the write" with `high`, so no one answer with a wrong `Date` or a slow
+ * delivery lets an older record prove it, and reads "now" with `low`.
+ */
+export function skewRangeSince(baseUrl: string, since: number): SkewBounds | null {
 	const found = (history.get(baseUrl) ?? []).filter((entry) => entry.at >= since);
 	if (found.length === 0) return null;
-	const skews = found.map((entry) => entry.skewMs);
-	return { low: Math.min(...skews), high: Math.max(...skews) };
+	return {
+		low: Math.min(...found.map((entry) => entry.low)),
+		high: Math.max(...found.map((entry) => entry.high)),
+	};
 }
 
 /** Forgets every measured skew (tests: a new process). */

@@ -9,6 +9,7 @@ import {
 	knownCreatedFloor,
 	knownCreatedSkew,
 	knownSkew,
+	knownSkewLow,
 	skewRangeSince,
 } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
@@ -356,9 +357,12 @@ export async function resolveSentWrite(
 			skewMs: known.length > 0 ? Math.max(...known) : null,
 		};
 	};
-	// The service's clock now, as the look measured it (else the write's): the least of the look's,
-	// so a record dated later than any measure of now is read as dated in the future.
-	const nowSkew = () => skewRangeSince(baseUrl, looked)?.low ?? knownSkew(baseUrl) ?? sent.skewMs;
+	// The service's clock now, as the look measured it (else this process's last measure, else the
+	// write's): the least low bound (r13-money F1), so a record dated later than any measure of now
+	// is read as dated in the future, however slowly the answers came. The sealed skew is a high
+	// bound: used only when nothing in this process measured the clock (docs/assumptions.md).
+	const nowSkew = () =>
+		skewRangeSince(baseUrl, looked)?.low ?? knownSkewLow(baseUrl) ?? sent.skewMs;
 	const check = sent.digests ? { account, digests: sent.digests } : undefined;
 	let best: Candidate | undefined;
 	// Every record that is this write by the binding and evidence rules (outside r7-money-a F7: a
@@ -448,7 +452,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`The only record carrying its ${field} says it was created ${String(best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs)} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
+			`The only record carrying its ${field} says it was created ${String(best.record.createdAt)}, later than the service's clock now by more than ${marginWords(nowSkew() ?? skewMs, 'low')} (a time without its offset in another zone, or a clock other than the one dating the answers, read as UTC): a time that cannot be read is no proof that it was made after this write.`,
 			['a record time that can be read'],
 			`Check the record against what you meant to pay in the cabinet. ${lookUp}`,
 			{ record: best.record },

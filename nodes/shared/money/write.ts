@@ -12,7 +12,7 @@ import {
 	observeCreated,
 	observeReport,
 	PROCESS_CLOCK,
-	skewOf,
+	dated as datedAnswer,
 } from './clock';
 import { recordReadAgain } from './readAgain';
 import { forgetPending } from './pending';
@@ -771,14 +771,15 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		.then((answer) => {
 			// Only from a fresh answer the service dated (no cache's copy, no answer without a Date).
 			const last = report.attempts[report.attempts.length - 1];
-			const dated = last !== undefined && 'status' in last && skewOf(last.headers) !== undefined;
+			const dated = last !== undefined && 'status' in last && datedAnswer(last.headers);
 			const made = isRecord(answer) ? boundTime((answer as IDataObject).createdAt) : NaN;
 			if (dated && typeof made === 'number') observeCreated(baseUrl, made, sentLocal, fresh);
 			return answer;
 		})
 		.finally(() => {
-			// The skew this write's own answer shows (a gateway's page carries a Date too).
-			const skew = observeReport(baseUrl, report) ?? knownSkew(baseUrl);
+			// The skew this write's own answer shows (a gateway's page carries a Date too): its high
+			// bound, so a slow answer never places the write earlier than it was (r13-money F1).
+			const skew = observeReport(baseUrl, report)?.high ?? knownSkew(baseUrl);
 			if (call.history) call.history.skewMs = skew;
 			call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, skew));
 			keepSent(ctx, itemIndex, call.sent);

@@ -92,8 +92,21 @@ export type Attempt =
 	 * handshake), true when it may have reached the service (reset, timeout).
 	 */
 	| { sent: boolean; explanation: string; lines: string[] }
-	/** An HTTP answer; `readable` when its body could be read as JSON. */
-	| { sent: true; status: number; body: unknown; readable: boolean; headers: IDataObject };
+	/**
+	 * An HTTP answer; `readable` when its body could be read as JSON. `sentLocal`: this machine's
+	 * clock (ms) just before the request was handed to n8n's helper; `answeredLocal`: just after the
+	 * whole answer was read (n8n's helper gives no time the headers arrived). The service dated the
+	 * answer (`Date`) somewhere between the two, so the two bound its clock against this one.
+	 */
+	| {
+			sent: true;
+			status: number;
+			body: unknown;
+			readable: boolean;
+			headers: IDataObject;
+			sentLocal?: number;
+			answeredLocal?: number;
+	  };
 
 /** What one call did: every attempt in order, and why it stopped where it did not answer 2xx. */
 export interface Report {
@@ -419,13 +432,26 @@ async function exchange(this: ApiContext, request: ApiRequest): Promise<unknown>
 			waitedMs += hold;
 		}
 		attempts++;
+		// Taken before the send and after the whole answer (they bound the service's clock): any
+		// delay in between (upload, the service's work, a body sent late, this event loop) only
+		// widens the interval the service's clock is known to lie in, never moves it.
+		const sentLocal = Date.now();
 		response = await send(this, request, options, credential);
+		const answeredLocal = Date.now();
 		learnFromAnswer(this, response.body);
 		const status = response.statusCode;
 		const answered = parseBody(response.body);
 		const body = answered.ok ? answered.value : answered.text;
 		const { headers } = response;
-		report?.attempts.push({ sent: true, status, body, readable: answered.ok, headers });
+		report?.attempts.push({
+			sent: true,
+			status,
+			body,
+			readable: answered.ok,
+			headers,
+			sentLocal,
+			answeredLocal,
+		});
 		if (!RETRY_STATUSES.includes(status)) break;
 		if (!isRetryable(request, status, body)) break;
 		const askedMs = retryAfterMs(response.headers, retryClock.now());
