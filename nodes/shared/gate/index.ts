@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
 import {
 	byValue,
+	mapFields,
 	maskClosed,
 	maskField,
 	maskLoose,
@@ -145,14 +146,9 @@ function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): I
 	const inRecord = closed !== undefined && !('error' in json) ? closed : undefined;
 	const open = openFields(json, reading.audience);
 	if (!open) return maskRecord(json, reading, false, inRecord);
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(json)) {
-		setField(
-			out,
-			key,
-			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
-		);
-	}
+	const out = mapFields(json, reading, (key, field) =>
+		open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
+	);
 	// A nested field opened by its path (`company.apiKey`): its record masked, that leaf restored.
 	for (const path of open) if (path.includes('.')) restorePath(out, json, path.split('.'));
 	keepOpen(out, open);
@@ -228,14 +224,11 @@ export function gateErrorBody<T>(ctx: object | undefined, given: T): T {
 	}
 	const body = value as IDataObject;
 	const reading = readingFor(ctx, 'user', namedIn(body));
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(body)) {
-		let shown: unknown;
-		if (ERROR_BODY_FIELDS.has(key)) shown = maskField(key, field, reading, true);
-		else if (key === 'details') shown = closedDetails(field, closed, reading);
-		else shown = maskUndeclared(key, field, reading);
-		setField(out, key, shown);
-	}
+	const out = mapFields(body, reading, (key, field) => {
+		if (ERROR_BODY_FIELDS.has(key)) return maskField(key, field, reading, true);
+		if (key === 'details') return closedDetails(field, closed, reading);
+		return maskUndeclared(key, field, reading);
+	});
 	return out as T;
 }
 
@@ -243,17 +236,11 @@ function closedDetails(details: unknown, closed: ClosedName, reading: Reading): 
 	if (typeof details !== 'object' || details === null || Array.isArray(details)) {
 		return maskClosed(details, closed, reading);
 	}
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(details as IDataObject)) {
-		setField(
-			out,
-			key,
-			DETAIL_FIELDS.has(key)
-				? maskField(key, field, reading, true)
-				: maskField(key, field, reading, true, {}, closed),
-		);
-	}
-	return out;
+	return mapFields(details as IDataObject, reading, (key, field) =>
+		DETAIL_FIELDS.has(key)
+			? maskField(key, field, reading, true)
+			: maskField(key, field, reading, true, {}, closed),
+	);
 }
 
 /** One text (a hint, a log line, a message) through the gate. */

@@ -1,0 +1,244 @@
+// Outside read r13-data: each finding as it was found, at the door it was found at.
+import fc from 'fast-check';
+import type { IDataObject, INode } from 'n8n-workflow';
+import nock from 'nock';
+
+import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import {
+	gateError,
+	gateItems,
+	gateJson,
+	maskForModel,
+	rememberCredential,
+} from '../../nodes/shared/gate';
+import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
+import type { ContextOptions } from './helpers/n8n';
+import { deliver } from './helpers/trigger';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const PAN = ['4111', '1111', '1111', '1111'].join('');
+const MIR = ['2200', '1234', '5678', '9092'].join('');
+/** Not a card number by its checksum: a requisite all the same, for the model. */
+const REQUISITE = ['2200', '1234', '5678', '9012'].join('');
+const PAN_B = ['5500', '0000', '0008', '1111'].join('');
+const PHONE = '+79991234567';
+
+async function runTool(options: ContextOptions): Promise<unknown> {
+	const context = createContext(options);
+	const node = context.getNode() as INode;
+	node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
+	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
+	try {
+		const result = await new CompanyPayments().execute.call(context);
+		return result[0].map((item) => item.json);
+	} catch (error) {
+		return { thrown: error, json: (error as { toJSON?: () => unknown }).toJSON?.() };
+	}
+}
+
+const cardGet = {
+	resource: 'card',
+	operation: 'get',
+	cardId: { __rl: true, mode: 'id', value: 'c1' },
+};
+const CARD = {
+	id: 'c1',
+	externalId: null,
+	status: 'assigned',
+	maskedPan: '411111******1111',
+	createdAt: '2026-01-01T00:00:00Z',
+};
+
+describe('finding 1: a secret used as an object key is masked like a value', () => {
+	it('a card number key, at any depth, for the user and the model', () => {
+		const value = { id: 'c1', limits: { [PAN]: { daily: 100 } }, deep: [{ a: { [MIR]: 1 } }] };
+		for (const audience of ['user', 'model'] as const) {
+			const shown = gateJson(undefined, value, audience) as IDataObject;
+			expect(JSON.stringify(shown)).not.toContain(PAN);
+			expect(JSON.stringify(shown)).not.toContain(MIR);
+			expect(Object.keys(shown.limits as IDataObject)).toEqual(['•••• 1111']);
+			expect((shown.limits as IDataObject)['•••• 1111']).toEqual({ daily: 100 });
+		}
+	});
+
+	it('a phone key: kept for the user (as a phone value is), gone for the model', () => {
+		const value = { details: { cooldownUntil: { [MIR]: 't1', [PHONE]: 't2' } } };
+		const user = JSON.stringify(gateJson(undefined, value, 'user'));
+		expect(user).not.toContain(MIR);
+		expect(user).toContain(PHONE);
+		const model = JSON.stringify(gateJson(undefined, value, 'model'));
+		expect(model).not.toContain(MIR);
+		expect(model).not.toContain(PHONE);
+	});
+
+	it('two keys that mask to the same text both stay, and a literal key is never overwritten', () => {
+		const value = { m: { [PAN]: 'a', [PAN_B]: 'b', '•••• 1111 (2)': 'c', '•••• 1111': 'd' } };
+		const shown = gateJson(undefined, value) as { m: IDataObject };
+		expect(Object.values(shown.m).sort()).toEqual(['a', 'b', 'c', 'd']);
+		expect(shown.m['•••• 1111']).toBe('d');
+		expect(shown.m['•••• 1111 (2)']).toBe('c');
+		expect(JSON.stringify(shown)).not.toMatch(/4111111111111111|5500000000081111/);
+	});
+
+	it('the credential API key as a key: hidden (known value)', () => {
+		rememberCredential({ apiKey: API_KEY, baseUrl: BASE_URL });
+		const shown = JSON.stringify(maskForModel({ details: { [API_KEY]: 'revoked' } }, [API_KEY]));
+		expect(shown).not.toContain(API_KEY);
+		expect(JSON.stringify(gateJson(undefined, { [API_KEY]: 1 }))).not.toContain(API_KEY);
+	});
+
+	it('Card → Get output and the AI tool output', async () => {
+		nock(BASE_URL)
+			.get('/cards/c1')
+			.reply(200, { ...CARD, limits: { [PAN]: { daily: 100 } } });
+		const { output } = await runNode({ parameters: cardGet });
+		expect(JSON.stringify(output)).not.toContain(PAN);
+		nock(BASE_URL)
+			.get('/cards/c1')
+			.reply(200, { ...CARD, limits: { [PAN]: { daily: 100 } } });
+		expect(JSON.stringify(await runTool({ parameters: cardGet }))).not.toContain(PAN);
+	});
+
+	it('Get Card Number and CVV with masking on', async () => {
+		nock(BASE_URL)
+			.get(/\/cards\/c1\/.*/)
+			.reply(200, {
+				cardId: 'c1',
+				cardNumberFull: PAN,
+				cardCvv: '123',
+				expiry: '12/29',
+				byPan: { [PAN]: '123' },
+			});
+		const { output } = await runNode({
+			parameters: { ...cardGet, operation: 'getSensitiveData' },
+		});
+		expect(JSON.stringify(output)).not.toContain(PAN);
+	});
+
+	it('the error: context, errorResponse (toJSON) and a continue-on-fail item', async () => {
+		const body = {
+			statusCode: 400,
+			error: 'Bad Request',
+			errorCode: 'VALIDATION_ERROR',
+			message: ['bad'],
+			details: { [API_KEY]: 'revoked', [PAN]: 'x' },
+		};
+		nock(BASE_URL).get('/cards/c1').reply(400, body);
+		const error = await runNodeError({ parameters: cardGet });
+		const stored =
+			JSON.stringify((error as unknown as { toJSON: () => unknown }).toJSON()) +
+			JSON.stringify(error.context) +
+			JSON.stringify(error.errorResponse ?? {});
+		expect(stored).not.toContain(API_KEY);
+		expect(stored).not.toContain(PAN);
+		nock(BASE_URL).get('/cards/c1').reply(400, body);
+		const { output } = await runNode({ parameters: cardGet, continueOnFail: true });
+		expect(JSON.stringify(output)).not.toContain(API_KEY);
+		expect(JSON.stringify(output)).not.toContain(PAN);
+	});
+
+	it('the AI tool error given to the model (PAYOUT_REQUISITE_COOLDOWN keyed by requisite)', async () => {
+		nock(BASE_URL)
+			.get('/payouts/p1')
+			.reply(429, {
+				statusCode: 429,
+				error: 'Too Many Requests',
+				errorCode: 'PAYOUT_REQUISITE_COOLDOWN',
+				message: 'Реквизит на паузе',
+				details: {
+					cooldownUntil: {
+						[MIR]: '2025-01-01T00:10:00Z',
+						[REQUISITE]: '2025-01-01T00:15:00Z',
+						[PHONE]: '2025-01-01T00:20:00Z',
+					},
+				},
+			});
+		const shown = JSON.stringify(
+			await runTool({
+				parameters: { resource: 'payout', operation: 'get', payoutId: 'p1' },
+				credentials: {
+					apiKey: API_KEY,
+					baseUrl: BASE_URL,
+					environment: 'custom',
+					maxRetryWaitSeconds: 0,
+				},
+			}),
+		);
+		expect(shown).not.toContain(MIR);
+		expect(shown).not.toContain(REQUISITE);
+		expect(shown).not.toContain(PHONE);
+		expect(shown).toContain('PAYOUT_REQUISITE_COOLDOWN');
+	});
+
+	it('the webhook trigger item', async () => {
+		const { item } = await deliver({
+			body: JSON.stringify({
+				event: 'card.assigned',
+				externalId: 'e1',
+				cards: { [PAN]: { status: 'assigned' } },
+			}),
+		});
+		expect(JSON.stringify(item)).not.toContain(PAN);
+		expect(Object.keys(item!.cards as IDataObject)).toEqual(['•••• 1111']);
+	});
+
+	it('gateError masks keys of an error property in place', () => {
+		const error = new Error('x') as Error & { details?: unknown };
+		error.details = { cooldownUntil: { [MIR]: 't' } };
+		gateError(undefined, error);
+		expect(JSON.stringify(error.details)).not.toContain(MIR);
+	});
+});
+
+describe('finding 1, generated: a secret key at any depth, on every gate path, keeps every entry', () => {
+	const SECRETS = [
+		PAN,
+		MIR,
+		PAN_B,
+		`${PAN.slice(0, 4)} ${PAN.slice(4, 8)} ${PAN.slice(8, 12)} ${PAN.slice(12)}`,
+		API_KEY,
+	];
+	type Tree = { [key: string]: Tree | string };
+	const names = fc.constantFrom('a', 'b', 'limits', 'details', 'meta', 'comment', 'id', 'cards');
+	const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+		node: fc.dictionary(
+			fc.oneof(names, fc.constantFrom(...SECRETS)),
+			fc.oneof({ depthSize: 'small' }, fc.constant('v'), tie('node')),
+			{ maxKeys: 4 },
+		),
+	})).node;
+
+	function countLeaves(value: unknown): number {
+		if (typeof value !== 'object' || value === null) return 1;
+		return Object.values(value).reduce((sum: number, child) => sum + countLeaves(child), 0);
+	}
+
+	it('no secret key is shown, and no entry is lost', () => {
+		rememberCredential({ apiKey: API_KEY, baseUrl: BASE_URL });
+		fc.assert(
+			fc.property(
+				tree,
+				fc.constantFrom(...SECRETS),
+				fc.constantFrom('user', 'model', 'items', 'tool', 'error'),
+				(made, secret, path) => {
+					const value: IDataObject = { id: 'r1', x: { [secret]: made, y: made } };
+					let shown: unknown;
+					if (path === 'user' || path === 'model') shown = gateJson(undefined, value, path);
+					else if (path === 'items') shown = gateItems(undefined, [[{ json: value }]])[0][0].json;
+					else if (path === 'tool') shown = maskForModel(value, [API_KEY]);
+					else {
+						const error = new Error('e') as Error & { context?: unknown };
+						error.context = value;
+						shown = gateError(undefined, error).context;
+					}
+					const text = JSON.stringify(shown);
+					for (const hidden of SECRETS) expect(text).not.toContain(hidden);
+					expect(countLeaves(shown)).toBe(countLeaves(value));
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});
