@@ -4,13 +4,18 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
+import { documentedFields, fieldSpecIn } from '../../nodes/shared/contract/records';
 import {
 	gateError,
 	gateItems,
 	gateJson,
+	gateText,
+	learnFromAnswer,
 	maskForModel,
+	openRun,
 	rememberCredential,
 } from '../../nodes/shared/gate';
+import { namedIn } from '../../nodes/shared/gate/learned';
 import { API_KEY, BASE_URL, createContext, runNode, runNodeError } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
@@ -236,6 +241,99 @@ describe('finding 1, generated: a secret key at any depth, on every gate path, k
 					const text = JSON.stringify(shown);
 					for (const hidden of SECRETS) expect(text).not.toContain(hidden);
 					expect(countLeaves(shown)).toBe(countLeaves(value));
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+describe("finding 2: a deposit's token is the crypto token, whatever its shape, never a secret", () => {
+	const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+	const SHAPES = [
+		USDT,
+		'USDT',
+		'0xdAC17F958D2ee523a2206206994597C13D831ec7',
+		'Xk9fQ2mP7rT4vW8yZ1aB3cD5',
+	];
+	const deposit = (token: unknown) => ({
+		id: 'd1',
+		status: 'completed',
+		amount: 10,
+		txHash: 'a'.repeat(64),
+		createdAt: '2025-01-01T00:00:00Z',
+		token,
+		tokenInfo: { symbol: 'USDT', address: token },
+	});
+
+	it("shown as it is in a deposit, for the user and the model; an invite's token stays hidden", () => {
+		for (const token of SHAPES) {
+			for (const audience of ['user', 'model'] as const) {
+				const shown = gateJson(undefined, deposit(token), audience) as IDataObject;
+				expect([token, audience, shown.token]).toEqual([token, audience, token]);
+				expect((shown.tokenInfo as IDataObject).address).toBe(token);
+			}
+		}
+		const invite = gateJson(undefined, { id: 'i1', status: 'pending', token: USDT }) as IDataObject;
+		expect(invite.token).toBe('[hidden]');
+		expect(fieldSpecIn({ event: 'deposit.created' }, 'token').kind).toBe('state');
+		expect(fieldSpecIn({ id: 'i1' }, 'token').kind).toBe('secret');
+	});
+
+	it('never learned: a later run of another operation shows the same value', () => {
+		const run = {};
+		openRun(run);
+		learnFromAnswer(run, { deposits: [deposit(USDT)], total: 1 });
+		const later = gateJson(run, { id: 'b1', type: 'deposit', asset: USDT }) as IDataObject;
+		expect(later.asset).toBe(USDT);
+		expect(gateText(run, `asset ${USDT}`)).toContain(USDT);
+		expect(namedIn({ deposits: [deposit(USDT)] }).secrets).toEqual([]);
+	});
+
+	it('the webhook item keeps it, and its raw body is given exactly', async () => {
+		const body = JSON.stringify({
+			event: 'deposit.created',
+			depositId: 'd1',
+			txHash: 'a'.repeat(64),
+			walletAddress: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+			fromAddress: null,
+			amount: 10,
+			tokenSymbol: 'USDT',
+			token: USDT,
+			status: 'new',
+			createdAt: '2025-01-01T00:00:00Z',
+			updatedAt: '2025-01-01T00:00:00Z',
+		});
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(item!.token).toBe(USDT);
+		expect(item!.rawBody).toBe(body);
+		expect(item!.rawBodyMasked).toBe(false);
+	});
+
+	it('generated: a value under a declared non-secret kind is never learned, at any depth', () => {
+		const plain = documentedFields()
+			.filter(([, spec]) => ['identifier', 'amount', 'state', 'time'].includes(spec.kind))
+			.map(([name]) => name);
+		const value = fc.oneof(
+			fc.stringMatching(/^[A-Za-z0-9]{12,40}$/),
+			fc.stringMatching(/^[A-Za-z0-9]{12,24}$/).map((token) => `https://pay.test/invite/${token}`),
+			fc.stringMatching(/^[A-Za-z0-9]{12,24}$/).map((token) => `/join/${token}?token=${token}`),
+		);
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.constantFrom(...plain), value), { minLength: 1, maxLength: 4 }),
+				fc.constantFrom(...SHAPES),
+				fc.array(fc.constantFrom('data', 'items', 'deposits', 'meta'), { maxLength: 4 }),
+				(fields, token, path) => {
+					let body: IDataObject = { ...Object.fromEntries(fields), deposit: deposit(token) };
+					for (const step of path) body = { [step]: [body] };
+					const learned = namedIn(body).secrets.join(' ');
+					for (const [, shown] of fields) {
+						for (const part of shown.split(/[/?=]/).filter((p) => p.length >= 12)) {
+							expect(learned).not.toContain(part);
+						}
+					}
+					expect(learned).not.toContain(token);
 				},
 			),
 			{ numRuns: 200 },

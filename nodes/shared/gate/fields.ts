@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
+import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import { maskCredentialForms, namedField } from './learned';
@@ -380,9 +380,8 @@ export function maskRecord(
 	textual = false,
 	closed?: ClosedName,
 ): IDataObject {
-	const declaredCard = record.requisiteType === 'card';
 	return mapFields(record, reading, (key, field) =>
-		maskFieldIn(key, field, reading, textual, closed, declaredCard),
+		maskFieldIn(key, field, reading, textual, closed, record),
 	);
 }
 
@@ -392,12 +391,12 @@ function maskFieldIn(
 	reading: Reading,
 	textual: boolean,
 	closed: ClosedName | undefined,
-	declaredCard: boolean,
+	record: IDataObject,
 ): unknown {
 	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
 	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
-	const spec = fieldSpec(key);
-	if (declaredCard && spec.kind === 'requisite') {
+	const spec = fieldSpecIn(record, key);
+	if (record.requisiteType === 'card' && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
 		if (digits !== undefined) return maskRequisite(digits);
 		// Sent as a list or an object (`["2200…"]`, `{"number":"2200…"}`, `[2200…]`): every leaf
@@ -454,7 +453,7 @@ export function maskField(
 	record: IDataObject = {},
 	closed?: ClosedName,
 ): unknown {
-	return maskFieldIn(key, value, reading, textual, closed, record.requisiteType === 'card');
+	return maskFieldIn(key, value, reading, textual, closed, record);
 }
 
 /** A value that stands alone (not under a field): an unknown, or a text inside an error. */

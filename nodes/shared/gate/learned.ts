@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldSpec } from '../contract/records';
+import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
@@ -277,6 +277,9 @@ function leaves(value: unknown, out: string[]): void {
 	}
 }
 
+/** Kinds whose values a field shows as they are: no value under one is learned as a secret. */
+const PLAIN_KINDS = new Set<FieldSpec['kind']>(['identifier', 'amount', 'state', 'time']);
+
 /**
  * What `value` names, read by the record model: everything under a secret field, the token a
  * link carries where it stands as one (after `/invite/`, as `?token=`), and identifier values.
@@ -295,11 +298,13 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		return;
 	}
 	if (typeof value === 'string' || typeof value === 'number') {
-		if (spec?.kind === 'identifier') {
+		if (spec?.kind === 'identifier' || spec === CRYPTO_TOKEN) {
 			named.identifiers.push(String(value));
 			return;
 		}
-		if (typeof value === 'string' && spec?.kind !== 'amount') {
+		// A link's token is learned where a text or an unknown field holds the link; a value under a
+		// kind shown as it is (an ID, an amount, a state, a time) is never learned as a secret.
+		if (typeof value === 'string' && (spec === undefined || !PLAIN_KINDS.has(spec.kind))) {
 			for (const link of value.match(LINK) ?? []) {
 				maskLink(link, {
 					strong: spec?.kind === 'link' && spec.ownLink === true,
@@ -327,7 +332,8 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 			) {
 				named.secrets.push(String(field));
 			}
-			collect(field, named, fieldSpec(name));
+			// A deposit's token is the crypto token, never a secret (outside read r13-data, finding 2).
+			collect(field, named, fieldSpecIn(record, name));
 		}
 	}
 }
