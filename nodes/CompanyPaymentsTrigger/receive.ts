@@ -5,7 +5,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { cutDeep, gateLogger, RAW_BODY_MASKED_NOTE, rememberSecret } from '../shared/gate';
+import {
+	besideBody,
+	cutDeep,
+	gateLogger,
+	RAW_BODY_MASKED_NOTE,
+	rememberSecret,
+} from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
@@ -472,7 +478,11 @@ export async function receive(
 	json.changeKey = webhookChangeKey(event, payload ?? {}, deliveryId);
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
-	if (options.includeHeaders === true) json.headers = outputHeaders(headers);
+	if (options.includeHeaders === true) {
+		// The request's headers are not the body: masking one of them withholds no raw body.
+		json.headers = outputHeaders(headers);
+		besideBody(json, 'headers');
+	}
 	if (options.includeRawBody === true || !payload) {
 		const text = rawText(raw);
 		json.rawBody = text;

@@ -340,3 +340,55 @@ describe("finding 2: a deposit's token is the crypto token, whatever its shape, 
 		);
 	});
 });
+
+describe('finding 3: a masked proxy header does not withhold the raw body', () => {
+	const body = JSON.stringify({
+		event: 'order.status_changed',
+		orderId: '3b241101-e2bb-4255-8caf-4136c566a962',
+		walletOrderId: 'w1',
+		status: 'success',
+		amountUsdt: 10.5,
+		amountRub: 1000,
+		completedAt: null,
+		failureReason: null,
+		createdAt: '2025-01-01T00:00:00Z',
+	});
+	const JWT = ['eyJhbGciOiJSUzI1NiJ9', 'eyJzdWIiOiIxMjMifQ', 'c2lnbmF0dXJlMTIzNDU2Nzg5MA'].join(
+		'.',
+	);
+	const options = { options: { includeRawBody: true, includeHeaders: true } };
+
+	for (const [name, value] of [
+		['cf-access-jwt-assertion', JWT],
+		['x-auth-token', 'tok_9f8e7d6c5b4a39281706'],
+		['x-forwarded-client-cert', `Hash=abc;card=${PAN}`],
+	]) {
+		it(`${name}: masked in headers, the raw body exact`, async () => {
+			const { item } = await deliver({ body, parameters: options, headers: { [name]: value } });
+			expect(item!.rawBody).toBe(body);
+			expect(item!.rawBodyMasked).toBe(false);
+			expect(JSON.stringify(item!.headers)).not.toContain(value);
+		});
+	}
+
+	it('a secret in the body still withholds it, headers or not', async () => {
+		const secretBody = JSON.stringify({ ...JSON.parse(body), comment: `card ${PAN}` });
+		const { item } = await deliver({
+			body: secretBody,
+			parameters: options,
+			headers: { 'cf-access-jwt-assertion': JWT },
+		});
+		expect(item!.rawBody).toBeNull();
+		expect(item!.rawBodyMasked).toBe(true);
+	});
+
+	it('a body field named headers is the body: its secret withholds the raw body', async () => {
+		const secretBody = JSON.stringify({
+			...JSON.parse(body),
+			headers: { apiKey: 'Qx7pLm2NvB8kRt4w' },
+		});
+		const { item } = await deliver({ body: secretBody, parameters: options });
+		expect(item!.rawBody).toBeNull();
+		expect(JSON.stringify(item)).not.toContain('Qx7pLm2NvB8kRt4w');
+	});
+});
