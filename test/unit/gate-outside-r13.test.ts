@@ -392,3 +392,108 @@ describe('finding 3: a masked proxy header does not withhold the raw body', () =
 		expect(JSON.stringify(item)).not.toContain('Qx7pLm2NvB8kRt4w');
 	});
 });
+
+describe('finding 4: a webhook body in UTF-16 is read to the digit, by its charset', () => {
+	const text =
+		'{"event":"deposit.completed","depositId":123456789012345678901,"txHash":"ab","walletAddress":"T1","amount":1.000000000000000001,"status":"completed","sweepTxHash":null,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}';
+	const le = (value: string) => Buffer.from(value, 'utf16le');
+	const be = (value: string) => {
+		const bytes = le(value);
+		for (let at = 0; at < bytes.length; at += 2) {
+			const first = bytes[at];
+			bytes[at] = bytes[at + 1];
+			bytes[at + 1] = first;
+		}
+		return bytes;
+	};
+	const BOM_LE = Buffer.from([0xff, 0xfe]);
+	const BOM_BE = Buffer.from([0xfe, 0xff]);
+	const BOM_8 = Buffer.from([0xef, 0xbb, 0xbf]);
+	/** n8n's own parse, which rounds: what getBodyData() gives. */
+	const rounded = JSON.parse(text) as IDataObject;
+	const encodings = (value: string): Array<[string, string | undefined, Buffer]> => [
+		['utf-16le', 'application/json; charset=utf-16le', le(value)],
+		[
+			'UTF-16LE with a BOM',
+			'application/json; charset=UTF-16LE',
+			Buffer.concat([BOM_LE, le(value)]),
+		],
+		['utf-16be', 'application/json; charset="utf-16be"', be(value)],
+		['utf-16 with a LE BOM', 'application/json;charset=utf-16', Buffer.concat([BOM_LE, le(value)])],
+		['utf-16 without a BOM (BE)', 'application/json; charset=utf-16', be(value)],
+		['no charset, a BE BOM', 'application/json', Buffer.concat([BOM_BE, be(value)])],
+		[
+			'utf-8 with a BOM',
+			'application/json; charset=utf-8',
+			Buffer.concat([BOM_8, Buffer.from(value)]),
+		],
+	];
+
+	for (const [name, contentType, body] of encodings(text)) {
+		it(`${name}: every digit kept, the raw body decoded and said so`, async () => {
+			const { response, item } = await deliver({
+				body,
+				parsed: rounded,
+				headers: contentType === undefined ? {} : { 'content-type': contentType },
+				parameters: { options: { includeRawBody: true } },
+			});
+			expect(response.statusCode).toBe(200);
+			expect(item!.depositId).toBe('123456789012345678901');
+			expect(item!.amount).toBe('1.000000000000000001');
+			expect(String(item!.changeKey)).toContain('123456789012345678901');
+			expect(item!.rawBody).toBe(text);
+			expect(item!.rawBodyMasked).toBe(true);
+			expect(String(item!.rawBodyNote)).toMatch(/decoded from/);
+		});
+	}
+
+	it('plain UTF-8 is unchanged: the raw body exact', async () => {
+		const { item } = await deliver({
+			body: Buffer.from(text),
+			parsed: rounded,
+			headers: { 'content-type': 'application/json; charset=utf-8' },
+			parameters: { options: { includeRawBody: true } },
+		});
+		expect(item!.depositId).toBe('123456789012345678901');
+		expect(item!.rawBody).toBe(text);
+		expect(item!.rawBodyMasked).toBe(false);
+	});
+
+	it('a charset it does not decode is refused clearly (415), never read by a rounding parse', async () => {
+		const { response, outputs } = await deliver({
+			body: Buffer.from(text, 'latin1'),
+			parsed: rounded,
+			headers: { 'content-type': 'application/json; charset=windows-1251' },
+		});
+		expect(response.statusCode).toBe(415);
+		expect(String(response.body)).toMatch(/charset is not supported/);
+		expect(outputs).toBeUndefined();
+	});
+
+	it('generated: a big ID and a long decimal survive every charset and BOM', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.bigInt({ min: 10n ** 18n, max: 10n ** 25n }),
+				// Beyond a double: 18 to 24 significant digits.
+				fc.stringMatching(/^[1-9]\d{0,3}\.\d{17,20}[1-9]$/),
+				fc.constantFrom(...encodings('').map((_, index) => index)),
+				fc.stringMatching(/^[A-Za-z0-9 а-яё€𝄞]{0,12}$/),
+				async (id, amount, index, note) => {
+					const body = `{"event":"deposit.completed","depositId":${id},"txHash":"ab","amount":${amount},"status":"completed","error":${JSON.stringify(note)},"updatedAt":"2025-01-01T00:00:00Z"}`;
+					const [, contentType, bytes] = encodings(body)[index];
+					const { item } = await deliver({
+						body: bytes,
+						parsed: JSON.parse(body) as IDataObject,
+						headers: contentType === undefined ? {} : { 'content-type': contentType },
+						parameters: { options: { includeRawBody: true } },
+					});
+					expect(item!.depositId).toBe(String(id));
+					expect(String(item!.amount)).toBe(amount);
+					// The text decoded exactly; withheld only where its digits read as a card number.
+					if (item!.rawBody !== null) expect(item!.rawBody).toBe(body);
+				},
+			),
+			{ numRuns: 100 },
+		);
+	});
+});
