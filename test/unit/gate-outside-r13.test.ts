@@ -498,3 +498,46 @@ describe('finding 4: a webhook body in UTF-16 is read to the digit, by its chars
 		);
 	});
 });
+
+describe('finding 5: a credential in base64 is hidden whole, its last quad and padding too', () => {
+	const KEYS = [
+		API_KEY,
+		`${API_KEY}x`,
+		`${API_KEY}xy`,
+		['ck_live', '7f3a9b2c4d5e6f708192a3b4c5d6e7'].join('_'),
+	];
+
+	it('Authorization: Basic <base64(key)> in a message', () => {
+		for (const key of KEYS) {
+			rememberCredential({ apiKey: key, baseUrl: BASE_URL });
+			const b64 = Buffer.from(key).toString('base64');
+			expect(gateText(undefined, `Service message: Authorization: Basic ${b64}`)).toBe(
+				'Service message: Authorization: Basic [hidden]',
+			);
+			expect(gateText(undefined, `echo ${b64}.`, 'model')).toBe('echo [hidden from the AI model].');
+		}
+	});
+
+	it('generated: any alignment, padding, URL-safe form and neighbours: no quad of it shown', () => {
+		fc.assert(
+			fc.property(
+				fc.stringMatching(/^[A-Za-z0-9_]{16,40}$/),
+				fc.stringMatching(/^[a-z0-9@.]{0,5}$/),
+				fc.constantFrom('', ':', ':x', ':xy'),
+				fc.boolean(),
+				fc.boolean(),
+				(key, before, after, urlSafe, unpadded) => {
+					rememberCredential({ apiKey: key, baseUrl: BASE_URL });
+					let b64 = Buffer.from(`${before}${before ? ':' : ''}${key}${after}`).toString('base64');
+					if (urlSafe) b64 = b64.replace(/\+/g, '-').replace(/\//g, '_');
+					if (unpadded) b64 = b64.replace(/=+$/, '');
+					const shown = gateText(undefined, `Authorization: Basic ${b64} (rejected)`);
+					expect(shown).not.toContain(key);
+					// The whole base64 word goes: no quad of it (the last decodes to the key's end).
+					expect(shown).toBe('Authorization: Basic [hidden] (rejected)');
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});

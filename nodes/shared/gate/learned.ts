@@ -588,6 +588,8 @@ function skeleton(text: string): string {
 interface DeepForm {
 	skeleton: string;
 	plain: string[];
+	/** The value's base64 cores (base64Cores), as they stand in a text. */
+	cores: string[];
 	pattern: RegExp;
 }
 const deepForms = new Map<string, DeepForm>();
@@ -595,10 +597,12 @@ const deepForms = new Map<string, DeepForm>();
 function deepFormOf(value: string): DeepForm {
 	let form = deepForms.get(value);
 	if (!form) {
-		const plain = [...base64Cores(value), Buffer.from(value, 'utf8').toString('hex')];
+		const cores = base64Cores(value);
+		const plain = [...cores, Buffer.from(value, 'utf8').toString('hex')];
 		form = {
 			skeleton: skeleton(value),
 			plain,
+			cores,
 			pattern: new RegExp(credentialForms(value).join('|'), 'gi'),
 		};
 		deepForms.set(value, form);
@@ -624,10 +628,20 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 		const maybe =
 			sk.includes(form.skeleton) ||
 			form.plain.some((plain) => text.includes(plain) || lower.includes(plain));
-		if (maybe) out = out.replace(form.pattern, shown);
+		if (!maybe) continue;
+		// A base64 word that holds the value is hidden whole, its padding and its ends too: the
+		// quad around the value's last bytes decodes to its last characters (outside read
+		// r13-data, finding 5: `Basic [hidden]OA==`).
+		out = out.replace(BASE64_WORD, (word) =>
+			form.cores.some((core) => word.includes(core)) ? shown(word) : word,
+		);
+		out = out.replace(form.pattern, shown);
 	}
 	return out;
 }
+
+/** A word of base64 (standard or URL-safe) with its padding. */
+const BASE64_WORD = /[A-Za-z0-9+/_-]+={0,2}/g;
 
 /** The pattern of the credentials' own values, made again only when they change. */
 const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
