@@ -5,7 +5,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { cutDeep, gateLogger, RAW_BODY_MASKED_NOTE, rememberSecret } from '../shared/gate';
+import {
+	besideBody,
+	cutDeep,
+	gateLogger,
+	RAW_BODY_MASKED_NOTE,
+	rememberSecret,
+} from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
@@ -150,19 +156,111 @@ function hasKeys(value: IDataObject): boolean {
 export const RAW_BODY_NOT_UTF8_NOTE =
 	'rawBody is not the signed body exactly: the body is not UTF-8 text, so bytes that are not UTF-8 show as U+FFFD and its HMAC does not match X-Service-Signature. The trigger verified the signature over the exact bytes.';
 
-function rawText(raw: RawBody): string {
-	return typeof raw === 'string' ? raw : raw.toString('utf8');
+/** What an item says of a rawBody decoded from a charset other than UTF-8 (utf-16le, utf-16be). */
+export function rawBodyDecodedNote(charset: string): string {
+	return `rawBody is the body decoded from ${charset} (its Content-Type's charset): the text exactly, but not the signed bytes, so an HMAC over its UTF-8 does not match X-Service-Signature. The trigger verified the signature over the exact bytes.`;
 }
+
+/** The charsets the trigger decodes a body from (others are refused: UNSUPPORTED_CHARSET). */
+type Charset = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** A body's text: decoded by its Content-Type's charset and its byte order mark. */
+export interface BodyText {
+	text: string;
+	charset: Charset;
+}
+
+/** The charset a Content-Type declares (`application/json; charset=utf-16le`), lower case. */
+export function declaredCharset(contentType: unknown): string | undefined {
+	const value = Array.isArray(contentType) ? contentType[0] : contentType;
+	if (typeof value !== 'string') return undefined;
+	const match = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i.exec(value);
+	return match ? match[2].toLowerCase() : undefined;
+}
+
+/** Bytes of UTF-16 in big-endian order, as little-endian (Buffer reads UTF-16 LE only). */
+function swapped(bytes: Buffer): Buffer {
+	const out = Buffer.alloc(bytes.length - (bytes.length % 2));
+	for (let at = 0; at + 1 < bytes.length; at += 2) {
+		out[at] = bytes[at + 1];
+		out[at + 1] = bytes[at];
+	}
+	return out;
+}
+
+/**
+ * The body's text (outside read r13-data, finding 4): decoded by the charset its Content-Type
+ * declares (UTF-8, UTF-16 LE or BE; `utf-16` by its byte order mark, else big-endian) or, with
+ * none, by its byte order mark (else UTF-8); a byte order mark is not part of the text. A charset
+ * the trigger does not decode is undefined: the delivery is refused, never read through n8n's
+ * own parse (which rounds numbers past 2^53).
+ */
+export function bodyText(raw: RawBody, contentType: unknown): BodyText | undefined {
+	if (typeof raw === 'string') return { text: raw, charset: 'utf-8' };
+	const declared = declaredCharset(contentType);
+	const bom16le = raw.length >= 2 && raw[0] === 0xff && raw[1] === 0xfe;
+	const bom16be = raw.length >= 2 && raw[0] === 0xfe && raw[1] === 0xff;
+	let charset: Charset;
+	if (declared === undefined) {
+		charset = bom16le ? 'utf-16le' : bom16be ? 'utf-16be' : 'utf-8';
+	} else if (['utf-8', 'utf8', 'us-ascii', 'ascii'].includes(declared)) {
+		charset = 'utf-8';
+	} else if (['utf-16le', 'utf16le', 'ucs-2', 'ucs2'].includes(declared)) {
+		charset = 'utf-16le';
+	} else if (['utf-16be', 'utf16be'].includes(declared)) {
+		charset = 'utf-16be';
+	} else if (['utf-16', 'utf16'].includes(declared)) {
+		charset = bom16le ? 'utf-16le' : 'utf-16be';
+	} else {
+		return undefined;
+	}
+	if (charset === 'utf-8')
+		return { text: raw.subarray(utf8Bom(raw) ? 3 : 0).toString('utf8'), charset };
+	const bom = charset === 'utf-16le' ? bom16le : bom16be;
+	const bytes = raw.subarray(bom ? 2 : 0);
+	const little = charset === 'utf-16le' ? bytes : swapped(bytes);
+	return { text: little.toString('utf16le'), charset };
+}
+
+/** Whether the bytes start with UTF-8's byte order mark. */
+function utf8Bom(raw: RawBody): boolean {
+	return (
+		typeof raw !== 'string' &&
+		raw.length >= 3 &&
+		raw[0] === 0xef &&
+		raw[1] === 0xbb &&
+		raw[2] === 0xbf
+	);
+}
+
+/** Whether `text` encoded in `charset` is `raw` exactly (no invalid bytes replaced). */
+function exactly(raw: RawBody, text: string, charset: Charset): boolean {
+	if (typeof raw === 'string') return true;
+	if (charset === 'utf-8') {
+		const bytes = Buffer.from(text, 'utf8');
+		return bytes.equals(raw) || Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]).equals(raw);
+	}
+	const little = Buffer.from(text, 'utf16le');
+	const bytes = charset === 'utf-16le' ? little : swapped(little);
+	const bom = Buffer.from(charset === 'utf-16le' ? [0xff, 0xfe] : [0xfe, 0xff]);
+	return bytes.equals(raw) || Buffer.concat([bom, bytes]).equals(raw);
+}
+
+/** The answer to a body in a charset the trigger does not decode. */
+const UNSUPPORTED_CHARSET_BODY = JSON.stringify({
+	message:
+		'Unsupported Media Type: the body’s charset is not supported (send UTF-8, or UTF-16 LE or BE); nothing was started',
+});
 
 /**
  * The event body, read from the bytes the service signed, to the digit (shared/transport/json.ts):
  * n8n's own parse of a JSON body (`getBodyData()`) rounds numbers past 2^53, so two 19-digit
- * deposit IDs could come out as one. n8n's parse is used only where the bytes are not JSON.
+ * deposit IDs could come out as one. n8n's parse is used only where the text is not JSON.
  */
-function payloadOf(ctx: IWebhookFunctions, raw: RawBody): IDataObject | undefined {
-	if (raw.length > 0) {
+function payloadOf(ctx: IWebhookFunctions, text: string): IDataObject | undefined {
+	if (text.length > 0) {
 		try {
-			const parsed = parseJsonLossless(rawText(raw));
+			const parsed = parseJsonLossless(text);
 			if (isObject(parsed)) return parsed;
 		} catch {
 			// Not JSON text: what n8n made of it, if anything.
@@ -435,7 +533,17 @@ export async function receive(
 
 	// Read at most the gate's depth before anything is recorded: a body nested thousands of levels
 	// deep is cut (its deeper part named by the cut marker), never a stack overflow after the 200.
-	const parsed = payloadOf(this, raw);
+	const decoded = bodyText(raw, headers['content-type']);
+	if (decoded === undefined) {
+		return refuse(
+			this,
+			415,
+			UNSUPPORTED_CHARSET_BODY,
+			`the body's charset "${String(declaredCharset(headers['content-type']))}" is not supported (UTF-8, UTF-16 LE or BE are); nothing was started`,
+			'warn',
+		);
+	}
+	const parsed = payloadOf(this, decoded.text);
 	const payload = cutDeep(parsed);
 	const event = payload && typeof payload.event === 'string' ? payload.event : null;
 	const routing = eventRouting(
@@ -472,14 +580,24 @@ export async function receive(
 	json.changeKey = webhookChangeKey(event, payload ?? {}, deliveryId);
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
-	if (options.includeHeaders === true) json.headers = outputHeaders(headers);
+	if (options.includeHeaders === true) {
+		// The request's headers are not the body: masking one of them withholds no raw body.
+		json.headers = outputHeaders(headers);
+		besideBody(json, 'headers');
+	}
 	if (options.includeRawBody === true || !payload) {
-		const text = rawText(raw);
+		const { text, charset } = decoded;
 		json.rawBody = text;
-		// Bytes that are not UTF-8 text cannot be given exactly as text: said, never silent.
-		if (typeof raw !== 'string' && !Buffer.from(text, 'utf8').equals(raw)) {
+		// Bytes that are not text in their charset cannot be given exactly as text, nor can a text
+		// decoded from UTF-16 be the signed bytes: said, never silent.
+		if (!exactly(raw, text, charset)) {
 			json.rawBodyMasked = true;
 			json.rawBodyNote = RAW_BODY_NOT_UTF8_NOTE;
+		} else if (charset !== 'utf-8' || utf8Bom(raw)) {
+			json.rawBodyMasked = true;
+			json.rawBodyNote = rawBodyDecodedNote(
+				charset === 'utf-8' ? 'UTF-8 with a byte order mark' : charset,
+			);
 		}
 		if (payload !== parsed) {
 			// What lay below the cut was not read by the gate: the text is withheld.

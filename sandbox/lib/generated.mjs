@@ -214,6 +214,8 @@ export const GENERATED_CHOICES = Object.freeze({
 		/** Outside read r9-data: a time or count under a name of one, Luhn-valid or not (r9Data). */
 		timeNumbers:
 			'timeName: one of TIME_NUMBER_NAMES, µs (16 digits) or ns (19), passing the card checksum or not, as a JSON number or text; r10: a card number under a card-named time or count name (PAN_TIME_NAMES: panName, panForm) and under a time name where no time can be (CARD_AS_TIME_NAMES: timeName, timeForm), as text, grouped text or a JSON number (r10Data); r11: a card number under a card abbreviation (CC_NAMES: ccName) and one in a text joined by a dash, minus or invisible character (PAN_JOINERS: joiner) (r11Data)',
+		/** A deposit's `token` (DEPOSIT_TOKENS): a code, or the token contract's address. */
+		depositToken: ['code', 'contractAddress'],
 		requisiteShape: ['string', 'array', 'object', 'numberInArray'],
 		keyNames: 'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested',
 		linkSecrets: ['pathCard', 'queryCvv', 'both'],

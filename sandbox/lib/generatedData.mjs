@@ -126,6 +126,13 @@ export function drawSecret(r, prefix = 'sk_live_', length = 26) {
 }
 
 /** The data dimensions of one seed. */
+/**
+ * What a deposit's `token` holds (not shown; choice `depositToken`): a code, or the token
+ * contract's address (the public USDT TRC-20 contract), which is no secret (outside read r13-data,
+ * finding 2).
+ */
+export const DEPOSIT_TOKENS = ['USDT-TRC20', 'usdt', 'USDT', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'];
+
 export function drawDataDimensions(seed) {
 	const r = drawStream(seed, 'data');
 	return {
@@ -490,7 +497,7 @@ export function generatedData(seed) {
 		depositId: new RawNumber(id),
 		txHash: `0x${String(seed).padStart(4, '0')}${i}abc`,
 		amount: 2500 + i,
-		token: r.pick(['USDT-TRC20', 'usdt', 'USDT']),
+		token: r.pick(DEPOSIT_TOKENS),
 		status: 'completed',
 		createdAt: '2026-11-21T12:00:00.000Z',
 		updatedAt: `2026-11-21T12:0${i}:00.000Z`,

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { maskForModel } from '../../nodes/CompanyPayments/tool';
+import { onChainRecord } from '../../nodes/shared/contract/records';
 
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -131,6 +132,25 @@ const secretByContent: fc.Arbitrary<Secret> = fc.oneof(
 		.map(([name, cvv]) => ({ value: `card declined, ${name}: ${cvv}`, forbidden: [`: ${cvv}`] })),
 );
 
+/** A record without the fields that make it a deposit (contract/records.ts onChainRecord). */
+function withoutOnChainFields(record: IDataObject): IDataObject {
+	const out = Object.fromEntries(
+		Object.entries(record).filter(
+			([key]) =>
+				![
+					'txHash',
+					'depositId',
+					'walletAddress',
+					'fromAddress',
+					'sweepTxHash',
+					'tokenSymbol',
+				].includes(key),
+		),
+	) as IDataObject;
+	expect(onChainRecord(out)).toBe(false);
+	return out;
+}
+
 const secretByName: fc.Arbitrary<Secret> = fc.oneof(
 	fc
 		.tuple(
@@ -251,7 +271,11 @@ describe('maskForModel, by meaning (property)', () => {
 					nest(secret.key!, secret.value).map((nested) => ({ secret, nested })),
 				),
 				ordinary,
-				({ secret, nested }, base) => {
+				({ secret, nested }, given) => {
+					// A deposit's `token` is the crypto token, never a secret (outside read r13-data,
+					// finding 2): a secret named `token` at the top stands in a record that is no deposit.
+					const base =
+						secret.key === 'token' && 'token' in nested ? withoutOnChainFields(given) : given;
 					const output = maskForModel({ ...base, ...nested }, []);
 					const text = JSON.stringify(output);
 					for (const forbidden of secret.forbidden) expect(text).not.toContain(forbidden);

@@ -161,6 +161,11 @@ export const OPEN_CHOICES = {
 			'Times and counts in fields the document does not show (`createdAtUs`, `confirmedAtNs`, `ledgerSeq`): 15–19 digits, as a JSON number or text, that may pass the card checksum',
 		node: 'Decided by the name, then the value: a time’s name (`*At`, `*Time`, `timestamp`, `*Ts`, `*Date`, and those with a unit: `createdAtUs`, `eventTimeNs`) or a count’s (`*Seq`, `*Count`, `nonce`, `*Height`, `*Version`, `*Index`, `*Offset`) that has no word of a card or its number (card, pan, requisite, iban: `panSeq`, `lastCardTs`, `cardNumberUpdatedAt` are unknown names, searched for card numbers) keeps a plain number (a JSON number or a text of digits only) exactly whatever its JSON type: under a count’s name any, under a time’s name one of 13 digits or more only when it reads as a time from 2000-01-01 to 2038-01-19 in s, ms, µs or ns (whatever unit the name says) (a card number read so is later: a Visa’s by decades, a Mir’s 2200… or a Mastercard’s 2221… from 2039); digits written in groups (`4000 0012 3456 7113`) or a plain number outside that range are searched for card numbers as an unknown field’s; a text time (`2026-11-21T12:00:00Z`) stays. A card number is still masked where a card can stand (a declared card requisite, a card’s or an unknown name, free text): timeOrCountName (contract/records.ts), plausibleTime (gate/fields.ts)',
 	},
+	depositToken: {
+		question:
+			'Whether a deposit carries a `token`, and what it holds (a code such as `USDT`, or the token contract’s address)',
+		node: 'A deposit’s (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, or a `deposit.*` event) `token` is the crypto token whatever its shape: shown as it is, never learned as a secret, and spared by the text patterns (its raw body stays exact); an invite’s `token` stays a secret (contract/records.ts fieldSpecIn)',
+	},
 	requisiteShape: {
 		question: 'The JSON shape of a payout’s `requisite` (text, a number, a list, an object)',
 		node: 'Masked by the record’s requisiteType whatever its shape: for a card, every string or number leaf with a digit keeps its last four (gate/fields.ts maskCardLeaves)',

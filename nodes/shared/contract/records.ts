@@ -690,6 +690,45 @@ export function fieldSpec(name: string): FieldSpec {
 	return BY_NAME.get(name) ?? unknownFieldKind(name);
 }
 
+/**
+ * Fields only an on-chain record has (a company or user-wallet deposit, a deposit event): its
+ * transaction, the wallet it came to, the token's symbol. An invite (whose `token` is a secret)
+ * has none of them.
+ */
+const ON_CHAIN_FIELDS = [
+	'txHash',
+	'depositId',
+	'walletAddress',
+	'fromAddress',
+	'sweepTxHash',
+	'tokenSymbol',
+];
+
+/** A deposit: a record with a field of ON_CHAIN_FIELDS, or an event `deposit.*`. */
+export function onChainRecord(record: object | undefined): boolean {
+	if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+	const fields = record as Record<string, unknown>;
+	if (typeof fields.event === 'string' && /^(?:user_wallet\.)?deposits?\./.test(fields.event)) {
+		return true;
+	}
+	return ON_CHAIN_FIELDS.some((name) => Object.prototype.hasOwnProperty.call(fields, name));
+}
+
+/**
+ * A deposit's `token` (the document does not show one; contract/choices.ts `depositToken`): the
+ * crypto token the deposit moved, a code (`USDT`) or its contract's address
+ * (`TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`), public whatever its shape (outside read r13-data,
+ * finding 2): a state, never masked as a secret nor learned as one, and known to the run as an
+ * identifier is (never taken for a secret by its look: `"token":"TR7N…"` in the raw body).
+ */
+export const CRYPTO_TOKEN: FieldSpec = { kind: 'state' };
+
+/** The kind of a field of this record: by its name (fieldSpec), but a deposit's `token`. */
+export function fieldSpecIn(record: object | undefined, name: string): FieldSpec {
+	if ((name === 'token' || name === 'tokens') && onChainRecord(record)) return CRYPTO_TOKEN;
+	return fieldSpec(name);
+}
+
 /* ------------------------------------------------------------ records closed by default */
 
 /**

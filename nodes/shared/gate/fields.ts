@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CLOSED_RECORDS, declaredIn, fieldSpec } from '../contract/records';
+import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import { maskCredentialForms, namedField } from './learned';
@@ -96,14 +96,66 @@ export function setField(out: IDataObject, key: string, value: unknown): void {
 	Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** What each reading made of the field names it read (a record repeats its names). */
+const shownKeys = new WeakMap<Reading, Map<string, string>>();
+
+/**
+ * A field's name as the reader sees it (outside read r13-data, finding 1): a name is what the
+ * service chose, and a map keyed by a card number, a phone or a key (`limits: {"4111…": …}`,
+ * `details.cooldownUntil: {"+7999…": …}`) shows it in its names. A name is read as a free text
+ * is: a card number keeps its last four digits, a known or learned secret is hidden in any of its
+ * written forms, and for the model any long number goes (a phone requisite); a value the run
+ * knows as a short secret is hidden as a whole name. A field name (`cardNumber`) stays as it is.
+ */
+export function maskKey(key: string, reading: Reading): string {
+	if (key === '') return key;
+	let seen = shownKeys.get(reading);
+	if (!seen) {
+		seen = new Map();
+		shownKeys.set(reading, seen);
+	}
+	const known = seen.get(key);
+	if (known !== undefined) return known;
+	const shown = reading.known.short.has(key.trim())
+		? shownFor(key, reading.audience)
+		: maskText(key, reading, true);
+	seen.set(key, shown);
+	return shown;
+}
+
+/**
+ * An object's fields, each value as `each` shows it and each name through maskKey. Two names that
+ * mask to the same text both stay: a masked name that meets a name already there, or a name of
+ * the object the gate left as it was, gets ` (2)`, ` (3)`… (never a name of the object itself).
+ */
+export function mapFields(
+	value: object,
+	reading: Reading,
+	each: (key: string, field: unknown) => unknown,
+): IDataObject {
+	const entries = Object.entries(value);
+	const shown = entries.map(([key]) => maskKey(key, reading));
+	const kept = new Set(entries.map(([key]) => key).filter((key, index) => shown[index] === key));
+	const out: IDataObject = {};
+	const has = (name: string) => Object.prototype.hasOwnProperty.call(out, name);
+	for (const [index, [key, field]] of entries.entries()) {
+		let name = shown[index];
+		if (name !== key && (has(name) || kept.has(name))) {
+			let suffix = 2;
+			while (has(`${name} (${suffix})`) || kept.has(`${name} (${suffix})`)) suffix++;
+			name = `${name} (${suffix})`;
+		}
+		setField(out, name, each(key, field));
+	}
+	return out;
+}
+
 /** An identifier or an amount: as it is, at any depth (the credentials' own values aside). */
 function keepExact(value: unknown, reading: Reading): unknown {
 	if (typeof value === 'string') return byCredentials(value, reading);
 	if (Array.isArray(value)) return value.map((entry) => keepExact(entry, reading));
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
-		const out: IDataObject = {};
-		for (const [key, field] of Object.entries(value)) setField(out, key, keepExact(field, reading));
-		return out;
+		return mapFields(value, reading, (_key, field) => keepExact(field, reading));
 	}
 	return value;
 }
@@ -113,11 +165,7 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	if (Array.isArray(value)) return value.map((entry) => maskSecret(entry, spec, reading));
 	if (Buffer.isBuffer(value)) return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
 	if (typeof value === 'object' && value !== null) {
-		const out: IDataObject = {};
-		for (const [key, field] of Object.entries(value)) {
-			setField(out, key, maskSecret(field, spec, reading));
-		}
-		return out;
+		return mapFields(value, reading, (_key, field) => maskSecret(field, spec, reading));
 	}
 	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 	if (typeof text !== 'string' || text === '' || maskedAlready(text)) return value;
@@ -292,11 +340,7 @@ function maskedWhole(text: string): boolean {
 export function maskUndeclared(key: string, value: unknown, reading: Reading): unknown {
 	if (Array.isArray(value)) return value.map((entry) => maskUndeclared(key, entry, reading));
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
-		const out: IDataObject = {};
-		for (const [name, field] of Object.entries(value)) {
-			setField(out, name, maskUndeclared(name, field, reading));
-		}
-		return out;
+		return mapFields(value, reading, (name, field) => maskUndeclared(name, field, reading));
 	}
 	if (typeof value !== 'string' && typeof value !== 'number' && !Buffer.isBuffer(value)) {
 		return value;
@@ -336,12 +380,9 @@ export function maskRecord(
 	textual = false,
 	closed?: ClosedName,
 ): IDataObject {
-	const out: IDataObject = {};
-	const declaredCard = record.requisiteType === 'card';
-	for (const [key, field] of Object.entries(record)) {
-		setField(out, key, maskFieldIn(key, field, reading, textual, closed, declaredCard));
-	}
-	return out;
+	return mapFields(record, reading, (key, field) =>
+		maskFieldIn(key, field, reading, textual, closed, record),
+	);
 }
 
 function maskFieldIn(
@@ -350,12 +391,12 @@ function maskFieldIn(
 	reading: Reading,
 	textual: boolean,
 	closed: ClosedName | undefined,
-	declaredCard: boolean,
+	record: IDataObject,
 ): unknown {
 	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
 	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
-	const spec = fieldSpec(key);
-	if (declaredCard && spec.kind === 'requisite') {
+	const spec = fieldSpecIn(record, key);
+	if (record.requisiteType === 'card' && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
 		if (digits !== undefined) return maskRequisite(digits);
 		// Sent as a list or an object (`["2200…"]`, `{"number":"2200…"}`, `[2200…]`): every leaf
@@ -378,11 +419,7 @@ function maskCardLeaves(value: unknown, reading: Reading): unknown {
 	if (Array.isArray(value)) return value.map((entry) => maskCardLeaves(entry, reading));
 	if (Buffer.isBuffer(value)) return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
 	if (typeof value === 'object' && value !== null) {
-		const out: IDataObject = {};
-		for (const [key, field] of Object.entries(value)) {
-			setField(out, key, maskCardLeaves(field, reading));
-		}
-		return out;
+		return mapFields(value, reading, (_key, field) => maskCardLeaves(field, reading));
 	}
 	if (typeof value === 'number' && Number.isFinite(value)) return maskRequisite(String(value));
 	if (typeof value === 'string' && /\d/.test(value) && !maskedAlready(value)) {
@@ -416,7 +453,7 @@ export function maskField(
 	record: IDataObject = {},
 	closed?: ClosedName,
 ): unknown {
-	return maskFieldIn(key, value, reading, textual, closed, record.requisiteType === 'card');
+	return maskFieldIn(key, value, reading, textual, closed, record);
 }
 
 /** A value that stands alone (not under a field): an unknown, or a text inside an error. */

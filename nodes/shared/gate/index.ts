@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, Logger } from 'n8n-workflow';
 
 import {
 	byValue,
+	mapFields,
 	maskClosed,
 	maskField,
 	maskLoose,
@@ -88,11 +89,26 @@ function closedFor(ctx: object | undefined): ClosedName | undefined {
 export const RAW_BODY_MASKED_NOTE =
 	'rawBody is withheld: the body carries secrets (masked in the fields of this item: a card number, a key, a PIN), and a masked text would not be the signed body, so its HMAC would not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
 
-/** The fields of an item but its raw body and what is said of it, as JSON (to compare). */
-function withoutRawBody(json: IDataObject): string {
+/** Fields of an item that are not of its body (the request's headers), by the item. */
+const besideBodies = new WeakMap<object, Set<string>>();
+
+/**
+ * Marks `fields` of a webhook item as not of its body (Include Headers' `headers`): what the gate
+ * masks in them does not withhold the raw body (outside read r13-data, finding 3: a proxy's
+ * `cf-access-jwt-assertion` withheld a body that carries no secret). The body's own fields, and
+ * its text, decide.
+ */
+export function besideBody<T extends IDataObject>(record: T, ...fields: string[]): T {
+	besideBodies.set(record, new Set([...(besideBodies.get(record) ?? []), ...fields]));
+	return record;
+}
+
+/** The fields of an item but its raw body, what is said of it and what is beside the body, as JSON. */
+function withoutRawBody(json: IDataObject, beside: ReadonlySet<string>): string {
 	const rest: IDataObject = {};
 	for (const [key, value] of Object.entries(json)) {
-		if (key !== 'rawBody' && key !== 'rawBodyMasked' && key !== 'rawBodyNote') rest[key] = value;
+		if (key === 'rawBody' || key === 'rawBodyMasked' || key === 'rawBodyNote') continue;
+		if (!beside.has(key)) rest[key] = value;
 	}
 	return JSON.stringify(rest);
 }
@@ -104,8 +120,10 @@ function withoutRawBody(json: IDataObject): string {
  */
 function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
 	if (typeof original.rawBody !== 'string') return out;
+	const beside = besideBodies.get(original) ?? new Set<string>();
 	const masked =
-		out.rawBody !== original.rawBody || withoutRawBody(out) !== withoutRawBody(original);
+		out.rawBody !== original.rawBody ||
+		withoutRawBody(out, beside) !== withoutRawBody(original, beside);
 	if (masked) {
 		setField(out, 'rawBody', null);
 		setField(out, 'rawBodyMasked', true);
@@ -145,14 +163,9 @@ function gateFields(json: IDataObject, reading: Reading, closed?: ClosedName): I
 	const inRecord = closed !== undefined && !('error' in json) ? closed : undefined;
 	const open = openFields(json, reading.audience);
 	if (!open) return maskRecord(json, reading, false, inRecord);
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(json)) {
-		setField(
-			out,
-			key,
-			open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
-		);
-	}
+	const out = mapFields(json, reading, (key, field) =>
+		open.has(key) ? field : maskField(key, field, reading, false, json, inRecord),
+	);
 	// A nested field opened by its path (`company.apiKey`): its record masked, that leaf restored.
 	for (const path of open) if (path.includes('.')) restorePath(out, json, path.split('.'));
 	keepOpen(out, open);
@@ -228,14 +241,11 @@ export function gateErrorBody<T>(ctx: object | undefined, given: T): T {
 	}
 	const body = value as IDataObject;
 	const reading = readingFor(ctx, 'user', namedIn(body));
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(body)) {
-		let shown: unknown;
-		if (ERROR_BODY_FIELDS.has(key)) shown = maskField(key, field, reading, true);
-		else if (key === 'details') shown = closedDetails(field, closed, reading);
-		else shown = maskUndeclared(key, field, reading);
-		setField(out, key, shown);
-	}
+	const out = mapFields(body, reading, (key, field) => {
+		if (ERROR_BODY_FIELDS.has(key)) return maskField(key, field, reading, true);
+		if (key === 'details') return closedDetails(field, closed, reading);
+		return maskUndeclared(key, field, reading);
+	});
 	return out as T;
 }
 
@@ -243,17 +253,11 @@ function closedDetails(details: unknown, closed: ClosedName, reading: Reading): 
 	if (typeof details !== 'object' || details === null || Array.isArray(details)) {
 		return maskClosed(details, closed, reading);
 	}
-	const out: IDataObject = {};
-	for (const [key, field] of Object.entries(details as IDataObject)) {
-		setField(
-			out,
-			key,
-			DETAIL_FIELDS.has(key)
-				? maskField(key, field, reading, true)
-				: maskField(key, field, reading, true, {}, closed),
-		);
-	}
-	return out;
+	return mapFields(details as IDataObject, reading, (key, field) =>
+		DETAIL_FIELDS.has(key)
+			? maskField(key, field, reading, true)
+			: maskField(key, field, reading, true, {}, closed),
+	);
 }
 
 /** One text (a hint, a log line, a message) through the gate. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldSpec } from '../contract/records';
+import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
@@ -277,6 +277,9 @@ function leaves(value: unknown, out: string[]): void {
 	}
 }
 
+/** Kinds whose values a field shows as they are: no value under one is learned as a secret. */
+const PLAIN_KINDS = new Set<FieldSpec['kind']>(['identifier', 'amount', 'state', 'time']);
+
 /**
  * What `value` names, read by the record model: everything under a secret field, the token a
  * link carries where it stands as one (after `/invite/`, as `?token=`), and identifier values.
@@ -295,11 +298,13 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		return;
 	}
 	if (typeof value === 'string' || typeof value === 'number') {
-		if (spec?.kind === 'identifier') {
+		if (spec?.kind === 'identifier' || spec === CRYPTO_TOKEN) {
 			named.identifiers.push(String(value));
 			return;
 		}
-		if (typeof value === 'string' && spec?.kind !== 'amount') {
+		// A link's token is learned where a text or an unknown field holds the link; a value under a
+		// kind shown as it is (an ID, an amount, a state, a time) is never learned as a secret.
+		if (typeof value === 'string' && (spec === undefined || !PLAIN_KINDS.has(spec.kind))) {
 			for (const link of value.match(LINK) ?? []) {
 				maskLink(link, {
 					strong: spec?.kind === 'link' && spec.ownLink === true,
@@ -327,7 +332,8 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 			) {
 				named.secrets.push(String(field));
 			}
-			collect(field, named, fieldSpec(name));
+			// A deposit's token is the crypto token, never a secret (outside read r13-data, finding 2).
+			collect(field, named, fieldSpecIn(record, name));
 		}
 	}
 }
@@ -582,6 +588,8 @@ function skeleton(text: string): string {
 interface DeepForm {
 	skeleton: string;
 	plain: string[];
+	/** The value's base64 cores (base64Cores), as they stand in a text. */
+	cores: string[];
 	pattern: RegExp;
 }
 const deepForms = new Map<string, DeepForm>();
@@ -589,10 +597,12 @@ const deepForms = new Map<string, DeepForm>();
 function deepFormOf(value: string): DeepForm {
 	let form = deepForms.get(value);
 	if (!form) {
-		const plain = [...base64Cores(value), Buffer.from(value, 'utf8').toString('hex')];
+		const cores = base64Cores(value);
+		const plain = [...cores, Buffer.from(value, 'utf8').toString('hex')];
 		form = {
 			skeleton: skeleton(value),
 			plain,
+			cores,
 			pattern: new RegExp(credentialForms(value).join('|'), 'gi'),
 		};
 		deepForms.set(value, form);
@@ -618,10 +628,20 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 		const maybe =
 			sk.includes(form.skeleton) ||
 			form.plain.some((plain) => text.includes(plain) || lower.includes(plain));
-		if (maybe) out = out.replace(form.pattern, shown);
+		if (!maybe) continue;
+		// A base64 word that holds the value is hidden whole, its padding and its ends too: the
+		// quad around the value's last bytes decodes to its last characters (outside read
+		// r13-data, finding 5: `Basic [hidden]OA==`).
+		out = out.replace(BASE64_WORD, (word) =>
+			form.cores.some((core) => word.includes(core)) ? shown(word) : word,
+		);
+		out = out.replace(form.pattern, shown);
 	}
 	return out;
 }
+
+/** A word of base64 (standard or URL-safe) with its padding. */
+const BASE64_WORD = /[A-Za-z0-9+/_-]+={0,2}/g;
 
 /** The pattern of the credentials' own values, made again only when they change. */
 const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };

@@ -596,7 +596,9 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
 	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
-		value.startsWith('[hidden') ? match : `${name}${separator}${HIDDEN_PART}`,
+		value.startsWith('[hidden') || isIdentifier(value, identifiers)
+			? match
+			: `${name}${separator}${HIDDEN_PART}`,
 	);
 	out = out.replace(
 		PIN_IN_TEXT,
