@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
-import { maskCredentialForms, namedField } from './learned';
+import { maskCredentialForms, namedField, PAIR_VALUE_KEYS, pairSpec } from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -281,6 +281,9 @@ export function maskUnder(
 		}
 	}
 	if (Array.isArray(value)) {
+		// A name/value pair that names a secret (`["cardPin","7390"]`): its value is that secret.
+		const pair = pairSpec(value);
+		if (pair) return [value[0], maskSecret(value[1], pair, reading)];
 		// A card number written as the list of its groups, where no field says what it holds.
 		if ((spec.kind === 'text' || spec.kind === 'unknown') && cardGroupList(value)) {
 			return maskCardGroupList(value);
@@ -395,6 +398,11 @@ function maskFieldIn(
 ): unknown {
 	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
 	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
+	// The value of a name/value pair that names a secret (`{"name":"pin","value":"4821"}`).
+	if (PAIR_VALUE_KEYS.has(key)) {
+		const pair = pairSpec(record);
+		if (pair) return maskSecret(field, pair, reading);
+	}
 	const spec = fieldSpecIn(record, key);
 	if (record.requisiteType === 'card' && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);

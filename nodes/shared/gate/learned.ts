@@ -277,6 +277,37 @@ function leaves(value: unknown, out: string[]): void {
 	}
 }
 
+/** Names of a pair's name (`{"name":"pin","value":"4821"}`): what its value is. */
+const PAIR_NAME_KEYS = ['name', 'key', 'field', 'label', 'type', 'id'];
+/** Names of a pair's value. */
+export const PAIR_VALUE_KEYS = new Set(['value', 'val', 'data', 'text', 'content']);
+
+/**
+ * A name/value pair that names a secret (outside read r14-data, finding 1): an object with a
+ * name (`name`, `key`, `field`, `label`, `type` or `id`) that is a secret field's name and a value
+ * (`value`, `val`, `data`, `text` or `content`), as headers and attributes are sent
+ * (`[{"name":"X-API-Key","value":"…"}]`), or a list of two whose first entry is such a name
+ * (`[["cardPin","7390"]]`). Its value is read as the named field's: the secret's spec, else none.
+ */
+export function pairSpec(value: unknown): FieldSpec | undefined {
+	if (Array.isArray(value)) {
+		if (value.length !== 2 || typeof value[0] !== 'string') return undefined;
+		const spec = fieldSpec(value[0]);
+		return spec.kind === 'secret' ? spec : undefined;
+	}
+	if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return undefined;
+	const record = value as Record<string, unknown>;
+	const has = (name: string) => Object.prototype.hasOwnProperty.call(record, name);
+	if (![...PAIR_VALUE_KEYS].some(has)) return undefined;
+	for (const name of PAIR_NAME_KEYS) {
+		const named = has(name) ? record[name] : undefined;
+		if (typeof named !== 'string') continue;
+		const spec = fieldSpec(named);
+		if (spec.kind === 'secret') return spec;
+	}
+	return undefined;
+}
+
 /** Kinds whose values a field shows as they are: no value under one is learned as a secret. */
 const PLAIN_KINDS = new Set<FieldSpec['kind']>(['identifier', 'amount', 'state', 'time']);
 
@@ -314,7 +345,12 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		}
 		return;
 	}
+	const pair = spec?.kind === 'identifier' || spec?.kind === 'amount' ? undefined : pairSpec(value);
 	if (Array.isArray(value)) {
+		if (pair) {
+			collect(value[1], named, pair);
+			return;
+		}
 		for (const entry of value) collect(entry, named, spec);
 		return;
 	}
@@ -322,6 +358,10 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
 		const record = value as Record<string, unknown>;
 		for (const [name, field] of Object.entries(record)) {
+			if (pair && PAIR_VALUE_KEYS.has(name)) {
+				collect(field, named, pair);
+				continue;
+			}
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (
