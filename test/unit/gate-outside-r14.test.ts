@@ -10,7 +10,7 @@ import { deliver } from './helpers/trigger';
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-const HEX_KEY = '0f3c9a7be21d4c5f8a6b3e2d1c0f9a8b7c6d5e4f';
+const HEX_40 = '0f3c9a7be21d4c5f8a6b3e2d1c0f9a8b7c6d5e4f';
 const CARD = {
 	id: 'c1',
 	externalId: null,
@@ -31,8 +31,8 @@ describe('finding 1: a secret sent as a name/value pair is masked as the named f
 			},
 		],
 		['a list of two', { extra: [['cardPin', '7390']] }],
-		['a header pair', { issuerIntegration: [{ name: 'X-API-Key', value: HEX_KEY }] }],
-		['a list pair', { issuerHeaders: [['secret', HEX_KEY]] }],
+		['a header pair', { issuerIntegration: [{ name: 'X-API-Key', value: HEX_40 }] }],
+		['a list pair', { issuerHeaders: [['secret', HEX_40]] }],
 		['key/val', { meta: { key: 'password', val: 'Zx9!wq' } }],
 		['a number', { attributes: [{ field: 'pinCode', data: 4821 }] }],
 	];
@@ -41,7 +41,7 @@ describe('finding 1: a secret sent as a name/value pair is masked as the named f
 			it(`${name}, for the ${audience}`, () => {
 				const value = { ...CARD, ...(extra as IDataObject) };
 				const shown = JSON.stringify(gateJson(undefined, value, audience));
-				for (const secret of ['4821', '"482"', '7390', HEX_KEY, 'Zx9!wq']) {
+				for (const secret of ['4821', '"482"', '7390', HEX_40, 'Zx9!wq']) {
 					expect(shown).not.toContain(secret);
 				}
 				// The pair's name stays: it says what was hidden.
@@ -56,12 +56,12 @@ describe('finding 1: a secret sent as a name/value pair is masked as the named f
 	});
 
 	it('the pair is learned: its value is known elsewhere in the same answer', () => {
-		const named = namedIn({ attributes: [{ name: 'X-API-Key', value: HEX_KEY }] });
-		expect(named.secrets).toContain(HEX_KEY);
+		const named = namedIn({ attributes: [{ name: 'X-API-Key', value: HEX_40 }] });
+		expect(named.secrets).toContain(HEX_40);
 		const shown = gateItems(undefined, [
-			[{ json: { a: [['secret', HEX_KEY]], note: `echo ${HEX_KEY}` } }],
+			[{ json: { a: [['secret', HEX_40]], note: `echo ${HEX_40}` } }],
 		]);
-		expect(JSON.stringify(shown)).not.toContain(HEX_KEY);
+		expect(JSON.stringify(shown)).not.toContain(HEX_40);
 	});
 
 	it('the webhook trigger item', async () => {
