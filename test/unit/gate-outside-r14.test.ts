@@ -3,8 +3,15 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { gateItems, gateJson } from '../../nodes/shared/gate';
+import {
+	gateError,
+	gateItems,
+	gateJson,
+	gateText,
+	rememberCredential,
+} from '../../nodes/shared/gate';
 import { namedIn } from '../../nodes/shared/gate/learned';
+import { API_KEY, BASE_URL, runNodeError } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
@@ -114,6 +121,120 @@ describe('finding 1: a secret sent as a name/value pair is masked as the named f
 				);
 				return !shown.includes(s);
 			}),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+/** What a text gives back of a key: wrapped base64 blocks decoded, hex bytes read. */
+function readsBack(text: string, key: string): boolean {
+	const blocks = text.match(/[A-Za-z0-9+/=]{4,}(?:(?:\\{0,3}[rn]|\s)+[A-Za-z0-9+/=]{4,})+/g) ?? [];
+	for (const block of blocks) {
+		const joined = block.replace(/\\{1,3}[rn]|\s/g, '');
+		for (let start = 0; start < 4; start++) {
+			if (Buffer.from(joined.slice(start), 'base64').toString('latin1').includes(key)) return true;
+		}
+	}
+	const hex = text
+		.replace(/\\+x/g, '')
+		.replace(/[^0-9a-fA-F]/g, '')
+		.toLowerCase();
+	return hex.includes(Buffer.from(key).toString('hex'));
+}
+
+describe('finding 2: the API key wrapped in base64 lines or in separated hex is hidden', () => {
+	const KEY = API_KEY;
+	beforeEach(() => rememberCredential({ apiKey: KEY, baseUrl: BASE_URL }));
+	const dump = Buffer.from(
+		JSON.stringify({ headers: { 'x-api-key': KEY, accept: 'application/json' } }),
+	)
+		.toString('base64')
+		.replace(/(.{76})/g, '$1\n');
+	const hexBytes = Buffer.from(KEY).toString('hex').match(/../g)!;
+
+	for (const [name, text] of [
+		['MIME base64, \\n', dump],
+		['MIME base64, \\r\\n', dump.replace(/\n/g, '\r\n')],
+		['MIME base64, JSON-escaped', JSON.stringify(dump)],
+		['hex with colons', hexBytes.join(':')],
+		['hex with spaces', hexBytes.join(' ')],
+		['hex upper with dashes', hexBytes.join('-').toUpperCase()],
+		['hex as \\x escapes', hexBytes.map((byte) => `\\x${byte}`).join('')],
+	] as const) {
+		for (const audience of ['user', 'model'] as const) {
+			it(`${name}, for the ${audience}`, () => {
+				expect(readsBack(text, KEY)).toBe(true);
+				expect(readsBack(gateText(undefined, `dump: ${text} end`, audience), KEY)).toBe(false);
+				const shown = JSON.stringify(
+					gateJson(undefined, { details: { requestDump: text } }, audience),
+				);
+				expect(readsBack(JSON.parse(shown).details.requestDump, KEY)).toBe(false);
+			});
+		}
+	}
+
+	it('the node error (description, context)', async () => {
+		nock(BASE_URL)
+			.get('/wallets/balance')
+			.reply(401, {
+				statusCode: 401,
+				error: 'Unauthorized',
+				errorCode: 'INVALID_API_KEY',
+				message: `bytes: ${hexBytes.join(' ')} / ${hexBytes.map((b) => `\\x${b}`).join('')}`,
+				details: { requestDump: dump, keyHex: hexBytes.join(':') },
+				requestId: 'r1',
+			});
+		const error = await runNodeError({
+			parameters: { resource: 'companyWallet', operation: 'getBalance' },
+		});
+		const stored = [
+			error.message,
+			String(error.description),
+			JSON.stringify(error.context),
+			JSON.stringify((error as unknown as { toJSON: () => unknown }).toJSON()),
+		].join(' ');
+		expect(stored).toContain('INVALID_API_KEY');
+		expect(readsBack(stored, KEY)).toBe(false);
+		expect(readsBack(JSON.stringify(gateError(undefined, error, 'model').context), KEY)).toBe(
+			false,
+		);
+	});
+
+	it('generated: base64 of any text holding the key, wrapped at any width and alignment', () => {
+		fc.assert(
+			fc.property(
+				fc.string({ maxLength: 40 }),
+				fc.string({ maxLength: 40 }),
+				fc.integer({ min: 4, max: 120 }),
+				fc.constantFrom('\n', '\r\n', '\\n', '\\r\\n'),
+				fc.constantFrom('user', 'model'),
+				fc.integer({ min: 0, max: 3 }),
+				(before, after, width, newline, audience, drop) => {
+					// A dump cut anywhere: the key at any of base64's alignments in the block.
+					const base64 = Buffer.from(`${before}${KEY}${after}`).toString('base64').slice(drop);
+					const wrapped = base64.match(new RegExp(`.{1,${width}}`, 'g'))!.join(newline);
+					const shown = gateText(undefined, `dump ${wrapped} end`, audience as 'user');
+					return !readsBack(shown, KEY);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('generated: hex bytes with any separator, any case', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(':', ' ', '-', '.', '\\x', ', '),
+				fc.boolean(),
+				fc.string({ maxLength: 8 }),
+				(separator, upper, before) => {
+					const bytes = Buffer.from(`${before}${KEY}`).toString('hex').match(/../g)!;
+					let hex =
+						separator === '\\x' ? bytes.map((b) => `\\x${b}`).join('') : bytes.join(separator);
+					if (upper) hex = hex.toUpperCase();
+					return !readsBack(gateText(undefined, `hex ${hex} end`), KEY);
+				},
+			),
 			{ numRuns: 200 },
 		);
 	});

@@ -660,14 +660,14 @@ function deepFormOf(value: string): DeepForm {
  */
 export function maskCredentialForms(text: string, shown: (match: string) => string): string {
 	if (credentialValues.size === 0 || text.length < MIN_IN_TEXT) return text;
-	const sk = skeleton(text);
-	const lower = text.toLowerCase();
-	let out = text;
+	let out = maskEncodedBlocks(text, shown);
+	const sk = skeleton(out);
+	const lower = out.toLowerCase();
 	for (const value of credentialValues) {
 		const form = deepFormOf(value);
 		const maybe =
 			sk.includes(form.skeleton) ||
-			form.plain.some((plain) => text.includes(plain) || lower.includes(plain));
+			form.plain.some((plain) => out.includes(plain) || lower.includes(plain));
 		if (!maybe) continue;
 		// A base64 word that holds the value is hidden whole, its padding and its ends too: the
 		// quad around the value's last bytes decodes to its last characters (outside read
@@ -682,6 +682,52 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 
 /** A word of base64 (standard or URL-safe) with its padding. */
 const BASE64_WORD = /[A-Za-z0-9+/_-]+={0,2}/g;
+
+/**
+ * Lines of base64 broken by line ends (MIME's 76 columns, PEM's 64, any width), the line end as
+ * written or JSON-escaped (`\n`, `\r\n`, `\\n`): read as one word.
+ */
+const WRAPPED_BASE64 =
+	/[A-Za-z0-9+/_-]+={0,2}(?:(?:\r?\n|\\{1,3}r\\{1,3}n|\\{1,3}n)[A-Za-z0-9+/_-]+={0,2})+/g;
+/** Bytes in hex with a separator between each (`63:70`, `63 70`, `63-70`), or as `\x63\x70`. */
+const SEPARATED_HEX =
+	/(?:\\{1,3}[xX][0-9a-fA-F]{2}){8,}|[0-9a-fA-F]{2}(?:([:\s.,-]{1,2})[0-9a-fA-F]{2})(?:\1[0-9a-fA-F]{2}){6,}/g;
+
+/** Whether bytes read from a text hold a credential's value (any case: hex may be upper). */
+function holdsCredential(bytes: Buffer, joined: string): boolean {
+	const read = bytes.toString('latin1').toLowerCase();
+	for (const value of credentialValues) {
+		if (read.includes(value.toLowerCase())) return true;
+		if (deepFormOf(value).cores.some((core) => joined.includes(core))) return true;
+	}
+	return false;
+}
+
+/**
+ * A credential's value in base64 wrapped over lines, or in hex bytes with separators (outside
+ * read r14-data, finding 2): each such block is read whole (line ends and separators dropped,
+ * at each of base64's four alignments) and hidden whole where it holds a credential's value.
+ */
+function maskEncodedBlocks(text: string, shown: (match: string) => string): string {
+	let out = text;
+	if (/\n|\\{1,3}n/.test(out)) {
+		out = out.replace(WRAPPED_BASE64, (block) => {
+			const joined = block.replace(/\r?\n|\\{1,3}[rn]|=/g, '');
+			for (let start = 0; start < 4; start++) {
+				const bytes = Buffer.from(
+					joined.slice(start).replace(/-/g, '+').replace(/_/g, '/'),
+					'base64',
+				);
+				if (holdsCredential(bytes, joined)) return shown(block);
+			}
+			return block;
+		});
+	}
+	return out.replace(SEPARATED_HEX, (block) => {
+		const hex = block.replace(/\\{1,3}[xX]|[^0-9a-fA-F]/g, '');
+		return holdsCredential(Buffer.from(hex, 'hex'), '') ? shown(block) : block;
+	});
+}
 
 /** The pattern of the credentials' own values, made again only when they change. */
 const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
