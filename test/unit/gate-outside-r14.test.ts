@@ -239,3 +239,92 @@ describe('finding 2: the API key wrapped in base64 lines or in separated hex is 
 		);
 	});
 });
+
+describe('finding 6: a PIN or CVV URL-encoded in a link, or with spaces between its digits', () => {
+	const texts: [string, string, string[]][] = [
+		[
+			'a link inside a parameter',
+			'https://issuer.example/activate?next=%2Fconfirm%3Fpin%3D4821%26cvv%3D123',
+			['4821', '123'],
+		],
+		[
+			'encoded twice',
+			'https://issuer.example/activate?next=%252Fconfirm%253Fpin%253D4821%2526cvv%253D123',
+			['4821', '123'],
+		],
+		['a Russian text', 'Пин-код карты: 4 8 2 1, CVV 1 2 3', ['4 8 2 1', '1 2 3']],
+		[
+			'an English text',
+			'Your card PIN is 4-8-2-1 and the CVV code is 7 3 9.',
+			['4-8-2-1', '7 3 9'],
+		],
+	];
+	for (const [name, text, secrets] of texts) {
+		for (const audience of ['user', 'model'] as const) {
+			it(`${name}, for the ${audience}`, () => {
+				const shown = gateJson(
+					undefined,
+					{ ...CARD, activationUrl: text, smsText: text },
+					audience,
+				);
+				for (const field of ['activationUrl', 'smsText']) {
+					for (const secret of secrets) expect(String(shown[field])).not.toContain(secret);
+				}
+			});
+		}
+	}
+
+	it('what is no PIN stays: an encoded link without one, digits spaced without a PIN word', () => {
+		const link = 'https://issuer.example/activate?next=%2Fconfirm%3Fstep%3D2%26lang%3Dru';
+		const text = 'Шаг 1 2 3 из 4 8 2 1';
+		expect(gateJson(undefined, { ...CARD, activationUrl: link, smsText: text })).toEqual({
+			...CARD,
+			activationUrl: link,
+			smsText: text,
+		});
+	});
+
+	it('generated: a PIN or CVV with any single separator between its digits, in a sentence', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('PIN', 'ПИН-код', 'pin code', 'CVV', 'CVC', 'код CVC'),
+				fc.constantFrom(' ', ': ', ' is ', ' — '),
+				fc.stringMatching(/^\d{4,6}$/),
+				fc.constantFrom(' ', '-', '\u00a0', '.'),
+				fc.constantFrom('user', 'model'),
+				(word, between, digits, gap, audience) => {
+					const written = digits.split('').join(gap);
+					const shown = gateText(
+						undefined,
+						`Ваш ${word}${between}${written}, спасибо`,
+						audience as 'user',
+					);
+					return (
+						!shown.includes(written) && !shown.includes(digits.slice(0, 3).split('').join(gap))
+					);
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('generated: a PIN or CVV parameter in a link nested once or twice in another', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('pin', 'cvv', 'cvc', 'pinCode', 'cardPin'),
+				fc.stringMatching(/^\d{3,6}$/),
+				fc.integer({ min: 1, max: 2 }),
+				fc.constantFrom('user', 'model'),
+				(name, digits, times, audience) => {
+					let inner = `/confirm?step=1&${name}=${digits}`;
+					for (let n = 0; n < times; n++) inner = encodeURIComponent(inner);
+					const link = `https://issuer.example/a?next=${inner}`;
+					const shown = gateJson(undefined, { ...CARD, activationUrl: link }, audience as 'user');
+					const read = decodeURIComponent(decodeURIComponent(String(shown.activationUrl)));
+					return !read.includes(`=${digits}`);
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});

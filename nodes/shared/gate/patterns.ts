@@ -100,6 +100,28 @@ function maskCardRuns(text: string, identifiers?: ReadonlySet<string>): string {
 	);
 }
 
+/**
+ * A link or a query URL-encoded (once or twice) inside a parameter's value (`next=%2Fconfirm%3Fpin
+ * %3D4821`; outside read r14-data, finding 6): read as the link it encodes, and written back
+ * encoded as it was, its secrets hidden. Undefined where it holds none.
+ */
+function maskNestedLink(value: string, reading: LinkReading): string | undefined {
+	let inner = value;
+	let times = 0;
+	while (times < 2 && !inner.includes('=') && /%[0-9A-Fa-f]{2}/.test(inner)) {
+		const next = decoded(inner);
+		if (next === inner) break;
+		inner = next;
+		times++;
+	}
+	if (times === 0 || !inner.includes('=')) return undefined;
+	const masked = maskLink(inner, reading);
+	if (masked === inner) return undefined;
+	let out = masked;
+	for (let n = 0; n < times; n++) out = encodeURIComponent(out);
+	return out;
+}
+
 /** `a=1&token=…` with every credential value hidden. */
 function maskParameters(text: string, reading: LinkReading): string {
 	return text
@@ -118,7 +140,8 @@ function maskParameters(text: string, reading: LinkReading): string {
 			const byLook =
 				reading.strong && tokenLike(decoded(value)) && !reading.identifiers?.has(decoded(value));
 			const secret = value !== '' && (byName || byLook);
-			if (!secret) return `${name}=${maskCardRuns(value, reading.identifiers)}`;
+			if (!secret)
+				return `${name}=${maskNestedLink(value, reading) ?? maskCardRuns(value, reading.identifiers)}`;
 			// Learned only when its name says it is a credential, not for a look or a loose name.
 			if (SECRET_PARAMETERS.has(named) || /token|secret|invite/.test(named)) {
 				reading.found?.push(value, decoded(value));
@@ -215,7 +238,7 @@ function randomPart(match: string): boolean {
  * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
  */
 const PIN_IN_TEXT =
-	/(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\s+(?:is|was|code|number))?)(\W{0,6})(\d{4,8})(?![\d])/gi;
+	/(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\s+(?:is|was|code|number))?)(\W{0,6})(\d{4,8}(?!\d)|\d(?:[ \u00a0.-]\d){3,7}(?!\d|[ \u00a0.-]\d))/gi;
 /**
  * A key marked live or test (`mk_live_9f8e…`, `sk_test_…`): a live/test marker is what a key
  * carries and an ID does not, whatever case its random part has.
@@ -230,7 +253,7 @@ const KEY_IN_WORDS =
  * Cyrillic `С` in place of the Latin `C`.
  */
 const CVV_IN_TEXT =
-	/([CcСс][Vv][VvCcСс]2?(?:[-\s]?код)?(?:\s+карты)?|security code|код безопасности)(\W{0,6})(\d{3,4})(?!\d)/gi;
+	/([CcСс][Vv][VvCcСс]2?(?:[-\s]?код)?(?:\s+карты)?|security code|код безопасности)(\W{0,6})(\d{3,4}(?!\d)|\d(?:[ \u00a0.-]\d){2,3}(?!\d|[ \u00a0.-]\d))/gi;
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
 const LETTER = '[A-Za-zА-Яа-яЁё]';
 /**
@@ -238,7 +261,7 @@ const LETTER = '[A-Za-zА-Яа-яЁё]';
  * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`.
  */
 const RU_PIN_IN_TEXT = new RegExp(
-	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)(\\W{0,6})(\\d{4,8})(?!\\d)`,
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)(\\W{0,6})(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))`,
 	'g',
 );
 /**
@@ -404,7 +427,7 @@ export function cardLike(match: string): boolean {
 const PIN_OR_CVV_WORD =
 	'(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
 const SECRET_DIGITS_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:(?!\\bgot\\b|must\\s+be)[^.!?\\n\\r\\p{N}]){0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:(?!\\bgot\\b|must\\s+be)[^.!?\\n\\r\\p{N}]){0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -652,7 +675,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
 		isIdentifier(digits, identifiers)
 			? match
-			: `${name}${words}${'•'.repeat(Math.min(digits.length, 4))}`,
+			: `${name}${words}${'•'.repeat(Math.min(digits.replace(/\D/gu, '').length, 4))}`,
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
