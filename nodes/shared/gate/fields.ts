@@ -283,7 +283,9 @@ export function maskUnder(
 	if (Array.isArray(value)) {
 		// A name/value pair that names a secret (`["cardPin","7390"]`): its value is that secret.
 		const pair = pairSpec(value);
-		if (pair) return [value[0], maskSecret(value[1], pair, reading)];
+		if (pair) {
+			return [maskUnder(value[0], spec, reading, textual), maskSecret(value[1], pair, reading)];
+		}
 		// A card number written as the list of its groups, where no field says what it holds.
 		if ((spec.kind === 'text' || spec.kind === 'unknown') && cardGroupList(value)) {
 			return maskCardGroupList(value);

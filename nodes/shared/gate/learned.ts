@@ -277,6 +277,15 @@ function leaves(value: unknown, out: string[]): void {
 	}
 }
 
+/**
+ * A pair's name is a field's or a header's name: one word of letters, digits, `_`, `.` or `-`
+ * (`cardPin`, `X-API-Key`). A list of two texts (`["password \"Qw3rty!\" is too weak", "…"]`, a
+ * message list) is no pair: its first entry is read as the text it is.
+ */
+function pairName(name: unknown): name is string {
+	return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name);
+}
+
 /** Names of a pair's name (`{"name":"pin","value":"4821"}`): what its value is. */
 const PAIR_NAME_KEYS = ['name', 'key', 'field', 'label', 'type', 'id'];
 /** Names of a pair's value. */
@@ -291,7 +300,7 @@ export const PAIR_VALUE_KEYS = new Set(['value', 'val', 'data', 'text', 'content
  */
 export function pairSpec(value: unknown): FieldSpec | undefined {
 	if (Array.isArray(value)) {
-		if (value.length !== 2 || typeof value[0] !== 'string') return undefined;
+		if (value.length !== 2 || !pairName(value[0])) return undefined;
 		const spec = fieldSpec(value[0]);
 		return spec.kind === 'secret' ? spec : undefined;
 	}
@@ -301,7 +310,7 @@ export function pairSpec(value: unknown): FieldSpec | undefined {
 	if (![...PAIR_VALUE_KEYS].some(has)) return undefined;
 	for (const name of PAIR_NAME_KEYS) {
 		const named = has(name) ? record[name] : undefined;
-		if (typeof named !== 'string') continue;
+		if (!pairName(named)) continue;
 		const spec = fieldSpec(named);
 		if (spec.kind === 'secret') return spec;
 	}
