@@ -328,3 +328,74 @@ describe('finding 6: a PIN or CVV URL-encoded in a link, or with spaces between 
 		);
 	});
 });
+
+describe('finding 7: a short secret of an answer is masked in the texts of the same answer', () => {
+	const answer = {
+		...CARD,
+		pin: '4821',
+		activation: { code: '4821', message: 'Код активации: 4821' },
+		smsText: 'Your card code 4821',
+	};
+	for (const audience of ['user', 'model'] as const) {
+		it(`the PIN held by \`pin\`, in texts beside it, for the ${audience}`, () => {
+			expect(JSON.stringify(gateJson(undefined, answer, audience))).not.toContain('4821');
+			const items = gateItems(undefined, [[{ json: answer }]], audience);
+			expect(JSON.stringify(items)).not.toContain('4821');
+		});
+	}
+
+	it('a CVV of the answer, in its message', () => {
+		const shown = gateJson(undefined, { ...CARD, cvv: 739, note: 'check 739 on the back' });
+		expect(JSON.stringify(shown)).not.toContain('739');
+	});
+
+	it('only as a whole digit run: inside a longer number, a decimal, a grouped number, a word, it stays', () => {
+		const texts = [
+			'order 48210',
+			'order 14821',
+			'paid 4821.50 RUB',
+			'paid 12,4821 USDT',
+			'phone 900 4821 123',
+			'ref A4821',
+			'card •••• 4821',
+		];
+		const shown = gateJson(undefined, {
+			...CARD,
+			maskedPan: '411111******4821',
+			pin: '4821',
+			amountRub: 4821,
+			notes: texts,
+		}) as IDataObject;
+		expect(shown.notes).toEqual(texts);
+		expect(shown.amountRub).toBe(4821);
+		expect(shown.maskedPan).toBe('411111******4821');
+		expect(shown.pin).not.toBe('4821');
+	});
+
+	it('not in another answer: the digits mean nothing without the field beside them', () => {
+		const other = { ...CARD, smsText: 'Your card code 4821' };
+		expect(gateJson(undefined, other)).toEqual(other);
+	});
+
+	it('generated: a PIN or CVV of the answer, anywhere in a text beside it, as a whole run', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('pin', 'cvv', 'cardPin', 'pinCode'),
+				fc.stringMatching(/^\d{3,6}$/),
+				fc.string({ maxLength: 20 }).map((s) => s.replace(/[\p{N}\p{L}_•*.,\s-]+$/u, '')),
+				fc.string({ maxLength: 20 }).map((s) => s.replace(/^[\p{N}\p{L}_.,\s-]+/u, '')),
+				fc.constantFrom('user', 'model'),
+				(field, digits, before, after, audience) => {
+					const text = `${before} ${digits} ${after}`;
+					const shown = gateJson(
+						undefined,
+						{ ...CARD, [field]: digits, message: text },
+						audience as 'user',
+					);
+					return !String(shown.message).includes(` ${digits} `);
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});

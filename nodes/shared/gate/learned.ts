@@ -851,6 +851,7 @@ export function knownFor(
 		...ofRun.patterns,
 		...extra,
 		shortInText(short),
+		digitsOfAnswer(named.secrets),
 		shortCredentialsPattern(),
 	].filter((pattern): pattern is RegExp => !!pattern);
 	return {
@@ -860,6 +861,29 @@ export function knownFor(
 		identifiers: values.identifiers,
 		named: credentialNamed,
 	};
+}
+
+/** The length of a PIN (4 to 8 digits) or a CVV (3 or 4): a short secret made of digits. */
+const SHORT_DIGITS = /^\d{3,8}$/;
+
+/**
+ * The short numbers (a PIN, a CVV) a secret field of the value being shown holds, found in that
+ * same value's texts (outside read r14-data, finding 7: `pin: "4821"` beside `message: "Код
+ * активации: 4821"`). Only as a whole run of digits: not inside a longer number or a word
+ * (`48210`, `A4821`), not a decimal's part (`4821.50`, `12,4821`), not a group of a number written
+ * in groups (`900 4821 123`) nor the last four of a masked number (`•••• 4821`). Only in the same
+ * value (an answer, the items of one output, one error's bodies): elsewhere 4821 may be any
+ * amount or count, and no field beside it says otherwise. Identifiers and amounts are never read.
+ */
+function digitsOfAnswer(secrets: readonly string[]): RegExp | undefined {
+	const parts = [...new Set(secrets.map((value) => value.trim()))]
+		.filter((value) => SHORT_DIGITS.test(value))
+		.sort((a, b) => b.length - a.length);
+	if (parts.length === 0) return undefined;
+	return new RegExp(
+		`(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-])(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,-]\\p{N})`,
+		'gu',
+	);
 }
 
 /**
