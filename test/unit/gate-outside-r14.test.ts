@@ -399,3 +399,99 @@ describe('finding 7: a short secret of an answer is masked in the texts of the s
 		);
 	});
 });
+
+describe('finding 9: the model gets decimals and transaction hashes in a text as they are', () => {
+	const HASH = 'a3f50123456789abcdef0123456789abcdef0123456789abcdef0123456789ab';
+	const payout = {
+		id: 'po_1',
+		status: 'fail',
+		amountRub: 5000,
+		chargedUsdt: '51.4833240611',
+		requisiteType: 'phone',
+		requisite: '+79001234567',
+		comment: `Returned 51.4833240611 USDT at rate 97.1194567890; refund tx https://tronscan.org/#/transaction/${HASH}`,
+	};
+
+	it('a payout comment: its amounts and the tronscan link whole', () => {
+		const shown = gateJson(undefined, payout, 'model') as IDataObject;
+		expect(shown.comment).toBe(payout.comment);
+		expect(shown.requisite).not.toBe(payout.requisite);
+	});
+
+	it('an error message with decimals', () => {
+		const text = 'Недостаточно средств: доступно 12.3456789012 USDT, нужно 51.4833240611 USDT';
+		expect(gateText(undefined, text, 'model')).toBe(text);
+	});
+
+	it('a hash in a query or as 0x…, for the model', () => {
+		for (const link of [
+			`https://tronscan.org/#/transaction/${HASH}`,
+			`https://etherscan.io/tx/0x${HASH}`,
+			`https://explorer.example/tx?hash=${HASH}`,
+		]) {
+			expect(gateText(undefined, `see ${link}`, 'model')).toBe(`see ${link}`);
+		}
+	});
+
+	it('phones and card numbers in a text are still masked for the model', () => {
+		for (const text of [
+			'call +79001234567 now',
+			'call 79001234567 now',
+			'phones 79001234567,79001234568',
+			'card 4111111111111111',
+			'requisite 2200123456789012',
+		]) {
+			const shown = gateText(undefined, text, 'model');
+			expect(shown).not.toMatch(/\d{10,}/);
+		}
+	});
+
+	it('a decimal whose fraction passes the card checksum keeps the raw body exact', async () => {
+		const fraction = '3955894714034447869';
+		const body = JSON.stringify({
+			event: 'payout.status_changed',
+			payoutId: 'p1',
+			externalId: 'e1',
+			status: 'success',
+			comment: `rate 1.${fraction} applied`,
+		});
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(item!.rawBody).toBe(body);
+		expect(item!.rawBodyMasked).toBe(false);
+		expect(gateText(undefined, `rate 1.${fraction} applied`)).toBe(`rate 1.${fraction} applied`);
+	});
+
+	it('generated: a decimal with a long fraction, in a text, for both readers', () => {
+		fc.assert(
+			fc.property(
+				fc.stringMatching(/^[1-9]\d{0,8}$/),
+				fc.stringMatching(/^\d{10,19}$/),
+				fc.constantFrom('.', ','),
+				fc.constantFrom('user', 'model'),
+				(whole, fraction, point, audience) => {
+					const text = `Списано ${whole}${point}${fraction} USDT`;
+					return gateText(undefined, text, audience as 'user') === text;
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('generated: a 64-hex transaction hash in a link path, fragment or query, for the model', () => {
+		fc.assert(
+			fc.property(
+				fc.stringMatching(/^[0-9a-f]{64}$/),
+				fc.constantFrom(
+					'https://tronscan.org/#/transaction/',
+					'https://etherscan.io/tx/0x',
+					'https://x.example/tx?hash=',
+				),
+				(hash, prefix) => {
+					const text = `tx ${prefix}${hash}`;
+					return gateText(undefined, text, 'model') === text;
+				},
+			),
+			{ numRuns: 100 },
+		);
+	});
+});

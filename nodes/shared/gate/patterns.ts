@@ -69,6 +69,16 @@ export interface LinkReading {
 	identifiers?: ReadonlySet<string>;
 }
 
+/**
+ * A transaction's hash (64 hex digits, maybe after `0x`), as block explorers link to it
+ * (`tronscan.org/#/transaction/…`, `etherscan.io/tx/0x…`): public, never taken for a token by its
+ * look (outside read r14-data, finding 9). After an invite segment, or as a parameter named a
+ * secret, it is hidden all the same.
+ */
+function txHash(value: string): boolean {
+	return /^(?:0x)?[0-9a-fA-F]{64}$/.test(value);
+}
+
 /** The path part of a link with its token segments hidden. */
 function maskPath(path: string, reading: LinkReading): string {
 	const segments = path.split('/');
@@ -76,7 +86,7 @@ function maskPath(path: string, reading: LinkReading): string {
 		.map((segment, index) => {
 			if (segment === '') return segment;
 			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
-			if (!(after || (reading.strong && tokenLike(segment)))) return segment;
+			if (!(after || (reading.strong && tokenLike(segment) && !txHash(segment)))) return segment;
 			if (!after && reading.identifiers?.has(decoded(segment))) return segment;
 			// Only a segment named a token by where it stands is learned: an ID is not a secret.
 			if (after) reading.found?.push(segment, decoded(segment));
@@ -138,7 +148,10 @@ function maskParameters(text: string, reading: LinkReading): string {
 				/token|invite|code|secret|key|auth|sig|ref/.test(named);
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
-				reading.strong && tokenLike(decoded(value)) && !reading.identifiers?.has(decoded(value));
+				reading.strong &&
+				tokenLike(decoded(value)) &&
+				!txHash(decoded(value)) &&
+				!reading.identifiers?.has(decoded(value));
 			const secret = value !== '' && (byName || byLook);
 			if (!secret)
 				return `${name}=${maskNestedLink(value, reading) ?? maskCardRuns(value, reading.identifiers)}`;
@@ -296,13 +309,22 @@ const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE}|${OTHER_SEP})`;
 /**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
  * those separators; not part of a longer word (a UUID's last groups are not a card number), but
- * it may follow a percent-escape (`pan%3D4111…`). A match is a card number when its 13–19 digits
+ * it may follow a percent-escape (`pan%3D4111…`), and not a decimal's fraction (`1.3955…`, outside
+ * read r14-data, finding 9: its checksum may pass). A match is a card number when its 13–19 digits
  * pass the card checksum (cardLike).
  */
 const CARD_DIGITS = new RegExp(
-	`(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})(?![A-Za-z0-9_]|[.,]\\d)`,
+	`(?<!\\d[.,])(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})(?![A-Za-z0-9_]|[.,]\\d)`,
 	'gi',
 );
+/**
+ * Two runs of digits joined by one point or comma (`47508211.51758356590`): a decimal, an amount
+ * or a rate, not a card number written 8+8 (outside read r14-data, finding 9), whatever its
+ * checksum says.
+ */
+function decimalNumber(match: string): boolean {
+	return /^\d+[.,]\d+$/.test(match);
+}
 /** A mark that says a number was cut short: `…`, `...`, `**`, `xx`. */
 const CUT_MARK = '(?:\\s?(?:\\u2026|\\.{2,3}|\\*+|[xX]{2,}))?';
 /**
@@ -356,11 +378,14 @@ export function maskCardGroupList(values: readonly unknown[]): unknown[] {
 
 /**
  * A number the model is never given in a text: a phone or card requisite (10 digits or more)
- * that stands as a number, bounded by what is not a letter or a digit. A run of digits inside a
+ * that stands as a number, bounded by what is not a letter or a digit. Not a decimal's fraction
+ * (`51.4833240611`, `12,3456789012`: after a whole part of 1 to 9 digits and a point or comma;
+ * outside read r14-data, finding 9): an amount or a rate is no requisite. A list of phones
+ * (`79001234567,79001234568`) is not read as a decimal: its whole part is too long. A run of digits inside a
  * word (a tx hash, any hex identifier) is not a number; nor is a group of a word joined by dashes
  * whose letters are all hex digits (a UUID's last group).
  */
-const LONG_NUMBER = /(?<![A-Za-z0-9_])\+?\d{10,}(?![A-Za-z0-9_])/g;
+const LONG_NUMBER = /(?<![A-Za-z0-9_]|(?<![\d.,])\d{1,9}[.,])\+?\d{10,}(?![A-Za-z0-9_])/g;
 function inHexWord(text: string, start: number, end: number): boolean {
 	if (text[start - 1] !== '-' && text[end] !== '-') return false;
 	let from = start;
@@ -649,7 +674,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(
 		CARD_DIGITS,
-		unlessId((match) => (cardLike(match) ? maskRequisite(match) : match)),
+		unlessId((match) => (cardLike(match) && !decimalNumber(match) ? maskRequisite(match) : match)),
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
 		looseCard(whole, offset, match) && !isIdentifier(match, identifiers)
