@@ -266,7 +266,7 @@ describe('finding 6: a PIN or CVV URL-encoded in a link, or with spaces between 
 					undefined,
 					{ ...CARD, activationUrl: text, smsText: text },
 					audience,
-				);
+				) as IDataObject;
 				for (const field of ['activationUrl', 'smsText']) {
 					for (const secret of secrets) expect(String(shown[field])).not.toContain(secret);
 				}
