@@ -41,7 +41,8 @@ import { keepOpen, openFields } from './reveal';
  *
  * Two readers: the user (output items, errors, hints, logs) keeps what is not a secret (phone
  * numbers, record links, IDs); the AI model (tool results) gets less: requisites, any long number
- * in a text, and a record's own link cut to its host.
+ * in a text that is not a decimal's fraction or a 64-hex transaction hash, and a record's own link
+ * cut to its host.
  */
 
 export type { Audience } from './masks';
