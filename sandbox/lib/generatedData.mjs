@@ -586,7 +586,19 @@ export const UNLISTED_KEY_NAMES = Object.freeze([
 	'clientSecrets',
 ]);
 export const MASKED_PAN_FORMS = Object.freeze(['masked', 'full', 'fullNumber']);
-export const REQUISITE_SHAPES = Object.freeze(['string', 'array', 'object', 'numberInArray']);
+export const REQUISITE_SHAPES = Object.freeze([
+	'string',
+	'array',
+	'object',
+	'numberInArray',
+	'withBankName',
+]);
+/**
+ * A payout's `requisiteType` as a service may spell it (not shown; outside read r14-data,
+ * finding 5): the document's `card`, another case, a longer word, none, or a type that is not a
+ * card. The requisite is masked by what it holds whatever this says.
+ */
+export const REQUISITE_TYPES = Object.freeze(['card', 'CARD', 'Card', 'bank_card', null, 'phone']);
 export const LINK_SECRET_FORMS = Object.freeze(['pathCard', 'queryCvv', 'both']);
 export const COLLIDING_FIELDS = Object.freeze(['deliveryId', 'source', 'receivedAt', 'changeKey']);
 
@@ -633,6 +645,8 @@ export function r6bData(seed) {
 	const path = linkForm === 'queryCvv' ? `cards/k-${seed}/details` : `cards/${linkPan}/details`;
 	const query = linkForm === 'pathCard' ? 'lang=ru' : `cvv=${cvv}&lang=ru`;
 	const collide = COLLIDING_FIELDS.filter(() => r.chance(0.5));
+	// Drawn last: the seed's other values stay what they were.
+	const requisiteType = r.pick(REQUISITE_TYPES);
 	const collisions = {
 		deliveryId: `evt_${seed}${String(r.int(100000, 999999))}`,
 		source: r.pick(['bridge', 'issuer', 'processor']),
@@ -650,6 +664,7 @@ export function r6bData(seed) {
 		array: [requisite],
 		object: { number: requisite },
 		numberInArray: [new RawNumber(requisite)],
+		withBankName: `${requisite} Сбербанк`,
 	}[requisiteShape];
 	const key = keyNested
 		? { createdBy: { userId: `u-${seed}`, [keyName]: keyValue } }
@@ -661,6 +676,7 @@ export function r6bData(seed) {
 			idLength,
 			idAsNumber,
 			requisiteShape,
+			requisiteType,
 			keyName,
 			keyForm,
 			keyNested,
@@ -673,6 +689,7 @@ export function r6bData(seed) {
 		id: idAsNumber ? new RawNumber(idValue) : idValue,
 		requisite,
 		requisiteRaw,
+		requisiteType,
 		keyValue,
 		key,
 		cvv,

@@ -167,8 +167,9 @@ export const OPEN_CHOICES = {
 		node: 'A deposit’s (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, or a `deposit.*` event) `token` is the crypto token whatever its shape: shown as it is, never learned as a secret, and spared by the text patterns (its raw body stays exact); an invite’s `token` stays a secret (contract/records.ts fieldSpecIn)',
 	},
 	requisiteShape: {
-		question: 'The JSON shape of a payout’s `requisite` (text, a number, a list, an object)',
-		node: 'Masked by the record’s requisiteType whatever its shape: for a card, every string or number leaf with a digit keeps its last four (gate/fields.ts maskCardLeaves)',
+		question:
+			'The JSON shape of a payout’s `requisite` (text, a number, a list, an object, a number with the bank’s name beside it) and the spelling of its `requisiteType`',
+		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts)',
 	},
 	keyNames: {
 		question:

@@ -6,6 +6,7 @@ import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
+import { declaresCard } from './requisite';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -325,7 +326,7 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (
-				record.requisiteType === 'card' &&
+				declaresCard(record.requisiteType) &&
 				fieldSpec(name).kind === 'requisite' &&
 				(typeof field === 'string' || typeof field === 'number') &&
 				String(field).replace(/\D/g, '').length >= 12
