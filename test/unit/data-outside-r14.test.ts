@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { gateJson } from '../../nodes/shared/gate';
+import {
+	cutDeep,
+	DEPTH_CUT_MARKER,
+	gateJson,
+	MAX_GATE_DEPTH,
+	RAW_BODY_DEPTH_NOTE,
+} from '../../nodes/shared/gate';
+import { readJsonLossless } from '../../nodes/shared/transport/json';
 import { BASE_URL, runNode } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
@@ -134,3 +141,127 @@ function withCheckDigit(digits: string): string {
 	}
 	return digits + String((10 - (sum % 10)) % 10);
 }
+
+describe('finding 4: a deeply nested body is read to the digit, never by the rounding parse', () => {
+	const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+	const payoutBody = (payoutId: string, updatedAt: string, depth: number) =>
+		`{"event":"payout.status_changed","payoutId":${payoutId},"status":"success","requisiteType":"phone","requisite":"+79001234567","refunded":false,"updatedAt":${updatedAt},"trace":${deep(depth)}}`;
+
+	it.each([3000, 5000, 20000])('depth %i: payoutId past 2^53 exact', async (depth) => {
+		const { response, item } = await deliver({
+			body: payoutBody('9007199254740993', '"2026-01-01T00:01:00Z"', depth),
+			parsed: undefined,
+		});
+		expect(response.statusCode).toBe(200);
+		expect(item!.payoutId).toBe('9007199254740993');
+		expect(JSON.stringify(item)).toContain(DEPTH_CUT_MARKER);
+	});
+
+	it('two numeric updatedAt past a double, deep: two change keys', async () => {
+		const keys: unknown[] = [];
+		for (const at of ['1767225600000.000123', '1767225600000.000124']) {
+			const { item } = await deliver({ body: payoutBody('"po_1"', at, 5000), parsed: undefined });
+			keys.push(item!.changeKey);
+		}
+		expect(keys[0]).not.toBe(keys[1]);
+	});
+
+	it('the reader: deeper parts stand as the gate’s cut marker, and it says it cut', () => {
+		const { value, cut } = readJsonLossless(`{"a":1,"b":${deep(5000)},"id":12345678901234567890}`);
+		expect(cut).toBe(true);
+		expect((value as IDataObject).id).toBe('12345678901234567890');
+		expect(JSON.stringify(value)).toContain(DEPTH_CUT_MARKER);
+		expect(readJsonLossless('{"a":[[1]]}')).toEqual({ value: { a: [[1]] }, cut: false });
+	});
+
+	it('invalid JSON below the depth read is still a syntax error', () => {
+		for (const text of [
+			`{"a":${'['.repeat(200)}1,${']'.repeat(200)}}`,
+			`{"a":${'['.repeat(200)}"x${']'.repeat(200)}}`,
+			`{"a":${'['.repeat(200)}}${']'.repeat(199)}}`,
+			`{"a":${'['.repeat(200)}`,
+		]) {
+			expect(() => JSON.parse(text)).toThrow(SyntaxError);
+			expect(() => readJsonLossless(text)).toThrow(SyntaxError);
+		}
+	});
+
+	it('generated: any depth, any nesting of objects and lists, both readers paths: never throws, equals the gate’s cut of JSON.parse', () => {
+		const nesting = fc.array(fc.constantFrom('[', '{"k":', '{"n":1,"x":'), {
+			minLength: 0,
+			maxLength: 400,
+		});
+		fc.assert(
+			fc.property(
+				nesting,
+				fc.constantFrom('1', '"s"', '12345678901234567', '[]', '{}', '0.5'),
+				fc.integer({ min: 0, max: 8000 }),
+				(opens, leaf, extra) => {
+					const chain = [...opens, ...Array<string>(extra % 3 === 0 ? extra : 0).fill('[')];
+					const closers = chain.map((open) => (open === '[' ? ']' : '}')).reverse();
+					const text = `{"head":${chain.join('')}${leaf}${closers.join('')},"orderId":5}`;
+					const { value, cut } = readJsonLossless(text);
+					const expected = cutDeep(JSON.parse(text) as IDataObject);
+					expect(cut).toBe(chain.length + 1 > MAX_GATE_DEPTH || leafTooDeep(chain.length, leaf));
+					expect((value as IDataObject).orderId).toBe('5');
+					// Past a double, the reader keeps the text; anything else is JSON.parse's, cut.
+					const plain = JSON.stringify(value).replace('"12345678901234567"', '12345678901234568');
+					expect(plain).toBe(JSON.stringify({ ...(expected as object), orderId: '5' }));
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+/** Whether a leaf list or object at this many levels below `head` is itself cut. */
+function leafTooDeep(levels: number, leaf: string): boolean {
+	return (leaf === '[]' || leaf === '{}') && levels + 1 >= MAX_GATE_DEPTH;
+}
+
+describe('finding 10: a raw body withheld for the depth cut says so', () => {
+	it('a secret-free body 150 levels deep: rawBody null, the note names the depth', async () => {
+		const body = `{"event":"order.status_changed","orderId":"7d0c3c1e-1111-4111-8111-111111111111","status":"success","amountUsdt":10.5,"amountRub":1000,"createdAt":"2026-01-01T00:00:00Z","meta":${'['.repeat(150)}"x"${']'.repeat(150)}}`;
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(item!.rawBody).toBeNull();
+		expect(item!.rawBodyMasked).toBe(true);
+		expect(item!.rawBodyNote).toBe(RAW_BODY_DEPTH_NOTE);
+		expect(String(item!.rawBodyNote)).not.toMatch(/carries secrets/);
+	});
+
+	it('a shallow body with a card number still says it carries secrets', async () => {
+		const body = JSON.stringify({
+			event: 'order.status_changed',
+			orderId: '7d0c3c1e-1111-4111-8111-111111111111',
+			status: 'success',
+			comment: `card ${PAN}`,
+		});
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(item!.rawBody).toBeNull();
+		expect(String(item!.rawBodyNote)).toMatch(/carries secrets/);
+	});
+});
+
+describe('finding 11: an action answer nested thousands of levels deep is read', () => {
+	it('Order Get, 5,000 levels: the amount past 2^53 exact, the deeper part cut', async () => {
+		nock(BASE_URL)
+			.get('/orders/7d0c3c1e-1111-4111-8111-111111111111')
+			.reply(
+				200,
+				`{"id":"7d0c3c1e-1111-4111-8111-111111111111","amountUsdt":9007199254740993,"status":"success","trace":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+				{ 'content-type': 'application/json' },
+			);
+		const { output } = await runNode({
+			parameters: {
+				resource: 'order',
+				operation: 'get',
+				orderId: { __rl: true, mode: 'id', value: '7d0c3c1e-1111-4111-8111-111111111111' },
+				options: {},
+			},
+		});
+		const text = JSON.stringify(output);
+		expect(text).not.toContain('9007199254740992');
+		expect(text).toContain('9007199254740993');
+		expect(text).toContain(DEPTH_CUT_MARKER);
+	});
+});

@@ -6,6 +6,7 @@ import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
+import { cutDeep } from './depth';
 import { declaresCard } from './requisite';
 
 /*
@@ -350,7 +351,8 @@ export function namedIn(value: unknown): Named {
 			parsed = value;
 		}
 	}
-	collect(parsed, named);
+	// Read as deep as the gate reads (an answer nested thousands of levels: r14-data, finding 11).
+	collect(cutDeep(parsed), named);
 	named.secrets = named.secrets.filter((entry) => entry.trim().length >= 3);
 	return named;
 }
