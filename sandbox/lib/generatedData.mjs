@@ -598,6 +598,8 @@ export const REQUISITE_SHAPES = Object.freeze([
  * finding 5): the document's `card`, another case, a longer word, none, or a type that is not a
  * card. The requisite is masked by what it holds whatever this says.
  */
+/** Names under which a wallet answer may carry its token (outside read r14-data, finding 3). */
+export const WALLET_TOKEN_NAMES = Object.freeze(['token', 'tokenContract', 'contractAddress']);
 export const REQUISITE_TYPES = Object.freeze(['card', 'CARD', 'Card', 'bank_card', null, 'phone']);
 export const LINK_SECRET_FORMS = Object.freeze(['pathCard', 'queryCvv', 'both']);
 export const COLLIDING_FIELDS = Object.freeze(['deliveryId', 'source', 'receivedAt', 'changeKey']);
@@ -647,6 +649,11 @@ export function r6bData(seed) {
 	const collide = COLLIDING_FIELDS.filter(() => r.chance(0.5));
 	// Drawn last: the seed's other values stay what they were.
 	const requisiteType = r.pick(REQUISITE_TYPES);
+	// A wallet answer's token (GET /wallets, fields not shown; r14-data, finding 3): under which
+	// name, and beside what that says it is a chain's.
+	const walletTokenName = r.pick(WALLET_TOKEN_NAMES);
+	const walletToken = r.pick(DEPOSIT_TOKENS);
+	const walletBeside = r.pick(['network', 'standard', 'hash', 'chainAddress']);
 	const collisions = {
 		deliveryId: `evt_${seed}${String(r.int(100000, 999999))}`,
 		source: r.pick(['bridge', 'issuer', 'processor']),
@@ -677,6 +684,8 @@ export function r6bData(seed) {
 			idAsNumber,
 			requisiteShape,
 			requisiteType,
+			walletTokenName,
+			walletBeside,
 			keyName,
 			keyForm,
 			keyNested,
@@ -690,6 +699,14 @@ export function r6bData(seed) {
 		requisite,
 		requisiteRaw,
 		requisiteType,
+		walletToken,
+		wallet: {
+			address:
+				walletBeside === 'chainAddress' ? 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' : `addr-${seed}`,
+			...(walletBeside === 'chainAddress' ? {} : { [walletBeside]: 'TRON' }),
+			[walletTokenName]: walletToken,
+			paymentUri: `tron:TJRabPrwbZy45sbavfcjinPJC18kjpRTv8?token=${walletToken}`,
+		},
 		keyValue,
 		key,
 		cvv,

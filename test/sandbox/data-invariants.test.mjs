@@ -43,6 +43,7 @@ import {
 	MASKED_PAN_FORMS,
 	REQUISITE_SHAPES,
 	REQUISITE_TYPES,
+	WALLET_TOKEN_NAMES,
 	UNLISTED_KEY_NAMES,
 } from '../../sandbox/lib/generatedData.mjs';
 
@@ -732,6 +733,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		[`GET /cards/k-${seed}`]: [200, rawJson(card)],
 		[`GET /orders/${orderId}`]: [200, rawJson(order)],
 		[`GET /payouts/p-${seed}`]: [200, rawJson(payout)],
+		['GET /wallets']: [200, rawJson(x.wallet)],
 	});
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
@@ -769,6 +771,27 @@ async function checkR6b({ d, check, logs, apiKey }) {
 				);
 			}
 		}
+	}
+	// r14-data, finding 3: a wallet answer's token is the crypto token, for the user and the model.
+	for (const tool of [false, true]) {
+		const shown = await runAction({
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getAddress',
+				simplify: false,
+				compactOutput: false,
+			},
+			credentials: credentials(),
+			service,
+			tool,
+			logs,
+		});
+		const token = x.walletToken;
+		check(
+			shown.text.includes(`"${x.dims.walletTokenName}":"${token}"`) &&
+				shown.text.includes(`?token=${token}`),
+			`r14 companyWallet.getAddress${tool ? ' (tool)' : ''}: token ${token} not kept (${dims}) ${shown.text.slice(0, 300)}`,
+		);
 	}
 	// The webhook trigger, the credential holding the secret.
 	const staticData = {};
@@ -1235,6 +1258,8 @@ describe(
 					'idName',
 					'requisiteShape',
 					'requisiteType',
+					'walletTokenName',
+					'walletBeside',
 					'keyName',
 					'keyForm',
 					'linkForm',
@@ -1253,6 +1278,8 @@ describe(
 						idName: ID_NUMBER_NAMES.length,
 						requisiteShape: REQUISITE_SHAPES.length,
 						requisiteType: REQUISITE_TYPES.length,
+						walletTokenName: WALLET_TOKEN_NAMES.length,
+						walletBeside: 4,
 						keyName: UNLISTED_KEY_NAMES.length,
 						keyForm: 2,
 						linkForm: LINK_SECRET_FORMS.length,

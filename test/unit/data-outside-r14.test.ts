@@ -11,7 +11,7 @@ import {
 	RAW_BODY_DEPTH_NOTE,
 } from '../../nodes/shared/gate';
 import { readJsonLossless } from '../../nodes/shared/transport/json';
-import { BASE_URL, runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
@@ -263,5 +263,120 @@ describe('finding 11: an action answer nested thousands of levels deep is read',
 		expect(text).not.toContain('9007199254740992');
 		expect(text).toContain('9007199254740993');
 		expect(text).toContain(DEPTH_CUT_MARKER);
+	});
+});
+
+describe('finding 3: a wallet’s token contract is the crypto token, never a secret', () => {
+	const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+	const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
+	const URI = `tron:${ADDRESS}?token=${USDT}`;
+	const wallet = {
+		address: ADDRESS,
+		network: 'TRON',
+		standard: 'TRC-20',
+		token: USDT,
+		tokenContract: USDT,
+		paymentUri: URI,
+		createdAt: '2026-01-01T00:00:00Z',
+	};
+
+	it.each([false, true])(
+		'Get Deposit Address (tool %p): token, tokenContract, paymentUri kept',
+		async (tool) => {
+			nock(BASE_URL).get('/wallets').reply(200, wallet);
+			const parameters = {
+				resource: 'companyWallet',
+				operation: 'getAddress',
+				simplify: false,
+				compactOutput: false,
+				options: {},
+			};
+			const json = tool
+				? (await runTool({ parameters })).output[0]
+				: (await runNode({ parameters })).output[0].json;
+			expect(json).toMatchObject({ token: USDT, tokenContract: USDT, paymentUri: URI });
+			expect(gateJson(undefined, wallet, 'model')).toMatchObject({
+				token: USDT,
+				tokenContract: USDT,
+			});
+		},
+	);
+
+	it('a deposit named hash/address/from: its token kept', () => {
+		const deposit = {
+			id: 'dep_1',
+			hash: 'a3f5'.padEnd(64, '0'),
+			address: ADDRESS,
+			from: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+			token: USDT,
+			amount: '150.25',
+		};
+		expect(gateJson(undefined, { deposits: [deposit], total: 1 })).toEqual({
+			deposits: [deposit],
+			total: 1,
+		});
+	});
+
+	it('learned across executions: a later Get Deposits keeps contractAddress', async () => {
+		const deposits = {
+			deposits: [
+				{
+					depositId: 'dep_1',
+					txHash: 'ab'.repeat(32),
+					walletAddress: ADDRESS,
+					amount: '10.5',
+					status: 'completed',
+					contractAddress: USDT,
+				},
+			],
+			total: 1,
+		};
+		nock(BASE_URL).get('/wallets').reply(200, { address: ADDRESS, network: 'TRON', token: USDT });
+		nock(BASE_URL).get('/wallets/deposits').query(true).reply(200, deposits);
+		await runNode({
+			parameters: { resource: 'companyWallet', operation: 'getAddress', options: {} },
+		});
+		const { output } = await runNode({
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getDeposits',
+				returnAll: true,
+				limit: 50,
+				filters: {},
+				options: {},
+			},
+		});
+		expect(JSON.stringify(output)).toContain(USDT);
+	});
+
+	it('generated: a session or invite token with no chain beside it stays hidden; a wallet’s token in any named field is kept', () => {
+		const tokenLike = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/).filter((t) => /\d/.test(t));
+		fc.assert(
+			fc.property(
+				tokenLike,
+				fc.constantFrom('token', 'tokenContract', 'contractAddress'),
+				fc.constantFrom('network', 'hash', 'standard', 'chainAddress'),
+				(session, name, beside) => {
+					// A login answer: a session token, an expiry, a company; no address.
+					const login = {
+						token: session,
+						expiresAt: '2026-01-02T00:00:00Z',
+						company: { id: 'c1' },
+					};
+					expect(JSON.stringify(gateJson(undefined, login))).not.toContain(session);
+					// A postal address beside a token is no chain.
+					const postal = { token: session, address: 'Moscow, Tverskaya 1' };
+					expect(JSON.stringify(gateJson(undefined, postal))).not.toContain(session);
+					const record: IDataObject =
+						beside === 'chainAddress'
+							? { address: ADDRESS, [name]: USDT }
+							: { address: 'deposit-address-1', [beside]: 'x', [name]: USDT };
+					for (const audience of ['user', 'model'] as const) {
+						expect(gateJson(undefined, record, audience)[name]).toBe(USDT);
+					}
+				},
+			),
+			{ numRuns: 200 },
+		);
 	});
 });

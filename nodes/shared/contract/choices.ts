@@ -163,8 +163,8 @@ export const OPEN_CHOICES = {
 	},
 	depositToken: {
 		question:
-			'Whether a deposit carries a `token`, and what it holds (a code such as `USDT`, or the token contract’s address)',
-		node: 'A deposit’s (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, or a `deposit.*` event) `token` is the crypto token whatever its shape: shown as it is, never learned as a secret, and spared by the text patterns (its raw body stays exact); an invite’s `token` stays a secret (contract/records.ts fieldSpecIn)',
+			'Whether a deposit or a wallet answer (GET /wallets, a user wallet) carries a `token`, under which name, and what it holds (a code such as `USDT`, or the token contract’s address)',
+		node: 'In a deposit or a wallet (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, a `deposit.*` event, or an `address`, `depositAddress`, `from` or `to` that is a TRON or EVM address or stands beside `network`, `chain`, `standard` or `hash`), `token`, `tokenContract` and `contractAddress` are the crypto token whatever their shape: shown as they are, never learned as a secret, spared by the text patterns (the raw body stays exact), and a payment link’s `?token=` holding that same token is kept; a login’s session token and an invite’s `token` (no address beside them) stay secrets (contract/records.ts fieldSpecIn, knownCryptoToken)',
 	},
 	requisiteShape: {
 		question:

@@ -1,4 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
+import { knownCryptoToken } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -117,7 +118,10 @@ function maskParameters(text: string, reading: LinkReading): string {
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
 				reading.strong && tokenLike(decoded(value)) && !reading.identifiers?.has(decoded(value));
-			const secret = value !== '' && (byName || byLook);
+			const secret =
+				value !== '' &&
+				(byName || byLook) &&
+				!knownCryptoToken(name, decoded(value), reading.identifiers);
 			if (!secret) return `${name}=${maskCardRuns(value, reading.identifiers)}`;
 			// Learned only when its name says it is a credential, not for a look or a loose name.
 			if (SECRET_PARAMETERS.has(named) || /token|secret|invite/.test(named)) {
