@@ -573,6 +573,10 @@ export const ID_NUMBER_NAMES = Object.freeze([
 	'sbpOperationNumber',
 	'invoice_no',
 	'operationNum',
+	// r14-data, finding 8: a unique ID's other names.
+	'orderUid',
+	'sbpOperationUid',
+	'guid',
 ]);
 /** Names of key fields on no list of the package (r6-data-b F4). */
 export const UNLISTED_KEY_NAMES = Object.freeze([

@@ -380,3 +380,69 @@ describe('finding 3: a wallet’s token contract is the crypto token, never a se
 		);
 	});
 });
+
+describe('finding 8: …Uid, uid, guid are identifiers (seq a count), kept exact', () => {
+	const UID = '1795930886339551237';
+
+	it('Order Get: orderUid as a JSON number and sbpOperationUid as text, exact; a short one as text', async () => {
+		nock(BASE_URL)
+			.get('/orders/7d0c3c1e-1111-4111-8111-111111111111')
+			.reply(
+				200,
+				`{"id":"7d0c3c1e-1111-4111-8111-111111111111","orderUid":${UID},"sbpOperationUid":"${UID}","guid":${UID},"uid":1234,"seq":${UID},"amountUsdt":10.5,"amountRub":1000,"status":"success","createdAt":"2026-01-01T00:00:00Z"}`,
+				{ 'content-type': 'application/json' },
+			);
+		const { output } = await runNode({
+			parameters: {
+				resource: 'order',
+				operation: 'get',
+				orderId: { __rl: true, mode: 'id', value: '7d0c3c1e-1111-4111-8111-111111111111' },
+				options: {},
+			},
+		});
+		expect(output[0].json).toMatchObject({
+			orderUid: UID,
+			sbpOperationUid: UID,
+			guid: UID,
+			uid: '1234',
+			seq: UID,
+		});
+	});
+
+	it('the webhook trigger: orderUid exact, rawBody exact', async () => {
+		const body = `{"event":"order.status_changed","orderId":"7d0c3c1e-1111-4111-8111-111111111111","status":"success","amountUsdt":10.5,"orderUid":${UID}}`;
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(item!.orderUid).toBe(UID);
+		expect(item!.rawBody).toBe(body);
+		expect(item!.rawBodyMasked).toBe(false);
+	});
+
+	it('generated: any Luhn-valid 15–19 digit value under any uid/guid spelling, text or number: exact', () => {
+		const names = fc.oneof(
+			fc.constantFrom('uid', 'guid', 'UID', 'GUID', 'Uid'),
+			fc
+				.tuple(
+					fc.constantFrom('order', 'sbp_operation', 'sbpOperation', 'payment', 'transfer'),
+					fc.constantFrom('Uid', 'UID', '_uid', 'Guid', '_guid', 'GUID'),
+				)
+				.map(([before, word]) => before + word),
+		);
+		const ids = fc
+			.tuple(
+				fc.integer({ min: 1, max: 9 }),
+				fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 13, maxLength: 17 }),
+			)
+			.map(([first, rest]) => withCheckDigit(String(first) + rest.join('')));
+		fc.assert(
+			fc.property(names, ids, fc.boolean(), (name, id, asNumber) => {
+				const read = readJsonLossless(
+					`{${JSON.stringify(name)}:${asNumber ? id : JSON.stringify(id)}}`,
+				).value as IDataObject;
+				for (const audience of ['user', 'model'] as const) {
+					expect(gateJson(undefined, read, audience)[name]).toBe(id);
+				}
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});

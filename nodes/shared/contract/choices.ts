@@ -153,8 +153,8 @@ export const OPEN_CHOICES = {
 	},
 	identifierNames: {
 		question:
-			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`), 15–19 digits that may pass the card checksum',
-		node: 'Decided by the name first: `*Id`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
+			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`, `orderUid`, `guid`), 15–19 digits that may pass the card checksum',
+		node: 'Decided by the name first: `*Id`, `*Uuid`, `*Uid`, `*Guid`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
 	},
 	timeNumbers: {
 		question:
