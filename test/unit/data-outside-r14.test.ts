@@ -11,6 +11,8 @@ import {
 	RAW_BODY_DEPTH_NOTE,
 } from '../../nodes/shared/gate';
 import { readJsonLossless } from '../../nodes/shared/transport/json';
+import { sameDecimal } from '../../nodes/shared/decimal';
+import { BALANCE_NUMBER_INEXACT_NOTE } from '../../nodes/CompanyPayments/card/getBalance.operation';
 import { BASE_URL, runNode, runTool } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
@@ -443,6 +445,65 @@ describe('finding 8: …Uid, uid, guid are identifiers (seq a count), kept exact
 				}
 			}),
 			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('finding 12: Card Get Balance never gives a rounded balanceNumber', () => {
+	async function balanceOf(raw: string): Promise<IDataObject> {
+		nock(BASE_URL)
+			.get('/cards/crd_1/balance')
+			.reply(200, `{"balance":${raw},"currency":"USD","fetchedAt":"2026-01-01T00:00:00Z"}`, {
+				'content-type': 'application/json',
+			});
+		const { output } = await runNode({
+			parameters: {
+				resource: 'card',
+				operation: 'getBalance',
+				cardId: { __rl: true, mode: 'id', value: 'crd_1' },
+				options: {},
+			},
+		});
+		return output[0].json;
+	}
+
+	it('"9007199254740993.01": balance exact, balanceNumber null with a note', async () => {
+		const json = await balanceOf('"9007199254740993.01"');
+		expect(json.balance).toBe('9007199254740993.01');
+		expect(json.balanceNumber).toBeNull();
+		expect(json.balanceNumberNote).toBe(BALANCE_NUMBER_INEXACT_NOTE);
+	});
+
+	it('"100.50" and 123.45: the number, no note', async () => {
+		expect(await balanceOf('"100.50"')).toMatchObject({ balance: '100.50', balanceNumber: 100.5 });
+		const json = await balanceOf('123.45');
+		expect(json.balanceNumber).toBe(123.45);
+		expect(json).not.toHaveProperty('balanceNumberNote');
+	});
+
+	it('generated: any decimal text, balanceNumber is either null or a number equal to it to the digit', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc
+					.tuple(
+						fc.integer({ min: 1, max: 9 }),
+						fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 0, maxLength: 21, size: 'max' }),
+					)
+					.map(([first, rest]) => String(first) + rest.join('')),
+				fc.integer({ min: 0, max: 6 }),
+				async (units, scale) => {
+					const digits = units.padStart(scale + 1, '0');
+					const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+					const json = await balanceOf(JSON.stringify(text));
+					expect(json.balance).toBe(text);
+					if (json.balanceNumber === null) {
+						expect(json.balanceNumberNote).toBe(BALANCE_NUMBER_INEXACT_NOTE);
+					} else {
+						expect(sameDecimal(String(json.balanceNumber), text)).toBe(true);
+					}
+				},
+			),
+			{ numRuns: 100 },
 		);
 	});
 });
