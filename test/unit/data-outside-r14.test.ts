@@ -10,6 +10,7 @@ import {
 	MAX_GATE_DEPTH,
 	RAW_BODY_DEPTH_NOTE,
 } from '../../nodes/shared/gate';
+import * as jsonModule from '../../nodes/shared/transport/json';
 import { readJsonLossless } from '../../nodes/shared/transport/json';
 import { sameDecimal } from '../../nodes/shared/decimal';
 import { BALANCE_NUMBER_INEXACT_NOTE } from '../../nodes/CompanyPayments/card/getBalance.operation';
@@ -166,6 +167,21 @@ describe('finding 4: a deeply nested body is read to the digit, never by the rou
 			keys.push(item!.changeKey);
 		}
 		expect(keys[0]).not.toBe(keys[1]);
+	});
+
+	it('a body the reader fails on for any reason but its syntax: refused (422), never n8n’s parse', async () => {
+		const spy = jest.spyOn(jsonModule, 'readJsonLossless').mockImplementation(() => {
+			throw new RangeError('Maximum call stack size exceeded');
+		});
+		try {
+			const { response, outputs } = await deliver({
+				body: payoutBody('9007199254740993', '"2026-01-01T00:01:00Z"', 1),
+			});
+			expect(response.statusCode).toBe(422);
+			expect(outputs).toBeUndefined();
+		} finally {
+			spy.mockRestore();
+		}
 	});
 
 	it('the reader: deeper parts stand as the gate’s cut marker, and it says it cut', () => {
