@@ -9,7 +9,7 @@ import {
 	besideBody,
 	cutDeep,
 	gateLogger,
-	RAW_BODY_MASKED_NOTE,
+	RAW_BODY_DEPTH_NOTE,
 	rememberSecret,
 } from '../shared/gate';
 import { CREDENTIAL_NAME } from '../shared/transport';
@@ -32,7 +32,7 @@ import {
 	verifyBody,
 } from './signature';
 import { isObject } from '../shared/contract/guards';
-import { parseJsonLossless } from '../shared/transport/json';
+import { readJsonLossless } from '../shared/transport/json';
 import { openedRotated, rotatedKey, secretCache } from './secretCache';
 import { firstTime, noteSuperseded, verifyWithProfile } from './profileSecret';
 import { SERVICE_FIELDS_KEY as SHARED_SERVICE_FIELDS_KEY } from '../shared/serviceFields';
@@ -257,18 +257,29 @@ const UNSUPPORTED_CHARSET_BODY = JSON.stringify({
  * n8n's own parse of a JSON body (`getBodyData()`) rounds numbers past 2^53, so two 19-digit
  * deposit IDs could come out as one. n8n's parse is used only where the text is not JSON.
  */
-function payloadOf(ctx: IWebhookFunctions, text: string): IDataObject | undefined {
+function payloadOf(
+	ctx: IWebhookFunctions,
+	text: string,
+): { payload: IDataObject | undefined; cut: boolean } | { unreadable: string } {
 	if (text.length > 0) {
 		try {
-			const parsed = parseJsonLossless(text);
-			if (isObject(parsed)) return parsed;
-		} catch {
-			// Not JSON text: what n8n made of it, if anything.
+			const { value, cut } = readJsonLossless(text);
+			if (isObject(value)) return { payload: value, cut };
+		} catch (error) {
+			// Not JSON text: what n8n made of it, if anything. Any other failure is no reason to take
+			// n8n's parse, which rounds numbers past 2^53 (outside read r14-data, finding 4).
+			if (!(error instanceof SyntaxError)) return { unreadable: String(error) };
 		}
 	}
 	const body = ctx.getBodyData() as unknown;
-	return isObject(body) && hasKeys(body) ? body : undefined;
+	return { payload: isObject(body) && hasKeys(body) ? body : undefined, cut: false };
 }
+
+/** The answer to a body the trigger's JSON reader could not read (not a syntax error). */
+const UNREADABLE_BODY = JSON.stringify({
+	message:
+		'Unprocessable Content: the body could not be read to the digit; nothing was started, send it again',
+});
 
 /**
  * A copy of the event body to add the delivery fields to. Copying and then setting fields is
@@ -543,7 +554,17 @@ export async function receive(
 			'warn',
 		);
 	}
-	const parsed = payloadOf(this, decoded.text);
+	const reading = payloadOf(this, decoded.text);
+	if ('unreadable' in reading) {
+		return refuse(
+			this,
+			422,
+			UNREADABLE_BODY,
+			`the body could not be read (${reading.unreadable}); nothing was started`,
+			'error',
+		);
+	}
+	const parsed = reading.payload;
 	const payload = cutDeep(parsed);
 	const event = payload && typeof payload.event === 'string' ? payload.event : null;
 	const routing = eventRouting(
@@ -599,11 +620,11 @@ export async function receive(
 				charset === 'utf-8' ? 'UTF-8 with a byte order mark' : charset,
 			);
 		}
-		if (payload !== parsed) {
-			// What lay below the cut was not read by the gate: the text is withheld.
+		if (reading.cut || payload !== parsed) {
+			// What lay below the cut was not read by the gate: the text is withheld, said so.
 			json.rawBody = null;
 			json.rawBodyMasked = true;
-			json.rawBodyNote = RAW_BODY_MASKED_NOTE;
+			json.rawBodyNote = RAW_BODY_DEPTH_NOTE;
 		}
 	}
 	keepServiceFields(json, payload);

@@ -216,7 +216,8 @@ export const GENERATED_CHOICES = Object.freeze({
 			'timeName: one of TIME_NUMBER_NAMES, µs (16 digits) or ns (19), passing the card checksum or not, as a JSON number or text; r10: a card number under a card-named time or count name (PAN_TIME_NAMES: panName, panForm) and under a time name where no time can be (CARD_AS_TIME_NAMES: timeName, timeForm), as text, grouped text or a JSON number (r10Data); r11: a card number under a card abbreviation (CC_NAMES: ccName) and one in a text joined by a dash, minus or invisible character (PAN_JOINERS: joiner) (r11Data)',
 		/** A deposit's `token` (DEPOSIT_TOKENS): a code, or the token contract's address. */
 		depositToken: ['code', 'contractAddress'],
-		requisiteShape: ['string', 'array', 'object', 'numberInArray'],
+		requisiteShape:
+			'requisiteShape: string, array, object, numberInArray or withBankName; requisiteType: card, CARD, Card, bank_card, null or phone (REQUISITE_TYPES)',
 		keyNames: 'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested',
 		linkSecrets: ['pathCard', 'queryCvv', 'both'],
 		fieldCollision:

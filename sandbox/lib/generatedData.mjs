@@ -573,6 +573,10 @@ export const ID_NUMBER_NAMES = Object.freeze([
 	'sbpOperationNumber',
 	'invoice_no',
 	'operationNum',
+	// r14-data, finding 8: a unique ID's other names.
+	'orderUid',
+	'sbpOperationUid',
+	'guid',
 ]);
 /** Names of key fields on no list of the package (r6-data-b F4). */
 export const UNLISTED_KEY_NAMES = Object.freeze([
@@ -586,7 +590,21 @@ export const UNLISTED_KEY_NAMES = Object.freeze([
 	'clientSecrets',
 ]);
 export const MASKED_PAN_FORMS = Object.freeze(['masked', 'full', 'fullNumber']);
-export const REQUISITE_SHAPES = Object.freeze(['string', 'array', 'object', 'numberInArray']);
+export const REQUISITE_SHAPES = Object.freeze([
+	'string',
+	'array',
+	'object',
+	'numberInArray',
+	'withBankName',
+]);
+/**
+ * A payout's `requisiteType` as a service may spell it (not shown; outside read r14-data,
+ * finding 5): the document's `card`, another case, a longer word, none, or a type that is not a
+ * card. The requisite is masked by what it holds whatever this says.
+ */
+/** Names under which a wallet answer may carry its token (outside read r14-data, finding 3). */
+export const WALLET_TOKEN_NAMES = Object.freeze(['token', 'tokenContract', 'contractAddress']);
+export const REQUISITE_TYPES = Object.freeze(['card', 'CARD', 'Card', 'bank_card', null, 'phone']);
 export const LINK_SECRET_FORMS = Object.freeze(['pathCard', 'queryCvv', 'both']);
 export const COLLIDING_FIELDS = Object.freeze(['deliveryId', 'source', 'receivedAt', 'changeKey']);
 
@@ -633,6 +651,13 @@ export function r6bData(seed) {
 	const path = linkForm === 'queryCvv' ? `cards/k-${seed}/details` : `cards/${linkPan}/details`;
 	const query = linkForm === 'pathCard' ? 'lang=ru' : `cvv=${cvv}&lang=ru`;
 	const collide = COLLIDING_FIELDS.filter(() => r.chance(0.5));
+	// Drawn last: the seed's other values stay what they were.
+	const requisiteType = r.pick(REQUISITE_TYPES);
+	// A wallet answer's token (GET /wallets, fields not shown; r14-data, finding 3): under which
+	// name, and beside what that says it is a chain's.
+	const walletTokenName = r.pick(WALLET_TOKEN_NAMES);
+	const walletToken = r.pick(DEPOSIT_TOKENS);
+	const walletBeside = r.pick(['network', 'standard', 'hash', 'chainAddress']);
 	const collisions = {
 		deliveryId: `evt_${seed}${String(r.int(100000, 999999))}`,
 		source: r.pick(['bridge', 'issuer', 'processor']),
@@ -650,6 +675,7 @@ export function r6bData(seed) {
 		array: [requisite],
 		object: { number: requisite },
 		numberInArray: [new RawNumber(requisite)],
+		withBankName: `${requisite} Сбербанк`,
 	}[requisiteShape];
 	const key = keyNested
 		? { createdBy: { userId: `u-${seed}`, [keyName]: keyValue } }
@@ -661,6 +687,9 @@ export function r6bData(seed) {
 			idLength,
 			idAsNumber,
 			requisiteShape,
+			requisiteType,
+			walletTokenName,
+			walletBeside,
 			keyName,
 			keyForm,
 			keyNested,
@@ -673,6 +702,15 @@ export function r6bData(seed) {
 		id: idAsNumber ? new RawNumber(idValue) : idValue,
 		requisite,
 		requisiteRaw,
+		requisiteType,
+		walletToken,
+		wallet: {
+			address:
+				walletBeside === 'chainAddress' ? 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' : `addr-${seed}`,
+			...(walletBeside === 'chainAddress' ? {} : { [walletBeside]: 'TRON' }),
+			[walletTokenName]: walletToken,
+			paymentUri: `tron:TJRabPrwbZy45sbavfcjinPJC18kjpRTv8?token=${walletToken}`,
+		},
 		keyValue,
 		key,
 		cvv,

@@ -42,6 +42,8 @@ import {
 	LINK_SECRET_FORMS,
 	MASKED_PAN_FORMS,
 	REQUISITE_SHAPES,
+	REQUISITE_TYPES,
+	WALLET_TOKEN_NAMES,
 	UNLISTED_KEY_NAMES,
 } from '../../sandbox/lib/generatedData.mjs';
 
@@ -721,7 +723,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		id: `p-${seed}`,
 		status: 'fail',
 		failReason: 'requisites_invalid',
-		requisiteType: 'card',
+		requisiteType: x.requisiteType,
 		requisite: x.requisiteRaw,
 		amountRub: 1500,
 		refundedAt: null,
@@ -731,6 +733,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		[`GET /cards/k-${seed}`]: [200, rawJson(card)],
 		[`GET /orders/${orderId}`]: [200, rawJson(order)],
 		[`GET /payouts/p-${seed}`]: [200, rawJson(payout)],
+		['GET /wallets']: [200, rawJson(x.wallet)],
 	});
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
@@ -769,6 +772,27 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			}
 		}
 	}
+	// r14-data, finding 3: a wallet answer's token is the crypto token, for the user and the model.
+	for (const tool of [false, true]) {
+		const shown = await runAction({
+			parameters: {
+				resource: 'companyWallet',
+				operation: 'getAddress',
+				simplify: false,
+				compactOutput: false,
+			},
+			credentials: credentials(),
+			service,
+			tool,
+			logs,
+		});
+		const token = x.walletToken;
+		check(
+			shown.text.includes(`"${x.dims.walletTokenName}":"${token}"`) &&
+				shown.text.includes(`?token=${token}`),
+			`r14 companyWallet.getAddress${tool ? ' (tool)' : ''}: token ${token} not kept (${dims}) ${shown.text.slice(0, 300)}`,
+		);
+	}
 	// The webhook trigger, the credential holding the secret.
 	const staticData = {};
 	const workflowId = `wf-r6b-${seed}-${process.pid}`;
@@ -798,7 +822,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			payoutId: payout.id,
 			status: 'fail',
 			failReason: 'requisites_invalid',
-			requisiteType: 'card',
+			requisiteType: x.requisiteType,
 			requisite: x.requisiteRaw,
 			refunded: false,
 		},
@@ -1233,6 +1257,9 @@ describe(
 					'maskedPanForm',
 					'idName',
 					'requisiteShape',
+					'requisiteType',
+					'walletTokenName',
+					'walletBeside',
 					'keyName',
 					'keyForm',
 					'linkForm',
@@ -1250,6 +1277,9 @@ describe(
 						maskedPanForm: MASKED_PAN_FORMS.length,
 						idName: ID_NUMBER_NAMES.length,
 						requisiteShape: REQUISITE_SHAPES.length,
+						requisiteType: REQUISITE_TYPES.length,
+						walletTokenName: WALLET_TOKEN_NAMES.length,
+						walletBeside: 4,
 						keyName: UNLISTED_KEY_NAMES.length,
 						keyForm: 2,
 						linkForm: LINK_SECRET_FORMS.length,

@@ -153,8 +153,8 @@ export const OPEN_CHOICES = {
 	},
 	identifierNames: {
 		question:
-			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`), 15–19 digits that may pass the card checksum',
-		node: 'Decided by the name first: `*Id`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
+			'Identifiers in fields the document does not show (`orderNumber`, `sbpOperationNumber`, `orderUid`, `guid`), 15–19 digits that may pass the card checksum',
+		node: 'Decided by the name first: `*Id`, `*Uuid`, `*Uid`, `*Guid`, `*Ref`, `*Hash` and a number naming a record (`orderNumber`, `*_no`, `*Num`) are identifiers, kept exact whatever their digits; a card, phone or account number (NOT_ID_NUMBER_WORDS) and any other unknown name is searched for card numbers (contract/records.ts unknownFieldKind)',
 	},
 	timeNumbers: {
 		question:
@@ -163,12 +163,13 @@ export const OPEN_CHOICES = {
 	},
 	depositToken: {
 		question:
-			'Whether a deposit carries a `token`, and what it holds (a code such as `USDT`, or the token contract’s address)',
-		node: 'A deposit’s (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, or a `deposit.*` event) `token` is the crypto token whatever its shape: shown as it is, never learned as a secret, and spared by the text patterns (its raw body stays exact); an invite’s `token` stays a secret (contract/records.ts fieldSpecIn)',
+			'Whether a deposit or a wallet answer (GET /wallets, a user wallet) carries a `token`, under which name, and what it holds (a code such as `USDT`, or the token contract’s address)',
+		node: 'In a deposit or a wallet (a record with `txHash`, `depositId`, `walletAddress`, `fromAddress`, `sweepTxHash` or `tokenSymbol`, a `deposit.*` event, or an `address`, `depositAddress`, `from` or `to` that is a TRON or EVM address or stands beside `network`, `chain`, `standard` or `hash`), `token`, `tokenContract` and `contractAddress` are the crypto token whatever their shape: shown as they are, never learned as a secret, spared by the text patterns (the raw body stays exact), and a payment link’s `?token=` holding that same token is kept; a login’s session token and an invite’s `token` (no address beside them) stay secrets (contract/records.ts fieldSpecIn, knownCryptoToken)',
 	},
 	requisiteShape: {
-		question: 'The JSON shape of a payout’s `requisite` (text, a number, a list, an object)',
-		node: 'Masked by the record’s requisiteType whatever its shape: for a card, every string or number leaf with a digit keeps its last four (gate/fields.ts maskCardLeaves)',
+		question:
+			'The JSON shape of a payout’s `requisite` (text, a number, a list, an object, a number with the bank’s name beside it) and the spelling of its `requisiteType`',
+		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts)',
 	},
 	keyNames: {
 		question:

@@ -410,8 +410,23 @@ const ABOUT_WORDS = new Set([
 	'symbol',
 	'masked',
 ]);
-/** Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`. */
-const ID_WORDS = new Set(['id', 'ids', 'uuid', 'reference', 'ref', 'hash']);
+/**
+ * Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`,
+ * and a unique ID's other names (`uid`, `orderUid`, `sbpOperationUid`, `guid`: outside read
+ * r14-data, finding 8; a 19-digit one passes the card checksum one time in ten).
+ */
+const ID_WORDS = new Set([
+	'id',
+	'ids',
+	'uuid',
+	'uid',
+	'uids',
+	'guid',
+	'guids',
+	'reference',
+	'ref',
+	'hash',
+]);
 /**
  * Last words of a number that names a record (`orderNumber`, `sbpOperationNumber`, `invoice_no`):
  * an identifier, kept exact whatever its digits look like (outside read r6-data-b, finding 2),
@@ -704,15 +719,68 @@ const ON_CHAIN_FIELDS = [
 	'tokenSymbol',
 ];
 
-/** A deposit: a record with a field of ON_CHAIN_FIELDS, or an event `deposit.*`. */
+/**
+ * Names of a wallet's or a deposit's address (GET /wallets, a user wallet, a deposit whose fields
+ * the document does not show: outside read r14-data, finding 3).
+ */
+const ADDRESS_FIELDS = ['address', 'depositAddress', 'tronAddress', 'toAddress', 'from', 'to'];
+/** Fields that say a record with an address is about a chain: its network, standard, hash. */
+const CHAIN_FIELDS = ['network', 'chain', 'blockchain', 'standard', 'hash', 'txid', 'txId'];
+/** A token's code (`USDT`, `usdt`, `USDT-TRC20`). */
+const TOKEN_CODE = /^[A-Za-z][A-Za-z0-9]{1,9}(?:[-_][A-Za-z0-9]{2,10})?$/;
+/** A chain address: TRON's (base58, `T` and 33 more) or an EVM chain's (`0x` and 40 hex digits). */
+const CHAIN_ADDRESS = /^(?:T[1-9A-HJ-NP-Za-km-z]{33}|0x[0-9a-fA-F]{40})$/;
+
+/**
+ * A deposit or a wallet: a record with a field of ON_CHAIN_FIELDS, an event `deposit.*`, or an
+ * address (ADDRESS_FIELDS) that is a chain address or stands beside a chain's field
+ * (CHAIN_FIELDS). A login's or an invite's answer (a session token, an invite token) has none.
+ */
 export function onChainRecord(record: object | undefined): boolean {
 	if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
 	const fields = record as Record<string, unknown>;
+	const has = (name: string) => Object.prototype.hasOwnProperty.call(fields, name);
 	if (typeof fields.event === 'string' && /^(?:user_wallet\.)?deposits?\./.test(fields.event)) {
 		return true;
 	}
-	return ON_CHAIN_FIELDS.some((name) => Object.prototype.hasOwnProperty.call(fields, name));
+	if (ON_CHAIN_FIELDS.some(has)) return true;
+	const addresses = ADDRESS_FIELDS.filter(has);
+	if (addresses.length === 0) return false;
+	if (CHAIN_FIELDS.some(has)) return true;
+	return addresses.some((name) => {
+		const value = fields[name];
+		return typeof value === 'string' && CHAIN_ADDRESS.test(value.trim());
+	});
 }
+
+/**
+ * Whether a link's query parameter is a crypto token the run knows (a `tron:` payment link's
+ * `?token=TR7N…`, outside read r14-data, finding 3): its name is one of a token's contract, its
+ * value a chain address or a token's code, and a deposit or a wallet of the same answer showed it as its token
+ * (`identifiers`, where the gate keeps what CRYPTO_TOKEN fields hold).
+ */
+export function knownCryptoToken(
+	name: string,
+	value: string,
+	identifiers: ReadonlySet<string> | undefined,
+): boolean {
+	return (
+		TOKEN_CONTRACT_NAMES.has(name.toLowerCase().replace(/[^a-z]/g, '')) &&
+		(CHAIN_ADDRESS.test(value) || TOKEN_CODE.test(value)) &&
+		identifiers?.has(value) === true
+	);
+}
+
+/** Names of a token's contract in a deposit or a wallet: the crypto token, whatever they hold. */
+const TOKEN_CONTRACT_NAMES = new Set([
+	'token',
+	'tokens',
+	'contract',
+	'tokencontract',
+	'contractaddress',
+	'tokenaddress',
+	'tokencontractaddress',
+]);
 
 /**
  * A deposit's `token` (the document does not show one; contract/choices.ts `depositToken`): the
@@ -723,9 +791,14 @@ export function onChainRecord(record: object | undefined): boolean {
  */
 export const CRYPTO_TOKEN: FieldSpec = { kind: 'state' };
 
-/** The kind of a field of this record: by its name (fieldSpec), but a deposit's `token`. */
+/**
+ * The kind of a field of this record: by its name (fieldSpec), but a deposit's or a wallet's
+ * `token` (and `tokenContract`, `contractAddress`): the crypto token (choice `depositToken`).
+ */
 export function fieldSpecIn(record: object | undefined, name: string): FieldSpec {
-	if ((name === 'token' || name === 'tokens') && onChainRecord(record)) return CRYPTO_TOKEN;
+	if (TOKEN_CONTRACT_NAMES.has(nameWords(name).join('')) && onChainRecord(record)) {
+		return CRYPTO_TOKEN;
+	}
 	return fieldSpec(name);
 }
 

@@ -12,6 +12,13 @@ export const MAX_GATE_DEPTH = 100;
 /** What stands in place of an object or list nested deeper than MAX_GATE_DEPTH. */
 export const DEPTH_CUT_MARKER = `[cut: nested deeper than ${MAX_GATE_DEPTH} levels]`;
 
+/**
+ * What an item says of its `rawBody` when the body was cut at MAX_GATE_DEPTH (outside read
+ * r14-data, finding 10): the text is withheld because the gate did not read what lay deeper (a
+ * secret there would stand whole in it), not because a secret was found.
+ */
+export const RAW_BODY_DEPTH_NOTE = `rawBody is withheld: the body nests objects or lists deeper than ${MAX_GATE_DEPTH} levels, which the gate does not read (the fields of this item show "${DEPTH_CUT_MARKER}" there), so the text was not checked for secrets whole and is not given. The trigger verified the signature over the exact bytes.`;
+
 /** Whether `value` has objects or lists nested deeper than `max` levels (reads at most that deep). */
 export function tooDeep(value: unknown, max: number = MAX_GATE_DEPTH): boolean {
 	if (isLeaf(value)) return false;

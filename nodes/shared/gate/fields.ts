@@ -24,6 +24,7 @@ import {
 	maskPatterns,
 	maskReadingPlain,
 } from './patterns';
+import { cardRunIn, declaresCard } from './requisite';
 
 /*
  * The field rules: each value is masked by what the record model (contract/records.ts) says its
@@ -318,12 +319,19 @@ export function maskUnder(
 		case 'requisite':
 			// The model never gets a recipient's number; the user keeps a phone, never a card number.
 			if (model && /\d/.test(value)) return maskRequisite(value);
-			return /^[\d\s.-]+$/.test(value) && cardLike(value)
-				? maskRequisite(value)
-				: byValue(value, reading);
+			return cardInRequisite(value, reading);
 		default:
 			return byValue(value, reading);
 	}
+}
+
+/**
+ * A requisite for the user: card-like digits anywhere in it (`4111… Сбербанк`) are a card number,
+ * whatever the record's type says (requisite.ts); a phone is kept.
+ */
+function cardInRequisite(value: string, reading: Reading): string {
+	const card = cardRunIn(value);
+	return card === undefined ? byValue(value, reading) : maskRequisite(card);
 }
 
 /** A value masked as a whole: dots and at most four digits, a hidden mark, a secret's last four. */
@@ -406,12 +414,16 @@ function maskFieldIn(
 		if (pair) return maskSecret(field, pair, reading);
 	}
 	const spec = fieldSpecIn(record, key);
-	if (record.requisiteType === 'card' && spec.kind === 'requisite') {
+	if (declaresCard(record.requisiteType) && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
 		if (digits !== undefined) return maskRequisite(digits);
 		// Sent as a list or an object (`["2200…"]`, `{"number":"2200…"}`, `[2200…]`): every leaf
 		// that holds a digit is masked the same way (outside read r6-data-b, finding 3).
 		if (typeof field === 'object' && field !== null) return maskCardLeaves(field, reading);
+	}
+	if (spec.kind === 'requisite' && isPlainObject(field)) {
+		// Any other type, sent as an object: each leaf by what it holds, as a requisite.
+		return maskRequisiteLeaves(field, spec, reading, textual);
 	}
 	if (closed === undefined) return maskUnder(field, spec, reading, textual);
 	if (!declaredIn(closed, key)) return maskUndeclared(key, field, reading);
@@ -422,6 +434,30 @@ function maskFieldIn(
 	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.
 	if (spec.kind !== 'secret' && !plainShape(field)) return maskUndeclared(key, field, reading);
 	return maskUnder(field, spec, reading, textual);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return (
+		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+	);
+}
+
+/** A requisite of a type that is not a card, sent as an object: each leaf read as a requisite. */
+function maskRequisiteLeaves(
+	value: unknown,
+	spec: FieldSpec,
+	reading: Reading,
+	textual: boolean,
+): unknown {
+	if (Array.isArray(value)) {
+		return value.map((entry) => maskRequisiteLeaves(entry, spec, reading, textual));
+	}
+	if (isPlainObject(value)) {
+		return mapFields(value, reading, (_key, field) =>
+			maskRequisiteLeaves(field, spec, reading, textual),
+		);
+	}
+	return maskUnder(value, spec, reading, textual);
 }
 
 /** A card requisite of any JSON shape: each string or number leaf with a digit masked. */

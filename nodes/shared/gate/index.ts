@@ -18,7 +18,7 @@ import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
 import { maskLink } from './patterns';
-import { cutDeep } from './depth';
+import { cutDeep, RAW_BODY_DEPTH_NOTE } from './depth';
 import { cutWhole, withoutKeptEnds } from './quote';
 import { keepOpen, openFields } from './reveal';
 
@@ -57,7 +57,7 @@ export {
 } from './learned';
 export { reveal, revealedFields } from './reveal';
 export { cutWhole, quoteText } from './quote';
-export { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH } from './depth';
+export { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH, RAW_BODY_DEPTH_NOTE } from './depth';
 
 function readingFor(ctx: object | undefined, audience: Audience, named?: Named): Reading {
 	return { audience, known: knownFor(ctx, named) };
@@ -155,7 +155,7 @@ function gateRecord(
 	if ((cut || json !== given) && typeof json.rawBody === 'string') {
 		setField(out, 'rawBody', null);
 		setField(out, 'rawBodyMasked', true);
-		setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+		setField(out, 'rawBodyNote', RAW_BODY_DEPTH_NOTE);
 	}
 	return out;
 }

@@ -6,6 +6,8 @@ import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
+import { cutDeep } from './depth';
+import { declaresCard } from './requisite';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -374,7 +376,7 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (
-				record.requisiteType === 'card' &&
+				declaresCard(record.requisiteType) &&
 				fieldSpec(name).kind === 'requisite' &&
 				(typeof field === 'string' || typeof field === 'number') &&
 				String(field).replace(/\D/g, '').length >= 12
@@ -398,7 +400,8 @@ export function namedIn(value: unknown): Named {
 			parsed = value;
 		}
 	}
-	collect(parsed, named);
+	// Read as deep as the gate reads (an answer nested thousands of levels: r14-data, finding 11).
+	collect(cutDeep(parsed), named);
 	named.secrets = named.secrets.filter((entry) => entry.trim().length >= 3);
 	return named;
 }

@@ -1,4 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
+import { knownCryptoToken } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -152,7 +153,10 @@ function maskParameters(text: string, reading: LinkReading): string {
 				tokenLike(decoded(value)) &&
 				!txHash(decoded(value)) &&
 				!reading.identifiers?.has(decoded(value));
-			const secret = value !== '' && (byName || byLook);
+			const secret =
+				value !== '' &&
+				(byName || byLook) &&
+				!knownCryptoToken(name, decoded(value), reading.identifiers);
 			if (!secret)
 				return `${name}=${maskNestedLink(value, reading) ?? maskCardRuns(value, reading.identifiers)}`;
 			// Learned only when its name says it is a credential, not for a look or a loose name.

@@ -1,5 +1,6 @@
 import { fieldSpec } from '../contract/records';
 import { sameDecimal } from '../decimal';
+import { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH } from '../gate/depth';
 
 /*
  * The service's JSON read to the digit (issue 50).
@@ -18,6 +19,12 @@ import { sameDecimal } from '../decimal';
  *   `99.99999999999999999`) comes out as its text exactly as written, never rounded. An amount
  *   written that way is therefore a text, which the checks of the answer read as written
  *   (shared/decimal.ts compares such texts without a double).
+ *
+ * Depth (outside read r14-data, findings 4 and 11): the reader reads at most MAX_GATE_DEPTH levels
+ * of objects and lists, as the gate does (gate/depth.ts); an object or list deeper than that is
+ * checked to be JSON (without recursion) and stands as DEPTH_CUT_MARKER, so a body nested
+ * thousands of levels deep is read, never a stack overflow (and never handed to a parse that
+ * rounds). `readJsonLossless` says whether anything was cut.
  *
  * No reviver `context.source` (Node 20 has none): a fast path uses JSON.parse when no number of
  * the text could lose a digit and no identifier field holds a number; any other text is read by
@@ -67,6 +74,7 @@ function numberFor(text: string, field: string | undefined): number | string {
  */
 function hasIdentifierNumber(value: unknown, field: string | undefined): boolean {
 	if (typeof value === 'number') return field !== undefined && isIdentifierField(field);
+	// Called on a value cut at MAX_GATE_DEPTH (cutDeep): its recursion is as deep, no deeper.
 	if (Array.isArray(value)) return value.some((entry) => hasIdentifierNumber(entry, field));
 	if (typeof value === 'object' && value !== null) {
 		const record = value as Record<string, unknown>;
@@ -91,6 +99,10 @@ export class LosslessJsonError extends SyntaxError {}
 /** The reader of one JSON text, character by character. */
 class Reader {
 	private at = 0;
+	/** Levels of objects and lists open at `at`. */
+	private depth = 0;
+	/** Whether an object or list deeper than MAX_GATE_DEPTH was cut. */
+	cut = false;
 
 	constructor(private readonly text: string) {}
 
@@ -117,14 +129,59 @@ class Reader {
 	private value(field: string | undefined): unknown {
 		this.space();
 		const c = this.text[this.at];
-		if (c === '{') return this.object();
-		if (c === '[') return this.array(field);
+		if ((c === '{' || c === '[') && this.depth >= MAX_GATE_DEPTH) return this.skip();
+		if (c === '{') return this.nested(() => this.object());
+		if (c === '[') return this.nested(() => this.array(field));
 		if (c === '"') return this.string();
 		if (c === '-' || (c >= '0' && c <= '9')) return this.number(field);
 		if (this.text.startsWith('true', this.at)) return this.word(4, true);
 		if (this.text.startsWith('false', this.at)) return this.word(5, false);
 		if (this.text.startsWith('null', this.at)) return this.word(4, null);
 		return this.fail(c === undefined ? 'the text ends' : `unexpected "${c}"`);
+	}
+
+	private nested<T>(read: () => T): T {
+		this.depth++;
+		const value = read();
+		this.depth--;
+		return value;
+	}
+
+	/**
+	 * An object or list below MAX_GATE_DEPTH: its end found by a loop (brackets counted outside
+	 * strings), its text checked by JSON.parse (which does not recurse), and DEPTH_CUT_MARKER in
+	 * its place.
+	 */
+	private skip(): string {
+		const { text } = this;
+		const start = this.at;
+		const closers: string[] = [];
+		let at = start;
+		do {
+			const c = text[at];
+			if (c === undefined) this.fail('the text ends');
+			if (c === '"') {
+				at++;
+				while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+				if (at >= text.length) this.fail('a string does not end');
+			} else if (c === '{') closers.push('}');
+			else if (c === '[') closers.push(']');
+			else if (c === '}' || c === ']') {
+				if (closers.pop() !== c) {
+					this.at = at;
+					this.fail(`unexpected "${c}"`);
+				}
+			}
+			at++;
+		} while (closers.length > 0);
+		try {
+			JSON.parse(text.slice(start, at));
+		} catch {
+			return this.fail('invalid JSON below the depth read');
+		}
+		this.at = at;
+		this.cut = true;
+		return DEPTH_CUT_MARKER;
 	}
 
 	private word<T>(length: number, value: T): T {
@@ -208,12 +265,24 @@ class Reader {
 
 /**
  * The service's JSON text read without losing a digit: identifiers as text, numbers a double
- * cannot hold as their written text. Throws a SyntaxError where JSON.parse would.
+ * cannot hold as their written text, read at most MAX_GATE_DEPTH levels deep (deeper objects
+ * and lists stand as DEPTH_CUT_MARKER). Throws a SyntaxError where JSON.parse would.
  */
 export function parseJsonLossless(text: string): unknown {
+	return readJsonLossless(text).value;
+}
+
+/**
+ * parseJsonLossless, and whether an object or list deeper than MAX_GATE_DEPTH was cut (its place
+ * holds DEPTH_CUT_MARKER). Never overflows the stack, however deep the text.
+ */
+export function readJsonLossless(text: string): { value: unknown; cut: boolean } {
 	if (!NOT_FAST.test(text)) {
 		const parsed: unknown = JSON.parse(text);
-		if (!hasIdentifierNumber(parsed, undefined)) return parsed;
+		const value = cutDeep(parsed);
+		if (!hasIdentifierNumber(value, undefined)) return { value, cut: value !== parsed };
 	}
-	return new Reader(text).read();
+	const reader = new Reader(text);
+	const value = reader.read();
+	return { value, cut: reader.cut };
 }
