@@ -48,6 +48,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			start('good', { appendonly: true }),
 			start('volatile', {}),
 			start('password', { appendonly: true, args: ['--requirepass', 'right-password'] }),
+			start('infoRenamed', { appendonly: true, args: ['--rename-command', 'INFO', ''] }),
 			start('evicting', {
 				appendonly: true,
 				args: ['--maxmemory', '64mb', '--maxmemory-policy', 'volatile-lru'],
@@ -300,6 +301,22 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.equal(store.openRedisClaims(), 0);
 	});
 
+	test('INFO renamed away (rename-command INFO ""): activation, Test and a 503 name it and say to enable it, never "did not answer" or "not connected" (outside r10 f6)', async () => {
+		const named =
+			/INFO is disabled in this Redis \(rename-command.*the claim needs INFO \(persistence, memory, stats.*enable it/;
+		const checked = await check.checkRedis(at('infoRenamed'));
+		assert.equal(checked.ok, false);
+		assert.match(checked.message, named);
+		assert.doesNotMatch(checked.message, /did not answer|not connected/);
+		await store.closeRedisClaims();
+		const cred = { host: '127.0.0.1', port: servers.infoRenamed.port, database: 0 };
+		const refused = await record(webhookCtx(cred));
+		assert.equal(refused.verdict, 'unavailable');
+		assert.match(refused.reason, named);
+		assert.doesNotMatch(refused.reason, /not connected/);
+		await store.closeRedisClaims();
+	});
+
 	test('a delivery at a Redis without persistence: 503 naming appendonly, unless the trigger option is on', async () => {
 		await store.closeRedisClaims();
 		const volatile = { host: '127.0.0.1', port: servers.volatile.port, database: 0 };
@@ -351,7 +368,10 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.equal(check.maskHost('redis://u:p@h:1'), 'redis://***@h:1');
 		assert.equal(check.maskHost('redis.example.com'), 'redis.example.com');
 		// A password with `/`, `?`, `#` or `@` (base64 access keys have `/`): outside r8-companion f1.
-		assert.equal(check.maskHost('rediss://:Zk9/q+Xw=@cache.example:6380'), 'rediss://***@cache.example:6380');
+		assert.equal(
+			check.maskHost('rediss://:Zk9/q+Xw=@cache.example:6380'),
+			'rediss://***@cache.example:6380',
+		);
 		assert.equal(check.maskHost('default:pa/ss?x#y@h'), '***@h');
 		assert.equal(check.maskHost('redis://u:p@ss@h:1'), 'redis://***@h:1');
 	});

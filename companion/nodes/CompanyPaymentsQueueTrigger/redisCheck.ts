@@ -72,6 +72,7 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 	try {
 		info = await client.info();
 	} catch (error) {
+		if (INFO_DISABLED.test((error as Error).message)) return infoDisabled(error as Error);
 		return `this Redis does not let the credential's user read INFO (${(error as Error).message}): the claim reads its eviction policy, persistence and restarts there; allow INFO (ACL +info) for that user`;
 	}
 	return {
@@ -94,11 +95,20 @@ export function refusal(facts: RedisFacts, requirements: Requirements = {}): str
 	return undefined;
 }
 
+/** Redis' answer when INFO was renamed away (rename-command INFO ""), or the ready check's on it. */
+const INFO_DISABLED = /unknown command [`'"]?info\b/i;
+
+function infoDisabled(error: Error): string {
+	return `INFO is disabled in this Redis (rename-command; ${error.message}): the claim needs INFO (persistence, memory, stats: its eviction policy, persistence, restarts and evictions); enable it (remove rename-command INFO from redis.conf and restart Redis)`;
+}
+
 /** A clear sentence for a connection error, or undefined when there is nothing to add. */
 export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
 	const text = error.message;
 	const code = (error as NodeJS.ErrnoException).code ?? '';
 	const at = where(options);
+	// ioredis' ready check sends INFO: with INFO renamed away the connection never becomes ready.
+	if (INFO_DISABLED.test(text)) return infoDisabled(error);
 	if (/WRONGPASS|invalid username-password|invalid password/i.test(text)) {
 		return `Redis at ${at} refused the credential's user or password (${text}): correct the Password (and User) of the Redis credential`;
 	}

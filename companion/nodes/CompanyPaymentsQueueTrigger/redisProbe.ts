@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 
-import { type ClaimClient, defineCommands, KEY_PREFIX } from './redisClaims';
+import { type ClaimClient, commandInScript, defineCommands, KEY_PREFIX } from './redisClaims';
 
 /**
  * What the claims need of the credential's user, as one `ACL SETUSER` rule list: the keys of this
@@ -23,6 +23,22 @@ export function describeClaimError(error: Error): string | undefined {
 		return `this Redis is a read-only replica (${text}): point the Redis credential at the primary`;
 	}
 	if (/NOPERM/.test(text) && /access a key|keys/i.test(text)) {
+		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
+	}
+	// Redis 7.0 refuses a command inside a script without NOPERM and without naming it; it names
+	// the script (its SHA1) and the line, which name the command in this package's scripts.
+	const inScript =
+		/user executing the script can't (run this command|access)[^]*?script: ([0-9a-f]{40}), on @user_script:(\d+)/.exec(
+			text,
+		);
+	if (inScript) {
+		if (inScript[1] !== 'access') {
+			const command = commandInScript(inScript[2], Number(inScript[3]));
+			const what = command
+				? `the command ${command} (inside the claim scripts)`
+				: 'a command inside the claim scripts';
+			return `the credential's user may not run ${what} (${text}): ${aclAdvice()}`;
+		}
 		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
 	}
 	if (/NOPERM/.test(text)) {
@@ -90,6 +106,9 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 		await client.cpResolve(key, expiry, token, 'run');
 		step = 'write back (the reseed script)';
 		await client.cpReseed(key, expiry, `r:${token}`, 60_000);
+		// Every delivery at a Redis with replicas waits for them (WAIT); WAIT 0 returns at once.
+		step = 'wait for replicas (WAIT)';
+		await client.wait(0, 1);
 		step = 'leave (HDEL)';
 		await client.hdel(members, member);
 		return undefined;

@@ -23,7 +23,7 @@ import {
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { KEY_PREFIX, RedisClaims } from './redisClaims';
+import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -75,6 +75,8 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 const claimsByOptions = new Map<string, RedisClaims>();
 /** Which client each trigger (workflow, node, live or test) uses now. */
 const clientOfTrigger = new Map<string, string>();
+/** Names this process's memory of claims (redisClaims' memoryFor): one for all its clients. */
+const PROCESS_SCOPE = 'process';
 /** A client no trigger has used for this long is closed by the next claim of this process. */
 export const IDLE_CLOSE_MS = 15 * 60_000;
 
@@ -100,11 +102,13 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	if (before !== undefined && before !== id) closeIfUnused(before);
 	let claims = claimsByOptions.get(id);
 	if (!claims) {
-		claims = new RedisClaims(options);
+		// One memory of claims per Redis for the whole process: a client closed by a credential
+		// edit or a deactivation leaves its claims to the next client of the same Redis.
+		claims = new RedisClaims(options, {}, PROCESS_SCOPE);
 		claimsByOptions.set(id, claims);
 	}
 	// Webhook processes of queue mode never hear of a deactivation: idle clients close here.
-	const now = Date.now();
+	const now = monotonic();
 	for (const [other, entry] of claimsByOptions) {
 		if (other !== id && now - entry.lastUsed > IDLE_CLOSE_MS) {
 			for (const [t, used] of clientOfTrigger) if (used === other) clientOfTrigger.delete(t);
@@ -132,6 +136,8 @@ export async function closeRedisClaims(): Promise<void> {
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
 	await Promise.all(all.map(async (claims) => await claims.close()));
+	// And the clients kept open for their process's claims after their trigger stopped.
+	await closeAllClaims();
 }
 
 /** Names one trigger: its workflow, node and live or test. */
@@ -172,7 +178,7 @@ function describeWhere(options: RedisOptions): string {
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
-	async record(ctx: IWebhookFunctions, { deliveryId, now, limits }): Promise<RecordOutcome> {
+	async record(ctx: IWebhookFunctions, { deliveryId, limits }): Promise<RecordOutcome> {
 		let data: ICredentialDataDecryptedObject;
 		try {
 			data = await ctx.getCredentials(REDIS_CREDENTIAL);
@@ -204,7 +210,7 @@ export const redisDeliveryStore: DeliveryStore = {
 			deliveryId,
 		);
 		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
-		const claim = await claims.claim(key, limits.maxAgeMs, now, {
+		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
 		});
 		if (claim.verdict === 'claimed') return { verdict: 'new' };
