@@ -613,9 +613,25 @@ for (const version of VERSIONS) {
 					.filter(([, n]) => n === 0)
 					.map(([id]) => id),
 			};
+			const seenBy = (id) =>
+				JSON.stringify({
+					proxy: q.proxy.log
+						.filter((e) => e.deliveryId === id)
+						.map((e) => `${e.at} ${e.target} ${e.status} ${e.error ?? ''} ${(e.body ?? '').slice(0, 300)}`),
+					attempts: deliveries.find((d) => (d.id ?? d.deliveryId) === id)?.attempts,
+					logs: [...q.webhooks, ...q.workers].map(
+						(w) =>
+							`${w.name}: ${w
+								.logText()
+								.split('\n')
+								.filter((l) => l.includes(id) || /error|fail|warn|problem|crash/i.test(l))
+								.slice(-15)
+								.join(' | ')}`,
+					),
+				});
 			for (const [id, n] of Object.entries(counts)) {
-				assert.ok(n <= 1, `${id} ran ${n} times`);
-				if (!cut.has(id)) assert.equal(n, 1, `${id} (not in flight at the kill) ran ${n} times`);
+				assert.ok(n <= 1, `${id} ran ${n} times: ${seenBy(id)}`);
+				if (!cut.has(id)) assert.equal(n, 1, `${id} (not in flight at the kill) ran ${n} times: ${seenBy(id)}`);
 			}
 		});
 	});
