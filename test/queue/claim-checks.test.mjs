@@ -376,3 +376,124 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.equal(check.maskHost('redis://u:p@ss@h:1'), 'redis://***@h:1');
 	});
 });
+
+/**
+ * The outside read r13-companion: secrets in a pasted connection string, a refused user on an
+ * open Redis, test listenings that end, TLS client certificates and names, Redis' own error
+ * answers, loading, renamed commands, clients closed under a delivery, Database Number text.
+ */
+describe('what the companion says of its Redis (outside read r13-companion)', () => {
+	let check;
+	let store;
+	let Node;
+	let Redis;
+	let gate;
+	let dir;
+	const servers = {};
+
+	before(async () => {
+		assert.ok(fs.existsSync(DIST), 'build the companion first: npm run build --prefix companion');
+		check = require(path.join(DIST, 'redisCheck.js'));
+		store = require(path.join(DIST, 'redisStore.js'));
+		Node = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		).CompanyPaymentsQueueTrigger;
+		Redis = require(path.join(ROOT, 'companion/node_modules/ioredis/built/index.js')).default;
+		gate = require(path.join(DIST, '../shared/gate/index.js'));
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-checks-r13-'));
+		const start = (name, options) =>
+			startRedis({ dir: path.join(dir, name), appendonly: true, ...options }).then(
+				(r) => (servers[name] = r),
+			);
+		await Promise.all([
+			start('open', {}),
+			start('maxclients', { args: ['--maxclients', '2'] }),
+			...['EVAL', 'SELECT', 'EVALSHA', 'TIME', 'WAIT'].map((command) =>
+				start(`renamed${command}`, { args: ['--rename-command', command, ''] }),
+			),
+		]);
+	});
+
+	after(async () => {
+		await store?.closeRedisClaims();
+		await Promise.all(Object.values(servers).map((s) => s.stop?.()));
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	function webhookCtx(credential, { workflowId = `wf-${randomUUID()}`, mode = 'webhook' } = {}) {
+		return {
+			getCredentials: async () => credential,
+			getNode: () => ({ id: 'node1', name: 'Company Payments Trigger', type: 'x', typeVersion: 2 }),
+			getWorkflow: () => ({ id: workflowId }),
+			getMode: () => mode,
+			getInstanceId: () => 'instance',
+			getNodeParameter: (_name, fallback) => fallback,
+			logger: { debug() {}, info() {}, warn() {}, error() {} },
+		};
+	}
+	const record = (ctx) =>
+		store.redisDeliveryStore.record(ctx, {
+			deliveryId: `dlv_${randomUUID()}`,
+			now: Date.now(),
+			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+		});
+	async function activate(ctx) {
+		try {
+			await store.checkRedisOnActivation(ctx);
+			return null;
+		} catch (error) {
+			return `${error.message} || ${error.description ?? ''}`;
+		}
+	}
+	const credentialTest = async (data) =>
+		await new Node().methods.credentialTest.companyPaymentsRedisTest.call({}, { data });
+	/** Test, activation and a delivery's 503 reason for one credential. */
+	async function allThree(credential) {
+		const tested = await credentialTest(credential);
+		const activation = await activate(webhookCtx(credential));
+		const delivery = await record(webhookCtx(credential));
+		await store.closeRedisClaims();
+		return {
+			tested,
+			activation,
+			delivery,
+			all: [tested.message, activation ?? '', delivery.reason ?? ''],
+		};
+	}
+
+	test('F1: a connection string pasted into Host (Azure) is refused with its password masked, in Test, activation and a 503', async () => {
+		const key = 'Zq8vS3cr3tAzureKey0123456789abcdEFGH=';
+		const credential = {
+			host: `127.0.0.1:${servers.open.port},password=${key},ssl=True,abortConnect=False`,
+			port: 6380,
+			database: 0,
+			password: key,
+			ssl: true,
+		};
+		const { tested, activation, delivery, all } = await allThree(credential);
+		assert.equal(tested.status, 'Error');
+		assert.notEqual(activation, null);
+		assert.equal(delivery.verdict, 'unavailable');
+		for (const message of all) {
+			assert.ok(!message.includes(key), message);
+			assert.ok(!message.includes('Zq8vS3cr3t'), message);
+			assert.match(message, /Host is "127\.0\.0\.1:\d+,password=\*\*\*.*connection string/);
+		}
+		// Other hosts that are no plain host name or address.
+		for (const host of [
+			'redis.example.com:6380',
+			'a,b',
+			'[::1]',
+			'/var/run/redis.sock',
+			'h;pw=1',
+		]) {
+			assert.throws(() => store.redisOptions({ host }), /takes a host name or address only/, host);
+		}
+		for (const host of ['redis.example.com', '10.0.0.5', '::1', 'redis_1', 'localhost']) {
+			assert.equal(store.redisOptions({ host }).host, host);
+		}
+		// Every message masks the password wherever it shows.
+		assert.equal(check.withoutPassword('x Pw-1234 y', 'Pw-1234'), 'x *** y');
+		assert.equal(check.withoutPassword('pwned pw.', 'pw'), 'pwned ***.');
+	});
+});

@@ -37,8 +37,27 @@ export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
  */
 export function maskHost(host: string): string {
 	// Everything up to the last `@` is user information, whatever it holds (a base64 password
-	// has `/`, `+`, `=`; outside read r8-companion, finding 1).
-	return host.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[\s\S]*@/i, '$1***@');
+	// has `/`, `+`, `=`; outside read r8-companion, finding 1). Every `name=value` after it (a
+	// connection string as Azure gives it, `host:6380,password=KEY,ssl=True`, or a URL's query)
+	// has its value masked (outside read r13-companion, finding 1).
+	return host
+		.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[\s\S]*@/i, '$1***@')
+		.replace(/=[^,;&\s]*/g, '=***');
+}
+
+/**
+ * The text with the credential's password masked wherever it appears (a pasted connection string
+ * echoed by an error, say): every message of the companion passes this before it is shown.
+ */
+export function withoutPassword(text: string, password: string | undefined): string {
+	if (password === undefined || password === '') return text;
+	const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	// A short password is masked only as a whole token: as a substring it would mangle words.
+	const pattern =
+		password.length >= 4
+			? new RegExp(escaped, 'g')
+			: new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
+	return text.replace(pattern, '***');
 }
 
 function where(options: RedisOptions): string {
@@ -237,6 +256,15 @@ export async function checkRedis(
 	options: RedisOptions,
 	requirements: Requirements = {},
 	timeoutMs = 2_000,
+): Promise<CheckResult> {
+	const result = await checkRedisOnce(options, requirements, timeoutMs);
+	return { ...result, message: withoutPassword(result.message, options.password) };
+}
+
+async function checkRedisOnce(
+	options: RedisOptions,
+	requirements: Requirements,
+	timeoutMs: number,
 ): Promise<CheckResult> {
 	const client = new Redis({
 		...options,

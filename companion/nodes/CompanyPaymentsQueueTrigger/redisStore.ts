@@ -9,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import type { RedisOptions } from 'ioredis';
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 import type {
 	DeliveryStore,
@@ -22,6 +23,7 @@ import {
 	maskHost,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
+	withoutPassword,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
 
@@ -36,6 +38,16 @@ function wholeNumber(value: unknown, fallback: number): number | undefined {
 }
 
 /**
+ * A plain host name or address: letters, digits, `.`, `-`, `_` (a name or IPv4), or a bare IPv6
+ * address. Anything else (a URL, `user:password@host`, `host:port`, `[::1]`, a socket path, a
+ * connection string with `,password=…`) is refused (outside read r13-companion, finding 1).
+ */
+function plainHost(host: string): boolean {
+	if (/^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(host)) return true;
+	return isIP(host.replace(/%[A-Za-z0-9_.-]+$/, '')) === 6;
+}
+
+/**
  * ioredis options from n8n's `redis` credential. Throws, naming the field and its value, for a
  * Database Number or Port that is not one (never database 0 or port 6379 in their place).
  */
@@ -47,10 +59,11 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 			`the Redis credential's Port is ${String(data.port)}: it must be a whole number from 1 to 65535`,
 		);
 	}
-	const host = text(data.host);
-	if (host !== undefined && /:\/\/|@|\s/.test(host)) {
+	const host = text(data.host)?.trim();
+	if (host !== undefined && host !== '' && !plainHost(host)) {
+		const shown = withoutPassword(maskHost(host), text(data.password));
 		throw new Error(
-			`the Redis credential's Host is "${maskHost(host)}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL or user:password@host. Put the host in Host, the port in Port, the user in User and the password in Password`,
+			`the Redis credential's Host is "${shown}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL, user:password@host, host:port or a connection string (host:port,password=…,ssl=True). Put the host in Host, the port in Port, the user in User, the password in Password, and turn on SSL for ssl=True`,
 		);
 	}
 	const db = wholeNumber(data.database, 0);
@@ -60,7 +73,7 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 		);
 	}
 	return {
-		host: host ?? 'localhost',
+		host: host || 'localhost',
 		port,
 		db,
 		username: text(data.user),
@@ -216,7 +229,10 @@ export const redisDeliveryStore: DeliveryStore = {
 		if (claim.verdict === 'claimed') return { verdict: 'new' };
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		const certificate = await refusedCertificate(claims);
-		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}${certificate}` };
+		return {
+			verdict: 'unavailable',
+			reason: withoutPassword(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
+		};
 	},
 };
 
