@@ -496,4 +496,253 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		assert.equal(check.withoutPassword('x Pw-1234 y', 'Pw-1234'), 'x *** y');
 		assert.equal(check.withoutPassword('pwned pw.', 'pw'), 'pwned ***.');
 	});
+
+	test('F2: a user the Redis does not have, on a Redis whose default user is open: WRONGPASS and the user in Test, activation and every 503, never "database 0 does not exist"', async () => {
+		const credential = {
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'claimz',
+			password: 'pw-r13',
+		};
+		const tested = await credentialTest(credential);
+		const activation = await activate(webhookCtx(credential));
+		const ctx = webhookCtx(credential);
+		const reasons = [];
+		for (let i = 0; i < 3; i++) {
+			const delivery = await record(ctx);
+			assert.equal(delivery.verdict, 'unavailable');
+			reasons.push(delivery.reason);
+			await sleep(300);
+		}
+		await store.closeRedisClaims();
+		for (const message of [tested.message, activation, ...reasons]) {
+			assert.match(
+				message,
+				/refused the credential's user or password \(WRONGPASS.*; the credential's User is "claimz"\)/,
+			);
+			assert.doesNotMatch(message, /does not exist|not connected/);
+		}
+	});
+
+	test('F2: the user deleted while connected (ACL DELUSER): every 503 names WRONGPASS; back once the user is', async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		const rules = ['~n8n-nodes-company-payments:*', '+@all'];
+		try {
+			await admin.call('ACL', 'SETUSER', 'live-user', 'on', '>pw-live', ...rules);
+			const ctx = webhookCtx({
+				host: '127.0.0.1',
+				port: servers.open.port,
+				database: 0,
+				user: 'live-user',
+				password: 'pw-live',
+			});
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			for (const wait of [0, 300]) {
+				await admin.call('ACL', 'DELUSER', 'live-user');
+				await sleep(wait);
+				const refused = await record(ctx);
+				assert.equal(refused.verdict, 'unavailable');
+				assert.match(refused.reason, /\(WRONGPASS.*; the credential's User is "live-user"\)/);
+				await admin.call('ACL', 'SETUSER', 'live-user', 'on', '>pw-live', ...rules);
+				let back;
+				for (let i = 0; i < 50; i++) {
+					back = await record(ctx);
+					if (back.verdict === 'new') break;
+					await sleep(100);
+				}
+				assert.deepEqual(back, { verdict: 'new' });
+			}
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+	test('F6: Redis answering with an error is "answered", never "did not answer": NOPERM on PING (refused, naming +ping), MISCONF, maxclients (and its 503)', async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call(
+				'ACL',
+				'SETUSER',
+				'noping',
+				'reset',
+				'on',
+				'>pw',
+				'~n8n-nodes-company-payments:*',
+				'+@all',
+				'-ping',
+			);
+		} finally {
+			admin.disconnect();
+		}
+		const noPing = await allThree({
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'noping',
+			password: 'pw',
+		});
+		for (const message of [noPing.tested.message, noPing.activation]) {
+			assert.match(
+				message,
+				/may not run the command PING .*ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\* \+ping/,
+			);
+			assert.doesNotMatch(message, /did not answer/);
+		}
+		// PING is the check's own: a delivery does not send it.
+		assert.deepEqual(noPing.delivery, { verdict: 'new' });
+		// maxclients: its two connections taken.
+		const hogs = [0, 1].map(() =>
+			net.connect(servers.maxclients.port, '127.0.0.1').on('error', () => {}),
+		);
+		await sleep(300);
+		try {
+			const full = await allThree({
+				host: '127.0.0.1',
+				port: servers.maxclients.port,
+				database: 0,
+			});
+			for (const message of full.all) {
+				assert.match(
+					message,
+					/refuses new connections: .*maxclients .*ERR max number of clients reached.*Raise maxclients/,
+					message,
+				);
+				assert.doesNotMatch(message, /did not answer|not connected/);
+			}
+		} finally {
+			for (const hog of hogs) hog.destroy();
+		}
+		// MISCONF: a snapshot that fails (its dir gone) with stop-writes-on-bgsave-error yes.
+		const misconf = await startRedis({
+			dir: path.join(dir, 'misconf'),
+			appendonly: true,
+			args: ['--save', '1 1', '--enable-protected-configs', 'yes'],
+		});
+		try {
+			const client = new Redis({ host: '127.0.0.1', port: misconf.port });
+			const gone = path.join(dir, 'misconf', 'gone');
+			fs.mkdirSync(gone);
+			await client.config('SET', 'dir', gone);
+			fs.rmdirSync(gone);
+			await client.set('x', '1');
+			await client.bgsave().catch(() => undefined);
+			for (
+				let i = 0;
+				i < 100 && !/rdb_last_bgsave_status:err/.test(await client.info('persistence'));
+				i++
+			)
+				await sleep(50);
+			client.disconnect();
+			const refused = await allThree({ host: '127.0.0.1', port: misconf.port, database: 0 });
+			for (const message of refused.all) {
+				assert.match(
+					message,
+					/refuses every write because it cannot persist to disk \(MISCONF/,
+					message,
+				);
+				assert.doesNotMatch(message, /did not answer/);
+			}
+		} finally {
+			await misconf.stop();
+		}
+	});
+
+	test('F7: Redis loading a large data set: activation refuses within twice its timeout naming LOADING, and a 503 names it', async () => {
+		const folder = path.join(dir, 'loading');
+		const first = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: ['--enable-debug-command', 'yes'],
+		});
+		const client = new Redis({ host: '127.0.0.1', port: first.port });
+		await client.call('DEBUG', 'POPULATE', '20000');
+		await client.bgrewriteaof();
+		for (
+			let i = 0;
+			i < 200 && /aof_rewrite_in_progress:1/.test(await client.info('persistence'));
+			i++
+		)
+			await sleep(50);
+		client.disconnect();
+		await first.stop();
+		const { spawn } = await import('node:child_process');
+		// Each key takes 500 µs to load: about 10 s of LOADING.
+		const loading = spawn(
+			'redis-server',
+			[
+				'--bind',
+				'127.0.0.1',
+				'--port',
+				String(first.port),
+				'--dir',
+				folder,
+				'--appendonly',
+				'yes',
+				'--save',
+				'',
+				'--key-load-delay',
+				'500',
+				'--loading-process-events-interval-bytes',
+				'1024',
+			],
+			{ stdio: 'ignore' },
+		);
+		try {
+			const raw = () =>
+				new Promise((resolve) => {
+					const socket = net.connect(first.port, '127.0.0.1');
+					socket.on('connect', () => socket.write('GET x\r\n'));
+					socket.on('data', (data) => {
+						socket.destroy();
+						resolve(String(data));
+					});
+					socket.on('error', () => resolve(''));
+				});
+			let said = '';
+			for (let i = 0; i < 100 && !/LOADING/.test(said); i++) {
+				said = await raw();
+				if (!/LOADING/.test(said)) await sleep(20);
+			}
+			assert.match(said, /LOADING/, 'Redis is loading');
+			const credential = { host: '127.0.0.1', port: first.port, database: 0 };
+			const started = performance.now();
+			const activation = await activate(webhookCtx(credential));
+			const took = performance.now() - started;
+			assert.match(
+				activation ?? '',
+				/Redis is loading its data into memory \(LOADING.*activate again in a moment/,
+			);
+			assert.ok(took < 6_000, `activation waited ${Math.round(took)} ms`);
+			const delivery = await record(webhookCtx(credential));
+			assert.equal(delivery.verdict, 'unavailable');
+			assert.match(delivery.reason, /Redis is loading its data into memory \(LOADING/);
+			assert.match(await raw(), /LOADING/, 'still loading: the messages were read while it loaded');
+		} finally {
+			await store.closeRedisClaims();
+			loading.kill('SIGKILL');
+		}
+	});
+
+	test('F8: a command renamed away (rename-command X "") is named with its fix, never as an ACL permission or a missing database', async () => {
+		for (const command of ['EVAL', 'SELECT', 'EVALSHA', 'TIME', 'WAIT']) {
+			const { all, tested } = await allThree({
+				host: '127.0.0.1',
+				port: servers[`renamed${command}`].port,
+				database: 0,
+			});
+			assert.equal(tested.status, 'Error');
+			for (const message of all) {
+				assert.match(
+					message,
+					new RegExp(
+						`${command} is disabled in this Redis \\(rename-command.*remove rename-command ${command} from redis\\.conf`,
+					),
+					message,
+				);
+				assert.doesNotMatch(message, /ACL|may not|does not let|does not exist/, message);
+			}
+		}
+	});
+
 });

@@ -6,6 +6,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	describeRedisError,
 	keepFirstAuthError,
+	loadingState,
 	type RedisFacts,
 	readFacts,
 	refusal,
@@ -692,8 +693,15 @@ export class RedisClaims {
 				this.lastError = keepFirstAuthError(this.lastError, error);
 			});
 		}
+		for (const client of [this.client, this.resolver]) {
+			// An error is forgotten when a new connection begins, not when it is ready: a refused
+			// user or password on a Redis whose default user is open can come with a ready
+			// connection that closes at once (outside read r13-companion, finding 2).
+			client.on('connect', () => {
+				if (client === this.client || this.client.status !== 'ready') this.lastError = undefined;
+			});
+		}
 		this.client.on('ready', () => {
-			this.lastError = undefined;
 			const check = this.startCheck();
 			check.catch(() => undefined);
 			this.checked = check;
@@ -797,9 +805,26 @@ export class RedisClaims {
 		return this.abandoned.size > 0 || this.unpromoted.size > 0;
 	}
 
-	private notConnected(client: Redis): string {
+	/**
+	 * A lost connection or a closed client as a 503 reason: why it closed, the connection's own
+	 * error (a refused password, say), and never an internal of the Redis client alone.
+	 */
+	private connectionReason(said: string): string {
 		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
-		return why ?? `Redis not connected (${client.status}) within ${this.timeoutMs} ms`;
+		if (why !== undefined) return why;
+		if (/Stream isn't writeable|Connection is closed|max retries per request/.test(said)) {
+			return `the connection to Redis was lost while it was checked (${said}${this.lastError ? `; ${this.lastError.message}` : ''}): this delivery is answered 503 and the next one connects again`;
+		}
+		return said;
+	}
+
+	private async notConnected(client: Redis): Promise<string> {
+		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
+		if (why !== undefined) return why;
+		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
+		const loading = await loadingState(client, Math.min(500, this.timeoutMs));
+		if (loading !== undefined) return loading;
+		return `Redis not connected (${client.status}) within ${this.timeoutMs} ms${this.lastError ? ` (${this.lastError.message})` : ''}`;
 	}
 
 	/** Waits until the client is connected; the reason when it is not within the time. */
@@ -807,7 +832,8 @@ export class RedisClaims {
 		if (client.status === 'wait') client.connect().catch(() => undefined);
 		const deadline = monotonic() + ms;
 		while (client.status !== 'ready') {
-			if (monotonic() >= deadline || client.status === 'end') return this.notConnected(client);
+			if (monotonic() >= deadline || client.status === 'end')
+				return await this.notConnected(client);
 			await sleep(POLL_MS);
 		}
 		return undefined;
@@ -830,7 +856,8 @@ export class RedisClaims {
 		);
 		if (!checked.ok) {
 			if (this.checked === check) this.checked = undefined;
-			return checked.reason;
+			// Redis' own answer is named as it is; a lost connection by why it was lost.
+			return checked.refused ? checked.reason : this.connectionReason(checked.reason);
 		}
 		const wrong =
 			this.problem ?? (this.facts ? refusal(this.facts, requirements) : 'Redis was not checked');

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 
+import { loadingText, misconfText, renamedAway, renamedCommand } from './redisCheck';
+
 import { type ClaimClient, commandInScript, defineCommands, KEY_PREFIX } from './redisClaims';
 
 /**
@@ -22,6 +24,11 @@ export function describeClaimError(error: Error): string | undefined {
 	if (/^READONLY/.test(text) || /READONLY You can't write/.test(text)) {
 		return `this Redis is a read-only replica (${text}): point the Redis credential at the primary`;
 	}
+	// A command renamed away in redis.conf (rename-command EVALSHA ""): no ACL rule gives it back.
+	const renamed = renamedCommand(error, commandInScript);
+	if (renamed) return renamedAway(renamed, error);
+	if (/^LOADING/.test(text)) return loadingText(text);
+	if (/^MISCONF/.test(text)) return misconfText(text);
 	if (/NOPERM/.test(text) && /access a key|keys/i.test(text)) {
 		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
 	}
