@@ -558,6 +558,56 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 			await store.closeRedisClaims();
 		}
 	});
+
+	test('F3: the end of a test listening (n8n passes mode "internal" and the webhook with isTest) closes the test client, not the live one', async () => {
+		await store.closeRedisClaims();
+		const credential = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		const hook = (mode, webhookData, workflowId = 'wf-listen') => ({
+			...webhookCtx(credential, { workflowId, mode }),
+			...(webhookData === undefined ? {} : { webhookData }),
+		});
+		// As n8n: activation of the test webhook with mode 'manual' and isTest, a test delivery,
+		// then the end with mode 'internal' and the same webhook data.
+		assert.equal(await activate(hook('manual', { isTest: true })), null);
+		assert.deepEqual(
+			await record(webhookCtx(credential, { workflowId: 'wf-listen', mode: 'manual' })),
+			{
+				verdict: 'new',
+			},
+		);
+		assert.equal(store.openRedisClaims(), 1);
+		store.releaseOnDeactivation(hook('internal', { isTest: true }));
+		assert.equal(store.openRedisClaims(), 0, 'the test listening closed its client');
+		// Live and test of one workflow at once: ending the test leaves the live client open.
+		assert.equal(await activate(hook('trigger', {})), null);
+		assert.deepEqual(await record(webhookCtx(credential, { workflowId: 'wf-listen' })), {
+			verdict: 'new',
+		});
+		assert.equal(await activate(hook('manual', { isTest: true })), null);
+		assert.deepEqual(
+			await record(
+				webhookCtx({ ...credential, password: 'x' }, { workflowId: 'wf-listen', mode: 'manual' }),
+			),
+			{ verdict: 'new' },
+		);
+		assert.equal(store.openRedisClaims(), 2);
+		store.releaseOnDeactivation(hook('internal', { isTest: true }));
+		assert.equal(store.openRedisClaims(), 1, 'the live client stays');
+		store.releaseOnDeactivation(hook('internal', {}));
+		assert.equal(store.openRedisClaims(), 0);
+		// Without the webhook's data (a hand-made context): the one registration this process
+		// activated for the trigger is the one that ends.
+		assert.equal(await activate(hook('manual')), null);
+		assert.deepEqual(
+			await record(webhookCtx(credential, { workflowId: 'wf-listen', mode: 'manual' })),
+			{
+				verdict: 'new',
+			},
+		);
+		store.releaseOnDeactivation(hook('internal'));
+		assert.equal(store.openRedisClaims(), 0);
+	});
+
 	test('F6: Redis answering with an error is "answered", never "did not answer": NOPERM on PING (refused, naming +ping), MISCONF, maxclients (and its 503)', async () => {
 		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
 		try {

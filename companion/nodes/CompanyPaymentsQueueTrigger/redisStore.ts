@@ -307,14 +307,51 @@ export async function checkRedisOnActivation(ctx: IHookFunctions): Promise<void>
 		allowWithoutPersistence: allowsWithoutPersistence(ctx),
 	});
 	if (!result.ok) throw activationError(ctx, result.message, `Redis ${describeWhere(options)}`);
+	registered(ctx, isLiveRegistration(ctx, false), true);
+}
+
+/**
+ * The registrations (live, test) of each workflow's trigger node that this process activated and
+ * has not seen end: how the end of one is told apart when n8n gives no other sign.
+ */
+const registrations = new Map<string, Set<boolean>>();
+
+function registered(ctx: IHookFunctions, live: boolean, on: boolean): void {
+	const key = JSON.stringify([String(ctx.getWorkflow().id ?? ''), ctx.getNode().id]);
+	const known = registrations.get(key) ?? new Set<boolean>();
+	if (on) known.add(live);
+	else known.delete(live);
+	if (known.size > 0) registrations.set(key, known);
+	else registrations.delete(key);
+}
+
+/**
+ * Whether the registration a hook runs for is the live one (not "Listen for test event"). n8n
+ * (1.123 to 2.41) builds the hook context with the webhook's data, whose isTest is true for a test
+ * registration (its getNodeWebhookUrl reads it too); it ends a test listening with mode 'internal',
+ * not 'manual' (outside read r13-companion, finding 3). Without that data: mode 'manual' is a
+ * test (activation gives it); at an end, else the one registration of this trigger this process
+ * activated; else live.
+ */
+function isLiveRegistration(ctx: IHookFunctions, ending: boolean): boolean {
+	const data = (ctx as unknown as { webhookData?: unknown }).webhookData;
+	if (typeof data === 'object' && data !== null) {
+		return (data as { isTest?: unknown }).isTest !== true;
+	}
+	if (ctx.getMode() === 'manual') return false;
+	if (!ending) return true;
+	const key = JSON.stringify([String(ctx.getWorkflow().id ?? ''), ctx.getNode().id]);
+	const known = registrations.get(key);
+	if (known?.size === 1) return [...known][0];
+	return true;
 }
 
 /** Deactivation (and the end of test listening): this trigger's client closes when nothing else uses it. */
 export function releaseOnDeactivation(ctx: IHookFunctions): void {
 	const node = ctx.getNode();
-	triggerStopped(
-		triggerName(String(ctx.getWorkflow().id ?? ''), node.id, ctx.getMode() !== 'manual'),
-	);
+	const live = isLiveRegistration(ctx, true);
+	registered(ctx, live, false);
+	triggerStopped(triggerName(String(ctx.getWorkflow().id ?? ''), node.id, live));
 }
 
 /** The credential test: connects with the credential's settings and checks what the claim needs. */
