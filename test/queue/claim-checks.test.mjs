@@ -608,6 +608,111 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		assert.equal(store.openRedisClaims(), 0);
 	});
 
+	/** A self-signed certificate for these names, in its own folder. */
+	function certificate(name, cn, san) {
+		const folder = path.join(dir, name);
+		fs.mkdirSync(folder, { recursive: true });
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'2',
+				'-subj',
+				`/CN=${cn}`,
+				'-addext',
+				`subjectAltName=${san}`,
+				'-keyout',
+				path.join(folder, 'key.pem'),
+				'-out',
+				path.join(folder, 'cert.pem'),
+			],
+			{ stdio: 'ignore' },
+		);
+		return { folder, cert: path.join(folder, 'cert.pem'), key: path.join(folder, 'key.pem') };
+	}
+
+	test('F4: a TLS Redis that demands client certificates (tls-auth-clients yes) is named so, with the fix; no advice on its own certificate', async () => {
+		const { folder, cert, key } = certificate(
+			'tls-clients',
+			'localhost',
+			'DNS:localhost,IP:127.0.0.1',
+		);
+		const tlsPort = await freePort();
+		servers.tlsClients = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: [
+				'--tls-port',
+				String(tlsPort),
+				'--tls-cert-file',
+				cert,
+				'--tls-key-file',
+				key,
+				'--tls-ca-cert-file',
+				cert,
+			],
+		});
+		const credential = {
+			host: '127.0.0.1',
+			port: tlsPort,
+			database: 0,
+			ssl: true,
+			disableTlsVerification: true,
+		};
+		const { all } = await allThree(credential);
+		for (const message of all) {
+			assert.match(
+				message,
+				/demands a client certificate .*set tls-auth-clients no \(or optional\)/,
+				message,
+			);
+			assert.doesNotMatch(
+				message,
+				/was refused|NODE_EXTRA_CA_CERTS|"Disable TLS Verification \(insecure\)" in the Redis credential/,
+			);
+		}
+	});
+
+	test('F5: a trusted certificate issued for another name: the message says the Host does not match and lists the names', async () => {
+		const { folder, cert, key } = certificate('tls-name', 'redis.internal', 'DNS:redis.internal');
+		const tlsPort = await freePort();
+		servers.tlsName = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: [
+				'--tls-port',
+				String(tlsPort),
+				'--tls-cert-file',
+				cert,
+				'--tls-key-file',
+				key,
+				'--tls-auth-clients',
+				'no',
+			],
+		});
+		const checked = await check.checkRedis({
+			host: '127.0.0.1',
+			port: tlsPort,
+			db: 0,
+			tls: { rejectUnauthorized: true, ca: fs.readFileSync(cert) },
+		});
+		assert.equal(checked.ok, false);
+		assert.match(
+			checked.message,
+			/does not match the credential's Host 127\.0\.0\.1 \(ERR_TLS_CERT_ALTNAME_INVALID/,
+		);
+		assert.match(
+			checked.message,
+			/Set the Redis credential's Host to a host name in the certificate \(redis\.internal\)/,
+		);
+		assert.doesNotMatch(checked.message, /this n8n trusts|Disable TLS Verification/);
+	});
+
 	test('F6: Redis answering with an error is "answered", never "did not answer": NOPERM on PING (refused, naming +ping), MISCONF, maxclients (and its 503)', async () => {
 		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
 		try {

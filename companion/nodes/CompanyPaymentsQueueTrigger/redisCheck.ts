@@ -234,6 +234,26 @@ function infoDisabled(error: Error): string {
 	return renamedAway('INFO', error);
 }
 
+/** Redis demands a client certificate (tls-auth-clients yes), which n8n's credential cannot give. */
+function isClientCertificateDemand(error: Error): boolean {
+	const code = (error as NodeJS.ErrnoException).code ?? '';
+	return (
+		/CERTIFICATE_REQUIRED|PEER_DID_NOT_RETURN_A_CERTIFICATE/.test(code) ||
+		/alert certificate required|peer did not return a certificate/i.test(error.message)
+	);
+}
+
+/** The names a certificate is issued for (its subjectAltName, else its CN), or undefined. */
+function certificateNames(error: Error): string | undefined {
+	const cert = (error as { cert?: { subjectaltname?: string; subject?: { CN?: unknown } } }).cert;
+	const names = cert?.subjectaltname
+		?.split(',')
+		.map((name) => name.trim().replace(/^(DNS|IP Address):/, ''))
+		.filter(Boolean);
+	if (names && names.length > 0) return names.join(', ');
+	return typeof cert?.subject?.CN === 'string' ? cert.subject.CN : undefined;
+}
+
 /** A clear sentence for a connection error, or undefined when there is nothing to add. */
 export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
 	const text = error.message;
@@ -260,6 +280,14 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return `the host of the Redis credential is not found (${code} ${maskHost(options.host ?? '')}): correct its Host`;
+	}
+	if (isClientCertificateDemand(error)) {
+		return `Redis at ${at} demands a client certificate (tls-auth-clients yes, its default with TLS; ${code || text}), and n8n's Redis credential has no client certificate to give: set tls-auth-clients no (or optional) in Redis. Trusting Redis' own certificate does not change this`;
+	}
+	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+		const names = certificateNames(error);
+		const host = maskHost(options.host ?? 'localhost');
+		return `the TLS certificate of Redis at ${at} does not match the credential's Host ${host} (${code}: ${text.trim()})${names ? `: it is issued for ${names}` : ''}. Set the Redis credential's Host to a host name in the certificate${names ? ` (${names})` : ''} that leads to this Redis, or give Redis a certificate that names ${host}`;
 	}
 	if (isCertificateError(error)) {
 		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "${TLS_VERIFICATION_FIELD}" in the Redis credential`;
@@ -327,8 +355,10 @@ async function answersWithoutTls(options: RedisOptions, timeoutMs: number): Prom
 	}
 }
 
+/** A certificate of Redis refused (not Redis demanding one of n8n: that has its own sentence). */
 export function isCertificateError(error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code ?? '';
+	if (isClientCertificateDemand(error)) return false;
 	return /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT|HOSTNAME/.test(code);
 }
 
