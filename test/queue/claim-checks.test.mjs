@@ -900,4 +900,40 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		}
 	});
 
+	test('F9: a client closed under a delivery that is still connecting: the delivery finishes (edit, deactivation), and a forced close names why', async () => {
+		await store.closeRedisClaims();
+		const base = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		for (const wait of [0, 2, 10]) {
+			const first = record(
+				webhookCtx({ ...base, password: `old-${wait}` }, { workflowId: 'wf-edit' }),
+			);
+			await sleep(wait);
+			const second = await record(
+				webhookCtx({ ...base, password: `new-${wait}` }, { workflowId: 'wf-edit' }),
+			);
+			assert.deepEqual(second, { verdict: 'new' });
+			assert.deepEqual(await first, { verdict: 'new' }, `edited ${wait} ms into the delivery`);
+		}
+		const ctx = webhookCtx(base, { workflowId: 'wf-stop' });
+		const during = record(ctx);
+		store.releaseOnDeactivation({ ...ctx, getMode: () => 'trigger' });
+		assert.deepEqual(await during, { verdict: 'new' });
+		// A forced close (the process closes its clients) while a delivery connects.
+		await store.closeRedisClaims();
+		const forced = record(webhookCtx(base, { workflowId: 'wf-forced' }));
+		while (store.openRedisClaims() === 0) await new Promise((resolve) => setImmediate(resolve));
+		await store.closeRedisClaims();
+		const answer = await forced;
+		assert.equal(answer.verdict, 'unavailable');
+		assert.match(
+			answer.reason,
+			/connection this delivery was claimed on was closed because this n8n process closed its Redis clients/,
+		);
+		assert.doesNotMatch(
+			answer.reason,
+			/Stream isn't writeable|Connection is closed|not connected \(end\)/,
+		);
+		await store.closeRedisClaims();
+	});
+
 });

@@ -649,7 +649,13 @@ export class RedisClaims {
 	/** Claims of this client under way: it closes only once they are decided. */
 	private inFlight = 0;
 
+	/** Claims of this client waiting for its connection and check (before they are under way). */
+	private connecting = 0;
+
 	private closed = false;
+
+	/** Why this client closes or closed (a credential edit, a stopped trigger), for a delivery's 503. */
+	private closedBecause: string | undefined;
 
 	constructor(
 		readonly options: RedisOptions,
@@ -752,8 +758,9 @@ export class RedisClaims {
 	 * restart the other processes wait for it (until it writes back through a new client, or its
 	 * last claim is RECENT_MS old). With no claim left and no other client, the entry is removed.
 	 */
-	async close(): Promise<void> {
+	async close(why?: string): Promise<void> {
 		if (this.closed) return;
+		this.closedBecause ??= why;
 		this.closed = true;
 		const memory = this.memory;
 		memory.clients.delete(this);
@@ -775,12 +782,17 @@ export class RedisClaims {
 	 * reads the claimers list and writes back after a restart, as before), and closes when the
 	 * last one is RECENT_MS old or another client of the same Redis takes over the memory.
 	 */
-	async closeWhenSettled(): Promise<void> {
+	async closeWhenSettled(why?: string): Promise<void> {
+		this.closedBecause ??= why;
 		// Claims under way on this client are decided first (each ends within its own timeouts;
-		// the bound is a guard): closing under one would drop its promotion or release.
+		// the bound is a guard): closing under one would drop its promotion or release. Those
+		// still connecting are let through too: closing under them would answer 503 for nothing
+		// (outside read r13-companion, finding 9).
 		const decided =
-			monotonic() + 4 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
-		while (this.inFlight > 0 && monotonic() < decided) await sleep(POLL_MS);
+			monotonic() + 6 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
+		while ((this.inFlight > 0 || this.connecting > 0) && monotonic() < decided) {
+			await sleep(POLL_MS);
+		}
 		// Then what they owe; what Redis has not answered by then stays in the process's memory
 		// of this Redis, and its next client sends it.
 		const deadline = monotonic() + 2 * this.timeoutMs;
@@ -805,11 +817,20 @@ export class RedisClaims {
 		return this.abandoned.size > 0 || this.unpromoted.size > 0;
 	}
 
+	/** The 503 reason of a delivery whose client was closed under it, or undefined. */
+	private closedReason(): string | undefined {
+		if (!this.closed && this.closedBecause === undefined) return undefined;
+		const why = this.closedBecause ?? 'its trigger stopped';
+		return `the Redis connection this delivery was claimed on was closed because ${why}: nothing was started, and the service sends the delivery again`;
+	}
+
 	/**
 	 * A lost connection or a closed client as a 503 reason: why it closed, the connection's own
 	 * error (a refused password, say), and never an internal of the Redis client alone.
 	 */
 	private connectionReason(said: string): string {
+		const closed = this.closedReason();
+		if (closed !== undefined) return closed;
 		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
 		if (why !== undefined) return why;
 		if (/Stream isn't writeable|Connection is closed|max retries per request/.test(said)) {
@@ -819,6 +840,8 @@ export class RedisClaims {
 	}
 
 	private async notConnected(client: Redis): Promise<string> {
+		const closed = this.closedReason();
+		if (closed !== undefined && client.status === 'end') return closed;
 		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
 		if (why !== undefined) return why;
 		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
@@ -841,6 +864,15 @@ export class RedisClaims {
 
 	/** Waits until the connection is up and checked; the reason when it is not. */
 	async unusable(requirements: ClaimRequirements = {}): Promise<string | undefined> {
+		this.connecting++;
+		try {
+			return await this.checkedConnection(requirements);
+		} finally {
+			this.connecting--;
+		}
+	}
+
+	private async checkedConnection(requirements: ClaimRequirements): Promise<string | undefined> {
 		const started = monotonic();
 		const down = await this.connected(this.client, this.timeoutMs);
 		if (down !== undefined) return down;

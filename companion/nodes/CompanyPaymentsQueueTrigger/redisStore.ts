@@ -98,13 +98,20 @@ function optionsId(options: RedisOptions): string {
 	return createHash('sha256').update(JSON.stringify(options)).digest('hex');
 }
 
-function closeIfUnused(id: string): void {
+/** Why a client closes, as a delivery under way on it is told (outside read r13-companion, finding 9). */
+const CLOSED_BY_EDIT =
+	'the Redis credential was edited (its trigger moved to a client of the new settings)';
+const CLOSED_BY_STOP = 'its trigger stopped (deactivated, or its test listening ended)';
+const CLOSED_IDLE = `no trigger had used it for ${IDLE_CLOSE_MS / 60_000} minutes`;
+
+function closeIfUnused(id: string, why: string): void {
 	if ([...clientOfTrigger.values()].includes(id)) return;
 	const claims = claimsByOptions.get(id);
 	if (!claims) return;
 	claimsByOptions.delete(id);
-	// What it still owes Redis (a promotion, a release) is sent first, within its time.
-	claims.closeWhenSettled().catch(() => undefined);
+	// What it still owes Redis (a promotion, a release) is sent first, within its time, and the
+	// claims under way on it (connecting too) are decided first.
+	claims.closeWhenSettled(why).catch(() => undefined);
 }
 
 /** The claims of these options for this trigger; a trigger whose options changed leaves its old client. */
@@ -112,7 +119,7 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	const id = optionsId(options);
 	const before = clientOfTrigger.get(trigger);
 	clientOfTrigger.set(trigger, id);
-	if (before !== undefined && before !== id) closeIfUnused(before);
+	if (before !== undefined && before !== id) closeIfUnused(before, CLOSED_BY_EDIT);
 	let claims = claimsByOptions.get(id);
 	if (!claims) {
 		// One memory of claims per Redis for the whole process: a client closed by a credential
@@ -125,7 +132,7 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	for (const [other, entry] of claimsByOptions) {
 		if (other !== id && now - entry.lastUsed > IDLE_CLOSE_MS) {
 			for (const [t, used] of clientOfTrigger) if (used === other) clientOfTrigger.delete(t);
-			closeIfUnused(other);
+			closeIfUnused(other, CLOSED_IDLE);
 		}
 	}
 	return claims;
@@ -135,7 +142,7 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 export function triggerStopped(trigger: string): void {
 	const id = clientOfTrigger.get(trigger);
 	clientOfTrigger.delete(trigger);
-	if (id !== undefined) closeIfUnused(id);
+	if (id !== undefined) closeIfUnused(id, CLOSED_BY_STOP);
 }
 
 /** How many clients this process holds open (tests). */
@@ -148,7 +155,9 @@ export async function closeRedisClaims(): Promise<void> {
 	const all = [...claimsByOptions.values()];
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
-	await Promise.all(all.map(async (claims) => await claims.close()));
+	await Promise.all(
+		all.map(async (claims) => await claims.close('this n8n process closed its Redis clients')),
+	);
 	// And the clients kept open for their process's claims after their trigger stopped.
 	await closeAllClaims();
 }
