@@ -936,4 +936,17 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		await store.closeRedisClaims();
 	});
 
+	test('F10: Database Number as text must be digits: "1e1" and "0x2" are refused, never read as 10 or 2', () => {
+		for (const database of ['1e1', '0x2', '2.0', '+1', '1_0']) {
+			assert.throws(
+				() => store.redisOptions({ host: 'h', database }),
+				/Database Number is .*written in digits/,
+				database,
+			);
+		}
+		assert.equal(store.redisOptions({ host: 'h', database: ' 4 ' }).db, 4);
+		assert.equal(store.redisOptions({ host: 'h', database: 3 }).db, 3);
+		assert.throws(() => store.redisOptions({ host: 'h', port: '0x1F90' }), /Port is 0x1F90/);
+	});
+
 });

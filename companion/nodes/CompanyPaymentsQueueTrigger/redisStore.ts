@@ -30,11 +30,16 @@ import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaim
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
 
-/** A whole number from the credential (empty: the default), or undefined when it is not one. */
+/**
+ * A whole number from the credential (empty: the default), or undefined when it is not one. Text
+ * must be written as digits: "1e1" or "0x2" is not read as 10 or 2 (outside read r13-companion,
+ * finding 10).
+ */
 function wholeNumber(value: unknown, fallback: number): number | undefined {
 	if (value === undefined || value === null || value === '') return fallback;
-	const number = typeof value === 'number' ? value : Number(String(value).trim());
-	return Number.isInteger(number) ? number : undefined;
+	if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+	const written = String(value).trim();
+	return /^-?\d+$/.test(written) ? Number(written) : undefined;
 }
 
 /**
@@ -69,7 +74,7 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 	const db = wholeNumber(data.database, 0);
 	if (db === undefined || db < 0) {
 		throw new Error(
-			`the Redis credential's Database Number is ${String(data.database)}: it must be a whole number from 0 (0 to 15 unless the Redis's "databases" setting says more)`,
+			`the Redis credential's Database Number is ${String(data.database)}: it must be a whole number from 0, written in digits (0 to 15 unless the Redis's "databases" setting says more)`,
 		);
 	}
 	return {
