@@ -949,4 +949,29 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		assert.throws(() => store.redisOptions({ host: 'h', port: '0x1F90' }), /Port is 0x1F90/);
 	});
 
+	test("F11: the 503 reason for a user without the package's keys keeps the key pattern through n8n's log masking", async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call('ACL', 'SETUSER', 'wrongkeys', 'reset', 'on', '>pw', '~n8n:*', '+@all');
+		} finally {
+			admin.disconnect();
+		}
+		const { all } = await allThree({
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'wrongkeys',
+			password: 'pw',
+		});
+		for (const message of all) {
+			const logged = gate.gateText(undefined, message);
+			assert.match(
+				logged,
+				/may not use n8n-nodes-company-payments:\* \(this package's keys\)/,
+				logged,
+			);
+			assert.match(logged, /ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\*/);
+			assert.doesNotMatch(logged, /\[hidden\]/);
+		}
+	});
 });

