@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 
 import type {
 	DeliveryStore,
+	HeldDelivery,
 	RecordOutcome,
 } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
@@ -24,6 +25,7 @@ import {
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
+import type { ClaimLease } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -178,6 +180,7 @@ function describeWhere(options: RedisOptions): string {
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
+	holdsUntilAnswered: true,
 	async record(ctx: IWebhookFunctions, { deliveryId, limits }): Promise<RecordOutcome> {
 		let data: ICredentialDataDecryptedObject;
 		try {
@@ -212,13 +215,50 @@ export const redisDeliveryStore: DeliveryStore = {
 		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
 		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
+			hold: true,
 		});
-		if (claim.verdict === 'claimed') return { verdict: 'new' };
+		if (claim.verdict === 'claimed') {
+			return claim.lease ? { verdict: 'new', held: heldDelivery(ctx, deliveryId, claim.lease) } : { verdict: 'new' };
+		}
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		const certificate = await refusedCertificate(claims);
 		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}${certificate}` };
 	},
 };
+
+/**
+ * The claim held until n8n answers (redisClaims' lease): n8n's 2xx promotes it to running, any
+ * other answer (or a connection closed first) releases it; what became of it is logged when it
+ * is not the plain case.
+ */
+function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLease): HeldDelivery {
+	const log = gateLogger(ctx);
+	return {
+		async answered(status: number): Promise<void> {
+			const lost = lease.lost;
+			await lease
+				.settle(status)
+				.then((outcome) => {
+					if (outcome.state === 'released') {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} was answered ${status === 0 ? 'nothing (the connection closed first)' : status} by n8n; its claim in Redis is released, so the service's next attempt runs it`,
+						);
+					} else if (outcome.state === 'running' && (outcome.note !== undefined || lost !== undefined)) {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+						);
+					}
+				})
+				.catch(() => undefined);
+		},
+		async decideNow(): Promise<RecordOutcome> {
+			const decided = await lease.commit();
+			if (decided.verdict === 'claimed') return { verdict: 'new' };
+			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
+			return { verdict: 'unavailable', reason: decided.reason };
+		},
+	};
+}
 
 /** The certificate each client's Redis presented when it was refused (read once per client). */
 const certificates = new WeakMap<RedisClaims, string>();
