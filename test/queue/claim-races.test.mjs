@@ -1453,6 +1453,9 @@ describe('the Redis delivery claim, two processes', () => {
 			}
 		}
 		const trigger = new CompanyPaymentsQueueTrigger();
+		// n8n sends `webhookResponse` as the body only with responseData set and empty (unset, it
+		// sends the text "firstEntryJson"): claims.test.mjs checks the body n8n really sends.
+		assert.deepEqual(trigger.description.webhooks.map((w) => w.responseData), ['']);
 		const warnings = [];
 		const deliver = async (deliveryId, staticData = {}) => {
 			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
