@@ -247,9 +247,9 @@ export function staticDataWithDeliveries(
  */
 export interface HeldDelivery {
 	/**
-	 * n8n's answer to the delivery finished with this HTTP status (n8n 2.x answers only after it
-	 * created the execution); 0: the connection closed before the answer finished. 2xx: recorded
-	 * as run; anything else: let go, so the service's retry runs it (here or elsewhere).
+	 * n8n answered the delivery with this HTTP status (n8n 2.x answers only after it saved and
+	 * queued the execution), whether or not the connection still carried it. 2xx: recorded as run;
+	 * anything else: let go, so the service's retry runs it (here or elsewhere).
 	 */
 	answered(status: number): Promise<void>;
 	/** The trigger answers itself, before the execution exists: the store decides now. */

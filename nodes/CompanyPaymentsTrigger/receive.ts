@@ -70,27 +70,33 @@ interface ResponseLike {
 /** What the trigger reads of n8n's answer to a held delivery (Node's http.ServerResponse). */
 interface AnswerLike {
 	statusCode: number;
-	writableFinished?: boolean;
+	end(...args: unknown[]): unknown;
 	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
 /**
- * Tells the held delivery how n8n's answer ended: 'finish' (the answer was handed to the
- * connection) with its status, or 'close' before that (0: the service got no answer). False when
- * the response object cannot be watched (then the trigger answers itself).
+ * Tells the held delivery n8n's answer: its status when n8n ends the response (n8n 2.x does so
+ * only once the execution is saved and queued), whether or not the connection is still there to
+ * carry it. A connection the service closed before that (its timeout) decides nothing: n8n may
+ * still create the execution, so the claim stays held until n8n's answer (or the hold's bound).
+ * False when the response object cannot be watched (then the trigger answers itself).
  */
 function watchAnswer(ctx: IWebhookFunctions, held: HeldDelivery): boolean {
 	const response = ctx.getResponseObject() as unknown as Partial<AnswerLike> | undefined;
-	if (typeof response?.once !== 'function') return false;
+	if (typeof response?.once !== 'function' || typeof response.end !== 'function') return false;
 	const answer = response as AnswerLike;
 	let told = false;
-	const tell = (status: number) => {
+	const tell = () => {
 		if (told) return;
 		told = true;
-		void held.answered(status);
+		void held.answered(answer.statusCode);
 	};
-	answer.once('finish', () => tell(answer.statusCode));
-	answer.once('close', () => tell(answer.writableFinished === true ? answer.statusCode : 0));
+	const end = answer.end;
+	answer.end = function (this: AnswerLike, ...args: unknown[]): unknown {
+		tell();
+		return end.apply(this, args);
+	};
+	answer.once('finish', tell);
 	return true;
 }
 

@@ -1343,8 +1343,8 @@ describe('the Redis delivery claim, two processes', () => {
 	});
 
 	for (const [status, what] of [
-		[500, "n8n answered 500 (it could not create the execution)"],
-		[0, 'the connection closed before n8n\'s answer finished'],
+		[500, 'n8n answered 500 (it could not create or queue the execution)'],
+		[428, 'n8n answered 428 (its credential gate: nothing started)'],
 	]) {
 		test(`held until n8n answers: ${what}: released, the retry at the other process claims it`, async () => {
 			const a = processClaims({ timing: LEASE });
@@ -1428,7 +1428,7 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.equal(settled.state, 'running');
 		assert.match(settled.note ?? '', /another attempt/);
 	});
-	test('the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n\'s 2xx promotes it, a close before the answer or a 500 releases it; a call that changed the static data answers itself and promotes at once', async () => {
+	test('the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n\'s 2xx promotes it, a 500 releases it, a connection closed before n8n\'s answer decides nothing (n8n\'s answer then does); a call that changed the static data answers itself and promotes at once', async () => {
 		const { EventEmitter } = await import('node:events');
 		const { createHmac } = await import('node:crypto');
 		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
@@ -1497,7 +1497,7 @@ describe('the Redis delivery claim, two processes', () => {
 			return { result, response, key };
 		};
 		try {
-			for (const answer of ['2xx', 'close', '500']) {
+			for (const answer of ['2xx', '500', 'close, then 2xx', 'close, then 500']) {
 				const deliveryId = `dlv_lease_${answer}_${randomUUID()}`;
 				const { result, response, key } = await deliver(deliveryId);
 				assert.equal(result.noWebhookResponse, undefined, 'n8n answers');
@@ -1505,12 +1505,19 @@ describe('the Redis delivery claim, two processes', () => {
 				assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
 				assert.equal(response.writableFinished, false, 'the trigger wrote no answer itself');
 				assert.match((await holder(key)) ?? '', /^c:/, 'held, not running, before n8n answered');
-				if (answer === '2xx') {
+				if (answer.startsWith('close')) {
+					// The service gave up waiting (its timeout): n8n may still create the execution,
+					// so the claim stays held, and a copy meanwhile is 503, never run.
+					response.emit('close');
+					const copy = processClaims();
+					assert.equal((await copy.claim(key, TTL_MS)).verdict, 'unavailable');
+					assert.match((await holder(key)) ?? '', /^c:/, 'still held after the close');
+				}
+				if (answer.endsWith('2xx')) {
 					response.status(200).end(JSON.stringify(result.webhookResponse));
 					await until('promoted after n8n\'s 2xx', async () => /^r:/.test((await holder(key)) ?? ''));
 				} else {
-					if (answer === 'close') response.emit('close');
-					else response.status(500).end('{"message":"Error in workflow"}');
+					response.status(500).end('{"message":"Error in workflow"}');
 					await until('released after n8n\'s answer', async () => (await holder(key)) === null);
 					assert.ok(warnings.some((w) => w.includes(deliveryId) && /released/.test(w)), warnings.join('\n'));
 				}

@@ -473,10 +473,7 @@ export type LeaseOutcome =
  * execution, so a process that dies holding it leaves a `c:` that ends, and a retry runs it).
  */
 export interface ClaimLease {
-	/**
-	 * n8n's answer to the delivery finished with this HTTP status; 0: the connection closed before
-	 * it finished. 2xx → promoted; anything else → released.
-	 */
+	/** n8n answered the delivery with this HTTP status: 2xx → promoted; anything else → released. */
 	settle(status: number): Promise<LeaseOutcome>;
 	/** Decides now, as a claim without a hold (the trigger answers itself before the execution exists). */
 	commit(): Promise<ClaimVerdict>;
@@ -1416,9 +1413,8 @@ export class RedisClaims {
 	 * Holds the confirmed claim while n8n creates the execution: 'claimed' with a lease, and no
 	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
 	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
-	 * execution exists), owed until Redis answers; anything else, or the connection closed before
-	 * the answer finished → released, owed until Redis answers, so the service's retry runs it
-	 * elsewhere. A process that dies holding it stops extending: the `c:` ends at most bindMs
+	 * execution exists), owed until Redis answers; anything else → released, owed until Redis
+	 * answers, so the service's retry runs it elsewhere. A process that dies holding it stops extending: the `c:` ends at most bindMs
 	 * later. Held for leaseHoldMs at most: then promoted (a later answer that is not 2xx still
 	 * releases it).
 	 */

@@ -228,8 +228,7 @@ export const redisDeliveryStore: DeliveryStore = {
 
 /**
  * The claim held until n8n answers (redisClaims' lease): n8n's 2xx promotes it to running, any
- * other answer (or a connection closed first) releases it; what became of it is logged when it
- * is not the plain case.
+ * other answer releases it; what became of it is logged when it is not the plain case.
  */
 function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLease): HeldDelivery {
 	const log = gateLogger(ctx);
@@ -241,7 +240,7 @@ function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLe
 				.then((outcome) => {
 					if (outcome.state === 'released') {
 						log.warn(
-							`Company Payments Trigger: delivery ${deliveryId} was answered ${status === 0 ? 'nothing (the connection closed first)' : status} by n8n; its claim in Redis is released, so the service's next attempt runs it`,
+							`Company Payments Trigger: delivery ${deliveryId} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
 						);
 					} else if (outcome.state === 'running' && (outcome.note !== undefined || lost !== undefined)) {
 						log.warn(
