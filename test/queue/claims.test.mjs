@@ -618,6 +618,12 @@ for (const version of VERSIONS) {
 				missing: Object.entries(counts)
 					.filter(([, n]) => n === 0)
 					.map(([id]) => id),
+				// What the service saw of each delivery cut in flight: its attempts, in order.
+				cutAttempts: [...cut].map((id) =>
+					(deliveries.find((d) => (d.id ?? d.deliveryId) === id)?.attempts ?? [])
+						.map((a) => a.status)
+						.join('/'),
+				),
 			};
 			const seenBy = (id) =>
 				JSON.stringify({
