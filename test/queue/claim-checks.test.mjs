@@ -251,12 +251,21 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		};
 	}
 
-	const record = (ctx) =>
-		store.redisDeliveryStore.record(ctx, {
+	/**
+	 * One delivery recorded; a new one is held until n8n's answer, answered 200 here (as n8n does
+	 * once the execution exists), so its claim is promoted as in n8n. The verdict without the hold.
+	 */
+	const record = async (ctx) => {
+		const outcome = await store.redisDeliveryStore.record(ctx, {
 			deliveryId: `dlv_${randomUUID()}`,
 			now: Date.now(),
 			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
 		});
+		if (outcome.verdict !== 'new') return outcome;
+		assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
+		await outcome.held.answered(200);
+		return { verdict: outcome.verdict };
+	};
 
 	test('clients: one per full set of options ("Disable TLS Verification" too); a credential edit moves the trigger to a new client and closes the old one; deactivation closes the last', async () => {
 		await store.closeRedisClaims();

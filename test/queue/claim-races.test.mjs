@@ -58,6 +58,8 @@ describe('the Redis delivery claim, two processes', () => {
 		// "Accept Redis Without Persistence" is on.
 		const claim = claims.claim.bind(claims);
 		claims.claim = (key, ttl) => claim(key, ttl, { allowWithoutPersistence: true });
+		// The trigger's claim: held (a lease) until n8n's answer settles it.
+		claims.hold = (key, ttl) => claim(key, ttl, { allowWithoutPersistence: true, hold: true });
 		return claims;
 	}
 
@@ -1304,5 +1306,260 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.ok(verdict, 'the claim answered (it did not wait for the wall clock to come back)');
 		assert.equal(verdict.verdict, 'unavailable');
 		await a.close();
+	});
+	// The held claim (issue 51: never 200 without an execution anywhere). The trigger leaves its
+	// 200 to n8n, which answers only once the execution exists (n8n 2.x), and holds its confirmed
+	// `c:` until then: extended while held, promoted on n8n's 2xx, released otherwise.
+	// A Redis of their own: earlier cases leave the shared one waiting for a crashed claimer.
+	const LEASE = { timeoutMs: 500, readBackMs: 500, leaseRefreshMs: 200 };
+	let leaseServer;
+	async function leaseRedis() {
+		leaseServer ??= await ownRedis('lease');
+		return leaseServer;
+	}
+	/** What the lease Redis holds at a key (raw: an ended value too, until it is trimmed). */
+	async function holderAt(key) {
+		return await probeCommand((await leaseRedis()).port, 'GET', key);
+	}
+	/** How long a `c:` binds with LEASE: two timeouts and a read-back. */
+	const LEASE_BIND_MS = 2 * LEASE.timeoutMs + LEASE.readBackMs;
+	/** Redis' clock (ms) and the end of a key's value in the expiry set. */
+	async function endOf(key) {
+		const { port } = await leaseRedis();
+		const [sec, micro] = await probeCommand(port, 'TIME');
+		const ends = await probeCommand(port, 'ZSCORE', claimsModule.EXPIRY_KEY, key);
+		return { now: Number(sec) * 1000 + Math.floor(Number(micro) / 1000), ends: Number(ends) };
+	}
+
+	test('held until n8n answers: the confirmed c: outlives its bind by extensions, a copy elsewhere is 503 (never a duplicate), n8n\'s 2xx makes it r:', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-2xx:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+		assert.equal(typeof verdict.lease?.settle, 'function');
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'not promoted before n8n answered');
+		// Three binds later (n8n slow to create the execution), still this attempt's c:.
+		const start = await endOf(key);
+		await until('three binds passed on Redis\' clock', async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS);
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'the lease was extended');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		// A second answer event (close after finish) changes nothing.
+		assert.deepEqual(await verdict.lease.settle(0), { state: 'settled' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+	});
+
+	for (const [status, what] of [
+		[500, 'n8n answered 500 (it could not create or queue the execution)'],
+		[428, 'n8n answered 428 (its credential gate: nothing started)'],
+	]) {
+		test(`held until n8n answers: ${what}: released, the retry at the other process claims it`, async () => {
+			const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+			const b = processClaims({ port: (await leaseRedis()).port });
+			const key = `lease-${status}:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed');
+			assert.deepEqual(await verdict.lease.settle(status), { state: 'released' });
+			await until('the release reached Redis', async () => (await holderAt(key)) === null);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+		});
+	}
+
+	test('held until n8n answers: the process dies holding it (no answer, no more extensions): its c: ends within one bind, and the retry elsewhere runs it', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-killed:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		// Killed: its connections drop, nothing more reaches Redis from it.
+		a.client.disconnect();
+		a.resolver.disconnect();
+		const { now, ends } = await endOf(key);
+		assert.ok(ends - now <= LEASE_BIND_MS, `the c: ends ${ends - now} ms after the death, its bind is ${LEASE_BIND_MS} ms`);
+		await until('the c: ended', async () => (await holderAt(key)) === null || (await endOf(key)).now >= ends);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+	});
+
+	test('held until n8n answers: no answer within the hold\'s bound: promoted (r:); an answer that is not 2xx after it still releases', async () => {
+		for (const late of [200, 503]) {
+			const a = processClaims({ timing: { ...LEASE, leaseHoldMs: 700 }, port: (await leaseRedis()).port });
+			const key = `lease-bound-${late}:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed');
+			await until('promoted at the bound', async () => /^r:/.test((await holderAt(key)) ?? ''));
+			const settled = await verdict.lease.settle(late);
+			if (late === 200) {
+				assert.deepEqual(settled, { state: 'running' });
+				assert.match((await holderAt(key)) ?? '', /^r:/);
+			} else {
+				assert.deepEqual(settled, { state: 'released' });
+				await until('released after the bound', async () => (await holderAt(key)) === null);
+			}
+		}
+	});
+
+	test('held, then decided at once (the trigger answers itself: the call changed the static data): promoted before the answer, as without a hold', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-commit:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.deepEqual(await verdict.lease.commit(), { verdict: 'claimed' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		// The trigger's own 200 then settles nothing more.
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
+	});
+
+	test('held, and Redis out of reach (SIGSTOP) for longer than a bind: the lease ends while n8n creates the execution, a retry elsewhere claims it too (the window docs/queue-mode.md names), and the owner says so', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-lost:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		process.kill((await leaseRedis()).pid, 'SIGSTOP');
+		try {
+			await sleep(LEASE_BIND_MS + 500);
+		} finally {
+			process.kill((await leaseRedis()).pid, 'SIGCONT');
+		}
+		const retry = await until('the retry claimed the ended c:', async () => {
+			const v = await b.claim(key, TTL_MS);
+			return v.verdict === 'claimed' ? v : undefined;
+		});
+		assert.deepEqual(retry, { verdict: 'claimed' });
+		await until('the owner found its lease ended', () => verdict.lease.lost !== undefined);
+		const settled = await verdict.lease.settle(200);
+		assert.equal(settled.state, 'running');
+		assert.match(settled.note ?? '', /another attempt/);
+	});
+	test('the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n\'s 2xx promotes it, a 500 releases it, a connection closed before n8n\'s answer decides nothing (n8n\'s answer then does); a call that changed the static data answers itself and promotes at once', async () => {
+		const { EventEmitter } = await import('node:events');
+		const { createHmac } = await import('node:crypto');
+		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
+		const { CompanyPaymentsQueueTrigger } = require(path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'));
+		const store = require(path.join(DIST, 'redisStore.js'));
+		const secret = `whsec_${'7a'.repeat(24)}`;
+		/** Node's ServerResponse as far as the trigger and n8n's answer use it. */
+		class FakeResponse extends EventEmitter {
+			statusCode = 200;
+			writableFinished = false;
+			body = undefined;
+			status(code) {
+				this.statusCode = code;
+				return this;
+			}
+			setHeader() {}
+			end(body) {
+				this.body = body;
+				this.writableFinished = true;
+				this.emit('finish');
+				this.emit('close');
+			}
+		}
+		const leasePort = (await leaseRedis()).port;
+		const trigger = new CompanyPaymentsQueueTrigger();
+		// n8n sends `webhookResponse` as the body only with responseData set and empty (unset, it
+		// sends the text "firstEntryJson"): claims.test.mjs checks the body n8n really sends.
+		assert.deepEqual(trigger.description.webhooks.map((w) => w.responseData), ['']);
+		const warnings = [];
+		const deliver = async (deliveryId, staticData = {}) => {
+			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
+			const raw = Buffer.from(body);
+			const headers = {
+				'content-type': 'application/json',
+				'x-service-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+				'x-service-delivery-id': deliveryId,
+			};
+			const response = new FakeResponse();
+			const parameters = { events: ['*'], routeByEvent: false, options: { redisWithoutPersistence: true } };
+			const ctx = {
+				logger: { debug() {}, info() {}, warn: (l) => warnings.push(l), error() {} },
+				getNode: () => ({
+					id: 'lease-node',
+					name: 'Company Payments Trigger',
+					type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
+					typeVersion: 2,
+					parameters: {},
+					credentials: { companyPaymentsApi: { id: 'c1', name: 'api' }, redis: { id: 'r1', name: 'redis' } },
+				}),
+				getMode: () => 'webhook',
+				getWorkflow: () => ({ id: 'lease-wf', name: 'lease', active: true }),
+				getWorkflowStaticData: () => staticData,
+				getHeaderData: () => headers,
+				getBodyData: () => JSON.parse(body),
+				getRequestObject: () => ({ headers, body: JSON.parse(body), rawBody: raw }),
+				getResponseObject: () => response,
+				getInstanceId: () => 'lease-instance',
+				getNodeParameter: (name, fallback) =>
+					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ?? fallback,
+				getCredentials: async (name) =>
+					name === 'redis'
+						? { host: '127.0.0.1', port: leasePort, database: 0 }
+						: { apiKey: 'key_lease', baseUrl: 'http://127.0.0.1:9', webhookSecret: secret },
+			};
+			const result = await trigger.webhook.call(ctx);
+			const key = store.claimKey('lease-instance', 'lease-wf', 'lease-node', true, deliveryId);
+			return { result, response, key };
+		};
+		try {
+			// A process new to a Redis without persistence waits out the restart window (20 s from
+			// Redis' start, the store's default): 503 until then.
+			await until(
+				'the store claims in the lease Redis',
+				async () => {
+					const { result, response } = await deliver(`dlv_lease_warm_${randomUUID()}`);
+					if (result.noWebhookResponse === true && response.statusCode === 503) return false;
+					response.status(200).end('{}');
+					return true;
+				},
+				60_000,
+			);
+			for (const answer of ['2xx', '500', 'close, then 2xx', 'close, then 500']) {
+				const deliveryId = `dlv_lease_${answer}_${randomUUID()}`;
+				const { result, response, key } = await deliver(deliveryId);
+				assert.equal(result.noWebhookResponse, undefined, 'n8n answers');
+				assert.deepEqual(result.webhookResponse, { received: true, executed: true, deliveryId });
+				assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+				assert.equal(response.writableFinished, false, 'the trigger wrote no answer itself');
+				assert.match((await holderAt(key)) ?? '', /^c:/, 'held, not running, before n8n answered');
+				if (answer.startsWith('close')) {
+					// The service gave up waiting (its timeout): n8n may still create the execution,
+					// so the claim stays held, and a copy meanwhile is 503, never run.
+					response.emit('close');
+					const copy = processClaims({ port: (await leaseRedis()).port });
+					assert.equal((await copy.claim(key, TTL_MS)).verdict, 'unavailable');
+					assert.match((await holderAt(key)) ?? '', /^c:/, 'still held after the close');
+				}
+				if (answer.endsWith('2xx')) {
+					response.status(200).end(JSON.stringify(result.webhookResponse));
+					await until('promoted after n8n\'s 2xx', async () => /^r:/.test((await holderAt(key)) ?? ''));
+				} else {
+					response.status(500).end('{"message":"Error in workflow"}');
+					await until('released after n8n\'s answer', async () => (await holderAt(key)) === null);
+					assert.ok(warnings.some((w) => w.includes(deliveryId) && /released/.test(w)), warnings.join('\n'));
+				}
+			}
+			// A rotated secret past its grace period is trimmed: this call changes the static data,
+			// which n8n saves only when the trigger answers itself.
+			const staticData = {
+				rotatedSecret: { current: 'sealed-a', previous: 'sealed-b', rotatedAt: 0, credentialFingerprint: 'f' },
+			};
+			const deliveryId = `dlv_lease_static_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId, staticData);
+			assert.equal(staticData.rotatedSecret.previous, undefined, 'the static data changed');
+			assert.equal(result.noWebhookResponse, true);
+			assert.equal(response.statusCode, 200);
+			assert.equal(JSON.parse(response.body).executed, true);
+			assert.match((await holderAt(key)) ?? '', /^r:/, 'promoted before the trigger answered');
+		} finally {
+			await store.closeRedisClaims();
+		}
 	});
 });

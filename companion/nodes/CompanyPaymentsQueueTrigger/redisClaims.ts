@@ -86,6 +86,19 @@ export const REFRESH_MS = 500;
 export const RECENT_MAX = 20_000;
 const POLL_MS = 20;
 
+/**
+ * How often the owner of a held claim (see RedisClaims.claim with `hold`) extends its confirmed
+ * `c:` while n8n creates the execution: each extension makes it end bindMs (6 s) from then, so a
+ * process that dies holding it stops extending and its `c:` ends at most 6 s later.
+ */
+export const LEASE_REFRESH_MS = 2_000;
+/**
+ * The longest a claim is held for n8n's answer. Reached (n8n's answer has not come in a minute),
+ * the owner promotes it to `r:` as if n8n had answered 2xx: a held `c:` must end decided, and of
+ * the two decisions this one never starts the delivery twice (docs/queue-mode.md).
+ */
+export const LEASE_HOLD_MS = 60_000;
+
 /** The service's attempts of one delivery: at 0, 1, 3 and 7 s (delays 1, 2, 4 s between them). */
 export const SERVICE_RETRY_SPAN_MS = 7_000;
 
@@ -128,6 +141,10 @@ export interface ClaimTiming {
 	refreshMs: number;
 	/** How many running claims the process keeps in its memory per Redis (RECENT_MAX). */
 	recentMax: number;
+	/** How often a held claim's `c:` is extended (LEASE_REFRESH_MS). */
+	leaseRefreshMs: number;
+	/** The longest a claim is held for n8n's answer before it is promoted (LEASE_HOLD_MS). */
+	leaseHoldMs: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -139,6 +156,8 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	restartWindowMs: RESTART_WINDOW_MS,
 	refreshMs: REFRESH_MS,
 	recentMax: RECENT_MAX,
+	leaseRefreshMs: LEASE_REFRESH_MS,
+	leaseHoldMs: LEASE_HOLD_MS,
 };
 
 const RUNNING = 'r:';
@@ -341,11 +360,22 @@ return 0`;
  *   acknowledge it) and release it. Once they did, the owner starts the delivery and sends 'owed';
  * - 'owed' also turns a `p:` of the token into `r:`;
  * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`p:`/`r:`
- *   of the token → deleted.
+ *   of the token → deleted;
+ * - 'extend' (the lease of a held claim, while n8n creates the execution): a live `c:` of the
+ *   token ends ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; anything
+ *   else (its `c:` ended, another attempt's value) → 'other', nothing written.
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
 local held = current(KEYS[1], KEYS[2], now)
+if ARGV[2] == 'extend' then
+  if held == 'c:' .. ARGV[1] then
+    put(KEYS[1], KEYS[2], held, now + tonumber(ARGV[3]))
+    return 'mine'
+  end
+  if held == 'r:' .. ARGV[1] then return 'mine' end
+  return 'other'
+end
 if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
   drop(KEYS[1], KEYS[2])
   return 'released'
@@ -405,7 +435,7 @@ interface ClaimCommands {
 		key: string,
 		expiry: string,
 		token: string,
-		mode: 'read' | 'run' | 'pend' | 'owed' | 'release',
+		mode: 'read' | 'run' | 'pend' | 'owed' | 'release' | 'extend',
 		ttlMs?: number,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
@@ -414,7 +444,7 @@ interface ClaimCommands {
 export type ClaimClient = Redis & ClaimCommands;
 
 export type ClaimVerdict =
-	| { verdict: 'claimed' }
+	| { verdict: 'claimed'; lease?: ClaimLease }
 	| { verdict: 'duplicate'; by: 'redis' | 'memory' }
 	| { verdict: 'unavailable'; reason: string };
 
@@ -422,6 +452,34 @@ export type ClaimVerdict =
 export interface ClaimRequirements {
 	/** Accept a Redis that keeps nothing across a restart (the user said so). */
 	allowWithoutPersistence?: boolean;
+	/**
+	 * Hold the confirmed claim (a lease) instead of promoting it at once: 'claimed' then carries a
+	 * ClaimLease, settled by how n8n answered the delivery (after it created the execution).
+	 */
+	hold?: boolean;
+}
+
+/** What became of a held claim. */
+export type LeaseOutcome =
+	/** Promoted to `r:` (or owed until Redis answers): the delivery runs here. */
+	| { state: 'running'; note?: string }
+	/** Released (owed until Redis answers): nothing runs here, the service's retry runs it. */
+	| { state: 'released' }
+	/** Settled before (a second answer, or after commit). */
+	| { state: 'settled' };
+
+/**
+ * A confirmed claim held while n8n creates the execution: its `c:` is extended every
+ * leaseRefreshMs until n8n's answer is known, and never promoted before (no `r:` without an
+ * execution, so a process that dies holding it leaves a `c:` that ends, and a retry runs it).
+ */
+export interface ClaimLease {
+	/** n8n answered the delivery with this HTTP status: 2xx → promoted; anything else → released. */
+	settle(status: number): Promise<LeaseOutcome>;
+	/** Decides now, as a claim without a hold (the trigger answers itself before the execution exists). */
+	commit(): Promise<ClaimVerdict>;
+	/** Why the lease may not hold any more (its `c:` was found ended or taken by another attempt). */
+	readonly lost: string | undefined;
 }
 
 interface Recent {
@@ -1148,14 +1206,19 @@ export class RedisClaims {
 		this.memory.underWay++;
 		this.inFlight++;
 		try {
-			return await this.attempt(key, ttlMs, now);
+			return await this.attempt(key, ttlMs, now, requirements.hold === true);
 		} finally {
 			this.memory.underWay--;
 			this.inFlight--;
 		}
 	}
 
-	private async attempt(key: string, ttlMs: number, now: number): Promise<ClaimVerdict> {
+	private async attempt(
+		key: string,
+		ttlMs: number,
+		now: number,
+		hold: boolean,
+	): Promise<ClaimVerdict> {
 		// What earlier attempts still owe (a release, a promotion) goes again with every claim.
 		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');
@@ -1190,7 +1253,7 @@ export class RedisClaims {
 			// Redis lost its keys since this connection was checked: write back (this claim
 			// told Redis whom to wait for).
 			else this.sync().catch(() => undefined);
-			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
+			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now, hold);
 			if (verdict === 'policy') {
 				this.recheck();
 				return { verdict: 'unavailable', reason: policyReason(held) };
@@ -1344,7 +1407,7 @@ export class RedisClaims {
 	 * delivery): makes it `r:` and waits for the replicas again, so that a failover keeps it. What
 	 * is not answered in time is owed (sent again until Redis answers); it runs either way.
 	 */
-	private async finish(key: string, token: string, ttl: number): Promise<void> {
+	private async finish(key: string, token: string, ttl: number): Promise<string | undefined> {
 		this.unpromoted.set(key, token);
 		this.promoteTtl.set(key, ttl);
 		const done = await within(
@@ -1354,10 +1417,11 @@ export class RedisClaims {
 		);
 		if (!done.ok) {
 			this.sendOne(key, token, 'run', ttl);
-			return;
+			return undefined;
 		}
 		if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
 		await this.notReplicated('the run record');
+		return done.value;
 	}
 
 	private async confirm(
@@ -1365,6 +1429,7 @@ export class RedisClaims {
 		token: string,
 		ttl: number,
 		now: number,
+		hold: boolean,
 	): Promise<ClaimVerdict> {
 		// The owner starts the delivery only when it learns its confirm by then; the `c:` binds
 		// one timeout longer, for the promotion.
@@ -1387,7 +1452,7 @@ export class RedisClaims {
 			const found = await this.readBack(key, token, commitBy);
 			// Read on the other connection, so no WAIT covers the confirm: with replicas, 503.
 			if (found === 'mine' && this.replicas === 0 && monotonic() < commitBy) {
-				return await this.commit(key, token, ttl, now);
+				return hold ? this.lease(key, token, ttl, now) : await this.commit(key, token, ttl, now);
 			}
 			return this.giveUp(key, token, errorText(error));
 		}
@@ -1400,6 +1465,99 @@ export class RedisClaims {
 		const notReplicated = await this.notReplicated();
 		if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
 		if (monotonic() >= commitBy) return this.giveUp(key, token, late);
-		return await this.commit(key, token, ttl, now);
+		return hold ? this.lease(key, token, ttl, now) : await this.commit(key, token, ttl, now);
+	}
+
+	/**
+	 * Holds the confirmed claim while n8n creates the execution: 'claimed' with a lease, and no
+	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
+	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
+	 * execution exists), owed until Redis answers; anything else → released, owed until Redis
+	 * answers, so the service's retry runs it elsewhere. A process that dies holding it stops extending: the `c:` ends at most bindMs
+	 * later. Held for leaseHoldMs at most: then promoted (a later answer that is not 2xx still
+	 * releases it).
+	 */
+	private lease(key: string, token: string, ttl: number, now: number): ClaimVerdict {
+		let state: 'held' | 'promoted' | 'done' = 'held';
+		let lost: string | undefined;
+		let promoting: Promise<LeaseOutcome> | undefined;
+		const holdEnds = monotonic() + this.timing.leaseHoldMs;
+		// Counted as under way until settled: the memory's bound and a closing client see it.
+		this.memory.underWay++;
+		this.inFlight++;
+		const letGo = () => {
+			this.memory.underWay--;
+			this.inFlight--;
+		};
+		const promote = async (): Promise<LeaseOutcome> => {
+			this.remember(key, token, now, ttl);
+			const answer = await this.finish(key, token, ttl);
+			if (answer === 'other') {
+				return {
+					state: 'running',
+					note: 'Redis held another attempt of this delivery when its run record arrived (this claim had ended: Redis was out of reach for longer than its lease), so that attempt may run it too',
+				};
+			}
+			return { state: 'running' };
+		};
+		const extend = async (): Promise<void> => {
+			// On the second connection (it does not queue behind a late answer), connected on first use.
+			if ((await this.connected(this.resolver, this.timeoutMs)) !== undefined) return;
+			const extended = await within(
+				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
+				this.timeoutMs,
+				'lease',
+			);
+			if (extended.ok && extended.value !== 'mine' && state === 'held') {
+				lost = `the claim held for n8n's answer ended before it was extended (Redis was out of reach for longer than ${this.bindMs(ttl)} ms)`;
+			}
+		};
+		const keep = async (): Promise<void> => {
+			let next = monotonic() + this.timing.leaseRefreshMs;
+			while (state === 'held' && !this.closed) {
+				await sleep(Math.max(1, Math.min(next, holdEnds) - monotonic()));
+				if (state !== 'held' || this.closed) return;
+				if (monotonic() >= holdEnds) {
+					state = 'promoted';
+					promoting = promote();
+					await promoting;
+					return;
+				}
+				if (monotonic() >= next) {
+					next = monotonic() + this.timing.leaseRefreshMs;
+					await extend();
+				}
+			}
+		};
+		keep().catch(() => undefined);
+		const lease: ClaimLease = {
+			get lost() {
+				return lost;
+			},
+			settle: async (status: number): Promise<LeaseOutcome> => {
+				if (state === 'done') return { state: 'settled' };
+				state = 'done';
+				letGo();
+				if (status >= 200 && status < 300) {
+					if (promoting !== undefined) return await promoting;
+					return await promote();
+				}
+				if (promoting !== undefined) {
+					// Promoted at the hold's bound: that write lands first, then the release.
+					await promoting.catch(() => undefined);
+					this.recent.delete(key);
+					if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
+				}
+				this.sendOne(key, token, 'release');
+				return { state: 'released' };
+			},
+			commit: async (): Promise<ClaimVerdict> => {
+				if (state !== 'held') return { verdict: 'claimed' };
+				state = 'done';
+				letGo();
+				return await this.commit(key, token, ttl, now);
+			},
+		};
+		return { verdict: 'claimed', lease };
 	}
 }

@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 
 import type {
 	DeliveryStore,
+	HeldDelivery,
 	RecordOutcome,
 } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
@@ -26,6 +27,7 @@ import {
 	withoutPassword,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
+import type { ClaimLease } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
@@ -205,6 +207,7 @@ function describeWhere(options: RedisOptions): string {
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
+	holdsUntilAnswered: true,
 	async record(ctx: IWebhookFunctions, { deliveryId, limits }): Promise<RecordOutcome> {
 		let data: ICredentialDataDecryptedObject;
 		try {
@@ -239,8 +242,11 @@ export const redisDeliveryStore: DeliveryStore = {
 		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
 		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
+			hold: true,
 		});
-		if (claim.verdict === 'claimed') return { verdict: 'new' };
+		if (claim.verdict === 'claimed') {
+			return claim.lease ? { verdict: 'new', held: heldDelivery(ctx, deliveryId, claim.lease) } : { verdict: 'new' };
+		}
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		const certificate = await refusedCertificate(claims);
 		return {
@@ -249,6 +255,39 @@ export const redisDeliveryStore: DeliveryStore = {
 		};
 	},
 };
+
+/**
+ * The claim held until n8n answers (redisClaims' lease): n8n's 2xx promotes it to running, any
+ * other answer releases it; what became of it is logged when it is not the plain case.
+ */
+function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLease): HeldDelivery {
+	const log = gateLogger(ctx);
+	return {
+		async answered(status: number): Promise<void> {
+			const lost = lease.lost;
+			await lease
+				.settle(status)
+				.then((outcome) => {
+					if (outcome.state === 'released') {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
+						);
+					} else if (outcome.state === 'running' && (outcome.note !== undefined || lost !== undefined)) {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+						);
+					}
+				})
+				.catch(() => undefined);
+		},
+		async decideNow(): Promise<RecordOutcome> {
+			const decided = await lease.commit();
+			if (decided.verdict === 'claimed') return { verdict: 'new' };
+			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
+			return { verdict: 'unavailable', reason: decided.reason };
+		},
+	};
+}
 
 /** The certificate each client's Redis presented when it was refused (read once per client). */
 const certificates = new WeakMap<RedisClaims, string>();
