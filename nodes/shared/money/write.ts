@@ -777,9 +777,12 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			return answer;
 		})
 		.finally(() => {
-			// The skew this write's own answer shows (a gateway's page carries a Date too): its high
-			// bound, so a slow answer never places the write earlier than it was (r13-money F1).
-			const skew = observeReport(baseUrl, report)?.high ?? knownSkew(baseUrl);
+			// The skew this write's own answer shows (a gateway's page carries a Date too), kept with
+			// every other this process measured: the largest high bound of them all (r14-money F1),
+			// so neither a slow answer (r13-money F1) nor one dated behind (another backend, a
+			// cache's stale copy) places the write earlier than this process measured it.
+			observeReport(baseUrl, report);
+			const skew = knownSkew(baseUrl);
 			if (call.history) call.history.skewMs = skew;
 			call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, skew));
 			keepSent(ctx, itemIndex, call.sent);
