@@ -3,7 +3,12 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { boundTime, companyFingerprint, sealOf, serviceOf } from './binding';
+import {
+	boundTime,
+	companyFingerprint,
+	sealOf,
+	serviceOf,
+} from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -16,7 +21,7 @@ import {
 } from './clock';
 import { recordReadAgain } from './readAgain';
 import { forgetPending } from './pending';
-import { claim, forgetProofs, noteWrite, unclaim } from './proofs';
+import { claim, forgetProofs, noteWrite, takenBy, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
@@ -787,6 +792,14 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, skew));
 			keepSent(ctx, itemIndex, call.sent);
 			if (contract.identity) noteWrite(call.sent as unknown as SentWrite);
+		})
+		.then((answer) => {
+			// A record that proves another write, or was made before this one, is no proof of it.
+			const other = isRecord(answer)
+				? answerProvesOther(ctx, call, answer as IDataObject, where)
+				: undefined;
+			if (other) throw other;
+			return answer;
 		});
 	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
@@ -1204,6 +1217,43 @@ export function judgedNotPaid(call: MoneyCall): void {
 		}
 		forgetSentWrite(id);
 	}
+}
+
+/**
+ * The record a write of a contract found by its identity (Payout Create, Card Request) was
+ * answered with, when it does not prove this write: unknown, naming it. A rule Resolve Outcome
+ * binds by, applied to the direct answer too:
+ * - one record, one write (r14-money F2): a record this n8n process already gave as the outcome
+ *   of another write of the same External ID and details (the item before it in this run, an
+ *   earlier run: proofs.ts `takenBy`, or a write named `alongside`) is that write's; the service
+ *   answers a second POST under the same External ID with the payout it holds, so the second
+ *   payment may not have been made.
+ */
+function answerProvesOther(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	answer: IDataObject,
+	where: string,
+): NodeApiError | undefined {
+	const { contract, itemIndex } = call;
+	if (contract.resolve?.find !== 'identity' || !call.sent) return undefined;
+	const sent = call.sent as unknown as SentWrite;
+	const id = answer.id;
+	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	const by =
+		recordId === undefined
+			? undefined
+			: (takenBy(sent, answer) ??
+				call.alongside?.find((other) => other.recordId === recordId)?.sentAt);
+	if (recordId !== undefined && by !== undefined && by !== null) {
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process with the same External ID and details (sent at ${String(by)}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated External ID with the record it holds)`,
+			lines: [`Record: ${recordId}`, `The other write was sent at: ${String(by)}`],
+			where,
+			itemIndex,
+		});
+	}
+	return undefined;
 }
 
 /** A JSON object (not a list), as a record is. */
