@@ -6,6 +6,8 @@ import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import {
 	boundTime,
 	companyFingerprint,
+	earliestCreated,
+	marginWords,
 	sealOf,
 	serviceOf,
 } from './binding';
@@ -1221,13 +1223,18 @@ export function judgedNotPaid(call: MoneyCall): void {
 
 /**
  * The record a write of a contract found by its identity (Payout Create, Card Request) was
- * answered with, when it does not prove this write: unknown, naming it. A rule Resolve Outcome
+ * answered with, when it does not prove this write: unknown, naming it. Two rules Resolve Outcome
  * binds by, applied to the direct answer too:
  * - one record, one write (r14-money F2): a record this n8n process already gave as the outcome
  *   of another write of the same External ID and details (the item before it in this run, an
  *   earlier run: proofs.ts `takenBy`, or a write named `alongside`) is that write's; the service
  *   answers a second POST under the same External ID with the payout it holds, so the second
- *   payment may not have been made.
+ *   payment may not have been made;
+ * - made by this write (r14-money F3): a record whose `createdAt` is earlier than the write was
+ *   sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), was made before it
+ *   (an earlier payment under the same External ID). Not for a contract bound by `assignedAt`:
+ *   a card from stock carries the card's own earlier `createdAt`. Without a measured skew nothing
+ *   is judged by time here (no Date header: the answer stands as it did).
  */
 function answerProvesOther(
 	ctx: IExecuteFunctions,
@@ -1253,7 +1260,18 @@ function answerProvesOther(
 			itemIndex,
 		});
 	}
-	return undefined;
+	if (contract.resolve.boundBy === 'assignedAt' || sent.skewMs === null) return undefined;
+	const made = boundTime(answer.createdAt);
+	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
+	const time = { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
+	if (made >= earliestCreated(time)) return undefined;
+	const named = recordId ?? 'a record without its ID';
+	return outcomeUnknownError(ctx.getNode(), contract, {
+		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be an earlier payment under the same External ID, which does not prove this one was made`,
+		lines: [`Record: ${named}`, `Its createdAt: ${String(answer.createdAt)}`, `Sent at: ${sent.sentAt}`],
+		where,
+		itemIndex,
+	});
 }
 
 /** A JSON object (not a list), as a record is. */
