@@ -2,6 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { sealOf } from '../../nodes/shared/money/binding';
+import {
+	forgetSkews,
+	knownSkew,
+	observeReport,
+	SKEW_KEPT_MS,
+} from '../../nodes/shared/money/clock';
+import type { Report } from '../../nodes/shared/transport';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
 
@@ -141,7 +148,9 @@ describe('r14-money F1: a write seals the largest skew its process measured, not
 			.get('/payouts')
 			.query(true)
 			.reply(200, { payouts: [listed], total: 1 }, datedAt(0));
-		nock(BASE_URL).get('/payouts/p-failed').reply(200, failed, datedAt(-5 * MINUTE));
+		nock(BASE_URL)
+			.get('/payouts/p-failed')
+			.reply(200, failed, datedAt(-5 * MINUTE));
 		const [listedItem] = await run({
 			resource: 'payout',
 			operation: 'getMany',
@@ -160,13 +169,11 @@ describe('r14-money F1: a write seals the largest skew its process measured, not
 	});
 
 	it('control: every answer dated right, a payout made 60 s before the write stays unknown and the write’s own payout is paid', async () => {
-		nock(BASE_URL)
-			.post('/payouts')
-			.reply(500, serviceError(500, 'INTERNAL_ERROR'), datedAt(0));
+		nock(BASE_URL).post('/payouts').reply(500, serviceError(500, 'INTERNAL_ERROR'), datedAt(0));
 		const [item] = await run(create('inv-79'));
-		expect((await resolveAgainst(fromOtherProcess(item), 'inv-79', MINUTE, true)).paymentOutcome).toBe(
-			'unknown',
-		);
+		expect(
+			(await resolveAgainst(fromOtherProcess(item), 'inv-79', MINUTE, true)).paymentOutcome,
+		).toBe('unknown');
 		const sentAt = Date.parse((item.sentWrite as IDataObject).sentAt as string);
 		const own = payout('p-own', 'inv-79', new Date(sentAt + 50).toISOString());
 		nock(BASE_URL)
@@ -240,7 +247,10 @@ describe('r14-money F2: one record answered to two writes proves only the first'
 
 	it('a later run in the same process answered with the payout an earlier run’s write holds: unknown, naming it', async () => {
 		const made = payout('p-9', 'INV-9', new Date().toISOString());
-		nock(BASE_URL).post('/payouts').times(2).reply(200, () => made, datedAt(0));
+		nock(BASE_URL)
+			.post('/payouts')
+			.times(2)
+			.reply(200, () => made, datedAt(0));
 		const [first] = await run(create('INV-9'));
 		expect(first.id).toBe('p-9');
 		const [again] = await run(create('INV-9'));
@@ -273,5 +283,45 @@ describe('r14-money F3: a 200 answered with a payout made before the write does 
 		const [item] = await run(create('inv-91'));
 		expect(item.paymentOutcome).toBeUndefined();
 		expect(item.id).toBe('p-new');
+	});
+});
+
+describe('r14-money F1: the largest skew kept, within its window and its memory bound', () => {
+	const URL = 'https://clock.test';
+	/** One answer dated `dateMs`, sent and read at `localMs` (its upper bound: Date + 1 s − local). */
+	const answer = (dateMs: number, localMs: number): Report => ({
+		attempts: [
+			{
+				sent: true,
+				status: 200,
+				body: {},
+				readable: true,
+				headers: { Date: new Date(dateMs).toUTCString() },
+				sentLocal: localMs,
+				answeredLocal: localMs,
+			},
+		],
+	});
+	afterEach(() => forgetSkews());
+
+	it('sixty later answers each further behind: the first, largest skew still binds; gone only past the window', () => {
+		const t0 = Math.floor(Date.now() / 1000) * 1000;
+		observeReport(URL, answer(t0, t0), t0);
+		for (let k = 1; k <= 60; k++) observeReport(URL, answer(t0 - k * 1000, t0), t0 + k);
+		expect(knownSkew(URL, t0 + 100)).toBe(1000);
+		// A later, larger one replaces it.
+		observeReport(URL, answer(t0 + 5000, t0 + 100), t0 + 100);
+		expect(knownSkew(URL, t0 + 200)).toBe(5900);
+		// Past the window of every measure: none.
+		expect(knownSkew(URL, t0 + 200 + SKEW_KEPT_MS)).toBeNull();
+	});
+
+	it('the largest expires with its window: the next largest measured after it binds', () => {
+		const t0 = Math.floor(Date.now() / 1000) * 1000;
+		observeReport(URL, answer(t0 + 9000, t0), t0);
+		observeReport(URL, answer(t0 - 3000, t0 + 1000), t0 + 1000);
+		observeReport(URL, answer(t0 - 9000, t0 + 2000), t0 + 2000);
+		expect(knownSkew(URL, t0 + 3000)).toBe(10_000);
+		expect(knownSkew(URL, t0 + 500 + SKEW_KEPT_MS)).toBe(-3000);
 	});
 });

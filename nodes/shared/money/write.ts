@@ -23,7 +23,7 @@ import {
 } from './clock';
 import { recordReadAgain } from './readAgain';
 import { forgetPending } from './pending';
-import { claim, forgetProofs, noteWrite, takenBy, unclaim } from './proofs';
+import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
@@ -1233,8 +1233,9 @@ export function judgedNotPaid(call: MoneyCall): void {
  * - made by this write (r14-money F3): a record whose `createdAt` is earlier than the write was
  *   sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), was made before it
  *   (an earlier payment under the same External ID). Not for a contract bound by `assignedAt`:
- *   a card from stock carries the card's own earlier `createdAt`. Without a measured skew nothing
- *   is judged by time here (no Date header: the answer stands as it did).
+ *   a card from stock carries the card's own earlier `createdAt`. Without a measured skew (no Date
+ *   header), or a `createdAt` written without its offset (any zone, ±14 h), nothing is judged by
+ *   time here: the answer stands as it did (a named window, docs/assumptions.md).
  */
 function answerProvesOther(
 	ctx: IExecuteFunctions,
@@ -1247,15 +1248,11 @@ function answerProvesOther(
 	const sent = call.sent as unknown as SentWrite;
 	const id = answer.id;
 	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-	const by =
-		recordId === undefined
-			? undefined
-			: (takenBy(sent, answer) ??
-				call.alongside?.find((other) => other.recordId === recordId)?.sentAt);
-	if (recordId !== undefined && by !== undefined && by !== null) {
+	const by = provedOther(sent, answer, call.alongside);
+	if (recordId !== undefined && by !== undefined) {
 		return outcomeUnknownError(ctx.getNode(), contract, {
-			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process with the same External ID and details (sent at ${String(by)}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated External ID with the record it holds)`,
-			lines: [`Record: ${recordId}`, `The other write was sent at: ${String(by)}`],
+			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process with the same External ID and details (sent at ${by}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated External ID with the record it holds)`,
+			lines: [`Record: ${recordId}`, `The other write was sent at: ${by}`],
 			where,
 			itemIndex,
 		});
@@ -1268,7 +1265,11 @@ function answerProvesOther(
 	const named = recordId ?? 'a record without its ID';
 	return outcomeUnknownError(ctx.getNode(), contract, {
 		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be an earlier payment under the same External ID, which does not prove this one was made`,
-		lines: [`Record: ${named}`, `Its createdAt: ${String(answer.createdAt)}`, `Sent at: ${sent.sentAt}`],
+		lines: [
+			`Record: ${named}`,
+			`Its createdAt: ${String(answer.createdAt)}`,
+			`Sent at: ${sent.sentAt}`,
+		],
 		where,
 		itemIndex,
 	});
