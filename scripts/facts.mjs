@@ -213,6 +213,8 @@ export const NOT_STATED = {
 	WRITES_KEPT:
 		"how many requests' sent times this process keeps for Resolve Outcome (otherWrites): a memory bound of proofs.ts",
 	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',
+	PEAKS_KEPT:
+		'how many candidate largest skews are kept per Base URL (past it the two oldest merge, keeping the larger): a memory bound of clock.ts',
 	ALONGSIDE_KEPT:
 		"how many other writes of the same request a sent write names at most: a bound on the item's size",
 	PHONE_MAX: 'the E.164 length of a phone number (as in evidence.ts); the docs name no count',

@@ -72,6 +72,10 @@
 //                   `failed` also fails a payout at once after Payout Create (charged, no
 //                   refundedAt) and answers a Payout Cancel with the payout the executor declined
 //                   just before it (outside r10-money F1).
+//   heldAnswer      whether POST /payouts under an External ID a payout the service made for the
+//                   company already carries, with the same amount and card, is answered 200 with
+//                   that payout instead of a new one (outside r14-money F2, F3: the document does
+//                   not show the service deduplicating by External ID, nor that it does not).
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -106,6 +110,7 @@ export const MONEY_CHOICES = Object.freeze({
 	replayedPost: [false, true],
 	acceptedAnswer: [false, false, true],
 	writeAnswer: ['record', 'record', 'failed', 'accepted'],
+	heldAnswer: [false, true],
 });
 
 /** The refusal of a taken External ID, worded as drawn (refusalWording). */
@@ -185,6 +190,8 @@ export function drawMoney(r) {
 		acceptedAnswer: r.pick(MONEY_CHOICES.acceptedAnswer),
 		// Drawn last, so every earlier choice of a seed stays what it was (outside r9-money).
 		writeAnswer: r.pick(MONEY_CHOICES.writeAnswer),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r14-money).
+		heldAnswer: r.pick(MONEY_CHOICES.heldAnswer),
 	};
 }
 
@@ -321,6 +328,23 @@ export function createMoney(sb, choices, stream, log) {
 				return choices.createRefusal === 'INSUFFICIENT_BALANCE'
 					? apiError(422, 'INSUFFICIENT_BALANCE')
 					: takenRefusal(choices.refusalWording);
+			}
+			return null;
+		},
+		/**
+		 * The payout the service already made for the company under the new payout's External ID,
+		 * with its amount and card, that it answers with instead of making one (heldAnswer), when
+		 * drawn; null when it makes one. A planted payout is never answered (it moved no money now).
+		 */
+		holds(company, input) {
+			if (!played || !choices.heldAnswer || !input.externalId) return null;
+			for (const payout of sb.state.payouts.values()) {
+				if (payout.companyId !== company.id || payout.externalId !== input.externalId) continue;
+				if (planted.has(payout.id)) continue;
+				if (Number(payout.amountRub) !== Number(input.amountRub)) continue;
+				if (payout.requisite !== input.requisite) continue;
+				log({ kind: 'heldAnswer', payout: payout.id });
+				return payout;
 			}
 			return null;
 		},

@@ -423,6 +423,9 @@ export function registerPayoutRoutes(router) {
 			}
 			const refused = ctx.sb.generated?.money.refusesCreate(ctx.company, input);
 			if (refused) throw refused;
+			// Generated mode (outside r14-money): answered with the payout it holds for the External ID.
+			const holds = ctx.sb.generated?.money.holds(ctx.company, input);
+			if (holds) return { status: 200, body: shownPayout(ctx.sb, holds) };
 			const made = createPayout(ctx.sb, ctx.company, input);
 			// Generated mode (outside r7-money-a): a gateway's replay of a lost POST makes another.
 			if (ctx.sb.generated?.money.takeReplay()) createPayout(ctx.sb, ctx.company, input);

@@ -330,6 +330,11 @@ export const OPEN_CHOICES = {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',
 		node: 'A 2xx to Payout Create with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/outcome.ts)',
 	},
+	heldAnswer: {
+		question:
+			'Whether Payout Create under an External ID a payout already carries (same amount and card) is answered with that payout instead of a new one',
+		node: 'The direct answer binds as Resolve Outcome does: a record this process already answered to another write of the same External ID and details (provedOther, money/proofs.ts), or one created before the write was sent by the sealed skew and SKEW_MARGIN_MS, is unknown naming it, never a success: answerProvesOther (money/write.ts); without a Date header or with a createdAt without its offset only the first rule holds, and two processes do not know of each other (named windows)',
+	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',
 		node: 'unknown with a sealed sentWrite; Resolve Outcome decides by the binding rule (money/resolve.ts)',

@@ -23,8 +23,11 @@ import type { Attempt, Report } from '../transport';
  * let a record dated in the future pass). n8n's request helper gives no time the headers arrived,
  * so the low bound is taken when the whole answer was read: lower still, so safe for its use.
  *
- * The last skew measured at each Base URL is kept in this process's memory, so a write whose
- * own answer was lost (no header) still carries the skew measured a moment before.
+ * Every skew measured at each Base URL is kept in this process's memory for SKEW_KEPT_MS, and a
+ * write seals the LARGEST upper bound among them and its own answer's (r14-money F1): the last one
+ * alone let one answer dated behind (another backend, a proxy, a cache's copy without `Age`)
+ * place the write minutes earlier than the process had measured before, so a payout made before
+ * the write proved it after a restart. A write whose own answer was lost still carries them.
  *
  * Only the service's own answers measure it (r4-money-resolve F2): a JSON record (2xx) or the
  * service's error body. A gateway's page (an HTML 502) is dated by the gateway's clock, which
@@ -59,6 +62,19 @@ const history = new Map<string, (SkewBounds & { at: number })[]>();
 
 /** How many measures are kept per Base URL. */
 const HISTORY_KEPT = 50;
+
+/**
+ * The measures that can still be the largest high bound within SKEW_KEPT_MS at a Base URL (each
+ * later one lower than the one before it), the oldest first: the largest is the first not yet
+ * older than SKEW_KEPT_MS (r14-money F1).
+ */
+const peaks = new Map<string, { high: number; at: number }[]>();
+
+/**
+ * How many peaks are kept per Base URL; past it the two oldest merge into one with the higher
+ * bound and the later time, which only keeps a larger skew longer (toward `unknown`), never drops it.
+ */
+const PEAKS_KEPT = 50;
 
 /** How long a measured skew is used for a write that measured none itself. */
 export const SKEW_KEPT_MS = 6 * 60 * 60_000;
@@ -146,6 +162,10 @@ function keep(baseUrl: string, bounds: SkewBounds, at: number): void {
 	list.push({ ...bounds, at });
 	if (list.length > HISTORY_KEPT) list.shift();
 	history.set(baseUrl, list);
+	const tops = (peaks.get(baseUrl) ?? []).filter((peak) => peak.high > bounds.high);
+	tops.push({ high: bounds.high, at });
+	if (tops.length > PEAKS_KEPT) tops.splice(0, 2, { high: tops[0].high, at: tops[1].at });
+	peaks.set(baseUrl, tops);
 }
 
 /**
@@ -171,12 +191,13 @@ export function observeReport(
 }
 
 /**
- * The skew last measured at a Base URL in this process, within SKEW_KEPT_MS, or null: its HIGH
- * bound, the one that places a write no earlier than it was (sealing, binding).
+ * The largest HIGH bound of every skew measured at a Base URL in this process within SKEW_KEPT_MS,
+ * or null: the one that places a write no earlier than it was (sealing, binding). Never the last
+ * alone (r14-money F1): one answer dated behind (another backend, a stale copy) would lower it.
  */
 export function knownSkew(baseUrl: string, localNow = Date.now()): number | null {
-	const last = measured.get(baseUrl);
-	return last && localNow - last.at <= SKEW_KEPT_MS ? last.high : null;
+	const top = (peaks.get(baseUrl) ?? []).find((peak) => localNow - peak.at <= SKEW_KEPT_MS);
+	return top ? top.high : null;
 }
 
 /**
@@ -208,6 +229,7 @@ export function skewRangeSince(baseUrl: string, since: number): SkewBounds | nul
 export function forgetSkews(): void {
 	measured.clear();
 	history.clear();
+	peaks.clear();
 	created.clear();
 	createdFloor.clear();
 }

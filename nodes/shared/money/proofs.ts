@@ -48,6 +48,24 @@ export function takenBy(sent: SentWrite, record: IDataObject): string | undefine
 	return proof && proof.write !== writeOf(sent) ? proof.sentAt : undefined;
 }
 
+/**
+ * The sent time of another write a record answered to this one already proves (r14-money F2): the
+ * write it was given as proof of in this process (`takenBy`), or one of the writes of the same
+ * request sent before it that was answered with it (`alongside`, write.ts). Undefined when none.
+ */
+export function provedOther(
+	sent: SentWrite,
+	record: IDataObject,
+	alongside: IDataObject[] = [],
+): string | undefined {
+	const id = record.id;
+	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+	const taken = takenBy(sent, record);
+	if (taken !== undefined) return taken;
+	const other = alongside.find((entry) => entry.recordId === String(id));
+	return other === undefined ? undefined : String(other.sentAt);
+}
+
 /** Gives a record as proof of this write (synchronously after the check: items run at once). */
 export function claim(sent: SentWrite, record: IDataObject): void {
 	const key = proofKey(sent, record);

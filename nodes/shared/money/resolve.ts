@@ -335,23 +335,26 @@ export async function resolveSentWrite(
 	}
 	// The write in the service's time, once (outside r7-money-a F2): its sentAt plus the skew its
 	// writer measured and sealed, both in the writer's clock. Only when this is the writer's own
-	// process (the same clock) do this process's measures count too, the largest of them (r5-money
-	// F1: a stale Date on the write's answer is not alone), the records' own clock (clock.ts
-	// knownCreatedSkew) before the Date header's. In another process (a queue-mode worker, after a
-	// restart) they read another clock: a write whose writer measured no skew has no service time,
-	// and no record proves it by its time.
+	// process (the same clock) do this process's measures count too, the largest of them all
+	// (r5-money F1: a stale Date on the write's answer is not alone): the look's own reads, the
+	// write's seal, this process's before the look, and the records' own clock (clock.ts
+	// knownCreatedSkew), which only ever raises the Date header's, never stands in for it
+	// (r14-money F1b: a held payout an hour old dropped the look's own reads). In another process
+	// (a queue-mode worker, after a restart) they read another clock: a write whose writer
+	// measured no skew has no service time, and no record proves it by its time.
 	const sameClock = sent.clock === PROCESS_CLOCK;
-	const prior = sameClock
-		? (knownCreatedSkew(baseUrl, looked) ?? knownSkew(baseUrl, looked))
-		: null;
+	const prior = sameClock ? knownSkew(baseUrl, looked) : null;
 	const time = (): SentTime => {
 		if (!sameClock) return { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
-		const records = knownCreatedSkew(baseUrl);
-		const range = records === null ? skewRangeSince(baseUrl, looked) : null;
-		const floor = records === null ? knownCreatedFloor(baseUrl) : null;
-		const known = [records ?? range?.high, sent.skewMs, prior, floor].filter(
+		const range = skewRangeSince(baseUrl, looked);
+		const dates = [range?.high, sent.skewMs, prior].filter(
 			(s): s is number => typeof s === 'number',
 		);
+		// Without any Date-header skew there is none: a records' clock measure never stands alone.
+		const raises = [knownCreatedSkew(baseUrl), knownCreatedFloor(baseUrl)].filter(
+			(s): s is number => typeof s === 'number',
+		);
+		const known = dates.length > 0 ? [...dates, ...raises] : [];
 		return {
 			sentAt: Date.parse(sent.sentAt),
 			skewMs: known.length > 0 ? Math.max(...known) : null,

@@ -3,7 +3,14 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
-import { boundTime, companyFingerprint, sealOf, serviceOf } from './binding';
+import {
+	boundTime,
+	companyFingerprint,
+	earliestCreated,
+	marginWords,
+	sealOf,
+	serviceOf,
+} from './binding';
 import {
 	forgetSkews,
 	knownCreatedFloor,
@@ -16,7 +23,7 @@ import {
 } from './clock';
 import { recordReadAgain } from './readAgain';
 import { forgetPending } from './pending';
-import { claim, forgetProofs, noteWrite, unclaim } from './proofs';
+import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
@@ -777,13 +784,24 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			return answer;
 		})
 		.finally(() => {
-			// The skew this write's own answer shows (a gateway's page carries a Date too): its high
-			// bound, so a slow answer never places the write earlier than it was (r13-money F1).
-			const skew = observeReport(baseUrl, report)?.high ?? knownSkew(baseUrl);
+			// The skew this write's own answer shows (a gateway's page carries a Date too), kept with
+			// every other this process measured: the largest high bound of them all (r14-money F1),
+			// so neither a slow answer (r13-money F1) nor one dated behind (another backend, a
+			// cache's stale copy) places the write earlier than this process measured it.
+			observeReport(baseUrl, report);
+			const skew = knownSkew(baseUrl);
 			if (call.history) call.history.skewMs = skew;
 			call.sent = sealedSentWrite(ctx, call, request, bound, sealedSkew(baseUrl, skew));
 			keepSent(ctx, itemIndex, call.sent);
 			if (contract.identity) noteWrite(call.sent as unknown as SentWrite);
+		})
+		.then((answer) => {
+			// A record that proves another write, or was made before this one, is no proof of it.
+			const other = isRecord(answer)
+				? answerProvesOther(ctx, call, answer as IDataObject, where)
+				: undefined;
+			if (other) throw other;
+			return answer;
 		});
 	// The first send's record (Pay QR Code's quote A) stays with the key on every later try until
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
@@ -1201,6 +1219,60 @@ export function judgedNotPaid(call: MoneyCall): void {
 		}
 		forgetSentWrite(id);
 	}
+}
+
+/**
+ * The record a write of a contract found by its identity (Payout Create, Card Request) was
+ * answered with, when it does not prove this write: unknown, naming it. Two rules Resolve Outcome
+ * binds by, applied to the direct answer too:
+ * - one record, one write (r14-money F2): a record this n8n process already gave as the outcome
+ *   of another write of the same External ID and details (the item before it in this run, an
+ *   earlier run: proofs.ts `takenBy`, or a write named `alongside`) is that write's; the service
+ *   answers a second POST under the same External ID with the payout it holds, so the second
+ *   payment may not have been made;
+ * - made by this write (r14-money F3): a record whose `createdAt` is earlier than the write was
+ *   sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), was made before it
+ *   (an earlier payment under the same External ID). Not for a contract bound by `assignedAt`:
+ *   a card from stock carries the card's own earlier `createdAt`. Without a measured skew (no Date
+ *   header), or a `createdAt` written without its offset (any zone, ±14 h), nothing is judged by
+ *   time here: the answer stands as it did (a named window, docs/assumptions.md).
+ */
+function answerProvesOther(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	answer: IDataObject,
+	where: string,
+): NodeApiError | undefined {
+	const { contract, itemIndex } = call;
+	if (contract.resolve?.find !== 'identity' || !call.sent) return undefined;
+	const sent = call.sent as unknown as SentWrite;
+	const id = answer.id;
+	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	const by = provedOther(sent, answer, call.alongside);
+	if (recordId !== undefined && by !== undefined) {
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process with the same External ID and details (sent at ${by}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated External ID with the record it holds)`,
+			lines: [`Record: ${recordId}`, `The other write was sent at: ${by}`],
+			where,
+			itemIndex,
+		});
+	}
+	if (contract.resolve.boundBy === 'assignedAt' || sent.skewMs === null) return undefined;
+	const made = boundTime(answer.createdAt);
+	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
+	const time = { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
+	if (made >= earliestCreated(time)) return undefined;
+	const named = recordId ?? 'a record without its ID';
+	return outcomeUnknownError(ctx.getNode(), contract, {
+		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be an earlier payment under the same External ID, which does not prove this one was made`,
+		lines: [
+			`Record: ${named}`,
+			`Its createdAt: ${String(answer.createdAt)}`,
+			`Sent at: ${sent.sentAt}`,
+		],
+		where,
+		itemIndex,
+	});
 }
 
 /** A JSON object (not a list), as a record is. */
