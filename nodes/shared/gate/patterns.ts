@@ -413,6 +413,39 @@ const FULL_WIDTH_DIGITS = /[\uff10-\uff19][\uff10-\uff19\s\u3000-]{11,}[\uff10-\
 /** A base64 word that may carry a card number (13–19 digits encode to 20–28 characters). */
 const BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{18,28}={0,2}(?![A-Za-z0-9+/=_-])/g;
 
+/**
+ * A longer encoded word (outside read r15-data, finding 5: a card's data as base64 of
+ * `{"pan":…,"cvv":…}`, a card number as hex text): base64 (standard or URL-safe) of more than 28
+ * characters, or hex of an even length from 26 characters (13 bytes). Up to ENCODED_LIMIT
+ * characters: a longer word is not decoded (the work stays bounded).
+ */
+const ENCODED_LIMIT = 8192;
+const LONG_BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{29,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const HEX_WORD = /(?<![A-Za-z0-9_])(?:[0-9a-fA-F]{2}){13,}(?![A-Za-z0-9_])/g;
+/** Text that reads as text: valid UTF-8 with no control character but tab and line ends. */
+function printableText(bytes: Buffer): string | undefined {
+	const text = bytes.toString('utf8');
+	if (text.includes('\ufffd')) return undefined;
+	if (text.length === 0) return undefined;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) {
+			return undefined;
+		}
+	}
+	return text;
+}
+/** The text of a number of 13–19 digits, maybe grouped by spaces or dashes. */
+const ENCODED_CARD_LENGTH = /^(?=(?:[\s-]*\d){13,19}[\s-]*$)\s*\d[\d\s-]*$/;
+/** The printable text an encoded word holds (base64 or hex), else undefined. */
+function decodedWord(word: string, hex: boolean): string | undefined {
+	if (word.length > ENCODED_LIMIT) return undefined;
+	if (hex) return printableText(Buffer.from(word, 'hex'));
+	const core = word.replace(/=+$/, '');
+	if (core.length % 4 === 1) return undefined;
+	return printableText(Buffer.from(core.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+}
+
 /** A card number written with full-width digits, or in base64: its digits, else undefined. */
 function encodedCard(match: string): string | undefined {
 	let digits = match;
@@ -538,6 +571,8 @@ export interface PatternReading {
 	/** A free text (a message, an error), where the model loses any long number too. */
 	inText: boolean;
 	identifiers: ReadonlySet<string>;
+	/** The text an encoded word holds (finding 5 of r15-data): not decoded again. */
+	decoded?: boolean;
 }
 
 /** A match that is (part of) an identifier this run knows: never a secret by its look. */
@@ -701,6 +736,27 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		BASE64_WORD,
 		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
 	);
+	// An encoded word whose text shows a secret by these same rules is hidden whole (finding 5).
+	// The decoded text is read once: what it holds encoded again is not decoded (bounded work).
+	if (!reading.decoded) {
+		for (const [pattern, hex] of [
+			[HEX_WORD, true],
+			[LONG_BASE64_WORD, false],
+		] as const) {
+			out = out.replace(
+				pattern,
+				unlessId((match) => {
+					const text = decodedWord(match, hex);
+					if (text === undefined) return match;
+					// A number of a card's length, encoded alone, is hidden checksum or not: a
+					// reference is not written in hex (a card's number as `panHex`).
+					if (ENCODED_CARD_LENGTH.test(text)) return HIDDEN_PART;
+					const inner = { ...reading, inText: true, decoded: true };
+					return maskPatternsAsWritten(text, inner) === text ? match : HIDDEN_PART;
+				}),
+			);
+		}
+	}
 	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
 		isIdentifier(digits, identifiers)
 			? match

@@ -1,0 +1,79 @@
+// Outside read r15-data: each finding as it was found, at the door it was found at.
+import fc from 'fast-check';
+import nock from 'nock';
+
+import { maskPatterns } from '../../nodes/shared/gate/patterns';
+import { deliver } from './helpers/trigger';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const TEXT = { strong: false, inText: true, identifiers: new Set<string>() };
+
+describe('finding 5: a card number and CVV encoded in a longer base64 or hex word are hidden', () => {
+	const pan = '4276550012345674';
+	const cvv = '481';
+
+	it('card.assigned with cardData (base64 JSON) and panHex: nothing of the card in any encoding', async () => {
+		const blob = Buffer.from(JSON.stringify({ pan, cvv, exp: '12/29' })).toString('base64');
+		const hex = Buffer.from(pan).toString('hex');
+		const body = JSON.stringify({
+			event: 'card.assigned',
+			externalId: 'emp-17',
+			cardId: 'card_901',
+			status: 'assigned',
+			cardData: blob,
+			panHex: hex,
+		});
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		const out = JSON.stringify(item);
+		expect(out).not.toContain(blob);
+		expect(out).not.toContain(hex);
+		expect(out).not.toContain(pan);
+		expect(item!.cardId).toBe('card_901');
+		expect(item!.rawBody).toBeNull();
+		expect(item!.rawBodyMasked).toBe(true);
+	});
+
+	it('generated: any card number, base64 (any variant) or hex of a JSON or text holding it: hidden whole', () => {
+		const cards = fc
+			.tuple(
+				fc.constantFrom('4', '5', '2'),
+				fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 }),
+			)
+			.map(([first, rest]) => first + rest.join(''));
+		fc.assert(
+			fc.property(
+				cards,
+				fc.constantFrom('pan', 'cardNumber', 'number', 'card'),
+				fc.string({ maxLength: 20 }).filter((s) => !/[\\"]/.test(s)),
+				fc.constantFrom('base64', 'base64url', 'hex', 'HEX'),
+				(card, name, extra, encoding) => {
+					const json = JSON.stringify({ [name]: card, note: extra, cvv: '739' });
+					let word =
+						encoding === 'hex' || encoding === 'HEX'
+							? Buffer.from(json).toString('hex')
+							: Buffer.from(json).toString(encoding as BufferEncoding);
+					if (encoding === 'HEX') word = word.toUpperCase();
+					const masked = maskPatterns(`data ${word} end`, TEXT);
+					return !masked.includes(word) && masked.startsWith('data ') && masked.endsWith(' end');
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('an encoded word holding nothing secret, a tx hash, a random token: kept', () => {
+		const plainNote = Buffer.from('{"note":"thank you for the order"}').toString('base64');
+		const hash = 'a3f1c2d4e5b6a7980123456789abcdef0123456789abcdef0123456789abcdef';
+		for (const text of [plainNote, hash, 'Zm9vYmFyYmF6cXV4cXV1eHh4eHh4eHh4eA']) {
+			expect(maskPatterns(`x ${text} y`, TEXT)).toBe(`x ${text} y`);
+		}
+	});
+
+	it('a word past the length cap is not decoded (the work stays bounded)', () => {
+		const long = Buffer.from(`${'a'.repeat(7000)} ${pan} cvv 481`).toString('base64');
+		expect(long.length).toBeGreaterThan(8192);
+		expect(() => maskPatterns(long, TEXT)).not.toThrow();
+	});
+});
