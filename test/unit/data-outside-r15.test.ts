@@ -2,6 +2,8 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
+import { gateJson, gateText, rememberCredential } from '../../nodes/shared/gate';
+import { forgetLearnedSecrets } from '../../nodes/shared/gate/learned';
 import { maskPatterns } from '../../nodes/shared/gate/patterns';
 import { deliver } from './helpers/trigger';
 
@@ -75,5 +77,86 @@ describe('finding 5: a card number and CVV encoded in a longer base64 or hex wor
 		const long = Buffer.from(`${'a'.repeat(7000)} ${pan} cvv 481`).toString('base64');
 		expect(long.length).toBeGreaterThan(8192);
 		expect(() => maskPatterns(long, TEXT)).not.toThrow();
+	});
+});
+
+describe('findings 1 and 2: a Base URL user name is hidden in links and where named, never inside words', () => {
+	const PASSWORD = ['Xk92', 'pq!z'].join('');
+	const order = {
+		id: '3f1c2a7e-9b4d-4e2a-8c1f-0a1b2c3d4e5f',
+		status: 'success',
+		merchantName: 'Merchant Store No.5',
+		externalOrderId: 'merchant-2026-11',
+		failureReason: 'MERCHANT declined',
+	};
+	afterEach(() => forgetLearnedSecrets());
+
+	it('finding 1: the user "merchant" leaves keys, names and IDs as they were; the password goes', () => {
+		const ctx = {};
+		rememberCredential(
+			{ baseUrl: `http://merchant:${PASSWORD}@gw.test`, apiKey: 'ck_live_9f8e7d6c5b4a3928170' },
+			ctx,
+		);
+		for (const audience of ['user', 'model'] as const) {
+			const shown = gateJson(ctx, { ...order, note: `retry with ${PASSWORD}` }, audience);
+			expect(shown.merchantName).toBe(order.merchantName);
+			expect(shown.externalOrderId).toBe(order.externalOrderId);
+			expect(shown.failureReason).toBe(order.failureReason);
+			expect(Object.keys(shown)).toContain('merchantName');
+			expect(JSON.stringify(shown)).not.toContain(PASSWORD);
+			// In a link, named as a user, with the password: hidden.
+			const text = gateText(
+				ctx,
+				`at http://merchant:${PASSWORD}@gw.test/x; user merchant; merchant:${PASSWORD}`,
+				audience,
+			);
+			expect(text).not.toContain(PASSWORD);
+			expect(text).not.toMatch(/merchant/i);
+		}
+	});
+
+	it('finding 2: another credential’s run is not altered by the first one’s user name', () => {
+		const a = {};
+		rememberCredential(
+			{ baseUrl: `http://payments:${PASSWORD}@gw.test`, apiKey: 'ck_a_0011223344556677' },
+			a,
+		);
+		const b = {};
+		rememberCredential({ baseUrl: 'http://gw.test', apiKey: 'ck_b_8899aabbccddeeff0011' }, b);
+		const given = {
+			...order,
+			merchantName: 'City Payments Office',
+			externalOrderId: 'payments-2026-11',
+		};
+		expect(gateJson(b, given, 'user')).toEqual(given);
+		expect(gateJson(a, given, 'user')).toEqual(given);
+	});
+
+	it('generated: any user name of letters (8–20), in any word, key or ID: kept', () => {
+		fc.assert(
+			fc.property(
+				fc
+					.stringMatching(/^[a-z]{8,20}$/)
+					// Not a word that names a secret field or a user by itself.
+					.filter(
+						(u) =>
+							!/jwt|key|pass|pwd|pin|cvv|cvc|token|secret|sig|auth|card|pan|user|login|otp/.test(u),
+					),
+				fc.constantFrom('', 'x', 'Name', '-2026-11', ' Store No.5'),
+				fc.constantFrom('', 'My ', 'inv-'),
+				(user, after, before) => {
+					forgetLearnedSecrets();
+					const ctx = {};
+					rememberCredential(
+						{ baseUrl: `http://${user}:${PASSWORD}@gw.test`, apiKey: 'ck_x_0123456789abcdef' },
+						ctx,
+					);
+					const word = `${before}${user[0].toUpperCase()}${user.slice(1)}${after}`;
+					const given = { [`${user}${after}`]: word, note: `${before}${user}${after}` };
+					return JSON.stringify(gateJson(ctx, given, 'user')) === JSON.stringify(given);
+				},
+			),
+			{ numRuns: 100 },
+		);
 	});
 });
