@@ -5,6 +5,7 @@ import nock from 'nock';
 import { gateJson, gateText, rememberCredential } from '../../nodes/shared/gate';
 import { forgetLearnedSecrets } from '../../nodes/shared/gate/learned';
 import { maskPatterns } from '../../nodes/shared/gate/patterns';
+import { BASE_URL, runNode } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
 beforeAll(() => nock.disableNetConnect());
@@ -159,4 +160,56 @@ describe('findings 1 and 2: a Base URL user name is hidden in links and where na
 			{ numRuns: 100 },
 		);
 	});
+});
+
+describe('finding 3: Payout → Create to a phone shows the phone typed; a card stays masked', () => {
+	const answer = (body: Record<string, unknown>) => ({
+		id: 'po_8812',
+		status: 'waiting_trader',
+		amountRub: 1500,
+		requisiteType: body.requisiteType,
+		requisite: body.requisite,
+		bankId: 'sber',
+		comment: null,
+		createdAt: '2026-11-29T06:00:00Z',
+	});
+	const create = (requisiteType: string, requisite: string) => ({
+		resource: 'payout',
+		operation: 'create',
+		amountRub: 1500,
+		requisiteType,
+		requisite,
+		additionalFields: { bankId: 'sber', externalId: 'po-ext-1' },
+	});
+
+	it.each(['+79001234567', '+7 900 123-45-67', '89001234567'])(
+		'phone %p: shown as sent',
+		async (phone) => {
+			nock(BASE_URL)
+				.post('/payouts')
+				.reply(201, (_uri, body) => answer(body as Record<string, unknown>));
+			const { output } = await runNode({ parameters: create('phone', phone) });
+			expect(String(output[0].json.requisite).replace(/\D/g, '')).toBe(phone.replace(/\D/g, ''));
+			expect(String(output[0].json.requisite)).not.toContain('•');
+		},
+	);
+
+	// Not passing the checksum: hidden in the comment only because the run learned it.
+	it.each([['card', '4276550012345674']])(
+		'type %p with a card number: masked',
+		async (type, card) => {
+			nock(BASE_URL)
+				.post('/payouts')
+				.reply(201, (_uri, body) => ({
+					...answer(body as Record<string, unknown>),
+					// The answer does not carry the requisite: only what the run sent tells it.
+					requisiteType: null,
+					requisite: null,
+					comment: `to ${card}`,
+				}));
+			const { output } = await runNode({ parameters: create(type, card) });
+			expect(output).toHaveLength(1);
+			expect(JSON.stringify(output)).not.toContain(card);
+		},
+	);
 });

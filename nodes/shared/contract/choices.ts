@@ -169,7 +169,7 @@ export const OPEN_CHOICES = {
 	requisiteShape: {
 		question:
 			'The JSON shape of a payout’s `requisite` (text, a number, a list, an object, a number with the bank’s name beside it) and the spelling of its `requisiteType`',
-		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts)',
+		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts), also the phone a Payout → Create sent: only a card requisite the run sends is learned as a secret of the run (outside read r15-data, finding 3)',
 	},
 	keyNames: {
 		question:

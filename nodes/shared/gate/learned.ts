@@ -7,7 +7,7 @@ import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 import { cutDeep } from './depth';
-import { declaresCard } from './requisite';
+import { cardRunIn, declaresCard } from './requisite';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -451,9 +451,13 @@ export function learnFromRequest(
 		}
 		for (const value of named.identifiers) rememberIdentifier(ctx, value);
 		for (const [key, value] of Object.entries(source)) {
+			// A card requisite only (outside read r15-data, finding 3): a phone the user typed is
+			// shown to the user as Payout → Get shows it; a card number stays hidden, also when
+			// the type sent says phone.
 			if (
 				fieldSpec(key).kind === 'requisite' &&
-				(typeof value === 'string' || typeof value === 'number')
+				(typeof value === 'string' || typeof value === 'number') &&
+				(declaresCard(source.requisiteType) || cardRunIn(String(value)) !== undefined)
 			) {
 				rememberSecret(ctx, String(value));
 			}
