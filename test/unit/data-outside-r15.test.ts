@@ -213,3 +213,72 @@ describe('finding 3: Payout → Create to a phone shows the phone typed; a card 
 		},
 	);
 });
+
+describe('finding 4: a token contract after the word token is kept; the raw-body note says what was masked', () => {
+	const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+	const EVM = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+	const event = (comment: string) => ({
+		event: 'payout.status_changed',
+		payoutId: 'po_1',
+		externalId: 'ext-1',
+		status: 'fail',
+		amountRub: 1500,
+		requisiteType: 'phone',
+		requisite: '+79001234567',
+		comment,
+		createdAt: '2026-11-29T05:00:00Z',
+		updatedAt: '2026-11-29T05:10:00Z',
+	});
+
+	it.each([TRON, EVM])(
+		'comment "Refund sent in token %s…": kept, rawBody exact',
+		async (address) => {
+			const body = JSON.stringify(event(`Refund sent in token ${address} to your wallet`));
+			const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+			expect(item!.comment).toBe(`Refund sent in token ${address} to your wallet`);
+			expect(item!.rawBody).toBe(body);
+			expect(item!.rawBodyMasked).toBe(false);
+		},
+	);
+
+	it('a secret after the word token is still hidden, and the note names the field masked', async () => {
+		const secret = ['sk', 'Zq7Kp2Lm9Xw4Rt8Vb3Nc'].join('');
+		const body = JSON.stringify(event(`use token ${secret} to retry`));
+		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		expect(JSON.stringify(item)).not.toContain(secret);
+		expect(item!.rawBody).toBeNull();
+		expect(String(item!.rawBodyNote)).toContain("masked in this item's field comment)");
+		expect(String(item!.rawBodyNote)).not.toMatch(/a card number, a key, a PIN/);
+	});
+
+	it('generated: a TRON or EVM address after token/tokens/токен: kept; a random token with digits: hidden', () => {
+		const base58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+		const tron = fc
+			.array(fc.constantFrom(...base58.split('')), { minLength: 33, maxLength: 33 })
+			.map((chars) => `T${chars.join('')}`);
+		const evm = fc
+			.array(fc.constantFrom(...'0123456789abcdefABCDEF'.split('')), {
+				minLength: 40,
+				maxLength: 40,
+			})
+			.map((chars) => `0x${chars.join('')}`);
+		fc.assert(
+			fc.property(
+				fc.oneof(tron, evm),
+				fc.constantFrom('token', 'Token', 'tokens', 'токен'),
+				fc.constantFrom('Refund sent in', 'Paid with', ''),
+				(address, word, before) => {
+					const text = `${before} ${word} ${address} to your wallet`;
+					return maskPatterns(text, TEXT) === text;
+				},
+			),
+			{ numRuns: 200 },
+		);
+		fc.assert(
+			fc.property(fc.stringMatching(/^[A-Za-z]{6}[0-9]{2}[A-Za-z0-9]{8,20}$/), (secret) => {
+				return !maskPatterns(`your token ${secret} expires`, TEXT).includes(secret);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+});

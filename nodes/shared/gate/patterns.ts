@@ -1,5 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
-import { knownCryptoToken } from '../contract/records';
+import { chainAddress, knownCryptoToken } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -554,12 +554,15 @@ const SECRET_IN_WORDS = new RegExp(
 	'giu',
 );
 /** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
-function ordinaryValue(value: string, words: string): boolean {
+function ordinaryValue(value: string, words: string, name: string): boolean {
 	const bare = value.replace(/[.:!?]+$/u, '');
 	if (!/\d/u.test(bare) || bare.length < 8) return true;
 	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
 	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
 	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
+	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
+	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
+	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && chainAddress(bare)) return true;
 	// A tx hash some words after `token` (`USDT token sent, tx 0x…`) is not the token.
 	const farOff = /[\p{L}\p{N}]/u.test(words);
 	return farOff && (/^0x[0-9a-f]+$/iu.test(bare) || /^[0-9a-f]{64}$/iu.test(bare));
@@ -700,6 +703,10 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		const named = /[:=]/.test(separator);
 		if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
 		if (isIdentifier(value, identifiers)) return match;
+		// A token's contract address after `токен` is public (outside read r15-data, finding 4).
+		if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+			return match;
+		}
 		return `${name}${separator}${HIDDEN_PART}`;
 	});
 	out = out.replace(
@@ -707,7 +714,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
 	);
 	out = out.replace(SECRET_IN_WORDS, (match, name: string, words: string, value: string) =>
-		ordinaryValue(value, words) || isIdentifier(value.replace(/[.:!?]+$/u, ''), identifiers)
+		ordinaryValue(value, words, name) || isIdentifier(value.replace(/[.:!?]+$/u, ''), identifiers)
 			? match
 			: `${name}${words}${HIDDEN_PART}${/[.:!?]+$/u.exec(value)?.[0] ?? ''}`,
 	);
