@@ -4,7 +4,7 @@ import nock from 'nock';
 
 import { gateJson, gateText, rememberCredential } from '../../nodes/shared/gate';
 import { forgetLearnedSecrets } from '../../nodes/shared/gate/learned';
-import { maskPatterns } from '../../nodes/shared/gate/patterns';
+import { luhn, maskPatterns } from '../../nodes/shared/gate/patterns';
 import { BASE_URL, runNode } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
@@ -277,6 +277,68 @@ describe('finding 4: a token contract after the word token is kept; the raw-body
 		fc.assert(
 			fc.property(fc.stringMatching(/^[A-Za-z]{6}[0-9]{2}[A-Za-z0-9]{8,20}$/), (secret) => {
 				return !maskPatterns(`your token ${secret} expires`, TEXT).includes(secret);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+});
+
+describe('finding 6: a card-checksum run glued to letters on both sides of a long identifier is the identifier', () => {
+	const op = 'A41561222316145C0000050011400501';
+
+	it('Order Get: the SBP operation ID in a text and a field not shown stays to the character', async () => {
+		nock(BASE_URL)
+			.get('/orders/3f1c2a7e-9b4d-4e2a-8c1f-0a1b2c3d4e5f')
+			.reply(200, {
+				id: '3f1c2a7e-9b4d-4e2a-8c1f-0a1b2c3d4e5f',
+				amountUsdt: 12.5,
+				amountRub: 1000,
+				status: 'failed',
+				failureReason: `Bank declined SBP operation ${op}`,
+				sbpOperation: op,
+				createdAt: '2026-11-29T05:59:00Z',
+			});
+		const { output } = await runNode({
+			parameters: {
+				resource: 'order',
+				operation: 'get',
+				orderId: { __rl: true, mode: 'id', value: '3f1c2a7e-9b4d-4e2a-8c1f-0a1b2c3d4e5f' },
+			},
+		});
+		expect(output[0].json.failureReason).toBe(`Bank declined SBP operation ${op}`);
+		expect(output[0].json.sbpOperation).toBe(op);
+	});
+
+	it('generated: letters both sides, word of 24+ letters and digits: kept; one side, `_`, or a shorter word: masked', () => {
+		const cards = fc
+			.tuple(
+				fc.constantFrom('4', '5', '2'),
+				// 15–19 digits: a 13-digit run may be a time in milliseconds (kept before this finding too).
+				fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 14, maxLength: 18 }),
+			)
+			.map(([first, rest]) => first + rest.join(''))
+			.filter((digits) => luhn(digits));
+		const letters = fc.stringMatching(/^[A-Za-z]{1,4}$/);
+		const tail = fc.stringMatching(/^[A-Za-z0-9]{0,12}$/);
+		fc.assert(
+			fc.property(cards, letters, letters, tail, tail, (card, left, right, head, end) => {
+				const word = `${head}${left}${card}${right}${end}`;
+				const shown = maskPatterns(`op ${word} declined`, TEXT);
+				const shownHead = /^[A-Za-z0-9]*$/.test(head) ? head : '';
+				// The run is glued to letters both sides inside one alphanumeric word.
+				if (word.length >= 24 && /[A-Za-z]$/.test(shownHead + left)) {
+					return shown === `op ${word} declined`;
+				}
+				return true;
+			}),
+			{ numRuns: 300 },
+		);
+		fc.assert(
+			fc.property(cards, letters, (card, word) => {
+				for (const form of [`${word}${card}`, `${card}${word}`, `card_${card}_x`, `x${card}y`]) {
+					if (maskPatterns(`x ${form} y`, TEXT).replace(/\D/g, '').includes(card)) return false;
+				}
+				return true;
 			}),
 			{ numRuns: 200 },
 		);

@@ -501,6 +501,24 @@ const CARD_GAP =
  * fraction or an amount (`0.4111…`, `4111….50`).
  */
 const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d|[.,]\d)/g;
+/**
+ * A run of digits glued to a letter on both sides inside one word of letters and digits only, of
+ * IDENTIFIER_WORD characters or more (`A41561222316145C0000050011400501`, an SBP operation's ID:
+ * outside read r15-data, finding 6): an identifier, not a card. A card beside `_`, `0x`, or a word
+ * on one side only (`card_4111…`, `card4111…`, `4111…RUB`), or in a shorter word, stays a card.
+ */
+const IDENTIFIER_WORD = 24;
+function inIdentifierWord(text: string, start: number, end: number): boolean {
+	if (!/^\d+$/.test(text.slice(start, end))) return false;
+	if (!/[A-Za-z]/.test(text[start - 1] ?? '') || !/[A-Za-z]/.test(text[end] ?? '')) return false;
+	let from = start;
+	while (from > 0 && /[A-Za-z0-9]/.test(text[from - 1])) from--;
+	let to = end;
+	while (to < text.length && /[A-Za-z0-9]/.test(text[to])) to++;
+	if (/[\p{L}\p{N}_]/u.test(text[from - 1] ?? '') || /[\p{L}\p{N}_]/u.test(text[to] ?? ''))
+		return false;
+	return to - from >= IDENTIFIER_WORD;
+}
 /** Digits in groups of any size with such separators between: read whole by looseCard. */
 const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
 /** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
@@ -723,12 +741,17 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		unlessId((match) => (cardLike(match) && !decimalNumber(match) ? maskRequisite(match) : match)),
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
-		looseCard(whole, offset, match) && !isIdentifier(match, identifiers)
+		looseCard(whole, offset, match) &&
+		!isIdentifier(match, identifiers) &&
+		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
 			: match,
 	);
-	out = out.replace(BARE_CARD_RUN, (match: string) =>
-		luhn(match) && !epochMilliseconds(match) && !isIdentifier(match, identifiers)
+	out = out.replace(BARE_CARD_RUN, (match: string, offset: number, whole: string) =>
+		luhn(match) &&
+		!epochMilliseconds(match) &&
+		!isIdentifier(match, identifiers) &&
+		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
 			: match,
 	);
