@@ -344,3 +344,77 @@ describe('finding 6: a card-checksum run glued to letters on both sides of a lon
 		);
 	});
 });
+
+describe('finding 7: a link parameter is a credential by a word of its name, not a substring', () => {
+	const USER = { strong: false, inText: true, identifiers: new Set<string>() };
+
+	it('Company Get Profile: webhookUrl with design, author, preferred, keyword: as set', async () => {
+		const webhookUrl =
+			'https://hooks.example.com/in?design=v2&author=ops&preferred=eu&keyword=payments&source=company';
+		nock(BASE_URL).get('/auth/company/profile').reply(200, {
+			id: 'c-1',
+			name: 'Acme',
+			email: 'ops@acme.example',
+			webhookUrl,
+			cardsTestMode: false,
+		});
+		const { output } = await runNode({
+			parameters: { resource: 'company', operation: 'getProfile' },
+		});
+		expect(output[0].json.webhookUrl).toBe(webhookUrl);
+	});
+
+	it('names that are (or end in, or are glued to) a credential word: hidden', () => {
+		for (const name of [
+			'token',
+			'access_token',
+			'authToken',
+			'auth',
+			'Authorization',
+			'sig',
+			'X-Signature',
+			'api.key',
+			'apikey',
+			'webhooksecret',
+			'hmac',
+			'ref',
+			'invite_code',
+			'password',
+		]) {
+			const link = `https://h.example.com/x?${name}=v2abc&source=company`;
+			expect([name, maskPatterns(link, USER)]).toEqual([
+				name,
+				`https://h.example.com/x?${name}=[hidden]&source=company`,
+			]);
+		}
+	});
+
+	it('generated: a name that merely contains sig/auth/ref/key inside a longer word: kept', () => {
+		const words = fc.constantFrom(
+			'design',
+			'author',
+			'preferred',
+			'keyword',
+			'signal',
+			'authority',
+			'reference',
+			'referrer',
+			'monkeys',
+			'assign',
+			'keynote',
+			'prefix',
+		);
+		fc.assert(
+			fc.property(
+				words,
+				fc.constantFrom('', 'my_', 'x-'),
+				fc.stringMatching(/^[a-z0-9]{1,10}$/),
+				(word, prefix, value) => {
+					const link = `https://hooks.example.com/in?${prefix}${word}=${value}&source=company`;
+					return maskPatterns(link, USER) === link;
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});

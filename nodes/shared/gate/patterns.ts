@@ -133,6 +133,23 @@ function maskNestedLink(value: string, reading: LinkReading): string | undefined
 	return out;
 }
 
+/**
+ * A parameter named as a credential by a word of its name (outside read r15-data, finding 7: a
+ * name that only contains one, `design`, `author`, `preferred`, `keyword`, is no credential's).
+ * The name is split on `_`, `-`, `.` and camelCase; a part that is such a word, or one written
+ * glued to the word it qualifies (`authtoken`, `apikey`, `webhooksecret`, `hmacsig`), names one.
+ * `ref` stays such a word: a join link's `ref` may carry the invite's token.
+ */
+const SECRET_NAME_PART =
+	/^(?:tokens?|invite|code|secrets?|keys?|auth|authorization|sig|signature|ref|hmac|pass|password|pwd)$|(?:token|secret|signature|password|apikey)$|^(?:api|access|private|signing|secret|client|session|refresh|hmac|auth|webhook)(?:key|sig)$|^(?:invite|auth|ref)(?:code|id)$/;
+function secretNameParts(name: string): boolean {
+	return decoded(name)
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.some((part) => SECRET_NAME_PART.test(part));
+}
+
 /** `a=1&token=…` with every credential value hidden. */
 function maskParameters(text: string, reading: LinkReading): string {
 	return text
@@ -144,9 +161,7 @@ function maskParameters(text: string, reading: LinkReading): string {
 			const value = pair.slice(at + 1);
 			const named = normalise(name);
 			const byName =
-				SECRET_PARAMETERS.has(named) ||
-				CARD_PARAMETER.test(named) ||
-				/token|invite|code|secret|key|auth|sig|ref/.test(named);
+				SECRET_PARAMETERS.has(named) || CARD_PARAMETER.test(named) || secretNameParts(name);
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
 				reading.strong &&
