@@ -418,3 +418,42 @@ describe('finding 7: a link parameter is a credential by a word of its name, not
 		);
 	});
 });
+
+describe('finding 8: Invite → Create answered {"invite":{…}} gives the invite and its link', () => {
+	const url = 'https://cabinet.example.com/invite/Zq7vK2mP9xR4tL8w';
+	const invite = {
+		id: 'inv-1',
+		url,
+		status: 'pending',
+		role: 'member',
+		permissions: ['orders.read'],
+		expiresAt: '2026-12-06T06:00:00Z',
+	};
+	const create = () =>
+		runNode({
+			parameters: {
+				resource: 'invite',
+				operation: 'create',
+				email: '',
+				additionalFields: { role: 'member' },
+			},
+		});
+
+	it('wrapped and bare answers give the same item, url first', async () => {
+		nock(BASE_URL).post('/members/invites').reply(201, { invite });
+		const wrapped = (await create()).output[0].json;
+		nock(BASE_URL).post('/members/invites').reply(201, invite);
+		const bare = (await create()).output[0].json;
+		expect(wrapped).toEqual(bare);
+		expect(wrapped.url).toBe(url);
+		expect(Object.keys(wrapped)[0]).toBe('url');
+		expect(wrapped.status).toBe('pending');
+	});
+
+	it('an answer of another shape stays as it stands (two keys, or `invite` not an object)', async () => {
+		nock(BASE_URL).post('/members/invites').reply(201, { invite: 'x', id: 'inv-1' });
+		const other = (await create()).output[0].json;
+		expect(other.url).toBeNull();
+		expect(other.id).toBe('inv-1');
+	});
+});

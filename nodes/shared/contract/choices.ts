@@ -193,6 +193,11 @@ export const OPEN_CHOICES = {
 		question: 'Which fields the payout listing (GET /payouts) shows',
 		node: 'A detail a found record does not show is read by GET /payouts/{id}, else no evidence (shared/money/evidence.ts)',
 	},
+	inviteAnswer: {
+		question:
+			'How POST /members/invites answers: the invite itself, or wrapped under a key (`{"invite":{…}}`)',
+		node: 'An answer of one key `invite` holding an object is that invite, unwrapped: `url` first, its fields by the invite’s record; any other answer is the invite as it stands (invite/create.operation.ts unwrapInvite, outside read r15-data, finding 8)',
+	},
 	payoutRequisite: {
 		question: 'Whether a payout shows its requisite in full or masked',
 		node: 'In full: by the sent write’s keyed digest of the whole number; masked: by the digits it shows, a weaker match (shared/money/sentEvidence.ts)',
