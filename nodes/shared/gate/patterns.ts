@@ -434,7 +434,7 @@ const BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{18,28}={0,2}(?![A-Za-z0-
  * characters, or hex of an even length from 26 characters (13 bytes). Up to ENCODED_LIMIT
  * characters: a longer word is not decoded (the work stays bounded).
  */
-const ENCODED_LIMIT = 8192;
+export const ENCODED_LIMIT = 8192;
 const LONG_BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{29,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX_WORD = /(?<![A-Za-z0-9_])(?:[0-9a-fA-F]{2}){13,}(?![A-Za-z0-9_])/g;
 /** Text that reads as text: valid UTF-8 with no control character but tab and line ends. */
@@ -522,7 +522,7 @@ const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d|[.,]\d)/g;
  * outside read r15-data, finding 6): an identifier, not a card. A card beside `_`, `0x`, or a word
  * on one side only (`card_4111…`, `card4111…`, `4111…RUB`), or in a shorter word, stays a card.
  */
-const IDENTIFIER_WORD = 24;
+export const IDENTIFIER_WORD = 24;
 function inIdentifierWord(text: string, start: number, end: number): boolean {
 	if (!/^\d+$/.test(text.slice(start, end))) return false;
 	if (!/[A-Za-z]/.test(text[start - 1] ?? '') || !/[A-Za-z]/.test(text[end] ?? '')) return false;
