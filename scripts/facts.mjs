@@ -27,6 +27,7 @@ const MODULES = {
 	assumptions: 'nodes/shared/contract/assumptions.js',
 	pager: 'nodes/shared/pager.js',
 	learned: 'nodes/shared/gate/learned.js',
+	patterns: 'nodes/shared/gate/patterns.js',
 	retry: 'nodes/shared/transport/retry.js',
 	idempotency: 'nodes/shared/money/key.js',
 	sentWrites: 'nodes/shared/money/write.js',
@@ -156,6 +157,8 @@ export const FACTS = {
 	MAX_KEPT: { from: [['sentWrites', 'MAX_KEPT']], text: count },
 	MAX_NAMED: { from: [['sentWrites', 'MAX_NAMED']], text: count },
 	QUOTE_LIMIT: { from: [['serviceError', 'QUOTE_LIMIT']], text: count },
+	ENCODED_LIMIT: { from: [['patterns', 'ENCODED_LIMIT']], text: count },
+	IDENTIFIER_WORD: { from: [['patterns', 'IDENTIFIER_WORD']], text: count },
 	HELD_MS: {
 		from: [['sentWrites', 'HELD_MS']],
 		text: (ms) => `${count(ms / 60_000)} minutes`,
@@ -205,6 +208,8 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	MASKED_NAMES_SHOWN:
+		"how many masked field names a withheld raw body's note lists before a count: a bound on the note's length",
 	TRACE_ID_MAX:
 		"the longest record ID a named payment's trace keeps: a bound on the trace's size, whose measured size the docs state",
 	TRACE_SEALS: "how many seal digests a named payment's trace keeps: a bound on the trace's size",

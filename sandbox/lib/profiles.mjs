@@ -66,6 +66,12 @@ export const CHOICES = Object.freeze({
 	 */
 	profileCompanyId: ['id', 'companyId', 'none'],
 	/**
+	 * How POST /members/invites answers (the document: "an invite with a url", its envelope not
+	 * shown): the invite itself (`bare`), or wrapped under its name (`wrapped`: `{"invite":{…}}`).
+	 * Not in the named profiles (unset: `bare`).
+	 */
+	inviteAnswer: ['bare', 'wrapped'],
+	/**
 	 * How a money write the service carried out answers (the recharge's answer is not shown; an
 	 * accept that fails at once is not shown): with its record as it stands (`record`), with the
 	 * record in status `failed` (`failed`: a recharge whose debit is kept though the card was not

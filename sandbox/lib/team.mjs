@@ -185,7 +185,10 @@ export function registerTeamRoutes(router) {
 			memberId: null,
 		};
 		sb.state.invites.set(invite.id, invite);
-		return { status: 201, body: presentInvite(sb, invite) };
+		const shown = presentInvite(sb, invite);
+		// Profile choice `inviteAnswer`: the invite itself, or wrapped under its name.
+		const wrapped = (sb.profile.inviteAnswer ?? 'bare') === 'wrapped';
+		return { status: 201, body: wrapped ? { invite: shown } : shown };
 	});
 
 	router.delete('/members/invites/:id', { permission: 'members.invite' }, (ctx) => {

@@ -133,6 +133,23 @@ describe('profiles', () => {
 		});
 	});
 
+	// Outside read r15-data, finding 8: how an invite's creation answers (its envelope not shown).
+	describe('inviteAnswer', () => {
+		it('bare (unset) or wrapped: the invite itself, or under `invite`', async () => {
+			const owner = client(sandbox, KEYS.owner);
+			const bare = await owner.post('/members/invites', { role: 'member' });
+			assert.equal(bare.status, 201, bare.text);
+			assert.ok(bare.body.url);
+			await useProfile({ inviteAnswer: 'wrapped' });
+			const wrapped = await client(sandbox, KEYS.owner).post('/members/invites', {
+				role: 'member',
+			});
+			assert.equal(wrapped.status, 201, wrapped.text);
+			assert.deepEqual(Object.keys(wrapped.body), ['invite']);
+			assert.ok(wrapped.body.invite.url);
+		});
+	});
+
 	describe('idempotencyScope', () => {
 		const twoQuotes = async () => {
 			const qr = (sum) => ({ qrCode: `https://qr.nspk.ru/AS1?sum=${sum}` });

@@ -73,9 +73,26 @@ export const create: OperationDefinition = {
 			itemIndex,
 			explainStatus: { 400: LEGACY_KEY_INVITE },
 		})) as IDataObject;
-		const invite =
-			typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {};
+		const invite = unwrapInvite(
+			typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? answer : {},
+		);
 		// The link to share is what this operation is for: opened for the user, never for the model.
 		return reveal({ url: invite.url ?? null, ...invite }, 'url');
 	},
 };
+
+/**
+ * The invite an answer holds (`inviteAnswerWrapper`, outside read r15-data, finding 8): the
+ * document shows "an invite with a url", not its envelope. An answer of one key named like the
+ * record (`invite`) whose value is an object is that invite, unwrapped: under the name `invite`
+ * every field read as an invite token's and the link was lost (`url: null`). Any other answer is
+ * the invite as it stands.
+ */
+export function unwrapInvite(answer: IDataObject): IDataObject {
+	const keys = Object.keys(answer);
+	if (keys.length !== 1 || keys[0] !== 'invite' || 'url' in answer) return answer;
+	const inner = answer.invite;
+	return typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+		? (inner as IDataObject)
+		: answer;
+}

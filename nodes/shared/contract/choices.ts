@@ -145,7 +145,7 @@ export const OPEN_CHOICES = {
 	textSecrets: {
 		question:
 			'How the service’s free text (a body that is not JSON, a message, a comment) may write a PIN, a CVV, a key or a card number',
-		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, a PIN or CVV word (PIN, ПИН, PIN-код, CVV/CVC, security code) then a group of 3–8 digits in the same sentence within 40 characters, `api_key=…`, `member key …`, a key, token, secret or password word (also ключ, токен, пароль, секрет) then a value of 8 characters or more with a digit within a few words, `…_live_…`, `Bearer …`, `whsec_…`, card numbers (13–19 digits passing the card checksum with any short separator, one separator character all along, also `|`, `,`, `;`, `*`, `~`, an apostrophe, `•`, `·`, a line break or brackets; and a run of 13–19 digits passing the checksum whatever stands around it: `#4111…`, `card4111…`, `card_4111…`, `4111…RUB`); a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
+		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, a PIN or CVV word (PIN, ПИН, PIN-код, CVV/CVC, security code) then a group of 3–8 digits in the same sentence within 40 characters, `api_key=…`, `member key …`, a key, token, secret or password word (also ключ, токен, пароль, секрет) then a value of 8 characters or more with a digit within a few words (not a token contract’s public address after token or токен: TRON `T…` of 34, EVM `0x` and 40 hex digits; outside read r15-data, finding 4), `…_live_…`, `Bearer …`, `whsec_…`, card numbers (13–19 digits passing the card checksum with any short separator, one separator character all along, also `|`, `,`, `;`, `*`, `~`, an apostrophe, `•`, `·`, a line break or brackets; and a run of 13–19 digits passing the checksum whatever stands around it: `#4111…`, `card4111…`, `card_4111…`, `4111…RUB`; not a run glued to letters on both sides inside one long word of letters and digits only (IDENTIFIER_WORD characters or more), an identifier such as an SBP operation’s `A41561222316145C0000050011400501`: outside read r15-data, finding 6, the narrowest rule that keeps r12-data finding 2); a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
 	},
 	maskedPanForm: {
 		question: 'How the service masks a card’s `maskedPan` (the document: “masked number”)',
@@ -169,7 +169,7 @@ export const OPEN_CHOICES = {
 	requisiteShape: {
 		question:
 			'The JSON shape of a payout’s `requisite` (text, a number, a list, an object, a number with the bank’s name beside it) and the spelling of its `requisiteType`',
-		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts)',
+		node: 'Masked by what it holds whatever its shape and type: a `requisiteType` with the word card in any case (`CARD`, `bank_card`) masks every string or number leaf with a digit to its last four (gate/fields.ts maskCardLeaves); under any other type or none, card-like digits anywhere in it (16–19 digits, or 13–15 passing the card checksum: `4111… Сбербанк`) keep their last four and a phone is kept for the user (gate/requisite.ts), also the phone a Payout → Create sent: only a card requisite the run sends is learned as a secret of the run (outside read r15-data, finding 3)',
 	},
 	keyNames: {
 		question:
@@ -192,6 +192,11 @@ export const OPEN_CHOICES = {
 	payoutListing: {
 		question: 'Which fields the payout listing (GET /payouts) shows',
 		node: 'A detail a found record does not show is read by GET /payouts/{id}, else no evidence (shared/money/evidence.ts)',
+	},
+	inviteAnswer: {
+		question:
+			'How POST /members/invites answers: the invite itself, or wrapped under a key (`{"invite":{…}}`)',
+		node: 'An answer of one key `invite` holding an object is that invite, unwrapped: `url` first, its fields by the invite’s record; any other answer is the invite as it stands (invite/create.operation.ts unwrapInvite, outside read r15-data, finding 8)',
 	},
 	payoutRequisite: {
 		question: 'Whether a payout shows its requisite in full or masked',

@@ -730,6 +730,10 @@ const CHAIN_FIELDS = ['network', 'chain', 'blockchain', 'standard', 'hash', 'txi
 const TOKEN_CODE = /^[A-Za-z][A-Za-z0-9]{1,9}(?:[-_][A-Za-z0-9]{2,10})?$/;
 /** A chain address: TRON's (base58, `T` and 33 more) or an EVM chain's (`0x` and 40 hex digits). */
 const CHAIN_ADDRESS = /^(?:T[1-9A-HJ-NP-Za-km-z]{33}|0x[0-9a-fA-F]{40})$/;
+/** Whether a value is a public chain address (TRON base58 `T` + 33, EVM `0x` + 40 hex digits). */
+export function chainAddress(value: string): boolean {
+	return CHAIN_ADDRESS.test(value);
+}
 
 /**
  * A deposit or a wallet: a record with a field of ON_CHAIN_FIELDS, an event `deposit.*`, or an

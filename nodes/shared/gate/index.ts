@@ -88,7 +88,40 @@ function closedFor(ctx: object | undefined): ClosedName | undefined {
  * gives no part of it. The trigger verified the signature over the exact bytes before masking.
  */
 export const RAW_BODY_MASKED_NOTE =
-	'rawBody is withheld: the body carries secrets (masked in the fields of this item: a card number, a key, a PIN), and a masked text would not be the signed body, so its HMAC would not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+	'rawBody is withheld: the body carries secrets (masked in the fields of this item), and a masked text would not be the signed body, so its HMAC would not match X-Service-Signature. The trigger verified the signature over the exact bytes before masking.';
+
+/**
+ * The note naming the fields the gate masked (outside read r15-data, finding 4: the note said "a
+ * card number, a key, a PIN" whatever was masked). At most MASKED_NAMES_SHOWN names, then a count.
+ */
+const MASKED_NAMES_SHOWN = 10;
+export function rawBodyMaskedNote(fields: readonly string[]): string {
+	if (fields.length === 0) return RAW_BODY_MASKED_NOTE;
+	const shown = fields.slice(0, MASKED_NAMES_SHOWN).join(', ');
+	const more =
+		fields.length > MASKED_NAMES_SHOWN ? ` and ${fields.length - MASKED_NAMES_SHOWN} more` : '';
+	return RAW_BODY_MASKED_NOTE.replace(
+		'(masked in the fields of this item)',
+		`(masked in this item's ${fields.length === 1 ? 'field' : 'fields'} ${shown}${more})`,
+	);
+}
+
+/** The top-level fields of an item the gate changed (not its raw body, nor what is beside it). */
+function maskedFields(
+	original: IDataObject,
+	out: IDataObject,
+	beside: ReadonlySet<string>,
+): string[] {
+	const names: string[] = [];
+	// The names as shown: a name the gate masked is named masked, never as received.
+	for (const key of Object.keys(out)) {
+		if (key === 'rawBody' || key === 'rawBodyMasked' || key === 'rawBodyNote' || beside.has(key)) {
+			continue;
+		}
+		if (JSON.stringify(original[key]) !== JSON.stringify(out[key])) names.push(key);
+	}
+	return names;
+}
 
 /** Fields of an item that are not of its body (the request's headers), by the item. */
 const besideBodies = new WeakMap<object, Set<string>>();
@@ -128,7 +161,7 @@ function sayRawBody(original: IDataObject, out: IDataObject): IDataObject {
 	if (masked) {
 		setField(out, 'rawBody', null);
 		setField(out, 'rawBodyMasked', true);
-		setField(out, 'rawBodyNote', RAW_BODY_MASKED_NOTE);
+		setField(out, 'rawBodyNote', rawBodyMaskedNote(maskedFields(original, out, beside)));
 		return out;
 	}
 	const marked = original.rawBodyMasked === true;

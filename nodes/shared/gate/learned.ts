@@ -7,7 +7,7 @@ import type { FieldSpec } from '../contract/records';
 import { lookupCode, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 import { cutDeep } from './depth';
-import { declaresCard } from './requisite';
+import { cardRunIn, declaresCard } from './requisite';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -156,8 +156,12 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	// A Base URL's user and password (a service behind Basic auth) are secrets of the credential
 	// too: a gateway may echo either (outside read r9-data, finding 1), also as the Basic header
 	// (`user:password` in base64). Shorter ones are known where named (r10-data, finding 2).
+	// A user name is no secret the way a password is (outside read r15-data, findings 1 and 2): it
+	// may be an ordinary word (`merchant`, `payments`), so it is never searched inside words, keys or
+	// IDs. It is hidden in a link (withoutUserinfo), with the password, where a text names it as a
+	// user name, and as the whole value of a field so named, whatever its length.
 	const userinfo = urlUserinfo(data.baseUrl);
-	values.push(userinfo.user, userinfo.password);
+	values.push(userinfo.password);
 	if (userinfo.user !== undefined || userinfo.password !== undefined) {
 		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
 	}
@@ -165,7 +169,8 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 		[userinfo.user, 'user'],
 		[userinfo.password, 'password'],
 	] as const) {
-		if (value === undefined || value.length >= MIN_IN_TEXT || credentialNamed.has(value)) continue;
+		if (value === undefined || credentialNamed.has(value)) continue;
+		if (role === 'password' && value.length >= MIN_IN_TEXT) continue;
 		credentialNamed.set(value, role);
 		if (role === 'password' && value.length >= SHORT_PASSWORD_MIN && /\D/.test(value)) {
 			credentialShort.add(value);
@@ -446,9 +451,13 @@ export function learnFromRequest(
 		}
 		for (const value of named.identifiers) rememberIdentifier(ctx, value);
 		for (const [key, value] of Object.entries(source)) {
+			// A card requisite only (outside read r15-data, finding 3): a phone the user typed is
+			// shown to the user as Payout → Get shows it; a card number stays hidden, also when
+			// the type sent says phone.
 			if (
 				fieldSpec(key).kind === 'requisite' &&
-				(typeof value === 'string' || typeof value === 'number')
+				(typeof value === 'string' || typeof value === 'number') &&
+				(declaresCard(source.requisiteType) || cardRunIn(String(value)) !== undefined)
 			) {
 				rememberSecret(ctx, String(value));
 			}

@@ -1,5 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
-import { knownCryptoToken } from '../contract/records';
+import { chainAddress, knownCryptoToken } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -133,6 +133,23 @@ function maskNestedLink(value: string, reading: LinkReading): string | undefined
 	return out;
 }
 
+/**
+ * A parameter named as a credential by a word of its name (outside read r15-data, finding 7: a
+ * name that only contains one, `design`, `author`, `preferred`, `keyword`, is no credential's).
+ * The name is split on `_`, `-`, `.` and camelCase; a part that is such a word, or one written
+ * glued to the word it qualifies (`authtoken`, `apikey`, `webhooksecret`, `hmacsig`), names one.
+ * `ref` stays such a word: a join link's `ref` may carry the invite's token.
+ */
+const SECRET_NAME_PART =
+	/^(?:tokens?|invite|code|secrets?|keys?|auth|authorization|sig|signature|ref|hmac|pass|password|pwd)$|(?:token|secret|signature|password|apikey)$|^(?:api|access|private|signing|secret|client|session|refresh|hmac|auth|webhook)(?:key|sig)$|^(?:invite|auth|ref)(?:code|id)$/;
+function secretNameParts(name: string): boolean {
+	return decoded(name)
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.some((part) => SECRET_NAME_PART.test(part));
+}
+
 /** `a=1&token=…` with every credential value hidden. */
 function maskParameters(text: string, reading: LinkReading): string {
 	return text
@@ -144,9 +161,7 @@ function maskParameters(text: string, reading: LinkReading): string {
 			const value = pair.slice(at + 1);
 			const named = normalise(name);
 			const byName =
-				SECRET_PARAMETERS.has(named) ||
-				CARD_PARAMETER.test(named) ||
-				/token|invite|code|secret|key|auth|sig|ref/.test(named);
+				SECRET_PARAMETERS.has(named) || CARD_PARAMETER.test(named) || secretNameParts(name);
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
 				reading.strong &&
@@ -413,6 +428,39 @@ const FULL_WIDTH_DIGITS = /[\uff10-\uff19][\uff10-\uff19\s\u3000-]{11,}[\uff10-\
 /** A base64 word that may carry a card number (13–19 digits encode to 20–28 characters). */
 const BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{18,28}={0,2}(?![A-Za-z0-9+/=_-])/g;
 
+/**
+ * A longer encoded word (outside read r15-data, finding 5: a card's data as base64 of
+ * `{"pan":…,"cvv":…}`, a card number as hex text): base64 (standard or URL-safe) of more than 28
+ * characters, or hex of an even length from 26 characters (13 bytes). Up to ENCODED_LIMIT
+ * characters: a longer word is not decoded (the work stays bounded).
+ */
+export const ENCODED_LIMIT = 8192;
+const LONG_BASE64_WORD = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{29,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const HEX_WORD = /(?<![A-Za-z0-9_])(?:[0-9a-fA-F]{2}){13,}(?![A-Za-z0-9_])/g;
+/** Text that reads as text: valid UTF-8 with no control character but tab and line ends. */
+function printableText(bytes: Buffer): string | undefined {
+	const text = bytes.toString('utf8');
+	if (text.includes('\ufffd')) return undefined;
+	if (text.length === 0) return undefined;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) {
+			return undefined;
+		}
+	}
+	return text;
+}
+/** The text of a number of 13–19 digits, maybe grouped by spaces or dashes. */
+const ENCODED_CARD_LENGTH = /^(?=(?:[\s-]*\d){13,19}[\s-]*$)\s*\d[\d\s-]*$/;
+/** The printable text an encoded word holds (base64 or hex), else undefined. */
+function decodedWord(word: string, hex: boolean): string | undefined {
+	if (word.length > ENCODED_LIMIT) return undefined;
+	if (hex) return printableText(Buffer.from(word, 'hex'));
+	const core = word.replace(/=+$/, '');
+	if (core.length % 4 === 1) return undefined;
+	return printableText(Buffer.from(core.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+}
+
 /** A card number written with full-width digits, or in base64: its digits, else undefined. */
 function encodedCard(match: string): string | undefined {
 	let digits = match;
@@ -468,6 +516,24 @@ const CARD_GAP =
  * fraction or an amount (`0.4111…`, `4111….50`).
  */
 const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d|[.,]\d)/g;
+/**
+ * A run of digits glued to a letter on both sides inside one word of letters and digits only, of
+ * IDENTIFIER_WORD characters or more (`A41561222316145C0000050011400501`, an SBP operation's ID:
+ * outside read r15-data, finding 6): an identifier, not a card. A card beside `_`, `0x`, or a word
+ * on one side only (`card_4111…`, `card4111…`, `4111…RUB`), or in a shorter word, stays a card.
+ */
+export const IDENTIFIER_WORD = 24;
+function inIdentifierWord(text: string, start: number, end: number): boolean {
+	if (!/^\d+$/.test(text.slice(start, end))) return false;
+	if (!/[A-Za-z]/.test(text[start - 1] ?? '') || !/[A-Za-z]/.test(text[end] ?? '')) return false;
+	let from = start;
+	while (from > 0 && /[A-Za-z0-9]/.test(text[from - 1])) from--;
+	let to = end;
+	while (to < text.length && /[A-Za-z0-9]/.test(text[to])) to++;
+	if (/[\p{L}\p{N}_]/u.test(text[from - 1] ?? '') || /[\p{L}\p{N}_]/u.test(text[to] ?? ''))
+		return false;
+	return to - from >= IDENTIFIER_WORD;
+}
 /** Digits in groups of any size with such separators between: read whole by looseCard. */
 const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
 /** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
@@ -521,12 +587,15 @@ const SECRET_IN_WORDS = new RegExp(
 	'giu',
 );
 /** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
-function ordinaryValue(value: string, words: string): boolean {
+function ordinaryValue(value: string, words: string, name: string): boolean {
 	const bare = value.replace(/[.:!?]+$/u, '');
 	if (!/\d/u.test(bare) || bare.length < 8) return true;
 	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
 	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
 	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
+	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
+	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
+	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && chainAddress(bare)) return true;
 	// A tx hash some words after `token` (`USDT token sent, tx 0x…`) is not the token.
 	const farOff = /[\p{L}\p{N}]/u.test(words);
 	return farOff && (/^0x[0-9a-f]+$/iu.test(bare) || /^[0-9a-f]{64}$/iu.test(bare));
@@ -538,6 +607,8 @@ export interface PatternReading {
 	/** A free text (a message, an error), where the model loses any long number too. */
 	inText: boolean;
 	identifiers: ReadonlySet<string>;
+	/** The text an encoded word holds (finding 5 of r15-data): not decoded again. */
+	decoded?: boolean;
 }
 
 /** A match that is (part of) an identifier this run knows: never a secret by its look. */
@@ -665,6 +736,10 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		const named = /[:=]/.test(separator);
 		if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
 		if (isIdentifier(value, identifiers)) return match;
+		// A token's contract address after `токен` is public (outside read r15-data, finding 4).
+		if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+			return match;
+		}
 		return `${name}${separator}${HIDDEN_PART}`;
 	});
 	out = out.replace(
@@ -672,7 +747,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
 	);
 	out = out.replace(SECRET_IN_WORDS, (match, name: string, words: string, value: string) =>
-		ordinaryValue(value, words) || isIdentifier(value.replace(/[.:!?]+$/u, ''), identifiers)
+		ordinaryValue(value, words, name) || isIdentifier(value.replace(/[.:!?]+$/u, ''), identifiers)
 			? match
 			: `${name}${words}${HIDDEN_PART}${/[.:!?]+$/u.exec(value)?.[0] ?? ''}`,
 	);
@@ -681,12 +756,17 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		unlessId((match) => (cardLike(match) && !decimalNumber(match) ? maskRequisite(match) : match)),
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
-		looseCard(whole, offset, match) && !isIdentifier(match, identifiers)
+		looseCard(whole, offset, match) &&
+		!isIdentifier(match, identifiers) &&
+		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
 			: match,
 	);
-	out = out.replace(BARE_CARD_RUN, (match: string) =>
-		luhn(match) && !epochMilliseconds(match) && !isIdentifier(match, identifiers)
+	out = out.replace(BARE_CARD_RUN, (match: string, offset: number, whole: string) =>
+		luhn(match) &&
+		!epochMilliseconds(match) &&
+		!isIdentifier(match, identifiers) &&
+		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
 			: match,
 	);
@@ -701,6 +781,27 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		BASE64_WORD,
 		unlessId((match) => (encodedCard(match) === undefined ? match : HIDDEN_PART)),
 	);
+	// An encoded word whose text shows a secret by these same rules is hidden whole (finding 5).
+	// The decoded text is read once: what it holds encoded again is not decoded (bounded work).
+	if (!reading.decoded) {
+		for (const [pattern, hex] of [
+			[HEX_WORD, true],
+			[LONG_BASE64_WORD, false],
+		] as const) {
+			out = out.replace(
+				pattern,
+				unlessId((match) => {
+					const text = decodedWord(match, hex);
+					if (text === undefined) return match;
+					// A number of a card's length, encoded alone, is hidden checksum or not: a
+					// reference is not written in hex (a card's number as `panHex`).
+					if (ENCODED_CARD_LENGTH.test(text)) return HIDDEN_PART;
+					const inner = { ...reading, inText: true, decoded: true };
+					return maskPatternsAsWritten(text, inner) === text ? match : HIDDEN_PART;
+				}),
+			);
+		}
+	}
 	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
 		isIdentifier(digits, identifiers)
 			? match
