@@ -31,6 +31,22 @@ async function freePort() {
 	return port;
 }
 
+/**
+ * One delivery recorded by the store; a new one is held until n8n's answer, answered 200 here (as
+ * n8n does once the execution exists), so its claim is promoted as in n8n. The verdict alone.
+ */
+async function recordHeld(store, ctx) {
+	const outcome = await store.redisDeliveryStore.record(ctx, {
+		deliveryId: `dlv_${randomUUID()}`,
+		now: Date.now(),
+		limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+	});
+	if (outcome.verdict !== 'new') return outcome;
+	assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
+	await outcome.held.answered(200);
+	return { verdict: outcome.verdict };
+}
+
 describe("the companion's checks of its Redis, and its clients", () => {
 	let check;
 	let store;
@@ -251,21 +267,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		};
 	}
 
-	/**
-	 * One delivery recorded; a new one is held until n8n's answer, answered 200 here (as n8n does
-	 * once the execution exists), so its claim is promoted as in n8n. The verdict without the hold.
-	 */
-	const record = async (ctx) => {
-		const outcome = await store.redisDeliveryStore.record(ctx, {
-			deliveryId: `dlv_${randomUUID()}`,
-			now: Date.now(),
-			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
-		});
-		if (outcome.verdict !== 'new') return outcome;
-		assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
-		await outcome.held.answered(200);
-		return { verdict: outcome.verdict };
-	};
+	const record = (ctx) => recordHeld(store, ctx);
 
 	test('clients: one per full set of options ("Disable TLS Verification" too); a credential edit moves the trigger to a new client and closes the old one; deactivation closes the last', async () => {
 		await store.closeRedisClaims();
@@ -440,12 +442,7 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 			logger: { debug() {}, info() {}, warn() {}, error() {} },
 		};
 	}
-	const record = (ctx) =>
-		store.redisDeliveryStore.record(ctx, {
-			deliveryId: `dlv_${randomUUID()}`,
-			now: Date.now(),
-			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
-		});
+	const record = (ctx) => recordHeld(store, ctx);
 	async function activate(ctx) {
 		try {
 			await store.checkRedisOnActivation(ctx);
