@@ -104,15 +104,18 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(50);
 	});
 
-	// Every case closes the clients it made when it ends, passed or failed: a later case then
-	// never runs beside an earlier case's clients (reconnecting to a stopped Redis, refreshing
-	// their claimers list every 100 ms, holding leases), which slowed the later cases' own timing.
+	// Every case closes the clients it made on a Redis of its own (or a relay to one) when it
+	// ends, passed or failed: a later case then never runs beside them (reconnecting to a stopped
+	// Redis, refreshing their claimers list every 100 ms, holding leases). Those of the shared
+	// Redis stay: after its restarts the later cases wait for them to write back.
 	let firstOfCase = 0;
 	beforeEach(() => {
 		firstOfCase = clients.length;
 	});
 	afterEach(async () => {
-		await Promise.all(clients.slice(firstOfCase).map((claims) => claims.close()));
+		const shared = new Set([redis.port, relay.port]);
+		const own = clients.slice(firstOfCase).filter((claims) => !shared.has(claims.options.port));
+		await Promise.all(own.map((claims) => claims.close()));
 	});
 
 	after(async () => {
