@@ -12,17 +12,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { startRedis as startRedisProcess } from '../../harness/services.mjs';
-import { startRelay } from './relay.mjs';
+import { startRelay as startRelayOn } from './relay.mjs';
 
 /** Every Redis this file starts, stopped by its PID in `after` even when a case fails midway. */
 const startedRedis = [];
 async function startRedis(options) {
 	const handle = await startRedisProcess(options);
 	startedRedis.push(handle);
+	return handle;
+}
+
+/** Every relay this file starts, closed in `after` (its waits end with it) even when a case fails. */
+const startedRelays = [];
+async function startRelay(target) {
+	const handle = await startRelayOn(target);
+	startedRelays.push(handle);
 	return handle;
 }
 
@@ -96,9 +104,27 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(50);
 	});
 
+	// Every case closes the clients it made on a Redis of its own (or a relay to one) when it
+	// ends, passed or failed: a later case then never runs beside them (reconnecting to a stopped
+	// Redis, refreshing their claimers list every 100 ms, holding leases). Those of the shared
+	// Redis stay: after its restarts the later cases wait for them to write back.
+	let firstOfCase = 0;
+	beforeEach(() => {
+		firstOfCase = clients.length;
+	});
+	afterEach(async () => {
+		const shared = new Set([redis.port, relay.port]);
+		const own = clients.slice(firstOfCase).filter((claims) => !shared.has(claims.options.port));
+		await Promise.all(own.map((claims) => claims.close()));
+	});
+
 	after(async () => {
 		await Promise.all(clients.map((claims) => claims.close()));
+		// And every client a process memory still holds: the store's (the trigger case), and any
+		// a stopped trigger left connected for its claims.
+		await claimsModule?.closeAllClaims();
 		await relay?.close();
+		await Promise.all(startedRelays.map((handle) => handle.close()));
 		await redis?.stop();
 		await Promise.all(startedRedis.map((handle) => handle.stop()));
 		if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -1438,6 +1464,38 @@ describe('the Redis delivery claim, two processes', () => {
 		const settled = await verdict.lease.settle(200);
 		assert.equal(settled.state, 'running');
 		assert.match(settled.note ?? '', /another attempt/);
+	});
+	test('held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n\'s answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n\'s 2xx promotes it before the close (outside r14 f3, f4, f5)', async () => {
+		const port = (await leaseRedis()).port;
+		const a = processClaims({ timing: LEASE, port });
+		const b = processClaims({ port });
+		const key = `lease-closing:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+		// The store closes a client this way when its trigger stopped or its credential changed.
+		const closing = a.closeWhenSettled('its trigger stopped');
+		// Past what a closing waited for claims under way (six timeouts, the wait for another
+		// attempt, a read-back), then for what is owed (two timeouts), and two binds more, on
+		// Redis' clock: a client closed by then would have let the c: end.
+		const start = await endOf(key);
+		const past =
+			6 * LEASE.timeoutMs +
+			claimsModule.WAIT_FOR_OTHER_MS +
+			LEASE.readBackMs +
+			2 * LEASE.timeoutMs +
+			2 * LEASE_BIND_MS;
+		await until('past the old closing bound on Redis\' clock', async () => (await endOf(key)).now > start.now + past, 30_000);
+		assert.equal(a.isClosed, false, 'not closed while it holds a lease');
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'still extended');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		// n8n's 2xx: promoted on this client (which then stays for its claims, this Redis keeping
+		// no append-only file, until the process closes it).
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/, 'the promotion went out on the closing client');
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		await a.close();
+		await closing;
 	});
 	test('the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n\'s 2xx promotes it, a 500 releases it, a connection closed before n8n\'s answer decides nothing (n8n\'s answer then does); a call that changed the static data answers itself and promotes at once', async () => {
 		const { EventEmitter } = await import('node:events');

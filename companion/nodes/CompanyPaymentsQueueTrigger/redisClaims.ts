@@ -707,6 +707,15 @@ export class RedisClaims {
 	/** Claims of this client under way: it closes only once they are decided. */
 	private inFlight = 0;
 
+	/**
+	 * Leases of this client still held for n8n's answer, and when the last of them reaches its
+	 * hold's bound: a closing client waits for them (it keeps extending them meanwhile), since
+	 * closing under one would let its `c:` end while n8n may create the execution (outside read
+	 * r14-companion, findings 3 to 5).
+	 */
+	private leasesHeld = 0;
+	private heldUntil = 0;
+
 	/** Claims of this client waiting for its connection and check (before they are under way). */
 	private connecting = 0;
 
@@ -848,7 +857,13 @@ export class RedisClaims {
 		// (outside read r13-companion, finding 9).
 		const decided =
 			monotonic() + 6 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
-		while ((this.inFlight > 0 || this.connecting > 0) && monotonic() < decided) {
+		// A held lease is waited for until n8n answers or its hold's bound: it is extended until
+		// then, and settled on this client (its promotion or release goes out before the close).
+		while (
+			(this.inFlight > 0 || this.connecting > 0) &&
+			(monotonic() < decided || (this.leasesHeld > 0 && monotonic() < this.heldUntil)) &&
+			!this.closed
+		) {
 			await sleep(POLL_MS);
 		}
 		// Then what they owe; what Redis has not answered by then stays in the process's memory
@@ -1485,6 +1500,14 @@ export class RedisClaims {
 		// Counted as under way until settled: the memory's bound and a closing client see it.
 		this.memory.underWay++;
 		this.inFlight++;
+		// A closing client waits for it while it is held (to its bound, and the promotion then).
+		this.leasesHeld++;
+		this.heldUntil = Math.max(this.heldUntil, holdEnds + 2 * this.timeoutMs);
+		let counted = true;
+		const unhold = () => {
+			if (counted) this.leasesHeld--;
+			counted = false;
+		};
 		const letGo = () => {
 			this.memory.underWay--;
 			this.inFlight--;
@@ -1519,6 +1542,7 @@ export class RedisClaims {
 				if (state !== 'held' || this.closed) return;
 				if (monotonic() >= holdEnds) {
 					state = 'promoted';
+					unhold();
 					promoting = promote();
 					await promoting;
 					return;
@@ -1537,6 +1561,7 @@ export class RedisClaims {
 			settle: async (status: number): Promise<LeaseOutcome> => {
 				if (state === 'done') return { state: 'settled' };
 				state = 'done';
+				unhold();
 				letGo();
 				if (status >= 200 && status < 300) {
 					if (promoting !== undefined) return await promoting;
@@ -1554,6 +1579,7 @@ export class RedisClaims {
 			commit: async (): Promise<ClaimVerdict> => {
 				if (state !== 'held') return { verdict: 'claimed' };
 				state = 'done';
+				unhold();
 				letGo();
 				return await this.commit(key, token, ttl, now);
 			},
