@@ -198,3 +198,28 @@ describe('r15-money F2: one slow answer no longer makes later writes unknown', (
 		);
 	});
 });
+
+describe('r15-money F7: one record proves one write whichever credential of the Base URL sent it', () => {
+	const withKey = async (apiKey: string, externalId: string) => {
+		execution += 1;
+		const { output } = await runNode({
+			parameters: create(externalId),
+			continueOnFail: true,
+			sameProcess: true,
+			executionId: String(execution),
+			credentials: { apiKey, baseUrl: BASE_URL },
+		});
+		return output[0].json as IDataObject;
+	};
+
+	it('two member keys, the service answers both with p-1: the first paid, the second unknown', async () => {
+		const record = payout('p-1', 'inv-77', new Date().toISOString());
+		nock(BASE_URL).post('/payouts').twice().reply(200, record, datedAt(0));
+		const first = await withKey('member-A-key', 'inv-77');
+		expect(first.paymentOutcome).toBeUndefined();
+		expect(first.id).toBe('p-1');
+		const second = await withKey('member-B-key', 'inv-77');
+		expect(second.paymentOutcome).toBe('unknown');
+		expect(String(second.reason ?? second.error ?? '')).toMatch(/one record proves one write/);
+	});
+});
