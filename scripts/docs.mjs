@@ -62,7 +62,7 @@ const RESOLVING = [
 	'(`payout.create`), when it was sent (`sentAt`), the External ID it carried (`identity`, or',
 	"null), the details it asked (`details`; the recipient's number as outputs show it,",
 	'`•••• 9012`), the fingerprint of the company and Base URL (`company`), the measured clock skew',
-	"(`skewMs`: the largest upper bound its process measured, service minus n8n, so neither a slow answer nor one dated behind places the write earlier; both in the writer's clock; `clock` names the writer's n8n process) and the node's `seal`. **Payment → Resolve Outcome** takes that item (its **Unknown Item** field is",
+	"(`skewMs`: the upper bound its process measured: the least of them while the measures agree, one clock, so one slow answer does not raise it; the largest when they disagree, two clocks, so one dated behind does not place the write earlier; service minus n8n; both in the writer's clock; `clock` names the writer's n8n process) and the node's `seal`. **Payment → Resolve Outcome** takes that item (its **Unknown Item** field is",
 	'`{{ $json }}` by default: the incoming item, from the error output or with *Continue On Fail*),',
 	'finds the write again and answers in `paymentOutcome`. It only reads; it never sends a write.',
 	'It refuses an item sent with another credential or Base URL, and an edited or made-up one (its',

@@ -218,6 +218,8 @@ export const NOT_STATED = {
 	WRITES_KEPT:
 		"how many requests' sent times this process keeps for Resolve Outcome (otherWrites): a memory bound of proofs.ts",
 	HISTORY_KEPT: 'how many measured clock skews are kept per Base URL: a memory bound of clock.ts',
+	SERVICES_KEPT:
+		'how many company fingerprints this process remembers the Base URL of (one record proves one write per Base URL): a memory bound of binding.ts',
 	PEAKS_KEPT:
 		'how many candidate largest skews are kept per Base URL (past it the two oldest merge, keeping the larger): a memory bound of clock.ts',
 	ALONGSIDE_KEPT:

@@ -138,6 +138,11 @@ if (BREAK === 'largest' || BREAK === 'cache+largest') {
 		const range = real(...args);
 		return range && { low: range.low, high: range.low };
 	};
+	// r15-money F2: Resolve Outcome binds by the measures' agreement while they meet; that too.
+	clock.skewAgreement = (baseUrl) => {
+		const range = real(baseUrl, 0);
+		return range && { high: range.low, twoClocks: false };
+	};
 }
 // Refusals any re-send's own earlier attempt causes (a balance, a taken External ID) read as refusals.
 if (BREAK === 'resentAny') {

@@ -248,7 +248,7 @@ export const OPEN_CHOICES = {
 	},
 	earlierRecords: {
 		question: 'Whether an External ID is unique among payouts',
-		node: 'A record created before the write was sent is another payment: createdSince (money/binding.ts); one record proves one write per process (money/proofs.ts), and a sent write names the other writes of the same request its process sent (write.ts alongside), so that holds after a restart; later writes are known in the process that sent both (otherWrites), and a record answered 200 is that write’s proof; writes from two processes, or a later write after a restart, remain a named window',
+		node: 'A record created before the write was sent (as far as the measured clocks tell) proves nothing of it: createdSince (money/binding.ts); one record proves one write per process and Base URL, whichever credential sent it (money/proofs.ts), and a sent write names the other writes of the same request its process sent (write.ts alongside), so that holds after a restart; later writes are known in the process that sent both (otherWrites), and a record answered 200 is that write’s proof; writes from two processes, or a later write after a restart, remain a named window',
 	},
 	dateHeader: {
 		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',

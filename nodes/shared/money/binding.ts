@@ -55,10 +55,29 @@ export function serviceOf(baseUrl: string): string {
  * the Base URL under a key derived from the credential's API key. Never the key itself.
  */
 export function companyFingerprint(account: string, baseUrl: string): string {
+	const service = serviceOf(baseUrl);
 	const mac = createHmac('sha256', derivedKey(account, 'company-fingerprint/v1'))
-		.update(serviceOf(baseUrl))
+		.update(service)
 		.digest('hex');
-	return `cf1-${mac.slice(0, 24)}`;
+	const company = `cf1-${mac.slice(0, 24)}`;
+	servicesOf.delete(company);
+	servicesOf.set(company, service);
+	if (servicesOf.size > SERVICES_KEPT) servicesOf.delete(servicesOf.keys().next().value as string);
+	return company;
+}
+
+/**
+ * The Base URL (as serviceOf spells it) each company fingerprint of this process was made for
+ * (r15-money F7): a record's ID is the service's, so one record proves one write whichever
+ * credential (two member keys of one company) sent it. Not a secret: the Base URL is in the
+ * credential's plain fields.
+ */
+const servicesOf = new Map<string, string>();
+const SERVICES_KEPT = 10_000;
+
+/** The service a company fingerprint made in this process names, if this process made it. */
+export function serviceOfCompany(company: string): string | undefined {
+	return servicesOf.get(company);
 }
 
 /** JSON with every object's keys in order, so the same content always seals the same. */

@@ -24,10 +24,13 @@ import type { Attempt, Report } from '../transport';
  * so the low bound is taken when the whole answer was read: lower still, so safe for its use.
  *
  * Every skew measured at each Base URL is kept in this process's memory for SKEW_KEPT_MS, and a
- * write seals the LARGEST upper bound among them and its own answer's (r14-money F1): the last one
- * alone let one answer dated behind (another backend, a proxy, a cache's copy without `Age`)
- * place the write minutes earlier than the process had measured before, so a payout made before
- * the write proved it after a restart. A write whose own answer was lost still carries them.
+ * write seals the upper bound they give together with its own answer's (skewAgreement): the last
+ * one alone let one answer dated behind (another backend, a proxy, a cache's copy without `Age`)
+ * place the write minutes earlier than the process had measured before (r14-money F1). Intervals
+ * of one clock all hold its true skew, so when they all meet the bound is the LEAST high (one slow
+ * answer no longer makes every later write unknown for hours, r15-money F2); when they do not
+ * meet, two clocks dated them and the bound is the LARGEST high. A write whose own answer was lost
+ * still carries them.
  *
  * Only the service's own answers measure it (r4-money-resolve F2): a JSON record (2xx) or the
  * service's error body. A gateway's page (an HTML 502) is dated by the gateway's clock, which
@@ -155,6 +158,15 @@ export function serviceAnswered(attempt: Attempt): attempt is Extract<Attempt, {
 	return isServiceErrorBody(attempt.body);
 }
 
+/**
+ * The measures that can still be the least high bound (each later one higher) and the largest low
+ * bound (each later one lower) within SKEW_KEPT_MS at a Base URL, the oldest first (r15-money F2).
+ * Past PEAKS_KEPT the two oldest merge: the higher high (only widens toward `unknown`), the higher
+ * low (only makes two clocks more likely to be seen, which falls back to the largest high).
+ */
+const floors = new Map<string, { high: number; at: number }[]>();
+const lowTops = new Map<string, { low: number; at: number }[]>();
+
 /** Keeps one measured skew for a Base URL. */
 function keep(baseUrl: string, bounds: SkewBounds, at: number): void {
 	measured.set(baseUrl, { ...bounds, at });
@@ -166,6 +178,35 @@ function keep(baseUrl: string, bounds: SkewBounds, at: number): void {
 	tops.push({ high: bounds.high, at });
 	if (tops.length > PEAKS_KEPT) tops.splice(0, 2, { high: tops[0].high, at: tops[1].at });
 	peaks.set(baseUrl, tops);
+	const lows = (floors.get(baseUrl) ?? []).filter((floor) => floor.high < bounds.high);
+	lows.push({ high: bounds.high, at });
+	if (lows.length > PEAKS_KEPT) lows.splice(0, 2, { high: lows[1].high, at: lows[1].at });
+	floors.set(baseUrl, lows);
+	const highs = (lowTops.get(baseUrl) ?? []).filter((top) => top.low > bounds.low);
+	highs.push({ low: bounds.low, at });
+	if (highs.length > PEAKS_KEPT) highs.splice(0, 2, { low: highs[0].low, at: highs[1].at });
+	lowTops.set(baseUrl, highs);
+}
+
+/**
+ * What every skew measured at a Base URL within SKEW_KEPT_MS says together (r15-money F2). Each
+ * answer dated by one clock gives an interval that holds that clock's true skew, so when all the
+ * intervals meet they can be one clock and its skew lies where they meet: from the largest low to
+ * the LEAST high, which a slow answer (a wide interval) no longer raises. When they do not meet,
+ * two clocks dated them (a proxy, another backend, a cache's stale copy): `twoClocks`, and the
+ * upper bound falls back to the largest high of them all (r14-money F1), toward `unknown`.
+ */
+export function skewAgreement(
+	baseUrl: string,
+	localNow = Date.now(),
+): { high: number; twoClocks: boolean } | null {
+	const within = (entry: { at: number }) => localNow - entry.at <= SKEW_KEPT_MS;
+	const top = (peaks.get(baseUrl) ?? []).find(within);
+	const least = (floors.get(baseUrl) ?? []).find(within);
+	const lowest = (lowTops.get(baseUrl) ?? []).find(within);
+	if (!top || !least || !lowest) return null;
+	if (lowest.low <= least.high) return { high: least.high, twoClocks: false };
+	return { high: top.high, twoClocks: true };
 }
 
 /**
@@ -191,13 +232,13 @@ export function observeReport(
 }
 
 /**
- * The largest HIGH bound of every skew measured at a Base URL in this process within SKEW_KEPT_MS,
+ * The upper bound of the skew at a Base URL by every measure in this process within SKEW_KEPT_MS,
  * or null: the one that places a write no earlier than it was (sealing, binding). Never the last
- * alone (r14-money F1): one answer dated behind (another backend, a stale copy) would lower it.
+ * alone (r14-money F1): when the measures agree (one clock) the least high of them all, which holds
+ * the true skew whatever the delays (r15-money F2); when they do not (two clocks), the largest.
  */
 export function knownSkew(baseUrl: string, localNow = Date.now()): number | null {
-	const top = (peaks.get(baseUrl) ?? []).find((peak) => localNow - peak.at <= SKEW_KEPT_MS);
-	return top ? top.high : null;
+	return skewAgreement(baseUrl, localNow)?.high ?? null;
 }
 
 /**
@@ -230,6 +271,8 @@ export function forgetSkews(): void {
 	measured.clear();
 	history.clear();
 	peaks.clear();
+	floors.clear();
+	lowTops.clear();
 	created.clear();
 	createdFloor.clear();
 }

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { canonicalJson } from './binding';
+import { canonicalJson, serviceOfCompany } from './binding';
 import type { SentWrite } from './resolve';
 
 /*
  * One record proves at most one write (the outside reader's finding 4): two items sent under the
  * same External ID with the same details (a duplicated sheet row) are two writes, and the one
  * payout the service made must not be "paid" for both. The first write a record is given as
- * proof of keeps it in this n8n process's memory (by the company, the operation and the record's
+ * proof of keeps it in this n8n process's memory (by the Base URL, the operation and the record's
  * ID), and another write finds it taken. What is kept is not the seal (a re-send of the same
  * write, Retry On Fail, seals a new skew) but the write itself: its operation, sent time,
  * identity, details and company. Across n8n processes (a restart, queue-mode workers) nothing is
@@ -30,7 +30,10 @@ function writeOf(sent: SentWrite): string {
 function proofKey(sent: SentWrite, record: IDataObject): string | undefined {
 	const id = record.id;
 	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-	return `${sent.company} ${sent.operation} ${String(id)}`;
+	// By the service's Base URL when this process knows it (r15-money F7: two credentials of one
+	// company answered with one record), else by the company and Base URL the write was sent for.
+	const service = serviceOfCompany(sent.company);
+	return `${service === undefined ? sent.company : `service:${service}`} ${sent.operation} ${String(id)}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 	knownCreatedSkew,
 	knownSkew,
 	knownSkewLow,
+	skewAgreement,
 	skewRangeSince,
 } from './clock';
 import type { MoneyContract, PaymentOutcome } from './contract';
@@ -346,10 +347,15 @@ export async function resolveSentWrite(
 	const prior = sameClock ? knownSkew(baseUrl, looked) : null;
 	const time = (): SentTime => {
 		if (!sameClock) return { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
+		// One clock by every measure this process kept, the look's reads among them (clock.ts
+		// skewAgreement): their least high bounds it (r15-money F2); two clocks: the largest of all.
+		const agreement = skewAgreement(baseUrl, looked);
 		const range = skewRangeSince(baseUrl, looked);
-		const dates = [range?.high, sent.skewMs, prior].filter(
-			(s): s is number => typeof s === 'number',
-		);
+		const dates = (
+			agreement && !agreement.twoClocks
+				? [agreement.high, sent.skewMs]
+				: [agreement?.high, range?.high, sent.skewMs, prior]
+		).filter((s): s is number => typeof s === 'number');
 		// Without any Date-header skew there is none: a records' clock measure never stands alone.
 		const raises = [knownCreatedSkew(baseUrl), knownCreatedFloor(baseUrl)].filter(
 			(s): s is number => typeof s === 'number',
@@ -433,7 +439,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`Only a record created before this write was sent carries its ${contract.identity?.field ?? 'identity'} (created ${String(best.record.createdAt)}; this write was sent ${new Date(sentAt).toISOString()}, allowing ${marginWords(skewMs)}): it is another payment under the same ${contract.identity?.field ?? 'identity'}, or an earlier attempt of this same request from another run; it does not prove that this write was made, nor that it was not.${assignedWords}`,
+			`Only a record created before this write was sent as far as the measured clocks tell carries its ${contract.identity?.field ?? 'identity'} (created ${String(best.record.createdAt)}; this write was sent ${new Date(sentAt).toISOString()}, allowing ${marginWords(skewMs)}): it may be another payment under the same ${contract.identity?.field ?? 'identity'}, an earlier attempt of this same request from another run, or this write itself if the clocks were measured wide; it does not prove that this write was made, nor that it was not.${assignedWords}`,
 			['a record created after it was sent'],
 			`Check that record against what you meant to pay, then look again at lookAgainAt. ${lookUp}`,
 			{ record: best.record, lookAgainAt: lookAgain() },

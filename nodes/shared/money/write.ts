@@ -1264,7 +1264,7 @@ function answerProvesOther(
 	if (made >= earliestCreated(time)) return undefined;
 	const named = recordId ?? 'a record without its ID';
 	return outcomeUnknownError(ctx.getNode(), contract, {
-		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be an earlier payment under the same External ID, which does not prove this one was made`,
+		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be another payment under the same External ID, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
 		lines: [
 			`Record: ${named}`,
 			`Its createdAt: ${String(answer.createdAt)}`,
