@@ -250,7 +250,13 @@ for (const version of VERSIONS) {
 					{
 						name: 'Claims Redis',
 						type: 'redis',
-						data: { host: '127.0.0.1', port: claimsRedis.port, database: 0, password: '', ssl: false },
+						data: {
+							host: '127.0.0.1',
+							port: claimsRedis.port,
+							database: 0,
+							password: '',
+							ssl: false,
+						},
 					},
 				],
 				env: {
@@ -274,9 +280,13 @@ for (const version of VERSIONS) {
 				}
 			}
 			const [owner, redisCredential] = q.credentials;
-			workflowId = await createWorkflow(q.main, triggerWorkflow(owner, redisCredential, webhookPath), {
-				activate: true,
-			});
+			workflowId = await createWorkflow(
+				q.main,
+				triggerWorkflow(owner, redisCredential, webhookPath),
+				{
+					activate: true,
+				},
+			);
 			recipeWorkflowId = await createWorkflow(
 				q.main,
 				recipeWorkflow(owner, redisCredential, recipePath),
@@ -428,8 +438,7 @@ for (const version of VERSIONS) {
 			// again, each delivery runs once, at whichever process the retry lands.
 			await sleep(1_000);
 			const again = [];
-			for (const [i, id] of ids.entries())
-				again.push(await sendTo((i + 1) % 2, id));
+			for (const [i, id] of ids.entries()) again.push(await sendTo((i + 1) % 2, id));
 			m.redisFrozen.retries = again.map((a) => `${a.status} ${a.json?.executed}`);
 			for (const answer of again) assert.equal(answer.json?.executed, true, answer.text);
 			const counts = await settledCounts(ids);
@@ -496,7 +505,8 @@ for (const version of VERSIONS) {
 				else assert.deepEqual([d.state, ran, twoXX], ['failed', 0, 0], JSON.stringify(d));
 			}
 			for (const { id } of before) assert.equal(counts[id], 1, id);
-			for (const pair of replays) for (const a of pair) assert.notEqual(a.json?.executed, true, a.text);
+			for (const pair of replays)
+				for (const a of pair) assert.notEqual(a.json?.executed, true, a.text);
 		});
 
 		test("way b, n8n's nodes only: the same delivery at both processes at once may start twice, the step after the If runs once", async () => {
@@ -553,7 +563,7 @@ for (const version of VERSIONS) {
 			assert.deepEqual(handled, Object.fromEntries(ids.map((id) => [id, 1])));
 		});
 
-		test('a webhook process killed (SIGKILL) mid-stream: no delivery runs twice; only one cut in flight may be missing', async () => {
+		test('a webhook process killed (SIGKILL) mid-stream: no delivery runs twice; only one cut in flight, or answered 200 by the killed process before its kill (the named gap), may be missing', async () => {
 			const ids = [];
 			const send = async (i) => {
 				const id = `dlv_kill_${i}_${uuid()}`;
@@ -571,7 +581,10 @@ for (const version of VERSIONS) {
 				await sleep(60);
 			}
 			const killed = q.webhooks[0];
-			const killing = killed.kill();
+			let killedAt = Infinity;
+			const killing = killed.kill().then(() => {
+				killedAt = Date.now();
+			});
 			for (; i < 16; i++) {
 				await send(i);
 				await sleep(60);
@@ -604,10 +617,24 @@ for (const version of VERSIONS) {
 					.filter((e) => e.target === killed.name && e.status === 502 && e.error !== 'ECONNREFUSED')
 					.map((e) => e.deliveryId),
 			);
-			const counts = await settledCounts(ids, { atLeastOnce: ids.filter((id) => !cut.has(id)) });
+			// The gap docs/queue-mode.md names for this trigger: it answers 200 itself before n8n
+			// creates the execution, so a delivery the killed process answered 200 just before its
+			// SIGKILL may have no execution (seen on 2.41.1 under load: answered at t, killed ~0.5 s
+			// later). Only those, answered 2xx by the killed process before it died, may be missing.
+			const answeredThenKilled = new Set(
+				q.proxy.log
+					.filter(
+						(e) =>
+							e.target === killed.name && e.status >= 200 && e.status < 300 && e.at <= killedAt,
+					)
+					.map((e) => e.deliveryId),
+			);
+			const mayMiss = (id) => cut.has(id) || answeredThenKilled.has(id);
+			const counts = await settledCounts(ids, { atLeastOnce: ids.filter((id) => !mayMiss(id)) });
 			m.webhookKilled = {
 				deliveries: ids.length,
 				cutInFlight: cut.size,
+				answeredThenKilled: answeredThenKilled.size,
 				executions: Object.values(counts).reduce((a, b) => a + b, 0),
 				missing: Object.entries(counts)
 					.filter(([, n]) => n === 0)
@@ -615,7 +642,13 @@ for (const version of VERSIONS) {
 			};
 			for (const [id, n] of Object.entries(counts)) {
 				assert.ok(n <= 1, `${id} ran ${n} times`);
-				if (!cut.has(id)) assert.equal(n, 1, `${id} (not in flight at the kill) ran ${n} times`);
+				if (!mayMiss(id)) {
+					assert.equal(
+						n,
+						1,
+						`${id} (not in flight at the kill, nor answered by the killed process) ran ${n} times`,
+					);
+				}
 			}
 		});
 	});
