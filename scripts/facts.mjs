@@ -195,6 +195,7 @@ export const FACTS = {
 	MAX_IDENTITY_READS: { from: [['reference', 'MAX_IDENTITY_READS']], text: count },
 	SKEW_MARGIN_MS: { from: [['binding', 'SKEW_MARGIN_MS']], text: seconds },
 	UNMEASURED_SKEW_MS: { from: [['binding', 'UNMEASURED_SKEW_MS']], text: seconds },
+	UNDATED_PREDATES_MS: { from: [['binding', 'UNDATED_PREDATES_MS']], text: seconds },
 	PROOFS_KEPT: { from: [['proofs', 'PROOFS_KEPT']], text: count },
 	CANCEL_SETTLE_MS: {
 		from: [['cancel', 'CANCEL_SETTLE_MS']],

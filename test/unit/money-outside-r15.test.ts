@@ -223,3 +223,28 @@ describe('r15-money F7: one record proves one write whichever credential of the 
 		expect(String(second.reason ?? second.error ?? '')).toMatch(/one record proves one write/);
 	});
 });
+
+describe('r15-money F1: without a Date header a record made long before the send is no proof', () => {
+	const noDate = {};
+	it('a payout of the same External ID made 24 h earlier, answered without a Date: unknown', async () => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(
+				200,
+				() => payout('p-day', 'inv-24', new Date(Date.now() - 24 * 3_600_000).toISOString()),
+				noDate,
+			);
+		const [item] = await run(create('inv-24'));
+		expect(item.paymentOutcome).toBe('unknown');
+		expect(JSON.stringify(item)).toMatch(/15 min margin/);
+	});
+
+	it('a payout made during the call, answered without a Date: success', async () => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, () => payout('p-now', 'inv-25', new Date().toISOString()), noDate);
+		const [item] = await run(create('inv-25'));
+		expect(item.paymentOutcome).toBeUndefined();
+		expect(item.id).toBe('p-now');
+	});
+});

@@ -252,7 +252,7 @@ export const OPEN_CHOICES = {
 	},
 	dateHeader: {
 		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',
-		node: 'Without one ever, the time bound is not proven: Resolve Outcome stays unknown naming the Date header (money/resolve.ts)',
+		node: 'Without one ever, the time bound is not proven: Resolve Outcome stays unknown naming the Date header (money/resolve.ts); a Payout Create answered with a record made before the send by more than UNDATED_PREDATES_MS on n8n’s own clock is unknown (money/write.ts)',
 	},
 	recordTimes: {
 		question: 'Whether record times carry an offset, and in which zone one without it is',

@@ -31,6 +31,14 @@ export const SKEW_MARGIN_MS = 5_000;
 /** The skew assumed either way when no answer of the service carried a `Date` header. */
 export const UNMEASURED_SKEW_MS = 120_000;
 
+/**
+ * How long before a write's send, by n8n's own clock, a record answered to it must have been made
+ * to be read as made before it when no answer carried a Date header (r15-money F1): a payout of the
+ * same External ID made a day earlier was a plain success. The clocks are not measured then, so
+ * only a margin far wider than any clock a service keeps with NTP tells (choice `dateHeader`).
+ */
+export const UNDATED_PREDATES_MS = 15 * 60_000;
+
 /** The version of the sealed form; a change of what is sealed is a new version. */
 export const SEAL_VERSION = 1;
 

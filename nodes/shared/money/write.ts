@@ -10,6 +10,7 @@ import {
 	marginWords,
 	sealOf,
 	serviceOf,
+	UNDATED_PREDATES_MS,
 } from './binding';
 import {
 	forgetSkews,
@@ -1257,14 +1258,23 @@ function answerProvesOther(
 			itemIndex,
 		});
 	}
-	if (contract.resolve.boundBy === 'assignedAt' || sent.skewMs === null) return undefined;
+	if (contract.resolve.boundBy === 'assignedAt') return undefined;
 	const made = boundTime(answer.createdAt);
 	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
-	const time = { sentAt: Date.parse(sent.sentAt), skewMs: sent.skewMs };
-	if (made >= earliestCreated(time)) return undefined;
+	const sentAt = Date.parse(sent.sentAt);
+	// No Date header measured the clocks (r15-money F1): n8n's own clock with a wide stated margin.
+	const earliest =
+		sent.skewMs === null
+			? sentAt - UNDATED_PREDATES_MS
+			: earliestCreated({ sentAt, skewMs: sent.skewMs });
+	if (made >= earliest) return undefined;
+	const allowing =
+		sent.skewMs === null
+			? `by n8n's own clock with a ${UNDATED_PREDATES_MS / 60_000} min margin, as no answer carried a Date header to measure the service's clock`
+			: marginWords(sent.skewMs);
 	const named = recordId ?? 'a record without its ID';
 	return outcomeUnknownError(ctx.getNode(), contract, {
-		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${marginWords(sent.skewMs)}): it may be another payment under the same External ID, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
+		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${allowing}): it may be another payment under the same External ID, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
 		lines: [
 			`Record: ${named}`,
 			`Its createdAt: ${String(answer.createdAt)}`,
