@@ -5,6 +5,7 @@ import nock from 'nock';
 import { gateJson, gateText, rememberCredential } from '../../nodes/shared/gate';
 import { forgetLearnedSecrets } from '../../nodes/shared/gate/learned';
 import { luhn, maskPatterns } from '../../nodes/shared/gate/patterns';
+import { madeNow } from './helpers/money';
 import { BASE_URL, runNode } from './helpers/n8n';
 import { deliver } from './helpers/trigger';
 
@@ -170,7 +171,7 @@ describe('finding 3: Payout → Create to a phone shows the phone typed; a card 
 		requisite: body.requisite,
 		bankId: 'sber',
 		comment: null,
-		createdAt: '2026-11-29T06:00:00Z',
+		createdAt: madeNow(),
 	});
 	const create = (requisiteType: string, requisite: string) => ({
 		resource: 'payout',

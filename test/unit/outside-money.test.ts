@@ -7,6 +7,7 @@ import { accept as acceptOperation } from '../../nodes/CompanyPayments/order/acc
 import { RECHARGE_LIMIT } from '../../nodes/CompanyPayments/common/words';
 import { BASE_URL, createContext, runNodeError } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
+import { madeNow } from './helpers/money';
 
 /**
  * The outside money test's findings (/work/outside/money/REPORT.md), written before the fixes:
@@ -41,7 +42,8 @@ const PAYOUT = {
 	bank: null,
 	recipientFirstName: null,
 	recipientLastName: null,
-	createdAt: '2026-11-28T09:00:00.000Z',
+	// Made near the send: a record made well before it proves no Create (money/binding.ts).
+	createdAt: madeNow(),
 };
 
 /** The record as a listing that does not show the External ID gives it. */

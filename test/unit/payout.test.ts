@@ -3,6 +3,7 @@ import nock from 'nock';
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { payout as payoutResource } from '../../nodes/CompanyPayments/payout';
 import { fundsReturned } from '../../nodes/CompanyPayments/payout/fundsReturned';
+import { madeNow } from './helpers/money';
 import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/n8n';
 
 const PAYOUT_ID = 'po_7c1d2e3f';
@@ -30,13 +31,15 @@ const payout = {
 	dispute: null,
 	takenAt: null,
 	completedAt: null,
-	createdAt: '2026-11-21T12:00:00.000Z',
+	// Made near the send: a record made well before it proves no Create (money/binding.ts).
+	createdAt: madeNow(),
 };
 const cancelled = {
 	...payout,
 	status: 'fail',
 	failReason: 'cancelled_by_merchant',
-	refundedAt: '2026-11-21T12:05:00.000Z',
+	// Refunded five minutes after it was made (a refund before its creation proves no return).
+	refundedAt: new Date(Date.parse(payout.createdAt) + 5 * 60_000).toISOString(),
 };
 
 beforeAll(() => nock.disableNetConnect());

@@ -19,6 +19,7 @@ import type { MoneyContract } from '../../nodes/shared/money';
 const PER_ITEM = { key: 'perItem', details: [] } as unknown as MoneyContract;
 const toolIdentity = (ctx: Parameters<typeof moneyKey>[0], itemIndex: number) =>
 	moneyKey(ctx, itemIndex, PER_ITEM);
+import { madeNow } from './helpers/money';
 import type { ContextOptions } from './helpers/n8n';
 import {
 	API_KEY,
@@ -54,7 +55,8 @@ const payout = {
 	dispute: null,
 	takenAt: null,
 	completedAt: null,
-	createdAt: '2026-11-21T12:00:00.000Z',
+	// Made near the send: a record made well before it proves no Create (money/binding.ts).
+	createdAt: madeNow(),
 };
 
 const REFERENCE = 'INV-1042';

@@ -13,6 +13,15 @@ import type { ContextOptions } from './n8n';
 /** A card number that passes the checksum, the requisite of every payout here. */
 export const CARD = '2200700000000001';
 
+/**
+ * When a record answered to a money write was made: now, by this machine's clock. The node takes a
+ * record as proof of a write only when it was made after the write was sent (as far as the clocks
+ * tell: money/binding.ts; without a Date header, n8n's own clock with UNDATED_PREDATES_MS), so a
+ * fixture that stands for the record this write made is made near the test's send, never on a fixed
+ * date that ages behind it.
+ */
+export const madeNow = (): string => new Date().toISOString();
+
 /** The service's Date header, as the current time. */
 export const dated = () => ({ Date: new Date().toUTCString() });
 
@@ -35,7 +44,7 @@ export function payoutRecord(over: IDataObject = {}): IDataObject {
 		bankId: null,
 		failReason: null,
 		refundedAt: null,
-		createdAt: new Date().toISOString(),
+		createdAt: madeNow(),
 		...over,
 	};
 }
