@@ -2,6 +2,7 @@ import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { card as cardResource } from '../../nodes/CompanyPayments/card';
+import { madeNow } from './helpers/money';
 import { API_KEY, BASE_URL, derivedKey, runNode, runNodeError } from './helpers/n8n';
 
 const CARD_ID = 'card_3f9a1c2e';
@@ -21,7 +22,8 @@ const fulfilledRequest = {
 	externalId: 'employee-42',
 	status: 'fulfilled',
 	cardId: CARD_ID,
-	createdAt: '2026-11-21T12:00:00.000Z',
+	// Made near the send: a request made well before it proves no Card Request (money/binding.ts).
+	createdAt: madeNow(),
 };
 const pendingRequest = { ...fulfilledRequest, status: 'pending', cardId: null };
 
@@ -295,7 +297,8 @@ describe('card.request', () => {
 					{
 						status: 'assigned',
 						card: { ...card, externalId },
-						request: { ...fulfilledRequest, externalId },
+						// Each request its own record: one record proves one write.
+						request: { ...fulfilledRequest, id: `creq_${externalId}`, externalId },
 					},
 				];
 			});

@@ -140,7 +140,8 @@ describe('order.accept', () => {
 		nock(BASE_URL)
 			.post(`/orders/accept/${other}`)
 			.matchHeader('idempotency-key', `pay:once:accept:${other}`)
-			.reply(200, order);
+			// Another quote, another order: one order proves one accept.
+			.reply(200, { ...order, id: '7d3c2b1a-1111-4222-8333-944455566678' });
 		await runNode({
 			parameters: [
 				{ resource: 'order', operation: 'accept', quoteId: QUOTE_ID },
@@ -302,7 +303,8 @@ describe('order.pay', () => {
 			.times(2)
 			.reply(function () {
 				keys.push(String(this.req.headers['idempotency-key']));
-				return [200, order];
+				// Each payment its own order: one order proves one accept.
+				return [200, { ...order, id: `${ORDER_ID.slice(0, -1)}${keys.length}` }];
 			});
 		const { output } = await runNode({
 			parameters: [

@@ -39,6 +39,10 @@ const money: MoneyContract = {
 	// stand (a recharge answered `failed`: r9-money F1).
 	answerIsRecord: true,
 	answerState: rechargeState,
+	// The recharge record answered is what this write made (its fields are not shown: choice
+	// `rechargeRecord`): one made before the send, or one already answered to another write, is
+	// unknown (r15-money F6: the money module's one rule).
+	made: (answer) => answer,
 	key: 'perItem',
 	details: [
 		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },

@@ -188,6 +188,10 @@ const money: MoneyContract = {
 	// A 2xx that names no request, card or External ID (`{"ok":true}`) shows nothing was made:
 	// unknown with its sent write (outside r9-money F10), as for Payout Create.
 	answerIsRecord: true,
+	// The request record is what this write made (the document shows its id and createdAt); its
+	// card may come from stock, made long before. A request made before the send, or one already
+	// answered to another write, is unknown (r15-money F4: the money module's one rule).
+	made: (answer) => (isObject(answer.request) ? answer.request : undefined),
 	key: 'perItem',
 	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
 	details: [

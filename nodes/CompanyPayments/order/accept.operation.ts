@@ -62,6 +62,11 @@ export const ACCEPT_WRITE = {
 	// an accept that fails at once, nor whether its reserved funds come back.
 	answerState: (order: IDataObject) =>
 		FALLEN.includes(String(order.status)) ? orderStanding(order) : undefined,
+	// The order answered is what the accept made: one already answered to another write, or (Pay
+	// QR Code under its derived key) one made before the send, is unknown (r15-money F7: the money
+	// module's one rule). Under a key that names the payment the stored order is its own, whenever
+	// it was made (write.ts storedAnswerIsOwn).
+	made: (order: IDataObject) => order,
 } as const;
 
 /**

@@ -184,6 +184,9 @@ const money: MoneyContract = {
 	// sent write, never a plain success; the same table decides both. A payout answered with no
 	// status is unknown too, as its read-again is (outside r12-money F2).
 	answerState: payoutCreated,
+	// The payout answered is the record this write made: bound to it by the money module's one
+	// rule (one record, one write; made after the send: r14-money F2, F3, r15-money F1).
+	made: (answer) => answer,
 	key: 'perItem',
 	identity: {
 		field: 'externalId',

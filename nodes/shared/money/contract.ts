@@ -67,6 +67,17 @@ export interface MoneyWrite {
 	 * (outcome.ts notStanding), never a plain success; undefined when the record shows no state.
 	 */
 	answerState?: (answer: IDataObject) => Settled | undefined;
+	/**
+	 * The record a 2xx answer shows this write made (issue 49.1, "made by this write"): the answer
+	 * itself (a payout, a recharge, an order) or the record in it (Card Request: its `request`; its
+	 * card may come from stock, made long before). Every write that declares it is bound to it by
+	 * the one rule of the money module (write.ts answerProvesOther, r15-money F4-F7): a record this
+	 * process already gave as proof of another write (proofs.ts, by Base URL, operation and record
+	 * ID), or one created before this write was sent as far as the clocks tell (binding.ts), is
+	 * unknown with its sent write, never a success. Undefined for a write that acts on a record
+	 * made before it (Payout Cancel), and when the answer shows no such record.
+	 */
+	made?: (answer: IDataObject) => IDataObject | undefined;
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */

@@ -107,7 +107,7 @@ export type SentState = {
 } &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
-		| { state: 'paid'; answer: unknown }
+		| { state: 'paid'; answer: unknown; made?: IDataObject }
 		| { state: 'unknown' }
 	);
 
@@ -826,12 +826,18 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			released.delete(id);
 			// Its seal too: an operation that judges the answer unknown afterwards (a card request
 			// that failed, another payment's details) turns the entry unknown by it (judgedUnknown).
-			rememberSentWrite(id, { ...kept, state: 'paid', answer, seal: call.sent?.seal });
-			// A record answered to this write is this write's proof (outside r7-money-a F6): Resolve
-			// Outcome never gives it to another write of the same identity and details.
-			if (contract.resolve?.find === 'identity' && call.sent && isRecord(answer)) {
-				claim(call.sent as unknown as SentWrite, answer as IDataObject);
-			}
+			// The record this write made (its contract's `made`) is this write's proof (outside
+			// r7-money-a F6, r15-money F4-F7): no other write is given it, by Resolve Outcome or by
+			// a direct answer.
+			const made = madeRecord(contract, answer);
+			rememberSentWrite(id, {
+				...kept,
+				state: 'paid',
+				answer,
+				...(made ? { made } : {}),
+				seal: call.sent?.seal,
+			});
+			if (made && call.sent) claim(call.sent as unknown as SentWrite, made);
 		},
 		(error: unknown) => {
 			// A not_paid never erases an earlier unknown of the same key.
@@ -1195,8 +1201,7 @@ function judgedUnknown(sentWrite: IDataObject): void {
 	if (seal === undefined) return;
 	for (const [id, entry] of sent) {
 		if (entry.state !== 'paid' || entry.seal !== seal) continue;
-		if (isRecord(entry.answer))
-			unclaim(sentWrite as unknown as SentWrite, entry.answer as IDataObject);
+		if (entry.made) unclaim(sentWrite as unknown as SentWrite, entry.made);
 		// The answer is dropped: an unknown entry keeps what was asked and its seal only.
 		const unknown: SentState = { ...entry, state: 'unknown', seals: [] };
 		delete (unknown as { answer?: unknown }).answer;
@@ -1215,28 +1220,52 @@ export function judgedNotPaid(call: MoneyCall): void {
 	if (seal === undefined) return;
 	for (const [id, entry] of sent) {
 		if (entry.state !== 'paid' || entry.seal !== seal) continue;
-		if (isRecord(entry.answer) && call.sent) {
-			unclaim(call.sent as unknown as SentWrite, entry.answer as IDataObject);
-		}
+		if (entry.made && call.sent) unclaim(call.sent as unknown as SentWrite, entry.made);
 		forgetSentWrite(id);
 	}
 }
 
 /**
- * The record a write of a contract found by its identity (Payout Create, Card Request) was
- * answered with, when it does not prove this write: unknown, naming it. Two rules Resolve Outcome
- * binds by, applied to the direct answer too:
- * - one record, one write (r14-money F2): a record this n8n process already gave as the outcome
- *   of another write of the same External ID and details (the item before it in this run, an
- *   earlier run: proofs.ts `takenBy`, or a write named `alongside`) is that write's; the service
- *   answers a second POST under the same External ID with the payout it holds, so the second
+ * The record a 2xx answer shows this write made, as its contract declares it (contract.ts `made`),
+ * when it is one. Undefined for a write that makes none, or an answer that shows none.
+ */
+function madeRecord(contract: MoneyContract, answer: unknown): IDataObject | undefined {
+	if (!contract.made || !isRecord(answer)) return undefined;
+	const made = contract.made(answer as IDataObject);
+	return isRecord(made) ? made : undefined;
+}
+
+/**
+ * Whether a record made before this send may still be this payment's own answer: the document
+ * promises replay by key (Accept Quote, Pay QR Code: "a repeated request with the same key ...
+ * returns the stored response") and the key names this payment, not this send: one the user set
+ * or a tool's payment reference (a re-run of the same payment in a new process is answered with
+ * the order its first run made: r1-money-resend F5), or one derived from the one quote Accept
+ * Quote accepts. Its details still decide (replay.ts checkReplayedOrder). A key derived for this
+ * execution's item (Pay QR Code without a key) was never sent before this process sent it, so a
+ * record made before that is no answer to it (r15-money F7).
+ */
+function storedAnswerIsOwn(ctx: IExecuteFunctions, call: MoneyCall): boolean {
+	if (!call.contract.replayByKey) return false;
+	return call.once !== undefined || keyNamesPayment(ctx, call.itemIndex);
+}
+
+/**
+ * The one rule that binds a money write to the record its 2xx answer shows it made (issue 49.1;
+ * every contract that declares `made`: Payout Create, Card Request's request, Card Recharge, the
+ * order of Accept Quote and Pay QR Code), as Resolve Outcome binds a record it finds. Unknown,
+ * naming the record, when it does not prove this write:
+ * - one record, one write (r14-money F2, r15-money F4-F7): a record this n8n process already gave
+ *   as the outcome of another write (the item before it in this run, an earlier run: proofs.ts
+ *   `takenBy`, by Base URL, operation and record ID; or a write named `alongside`) is that
+ *   write's; the service answers a repeated External ID or key with the record it holds, so this
  *   payment may not have been made;
- * - made by this write (r14-money F3): a record whose `createdAt` is earlier than the write was
- *   sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), was made before it
- *   (an earlier payment under the same External ID). Not for a contract bound by `assignedAt`:
- *   a card from stock carries the card's own earlier `createdAt`. Without a measured skew (no Date
- *   header), or a `createdAt` written without its offset (any zone, ±14 h), nothing is judged by
- *   time here: the answer stands as it did (a named window, docs/assumptions.md).
+ * - made by this write (r14-money F3, r15-money F1): a record whose `createdAt` is earlier than
+ *   the write was sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), or
+ *   without a Date header by UNDATED_PREDATES_MS on n8n's own clock, was made before it; not
+ *   where the stored answer is this payment's own (`storedAnswerIsOwn`). A `createdAt` written
+ *   without its offset (any zone, ±14 h), or none, judges nothing by time here: the answer stands
+ *   as it did (named windows, docs/assumptions.md).
  */
 function answerProvesOther(
 	ctx: IExecuteFunctions,
@@ -1245,21 +1274,23 @@ function answerProvesOther(
 	where: string,
 ): NodeApiError | undefined {
 	const { contract, itemIndex } = call;
-	if (contract.resolve?.find !== 'identity' || !call.sent) return undefined;
+	const record = madeRecord(contract, answer);
+	if (!record || !call.sent) return undefined;
 	const sent = call.sent as unknown as SentWrite;
-	const id = answer.id;
+	const id = record.id;
 	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-	const by = provedOther(sent, answer, call.alongside);
+	const by = provedOther(sent, record, call.alongside);
+	const sameRequest = contract.identity ? ' with the same External ID and details' : '';
 	if (recordId !== undefined && by !== undefined) {
 		return outcomeUnknownError(ctx.getNode(), contract, {
-			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process with the same External ID and details (sent at ${by}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated External ID with the record it holds)`,
+			reason: `the service answered with ${recordId}, the record it already answered to another write of this n8n process${sameRequest} (sent at ${by}): one record proves one write, so it is that write's, and this one may not have been made (the service answers a repeated ${contract.identity ? 'External ID' : 'request'} with the record it holds)`,
 			lines: [`Record: ${recordId}`, `The other write was sent at: ${by}`],
 			where,
 			itemIndex,
 		});
 	}
-	if (contract.resolve.boundBy === 'assignedAt') return undefined;
-	const made = boundTime(answer.createdAt);
+	if (storedAnswerIsOwn(ctx, call)) return undefined;
+	const made = boundTime(record.createdAt);
 	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
 	const sentAt = Date.parse(sent.sentAt);
 	// No Date header measured the clocks (r15-money F1): n8n's own clock with a wide stated margin.
@@ -1273,11 +1304,14 @@ function answerProvesOther(
 			? `by n8n's own clock with a ${UNDATED_PREDATES_MS / 60_000} min margin, as no answer carried a Date header to measure the service's clock`
 			: marginWords(sent.skewMs);
 	const named = recordId ?? 'a record without its ID';
+	const other = contract.identity
+		? 'another payment under the same External ID'
+		: 'an earlier payment the service answered with (under a key used before, or a record it holds)';
 	return outcomeUnknownError(ctx.getNode(), contract, {
-		reason: `the service answered with ${named}, created at ${String(answer.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${allowing}): it may be another payment under the same External ID, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
+		reason: `the service answered with ${named}, created at ${String(record.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${allowing}): it may be ${other}, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
 		lines: [
 			`Record: ${named}`,
-			`Its createdAt: ${String(answer.createdAt)}`,
+			`Its createdAt: ${String(record.createdAt)}`,
 			`Sent at: ${sent.sentAt}`,
 		],
 		where,
