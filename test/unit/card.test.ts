@@ -280,7 +280,9 @@ describe('card.request', () => {
 		});
 		// Its own earlier attempt (a re-run) may have taken it: unknown, never not paid (issue 49.2).
 		expect(error.message).toMatch(/^OUTCOME_UNKNOWN: .*CARD_EXTERNAL_ID_TAKEN/);
-		expect((error.context as { paymentOutcome?: unknown } | undefined)?.paymentOutcome).toBe('unknown');
+		expect((error.context as { paymentOutcome?: unknown } | undefined)?.paymentOutcome).toBe(
+			'unknown',
+		);
 		expect(error.httpCode).toBe('409');
 	});
 
