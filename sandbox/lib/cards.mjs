@@ -389,6 +389,10 @@ export function registerCardRoutes(router) {
 				recharge.failureReason = 'BRIDGE_ERROR';
 			}
 			const { companyId: _c, ...body } = recharge;
+			// The generated rechargeRecord: the record's own fields are not shown (r15-money F6).
+			const fields = ctx.sb.generated?.money.rechargeRecord();
+			if (fields === 'noCreatedAt') delete body.createdAt;
+			if (fields === 'noId') delete body.id;
 			return { status: 201, body };
 		}),
 	);

@@ -72,6 +72,9 @@
 //                   `failed` also fails a payout at once after Payout Create (charged, no
 //                   refundedAt) and answers a Payout Cancel with the payout the executor declined
 //                   just before it (outside r10-money F1).
+//   rechargeRecord  which of its own fields the Card Recharge record carries (r15-money F6: its
+//                   fields are not shown): all (`full`), no `createdAt`, or no `id`, so the node's
+//                   binding by the record's ID and creation time meets each answer.
 //   heldAnswer      whether POST /payouts under an External ID a payout the service made for the
 //                   company already carries, with the same amount and card, is answered 200 with
 //                   that payout instead of a new one (outside r14-money F2, F3: the document does
@@ -111,6 +114,7 @@ export const MONEY_CHOICES = Object.freeze({
 	acceptedAnswer: [false, false, true],
 	writeAnswer: ['record', 'record', 'failed', 'accepted'],
 	heldAnswer: [false, true],
+	rechargeRecord: ['full', 'noCreatedAt', 'noId'],
 });
 
 /** The refusal of a taken External ID, worded as drawn (refusalWording). */
@@ -192,6 +196,8 @@ export function drawMoney(r) {
 		writeAnswer: r.pick(MONEY_CHOICES.writeAnswer),
 		// Drawn last, so every earlier choice of a seed stays what it was (outside r14-money).
 		heldAnswer: r.pick(MONEY_CHOICES.heldAnswer),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r15-money).
+		rechargeRecord: r.pick(MONEY_CHOICES.rechargeRecord),
 	};
 }
 
@@ -502,6 +508,13 @@ export function createMoney(sb, choices, stream, log) {
 		 */
 		writeAnswer() {
 			return played ? (choices.writeAnswer ?? 'record') : undefined;
+		},
+		/**
+		 * Which of its own fields a Card Recharge record carries, when played (`full`,
+		 * `noCreatedAt`, `noId`); undefined otherwise (the whole record).
+		 */
+		rechargeRecord() {
+			return played ? (choices.rechargeRecord ?? 'full') : undefined;
 		},
 		/** Whether a payout is one the generator planted (it moved no money now). */
 		isPlanted: (id) => planted.has(id),

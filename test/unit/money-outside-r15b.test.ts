@@ -146,6 +146,36 @@ describe('r15-money F6: Card Recharge binds its recharge record', () => {
 		expect(String(item.error)).toMatch(/r-old/);
 	});
 
+	describe('choice rechargeRecord: the record may leave out its id or createdAt (not shown)', () => {
+		const without = (field: string, over: IDataObject) => {
+			const rest = { ...over };
+			delete rest[field];
+			return rest;
+		};
+
+		it('no createdAt: bound by its id only (two items answered with r-1: the second unknown)', async () => {
+			const same = without('createdAt', record('r-1', madeNow()));
+			nock(BASE_URL).post('/cards/recharge').times(2).reply(200, same, dated());
+			const items = await run([recharge, recharge]);
+			expect(items.map(outcome)).toEqual(['success', 'unknown']);
+		});
+
+		it('no id: bound by time only (made a day before the send: unknown)', async () => {
+			nock(BASE_URL)
+				.post('/cards/recharge')
+				.reply(200, () => without('id', record('r-x', ago(DAY))), dated());
+			const [item] = await run(recharge);
+			expect(outcome(item)).toBe('unknown');
+		});
+
+		it('neither: its details and status alone decide, a named window (a success)', async () => {
+			const bare = without('id', without('createdAt', record('r-x', madeNow())));
+			nock(BASE_URL).post('/cards/recharge').times(2).reply(200, bare, dated());
+			const items = await run([recharge, recharge]);
+			expect(items.map(outcome)).toEqual(['success', 'success']);
+		});
+	});
+
 	it('two recharges answered with the same record: the first a success, the second unknown', async () => {
 		const same = record('r-1', madeNow());
 		nock(BASE_URL).post('/cards/recharge').times(2).reply(200, same, dated());

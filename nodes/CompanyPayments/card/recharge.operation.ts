@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ASSUMED_ENDPOINTS, RECHARGE_STANDING_STATUSES } from '../../shared/contract/assumptions';
+import {
+	ASSUMED_ENDPOINTS,
+	RECHARGE_RECORD_FIELDS,
+	RECHARGE_STANDING_STATUSES,
+} from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
 import { moneyWrite } from '../../shared/money';
 import type { MoneyContract, Settled } from '../../shared/money';
@@ -42,7 +46,10 @@ const money: MoneyContract = {
 	// The recharge record answered is what this write made (its fields are not shown: choice
 	// `rechargeRecord`): one made before the send, or one already answered to another write, is
 	// unknown (r15-money F6: the money module's one rule).
-	made: (answer) => answer,
+	made: (answer) => ({
+		id: answer[RECHARGE_RECORD_FIELDS.id],
+		createdAt: answer[RECHARGE_RECORD_FIELDS.createdAt],
+	}),
 	key: 'perItem',
 	details: [
 		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },

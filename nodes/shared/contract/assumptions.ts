@@ -56,7 +56,15 @@ export const ASSUMED_ENDPOINTS = {
 } as const;
 
 /**
- * The recharge record POST /cards/recharge answers with is not shown (`rechargeAnswer`), nor
+ * The fields of the recharge record (not shown: choice `rechargeRecord`) the node binds a Card
+ * Recharge to, as the document's Card and Payout name them: its ID (one record proves one write)
+ * and when it was made (a record made before the send proves none). Either may be absent: the
+ * rule then binds by the other, or by neither (money/write.ts answerProvesOther).
+ */
+export const RECHARGE_RECORD_FIELDS = { id: 'id', createdAt: 'createdAt' } as const;
+
+/**
+ * The recharge record POST /cards/recharge answers with is not shown (`writeAnswer`), nor
  * its statuses. A recharge whose `status` is absent or one of these stands (the debit made, the
  * card loaded or on its way, in the words the document uses for its other records); any other
  * status (`failed`, one the node does not know) does not show it was carried out, nor that its

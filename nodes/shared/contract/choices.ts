@@ -252,7 +252,7 @@ export const OPEN_CHOICES = {
 	},
 	dateHeader: {
 		question: 'Whether the service’s answers carry a Date header (a proxy may strip it)',
-		node: 'Without one ever, the time bound is not proven: Resolve Outcome stays unknown naming the Date header (money/resolve.ts); a Payout Create answered with a record made before the send by more than UNDATED_PREDATES_MS on n8n’s own clock is unknown (money/write.ts)',
+		node: 'Without one ever, the time bound is not proven: Resolve Outcome stays unknown naming the Date header (money/resolve.ts); a money write (Payout Create, Card Request, Card Recharge, Pay QR Code under its derived key) answered with a record made before the send by more than UNDATED_PREDATES_MS on n8n’s own clock is unknown (money/write.ts)',
 	},
 	recordTimes: {
 		question: 'Whether record times carry an offset, and in which zone one without it is',
@@ -334,6 +334,11 @@ export const OPEN_CHOICES = {
 	acceptedAnswer: {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',
 		node: 'A 2xx to Payout Create with no ID and none of the details asked is unknown with its sentWrite: notARecord (money/outcome.ts)',
+	},
+	rechargeRecord: {
+		question:
+			'Whether the record POST /cards/recharge answers with carries its own `id` and `createdAt` (its fields are not shown)',
+		node: 'Read as RECHARGE_RECORD_FIELDS when present and bound by the one rule every money write gets from its contract (`made`): a record already answered to another write, or one made before the send, is unknown: answerProvesOther (money/write.ts); a record without an `id` is bound by time only, one without a `createdAt` by its `id` only, one with neither by its details and status alone (a named window)',
 	},
 	heldAnswer: {
 		question:
