@@ -73,5 +73,5 @@ export const payIdempotencyKeyField: INodeProperties = {
 	...idempotencyKeyField,
 	placeholder: 'e.g. {{ $json.invoiceId }}',
 	description: `${KEY_RULE} Empty: derived from this execution and item, so a re-run may pay again. ${KEYS_DOCS}.`,
-	hint: 'Set a payment reference from your input: a re-run in this n8n process re-sends the first quote under it; in another process (a restart, another worker) it accepts a new quote under it, which may pay again: look the order up first',
+	hint: 'Set a payment reference from your input: a re-run in this n8n process re-sends the first quote under it; in another process (a restart, another worker) it accepts a new quote under it, which may pay again, and an order the service answers that was made before that send is unknown: look the order up first',
 };

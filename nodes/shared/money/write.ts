@@ -28,7 +28,7 @@ import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
-import { moneyKey } from './key';
+import { moneyKey, runsAsAgentTool } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
@@ -1236,18 +1236,22 @@ function madeRecord(contract: MoneyContract, answer: unknown): IDataObject | und
 }
 
 /**
- * Whether a record made before this send may still be this payment's own answer: the document
+ * Whether a record made before this send is still this payment's own answer: the document
  * promises replay by key (Accept Quote, Pay QR Code: "a repeated request with the same key ...
- * returns the stored response") and the key names this payment, not this send: one the user set
- * or a tool's payment reference (a re-run of the same payment in a new process is answered with
- * the order its first run made: r1-money-resend F5), or one derived from the one quote Accept
- * Quote accepts. Its details still decide (replay.ts checkReplayedOrder). A key derived for this
- * execution's item (Pay QR Code without a key) was never sent before this process sent it, so a
+ * returns the stored response") and the key is this very request's: Accept Quote's key derived
+ * from the one quote it accepts, or a tool's payment reference (the tool's text says a stored
+ * order that matches is the payment: the order names no QR code). Its details still decide
+ * (replay.ts checkReplayedOrder). Not an Idempotency Key set on the node (r15-money F5): a run in
+ * another process prepares a new quote, which is not the request the first run sent, and the
+ * stored order may be another payment the key was given to, so an order made before the send is
+ * unknown there, as the field's hint says (look the order up). Nor a key derived for this
+ * execution's item (Pay QR Code without a key): never sent before this process sent it, so a
  * record made before that is no answer to it (r15-money F7).
  */
 function storedAnswerIsOwn(ctx: IExecuteFunctions, call: MoneyCall): boolean {
 	if (!call.contract.replayByKey) return false;
-	return call.once !== undefined || keyNamesPayment(ctx, call.itemIndex);
+	if (runsAsAgentTool(ctx)) return true;
+	return call.once !== undefined && !keyNamesPayment(ctx, call.itemIndex);
 }
 
 /**
