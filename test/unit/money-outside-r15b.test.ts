@@ -4,7 +4,7 @@ import nock from 'nock';
 import { forgetSkews } from '../../nodes/shared/money/clock';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { madeNow } from './helpers/money';
-import { BASE_URL, runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 
 /*
  * The fifteenth outside read of the money module, its second half (/work/outside/r15-money/
@@ -281,5 +281,22 @@ describe('r15-money F5, F7: Pay QR Code binds the order its accept answered with
 		const [item] = await run(pay(1, 'INV-9'));
 		expect(outcome(item)).toBe('unknown');
 		expect(item.sentWrite).toBeDefined();
+	});
+
+	it("as a tool, the payment reference's stored order of an hour ago, same amount and merchant, is this payment, as the tool's text says", async () => {
+		serveQuotes(1);
+		const stored = order(ORDER, ago(3600e3), { status: 'success' });
+		nock(BASE_URL)
+			.post(/\/orders\/accept\//)
+			.reply(200, stored, dated());
+		nock(BASE_URL).get(`/orders/${ORDER}`).optionally().reply(200, stored, dated());
+		execution += 1;
+		const { output } = await runTool({
+			parameters: { ...pay(1), agentMayMoveMoney: true, paymentReference: 'INV-11' },
+			executionId: String(execution),
+			sameProcess: true,
+		});
+		expect(output[0].paymentOutcome).toBeUndefined();
+		expect(output[0].id).toBe(ORDER);
 	});
 });
