@@ -10,6 +10,13 @@ import {
 } from '../../nodes/shared/money/clock';
 import type { Report } from '../../nodes/shared/transport';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
+import {
+	datedAt,
+	inProcessRunner,
+	readerCreate as create,
+	readerPayout as payout,
+	serviceError,
+} from './helpers/money';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
 
 /*
@@ -28,55 +35,10 @@ beforeAll(() => nock.disableNetConnect());
 beforeEach(() => forgetAllSentWrites());
 afterEach(() => nock.cleanAll());
 
-const CARD = '2200123456789012';
 const MINUTE = 60_000;
-const datedAt = (offsetMs: number) => ({ Date: new Date(Date.now() + offsetMs).toUTCString() });
-
-const create = (externalId: string): IDataObject => ({
-	resource: 'payout',
-	operation: 'create',
-	amountRub: '1500',
-	requisiteType: 'card',
-	requisite: '2200 1234 5678 9012',
-	additionalFields: { externalId },
-});
-
-function payout(id: string, externalId: string, createdAt: string): IDataObject {
-	return {
-		id,
-		externalId,
-		status: 'waiting_trader',
-		amountRub: 1500,
-		chargedUsdt: 17.1,
-		rate: 87.7,
-		requisiteType: 'card',
-		requisite: CARD,
-		refundedAt: null,
-		failReason: null,
-		createdAt,
-	};
-}
-
-const serviceError = (status: number, errorCode: string) => ({
-	statusCode: status,
-	error: 'x',
-	errorCode,
-	message: 'x',
-});
-
-let execution = 14000;
 
 /** One run of the node in the same n8n process as the runs before it. */
-async function run(parameters: IDataObject | IDataObject[]): Promise<IDataObject[]> {
-	execution += 1;
-	const { output } = await runNode({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-	});
-	return output.map((o) => o.json as IDataObject);
-}
+const run = inProcessRunner(14000);
 
 /** The item as another n8n process (a queue-mode worker, after a restart) would have sealed it. */
 function fromOtherProcess(item: IDataObject): IDataObject {

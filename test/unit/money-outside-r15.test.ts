@@ -1,11 +1,16 @@
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { earliestCreated, SKEW_MARGIN_MS } from '../../nodes/shared/money/binding';
 import { forgetSkews, knownSkew, observeReport } from '../../nodes/shared/money/clock';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { BASE_URL, runNode } from './helpers/n8n';
+import {
+	datedAt,
+	inProcessRunner,
+	readerCreate as create,
+	readerPayout as payout,
+} from './helpers/money';
+import { BASE_URL } from './helpers/n8n';
 
 /*
  * The fifteenth outside read of the money module (/work/outside/r15-money/):
@@ -21,46 +26,7 @@ beforeEach(() => {
 });
 afterEach(() => nock.cleanAll());
 
-const CARD = '2200123456789012';
-const datedAt = (offsetMs: number) => ({ Date: new Date(Date.now() + offsetMs).toUTCString() });
-
-const create = (externalId: string): IDataObject => ({
-	resource: 'payout',
-	operation: 'create',
-	amountRub: '1500',
-	requisiteType: 'card',
-	requisite: '2200 1234 5678 9012',
-	additionalFields: { externalId },
-});
-
-function payout(id: string, externalId: string, createdAt: string): IDataObject {
-	return {
-		id,
-		externalId,
-		status: 'waiting_trader',
-		amountRub: 1500,
-		chargedUsdt: 17.1,
-		rate: 87.7,
-		requisiteType: 'card',
-		requisite: CARD,
-		refundedAt: null,
-		failReason: null,
-		createdAt,
-	};
-}
-
-let execution = 15000;
-
-async function run(parameters: IDataObject | IDataObject[]): Promise<IDataObject[]> {
-	execution += 1;
-	const { output } = await runNode({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-	});
-	return output.map((o) => o.json as IDataObject);
-}
+const run = inProcessRunner(15000);
 
 /** One answer of the service's own, dated `serviceAt`, sent and read at the given local times. */
 function answered(serviceAt: number, sentLocal: number, answeredLocal: number, at = answeredLocal) {
@@ -201,15 +167,8 @@ describe('r15-money F2: one slow answer no longer makes later writes unknown', (
 
 describe('r15-money F7: one record proves one write whichever credential of the Base URL sent it', () => {
 	const withKey = async (apiKey: string, externalId: string) => {
-		execution += 1;
-		const { output } = await runNode({
-			parameters: create(externalId),
-			continueOnFail: true,
-			sameProcess: true,
-			executionId: String(execution),
-			credentials: { apiKey, baseUrl: BASE_URL },
-		});
-		return output[0].json as IDataObject;
+		const [item] = await run(create(externalId), { credentials: { apiKey, baseUrl: BASE_URL } });
+		return item;
 	};
 
 	it('two member keys, the service answers both with p-1: the first paid, the second unknown', async () => {

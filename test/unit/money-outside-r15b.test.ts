@@ -3,8 +3,8 @@ import nock from 'nock';
 
 import { forgetSkews } from '../../nodes/shared/money/clock';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { madeNow } from './helpers/money';
-import { BASE_URL, runNode, runTool } from './helpers/n8n';
+import { inProcessRunner, madeNow } from './helpers/money';
+import { BASE_URL, runTool } from './helpers/n8n';
 
 /*
  * The fifteenth outside read of the money module, its second half (/work/outside/r15-money/
@@ -31,18 +31,7 @@ const DAY = 24 * 3600e3;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const dated = () => ({ Date: new Date().toUTCString() });
 
-let execution = 15_500;
-
-async function run(parameters: IDataObject | IDataObject[]): Promise<IDataObject[]> {
-	execution += 1;
-	const { output } = await runNode({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-	});
-	return output.map((o) => o.json as IDataObject);
-}
+const run = inProcessRunner(15_500);
 
 /** What an output item says of its money: its paymentOutcome, or a success. */
 const outcome = (item: IDataObject) => (item.paymentOutcome as string | undefined) ?? 'success';
@@ -290,10 +279,9 @@ describe('r15-money F5, F7: Pay QR Code binds the order its accept answered with
 			.post(/\/orders\/accept\//)
 			.reply(200, stored, dated());
 		nock(BASE_URL).get(`/orders/${ORDER}`).optionally().reply(200, stored, dated());
-		execution += 1;
 		const { output } = await runTool({
 			parameters: { ...pay(1), agentMayMoveMoney: true, paymentReference: 'INV-11' },
-			executionId: String(execution),
+			executionId: '15999',
 			sameProcess: true,
 		});
 		expect(output[0].paymentOutcome).toBeUndefined();

@@ -1,11 +1,10 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { recharge } from '../../nodes/CompanyPayments/card/recharge.operation';
 import { accept as acceptOperation } from '../../nodes/CompanyPayments/order/accept.operation';
 import { RECHARGE_LIMIT } from '../../nodes/CompanyPayments/common/words';
-import { BASE_URL, createContext, runNodeError } from './helpers/n8n';
+import { BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 import { madeNow } from './helpers/money';
 
@@ -15,15 +14,10 @@ import { madeNow } from './helpers/money';
  * service replays for a reused key or reference is never this quote's payment without evidence
  * (F4, F6).
  */
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
-
-async function run(options: ContextOptions, tool: boolean) {
-	const context = createContext(options);
-	const node = context.getNode() as INode;
-	if (tool) node.type = TOOL_TYPE;
-	node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return result[0].map((item) => item.json);
+/** A run as an AI agent's tool (the shared runTool) or as a workflow node: each item's JSON. */
+async function run(options: ContextOptions, tool: boolean): Promise<IDataObject[]> {
+	if (tool) return (await runTool(options)).output;
+	return (await runNode(options)).output.map((item) => item.json);
 }
 
 beforeAll(() => nock.disableNetConnect());

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
-import { BASE_URL, createContext, toolContext } from './n8n';
+import { BASE_URL, createContext, runNode, toolContext } from './n8n';
 import type { ContextOptions } from './n8n';
 
 /*
@@ -100,6 +100,76 @@ export function moneyRunner(defaults: MoneyRunOptions = {}) {
 		};
 		const result = await new CompanyPayments().execute.call(context);
 		return { item: result[0][0].json, requests: context.requests };
+	};
+}
+
+/*
+ * The fixtures of the fourteenth and fifteenth outside reads (money-outside-r14, r15, r15b): a
+ * payout of 1500 RUB to the reader's card, a service dated at will, one run a new execution.
+ */
+
+/** The card of the r14 and r15 reads' payouts (passes the checksum). */
+export const READER_CARD = '2200123456789012';
+
+/** The service's Date header, `offsetMs` from this machine's clock now. */
+export const datedAt = (offsetMs: number) => ({
+	Date: new Date(Date.now() + offsetMs).toUTCString(),
+});
+
+/** Payout Create of 1500 RUB to READER_CARD (as typed, with spaces) under `externalId`. */
+export const readerCreate = (externalId: string): IDataObject => ({
+	resource: 'payout',
+	operation: 'create',
+	amountRub: '1500',
+	requisiteType: 'card',
+	requisite: '2200 1234 5678 9012',
+	additionalFields: { externalId },
+});
+
+/** The payout of `readerCreate`, waiting for a trader, made at `createdAt`. */
+export function readerPayout(id: string, externalId: string, createdAt: string): IDataObject {
+	return {
+		id,
+		externalId,
+		status: 'waiting_trader',
+		amountRub: 1500,
+		chargedUsdt: 17.1,
+		rate: 87.7,
+		requisiteType: 'card',
+		requisite: READER_CARD,
+		refundedAt: null,
+		failReason: null,
+		createdAt,
+	};
+}
+
+/** A service error body of `status` with `errorCode`. */
+export const serviceError = (status: number, errorCode: string) => ({
+	statusCode: status,
+	error: 'x',
+	errorCode,
+	message: 'x',
+});
+
+/**
+ * Runs of the node in one n8n process, each a new execution numbered from `firstExecution`,
+ * continuing on fail (`more` on top): each item's JSON.
+ */
+export function inProcessRunner(firstExecution: number) {
+	let next = firstExecution;
+	return async function run(
+		parameters: IDataObject | IDataObject[],
+		more: Partial<ContextOptions> = {},
+	): Promise<IDataObject[]> {
+		next += 1;
+		const { output } = await runNode({
+			parameters,
+			continueOnFail: true,
+			sameProcess: true,
+			executionId: String(next),
+			...more,
+		});
+		return output.map((o) => o.json as IDataObject);
 	};
 }
 
