@@ -127,6 +127,16 @@ export const RECORDS = {
 		updatedAt: TIME,
 	},
 	balance: { usdtBalance: AMOUNT, frozenBalance: AMOUNT },
+	/**
+	 * The company's card settings the document names (Limits, "card request reserve"; the card
+	 * request's flow): where an answer shows them (the profile), amounts. `cardsTestMode` too.
+	 */
+	companySettings: {
+		cardOpeningFeeUsdt: AMOUNT,
+		cardMinInitialDepositUsdt: AMOUNT,
+		openingFee: AMOUNT,
+		cardsTestMode: STATE,
+	},
 	balanceHistoryEntry: { referenceId: ID },
 	userWallet: { id: ID, walletId: ID, externalId: ID },
 	userWalletDeposit: {
@@ -405,6 +415,9 @@ const ABOUT_WORDS = new Set([
 	'permissions',
 	'expires',
 	'expiry',
+	// Until when a secret holds (`previousSecretValidUntil`, `keyValidUntil`): a time, no secret
+	// (outside read r16-data, finding 7).
+	'until',
 	'hint',
 	'last4',
 	'symbol',
@@ -906,14 +919,84 @@ export function closedRecordFor(resource: unknown, operation: unknown): ClosedNa
 	return undefined;
 }
 
-/** Whether a field of a closed record is declared: by the record, or as one of the package's own. */
+/**
+ * Whether a field of a closed record is declared: by the record, as one of the package's own,
+ * or as a field the document names anywhere with a kind that is no secret (outside read r16-data,
+ * finding 7: a profile's `usdtBalance`, `cardOpeningFeeUsdt`, a `role`, `permissions`, an answer's
+ * `message`). Such a field is then read by its kind, as everywhere: an amount exact, a text
+ * searched. A name the document gives a secret (`apiKey`, `token`) is declared only where the
+ * record declares it, and a name it does not show stays closed.
+ */
 export function declaredIn(closed: ClosedName, name: string): boolean {
 	const record = CLOSED_RECORDS[closed];
 	return (
 		record.fields.has(name) ||
 		Object.prototype.hasOwnProperty.call(record.nested, name) ||
-		CLOSED_PACKAGE_FIELDS.has(name)
+		RECORD_ENVELOPE_KEYS.has(name) ||
+		CLOSED_PACKAGE_FIELDS.has(name) ||
+		DOCUMENTED_PLAIN.has(name)
 	);
+}
+
+/**
+ * The closed record a field of a closed record holds, if any: its own `nested`, else an envelope
+ * (RECORD_ENVELOPE_KEYS) holds the same record (`{"data":{cardId, cardNumberFull, …}}`).
+ */
+export function nestedIn(closed: ClosedName, name: string): ClosedName | undefined {
+	const { nested } = CLOSED_RECORDS[closed];
+	if (Object.prototype.hasOwnProperty.call(nested, name)) return nested[name];
+	return RECORD_ENVELOPE_KEYS.has(name) ? closed : undefined;
+}
+
+/**
+ * The keys under which a service may wrap the one record it answers (`{"data":{…}}`; contract
+ * /choices.ts `recordEnvelope`): in a closed record, an object under one is that same record,
+ * read by its declarations. The operations find the field they open there too
+ * (contract/recordsAnswer.ts fieldPath).
+ */
+export const RECORD_ENVELOPE_KEYS: ReadonlySet<string> = new Set(['data']);
+
+/**
+ * The names the document gives a field of a record or a webhook payload, with a kind that holds
+ * no secret and is a value (not `unknown`, not a secret): declared in every closed record.
+ */
+const DOCUMENTED_PLAIN: ReadonlySet<string> = new Set(
+	(
+		[...Object.values(RECORDS), ...Object.values(EVENT_PAYLOADS)] as Array<
+			Record<string, FieldSpec>
+		>
+	)
+		.flatMap((fields) => Object.entries(fields))
+		.filter(([, spec]) => spec.kind !== 'secret' && spec.kind !== 'unknown')
+		.map(([name]) => name),
+);
+
+/** Last words of a time's name in a closed record: `rotatedAt`, `previousKeyValidUntil`. */
+const CLOSED_TIME_WORDS = new Set([
+	'at',
+	'until',
+	'since',
+	'time',
+	'date',
+	'datetime',
+	'timestamp',
+]);
+/** A date or a date-time as ISO 8601 / RFC 3339 write it: `2026-11-29`, `2026-11-29T08:00:00.000+03:00`. */
+const DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * A field of a closed record the document does not show that is plainly a time (contract
+ * /choices.ts `unknownFields`): its name ends in a word of a time (`webhookSecretSetAt`,
+ * `rotatedAt`, `previousKeyValidUntil`) with no word of a card, and its value is a date or a
+ * date-time written as ISO 8601 writes it, or null. Shown as it is: such a value holds no secret.
+ * Anything else under such a name (a key, a number) stays closed.
+ */
+export function plainTimeIn(name: string, value: unknown): boolean {
+	const words = nameWords(name);
+	if (!CLOSED_TIME_WORDS.has(words[words.length - 1] ?? '')) return false;
+	if (words.some((word) => CARD_NAME_WORDS.has(word))) return false;
+	return value === null || (typeof value === 'string' && DATE_TIME.test(value.trim()));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
+import { declaredIn, fieldSpec, fieldSpecIn, nestedIn, plainTimeIn } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import { maskCredentialForms, namedField, PAIR_VALUE_KEYS, pairSpec } from './learned';
@@ -426,9 +426,13 @@ function maskFieldIn(
 		return maskRequisiteLeaves(field, spec, reading, textual);
 	}
 	if (closed === undefined) return maskUnder(field, spec, reading, textual);
-	if (!declaredIn(closed, key)) return maskUndeclared(key, field, reading);
-	const { nested: under } = CLOSED_RECORDS[closed];
-	const nested = Object.prototype.hasOwnProperty.call(under, key) ? under[key] : undefined;
+	if (!declaredIn(closed, key)) {
+		// A time plainly written (`rotatedAt`, `previousKeyValidUntil`) holds no secret.
+		if (plainTimeIn(key, field)) return field === null ? field : byValue(String(field), reading);
+		return maskUndeclared(key, field, reading);
+	}
+	// A field holding another closed record, or an envelope holding this one (`data`).
+	const nested = nestedIn(closed, key);
 	if (nested !== undefined) return maskClosed(field, nested, reading);
 	// A declared field keeps its shape (a value, or a list of values such as `permissions`): an
 	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.
