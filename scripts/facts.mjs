@@ -239,8 +239,10 @@ export const NOT_STATED = {
 	DAY_MS: 'milliseconds in a day',
 	MAX_GATE_DEPTH:
 		'how deep the gate reads a value before it cuts (against stack overflow); far above any record of the service, the docs say only that deeper parts are cut with a marker',
-	KEY_DEPTH:
-		'how deep a new API key is looked for in an answer; the docs say only that a nested key is found',
+	FIELD_DEPTH:
+		'how deep the field an operation opens (a new API key, the new webhook secret, a card number) is looked for in an answer; the docs say only that a nested one is found',
+	DETAILS_DEPTH:
+		"how deep the gate looks for an error's details in what a door shows (`error.details`, `context.details`); the docs name no depth",
 	PROCESS_LIMIT:
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',

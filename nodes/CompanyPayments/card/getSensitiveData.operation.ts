@@ -68,7 +68,7 @@ export const getSensitiveData: OperationDefinition = {
 	docs: {
 		endpoint: '`GET /cards/{id}/sensitive`',
 		notes:
-			"Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values. The service logs every reveal.",
+			"Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values (opened where they stand, also under `data`; with no `cardNumberFull` or `cardCvv` field the item says `masked: true` and a notice). The service logs every reveal.",
 	},
 	properties: [
 		{

@@ -50,7 +50,7 @@ export const rotateWebhookSecret: OperationDefinition = {
 		endpoint: '`POST /auth/company/webhook-secret/rotate`',
 		permission: '`webhook.manage`',
 		notes:
-			"Returns `webhookSecret` (`whsec_` + 48 hex). New webhooks are signed with it at once: update the trigger's credential (or let the trigger rotate it itself, see below).",
+			"Returns `webhookSecret` (`whsec_` + 48 hex), shown in full where it stands (also under `data`, or a bare `whsec_…` answer). New webhooks are signed with it at once: update the trigger's credential (or let the trigger rotate it itself, see below). An answer without the secret fails saying the secret was rotated and could not be shown.",
 	},
 	properties: [
 		{

@@ -116,7 +116,7 @@ export const OPEN_CHOICES = {
 	unknownFields: {
 		question:
 			'Fields of a member, an invite, the company profile and a card’s sensitive data beyond the few shown (a member key, a PIN)',
-		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
+		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it; every name the document gives a value that is no secret (usdtBalance, cardOpeningFeeUsdt, role, permissions, message) is declared and read by its kind, and an undeclared field named as a time (ending in at, until, since, time, date, timestamp: rotatedAt, previousKeyValidUntil) whose value is an ISO 8601 date or date-time (or null) is shown (declaredIn, plainTimeIn in contract/records.ts; gate/fields.ts; outside read r16-data, finding 7)',
 	},
 	bigNumbers: {
 		question:
@@ -188,6 +188,16 @@ export const OPEN_CHOICES = {
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',
 		node: 'A known secret found whole in every form a JSON encoder writes (gate/learned.ts)',
+	},
+	recordEnvelope: {
+		question:
+			'Whether an answer of one record comes wrapped (`{"data":{…}}`): the card’s sensitive data, the rotated webhook secret',
+		node: 'The field an operation opens (the card’s number and CVV, the new webhook secret, the new API key) is found by its name nearest the top, also inside an envelope, and opened where it stands: fieldPath (contract/recordsAnswer.ts); in a closed record an object under `data` is that record again (RECORD_ENVELOPE_KEYS, contract/records.ts). Mask Card Number and CVV off with no such field is masked:true with a notice, never masked:false (outside read r16-data, findings 3 and 4)',
+	},
+	valueAnswer: {
+		question:
+			'Whether an answer whose fields are not shown may be a bare JSON value (GET /wallets the address as text, a block answered true, a list of IDs), and how the rotation answers',
+		node: 'Any answer or list entry that is no record (text, number, true/false, null) comes out as `{ "value": … }` as sent, for every operation: asRecord (contract/recordsAnswer.ts, SCALAR_ANSWER_KEY), read in recordsOf (items.ts) and the pager; a rotation answered by a bare text of the form whsec_ and 48 hex characters is the new secret, one with no webhookSecret (ROTATED_SECRET_FIELDS) an error saying the secret was rotated and could not be shown (company/rotateWebhookSecret.operation.ts; outside read r16-data, findings 4 to 6)',
 	},
 	payoutListing: {
 		question: 'Which fields the payout listing (GET /payouts) shows',
