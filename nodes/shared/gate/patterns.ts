@@ -265,12 +265,28 @@ function randomPart(match: string): boolean {
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
 }
 /**
+ * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
+ * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`).
+ */
+const NOT_A_SECRET_AFTER =
+	'[\\s\\u00a0]?(?:%|₽|\\$|€|(?:rub|rur|usd|usdt|eur|btc|eth|trx|руб|рублей|рубля|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд)(?![A-Za-zА-Яа-яЁё0-9]))';
+/**
+ * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
+ * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
+ * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers).
+ */
+const DIRECT_GAP = '([^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]{0,6})';
+/** After a direct form's digits: not a date's or a time's rest (`PIN: 2026-11-20`), not a unit. */
+const DIRECT_END = `(?![.,:/\\-]\\d)(?!${NOT_A_SECRET_AFTER})`;
+/**
  * A PIN named in a text: `PIN: 482913`, `pin=4829`, `card PIN 4829 rejected`, `pinCode 1234`,
  * `"cardPin":"4829"` (outside read r5-data, finding 1). `pin` stands as a word or after `card`, so
  * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
  */
-const PIN_IN_TEXT =
-	/(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\s+(?:is|was|code|number))?)(\W{0,6})(\d{4,8}(?!\d)|\d(?:[ \u00a0.-]\d){3,7}(?!\d|[ \u00a0.-]\d))/gi;
+const PIN_IN_TEXT = new RegExp(
+	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	'gi',
+);
 /**
  * A key marked live or test (`mk_live_9f8e…`, `sk_test_…`): a live/test marker is what a key
  * carries and an ID does not, whatever case its random part has.
@@ -284,8 +300,10 @@ const KEY_IN_WORDS =
  * Russian text (outside read r7-data, finding 4): `CVV-код карты: 123`, `код CVC 987`, also with a
  * Cyrillic `С` in place of the Latin `C`.
  */
-const CVV_IN_TEXT =
-	/([CcСс][Vv][VvCcСс]2?(?:[-\s]?код)?(?:\s+карты)?|security code|код безопасности)(\W{0,6})(\d{3,4}(?!\d)|\d(?:[ \u00a0.-]\d){2,3}(?!\d|[ \u00a0.-]\d))/gi;
+const CVV_IN_TEXT = new RegExp(
+	`([CcСс][Vv][VvCcСс]2?(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	'gi',
+);
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
 const LETTER = '[A-Za-zА-Яа-яЁё]';
 /**
@@ -293,7 +311,7 @@ const LETTER = '[A-Za-zА-Яа-яЁё]';
  * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`.
  */
 const RU_PIN_IN_TEXT = new RegExp(
-	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)(\\W{0,6})(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))`,
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
 	'g',
 );
 /**
@@ -494,17 +512,42 @@ export function cardLike(match: string): boolean {
 }
 
 /**
- * A PIN or a CVV named in words, whatever the words between (outside read r8-data, finding 1):
- * `PIN number is 4829`, `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the
- * card is 739`. The word, then up to 40 characters of the same sentence (no `.`, `!`, `?`, new
- * line or digit), then a group of 3 to 8 digits standing alone: the digits go. Not across `got`
- * or `must be`: the node's own refusal of a typed value (`Mask Card Number and CVV must be true or
- * false, got "007"`) shows the user's value.
+ * A PIN or a CVV named in words (outside read r8-data, finding 1): `PIN number is 4829`,
+ * `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the card is 739`. The word,
+ * then up to 40 characters of the same sentence, then a group of 3 to 8 digits standing alone
+ * (a PIN's 4 to 8): the digits go when they are the value the word names, that is when only
+ * NAMING_WORDS and NAMING_GAP stand between (issue 50: `pin rejected, HTTP status: 400` showed
+ * `HTTP status: •••`). A word that names another number (`status`, `request`, `order`, `amount`,
+ * `ending`, `attempts`…) or a clause break (`,`, `;`, a bracket) between gives the digits to that
+ * word; a unit after them (NOT_A_SECRET_AFTER: `1500 RUB`, `3 attempts`) makes them a quantity.
+ * Not across `got` or `must be` either: the node's own refusal of a typed value (`Mask Card Number
+ * and CVV must be true or false, got "007"`) shows the user's value.
  */
 const PIN_OR_CVV_WORD =
-	'(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+/** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
+const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
+/**
+ * The words a sentence puts between a PIN or CVV word and the value it names: verbs of being and
+ * setting, articles, pronouns, prepositions of belonging, the card and its side, `number`, `code`
+ * (English and Russian, the document's two languages). Nothing that names another number.
+ */
+const NAMING_WORDS = (
+	'is was are were be will would has have been now here set changed updated to of for ' +
+	'from on the a an your you my our its it this that new current temporary default ' +
+	'initial card cards number code no num nr value digits need needs enter use type ' +
+	'reads printed back reverse side as follows below please ' +
+	'карты карта карте картой карточки вашей вашего ваш ваша вашу вам твоей твой твоя от ' +
+	'для к на по код кода номер новый новая новой текущий временный это был была будет ' +
+	'есть равен такой следующий сейчас изменён изменен установлен введите используйте ' +
+	'нужен обратной стороне'
+)
+	.split(' ')
+	.join('|');
+/** What may stand between those words: spaces, `:`, `=`, dashes, quotes. Not `,` `;` or brackets. */
+const NAMING_GAP = '[\\s\\u00a0:=\\-\\u2010-\\u2015"\'«»“”„]';
 const SECRET_DIGITS_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:(?!\\bgot\\b|must\\s+be)[^.!?\\n\\r\\p{N}]){0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -802,10 +845,13 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			);
 		}
 	}
-	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
-		isIdentifier(digits, identifiers)
-			? match
-			: `${name}${words}${'•'.repeat(Math.min(digits.replace(/\D/gu, '').length, 4))}`,
+	out = out.replace(
+		SECRET_DIGITS_IN_WORDS,
+		(match, name: string, words: string, digits: string) => {
+			const count = digits.replace(/\D/gu, '').length;
+			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			return `${name}${words}${'•'.repeat(Math.min(count, 4))}`;
+		},
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
