@@ -265,6 +265,25 @@ function randomPart(match: string): boolean {
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
 }
 /**
+ * The words a sentence puts between a PIN or CVV word and the value it names: verbs of being and
+ * setting, articles, pronouns, prepositions of belonging, the card and its side, `number`, `code`
+ * (English and Russian, the document's two languages). Nothing that names another number.
+ */
+const NAMING_WORDS = (
+	'is was are were be will would has have been now here set changed updated to of for ' +
+	'from on the a an your you my our its it this that new current temporary default ' +
+	'initial card cards number code no num nr value digits need needs enter use type ' +
+	'reads printed back reverse side as follows below please ' +
+	'карты карта карте картой карточки вашей вашего ваш ваша вашу вам твоей твой твоя от ' +
+	'для к на по код кода номер новый новая новой текущий временный это был была будет ' +
+	'есть равен такой следующий сейчас изменён изменен установлен введите используйте ' +
+	'нужен обратной стороне'
+)
+	.split(' ')
+	.join('|');
+/** What may stand between those words: spaces, `:`, `=`, dashes, quotes. Not `,` `;` or brackets. */
+const NAMING_GAP = '[\\s\\u00a0:=\\-\\u2010-\\u2015"\'«»“”„]';
+/**
  * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
  * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`).
  */
@@ -375,8 +394,16 @@ const CUT_CARD = new RegExp(
 	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|\\d{4}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
 	'g',
 );
-/** A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер. */
-const CARD_WORD = /(?:card|pan|карт|номер)[^\d]{0,24}$/i;
+/**
+ * A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер; then
+ * only naming words and gaps (NAMING_WORDS: `card number is`, `номер карты:`) up to the number.
+ * A word that names another number between (`card declined, request id 1234…`, `card payment RRN
+ * 1234…`, `номер заказа 1234…`; issue 50) gives the number to that word; `company` is no `pan`.
+ */
+const CARD_WORD = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(?:cards?|card[-_]?(?:number|num|no)|pan|карт\\p{L}{0,2}|номер\\p{L}{0,2})(?![\\p{L}\\p{N}])(?:${NAMING_GAP}|(?:${NAMING_WORDS}|pan)(?![\\p{L}\\p{N}])){0,12}$`,
+	'iu',
+);
 /** 13 digits from 1e12 to 4e12 standing alone: a time in milliseconds (2001–2096), not a card. */
 function epochMilliseconds(match: string): boolean {
 	return /^[1-3]\d{12}$/.test(match);
@@ -527,25 +554,6 @@ const PIN_OR_CVV_WORD =
 	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
 const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
-/**
- * The words a sentence puts between a PIN or CVV word and the value it names: verbs of being and
- * setting, articles, pronouns, prepositions of belonging, the card and its side, `number`, `code`
- * (English and Russian, the document's two languages). Nothing that names another number.
- */
-const NAMING_WORDS = (
-	'is was are were be will would has have been now here set changed updated to of for ' +
-	'from on the a an your you my our its it this that new current temporary default ' +
-	'initial card cards number code no num nr value digits need needs enter use type ' +
-	'reads printed back reverse side as follows below please ' +
-	'карты карта карте картой карточки вашей вашего ваш ваша вашу вам твоей твой твоя от ' +
-	'для к на по код кода номер новый новая новой текущий временный это был была будет ' +
-	'есть равен такой следующий сейчас изменён изменен установлен введите используйте ' +
-	'нужен обратной стороне'
-)
-	.split(' ')
-	.join('|');
-/** What may stand between those words: spaces, `:`, `=`, dashes, quotes. Not `,` `;` or brackets. */
-const NAMING_GAP = '[\\s\\u00a0:=\\-\\u2010-\\u2015"\'«»“”„]';
 const SECRET_DIGITS_IN_WORDS = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
@@ -625,8 +633,17 @@ function looseCard(text: string, start: number, match: string): boolean {
  */
 const KEY_WORD =
 	'(?:(?:api|member|secret|access|private|signing|webhook|company|session|auth|refresh|bearer)[\\s_-]?)?(?:keys?|tokens?)|secrets?|passwords?|passphrases?|passwd|пароль|пароля|паролем|ключ|ключа|ключом|токен|токена|токеном|секрет|секрета';
+/**
+ * A word right before a value that names it as another thing than the key word a few words back
+ * (issue 50: `API key rejected, request id 12345678`, `token expired at 1732871234`, `secret
+ * rotated for order ORD-20261142`): the value is that word's. Not `login`, `member Ivan` or
+ * `invalid`: `token invalid: Qw3rty12345` still names the token.
+ */
+const OTHER_VALUE_WORD =
+	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|code|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card|ending|http|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
 const SECRET_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:[\\s:=#"'«»()\\u2014-]{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})`,
+	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
@@ -635,6 +652,8 @@ function ordinaryValue(value: string, words: string, name: string): boolean {
 	if (!/\d/u.test(bare) || bare.length < 8) return true;
 	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
 	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
+	// A share (`10000000%`), a quantity as amounts are (issue 50).
+	if (/^[\d.,]+%$/u.test(bare)) return true;
 	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
 	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
 	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
