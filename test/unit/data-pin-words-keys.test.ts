@@ -154,6 +154,29 @@ describe('key and password words: a value another word names stays as written', 
 	});
 });
 
+describe('a key word right before a date, an amount or a quantity: no key', () => {
+	it.each([
+		['Сумма в токене 1500.50 USDT', 'user'],
+		['токен 2026-11-20T10:00:00Z', 'user'],
+		['ключ 12345678 RUB', 'user'],
+		['секрет 1500.50', 'user'],
+		['Сумма в токене 1500.50 USDT', 'model'],
+		['ключ 12345678 RUB', 'model'],
+	] as const)('%j (%s)', (text, audience) => {
+		expect(gateText(undefined, text, audience)).toBe(text);
+	});
+
+	it.each(['ключ 9f8e7d6c5b', 'ключ компании 12345678', 'токен: 12345678', 'пароль Qwerty12345'])(
+		'%j: still hidden',
+		(text) => {
+			const value = text.slice(text.search(/\S+$/));
+			for (const audience of ['user', 'model'] as const) {
+				expect(gateText(undefined, text, audience)).not.toContain(value);
+			}
+		},
+	);
+});
+
 /** 12–19 digits (a card's, or part of one), with a passing card checksum or not. */
 const LONG_RUN = fc.stringMatching(/^[1-9]\d{11,18}$/);
 
