@@ -646,14 +646,22 @@ const SECRET_IN_WORDS = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
+/**
+ * A date, a time, an amount or a share written in digits (`2026-11-20`, `20.11.2026`, `10:00`,
+ * `1500.50`, `10000000%`): no secret's look (a share: issue 50).
+ */
+function dateOrAmount(bare: string): boolean {
+	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
+	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
+	return /^[\d.,]+%$/u.test(bare);
+}
+/** A unit right after a value: the value is a quantity (`12345678 RUB`). */
+const UNIT_NEXT = new RegExp(`^${NOT_A_SECRET_AFTER}`, 'i');
 /** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
 function ordinaryValue(value: string, words: string, name: string): boolean {
 	const bare = value.replace(/[.:!?]+$/u, '');
 	if (!/\d/u.test(bare) || bare.length < 8) return true;
-	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
-	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
-	// A share (`10000000%`), a quantity as amounts are (issue 50).
-	if (/^[\d.,]+%$/u.test(bare)) return true;
+	if (dateOrAmount(bare)) return true;
 	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
 	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
 	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
@@ -793,17 +801,26 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		RU_PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
-	out = out.replace(RU_NAMED_SECRET, (match, name: string, separator: string, value: string) => {
-		if (value.startsWith('[hidden') || maskedAlready(value)) return match;
-		const named = /[:=]/.test(separator);
-		if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
-		if (isIdentifier(value, identifiers)) return match;
-		// A token's contract address after `токен` is public (outside read r15-data, finding 4).
-		if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
-			return match;
-		}
-		return `${name}${separator}${HIDDEN_PART}`;
-	});
+	out = out.replace(
+		RU_NAMED_SECRET,
+		(match, name: string, separator: string, value: string, offset: number, whole: string) => {
+			if (value.startsWith('[hidden') || maskedAlready(value)) return match;
+			const named = /[:=]/.test(separator);
+			if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
+			// After a space only: a date, an amount or a quantity is no key (`в токене 1500.50 USDT`,
+			// `ключ 12345678 RUB`; issue 50). After `:` or `=` the value goes whatever it is.
+			const bare = value.replace(/[.:!?]+$/u, '');
+			if (!named && (dateOrAmount(bare) || UNIT_NEXT.test(whole.slice(offset + match.length)))) {
+				return match;
+			}
+			if (isIdentifier(value, identifiers)) return match;
+			// A token's contract address after `токен` is public (outside read r15-data, finding 4).
+			if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+				return match;
+			}
+			return `${name}${separator}${HIDDEN_PART}`;
+		},
+	);
 	out = out.replace(
 		CVV_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
