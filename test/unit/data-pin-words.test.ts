@@ -59,6 +59,13 @@ const NAMING = fc.constantFrom(
 	' от карты ',
 	' карты: ',
 	' code is ',
+	' sent to you: ',
+	' you requested is ',
+	', which you requested, is ',
+	' sent by SMS: ',
+	' отправлен: ',
+	', который вы запросили: ',
+	' для входа ',
 );
 /** A PIN of 4–8 digits (a CVV of 3–4), as one run or with one separator between its digits. */
 const written = (min: number, max: number) =>
