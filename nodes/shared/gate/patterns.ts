@@ -273,16 +273,22 @@ const NAMING_WORDS = (
 	'is was are were be will would has have been now here set changed updated to of for ' +
 	'from on the a an your you my our its it this that new current temporary default ' +
 	'initial card cards number code no num nr value digits need needs enter use type ' +
-	'reads printed back reverse side as follows below please ' +
+	'reads printed back reverse side as follows below please sent issued assigned generated ' +
+	'created given chosen requested entered incorrect invalid wrong which by via sms email ' +
+	'mail me us ' +
 	'карты карта карте картой карточки вашей вашего ваш ваша вашу вам твоей твой твоя от ' +
 	'для к на по код кода номер новый новая новой текущий временный это был была будет ' +
 	'есть равен такой следующий сейчас изменён изменен установлен введите используйте ' +
-	'нужен обратной стороне'
+	'нужен обратной стороне отправлен отправлена выдан назначен сгенерирован вы вас который ' +
+	'которую запросили входа в смс неверный'
 )
 	.split(' ')
 	.join('|');
-/** What may stand between those words: spaces, `:`, `=`, dashes, quotes. Not `,` `;` or brackets. */
-const NAMING_GAP = '[\\s\\u00a0:=\\-\\u2010-\\u2015"\'«»“”„]';
+/**
+ * What may stand between those words: spaces, `:`, `=`, dashes, quotes, a comma (`PIN, which you
+ * requested, is …`). Not `;`, a bracket or a sentence's end.
+ */
+const NAMING_GAP = '[\\s\\u00a0:=,\\-\\u2010-\\u2015"\'«»“”„]';
 /**
  * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
  * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`).
