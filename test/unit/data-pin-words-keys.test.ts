@@ -49,6 +49,9 @@ const KEY_NAMING = fc.constantFrom(
 	' доступа: ',
 	' for the API is ',
 	' you asked for: ',
+	' for user: ',
+	' for the account: ',
+	' code: ',
 );
 const KEY_VALUE = fc.oneof(
 	fc.constant(K),
@@ -148,6 +151,8 @@ describe('key and password words: a value another word names stays as written', 
 		'session token invalid, amount 12345678 RUB',
 		'ключ не найден, запрос 12345678',
 		'токен истёк, заказ 20261142',
+		'API key for merchant 12345678 revoked',
+		'password reset for account 12345678',
 	])('%j', (text) => {
 		expect(gateText(undefined, text, 'user')).toBe(text);
 		if (!/\d{10,}/.test(text)) expect(gateText(undefined, text, 'model')).toBe(text);

@@ -155,6 +155,7 @@ describe('(a) a PIN or CVV in any guarded form is never shown', () => {
 		'pin=4829 must not be sent',
 		'{"cardPin":"4829"}',
 		'PIN 4829 is not valid for this card',
+		'Amex CID 4829',
 	])('%j', (text) => {
 		for (const audience of ['user', 'model'] as const) {
 			expect(showsDigits(gateText(undefined, text, audience), '4829')).toBe(false);
@@ -279,6 +280,9 @@ describe('(b) a number of another kind after a PIN or CVV word is never altered'
 		'PIN blocked after 1000 attempts',
 		'PIN for card ending 4821 was reset',
 		'PIN: 2026-11-20 changed',
+		// `cid` is also a correlation or client ID; as a card's ID (Amex) it has 4 digits.
+		'cid=12345678',
+		'request failed, cid: 98765432',
 	])('%j', (text) => {
 		for (const audience of ['user', 'model'] as const) {
 			expect(gateText(undefined, text, audience)).toBe(text);
