@@ -551,7 +551,7 @@ export function cardLike(match: string): boolean {
  * (a PIN's 4 to 8): the digits go when they are the value the word names, that is when only
  * NAMING_WORDS and NAMING_GAP stand between (issue 50: `pin rejected, HTTP status: 400` showed
  * `HTTP status: •••`). A word that names another number (`status`, `request`, `order`, `amount`,
- * `ending`, `attempts`…) or a clause break (`,`, `;`, a bracket) between gives the digits to that
+ * `ending`, `attempts`…) or a clause break (`;`, a bracket) between gives the digits to that
  * word; a unit after them (NOT_A_SECRET_AFTER: `1500 RUB`, `3 attempts`) makes them a quantity.
  * Not across `got` or `must be` either: the node's own refusal of a typed value (`Mask Card Number
  * and CVV must be true or false, got "007"`) shows the user's value.
@@ -646,10 +646,17 @@ const KEY_WORD =
  * `invalid`: `token invalid: Qw3rty12345` still names the token.
  */
 const OTHER_VALUE_WORD =
-	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|code|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card|ending|http|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+/**
+ * A word that names a party or a thing by its ID when a space alone follows (`API key for
+ * merchant 12345678`, `error code 40100012`), but may name the secret after a colon (`password
+ * for user: Qwerty12345`, `secret code: 8f7a…`).
+ */
+const ENTITY_WORD =
+	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card';
 const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
 const SECRET_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /**
@@ -892,6 +899,8 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		(match, name: string, words: string, digits: string) => {
 			const count = digits.replace(/\D/gu, '').length;
 			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			// `cid` is a card's ID (Amex, 4 digits) or a correlation or client ID (longer).
+			if (/^cid/iu.test(name) && count > 4) return match;
 			return `${name}${words}${'•'.repeat(Math.min(count, 4))}`;
 		},
 	);
