@@ -49,6 +49,7 @@ const MODULES = {
 	binding: 'nodes/shared/money/binding.js',
 	proofs: 'nodes/shared/money/proofs.js',
 	cancel: 'nodes/CompanyPayments/payout/cancel.operation.js',
+	validation: 'nodes/CompanyPayments/common/validation.js',
 	serviceError: 'nodes/shared/transport/serviceError.js',
 };
 
@@ -90,6 +91,13 @@ function requestsText(records, pageSize, overlap) {
  */
 export const FACTS = {
 	PAGE_SIZE: { from: [['assumptions', 'PAGE_SIZE']], text: count },
+	/** Significant digits a number holds exactly; a number-typed amount is kept within them. */
+	EXACT_NUMBER_DIGITS: { from: [['validation', 'EXACT_NUMBER_DIGITS']], text: count },
+	/** The smallest number-typed amount of 2 decimal places refused (numberAmountLimit(2)). */
+	'numberAmountLimit(2)': {
+		from: [['validation', 'EXACT_NUMBER_DIGITS']],
+		text: (digits) => count(10 ** (digits - 2)),
+	},
 	ANY_CASE_FROM: { from: [['learned', 'ANY_CASE_FROM']], text: count },
 	PAGE_SIZE_STEPS: {
 		from: [['assumptions', 'PAGE_SIZE_STEPS']],
