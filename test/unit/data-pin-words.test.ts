@@ -280,6 +280,9 @@ describe('(b) a number of another kind after a PIN or CVV word is never altered'
 		'PIN blocked after 1000 attempts',
 		'PIN for card ending 4821 was reset',
 		'PIN: 2026-11-20 changed',
+		// A unit in capitals after a Russian PIN word (the generator's counterexample, seed -1039011428).
+		'ПИН-код 1000 RUB',
+		'ПИН 1500 USDT',
 		// `cid` is also a correlation or client ID; as a card's ID (Amex) it has 4 digits.
 		'cid=12345678',
 		'request failed, cid: 98765432',

@@ -333,11 +333,13 @@ const CVV_IN_TEXT = new RegExp(
 const LETTER = '[A-Za-zА-Яа-яЁё]';
 /**
  * A PIN named in Russian (the document writes the service's messages in Russian; outside read
- * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`.
+ * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`. Read
+ * without case, as the English forms are: a unit after the digits (DIRECT_END) is written in any
+ * case (`ПИН-код 1000 RUB` is an amount; it was hidden while `руб` was not).
  */
 const RU_PIN_IN_TEXT = new RegExp(
 	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
-	'g',
+	'gi',
 );
 /**
  * A key, password or secret named in Russian: `API-ключ участника: …`, `ключ …`, `пароль: …`,
