@@ -376,6 +376,69 @@ describe('a PIN or CVV named, then a phrase, then `is`, `:` or `=` and its digit
 		}
 	});
 
+	const WORD = fc.constantFrom('PIN', 'pin', 'card PIN', 'PIN code', 'CVV', 'CVC', 'security code');
+	const PHRASE = fc.constantFrom(
+		' for your card',
+		' for the card you requested yesterday',
+		' of the new card',
+		', which we sent by SMS,',
+		' for card',
+	);
+	const LAST_FOUR = fc.constantFrom(
+		'',
+		' ending 1234',
+		' ending in 1234',
+		' •••• 1234',
+		' last 4 digits 1234',
+	);
+	const SEPARATOR = fc.constantFrom(' is ', ' was ', ': ', ' = ', '=', ' is: ');
+
+	it("generated: word, a phrase, the card's last four, then is / : / = and the value: the value hidden", () => {
+		fc.assert(
+			fc.property(
+				WORD,
+				PHRASE,
+				LAST_FOUR,
+				SEPARATOR,
+				fc.stringMatching(/^[5-9]\d{3}$/),
+				AUDIENCE,
+				(word, phrase, lastFour, separator, digits, audience) => {
+					const text = `${word}${phrase}${lastFour}${separator}${digits}. Thanks`;
+					const shown = gateText(undefined, text, audience);
+					return (
+						!shown.includes(digits) &&
+						(lastFour === '' || audience === 'model' || shown.includes('1234'))
+					);
+				},
+			),
+			{ numRuns: RUNS },
+		);
+	});
+
+	it('generated: a word of another number before is / : / = keeps that number', () => {
+		fc.assert(
+			fc.property(
+				WORD,
+				PHRASE,
+				fc.constantFrom(
+					' rejected, HTTP status',
+					', request id',
+					', order',
+					' failed, attempts left',
+					', requestId',
+					', amount',
+				),
+				SEPARATOR,
+				fc.stringMatching(/^[5-9]\d{3}$/),
+				(word, phrase, other, separator, digits) => {
+					const text = `${word}${phrase}${other}${separator}${digits}`;
+					return gateText(undefined, text, 'user') === text;
+				},
+			),
+			{ numRuns: RUNS },
+		);
+	});
+
 	it.each([
 		'PIN for your card ending 1234',
 		'PIN for card ending: 1234',

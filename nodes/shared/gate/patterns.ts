@@ -572,12 +572,12 @@ const SECRET_DIGITS_IN_WORDS = new RegExp(
 const LAST_FOUR_CLAUSE =
 	'(?:(?:ending|ends)(?:\\s+(?:in|with|on))?|last\\s+(?:4|four)(?:\\s+digits)?|(?:о|за)канчивающ\\p{L}*\\s+на|[•*]{2,})[\\s\\u00a0:]*\\p{Nd}{4}(?![\\p{N}])';
 /**
- * Words that name another number (a status, a request, an order, an amount, a count, a date): a
- * phrase with one (or a word starting so: `requestId`, `orders`) gives the digits after it to that
- * word, not to a PIN or CVV word before it.
+ * Words that name another number (a status, a request, an order, an amount, a count, a date),
+ * also with a plural's or an ID's ending (`orders`, `requestId`): a phrase with one gives the
+ * digits after it to that word, not to a PIN or CVV word before it (`requested` is no such word).
  */
 const OTHER_NUMBER_WORDS =
-	'ending|ends|last|status|https?|error|request|order|amount|sum|total|balance|fee|attempt|tries|try|retr|left|remaining|id|ref|phone|ticket|case|step|page|line|version|year|date|time|day|hour|minute|second|trace|transaction|payout|payment|invoice|account|limit|count|статус|ошибк|запрос|заказ|сумм|попыт|осталось|телефон';
+	'(?:ending|ends|last|status|https?|error|request|order|amount|sum|total|balance|fee|attempt|tries|try|retry|retries|left|remaining|id|ref|phone|ticket|case|step|page|line|version|year|date|time|day|hour|minute|second|trace|transaction|payout|payment|invoice|account|limit|count)(?:s|es|id|ids|ref|no|number)?|статус|статуса|ошибка|ошибки|ошибкой|запрос|запроса|заказ|заказа|заказу|сумма|суммы|сумму|попытка|попытки|попыток|осталось|телефон|телефона';
 /**
  * A PIN or CVV word, then a phrase of the same sentence (words that name no other number, the
  * card's last four: LAST_FOUR_CLAUSE), then `is`, `was`, `:` or `=` and the digits
@@ -586,7 +586,7 @@ const OTHER_NUMBER_WORDS =
  * (`.`, `;`, a bracket) or a word of another number (OTHER_NUMBER_WORDS) stop it.
  */
 const SECRET_DIGITS_AFTER_PHRASE = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
