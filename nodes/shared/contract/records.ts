@@ -870,8 +870,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// by its last word (`apiKeyType`, `pinSet`) or a counting word anywhere (`pinTriesLeft`,
 	// `remainingPinAttempts`; outside read r16-data, finding 1). One rule for every secret's name.
 	const about =
-		words.length > 1 &&
-		(ABOUT_WORDS.has(last) || words.some((word) => COUNTER_WORDS.has(word)));
+		words.length > 1 && (ABOUT_WORDS.has(last) || words.some((word) => COUNTER_WORDS.has(word)));
 	// A CVV by any of its names (outside read r11-data, finding 2): `cvv2`, `cardSecurityCode`,
 	// `cardVerificationValue`, `csc`, `cvn`, `cvd`.
 	if (
