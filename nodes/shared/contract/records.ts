@@ -530,6 +530,8 @@ const COUNTER_WORDS = new Set([
 	'check',
 	'match',
 	'mismatch',
+	'declined',
+	'rejected',
 	'verified',
 	'error',
 	'errors',
