@@ -95,6 +95,24 @@ describe('finding 1: a field that counts or flags something about a PIN is not t
 		}
 	});
 
+	it.each([
+		['hasPin', 'yes'],
+		['isPinSet', 'true'],
+		['pinChanged', '2026-11-20T10:00:00Z'],
+		['cvvChecked', 'pass'],
+		['hasWebhookSecret', 'true'],
+		['apiKeyRotated', 'no'],
+		['secretary', 'Anna Petrova'],
+	])('%s: a flag or a plain name, shown as sent (%j)', (name, value) => {
+		expect(unknownFieldKind(name).kind).not.toBe('secret');
+		for (const audience of AUDIENCES) {
+			expect(gateJson(undefined, { id: 'c', [name]: value }, audience)).toEqual({
+				id: 'c',
+				[name]: value,
+			});
+		}
+	});
+
 	it('generated: a secret word with a counter or flag word anywhere in the name: kept to the digit', () => {
 		fc.assert(
 			fc.property(

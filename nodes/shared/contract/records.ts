@@ -409,7 +409,19 @@ const ABOUT_WORDS = new Set([
 	'last4',
 	'symbol',
 	'masked',
+	// A flag of a change or a check (outside read r16-data: `pinChanged`, `cvvChecked`).
+	'changed',
+	'checked',
+	'updated',
+	'created',
+	'rotated',
+	'revoked',
+	'valid',
+	'active',
+	'expired',
 ]);
+/** First words of a flag's name (`hasPin`, `isPinSet`, `hasWebhookSecret`): it holds no secret. */
+const FLAG_FIRST_WORDS = new Set(['has', 'is', 'was', 'can', 'should', 'needs']);
 /**
  * Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`,
  * and a unique ID's other names (`uid`, `orderUid`, `sbpOperationUid`, `guid`: outside read
@@ -764,6 +776,12 @@ const SECRET_PARTS = [
 	'credential',
 	'secret',
 ];
+/** Whether a name's joined words hold one of SECRET_PARTS (`secret`, not `secretary`). */
+function secretPart(joined: string): boolean {
+	return SECRET_PARTS.some((part) =>
+		part === 'secret' ? /secret(?!ar)/.test(joined) : joined.includes(part),
+	);
+}
 /** Last words of a card's verification code: `csc`, `cvn`, `cvd` (cvv/cvc anywhere in a name). */
 const CVV_WORDS = new Set(['csc', 'csc2', 'cvn', 'cvn2', 'cvd', 'cvd2']);
 /** Words that name a card in a card number's name (`ccNumber`, `pan_no`). */
@@ -872,7 +890,10 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// by its last word (`apiKeyType`, `pinSet`) or a counting word anywhere (`pinTriesLeft`,
 	// `remainingPinAttempts`; outside read r16-data, finding 1). One rule for every secret's name.
 	const about =
-		words.length > 1 && (ABOUT_WORDS.has(last) || words.some((word) => COUNTER_WORDS.has(word)));
+		words.length > 1 &&
+		(ABOUT_WORDS.has(last) ||
+			FLAG_FIRST_WORDS.has(words[0]) ||
+			words.some((word) => COUNTER_WORDS.has(word)));
 	// A CVV by any of its names (outside read r11-data, finding 2): `cvv2`, `cardSecurityCode`,
 	// `cardVerificationValue`, `csc`, `cvn`, `cvd`.
 	if (
@@ -885,10 +906,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// a word that only contains the letters (`shipping`, `pinned`, `spinner`) is not one.
 	const pinNamed = words.includes('pin');
 	const secretNamed =
-		pinNamed ||
-		SECRET_NAMES.has(joined) ||
-		SECRET_PARTS.some((part) => joined.includes(part)) ||
-		words.includes('token');
+		pinNamed || SECRET_NAMES.has(joined) || secretPart(joined) || words.includes('token');
 	if (about && secretNamed) return { kind: 'state' };
 	if (!about) {
 		// A card number also by the card's abbreviations: `ccNumber`, `cc_no`, `ccNum`, `panNumber`.
@@ -901,11 +919,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 		if (joined.endsWith('webhooksecret') || joined === 'secret' || joined === 'signingsecret') {
 			return { kind: 'secret', secret: 'webhookSecret' };
 		}
-		if (
-			pinNamed ||
-			SECRET_NAMES.has(joined) ||
-			SECRET_PARTS.some((part) => joined.includes(part))
-		) {
+		if (pinNamed || SECRET_NAMES.has(joined) || secretPart(joined)) {
 			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
 			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
 			// The bare name `key` is key-ish (a lookup key may stand under it), as `…Key` is below.
