@@ -179,7 +179,7 @@ export const OPEN_CHOICES = {
 	secretCounters: {
 		question:
 			'Fields the document does not show that count or flag something about a PIN, a CVV, a card number or a key (`pinTriesLeft`, `remainingPinAttempts`, `failedPinAttempts`, `pinRetries`, `pinSet`)',
-		node: 'One rule by the name’s words for every secret’s name: a counting or flagging word anywhere (COUNTER_WORDS: tries, attempts, retries, left, remaining, failed, count, max, limit, locked, blocked, length, status, enabled…) or a describing last word (ABOUT_WORDS: set, type, at, changed, checked, rotated, valid…) or a flag's first word (has, is: `hasPin`, `hasWebhookSecret`) makes the field say something about the secret, not hold it: a state, shown as sent to the user and the model; only a name of the value itself is the secret (`pin`, `cardPin`, `pinCode`, `newPin`, `pinValue`, `cvv2`, `apiKey`) (outside read r16-data, finding 1; contract/records.ts unknownFieldKind)',
+		node: 'One rule by the name’s words for every secret’s name: a counting or flagging word anywhere (COUNTER_WORDS: tries, attempts, retries, left, remaining, failed, count, max, limit, locked, blocked, length, status, enabled…) or a describing last word (ABOUT_WORDS: set, type, at, changed, checked, rotated, valid…) or a flag’s first word (has, is: `hasPin`, `hasWebhookSecret`) makes the field say something about the secret, not hold it: a state, shown as sent to the user and the model; only a name of the value itself is the secret (`pin`, `cardPin`, `pinCode`, `newPin`, `pinValue`, `cvv2`, `apiKey`) (outside read r16-data, finding 1; contract/records.ts unknownFieldKind)',
 	},
 	pairNames: {
 		question:
