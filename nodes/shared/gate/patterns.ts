@@ -566,6 +566,31 @@ const SECRET_DIGITS_IN_WORDS = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
+/**
+ * Where a phrase names the card by its last four digits (`ending 1234`, `ending in 1234`, `last 4
+ * digits 1234`, `•••• 1234`, `оканчивающейся на 1234`): those four digits name the card, not its
+ * PIN or CVV, and stay.
+ */
+const LAST_FOUR_CLAUSE =
+	'(?:(?:ending|ends)(?:\\s+(?:in|with|on))?|last\\s+(?:4|four)(?:\\s+digits)?|(?:о|за)канчивающ\\p{L}*\\s+на|[•*]{2,})[\\s\\u00a0:]*\\p{Nd}{4}(?![\\p{N}])';
+/**
+ * Words that name another number (a status, a request, an order, an amount, a count, a date),
+ * also with a plural's or an ID's ending (`orders`, `requestId`): a phrase with one gives the
+ * digits after it to that word, not to a PIN or CVV word before it (`requested` is no such word).
+ */
+const OTHER_NUMBER_WORDS =
+	'(?:ending|ends|last|status|https?|error|request|order|amount|sum|total|balance|fee|attempt|tries|try|retry|retries|left|remaining|id|ref|phone|ticket|case|step|page|line|version|year|date|time|day|hour|minute|second|trace|transaction|payout|payment|invoice|account|limit|count)(?:s|es|id|ids|ref|no|number)?|статус|статуса|ошибка|ошибки|ошибкой|запрос|запроса|заказ|заказа|заказу|сумма|суммы|сумму|попытка|попытки|попыток|осталось|телефон|телефона';
+/**
+ * A PIN or CVV word, then a phrase of the same sentence (words that name no other number, the
+ * card's last four: LAST_FOUR_CLAUSE), then `is`, `was`, `:` or `=` and the digits
+ * (outside read r16-data: `PIN for your card ending 1234 is 4829`): the digits are the value the
+ * word names. Digits other than a card's last four in the phrase, a sentence's or a clause's end
+ * (`.`, `;`, a bracket) or a word of another number (OTHER_NUMBER_WORDS) stop it.
+ */
+const SECRET_DIGITS_AFTER_PHRASE = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
 const CARD_GAP =
 	"[\\s\\u00a0\\u2007\\u2009\\u202f\\-\\u2010-\\u2015.\\u00b7\\u2022,;|/\\\\_*~'\\[\\]]{1,3}";
@@ -904,6 +929,15 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			// `cid` is a card's ID (Amex, 4 digits) or a correlation or client ID (longer).
 			if (/^cid/iu.test(name) && count > 4) return match;
 			return `${name}${words}${'•'.repeat(Math.min(count, 4))}`;
+		},
+	);
+	out = out.replace(
+		SECRET_DIGITS_AFTER_PHRASE,
+		(match, name: string, phrase: string, digits: string) => {
+			const count = digits.replace(/\D/gu, '').length;
+			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			if (/^cid/iu.test(name) && count > 4) return match;
+			return `${name}${phrase}${'•'.repeat(Math.min(count, 4))}`;
 		},
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
