@@ -49,6 +49,7 @@ const MODULES = {
 	binding: 'nodes/shared/money/binding.js',
 	proofs: 'nodes/shared/money/proofs.js',
 	cancel: 'nodes/CompanyPayments/payout/cancel.operation.js',
+	validation: 'nodes/CompanyPayments/common/validation.js',
 	serviceError: 'nodes/shared/transport/serviceError.js',
 };
 
@@ -90,6 +91,13 @@ function requestsText(records, pageSize, overlap) {
  */
 export const FACTS = {
 	PAGE_SIZE: { from: [['assumptions', 'PAGE_SIZE']], text: count },
+	/** Significant digits a number holds exactly; a number-typed amount is kept within them. */
+	EXACT_NUMBER_DIGITS: { from: [['validation', 'EXACT_NUMBER_DIGITS']], text: count },
+	/** The smallest number-typed amount of 2 decimal places refused (numberAmountLimit(2)). */
+	'numberAmountLimit(2)': {
+		from: [['validation', 'EXACT_NUMBER_DIGITS']],
+		text: (digits) => count(10 ** (digits - 2)),
+	},
 	ANY_CASE_FROM: { from: [['learned', 'ANY_CASE_FROM']], text: count },
 	PAGE_SIZE_STEPS: {
 		from: [['assumptions', 'PAGE_SIZE_STEPS']],
@@ -240,8 +248,10 @@ export const NOT_STATED = {
 	DAY_MS: 'milliseconds in a day',
 	MAX_GATE_DEPTH:
 		'how deep the gate reads a value before it cuts (against stack overflow); far above any record of the service, the docs say only that deeper parts are cut with a marker',
-	KEY_DEPTH:
-		'how deep a new API key is looked for in an answer; the docs say only that a nested key is found',
+	FIELD_DEPTH:
+		'how deep the field an operation opens (a new API key, the new webhook secret, a card number) is looked for in an answer; the docs say only that a nested one is found',
+	DETAILS_DEPTH:
+		"how deep the gate looks for an error's details in what a door shows (`error.details`, `context.details`); the docs name no depth",
 	PROCESS_LIMIT:
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',

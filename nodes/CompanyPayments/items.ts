@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { earlierPaymentFields, outcomeFields } from '../shared/money';
 import { plainDescription, serviceErrorInfo } from '../shared/transport';
+import { asRecord } from '../shared/contract/recordsAnswer';
 import type { OperationResult } from './types';
 
 /*
@@ -38,7 +39,12 @@ export function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
 }
 
-/** What an operation returned for one item, as records. */
-export function recordsOf(result: OperationResult): IDataObject[] {
-	return Array.isArray(result) ? result : [result];
+/**
+ * What an operation returned for one item, as records: a list gives one record per entry; a JSON
+ * value that is no record (an answer the service sent as a bare text, number, true or null, or
+ * such an entry of a list) comes out under SCALAR_ANSWER_KEY as sent, the one rule for every
+ * operation (contract/recordsAnswer.ts; outside read r16-data, findings 5 and 6).
+ */
+export function recordsOf(result: OperationResult | unknown): IDataObject[] {
+	return (Array.isArray(result) ? (result as unknown[]) : [result]).map(asRecord);
 }

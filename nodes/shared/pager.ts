@@ -13,6 +13,7 @@ import {
 } from './contract/assumptions';
 import { isObject } from './contract/guards';
 import { RECORD_ID_FIELDS } from './contract/listAnswers';
+import { asRecord } from './contract/recordsAnswer';
 import type { ApiContext } from './transport/request';
 import { apiRequest } from './transport/request';
 import { QUOTE_LIMIT, serviceErrorInfo } from './transport/serviceError';
@@ -51,7 +52,7 @@ export interface Page {
  * `{ deposits: [...], total }`. Returns undefined when no record array can be found.
  */
 export function readPage(body: unknown, itemsKey?: string): Page | undefined {
-	if (Array.isArray(body)) return { records: body as IDataObject[] };
+	if (Array.isArray(body)) return { records: body.map(asRecord) };
 	if (!isObject(body)) return undefined;
 	let records: unknown;
 	if (itemsKey && Array.isArray(body[itemsKey])) {
@@ -74,7 +75,8 @@ export function readPage(body: unknown, itemsKey?: string): Page | undefined {
 		// A count no larger than the page may be the page's own length: it says nothing.
 		if (count !== undefined && count > records.length) total = count;
 	}
-	return { records: records as IDataObject[], total };
+	// An entry that is no record (a wallet's ID, a number, null) is one under SCALAR_ANSWER_KEY.
+	return { records: records.map(asRecord), total };
 }
 
 /** Where a list is and how it is filtered. */

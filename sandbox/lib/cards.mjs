@@ -364,9 +364,14 @@ export function registerCardRoutes(router) {
 			memberId: ctx.principal.member?.userId ?? null,
 			at: ctx.sb.clock.iso(),
 		});
-		return {
-			body: { cardId: card.id, cardNumberFull: card.pan, cardCvv: card.cvv, expiry: card.expiry },
+		const record = {
+			cardId: card.id,
+			cardNumberFull: card.pan,
+			cardCvv: card.cvv,
+			expiry: card.expiry,
 		};
+		// Profile choice `recordEnvelope`: the record itself, or under `data`.
+		return { body: ctx.sb.profile.recordEnvelope === 'data' ? { data: record } : record };
 	});
 
 	router.post('/cards/recharge/quote', { permission: 'cards.recharge' }, (ctx) => {

@@ -104,6 +104,10 @@ export function registerCompanyRoutes(router) {
 
 	router.post('/auth/company/webhook-secret/rotate', { permission: 'webhook.manage' }, (ctx) => {
 		ctx.company.webhookSecret = newWebhookSecret(ctx.sb);
-		return { status: 201, body: { webhookSecret: ctx.company.webhookSecret } };
+		const { recordEnvelope, valueAnswer } = ctx.sb.profile;
+		// Profile choices `valueAnswer` (the secret as a bare JSON text) and `recordEnvelope`.
+		if (valueAnswer === 'value') return { status: 201, body: ctx.company.webhookSecret };
+		const record = { webhookSecret: ctx.company.webhookSecret };
+		return { status: 201, body: recordEnvelope === 'data' ? { data: record } : record };
 	});
 }

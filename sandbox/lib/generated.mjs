@@ -218,7 +218,12 @@ export const GENERATED_CHOICES = Object.freeze({
 		depositToken: ['code', 'contractAddress'],
 		requisiteShape:
 			'requisiteShape: string, array, object, numberInArray or withBankName; requisiteType: card, CARD, Card, bank_card, null or phone (REQUISITE_TYPES)',
-		keyNames: 'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested',
+		keyNames:
+			'keyName: one of UNLISTED_KEY_NAMES, lower-case prefixed or hex, top level or nested; r16: recordKeyName, one of RECORD_KEY_NAMES (r16Data)',
+		/** Outside read r16-data (generatedData.mjs r16Data). */
+		secretCounters: 'counterName: one of PIN_COUNTER_NAMES, 0..5 on a card',
+		pairNames: 'pairNameKey: one of PAIR_NAME_FORMS, pairLabel: one of PAIR_LABELS, in a card',
+		learnedSecretFloor: 'recordKeyForm: date, recordId or unixSeconds under recordKeyName',
 		linkSecrets: ['pathCard', 'queryCvv', 'both'],
 		fieldCollision:
 			'collide: 0..4 of deliveryId, source, receivedAt, changeKey in a card.assigned body',

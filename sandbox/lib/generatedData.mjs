@@ -36,7 +36,10 @@
 //                     in review twice, with or without an `updatedAt` (choice repeatTransitions:
 //                     the document shows none on either), through both triggers (findings 4, 5);
 //   deposits again:   a company or user-wallet deposit that fails AML, is checked again and
-//                     fails again; deposit.aml_failed shows no `updatedAt` (outside read r7-data).
+//                     fails again; deposit.aml_failed shows no `updatedAt` (outside read r7-data);
+//   names by words:   a card's PIN-attempt counter (`pinTriesLeft`), a record's key holding a
+//                     date, the record's own ID or a unix time (`orderKey`, `periodKey`, `key`),
+//                     a PIN or CVV as a pair named by `kind`, `attribute`, `param`… (r16-data).
 //
 // Everything here is a pure function of the seed: the same seed gives the same records, texts
 // and walks, so a failing seed replays (DATA_SEEDS=<n>, test/sandbox/data-invariants.test.mjs).
@@ -564,6 +567,7 @@ export function generatedData(seed) {
 		r9: r9Data(seed),
 		r10: r10Data(seed),
 		r11: r11Data(seed),
+		r16: r16Data(seed),
 	};
 }
 
@@ -965,4 +969,75 @@ function drawLuhnTail(digits) {
 		sum += digit > 9 ? digit - 9 : digit;
 	}
 	return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A card's counters of PIN or CVV tries, not shown (outside read r16-data, finding 1). */
+export const PIN_COUNTER_NAMES = Object.freeze([
+	'pinTriesLeft',
+	'remainingPinAttempts',
+	'failedPinAttempts',
+	'pinAttemptsLeft',
+	'pinRetries',
+	'cvv_retries_left',
+]);
+/** A record's or a lookup's key, not shown (outside read r16-data, finding 8). */
+export const RECORD_KEY_NAMES = Object.freeze([
+	'key',
+	'orderKey',
+	'periodKey',
+	'paymentKey',
+	'invoiceKey',
+	'referenceKey',
+	'statusKey',
+	'typeKey',
+	'categoryKey',
+]);
+export const RECORD_KEY_FORMS = Object.freeze(['date', 'recordId', 'unixSeconds']);
+/** Names of a name/value pair's name side (outside read r16-data, finding 9). */
+export const PAIR_NAME_FORMS = Object.freeze([
+	'name',
+	'kind',
+	'attribute',
+	'param',
+	'property',
+	'code',
+	'title',
+	'label',
+	'field',
+]);
+export const PAIR_LABELS = Object.freeze(['PIN', 'cvv', 'cardPin', 'CVV2']);
+
+/**
+ * Outside read r16-data: a card's PIN-attempt counter (kept to the digit), a record's key holding
+ * a date, the record's own ID or a unix time (kept, never learned: the record's dates and later
+ * runs' stay), a PIN or CVV as a name/value pair named by any usual naming key (hidden, its label
+ * kept). Its own stream.
+ */
+export function r16Data(seed) {
+	const r = drawStream(seed, 'data:r16');
+	const counterName = r.pick(PIN_COUNTER_NAMES);
+	const counterValue = r.int(0, 5);
+	const recordKeyName = r.pick(RECORD_KEY_NAMES);
+	const recordKeyForm = r.pick(RECORD_KEY_FORMS);
+	const pairNameKey = r.pick(PAIR_NAME_FORMS);
+	const pairLabel = r.pick(PAIR_LABELS);
+	const pairValue = String(r.int(5000, 9899));
+	const unixSeconds = 1_795_939_200 + r.int(0, 86_400);
+	return {
+		dims: { counterName, recordKeyName, recordKeyForm, pairNameKey, pairLabel },
+		counterValue,
+		unixSeconds,
+		pairValue,
+		/** The record key's value, given the record's own ID. */
+		recordKeyValue: (recordId) =>
+			recordKeyForm === 'date'
+				? '2026-11-21'
+				: recordKeyForm === 'recordId'
+					? recordId
+					: unixSeconds,
+		cardFields: {
+			[counterName]: counterValue,
+			attrs: [{ [pairNameKey]: pairLabel, value: pairValue }],
+		},
+	};
 }

@@ -72,6 +72,21 @@ export const CHOICES = Object.freeze({
 	 */
 	inviteAnswer: ['bare', 'wrapped'],
 	/**
+	 * Whether an answer that is one record comes wrapped (outside read r16-data, findings 3 and
+	 * 4; envelopes not shown): GET /cards/{id}/sensitive and POST /auth/company/webhook-secret/rotate
+	 * answer the record itself (`bare`) or under `data` (`data`: `{"data":{…}}`). Not in the named
+	 * profiles (unset: `bare`).
+	 */
+	recordEnvelope: ['bare', 'data'],
+	/**
+	 * Whether an answer whose fields are not shown is a record or a bare JSON value (outside read
+	 * r16-data, findings 4 to 6): `record`, or `value`: GET /wallets answers the address as a JSON
+	 * text, POST /user-wallets/{id}/block answers `true`, GET /user-wallets/blocked lists the
+	 * wallets' IDs as texts, POST /auth/company/webhook-secret/rotate answers the new secret as a
+	 * JSON text. Not in the named profiles (unset: `record`).
+	 */
+	valueAnswer: ['record', 'value'],
+	/**
 	 * How a money write the service carried out answers (the recharge's answer is not shown; an
 	 * accept that fails at once is not shown): with its record as it stands (`record`), with the
 	 * record in status `failed` (`failed`: a recharge whose debit is kept though the card was not

@@ -326,9 +326,12 @@ export function setDepositStatus(sb, deposit, target) {
 // ---- routes -------------------------------------------------------------------------------
 
 export function registerWalletRoutes(router) {
-	router.get('/wallets', { permission: 'wallet.read' }, (ctx) => ({
-		body: { ...getOrCreateCompanyWallet(ctx.sb, ctx.company) },
-	}));
+	router.get('/wallets', { permission: 'wallet.read' }, (ctx) => {
+		const wallet = getOrCreateCompanyWallet(ctx.sb, ctx.company);
+		// Profile choice `valueAnswer`: the address alone, as a JSON text.
+		if (ctx.sb.profile.valueAnswer === 'value') return { body: wallet.address };
+		return { body: { ...wallet } };
+	});
 
 	router.get('/wallets/balance', { permission: 'wallet.read' }, (ctx) => ({
 		body: balanceView(ctx.company),
@@ -383,7 +386,9 @@ export function registerWalletRoutes(router) {
 				fields: ['externalId'],
 			},
 		);
-		return { body: { wallets: page.map(presentUserWallet), total } };
+		// Profile choice `valueAnswer`: blocked wallets listed by their IDs alone.
+		const byId = forcedStatus === 'blocked' && ctx.sb.profile.valueAnswer === 'value';
+		return { body: { wallets: page.map(byId ? (w) => w.id : presentUserWallet), total } };
 	};
 	router.get('/user-wallets', { permission: 'user_wallets.read' }, (ctx) => listWallets(ctx));
 	router.get('/user-wallets/blocked', { permission: 'user_wallets.read' }, (ctx) =>
@@ -402,11 +407,11 @@ export function registerWalletRoutes(router) {
 		body: presentUserWallet(findUserWallet(ctx.sb, ctx.company, ctx.params.walletId)),
 	}));
 
-	router.post('/user-wallets/:walletId/block', { permission: 'user_wallets.manage' }, (ctx) => ({
-		body: presentUserWallet(
-			blockWallet(ctx.sb, findUserWallet(ctx.sb, ctx.company, ctx.params.walletId)),
-		),
-	}));
+	router.post('/user-wallets/:walletId/block', { permission: 'user_wallets.manage' }, (ctx) => {
+		const wallet = blockWallet(ctx.sb, findUserWallet(ctx.sb, ctx.company, ctx.params.walletId));
+		// Profile choice `valueAnswer`: a bare `true`.
+		return { body: ctx.sb.profile.valueAnswer === 'value' ? true : presentUserWallet(wallet) };
+	});
 
 	router.post('/user-wallets/:walletId/replace', { permission: 'user_wallets.manage' }, (ctx) => {
 		const old = findUserWallet(ctx.sb, ctx.company, ctx.params.walletId);

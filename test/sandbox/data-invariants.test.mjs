@@ -45,6 +45,10 @@ import {
 	REQUISITE_TYPES,
 	WALLET_TOKEN_NAMES,
 	UNLISTED_KEY_NAMES,
+	PIN_COUNTER_NAMES,
+	RECORD_KEY_NAMES,
+	RECORD_KEY_FORMS,
+	PAIR_NAME_FORMS,
 } from '../../sandbox/lib/generatedData.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -689,8 +693,10 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	// Outside read r11-data: a card number under a card abbreviation, and in a text joined by any
 	// dash, minus sign or invisible character.
 	const v = d.r11;
+	// Outside read r16-data: a PIN-attempt counter, a record's key, a PIN or CVV pair.
+	const w = d.r16;
 	const seed = d.seed;
-	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims, ...v.dims });
+	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims, ...v.dims, ...w.dims });
 	const noCardAsTime = (text, where) => {
 		const digits = text.replace(/\D/g, '');
 		const found = [...u.pans, ...v.pans].filter((pan) => digits.includes(pan));
@@ -706,6 +712,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		expiry: '12/29',
 		createdAt: '2026-11-21T12:00:00.000Z',
 		detailsUrl: x.link,
+		...w.cardFields,
 	};
 	const order = {
 		id: orderId,
@@ -718,6 +725,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		...u.fields,
 		...v.fields,
 		...x.key,
+		[w.dims.recordKeyName]: w.recordKeyValue(orderId),
 	};
 	const payout = {
 		id: `p-${seed}`,
@@ -760,6 +768,28 @@ async function checkR6b({ d, check, logs, apiKey }) {
 			});
 			noSecret(shown.text, `${parameters.resource}.get${where}`);
 			noCardAsTime(shown.text, `${parameters.resource}.get${where}`);
+			// r16: the counter exact, the pair's value hidden and its label kept; a record's key and
+			// the record's time exact in every answer (a later run's too: nothing learned from it).
+			check(
+				shown.text.includes('"createdAt":"2026-11-21T12:00:00.000Z"'),
+				`r16 ${parameters.resource}.get${where}: createdAt not exact (${dims}) ${shown.text.slice(0, 300)}`,
+			);
+			if (parameters.resource === 'card') {
+				check(
+					shown.text.includes(`"${w.dims.counterName}":${w.counterValue}`) &&
+						shown.text.includes(`"${w.dims.pairNameKey}":"${w.dims.pairLabel}"`) &&
+						!shown.text.includes(`"value":"${w.pairValue}"`),
+					`r16 card.get${where}: counter, pair label or pair value wrong (${dims}) ${shown.text.slice(0, 400)}`,
+				);
+			}
+			if (parameters.resource === 'order') {
+				check(
+					shown.text.includes(
+						`"${w.dims.recordKeyName}":${JSON.stringify(w.recordKeyValue(orderId))}`,
+					),
+					`r16 order.get${where}: ${w.dims.recordKeyName} not exact (${dims}) ${shown.text.slice(0, 300)}`,
+				);
+			}
 			if (parameters.resource === 'order') {
 				check(
 					exact(shown.text),
@@ -1333,6 +1363,25 @@ describe(
 						panForm: PAN_FORMS.length,
 						timeName: CARD_AS_TIME_NAMES.length,
 						timeForm: PAN_FORMS.length,
+					},
+				);
+			}
+			// Outside read r16-data: every counter name, record key name and form, pair name key.
+			const r16 = {};
+			for (const seed of SEEDS) {
+				const w = generatedData(seed).r16;
+				for (const name of ['counterName', 'recordKeyName', 'recordKeyForm', 'pairNameKey']) {
+					(r16[name] ??= new Set()).add(w.dims[name]);
+				}
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r16).map(([name, values]) => [name, values.size])),
+					{
+						counterName: PIN_COUNTER_NAMES.length,
+						recordKeyName: RECORD_KEY_NAMES.length,
+						recordKeyForm: RECORD_KEY_FORMS.length,
+						pairNameKey: PAIR_NAME_FORMS.length,
 					},
 				);
 			}

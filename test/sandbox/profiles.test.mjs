@@ -150,6 +150,47 @@ describe('profiles', () => {
 		});
 	});
 
+	// Outside read r16-data, findings 3 to 6: envelopes and bare JSON values where not shown.
+	describe('recordEnvelope and valueAnswer', () => {
+		it('recordEnvelope data: the sensitive data and the rotated secret under `data`', async () => {
+			const owner = client(sandbox, KEYS.owner);
+			const bare = await owner.post('/auth/company/webhook-secret/rotate');
+			assert.equal(bare.status, 201, bare.text);
+			assert.match(bare.body.webhookSecret, /^whsec_[0-9a-f]{48}$/);
+			await useProfile({ recordEnvelope: 'data' });
+			const wrapped = await client(sandbox, KEYS.owner).post('/auth/company/webhook-secret/rotate');
+			assert.deepEqual(Object.keys(wrapped.body), ['data']);
+			assert.match(wrapped.body.data.webhookSecret, /^whsec_[0-9a-f]{48}$/);
+			const request = await client(sandbox, KEYS.owner).post(
+				'/cards/request',
+				{},
+				{ headers: { 'Idempotency-Key': key() } },
+			);
+			assert.equal(request.status, 200, request.text);
+			const sensitive = await client(sandbox, KEYS.owner).get(
+				`/cards/${request.body.card.id}/sensitive`,
+			);
+			assert.equal(sensitive.status, 200, sensitive.text);
+			assert.deepEqual(Object.keys(sensitive.body), ['data']);
+			assert.equal(sensitive.body.data.cardId, request.body.card.id);
+		});
+
+		it('valueAnswer value: the address, a block, blocked IDs and the rotated secret as bare values', async () => {
+			await useProfile({ valueAnswer: 'value' });
+			const owner = client(sandbox, KEYS.owner);
+			const address = await owner.get('/wallets');
+			assert.equal(typeof address.body, 'string');
+			assert.match(address.body, /^T/);
+			const wallet = await owner.post('/user-wallets', { externalId: `u-${key()}` });
+			const blocked = await owner.post(`/user-wallets/${wallet.body.id}/block`);
+			assert.equal(blocked.body, true);
+			const list = await owner.get('/user-wallets/blocked');
+			assert.ok(list.body.wallets.includes(wallet.body.id), list.text);
+			const secret = await owner.post('/auth/company/webhook-secret/rotate');
+			assert.match(secret.body, /^whsec_[0-9a-f]{48}$/);
+		});
+	});
+
 	describe('idempotencyScope', () => {
 		const twoQuotes = async () => {
 			const qr = (sum) => ({ qrCode: `https://qr.nspk.ru/AS1?sum=${sum}` });

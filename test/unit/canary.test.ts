@@ -8,7 +8,6 @@
 // user asked to see in full (Reveal) is the one thing read past, and only that field.
 import type {
 	IDataObject,
-	INode,
 	INodeExecutionData,
 	INodeProperties,
 	IPollFunctions,
@@ -23,7 +22,7 @@ import { CompanyPaymentsPollTrigger } from '../../nodes/CompanyPaymentsPollTrigg
 import { PROPERTIES as POLL_PROPERTIES } from '../../nodes/CompanyPaymentsPollTrigger/description';
 import { revealedFields } from '../../nodes/shared/gate';
 import type { FakeContext } from './helpers/n8n';
-import { BASE_URL, createContext, runCredentialTest } from './helpers/n8n';
+import { BASE_URL, createContext, runCredentialTest, toolContext } from './helpers/n8n';
 import { createPollContext } from './helpers/poll';
 import { SAMPLE_EVENTS, deliver } from './helpers/trigger';
 
@@ -339,19 +338,15 @@ function loggerFor(logged: Logged) {
 
 function contextFor(mode: Mode, parameters: IDataObject, logged: Logged): FakeContext {
 	const tool = mode === 'AI agent tool' || mode === 'MCP tool';
-	const context = createContext({
+	const options = {
 		parameters,
 		credentials: CREDENTIALS,
 		continueOnFail: mode === 'continue on fail',
-		onError: mode === 'continue on fail' ? 'continueRegularOutput' : undefined,
+		onError: mode === 'continue on fail' ? ('continueRegularOutput' as const) : undefined,
 		// The MCP Server Trigger runs a tool before n8n creates an execution.
 		executionId: mode === 'MCP tool' ? '' : '1001',
-	});
-	const node = context.getNode() as INode;
-	if (tool) {
-		node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-		node.parameters = { ...parameters } as INode['parameters'];
-	}
+	};
+	const context = tool ? toolContext(options) : createContext(options);
 	(context as unknown as { logger: unknown }).logger = loggerFor(logged);
 	return context;
 }

@@ -22,6 +22,37 @@ afterEach(() => nock.cleanAll());
 
 const PAN = ['4111', '1111', '1111', '1111'].join('');
 const PHONE = '+79001234567';
+const ORDER_ID = '7d0c3c1e-1111-4111-8111-111111111111';
+const AUDIENCES = ['user', 'model'] as const;
+
+/** The webhook trigger given `body` with Include Raw Body on. */
+const deliverWithRawBody = (body: string) =>
+	deliver({ body, parameters: { options: { includeRawBody: true } } });
+
+/** Order Get of ORDER_ID, the service answering `body` as JSON text. */
+async function orderGet(body: string) {
+	nock(BASE_URL)
+		.get(`/orders/${ORDER_ID}`)
+		.reply(200, body, { 'content-type': 'application/json' });
+	return runNode({
+		parameters: {
+			resource: 'order',
+			operation: 'get',
+			orderId: { __rl: true, mode: 'id', value: ORDER_ID },
+			options: {},
+		},
+	});
+}
+
+/** A run of digits: `first`, then `minLength` to `maxLength` digits drawn (fast-check options kept). */
+function digitRun(
+	first: fc.Arbitrary<string | number>,
+	rest: { minLength: number; maxLength: number; size?: fc.SizeForArbitrary },
+) {
+	return fc
+		.tuple(first, fc.array(fc.integer({ min: 0, max: 9 }), rest))
+		.map(([head, tail]) => String(head) + tail.join(''));
+}
 
 function payout(requisiteType: unknown, requisite: unknown): IDataObject {
 	return {
@@ -72,7 +103,7 @@ describe('finding 5: a requisite is masked by what it holds, whatever requisiteT
 			refunded: false,
 			updatedAt: '2026-01-01T00:00:00Z',
 		});
-		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		const { item } = await deliverWithRawBody(body);
 		expect(JSON.stringify(item)).not.toContain(PAN);
 		expect(item!.rawBody).toBeNull();
 	});
@@ -80,18 +111,10 @@ describe('finding 5: a requisite is masked by what it holds, whatever requisiteT
 	it('generated: any type spelling, any text beside a card number, any grouping: never shown', () => {
 		// A card number passing the checksum (13–19 digits), or any 16–19 digits (no phone has more than 15).
 		const cards = fc.oneof(
-			fc
-				.tuple(
-					fc.constantFrom('4', '5', '2'),
-					fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 17 }),
-				)
-				.map(([first, rest]) => withCheckDigit(first + rest.join(''))),
-			fc
-				.tuple(
-					fc.constantFrom('4', '5', '2'),
-					fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 15, maxLength: 18 }),
-				)
-				.map(([first, rest]) => first + rest.join('')),
+			digitRun(fc.constantFrom('4', '5', '2'), { minLength: 11, maxLength: 17 }).map(
+				withCheckDigit,
+			),
+			digitRun(fc.constantFrom('4', '5', '2'), { minLength: 15, maxLength: 18 }),
 		);
 		const types = fc.oneof(
 			fc.constant(null),
@@ -239,8 +262,8 @@ function leafTooDeep(levels: number, leaf: string): boolean {
 
 describe('finding 10: a raw body withheld for the depth cut says so', () => {
 	it('a secret-free body 150 levels deep: rawBody null, the note names the depth', async () => {
-		const body = `{"event":"order.status_changed","orderId":"7d0c3c1e-1111-4111-8111-111111111111","status":"success","amountUsdt":10.5,"amountRub":1000,"createdAt":"2026-01-01T00:00:00Z","meta":${'['.repeat(150)}"x"${']'.repeat(150)}}`;
-		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		const body = `{"event":"order.status_changed","orderId":"${ORDER_ID}","status":"success","amountUsdt":10.5,"amountRub":1000,"createdAt":"2026-01-01T00:00:00Z","meta":${'['.repeat(150)}"x"${']'.repeat(150)}}`;
+		const { item } = await deliverWithRawBody(body);
 		expect(item!.rawBody).toBeNull();
 		expect(item!.rawBodyMasked).toBe(true);
 		expect(item!.rawBodyNote).toBe(RAW_BODY_DEPTH_NOTE);
@@ -250,11 +273,11 @@ describe('finding 10: a raw body withheld for the depth cut says so', () => {
 	it('a shallow body with a card number still says it carries secrets', async () => {
 		const body = JSON.stringify({
 			event: 'order.status_changed',
-			orderId: '7d0c3c1e-1111-4111-8111-111111111111',
+			orderId: ORDER_ID,
 			status: 'success',
 			comment: `card ${PAN}`,
 		});
-		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		const { item } = await deliverWithRawBody(body);
 		expect(item!.rawBody).toBeNull();
 		expect(String(item!.rawBodyNote)).toMatch(/carries secrets/);
 	});
@@ -262,21 +285,9 @@ describe('finding 10: a raw body withheld for the depth cut says so', () => {
 
 describe('finding 11: an action answer nested thousands of levels deep is read', () => {
 	it('Order Get, 5,000 levels: the amount past 2^53 exact, the deeper part cut', async () => {
-		nock(BASE_URL)
-			.get('/orders/7d0c3c1e-1111-4111-8111-111111111111')
-			.reply(
-				200,
-				`{"id":"7d0c3c1e-1111-4111-8111-111111111111","amountUsdt":9007199254740993,"status":"success","trace":${'['.repeat(5000)}${']'.repeat(5000)}}`,
-				{ 'content-type': 'application/json' },
-			);
-		const { output } = await runNode({
-			parameters: {
-				resource: 'order',
-				operation: 'get',
-				orderId: { __rl: true, mode: 'id', value: '7d0c3c1e-1111-4111-8111-111111111111' },
-				options: {},
-			},
-		});
+		const { output } = await orderGet(
+			`{"id":"${ORDER_ID}","amountUsdt":9007199254740993,"status":"success","trace":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+		);
 		const text = JSON.stringify(output);
 		expect(text).not.toContain('9007199254740992');
 		expect(text).toContain('9007199254740993');
@@ -389,7 +400,7 @@ describe('finding 3: a wallet’s token contract is the crypto token, never a se
 						beside === 'chainAddress'
 							? { address: ADDRESS, [name]: USDT }
 							: { address: 'deposit-address-1', [beside]: 'x', [name]: USDT };
-					for (const audience of ['user', 'model'] as const) {
+					for (const audience of AUDIENCES) {
 						expect(gateJson(undefined, record, audience)[name]).toBe(USDT);
 					}
 				},
@@ -403,21 +414,9 @@ describe('finding 8: …Uid, uid, guid are identifiers (seq a count), kept exact
 	const UID = '1795930886339551237';
 
 	it('Order Get: orderUid as a JSON number and sbpOperationUid as text, exact; a short one as text', async () => {
-		nock(BASE_URL)
-			.get('/orders/7d0c3c1e-1111-4111-8111-111111111111')
-			.reply(
-				200,
-				`{"id":"7d0c3c1e-1111-4111-8111-111111111111","orderUid":${UID},"sbpOperationUid":"${UID}","guid":${UID},"uid":1234,"seq":${UID},"amountUsdt":10.5,"amountRub":1000,"status":"success","createdAt":"2026-01-01T00:00:00Z"}`,
-				{ 'content-type': 'application/json' },
-			);
-		const { output } = await runNode({
-			parameters: {
-				resource: 'order',
-				operation: 'get',
-				orderId: { __rl: true, mode: 'id', value: '7d0c3c1e-1111-4111-8111-111111111111' },
-				options: {},
-			},
-		});
+		const { output } = await orderGet(
+			`{"id":"${ORDER_ID}","orderUid":${UID},"sbpOperationUid":"${UID}","guid":${UID},"uid":1234,"seq":${UID},"amountUsdt":10.5,"amountRub":1000,"status":"success","createdAt":"2026-01-01T00:00:00Z"}`,
+		);
 		expect(output[0].json).toMatchObject({
 			orderUid: UID,
 			sbpOperationUid: UID,
@@ -428,8 +427,8 @@ describe('finding 8: …Uid, uid, guid are identifiers (seq a count), kept exact
 	});
 
 	it('the webhook trigger: orderUid exact, rawBody exact', async () => {
-		const body = `{"event":"order.status_changed","orderId":"7d0c3c1e-1111-4111-8111-111111111111","status":"success","amountUsdt":10.5,"orderUid":${UID}}`;
-		const { item } = await deliver({ body, parameters: { options: { includeRawBody: true } } });
+		const body = `{"event":"order.status_changed","orderId":"${ORDER_ID}","status":"success","amountUsdt":10.5,"orderUid":${UID}}`;
+		const { item } = await deliverWithRawBody(body);
 		expect(item!.orderUid).toBe(UID);
 		expect(item!.rawBody).toBe(body);
 		expect(item!.rawBodyMasked).toBe(false);
@@ -445,18 +444,15 @@ describe('finding 8: …Uid, uid, guid are identifiers (seq a count), kept exact
 				)
 				.map(([before, word]) => before + word),
 		);
-		const ids = fc
-			.tuple(
-				fc.integer({ min: 1, max: 9 }),
-				fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 13, maxLength: 17 }),
-			)
-			.map(([first, rest]) => withCheckDigit(String(first) + rest.join('')));
+		const ids = digitRun(fc.integer({ min: 1, max: 9 }), { minLength: 13, maxLength: 17 }).map(
+			withCheckDigit,
+		);
 		fc.assert(
 			fc.property(names, ids, fc.boolean(), (name, id, asNumber) => {
 				const read = readJsonLossless(
 					`{${JSON.stringify(name)}:${asNumber ? id : JSON.stringify(id)}}`,
 				).value as IDataObject;
-				for (const audience of ['user', 'model'] as const) {
+				for (const audience of AUDIENCES) {
 					expect(gateJson(undefined, read, audience)[name]).toBe(id);
 				}
 			}),
@@ -500,12 +496,7 @@ describe('finding 12: Card Get Balance never gives a rounded balanceNumber', () 
 	it('generated: any decimal text, balanceNumber is either null or a number equal to it to the digit', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc
-					.tuple(
-						fc.integer({ min: 1, max: 9 }),
-						fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 0, maxLength: 21, size: 'max' }),
-					)
-					.map(([first, rest]) => String(first) + rest.join('')),
+				digitRun(fc.integer({ min: 1, max: 9 }), { minLength: 0, maxLength: 21, size: 'max' }),
 				fc.integer({ min: 0, max: 6 }),
 				async (units, scale) => {
 					const digits = units.padStart(scale + 1, '0');

@@ -87,22 +87,64 @@ function serve(listing: Listing) {
 
 const getDeposits = { resource: 'companyWallet', operation: 'getDeposits', returnAll: true };
 
+/**
+ * The preamble every case shares: the listing served afresh (nock cleared first, as a property
+ * runs many in one test), then Get Deposits with Return All. The ids it output, or the message of
+ * its refusal.
+ */
+async function listAfresh(listing: Listing) {
+	nock.cleanAll();
+	const served = serve(listing);
+	const run = await runNode({ parameters: getDeposits }).then(
+		(done) => ({
+			ids: done.output.map((item) => item.json.id as string),
+			refused: undefined as string | undefined,
+		}),
+		(error: unknown) => ({ ids: [] as string[], refused: String((error as Error).message) }),
+	);
+	return { served, ...run };
+}
+
+/** Each record output once, and every record there when the listing began (and still there) output. */
+function expectExactSet(ids: string[], served: ReturnType<typeof serve>) {
+	expect(new Set(ids).size).toBe(ids.length);
+	const got = new Set(ids);
+	expect(served.initial.filter((id) => !served.left.has(id) && !got.has(id))).toEqual([]);
+}
+
+/** A refusal is allowed only where more than a page arrived at once, and then it is said. */
+function expectRefusedBeyondAPage(refused: string, beyondAPage: boolean) {
+	expect({ beyondAPage, refused }).toEqual({
+		beyondAPage: true,
+		refused: expect.stringMatching(/does not seem to honour offset/),
+	});
+}
+
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 describe('Return All outputs each record once', () => {
 	it('a record arriving between two pages shifts the list: no record is output twice', async () => {
-		serve({ size: 150, cap: 100, envelope: 'total', arrivals: [{ afterPage: 0, count: 1 }] });
-		const { output } = await runNode({ parameters: getDeposits });
-		const ids = output.map((item) => item.json.id);
+		const { ids, refused } = await listAfresh({
+			size: 150,
+			cap: 100,
+			envelope: 'total',
+			arrivals: [{ afterPage: 0, count: 1 }],
+		});
+		expect(refused).toBeUndefined();
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(ids).toHaveLength(150);
 	});
 
 	it('a count equal to the page length does not end the listing after the first page', async () => {
-		const served = serve({ size: 250, cap: 100, envelope: 'countIsPage', arrivals: [] });
-		const { output } = await runNode({ parameters: getDeposits });
-		expect(output).toHaveLength(250);
+		const { served, ids, refused } = await listAfresh({
+			size: 250,
+			cap: 100,
+			envelope: 'countIsPage',
+			arrivals: [],
+		});
+		expect(refused).toBeUndefined();
+		expect(ids).toHaveLength(250);
 		expect(served.requests()).toBe(3);
 	});
 
@@ -131,8 +173,7 @@ describe('Return All outputs each record once', () => {
 		});
 		await fc.assert(
 			fc.asyncProperty(listing, async (drawn) => {
-				nock.cleanAll();
-				const served = serve(drawn);
+				const { served, ids, refused } = await listAfresh(drawn);
 				// The pager tolerates a page's worth of records arriving between two pages; more than
 				// that looks the same as a service that ignores offset (pages of records already
 				// sent), and the node then stops with that error: said, never cut short in silence.
@@ -148,22 +189,12 @@ describe('Return All outputs each record once', () => {
 				const page = drawn.size > 0 ? Math.min(drawn.size, drawn.cap) : drawn.cap;
 				const beyondAPage =
 					drawn.arriveAt !== 'end' && Math.max(0, ...arrivedAtOnce.values()) > page;
-				const run = await runNode({ parameters: getDeposits }).then(
-					(done) => ({ output: done.output, refused: undefined }),
-					(error: unknown) => ({ output: [], refused: String((error as Error).message) }),
-				);
-				if (run.refused !== undefined) {
-					expect({ beyondAPage, refused: run.refused }).toEqual({
-						beyondAPage: true,
-						refused: expect.stringMatching(/does not seem to honour offset/),
-					});
+				if (refused !== undefined) {
+					expectRefusedBeyondAPage(refused, beyondAPage);
 					return;
 				}
-				const { output } = run;
-				const ids = output.map((item) => item.json.id as string);
-				expect(new Set(ids).size).toBe(ids.length);
-				const got = new Set(ids);
-				expect(served.initial.filter((id) => !got.has(id))).toEqual([]);
+				// No record leaves here: served.left stays empty.
+				expectExactSet(ids, served);
 			}),
 			{
 				numRuns: 60,
@@ -192,15 +223,15 @@ describe('Return All outputs each record once', () => {
 
 describe('records leaving while a list is read', () => {
 	it('a record leaving between two pages skips none of the others', async () => {
-		const served = serve({
+		const { served, ids, refused } = await listAfresh({
 			size: 250,
 			cap: 100,
 			envelope: 'total',
 			arrivals: [],
 			departures: [{ afterPage: 0, count: 1, at: 10 }],
 		});
-		const { output } = await runNode({ parameters: getDeposits });
-		const got = new Set(output.map((item) => item.json.id as string));
+		expect(refused).toBeUndefined();
+		const got = new Set(ids);
 		const missing = served.initial.filter((id) => !served.left.has(id) && !got.has(id));
 		expect(missing).toEqual([]);
 	});
@@ -210,7 +241,7 @@ describe('records leaving while a list is read', () => {
 		// cap; each arrival then pushes dep-1 down by exactly one page, and two pages in a row bring
 		// nothing new before the list ends on an empty page. A service ignoring offset would repeat
 		// the same page for ever; this one ends, and must be read, not refused.
-		const served = serve({
+		const { served, ids, refused } = await listAfresh({
 			size: 1,
 			cap: 8,
 			envelope: 'array',
@@ -220,8 +251,7 @@ describe('records leaving while a list is read', () => {
 			],
 			departures: [],
 		});
-		const { output } = await runNode({ parameters: getDeposits });
-		const ids = output.map((item) => item.json.id as string);
+		expect(refused).toBeUndefined();
 		expect(ids).toEqual(['dep-1']);
 		expect(served.requests()).toBe(4);
 	});
@@ -246,13 +276,9 @@ describe('records leaving while a list is read', () => {
 			}));
 		await fc.assert(
 			fc.asyncProperty(listing, async (drawn) => {
-				nock.cleanAll();
-				const served = serve(drawn);
-				const { output } = await runNode({ parameters: getDeposits });
-				const ids = output.map((item) => item.json.id as string);
-				expect(new Set(ids).size).toBe(ids.length);
-				const got = new Set(ids);
-				expect(served.initial.filter((id) => !got.has(id))).toEqual([]);
+				const { served, ids, refused } = await listAfresh(drawn);
+				expect(refused).toBeUndefined();
+				expectExactSet(ids, served);
 			}),
 			{ numRuns: 100 },
 		);
@@ -264,16 +290,13 @@ describe('records leaving while a list is read', () => {
 	])(
 		'a one-record list with one record arriving ahead of it after each of %i pages is %s (the bound is exact)',
 		async (count, outcome) => {
-			const served = serve({
+			const { served, ids, refused } = await listAfresh({
 				size: 1,
 				cap: 8,
 				envelope: 'array',
 				arrivals: Array.from({ length: count }, (_, afterPage) => ({ afterPage, count: 1 })),
 			});
-			const run = await runNode({ parameters: getDeposits }).then(
-				(done) => done.output.map((item) => item.json.id as string),
-				(error: unknown) => String((error as Error).message),
-			);
+			const run = refused ?? ids;
 			if (outcome === 'read whole') {
 				expect(run).toEqual(['dep-1']);
 				// The first page, STALE_ARRIVALS pages with nothing new, and the empty page.
@@ -308,8 +331,7 @@ describe('records leaving while a list is read', () => {
 		});
 		await fc.assert(
 			fc.asyncProperty(listing, async (drawn) => {
-				nock.cleanAll();
-				const served = serve(drawn);
+				const { served, ids, refused } = await listAfresh(drawn);
 				// As in the first property: more records arriving at once than a page (a list shorter
 				// than the cap pages by its size) while the envelope states a total that then stands
 				// more than a page above the records read is what a service ignoring offset shows too
@@ -319,22 +341,11 @@ describe('records leaving while a list is read', () => {
 				const beyondAPage =
 					(drawn.envelope === 'total' || drawn.envelope === 'countIsTotal') &&
 					drawn.arrivals.some((arrival) => arrival.count > page);
-				const run = await runNode({ parameters: getDeposits }).then(
-					(done) => ({ output: done.output, refused: undefined }),
-					(error: unknown) => ({ output: [], refused: String((error as Error).message) }),
-				);
-				if (run.refused !== undefined) {
-					expect({ beyondAPage, refused: run.refused }).toEqual({
-						beyondAPage: true,
-						refused: expect.stringMatching(/does not seem to honour offset/),
-					});
+				if (refused !== undefined) {
+					expectRefusedBeyondAPage(refused, beyondAPage);
 					return;
 				}
-				const ids = run.output.map((item) => item.json.id as string);
-				expect(new Set(ids).size).toBe(ids.length);
-				const got = new Set(ids);
-				const missing = served.initial.filter((id) => !served.left.has(id) && !got.has(id));
-				expect(missing).toEqual([]);
+				expectExactSet(ids, served);
 			}),
 			{
 				numRuns: 60,

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, createContext, toolContext } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /*
@@ -66,17 +66,14 @@ async function run(
 		apiKey?: string;
 	},
 ): Promise<IDataObject[]> {
-	const context = createContext({
+	const contextOptions: ContextOptions = {
 		...options,
 		continueOnFail: true,
 		credentials: { ...API, apiKey: options.apiKey ?? 'company-key-1' },
-	});
+	};
+	const context = options.tool ? toolContext(contextOptions) : createContext(contextOptions);
 	const node = context.getNode() as INode;
 	node.credentials = { companyPaymentsApi: { id: options.credentialId ?? 'cred-1', name: 'Pay' } };
-	if (options.tool) {
-		node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-		node.parameters = { ...(options.parameters as IDataObject) } as INode['parameters'];
-	}
 	const result = await new CompanyPayments().execute.call(context);
 	return result[0].map((item) => item.json);
 }

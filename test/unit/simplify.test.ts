@@ -4,14 +4,13 @@
  * output, on by default for an AI agent), and a simplified record keeps fields the contract
  * declares for that record.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
 import nock from 'nock';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { compactRecord, toolCatalog } from '../../nodes/CompanyPayments/tool';
 import { PACKAGE_FIELDS, RECORDS } from '../../nodes/shared/contract/records';
 import type { RecordName } from '../../nodes/shared/contract/records';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, createContext, runTool } from './helpers/n8n';
 
 /** The records whose Get and Get Many return them, by operation. */
 const RETURNED: Record<string, RecordName> = {
@@ -134,14 +133,11 @@ describe('Simplify (Compact Output) on the records with more than 10 fields', ()
 
 	it('payout Get as an AI tool: simplified by default', async () => {
 		nock(BASE_URL).get(`/payouts/${payout.id}`).reply(200, payout);
-		const context = createContext({
+		const {
+			output: [json],
+		} = await runTool({
 			parameters: { resource: 'payout', operation: 'get', payoutId: payout.id },
 		});
-		const node = context.getNode() as INode;
-		node.type = 'n8n-nodes-company-payments.companyPaymentsTool';
-		node.parameters = { resource: 'payout', operation: 'get', payoutId: payout.id };
-		const [[item]] = await new CompanyPayments().execute.call(context);
-		const json = item.json as IDataObject;
 		expect(Object.keys(json).sort()).toEqual([...(catalog['payout.get'].compact ?? [])].sort());
 		expect(json).not.toHaveProperty('recipientFirstName');
 	});

@@ -1,9 +1,8 @@
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
 import { toolCatalog } from '../../nodes/CompanyPayments/tool';
-import { BASE_URL, createContext } from './helpers/n8n';
+import { BASE_URL, runTool } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
 
 /*
@@ -13,17 +12,12 @@ import type { ContextOptions } from './helpers/n8n';
  * text names (PAYMENT_REFERENCE_CONFLICT, nothing new paid), naming the earlier payment where the
  * text says it does, with advice a model can follow: never the workflow's Idempotency Key field.
  */
-const TOOL_TYPE = 'n8n-nodes-company-payments.companyPaymentsTool';
 const Q1 = '11111111-1111-4111-8111-111111111111';
 const Q2 = '22222222-2222-4222-8222-222222222222';
 
 async function callTool(parameters: IDataObject, options: Partial<ContextOptions> = {}) {
-	const context = createContext({ parameters, ...options });
-	const node = context.getNode() as INode;
-	node.type = TOOL_TYPE;
-	node.parameters = { ...parameters } as INode['parameters'];
-	const result = await new CompanyPayments().execute.call(context);
-	return { json: result[0][0].json, requests: context.requests };
+	const { output, context } = await runTool({ parameters, ...options });
+	return { json: output[0], requests: context.requests };
 }
 
 /** A stand-in service answering each money write with one record (no replay by key). */

@@ -259,7 +259,10 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 				? { status: 'completed' }
 				: /\/payouts$/.test(String(options.url))
 					? { status: 'waiting_trader' }
-					: {};
+					: // A rotation answers its new secret (without one it fails: r16-data, F4).
+						/\/webhook-secret\/rotate$/.test(String(options.url))
+						? { webhookSecret: `whsec_${'0a'.repeat(24)}` }
+						: {};
 		return {
 			body: JSON.stringify({ ...ANSWER, ...sent, ...payout }),
 			headers: {},

@@ -5,9 +5,17 @@ import { readBoolean, segment } from '../common/validation';
 import { LINE_BREAK, apiRequest, serviceErrorInfo } from '../../shared/transport';
 import { reveal } from '../../shared/gate';
 import { withNodeFields } from '../../shared/serviceFields';
+import { asRecord, fieldPath, fieldPaths } from '../../shared/contract/recordsAnswer';
 import { ASSIGNED } from '../listSearch/cards';
 import type { OperationDefinition } from '../types';
 import { assignedCardIdFields, readCardId } from './fields';
+
+/** The fields Mask Card Number and CVV off opens: the card's number and its CVV (the document's). */
+const SENSITIVE_FIELDS = ['cardNumberFull', 'cardCvv'];
+
+/** A field that stands with a value (a text, a number, or null: nothing to mask), not a record. */
+const present = (value: unknown): boolean =>
+	value === null || typeof value === 'string' || typeof value === 'number';
 
 const NOT_ASSIGNED =
 	'No assigned card with this ID in this company: the card does not exist, or it is not in status assigned. Sensitive data is available only for assigned cards; requested, retired and failed cards answer 404';
@@ -60,7 +68,7 @@ export const getSensitiveData: OperationDefinition = {
 	docs: {
 		endpoint: '`GET /cards/{id}/sensitive`',
 		notes:
-			"Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values. The service logs every reveal.",
+			"Assigned cards only (others answer 404). The UI warns that the full number and CVV land in n8n's execution data. **Mask Card Number and CVV** is on by default and outputs `•••• •••• •••• 1234` and `•••`; turn it off only when a later node really needs the full values (opened where they stand, also under `data`; with no `cardNumberFull` or `cardCvv` field the item says `masked: true` and a notice). The service logs every reveal.",
 	},
 	properties: [
 		{
@@ -102,11 +110,23 @@ export const getSensitiveData: OperationDefinition = {
 		} catch (error) {
 			throw await withCardStatus(this, error, cardId, itemIndex);
 		}
-		// The gate masks the number and CVV (shared/gate.ts); turned off, it opens these two fields.
-		// The service's own `masked`, if any, is kept under serviceFields (r12-data, finding 3).
+		// The gate masks the number and CVV (shared/gate.ts); turned off, it opens these two fields
+		// where they stand, also inside an envelope (`data.cardNumberFull`: one rule,
+		// contract/recordsAnswer.ts). The service's own `masked`, if any, is kept under
+		// serviceFields (r12-data, finding 3).
+		const record = asRecord(body);
 		if (mask === false) {
-			return reveal(withNodeFields(body, { masked: false }), 'cardNumberFull', 'cardCvv');
+			const paths = SENSITIVE_FIELDS.map((name) => fieldPath(record, [name], present));
+			const found = paths.filter((path): path is string[] => path !== null);
+			if (found.length > 0) {
+				return reveal(withNodeFields(record, { masked: false }), ...found.map((p) => p.join('.')));
+			}
+			// Nothing to open: never `masked: false` on what the gate masks (outside read r16-data, F3).
+			return withNodeFields(record, {
+				masked: true,
+				notice: `Mask Card Number and CVV is off, but the answer has no field named ${SENSITIVE_FIELDS.join(' or ')}, so nothing was revealed and its card data stays masked. Its fields: ${fieldPaths(record).join(', ') || 'none'}.`,
+			});
 		}
-		return withNodeFields(body, { masked: true });
+		return withNodeFields(record, { masked: true });
 	},
 };

@@ -48,7 +48,8 @@ function invalid(
  *   number, a 20-digit UIN) and is refused, as are NaN and Infinity. true/false, lists and
  *   objects are refused. null, undefined and empty text are "empty".
  * - Amounts: plain decimal text or a number, sent as a JSON number only when that number is
- *   exactly the decimal the user wrote (requireAmount).
+ *   exactly the decimal the user wrote (requireAmount); a number only below 10^13 for 2
+ *   decimal places, where a number cannot have lost digits of its source (numberAmountLimit).
  * - Whole numbers (Limit): an integer or integer text, within the field's range.
  * - Booleans: true/false, or the text "true"/"false".
  * - Choices: exactly one of the field's values.
@@ -301,6 +302,28 @@ const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(\.(\d+))?$/;
 const PLAIN_DECIMAL_RULE =
 	'must be a plain decimal number such as 1500 or 1500.50 (digits and an optional decimal point only: no spaces, signs, exponents, hex or binary notation, at most 15 digits before the point)';
 
+/**
+ * How many significant decimal digits a number (a double) holds exactly: every decimal written
+ * with at most 15 significant digits reads back from its double as the same decimal (DBL_DIG).
+ */
+export const EXACT_NUMBER_DIGITS = 15;
+
+/**
+ * The smallest number-typed amount refused for a field with `decimals` places: 10^(15 - decimals)
+ * (10 000 000 000 000 for 2). Below it every amount of at most `decimals` places has at most 15
+ * significant digits, so the number an expression hands over is the amount its source wrote. At
+ * or above it the source may have had more digits than the number holds, which n8n rounded away
+ * when it read the JSON (99999999999999.994 → 100000000000000, r16-money F3): the node cannot see
+ * them, so it refuses the number instead of sending another amount.
+ */
+export function numberAmountLimit(decimals: number): number {
+	return 10 ** (EXACT_NUMBER_DIGITS - decimals);
+}
+
+function numberAmountRule(decimals: number): string {
+	return `must be given as text when it is a number of ${String(numberAmountLimit(decimals))} or more: a number holds ${EXACT_NUMBER_DIGITS} significant digits exactly, and an amount this large with ${decimals} decimal places needs more, so n8n may already have rounded it when it read the JSON (99999999999999.994 becomes 100000000000000) and another amount would be sent. Converting it in the expression cannot bring the digits back: keep the amount a string in the source (a JSON string such as "123456789012345.67") and map that`;
+}
+
 /** "1500.50" → "1500.5", "100.00" → "100": the decimal as JavaScript prints the same number. */
 function canonicalDecimal(text: string): string {
 	const [whole, fraction = ''] = text.split('.');
@@ -309,11 +332,13 @@ function canonicalDecimal(text: string): string {
 }
 
 /**
- * Checks a money amount: a number, or text in plain decimal notation, greater than 0 and with at most `decimals` decimal places. It is sent as a JSON
- * number, so it is refused unless that number prints as exactly the decimal given (a number
- * like 1e21 or 0.30000000000000004 from an expression, or text with more digits than a number
- * holds, would otherwise be sent rounded). Anything else is refused before any request with the
- * field, the rule and the value.
+ * Checks a money amount: a number, or text in plain decimal notation, greater than 0 and with at
+ * most `decimals` decimal places. It is sent as a JSON number, so it is refused unless that
+ * number prints as exactly the decimal given (a number like 0.30000000000000004 from an
+ * expression, or text with more digits than a number holds, would otherwise be sent rounded). A
+ * number-typed value is refused from numberAmountLimit(decimals) up (1e21 among them): n8n may
+ * have rounded it before the node saw it. Anything else is refused before any
+ * request with the field, the rule and the value.
  */
 export function checkAmount(
 	ctx: IExecuteFunctions,
@@ -324,6 +349,10 @@ export function checkAmount(
 ): number {
 	if (typeof value === 'number' && Number.isFinite(value) && value <= 0) {
 		throw invalid(ctx, itemIndex, field, 'must be a number greater than 0', value);
+	}
+	// A number is what n8n parsed: taken only where it cannot have lost digits (r16-money F3).
+	if (typeof value === 'number' && Number.isFinite(value) && value >= numberAmountLimit(decimals)) {
+		throw invalid(ctx, itemIndex, field, numberAmountRule(decimals), value);
 	}
 	const text =
 		typeof value === 'number' && Number.isFinite(value)

@@ -5,7 +5,7 @@ import { NEW_API_KEY_FIELDS } from '../../shared/contract/assumptions';
 import { reveal } from '../../shared/gate';
 import { withNodeFields } from '../../shared/serviceFields';
 import { invalidInput, readBoolean, readTextValue, showKindOnly } from '../common/validation';
-import { isObject } from '../../shared/contract/guards';
+import { asRecord, fieldPath, fieldPaths } from '../../shared/contract/recordsAnswer';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -96,54 +96,15 @@ export function readEmailAndPassword(
 
 /** Fields that may hold the key when the key's own field is an object (`apiKey: { value: … }`). */
 const KEY_VALUE_FIELDS = ['value', ...NEW_API_KEY_FIELDS];
-/** How deep the key is looked for (`company.apiKey`, `data.member.apiKey.value`). */
-const KEY_DEPTH = 4;
-
-function keyString(value: unknown): boolean {
-	return typeof value === 'string' && value !== '';
-}
 
 /**
  * Where the new key stands in an answer whose field names the document does not show: the path
  * of the first field named as NEW_API_KEY_FIELDS holding a text, nearest the top first (also one
- * such field's `value` when it is an object); null when there is none.
+ * such field's `value` when it is an object); null when there is none. The one rule for every
+ * envelope (contract/recordsAnswer.ts fieldPath).
  */
 export function newApiKeyPath(body: IDataObject): string[] | null {
-	let level: Array<{ path: string[]; record: IDataObject }> = [{ path: [], record: body }];
-	for (let depth = 0; depth < KEY_DEPTH && level.length > 0; depth++) {
-		for (const { path, record } of level) {
-			for (const name of NEW_API_KEY_FIELDS) {
-				if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
-				const value = record[name];
-				if (keyString(value)) return [...path, name];
-				if (isObject(value)) {
-					const inner = KEY_VALUE_FIELDS.find((field) => keyString(value[field]));
-					if (inner !== undefined) return [...path, name, inner];
-				}
-			}
-		}
-		const next: typeof level = [];
-		for (const { path, record } of level) {
-			for (const [name, value] of Object.entries(record)) {
-				// A dot in a name would make the path ambiguous: such a field is not looked into.
-				if (isObject(value) && !name.includes('.'))
-					next.push({ path: [...path, name], record: value });
-			}
-		}
-		level = next;
-	}
-	return null;
-}
-
-/** Every field path of an answer (names only, never values), for a notice that says where to look. */
-function fieldPaths(value: unknown, prefix = '', out: string[] = []): string[] {
-	if (!isObject(value) || out.length >= 40) return out;
-	for (const [name, field] of Object.entries(value)) {
-		const path = prefix === '' ? name : `${prefix}.${name}`;
-		if (isObject(field) && prefix.split('.').length < KEY_DEPTH) fieldPaths(field, path, out);
-		else out.push(path);
-	}
-	return out;
+	return fieldPath(body, NEW_API_KEY_FIELDS, undefined, KEY_VALUE_FIELDS);
 }
 
 /**
@@ -156,7 +117,7 @@ function fieldPaths(value: unknown, prefix = '', out: string[] = []): string[] {
  * names so the user knows where to look.
  */
 export function newApiKeyOutput(answer: unknown, notice: string): IDataObject {
-	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
+	const body = asRecord(answer);
 	const path = newApiKeyPath(body);
 	const field = path === null ? null : path.join('.');
 	const own: IDataObject = {
@@ -193,7 +154,7 @@ export function readReveal(ctx: IExecuteFunctions, itemIndex: number): boolean {
  * its `webhookSecret` field, and that field only.
  */
 export function profileOutput(answer: unknown, revealSecret: boolean): IDataObject {
-	const body = isObject(answer) ? answer : { response: answer as IDataObject[keyof IDataObject] };
+	const body = asRecord(answer);
 	return revealSecret ? reveal(body, 'webhookSecret') : body;
 }
 

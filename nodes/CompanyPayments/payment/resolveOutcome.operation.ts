@@ -58,6 +58,43 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, rule: string, got: st
 	});
 }
 
+/**
+ * A refusal of an item that carries a sent write (r16-money F4): the node could not check it, so
+ * the payment it names stays unknown. The error keeps paymentOutcome "unknown", the sent write as
+ * the item gave it and the refusal as `reason`, as a failed look-up does (keepSentWrite): with
+ * Continue On Fail a Switch on paymentOutcome keeps the payment in its unknown branch, and the
+ * item can be resolved again with the credential it was sent with.
+ */
+function refuseUnknown(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rule: string,
+	got: string,
+	sentWrite: unknown,
+	fix: string,
+) {
+	const error = new NodeOperationError(ctx.getNode(), `${FIELD} ${rule}, got ${got}`, {
+		itemIndex,
+		description: `The payment's outcome stays unknown (paymentOutcome "unknown", with the sentWrite the item carries): the node could not check this item, so it looked nothing up and sent nothing to the service. ${fix}`,
+	});
+	error.context.paymentOutcome = 'unknown';
+	if (isObject(sentWrite)) error.context.sentWrite = sentWrite;
+	error.context.reason = `${FIELD} ${rule}: ${got}`;
+	return error;
+}
+
+/** What to do about an item the node refused to look up. */
+function refusedFix(ctx: IExecuteFunctions, itemIndex: number, bound: boolean): string {
+	const byHand =
+		'Until then treat the payment as possibly made: look it up by hand (its sentWrite names the operation, the time it was sent, its External ID and details) before paying it again.';
+	if (bound) {
+		return `Resolve the item exactly as the money operation put it out, with the credential it was sent with (the same API key and Base URL). ${byHand}`;
+	}
+	return runsAsAgentTool(ctx)
+		? `Call this tool again with "${FIELD}" set to the whole answer of the money call exactly as it came back, never edited or written by you. ${byHand}`
+		: `Set "${FIELD}" on item ${itemIndex} to the item exactly as the money operation put it out ({{ $json }}), never edited. ${byHand}`;
+}
+
 const RULE =
 	"must be an item of a money operation's error output (with paymentOutcome; unknown ones with sentWrite)";
 
@@ -148,21 +185,37 @@ export const resolveOutcome: OperationDefinition = {
 		if (item.sentWrite === undefined) return claimed(item, message);
 		const sent = readSentWrite(item.sentWrite);
 		if (typeof sent === 'string') {
-			throw refuse(this, itemIndex, 'must carry the sentWrite this node sealed', sent);
+			throw refuseUnknown(
+				this,
+				itemIndex,
+				'must carry the sentWrite this node sealed',
+				sent,
+				item.sentWrite,
+				refusedFix(this, itemIndex, false),
+			);
 		}
 		const operation = MONEY_WRITES[sent.operation];
 		if (!operation?.money) {
-			throw refuse(
+			throw refuseUnknown(
 				this,
 				itemIndex,
 				'must come from a money operation of this node',
 				`sentWrite.operation ${show(sent.operation)}`,
+				item.sentWrite,
+				refusedFix(this, itemIndex, false),
 			);
 		}
 		// The binding rule (issue 49.1): this company and Base URL, sealed by this node.
 		const problem = await bindingProblem(this, itemIndex, item.sentWrite as IDataObject, sent);
 		if (problem) {
-			throw refuse(this, itemIndex, 'must be bound to this credential', problem);
+			throw refuseUnknown(
+				this,
+				itemIndex,
+				'must be bound to this credential',
+				problem,
+				item.sentWrite,
+				refusedFix(this, itemIndex, true),
+			);
 		}
 		try {
 			return await resolveSentWrite(

@@ -116,7 +116,7 @@ export const OPEN_CHOICES = {
 	unknownFields: {
 		question:
 			'Fields of a member, an invite, the company profile and a card’s sensitive data beyond the few shown (a member key, a PIN)',
-		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it (contract/records.ts, gate/fields.ts)',
+		node: 'Closed by default: a field these records do not declare is masked, whatever it holds, until CLOSED_RECORDS declares it; every name the document gives a value that is no secret (usdtBalance, cardOpeningFeeUsdt, role, permissions, message) is declared and read by its kind, and an undeclared field named as a time (ending in at, until, since, time, date, timestamp: rotatedAt, previousKeyValidUntil) whose value is an ISO 8601 date or date-time (or null) is shown (declaredIn, plainTimeIn in contract/records.ts; gate/fields.ts; outside read r16-data, finding 7)',
 	},
 	bigNumbers: {
 		question:
@@ -145,7 +145,7 @@ export const OPEN_CHOICES = {
 	textSecrets: {
 		question:
 			'How the service’s free text (a body that is not JSON, a message, a comment) may write a PIN, a CVV, a key or a card number',
-		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, a PIN or CVV word (PIN, ПИН, PIN-код, CVV/CVC, security code) then a group of 3–8 digits in the same sentence within 40 characters, `api_key=…`, `member key …`, a key, token, secret or password word (also ключ, токен, пароль, секрет) then a value of 8 characters or more with a digit within a few words (not a token contract’s public address after token or токен: TRON `T…` of 34, EVM `0x` and 40 hex digits; outside read r15-data, finding 4), `…_live_…`, `Bearer …`, `whsec_…`, card numbers (13–19 digits passing the card checksum with any short separator, one separator character all along, also `|`, `,`, `;`, `*`, `~`, an apostrophe, `•`, `·`, a line break or brackets; and a run of 13–19 digits passing the checksum whatever stands around it: `#4111…`, `card4111…`, `card_4111…`, `4111…RUB`; not a run glued to letters on both sides inside one long word of letters and digits only (IDENTIFIER_WORD characters or more), an identifier such as an SBP operation’s `A41561222316145C0000050011400501`: outside read r15-data, finding 6, the narrowest rule that keeps r12-data finding 2); a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
+		node: 'Masked by their look wherever such text reaches the user or the model: `PIN: …`, `pin=…`, `card PIN …`, `CVV2: …`, a PIN or CVV word (PIN, ПИН, PIN-код, CVV/CVC, security code) then the value it names: a group of 4–8 digits (a CVV’s 3–8) within 40 characters with only words that name it between (`is`, `number`, `of your card`, `вашей карты`…) and no unit after (issue 50: a status code, request ID, amount, count, date or order number after such a word stays as written), or after a phrase of the same sentence that may name the card by its last four (`PIN for your card ending 1234 is 4829`, `CVV for card •••• 1234: 739`) and ends in is, was, `:` or `=` before the digits, the last four kept and a word of another number in the phrase (status, request, order, attempts…: OTHER_NUMBER_WORDS) stopping it (outside read r16-data), `api_key=…`, `member key …`, a key, token, secret or password word (also ключ, токен, пароль, секрет) then a value of 8 characters or more with a digit within a few words, unless the word right before the value names another thing (`request id`, `order`, `status`, `at`, `заказ`…; issue 50) (not a token contract’s public address after token or токен: TRON `T…` of 34, EVM `0x` and 40 hex digits; outside read r15-data, finding 4), `…_live_…`, `Bearer …`, `whsec_…`, card numbers (13–19 digits passing the card checksum with any short separator, one separator character all along, also `|`, `,`, `;`, `*`, `~`, an apostrophe, `•`, `·`, a line break or brackets; and a run of 13–19 digits passing the checksum whatever stands around it: `#4111…`, `card4111…`, `card_4111…`, `4111…RUB`; part of one, 12–19 digits in one run, only after card, PAN, карта or номер with only naming words between, so `card declined, request id 1234…` stays; not a run glued to letters on both sides inside one long word of letters and digits only (IDENTIFIER_WORD characters or more), an identifier such as an SBP operation’s `A41561222316145C0000050011400501`: outside read r15-data, finding 6, the narrowest rule that keeps r12-data finding 2); a quote cut to QUOTE_LIMIT characters is masked whole first and never ends inside a word or digit groups (gate/patterns.ts, gate/quote.ts)',
 	},
 	maskedPanForm: {
 		question: 'How the service masks a card’s `maskedPan` (the document: “masked number”)',
@@ -174,7 +174,22 @@ export const OPEN_CHOICES = {
 	keyNames: {
 		question:
 			'Names of secret fields the document does not show (`memberKey`, `sessionKey`, `hmacKey`, `signingKey`), at any depth',
-		node: 'Any name ending in key, keys or secrets is a secret unless a word before it names none (NON_SECRET_KEY_WORDS: idempotency, change, sort…); lower-case prefixed keys (`uk_…`, `sess_…`) in text too (contract/records.ts, gate/patterns.ts)',
+		node: 'Read by the name’s words (camelCase, snake_case): a name ending in key or keys with a credential’s word before it (CREDENTIAL_KEY_WORDS: api, secret, private, access, signing, auth, hmac, session, member, user…) is a secret; one with a record’s or a lookup’s word and no credential’s (RECORD_KEY_WORDS, NON_SECRET_KEY_WORDS: order, period, payment, invoice, reference, status, type, category, idempotency, sort…: `orderKey`, `periodKey`) is none, shown as sent (outside read r16-data, finding 8); a bare `key` or any other `…Key` (`widgetKey`) is key-ish: masked, but a code, a date, a time or a record’s ID under it is shown (choice learnedSecretFloor); `…secrets` a secret; lower-case prefixed keys (`uk_…`, `sess_…`) in text too (contract/records.ts unknownFieldKind, gate/patterns.ts)',
+	},
+	secretCounters: {
+		question:
+			'Fields the document does not show that count or flag something about a PIN, a CVV, a card number or a key (`pinTriesLeft`, `remainingPinAttempts`, `failedPinAttempts`, `pinRetries`, `pinSet`)',
+		node: 'One rule by the name’s words for every secret’s name: a counting or flagging word anywhere (COUNTER_WORDS: tries, attempts, retries, left, remaining, failed, count, max, limit, locked, blocked, length, status, enabled…) or a describing last word (ABOUT_WORDS: set, type, at, changed, checked, rotated, valid…) or a flag’s first word (has, is: `hasPin`, `hasWebhookSecret`) makes the field say something about the secret, not hold it: a state, shown as sent to the user and the model; only a name of the value itself is the secret (`pin`, `cardPin`, `pinCode`, `newPin`, `pinValue`, `cvv2`, `apiKey`) (outside read r16-data, finding 1; contract/records.ts unknownFieldKind)',
+	},
+	pairNames: {
+		question:
+			'How the service may send a secret as a name/value pair (`[{"kind":"PIN","value":"5930"}]`, `{"attribute":"cvv","value":"812"}`, `["cardPin","7390"]`)',
+		node: 'One list of a pair’s name keys wherever a pair is read (PAIR_NAME_KEYS: name, key, field, label, type, id, kind, attribute, attr, param, parameter, property, prop, code, title, header, option, setting, variable, slug…) and of its value keys (PAIR_VALUE_KEYS: value, val, data, text, content): a name that is a secret field’s makes the value that secret, masked by its form for the user and the model and learned as one; the name itself (`cvv`, `PIN`) is kept as a name (outside read r16-data, finding 9; gate/learned.ts secretPair, gate/fields.ts)',
+	},
+	learnedSecretFloor: {
+		question:
+			'What a field named like a secret may hold that cannot be one (a date, a unix time, the record’s own UUID), and whether a later run of the same credential keeps hiding it',
+		node: 'A date or time text, a number of 9 digits or more that reads as a time from 2000 to 2038 in s, ms, µs or ns, and a UUID the same answer or the run names as an identifier are never learned as secrets (one odd field cannot hide the dates and IDs of this or any later run); under a key-ish name (`key`, `widgetKey`) such a value is shown as sent; under a credential’s name it stays masked there (outside read r16-data, finding 8; gate/masks.ts notSecretMaterial, gate/learned.ts)',
 	},
 	linkSecrets: {
 		question: 'Whether a link the service sends carries a card number or a CVV or PIN',
@@ -188,6 +203,16 @@ export const OPEN_CHOICES = {
 	escapedSecrets: {
 		question: 'How the service quotes a value inside error details (JSON escaping: \\/, \\u002f)',
 		node: 'A known secret found whole in every form a JSON encoder writes (gate/learned.ts)',
+	},
+	recordEnvelope: {
+		question:
+			'Whether an answer of one record comes wrapped (`{"data":{…}}`): the card’s sensitive data, the rotated webhook secret',
+		node: 'The field an operation opens (the card’s number and CVV, the new webhook secret, the new API key) is found by its name nearest the top, also inside an envelope, and opened where it stands: fieldPath (contract/recordsAnswer.ts); in a closed record an object under `data` is that record again (RECORD_ENVELOPE_KEYS, contract/records.ts). Mask Card Number and CVV off with no such field is masked:true with a notice, never masked:false (outside read r16-data, findings 3 and 4)',
+	},
+	valueAnswer: {
+		question:
+			'Whether an answer whose fields are not shown may be a bare JSON value (GET /wallets the address as text, a block answered true, a list of IDs), and how the rotation answers',
+		node: 'Any answer or list entry that is no record (text, number, true/false, null) comes out as `{ "value": … }` as sent, for every operation: asRecord (contract/recordsAnswer.ts, SCALAR_ANSWER_KEY), read in recordsOf (items.ts) and the pager; a rotation answered by a bare text of the form whsec_ and 48 hex characters is the new secret, one with no webhookSecret (ROTATED_SECRET_FIELDS) an error saying the secret was rotated and could not be shown (company/rotateWebhookSecret.operation.ts; outside read r16-data, findings 4 to 6)',
 	},
 	payoutListing: {
 		question: 'Which fields the payout listing (GET /payouts) shows',

@@ -127,6 +127,16 @@ export const RECORDS = {
 		updatedAt: TIME,
 	},
 	balance: { usdtBalance: AMOUNT, frozenBalance: AMOUNT },
+	/**
+	 * The company's card settings the document names (Limits, "card request reserve"; the card
+	 * request's flow): where an answer shows them (the profile), amounts. `cardsTestMode` too.
+	 */
+	companySettings: {
+		cardOpeningFeeUsdt: AMOUNT,
+		cardMinInitialDepositUsdt: AMOUNT,
+		openingFee: AMOUNT,
+		cardsTestMode: STATE,
+	},
 	balanceHistoryEntry: { referenceId: ID },
 	userWallet: { id: ID, walletId: ID, externalId: ID },
 	userWalletDeposit: {
@@ -405,11 +415,26 @@ const ABOUT_WORDS = new Set([
 	'permissions',
 	'expires',
 	'expiry',
+	// Until when a secret holds (`previousSecretValidUntil`, `keyValidUntil`): a time, no secret
+	// (outside read r16-data, finding 7).
+	'until',
 	'hint',
 	'last4',
 	'symbol',
 	'masked',
+	// A flag of a change or a check (outside read r16-data: `pinChanged`, `cvvChecked`).
+	'changed',
+	'checked',
+	'updated',
+	'created',
+	'rotated',
+	'revoked',
+	'valid',
+	'active',
+	'expired',
 ]);
+/** First words of a flag's name (`hasPin`, `isPinSet`, `hasWebhookSecret`): it holds no secret. */
+const FLAG_FIRST_WORDS = new Set(['has', 'is', 'was', 'can', 'should', 'needs']);
 /**
  * Last words of an identifier: `id`, `orderId`, `order_id`, `invoiceRef`, `txHash`, `externalId`,
  * and a unique ID's other names (`uid`, `orderUid`, `sbpOperationUid`, `guid`: outside read
@@ -494,6 +519,240 @@ const NON_SECRET_KEY_WORDS = new Set([
 	'unique',
 	'index',
 ]);
+/**
+ * Words anywhere in a name that say it counts, limits or flags something about a secret rather than
+ * holding it (outside read r16-data, finding 1: `pinTriesLeft`, `remainingPinAttempts`,
+ * `failedPinAttempts`, `cvvRetries`, `apiKeyCountMax`): a state, never the secret. The same for a
+ * PIN, a CVV, a card number, a key and a secret's name. Only words that never name a secret's
+ * value (not `new`, `current`, `masked`, `value`).
+ */
+const COUNTER_WORDS = new Set([
+	'tries',
+	'try',
+	'attempts',
+	'attempt',
+	'retries',
+	'retry',
+	'remaining',
+	'left',
+	'failed',
+	'failures',
+	'failure',
+	'count',
+	'counter',
+	'max',
+	'min',
+	'limit',
+	'limits',
+	'locked',
+	'lockout',
+	'blocked',
+	'length',
+	'status',
+	'enabled',
+	'disabled',
+	'result',
+	'check',
+	'match',
+	'mismatch',
+	'declined',
+	'rejected',
+	'verified',
+	'error',
+	'errors',
+	'missing',
+	'required',
+]);
+/**
+ * Last words that name a secret's value itself after its name (`pinValue`, `apiKeyPlain`,
+ * `sessionTokenValue`): the name without them is read.
+ */
+const VALUE_WORDS = new Set(['value', 'val', 'plain', 'raw', 'clear', 'plaintext', 'unmasked']);
+/**
+ * Words before a last `key` / `keys` that make it a credential (outside read r16-data, finding 8;
+ * r6-data-b, finding 4: `memberKey`, `sessionKey`, `authKey`, `signingKey`, `hmacKey`, `userKey`):
+ * a secret whatever else the name says (`orderSigningKey`).
+ */
+const CREDENTIAL_KEY_WORDS = new Set([
+	'api',
+	'secret',
+	'private',
+	'access',
+	'signing',
+	'sign',
+	'signature',
+	'auth',
+	'authentication',
+	'authorization',
+	'hmac',
+	'mac',
+	'session',
+	'member',
+	'user',
+	'company',
+	'client',
+	'merchant',
+	'partner',
+	'master',
+	'root',
+	'admin',
+	'encryption',
+	'encrypt',
+	'decryption',
+	'decrypt',
+	'crypto',
+	'cipher',
+	'symmetric',
+	'aes',
+	'rsa',
+	'ssh',
+	'gpg',
+	'pgp',
+	'webhook',
+	'bearer',
+	'shared',
+	'psk',
+	'license',
+	'licence',
+	'app',
+	'application',
+	'service',
+	'integration',
+	'developer',
+	'account',
+	'wallet',
+	'seed',
+	'recovery',
+	'backup',
+	'otp',
+	'totp',
+	'mfa',
+	'jwt',
+	'jwk',
+	'live',
+	'test',
+	'prod',
+	'production',
+	'staging',
+	'sandbox',
+	'pass',
+	'login',
+	'secure',
+	'security',
+	'kms',
+	'vault',
+	'data',
+	'transport',
+	'terminal',
+	'device',
+	'zmk',
+	'tmk',
+	'tpk',
+	'bdk',
+	'ipek',
+]);
+/**
+ * Words before a last `key` / `keys` that name a record, a period or a lookup (outside read
+ * r16-data, finding 8: `orderKey`, `periodKey`, `paymentKey`, `invoiceKey`, `referenceKey`,
+ * `statusKey`, `typeKey`, `categoryKey`): an identifier or a lookup key, no secret, unless a
+ * credential's word stands beside (CREDENTIAL_KEY_WORDS). With NON_SECRET_KEY_WORDS.
+ */
+const RECORD_KEY_WORDS = new Set([
+	'order',
+	'orders',
+	'payment',
+	'payments',
+	'payout',
+	'payouts',
+	'invoice',
+	'invoices',
+	'period',
+	'reference',
+	'ref',
+	'status',
+	'state',
+	'type',
+	'kind',
+	'category',
+	'categories',
+	'class',
+	'deposit',
+	'deposits',
+	'withdrawal',
+	'transaction',
+	'transactions',
+	'tx',
+	'quote',
+	'dispute',
+	'refund',
+	'request',
+	'record',
+	'entry',
+	'item',
+	'items',
+	'line',
+	'field',
+	'attribute',
+	'property',
+	'param',
+	'parameter',
+	'setting',
+	'settings',
+	'config',
+	'option',
+	'feature',
+	'product',
+	'sku',
+	'plan',
+	'date',
+	'day',
+	'month',
+	'year',
+	'week',
+	'hour',
+	'time',
+	'bucket',
+	'window',
+	'page',
+	'cursor',
+	'search',
+	'filter',
+	'query',
+	'country',
+	'currency',
+	'locale',
+	'language',
+	'lang',
+	'region',
+	'network',
+	'chain',
+	'history',
+	'report',
+	'batch',
+	'balance',
+	'ledger',
+	'operation',
+	'step',
+	'stage',
+	'template',
+	'resource',
+	'entity',
+	'model',
+	'node',
+	'name',
+	'slug',
+	'path',
+	'route',
+	'bank',
+	'method',
+	'channel',
+	'source',
+	'target',
+	'external',
+	'customer',
+]);
+/** Words before a last `key` that only qualify it (`newKey`, `currentKey`): read past. */
+const KEY_MODIFIERS = new Set(['new', 'old', 'current', 'previous', 'prev', 'next', 'the', 'my']);
 /** Last words of an amount. */
 const AMOUNT_WORDS = new Set([
 	'amount',
@@ -530,6 +789,12 @@ const SECRET_PARTS = [
 	'credential',
 	'secret',
 ];
+/** Whether a name's joined words hold one of SECRET_PARTS (`secret`, not `secretary`). */
+function secretPart(joined: string): boolean {
+	return SECRET_PARTS.some((part) =>
+		part === 'secret' ? /secret(?!ar)/.test(joined) : joined.includes(part),
+	);
+}
 /** Last words of a card's verification code: `csc`, `cvn`, `cvd` (cvv/cvc anywhere in a name). */
 const CVV_WORDS = new Set(['csc', 'csc2', 'cvn', 'cvn2', 'cvd', 'cvd2']);
 /** Words that name a card in a card number's name (`ccNumber`, `pan_no`). */
@@ -604,11 +869,16 @@ function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
 
 /**
  * The rule for a field the document does not show, by its name alone, in this order:
- * 1. a name that describes a secret (`apiKeyType`, `tokenSymbol`, `secretSet`) holds none;
- * 2. a name of a secret (`apiKey`, `session_token`, `password`, `cvv`, `cardNumber`, `pan`) is a
- *    secret, masked by its field (also a value that is an object or a list);
- *    So is a name ending in `key`, `keys` or `secrets` (`memberKey`, `hmacKey`, `signing_key`)
- *    unless a word before it names no secret (`idempotencyKey`, `sortKey`: NON_SECRET_KEY_WORDS);
+ * 1. a name that describes a secret holds none: by its last word (`apiKeyType`, `tokenSymbol`,
+ *    `secretSet`) or a word anywhere that counts or flags (`pinTriesLeft`, `remainingPinAttempts`,
+ *    `cvvRetries`: COUNTER_WORDS), one rule for a PIN, CVV, card number, key and secret name;
+ * 2. a name of a secret (`apiKey`, `session_token`, `password`, `cvv`, `cardNumber`, `pan`, and
+ *    with a value word after: `pinValue`) is a secret, masked by its field (also a value that is
+ *    an object or a list). So is a name ending in `key`, `keys` or `secrets` with a credential's
+ *    word before (`memberKey`, `hmacKey`, `signing_key`: CREDENTIAL_KEY_WORDS) or none of a
+ *    record's or a lookup's (bare `key`, `widgetKey`: key-ish, a value that cannot be a secret
+ *    kept); a record's or lookup's key (`orderKey`, `periodKey`, `idempotencyKey`, `sortKey`:
+ *    RECORD_KEY_WORDS, NON_SECRET_KEY_WORDS) is no secret;
  * 3. a name of an identifier (`id`, `*Id`, `*_id`, `*Ref`, `reference`, `*Hash`, and a number
  *    that names a record: `orderNumber`, `sbpOperationNumber`, `invoice_no`, but no card, phone
  *    or account number: NOT_ID_NUMBER_WORDS) is an
@@ -624,24 +894,32 @@ export function unknownFieldKind(name: string): FieldSpec {
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
 	if (joined === '') return { kind: 'unknown' };
+	// A secret's value named after its name (`pinValue`, `sessionTokenValue`): the secret.
+	if (VALUE_WORDS.has(last) && words.length > 1) {
+		const inner = unknownFieldKind(words.slice(0, -1).join('_'));
+		if (inner.kind === 'secret') return inner;
+	}
+	// It says something about a secret (its type, whether one is set, how many tries are left):
+	// by its last word (`apiKeyType`, `pinSet`) or a counting word anywhere (`pinTriesLeft`,
+	// `remainingPinAttempts`; outside read r16-data, finding 1). One rule for every secret's name.
+	const about =
+		words.length > 1 &&
+		(ABOUT_WORDS.has(last) ||
+			FLAG_FIRST_WORDS.has(words[0]) ||
+			words.some((word) => COUNTER_WORDS.has(word)));
 	// A CVV by any of its names (outside read r11-data, finding 2): `cvv2`, `cardSecurityCode`,
 	// `cardVerificationValue`, `csc`, `cvn`, `cvd`.
 	if (
 		/cvv|cvc|securitycode|securitynumber|verificationvalue|verificationcode/.test(joined) ||
 		words.some((word) => CVV_WORDS.has(word))
 	) {
-		return ABOUT_WORDS.has(last) ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
+		return about ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
-	const about = ABOUT_WORDS.has(last) && words.length > 1;
 	// A PIN under any name that has `pin` as a word of its own (`pinCode`, `card_pin`, `atmPin`);
 	// a word that only contains the letters (`shipping`, `pinned`, `spinner`) is not one.
 	const pinNamed = words.includes('pin');
 	const secretNamed =
-		pinNamed ||
-		SECRET_NAMES.has(joined) ||
-		SECRET_PARTS.some((part) => joined.includes(part)) ||
-		words.includes('token');
-	// It says something about a secret (its type, whether one is set): a state, no secret in it.
+		pinNamed || SECRET_NAMES.has(joined) || secretPart(joined) || words.includes('token');
 	if (about && secretNamed) return { kind: 'state' };
 	if (!about) {
 		// A card number also by the card's abbreviations: `ccNumber`, `cc_no`, `ccNum`, `panNumber`.
@@ -654,11 +932,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 		if (joined.endsWith('webhooksecret') || joined === 'secret' || joined === 'signingsecret') {
 			return { kind: 'secret', secret: 'webhookSecret' };
 		}
-		if (
-			pinNamed ||
-			SECRET_NAMES.has(joined) ||
-			SECRET_PARTS.some((part) => joined.includes(part))
-		) {
+		if (pinNamed || SECRET_NAMES.has(joined) || secretPart(joined)) {
 			// An ID of a secret (`apiKeyId`) names it and is not one; a session's ID is the session.
 			const namesOne = ['id', 'ids', 'uuid'].includes(last) && joined !== 'sessionid';
 			// The bare name `key` is key-ish (a lookup key may stand under it), as `…Key` is below.
@@ -667,13 +941,19 @@ export function unknownFieldKind(name: string): FieldSpec {
 		if (last === 'token' || last === 'tokens') {
 			return { kind: 'secret', secret: 'token', codeKept: true };
 		}
-		if (
-			(last === 'key' || last === 'keys' || last === 'secrets') &&
-			!words.slice(0, -1).some((word) => NON_SECRET_KEY_WORDS.has(word))
-		) {
-			// A key-ish name (`key`, `memberKey`) may hold a lookup key (`category.key:
-			// "order_payment"`, outside read r10-data, finding 4): a code is kept. Not `…secrets`.
-			return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
+		if (last === 'key' || last === 'keys' || last === 'secrets') {
+			const before = words.slice(0, -1).filter((word) => !KEY_MODIFIERS.has(word));
+			// A credential's key (`memberKey`, `signingKey`): a secret. A record's or a lookup's
+			// (`orderKey`, `periodKey`, `sortKey`): none (outside read r16-data, finding 8). Any
+			// other (`widgetKey`): key-ish, masked unless its value cannot be a secret (a code, a
+			// date, a time, a record's ID: gate/masks.ts notSecretMaterial).
+			const credential = before.some((word) => CREDENTIAL_KEY_WORDS.has(word));
+			const record = before.some(
+				(word) => NON_SECRET_KEY_WORDS.has(word) || RECORD_KEY_WORDS.has(word),
+			);
+			if (credential || !record) {
+				return { kind: 'secret', secret: 'key', codeKept: last !== 'secrets' };
+			}
 		}
 	}
 	// A card's reference or hash (`cardRef`, `panHash`) may be the card number itself: read as an
@@ -906,14 +1186,84 @@ export function closedRecordFor(resource: unknown, operation: unknown): ClosedNa
 	return undefined;
 }
 
-/** Whether a field of a closed record is declared: by the record, or as one of the package's own. */
+/**
+ * Whether a field of a closed record is declared: by the record, as one of the package's own,
+ * or as a field the document names anywhere with a kind that is no secret (outside read r16-data,
+ * finding 7: a profile's `usdtBalance`, `cardOpeningFeeUsdt`, a `role`, `permissions`, an answer's
+ * `message`). Such a field is then read by its kind, as everywhere: an amount exact, a text
+ * searched. A name the document gives a secret (`apiKey`, `token`) is declared only where the
+ * record declares it, and a name it does not show stays closed.
+ */
 export function declaredIn(closed: ClosedName, name: string): boolean {
 	const record = CLOSED_RECORDS[closed];
 	return (
 		record.fields.has(name) ||
 		Object.prototype.hasOwnProperty.call(record.nested, name) ||
-		CLOSED_PACKAGE_FIELDS.has(name)
+		RECORD_ENVELOPE_KEYS.has(name) ||
+		CLOSED_PACKAGE_FIELDS.has(name) ||
+		DOCUMENTED_PLAIN.has(name)
 	);
+}
+
+/**
+ * The closed record a field of a closed record holds, if any: its own `nested`, else an envelope
+ * (RECORD_ENVELOPE_KEYS) holds the same record (`{"data":{cardId, cardNumberFull, …}}`).
+ */
+export function nestedIn(closed: ClosedName, name: string): ClosedName | undefined {
+	const { nested } = CLOSED_RECORDS[closed];
+	if (Object.prototype.hasOwnProperty.call(nested, name)) return nested[name];
+	return RECORD_ENVELOPE_KEYS.has(name) ? closed : undefined;
+}
+
+/**
+ * The keys under which a service may wrap the one record it answers (`{"data":{…}}`; contract
+ * /choices.ts `recordEnvelope`): in a closed record, an object under one is that same record,
+ * read by its declarations. The operations find the field they open there too
+ * (contract/recordsAnswer.ts fieldPath).
+ */
+export const RECORD_ENVELOPE_KEYS: ReadonlySet<string> = new Set(['data']);
+
+/**
+ * The names the document gives a field of a record or a webhook payload, with a kind that holds
+ * no secret and is a value (not `unknown`, not a secret): declared in every closed record.
+ */
+const DOCUMENTED_PLAIN: ReadonlySet<string> = new Set(
+	(
+		[...Object.values(RECORDS), ...Object.values(EVENT_PAYLOADS)] as Array<
+			Record<string, FieldSpec>
+		>
+	)
+		.flatMap((fields) => Object.entries(fields))
+		.filter(([, spec]) => spec.kind !== 'secret' && spec.kind !== 'unknown')
+		.map(([name]) => name),
+);
+
+/** Last words of a time's name in a closed record: `rotatedAt`, `previousKeyValidUntil`. */
+const CLOSED_TIME_WORDS = new Set([
+	'at',
+	'until',
+	'since',
+	'time',
+	'date',
+	'datetime',
+	'timestamp',
+]);
+/** A date or a date-time as ISO 8601 / RFC 3339 write it: `2026-11-29`, `2026-11-29T08:00:00.000+03:00`. */
+const DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * A field of a closed record the document does not show that is plainly a time (contract
+ * /choices.ts `unknownFields`): its name ends in a word of a time (`webhookSecretSetAt`,
+ * `rotatedAt`, `previousKeyValidUntil`) with no word of a card, and its value is a date or a
+ * date-time written as ISO 8601 writes it, or null. Shown as it is: such a value holds no secret.
+ * Anything else under such a name (a key, a number) stays closed.
+ */
+export function plainTimeIn(name: string, value: unknown): boolean {
+	const words = nameWords(name);
+	if (!CLOSED_TIME_WORDS.has(words[words.length - 1] ?? '')) return false;
+	if (words.some((word) => CARD_NAME_WORDS.has(word))) return false;
+	return value === null || (typeof value === 'string' && DATE_TIME.test(value.trim()));
 }
 
 /**

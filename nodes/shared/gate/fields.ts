@@ -1,9 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CLOSED_RECORDS, declaredIn, fieldSpec, fieldSpecIn } from '../contract/records';
+import { declaredIn, fieldSpec, fieldSpecIn, nestedIn, plainTimeIn } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
-import { maskCredentialForms, namedField, PAIR_VALUE_KEYS, pairSpec } from './learned';
+import {
+	maskCredentialForms,
+	namedField,
+	PAIR_NAME_KEYS,
+	PAIR_VALUE_KEYS,
+	pairSpec,
+	secretPair,
+} from './learned';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -13,6 +20,7 @@ import {
 	maskRequisite,
 	shownFor,
 	lookupCode,
+	notSecretMaterial,
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
@@ -52,6 +60,8 @@ export interface Reading {
 }
 
 const UNKNOWN: FieldSpec = { kind: 'unknown' };
+/** The keys of a name/value pair, either side. */
+const PAIR_KEYS = new Set([...PAIR_NAME_KEYS, ...PAIR_VALUE_KEYS]);
 const TEXT: FieldSpec = { kind: 'text' };
 
 /** The credentials' own values found in a text: the one thing that may touch an identifier. */
@@ -171,6 +181,9 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 	if (typeof text !== 'string' || text === '' || maskedAlready(text)) return value;
 	const model = reading.audience === 'model';
+	// A key-ish name (`key`, `widgetKey`) holding what cannot be a secret (a date, a time, a
+	// record's ID the run names): as the service sent it (outside read r16-data, finding 8).
+	if (spec.codeKept && notSecretMaterial(text, reading.known.identifiers)) return value;
 	switch (spec.secret) {
 		case 'webhookSecret':
 			return maskKeepingEnd(text);
@@ -408,11 +421,11 @@ function maskFieldIn(
 ): unknown {
 	// A short Base URL user name or password under a name of one (`user`, `login`, `pass`).
 	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
-	// The value of a name/value pair that names a secret (`{"name":"pin","value":"4821"}`).
-	if (PAIR_VALUE_KEYS.has(key)) {
-		const pair = pairSpec(record);
-		if (pair) return maskSecret(field, pair, reading);
-	}
+	// The value of a name/value pair that names a secret (`{"name":"pin","value":"4821"}`); its
+	// name is a field's name, shown as maskKey shows one (`{"attribute":"cvv"}` keeps `cvv`).
+	const pair = PAIR_KEYS.has(key) ? secretPair(record) : undefined;
+	if (pair && PAIR_VALUE_KEYS.has(key)) return maskSecret(field, pair.spec, reading);
+	if (pair && key === pair.nameKey && typeof field === 'string') return maskKey(field, reading);
 	const spec = fieldSpecIn(record, key);
 	if (declaresCard(record.requisiteType) && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
@@ -426,9 +439,13 @@ function maskFieldIn(
 		return maskRequisiteLeaves(field, spec, reading, textual);
 	}
 	if (closed === undefined) return maskUnder(field, spec, reading, textual);
-	if (!declaredIn(closed, key)) return maskUndeclared(key, field, reading);
-	const { nested: under } = CLOSED_RECORDS[closed];
-	const nested = Object.prototype.hasOwnProperty.call(under, key) ? under[key] : undefined;
+	if (!declaredIn(closed, key)) {
+		// A time plainly written (`rotatedAt`, `previousKeyValidUntil`) holds no secret.
+		if (plainTimeIn(key, field)) return field === null ? field : byValue(String(field), reading);
+		return maskUndeclared(key, field, reading);
+	}
+	// A field holding another closed record, or an envelope holding this one (`data`).
+	const nested = nestedIn(closed, key);
 	if (nested !== undefined) return maskClosed(field, nested, reading);
 	// A declared field keeps its shape (a value, or a list of values such as `permissions`): an
 	// object under it (`status: { grant }`, `role: { name, grant }`) is not what it declares.

@@ -63,6 +63,57 @@ function readingFor(ctx: object | undefined, audience: Audience, named?: Named):
 	return { audience, known: knownFor(ctx, named) };
 }
 
+/** How deep an error's `details` are looked for in what a door shows (`error.details`, `context.details`). */
+const DETAILS_DEPTH = 3;
+
+/** The plain objects under a field `details` in a value, at most DETAILS_DEPTH levels down. */
+function detailsIn(value: unknown, depth = 0, found: IDataObject[] = []): IDataObject[] {
+	if (depth > DETAILS_DEPTH || typeof value !== 'object' || value === null) return found;
+	if (Array.isArray(value) || Buffer.isBuffer(value)) return found;
+	for (const [key, field] of Object.entries(value)) {
+		if (typeof field !== 'object' || field === null || Array.isArray(field)) continue;
+		if (key === 'details') found.push(field as IDataObject);
+		else detailsIn(field, depth + 1, found);
+	}
+	return found;
+}
+
+/** A number of nine digits or more written alone: what a text reading may take for a requisite. */
+const LONG_DIGITS = /^-?\d{9,}$/;
+
+/** The long numbers `original` shows at the same places as its gated copy `shown` (unchanged). */
+function keptNumbers(original: unknown, shown: unknown, found: string[]): void {
+	if (typeof original === 'string' || typeof original === 'number') {
+		const text = String(original);
+		if (LONG_DIGITS.test(text) && String(shown) === text) found.push(text);
+		return;
+	}
+	if (typeof original !== 'object' || original === null || typeof shown !== 'object' || !shown) {
+		return;
+	}
+	for (const [key, field] of Object.entries(original)) {
+		if (Object.prototype.hasOwnProperty.call(shown, key)) {
+			keptNumbers(field, (shown as IDataObject)[key], found);
+		}
+	}
+}
+
+/**
+ * The reading of a value whose error details keep a long number exactly (read field by field, as
+ * in a record: an SBP trace, a ledger number), with that number spared where the same value's
+ * texts quote it (`whatToDo`: "Details: {…}"), so the model reads it once, the same, in both
+ * (outside read r16-data, finding 2). A number the details' fields mask stays masked everywhere.
+ */
+function sparingDetails(value: unknown, reading: Reading): Reading {
+	const kept: string[] = [];
+	for (const details of detailsIn(value)) {
+		keptNumbers(details, maskRecord(details, reading, false), kept);
+	}
+	if (kept.length === 0) return reading;
+	const identifiers = new Set([...reading.known.identifiers, ...kept]);
+	return { ...reading, known: { ...reading.known, identifiers } };
+}
+
 /**
  * The closed record (contract/records.ts) the action node's operation outputs, read from the
  * node's own Resource and Operation; none for a trigger, or for an error item (its fields are the
@@ -217,7 +268,10 @@ function restorePath(out: IDataObject, original: IDataObject, path: string[]): v
 		if (!Object.prototype.hasOwnProperty.call(from, name)) return;
 		const value = (from as IDataObject)[name];
 		if (index === path.length - 1) {
-			if (typeof value === 'string') setField(into as IDataObject, name, value);
+			// A value as sent: a text, a number (a CVV sent as 737), null.
+			if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
+				setField(into as IDataObject, name, value);
+			}
 			return;
 		}
 		into = (into as IDataObject)[name];
@@ -228,7 +282,7 @@ function restorePath(out: IDataObject, original: IDataObject, path: string[]): v
 /** One JSON value (an output item's json, a log's metadata, an error body) through the gate. */
 export function gateJson<T>(ctx: object | undefined, given: T, audience: Audience = 'user'): T {
 	const value = cutDeep(given);
-	const reading = readingFor(ctx, audience, namedIn(value));
+	const reading = sparingDetails(value, readingFor(ctx, audience, namedIn(value)));
 	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
 		// A tool result is the operation's record: closed where the operation's record is.
 		const closed = audience === 'model' ? closedFor(ctx) : undefined;
@@ -357,7 +411,9 @@ export function gateError<T>(ctx: object | undefined, error: T, audience: Audien
 			named.identifiers.push(...part.identifiers);
 		}
 	}
-	return gateErrorWith(error, readingFor(ctx, audience, named), new Set());
+	let reading = readingFor(ctx, audience, named);
+	if (error instanceof Error) reading = sparingDetails({ ...(error as object) }, reading);
+	return gateErrorWith(error, reading, new Set());
 }
 
 /**

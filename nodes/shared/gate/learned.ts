@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
-import { lookupCode, tokenCode } from './masks';
+import { lookupCode, notSecretMaterial, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 import { cutDeep } from './depth';
 import { cardRunIn, declaresCard } from './requisite';
@@ -112,7 +112,8 @@ export function rememberSecret(
 	forCredential = false,
 ): void {
 	const text = usable(value);
-	if (text === undefined) return;
+	// A date or a time is never a secret (outside read r16-data, finding 8).
+	if (text === undefined || notSecretMaterial(text)) return;
 	const run = runOf(ctx, true);
 	if (!run) return;
 	if (run.secrets.size < RUN_LIMIT && !run.secrets.has(text)) {
@@ -293,23 +294,60 @@ function pairName(name: unknown): name is string {
 	return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name);
 }
 
-/** Names of a pair's name (`{"name":"pin","value":"4821"}`): what its value is. */
-const PAIR_NAME_KEYS = ['name', 'key', 'field', 'label', 'type', 'id'];
+/**
+ * Names of a pair's name (`{"name":"pin","value":"4821"}`, `{"kind":"PIN","value":"5930"}`,
+ * `{"attribute":"cvv","value":"812"}`): what its value is. One list wherever a pair is read (the
+ * gate's fields, what a value teaches; outside read r16-data, finding 9).
+ */
+export const PAIR_NAME_KEYS = [
+	'name',
+	'key',
+	'field',
+	'fieldName',
+	'label',
+	'type',
+	'id',
+	'kind',
+	'attribute',
+	'attr',
+	'attributeName',
+	'param',
+	'parameter',
+	'paramName',
+	'property',
+	'prop',
+	'propertyName',
+	'code',
+	'title',
+	'header',
+	'headerName',
+	'option',
+	'setting',
+	'variable',
+	'var',
+	'slug',
+];
 /** Names of a pair's value. */
 export const PAIR_VALUE_KEYS = new Set(['value', 'val', 'data', 'text', 'content']);
 
+/** A pair that names a secret: the secret's spec, and (an object) which of its keys names it. */
+export interface SecretPair {
+	spec: FieldSpec;
+	nameKey?: string;
+}
+
 /**
  * A name/value pair that names a secret (outside read r14-data, finding 1): an object with a
- * name (`name`, `key`, `field`, `label`, `type` or `id`) that is a secret field's name and a value
- * (`value`, `val`, `data`, `text` or `content`), as headers and attributes are sent
- * (`[{"name":"X-API-Key","value":"…"}]`), or a list of two whose first entry is such a name
- * (`[["cardPin","7390"]]`). Its value is read as the named field's: the secret's spec, else none.
+ * name (any of PAIR_NAME_KEYS) that is a secret field's name and a value (any of
+ * PAIR_VALUE_KEYS), as headers and attributes are sent (`[{"name":"X-API-Key","value":"…"}]`), or
+ * a list of two whose first entry is such a name (`[["cardPin","7390"]]`). Its value is read as
+ * the named field's; its name is a name, shown as one (gate/fields.ts).
  */
-export function pairSpec(value: unknown): FieldSpec | undefined {
+export function secretPair(value: unknown): SecretPair | undefined {
 	if (Array.isArray(value)) {
 		if (value.length !== 2 || !pairName(value[0])) return undefined;
 		const spec = fieldSpec(value[0]);
-		return spec.kind === 'secret' ? spec : undefined;
+		return spec.kind === 'secret' ? { spec } : undefined;
 	}
 	if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return undefined;
 	const record = value as Record<string, unknown>;
@@ -319,9 +357,14 @@ export function pairSpec(value: unknown): FieldSpec | undefined {
 		const named = has(name) ? record[name] : undefined;
 		if (!pairName(named)) continue;
 		const spec = fieldSpec(named);
-		if (spec.kind === 'secret') return spec;
+		if (spec.kind === 'secret') return { spec, nameKey: name };
 	}
 	return undefined;
+}
+
+/** The spec of the secret a name/value pair names (secretPair), if it names one. */
+export function pairSpec(value: unknown): FieldSpec | undefined {
+	return secretPair(value)?.spec;
 }
 
 /** Kinds whose values a field shows as they are: no value under one is learned as a secret. */
@@ -361,7 +404,9 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		}
 		return;
 	}
-	const pair = spec?.kind === 'identifier' || spec?.kind === 'amount' ? undefined : pairSpec(value);
+	const plain = spec?.kind === 'identifier' || spec?.kind === 'amount';
+	const found = plain ? undefined : secretPair(value);
+	const pair = found?.spec;
 	if (Array.isArray(value)) {
 		if (pair) {
 			collect(value[1], named, pair);
@@ -378,6 +423,8 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 				collect(field, named, pair);
 				continue;
 			}
+			// The pair's name is a name (`{"key":"cardPin"}`), never a secret it holds.
+			if (found && name === found.nameKey) continue;
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (
@@ -407,14 +454,22 @@ export function namedIn(value: unknown): Named {
 	}
 	// Read as deep as the gate reads (an answer nested thousands of levels: r14-data, finding 11).
 	collect(cutDeep(parsed), named);
-	named.secrets = named.secrets.filter((entry) => entry.trim().length >= 3);
+	// Never a value that cannot be a secret (a date, a time, a record's UUID the value names as an
+	// identifier): outside read r16-data, finding 8.
+	const identifiers = new Set(named.identifiers.map((entry) => entry.trim()));
+	named.secrets = named.secrets.filter(
+		(entry) => entry.trim().length >= 3 && !notSecretMaterial(entry, identifiers),
+	);
 	return named;
 }
 
 /** What an answer of the service taught: the secrets its secret fields carry, and its identifiers. */
 export function learnFromAnswer(ctx: object | undefined, body: unknown): void {
 	const named = namedIn(body);
-	for (const value of named.secrets) rememberSecret(ctx, value, true);
+	const known = runOf(ctx, false)?.identifiers;
+	for (const value of named.secrets) {
+		if (!notSecretMaterial(value, known)) rememberSecret(ctx, value, true);
+	}
 	for (const value of named.identifiers) rememberIdentifier(ctx, value);
 }
 

@@ -65,3 +65,41 @@ export function lookupCode(text: string): boolean {
 export function tokenCode(text: string): boolean {
 	return /^(?:[A-Z]{2,10}|[a-z]{2,10})(?:[-_ ](?:[A-Z0-9]{2,10}|[a-z0-9]{2,10}))?$/.test(text);
 }
+
+/** 2000-01-01T00:00:00Z and 2038-01-19T03:14:08Z (2^31 seconds), in seconds since the epoch. */
+const TIME_FROM = 946_684_800;
+const TIME_UNTIL = 2_147_483_648;
+
+/** A date or a time written as one (`2026-11-29`, `2026-11-29T08:00:00Z`, `29.11.2026`). */
+const DATE_TEXT =
+	/^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?|\d{2}[./]\d{2}[./]\d{4})$/i;
+/** A record's UUID (8-4-4-4-12 hex digits). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A number of 9 digits or more that reads as a time from 2000 up to 2038-01-19 in seconds,
+ * milliseconds, microseconds or nanoseconds (`1795939200`, `1795939200000`). No PIN (4–8 digits)
+ * and no card number is one: a card number read so is later than 2038 (contract/choices.ts
+ * `timeNumbers`).
+ */
+export function timeNumber(text: string): boolean {
+	if (!/^\d{9,19}$/.test(text)) return false;
+	const number = Number(text);
+	return [1, 1e3, 1e6, 1e9].some((per) => number / per >= TIME_FROM && number / per < TIME_UNTIL);
+}
+
+/**
+ * A value that cannot be a secret, whatever field holds it (outside read r16-data, finding 8;
+ * contract/choices.ts `learnedSecretFloor`): a date or time text, a number that reads as a time
+ * (timeNumber), a record's UUID the run or the same value names as an identifier. Such a value is
+ * never learned as a secret (one odd field would hide the dates and IDs of every later run), and
+ * a key-ish name (`key`, `widgetKey`: FieldSpec.codeKept) shows it as it is.
+ */
+export function notSecretMaterial(
+	value: string | number,
+	identifiers: ReadonlySet<string> = new Set(),
+): boolean {
+	const text = String(value).trim();
+	if (DATE_TEXT.test(text) || timeNumber(text)) return true;
+	return UUID.test(text) && identifiers.has(text);
+}

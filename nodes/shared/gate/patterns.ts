@@ -265,12 +265,53 @@ function randomPart(match: string): boolean {
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
 }
 /**
+ * The words a sentence puts between a PIN or CVV word and the value it names: verbs of being and
+ * setting, articles, pronouns, prepositions of belonging, the card and its side, `number`, `code`
+ * (English and Russian, the document's two languages). Nothing that names another number.
+ */
+const NAMING_WORDS = (
+	'is was are were be will would has have been now here set changed updated to of for ' +
+	'from on the a an your you my our its it this that new current temporary default ' +
+	'initial card cards number code no num nr value digits need needs enter use type ' +
+	'reads printed back reverse side as follows below please sent issued assigned generated ' +
+	'created given chosen requested entered incorrect invalid wrong which by via sms email ' +
+	'mail me us ' +
+	'карты карта карте картой карточки вашей вашего ваш ваша вашу вам твоей твой твоя от ' +
+	'для к на по код кода номер новый новая новой текущий временный это был была будет ' +
+	'есть равен такой следующий сейчас изменён изменен установлен введите используйте ' +
+	'нужен обратной стороне отправлен отправлена выдан назначен сгенерирован вы вас который ' +
+	'которую запросили входа в смс неверный'
+)
+	.split(' ')
+	.join('|');
+/**
+ * What may stand between those words: spaces, `:`, `=`, dashes, quotes, a comma (`PIN, which you
+ * requested, is …`). Not `;`, a bracket or a sentence's end.
+ */
+const NAMING_GAP = '[\\s\\u00a0:=,\\-\\u2010-\\u2015"\'«»“”„]';
+/**
+ * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
+ * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`).
+ */
+const NOT_A_SECRET_AFTER =
+	'[\\s\\u00a0]?(?:%|₽|\\$|€|(?:rub|rur|usd|usdt|eur|btc|eth|trx|руб|рублей|рубля|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд)(?![A-Za-zА-Яа-яЁё0-9]))';
+/**
+ * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
+ * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
+ * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers).
+ */
+const DIRECT_GAP = '([^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]{0,6})';
+/** After a direct form's digits: not a date's or a time's rest (`PIN: 2026-11-20`), not a unit. */
+const DIRECT_END = `(?![.,:/\\-]\\d)(?!${NOT_A_SECRET_AFTER})`;
+/**
  * A PIN named in a text: `PIN: 482913`, `pin=4829`, `card PIN 4829 rejected`, `pinCode 1234`,
  * `"cardPin":"4829"` (outside read r5-data, finding 1). `pin` stands as a word or after `card`, so
  * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
  */
-const PIN_IN_TEXT =
-	/(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\s+(?:is|was|code|number))?)(\W{0,6})(\d{4,8}(?!\d)|\d(?:[ \u00a0.-]\d){3,7}(?!\d|[ \u00a0.-]\d))/gi;
+const PIN_IN_TEXT = new RegExp(
+	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	'gi',
+);
 /**
  * A key marked live or test (`mk_live_9f8e…`, `sk_test_…`): a live/test marker is what a key
  * carries and an ID does not, whatever case its random part has.
@@ -284,17 +325,21 @@ const KEY_IN_WORDS =
  * Russian text (outside read r7-data, finding 4): `CVV-код карты: 123`, `код CVC 987`, also with a
  * Cyrillic `С` in place of the Latin `C`.
  */
-const CVV_IN_TEXT =
-	/([CcСс][Vv][VvCcСс]2?(?:[-\s]?код)?(?:\s+карты)?|security code|код безопасности)(\W{0,6})(\d{3,4}(?!\d)|\d(?:[ \u00a0.-]\d){2,3}(?!\d|[ \u00a0.-]\d))/gi;
+const CVV_IN_TEXT = new RegExp(
+	`([CcСс][Vv][VvCcСс]2?(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	'gi',
+);
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
 const LETTER = '[A-Za-zА-Яа-яЁё]';
 /**
  * A PIN named in Russian (the document writes the service's messages in Russian; outside read
- * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`.
+ * r7-data, finding 4): `ПИН 4321`, `ПИН-код 4321`, `пин-код: 4321`, `ПИН карты: 4321`. Read
+ * without case, as the English forms are: a unit after the digits (DIRECT_END) is written in any
+ * case (`ПИН-код 1000 RUB` is an amount; it was hidden while `руб` was not).
  */
 const RU_PIN_IN_TEXT = new RegExp(
-	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)(\\W{0,6})(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))`,
-	'g',
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	'gi',
 );
 /**
  * A key, password or secret named in Russian: `API-ключ участника: …`, `ключ …`, `пароль: …`,
@@ -357,8 +402,16 @@ const CUT_CARD = new RegExp(
 	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|\\d{4}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
 	'g',
 );
-/** A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер. */
-const CARD_WORD = /(?:card|pan|карт|номер)[^\d]{0,24}$/i;
+/**
+ * A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер; then
+ * only naming words and gaps (NAMING_WORDS: `card number is`, `номер карты:`) up to the number.
+ * A word that names another number between (`card declined, request id 1234…`, `card payment RRN
+ * 1234…`, `номер заказа 1234…`; issue 50) gives the number to that word; `company` is no `pan`.
+ */
+const CARD_WORD = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(?:cards?|card[-_]?(?:number|num|no)|pan|карт\\p{L}{0,2}|номер\\p{L}{0,2})(?![\\p{L}\\p{N}])(?:${NAMING_GAP}|(?:${NAMING_WORDS}|pan)(?![\\p{L}\\p{N}])){0,12}$`,
+	'iu',
+);
 /** 13 digits from 1e12 to 4e12 standing alone: a time in milliseconds (2001–2096), not a card. */
 function epochMilliseconds(match: string): boolean {
 	return /^[1-3]\d{12}$/.test(match);
@@ -494,17 +547,48 @@ export function cardLike(match: string): boolean {
 }
 
 /**
- * A PIN or a CVV named in words, whatever the words between (outside read r8-data, finding 1):
- * `PIN number is 4829`, `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the
- * card is 739`. The word, then up to 40 characters of the same sentence (no `.`, `!`, `?`, new
- * line or digit), then a group of 3 to 8 digits standing alone: the digits go. Not across `got`
- * or `must be`: the node's own refusal of a typed value (`Mask Card Number and CVV must be true or
- * false, got "007"`) shows the user's value.
+ * A PIN or a CVV named in words (outside read r8-data, finding 1): `PIN number is 4829`,
+ * `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the card is 739`. The word,
+ * then up to 40 characters of the same sentence, then a group of 3 to 8 digits standing alone
+ * (a PIN's 4 to 8): the digits go when they are the value the word names, that is when only
+ * NAMING_WORDS and NAMING_GAP stand between (issue 50: `pin rejected, HTTP status: 400` showed
+ * `HTTP status: •••`). A word that names another number (`status`, `request`, `order`, `amount`,
+ * `ending`, `attempts`…) or a clause break (`;`, a bracket) between gives the digits to that
+ * word; a unit after them (NOT_A_SECRET_AFTER: `1500 RUB`, `3 attempts`) makes them a quantity.
+ * Not across `got` or `must be` either: the node's own refusal of a typed value (`Mask Card Number
+ * and CVV must be true or false, got "007"`) shows the user's value.
  */
 const PIN_OR_CVV_WORD =
-	'(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+/** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
+const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
 const SECRET_DIGITS_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:(?!\\bgot\\b|must\\s+be)[^.!?\\n\\r\\p{N}]){0,40}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/**
+ * Where a phrase names the card by its last four digits (`ending 1234`, `ending in 1234`, `last 4
+ * digits 1234`, `•••• 1234`, `оканчивающейся на 1234`): those four digits name the card, not its
+ * PIN or CVV, and stay.
+ */
+const LAST_FOUR_CLAUSE =
+	'(?:(?:ending|ends)(?:\\s+(?:in|with|on))?|last\\s+(?:4|four)(?:\\s+digits)?|(?:о|за)канчивающ\\p{L}*\\s+на|[•*]{2,})[\\s\\u00a0:]*\\p{Nd}{4}(?![\\p{N}])';
+/**
+ * Words that name another number (a status, a request, an order, an amount, a count, a date),
+ * also with a plural's or an ID's ending (`orders`, `requestId`): a phrase with one gives the
+ * digits after it to that word, not to a PIN or CVV word before it (`requested` is no such word).
+ */
+const OTHER_NUMBER_WORDS =
+	'(?:ending|ends|last|status|https?|error|request|order|amount|sum|total|balance|fee|attempt|tries|try|retry|retries|left|remaining|id|ref|phone|ticket|case|step|page|line|version|year|date|time|day|hour|minute|second|trace|transaction|payout|payment|invoice|account|limit|count)(?:s|es|id|ids|ref|no|number)?|статус|статуса|ошибка|ошибки|ошибкой|запрос|запроса|заказ|заказа|заказу|сумма|суммы|сумму|попытка|попытки|попыток|осталось|телефон|телефона';
+/**
+ * A PIN or CVV word, then a phrase of the same sentence (words that name no other number, the
+ * card's last four: LAST_FOUR_CLAUSE), then `is`, `was`, `:` or `=` and the digits
+ * (outside read r16-data: `PIN for your card ending 1234 is 4829`): the digits are the value the
+ * word names. Digits other than a card's last four in the phrase, a sentence's or a clause's end
+ * (`.`, `;`, a bracket) or a word of another number (OTHER_NUMBER_WORDS) stop it.
+ */
+const SECRET_DIGITS_AFTER_PHRASE = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -582,16 +666,42 @@ function looseCard(text: string, start: number, match: string): boolean {
  */
 const KEY_WORD =
 	'(?:(?:api|member|secret|access|private|signing|webhook|company|session|auth|refresh|bearer)[\\s_-]?)?(?:keys?|tokens?)|secrets?|passwords?|passphrases?|passwd|пароль|пароля|паролем|ключ|ключа|ключом|токен|токена|токеном|секрет|секрета';
+/**
+ * A word right before a value that names it as another thing than the key word a few words back
+ * (issue 50: `API key rejected, request id 12345678`, `token expired at 1732871234`, `secret
+ * rotated for order ORD-20261142`): the value is that word's. Not `login`, `member Ivan` or
+ * `invalid`: `token invalid: Qw3rty12345` still names the token.
+ */
+const OTHER_VALUE_WORD =
+	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+/**
+ * A word that names a party or a thing by its ID when a space alone follows (`API key for
+ * merchant 12345678`, `error code 40100012`), but may name the secret after a colon (`password
+ * for user: Qwerty12345`, `secret code: 8f7a…`).
+ */
+const ENTITY_WORD =
+	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card';
+const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
 const SECRET_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:[\\s:=#"'«»()\\u2014-]{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})`,
+	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
+/**
+ * A date, a time, an amount or a share written in digits (`2026-11-20`, `20.11.2026`, `10:00`,
+ * `1500.50`, `10000000%`): no secret's look (a share: issue 50).
+ */
+function dateOrAmount(bare: string): boolean {
+	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
+	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
+	return /^[\d.,]+%$/u.test(bare);
+}
+/** A unit right after a value: the value is a quantity (`12345678 RUB`). */
+const UNIT_NEXT = new RegExp(`^${NOT_A_SECRET_AFTER}`, 'i');
 /** A value after a key word that is no secret: a date, a time, an amount, a link, a tx hash far off. */
 function ordinaryValue(value: string, words: string, name: string): boolean {
 	const bare = value.replace(/[.:!?]+$/u, '');
 	if (!/\d/u.test(bare) || bare.length < 8) return true;
-	if (/^\d{4}-\d\d-\d\d/u.test(bare) || /^\d\d[./]\d\d[./]\d{2,4}/u.test(bare)) return true;
-	if (/^[\d.,:/+-]+$/u.test(bare) && /\D/u.test(bare)) return true;
+	if (dateOrAmount(bare)) return true;
 	if (bare.startsWith('[hidden') || maskedAlready(bare) || /•/u.test(bare)) return true;
 	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
 	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
@@ -731,17 +841,26 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		RU_PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
-	out = out.replace(RU_NAMED_SECRET, (match, name: string, separator: string, value: string) => {
-		if (value.startsWith('[hidden') || maskedAlready(value)) return match;
-		const named = /[:=]/.test(separator);
-		if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
-		if (isIdentifier(value, identifiers)) return match;
-		// A token's contract address after `токен` is public (outside read r15-data, finding 4).
-		if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
-			return match;
-		}
-		return `${name}${separator}${HIDDEN_PART}`;
-	});
+	out = out.replace(
+		RU_NAMED_SECRET,
+		(match, name: string, separator: string, value: string, offset: number, whole: string) => {
+			if (value.startsWith('[hidden') || maskedAlready(value)) return match;
+			const named = /[:=]/.test(separator);
+			if (!named && !(/\d/.test(value) && value.length >= 6)) return match;
+			// After a space only: a date, an amount or a quantity is no key (`в токене 1500.50 USDT`,
+			// `ключ 12345678 RUB`; issue 50). After `:` or `=` the value goes whatever it is.
+			const bare = value.replace(/[.:!?]+$/u, '');
+			if (!named && (dateOrAmount(bare) || UNIT_NEXT.test(whole.slice(offset + match.length)))) {
+				return match;
+			}
+			if (isIdentifier(value, identifiers)) return match;
+			// A token's contract address after `токен` is public (outside read r15-data, finding 4).
+			if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+				return match;
+			}
+			return `${name}${separator}${HIDDEN_PART}`;
+		},
+	);
 	out = out.replace(
 		CVV_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}•••`,
@@ -802,10 +921,24 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			);
 		}
 	}
-	out = out.replace(SECRET_DIGITS_IN_WORDS, (match, name: string, words: string, digits: string) =>
-		isIdentifier(digits, identifiers)
-			? match
-			: `${name}${words}${'•'.repeat(Math.min(digits.replace(/\D/gu, '').length, 4))}`,
+	out = out.replace(
+		SECRET_DIGITS_IN_WORDS,
+		(match, name: string, words: string, digits: string) => {
+			const count = digits.replace(/\D/gu, '').length;
+			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			// `cid` is a card's ID (Amex, 4 digits) or a correlation or client ID (longer).
+			if (/^cid/iu.test(name) && count > 4) return match;
+			return `${name}${words}${'•'.repeat(Math.min(count, 4))}`;
+		},
+	);
+	out = out.replace(
+		SECRET_DIGITS_AFTER_PHRASE,
+		(match, name: string, phrase: string, digits: string) => {
+			const count = digits.replace(/\D/gu, '').length;
+			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			if (/^cid/iu.test(name) && count > 4) return match;
+			return `${name}${phrase}${'•'.repeat(Math.min(count, 4))}`;
+		},
 	);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).

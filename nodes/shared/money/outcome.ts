@@ -188,9 +188,12 @@ function outcomeOnly(error: unknown): IDataObject {
 	if (outcome !== 'unknown') return { paymentOutcome: outcome };
 	// What Resolve Outcome needs to find the payment again (write.ts attaches it).
 	const sent = (error as { context: IDataObject }).context.sentWrite;
+	// Why it stays unknown, where the error names it apart from its message (Resolve Outcome's refusals).
+	const reason = (error as { context: IDataObject }).context.reason;
+	const why = typeof reason === 'string' ? { reason } : {};
 	return isObject(sent)
-		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN, sentWrite: sent }
-		: { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN };
+		? { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN, sentWrite: sent, ...why }
+		: { paymentOutcome: outcome, errorCode: OUTCOME_UNKNOWN, ...why };
 }
 
 /** What a user of a money write with an unknown outcome does, one line each. */
