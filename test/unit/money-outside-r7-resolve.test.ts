@@ -5,6 +5,7 @@ import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { sealOf } from '../../nodes/shared/money/binding';
 import { freshRefusal } from '../../nodes/shared/money/resent';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
+import { inProcessRunner } from './helpers/money';
 
 /*
  * The seventh outside read of the money module, round r7-money-a (Payout Create and Resolve
@@ -45,18 +46,11 @@ function payout(id: string, createdAt: string, more: object = {}) {
 	};
 }
 
-let execution = 2000;
+const runInProcess = inProcessRunner(2000);
 
 /** Each call a new execution in this n8n process (its own derived Idempotency-Key). */
 async function create(parameters: IDataObject = CREATE): Promise<IDataObject> {
-	execution += 1;
-	const { output } = await runNode({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-	});
-	return output[0].json as IDataObject;
+	return (await runInProcess(parameters))[0];
 }
 
 /** An answered payout under another External ID: measures the service's clocks. */

@@ -4,6 +4,7 @@ import nock from 'nock';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { sealOf } from '../../nodes/shared/money/binding';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
+import { inProcessRunner } from './helpers/money';
 
 /*
  * The eighth outside read of the money module, round r8-money F1 (/work/outside/r8-money/f1*.js):
@@ -46,17 +47,10 @@ function payout(id: string, externalId: string, createdAt: string): IDataObject 
 	};
 }
 
-let execution = 8000;
+const runInProcess = inProcessRunner(8000);
 
 async function run(parameters: IDataObject): Promise<IDataObject> {
-	execution += 1;
-	const { output } = await runNode({
-		parameters,
-		continueOnFail: true,
-		sameProcess: true,
-		executionId: String(execution),
-	});
-	return output[0].json as IDataObject;
+	return (await runInProcess(parameters))[0];
 }
 
 /** Payout Create for inv-B whose answer is lost: an unknown item with its sealed sentWrite. */
