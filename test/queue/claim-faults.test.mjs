@@ -393,7 +393,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 			const requirements = { allowWithoutPersistence: !lane.persistent };
 			return {
 				claims,
-				claim: (k) => claims.claim(k, TTL_MS, Date.now(), requirements),
+				claim: (k) => claims.claim(k, TTL_MS, requirements),
 			};
 		});
 		const junk = `junk:${plan.seed}`;
@@ -503,7 +503,7 @@ describe('the Redis claim under generated faults (no n8n)', () => {
 						processes.push({
 							claims,
 							claim: (k) =>
-								claims.claim(k, TTL_MS, Date.now(), {
+								claims.claim(k, TTL_MS, {
 									allowWithoutPersistence: !lane.persistent,
 								}),
 						});

@@ -639,7 +639,31 @@ for (const version of VERSIONS) {
 				missing: Object.entries(counts)
 					.filter(([, n]) => n === 0)
 					.map(([id]) => id),
+				// What the service saw of each delivery cut in flight: its attempts, in order.
+				cutAttempts: [...cut].map((id) =>
+					(deliveries.find((d) => (d.id ?? d.deliveryId) === id)?.attempts ?? [])
+						.map((a) => a.status)
+						.join('/'),
+				),
 			};
+			const seenBy = (id) =>
+				JSON.stringify({
+					proxy: q.proxy.log
+						.filter((e) => e.deliveryId === id)
+						.map((e) => `${e.at} ${e.target} ${e.status} ${e.error ?? ''} ${(e.body ?? '').slice(0, 300)}`),
+					attempts: deliveries.find((d) => (d.id ?? d.deliveryId) === id)?.attempts,
+					logs: [...q.webhooks, ...q.workers].map(
+						(w) =>
+							`${w.name}: ${w
+								.logText()
+								.split('\n')
+								.filter((l) => l.includes(id) || /error|fail|warn|problem|crash/i.test(l))
+								.slice(-15)
+								.join(' | ')}`,
+					),
+				});
+			// Whatever the service's last answer was (2xx `executed: true` or `false`, or a give-up
+			// after timeouts), each delivery has exactly one execution: none lost, none twice.
 			for (const [id, n] of Object.entries(counts)) {
 				assert.ok(n <= 1, `${id} ran ${n} times`);
 				if (!mayMiss(id)) {
