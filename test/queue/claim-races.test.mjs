@@ -645,8 +645,9 @@ describe('the Redis delivery claim, two processes', () => {
 	 * A Redis of the case's own: the shared one knows claimers of earlier cases (closed, or
 	 * crashed on purpose), which a new epoch would wait for.
 	 */
-	async function ownRedis(name) {
-		const own = await startRedis({ dir: path.join(dir, name) });
+	async function ownRedis(name, args = []) {
+		const own = await startRedis({ dir: path.join(dir, name), args });
+		own.args = args;
 		const first = processClaims({ port: own.port });
 		while ((await first.claim(`start:${randomUUID()}`, 1_000)).verdict !== 'claimed')
 			await sleep(50);
@@ -891,7 +892,74 @@ describe('the Redis delivery claim, two processes', () => {
 	async function restarted(handle) {
 		const port = handle.port;
 		await handle.stop();
-		return await startRedis({ dir: path.join(dir, `restarted-${port}-${randomUUID()}`), port });
+		const args = handle.args ?? [];
+		const again = await startRedis({
+			dir: path.join(dir, `restarted-${port}-${randomUUID()}`),
+			port,
+			args,
+		});
+		again.args = args;
+		return again;
+	}
+
+	/** Redis records every command, with its arguments and client, in its slow log (the dump's). */
+	const RECORD_ALL = ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '100000'];
+	/** The scripts by their number of keys, for the dump. */
+	const SCRIPT_BY_KEYS = { 6: 'claim', 3: 'confirm', 5: 'sync', 2: 'resolve/reseed' };
+
+	/**
+	 * What Redis and each process hold of the epoch, for a failure message: the epoch, expected,
+	 * back and members hashes, Redis' run ID, every script call since the (re)start (from the slow
+	 * log: caller's address, its arguments after the keys), and each process's memory and the
+	 * local ports of its two connections.
+	 */
+	async function epochDump(port, processes) {
+		const prefix = claimsModule.KEY_PREFIX;
+		const read = async (...args) => {
+			try {
+				return await probeCommand(port, ...args);
+			} catch (error) {
+				return `(${error.message})`;
+			}
+		};
+		const info = await read('INFO', 'server');
+		const log = await read('SLOWLOG', 'GET', '100000');
+		const calls = Array.isArray(log)
+			? log
+					.reverse()
+					.filter((entry) => /^eval/i.test(String(entry[3]?.[0])))
+					.map((entry) => {
+						const [, at, , args, addr] = entry;
+						const keys = Number(args[2]);
+						return `${at} ${addr} ${SCRIPT_BY_KEYS[keys] ?? keys} ${args.slice(3 + keys).join(' | ')}`;
+					})
+			: log;
+		return JSON.stringify(
+			{
+				runId: /run_id:(\w+)/.exec(String(info))?.[1],
+				epoch: await read('HGETALL', `${prefix}:epoch`),
+				expected: await read('HGETALL', `${prefix}:epoch-expected`),
+				back: await read('SMEMBERS', `${prefix}:epoch-back`),
+				members: await read('HGETALL', `${prefix}:members`),
+				processes: Object.fromEntries(
+					Object.entries(processes).map(([name, p]) => [
+						name,
+						{
+							member: p.memberId,
+							epoch: p.memory?.epoch,
+							known: p.memory?.knownMembers,
+							epochRun: p.memory?.epochRun,
+							factsRun: p.facts?.runId,
+							closed: p.isClosed,
+							ports: [p.client.stream?.localPort, p.resolver.stream?.localPort],
+						},
+					]),
+				),
+				calls,
+			},
+			null,
+			1,
+		);
 	}
 
 	/** A copy of the key at the process: the first answer that is not 503 (503 while it waits). */
@@ -957,7 +1025,7 @@ describe('the Redis delivery claim, two processes', () => {
 	});
 
 	test('a client closed at once with no other client for that Redis (a process stopping), then a restart without persistence: the others wait for the process (503), and a client it opens later writes back (outside r8 f2)', async () => {
-		let own = await ownRedis('deactivate-then-restart');
+		let own = await ownRedis('deactivate-then-restart', RECORD_ALL);
 		const port = own.port;
 		const timing = { restartWindowMs: 500, refreshMs: 100 };
 		const a1 = processClaims({ timing, port, processOf: 'A2' });
@@ -974,16 +1042,11 @@ describe('the Redis delivery claim, two processes', () => {
 		const windowEnds = Date.now() + 1_500;
 		for (;;) {
 			const copy = await b.claim(d, TTL_MS);
-			assert.equal(
-				copy.verdict,
-				'unavailable',
-				JSON.stringify({
-					copy,
-					a: a1.memberId,
-					known: b.knownClaimers,
-					at: Date.now() - windowEnds,
-				}),
-			);
+			if (copy.verdict !== 'unavailable') {
+				assert.fail(
+					`${JSON.stringify({ copy, a: a1.memberId, known: b.knownClaimers, at: Date.now() - windowEnds })}\n${await epochDump(port, { a1, b })}`,
+				);
+			}
 			if (Date.now() > windowEnds) {
 				assert.match(copy.reason, /written its claims back/);
 				assert.ok(copy.reason.includes(a1.memberId), copy.reason);
@@ -1163,6 +1226,37 @@ describe('the Redis delivery claim, two processes', () => {
 			);
 			assert.deepEqual(await answered(c, d), { verdict: 'duplicate', by: 'redis' });
 			await Promise.all([a.close(), c.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('a Redis with persistence that lost its keys without a restart (FLUSHDB), a claimer the others know away: past the window they wait for it, and the reason names a flush or an eviction, never a restart without persistence (claim-faults seed 26 in a cold CI run)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'flush-aof-known'), appendonly: true });
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 300, refreshMs: 100 };
+			const a = processClaims({ port: link.port, timing, processOf: 'A12' });
+			const b = processClaims({ port: own.port, timing, processOf: 'B12' });
+			await settled(a, b);
+			const d = `flushed-known:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+			link.block({ mode: 'refuse', ms: 600_000 });
+			link.cutAll();
+			await probeCommand(own.port, 'FLUSHDB');
+			let copy;
+			do {
+				copy = await b.claim(d, TTL_MS);
+				assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			} while (!/written its claims back/.test(copy.reason));
+			assert.ok(copy.reason.includes(a.memberId), copy.reason);
+			assert.match(copy.reason, /without restarting \(evicted or flushed/);
+			assert.doesNotMatch(copy.reason, /restarted without persistence/);
+			link.block({ mode: 'refuse', ms: 0 });
+			assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), b.close()]);
 		} finally {
 			await link.close();
 			await own.stop();

@@ -108,6 +108,22 @@ function policyReason(held: string): string {
 	return `Redis' maxmemory-policy is ${policy} with maxmemory ${limit} bytes (changed after this connection was checked): it may evict claim keys, and a copy of a delivery would then start again. Every delivery is answered 503 until the policy is noeviction: CONFIG SET maxmemory-policy noeviction (and in redis.conf; on managed Redis, in its parameter group), or remove maxmemory`;
 }
 
+/** How Redis lost its keys, by the cause its epoch hash records (see EPOCH_LUA). */
+function lossText(cause: string | undefined): string {
+	switch (cause) {
+		case 'evicted':
+			return 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them';
+		case 'lost':
+			return 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)';
+		case 'flushed':
+			return 'Redis holds no record of the claims and was flushed (FLUSHDB or FLUSHALL) since it started: the claims may have gone with it';
+		case 'absent':
+			return 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys';
+		default:
+			return 'Redis lost its keys (it restarted without persistence)';
+	}
+}
+
 /** Names every key of this package in a shared Redis (n8n's own keys start with `bull:`). */
 export const KEY_PREFIX = 'n8n-nodes-company-payments:delivery';
 const EPOCH_KEY = `${KEY_PREFIX}:epoch`;
@@ -293,7 +309,8 @@ local function waiting(now, window)
   local all = redis.call('HGETALL', KEYS[5])
   for i = 1, #all, 2 do
     if tonumber(all[i + 1]) > now and redis.call('SISMEMBER', KEYS[3], all[i]) == 0 then
-      return all[i]
+      -- Whom it waits for, and why the epoch began (a member ID holds no ':').
+      return all[i] .. ':' .. (e[3] or 'restart')
     end
   end
   return false
@@ -1289,9 +1306,12 @@ export class RedisClaims {
 				if (held.startsWith('window:')) {
 					return { verdict: 'unavailable', reason: this.windowReason(held) };
 				}
+				// "<member>:<cause>": the epoch's cause names how Redis lost its keys (a Redis with
+				// an append-only file loses them to eviction or a flush, never to a restart).
+				const [member, cause] = held.split(':');
 				return {
 					verdict: 'unavailable',
-					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed in the last ${Math.round(this.timing.recentMs / 60_000)} minutes has reconnected and written its claims back, or that time has passed for one that stopped (waiting for ${held})`,
+					reason: `${lossText(cause)}: deliveries are answered 503 until every process that claimed in the last ${Math.round(this.timing.recentMs / 60_000)} minutes has reconnected and written its claims back, or that time has passed for one that stopped (waiting for ${member})`,
 				};
 			}
 			const heldToken = held.slice(2);
@@ -1321,16 +1341,7 @@ export class RedisClaims {
 	private windowReason(held: string): string {
 		const [, left, cause] = held.split(':');
 		const window = this.timing.restartWindowMs;
-		const what =
-			cause === 'evicted'
-				? 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them'
-				: cause === 'lost'
-					? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
-					: cause === 'flushed'
-						? 'Redis holds no record of the claims and was flushed (FLUSHDB or FLUSHALL) since it started: the claims may have gone with it'
-						: cause === 'absent'
-							? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
-							: 'Redis lost its keys (it restarted without persistence)';
+		const what = lossText(cause);
 		const lost = Math.max(0, window - SERVICE_RETRY_SPAN_MS);
 		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
 	}
