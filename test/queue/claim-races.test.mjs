@@ -638,6 +638,18 @@ describe('the Redis delivery claim, two processes', () => {
 		}
 	}
 
+	/**
+	 * Until when the process p's last read of the claimers list says `member` may hold claims
+	 * (Redis' clock, ms), or 0 when that read did not name it.
+	 */
+	function knownUntil(p, member) {
+		for (const entry of p.knownClaimers.split(',')) {
+			const at = entry.lastIndexOf('=');
+			if (entry.slice(0, at) === member) return Number(entry.slice(at + 1));
+		}
+		return 0;
+	}
+
 	const usedMemory = async (port = redis.port) =>
 		Number(/used_memory:(\d+)/.exec(await probeCommand(port, 'INFO', 'memory'))[1]);
 
@@ -1033,7 +1045,13 @@ describe('the Redis delivery claim, two processes', () => {
 		await settled(a1, b);
 		const d = `deactivated:${randomUUID()}`;
 		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
-		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// B has read A's claim of D: A's entry holds D's 10 minutes. Naming A is not enough: A's
+		// settle claim (1 s) named it before, and a read from before D's confirm (B's refresh late
+		// under load) made B wait for A only until then (the gap the next case pins).
+		await until(
+			"B read A's claim of D",
+			() => knownUntil(b, a1.memberId) > Date.now() + 60_000,
+		);
 		await a1.close();
 		// A's entry stays in the claimers list while it holds claims in its memory.
 		const members = `${claimsModule.KEY_PREFIX}:members`;
@@ -1060,6 +1078,56 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
 		await Promise.all([a3.close(), b.close()]);
 		await own.stop();
+	});
+
+	test("a claim the others have not read yet (the claimers list is read every refreshMs), its process then stopped, and a restart without persistence: the others know it only as of their last read, so the claim is covered by the restart window only (the cause of case 26's failures under load; docs/queue-mode.md names the gap)", async () => {
+		let own = await ownRedis('unread-claim', RECORD_ALL);
+		const port = own.port;
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 1_500, refreshMs: 100 };
+			const a = processClaims({ timing, port, processOf: 'A13' });
+			const b = processClaims({ timing, port: link.port, processOf: 'B13' });
+			await settled(a, b);
+			// A's entry ends 1 s from its last claim (a claim of 1 s), and B has read that.
+			assert.equal((await a.claim(`short:${randomUUID()}`, 1_000)).verdict, 'claimed');
+			const shortUntil = knownUntil(a, a.memberId);
+			await until('B read A', () => knownUntil(b, a.memberId) >= shortUntil);
+			// B's next read of the claimers list is held (its link slow), so B does not read
+			// A's claim of D: what a late refresh under load did by chance.
+			const frozen = link.armNext({ match: 'epoch-expected', what: 'command', action: 'hold' });
+			await frozen.reached;
+			const d = `unread:${randomUUID()}`;
+			assert.equal((await a.claim(d, TTL_MS)).verdict, 'claimed');
+			assert.ok(knownUntil(b, a.memberId) < Date.now() + 60_000, b.knownClaimers);
+			await a.close();
+			own = await restarted(own);
+			// Within the window every copy is 503 (the window names itself); after it, B waits for
+			// A only until the end it read, and a copy then runs again: the gap.
+			const reasons = new Set();
+			const deadline = Date.now() + 15_000;
+			let copy;
+			for (;;) {
+				copy = await b.claim(d, TTL_MS);
+				if (copy.verdict !== 'unavailable') break;
+				assert.ok(Date.now() < deadline, `still 503 after 15 s: ${copy.reason}`);
+				reasons.add(/for 1500 ms from then/.test(copy.reason) ? 'window' : copy.reason);
+				await sleep(50);
+			}
+			const [seconds, micros] = await probeCommand(port, 'TIME');
+			const answeredBy = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+			const born = Number(
+				await probeCommand(port, 'HGET', `${claimsModule.KEY_PREFIX}:epoch`, 'born'),
+			);
+			const story = `${JSON.stringify({ copy, reasons: [...reasons] })}\n${await epochDump(port, { a, b })}`;
+			assert.ok(reasons.has('window'), story);
+			assert.ok(answeredBy >= born + timing.restartWindowMs, story);
+			assert.deepEqual(copy, { verdict: 'claimed' }, story);
+			await b.close();
+		} finally {
+			await link.close();
+			await own.stop();
+		}
 	});
 
 	test('a process without persistence at its bound of remembered claims: a new claim is 503 naming the bound, and every claim it remembers is written back after a restart (outside r8 f3)', async () => {
