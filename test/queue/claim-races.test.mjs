@@ -995,7 +995,8 @@ describe('the Redis delivery claim, two processes', () => {
 		await settled(a1, b);
 		const d = `edited:${randomUUID()}`;
 		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
-		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
 		// The credential edited (other options, the same Redis): process A's next delivery goes
 		// through a new client, and the old one closes.
 		const a2 = processClaims({ timing, port, processOf: 'A', extra: { connectionName: 'edited' } });
@@ -1022,7 +1023,8 @@ describe('the Redis delivery claim, two processes', () => {
 		await settled(a1, b);
 		const d = `lingering:${randomUUID()}`;
 		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
-		await until('B read A as a claimer', () => b.knownClaimers.includes(a1.memberId));
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
 		// The store closes a stopped trigger's client this way (deactivation).
 		const closing = a1.closeWhenSettled();
 		own = await restarted(own);
@@ -1048,10 +1050,7 @@ describe('the Redis delivery claim, two processes', () => {
 		// B has read A's claim of D: A's entry holds D's 10 minutes. Naming A is not enough: A's
 		// settle claim (1 s) named it before, and a read from before D's confirm (B's refresh late
 		// under load) made B wait for A only until then (the gap the next case pins).
-		await until(
-			"B read A's claim of D",
-			() => knownUntil(b, a1.memberId) > Date.now() + 60_000,
-		);
+		await until("B read A's claim of D", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
 		await a1.close();
 		// A's entry stays in the claimers list while it holds claims in its memory.
 		const members = `${claimsModule.KEY_PREFIX}:members`;
@@ -1149,7 +1148,8 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.equal(keys.length, 6);
 		assert.match(refused.reason, /remembers 6 claims .*its bound of 6/);
 		assert.match(refused.reason, /10 minutes|1 minutes|\d+ s/);
-		await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
 		own = await restarted(own);
 		// The oldest claim too: a copy at B is a duplicate, never run again.
 		for (const key of keys)
@@ -1310,7 +1310,8 @@ describe('the Redis delivery claim, two processes', () => {
 			await settled(a, b);
 			const d = `flushed-known:${randomUUID()}`;
 			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
-			await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+			// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+			await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
 			link.block({ mode: 'refuse', ms: 600_000 });
 			link.cutAll();
 			await probeCommand(own.port, 'FLUSHDB');
@@ -1466,7 +1467,8 @@ describe('the Redis delivery claim, two processes', () => {
 		await settled(a, b);
 		const d = `clock-forward:${randomUUID()}`;
 		assert.equal((await a.claim(d, TTL_MS)).verdict, 'claimed');
-		await until('B read A as a claimer', () => b.knownClaimers.includes(a.memberId));
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
 		await withWallClockStep(11 * 60_000, 0, async () => {
 			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
 			own = await restarted(own);
@@ -1519,7 +1521,7 @@ describe('the Redis delivery claim, two processes', () => {
 		return { now: Number(sec) * 1000 + Math.floor(Number(micro) / 1000), ends: Number(ends) };
 	}
 
-	test('held until n8n answers: the confirmed c: outlives its bind by extensions, a copy elsewhere is 503 (never a duplicate), n8n\'s 2xx makes it r:', async () => {
+	test("held until n8n answers: the confirmed c: outlives its bind by extensions, a copy elsewhere is 503 (never a duplicate), n8n's 2xx makes it r:", async () => {
 		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
 		const b = processClaims({ port: (await leaseRedis()).port });
 		const key = `lease-2xx:${randomUUID()}`;
@@ -1529,7 +1531,10 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.match((await holderAt(key)) ?? '', /^c:/, 'not promoted before n8n answered');
 		// Three binds later (n8n slow to create the execution), still this attempt's c:.
 		const start = await endOf(key);
-		await until('three binds passed on Redis\' clock', async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS);
+		await until(
+			"three binds passed on Redis' clock",
+			async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS,
+		);
 		assert.match((await holderAt(key)) ?? '', /^c:/, 'the lease was extended');
 		const copy = await b.claim(key, TTL_MS);
 		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
@@ -1569,15 +1574,24 @@ describe('the Redis delivery claim, two processes', () => {
 		a.client.disconnect();
 		a.resolver.disconnect();
 		const { now, ends } = await endOf(key);
-		assert.ok(ends - now <= LEASE_BIND_MS, `the c: ends ${ends - now} ms after the death, its bind is ${LEASE_BIND_MS} ms`);
-		await until('the c: ended', async () => (await holderAt(key)) === null || (await endOf(key)).now >= ends);
+		assert.ok(
+			ends - now <= LEASE_BIND_MS,
+			`the c: ends ${ends - now} ms after the death, its bind is ${LEASE_BIND_MS} ms`,
+		);
+		await until(
+			'the c: ended',
+			async () => (await holderAt(key)) === null || (await endOf(key)).now >= ends,
+		);
 		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
 		assert.match((await holderAt(key)) ?? '', /^r:/);
 	});
 
-	test('held until n8n answers: no answer within the hold\'s bound: promoted (r:); an answer that is not 2xx after it still releases', async () => {
+	test("held until n8n answers: no answer within the hold's bound: promoted (r:); an answer that is not 2xx after it still releases", async () => {
 		for (const late of [200, 503]) {
-			const a = processClaims({ timing: { ...LEASE, leaseHoldMs: 700 }, port: (await leaseRedis()).port });
+			const a = processClaims({
+				timing: { ...LEASE, leaseHoldMs: 700 },
+				port: (await leaseRedis()).port,
+			});
 			const key = `lease-bound-${late}:${randomUUID()}`;
 			const verdict = await a.hold(key, TTL_MS);
 			assert.equal(verdict.verdict, 'claimed');
@@ -1627,7 +1641,7 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.equal(settled.state, 'running');
 		assert.match(settled.note ?? '', /another attempt/);
 	});
-	test('held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n\'s answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n\'s 2xx promotes it before the close (outside r14 f3, f4, f5)', async () => {
+	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
 		const port = (await leaseRedis()).port;
 		const a = processClaims({ timing: LEASE, port });
 		const b = processClaims({ port });
@@ -1646,7 +1660,11 @@ describe('the Redis delivery claim, two processes', () => {
 			LEASE.readBackMs +
 			2 * LEASE.timeoutMs +
 			2 * LEASE_BIND_MS;
-		await until('past the old closing bound on Redis\' clock', async () => (await endOf(key)).now > start.now + past, 30_000);
+		await until(
+			"past the old closing bound on Redis' clock",
+			async () => (await endOf(key)).now > start.now + past,
+			30_000,
+		);
 		assert.equal(a.isClosed, false, 'not closed while it holds a lease');
 		assert.match((await holderAt(key)) ?? '', /^c:/, 'still extended');
 		const copy = await b.claim(key, TTL_MS);
@@ -1654,16 +1672,22 @@ describe('the Redis delivery claim, two processes', () => {
 		// n8n's 2xx: promoted on this client (which then stays for its claims, this Redis keeping
 		// no append-only file, until the process closes it).
 		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
-		assert.match((await holderAt(key)) ?? '', /^r:/, 'the promotion went out on the closing client');
+		assert.match(
+			(await holderAt(key)) ?? '',
+			/^r:/,
+			'the promotion went out on the closing client',
+		);
 		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
 		await a.close();
 		await closing;
 	});
-	test('the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n\'s 2xx promotes it, a 500 releases it, a connection closed before n8n\'s answer decides nothing (n8n\'s answer then does); a call that changed the static data answers itself and promotes at once', async () => {
+	test("the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n's 2xx promotes it, a 500 releases it, a connection closed before n8n's answer decides nothing (n8n's answer then does); a call that changed the static data answers itself and promotes at once", async () => {
 		const { EventEmitter } = await import('node:events');
 		const { createHmac } = await import('node:crypto');
 		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
-		const { CompanyPaymentsQueueTrigger } = require(path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'));
+		const { CompanyPaymentsQueueTrigger } = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		);
 		const store = require(path.join(DIST, 'redisStore.js'));
 		const secret = `whsec_${'7a'.repeat(24)}`;
 		/** Node's ServerResponse as far as the trigger and n8n's answer use it. */
@@ -1687,7 +1711,10 @@ describe('the Redis delivery claim, two processes', () => {
 		const trigger = new CompanyPaymentsQueueTrigger();
 		// n8n sends `webhookResponse` as the body only with responseData set and empty (unset, it
 		// sends the text "firstEntryJson"): claims.test.mjs checks the body n8n really sends.
-		assert.deepEqual(trigger.description.webhooks.map((w) => w.responseData), ['']);
+		assert.deepEqual(
+			trigger.description.webhooks.map((w) => w.responseData),
+			[''],
+		);
 		const warnings = [];
 		const deliver = async (deliveryId, staticData = {}) => {
 			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
@@ -1698,7 +1725,11 @@ describe('the Redis delivery claim, two processes', () => {
 				'x-service-delivery-id': deliveryId,
 			};
 			const response = new FakeResponse();
-			const parameters = { events: ['*'], routeByEvent: false, options: { redisWithoutPersistence: true } };
+			const parameters = {
+				events: ['*'],
+				routeByEvent: false,
+				options: { redisWithoutPersistence: true },
+			};
 			const ctx = {
 				logger: { debug() {}, info() {}, warn: (l) => warnings.push(l), error() {} },
 				getNode: () => ({
@@ -1707,7 +1738,10 @@ describe('the Redis delivery claim, two processes', () => {
 					type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
 					typeVersion: 2,
 					parameters: {},
-					credentials: { companyPaymentsApi: { id: 'c1', name: 'api' }, redis: { id: 'r1', name: 'redis' } },
+					credentials: {
+						companyPaymentsApi: { id: 'c1', name: 'api' },
+						redis: { id: 'r1', name: 'redis' },
+					},
 				}),
 				getMode: () => 'webhook',
 				getWorkflow: () => ({ id: 'lease-wf', name: 'lease', active: true }),
@@ -1718,7 +1752,8 @@ describe('the Redis delivery claim, two processes', () => {
 				getResponseObject: () => response,
 				getInstanceId: () => 'lease-instance',
 				getNodeParameter: (name, fallback) =>
-					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ?? fallback,
+					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ??
+					fallback,
 				getCredentials: async (name) =>
 					name === 'redis'
 						? { host: '127.0.0.1', port: leasePort, database: 0 }
@@ -1759,17 +1794,27 @@ describe('the Redis delivery claim, two processes', () => {
 				}
 				if (answer.endsWith('2xx')) {
 					response.status(200).end(JSON.stringify(result.webhookResponse));
-					await until('promoted after n8n\'s 2xx', async () => /^r:/.test((await holderAt(key)) ?? ''));
+					await until("promoted after n8n's 2xx", async () =>
+						/^r:/.test((await holderAt(key)) ?? ''),
+					);
 				} else {
 					response.status(500).end('{"message":"Error in workflow"}');
-					await until('released after n8n\'s answer', async () => (await holderAt(key)) === null);
-					assert.ok(warnings.some((w) => w.includes(deliveryId) && /released/.test(w)), warnings.join('\n'));
+					await until("released after n8n's answer", async () => (await holderAt(key)) === null);
+					assert.ok(
+						warnings.some((w) => w.includes(deliveryId) && /released/.test(w)),
+						warnings.join('\n'),
+					);
 				}
 			}
 			// A rotated secret past its grace period is trimmed: this call changes the static data,
 			// which n8n saves only when the trigger answers itself.
 			const staticData = {
-				rotatedSecret: { current: 'sealed-a', previous: 'sealed-b', rotatedAt: 0, credentialFingerprint: 'f' },
+				rotatedSecret: {
+					current: 'sealed-a',
+					previous: 'sealed-b',
+					rotatedAt: 0,
+					credentialFingerprint: 'f',
+				},
 			};
 			const deliveryId = `dlv_lease_static_${randomUUID()}`;
 			const { result, response, key } = await deliver(deliveryId, staticData);
