@@ -1546,6 +1546,42 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.match((await holderAt(key)) ?? '', /^r:/);
 	});
 
+	test("held, and one extension of its lease held on its connection (a single stalled command, the link otherwise fine): the same extension goes on the other connection, the c: outlives its bind, a copy elsewhere is 503, n8n's 2xx makes it r: (outside r14 f6)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-stalled-extension:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			// The first extension is held at the relay for three binds; every later command on
+			// its connection waits behind it (bytes keep their order).
+			const stalled = link.armNext({ match: '$6\r\nextend\r\n', what: 'command', action: 'hold' });
+			await stalled.reached;
+			const start = await endOf(key);
+			await until(
+				"three binds passed on Redis' clock",
+				async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS,
+			);
+			assert.match((await holderAt(key)) ?? '', /^c:/, 'the lease was extended past the stall');
+			assert.ok((await endOf(key)).ends > (await endOf(key)).now, 'its c: has not ended');
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			assert.equal(verdict.lease.lost, undefined);
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			// The held extension lands late, on the run record: it writes nothing.
+			stalled.release();
+			assert.equal(await stalled.passed, 'passed');
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+
 	for (const [status, what] of [
 		[500, 'n8n answered 500 (it could not create or queue the execution)'],
 		[428, 'n8n answered 428 (its credential gate: nothing started)'],

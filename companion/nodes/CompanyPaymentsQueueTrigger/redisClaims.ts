@@ -1534,15 +1534,31 @@ export class RedisClaims {
 			}
 			return { state: 'running' };
 		};
-		const extend = async (): Promise<void> => {
-			// On the second connection (it does not queue behind a late answer), connected on first use.
-			if ((await this.connected(this.resolver, this.timeoutMs)) !== undefined) return;
-			const extended = await within(
-				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
+		// Extensions go on the second connection first (it does not queue behind a late answer to
+		// a claim), connected on first use. One that gets no answer within the timeout (a command
+		// held on its connection, which everything later on it waits behind) is sent again at once
+		// on the other connection, and later ones go there first: a single stalled command no
+		// longer lets the c: end while n8n creates the execution (outside r14-companion, F6).
+		let extendOn: ClaimClient = this.resolver;
+		const extendVia = async (client: ClaimClient) => {
+			if ((await this.connected(client, this.timeoutMs)) !== undefined) return undefined;
+			return await within(
+				client.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
 				this.timeoutMs,
 				'lease',
 			);
-			if (extended.ok && extended.value !== 'mine' && state === 'held') {
+		};
+		const extend = async (): Promise<void> => {
+			let extended = await extendVia(extendOn);
+			if ((extended === undefined || !extended.ok) && state === 'held' && !this.closed) {
+				const other = extendOn === this.resolver ? this.client : this.resolver;
+				const again = await extendVia(other);
+				if (again?.ok) {
+					extendOn = other;
+					extended = again;
+				}
+			}
+			if (extended?.ok && extended.value !== 'mine' && state === 'held') {
 				lost = `the claim held for n8n's answer ended before it was extended (Redis was out of reach for longer than ${this.bindMs(ttl)} ms)`;
 			}
 		};
