@@ -1337,9 +1337,13 @@ describe('the Redis delivery claim, two processes', () => {
 		const port = own.port;
 		const link = await startRelay(own);
 		// A: promotion unanswered after 500 ms is taken as applied (it runs); its confirm binds
-		// 2 × 500 + 300 ms. B waits long for Redis, so its claim outlasts the pause.
+		// 2 × 500 + 300 ms. B waits long for Redis, so its claim outlasts the pause, and reads the
+		// claimers list only every 5 s (after the pause): Redis resumes paused connections in the
+		// order it paused them, each running all it has queued, so a read of B's own paused before
+		// A's promotion arrived lets B's copy run first (the window docs/queue-mode.md names;
+		// seen under load, 1 in 8 full runs).
 		const a = processClaims({ port: link.port, timing: { timeoutMs: 500, readBackMs: 300 } });
-		const b = processClaims({ port, timing: { timeoutMs: 6_000 } });
+		const b = processClaims({ port, timing: { timeoutMs: 6_000, refreshMs: 5_000 } });
 		try {
 			await settled(a, b);
 			const key = `paused-promotion:${randomUUID()}`;
@@ -1357,6 +1361,12 @@ describe('the Redis delivery claim, two processes', () => {
 			);
 			await probeCommand(port, 'CLIENT', 'PAUSE', String(bindMs + 1_500), 'WRITE');
 			assert.equal(await held.passed, 'passed');
+			// Redis has read it: postponed by the pause (a blocked client: only A's connections
+			// write now), or applied if the pause had ended.
+			await until("Redis read A's promotion", async () => {
+				const blocked = /blocked_clients:([1-9])/.test(await probeCommand(port, 'INFO', 'clients'));
+				return blocked || /^r:/.test((await probeCommand(port, 'GET', key)) ?? '');
+			});
 			// Unanswered within its timeout: A took it as applied and runs the delivery.
 			assert.deepEqual(await running, { verdict: 'claimed' });
 			// B's copy is queued behind A's promotion; both are processed once the pause ends, past A's bind.
