@@ -1341,7 +1341,7 @@ describe('the Redis delivery claim, two processes', () => {
 		// claimers list only every 5 s (after the pause): Redis resumes paused connections in the
 		// order it paused them, each running all it has queued, so a read of B's own paused before
 		// A's promotion arrived lets B's copy run first (the window docs/queue-mode.md names;
-		// seen under load, 1 in 8 full runs).
+		// seen under load, once in 9 full runs).
 		const a = processClaims({ port: link.port, timing: { timeoutMs: 500, readBackMs: 300 } });
 		const b = processClaims({ port, timing: { timeoutMs: 6_000, refreshMs: 5_000 } });
 		try {
