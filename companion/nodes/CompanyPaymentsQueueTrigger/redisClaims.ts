@@ -92,12 +92,6 @@ const POLL_MS = 20;
  * process that dies holding it stops extending and its `c:` ends at most 6 s later.
  */
 export const LEASE_REFRESH_MS = 2_000;
-/**
- * The longest a claim is held for n8n's answer. Reached (n8n's answer has not come in a minute),
- * the owner promotes it to `r:` as if n8n had answered 2xx: a held `c:` must end decided, and of
- * the two decisions this one never starts the delivery twice (docs/queue-mode.md).
- */
-export const LEASE_HOLD_MS = 60_000;
 
 /** The service's attempts of one delivery: at 0, 1, 3 and 7 s (delays 1, 2, 4 s between them). */
 export const SERVICE_RETRY_SPAN_MS = 7_000;
@@ -159,8 +153,6 @@ export interface ClaimTiming {
 	recentMax: number;
 	/** How often a held claim's `c:` is extended (LEASE_REFRESH_MS). */
 	leaseRefreshMs: number;
-	/** The longest a claim is held for n8n's answer before it is promoted (LEASE_HOLD_MS). */
-	leaseHoldMs: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -173,7 +165,6 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	refreshMs: REFRESH_MS,
 	recentMax: RECENT_MAX,
 	leaseRefreshMs: LEASE_REFRESH_MS,
-	leaseHoldMs: LEASE_HOLD_MS,
 };
 
 const RUNNING = 'r:';
@@ -725,13 +716,11 @@ export class RedisClaims {
 	private inFlight = 0;
 
 	/**
-	 * Leases of this client still held for n8n's answer, and when the last of them reaches its
-	 * hold's bound: a closing client waits for them (it keeps extending them meanwhile), since
-	 * closing under one would let its `c:` end while n8n may create the execution (outside read
-	 * r14-companion, findings 3 to 5).
+	 * Leases of this client still held for n8n's answer: a closing client waits for them (it keeps
+	 * extending them meanwhile), however long n8n takes, since closing under one would let its `c:`
+	 * end while n8n may create the execution (outside read r14-companion, findings 3 to 5).
 	 */
 	private leasesHeld = 0;
-	private heldUntil = 0;
 
 	/** Claims of this client waiting for its connection and check (before they are under way). */
 	private connecting = 0;
@@ -874,11 +863,11 @@ export class RedisClaims {
 		// (outside read r13-companion, finding 9).
 		const decided =
 			monotonic() + 6 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
-		// A held lease is waited for until n8n answers or its hold's bound: it is extended until
-		// then, and settled on this client (its promotion or release goes out before the close).
+		// A held lease is waited for until n8n answers: it is extended until then, and settled on
+		// this client (its promotion or release goes out before the close).
 		while (
 			(this.inFlight > 0 || this.connecting > 0) &&
-			(monotonic() < decided || (this.leasesHeld > 0 && monotonic() < this.heldUntil)) &&
+			(monotonic() < decided || this.leasesHeld > 0) &&
 			!this.closed
 		) {
 			await sleep(POLL_MS);
@@ -1499,21 +1488,20 @@ export class RedisClaims {
 	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
 	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
 	 * execution exists), owed until Redis answers; anything else → released, owed until Redis
-	 * answers, so the service's retry runs it elsewhere. A process that dies holding it stops extending: the `c:` ends at most bindMs
-	 * later. Held for leaseHoldMs at most: then promoted (a later answer that is not 2xx still
-	 * releases it).
+	 * answers, so the service's retry runs it elsewhere. A process that dies holding it stops
+	 * extending: the `c:` ends at most bindMs later. Held however long n8n takes, never promoted
+	 * without its 2xx: an execution n8n fails to create after a minute, or never answers for, left a
+	 * promoted claim with no execution, every copy a duplicate (outside r14-companion, F1 and F2).
+	 * Held without an answer, every copy is 503 (no 2xx anywhere), and the service gives it up.
 	 */
 	private lease(key: string, token: string, ttl: number, now: number): ClaimVerdict {
-		let state: 'held' | 'promoted' | 'done' = 'held';
+		let state: 'held' | 'done' = 'held';
 		let lost: string | undefined;
-		let promoting: Promise<LeaseOutcome> | undefined;
-		const holdEnds = monotonic() + this.timing.leaseHoldMs;
 		// Counted as under way until settled: the memory's bound and a closing client see it.
 		this.memory.underWay++;
 		this.inFlight++;
-		// A closing client waits for it while it is held (to its bound, and the promotion then).
+		// A closing client waits for it while it is held.
 		this.leasesHeld++;
-		this.heldUntil = Math.max(this.heldUntil, holdEnds + 2 * this.timeoutMs);
 		let counted = true;
 		const unhold = () => {
 			if (counted) this.leasesHeld--;
@@ -1565,15 +1553,8 @@ export class RedisClaims {
 		const keep = async (): Promise<void> => {
 			let next = monotonic() + this.timing.leaseRefreshMs;
 			while (state === 'held' && !this.closed) {
-				await sleep(Math.max(1, Math.min(next, holdEnds) - monotonic()));
+				await sleep(Math.max(1, next - monotonic()));
 				if (state !== 'held' || this.closed) return;
-				if (monotonic() >= holdEnds) {
-					state = 'promoted';
-					unhold();
-					promoting = promote();
-					await promoting;
-					return;
-				}
 				if (monotonic() >= next) {
 					next = monotonic() + this.timing.leaseRefreshMs;
 					await extend();
@@ -1590,16 +1571,7 @@ export class RedisClaims {
 				state = 'done';
 				unhold();
 				letGo();
-				if (status >= 200 && status < 300) {
-					if (promoting !== undefined) return await promoting;
-					return await promote();
-				}
-				if (promoting !== undefined) {
-					// Promoted at the hold's bound: that write lands first, then the release.
-					await promoting.catch(() => undefined);
-					this.recent.delete(key);
-					if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
-				}
+				if (status >= 200 && status < 300) return await promote();
 				this.sendOne(key, token, 'release');
 				return { state: 'released' };
 			},
