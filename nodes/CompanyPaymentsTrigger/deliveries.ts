@@ -241,9 +241,24 @@ export function staticDataWithDeliveries(
 	return { deliveries: { ...persisted, writer, chunks: [...persisted.chunks] } };
 }
 
+/**
+ * A new delivery whose record the store holds open until n8n's answer to it is known (the
+ * companion's Redis claim): nothing marks it as run before n8n has created the execution.
+ */
+export interface HeldDelivery {
+	/**
+	 * n8n answered the delivery with this HTTP status (n8n 2.x answers only after it saved and
+	 * queued the execution), whether or not the connection still carried it. 2xx: recorded as run;
+	 * anything else: let go, so the service's retry runs it (here or elsewhere).
+	 */
+	answered(status: number): Promise<void>;
+	/** The trigger answers itself, before the execution exists: the store decides now. */
+	decideNow(): Promise<RecordOutcome>;
+}
+
 /** What a delivery store says about one delivery. */
 export type RecordOutcome =
-	| { verdict: 'new' }
+	| { verdict: 'new'; held?: HeldDelivery }
 	| { verdict: 'duplicate' }
 	/** The store could not confirm it as new: the trigger answers 503 and starts nothing. */
 	| { verdict: 'unavailable'; reason: string };
@@ -266,6 +281,12 @@ export interface DeliveryToRecord {
  * an ID, after the signature was verified.
  */
 export interface DeliveryStore {
+	/**
+	 * The store holds new deliveries open (`held`) until n8n answers: the trigger then leaves the
+	 * 200 to n8n, which sends it once the execution exists, unless the call changed the workflow
+	 * static data (which n8n saves only when the trigger answers itself).
+	 */
+	readonly holdsUntilAnswered?: boolean;
 	record(
 		ctx: IWebhookFunctions,
 		delivery: DeliveryToRecord,

@@ -15,7 +15,7 @@ import {
 import { CREDENTIAL_NAME } from '../shared/transport';
 import { webhookChangeKey } from '../shared/changeKey';
 import { dedupLimits, DELIVERY_ID_HEADER, staticDataStore } from './deliveries';
-import type { DeliveryStore } from './deliveries';
+import type { DeliveryStore, HeldDelivery } from './deliveries';
 import { ALL_EVENTS, derivedFields, eventRouting, outputIndex } from './events';
 import { ROTATED_SECRET_KEY } from './lifecycle';
 import type { CredentialSecrets, RawBody, RotatedSecret } from './signature';
@@ -73,6 +73,39 @@ interface ResponseLike {
 	end(body?: string): unknown;
 }
 
+/** What the trigger reads of n8n's answer to a held delivery (Node's http.ServerResponse). */
+interface AnswerLike {
+	statusCode: number;
+	end(...args: unknown[]): unknown;
+	once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+/**
+ * Tells the held delivery n8n's answer: its status when n8n ends the response (n8n 2.x does so
+ * only once the execution is saved and queued), whether or not the connection is still there to
+ * carry it. A connection the service closed before that (its timeout) decides nothing: n8n may
+ * still create the execution, so the claim stays held until n8n's answer (or the hold's bound).
+ * False when the response object cannot be watched (then the trigger answers itself).
+ */
+function watchAnswer(ctx: IWebhookFunctions, held: HeldDelivery): boolean {
+	const response = ctx.getResponseObject() as unknown as Partial<AnswerLike> | undefined;
+	if (typeof response?.once !== 'function' || typeof response.end !== 'function') return false;
+	const answer = response as AnswerLike;
+	let told = false;
+	const tell = () => {
+		if (told) return;
+		told = true;
+		void held.answered(answer.statusCode);
+	};
+	const end = answer.end;
+	answer.end = function (this: AnswerLike, ...args: unknown[]): unknown {
+		tell();
+		return end.apply(this, args);
+	};
+	answer.once('finish', tell);
+	return true;
+}
+
 /** Writes the HTTP answer itself (n8n then sends nothing more). */
 function respond(ctx: IWebhookFunctions, status: number, body: string): void {
 	const response = ctx.getResponseObject() as unknown as ResponseLike;
@@ -118,18 +151,43 @@ function acknowledge(reason: string): IWebhookResponseData {
 
 /**
  * Answers an accepted delivery 200 with a small JSON acknowledgement and hands the items to
- * n8n. The answer is written here, before n8n starts the execution, and not left to n8n's
- * `onReceived` answer: n8n would send it (and save the static data) only after it has started
- * the execution, and starting it resets n8n's "static data changed" flag, so the delivery ID
- * just recorded would never reach the database (see docs/webhook-trigger.md). Answering here
- * makes n8n save the static data at once, on every n8n version.
+ * n8n. With the core's store the answer is written here, before n8n starts the execution, and
+ * not left to n8n's `onReceived` answer: n8n would send it (and save the static data) only after
+ * it has started the execution, and starting it resets n8n's "static data changed" flag, so the
+ * delivery ID just recorded would never reach the database (see docs/webhook-trigger.md).
+ * Answering here makes n8n save the static data at once, on every n8n version.
+ *
+ * A delivery the store holds until n8n answers (`held`: the companion's Redis claim, which keeps
+ * nothing in the static data) is answered by n8n instead: n8n 2.x sends its `onReceived` answer
+ * only once `WorkflowRunner.run` has saved and queued the execution, so no 200 goes out for a
+ * delivery without an execution (docs/queue-mode.md). Only when this call changed the static
+ * data (the rotated secret trimmed, sealed again or superseded: rare) does the trigger still
+ * answer itself, so that n8n saves it; the store then decides at once, as before.
  */
-function accept(
+async function accept(
 	ctx: IWebhookFunctions,
 	deliveryId: string | null,
 	workflowData: INodeExecutionData[][],
-): IWebhookResponseData {
-	respond(ctx, 200, JSON.stringify({ received: true, executed: true, deliveryId }));
+	held?: { delivery: HeldDelivery; watched: boolean; staticChanged: boolean },
+): Promise<IWebhookResponseData> {
+	const body = { received: true, executed: true, deliveryId };
+	if (held?.watched === true && !held.staticChanged) return { workflowData, webhookResponse: body };
+	if (held) {
+		const decided = await held.delivery.decideNow();
+		if (decided.verdict === 'duplicate') {
+			return acknowledge(`delivery ${deliveryId ?? ''} was received before`);
+		}
+		if (decided.verdict === 'unavailable') {
+			return refuse(
+				ctx,
+				503,
+				STORE_UNAVAILABLE_BODY,
+				`delivery ${deliveryId ?? ''} not recorded: ${decided.reason}`,
+				'warn',
+			);
+		}
+	}
+	respond(ctx, 200, JSON.stringify(body));
 	return { noWebhookResponse: true, workflowData };
 }
 
@@ -460,6 +518,9 @@ export async function receive(
 	const live = this.getMode() !== 'manual';
 	const storeKey = `${this.getWorkflow().id ?? ''}:${node.id}:${live ? 'live' : 'test'}`;
 	const staticData = this.getWorkflowStaticData('node');
+	// A store that leaves the answer to n8n needs to know whether this call changed the static
+	// data (n8n saves it only when the trigger answers itself): read as it came.
+	const staticBefore = store.holdsUntilAnswered === true ? JSON.stringify(staticData) : undefined;
 	const rotated = readRotatedSecret(staticData[ROTATED_SECRET_KEY]);
 	const keyOptions = { allowEmptyKey: options.allowEmptyKey === true, graceMs, now };
 	const cacheKey = secretCacheKey(this, node.id);
@@ -576,6 +637,7 @@ export async function receive(
 	if (index === -1) return acknowledge(`event ${event ?? '(none)'} is not selected`);
 
 	const deliveryId = headerText(headers[DELIVERY_ID_HEADER]);
+	let held: { delivery: HeldDelivery; watched: boolean } | undefined;
 	if (deliveryId !== null) {
 		const limits = dedupLimits(options.dedupMaxEntries, options.dedupMaxAgeHours);
 		const outcome = await store.record(this, { storeKey, staticData, deliveryId, now, limits });
@@ -591,6 +653,9 @@ export async function receive(
 				'warn',
 			);
 		}
+		// Watched at once: whatever happens from here on (an error building the items, too) ends
+		// in an answer of n8n's, which settles the held record.
+		if (outcome.held) held = { delivery: outcome.held, watched: watchAnswer(this, outcome.held) };
 	}
 
 	const json = itemJson(payload);
@@ -631,5 +696,6 @@ export async function receive(
 
 	const outputs: INodeExecutionData[][] = routing.outputs ? routing.outputs.map(() => []) : [[]];
 	outputs[index].push({ json });
-	return accept(this, deliveryId, outputs);
+	const staticChanged = staticBefore !== undefined && JSON.stringify(staticData) !== staticBefore;
+	return await accept(this, deliveryId, outputs, held && { ...held, staticChanged });
 }

@@ -31,6 +31,22 @@ async function freePort() {
 	return port;
 }
 
+/**
+ * One delivery recorded by the store; a new one is held until n8n's answer, answered 200 here (as
+ * n8n does once the execution exists), so its claim is promoted as in n8n. The verdict alone.
+ */
+async function recordHeld(store, ctx) {
+	const outcome = await store.redisDeliveryStore.record(ctx, {
+		deliveryId: `dlv_${randomUUID()}`,
+		now: Date.now(),
+		limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+	});
+	if (outcome.verdict !== 'new') return outcome;
+	assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
+	await outcome.held.answered(200);
+	return { verdict: outcome.verdict };
+}
+
 describe("the companion's checks of its Redis, and its clients", () => {
 	let check;
 	let store;
@@ -48,6 +64,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			start('good', { appendonly: true }),
 			start('volatile', {}),
 			start('password', { appendonly: true, args: ['--requirepass', 'right-password'] }),
+			start('infoRenamed', { appendonly: true, args: ['--rename-command', 'INFO', ''] }),
 			start('evicting', {
 				appendonly: true,
 				args: ['--maxmemory', '64mb', '--maxmemory-policy', 'volatile-lru'],
@@ -250,12 +267,7 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		};
 	}
 
-	const record = (ctx) =>
-		store.redisDeliveryStore.record(ctx, {
-			deliveryId: `dlv_${randomUUID()}`,
-			now: Date.now(),
-			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
-		});
+	const record = (ctx) => recordHeld(store, ctx);
 
 	test('clients: one per full set of options ("Disable TLS Verification" too); a credential edit moves the trigger to a new client and closes the old one; deactivation closes the last', async () => {
 		await store.closeRedisClaims();
@@ -298,6 +310,22 @@ describe("the companion's checks of its Redis, and its clients", () => {
 			});
 		}
 		assert.equal(store.openRedisClaims(), 0);
+	});
+
+	test('INFO renamed away (rename-command INFO ""): activation, Test and a 503 name it and say to enable it, never "did not answer" or "not connected" (outside r10 f6)', async () => {
+		const named =
+			/INFO is disabled in this Redis \(rename-command.*the claim needs INFO \(persistence, memory, stats.*enable it/;
+		const checked = await check.checkRedis(at('infoRenamed'));
+		assert.equal(checked.ok, false);
+		assert.match(checked.message, named);
+		assert.doesNotMatch(checked.message, /did not answer|not connected/);
+		await store.closeRedisClaims();
+		const cred = { host: '127.0.0.1', port: servers.infoRenamed.port, database: 0 };
+		const refused = await record(webhookCtx(cred));
+		assert.equal(refused.verdict, 'unavailable');
+		assert.match(refused.reason, named);
+		assert.doesNotMatch(refused.reason, /not connected/);
+		await store.closeRedisClaims();
 	});
 
 	test('a delivery at a Redis without persistence: 503 naming appendonly, unless the trigger option is on', async () => {
@@ -351,8 +379,605 @@ describe("the companion's checks of its Redis, and its clients", () => {
 		assert.equal(check.maskHost('redis://u:p@h:1'), 'redis://***@h:1');
 		assert.equal(check.maskHost('redis.example.com'), 'redis.example.com');
 		// A password with `/`, `?`, `#` or `@` (base64 access keys have `/`): outside r8-companion f1.
-		assert.equal(check.maskHost('rediss://:Zk9/q+Xw=@cache.example:6380'), 'rediss://***@cache.example:6380');
+		assert.equal(
+			check.maskHost('rediss://:Zk9/q+Xw=@cache.example:6380'),
+			'rediss://***@cache.example:6380',
+		);
 		assert.equal(check.maskHost('default:pa/ss?x#y@h'), '***@h');
 		assert.equal(check.maskHost('redis://u:p@ss@h:1'), 'redis://***@h:1');
+	});
+});
+
+/**
+ * The outside read r13-companion: secrets in a pasted connection string, a refused user on an
+ * open Redis, test listenings that end, TLS client certificates and names, Redis' own error
+ * answers, loading, renamed commands, clients closed under a delivery, Database Number text.
+ */
+describe('what the companion says of its Redis (outside read r13-companion)', () => {
+	let check;
+	let store;
+	let Node;
+	let Redis;
+	let gate;
+	let dir;
+	const servers = {};
+
+	before(async () => {
+		assert.ok(fs.existsSync(DIST), 'build the companion first: npm run build --prefix companion');
+		check = require(path.join(DIST, 'redisCheck.js'));
+		store = require(path.join(DIST, 'redisStore.js'));
+		Node = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		).CompanyPaymentsQueueTrigger;
+		Redis = require(path.join(ROOT, 'companion/node_modules/ioredis/built/index.js')).default;
+		gate = require(path.join(DIST, '../shared/gate/index.js'));
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-checks-r13-'));
+		const start = (name, options) =>
+			startRedis({ dir: path.join(dir, name), appendonly: true, ...options }).then(
+				(r) => (servers[name] = r),
+			);
+		await Promise.all([
+			start('open', {}),
+			start('maxclients', { args: ['--maxclients', '2'] }),
+			...['EVAL', 'SELECT', 'EVALSHA', 'TIME', 'WAIT'].map((command) =>
+				start(`renamed${command}`, { args: ['--rename-command', command, ''] }),
+			),
+		]);
+	});
+
+	after(async () => {
+		await store?.closeRedisClaims();
+		await Promise.all(Object.values(servers).map((s) => s.stop?.()));
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	function webhookCtx(credential, { workflowId = `wf-${randomUUID()}`, mode = 'webhook' } = {}) {
+		return {
+			getCredentials: async () => credential,
+			getNode: () => ({ id: 'node1', name: 'Company Payments Trigger', type: 'x', typeVersion: 2 }),
+			getWorkflow: () => ({ id: workflowId }),
+			getMode: () => mode,
+			getInstanceId: () => 'instance',
+			getNodeParameter: (_name, fallback) => fallback,
+			logger: { debug() {}, info() {}, warn() {}, error() {} },
+		};
+	}
+	const record = (ctx) => recordHeld(store, ctx);
+	async function activate(ctx) {
+		try {
+			await store.checkRedisOnActivation(ctx);
+			return null;
+		} catch (error) {
+			return `${error.message} || ${error.description ?? ''}`;
+		}
+	}
+	const credentialTest = async (data) =>
+		await new Node().methods.credentialTest.companyPaymentsRedisTest.call({}, { data });
+	/** Test, activation and a delivery's 503 reason for one credential. */
+	async function allThree(credential) {
+		const tested = await credentialTest(credential);
+		const activation = await activate(webhookCtx(credential));
+		const delivery = await record(webhookCtx(credential));
+		await store.closeRedisClaims();
+		return {
+			tested,
+			activation,
+			delivery,
+			all: [tested.message, activation ?? '', delivery.reason ?? ''],
+		};
+	}
+
+	test('F1: a connection string pasted into Host (Azure) is refused with its password masked, in Test, activation and a 503', async () => {
+		const key = 'Zq8vS3cr3tAzureKey0123456789abcdEFGH=';
+		const credential = {
+			host: `127.0.0.1:${servers.open.port},password=${key},ssl=True,abortConnect=False`,
+			port: 6380,
+			database: 0,
+			password: key,
+			ssl: true,
+		};
+		const { tested, activation, delivery, all } = await allThree(credential);
+		assert.equal(tested.status, 'Error');
+		assert.notEqual(activation, null);
+		assert.equal(delivery.verdict, 'unavailable');
+		for (const message of all) {
+			assert.ok(!message.includes(key), message);
+			assert.ok(!message.includes('Zq8vS3cr3t'), message);
+			assert.match(message, /Host is "127\.0\.0\.1:\d+,password=\*\*\*.*connection string/);
+		}
+		// Other hosts that are no plain host name or address.
+		for (const host of [
+			'redis.example.com:6380',
+			'a,b',
+			'[::1]',
+			'/var/run/redis.sock',
+			'h;pw=1',
+		]) {
+			assert.throws(() => store.redisOptions({ host }), /takes a host name or address only/, host);
+		}
+		for (const host of ['redis.example.com', '10.0.0.5', '::1', 'redis_1', 'localhost']) {
+			assert.equal(store.redisOptions({ host }).host, host);
+		}
+		// Every message masks the password wherever it shows.
+		assert.equal(check.withoutPassword('x Pw-1234 y', 'Pw-1234'), 'x *** y');
+		assert.equal(check.withoutPassword('pwned pw.', 'pw'), 'pwned ***.');
+	});
+
+	test('F2: a user the Redis does not have, on a Redis whose default user is open: WRONGPASS and the user in Test, activation and every 503, never "database 0 does not exist"', async () => {
+		const credential = {
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'claimz',
+			password: 'pw-r13',
+		};
+		const tested = await credentialTest(credential);
+		const activation = await activate(webhookCtx(credential));
+		const ctx = webhookCtx(credential);
+		const reasons = [];
+		for (let i = 0; i < 3; i++) {
+			const delivery = await record(ctx);
+			assert.equal(delivery.verdict, 'unavailable');
+			reasons.push(delivery.reason);
+			await sleep(300);
+		}
+		await store.closeRedisClaims();
+		for (const message of [tested.message, activation, ...reasons]) {
+			assert.match(
+				message,
+				/refused the credential's user or password \(WRONGPASS.*; the credential's User is "claimz"\)/,
+			);
+			assert.doesNotMatch(message, /does not exist|not connected/);
+		}
+	});
+
+	test('F2: the user deleted while connected (ACL DELUSER): every 503 names WRONGPASS; back once the user is', async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		const rules = ['~n8n-nodes-company-payments:*', '+@all'];
+		try {
+			await admin.call('ACL', 'SETUSER', 'live-user', 'on', '>pw-live', ...rules);
+			const ctx = webhookCtx({
+				host: '127.0.0.1',
+				port: servers.open.port,
+				database: 0,
+				user: 'live-user',
+				password: 'pw-live',
+			});
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			for (const wait of [0, 300]) {
+				await admin.call('ACL', 'DELUSER', 'live-user');
+				await sleep(wait);
+				const refused = await record(ctx);
+				assert.equal(refused.verdict, 'unavailable');
+				assert.match(refused.reason, /\(WRONGPASS.*; the credential's User is "live-user"\)/);
+				await admin.call('ACL', 'SETUSER', 'live-user', 'on', '>pw-live', ...rules);
+				let back;
+				for (let i = 0; i < 50; i++) {
+					back = await record(ctx);
+					if (back.verdict === 'new') break;
+					await sleep(100);
+				}
+				assert.deepEqual(back, { verdict: 'new' });
+			}
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
+	test('F3: the end of a test listening (n8n passes mode "internal" and the webhook with isTest) closes the test client, not the live one', async () => {
+		await store.closeRedisClaims();
+		const credential = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		const hook = (mode, webhookData, workflowId = 'wf-listen') => ({
+			...webhookCtx(credential, { workflowId, mode }),
+			...(webhookData === undefined ? {} : { webhookData }),
+		});
+		// As n8n: activation of the test webhook with mode 'manual' and isTest, a test delivery,
+		// then the end with mode 'internal' and the same webhook data.
+		assert.equal(await activate(hook('manual', { isTest: true })), null);
+		assert.deepEqual(
+			await record(webhookCtx(credential, { workflowId: 'wf-listen', mode: 'manual' })),
+			{
+				verdict: 'new',
+			},
+		);
+		assert.equal(store.openRedisClaims(), 1);
+		store.releaseOnDeactivation(hook('internal', { isTest: true }));
+		assert.equal(store.openRedisClaims(), 0, 'the test listening closed its client');
+		// Live and test of one workflow at once: ending the test leaves the live client open.
+		assert.equal(await activate(hook('trigger', {})), null);
+		assert.deepEqual(await record(webhookCtx(credential, { workflowId: 'wf-listen' })), {
+			verdict: 'new',
+		});
+		assert.equal(await activate(hook('manual', { isTest: true })), null);
+		assert.deepEqual(
+			await record(
+				webhookCtx({ ...credential, password: 'x' }, { workflowId: 'wf-listen', mode: 'manual' }),
+			),
+			{ verdict: 'new' },
+		);
+		assert.equal(store.openRedisClaims(), 2);
+		store.releaseOnDeactivation(hook('internal', { isTest: true }));
+		assert.equal(store.openRedisClaims(), 1, 'the live client stays');
+		store.releaseOnDeactivation(hook('internal', {}));
+		assert.equal(store.openRedisClaims(), 0);
+		// Without the webhook's data (a hand-made context): the one registration this process
+		// activated for the trigger is the one that ends.
+		assert.equal(await activate(hook('manual')), null);
+		assert.deepEqual(
+			await record(webhookCtx(credential, { workflowId: 'wf-listen', mode: 'manual' })),
+			{
+				verdict: 'new',
+			},
+		);
+		store.releaseOnDeactivation(hook('internal'));
+		assert.equal(store.openRedisClaims(), 0);
+	});
+
+	/** A self-signed certificate for these names, in its own folder. */
+	function certificate(name, cn, san) {
+		const folder = path.join(dir, name);
+		fs.mkdirSync(folder, { recursive: true });
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'2',
+				'-subj',
+				`/CN=${cn}`,
+				'-addext',
+				`subjectAltName=${san}`,
+				'-keyout',
+				path.join(folder, 'key.pem'),
+				'-out',
+				path.join(folder, 'cert.pem'),
+			],
+			{ stdio: 'ignore' },
+		);
+		return { folder, cert: path.join(folder, 'cert.pem'), key: path.join(folder, 'key.pem') };
+	}
+
+	test('F4: a TLS Redis that demands client certificates (tls-auth-clients yes) is named so, with the fix; no advice on its own certificate', async () => {
+		const { folder, cert, key } = certificate(
+			'tls-clients',
+			'localhost',
+			'DNS:localhost,IP:127.0.0.1',
+		);
+		const tlsPort = await freePort();
+		servers.tlsClients = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: [
+				'--tls-port',
+				String(tlsPort),
+				'--tls-cert-file',
+				cert,
+				'--tls-key-file',
+				key,
+				'--tls-ca-cert-file',
+				cert,
+			],
+		});
+		const credential = {
+			host: '127.0.0.1',
+			port: tlsPort,
+			database: 0,
+			ssl: true,
+			disableTlsVerification: true,
+		};
+		const { all } = await allThree(credential);
+		for (const message of all) {
+			assert.match(
+				message,
+				/demands a client certificate .*set tls-auth-clients no \(or optional\)/,
+				message,
+			);
+			assert.doesNotMatch(
+				message,
+				/was refused|NODE_EXTRA_CA_CERTS|"Disable TLS Verification \(insecure\)" in the Redis credential/,
+			);
+		}
+	});
+
+	test('F5: a trusted certificate issued for another name: the message says the Host does not match and lists the names', async () => {
+		const { folder, cert, key } = certificate('tls-name', 'redis.internal', 'DNS:redis.internal');
+		const tlsPort = await freePort();
+		servers.tlsName = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: [
+				'--tls-port',
+				String(tlsPort),
+				'--tls-cert-file',
+				cert,
+				'--tls-key-file',
+				key,
+				'--tls-auth-clients',
+				'no',
+			],
+		});
+		const checked = await check.checkRedis({
+			host: '127.0.0.1',
+			port: tlsPort,
+			db: 0,
+			tls: { rejectUnauthorized: true, ca: fs.readFileSync(cert) },
+		});
+		assert.equal(checked.ok, false);
+		assert.match(
+			checked.message,
+			/does not match the credential's Host 127\.0\.0\.1 \(ERR_TLS_CERT_ALTNAME_INVALID/,
+		);
+		assert.match(
+			checked.message,
+			/Set the Redis credential's Host to a host name in the certificate \(redis\.internal\)/,
+		);
+		assert.doesNotMatch(checked.message, /this n8n trusts|Disable TLS Verification/);
+	});
+
+	test('F6: Redis answering with an error is "answered", never "did not answer": NOPERM on PING (refused, naming +ping), MISCONF, maxclients (and its 503)', async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call(
+				'ACL',
+				'SETUSER',
+				'noping',
+				'reset',
+				'on',
+				'>pw',
+				'~n8n-nodes-company-payments:*',
+				'+@all',
+				'-ping',
+			);
+		} finally {
+			admin.disconnect();
+		}
+		const noPing = await allThree({
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'noping',
+			password: 'pw',
+		});
+		for (const message of [noPing.tested.message, noPing.activation]) {
+			assert.match(
+				message,
+				/may not run the command PING .*ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\* \+ping/,
+			);
+			assert.doesNotMatch(message, /did not answer/);
+		}
+		// PING is the check's own: a delivery does not send it.
+		assert.deepEqual(noPing.delivery, { verdict: 'new' });
+		// maxclients: its two connections taken.
+		const hogs = [0, 1].map(() =>
+			net.connect(servers.maxclients.port, '127.0.0.1').on('error', () => {}),
+		);
+		await sleep(300);
+		try {
+			const full = await allThree({
+				host: '127.0.0.1',
+				port: servers.maxclients.port,
+				database: 0,
+			});
+			for (const message of full.all) {
+				assert.match(
+					message,
+					/refuses new connections: .*maxclients .*ERR max number of clients reached.*Raise maxclients/,
+					message,
+				);
+				assert.doesNotMatch(message, /did not answer|not connected/);
+			}
+		} finally {
+			for (const hog of hogs) hog.destroy();
+		}
+		// MISCONF: a snapshot that fails (its dir gone) with stop-writes-on-bgsave-error yes.
+		const misconf = await startRedis({
+			dir: path.join(dir, 'misconf'),
+			appendonly: true,
+			args: ['--save', '1 1', '--enable-protected-configs', 'yes'],
+		});
+		try {
+			const client = new Redis({ host: '127.0.0.1', port: misconf.port });
+			const gone = path.join(dir, 'misconf', 'gone');
+			fs.mkdirSync(gone);
+			await client.config('SET', 'dir', gone);
+			fs.rmdirSync(gone);
+			await client.set('x', '1');
+			await client.bgsave().catch(() => undefined);
+			for (
+				let i = 0;
+				i < 100 && !/rdb_last_bgsave_status:err/.test(await client.info('persistence'));
+				i++
+			)
+				await sleep(50);
+			client.disconnect();
+			const refused = await allThree({ host: '127.0.0.1', port: misconf.port, database: 0 });
+			for (const message of refused.all) {
+				assert.match(
+					message,
+					/refuses every write because it cannot persist to disk \(MISCONF/,
+					message,
+				);
+				assert.doesNotMatch(message, /did not answer/);
+			}
+		} finally {
+			await misconf.stop();
+		}
+	});
+
+	test('F7: Redis loading a large data set: activation refuses within twice its timeout naming LOADING, and a 503 names it', async () => {
+		const folder = path.join(dir, 'loading');
+		const first = await startRedis({
+			dir: folder,
+			appendonly: true,
+			args: ['--enable-debug-command', 'yes'],
+		});
+		const client = new Redis({ host: '127.0.0.1', port: first.port });
+		await client.call('DEBUG', 'POPULATE', '20000');
+		await client.bgrewriteaof();
+		for (
+			let i = 0;
+			i < 200 && /aof_rewrite_in_progress:1/.test(await client.info('persistence'));
+			i++
+		)
+			await sleep(50);
+		client.disconnect();
+		await first.stop();
+		const { spawn } = await import('node:child_process');
+		// Each key takes 500 µs to load: about 10 s of LOADING.
+		const loading = spawn(
+			'redis-server',
+			[
+				'--bind',
+				'127.0.0.1',
+				'--port',
+				String(first.port),
+				'--dir',
+				folder,
+				'--appendonly',
+				'yes',
+				'--save',
+				'',
+				'--key-load-delay',
+				'500',
+				'--loading-process-events-interval-bytes',
+				'1024',
+			],
+			{ stdio: 'ignore' },
+		);
+		try {
+			const raw = () =>
+				new Promise((resolve) => {
+					const socket = net.connect(first.port, '127.0.0.1');
+					socket.on('connect', () => socket.write('GET x\r\n'));
+					socket.on('data', (data) => {
+						socket.destroy();
+						resolve(String(data));
+					});
+					socket.on('error', () => resolve(''));
+				});
+			let said = '';
+			for (let i = 0; i < 100 && !/LOADING/.test(said); i++) {
+				said = await raw();
+				if (!/LOADING/.test(said)) await sleep(20);
+			}
+			assert.match(said, /LOADING/, 'Redis is loading');
+			const credential = { host: '127.0.0.1', port: first.port, database: 0 };
+			const started = performance.now();
+			const activation = await activate(webhookCtx(credential));
+			const took = performance.now() - started;
+			assert.match(
+				activation ?? '',
+				/Redis is loading its data into memory \(LOADING.*activate again in a moment/,
+			);
+			assert.ok(took < 6_000, `activation waited ${Math.round(took)} ms`);
+			const delivery = await record(webhookCtx(credential));
+			assert.equal(delivery.verdict, 'unavailable');
+			assert.match(delivery.reason, /Redis is loading its data into memory \(LOADING/);
+			assert.match(await raw(), /LOADING/, 'still loading: the messages were read while it loaded');
+		} finally {
+			await store.closeRedisClaims();
+			loading.kill('SIGKILL');
+		}
+	});
+
+	test('F8: a command renamed away (rename-command X "") is named with its fix, never as an ACL permission or a missing database', async () => {
+		for (const command of ['EVAL', 'SELECT', 'EVALSHA', 'TIME', 'WAIT']) {
+			const { all, tested } = await allThree({
+				host: '127.0.0.1',
+				port: servers[`renamed${command}`].port,
+				database: 0,
+			});
+			assert.equal(tested.status, 'Error');
+			for (const message of all) {
+				assert.match(
+					message,
+					new RegExp(
+						`${command} is disabled in this Redis \\(rename-command.*remove rename-command ${command} from redis\\.conf`,
+					),
+					message,
+				);
+				assert.doesNotMatch(message, /ACL|may not|does not let|does not exist/, message);
+			}
+		}
+	});
+
+	test('F9: a client closed under a delivery that is still connecting: the delivery finishes (edit, deactivation), and a forced close names why', async () => {
+		await store.closeRedisClaims();
+		const base = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		for (const wait of [0, 2, 10]) {
+			const first = record(
+				webhookCtx({ ...base, password: `old-${wait}` }, { workflowId: 'wf-edit' }),
+			);
+			await sleep(wait);
+			const second = await record(
+				webhookCtx({ ...base, password: `new-${wait}` }, { workflowId: 'wf-edit' }),
+			);
+			assert.deepEqual(second, { verdict: 'new' });
+			assert.deepEqual(await first, { verdict: 'new' }, `edited ${wait} ms into the delivery`);
+		}
+		const ctx = webhookCtx(base, { workflowId: 'wf-stop' });
+		const during = record(ctx);
+		store.releaseOnDeactivation({ ...ctx, getMode: () => 'trigger' });
+		assert.deepEqual(await during, { verdict: 'new' });
+		// A forced close (the process closes its clients) while a delivery connects.
+		await store.closeRedisClaims();
+		const forced = record(webhookCtx(base, { workflowId: 'wf-forced' }));
+		while (store.openRedisClaims() === 0) await new Promise((resolve) => setImmediate(resolve));
+		await store.closeRedisClaims();
+		const answer = await forced;
+		assert.equal(answer.verdict, 'unavailable');
+		assert.match(
+			answer.reason,
+			/connection this delivery was claimed on was closed because this n8n process closed its Redis clients/,
+		);
+		assert.doesNotMatch(
+			answer.reason,
+			/Stream isn't writeable|Connection is closed|not connected \(end\)/,
+		);
+		await store.closeRedisClaims();
+	});
+
+	test('F10: Database Number as text must be digits: "1e1" and "0x2" are refused, never read as 10 or 2', () => {
+		for (const database of ['1e1', '0x2', '2.0', '+1', '1_0']) {
+			assert.throws(
+				() => store.redisOptions({ host: 'h', database }),
+				/Database Number is .*written in digits/,
+				database,
+			);
+		}
+		assert.equal(store.redisOptions({ host: 'h', database: ' 4 ' }).db, 4);
+		assert.equal(store.redisOptions({ host: 'h', database: 3 }).db, 3);
+		assert.throws(() => store.redisOptions({ host: 'h', port: '0x1F90' }), /Port is 0x1F90/);
+	});
+
+	test("F11: the 503 reason for a user without the package's keys keeps the key pattern through n8n's log masking", async () => {
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call('ACL', 'SETUSER', 'wrongkeys', 'reset', 'on', '>pw', '~n8n:*', '+@all');
+		} finally {
+			admin.disconnect();
+		}
+		const { all } = await allThree({
+			host: '127.0.0.1',
+			port: servers.open.port,
+			database: 0,
+			user: 'wrongkeys',
+			password: 'pw',
+		});
+		for (const message of all) {
+			const logged = gate.gateText(undefined, message);
+			assert.match(
+				logged,
+				/may not use n8n-nodes-company-payments:\* \(this package's keys\)/,
+				logged,
+			);
+			assert.match(logged, /ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\*/);
+			assert.doesNotMatch(logged, /\[hidden\]/);
+		}
 	});
 });

@@ -142,12 +142,21 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 			logger: { debug() {}, info() {}, warn: (l) => warnings.push(l), error() {} },
 		};
 	}
-	const record = (ctx) =>
-		store.redisDeliveryStore.record(ctx, {
+	/**
+	 * One delivery recorded; a new one is held until n8n's answer, answered 200 here (as n8n does
+	 * once the execution exists), so its claim is promoted as in n8n. The verdict without the hold.
+	 */
+	const record = async (ctx) => {
+		const outcome = await store.redisDeliveryStore.record(ctx, {
 			deliveryId: `dlv_${randomUUID()}`,
 			now: Date.now(),
 			limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
 		});
+		if (outcome.verdict !== 'new') return outcome;
+		assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
+		await outcome.held.answered(200);
+		return { verdict: outcome.verdict };
+	};
 	async function activate(redis) {
 		try {
 			await store.checkRedisOnActivation(webhookCtx(redis));
@@ -185,7 +194,10 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 		assert.match(old.message, /may not run .*NOPERM.*ACL SETUSER/s);
 		const nokeys = await check.checkRedis(as('nokeys'));
 		assert.equal(nokeys.ok, false);
-		assert.match(nokeys.message, /keys n8n-nodes-company-payments:\*/);
+		assert.match(
+			nokeys.message,
+			/may not use n8n-nodes-company-payments:\* \(this package's keys\)/,
+		);
 		const noevalsha = await check.checkRedis(as('noevalsha'));
 		assert.equal(noevalsha.ok, false);
 		assert.match(noevalsha.message, /EVALSHA/i);
@@ -194,6 +206,98 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 		assert.equal(delivery.verdict, 'unavailable');
 		assert.match(delivery.reason, /may not run .*NOPERM/s);
 		await store.closeRedisClaims();
+	});
+
+	/** Activation, the credential Test and a delivery's 503 reason, for one credential. */
+	async function everyMessage(cred) {
+		const checked = await check.checkRedis({
+			host: cred.host,
+			port: cred.port,
+			db: cred.database,
+			username: cred.user,
+			password: cred.password,
+		});
+		const tested = await new Node().methods.credentialTest.companyPaymentsRedisTest.call(
+			{},
+			{ data: cred },
+		);
+		return { checked, tested };
+	}
+
+	test('a command refused inside a claim script (Redis 7.0: no NOPERM) is named, with the ACL line, at activation, Test and in a 503 (outside r9 f5)', async () => {
+		const admin = await adminClient();
+		const rules = readmeAclRules();
+		try {
+			for (const command of ['time', 'zadd', 'zrangebyscore', 'sismember']) {
+				await admin.call('ACL', 'SETUSER', `no-${command}`, 'reset', 'on', '>user-pw', ...rules);
+				await admin.call('ACL', 'SETUSER', `no-${command}`, `-${command}`);
+				const { checked, tested } = await everyMessage(credential(`no-${command}`));
+				for (const message of [checked.message, tested.message]) {
+					assert.match(message, new RegExp(`the command ${command.toUpperCase()}\\b`), message);
+					assert.match(message, /ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments/);
+					assert.doesNotMatch(message, /user-pw/);
+				}
+				assert.equal(checked.ok, false);
+				assert.equal(tested.status, 'Error');
+			}
+			// A user that loses TIME while its connection is up: the delivery's 503 names it.
+			await admin.call('ACL', 'SETUSER', 'live-time', 'reset', 'on', '>user-pw', ...rules);
+			const ctx = webhookCtx(credential('live-time'));
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			await admin.call('ACL', 'SETUSER', 'live-time', '-time');
+			const refused = await record(ctx);
+			assert.equal(refused.verdict, 'unavailable');
+			assert.match(refused.reason, /the command TIME .*ACL SETUSER <user> on ><password> ~/s);
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
+	test('a user without WAIT is refused at activation and Test (the probe sends WAIT 0), and a 503 for a refused WAIT names it, not the replicas (outside r9 f6)', async () => {
+		const admin = await adminClient();
+		const rules = readmeAclRules();
+		try {
+			await admin.call('ACL', 'SETUSER', 'no-wait', 'reset', 'on', '>user-pw', ...rules, '-wait');
+			const { checked, tested } = await everyMessage(credential('no-wait'));
+			for (const message of [checked.message, tested.message]) {
+				assert.match(message, /the command WAIT\b.*ACL SETUSER <user> on ><password> ~/s, message);
+			}
+			// This Redis has a replica: every delivery WAITs for it.
+			await admin.call('ACL', 'SETUSER', 'live-wait', 'reset', 'on', '>user-pw', ...rules);
+			const ctx = webhookCtx(credential('live-wait'));
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			await admin.call('ACL', 'SETUSER', 'live-wait', '-wait');
+			const refused = await record(ctx);
+			assert.equal(refused.verdict, 'unavailable');
+			assert.match(refused.reason, /the command WAIT\b.*ACL SETUSER <user> on ><password> ~/s);
+			assert.doesNotMatch(refused.reason, /acknowledged/);
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
+	test('a primary demoted to a replica (REPLICAOF) while connected: the 503 names it and says to point the credential at the primary (outside r9 f7)', async () => {
+		const demoted = await startRedis({ dir: path.join(dir, 'demoted'), appendonly: true });
+		const other = await startRedis({ dir: path.join(dir, 'demoted-to'), appendonly: true });
+		try {
+			const ctx = webhookCtx({ host: '127.0.0.1', port: demoted.port, database: 0 });
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			const admin = new Redis({ host: '127.0.0.1', port: demoted.port });
+			try {
+				await admin.call('REPLICAOF', '127.0.0.1', String(other.port));
+			} finally {
+				admin.disconnect();
+			}
+			const refused = await record(ctx);
+			assert.equal(refused.verdict, 'unavailable');
+			assert.match(refused.reason, /read-only replica.*point the Redis credential at the primary/s);
+		} finally {
+			await store.closeRedisClaims();
+			await demoted.stop();
+			await other.stop();
+		}
 	});
 
 	test('a read-only replica is refused at activation, naming it', async () => {

@@ -12,17 +12,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { startRedis as startRedisProcess } from '../../harness/services.mjs';
-import { startRelay } from './relay.mjs';
+import { startRelay as startRelayOn } from './relay.mjs';
 
 /** Every Redis this file starts, stopped by its PID in `after` even when a case fails midway. */
 const startedRedis = [];
 async function startRedis(options) {
 	const handle = await startRedisProcess(options);
 	startedRedis.push(handle);
+	return handle;
+}
+
+/** Every relay this file starts, closed in `after` (its waits end with it) even when a case fails. */
+const startedRelays = [];
+async function startRelay(target) {
+	const handle = await startRelayOn(target);
+	startedRelays.push(handle);
 	return handle;
 }
 
@@ -41,20 +49,25 @@ describe('the Redis delivery claim, two processes', () => {
 	const clients = [];
 
 	/** A process's claims: direct to Redis, or through the relay. */
-	function processClaims({ viaRelay = false, timeoutMs, timing, port } = {}) {
+	function processClaims({ viaRelay = false, timeoutMs, timing, port, processOf, extra } = {}) {
 		// A short restart window unless the case sets one: every restart of this Redis (it keeps
 		// nothing) opens one, and so does its start (a new Redis looks like a restarted one).
 		const times = { restartWindowMs: 1_000, ...(timing ?? {}) };
 		if (timeoutMs !== undefined) times.timeoutMs = timeoutMs;
 		const claims = new claimsModule.RedisClaims(
-			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port) },
+			{ host: '127.0.0.1', port: port ?? (viaRelay ? relay.port : redis.port), ...(extra ?? {}) },
 			times,
+			// Clients of one named "process" share its memory of claims (as the store's do in n8n);
+			// unnamed, each client is a process of its own.
+			processOf,
 		);
 		clients.push(claims);
 		// This Redis keeps no append-only file (the restart case needs that): the trigger option
 		// "Accept Redis Without Persistence" is on.
 		const claim = claims.claim.bind(claims);
-		claims.claim = (key, ttl) => claim(key, ttl, Date.now(), { allowWithoutPersistence: true });
+		claims.claim = (key, ttl) => claim(key, ttl, { allowWithoutPersistence: true });
+		// The trigger's claim: held (a lease) until n8n's answer settles it.
+		claims.hold = (key, ttl) => claim(key, ttl, { allowWithoutPersistence: true, hold: true });
 		return claims;
 	}
 
@@ -91,9 +104,27 @@ describe('the Redis delivery claim, two processes', () => {
 			await sleep(50);
 	});
 
+	// Every case closes the clients it made on a Redis of its own (or a relay to one) when it
+	// ends, passed or failed: a later case then never runs beside them (reconnecting to a stopped
+	// Redis, refreshing their claimers list every 100 ms, holding leases). Those of the shared
+	// Redis stay: after its restarts the later cases wait for them to write back.
+	let firstOfCase = 0;
+	beforeEach(() => {
+		firstOfCase = clients.length;
+	});
+	afterEach(async () => {
+		const shared = new Set([redis.port, relay.port]);
+		const own = clients.slice(firstOfCase).filter((claims) => !shared.has(claims.options.port));
+		await Promise.all(own.map((claims) => claims.close()));
+	});
+
 	after(async () => {
 		await Promise.all(clients.map((claims) => claims.close()));
+		// And every client a process memory still holds: the store's (the trigger case), and any
+		// a stopped trigger left connected for its claims.
+		await claimsModule?.closeAllClaims();
 		await relay?.close();
+		await Promise.all(startedRelays.map((handle) => handle.close()));
 		await redis?.stop();
 		await Promise.all(startedRedis.map((handle) => handle.stop()));
 		if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -607,6 +638,18 @@ describe('the Redis delivery claim, two processes', () => {
 		}
 	}
 
+	/**
+	 * Until when the process p's last read of the claimers list says `member` may hold claims
+	 * (Redis' clock, ms), or 0 when that read did not name it.
+	 */
+	function knownUntil(p, member) {
+		for (const entry of p.knownClaimers.split(',')) {
+			const at = entry.lastIndexOf('=');
+			if (entry.slice(0, at) === member) return Number(entry.slice(at + 1));
+		}
+		return 0;
+	}
+
 	const usedMemory = async (port = redis.port) =>
 		Number(/used_memory:(\d+)/.exec(await probeCommand(port, 'INFO', 'memory'))[1]);
 
@@ -614,8 +657,9 @@ describe('the Redis delivery claim, two processes', () => {
 	 * A Redis of the case's own: the shared one knows claimers of earlier cases (closed, or
 	 * crashed on purpose), which a new epoch would wait for.
 	 */
-	async function ownRedis(name) {
-		const own = await startRedis({ dir: path.join(dir, name) });
+	async function ownRedis(name, args = []) {
+		const own = await startRedis({ dir: path.join(dir, name), args });
+		own.args = args;
 		const first = processClaims({ port: own.port });
 		while ((await first.claim(`start:${randomUUID()}`, 1_000)).verdict !== 'claimed')
 			await sleep(50);
@@ -827,7 +871,7 @@ describe('the Redis delivery claim, two processes', () => {
 			await settled(a, b);
 			const key = `failover-run:${randomUUID()}`;
 			// The replica stops taking the stream once A sends its promotion (the confirm reached it).
-			const hold = failover.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+			const hold = failover.armNext({ match: '$4\r\npend\r\n', what: 'command', action: 'hold' });
 			const pending = a.claim(key, TTL_MS);
 			await hold.reached;
 			process.kill(replica.pid, 'SIGSTOP');
@@ -853,6 +897,994 @@ describe('the Redis delivery claim, two processes', () => {
 			await failover.close();
 			await replica.stop();
 			await primary.stop();
+		}
+	});
+
+	/** Stops the Redis and starts it again, empty, on the same port (no persistence). */
+	async function restarted(handle) {
+		const port = handle.port;
+		await handle.stop();
+		const args = handle.args ?? [];
+		const again = await startRedis({
+			dir: path.join(dir, `restarted-${port}-${randomUUID()}`),
+			port,
+			args,
+		});
+		again.args = args;
+		return again;
+	}
+
+	/** Redis records every command, with its arguments and client, in its slow log (the dump's). */
+	const RECORD_ALL = ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '100000'];
+	/** The scripts by their number of keys, for the dump. */
+	const SCRIPT_BY_KEYS = { 6: 'claim', 3: 'confirm', 5: 'sync', 2: 'resolve/reseed' };
+
+	/**
+	 * What Redis and each process hold of the epoch, for a failure message: the epoch, expected,
+	 * back and members hashes, Redis' run ID, every script call since the (re)start (from the slow
+	 * log: caller's address, its arguments after the keys), and each process's memory and the
+	 * local ports of its two connections.
+	 */
+	async function epochDump(port, processes) {
+		const prefix = claimsModule.KEY_PREFIX;
+		const read = async (...args) => {
+			try {
+				return await probeCommand(port, ...args);
+			} catch (error) {
+				return `(${error.message})`;
+			}
+		};
+		const info = await read('INFO', 'server');
+		const log = await read('SLOWLOG', 'GET', '100000');
+		const calls = Array.isArray(log)
+			? log
+					.reverse()
+					.filter((entry) => /^eval/i.test(String(entry[3]?.[0])))
+					.map((entry) => {
+						const [, at, , args, addr] = entry;
+						const keys = Number(args[2]);
+						return `${at} ${addr} ${SCRIPT_BY_KEYS[keys] ?? keys} ${args.slice(3 + keys).join(' | ')}`;
+					})
+			: log;
+		return JSON.stringify(
+			{
+				runId: /run_id:(\w+)/.exec(String(info))?.[1],
+				epoch: await read('HGETALL', `${prefix}:epoch`),
+				expected: await read('HGETALL', `${prefix}:epoch-expected`),
+				back: await read('SMEMBERS', `${prefix}:epoch-back`),
+				members: await read('HGETALL', `${prefix}:members`),
+				processes: Object.fromEntries(
+					Object.entries(processes).map(([name, p]) => [
+						name,
+						{
+							member: p.memberId,
+							epoch: p.memory?.epoch,
+							known: p.memory?.knownMembers,
+							epochRun: p.memory?.epochRun,
+							factsRun: p.facts?.runId,
+							closed: p.isClosed,
+							ports: [p.client.stream?.localPort, p.resolver.stream?.localPort],
+						},
+					]),
+				),
+				calls,
+			},
+			null,
+			1,
+		);
+	}
+
+	/** A copy of the key at the process: the first answer that is not 503 (503 while it waits). */
+	async function answered(p, key, ms = 15_000) {
+		return await until(
+			`an answer for ${key}`,
+			async () => {
+				const v = await p.claim(key, TTL_MS);
+				return v.verdict === 'unavailable' ? undefined : v;
+			},
+			ms,
+		);
+	}
+
+	test('a credential edit (a new client for the same Redis) then a restart without persistence: the new client writes back what the old one ran, so a copy is a duplicate (outside r8 f2)', async () => {
+		let own = await ownRedis('edit-then-restart');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A' });
+		const b = processClaims({ timing, port, processOf: 'B' });
+		await settled(a1, b);
+		const d = `edited:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
+		// The credential edited (other options, the same Redis): process A's next delivery goes
+		// through a new client, and the old one closes.
+		const a2 = processClaims({ timing, port, processOf: 'A', extra: { connectionName: 'edited' } });
+		assert.notEqual(a2, a1);
+		assert.equal((await a2.claim(`e:${randomUUID()}`, TTL_MS)).verdict, 'claimed');
+		// The store's close of a stopped trigger: the other client of this Redis holds the memory.
+		const closing = a1.closeWhenSettled();
+		await until("A's old client closed", () => a1.isClosed);
+		await closing;
+		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+		own = await restarted(own);
+		// Past the window: a copy of D at B is never run again (A's new client wrote it back).
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		await Promise.all([a2.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a deactivation with no other client for that Redis: the client stays connected while the process holds claims, writes them back after a restart, and closes once another client takes over (outside r8 f2)', async () => {
+		let own = await ownRedis('deactivate-linger');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A3' });
+		const b = processClaims({ timing, port, processOf: 'B3' });
+		await settled(a1, b);
+		const d = `lingering:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
+		// The store closes a stopped trigger's client this way (deactivation).
+		const closing = a1.closeWhenSettled();
+		own = await restarted(own);
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		assert.equal(a1.isClosed, false);
+		const a2 = processClaims({ timing, port, processOf: 'A3' });
+		await until("A's old client closed", () => a1.isClosed);
+		await closing;
+		assert.deepEqual(await a2.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+		await Promise.all([a2.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('a client closed at once with no other client for that Redis (a process stopping), then a restart without persistence: the others wait for the process (503), and a client it opens later writes back (outside r8 f2)', async () => {
+		let own = await ownRedis('deactivate-then-restart', RECORD_ALL);
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a1 = processClaims({ timing, port, processOf: 'A2' });
+		const b = processClaims({ timing, port, processOf: 'B2' });
+		await settled(a1, b);
+		const d = `deactivated:${randomUUID()}`;
+		assert.equal((await a1.claim(d, TTL_MS)).verdict, 'claimed');
+		// B has read A's claim of D: A's entry holds D's 10 minutes. Naming A is not enough: A's
+		// settle claim (1 s) named it before, and a read from before D's confirm (B's refresh late
+		// under load) made B wait for A only until then (the gap the next case pins).
+		await until("B read A's claim of D", () => knownUntil(b, a1.memberId) > Date.now() + 60_000);
+		await a1.close();
+		// A's entry stays in the claimers list while it holds claims in its memory.
+		const members = `${claimsModule.KEY_PREFIX}:members`;
+		assert.equal(await probeCommand(port, 'HEXISTS', members, a1.memberId), 1);
+		own = await restarted(own);
+		const windowEnds = Date.now() + 1_500;
+		for (;;) {
+			const copy = await b.claim(d, TTL_MS);
+			if (copy.verdict !== 'unavailable') {
+				assert.fail(
+					`${JSON.stringify({ copy, a: a1.memberId, known: b.knownClaimers, at: Date.now() - windowEnds })}\n${await epochDump(port, { a1, b })}`,
+				);
+			}
+			if (Date.now() > windowEnds) {
+				assert.match(copy.reason, /written its claims back/);
+				assert.ok(copy.reason.includes(a1.memberId), copy.reason);
+				break;
+			}
+			await sleep(100);
+		}
+		// The trigger activated again in process A: its new client adopts what A ran.
+		const a3 = processClaims({ timing, port, processOf: 'A2' });
+		await a3.claim(`again:${randomUUID()}`, TTL_MS);
+		assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		await Promise.all([a3.close(), b.close()]);
+		await own.stop();
+	});
+
+	test("a claim the others have not read yet (the claimers list is read every refreshMs), its process then stopped, and a restart without persistence: the others know it only as of their last read, so the claim is covered by the restart window only (the cause of case 26's failures under load; docs/queue-mode.md names the gap)", async () => {
+		let own = await ownRedis('unread-claim', RECORD_ALL);
+		const port = own.port;
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 1_500, refreshMs: 100 };
+			const a = processClaims({ timing, port, processOf: 'A13' });
+			const b = processClaims({ timing, port: link.port, processOf: 'B13' });
+			await settled(a, b);
+			// A's entry ends 1 s from its last claim (a claim of 1 s), and B has read that.
+			assert.equal((await a.claim(`short:${randomUUID()}`, 1_000)).verdict, 'claimed');
+			const shortUntil = knownUntil(a, a.memberId);
+			await until('B read A', () => knownUntil(b, a.memberId) >= shortUntil);
+			// B's next read of the claimers list is held (its link slow), so B does not read
+			// A's claim of D: what a late refresh under load did by chance.
+			const frozen = link.armNext({ match: 'epoch-expected', what: 'command', action: 'hold' });
+			await frozen.reached;
+			const d = `unread:${randomUUID()}`;
+			assert.equal((await a.claim(d, TTL_MS)).verdict, 'claimed');
+			assert.ok(knownUntil(b, a.memberId) < Date.now() + 60_000, b.knownClaimers);
+			await a.close();
+			own = await restarted(own);
+			// Within the window every copy is 503 (the window names itself); after it, B waits for
+			// A only until the end it read, and a copy then runs again: the gap.
+			const reasons = new Set();
+			const deadline = Date.now() + 15_000;
+			let copy;
+			for (;;) {
+				copy = await b.claim(d, TTL_MS);
+				if (copy.verdict !== 'unavailable') break;
+				assert.ok(Date.now() < deadline, `still 503 after 15 s: ${copy.reason}`);
+				reasons.add(/for 1500 ms from then/.test(copy.reason) ? 'window' : copy.reason);
+				await sleep(50);
+			}
+			const [seconds, micros] = await probeCommand(port, 'TIME');
+			const answeredBy = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+			const born = Number(
+				await probeCommand(port, 'HGET', `${claimsModule.KEY_PREFIX}:epoch`, 'born'),
+			);
+			const story = `${JSON.stringify({ copy, reasons: [...reasons] })}\n${await epochDump(port, { a, b })}`;
+			assert.ok(reasons.has('window'), story);
+			assert.ok(answeredBy >= born + timing.restartWindowMs, story);
+			assert.deepEqual(copy, { verdict: 'claimed' }, story);
+			await b.close();
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('a process without persistence at its bound of remembered claims: a new claim is 503 naming the bound, and every claim it remembers is written back after a restart (outside r8 f3)', async () => {
+		let own = await ownRedis('bound-full');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100, recentMax: 6 };
+		const a = processClaims({ timing, port });
+		const b = processClaims({ timing: { restartWindowMs: 500, refreshMs: 100 }, port });
+		await settled(b);
+		const keys = [];
+		let refused;
+		for (let i = 0; i < 10 && refused === undefined; i++) {
+			const key = `bound:${i}:${randomUUID()}`;
+			const v = await a.claim(key, TTL_MS);
+			if (v.verdict === 'claimed') keys.push(key);
+			else if (/remembers/.test(v.reason ?? '')) refused = v;
+		}
+		assert.ok(refused, 'a claim past the bound was refused');
+		assert.equal(keys.length, 6);
+		assert.match(refused.reason, /remembers 6 claims .*its bound of 6/);
+		assert.match(refused.reason, /10 minutes|1 minutes|\d+ s/);
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
+		own = await restarted(own);
+		// The oldest claim too: a copy at B is a duplicate, never run again.
+		for (const key of keys)
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' }, key);
+		await Promise.all([a.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('claims under way count against the bound: of 20 at once at a process without persistence one short of it, exactly the room left is claimed, the others 503 naming the bound (outside r8 f3)', async () => {
+		// A Redis of its own: the shared one may wait for a claimer an earlier case crashed.
+		const own = await ownRedis('under-way');
+		const a = processClaims({ timing: { recentMax: 6 }, port: own.port });
+		await settled(a); // one claim remembered
+		const verdicts = await Promise.all(
+			Array.from({ length: 20 }, () => a.claim(`under-way:${randomUUID()}`, TTL_MS)),
+		);
+		assert.equal(
+			verdicts.filter((v) => v.verdict === 'claimed').length,
+			5,
+			JSON.stringify(verdicts),
+		);
+		for (const v of verdicts.filter((x) => x.verdict !== 'claimed')) {
+			assert.equal(v.verdict, 'unavailable');
+			assert.match(v.reason, /its bound of 6/);
+		}
+		await a.close();
+		await own.stop();
+	});
+
+	test('a process with persistence at its bound: claims go on (Redis keeps them across a restart; the oldest leaves the memory) (outside r8 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'bound-aof'), appendonly: true });
+		const a = new claimsModule.RedisClaims({ host: '127.0.0.1', port: own.port }, { recentMax: 3 });
+		clients.push(a);
+		for (let i = 0; i < 6; i++) {
+			assert.deepEqual(await a.claim(`aof-bound:${i}:${randomUUID()}`, TTL_MS), {
+				verdict: 'claimed',
+			});
+		}
+		await a.close();
+		await own.stop();
+	});
+
+	test('a credential edit while a claim of the old client is under way (its promotion held): the old client closes only once it is decided, so its run record lands and a copy is a duplicate (outside r9 f1)', async () => {
+		const own = await ownRedis('close-inflight');
+		const link = await startRelay(own);
+		try {
+			const a1 = processClaims({ port: link.port, processOf: 'A9' });
+			const b = processClaims({ port: own.port, processOf: 'B9' });
+			await settled(a1, b);
+			const d = `close-inflight:${randomUUID()}`;
+			const hold = link.armNext({ match: '$3\r\nrun\r\n', what: 'command', action: 'hold' });
+			const pending = a1.claim(d, TTL_MS);
+			await hold.reached;
+			// The credential edited: process A's next delivery goes through a new client, and the
+			// store closes the old one (closeWhenSettled) while A's claim waits for its promotion.
+			const a2 = processClaims({ port: link.port, processOf: 'A9' });
+			await settled(a2);
+			const closing = a1.closeWhenSettled();
+			// A client closed under the claim loses the command its connection still holds (the
+			// relay would pass it on after the close): the relay drops it with the connection.
+			if (a1.isClosed) link.cutAll();
+			hold.release();
+			assert.deepEqual(await pending, { verdict: 'claimed' });
+			await closing;
+			assert.equal(a1.isClosed, true);
+			const held = await probeCommand(own.port, 'GET', d);
+			assert.ok(held?.startsWith('r:'), `the run record landed: ${held}`);
+			assert.deepEqual(await b.claim(d, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a2.close(), b.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('Redis with a replica: a run record the replica has not acknowledged (503) is never read as a duplicate by another process while its release is held, and the copy runs once it lands (outside r9 f2)', async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'primary-r9'), appendonly: true });
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r9'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		const link = await startRelay(primary);
+		let stopped = false;
+		try {
+			const a = processClaims({ port: link.port, timeoutMs: 500, timing: { restartWindowMs: 0 } });
+			const b = processClaims({ port: primary.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const d = `replica-release:${randomUUID()}`;
+			const promotion = link.armNext({ match: '$4\r\npend\r\n', what: 'command', action: 'hold' });
+			const pending = a.claim(d, TTL_MS);
+			await promotion.reached;
+			// The relay holds one rule at a time: A's release (after its 503) is held next.
+			const release = link.armNext({ match: '$7\r\nrelease\r\n', what: 'command', action: 'hold' });
+			process.kill(replica.pid, 'SIGSTOP');
+			stopped = true;
+			promotion.release();
+			const atA = await pending;
+			assert.equal(atA.verdict, 'unavailable', JSON.stringify(atA));
+			assert.match(atA.reason, /run record/);
+			await release.reached;
+			// A answered 503 and its release is held: a copy at B is never a duplicate (2xx).
+			const atB = await b.claim(d, TTL_MS);
+			assert.equal(atB.verdict, 'unavailable', JSON.stringify(atB));
+			release.release();
+			process.kill(replica.pid, 'SIGCONT');
+			stopped = false;
+			assert.deepEqual(await answered(b, d), { verdict: 'claimed' });
+			await Promise.all([a.close(), b.close()]);
+		} finally {
+			if (stopped) process.kill(replica.pid, 'SIGCONT');
+			await link.close();
+			await replica.stop();
+			await primary.stop();
+		}
+	});
+
+	test('FLUSHDB on a Redis with persistence while the runner is away, then a process new to it: a copy there is 503 (the restart window), never run again, and once the runner wrote back a duplicate (outside r9 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'flush-aof'), appendonly: true });
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+			const a = processClaims({ port: link.port, timing, processOf: 'A10' });
+			await settled(a);
+			const d = `flushed:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			// A's link is down (a slow reconnect) while the database is flushed.
+			link.block({ mode: 'refuse', ms: 600_000 });
+			link.cutAll();
+			await probeCommand(own.port, 'FLUSHDB');
+			// C has never used this Redis: it knows no epoch, and Redis shows a flush since its start.
+			const c = processClaims({ port: own.port, timing, processOf: 'C10' });
+			const first = await c.claim(d, TTL_MS);
+			assert.equal(first.verdict, 'unavailable', JSON.stringify(first));
+			assert.match(first.reason, /flushed \(FLUSHDB or FLUSHALL\)/);
+			link.block({ mode: 'refuse', ms: 0 });
+			await until('A wrote its claim back', async () =>
+				String(await probeCommand(own.port, 'GET', d)).startsWith('r:'),
+			);
+			assert.deepEqual(await answered(c, d), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), c.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('a Redis with persistence that lost its keys without a restart (FLUSHDB), a claimer the others know away: past the window they wait for it, and the reason names a flush or an eviction, never a restart without persistence (claim-faults seed 26 in a cold CI run)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'flush-aof-known'), appendonly: true });
+		const link = await startRelay(own);
+		try {
+			const timing = { restartWindowMs: 300, refreshMs: 100 };
+			const a = processClaims({ port: link.port, timing, processOf: 'A12' });
+			const b = processClaims({ port: own.port, timing, processOf: 'B12' });
+			await settled(a, b);
+			const d = `flushed-known:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+			await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
+			link.block({ mode: 'refuse', ms: 600_000 });
+			link.cutAll();
+			await probeCommand(own.port, 'FLUSHDB');
+			let copy;
+			do {
+				copy = await b.claim(d, TTL_MS);
+				assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			} while (!/written its claims back/.test(copy.reason));
+			assert.ok(copy.reason.includes(a.memberId), copy.reason);
+			assert.match(copy.reason, /without restarting \(evicted or flushed/);
+			assert.doesNotMatch(copy.reason, /restarted without persistence/);
+			link.block({ mode: 'refuse', ms: 0 });
+			assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), b.close()]);
+		} finally {
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('Redis paused (CLIENT PAUSE WRITE) after the confirm, past the bind, with the promotion and a copy queued in that order: the promotion lands first as the run record, so the copy is a duplicate (outside r10 f1)', async () => {
+		const own = await ownRedis('paused-promotion');
+		const port = own.port;
+		const link = await startRelay(own);
+		// A: promotion unanswered after 500 ms is taken as applied (it runs); its confirm binds
+		// 2 × 500 + 300 ms. B waits long for Redis, so its claim outlasts the pause, and reads the
+		// claimers list only every 5 s (after the pause): Redis resumes paused connections in the
+		// order it paused them, each running all it has queued, so a read of B's own paused before
+		// A's promotion arrived lets B's copy run first (the window docs/queue-mode.md names;
+		// seen under load, once in 9 full runs).
+		const a = processClaims({ port: link.port, timing: { timeoutMs: 500, readBackMs: 300 } });
+		const b = processClaims({ port, timing: { timeoutMs: 6_000, refreshMs: 5_000 } });
+		try {
+			await settled(a, b);
+			const key = `paused-promotion:${randomUUID()}`;
+			const bindMs = 2 * 500 + 300;
+			// A's promotion is held on its way, long enough for the pause to begin before it arrives.
+			const held = link.armNext({
+				match: '$3\r\nrun\r\n',
+				what: 'command',
+				action: 'delay',
+				delayMs: 400,
+			});
+			const running = a.claim(key, TTL_MS);
+			await until('A confirmed', async () =>
+				((await probeCommand(port, 'GET', key)) ?? '').startsWith('c:'),
+			);
+			await probeCommand(port, 'CLIENT', 'PAUSE', String(bindMs + 1_500), 'WRITE');
+			assert.equal(await held.passed, 'passed');
+			// Redis has read it: postponed by the pause (a blocked client: only A's connections
+			// write now), or applied if the pause had ended.
+			await until("Redis read A's promotion", async () => {
+				const blocked = /blocked_clients:([1-9])/.test(await probeCommand(port, 'INFO', 'clients'));
+				return blocked || /^r:/.test((await probeCommand(port, 'GET', key)) ?? '');
+			});
+			// Unanswered within its timeout: A took it as applied and runs the delivery.
+			assert.deepEqual(await running, { verdict: 'claimed' });
+			// B's copy is queued behind A's promotion; both are processed once the pause ends, past A's bind.
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			assert.match(String(await probeCommand(port, 'GET', key)), /^r:/);
+		} finally {
+			await Promise.all([a.close(), b.close()]);
+			await link.close();
+			await own.stop();
+		}
+	});
+
+	test('eviction that took the epoch too (evicted_keys > 0, no epoch), then a process new to Redis: the restart window, naming eviction, never a first use (outside r10 f3)', async () => {
+		const own = await startRedis({ dir: path.join(dir, 'evicted-epoch'), appendonly: true });
+		try {
+			const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+			const a = processClaims({ port: own.port, timing });
+			await settled(a);
+			const d = `evicted-epoch:${randomUUID()}`;
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'claimed' });
+			await a.close();
+			// An evicting policy for a while: Redis evicts (here a filler key), then it is reverted.
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-random');
+			await probeCommand(
+				own.port,
+				'CONFIG',
+				'SET',
+				'maxmemory',
+				String((await usedMemory(own.port)) + 200_000),
+			);
+			for (
+				let i = 0;
+				!/evicted_keys:[1-9]/.test(await probeCommand(own.port, 'INFO', 'stats'));
+				i++
+			) {
+				await probeCommand(own.port, 'SET', `filler:${i}`, 'x'.repeat(50_000));
+			}
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory', '0');
+			await probeCommand(own.port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+			// The claim and the package's keys, the epoch among them, went with it (removed here for certain).
+			const ours = await probeCommand(own.port, 'KEYS', `${claimsModule.KEY_PREFIX}*`);
+			await probeCommand(own.port, 'DEL', d, ...ours);
+			const c = processClaims({ port: own.port, timing });
+			const first = await c.claim(d, TTL_MS);
+			assert.equal(first.verdict, 'unavailable', JSON.stringify(first));
+			assert.match(first.reason, /lost its keys to eviction/);
+			await c.close();
+		} finally {
+			await own.stop();
+		}
+	});
+
+	test("an epoch begun in Redis' future (its clock stepped back after a restart): the window left never exceeds the window, and it ends (outside r10 f5)", async () => {
+		const own = await ownRedis('clock-stepped-back');
+		const port = own.port;
+		const timing = { restartWindowMs: 1_000, refreshMs: 100 };
+		const a = processClaims({ port, timing });
+		await settled(a);
+		const [seconds, micros] = await probeCommand(port, 'TIME');
+		const redisNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+		// As a restart followed by a step back of one hour leaves it: begun an hour ahead.
+		await probeCommand(
+			port,
+			'HSET',
+			`${claimsModule.KEY_PREFIX}:epoch`,
+			'born',
+			String(redisNow + 3_600_000),
+			'restart',
+			'1',
+			'cause',
+			'restart',
+		);
+		const d = `clock-stepped-back:${randomUUID()}`;
+		const first = await a.claim(d, TTL_MS);
+		if (first.verdict === 'unavailable') {
+			const left = Number(/\((\d+) ms left\)/.exec(first.reason)?.[1]);
+			assert.ok(left <= 1_000, first.reason);
+		}
+		assert.deepEqual(await answered(a, d), { verdict: 'claimed' });
+		await a.close();
+		await own.stop();
+	});
+
+	/**
+	 * Runs `body` with the wall clock (Date.now) stepped by `stepMs` once `afterMs` of real time
+	 * have passed (a step in the middle of whatever the body waits for).
+	 */
+	async function withWallClockStep(stepMs, afterMs, body) {
+		const real = Date.now;
+		const from = real() + afterMs;
+		Date.now = () => {
+			const now = real();
+			return now >= from ? now + stepMs : now;
+		};
+		try {
+			return await body();
+		} finally {
+			Date.now = real;
+		}
+	}
+
+	test('the wall clock set 11 minutes forward: remembered claims are not aged out, and after a restart without persistence they are written back (outside r9 f4)', async () => {
+		let own = await ownRedis('clock-forward');
+		const port = own.port;
+		const timing = { restartWindowMs: 500, refreshMs: 100 };
+		const a = processClaims({ timing, port, processOf: 'A11' });
+		const b = processClaims({ timing, port, processOf: 'B11' });
+		await settled(a, b);
+		const d = `clock-forward:${randomUUID()}`;
+		assert.equal((await a.claim(d, TTL_MS)).verdict, 'claimed');
+		// B's read covers A's claims of 10 minutes, not only its settle claim of 1 s (case 26).
+		await until("B read A's claims", () => knownUntil(b, a.memberId) > Date.now() + 60_000);
+		await withWallClockStep(11 * 60_000, 0, async () => {
+			assert.deepEqual(await a.claim(d, TTL_MS), { verdict: 'duplicate', by: 'memory' });
+			own = await restarted(own);
+			assert.deepEqual(await answered(b, d), { verdict: 'duplicate', by: 'redis' });
+		});
+		await Promise.all([a.close(), b.close()]);
+		await own.stop();
+	});
+
+	test('the wall clock set back an hour while Redis is unreachable: the claim still answers 503 within its timeout (outside r9 f8)', async () => {
+		const own = await ownRedis('clock-back');
+		const port = own.port;
+		await own.stop();
+		const a = processClaims({ port, timeoutMs: 300 });
+		// The step comes 100 ms into the claim's wait for the connection (300 ms).
+		const verdict = await withWallClockStep(-3_600_000, 100, async () => {
+			const pending = a.claim(`clock-back:${randomUUID()}`, TTL_MS);
+			let outcome;
+			pending.then((v) => (outcome = v));
+			// A guard, not a time bound: a wait measured on the wall clock would last an hour.
+			const guard = performance.now() + 30_000;
+			while (outcome === undefined && performance.now() < guard) await sleep(20);
+			return outcome;
+		});
+		assert.ok(verdict, 'the claim answered (it did not wait for the wall clock to come back)');
+		assert.equal(verdict.verdict, 'unavailable');
+		await a.close();
+	});
+	// The held claim (issue 51: never 200 without an execution anywhere). The trigger leaves its
+	// 200 to n8n, which answers only once the execution exists (n8n 2.x), and holds its confirmed
+	// `c:` until then: extended while held, promoted on n8n's 2xx, released otherwise.
+	// A Redis of their own: earlier cases leave the shared one waiting for a crashed claimer.
+	const LEASE = { timeoutMs: 500, readBackMs: 500, leaseRefreshMs: 200 };
+	let leaseServer;
+	async function leaseRedis() {
+		leaseServer ??= await ownRedis('lease');
+		return leaseServer;
+	}
+	/** What the lease Redis holds at a key (raw: an ended value too, until it is trimmed). */
+	async function holderAt(key) {
+		return await probeCommand((await leaseRedis()).port, 'GET', key);
+	}
+	/** How long a `c:` binds with LEASE: two timeouts and a read-back. */
+	const LEASE_BIND_MS = 2 * LEASE.timeoutMs + LEASE.readBackMs;
+	/** Redis' clock (ms) and the end of a key's value in the expiry set. */
+	async function endOf(key) {
+		const { port } = await leaseRedis();
+		const [sec, micro] = await probeCommand(port, 'TIME');
+		const ends = await probeCommand(port, 'ZSCORE', claimsModule.EXPIRY_KEY, key);
+		return { now: Number(sec) * 1000 + Math.floor(Number(micro) / 1000), ends: Number(ends) };
+	}
+
+	test("held until n8n answers: the confirmed c: outlives its bind by extensions, a copy elsewhere is 503 (never a duplicate), n8n's 2xx makes it r:", async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-2xx:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+		assert.equal(typeof verdict.lease?.settle, 'function');
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'not promoted before n8n answered');
+		// Three binds later (n8n slow to create the execution), still this attempt's c:.
+		const start = await endOf(key);
+		await until(
+			"three binds passed on Redis' clock",
+			async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS,
+		);
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'the lease was extended');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		// A second answer event (close after finish) changes nothing.
+		assert.deepEqual(await verdict.lease.settle(0), { state: 'settled' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+	});
+
+	test("held, and one extension of its lease held on its connection (a single stalled command, the link otherwise fine): the same extension goes on the other connection, the c: outlives its bind, a copy elsewhere is 503, n8n's 2xx makes it r: (outside r14 f6)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-stalled-extension:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			// The first extension is held at the relay for three binds; every later command on
+			// its connection waits behind it (bytes keep their order).
+			const stalled = link.armNext({ match: '$6\r\nextend\r\n', what: 'command', action: 'hold' });
+			await stalled.reached;
+			const start = await endOf(key);
+			await until(
+				"three binds passed on Redis' clock",
+				async () => (await endOf(key)).now > start.now + 3 * LEASE_BIND_MS,
+			);
+			assert.match((await holderAt(key)) ?? '', /^c:/, 'the lease was extended past the stall');
+			assert.ok((await endOf(key)).ends > (await endOf(key)).now, 'its c: has not ended');
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			assert.equal(verdict.lease.lost, undefined);
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			// The held extension lands late, on the run record: it writes nothing.
+			stalled.release();
+			assert.equal(await stalled.passed, 'passed');
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+
+	for (const [status, what] of [
+		[500, 'n8n answered 500 (it could not create or queue the execution)'],
+		[428, 'n8n answered 428 (its credential gate: nothing started)'],
+	]) {
+		test(`held until n8n answers: ${what}: released, the retry at the other process claims it`, async () => {
+			const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+			const b = processClaims({ port: (await leaseRedis()).port });
+			const key = `lease-${status}:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed');
+			assert.deepEqual(await verdict.lease.settle(status), { state: 'released' });
+			await until('the release reached Redis', async () => (await holderAt(key)) === null);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+		});
+	}
+
+	test('held until n8n answers: the process dies holding it (no answer, no more extensions): its c: ends within one bind, and the retry elsewhere runs it', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-killed:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		// Killed: its connections drop, nothing more reaches Redis from it.
+		a.client.disconnect();
+		a.resolver.disconnect();
+		const { now, ends } = await endOf(key);
+		assert.ok(
+			ends - now <= LEASE_BIND_MS,
+			`the c: ends ${ends - now} ms after the death, its bind is ${LEASE_BIND_MS} ms`,
+		);
+		await until(
+			'the c: ended',
+			async () => (await holderAt(key)) === null || (await endOf(key)).now >= ends,
+		);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+	});
+
+	test("held until n8n answers, however long: never promoted without n8n's 2xx, so a copy meanwhile is 503 (never a duplicate); a late answer that is not 2xx releases it and the retry runs it, a late 2xx promotes it (outside r14 f1, f2: the 60 s bound promoted it, and n8n failing after it, or never answering, lost the delivery)", async () => {
+		for (const late of [500, 200]) {
+			// leaseHoldMs was the old bound's option: set short, it must change nothing.
+			const a = processClaims({
+				timing: { ...LEASE, leaseHoldMs: 700 },
+				port: (await leaseRedis()).port,
+			});
+			const b = processClaims({ port: (await leaseRedis()).port });
+			const key = `lease-long-${late}:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed');
+			// n8n slow for many binds and extensions (the old bound was 60 s; LEASE's bind 1.5 s).
+			const start = await endOf(key);
+			for (let i = 1; i <= 4; i++) {
+				await until(
+					`${2 * i} binds passed`,
+					async () => (await endOf(key)).now > start.now + 2 * i * LEASE_BIND_MS,
+				);
+				assert.match((await holderAt(key)) ?? '', /^c:/, 'still held, not promoted');
+				const copy = await b.claim(key, TTL_MS);
+				assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			}
+			const settled = await verdict.lease.settle(late);
+			if (late === 200) {
+				assert.deepEqual(settled, { state: 'running' });
+				assert.match((await holderAt(key)) ?? '', /^r:/);
+				assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			} else {
+				assert.deepEqual(settled, { state: 'released' });
+				await until('released', async () => (await holderAt(key)) === null);
+				assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+			}
+		}
+	});
+
+	test('held, then decided at once (the trigger answers itself: the call changed the static data): promoted before the answer, as without a hold', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-commit:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.deepEqual(await verdict.lease.commit(), { verdict: 'claimed' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		// The trigger's own 200 then settles nothing more.
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
+	});
+
+	test('held, and Redis out of reach (SIGSTOP) for longer than a bind: the lease ends while n8n creates the execution, a retry elsewhere claims it too (the window docs/queue-mode.md names), and the owner says so', async () => {
+		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
+		const b = processClaims({ port: (await leaseRedis()).port });
+		const key = `lease-lost:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		process.kill((await leaseRedis()).pid, 'SIGSTOP');
+		try {
+			await sleep(LEASE_BIND_MS + 500);
+		} finally {
+			process.kill((await leaseRedis()).pid, 'SIGCONT');
+		}
+		const retry = await until('the retry claimed the ended c:', async () => {
+			const v = await b.claim(key, TTL_MS);
+			return v.verdict === 'claimed' ? v : undefined;
+		});
+		assert.deepEqual(retry, { verdict: 'claimed' });
+		await until('the owner found its lease ended', () => verdict.lease.lost !== undefined);
+		const settled = await verdict.lease.settle(200);
+		assert.equal(settled.state, 'running');
+		assert.match(settled.note ?? '', /another attempt/);
+	});
+	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
+		const port = (await leaseRedis()).port;
+		const a = processClaims({ timing: LEASE, port });
+		const b = processClaims({ port });
+		const key = `lease-closing:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+		// The store closes a client this way when its trigger stopped or its credential changed.
+		const closing = a.closeWhenSettled('its trigger stopped');
+		// Past what a closing waited for claims under way (six timeouts, the wait for another
+		// attempt, a read-back), then for what is owed (two timeouts), and two binds more, on
+		// Redis' clock: a client closed by then would have let the c: end.
+		const start = await endOf(key);
+		const past =
+			6 * LEASE.timeoutMs +
+			claimsModule.WAIT_FOR_OTHER_MS +
+			LEASE.readBackMs +
+			2 * LEASE.timeoutMs +
+			2 * LEASE_BIND_MS;
+		await until(
+			"past the old closing bound on Redis' clock",
+			async () => (await endOf(key)).now > start.now + past,
+			30_000,
+		);
+		assert.equal(a.isClosed, false, 'not closed while it holds a lease');
+		assert.match((await holderAt(key)) ?? '', /^c:/, 'still extended');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		// n8n's 2xx: promoted on this client (which then stays for its claims, this Redis keeping
+		// no append-only file, until the process closes it).
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match(
+			(await holderAt(key)) ?? '',
+			/^r:/,
+			'the promotion went out on the closing client',
+		);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		await a.close();
+		await closing;
+	});
+	test("the trigger with a fake n8n response: a held delivery leaves its 200 to n8n (returned, not written), n8n's 2xx promotes it, a 500 releases it, a connection closed before n8n's answer decides nothing (n8n's answer then does); a call that changed the static data answers itself and promotes at once", async () => {
+		const { EventEmitter } = await import('node:events');
+		const { createHmac } = await import('node:crypto');
+		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
+		const { CompanyPaymentsQueueTrigger } = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		);
+		const store = require(path.join(DIST, 'redisStore.js'));
+		const secret = `whsec_${'7a'.repeat(24)}`;
+		/** Node's ServerResponse as far as the trigger and n8n's answer use it. */
+		class FakeResponse extends EventEmitter {
+			statusCode = 200;
+			writableFinished = false;
+			body = undefined;
+			status(code) {
+				this.statusCode = code;
+				return this;
+			}
+			setHeader() {}
+			end(body) {
+				this.body = body;
+				this.writableFinished = true;
+				this.emit('finish');
+				this.emit('close');
+			}
+		}
+		const leasePort = (await leaseRedis()).port;
+		const trigger = new CompanyPaymentsQueueTrigger();
+		// n8n sends `webhookResponse` as the body only with responseData set and empty (unset, it
+		// sends the text "firstEntryJson"): claims.test.mjs checks the body n8n really sends.
+		assert.deepEqual(
+			trigger.description.webhooks.map((w) => w.responseData),
+			[''],
+		);
+		const warnings = [];
+		const deliver = async (deliveryId, staticData = {}) => {
+			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
+			const raw = Buffer.from(body);
+			const headers = {
+				'content-type': 'application/json',
+				'x-service-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+				'x-service-delivery-id': deliveryId,
+			};
+			const response = new FakeResponse();
+			const parameters = {
+				events: ['*'],
+				routeByEvent: false,
+				options: { redisWithoutPersistence: true },
+			};
+			const ctx = {
+				logger: { debug() {}, info() {}, warn: (l) => warnings.push(l), error() {} },
+				getNode: () => ({
+					id: 'lease-node',
+					name: 'Company Payments Trigger',
+					type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
+					typeVersion: 2,
+					parameters: {},
+					credentials: {
+						companyPaymentsApi: { id: 'c1', name: 'api' },
+						redis: { id: 'r1', name: 'redis' },
+					},
+				}),
+				getMode: () => 'webhook',
+				getWorkflow: () => ({ id: 'lease-wf', name: 'lease', active: true }),
+				getWorkflowStaticData: () => staticData,
+				getHeaderData: () => headers,
+				getBodyData: () => JSON.parse(body),
+				getRequestObject: () => ({ headers, body: JSON.parse(body), rawBody: raw }),
+				getResponseObject: () => response,
+				getInstanceId: () => 'lease-instance',
+				getNodeParameter: (name, fallback) =>
+					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ??
+					fallback,
+				getCredentials: async (name) =>
+					name === 'redis'
+						? { host: '127.0.0.1', port: leasePort, database: 0 }
+						: { apiKey: 'key_lease', baseUrl: 'http://127.0.0.1:9', webhookSecret: secret },
+			};
+			const result = await trigger.webhook.call(ctx);
+			const key = store.claimKey('lease-instance', 'lease-wf', 'lease-node', true, deliveryId);
+			return { result, response, key };
+		};
+		try {
+			// A process new to a Redis without persistence waits out the restart window (20 s from
+			// Redis' start, the store's default): 503 until then.
+			await until(
+				'the store claims in the lease Redis',
+				async () => {
+					const { result, response } = await deliver(`dlv_lease_warm_${randomUUID()}`);
+					if (result.noWebhookResponse === true && response.statusCode === 503) return false;
+					response.status(200).end('{}');
+					return true;
+				},
+				60_000,
+			);
+			for (const answer of ['2xx', '500', 'close, then 2xx', 'close, then 500']) {
+				const deliveryId = `dlv_lease_${answer}_${randomUUID()}`;
+				const { result, response, key } = await deliver(deliveryId);
+				assert.equal(result.noWebhookResponse, undefined, 'n8n answers');
+				assert.deepEqual(result.webhookResponse, { received: true, executed: true, deliveryId });
+				assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+				assert.equal(response.writableFinished, false, 'the trigger wrote no answer itself');
+				assert.match((await holderAt(key)) ?? '', /^c:/, 'held, not running, before n8n answered');
+				if (answer.startsWith('close')) {
+					// The service gave up waiting (its timeout): n8n may still create the execution,
+					// so the claim stays held, and a copy meanwhile is 503, never run.
+					response.emit('close');
+					const copy = processClaims({ port: (await leaseRedis()).port });
+					assert.equal((await copy.claim(key, TTL_MS)).verdict, 'unavailable');
+					assert.match((await holderAt(key)) ?? '', /^c:/, 'still held after the close');
+				}
+				if (answer.endsWith('2xx')) {
+					response.status(200).end(JSON.stringify(result.webhookResponse));
+					await until("promoted after n8n's 2xx", async () =>
+						/^r:/.test((await holderAt(key)) ?? ''),
+					);
+				} else {
+					response.status(500).end('{"message":"Error in workflow"}');
+					await until("released after n8n's answer", async () => (await holderAt(key)) === null);
+					assert.ok(
+						warnings.some((w) => w.includes(deliveryId) && /released/.test(w)),
+						warnings.join('\n'),
+					);
+				}
+			}
+			// A rotated secret past its grace period is trimmed: this call changes the static data,
+			// which n8n saves only when the trigger answers itself.
+			const staticData = {
+				rotatedSecret: {
+					current: 'sealed-a',
+					previous: 'sealed-b',
+					rotatedAt: 0,
+					credentialFingerprint: 'f',
+				},
+			};
+			const deliveryId = `dlv_lease_static_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId, staticData);
+			assert.equal(staticData.rotatedSecret.previous, undefined, 'the static data changed');
+			assert.equal(result.noWebhookResponse, true);
+			assert.equal(response.statusCode, 200);
+			assert.equal(JSON.parse(response.body).executed, true);
+			assert.match((await holderAt(key)) ?? '', /^r:/, 'promoted before the trigger answered');
+		} finally {
+			await store.closeRedisClaims();
 		}
 	});
 });

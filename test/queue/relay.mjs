@@ -38,6 +38,10 @@ export async function startRelay(target) {
 	// Until when every command from this relay's client waits as well (a partition).
 	let partitionUntil = 0;
 	let stallRule;
+	// Every wait of the relay (a delay, a stall, a partition) ends when the relay closes: a wait
+	// left running would keep the test process alive after its last case.
+	const closing = new AbortController();
+	const pause = (ms) => sleep(ms, undefined, { signal: closing.signal }).catch(() => undefined);
 	const server = net.createServer((client) => {
 		sockets.add(client);
 		if (blocked && Date.now() < blocked.until) {
@@ -79,7 +83,7 @@ export async function startRelay(target) {
 			rule.action === 'hold'
 				? rule.released
 				: rule.action === 'delay'
-					? sleep(rule.delayMs ?? 0)
+					? pause(rule.delayMs ?? 0)
 					: Promise.resolve();
 		client.on('data', (chunk) => {
 			let starts = false;
@@ -122,7 +126,7 @@ export async function startRelay(target) {
 				answerRule = rule;
 			}
 			toServer = toServer.then(async () => {
-				if (!starts && partitionUntil > Date.now()) await sleep(partitionUntil - Date.now());
+				if (!starts && partitionUntil > Date.now()) await pause(partitionUntil - Date.now());
 				if (!closed) upstream.write(chunk);
 			});
 		});
@@ -136,7 +140,7 @@ export async function startRelay(target) {
 					return;
 				}
 				if (rule) await waitFor(rule);
-				if (stalledUntil > Date.now()) await sleep(stalledUntil - Date.now());
+				if (stalledUntil > Date.now()) await pause(stalledUntil - Date.now());
 				if (closed) return;
 				client.write(chunk);
 				if (rule) rule.settle('passed');
@@ -202,6 +206,7 @@ export async function startRelay(target) {
 			targetPort = port;
 		},
 		async close() {
+			closing.abort();
 			armed = undefined;
 			stallRule?.settle('closed');
 			partitionUntil = 0;

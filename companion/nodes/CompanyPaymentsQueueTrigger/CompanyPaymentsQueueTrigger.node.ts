@@ -53,6 +53,10 @@ function queueDescription(core: INodeTypeDescription): INodeTypeDescription {
 		description:
 			'Starts the workflow on events of your company payments account, exactly once across the webhook processes of n8n queue mode (self-hosted, Redis)',
 		defaults: { name: 'Company Payments Trigger' },
+		// n8n sends this trigger's 200 itself once the execution exists (the claim is held until
+		// then): the body is the trigger's `webhookResponse` only when responseData is set and
+		// empty. Unset, n8n's default 'firstEntryJson' would be sent as the literal text.
+		webhooks: (core.webhooks ?? []).map((webhook) => ({ ...webhook, responseData: '' })),
 		credentials: [
 			...(core.credentials ?? []),
 			{ name: REDIS_CREDENTIAL, required: true, testedBy: 'companyPaymentsRedisTest' },

@@ -1,8 +1,9 @@
 import { connect as tlsConnect } from 'node:tls';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
+import { sleep } from 'n8n-workflow';
 
-import { probeClaims } from './redisProbe';
+import { describeClaimError, probeClaims } from './redisProbe';
 
 /**
  * What the claim needs of its Redis, checked on activation, in the credential's Test and on every
@@ -37,8 +38,27 @@ export const WITHOUT_PERSISTENCE_OPTION = 'Accept Redis Without Persistence';
  */
 export function maskHost(host: string): string {
 	// Everything up to the last `@` is user information, whatever it holds (a base64 password
-	// has `/`, `+`, `=`; outside read r8-companion, finding 1).
-	return host.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[\s\S]*@/i, '$1***@');
+	// has `/`, `+`, `=`; outside read r8-companion, finding 1). Every `name=value` after it (a
+	// connection string as Azure gives it, `host:6380,password=KEY,ssl=True`, or a URL's query)
+	// has its value masked (outside read r13-companion, finding 1).
+	return host
+		.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[\s\S]*@/i, '$1***@')
+		.replace(/=[^,;&\s]*/g, '=***');
+}
+
+/**
+ * The text with the credential's password masked wherever it appears (a pasted connection string
+ * echoed by an error, say): every message of the companion passes this before it is shown.
+ */
+export function withoutPassword(text: string, password: string | undefined): string {
+	if (password === undefined || password === '') return text;
+	const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	// A short password is masked only as a whole token: as a substring it would mangle words.
+	const pattern =
+		password.length >= 4
+			? new RegExp(escaped, 'g')
+			: new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
+	return text.replace(pattern, '***');
 }
 
 function where(options: RedisOptions): string {
@@ -50,29 +70,112 @@ function infoField(info: string, name: string): string | undefined {
 	return match ? match[1].trim() : undefined;
 }
 
+/** Whether Redis itself answered with an error (not a lost or closed connection). */
+export function isReplyError(error: unknown): boolean {
+	return (error as Error | undefined)?.name === 'ReplyError';
+}
+
+/** A lost connection (no answer of Redis) met by a check, as the error its caller names. */
+function connectionLost(error: unknown): Error {
+	return error instanceof Error ? error : new Error(String(error));
+}
+
+/** What each command the claims send is for (named when it is renamed away). */
+const NEEDED_FOR: Record<string, string> = {
+	INFO: 'persistence, memory, stats: its eviction policy, persistence, restarts and evictions',
+	SELECT: "the credential's Database Number, selected on every connection",
+	EVAL: 'every claim is a Lua script',
+	EVALSHA: 'every claim is a Lua script, sent by its SHA1 after the first time',
+	TIME: "the claim scripts read Redis' clock",
+	WAIT: 'a claim with replicas attached waits until they have it',
+	PING: 'the connection check',
+};
+
+/**
+ * The command Redis does not know (`rename-command X ""` in its configuration), from its error:
+ * `unknown command 'eval'`, or inside a script `Unknown Redis command called from script` (then
+ * the script's line names it), or undefined.
+ */
+export function renamedCommand(
+	error: Error,
+	inScript?: (sha: string, line: number) => string | undefined,
+): string | undefined {
+	const text = error.message;
+	const direct = /unknown command [`'"]?([a-z]+)/i.exec(text);
+	if (direct && !/called from script/i.test(text)) return direct[1].toUpperCase();
+	const scripted =
+		/Unknown Redis command called from script[^]*?script: ([0-9a-f]{40}), on @user_script:(\d+)/i.exec(
+			text,
+		);
+	if (scripted)
+		return inScript?.(scripted[1], Number(scripted[2])) ?? 'a command inside the claim scripts';
+	return undefined;
+}
+
+/** The sentence for a command renamed away in Redis' configuration: no ACL rule gives it back. */
+export function renamedAway(command: string, error: Error): string {
+	const known = /^[A-Z]+$/.test(command) ? command : undefined;
+	const why = known ? NEEDED_FOR[known] : undefined;
+	return `${command} is disabled in this Redis (rename-command; ${error.message}): the claim needs ${command}${why ? ` (${why})` : ''}; enable it (remove rename-command ${known ?? '<command>'} from redis.conf and restart Redis)`;
+}
+
+/** Redis is loading its data set into memory (after a restart, a large append-only file). */
+export function loadingText(detail: string): string {
+	return `Redis is loading its data into memory (LOADING${detail ? `: ${detail}` : ''}) and answers no claim until it has loaded: activate again in a moment (deliveries meanwhile are answered 503, nothing started, and the service sends them again)`;
+}
+
+/** Redis refuses writes because its last snapshot failed (MISCONF). */
+export function misconfText(text: string): string {
+	return `Redis refuses every write because it cannot persist to disk (${text}): fix what its log names (the disk, or the permissions of its dir), or set stop-writes-on-bgsave-error no`;
+}
+
+/** The sentence for an error Redis answered to one of the checks' commands. */
+function answeredError(command: string, error: Error): string {
+	const renamed = renamedCommand(error);
+	if (renamed) return renamedAway(renamed, error);
+	if (/^LOADING/.test(error.message)) return loadingText(error.message);
+	if (/^MISCONF/.test(error.message)) return misconfText(error.message);
+	return `Redis answered ${command} with an error (${error.message})`;
+}
+
 /**
  * Reads the facts on a connected client, or returns a sentence that names the problem and its fix
- * (database, scripting, INFO).
+ * (database, scripting, INFO). A lost connection (not an answer of Redis) is thrown: the caller
+ * names it by the connection's own error (a refused password, say).
  */
 export async function readFacts(client: Redis, db: number): Promise<RedisFacts | string> {
 	try {
 		await client.select(db);
 	} catch (error) {
-		if (/NOPERM/.test((error as Error).message)) {
-			return `the credential's user may not run SELECT (${(error as Error).message}): the claims select the credential's Database Number on every connection; allow SELECT (ACL +select) for that user`;
+		const text = (error as Error).message;
+		if (!isReplyError(error)) throw connectionLost(error);
+		if (/NOPERM/.test(text)) {
+			return `the credential's user may not run SELECT (${text}): the claims select the credential's Database Number on every connection; allow SELECT (ACL +select) for that user`;
 		}
-		return `database ${db} does not exist in this Redis (${(error as Error).message}): set the Redis credential's Database Number to one this Redis has (0 to 15 unless its "databases" setting says more)`;
+		if (/DB index is out of range|invalid DB index/i.test(text)) {
+			return `database ${db} does not exist in this Redis (${text}): set the Redis credential's Database Number to one this Redis has (0 to 15 unless its "databases" setting says more)`;
+		}
+		return answeredError(`SELECT ${db}`, error as Error);
 	}
 	try {
 		await client.eval('return 1', 0);
 	} catch (error) {
-		return `this Redis does not let the credential's user run scripts (${(error as Error).message}): the claim is a Lua script; allow EVAL and EVALSHA (ACL +@scripting) for that user`;
+		if (!isReplyError(error)) throw connectionLost(error);
+		if (/NOPERM/.test((error as Error).message)) {
+			return `this Redis does not let the credential's user run scripts (${(error as Error).message}): the claim is a Lua script; allow EVAL and EVALSHA (ACL +@scripting) for that user`;
+		}
+		return answeredError('EVAL', error as Error);
 	}
 	let info: string;
 	try {
 		info = await client.info();
 	} catch (error) {
-		return `this Redis does not let the credential's user read INFO (${(error as Error).message}): the claim reads its eviction policy, persistence and restarts there; allow INFO (ACL +info) for that user`;
+		if (!isReplyError(error)) throw connectionLost(error);
+		if (INFO_DISABLED.test((error as Error).message)) return infoDisabled(error as Error);
+		if (/NOPERM/.test((error as Error).message)) {
+			return `this Redis does not let the credential's user read INFO (${(error as Error).message}): the claim reads its eviction policy, persistence and restarts there; allow INFO (ACL +info) for that user`;
+		}
+		return answeredError('INFO', error as Error);
 	}
 	return {
 		runId: infoField(info, 'run_id') ?? '',
@@ -81,6 +184,36 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 		policy: infoField(info, 'maxmemory_policy') ?? 'noeviction',
 		aof: infoField(info, 'aof_enabled') === '1',
 	};
+}
+
+/**
+ * While the connection waits for Redis to become ready (ioredis' ready check waits while Redis
+ * loads): whether Redis is loading, read with INFO (which Redis answers while loading), as the
+ * loading sentence, or undefined.
+ */
+export async function loadingState(client: Redis, timeoutMs: number): Promise<string | undefined> {
+	if (client.status !== 'connect') return undefined;
+	const info = client.info('persistence');
+	info.catch(() => undefined);
+	let read: string | undefined;
+	let settled = false;
+	info.then(
+		(text) => {
+			read = text;
+			settled = true;
+		},
+		() => (settled = true),
+	);
+	const deadline = performance.now() + timeoutMs;
+	while (!settled && performance.now() < deadline) await sleep(20);
+	if (read === undefined || infoField(read, 'loading') !== '1') return undefined;
+	const percent = infoField(read, 'loading_loaded_perc');
+	const eta = infoField(read, 'loading_eta_seconds');
+	return loadingText(
+		[percent ? `${percent}% loaded` : '', eta ? `about ${eta} s left` : '']
+			.filter(Boolean)
+			.join(', '),
+	);
 }
 
 /** Why a Redis with these facts cannot hold the claims, or undefined when it can. */
@@ -94,22 +227,67 @@ export function refusal(facts: RedisFacts, requirements: Requirements = {}): str
 	return undefined;
 }
 
+/** Redis' answer when INFO was renamed away (rename-command INFO ""), or the ready check's on it. */
+const INFO_DISABLED = /unknown command [`'"]?info\b/i;
+
+function infoDisabled(error: Error): string {
+	return renamedAway('INFO', error);
+}
+
+/** Redis demands a client certificate (tls-auth-clients yes), which n8n's credential cannot give. */
+function isClientCertificateDemand(error: Error): boolean {
+	const code = (error as NodeJS.ErrnoException).code ?? '';
+	return (
+		/CERTIFICATE_REQUIRED|PEER_DID_NOT_RETURN_A_CERTIFICATE/.test(code) ||
+		/alert certificate required|peer did not return a certificate/i.test(error.message)
+	);
+}
+
+/** The names a certificate is issued for (its subjectAltName, else its CN), or undefined. */
+function certificateNames(error: Error): string | undefined {
+	const cert = (error as { cert?: { subjectaltname?: string; subject?: { CN?: unknown } } }).cert;
+	const names = cert?.subjectaltname
+		?.split(',')
+		.map((name) => name.trim().replace(/^(DNS|IP Address):/, ''))
+		.filter(Boolean);
+	if (names && names.length > 0) return names.join(', ');
+	return typeof cert?.subject?.CN === 'string' ? cert.subject.CN : undefined;
+}
+
 /** A clear sentence for a connection error, or undefined when there is nothing to add. */
 export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
 	const text = error.message;
 	const code = (error as NodeJS.ErrnoException).code ?? '';
 	const at = where(options);
+	// ioredis' ready check sends INFO: with INFO renamed away the connection never becomes ready.
+	if (INFO_DISABLED.test(text)) return infoDisabled(error);
 	if (/WRONGPASS|invalid username-password|invalid password/i.test(text)) {
-		return `Redis at ${at} refused the credential's user or password (${text}): correct the Password (and User) of the Redis credential`;
+		const user = options.username
+			? `the credential's User is "${options.username}"`
+			: 'no User: the default user';
+		return `Redis at ${at} refused the credential's user or password (${text}; ${user}): correct the Password (and User) of the Redis credential`;
 	}
 	if (/NOAUTH/.test(text)) {
 		return `Redis at ${at} requires a password and the credential gives none (${text}): set the Password of the Redis credential`;
 	}
+	if (/max number of clients reached/i.test(text)) {
+		return `Redis at ${at} refuses new connections: it has as many clients as its maxclients allows (${text}). Raise maxclients (CONFIG SET maxclients and in redis.conf; on managed Redis, a larger node), or close the clients it does not need`;
+	}
+	if (/^LOADING/.test(text)) return loadingText(text);
+	if (/^MISCONF/.test(text)) return misconfText(text);
 	if (code === 'ECONNREFUSED') {
 		return `nothing accepts connections at ${at} (ECONNREFUSED): check the Host and Port of the Redis credential, and that Redis runs`;
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return `the host of the Redis credential is not found (${code} ${maskHost(options.host ?? '')}): correct its Host`;
+	}
+	if (isClientCertificateDemand(error)) {
+		return `Redis at ${at} demands a client certificate (tls-auth-clients yes, its default with TLS; ${code || text}), and n8n's Redis credential has no client certificate to give: set tls-auth-clients no (or optional) in Redis. Trusting Redis' own certificate does not change this`;
+	}
+	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+		const names = certificateNames(error);
+		const host = maskHost(options.host ?? 'localhost');
+		return `the TLS certificate of Redis at ${at} does not match the credential's Host ${host} (${code}: ${text.trim()})${names ? `: it is issued for ${names}` : ''}. Set the Redis credential's Host to a host name in the certificate${names ? ` (${names})` : ''} that leads to this Redis, or give Redis a certificate that names ${host}`;
 	}
 	if (isCertificateError(error)) {
 		return `the TLS certificate of Redis at ${at} was refused (${code}: ${text}): give Redis a certificate this n8n trusts (NODE_EXTRA_CA_CERTS), or turn on "${TLS_VERIFICATION_FIELD}" in the Redis credential`;
@@ -177,8 +355,10 @@ async function answersWithoutTls(options: RedisOptions, timeoutMs: number): Prom
 	}
 }
 
+/** A certificate of Redis refused (not Redis demanding one of n8n: that has its own sentence). */
 export function isCertificateError(error: Error): boolean {
 	const code = (error as NodeJS.ErrnoException).code ?? '';
+	if (isClientCertificateDemand(error)) return false;
 	return /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT|HOSTNAME/.test(code);
 }
 
@@ -221,12 +401,35 @@ export type CheckResult =
 
 /**
  * Connects once with these options (no retries) and checks everything the claim needs. The
- * message says what was found, or names the problem and its fix.
+ * message says what was found, or names the problem and its fix; it never shows the credential's
+ * password. The wait is bounded: twice the timeout for the connection to become ready (Redis
+ * loading a large data set is refused, naming LOADING, rather than waited for).
  */
 export async function checkRedis(
 	options: RedisOptions,
 	requirements: Requirements = {},
 	timeoutMs = 2_000,
+): Promise<CheckResult> {
+	const result = await checkRedisOnce(options, requirements, timeoutMs);
+	return { ...result, message: withoutPassword(result.message, options.password) };
+}
+
+/** Waits for the promise until ms have passed: 'ok', its error, or 'timeout'. */
+async function settled(promise: Promise<unknown>, ms: number): Promise<'ok' | 'timeout' | Error> {
+	let outcome: 'ok' | Error | undefined;
+	promise.then(
+		() => (outcome = 'ok'),
+		(error: unknown) => (outcome = error instanceof Error ? error : new Error(String(error))),
+	);
+	const deadline = performance.now() + ms;
+	while (outcome === undefined && performance.now() < deadline) await sleep(20);
+	return outcome ?? 'timeout';
+}
+
+async function checkRedisOnce(
+	options: RedisOptions,
+	requirements: Requirements,
+	timeoutMs: number,
 ): Promise<CheckResult> {
 	const client = new Redis({
 		...options,
@@ -242,13 +445,36 @@ export async function checkRedis(
 	client.on('error', (error: Error) => {
 		lastError = keepFirstAuthError(lastError, error);
 	});
+	/** A lost connection named by its own error (a refused password, say), else as it came. */
+	const lost = (error: Error): string =>
+		(lastError ? describeRedisError(lastError, options) : undefined) ??
+		`Redis at ${where(options)} stopped answering (${error.message})`;
 	try {
 		try {
-			await client.connect();
+			const connecting = settled(client.connect(), 2 * timeoutMs);
+			const connected = await connecting;
+			if (connected === 'timeout') {
+				const loading = await loadingState(client, timeoutMs);
+				const state = `${client.status}${lastError ? `; ${lastError.message}` : ''}`;
+				return {
+					ok: false,
+					message: loading
+						? `Redis at ${where(options)}: ${loading}`
+						: `Redis at ${where(options)} did not answer within ${2 * timeoutMs} ms (${state})`,
+				};
+			}
+			if (connected !== 'ok') throw connected;
 			await client.ping();
 		} catch (error) {
 			const cause = lastError ?? (error as Error);
 			let message = describeRedisError(cause, options);
+			// An answer of Redis to the check's own PING (NOPERM: the README's ACL line has +ping).
+			if (message === undefined && isReplyError(cause)) {
+				const said = describeClaimError(cause);
+				message = said
+					? `Redis at ${where(options)}: ${said}`
+					: `Redis at ${where(options)}: ${answeredError('PING', cause)}`;
+			}
 			if (message === undefined && options.tls && (await answersWithoutTls(options, timeoutMs))) {
 				message = `Redis at ${where(options)} does not speak TLS: it answers without TLS, and gave no answer to the TLS handshake (${cause.message}). Turn off SSL in the Redis credential, or enable TLS in Redis (its tls-port)`;
 			}
@@ -263,7 +489,7 @@ export async function checkRedis(
 		try {
 			facts = await readFacts(client, options.db ?? 0);
 		} catch (error) {
-			facts = `Redis stopped answering (${(error as Error).message})`;
+			return { ok: false, message: lost(error as Error) };
 		}
 		if (typeof facts === 'string')
 			return { ok: false, message: `Redis at ${where(options)}: ${facts}` };
@@ -274,7 +500,7 @@ export async function checkRedis(
 		try {
 			probed = await probeClaims(client, facts.aof ? '' : facts.runId);
 		} catch (error) {
-			probed = `Redis stopped answering (${(error as Error).message})`;
+			return { ok: false, message: lost(error as Error) };
 		}
 		if (probed) return { ok: false, message: `Redis at ${where(options)}: ${probed}` };
 		return {

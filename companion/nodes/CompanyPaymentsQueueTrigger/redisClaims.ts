@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RedisOptions } from 'ioredis';
 import Redis from 'ioredis';
 import { sleep } from 'n8n-workflow';
@@ -6,24 +6,27 @@ import { sleep } from 'n8n-workflow';
 import {
 	describeRedisError,
 	keepFirstAuthError,
+	loadingState,
 	type RedisFacts,
 	readFacts,
 	refusal,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
-import { probeClaims } from './redisProbe';
+import { describeClaimError, probeClaims } from './redisProbe';
 
 /**
  * The delivery claim in Redis: of any number of webhook processes that receive the same delivery,
  * at most one starts it, and no process answers 2xx for a delivery nobody runs. Every decision is
  * one Lua script, so Redis applies it atomically, and every write compares this attempt's own
- * token first. A key holds one of three values:
+ * token first. A key holds one of these values:
  *
  * - `t:<token>` tentative (TENTATIVE_MS): an attempt claimed it and has not confirmed yet;
  * - `c:<token>` confirmed by Redis, but its owner may not know yet (the answer to its confirm can
  *   be late or lost): nobody else answers 2xx for it. It binds only for bindMs (two timeouts and
  *   a read-back): its owner starts only when it learnt the confirm within a timeout and a
  *   read-back of sending it, and past bindMs with no `r:` another attempt may claim the key;
+ * - `p:<token>` pending (with replicas attached only): promoted on the primary, not yet known to be
+ *   on every replica; others read it as undecided (503), never as a duplicate;
  * - `r:<token>` running, for the Deduplication Window: the owner learnt its confirm in time and
  *   starts the execution once Redis answered this promotion (or did not answer it: then it may
  *   be there). Only this value makes another attempt a duplicate (200 `executed: false`).
@@ -74,8 +77,21 @@ export const RESTART_WINDOW_MS = 20_000;
  * enough: a process that joined since would be forgotten after a restart).
  */
 export const REFRESH_MS = 500;
-const RECENT_MAX = 20_000;
+/**
+ * How many running claims one process keeps in its memory per Redis (within RECENT_MS). Without
+ * persistence they are what it writes back after a restart, so a full memory refuses new claims
+ * (503 naming this bound) rather than forget one; with persistence Redis keeps them, and the
+ * oldest leaves the memory. About 33 deliveries a second sustained over the 10 minutes.
+ */
+export const RECENT_MAX = 20_000;
 const POLL_MS = 20;
+
+/**
+ * How often the owner of a held claim (see RedisClaims.claim with `hold`) extends its confirmed
+ * `c:` while n8n creates the execution: each extension makes it end bindMs (6 s) from then, so a
+ * process that dies holding it stops extending and its `c:` ends at most 6 s later.
+ */
+export const LEASE_REFRESH_MS = 2_000;
 
 /** The service's attempts of one delivery: at 0, 1, 3 and 7 s (delays 1, 2, 4 s between them). */
 export const SERVICE_RETRY_SPAN_MS = 7_000;
@@ -84,6 +100,22 @@ export const SERVICE_RETRY_SPAN_MS = 7_000;
 function policyReason(held: string): string {
 	const [policy, limit] = held.split(':');
 	return `Redis' maxmemory-policy is ${policy} with maxmemory ${limit} bytes (changed after this connection was checked): it may evict claim keys, and a copy of a delivery would then start again. Every delivery is answered 503 until the policy is noeviction: CONFIG SET maxmemory-policy noeviction (and in redis.conf; on managed Redis, in its parameter group), or remove maxmemory`;
+}
+
+/** How Redis lost its keys, by the cause its epoch hash records (see EPOCH_LUA). */
+function lossText(cause: string | undefined): string {
+	switch (cause) {
+		case 'evicted':
+			return 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them';
+		case 'lost':
+			return 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)';
+		case 'flushed':
+			return 'Redis holds no record of the claims and was flushed (FLUSHDB or FLUSHALL) since it started: the claims may have gone with it';
+		case 'absent':
+			return 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys';
+		default:
+			return 'Redis lost its keys (it restarted without persistence)';
+	}
 }
 
 /** Names every key of this package in a shared Redis (n8n's own keys start with `bull:`). */
@@ -98,6 +130,15 @@ export const EXPIRY_KEY = `${KEY_PREFIX}:expiry`;
 /** How many ended claim keys one claim deletes. */
 const TRIM_PER_CLAIM = 20;
 
+/**
+ * Every deadline and age of the claims is measured on this clock: monotonic (it never steps with
+ * the wall clock), so a wall clock set forward never ages remembered claims out, and one set back
+ * never stretches a wait. Times in Redis are Redis' own (TIME).
+ */
+export function monotonic(): number {
+	return performance.now();
+}
+
 /** The times of the claim; tests run it faster. */
 export interface ClaimTiming {
 	timeoutMs: number;
@@ -108,6 +149,10 @@ export interface ClaimTiming {
 	restartWindowMs: number;
 	/** How often a connected process reads the claimers list (the members) it waits for after a restart. */
 	refreshMs: number;
+	/** How many running claims the process keeps in its memory per Redis (RECENT_MAX). */
+	recentMax: number;
+	/** How often a held claim's `c:` is extended (LEASE_REFRESH_MS). */
+	leaseRefreshMs: number;
 }
 
 export const DEFAULT_TIMING: ClaimTiming = {
@@ -118,6 +163,8 @@ export const DEFAULT_TIMING: ClaimTiming = {
 	recentMs: RECENT_MS,
 	restartWindowMs: RESTART_WINDOW_MS,
 	refreshMs: REFRESH_MS,
+	recentMax: RECENT_MAX,
+	leaseRefreshMs: LEASE_REFRESH_MS,
 };
 
 const RUNNING = 'r:';
@@ -161,6 +208,14 @@ const EPOCH_LUA = `${CLOCK_LUA}
 local function infofield(section, field)
   return string.match(redis.call('INFO', section), field .. ':([^\\r\\n]+)')
 end
+-- How many FLUSHDB and FLUSHALL this Redis ran since it started (or since CONFIG RESETSTAT).
+local function flushes()
+  local n = 0
+  for calls in string.gmatch(redis.call('INFO', 'commandstats'), 'cmdstat_flush%a+:calls=(%d+)') do
+    n = n + tonumber(calls)
+  end
+  return n
+end
 local function epoch(now, run, fresh, seen, known, knownrun)
   local e = redis.call('HMGET', KEYS[2], 'id', 'run', 'evicted', 'rid')
   local id = e[1]
@@ -186,17 +241,33 @@ local function epoch(now, run, fresh, seen, known, knownrun)
     local born = now
     if lost then
       cause = 'evicted'
+    elseif seen == '' and tonumber(evicted) > 0 then
+      -- Nobody here knew an epoch, and this Redis evicted keys since it started (an evicting
+      -- policy set for a while and reverted): the epoch may have been evicted with the claims.
+      -- Its window runs from now: when the eviction was is not known.
+      cause = 'evicted'
+    elseif seen == '' and flushes() > 0 then
+      -- Nobody here knew an epoch, and this Redis was flushed since it started: the epoch may
+      -- have gone with the claims (a first use cannot be told from this; the window is the
+      -- safe side). Its window runs from now: when the flush was is not known.
+      cause = 'flushed'
     elseif seen == '' then
       -- Nobody here knew an epoch: a Redis without persistence may have restarted and lost keys
       -- all the same (a process new to it, or whose client was closed). Its window runs from
-      -- Redis' start. (With persistence, no epoch is a first use: keys survive restarts.)
+      -- Redis' start. (With persistence and no flush since Redis started, no epoch is a first
+      -- use: keys survive restarts.)
       local uptime = tonumber(infofield('server', 'uptime_in_seconds') or '0') * 1000
       born = now - uptime
       cause = 'absent'
     end
     redis.call('HSET', KEYS[2], 'id', id, 'run', run, 'born', born, 'cause', cause, 'evicted', evicted, 'rid', thisrun)
-    if seen ~= '' or run ~= '' or lost then redis.call('HSET', KEYS[2], 'restart', '1') end
+    if seen ~= '' or run ~= '' or lost or cause == 'flushed' or cause == 'evicted' then redis.call('HSET', KEYS[2], 'restart', '1') end
   end
+  -- Begun in Redis' future: its clock stepped back since (every process's sync reads this each
+  -- refreshMs, so within one of the step). The restart window then runs from now: never longer
+  -- than itself, and its message stays true.
+  local born = tonumber(redis.call('HGET', KEYS[2], 'born') or '')
+  if born and born > now then redis.call('HSET', KEYS[2], 'born', now) end
   if seen ~= '' and seen ~= id then
     for member, untilms in string.gmatch(known, '([^=,]+)=(%d+)') do
       local u = tonumber(untilms)
@@ -220,13 +291,17 @@ local function members(now)
 end
 local function waiting(now, window)
   local e = redis.call('HMGET', KEYS[2], 'restart', 'born', 'cause')
-  if e[1] and tonumber(e[2]) + window > now then
-    return 'window:' .. (tonumber(e[2]) + window - now) .. ':' .. (e[3] or 'restart')
+  local born = tonumber(e[2] or '0') or 0
+  -- (epoch() has clamped a beginning in Redis' future to now.)
+  if born > now then born = now end
+  if e[1] and born + window > now then
+    return 'window:' .. (born + window - now) .. ':' .. (e[3] or 'restart')
   end
   local all = redis.call('HGETALL', KEYS[5])
   for i = 1, #all, 2 do
     if tonumber(all[i + 1]) > now and redis.call('SISMEMBER', KEYS[3], all[i]) == 0 then
-      return all[i]
+      -- Whom it waits for, and why the epoch began (a member ID holds no ':').
+      return all[i] .. ':' .. (e[3] or 'restart')
     end
   end
   return false
@@ -280,36 +355,64 @@ return 0`;
  * - 'read' (the read-back; writes nothing): `r:`/`c:` of the token → 'mine', `t:` → 'tentative',
  *   anything else → 'other';
  * - 'run' (the promotion, sent by a process that starts the delivery only when Redis answers
- *   'mine', or gives no answer): `c:` → `r:`, 'mine';
+ *   'mine', or gives no answer): `c:` of the token → `r:`, 'mine'; also its `c:` past its end, or
+ *   a free key (a promotion held up by a paused or stopped Redis: its owner took it as applied
+ *   and runs the delivery), since an unanswered promotion is started; another attempt's live
+ *   value → 'other', nothing written (its owner answers 503 when it hears that in time);
  * - 'owed' (the promotion again, sent only by a process that started the delivery): `c:` of the
  *   token, or a free key → `r:`, 'mine' (a started delivery always leaves its run record); another
  *   attempt's value → 'other';
- * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`r:` of
- *   the token → deleted.
+ * - 'pend' (the promotion with replicas attached): `c:` → `p:` (pending: written, not yet known
+ *   to be on every replica) for ARGV[3] ms, 'mine'. Others read `p:` as undecided (they wait,
+ *   then 503), never as a duplicate: its owner may still answer 503 (the replicas did not
+ *   acknowledge it) and release it. Once they did, the owner starts the delivery and sends 'owed';
+ * - 'owed' also turns a `p:` of the token into `r:`;
+ * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`p:`/`r:`
+ *   of the token → deleted;
+ * - 'extend' (the lease of a held claim, while n8n creates the execution): a live `c:` of the
+ *   token ends ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; anything
+ *   else (its `c:` ended, another attempt's value) → 'other', nothing written.
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
 local held = current(KEYS[1], KEYS[2], now)
+if ARGV[2] == 'extend' then
+  if held == 'c:' .. ARGV[1] then
+    put(KEYS[1], KEYS[2], held, now + tonumber(ARGV[3]))
+    return 'mine'
+  end
+  if held == 'r:' .. ARGV[1] then return 'mine' end
+  return 'other'
+end
 if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
   drop(KEYS[1], KEYS[2])
   return 'released'
 end
 if held == 'r:' .. ARGV[1] then return 'mine' end
-if ARGV[2] == 'owed' and (held == false or held == 'c:' .. ARGV[1]) then
+if ARGV[2] == 'owed' and (held == false or held == 'c:' .. ARGV[1] or held == 'p:' .. ARGV[1]) then
   put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + (tonumber(ARGV[3] or '') or 1))
   return 'mine'
 end
 if ARGV[2] == 'read' then
-  if held == 'c:' .. ARGV[1] then return 'mine' end
+  if held == 'c:' .. ARGV[1] or held == 'p:' .. ARGV[1] then return 'mine' end
   if held == 't:' .. ARGV[1] then return 'tentative' end
   return 'other'
 end
+-- The promotion comes from the owner of the confirm, which starts the delivery when this is
+-- answered 'mine' or not answered in time: its own confirm past its end (Redis was paused or
+-- stopped while the promotion waited), or a key that is free, is made running all the same; only
+-- another attempt's live value refuses it.
+if (ARGV[2] == 'run' or ARGV[2] == 'pend') and held == false then held = 'c:' .. ARGV[1] end
 if held == 'c:' .. ARGV[1] and ARGV[2] == 'run' then
   local ttl = tonumber(ARGV[3] or '')
   if ttl then put(KEYS[1], KEYS[2], 'r:' .. ARGV[1], now + ttl) else redis.call('SET', KEYS[1], 'r:' .. ARGV[1]) end
   return 'mine'
 end
-if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] then
+if held == 'c:' .. ARGV[1] and ARGV[2] == 'pend' then
+  put(KEYS[1], KEYS[2], 'p:' .. ARGV[1], now + tonumber(ARGV[3]))
+  return 'mine'
+end
+if held == 'c:' .. ARGV[1] or held == 't:' .. ARGV[1] or held == 'p:' .. ARGV[1] then
   drop(KEYS[1], KEYS[2])
   return 'released'
 end
@@ -340,7 +443,7 @@ interface ClaimCommands {
 		key: string,
 		expiry: string,
 		token: string,
-		mode: 'read' | 'run' | 'owed' | 'release',
+		mode: 'read' | 'run' | 'pend' | 'owed' | 'release' | 'extend',
 		ttlMs?: number,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
@@ -349,7 +452,7 @@ interface ClaimCommands {
 export type ClaimClient = Redis & ClaimCommands;
 
 export type ClaimVerdict =
-	| { verdict: 'claimed' }
+	| { verdict: 'claimed'; lease?: ClaimLease }
 	| { verdict: 'duplicate'; by: 'redis' | 'memory' }
 	| { verdict: 'unavailable'; reason: string };
 
@@ -357,6 +460,34 @@ export type ClaimVerdict =
 export interface ClaimRequirements {
 	/** Accept a Redis that keeps nothing across a restart (the user said so). */
 	allowWithoutPersistence?: boolean;
+	/**
+	 * Hold the confirmed claim (a lease) instead of promoting it at once: 'claimed' then carries a
+	 * ClaimLease, settled by how n8n answered the delivery (after it created the execution).
+	 */
+	hold?: boolean;
+}
+
+/** What became of a held claim. */
+export type LeaseOutcome =
+	/** Promoted to `r:` (or owed until Redis answers): the delivery runs here. */
+	| { state: 'running'; note?: string }
+	/** Released (owed until Redis answers): nothing runs here, the service's retry runs it. */
+	| { state: 'released' }
+	/** Settled before (a second answer, or after commit). */
+	| { state: 'settled' };
+
+/**
+ * A confirmed claim held while n8n creates the execution: its `c:` is extended every
+ * leaseRefreshMs until n8n's answer is known, and never promoted before (no `r:` without an
+ * execution, so a process that dies holding it leaves a `c:` that ends, and a retry runs it).
+ */
+export interface ClaimLease {
+	/** n8n answered the delivery with this HTTP status: 2xx → promoted; anything else → released. */
+	settle(status: number): Promise<LeaseOutcome>;
+	/** Decides now, as a claim without a hold (the trigger answers itself before the execution exists). */
+	commit(): Promise<ClaimVerdict>;
+	/** Why the lease may not hold any more (its `c:` was found ended or taken by another attempt). */
+	readonly lost: string | undefined;
 }
 
 interface Recent {
@@ -385,17 +516,44 @@ async function within<T>(
 		(error: unknown) =>
 			(outcome = {
 				ok: false,
-				reason: (error as Error)?.message ?? String(error),
+				reason: errorText(error),
 				// An error reply of Redis itself (OOM, NOPERM...): the command was not applied.
 				refused: (error as Error)?.name === 'ReplyError',
 			}),
 	);
-	const deadline = Date.now() + ms;
+	const deadline = monotonic() + ms;
 	while (outcome === undefined) {
-		if (Date.now() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
-		await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+		if (monotonic() >= deadline) return { ok: false, reason: `${what}: no answer within ${ms} ms` };
+		await sleep(Math.min(POLL_MS, Math.max(1, deadline - monotonic())));
 	}
 	return outcome;
+}
+
+/** The claim scripts, as Redis names them (SHA1 of their text). */
+const SCRIPTS = new Map(
+	[CLAIM_SCRIPT, CONFIRM_SCRIPT, RESOLVE_SCRIPT, SYNC_SCRIPT, RESEED_SCRIPT].map((lua) => [
+		createHash('sha1').update(lua).digest('hex'),
+		lua,
+	]),
+);
+
+/**
+ * The Redis command on line `line` of the claim script whose SHA1 is `sha` (Redis 7.0 names only
+ * these when its ACL refuses a command inside a script), or undefined.
+ */
+export function commandInScript(sha: string, line: number): string | undefined {
+	const text = SCRIPTS.get(sha)?.split('\n')[line - 1];
+	const command = text === undefined ? undefined : /redis\.call\('([A-Za-z]+)'/.exec(text)?.[1];
+	return command?.toUpperCase();
+}
+
+/**
+ * An error of a claim command as the 503 reason: a refused command or key, or a read-only
+ * replica, named with its fix (as activation names it); any other error as Redis gave it.
+ */
+function errorText(error: unknown): string {
+	if (error instanceof Error) return describeClaimError(error) ?? error.message;
+	return String(error);
 }
 
 export function defineCommands(client: Redis): ClaimClient {
@@ -407,6 +565,93 @@ export function defineCommands(client: Redis): ClaimClient {
 	return client as ClaimClient;
 }
 
+/**
+ * What one process knows of one Redis, kept apart from any client: the claims it runs (written
+ * back after a restart), its name among the claimers, and the epoch and claimers it last saw.
+ * A client closed by a credential edit or a deactivation leaves it here, and the next client of
+ * the same Redis (host, port, database, key prefix) in this process adopts it: registers under
+ * the same name and writes those claims back after a restart.
+ */
+interface ProcessMemory {
+	readonly id: string;
+	readonly memberId: string;
+	readonly recent: Map<string, Recent>;
+	epoch: string | undefined;
+	knownMembers: string;
+	epochRun: string;
+	readonly clients: Set<RedisClaims>;
+	/** Claims of this process in this Redis under way (not yet remembered). */
+	underWay: number;
+	/**
+	 * What this process owes this Redis (releases; promotions and their Deduplication Windows):
+	 * a client that closes before Redis answered them leaves them to the next client of it.
+	 */
+	readonly abandoned: Map<string, string>;
+	readonly unpromoted: Map<string, string>;
+	readonly promoteTtl: Map<string, number>;
+}
+
+const memories = new Map<string, ProcessMemory>();
+
+/** Names one Redis (and this package's keys in it), whatever the credentials of the connection. */
+function redisIdentity(options: RedisOptions): string {
+	return JSON.stringify([
+		options.path ?? '',
+		options.host ?? 'localhost',
+		options.port ?? 6379,
+		options.db ?? 0,
+		options.keyPrefix ?? '',
+		KEY_PREFIX,
+	]);
+}
+
+/** Drops the ended claims of the memory; true when it still holds a claim within its time. */
+function pruneRecent(memory: ProcessMemory, now = monotonic()): boolean {
+	for (const [key, entry] of memory.recent) if (entry.expires <= now) memory.recent.delete(key);
+	return memory.recent.size > 0;
+}
+
+/**
+ * The memory of this process for the Redis of these options; `scope` names the process (the
+ * store passes one for the whole process; without one a client has a memory of its own, as the
+ * tests' simulated processes do).
+ */
+function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMemory {
+	const fresh = (id: string): ProcessMemory => ({
+		id,
+		memberId: randomBytes(9).toString('base64'),
+		recent: new Map(),
+		epoch: undefined,
+		knownMembers: '',
+		epochRun: '',
+		clients: new Set(),
+		underWay: 0,
+		abandoned: new Map(),
+		unpromoted: new Map(),
+		promoteTtl: new Map(),
+	});
+	if (scope === undefined) return fresh('');
+	// A memory no client holds is kept while a claim in it is within its time, no longer.
+	for (const [other, kept] of memories) {
+		if (kept.clients.size === 0 && !pruneRecent(kept) && kept.abandoned.size === 0) {
+			memories.delete(other);
+		}
+	}
+	const id = JSON.stringify([scope, redisIdentity(options)]);
+	let memory = memories.get(id);
+	if (memory === undefined) {
+		memory = fresh(id);
+		memories.set(id, memory);
+	}
+	return memory;
+}
+
+/** Closes every client of every process memory (a process that stops, and tests). */
+export async function closeAllClaims(): Promise<void> {
+	const all = [...memories.values()].flatMap((memory) => [...memory.clients]);
+	await Promise.all(all.map(async (claims) => await claims.close()));
+}
+
 /** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
 	readonly client: ClaimClient;
@@ -414,12 +659,28 @@ export class RedisClaims {
 	/** The second connection: read-backs and releases, which must not queue behind a late answer. */
 	readonly resolver: ClaimClient;
 
+	/** What this process knows of this Redis; outlives this client (see ProcessMemory). */
+	private readonly memory: ProcessMemory;
+
 	/** Names this process among the claimers of this Redis (the members hash). */
-	readonly memberId = randomBytes(9).toString('base64');
+	readonly memberId: string;
 
 	/** The epoch this process last saw in this Redis, and its members then ("id=until,..."). */
-	private epoch: string | undefined;
-	private knownMembers = '';
+	private get epoch(): string | undefined {
+		return this.memory.epoch;
+	}
+
+	private set epoch(value: string | undefined) {
+		this.memory.epoch = value;
+	}
+
+	private get knownMembers(): string {
+		return this.memory.knownMembers;
+	}
+
+	private set knownMembers(value: string) {
+		this.memory.knownMembers = value;
+	}
 
 	readonly timing: ClaimTiming;
 	readonly timeoutMs: number;
@@ -437,25 +698,51 @@ export class RedisClaims {
 	private checked: Promise<void> | undefined;
 
 	/** When a claim last used this client (for closing idle clients). */
-	lastUsed = Date.now();
+	lastUsed = monotonic();
 
-	private readonly recent = new Map<string, Recent>();
+	/** The running claims of this process in this Redis (shared with its other clients of it). */
+	private readonly recent: Map<string, Recent>;
 
 	/** Claims this process gave up whose release Redis has not confirmed: key → token. */
-	private readonly abandoned = new Map<string, string>();
+	private readonly abandoned: Map<string, string>;
 
 	/** Claims this process runs whose `r:` Redis has not confirmed: key → token. */
-	private readonly unpromoted = new Map<string, string>();
+	private readonly unpromoted: Map<string, string>;
 
 	/** The Deduplication Window (ms) of each owed promotion: its `r:` lasts that long. */
-	private readonly promoteTtl = new Map<string, number>();
+	private readonly promoteTtl: Map<string, number>;
+
+	/** Claims of this client under way: it closes only once they are decided. */
+	private inFlight = 0;
+
+	/**
+	 * Leases of this client still held for n8n's answer: a closing client waits for them (it keeps
+	 * extending them meanwhile), however long n8n takes, since closing under one would let its `c:`
+	 * end while n8n may create the execution (outside read r14-companion, findings 3 to 5).
+	 */
+	private leasesHeld = 0;
+
+	/** Claims of this client waiting for its connection and check (before they are under way). */
+	private connecting = 0;
 
 	private closed = false;
+
+	/** Why this client closes or closed (a credential edit, a stopped trigger), for a delivery's 503. */
+	private closedBecause: string | undefined;
 
 	constructor(
 		readonly options: RedisOptions,
 		timing: number | Partial<ClaimTiming> = {},
+		/** Names the process this client belongs to (see memoryFor); none: a memory of its own. */
+		scope?: string,
 	) {
+		this.memory = memoryFor(options, scope);
+		this.memory.clients.add(this);
+		this.memberId = this.memory.memberId;
+		this.recent = this.memory.recent;
+		this.abandoned = this.memory.abandoned;
+		this.unpromoted = this.memory.unpromoted;
+		this.promoteTtl = this.memory.promoteTtl;
 		this.timing = {
 			...DEFAULT_TIMING,
 			...(typeof timing === 'number' ? { timeoutMs: timing } : timing),
@@ -485,8 +772,15 @@ export class RedisClaims {
 				this.lastError = keepFirstAuthError(this.lastError, error);
 			});
 		}
+		for (const client of [this.client, this.resolver]) {
+			// An error is forgotten when a new connection begins, not when it is ready: a refused
+			// user or password on a Redis whose default user is open can come with a ready
+			// connection that closes at once (outside read r13-companion, finding 2).
+			client.on('connect', () => {
+				if (client === this.client || this.client.status !== 'ready') this.lastError = undefined;
+			});
+		}
 		this.client.on('ready', () => {
-			this.lastError = undefined;
 			const check = this.startCheck();
 			check.catch(() => undefined);
 			this.checked = check;
@@ -531,21 +825,65 @@ export class RedisClaims {
 		}
 	}
 
-	/** Closes both connections; this process's member entry is removed first when it can be. */
-	async close(): Promise<void> {
+	/**
+	 * Closes both connections. The process's claims stay in its memory of this Redis, for its next
+	 * client of it; while one of them is within its time, its member entry stays too, so after a
+	 * restart the other processes wait for it (until it writes back through a new client, or its
+	 * last claim is RECENT_MS old). With no claim left and no other client, the entry is removed.
+	 */
+	async close(why?: string): Promise<void> {
 		if (this.closed) return;
+		this.closedBecause ??= why;
 		this.closed = true;
-		if (this.client.status === 'ready') {
-			await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+		const memory = this.memory;
+		memory.clients.delete(this);
+		const holds = pruneRecent(memory);
+		if (!holds && memory.clients.size === 0) {
+			if (memories.get(memory.id) === memory) memories.delete(memory.id);
+			if (this.client.status === 'ready') {
+				await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+			}
 		}
 		this.client.disconnect();
 		this.resolver.disconnect();
 	}
 
-	/** Closes once nothing is owed to Redis any more, or after twice the timeout. */
-	async closeWhenSettled(): Promise<void> {
-		const deadline = Date.now() + 2 * this.timeoutMs;
-		while (this.owes && Date.now() < deadline) await sleep(POLL_MS);
+	/**
+	 * Closes once nothing is owed to Redis any more, or after twice the timeout (a trigger
+	 * stopped: deactivated, its credential edited). Without persistence, the last client of this
+	 * process for this Redis stays connected while the process holds a claim within its time (it
+	 * reads the claimers list and writes back after a restart, as before), and closes when the
+	 * last one is RECENT_MS old or another client of the same Redis takes over the memory.
+	 */
+	async closeWhenSettled(why?: string): Promise<void> {
+		this.closedBecause ??= why;
+		// Claims under way on this client are decided first (each ends within its own timeouts;
+		// the bound is a guard): closing under one would drop its promotion or release. Those
+		// still connecting are let through too: closing under them would answer 503 for nothing
+		// (outside read r13-companion, finding 9).
+		const decided =
+			monotonic() + 6 * this.timeoutMs + this.timing.waitForOtherMs + this.timing.readBackMs;
+		// A held lease is waited for until n8n answers: it is extended until then, and settled on
+		// this client (its promotion or release goes out before the close).
+		while (
+			(this.inFlight > 0 || this.connecting > 0) &&
+			(monotonic() < decided || this.leasesHeld > 0) &&
+			!this.closed
+		) {
+			await sleep(POLL_MS);
+		}
+		// Then what they owe; what Redis has not answered by then stays in the process's memory
+		// of this Redis, and its next client sends it.
+		const deadline = monotonic() + 2 * this.timeoutMs;
+		while (this.owes && monotonic() < deadline) await sleep(POLL_MS);
+		while (
+			!this.closed &&
+			this.memory.clients.size === 1 &&
+			this.facts?.aof === false &&
+			pruneRecent(this.memory)
+		) {
+			await sleep(this.timing.refreshMs);
+		}
 		await this.close();
 	}
 
@@ -558,17 +896,46 @@ export class RedisClaims {
 		return this.abandoned.size > 0 || this.unpromoted.size > 0;
 	}
 
-	private notConnected(client: Redis): string {
+	/** The 503 reason of a delivery whose client was closed under it, or undefined. */
+	private closedReason(): string | undefined {
+		if (!this.closed && this.closedBecause === undefined) return undefined;
+		const why = this.closedBecause ?? 'its trigger stopped';
+		return `the Redis connection this delivery was claimed on was closed because ${why}: nothing was started, and the service sends the delivery again`;
+	}
+
+	/**
+	 * A lost connection or a closed client as a 503 reason: why it closed, the connection's own
+	 * error (a refused password, say), and never an internal of the Redis client alone.
+	 */
+	private connectionReason(said: string): string {
+		const closed = this.closedReason();
+		if (closed !== undefined) return closed;
 		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
-		return why ?? `Redis not connected (${client.status}) within ${this.timeoutMs} ms`;
+		if (why !== undefined) return why;
+		if (/Stream isn't writeable|Connection is closed|max retries per request/.test(said)) {
+			return `the connection to Redis was lost while it was checked (${said}${this.lastError ? `; ${this.lastError.message}` : ''}): this delivery is answered 503 and the next one connects again`;
+		}
+		return said;
+	}
+
+	private async notConnected(client: Redis): Promise<string> {
+		const closed = this.closedReason();
+		if (closed !== undefined && client.status === 'end') return closed;
+		const why = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
+		if (why !== undefined) return why;
+		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
+		const loading = await loadingState(client, Math.min(500, this.timeoutMs));
+		if (loading !== undefined) return loading;
+		return `Redis not connected (${client.status}) within ${this.timeoutMs} ms${this.lastError ? ` (${this.lastError.message})` : ''}`;
 	}
 
 	/** Waits until the client is connected; the reason when it is not within the time. */
 	private async connected(client: Redis, ms: number): Promise<string | undefined> {
 		if (client.status === 'wait') client.connect().catch(() => undefined);
-		const deadline = Date.now() + ms;
+		const deadline = monotonic() + ms;
 		while (client.status !== 'ready') {
-			if (Date.now() >= deadline || client.status === 'end') return this.notConnected(client);
+			if (monotonic() >= deadline || client.status === 'end')
+				return await this.notConnected(client);
 			await sleep(POLL_MS);
 		}
 		return undefined;
@@ -576,7 +943,16 @@ export class RedisClaims {
 
 	/** Waits until the connection is up and checked; the reason when it is not. */
 	async unusable(requirements: ClaimRequirements = {}): Promise<string | undefined> {
-		const started = Date.now();
+		this.connecting++;
+		try {
+			return await this.checkedConnection(requirements);
+		} finally {
+			this.connecting--;
+		}
+	}
+
+	private async checkedConnection(requirements: ClaimRequirements): Promise<string | undefined> {
+		const started = monotonic();
 		const down = await this.connected(this.client, this.timeoutMs);
 		if (down !== undefined) return down;
 		// A check that failed (Redis full, an evicting policy, a lost answer) is never kept: this
@@ -586,12 +962,13 @@ export class RedisClaims {
 		const check = this.checked;
 		const checked = await within(
 			check,
-			Math.max(1, started + 2 * this.timeoutMs - Date.now()),
+			Math.max(1, started + 2 * this.timeoutMs - monotonic()),
 			'Redis check',
 		);
 		if (!checked.ok) {
 			if (this.checked === check) this.checked = undefined;
-			return checked.reason;
+			// Redis' own answer is named as it is; a lost connection by why it was lost.
+			return checked.refused ? checked.reason : this.connectionReason(checked.reason);
 		}
 		const wrong =
 			this.problem ?? (this.facts ? refusal(this.facts, requirements) : 'Redis was not checked');
@@ -651,7 +1028,13 @@ export class RedisClaims {
 	 * The run ID of the Redis in which this process last saw its epoch: a new epoch in a Redis of
 	 * that same run lost its keys without a restart (evicted or flushed).
 	 */
-	private epochRun = '';
+	private get epochRun(): string {
+		return this.memory.epochRun;
+	}
+
+	private set epochRun(value: string) {
+		this.memory.epochRun = value;
+	}
 
 	private knownRun(): string {
 		return this.epoch === undefined ? '' : this.epochRun;
@@ -682,7 +1065,7 @@ export class RedisClaims {
 			this.epochRun = this.facts?.runId ?? '';
 			return;
 		}
-		const now = Date.now();
+		const now = monotonic();
 		const writes: Array<Promise<number>> = [];
 		for (const [key, entry] of this.recent) {
 			const ttl = entry.ttlEnds - now;
@@ -731,10 +1114,42 @@ export class RedisClaims {
 			expires: now + Math.min(this.timing.recentMs, ttlMs),
 			ttlEnds: now + ttlMs,
 		});
-		if (this.recent.size > RECENT_MAX) {
-			const oldest = this.recent.keys().next().value;
-			if (oldest !== undefined) this.recent.delete(oldest);
+		// With persistence Redis keeps the claims across a restart: the oldest leaves the memory.
+		// Without, nothing is dropped here (fullReason refuses new claims at the bound instead).
+		if (this.facts?.aof === true && this.recent.size > this.timing.recentMax) {
+			pruneRecent(this.memory, now);
+			while (this.recent.size > this.timing.recentMax) {
+				const oldest = this.recent.keys().next().value;
+				if (oldest === undefined) break;
+				this.recent.delete(oldest);
+			}
 		}
+	}
+
+	/**
+	 * Without persistence, the 503 reason when this process's memory of running claims in this
+	 * Redis is at its bound: one more claim would have to forget one it must write back after a
+	 * restart.
+	 */
+	private fullReason(now: number): string | undefined {
+		if (this.facts === undefined || this.facts.aof) return undefined;
+		const max = this.timing.recentMax;
+		const underWay = this.memory.underWay;
+		if (this.recent.size + underWay < max) return undefined;
+		pruneRecent(this.memory, now);
+		if (this.recent.size + underWay < max) return undefined;
+		let oldest = Infinity;
+		for (const entry of this.recent.values()) oldest = Math.min(oldest, entry.expires);
+		const when = Number.isFinite(oldest)
+			? `until the oldest is ${this.recentTime()} old (in ${Math.max(0, Math.ceil((oldest - now) / 1_000))} s)`
+			: 'until the claims under way are decided';
+		const more = underWay > 0 ? ` and has ${underWay} under way` : '';
+		return `this webhook process remembers ${this.recent.size} claims run in this Redis in the last ${this.recentTime()}${more}, its bound of ${max}: Redis keeps no append-only file, so after a restart they are written back from this memory only, and one more would make it forget one. This delivery is answered 503 (nothing started) ${when}; spread the deliveries over more webhook processes, or turn on appendonly yes`;
+	}
+
+	private recentTime(): string {
+		const ms = this.timing.recentMs;
+		return ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${Math.round(ms / 1_000)} s`;
 	}
 
 	/**
@@ -743,13 +1158,13 @@ export class RedisClaims {
 	 * Redis could not be asked.
 	 */
 	private async readBack(key: string, token: string, by: number): Promise<string | undefined> {
-		const deadline = Math.min(by, Date.now() + this.timing.readBackMs);
-		while (Date.now() < deadline && !this.closed) {
-			const down = await this.connected(this.resolver, Math.max(1, deadline - Date.now()));
+		const deadline = Math.min(by, monotonic() + this.timing.readBackMs);
+		while (monotonic() < deadline && !this.closed) {
+			const down = await this.connected(this.resolver, Math.max(1, deadline - monotonic()));
 			if (down !== undefined) return undefined;
 			const read = await within(
 				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'read'),
-				Math.max(1, deadline - Date.now()),
+				Math.max(1, deadline - monotonic()),
 				'read-back',
 			);
 			if (read.ok) return read.value;
@@ -798,19 +1213,38 @@ export class RedisClaims {
 	async claim(
 		key: string,
 		ttlMs: number,
-		now = Date.now(),
 		requirements: ClaimRequirements = {},
 	): Promise<ClaimVerdict> {
-		this.lastUsed = Date.now();
+		const now = monotonic();
+		this.lastUsed = now;
 		const mine = this.recent.get(key);
 		if (mine !== undefined && mine.expires > now) return { verdict: 'duplicate', by: 'memory' };
 		const unusable = await this.unusable(requirements);
 		if (unusable !== undefined) return { verdict: 'unavailable', reason: unusable };
+		const full = this.fullReason(monotonic());
+		if (full !== undefined) return { verdict: 'unavailable', reason: full };
+		// Counted against the bound while under way, so concurrent claims cannot pass it together.
+		this.memory.underWay++;
+		this.inFlight++;
+		try {
+			return await this.attempt(key, ttlMs, now, requirements.hold === true);
+		} finally {
+			this.memory.underWay--;
+			this.inFlight--;
+		}
+	}
+
+	private async attempt(
+		key: string,
+		ttlMs: number,
+		now: number,
+		hold: boolean,
+	): Promise<ClaimVerdict> {
 		// What earlier attempts still owe (a release, a promotion) goes again with every claim.
 		if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 		const token = randomBytes(9).toString('base64');
 		const ttl = Math.max(1, Math.round(ttlMs));
-		const deadline = Date.now() + this.timing.waitForOtherMs;
+		const deadline = monotonic() + this.timing.waitForOtherMs;
 		for (;;) {
 			let answer: [string, string, string, string, number];
 			try {
@@ -832,7 +1266,7 @@ export class RedisClaims {
 				);
 			} catch (error) {
 				// It may have reached Redis: a `t:` of ours is released.
-				return this.giveUp(key, token, (error as Error).message);
+				return this.giveUp(key, token, errorText(error));
 			}
 			const [verdict, held, epoch, members, replicas] = answer;
 			this.replicas = Number(replicas) || 0;
@@ -840,7 +1274,7 @@ export class RedisClaims {
 			// Redis lost its keys since this connection was checked: write back (this claim
 			// told Redis whom to wait for).
 			else this.sync().catch(() => undefined);
-			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now);
+			if (verdict === 'claimed') return await this.confirm(key, token, ttl, now, hold);
 			if (verdict === 'policy') {
 				this.recheck();
 				return { verdict: 'unavailable', reason: policyReason(held) };
@@ -861,9 +1295,12 @@ export class RedisClaims {
 				if (held.startsWith('window:')) {
 					return { verdict: 'unavailable', reason: this.windowReason(held) };
 				}
+				// "<member>:<cause>": the epoch's cause names how Redis lost its keys (a Redis with
+				// an append-only file loses them to eviction or a flush, never to a restart).
+				const [member, cause] = held.split(':');
 				return {
 					verdict: 'unavailable',
-					reason: `Redis lost its keys (a restart without persistence): deliveries are answered 503 until every process that claimed in the last ${Math.round(this.timing.recentMs / 60_000)} minutes has reconnected and written its claims back, or that time has passed for one that stopped (waiting for ${held})`,
+					reason: `${lossText(cause)}: deliveries are answered 503 until every process that claimed in the last ${Math.round(this.timing.recentMs / 60_000)} minutes has reconnected and written its claims back, or that time has passed for one that stopped (waiting for ${member})`,
 				};
 			}
 			const heldToken = held.slice(2);
@@ -873,13 +1310,13 @@ export class RedisClaims {
 					await this.client.cpResolve(key, EXPIRY_KEY, heldToken, 'release');
 					if (this.abandoned.get(key) === heldToken) this.abandoned.delete(key);
 				} catch (error) {
-					return { verdict: 'unavailable', reason: (error as Error).message };
+					return { verdict: 'unavailable', reason: errorText(error) };
 				}
 				continue;
 			}
 			if (held.startsWith(RUNNING)) return { verdict: 'duplicate', by: 'redis' };
 			// Another attempt holds it undecided (`t:` or `c:`): wait for its `r:` or its release.
-			if (Date.now() >= deadline) {
+			if (monotonic() >= deadline) {
 				return {
 					verdict: 'unavailable',
 					reason: 'another attempt of this delivery holds an undecided claim',
@@ -893,14 +1330,7 @@ export class RedisClaims {
 	private windowReason(held: string): string {
 		const [, left, cause] = held.split(':');
 		const window = this.timing.restartWindowMs;
-		const what =
-			cause === 'evicted'
-				? 'Redis lost its keys to eviction (its evicted_keys count grew: an evicting maxmemory-policy was in force for a while), claim keys may be among them'
-				: cause === 'lost'
-					? 'Redis lost its keys without restarting (evicted or flushed: check its maxmemory-policy, and FLUSHALL/FLUSHDB)'
-					: cause === 'absent'
-						? 'Redis holds no record of the claims and began less than the window ago: it may have restarted without persistence and lost its keys'
-						: 'Redis lost its keys (it restarted without persistence)';
+		const what = lossText(cause);
 		const lost = Math.max(0, window - SERVICE_RETRY_SPAN_MS);
 		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
 	}
@@ -920,6 +1350,8 @@ export class RedisClaims {
 			this.timeoutMs + 500,
 			'WAIT',
 		);
+		// Refused (the user may not run WAIT, say): the reason names it, not the replicas.
+		if (!acked.ok && acked.refused) return acked.reason;
 		if (!acked.ok) return `${what} was not acknowledged by Redis' replicas (${acked.reason})`;
 		if (acked.value < replicas) {
 			return `only ${acked.value} of ${replicas} replicas acknowledged ${what} within ${this.timeoutMs} ms: a failover could lose it, so this attempt starts nothing`;
@@ -948,15 +1380,21 @@ export class RedisClaims {
 		ttl: number,
 		now: number,
 	): Promise<ClaimVerdict> {
+		// With replicas the promotion is first pending (`p:`, read by others as undecided): a run
+		// record the replicas do not acknowledge would otherwise be read as a duplicate (200)
+		// until this attempt's release of it lands, and nobody would run the delivery.
+		const replicated = this.replicas > 0;
 		const promoted = await within(
-			this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
+			replicated
+				? this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl))
+				: this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
 			this.timeoutMs,
 			'promotion',
 		);
 		if (promoted.ok && promoted.value !== 'mine') {
 			return {
 				verdict: 'unavailable',
-				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow): another attempt may hold it, so this one starts nothing`,
+				reason: `the confirmed claim was not marked running within ${this.bindMs(ttl)} ms of its confirm (its link to Redis was slow), and another attempt holds the delivery now: this one starts nothing`,
 			};
 		}
 		if (!promoted.ok && promoted.refused) {
@@ -975,7 +1413,30 @@ export class RedisClaims {
 		}
 		this.remember(key, token, now, ttl);
 		if (!promoted.ok) this.sendOne(key, token, 'run', ttl);
+		else if (replicated) await this.finish(key, token, ttl);
 		return { verdict: 'claimed' };
+	}
+
+	/**
+	 * With replicas, after the pending run record was acknowledged (this process runs the
+	 * delivery): makes it `r:` and waits for the replicas again, so that a failover keeps it. What
+	 * is not answered in time is owed (sent again until Redis answers); it runs either way.
+	 */
+	private async finish(key: string, token: string, ttl: number): Promise<string | undefined> {
+		this.unpromoted.set(key, token);
+		this.promoteTtl.set(key, ttl);
+		const done = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
+			this.timeoutMs,
+			'run record',
+		);
+		if (!done.ok) {
+			this.sendOne(key, token, 'run', ttl);
+			return undefined;
+		}
+		if (this.unpromoted.get(key) === token) this.forgetPromotion(key);
+		await this.notReplicated('the run record');
+		return done.value;
 	}
 
 	private async confirm(
@@ -983,10 +1444,11 @@ export class RedisClaims {
 		token: string,
 		ttl: number,
 		now: number,
+		hold: boolean,
 	): Promise<ClaimVerdict> {
 		// The owner starts the delivery only when it learns its confirm by then; the `c:` binds
 		// one timeout longer, for the promotion.
-		const commitBy = Date.now() + this.timing.timeoutMs + this.timing.readBackMs;
+		const commitBy = monotonic() + this.timing.timeoutMs + this.timing.readBackMs;
 		const late = `the answer to this attempt's confirm came later than ${this.timing.timeoutMs + this.timing.readBackMs} ms: its claim binds no longer than ${this.bindMs(ttl)} ms, so this attempt starts nothing`;
 		let confirmed: number;
 		try {
@@ -1004,10 +1466,10 @@ export class RedisClaims {
 			// Applied, late or never: Redis' record decides, read without writing.
 			const found = await this.readBack(key, token, commitBy);
 			// Read on the other connection, so no WAIT covers the confirm: with replicas, 503.
-			if (found === 'mine' && this.replicas === 0 && Date.now() < commitBy) {
-				return await this.commit(key, token, ttl, now);
+			if (found === 'mine' && this.replicas === 0 && monotonic() < commitBy) {
+				return hold ? this.lease(key, token, ttl, now) : await this.commit(key, token, ttl, now);
 			}
-			return this.giveUp(key, token, (error as Error).message);
+			return this.giveUp(key, token, errorText(error));
 		}
 		if (confirmed !== 1) {
 			return {
@@ -1017,7 +1479,110 @@ export class RedisClaims {
 		}
 		const notReplicated = await this.notReplicated();
 		if (notReplicated !== undefined) return this.giveUp(key, token, notReplicated);
-		if (Date.now() >= commitBy) return this.giveUp(key, token, late);
-		return await this.commit(key, token, ttl, now);
+		if (monotonic() >= commitBy) return this.giveUp(key, token, late);
+		return hold ? this.lease(key, token, ttl, now) : await this.commit(key, token, ttl, now);
+	}
+
+	/**
+	 * Holds the confirmed claim while n8n creates the execution: 'claimed' with a lease, and no
+	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
+	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
+	 * execution exists), owed until Redis answers; anything else → released, owed until Redis
+	 * answers, so the service's retry runs it elsewhere. A process that dies holding it stops
+	 * extending: the `c:` ends at most bindMs later. Held however long n8n takes, never promoted
+	 * without its 2xx: an execution n8n fails to create after a minute, or never answers for, left a
+	 * promoted claim with no execution, every copy a duplicate (outside r14-companion, F1 and F2).
+	 * Held without an answer, every copy is 503 (no 2xx anywhere), and the service gives it up.
+	 */
+	private lease(key: string, token: string, ttl: number, now: number): ClaimVerdict {
+		let state: 'held' | 'done' = 'held';
+		let lost: string | undefined;
+		// Counted as under way until settled: the memory's bound and a closing client see it.
+		this.memory.underWay++;
+		this.inFlight++;
+		// A closing client waits for it while it is held.
+		this.leasesHeld++;
+		let counted = true;
+		const unhold = () => {
+			if (counted) this.leasesHeld--;
+			counted = false;
+		};
+		const letGo = () => {
+			this.memory.underWay--;
+			this.inFlight--;
+		};
+		const promote = async (): Promise<LeaseOutcome> => {
+			this.remember(key, token, now, ttl);
+			const answer = await this.finish(key, token, ttl);
+			if (answer === 'other') {
+				return {
+					state: 'running',
+					note: 'Redis held another attempt of this delivery when its run record arrived (this claim had ended: Redis was out of reach for longer than its lease), so that attempt may run it too',
+				};
+			}
+			return { state: 'running' };
+		};
+		// Extensions go on the second connection first (it does not queue behind a late answer to
+		// a claim), connected on first use. One that gets no answer within the timeout (a command
+		// held on its connection, which everything later on it waits behind) is sent again at once
+		// on the other connection, and later ones go there first: a single stalled command no
+		// longer lets the c: end while n8n creates the execution (outside r14-companion, F6).
+		let extendOn: ClaimClient = this.resolver;
+		const extendVia = async (client: ClaimClient) => {
+			if ((await this.connected(client, this.timeoutMs)) !== undefined) return undefined;
+			return await within(
+				client.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
+				this.timeoutMs,
+				'lease',
+			);
+		};
+		const extend = async (): Promise<void> => {
+			let extended = await extendVia(extendOn);
+			if ((extended === undefined || !extended.ok) && state === 'held' && !this.closed) {
+				const other = extendOn === this.resolver ? this.client : this.resolver;
+				const again = await extendVia(other);
+				if (again?.ok) {
+					extendOn = other;
+					extended = again;
+				}
+			}
+			if (extended?.ok && extended.value !== 'mine' && state === 'held') {
+				lost = `the claim held for n8n's answer ended before it was extended (Redis was out of reach for longer than ${this.bindMs(ttl)} ms)`;
+			}
+		};
+		const keep = async (): Promise<void> => {
+			let next = monotonic() + this.timing.leaseRefreshMs;
+			while (state === 'held' && !this.closed) {
+				await sleep(Math.max(1, next - monotonic()));
+				if (state !== 'held' || this.closed) return;
+				if (monotonic() >= next) {
+					next = monotonic() + this.timing.leaseRefreshMs;
+					await extend();
+				}
+			}
+		};
+		keep().catch(() => undefined);
+		const lease: ClaimLease = {
+			get lost() {
+				return lost;
+			},
+			settle: async (status: number): Promise<LeaseOutcome> => {
+				if (state === 'done') return { state: 'settled' };
+				state = 'done';
+				unhold();
+				letGo();
+				if (status >= 200 && status < 300) return await promote();
+				this.sendOne(key, token, 'release');
+				return { state: 'released' };
+			},
+			commit: async (): Promise<ClaimVerdict> => {
+				if (state !== 'held') return { verdict: 'claimed' };
+				state = 'done';
+				unhold();
+				letGo();
+				return await this.commit(key, token, ttl, now);
+			},
+		};
+		return { verdict: 'claimed', lease };
 	}
 }

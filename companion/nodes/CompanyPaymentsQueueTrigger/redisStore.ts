@@ -9,9 +9,11 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import type { RedisOptions } from 'ioredis';
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 import type {
 	DeliveryStore,
+	HeldDelivery,
 	RecordOutcome,
 } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
@@ -22,17 +24,34 @@ import {
 	maskHost,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
+	withoutPassword,
 } from './redisCheck';
-import { KEY_PREFIX, RedisClaims } from './redisClaims';
+import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
+import type { ClaimLease } from './redisClaims';
 
 /** n8n's own credential type of its Redis node (host, port, user, password, database, SSL). */
 export const REDIS_CREDENTIAL = 'redis';
 
-/** A whole number from the credential (empty: the default), or undefined when it is not one. */
+/**
+ * A whole number from the credential (empty: the default), or undefined when it is not one. Text
+ * must be written as digits: "1e1" or "0x2" is not read as 10 or 2 (outside read r13-companion,
+ * finding 10).
+ */
 function wholeNumber(value: unknown, fallback: number): number | undefined {
 	if (value === undefined || value === null || value === '') return fallback;
-	const number = typeof value === 'number' ? value : Number(String(value).trim());
-	return Number.isInteger(number) ? number : undefined;
+	if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+	const written = String(value).trim();
+	return /^-?\d+$/.test(written) ? Number(written) : undefined;
+}
+
+/**
+ * A plain host name or address: letters, digits, `.`, `-`, `_` (a name or IPv4), or a bare IPv6
+ * address. Anything else (a URL, `user:password@host`, `host:port`, `[::1]`, a socket path, a
+ * connection string with `,password=…`) is refused (outside read r13-companion, finding 1).
+ */
+function plainHost(host: string): boolean {
+	if (/^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(host)) return true;
+	return isIP(host.replace(/%[A-Za-z0-9_.-]+$/, '')) === 6;
 }
 
 /**
@@ -47,20 +66,21 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 			`the Redis credential's Port is ${String(data.port)}: it must be a whole number from 1 to 65535`,
 		);
 	}
-	const host = text(data.host);
-	if (host !== undefined && /:\/\/|@|\s/.test(host)) {
+	const host = text(data.host)?.trim();
+	if (host !== undefined && host !== '' && !plainHost(host)) {
+		const shown = withoutPassword(maskHost(host), text(data.password));
 		throw new Error(
-			`the Redis credential's Host is "${maskHost(host)}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL or user:password@host. Put the host in Host, the port in Port, the user in User and the password in Password`,
+			`the Redis credential's Host is "${shown}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL, user:password@host, host:port or a connection string (host:port,password=…,ssl=True). Put the host in Host, the port in Port, the user in User, the password in Password, and turn on SSL for ssl=True`,
 		);
 	}
 	const db = wholeNumber(data.database, 0);
 	if (db === undefined || db < 0) {
 		throw new Error(
-			`the Redis credential's Database Number is ${String(data.database)}: it must be a whole number from 0 (0 to 15 unless the Redis's "databases" setting says more)`,
+			`the Redis credential's Database Number is ${String(data.database)}: it must be a whole number from 0, written in digits (0 to 15 unless the Redis's "databases" setting says more)`,
 		);
 	}
 	return {
-		host: host ?? 'localhost',
+		host: host || 'localhost',
 		port,
 		db,
 		username: text(data.user),
@@ -75,6 +95,8 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 const claimsByOptions = new Map<string, RedisClaims>();
 /** Which client each trigger (workflow, node, live or test) uses now. */
 const clientOfTrigger = new Map<string, string>();
+/** Names this process's memory of claims (redisClaims' memoryFor): one for all its clients. */
+const PROCESS_SCOPE = 'process';
 /** A client no trigger has used for this long is closed by the next claim of this process. */
 export const IDLE_CLOSE_MS = 15 * 60_000;
 
@@ -83,13 +105,20 @@ function optionsId(options: RedisOptions): string {
 	return createHash('sha256').update(JSON.stringify(options)).digest('hex');
 }
 
-function closeIfUnused(id: string): void {
+/** Why a client closes, as a delivery under way on it is told (outside read r13-companion, finding 9). */
+const CLOSED_BY_EDIT =
+	'the Redis credential was edited (its trigger moved to a client of the new settings)';
+const CLOSED_BY_STOP = 'its trigger stopped (deactivated, or its test listening ended)';
+const CLOSED_IDLE = `no trigger had used it for ${IDLE_CLOSE_MS / 60_000} minutes`;
+
+function closeIfUnused(id: string, why: string): void {
 	if ([...clientOfTrigger.values()].includes(id)) return;
 	const claims = claimsByOptions.get(id);
 	if (!claims) return;
 	claimsByOptions.delete(id);
-	// What it still owes Redis (a promotion, a release) is sent first, within its time.
-	claims.closeWhenSettled().catch(() => undefined);
+	// What it still owes Redis (a promotion, a release) is sent first, within its time, and the
+	// claims under way on it (connecting too) are decided first.
+	claims.closeWhenSettled(why).catch(() => undefined);
 }
 
 /** The claims of these options for this trigger; a trigger whose options changed leaves its old client. */
@@ -97,18 +126,20 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	const id = optionsId(options);
 	const before = clientOfTrigger.get(trigger);
 	clientOfTrigger.set(trigger, id);
-	if (before !== undefined && before !== id) closeIfUnused(before);
+	if (before !== undefined && before !== id) closeIfUnused(before, CLOSED_BY_EDIT);
 	let claims = claimsByOptions.get(id);
 	if (!claims) {
-		claims = new RedisClaims(options);
+		// One memory of claims per Redis for the whole process: a client closed by a credential
+		// edit or a deactivation leaves its claims to the next client of the same Redis.
+		claims = new RedisClaims(options, {}, PROCESS_SCOPE);
 		claimsByOptions.set(id, claims);
 	}
 	// Webhook processes of queue mode never hear of a deactivation: idle clients close here.
-	const now = Date.now();
+	const now = monotonic();
 	for (const [other, entry] of claimsByOptions) {
 		if (other !== id && now - entry.lastUsed > IDLE_CLOSE_MS) {
 			for (const [t, used] of clientOfTrigger) if (used === other) clientOfTrigger.delete(t);
-			closeIfUnused(other);
+			closeIfUnused(other, CLOSED_IDLE);
 		}
 	}
 	return claims;
@@ -118,7 +149,7 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 export function triggerStopped(trigger: string): void {
 	const id = clientOfTrigger.get(trigger);
 	clientOfTrigger.delete(trigger);
-	if (id !== undefined) closeIfUnused(id);
+	if (id !== undefined) closeIfUnused(id, CLOSED_BY_STOP);
 }
 
 /** How many clients this process holds open (tests). */
@@ -131,7 +162,11 @@ export async function closeRedisClaims(): Promise<void> {
 	const all = [...claimsByOptions.values()];
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
-	await Promise.all(all.map(async (claims) => await claims.close()));
+	await Promise.all(
+		all.map(async (claims) => await claims.close('this n8n process closed its Redis clients')),
+	);
+	// And the clients kept open for their process's claims after their trigger stopped.
+	await closeAllClaims();
 }
 
 /** Names one trigger: its workflow, node and live or test. */
@@ -172,7 +207,8 @@ function describeWhere(options: RedisOptions): string {
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
 export const redisDeliveryStore: DeliveryStore = {
-	async record(ctx: IWebhookFunctions, { deliveryId, now, limits }): Promise<RecordOutcome> {
+	holdsUntilAnswered: true,
+	async record(ctx: IWebhookFunctions, { deliveryId, limits }): Promise<RecordOutcome> {
 		let data: ICredentialDataDecryptedObject;
 		try {
 			data = await ctx.getCredentials(REDIS_CREDENTIAL);
@@ -204,15 +240,54 @@ export const redisDeliveryStore: DeliveryStore = {
 			deliveryId,
 		);
 		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
-		const claim = await claims.claim(key, limits.maxAgeMs, now, {
+		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
+			hold: true,
 		});
-		if (claim.verdict === 'claimed') return { verdict: 'new' };
+		if (claim.verdict === 'claimed') {
+			return claim.lease ? { verdict: 'new', held: heldDelivery(ctx, deliveryId, claim.lease) } : { verdict: 'new' };
+		}
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		const certificate = await refusedCertificate(claims);
-		return { verdict: 'unavailable', reason: `Redis ${where}: ${claim.reason}${certificate}` };
+		return {
+			verdict: 'unavailable',
+			reason: withoutPassword(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
+		};
 	},
 };
+
+/**
+ * The claim held until n8n answers (redisClaims' lease): n8n's 2xx promotes it to running, any
+ * other answer releases it; what became of it is logged when it is not the plain case.
+ */
+function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLease): HeldDelivery {
+	const log = gateLogger(ctx);
+	return {
+		async answered(status: number): Promise<void> {
+			const lost = lease.lost;
+			await lease
+				.settle(status)
+				.then((outcome) => {
+					if (outcome.state === 'released') {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
+						);
+					} else if (outcome.state === 'running' && (outcome.note !== undefined || lost !== undefined)) {
+						log.warn(
+							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+						);
+					}
+				})
+				.catch(() => undefined);
+		},
+		async decideNow(): Promise<RecordOutcome> {
+			const decided = await lease.commit();
+			if (decided.verdict === 'claimed') return { verdict: 'new' };
+			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
+			return { verdict: 'unavailable', reason: decided.reason };
+		},
+	};
+}
 
 /** The certificate each client's Redis presented when it was refused (read once per client). */
 const certificates = new WeakMap<RedisClaims, string>();
@@ -285,14 +360,51 @@ export async function checkRedisOnActivation(ctx: IHookFunctions): Promise<void>
 		allowWithoutPersistence: allowsWithoutPersistence(ctx),
 	});
 	if (!result.ok) throw activationError(ctx, result.message, `Redis ${describeWhere(options)}`);
+	registered(ctx, isLiveRegistration(ctx, false), true);
+}
+
+/**
+ * The registrations (live, test) of each workflow's trigger node that this process activated and
+ * has not seen end: how the end of one is told apart when n8n gives no other sign.
+ */
+const registrations = new Map<string, Set<boolean>>();
+
+function registered(ctx: IHookFunctions, live: boolean, on: boolean): void {
+	const key = JSON.stringify([String(ctx.getWorkflow().id ?? ''), ctx.getNode().id]);
+	const known = registrations.get(key) ?? new Set<boolean>();
+	if (on) known.add(live);
+	else known.delete(live);
+	if (known.size > 0) registrations.set(key, known);
+	else registrations.delete(key);
+}
+
+/**
+ * Whether the registration a hook runs for is the live one (not "Listen for test event"). n8n
+ * (1.123 to 2.41) builds the hook context with the webhook's data, whose isTest is true for a test
+ * registration (its getNodeWebhookUrl reads it too); it ends a test listening with mode 'internal',
+ * not 'manual' (outside read r13-companion, finding 3). Without that data: mode 'manual' is a
+ * test (activation gives it); at an end, else the one registration of this trigger this process
+ * activated; else live.
+ */
+function isLiveRegistration(ctx: IHookFunctions, ending: boolean): boolean {
+	const data = (ctx as unknown as { webhookData?: unknown }).webhookData;
+	if (typeof data === 'object' && data !== null) {
+		return (data as { isTest?: unknown }).isTest !== true;
+	}
+	if (ctx.getMode() === 'manual') return false;
+	if (!ending) return true;
+	const key = JSON.stringify([String(ctx.getWorkflow().id ?? ''), ctx.getNode().id]);
+	const known = registrations.get(key);
+	if (known?.size === 1) return [...known][0];
+	return true;
 }
 
 /** Deactivation (and the end of test listening): this trigger's client closes when nothing else uses it. */
 export function releaseOnDeactivation(ctx: IHookFunctions): void {
 	const node = ctx.getNode();
-	triggerStopped(
-		triggerName(String(ctx.getWorkflow().id ?? ''), node.id, ctx.getMode() !== 'manual'),
-	);
+	const live = isLiveRegistration(ctx, true);
+	registered(ctx, live, false);
+	triggerStopped(triggerName(String(ctx.getWorkflow().id ?? ''), node.id, live));
 }
 
 /** The credential test: connects with the credential's settings and checks what the claim needs. */
