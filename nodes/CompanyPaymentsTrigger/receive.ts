@@ -84,7 +84,8 @@ interface AnswerLike {
  * Tells the held delivery n8n's answer: its status when n8n ends the response (n8n 2.x does so
  * only once the execution is saved and queued), whether or not the connection is still there to
  * carry it. A connection the service closed before that (its timeout) decides nothing: n8n may
- * still create the execution, so the claim stays held until n8n's answer (or the hold's bound).
+ * still create the execution, so the claim stays held until n8n's answer, however long it takes
+ * (the lease ends only when this process stops extending it: its answer, or the process's end).
  * False when the response object cannot be watched (then the trigger answers itself).
  */
 function watchAnswer(ctx: IWebhookFunctions, held: HeldDelivery): boolean {
