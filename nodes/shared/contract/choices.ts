@@ -345,7 +345,7 @@ export const OPEN_CHOICES = {
 	dateClock: {
 		question:
 			'Whether the Date header comes from the clock that writes createdAt, or a proxy’s (ahead or behind)',
-		node: 'A 200 record’s createdAt against its send only raises the Date skew, never lowers it or stands alone (a replayed or held record is older: r8-money F1), so a proxy behind is caught once such a record was answered; named windows: a proxy behind before any such answer, and a proxy ahead keeps the write unknown (money/clock.ts observeCreated, money/write.ts sealedSkew)',
+		node: 'A 200 record’s createdAt against its send only raises the Date skew, never lowers it or stands alone (a replayed or held record is older: r8-money F1), so a proxy behind is caught once such a record was answered; named windows: a proxy behind before any such answer, and a proxy ahead keeps the write unknown; a proxy behind by more than SKEW_MARGIN_MS makes a write’s own answer unknown too, its record dated later than the service clock at the answer, as Resolve reads it (money/clock.ts observeCreated, money/write.ts sealedSkew, money/binding.ts datedLater)',
 	},
 	replayedPost: {
 		question: 'Whether a POST /payouts sent again by a gateway makes a second payout',

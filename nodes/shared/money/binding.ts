@@ -206,10 +206,28 @@ export function createdSince(
 	const created = boundTime(boundAt(record, byAssignedAt));
 	if (created === 'no_offset') return 'no_offset';
 	if (!Number.isFinite(created)) return 'not_shown';
-	const skew = nowSkewMs ?? time.skewMs;
-	const latest = localNow + (skew ?? UNMEASURED_SKEW_MS) + SKEW_MARGIN_MS;
-	if (created > latest) return 'future';
+	if (datedLater(created, nowSkewMs ?? time.skewMs, localNow)) return 'future';
 	return created >= earliestCreated(time) ? 'after' : 'before';
+}
+
+/**
+ * Whether a record's time (ms, as boundTime reads it) is later than the service's clock now by
+ * more than the margin: the one rule of "dated in the future", for a record Resolve Outcome finds
+ * (createdSince) and a money write's own answer (write.ts answerProvesOther, r17-money F1).
+ * `nowSkewMs`: the service's clock minus this machine's, its LOW bound (clock.ts skewBounds), so
+ * the service's clock now is never read later than it is, plus SKEW_MARGIN_MS; null when nothing
+ * measured it: this machine's clock plus `unmeasuredMs` (Resolve Outcome's UNMEASURED_SKEW_MS and
+ * the margin; a write's own answer takes UNDATED_PREDATES_MS, its no-Date rule's margin).
+ */
+export function datedLater(
+	created: number,
+	nowSkewMs: number | null,
+	localNow: number,
+	unmeasuredMs = UNMEASURED_SKEW_MS + SKEW_MARGIN_MS,
+): boolean {
+	const latest =
+		nowSkewMs === null ? localNow + unmeasuredMs : localNow + nowSkewMs + SKEW_MARGIN_MS;
+	return created > latest;
 }
 
 /**

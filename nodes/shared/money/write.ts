@@ -6,6 +6,7 @@ import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import {
 	boundTime,
 	companyFingerprint,
+	datedLater,
 	earliestCreated,
 	marginWords,
 	sealOf,
@@ -17,9 +18,11 @@ import {
 	knownCreatedFloor,
 	knownCreatedSkew,
 	knownSkew,
+	knownSkewLow,
 	observeCreated,
 	observeReport,
 	PROCESS_CLOCK,
+	skewRangeSince,
 	dated as datedAnswer,
 } from './clock';
 import { recordReadAgain } from './readAgain';
@@ -799,7 +802,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 		.then((answer) => {
 			// A record that proves another write, or was made before this one, is no proof of it.
 			const other = isRecord(answer)
-				? answerProvesOther(ctx, call, answer as IDataObject, where)
+				? answerProvesOther(ctx, call, answer as IDataObject, where, { baseUrl, sentLocal })
 				: undefined;
 			if (other) throw other;
 			return answer;
@@ -1276,6 +1279,7 @@ function answerProvesOther(
 	call: MoneyCall,
 	answer: IDataObject,
 	where: string,
+	since: AnswerClock,
 ): NodeApiError | undefined {
 	const { contract, itemIndex } = call;
 	const record = madeRecord(contract, answer);
@@ -1293,6 +1297,8 @@ function answerProvesOther(
 			itemIndex,
 		});
 	}
+	const later = answerDatedLater(ctx, call, record, where, since);
+	if (later) return later;
 	if (storedAnswerIsOwn(ctx, call)) return undefined;
 	const made = boundTime(record.createdAt);
 	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
@@ -1320,6 +1326,50 @@ function answerProvesOther(
 		],
 		where,
 		itemIndex,
+	});
+}
+
+/** Where and when a write was sent, by this machine's clock: what reads the service's clock at its answer. */
+interface AnswerClock {
+	baseUrl: string;
+	sentLocal: number;
+}
+
+/**
+ * A money write's own answer dated later than the service's clock at the answer (r17-money F1),
+ * by the rule Resolve Outcome reads a record it finds (binding.ts datedLater): a service that
+ * writes its local time labelled UTC, or a clock of the records other than the one dating the
+ * answers, shows a time that cannot be read, and such a record proves nothing of this write, even
+ * where a stored answer is the payment's own. The service's clock at the answer: the least low
+ * bound of every skew measured since the send (this answer's Date among them), else the last this
+ * process measured; else n8n's own clock with the no-Date rule's margin (UNDATED_PREDATES_MS).
+ */
+function answerDatedLater(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	record: IDataObject,
+	where: string,
+	since: AnswerClock,
+): NodeApiError | undefined {
+	const made = boundTime(record.createdAt);
+	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
+	const nowSkew =
+		skewRangeSince(since.baseUrl, since.sentLocal)?.low ?? knownSkewLow(since.baseUrl);
+	if (!datedLater(made, nowSkew, Date.now(), UNDATED_PREDATES_MS)) return undefined;
+	const id = record.id;
+	const named = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	const allowing =
+		nowSkew === null
+			? `by n8n's own clock with a ${UNDATED_PREDATES_MS / 60_000} min margin, as no answer carried a Date header to measure the service's clock`
+			: `by more than ${marginWords(nowSkew, 'low')}`;
+	return outcomeUnknownError(ctx.getNode(), call.contract, {
+		reason: `the service answered with ${named ?? 'a record without its ID'}, created at ${String(record.createdAt)}: later than the service's clock at its answer (${allowing}), a time that cannot be read (its local time labelled UTC, or a clock other than the one dating the answers), so it does not prove this write was made, nor that it was not`,
+		lines: [
+			`Record: ${named ?? 'a record without its ID'}`,
+			`Its createdAt: ${String(record.createdAt)}`,
+		],
+		where,
+		itemIndex: call.itemIndex,
 	});
 }
 
