@@ -94,10 +94,13 @@ describe('r16-money F2: one reading of a record time for the write path and Reso
 		['"+00" with microseconds', (at: string) => pgText(at).replace(/(\.\d{3})/, '$1456')],
 		['"+0000"', (at: string) => `${zoneless(at)}+0000`],
 		['"+00:00" with T', (at: string) => `${at.replace(/\.\d+Z$/, '')}+00:00`],
-		['"+03:00", the same instant', (at: string) => {
-			const d = new Date(Date.parse(at) + 3 * HOUR).toISOString();
-			return `${d.replace(/\.\d+Z$/, '')}+03:00`;
-		}],
+		[
+			'"+03:00", the same instant',
+			(at: string) => {
+				const d = new Date(Date.parse(at) + 3 * HOUR).toISOString();
+				return `${d.replace(/\.\d+Z$/, '')}+03:00`;
+			},
+		],
 	])('a new payout made during the call, dated %s, is the write done', async (_, form) => {
 		nock(BASE_URL)
 			.post('/payouts')
@@ -134,20 +137,26 @@ describe('r16-money F2: one reading of a record time for the write path and Reso
 		let createdAt = '';
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(500, { statusCode: 500, error: 'x', errorCode: 'INTERNAL_ERROR', message: 'x' }, datedAt(0));
+			.reply(
+				500,
+				{ statusCode: 500, error: 'x', errorCode: 'INTERNAL_ERROR', message: 'x' },
+				datedAt(0),
+			);
 		const [unknown] = await run(create(externalId));
 		expectUnknownWithSentWrite(unknown);
 		createdAt = form(iso(1_000));
 		const record = () => payout('po_z', externalId, createdAt);
-		nock(BASE_URL).get(/\/payouts\/po_z/).reply(200, record, datedAt(0)).persist();
+		nock(BASE_URL)
+			.get(/\/payouts\/po_z/)
+			.reply(200, record, datedAt(0))
+			.persist();
 		nock(BASE_URL)
 			.get(/\/payouts(\?.*)?$/)
 			.reply(
 				200,
 				(uri) => ({
-					payouts: Number(new URL(uri, BASE_URL).searchParams.get('offset') ?? 0) > 0
-						? []
-						: [record()],
+					payouts:
+						Number(new URL(uri, BASE_URL).searchParams.get('offset') ?? 0) > 0 ? [] : [record()],
 					total: 1,
 				}),
 				datedAt(0),
@@ -209,9 +218,7 @@ describe('r16-money F1: a cancel is bound to it by the time it acted', () => {
 	});
 
 	it('(a) a cancelled payout whose refundedAt is written without its offset proves nothing', async () => {
-		const resolved = await lostThenResolved('po_79', () =>
-			cancelledAt('po_79', zoneless(iso(0))),
-		);
+		const resolved = await lostThenResolved('po_79', () => cancelledAt('po_79', zoneless(iso(0))));
 		expect(resolved.paymentOutcome).toBe('unknown');
 	});
 
