@@ -1,14 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { serviceTime } from './money/binding';
+
 /** Before this, a "time" is a zero value of some language (0001-01-01, 1970-01-01), not a refund. */
 const EARLIEST_REFUND = Date.parse('2000-01-01T00:00:00Z');
 
-/** A time a payout shows, in ms (an offset-less ISO time read as UTC), or NaN. */
+/**
+ * A time a payout shows, in ms, or NaN: the money module's one reading of a record's time
+ * (serviceTime: an ISO time with Z or an offset in any of the forms it takes, PostgreSQL's "+00"
+ * among them; one without an offset read as UTC for this display of the refund).
+ */
 function timeOf(value: unknown): number {
-	if (typeof value !== 'string') return NaN;
-	const text = value.trim();
-	const naive = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
-	return Date.parse(naive ? `${text.replace(' ', 'T')}Z` : text);
+	return typeof value === 'string' ? serviceTime(value) : NaN;
 }
 
 /**

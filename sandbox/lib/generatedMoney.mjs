@@ -17,7 +17,10 @@
 //   dateHeader      whether the service's answers carry a Date header at all (a proxy may strip
 //                   it: then the clock skew cannot be measured);
 //   recordTimes     how payout and card times are written: with an offset (`…Z`), without one in
-//                   UTC, or without one in the service's local time (UTC+3);
+//                   UTC, or without one in the service's local time (UTC+3); or, with their zone,
+//                   in PostgreSQL's text form of a timestamptz (`2026-11-28 08:23:55.085+00`,
+//                   which Date.parse cannot read) or in the service's local time with its offset
+//                   (`…T11:23:55.085+03:00`) (r16-money F2: the document types them `string`);
 //   earlierAge      how old the earlier payouts under the same External ID are: 30 days, or
 //                   20 s (past the measured skew's margin, within any guessed one);
 //   requisiteCooldown  whether a payout to a requisite paid out to in the last COOLDOWN_MS is
@@ -95,7 +98,7 @@ export const MONEY_CHOICES = Object.freeze({
 	earlierRecords: [0, 1, 2],
 	moneyLoss: { chance: [0, 0.3, 0.6], processed: [true, false, 'either'] },
 	dateHeader: [true, false],
-	recordTimes: ['offset', 'naive', 'naiveLocal'],
+	recordTimes: ['offset', 'naive', 'naiveLocal', 'pgText', 'localOffset'],
 	earlierAge: ['30 days', '20 s'],
 	requisiteCooldown: [false, true],
 	resendRefusal: ['replayed', 'TOO_MANY_REQUESTS', 'INSUFFICIENT_BALANCE'],
@@ -206,8 +209,13 @@ function writtenTime(value, recordTimes) {
 	if (typeof value !== 'string' || recordTimes === 'offset') return value;
 	const at = Date.parse(value);
 	if (!Number.isFinite(at)) return value;
-	const shifted = recordTimes === 'naiveLocal' ? at + LOCAL_OFFSET_MS : at;
-	return new Date(shifted).toISOString().replace('Z', '');
+	const local = recordTimes === 'naiveLocal' || recordTimes === 'localOffset';
+	const written = new Date(local ? at + LOCAL_OFFSET_MS : at).toISOString().replace('Z', '');
+	if (recordTimes === 'pgText') return `${written.replace('T', ' ')}+00`;
+	if (recordTimes === 'localOffset') {
+		return `${written}+${String(LOCAL_OFFSET_MS / 3_600_000).padStart(2, '0')}:00`;
+	}
+	return written;
 }
 
 /** A payout or card answer (a record, a list envelope, a bare list) with its times rewritten. */

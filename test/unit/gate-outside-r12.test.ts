@@ -227,10 +227,22 @@ describe('finding 4: Card → Request keeps every field of the answer, its own o
 			{
 				status: 'assigned',
 				card,
-				request: { id: 'req_1', status: 'fulfilled', cardId: 'card_1' },
+				request: {
+					id: 'req_1',
+					status: 'fulfilled',
+					cardId: 'card_1',
+					createdAt: new Date().toISOString(),
+				},
 			},
 		],
-		['pending', { status: 'pending', card: null, request: { id: 'req_2', status: 'pending' } }],
+		[
+			'pending',
+			{
+				status: 'pending',
+				card: null,
+				request: { id: 'req_2', status: 'pending', createdAt: new Date().toISOString() },
+			},
+		],
 	];
 	for (const [outcome, answer] of cases) {
 		it(`${outcome}: reservedUsdt, openingFeeUsdt, balanceAfter kept; service outcome/note under serviceFields`, async () => {

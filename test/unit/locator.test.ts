@@ -126,7 +126,12 @@ describe('reading a record ID from a string or a locator', () => {
 	it('Payout → Cancel and Member → Remove take the picked record', async () => {
 		nock(BASE_URL)
 			.post('/payouts/po_1/cancel')
-			.reply(200, { id: 'po_1', status: 'fail', failReason: 'cancelled_by_merchant' });
+			.reply(200, () => ({
+				id: 'po_1',
+				status: 'fail',
+				failReason: 'cancelled_by_merchant',
+				refundedAt: new Date().toISOString(),
+			}));
 		await runNode({
 			parameters: { resource: 'payout', operation: 'cancel', payoutId: locator('po_1') },
 		});

@@ -297,7 +297,13 @@ describe('Payout Cancel', () => {
 		expect(out.paymentOutcome).toBe('unknown');
 		expect(Date.parse(String(out.lookAgainAt))).toBeGreaterThan(Date.now() + 4 * 60_000);
 		// Carried out a moment later: the next look says so.
-		reading(payout(iso(-60_000), { status: 'fail', failReason: 'cancelled_by_merchant' }));
+		reading(
+			payout(iso(-60_000), {
+				status: 'fail',
+				failReason: 'cancelled_by_merchant',
+				refundedAt: iso(0),
+			}),
+		);
 		expect((await resolve(out)).paymentOutcome).toBe('paid');
 	});
 });

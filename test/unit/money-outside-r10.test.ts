@@ -91,7 +91,15 @@ describe("F1: a payout answered in a state Resolve Outcome's table does not call
 	it('Payout Cancel answered 200 fail / cancelled_by_merchant stays a success', async () => {
 		nock(BASE_URL)
 			.post('/payouts/p-2/cancel')
-			.reply(200, payoutRecord({ id: 'p-2', status: 'fail', failReason: 'cancelled_by_merchant' }));
+			.reply(
+				200,
+				payoutRecord({
+					id: 'p-2',
+					status: 'fail',
+					failReason: 'cancelled_by_merchant',
+					refundedAt: new Date().toISOString(),
+				}),
+			);
 		const { item } = await run({ resource: 'payout', operation: 'cancel', payoutId: 'p-2' });
 		expect(item.error).toBeUndefined();
 		expect(item.failReason).toBe('cancelled_by_merchant');
@@ -144,7 +152,13 @@ describe('F2: a card answered failed is no card issued', () => {
 			.post('/cards/request')
 			.reply(200, {
 				status: 'assigned',
-				request: { id: 'rq-1', externalId: 'emp-1', status: 'fulfilled', cardId: 'c-1' },
+				request: {
+					id: 'rq-1',
+					externalId: 'emp-1',
+					status: 'fulfilled',
+					cardId: 'c-1',
+					createdAt: new Date().toISOString(),
+				},
 				card: { id: 'c-1', externalId: 'emp-1', status: 'failed' },
 			});
 		const { item } = await run({ resource: 'card', operation: 'request', externalId: 'emp-1' });
@@ -362,7 +376,13 @@ describe('F7: a payment made in an earlier run is answered as it is now', () => 
 			.reply(200, {
 				status: 'assigned',
 				card: { id: 'c-1', externalId: 'emp-1', status: 'assigned' },
-				request: { id: 'rq-1', externalId: 'emp-1', status: 'fulfilled', cardId: 'c-1' },
+				request: {
+					id: 'rq-1',
+					externalId: 'emp-1',
+					status: 'fulfilled',
+					cardId: 'c-1',
+					createdAt: new Date().toISOString(),
+				},
 			});
 		const params = {
 			resource: 'card',

@@ -63,7 +63,12 @@ describe('r16-money F3: a number-typed amount that n8n may have rounded is refus
 	it('the same amount written as text keeps its own rule: sent when the number holds it', async () => {
 		const scope = nock(BASE_URL)
 			.post('/payouts', (body: IDataObject) => body.amountRub === 10000000000000)
-			.reply(200, { id: 'po_1', status: 'waiting_trader', amountRub: 10000000000000 });
+			.reply(200, {
+				id: 'po_1',
+				status: 'waiting_trader',
+				amountRub: 10000000000000,
+				createdAt: new Date().toISOString(),
+			});
 		await runNode({ parameters: payoutCreate('10000000000000') });
 		scope.done();
 	});
@@ -71,7 +76,12 @@ describe('r16-money F3: a number-typed amount that n8n may have rounded is refus
 	it('the largest number-typed amount the rule takes, 9999999999999.99, is sent as it is', async () => {
 		const scope = nock(BASE_URL)
 			.post('/payouts', (body: IDataObject) => body.amountRub === 9999999999999.99)
-			.reply(200, { id: 'po_1', status: 'waiting_trader', amountRub: 9999999999999.99 });
+			.reply(200, {
+				id: 'po_1',
+				status: 'waiting_trader',
+				amountRub: 9999999999999.99,
+				createdAt: new Date().toISOString(),
+			});
 		await runNode({ parameters: payoutCreate(9999999999999.99) });
 		scope.done();
 	});

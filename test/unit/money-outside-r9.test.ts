@@ -104,7 +104,13 @@ describe('F10: a 2xx answer that is no record is unknown with its sentWrite', ()
 			.reply(200, {
 				status: 'pending',
 				card: null,
-				request: { id: 'req-9', externalId: 'emp-6', status: 'pending', cardId: null },
+				request: {
+					id: 'req-9',
+					externalId: 'emp-6',
+					status: 'pending',
+					cardId: null,
+					createdAt: new Date().toISOString(),
+				},
 			});
 		const item = await run({ resource: 'card', operation: 'request', externalId: 'emp-6' });
 		expect(item.error).toBeUndefined();
@@ -218,7 +224,13 @@ describe('F5, F6: the memory and its traces keep the outcome the item was judged
 			.reply(200, {
 				status: 'assigned',
 				card: { id: 'c-2', externalId: 'emp-2', status: 'assigned' },
-				request: { id: 'req-2', externalId: 'emp-2', status: 'fulfilled', cardId: 'c-2' },
+				request: {
+					id: 'req-2',
+					externalId: 'emp-2',
+					status: 'fulfilled',
+					cardId: 'c-2',
+					createdAt: new Date().toISOString(),
+				},
 			});
 		expect((await run(params('emp-2'))).error).toBeUndefined();
 		const again = await run(params('emp-1'));

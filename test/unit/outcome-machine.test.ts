@@ -162,11 +162,14 @@ function serve(sequence: Answer[]): () => number {
 				// What was asked, done: the record echoes the request, a cancelled payout is fail.
 				const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(uri);
 				// A created payout is on its way (waiting_trader): Resolve Outcome's table calls it made.
+				// Every record is dated as it is answered, a cancel by its refund (r16-money F1, F2).
+				const now = new Date().toISOString();
 				const done = cancelled
 					? {
 							id: decodeURIComponent(cancelled[1]),
 							status: 'fail',
 							failReason: 'cancelled_by_merchant',
+							refundedAt: now,
 						}
 					: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
 						uri === '/cards/recharge'
@@ -174,7 +177,11 @@ function serve(sequence: Answer[]): () => number {
 						: uri === '/payouts'
 							? { status: 'waiting_trader' }
 							: {};
-				callback(null, [200, { ...OK, ...(body as IDataObject), ...done }]);
+				const dated = {
+					createdAt: now,
+					request: { ...(OK.request as IDataObject), createdAt: now },
+				};
+				callback(null, [200, { ...OK, ...dated, ...(body as IDataObject), ...done }]);
 				return;
 			}
 			const headers: Record<string, string> =

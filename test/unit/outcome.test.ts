@@ -312,7 +312,10 @@ describe('a run of several items', () => {
 				sent++;
 				return sent === 2
 					? [502, NGINX_502, { 'Content-Type': 'text/html' }]
-					: [201, { id: `po_${sent}`, status: 'waiting_trader' }];
+					: [
+							201,
+							{ id: `po_${sent}`, status: 'waiting_trader', createdAt: new Date().toISOString() },
+						];
 			});
 		const error = await runNodeError({ parameters: [payoutCreate, payoutCreate, payoutCreate] });
 		expect(sent).toBe(2);

@@ -53,7 +53,13 @@ describe('F3: a fresh answer whose details differ is not "nothing paid"', () => 
 			.post('/payouts')
 			.reply((_u, body) => [
 				201,
-				{ ...(body as IDataObject), id: 'po-NEW', recipientFirstName: 'IVAN', status: 'pending' },
+				{
+					...(body as IDataObject),
+					id: 'po-NEW',
+					recipientFirstName: 'IVAN',
+					status: 'pending',
+					createdAt: new Date().toISOString(),
+				},
 			]);
 		const { output } = await runTool({
 			parameters: {
@@ -100,7 +106,13 @@ describe('F4: outside tool mode, a replayed payment for other details is not thi
 			.reply(200, { id: QUOTE_B, amountRub: 900, merchantName: 'ЖКХ' });
 		nock(BASE_URL)
 			.post(`/orders/accept/${QUOTE_B}`)
-			.reply(200, { id: 'ord_first', status: 'created', amountRub: 500, merchantName: 'ЖКХ' });
+			.reply(200, () => ({
+				id: 'ord_first',
+				status: 'created',
+				amountRub: 500,
+				merchantName: 'ЖКХ',
+				createdAt: new Date().toISOString(),
+			}));
 		const { output } = await runNode({
 			parameters: {
 				resource: 'order',

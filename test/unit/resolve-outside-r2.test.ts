@@ -129,7 +129,8 @@ describe('1: a record time without an offset is no proof of "made after the writ
 	it('boundTime: only a time naming its zone is a time', () => {
 		expect(boundTime('2026-11-28T10:00:00')).toBe('no_offset');
 		expect(boundTime('2026-11-28 10:00:00.250')).toBe('no_offset');
-		expect(boundTime('Sat, 28 Nov 2026 10:00:00')).toBe('no_offset');
+		// Not ISO 8601: no time at all (r16-money F2: one reading, the forms a service plausibly sends).
+		expect(boundTime('Sat, 28 Nov 2026 10:00:00')).toBeNaN();
 		expect(boundTime('2026-11-28T10:00:00Z')).toBe(Date.parse('2026-11-28T10:00:00Z'));
 		expect(boundTime('2026-11-28T10:00:00+0300')).toBe(Date.parse('2026-11-28T07:00:00Z'));
 		expect(boundTime('soon')).toBeNaN();
@@ -371,7 +372,9 @@ describe('9: a cancel stays unknown while the payout still waits', () => {
 		const first = await resolve(item);
 		expect(first.paymentOutcome).toBe('unknown');
 		expect(first.lookAgainAt).not.toBeNull();
-		reading({ ...waiting, status: 'fail', failReason: 'cancelled_by_merchant' });
+		// Cancelled after the cancel was sent: the refund the cancel sets dates it (r16-money F1).
+		const refundedAt = new Date(later).toISOString();
+		reading({ ...waiting, status: 'fail', failReason: 'cancelled_by_merchant', refundedAt });
 		expect((await resolve(first)).paymentOutcome).toBe('paid');
 	});
 

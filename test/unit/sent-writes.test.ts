@@ -20,7 +20,11 @@ const payout = (n: number): IDataObject => ({
 	additionalFields: { externalId: `salary-${n}` },
 });
 
-/** Answers POST `path` with the answers in turn (the last one again after that). */
+/**
+ * Answers POST `path` with the answers in turn (the last one again after that). A record (an
+ * answer with an `id`) is dated as it is answered, unless it carries its own createdAt: a record
+ * proves a write only by a time after it was sent (r16-money F2).
+ */
 function serve(path: string, answers: Array<[number, IDataObject | string]>): IDataObject[] {
 	const seen: IDataObject[] = [];
 	nock(BASE_URL)
@@ -28,7 +32,12 @@ function serve(path: string, answers: Array<[number, IDataObject | string]>): ID
 		.post(path)
 		.reply(function (_uri, body) {
 			seen.push({ body, key: this.req.headers['idempotency-key'] });
-			return answers[Math.min(seen.length, answers.length) - 1];
+			const [status, answer] = answers[Math.min(seen.length, answers.length) - 1];
+			const dated =
+				typeof answer === 'object' && 'id' in answer && !('createdAt' in answer)
+					? { ...answer, createdAt: new Date().toISOString() }
+					: answer;
+			return [status, dated];
 		});
 	return seen;
 }
@@ -238,7 +247,13 @@ describe('Pay QR Code: the key names the payment of the QR code, not the quote m
 				// A key set by the user is this QR code's payment only when every detail agrees.
 				return [
 					200,
-					{ id: 'ord_1', status: 'created', amountRub: 1500, merchantName: 'Coffee Point' },
+					{
+						id: 'ord_1',
+						status: 'created',
+						amountRub: 1500,
+						merchantName: 'Coffee Point',
+						createdAt: new Date().toISOString(),
+					},
 				];
 			});
 		return seen;
@@ -290,7 +305,11 @@ describe('the same key in flight twice at once in one process', () => {
 			.delay(50)
 			.reply(() => {
 				sent++;
-				return [201, { id: `po_${sent}`, externalId: 'salary-0', status: 'waiting_trader' }];
+				const createdAt = new Date().toISOString();
+				return [
+					201,
+					{ id: `po_${sent}`, externalId: 'salary-0', status: 'waiting_trader', createdAt },
+				];
 			});
 		const parameters = { ...payout(0), idempotencyKey: 'dlv_1' };
 		const [a, b] = await Promise.all([

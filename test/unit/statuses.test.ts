@@ -150,7 +150,10 @@ describe('a card in requested is queued, not issued', () => {
 		],
 		[
 			'a card in requested beside a pending request',
-			{ card: { id: 'card-9', status: 'requested' }, request: { id: 'r1', status: 'pending' } },
+			{
+				card: { id: 'card-9', status: 'requested' },
+				request: { id: 'r1', status: 'pending', createdAt: new Date().toISOString() },
+			},
 		],
 	])('%s: outcome pending', async (_, answer) => {
 		nock(BASE_URL).post('/cards/request').reply(200, answer);
@@ -175,7 +178,7 @@ describe('a card in requested is queued, not issued', () => {
 			.post('/cards/request')
 			.reply(200, {
 				card: { id: 'card-9', status: 'failed' },
-				request: { id: 'r1', status: 'failed' },
+				request: { id: 'r1', status: 'failed', createdAt: new Date().toISOString() },
 			});
 		await expect(
 			runNode({ parameters: { resource: 'card', operation: 'request' } }),

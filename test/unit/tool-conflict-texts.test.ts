@@ -53,14 +53,16 @@ function service(): void {
 			id: uri.split('/')[2],
 			status: 'fail',
 			failReason: 'cancelled_by_merchant',
-			refundedAt: '2026-11-28T00:00:00.000Z',
+			// Cancelled as the cancel is answered: the refund dates the cancel (r16-money F1).
+			refundedAt: new Date().toISOString(),
 		}))
 		.get(/^\/payouts\/[^/]+$/)
 		.reply(200, (uri) => ({
 			id: uri.split('/')[2],
 			status: 'fail',
 			failReason: 'cancelled_by_merchant',
-			refundedAt: '2026-11-28T00:00:00.000Z',
+			// Cancelled as the cancel is answered: the refund dates the cancel (r16-money F1).
+			refundedAt: new Date().toISOString(),
 		}))
 		.get(/.*/)
 		.reply(200, {});

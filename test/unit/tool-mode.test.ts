@@ -797,7 +797,12 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 					{
 						status: 'assigned',
 						card,
-						request: { id: 'rq', status: 'fulfilled', externalId: card.externalId },
+						request: {
+							id: 'rq',
+							status: 'fulfilled',
+							externalId: card.externalId,
+							createdAt: new Date().toISOString(),
+						},
 					},
 				];
 			});

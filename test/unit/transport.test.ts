@@ -339,7 +339,7 @@ describe('continue on fail', () => {
 			.reply(200, { id: '0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11' });
 		nock(BASE_URL)
 			.post('/orders/accept/0b6a9a52-4f4e-4a8e-9d39-3f1c8f6f2a11')
-			.reply(200, { id: 'paid' });
+			.reply(200, () => ({ id: 'paid', createdAt: new Date().toISOString() }));
 		nock(BASE_URL)
 			.post('/orders/prepare')
 			.reply(422, errorBody(422, 'INSUFFICIENT_BALANCE', 'Недостаточно средств'));

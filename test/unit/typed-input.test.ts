@@ -248,11 +248,14 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 		const sent = typeof options.body === 'object' && options.body !== null ? options.body : {};
 		const cancelled = /\/payouts\/([^/]+)\/cancel$/.exec(String(options.url));
 		// A payout made is on its way (waiting_trader), a cancelled one fail / cancelled_by_merchant.
+		// Every record is dated as it is answered, a cancel by its refund (r16-money F1, F2).
+		const now = new Date().toISOString();
 		const payout = cancelled
 			? {
 					id: decodeURIComponent(cancelled[1]),
 					status: 'fail',
 					failReason: 'cancelled_by_merchant',
+					refundedAt: now,
 				}
 			: // A recharge that stands (its statuses are not shown: RECHARGE_STANDING_STATUSES).
 				/\/cards\/recharge$/.test(String(options.url))
@@ -264,7 +267,7 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 						? { webhookSecret: `whsec_${'0a'.repeat(24)}` }
 						: {};
 		return {
-			body: JSON.stringify({ ...ANSWER, ...sent, ...payout }),
+			body: JSON.stringify({ ...ANSWER, createdAt: now, ...sent, ...payout }),
 			headers: {},
 			statusCode: 200,
 		};

@@ -46,6 +46,9 @@ const money: MoneyContract = {
 	// The recharge record answered is what this write made (its fields are not shown: choice
 	// `rechargeRecord`): one made before the send, or one already answered to another write, is
 	// unknown (r15-money F6: the money module's one rule).
+	// Its fields are not shown, so one answered without a createdAt is bound by its ID alone (a
+	// named window); a createdAt shown that cannot be read is unknown (r16-money F2).
+	madeUndatedStands: true,
 	made: (answer) => ({
 		id: answer[RECHARGE_RECORD_FIELDS.id],
 		createdAt: answer[RECHARGE_RECORD_FIELDS.createdAt],

@@ -18,6 +18,18 @@ import { cancelablePayoutIdFields, readPayoutId } from './fields';
 import { fundsReturned, withFundsReturned } from './fundsReturned';
 import { CONFLICT, MONEY } from '../common/words';
 
+/**
+ * The times a cancel sets on the payout it cancels: the refund the document names for the
+ * transition ("funds returned (`refundedAt` set)"), and the payout's end (completedAt) where it
+ * shows one. Each one shown must be read (choice `recordTimes`) and not be before the send.
+ */
+const CANCEL_TIMES = ['refundedAt', 'completedAt'] as const;
+
+/** A payout in the state the document's one cancel transition leaves it: fail, cancelled_by_merchant. */
+function cancelledByMerchant(payout: IDataObject): boolean {
+	return payout.status === 'fail' && payout.failReason === 'cancelled_by_merchant';
+}
+
 /** Returns money to the balance; the document promises no replay by key for it. */
 const money: MoneyContract = {
 	what: 'the payout may have been cancelled',
@@ -27,6 +39,14 @@ const money: MoneyContract = {
 	// A payout its own earlier cancel cancelled can no longer be cancelled (r1-money-resend F8): unknown
 	// when this item may have been sent before, and Resolve Outcome reads the payout's state.
 	resentRefusals: ['PAYOUT_NOT_CANCELABLE'],
+	// The payout it answers with is the record it acted on, made before it (r16-money F1): a
+	// payout cancelled shows when, by the refund the cancel sets (refundedAt) and its end
+	// (completedAt). Bound by those times as a record made is by its createdAt, the money module's
+	// one rule: cancelled before this cancel was sent (an earlier cancel's doing, the payout no
+	// longer waiting_trader when this one came), or at no time that can be read, is unknown with
+	// its sent write, on the answer and in Resolve Outcome alike.
+	acted: (payout) =>
+		cancelledByMerchant(payout) ? { record: payout, at: CANCEL_TIMES } : undefined,
 	key: 'perItem',
 	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
 	async read(ctx, itemIndex, record) {
@@ -134,7 +154,7 @@ export const cancel: OperationDefinition = {
 	docs: {
 		endpoint: '`POST /payouts/{id}/cancel`',
 		notes:
-			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. A `2xx` answer is judged by the payout it shows: `fail` / `cancelled_by_merchant` is the cancel done; still `waiting_trader` (or `pending`), or `fail` naming no `failReason`, is `OUTCOME_UNKNOWN` with its `sentWrite`; `in_progress`, `success` or `fail` for another reason is `PAYOUT_NOT_CANCELABLE`, `not_paid` (the cancel did not act). Sends `Idempotency-Key` (assumption).',
+			'Only while `waiting_trader`; the payout ends in `fail` / `cancelled_by_merchant` with the funds returned. `PAYOUT_NOT_CANCELABLE` says the payout is no longer `waiting_trader` (taken by an executor, or already ended); after an earlier cancel of this item it is `OUTCOME_UNKNOWN`, never `not_paid`. A `2xx` answer is judged by the payout it shows: `fail` / `cancelled_by_merchant` is the cancel done when its `refundedAt` (and `completedAt`, when shown) is a time after the cancel was sent; cancelled before it (an earlier cancel), or at no readable time, is `OUTCOME_UNKNOWN` with its `sentWrite`, and Resolve Outcome reads it the same way; still `waiting_trader` (or `pending`), or `fail` naming no `failReason`, is `OUTCOME_UNKNOWN` with its `sentWrite`; `in_progress`, `success` or `fail` for another reason is `PAYOUT_NOT_CANCELABLE`, `not_paid` (the cancel did not act). Sends `Idempotency-Key` (assumption).',
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {

@@ -281,7 +281,7 @@ export const OPEN_CHOICES = {
 	},
 	recordTimes: {
 		question: 'Whether record times carry an offset, and in which zone one without it is',
-		node: 'A time without an offset is shown read as UTC (serviceTime), and proves no write: it may be in any zone, ±14 h, so Resolve Outcome stays unknown naming it: boundTime (money/binding.ts)',
+		node: 'One reading for the write’s own answer and for Resolve Outcome (r16-money F2): an ISO 8601 time with Z or an offset (+hh:mm, +hhmm, +hh, PostgreSQL’s “2026-11-28 08:23:55.085+00”), T or a space between date and time, is read (boundTime); one without an offset is shown read as UTC (serviceTime) and proves no write: it may be in any zone, ±14 h; none, or one that is no such time, proves none either. A record (a payout made, a payout a cancel cancelled, by its refundedAt and completedAt) that cannot be bound by its time is unknown, on the write path as in Resolve Outcome: timesAgainst (money/binding.ts)',
 	},
 	earlierAge: {
 		question: 'How close before a write an earlier record under the same External ID can be',
@@ -363,12 +363,12 @@ export const OPEN_CHOICES = {
 	rechargeRecord: {
 		question:
 			'Whether the record POST /cards/recharge answers with carries its own `id` and `createdAt` (its fields are not shown)',
-		node: 'Read as RECHARGE_RECORD_FIELDS when present and bound by the one rule every money write gets from its contract (`made`): a record already answered to another write, or one made before the send, is unknown: answerProvesOther (money/write.ts); a record without an `id` is bound by time only, one without a `createdAt` by its `id` only, one with neither by its details and status alone (a named window)',
+		node: 'Read as RECHARGE_RECORD_FIELDS when present and bound by the one rule every money write gets from its contract (`made`): a record already answered to another write, or one made before the send, is unknown: answerProvesOther (money/write.ts); a record without an `id` is bound by time only, one without a `createdAt` by its `id` only, one with neither by its details and status alone (a named window: madeUndatedStands); a `createdAt` shown that cannot be read (no offset, no time) is unknown',
 	},
 	heldAnswer: {
 		question:
 			'Whether Payout Create under an External ID a payout already carries (same amount and card) is answered with that payout instead of a new one',
-		node: 'The direct answer binds as Resolve Outcome does: a record this process already answered to another write of the same External ID and details (provedOther, money/proofs.ts), or one created before the write was sent by the sealed skew and SKEW_MARGIN_MS, is unknown naming it, never a success: answerProvesOther (money/write.ts); without a Date header or with a createdAt without its offset only the first rule holds, and two processes do not know of each other (named windows)',
+		node: 'The direct answer binds as Resolve Outcome does: a record this process already answered to another write of the same External ID and details (provedOther, money/proofs.ts), or one created before the write was sent by the sealed skew and SKEW_MARGIN_MS, is unknown naming it, never a success: answerProvesOther (money/write.ts); a createdAt without its offset, none, or one that is no time is unknown too (choice `recordTimes`); without a Date header a record is judged by n8n’s own clock and UNDATED_PREDATES_MS, and two processes do not know of each other (named windows)',
 	},
 	moneyLoss: {
 		question: 'A money write’s answer lost before or after the service acted',

@@ -140,8 +140,43 @@ export function earliestCreated(time: SentTime): number {
 /** An ISO date-time without an offset (`2026-11-28T10:00:00`, `2026-11-28 10:00:00.5`). */
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
-/** An ISO date-time that names its zone: `Z` or an offset (`+03:00`, `+0300`). */
-const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+/**
+ * An ISO date-time that names its zone: `Z`, or an offset of hours and perhaps minutes (`+03:00`,
+ * `+0300`, `+03`, PostgreSQL's text form `2026-11-28 08:23:55.085+00`), the date and time apart by
+ * a `T` or a space, the seconds' fraction of any length. Captured: the date and time, the fraction,
+ * the zone.
+ */
+const WITH_OFFSET =
+	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/**
+ * A time with its zone, in ms: the one reading of a record's time (boundTime). The offset is
+ * written as JavaScript reads it (`+hh:mm`), the fraction cut to milliseconds, and every field
+ * checked against the instant read back (no 30 February, no hour 25, no offset past 14 h), so a
+ * form Date.parse reads loosely, or not at all, is read once and the same way everywhere.
+ */
+function zonedTime(text: string): number {
+	const parts = WITH_OFFSET.exec(text);
+	if (!parts) return NaN;
+	const [, date, clock, fraction = '', zone] = parts;
+	const ms = fraction === '' ? '' : `.${fraction.slice(1, 4).padEnd(3, '0')}`;
+	let offset = 'Z';
+	if (zone.toUpperCase() !== 'Z') {
+		const digits = zone.slice(1).replace(':', '');
+		const hours = Number(digits.slice(0, 2));
+		const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+		if (hours > 14 || minutes > 59) return NaN;
+		offset = `${zone[0]}${digits.slice(0, 2)}:${String(minutes).padStart(2, '0')}`;
+	}
+	const at = Date.parse(`${date}T${clock}${ms}${offset}`);
+	if (!Number.isFinite(at)) return NaN;
+	// The wall time as written, read back in its own offset: a day or hour out of range is no time.
+	const sign = offset === 'Z' ? 0 : offset[0] === '-' ? -1 : 1;
+	const shift =
+		offset === 'Z' ? 0 : sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
+	const wall = new Date(at + shift * 60_000).toISOString();
+	return wall.startsWith(`${date}T${clock}`) ? at : NaN;
+}
 
 /**
  * A time the service shows, in ms, for display. The document types its times `date-time` or
@@ -151,25 +186,27 @@ const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d
  * see `boundTime`.
  */
 export function serviceTime(value: unknown): number {
-	if (typeof value === 'number') return value;
-	if (typeof value !== 'string') return NaN;
-	const text = value.trim();
-	return Date.parse(NO_OFFSET.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+	const bound = boundTime(value);
+	if (bound !== 'no_offset') return bound;
+	const text = (value as string).trim();
+	return zonedTime(`${text}Z`);
 }
 
 /**
- * A record's time as proof of when it was made (r4-money-resolve F1): only a time that names its
- * zone (an ISO date-time with `Z` or an offset, or a number of ms) can be bound to a write. A time
+ * A record's time as proof of when it was made or acted (r4-money-resolve F1, r16-money F2): the
+ * one reading, for a write's own answer (write.ts answerProvesOther) and for Resolve Outcome
+ * (createdSince) alike. Only a time that names its zone (an ISO date-time with `Z` or an offset,
+ * in any of the forms WITH_OFFSET takes, or a number of ms) can be bound to a write. A time
  * written without an offset may be in any zone, up to 14 hours either way, so read as UTC it can
  * make a payout hours older look made after the write: `no_offset`, never a time. NaN when it is
- * no time at all.
+ * no time at all (not shown, or one that cannot be read): no proof either.
  */
 export function boundTime(value: unknown): number | 'no_offset' {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : NaN;
 	if (typeof value !== 'string') return NaN;
 	const text = value.trim();
-	if (WITH_OFFSET.test(text)) return Date.parse(text.replace(' ', 'T'));
-	return Number.isFinite(serviceTime(text)) ? 'no_offset' : NaN;
+	if (WITH_OFFSET.test(text)) return zonedTime(text);
+	return NO_OFFSET.test(text) && Number.isFinite(zonedTime(`${text}Z`)) ? 'no_offset' : NaN;
 }
 
 /**
@@ -185,16 +222,50 @@ export function boundAt(record: IDataObject, byAssignedAt = false): unknown {
 		: record.createdAt;
 }
 
-/** How a record's time reads against a write (createdSince). */
-export type TimeReading = 'after' | 'before' | 'future' | 'not_shown' | 'no_offset';
+/**
+ * How a record's time reads against a write (timesAgainst): made (or acted) after it, before it,
+ * later than the service's clock now (`future`), written without an offset (`no_offset`), shown
+ * but no time (`unreadable`), or not shown at all (`not_shown`). Only `after` binds the record to
+ * the write.
+ */
+export type TimeReading = 'after' | 'before' | 'future' | 'not_shown' | 'no_offset' | 'unreadable';
 
 /**
- * What a record's time (boundAt) says of it against this write: made after it, before it, not
- * shown, written without an offset (`no_offset`: no proof, boundTime), or `future`: later than
- * the service's clock now, by more than the skew and margin (a clock of the records other than
- * the one that dates the answers): a time that cannot be read is no proof. `nowSkewMs` is the
- * skew measured by the look itself (else the write's): its lower bound (clock.ts skewBounds `low`),
- * so the service's clock now is never read later than it is.
+ * The one rule of a record's time against a write (issue 49.1, r16-money F1, F2), for the write's
+ * own answer (write.ts answerProvesOther) and for a record Resolve Outcome finds (createdSince,
+ * resolve.ts) alike: the times that date the record (its `createdAt`; the times a cancel's act
+ * set, MoneyWrite.acted), each read once by boundTime. None shown, one without its offset, one
+ * that is no time: no proof, named. One before `earliest` (ms, the service's clock): made or acted
+ * before the write. One after `latest`: later than the service's clock now. Else `after`.
+ */
+export function timesAgainst(values: unknown[], earliest: number, latest = Infinity): TimeReading {
+	const shown = values.filter((value) => value !== undefined && value !== null && value !== '');
+	if (shown.length === 0) return 'not_shown';
+	const read = shown.map((value) => boundTime(value));
+	if (read.includes('no_offset')) return 'no_offset';
+	const times = read.filter((at): at is number => typeof at === 'number' && Number.isFinite(at));
+	if (times.length < read.length) return 'unreadable';
+	if (times.some((at) => at > latest)) return 'future';
+	return times.some((at) => at < earliest) ? 'before' : 'after';
+}
+
+/**
+ * The earliest time (service clock) a record's time may show to be bound to a write by its own
+ * answer, or to a record found by its ID (write.ts, a cancel's act in Resolve Outcome): the
+ * measured skew and SKEW_MARGIN_MS, or, when no answer carried a Date header, UNDATED_PREDATES_MS
+ * on n8n's own clock (r15-money F1; a named window, choice `dateHeader`).
+ */
+export function earliestBound(time: SentTime): number {
+	return time.skewMs === null ? time.sentAt - UNDATED_PREDATES_MS : earliestCreated(time);
+}
+
+/**
+ * What a record's time (boundAt) says of it against this write (timesAgainst): made after it,
+ * before it, not shown or not a time, written without an offset (`no_offset`: no proof,
+ * boundTime), or `future`: later than the service's clock now, by more than the skew and margin
+ * (a clock of the records other than the one that dates the answers): a time that cannot be read
+ * is no proof. `nowSkewMs` is the skew measured by the look itself (else the write's): its lower
+ * bound (clock.ts skewBounds `low`), so the service's clock now is never read later than it is.
  */
 export function createdSince(
 	record: IDataObject,
@@ -203,11 +274,16 @@ export function createdSince(
 	localNow = Date.now(),
 	byAssignedAt = false,
 ): TimeReading {
-	const created = boundTime(boundAt(record, byAssignedAt));
-	if (created === 'no_offset') return 'no_offset';
-	if (!Number.isFinite(created)) return 'not_shown';
-	if (datedLater(created, nowSkewMs ?? time.skewMs, localNow)) return 'future';
-	return created >= earliestCreated(time) ? 'after' : 'before';
+	return timesAgainst(
+		[boundAt(record, byAssignedAt)],
+		earliestCreated(time),
+		latestNow(time, nowSkewMs, localNow),
+	);
+}
+
+/** The service's clock now, at the latest (serviceNowAtLatest), the write's skew where the look measured none. */
+export function latestNow(time: SentTime, nowSkewMs: number | null, localNow = Date.now()): number {
+	return serviceNowAtLatest(nowSkewMs ?? time.skewMs, localNow);
 }
 
 /**
@@ -225,9 +301,22 @@ export function datedLater(
 	localNow: number,
 	unmeasuredMs = UNMEASURED_SKEW_MS + SKEW_MARGIN_MS,
 ): boolean {
-	const latest =
-		nowSkewMs === null ? localNow + unmeasuredMs : localNow + nowSkewMs + SKEW_MARGIN_MS;
-	return created > latest;
+	return created > serviceNowAtLatest(nowSkewMs, localNow, unmeasuredMs);
+}
+
+/**
+ * The service's clock now, at the latest: this machine's now, the skew's low bound and
+ * SKEW_MARGIN_MS; with no skew measured, this machine's now and `unmeasuredMs`. The one bound of
+ * "dated in the future" (timesAgainst's `latest`, datedLater).
+ */
+export function serviceNowAtLatest(
+	nowSkewMs: number | null | undefined,
+	localNow: number,
+	unmeasuredMs = UNMEASURED_SKEW_MS + SKEW_MARGIN_MS,
+): number {
+	return typeof nowSkewMs === 'number'
+		? localNow + nowSkewMs + SKEW_MARGIN_MS
+		: localNow + unmeasuredMs;
 }
 
 /**

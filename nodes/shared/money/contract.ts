@@ -78,6 +78,30 @@ export interface MoneyWrite {
 	 * made before it (Payout Cancel), and when the answer shows no such record.
 	 */
 	made?: (answer: IDataObject) => IDataObject | undefined;
+	/**
+	 * The record a 2xx answer shows this write acted on, for a write that acts on a record made
+	 * before it (Payout Cancel, r16-money F1), when the answer shows the act done (a payout
+	 * cancelled): the record, and the fields the act set (a cancel's refundedAt and completedAt),
+	 * whose times bind it to this write in place of a `made` record's createdAt, by the same one
+	 * rule (write.ts answerProvesOther, and Resolve Outcome for a record found by its ID): a record
+	 * already answered to another write, or one that shows the act before this write was sent, or
+	 * shows no readable time of it (none, one without its offset, one that is no time), is unknown
+	 * with its sent write, never a success. Undefined when the answer does not show the act done
+	 * (its state then decides).
+	 */
+	acted?: (answer: IDataObject) => ActedOn | undefined;
+	/**
+	 * The document does not show the fields of the record `made` names (Card Recharge: choice
+	 * `rechargeRecord`), so one that shows no createdAt at all is bound by its ID alone (a named
+	 * window); a createdAt that is shown but cannot be read is unknown, as for every other write.
+	 */
+	madeUndatedStands?: boolean;
+}
+
+/** A record a write acted on, and the fields whose times say when it acted (MoneyWrite.acted). */
+export interface ActedOn {
+	record: IDataObject;
+	at: readonly string[];
 }
 
 /** One detail of a money write: what was asked, and where an answer (or a found record) says it. */

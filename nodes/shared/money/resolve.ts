@@ -2,8 +2,16 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isObject } from '../contract/guards';
 import { runAccount } from '../transport';
-import { companyFingerprint, createdSince, marginWords, sealHolds } from './binding';
-import type { SentTime } from './binding';
+import {
+	companyFingerprint,
+	createdSince,
+	earliestBound,
+	latestNow,
+	marginWords,
+	sealHolds,
+	timesAgainst,
+} from './binding';
+import type { SentTime, TimeReading } from './binding';
 import {
 	PROCESS_CLOCK,
 	knownCreatedFloor,
@@ -205,7 +213,8 @@ type Candidate =
 	| { kind: 'idless'; record: IDataObject }
 	| { kind: 'taken'; record: IDataObject; by: string }
 	| { kind: 'shared'; record: IDataObject }
-	| { kind: 'earlier'; record: IDataObject };
+	| { kind: 'earlier'; record: IDataObject }
+	| { kind: 'actedUnbound'; record: IDataObject; reading: TimeReading; at: readonly string[] };
 
 /**
  * Which candidate tells the user most: this, then a conflict, then unproven (a detail or the
@@ -222,6 +231,7 @@ const RANK: Record<Candidate['kind'], number> = {
 	taken: 7,
 	shared: 8,
 	earlier: 9,
+	actedUnbound: 10,
 };
 
 /** One record read in full (when the contract can) and judged by the binding and evidence rules. */
@@ -260,12 +270,61 @@ async function judge(
 		if (time().skewMs === null) return { kind: 'unmeasured', record };
 		if (since === 'future') return { kind: 'future', record };
 		if (since === 'no_offset') return { kind: 'zoneless', record, field: 'createdAt' };
-		if (since === 'not_shown') {
+		if (since === 'not_shown' || since === 'unreadable') {
 			return { kind: 'unproven', record, notShown: [...reading.notShown, 'createdAt'] };
 		}
 	}
+	// A record the write acted on (a payout a cancel cancelled) is bound by the time the act shows,
+	// as the write's own answer is (write.ts answerProvesOther, r16-money F1): cancelled before the
+	// write was sent, or at no time that can be read, it proves nothing of this write.
+	const acted = contract.resolve?.find !== 'identity' ? contract.acted?.(record) : undefined;
+	if (acted) {
+		const at = time();
+		const since = timesAgainst(
+			acted.at.map((field) => acted.record[field]),
+			earliestBound(at),
+			latestNow(at, nowSkew()),
+		);
+		if (since !== 'after') return { kind: 'actedUnbound', record, reading: since, at: acted.at };
+	}
 	if (reading.notShown.length > 0) return { kind: 'unproven', record, notShown: reading.notShown };
 	return { kind: 'this', record };
+}
+
+/**
+ * A record that shows the write's act done (a payout cancelled) at a time that does not bind it to
+ * this write (r16-money F1): before the write was sent, later than the service's clock now, or at
+ * no time that can be read. Unknown, naming the times; a state that will not change is not looked
+ * at again.
+ */
+function actedUnbound(
+	sent: SentWrite,
+	raw: IDataObject,
+	best: { record: IDataObject; reading: TimeReading; at: readonly string[] },
+	time: SentTime,
+	label: string,
+	lookUp: string,
+): Resolution {
+	const times = best.at.map((field) => `${field} ${JSON.stringify(best.record[field] ?? null)}`);
+	const shown = times.join(', ');
+	const why: Record<TimeReading, string> = {
+		before: `it did so before this write was sent (${sent.sentAt}, allowing ${time.skewMs === null ? "n8n's own clock with a wide margin, as no answer carried a Date header" : marginWords(time.skewMs)}): an earlier write did it (another run, a person in the cabinet, or this item's own earlier attempt), and when this one came the record was past the state it acts on`,
+		future: `that time is later than the service's clock now, so it cannot be read as when it acted`,
+		no_offset: `a time written without its offset may be in any time zone, up to 14 hours either way, so it cannot show that it acted after this write was sent (${sent.sentAt})`,
+		unreadable: `that is not a time the node can read (ISO 8601 with Z or an offset), so it cannot show that it acted after this write was sent (${sent.sentAt})`,
+		not_shown: `it shows no time of it, so nothing shows that it acted after this write was sent (${sent.sentAt})`,
+		after: '',
+	};
+	return unknown(
+		sent,
+		raw,
+		`The record found (${String(best.record.id)}) shows the act of ${label} done (${shown}), but ${why[best.reading]}. It does not prove that this write acted, nor that it did not; the record's own state stands as it is shown.`,
+		best.reading === 'before'
+			? ['a record time after it was sent']
+			: best.at.map((field) => `${field} with its offset (Z or +hh:mm)`),
+		`Check the record in the cabinet; its state is what it shows, whoever's act it was. ${lookUp}`,
+		{ record: best.record },
+	);
 }
 
 /** The records the write may have made or acted on, as its contract finds them. */
@@ -531,6 +590,7 @@ export async function resolveSentWrite(
 			{ record: best.record },
 		);
 	}
+	if (best.kind === 'actedUnbound') return actedUnbound(sent, raw, best, time(), label, lookUp);
 	const settled = contract.resolve.state(best.record, time());
 	const many = matching.length > 1 ? moreThanOne(matching, field) : undefined;
 	if (settled.refunded === true) {

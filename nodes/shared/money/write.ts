@@ -7,10 +7,11 @@ import {
 	boundTime,
 	companyFingerprint,
 	datedLater,
-	earliestCreated,
+	earliestBound,
 	marginWords,
 	sealOf,
 	serviceOf,
+	timesAgainst,
 	UNDATED_PREDATES_MS,
 } from './binding';
 import {
@@ -1229,13 +1230,28 @@ export function judgedNotPaid(call: MoneyCall): void {
 }
 
 /**
- * The record a 2xx answer shows this write made, as its contract declares it (contract.ts `made`),
- * when it is one. Undefined for a write that makes none, or an answer that shows none.
+ * The record a 2xx answer shows this write made (its contract's `made`), or acted on (`acted`: a
+ * payout a cancel cancelled), with the fields whose times bind it to this write: `createdAt` of a
+ * record made, the fields the act set of one acted on. Undefined for a write whose answer shows
+ * neither.
+ */
+function boundRecord(
+	contract: MoneyContract,
+	answer: unknown,
+): { record: IDataObject; at: readonly string[] } | undefined {
+	if (!isRecord(answer)) return undefined;
+	const made = contract.made?.(answer as IDataObject);
+	if (isRecord(made)) return { record: made as IDataObject, at: ['createdAt'] };
+	const acted = contract.acted?.(answer as IDataObject);
+	return acted && isRecord(acted.record) ? acted : undefined;
+}
+
+/**
+ * The record a 2xx answer shows this write made or acted on (boundRecord), as its contract
+ * declares it: the record one write's proof. Undefined for a write whose answer shows none.
  */
 function madeRecord(contract: MoneyContract, answer: unknown): IDataObject | undefined {
-	if (!contract.made || !isRecord(answer)) return undefined;
-	const made = contract.made(answer as IDataObject);
-	return isRecord(made) ? made : undefined;
+	return boundRecord(contract, answer)?.record;
 }
 
 /**
@@ -1258,21 +1274,25 @@ function storedAnswerIsOwn(ctx: IExecuteFunctions, call: MoneyCall): boolean {
 }
 
 /**
- * The one rule that binds a money write to the record its 2xx answer shows it made (issue 49.1;
- * every contract that declares `made`: Payout Create, Card Request's request, Card Recharge, the
- * order of Accept Quote and Pay QR Code), as Resolve Outcome binds a record it finds. Unknown,
- * naming the record, when it does not prove this write:
+ * The one rule that binds a money write to the record its 2xx answer shows it made or acted on
+ * (issue 49.1; every contract that declares `made`: Payout Create, Card Request's request, Card
+ * Recharge, the order of Accept Quote and Pay QR Code; or `acted`: Payout Cancel's payout), as
+ * Resolve Outcome binds a record it finds. Unknown, naming the record, when it does not prove this
+ * write:
  * - one record, one write (r14-money F2, r15-money F4-F7): a record this n8n process already gave
  *   as the outcome of another write (the item before it in this run, an earlier run: proofs.ts
  *   `takenBy`, by Base URL, operation and record ID; or a write named `alongside`) is that
  *   write's; the service answers a repeated External ID or key with the record it holds, so this
  *   payment may not have been made;
- * - made by this write (r14-money F3, r15-money F1): a record whose `createdAt` is earlier than
- *   the write was sent, by the sealed skew and SKEW_MARGIN_MS (binding.ts earliestCreated), or
- *   without a Date header by UNDATED_PREDATES_MS on n8n's own clock, was made before it; not
- *   where the stored answer is this payment's own (`storedAnswerIsOwn`). A `createdAt` written
- *   without its offset (any zone, ±14 h), or none, judges nothing by time here: the answer stands
- *   as it did (named windows, docs/assumptions.md).
+ * - made (or acted) by this write (r14-money F3, r15-money F1, r16-money F1): a record whose
+ *   `createdAt` (a cancel's refundedAt or completedAt) is earlier than the write was sent, by the
+ *   sealed skew and SKEW_MARGIN_MS, or without a Date header by UNDATED_PREDATES_MS on n8n's own
+ *   clock (binding.ts earliestBound), was made before it; not where the stored answer is this
+ *   payment's own (`storedAnswerIsOwn`);
+ * - a time that can be read (r16-money F2): the one reading of binding.ts timesAgainst, as Resolve
+ *   Outcome reads it: a time without its offset (any zone, ±14 h), none, or one that is no time
+ *   cannot show that the record was made after the send, so it proves nothing (one record shown
+ *   without a createdAt where the document shows none stands: `madeUndatedStands`).
  */
 function answerProvesOther(
 	ctx: IExecuteFunctions,
@@ -1282,8 +1302,9 @@ function answerProvesOther(
 	since: AnswerClock,
 ): NodeApiError | undefined {
 	const { contract, itemIndex } = call;
-	const record = madeRecord(contract, answer);
-	if (!record || !call.sent) return undefined;
+	const bound = boundRecord(contract, answer);
+	if (!bound || !call.sent) return undefined;
+	const { record } = bound;
 	const sent = call.sent as unknown as SentWrite;
 	const id = record.id;
 	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
@@ -1297,33 +1318,45 @@ function answerProvesOther(
 			itemIndex,
 		});
 	}
-	const later = answerDatedLater(ctx, call, record, where, since);
+	const later = answerDatedLater(ctx, call, record, bound.at, where, since);
 	if (later) return later;
 	if (storedAnswerIsOwn(ctx, call)) return undefined;
-	const made = boundTime(record.createdAt);
-	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
 	const sentAt = Date.parse(sent.sentAt);
-	// No Date header measured the clocks (r15-money F1): n8n's own clock with a wide stated margin.
-	const earliest =
-		sent.skewMs === null
-			? sentAt - UNDATED_PREDATES_MS
-			: earliestCreated({ sentAt, skewMs: sent.skewMs });
-	if (made >= earliest) return undefined;
+	const reading = timesAgainst(
+		bound.at.map((field) => record[field]),
+		earliestBound({ sentAt, skewMs: sent.skewMs }),
+	);
+	if (reading === 'after' || reading === 'future') return undefined;
+	if (reading === 'not_shown' && contract.madeUndatedStands && contract.made) return undefined;
+	const named = recordId ?? 'a record without its ID';
+	const times = bound.at.map((field) => `${field} ${JSON.stringify(record[field] ?? null)}`);
+	const what = contract.made ? 'created' : 'acted on';
+	if (reading !== 'before') {
+		const unread =
+			reading === 'no_offset'
+				? `written without its offset: it may be in any time zone, up to 14 hours either way, so it cannot show that the record was ${what} after this write was sent (${sent.sentAt}); one hours older would read the same`
+				: reading === 'unreadable'
+					? `not a time the node can read (ISO 8601 with Z or an offset), so it cannot show that the record was ${what} after this write was sent (${sent.sentAt})`
+					: `not shown, so nothing shows that the record was ${what} after this write was sent (${sent.sentAt}): the service may have answered with one it already held`;
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with ${named}, whose time (${times.join(', ')}) is ${unread}. A time that cannot be bound is no proof that this write was made, nor that it was not`,
+			lines: [`Record: ${named}`, ...times.map((t) => `Its ${t}`), `Sent at: ${sent.sentAt}`],
+			where,
+			itemIndex,
+		});
+	}
 	const allowing =
 		sent.skewMs === null
 			? `by n8n's own clock with a ${UNDATED_PREDATES_MS / 60_000} min margin, as no answer carried a Date header to measure the service's clock`
 			: marginWords(sent.skewMs);
-	const named = recordId ?? 'a record without its ID';
-	const other = contract.identity
-		? 'another payment under the same External ID'
-		: 'an earlier payment the service answered with (under a key used before, or a record it holds)';
+	const other = contract.made
+		? contract.identity
+			? 'another payment under the same External ID'
+			: 'an earlier payment the service answered with (under a key used before, or a record it holds)'
+		: 'the doing of an earlier write (another run, a person in the cabinet, or this item’s own earlier attempt)';
 	return outcomeUnknownError(ctx.getNode(), contract, {
-		reason: `the service answered with ${named}, created at ${String(record.createdAt)}: created before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${allowing}): it may be ${other}, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
-		lines: [
-			`Record: ${named}`,
-			`Its createdAt: ${String(record.createdAt)}`,
-			`Sent at: ${sent.sentAt}`,
-		],
+		reason: `the service answered with ${named}, ${what} at ${times.join(', ')}: ${what} before this write was sent as far as the measured clocks tell (${sent.sentAt}, allowing ${allowing}): it may be ${other}, or this one if the clocks were measured wide, so it does not prove this one was made, nor that it was not`,
+		lines: [`Record: ${named}`, ...times.map((t) => `Its ${t}`), `Sent at: ${sent.sentAt}`],
 		where,
 		itemIndex,
 	});
@@ -1348,25 +1381,34 @@ function answerDatedLater(
 	ctx: IExecuteFunctions,
 	call: MoneyCall,
 	record: IDataObject,
+	at: readonly string[],
 	where: string,
 	since: AnswerClock,
 ): NodeApiError | undefined {
-	const made = boundTime(record.createdAt);
-	if (typeof made !== 'number' || !Number.isFinite(made)) return undefined;
 	const nowSkew =
 		skewRangeSince(since.baseUrl, since.sentLocal)?.low ?? knownSkewLow(since.baseUrl);
-	if (!datedLater(made, nowSkew, Date.now(), UNDATED_PREDATES_MS)) return undefined;
+	const now = Date.now();
+	const field = at.find((name) => {
+		const time = boundTime(record[name]);
+		return (
+			typeof time === 'number' &&
+			Number.isFinite(time) &&
+			datedLater(time, nowSkew, now, UNDATED_PREDATES_MS)
+		);
+	});
+	if (field === undefined) return undefined;
 	const id = record.id;
 	const named = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 	const allowing =
 		nowSkew === null
 			? `by n8n's own clock with a ${UNDATED_PREDATES_MS / 60_000} min margin, as no answer carried a Date header to measure the service's clock`
 			: `by more than ${marginWords(nowSkew, 'low')}`;
+	const what = field === 'createdAt' ? 'created' : `its ${field}`;
 	return outcomeUnknownError(ctx.getNode(), call.contract, {
-		reason: `the service answered with ${named ?? 'a record without its ID'}, created at ${String(record.createdAt)}: later than the service's clock at its answer (${allowing}), a time that cannot be read (its local time labelled UTC, or a clock other than the one dating the answers), so it does not prove this write was made, nor that it was not`,
+		reason: `the service answered with ${named ?? 'a record without its ID'}, ${what} at ${String(record[field])}: later than the service's clock at its answer (${allowing}), a time that cannot be read (its local time labelled UTC, or a clock other than the one dating the answers), so it does not prove this write was made, nor that it was not`,
 		lines: [
 			`Record: ${named ?? 'a record without its ID'}`,
-			`Its createdAt: ${String(record.createdAt)}`,
+			`Its ${field}: ${String(record[field])}`,
 		],
 		where,
 		itemIndex: call.itemIndex,
