@@ -298,18 +298,28 @@ const NOT_A_SECRET_AFTER =
 /**
  * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
  * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
- * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers).
+ * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers); a space
+ * or a colon also written as an HTML entity (`CVV&nbsp;583`) or URL-encoded (`cvv%3A583`; outside
+ * read r17-data, finding 2), each counted as one.
  */
-const DIRECT_GAP = '([^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]{0,6})';
+const DIRECT_GAP =
+	'((?:[^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]|&(?:nbsp|ensp|emsp|thinsp|colon|equals|#160|#58|#61|#[xX](?:[aA]0|3[aAdD]));|%(?:25)?(?:3[aAdD]|20|[cC]2%(?:25)?[aA]0)){0,6})';
 /** After a direct form's digits: not a date's or a time's rest (`PIN: 2026-11-20`), not a unit. */
 const DIRECT_END = `(?![.,:/\\-]\\d)(?!${NOT_A_SECRET_AFTER})`;
+/**
+ * A PIN's digits: 4 to 8 in one run, one by one with a space, dot or dash between, or in pairs
+ * with a space between (`PIN: 48 21`; outside read r17-data, finding 2); not part of a longer
+ * number.
+ */
+const PIN_DIGITS =
+	'\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d)|\\d\\d(?:[ \\u00a0]\\d\\d){1,3}(?!\\d|[ \\u00a0.-]\\d)';
 /**
  * A PIN named in a text: `PIN: 482913`, `pin=4829`, `card PIN 4829 rejected`, `pinCode 1234`,
  * `"cardPin":"4829"` (outside read r5-data, finding 1). `pin` stands as a word or after `card`, so
  * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
  */
 const PIN_IN_TEXT = new RegExp(
-	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number|(?:no|nr|num)\\.?))?)${DIRECT_GAP}(${PIN_DIGITS})${DIRECT_END}`,
 	'gi',
 );
 /**
@@ -326,7 +336,7 @@ const KEY_IN_WORDS =
  * Cyrillic `С` in place of the Latin `C`.
  */
 const CVV_IN_TEXT = new RegExp(
-	`([CcСс][Vv][VvCcСс]2?(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`((?:[CcСс][Vv][VvCcСс]2?|(?<![A-Za-z])(?:[Cc][Vv]2|[Cc][Cc][Vv]2?))(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
 	'gi',
 );
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
@@ -338,7 +348,7 @@ const LETTER = '[A-Za-zА-Яа-яЁё]';
  * case (`ПИН-код 1000 RUB` is an amount; it was hidden while `руб` was not).
  */
 const RU_PIN_IN_TEXT = new RegExp(
-	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(${PIN_DIGITS})${DIRECT_END}`,
 	'gi',
 );
 /**
@@ -559,7 +569,7 @@ export function cardLike(match: string): boolean {
  * and CVV must be true or false, got "007"`) shows the user's value.
  */
 const PIN_OR_CVV_WORD =
-	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
 const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
 const SECRET_DIGITS_IN_WORDS = new RegExp(
@@ -589,6 +599,17 @@ const OTHER_NUMBER_WORDS =
  */
 const SECRET_DIGITS_AFTER_PHRASE = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/**
+ * A PIN after its word and a number sign, then a word (outside read r17-data, finding 2: `Новый
+ * PIN #4821 отправлен держателю`): the PIN, written as a number. A sign alone does not make a
+ * number another's (`CVV #123` stays, as a CVV is not written so; `PIN, $1500` is an amount): only
+ * after a PIN's word, with 4 to 8 digits, and a word after them that names no other number or
+ * unit (`PIN #4821: 3 attempts`, `PIN #4821 attempts` stay).
+ */
+const PIN_NUMBER_SIGN = new RegExp(
+	`(?<![\\p{L}\\p{N}_])((?:card[-_ ]?)?(?:pin|пин)(?:[-_ ]?(?:code|код))?)([\\s\\u00a0]*[#№][\\s\\u00a0]*)(\\d{4,8})(?![\\p{N}])(?=[\\s\\u00a0]+\\p{L})(?![\\s\\u00a0]+(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -837,6 +858,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
+	out = out.replace(PIN_NUMBER_SIGN, (_match, name: string, sign: string) => `${name}${sign}••••`);
 	out = out.replace(
 		RU_PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
