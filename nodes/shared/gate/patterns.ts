@@ -237,7 +237,13 @@ export const LINK =
 /** `token=…`, `api_key: "…"`, `password = …` written in a text. */
 const NAMED_SECRET =
 	/\b((?:invite[_ -]?|session[_ -]?|access[_ -]?|refresh[_ -]?|auth[_ -]?)?token|api[_ -]?key|x-api-key|secret|password)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'&,;)\\]+)/gi;
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+/**
+ * A Bearer or Basic credential. Not a challenge's parameter (outside read r17-data, finding 6:
+ * `WWW-Authenticate: Bearer realm="api"` names the realm, and `error=`, `scope=` the rest): a
+ * parameter's name and `=` are no token.
+ */
+const BEARER =
+	/\b(Bearer|Basic)\s+(?!(?:realm|scope|error|error_description|error_uri|charset|resource_metadata|nonce|algorithm|qop|opaque|domain|stale)\s*=)[A-Za-z0-9._~+/=-]{6,}/g;
 const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
 /**
@@ -703,8 +709,16 @@ const OTHER_VALUE_WORD =
 const ENTITY_WORD =
 	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card';
 const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
+/**
+ * Words that make a key no credential (outside read r17-data, finding 6): an Idempotency-Key (the
+ * node shows its own as `idempotencyKey`), a public key, a deduplication, sort or cache key, before
+ * the key word, or after it in Russian (`ключ идемпотентности`, `открытый ключ`). Its value stays.
+ */
+const NOT_SECRET_KEY_BEFORE =
+	'idempotency|idempotence|public|dedup|dedupe|deduplication|sort|partition|cache|lookup|routing|открыт\\p{L}{0,3}|публичн\\p{L}{0,3}';
+const NOT_SECRET_KEY_AFTER = 'идемпотентности|дедупликации|сортировки|кэша|кеша';
 const SECRET_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])(?<!(?<![\\p{L}\\p{N}_])(?:${NOT_SECRET_KEY_BEFORE})[\\s_-]{0,2})(${KEY_WORD})(?![\\p{L}\\p{N}])(?![\\s_-]{1,2}(?:${NOT_SECRET_KEY_AFTER})(?!\\p{L}))((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /**
