@@ -212,6 +212,43 @@ describe('finding 2: PIN and CVV text forms', () => {
 	});
 });
 
+describe('finding 2, generated: a PIN after a number sign', () => {
+	const PIN_NAMES = ['PIN', 'pin', 'Pin', 'card PIN', 'PIN-code', 'ПИН', 'пин-код'];
+	const WORDS_AFTER = ['отправлен', 'sent', 'issued', 'is active', 'выдан держателю', 'set'];
+	const OTHER_AFTER = [': 3 attempts', ' attempts', ' RUB', ' order', ' раза', '%'];
+	it('then a word that names no other number: the digits go', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...PIN_NAMES),
+				fc.constantFrom('#', '# ', '№', ' #'),
+				fc.integer({ min: 4, max: 8 }).chain((n) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`))),
+				fc.constantFrom(...WORDS_AFTER),
+				AUDIENCE,
+				(name, sign, digits, after, audience) =>
+					!gateText(undefined, `Новый ${name} ${sign}${digits} ${after}`, audience).includes(
+						digits,
+					),
+			),
+			{ numRuns: RUNS },
+		);
+	});
+	it('then a unit or a word of another number: the text stays as written', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...PIN_NAMES),
+				fc.integer({ min: 4, max: 8 }).chain((n) => fc.stringMatching(new RegExp(`^[1-9]{${n}}$`))),
+				fc.constantFrom(...OTHER_AFTER),
+				AUDIENCE,
+				(name, digits, after, audience) => {
+					const text = `${name} #${digits}${after}`;
+					return gateText(undefined, text, audience) === text;
+				},
+			),
+			{ numRuns: RUNS },
+		);
+	});
+});
+
 describe('finding 3: names that describe a secret hold none', () => {
 	const settings = {
 		pinPolicy: 'required',
@@ -288,6 +325,33 @@ describe('finding 6: an idempotency key, a public key and a realm are no secrets
 		for (const audience of AUDIENCES) {
 			expect(gateText(undefined, text, audience)).toBe(text);
 		}
+	});
+
+	it('generated: an idempotency key of any form after its name stays as written', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(
+					'Idempotency-Key: ',
+					'Idempotency-Key ',
+					'idempotency key ',
+					'Ключ идемпотентности ',
+					'ключ идемпотентности: ',
+					'public key ',
+				),
+				fc.oneof(
+					fc.uuid(),
+					fc.stringMatching(/^[a-z]{2,6}-[0-9]{8}-[0-9]{4}$/),
+					fc.stringMatching(/^[A-Za-z0-9]{12,32}$/).filter((v) => /\d/.test(v)),
+				),
+				fc.constantFrom(' already used', ' уже использован', ' not found', ''),
+				AUDIENCE,
+				(name, key, after, audience) => {
+					const text = `Request rejected: ${name}${key}${after}`;
+					return gateText(undefined, text, audience) === text;
+				},
+			),
+			{ numRuns: RUNS },
+		);
 	});
 
 	it.each([
