@@ -481,6 +481,9 @@ function inHexWord(text: string, start: number, end: number): boolean {
 	let to = end;
 	while (to < text.length && /[A-Za-z0-9_-]/.test(text[to])) to++;
 	const word = text.slice(from, to);
+	// A UUID whose groups happen to be digits only (`00000000-0000-1000-8000-000000000000`, an
+	// Idempotency-Key the service echoes) is a UUID all the same (found by the r17 generator).
+	if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(word)) return true;
 	return /[A-Za-z]/.test(word) && !/[G-Zg-z_]/.test(word);
 }
 
