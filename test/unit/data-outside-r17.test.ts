@@ -61,6 +61,9 @@ describe('finding 1: PIN and CVV under names the rules did not know', () => {
 		pwd: 'hunter22',
 		seed: 'alpha beta gamma delta',
 		recoveryPhrase: 'alpha beta gamma delta',
+		threeDsCode: '445566',
+		пин: '7397',
+		'ПИН-код': '7398',
 	};
 
 	it.each(Object.entries(secrets))(
@@ -180,6 +183,7 @@ describe('finding 1: PIN and CVV under names the rules did not know', () => {
 		'seedling',
 		'pincushion',
 		'cardholder',
+		'пингвин',
 	])('%s names no secret', (name) => {
 		expect(unknownFieldKind(name).kind).not.toBe('secret');
 	});

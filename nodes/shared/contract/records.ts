@@ -843,9 +843,11 @@ const SECRET_CODE_WORDS = new Set([
 	'security',
 	'sms',
 	'auth',
-	'authentication',
-	'authorization',
 	'activation',
+	// A 3-D Secure code (`threeDsCode`, `3dsCode`).
+	'ds',
+	'3ds',
+	'secure',
 	'verification',
 	'verify',
 	'confirmation',
@@ -1048,7 +1050,9 @@ export function unknownFieldKind(name: string): FieldSpec {
 	const words = secretReadWords(nameWords(name));
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
-	if (joined === '') return { kind: 'unknown' };
+	// A PIN named in Russian (`пин`, `ПИН-код`, `пинКод`): its letters are no word of nameWords.
+	const russianPin = /(?<!\p{L})пин(?:[-_ ]?код)?(?!\p{Ll})/iu.test(name);
+	if (joined === '') return russianPin ? { kind: 'secret', secret: 'key' } : { kind: 'unknown' };
 	// A secret's value named after its name (`pinValue`, `sessionTokenValue`): the secret.
 	if (VALUE_WORDS.has(last) && words.length > 1) {
 		const inner = unknownFieldKind(words.slice(0, -1).join('_'));
@@ -1076,6 +1080,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// a password's short name (`pwd`) and a wallet's seed (`seed`, `walletSeed`).
 	const pinNamed =
 		words.some((word) => PIN_WORDS.has(word)) ||
+		russianPin ||
 		(last === 'code' && SECRET_CODE_WORDS.has(words[words.length - 2] ?? '')) ||
 		words.includes('pwd') ||
 		(last === 'seed' && (words.length === 1 || SEED_WORDS.has(words[words.length - 2])));
