@@ -562,6 +562,32 @@ const COUNTER_WORDS = new Set([
 	'errors',
 	'missing',
 	'required',
+	// What kind of secret is wanted and how (outside read r17-data, finding 3: `pinPolicy`,
+	// `cvvPolicy`, `passwordPolicy`, `passwordStrength`, `pinFormat`, `pinMode`): a setting, no
+	// secret, wherever the word stands (`passwordPolicyLevel`).
+	'policy',
+	'policies',
+	'strength',
+	'rule',
+	'rules',
+	'format',
+	'formats',
+	'type',
+	'types',
+	'kind',
+	'mode',
+	'modes',
+	'requirement',
+	'requirements',
+	'complexity',
+	'score',
+	'level',
+	'pattern',
+	'regex',
+	'method',
+	'methods',
+	'supported',
+	'allowed',
 ]);
 /**
  * Last words that name a secret's value itself after its name (`pinValue`, `apiKeyPlain`,
@@ -776,6 +802,9 @@ const SECRET_PARTS = [
 	'hmac',
 	'mnemonic',
 	'seedphrase',
+	'recoveryphrase',
+	'mnemonicphrase',
+	'secretphrase',
 	'passwd',
 	'passphrase',
 	'apikey',
@@ -795,8 +824,133 @@ function secretPart(joined: string): boolean {
 		part === 'secret' ? /secret(?!ar)/.test(joined) : joined.includes(part),
 	);
 }
-/** Last words of a card's verification code: `csc`, `cvn`, `cvd` (cvv/cvc anywhere in a name). */
-const CVV_WORDS = new Set(['csc', 'csc2', 'cvn', 'cvn2', 'cvd', 'cvd2']);
+/**
+ * Words of a card's verification code: `csc`, `cvn`, `cvd` (cvv/cvc anywhere in a name), and the
+ * other ways services write it (outside read r17-data, finding 1: `cv2`, `ccv`).
+ */
+const CVV_WORDS = new Set(['csc', 'csc2', 'cvn', 'cvn2', 'cvd', 'cvd2', 'cv2', 'ccv', 'ccv2']);
+/** Words of a PIN (`pin`, a transaction PIN `tpin`; a digit after: `pin1`, `pin2` are read apart). */
+const PIN_WORDS = new Set(['pin', 'tpin']);
+/**
+ * Words right before a last `code` that make the code a secret (outside read r17-data, finding 1:
+ * `cardCode` (a CVV's name in some APIs), `secCode`, `smsCode`, `authCode`, `activationCode`): a
+ * code a person types to prove something. A code of a thing (`errorCode`, `bankCode`,
+ * `currencyCode`, `cardTypeCode`) is none.
+ */
+const SECRET_CODE_WORDS = new Set([
+	'card',
+	'sec',
+	'security',
+	'sms',
+	'auth',
+	'activation',
+	// A 3-D Secure code (`threeDsCode`, `3dsCode`).
+	'ds',
+	'3ds',
+	'secure',
+	'verification',
+	'verify',
+	'confirmation',
+	'confirm',
+	'otp',
+	'totp',
+	'mfa',
+	'access',
+	'unlock',
+	'puk',
+	'recovery',
+	'backup',
+	'login',
+	'pin',
+]);
+/** Whole names of a wallet's seed, and words before a last `seed` that make it one (`walletSeed`). */
+const SEED_WORDS = new Set(['wallet', 'master', 'recovery', 'mnemonic', 'private', 'bip39', 'hd']);
+/**
+ * Words a name may glue together in one case (`pincode`, `PINCODE`, `cardpin`, `cvvcode`,
+ * `pinpolicy`, `smscode`; outside read r17-data, finding 1): a lower-cased word that is wholly made
+ * of these (and a number at its end: `pin2`) is read as these words, so a glued name reads as its
+ * camelCase form does. A word with anything else (`shipping`, `pinned`, `spinner`, `opinion`) is
+ * kept whole, and names no PIN.
+ */
+const SECRET_WORD_PARTS = new Set([
+	...PIN_WORDS,
+	...CVV_WORDS,
+	...SECRET_CODE_WORDS,
+	'cvv',
+	'cvc',
+	'code',
+	'password',
+	'passcode',
+	'pwd',
+	'pass',
+	'secret',
+	'key',
+	'token',
+	'api',
+	'new',
+	'old',
+	'current',
+	'temp',
+	'temporary',
+	'initial',
+	'default',
+	'number',
+	'value',
+	'plain',
+	'raw',
+	'clear',
+]);
+/** Words whose presence in a glued word lets it be read apart (a secret's word). */
+const GLUED_SECRET_WORDS = new Set([
+	...PIN_WORDS,
+	...CVV_WORDS,
+	'cvv',
+	'cvc',
+	'password',
+	'passcode',
+	'pwd',
+]);
+/** A glued lower-case word as the words it is made of, else undefined (`pincode` → pin, code). */
+function gluedParts(word: string, vocabulary: ReadonlySet<string>): string[] | undefined {
+	if (word.length > 40) return undefined;
+	// Best split of each prefix (fewest parts), by dynamic programming over the word's ends.
+	const best: Array<string[] | undefined> = [[]];
+	for (let end = 1; end <= word.length; end++) {
+		for (let start = 0; start < end; start++) {
+			const head = best[start];
+			if (head === undefined) continue;
+			const part = word.slice(start, end);
+			const digits = /^\d+$/.test(part) && start > 0;
+			if (!vocabulary.has(part) && !digits) continue;
+			if (best[end] === undefined || (best[end] as string[]).length > head.length + 1) {
+				best[end] = [...head, part];
+			}
+		}
+	}
+	const parts = best[word.length];
+	return parts && parts.length > 1 ? parts : undefined;
+}
+const GLUED_VOCABULARY: ReadonlySet<string> = new Set([
+	...SECRET_WORD_PARTS,
+	...COUNTER_WORDS,
+	...ABOUT_WORDS,
+	...FLAG_FIRST_WORDS,
+]);
+/**
+ * A name's words with each glued word read apart where it is made of secret and describing words
+ * and names a secret's word (a PIN, a CVV, a password, or a code after SECRET_CODE_WORDS:
+ * `smscode`); `errorcode` or `statuscode` stay whole.
+ */
+function secretReadWords(words: readonly string[]): string[] {
+	return words.flatMap((word) => {
+		const parts = gluedParts(word, GLUED_VOCABULARY);
+		if (parts === undefined) return [word];
+		const secret =
+			parts.some((part) => GLUED_SECRET_WORDS.has(part)) ||
+			parts.some((part, index) => part === 'code' && SECRET_CODE_WORDS.has(parts[index - 1]));
+		return secret ? parts : [word];
+	});
+}
 /** Words that name a card in a card number's name (`ccNumber`, `pan_no`). */
 const CARD_ABBREVIATIONS = new Set(['cc', 'pan', 'card']);
 /** Whole names that hold a secret. */
@@ -810,6 +964,9 @@ const SECRET_NAMES = new Set([
 	'otp',
 	'sig',
 	'signature',
+	// Outside read r17-data, finding 1: a password's short name, a wallet's seed.
+	'pwd',
+	'seed',
 ]);
 /** Whole names of a record's own link. */
 const OWN_LINK_NAMES = new Set([
@@ -890,10 +1047,12 @@ function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
  *    secret fields held, like free text.
  */
 export function unknownFieldKind(name: string): FieldSpec {
-	const words = nameWords(name);
+	const words = secretReadWords(nameWords(name));
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
-	if (joined === '') return { kind: 'unknown' };
+	// A PIN named in Russian (`пин`, `ПИН-код`, `пинКод`): its letters are no word of nameWords.
+	const russianPin = /(?<!\p{L})пин(?:[-_ ]?код)?(?!\p{Ll})/iu.test(name);
+	if (joined === '') return russianPin ? { kind: 'secret', secret: 'key' } : { kind: 'unknown' };
 	// A secret's value named after its name (`pinValue`, `sessionTokenValue`): the secret.
 	if (VALUE_WORDS.has(last) && words.length > 1) {
 		const inner = unknownFieldKind(words.slice(0, -1).join('_'));
@@ -915,9 +1074,16 @@ export function unknownFieldKind(name: string): FieldSpec {
 	) {
 		return about ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
-	// A PIN under any name that has `pin` as a word of its own (`pinCode`, `card_pin`, `atmPin`);
-	// a word that only contains the letters (`shipping`, `pinned`, `spinner`) is not one.
-	const pinNamed = words.includes('pin');
+	// A PIN under any name that has `pin` as a word of its own (`pinCode`, `card_pin`, `atmPin`,
+	// glued `pincode`, `PIN2`, `tpin`); a word that only contains the letters (`shipping`, `pinned`,
+	// `spinner`) is not one. So is a code a person types (`smsCode`, `cardCode`: SECRET_CODE_WORDS),
+	// a password's short name (`pwd`) and a wallet's seed (`seed`, `walletSeed`).
+	const pinNamed =
+		words.some((word) => PIN_WORDS.has(word)) ||
+		russianPin ||
+		(last === 'code' && SECRET_CODE_WORDS.has(words[words.length - 2] ?? '')) ||
+		words.includes('pwd') ||
+		(last === 'seed' && (words.length === 1 || SEED_WORDS.has(words[words.length - 2])));
 	const secretNamed =
 		pinNamed || SECRET_NAMES.has(joined) || secretPart(joined) || words.includes('token');
 	if (about && secretNamed) return { kind: 'state' };

@@ -111,6 +111,9 @@ export function rememberSecret(
 	value: unknown,
 	forCredential = false,
 ): void {
+	// A webhook secret is known by its body too (outside read r17-data, finding 5).
+	const body = secretBody(value);
+	if (body !== undefined) rememberSecret(ctx, body, forCredential);
 	const text = usable(value);
 	// A date or a time is never a secret (outside read r16-data, finding 8).
 	if (text === undefined || notSecretMaterial(text)) return;
@@ -139,6 +142,18 @@ export function rememberSecret(
 	}
 }
 
+/**
+ * The random part of a prefixed webhook secret (`whsec_` + 48 hex characters): the whole of what
+ * is secret in it, and what a service or a log may echo without the fixed public prefix (outside
+ * read r17-data, finding 5: `signed with a1b2…`). Undefined for any other value, and for a body
+ * too short to be known in a text.
+ */
+export function secretBody(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const match = /^\s*whsec_([A-Za-z0-9]+)\s*$/.exec(value);
+	return match && match[1].length >= MIN_IN_TEXT ? match[1] : undefined;
+}
+
 /** An identifier this run handled: never taken for a secret by its look. */
 export function rememberIdentifier(ctx: object | undefined, value: unknown): void {
 	const text = usable(value);
@@ -154,6 +169,8 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
  */
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
 	const values: unknown[] = [data.apiKey, data.webhookSecret, data.previousWebhookSecret];
+	// Each webhook secret by its body alone too (outside read r17-data, finding 5).
+	values.push(secretBody(data.webhookSecret), secretBody(data.previousWebhookSecret));
 	// A Base URL's user and password (a service behind Basic auth) are secrets of the credential
 	// too: a gateway may echo either (outside read r9-data, finding 1), also as the Basic header
 	// (`user:password` in base64). Shorter ones are known where named (r10-data, finding 2).

@@ -237,7 +237,13 @@ export const LINK =
 /** `token=…`, `api_key: "…"`, `password = …` written in a text. */
 const NAMED_SECRET =
 	/\b((?:invite[_ -]?|session[_ -]?|access[_ -]?|refresh[_ -]?|auth[_ -]?)?token|api[_ -]?key|x-api-key|secret|password)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'&,;)\\]+)/gi;
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+/**
+ * A Bearer or Basic credential. Not a challenge's parameter (outside read r17-data, finding 6:
+ * `WWW-Authenticate: Bearer realm="api"` names the realm, and `error=`, `scope=` the rest): a
+ * parameter's name and `=` are no token.
+ */
+const BEARER =
+	/\b(Bearer|Basic)\s+(?!(?:realm|scope|error|error_description|error_uri|charset|resource_metadata|nonce|algorithm|qop|opaque|domain|stale)\s*=)[A-Za-z0-9._~+/=-]{6,}/g;
 const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9]{8,}/g;
 /**
@@ -298,18 +304,28 @@ const NOT_A_SECRET_AFTER =
 /**
  * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
  * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
- * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers).
+ * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers); a space
+ * or a colon also written as an HTML entity (`CVV&nbsp;583`) or URL-encoded (`cvv%3A583`; outside
+ * read r17-data, finding 2), each counted as one.
  */
-const DIRECT_GAP = '([^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]{0,6})';
+const DIRECT_GAP =
+	'((?:[^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]|&(?:nbsp|ensp|emsp|thinsp|colon|equals|#160|#58|#61|#[xX](?:[aA]0|3[aAdD]));|%(?:25)?(?:3[aAdD]|20|[cC]2%(?:25)?[aA]0)){0,6})';
 /** After a direct form's digits: not a date's or a time's rest (`PIN: 2026-11-20`), not a unit. */
 const DIRECT_END = `(?![.,:/\\-]\\d)(?!${NOT_A_SECRET_AFTER})`;
+/**
+ * A PIN's digits: 4 to 8 in one run, one by one with a space, dot or dash between, or in pairs
+ * with a space between (`PIN: 48 21`; outside read r17-data, finding 2); not part of a longer
+ * number.
+ */
+const PIN_DIGITS =
+	'\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d)|\\d\\d(?:[ \\u00a0]\\d\\d){1,3}(?!\\d|[ \\u00a0.-]\\d)';
 /**
  * A PIN named in a text: `PIN: 482913`, `pin=4829`, `card PIN 4829 rejected`, `pinCode 1234`,
  * `"cardPin":"4829"` (outside read r5-data, finding 1). `pin` stands as a word or after `card`, so
  * `spin 2024` or `pinned 12345` are no PIN; 4 to 8 digits, not part of a longer number.
  */
 const PIN_IN_TEXT = new RegExp(
-	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`(?<![A-Za-z])((?:card[_ -]?)?pin(?:[_ -]?code)?(?:\\s+(?:is|was|code|number|(?:no|nr|num)\\.?))?)${DIRECT_GAP}(${PIN_DIGITS})${DIRECT_END}`,
 	'gi',
 );
 /**
@@ -326,7 +342,7 @@ const KEY_IN_WORDS =
  * Cyrillic `С` in place of the Latin `C`.
  */
 const CVV_IN_TEXT = new RegExp(
-	`([CcСс][Vv][VvCcСс]2?(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`((?:[CcСс][Vv][VvCcСс]2?|(?<![A-Za-z])(?:[Cc][Vv]2|[Cc][Cc][Vv]2?))(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
 	'gi',
 );
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
@@ -338,7 +354,7 @@ const LETTER = '[A-Za-zА-Яа-яЁё]';
  * case (`ПИН-код 1000 RUB` is an amount; it was hidden while `руб` was not).
  */
 const RU_PIN_IN_TEXT = new RegExp(
-	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(\\d{4,8}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){3,7}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`(?<!${LETTER})((?:ПИН|пин|Пин)(?:[-\\s]?(?:код|КОД|Код))?(?:\\s+(?:карты|КАРТЫ))?)${DIRECT_GAP}(${PIN_DIGITS})${DIRECT_END}`,
 	'gi',
 );
 /**
@@ -465,6 +481,9 @@ function inHexWord(text: string, start: number, end: number): boolean {
 	let to = end;
 	while (to < text.length && /[A-Za-z0-9_-]/.test(text[to])) to++;
 	const word = text.slice(from, to);
+	// A UUID whose groups happen to be digits only (`00000000-0000-1000-8000-000000000000`, an
+	// Idempotency-Key the service echoes) is a UUID all the same (found by the r17 generator).
+	if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(word)) return true;
 	return /[A-Za-z]/.test(word) && !/[G-Zg-z_]/.test(word);
 }
 
@@ -559,7 +578,7 @@ export function cardLike(match: string): boolean {
  * and CVV must be true or false, got "007"`) shows the user's value.
  */
 const PIN_OR_CVV_WORD =
-	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid)2?|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
 const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
 const SECRET_DIGITS_IN_WORDS = new RegExp(
@@ -589,6 +608,17 @@ const OTHER_NUMBER_WORDS =
  */
 const SECRET_DIGITS_AFTER_PHRASE = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|${LAST_FOUR_CLAUSE}|(?!(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))\\p{L}+(?!\\p{L})){0,24}?(?:\\s+(?:is|was|будет|равен)|[:=])[\\s\\u00a0"'«]*)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/**
+ * A PIN after its word and a number sign, then a word (outside read r17-data, finding 2: `Новый
+ * PIN #4821 отправлен держателю`): the PIN, written as a number. A sign alone does not make a
+ * number another's (`CVV #123` stays, as a CVV is not written so; `PIN, $1500` is an amount): only
+ * after a PIN's word, with 4 to 8 digits, and a word after them that names no other number or
+ * unit (`PIN #4821: 3 attempts`, `PIN #4821 attempts` stay).
+ */
+const PIN_NUMBER_SIGN = new RegExp(
+	`(?<![\\p{L}\\p{N}_])((?:card[-_ ]?)?(?:pin|пин)(?:[-_ ]?(?:code|код))?)([\\s\\u00a0]*[#№][\\s\\u00a0]*)(\\d{4,8})(?![\\p{N}])(?=[\\s\\u00a0]+\\p{L})(?![\\s\\u00a0]+(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
@@ -682,8 +712,16 @@ const OTHER_VALUE_WORD =
 const ENTITY_WORD =
 	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card';
 const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
+/**
+ * Words that make a key no credential (outside read r17-data, finding 6): an Idempotency-Key (the
+ * node shows its own as `idempotencyKey`), a public key, a deduplication, sort or cache key, before
+ * the key word, or after it in Russian (`ключ идемпотентности`, `открытый ключ`). Its value stays.
+ */
+const NOT_SECRET_KEY_BEFORE =
+	'idempotency|idempotence|public|dedup|dedupe|deduplication|sort|partition|cache|lookup|routing|открыт\\p{L}{0,3}|публичн\\p{L}{0,3}';
+const NOT_SECRET_KEY_AFTER = 'идемпотентности|дедупликации|сортировки|кэша|кеша';
 const SECRET_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${KEY_WORD})(?![\\p{L}\\p{N}])((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])(?<!(?<![\\p{L}\\p{N}_])(?:${NOT_SECRET_KEY_BEFORE})[\\s_-]{0,2})(${KEY_WORD})(?![\\p{L}\\p{N}])(?![\\s_-]{1,2}(?:${NOT_SECRET_KEY_AFTER})(?!\\p{L}))((?:${KEY_GAP}{1,4}[^\\s.!?\\n]{1,24}?){0,4}?[\\s:=#"'«»\\u2014-]{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${OTHER_VALUE_WORD})${KEY_GAP}{1,4})(?<!(?<![\\p{L}\\p{N}_])(?:${ENTITY_WORD})[\\s\\u00a0]{1,4})(?<![\\p{L}\\p{N}_]-)(?!\\p{L}[\\p{L}\\p{N}_-]*[=:][^=])((?=[^\\s"'«»,;()<>\\[\\]]*\\d)[^\\s"'«»,;()<>\\[\\]]{8,})(?![^\\s"'«»,;()<>\\[\\]])(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /**
@@ -837,6 +875,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
 	);
+	out = out.replace(PIN_NUMBER_SIGN, (_match, name: string, sign: string) => `${name}${sign}••••`);
 	out = out.replace(
 		RU_PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,

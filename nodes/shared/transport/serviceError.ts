@@ -145,8 +145,10 @@ export function describe(info: ServiceErrorInfo, where?: string): string {
 	const lines: string[] = [];
 	if (info.serviceMessage) lines.push(`Service message: ${info.serviceMessage}`);
 	if (info.details !== null && info.details !== undefined) {
+		// Through the gate field by field, as the structured details are (outside read r17-data,
+		// finding 1: the text masked `details.pincode` by its look while the field kept it): one rule.
 		lines.push(
-			`Details: ${typeof info.details === 'string' ? info.details : JSON.stringify(info.details)}`,
+			`Details: ${typeof info.details === 'string' ? info.details : JSON.stringify(gateJson(undefined, info.details))}`,
 		);
 	}
 	if (info.required) lines.push(`Required permission: ${info.required}`);
