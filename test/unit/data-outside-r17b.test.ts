@@ -286,14 +286,12 @@ describe('finding 7: an ordinary field of a closed record is shown', () => {
 	});
 
 	it('Regenerate API Key: keyId and keyType as sent', async () => {
-		nock(BASE_URL)
-			.post('/auth/company/regenerate-key')
-			.reply(200, {
-				apiKey: NEW_KEY,
-				keyId: 'k_1',
-				keyType: 'legacy',
-				createdAt: '2026-01-01T00:00:00Z',
-			});
+		nock(BASE_URL).post('/auth/company/regenerate-key').reply(200, {
+			apiKey: NEW_KEY,
+			keyId: 'k_1',
+			keyType: 'legacy',
+			createdAt: '2026-01-01T00:00:00Z',
+		});
 		const { output } = await runNode({
 			parameters: { resource: 'company', operation: 'regenerateApiKey' },
 		});
@@ -409,7 +407,10 @@ describe('finding 7: an ordinary field of a closed record is shown', () => {
 					const digits = text.replace(/\D/g, '');
 					const hidden = (value: unknown) =>
 						!text.includes(JSON.stringify(value)) &&
-						!(/^[\d\s]{13,}$/.test(String(value)) && digits.includes(String(value).replace(/\D/g, '')));
+						!(
+							/^[\d\s]{13,}$/.test(String(value)) &&
+							digits.includes(String(value).replace(/\D/g, ''))
+						);
 					return (
 						out[secretName] !== anyValue &&
 						hidden(secret) &&

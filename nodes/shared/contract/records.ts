@@ -983,7 +983,8 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return { kind: 'link' };
 	if (last === 'requisite' || words.includes('phone')) return { kind: 'requisite' };
 	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
-	if (words.some((word) => CARD_NAME_WORDS.has(word))) return { kind: 'unknown', numberName: 'card' };
+	if (words.some((word) => CARD_NAME_WORDS.has(word)))
+		return { kind: 'unknown', numberName: 'card' };
 	if (words.some((word) => REGISTRY_NAME_WORDS.has(word))) {
 		return { kind: 'unknown', numberName: 'registry' };
 	}
@@ -1447,8 +1448,7 @@ export function closedFieldName(name: string): {
 		return { name: 'secret', id };
 	}
 	const secretish =
-		words.some((word) => CLOSED_SECRET_WORDS.has(word)) ||
-		CLOSED_SECRET_PARTS.test(words.join(''));
+		words.some((word) => CLOSED_SECRET_WORDS.has(word)) || CLOSED_SECRET_PARTS.test(words.join(''));
 	if (!secretish) return { name: 'plain', id };
 	return { name: CLOSED_PLAIN_LAST_WORDS.has(last) ? 'describes' : 'secret', id };
 }

@@ -448,7 +448,12 @@ const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * names it), no value the run knows as a secret (the credential's key or webhook secret, a learned
  * one) and nothing a text's patterns would mask (a PIN, a key, a link's token).
  */
-function plainValue(value: unknown, describes: boolean, idName: boolean, reading: Reading): boolean {
+function plainValue(
+	value: unknown,
+	describes: boolean,
+	idName: boolean,
+	reading: Reading,
+): boolean {
 	if (value === null || typeof value === 'boolean') return true;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) return false;
