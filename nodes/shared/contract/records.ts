@@ -1351,6 +1351,17 @@ const CLOSED_SECRET_WORDS = new Set([
 	'login',
 	'cipher',
 	'encrypted',
+	// Key material and card data by other names (`signingMaterial`, `accessMaterial`, `track2`,
+	// `magicValue`, `status.grant`).
+	'signing',
+	'access',
+	'material',
+	'track',
+	'track1',
+	'track2',
+	'magic',
+	'grant',
+	'vault',
 ]);
 /** Joined words that name a secret wherever they stand in a name (`apikey`, `passwordHash`). */
 const CLOSED_SECRET_PARTS =

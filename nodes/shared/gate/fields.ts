@@ -436,8 +436,16 @@ function shownWhenPlain(key: string, value: unknown, reading: Reading): unknown 
 		: maskUndeclared(key, value, reading);
 }
 
-/** A word of 16 characters or more mixing letters and digits (or both cases): a token's look. */
-const RANDOM_WORD = /^(?=.*\d)(?=.*[A-Za-z])|^(?=.*[a-z])(?=.*[A-Z])/;
+/**
+ * A token's look in a word of 16 characters or more (base64 with `/` and `+` too): letters and
+ * digits mixed, a base64 `+` inside, or the case changing inside it twice or more (`MhXrbVJ…`). A time zone
+ * (`America/Argentina/Buenos_Aires`) or a long word has neither.
+ */
+function randomWord(word: string): boolean {
+	if (/\d/.test(word) && /[A-Za-z]/.test(word)) return true;
+	if (/[A-Za-z0-9]\+[A-Za-z0-9]/.test(word)) return true;
+	return (word.match(/[a-z][A-Z]/g) ?? []).length >= 2;
+}
 const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -471,8 +479,8 @@ function plainValue(
 		const digits = run[0].replace(/\D/g, '');
 		if (digits.length >= 13 && digits.length <= 19 && luhn(digits)) return false;
 	}
-	for (const word of text.split(/[^A-Za-z0-9_+=~.-]+/)) {
-		if (word.length < 16 || !RANDOM_WORD.test(word)) continue;
+	for (const word of text.split(/[^A-Za-z0-9_+/=~.-]+/)) {
+		if (word.length < 16 || !randomWord(word)) continue;
 		const named = UUID_FORM.test(word) && (idName || reading.known.identifiers.has(word));
 		if (!named) return false;
 	}
