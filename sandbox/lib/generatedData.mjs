@@ -1061,6 +1061,7 @@ export const REGISTRY_FORMS = Object.freeze([
 	'innKppText',
 	'qrPersAcc',
 	'ogrnText',
+	'ogrnBare',
 ]);
 /** Plain undeclared fields of the company profile and a member (r17-data F7), with their values. */
 export const CLOSED_PLAIN_FIELDS = Object.freeze([
@@ -1113,6 +1114,8 @@ export function r17Data(seed) {
 			qrCode: `ST00012|Name=ООО Ромашка|PersonalAcc=40702810938000012345|BIC=044525225|PersAcc=${persAcc}|Sum=100000`,
 		},
 		ogrnText: { merchantComment: `ООО Ромашка ОГРН ${ogrn}` },
+		// No word names it: kept because no card scheme issues 13 digits starting 1.
+		ogrnBare: { counterparty: `ООО Ромашка ${ogrn}` },
 	}[registryForm];
 	return {
 		dims: { registryForm, plainField: plain[0] },
