@@ -77,12 +77,12 @@ const REAL_CARD = fc.oneof(
 /** OGRN: 1 or 5, the year, the region, 7 digits, then (the 12 digits mod 11) mod 10. */
 function ogrnOf(first: string, year: number, rest: string): string {
 	const body = `${first}${String(year).padStart(2, '0')}${rest}`;
-	return body + String((BigInt(body) % 11n) % 10n);
+	return body + String((BigInt(body) % BigInt(11)) % BigInt(10));
 }
 /** OGRNIP: 3, the year, the region, 9 digits, then (the 14 digits mod 13) mod 10. */
 function ogrnipOf(year: number, rest: string): string {
 	const body = `3${String(year).padStart(2, '0')}${rest}`;
-	return body + String((BigInt(body) % 13n) % 10n);
+	return body + String((BigInt(body) % BigInt(13)) % BigInt(10));
 }
 /** A legal entity's INN: 9 digits and the check digit of the tax service's weights. */
 function innOf(body: string): string {

@@ -612,7 +612,7 @@ const CARD_GLUED = /(?:card|pan|карт\p{L}{0,2})[_-]?$/iu;
  * Latin spellings, also two joined by `/` (`ИНН/КПП`); then only gaps (`:`, `№`, `=`, spaces).
  */
 const REGISTRY_WORD =
-	/(?<![\p{L}\p{N}_])(?:(?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#\-]{0,4}$/iu;
+	/(?<![\p{L}\p{N}_])(?:(?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#-]{0,4}$/iu;
 
 /**
  * Whether a run of 13–19 digits at `offset` of `whole` is a card number: with the card checksum
