@@ -191,7 +191,11 @@ export const GENERATED_CHOICES = Object.freeze({
 	},
 	/** The data dimensions of issue 50, drawn by generatedData.mjs (drawDataDimensions). */
 	data: {
-		unknownFields: 'extraFields 1..3 secret fields per secret-bearing record, a PIN as a number',
+		unknownFields:
+			'extraFields 1..3 secret fields per secret-bearing record, a PIN as a number; r17: plain undeclared fields of the profile and a member (plainField: one of CLOSED_PLAIN_FIELDS) shown exactly (r17Data)',
+		/** Outside read r17-data: registry numbers that pass the card checksum (r17Data). */
+		cardSchemes:
+			'registryForm: one of REGISTRY_FORMS, an OGRN, OGRNIP or QR account passing the card checksum in an order, kept exactly; a real scheme card in its text masked (r17Data)',
 		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
 		numbersForText: 'numericRequisite, numericExternalId',
 		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],

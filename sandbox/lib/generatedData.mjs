@@ -568,6 +568,7 @@ export function generatedData(seed) {
 		r10: r10Data(seed),
 		r11: r11Data(seed),
 		r16: r16Data(seed),
+		r17: r17Data(seed),
 	};
 }
 
@@ -1039,5 +1040,89 @@ export function r16Data(seed) {
 			[counterName]: counterValue,
 			attrs: [{ [pairNameKey]: pairLabel, value: pairValue }],
 		},
+	};
+}
+
+/** The card checksum of a number written as digits. */
+function passesLuhn(digits) {
+	let sum = 0;
+	for (let i = 0; i < digits.length; i++) {
+		let digit = Number(digits[digits.length - 1 - i]);
+		if (i % 2 === 1) digit *= 2;
+		sum += digit > 9 ? digit - 9 : digit;
+	}
+	return sum % 10 === 0;
+}
+
+/** Where an order carries a registry's number that passes the card checksum (r17-data F4). */
+export const REGISTRY_FORMS = Object.freeze([
+	'ogrnField',
+	'ogrnipText',
+	'innKppText',
+	'qrPersAcc',
+	'ogrnText',
+	'ogrnBare',
+]);
+/** Plain undeclared fields of the company profile and a member (r17-data F7), with their values. */
+export const CLOSED_PLAIN_FIELDS = Object.freeze([
+	['inn', '7707083893'],
+	['feePercent', 1.5],
+	['timezone', 'Europe/Moscow'],
+	['plan', 'pro'],
+	['limits', { dailyRub: 100000 }],
+	['position', 'CFO'],
+	['invitedBy', 'u_0'],
+	['keyType', 'legacy'],
+]);
+
+/**
+ * Outside read r17-data: an OGRN, an OGRNIP, an INN/KPP pair or an ST00012 account passing the
+ * card checksum (kept exactly: no card scheme issues them, or a registry's word or field names
+ * them), a real scheme's card number in the same order's text (masked), and a plain undeclared
+ * field of a closed record (shown exactly). Its own stream.
+ */
+export function r17Data(seed) {
+	const r = drawStream(seed, 'data:r17');
+	const registryForm = r.pick(REGISTRY_FORMS);
+	const plain = r.pick(CLOSED_PLAIN_FIELDS);
+	const digits = (count) => Array.from({ length: count }, () => String(r.int(0, 9))).join('');
+	// Drawn until the checksum passes (one in ten does): bounded, the stream decides.
+	const passing = (make) => {
+		for (let i = 0; i < 500; i++) {
+			const value = make();
+			if (passesLuhn(value.replace(/\D/g, ''))) return value;
+		}
+		throw new Error('r17Data: no number passing the card checksum drawn');
+	};
+	const year = () => String(r.int(2, 26)).padStart(2, '0');
+	const ogrn = passing(() => {
+		const body = `1${year()}${digits(9)}`;
+		return body + String((BigInt(body) % 11n) % 10n);
+	});
+	const ogrnip = passing(() => {
+		const body = `3${String(r.int(4, 26)).padStart(2, '0')}${digits(11)}`;
+		return body + String((BigInt(body) % 13n) % 10n);
+	});
+	const innKpp = passing(() => `50${digits(8)}/50${digits(7)}`);
+	const persAcc = passing(() => `4${digits(12)}`);
+	const card = passing(() => `4${digits(15)}`);
+	const fields = {
+		ogrnField: { payeeOgrn: ogrn },
+		ogrnipText: { payeeName: `ИП Иванов И.И., ОГРНИП ${ogrnip}` },
+		innKppText: { payeeDetails: `ООО Ромашка, ИНН/КПП ${innKpp}` },
+		qrPersAcc: {
+			qrCode: `ST00012|Name=ООО Ромашка|PersonalAcc=40702810938000012345|BIC=044525225|PersAcc=${persAcc}|Sum=100000`,
+		},
+		ogrnText: { merchantComment: `ООО Ромашка ОГРН ${ogrn}` },
+		// No word names it: kept because no card scheme issues 13 digits starting 1.
+		ogrnBare: { counterparty: `ООО Ромашка ${ogrn}` },
+	}[registryForm];
+	return {
+		dims: { registryForm, plainField: plain[0] },
+		fields,
+		card,
+		cardText: { payerNote: `оплачено ${card}` },
+		plainField: plain[0],
+		plainValue: plain[1],
 	};
 }

@@ -49,6 +49,8 @@ import {
 	RECORD_KEY_NAMES,
 	RECORD_KEY_FORMS,
 	PAIR_NAME_FORMS,
+	REGISTRY_FORMS,
+	CLOSED_PLAIN_FIELDS,
 } from '../../sandbox/lib/generatedData.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -695,8 +697,18 @@ async function checkR6b({ d, check, logs, apiKey }) {
 	const v = d.r11;
 	// Outside read r16-data: a PIN-attempt counter, a record's key, a PIN or CVV pair.
 	const w = d.r16;
+	// Outside read r17-data: a registry's number passing the card checksum, a real card in a text,
+	// a plain undeclared field of the company profile.
+	const z = d.r17;
 	const seed = d.seed;
-	const dims = JSON.stringify({ ...x.dims, ...t.dims, ...u.dims, ...v.dims, ...w.dims });
+	const dims = JSON.stringify({
+		...x.dims,
+		...t.dims,
+		...u.dims,
+		...v.dims,
+		...w.dims,
+		...z.dims,
+	});
 	const noCardAsTime = (text, where) => {
 		const digits = text.replace(/\D/g, '');
 		const found = [...u.pans, ...v.pans].filter((pan) => digits.includes(pan));
@@ -726,6 +738,15 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		...v.fields,
 		...x.key,
 		[w.dims.recordKeyName]: w.recordKeyValue(orderId),
+		...z.fields,
+		...z.cardText,
+	};
+	const profile = {
+		id: `co-${seed}`,
+		name: 'ООО Ромашка',
+		webhookSecret: d.webhookSecret,
+		[z.plainField]: z.plainValue,
+		signingMaterial: x.secrets[0],
 	};
 	const payout = {
 		id: `p-${seed}`,
@@ -742,6 +763,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 		[`GET /orders/${orderId}`]: [200, rawJson(order)],
 		[`GET /payouts/p-${seed}`]: [200, rawJson(payout)],
 		['GET /wallets']: [200, rawJson(x.wallet)],
+		['GET /auth/company/profile']: [200, rawJson(profile)],
 	});
 	const exact = (text) =>
 		new RegExp(`\\\\?"${x.dims.idName}\\\\?"\\s*:\\s*\\\\?"?${x.idValue}(?!\\d)`).test(text);
@@ -791,6 +813,21 @@ async function checkR6b({ d, check, logs, apiKey }) {
 				);
 			}
 			if (parameters.resource === 'order') {
+				// r17: the registry's number exactly as sent (the model reads a text's long numbers
+				// as requisites: a text field is checked for the user only); the card masked.
+				for (const [name, value] of Object.entries(z.fields)) {
+					if (tool && name !== 'payeeOgrn') continue;
+					check(
+						shown.text.includes(`${JSON.stringify(name)}:${JSON.stringify(value)}`),
+						`r17 order.get${where}: ${name} not exact (${dims}) ${shown.text.slice(0, 400)}`,
+					);
+				}
+				check(
+					!shown.text.replace(/\D/g, '').includes(z.card),
+					`r17 order.get${where}: shows card ${z.card} (${dims})`,
+				);
+			}
+			if (parameters.resource === 'order') {
 				check(
 					exact(shown.text),
 					`r6b order.get${where}: ${x.dims.idName} ${x.idValue} not exact (${dims}) ${shown.text.slice(0, 300)}`,
@@ -801,6 +838,31 @@ async function checkR6b({ d, check, logs, apiKey }) {
 				);
 			}
 		}
+	}
+	// r17-data, finding 7: a plain undeclared field of the company profile (a closed record) exact,
+	// for the user and the model; its secret-bearing neighbours and the webhook secret not shown.
+	for (const tool of [false, true]) {
+		const shown = await runAction({
+			parameters: {
+				resource: 'company',
+				operation: 'getProfile',
+				...(tool ? { compactOutput: false } : {}),
+			},
+			credentials: credentials(),
+			service,
+			tool,
+			logs,
+		});
+		const where = tool ? ' (tool)' : '';
+		noSecret(shown.text, `company.getProfile${where}`);
+		check(
+			!shown.text.includes(d.webhookSecret),
+			`r17 company.getProfile${where}: shows the webhook secret (${dims})`,
+		);
+		check(
+			shown.text.includes(`${JSON.stringify(z.plainField)}:${JSON.stringify(z.plainValue)}`),
+			`r17 company.getProfile${where}: ${z.plainField} not exact (${dims}) ${shown.text.slice(0, 400)}`,
+		);
 	}
 	// r14-data, finding 3: a wallet answer's token is the crypto token, for the user and the model.
 	for (const tool of [false, true]) {
@@ -1364,6 +1426,20 @@ describe(
 						timeName: CARD_AS_TIME_NAMES.length,
 						timeForm: PAN_FORMS.length,
 					},
+				);
+			}
+			// Outside read r17-data: every registry form and plain closed field.
+			const r17 = {};
+			for (const seed of SEEDS) {
+				const z = generatedData(seed).r17;
+				for (const name of ['registryForm', 'plainField']) {
+					(r17[name] ??= new Set()).add(z.dims[name]);
+				}
+			}
+			if (SEEDS.length >= 50) {
+				assert.deepEqual(
+					Object.fromEntries(Object.entries(r17).map(([name, values]) => [name, values.size])),
+					{ registryForm: REGISTRY_FORMS.length, plainField: CLOSED_PLAIN_FIELDS.length },
 				);
 			}
 			// Outside read r16-data: every counter name, record key name and form, pair name key.

@@ -57,6 +57,12 @@ export interface FieldSpec {
 	 * `wallet.deposit`, `USDT`) is a lookup key, not a secret: kept and never learned.
 	 */
 	codeKept?: boolean;
+	/**
+	 * An unknown field named for a card (`cardHint`, `panRef`: any number with the card checksum in
+	 * it is a card's) or for a registry's number (`payeeOgrn`, `inn`: none is, unless a card word
+	 * names it); gate/patterns.ts cardAt, contract/choices.ts `cardSchemes`.
+	 */
+	numberName?: 'card' | 'registry';
 }
 
 const ID: FieldSpec = { kind: 'identifier' };
@@ -1125,7 +1131,7 @@ export function unknownFieldKind(name: string): FieldSpec {
 	// A card's reference or hash (`cardRef`, `panHash`) may be the card number itself: read as an
 	// unknown field (a card number masked, anything else shown); a card's ID stays an ID.
 	if (['ref', 'reference', 'hash'].includes(last) && words.some((w) => CARD_NAME_WORDS.has(w))) {
-		return { kind: 'unknown' };
+		return { kind: 'unknown', numberName: 'card' };
 	}
 	if (ID_WORDS.has(last) || joined === 'externalid') return { kind: 'identifier' };
 	if (
@@ -1143,8 +1149,30 @@ export function unknownFieldKind(name: string): FieldSpec {
 		return { kind: 'link' };
 	if (last === 'requisite' || words.includes('phone')) return { kind: 'requisite' };
 	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
+	if (words.some((word) => CARD_NAME_WORDS.has(word)))
+		return { kind: 'unknown', numberName: 'card' };
+	if (words.some((word) => REGISTRY_NAME_WORDS.has(word))) {
+		return { kind: 'unknown', numberName: 'registry' };
+	}
 	return { kind: 'unknown' };
 }
+
+/**
+ * Words of a name that say its number is a state registry's (outside read r17-data, finding 4:
+ * `payeeOgrn`, `inn`, `kpp`, `bic`): no card number by its look (contract/choices.ts `cardSchemes`).
+ */
+const REGISTRY_NAME_WORDS = new Set([
+	'ogrn',
+	'ogrnip',
+	'inn',
+	'kpp',
+	'bic',
+	'bik',
+	'okpo',
+	'oktmo',
+	'okato',
+	'snils',
+]);
 
 /** The kind of a field by its name: the model's where it shows the name, else the unknown rule. */
 export function fieldSpec(name: string): FieldSpec {
@@ -1430,6 +1458,176 @@ export function plainTimeIn(name: string, value: unknown): boolean {
 	if (!CLOSED_TIME_WORDS.has(words[words.length - 1] ?? '')) return false;
 	if (words.some((word) => CARD_NAME_WORDS.has(word))) return false;
 	return value === null || (typeof value === 'string' && DATE_TIME.test(value.trim()));
+}
+
+/**
+ * Words of a name that may name a secret or card data (outside read r17-data, finding 7): a field
+ * of a closed record the record does not declare is shown only when its name has none, or ends
+ * in a word that describes (CLOSED_PLAIN_LAST_WORDS: `keyId`, `keyType`, `pinAttemptsLeft`). Only
+ * for that rule: the name rules above (unknownFieldKind) are not changed by it.
+ */
+const CLOSED_SECRET_WORDS = new Set([
+	'pin',
+	'pins',
+	'csc',
+	'cvn',
+	'cvd',
+	'key',
+	'keys',
+	'token',
+	'tokens',
+	'secret',
+	'secrets',
+	'pass',
+	'pwd',
+	'otp',
+	'totp',
+	'hotp',
+	'code',
+	'codes',
+	'sig',
+	'signature',
+	'signatures',
+	'hmac',
+	'salt',
+	'seed',
+	'mnemonic',
+	'phrase',
+	'creds',
+	'auth',
+	'authorization',
+	'session',
+	'sessions',
+	'cookie',
+	'cookies',
+	'pan',
+	'pans',
+	'card',
+	'cards',
+	'cc',
+	'private',
+	'bearer',
+	'jwt',
+	'recovery',
+	'backup',
+	'verifier',
+	'challenge',
+	'security',
+	'answer',
+	'login',
+	'cipher',
+	'encrypted',
+	// Key material and card data by other names (`signingMaterial`, `accessMaterial`, `track2`,
+	// `magicValue`, `status.grant`).
+	'signing',
+	'access',
+	'material',
+	'track',
+	'track1',
+	'track2',
+	'magic',
+	'grant',
+	'vault',
+]);
+/** Joined words that name a secret wherever they stand in a name (`apikey`, `passwordHash`). */
+const CLOSED_SECRET_PARTS =
+	/passw|passphrase|passcode|apikey|privatekey|secretkey|accesskey|secret(?!ar)|mnemonic|credential|cookie|bearer|jwt|hmac|cvv|cvc|pinblock|pincode|token/;
+/**
+ * Last words that make a name with a secret's word describe it rather than hold it: an ID, a
+ * type, a time, a count, a limit, an amount, a plan, a position (`keyId`, `keyType`, `pinLimit`).
+ */
+const CLOSED_PLAIN_LAST_WORDS = new Set([
+	'id',
+	'ids',
+	'uuid',
+	'uid',
+	'guid',
+	'by',
+	'ref',
+	'type',
+	'kind',
+	'name',
+	'label',
+	'title',
+	'status',
+	'state',
+	'at',
+	'date',
+	'time',
+	'until',
+	'since',
+	'count',
+	'length',
+	'set',
+	'enabled',
+	'disabled',
+	'version',
+	'scope',
+	'scopes',
+	'permissions',
+	'expires',
+	'expiry',
+	'hint',
+	'last4',
+	'masked',
+	'changed',
+	'created',
+	'updated',
+	'rotated',
+	'revoked',
+	'valid',
+	'active',
+	'expired',
+	'amount',
+	'limit',
+	'limits',
+	'fee',
+	'fees',
+	'percent',
+	'pct',
+	'rate',
+	'plan',
+	'timezone',
+	'tz',
+	'position',
+	'role',
+	'currency',
+	'country',
+	'locale',
+	'language',
+	'attempts',
+	'tries',
+	'left',
+	'remaining',
+	'retries',
+	'format',
+]);
+/** Last words of a name whose value may be a record's ID in UUID form (`invitedBy`, `keyId`). */
+const CLOSED_ID_LAST_WORDS = new Set(['id', 'uuid', 'uid', 'guid', 'by', 'ref']);
+
+/**
+ * How a closed record's undeclared field is named (contract/choices.ts `unknownFields`): `secret`
+ * when a word of its name may name a secret or card data and no describing last word follows
+ * (then it stays hidden whatever it holds); `describes` when such a word is there but a
+ * describing last word makes it plain (`keyId`: a short run of digits under it may still be a
+ * PIN); `plain` when no such word is there. `id` says its value may be a UUID the record names.
+ */
+export function closedFieldName(name: string): {
+	name: 'secret' | 'describes' | 'plain';
+	id: boolean;
+} {
+	const words = nameWords(name);
+	const last = words[words.length - 1] ?? '';
+	const id = CLOSED_ID_LAST_WORDS.has(last);
+	if (words.length === 0) return { name: 'secret', id };
+	const spec = unknownFieldKind(name);
+	if (spec.kind === 'secret' || spec.kind === 'requisite' || spec.numberName === 'card') {
+		return { name: 'secret', id };
+	}
+	const secretish =
+		words.some((word) => CLOSED_SECRET_WORDS.has(word)) || CLOSED_SECRET_PARTS.test(words.join(''));
+	if (!secretish) return { name: 'plain', id };
+	return { name: CLOSED_PLAIN_LAST_WORDS.has(last) ? 'describes' : 'secret', id };
 }
 
 /**

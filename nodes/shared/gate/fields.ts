@@ -1,6 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { declaredIn, fieldSpec, fieldSpecIn, nestedIn, plainTimeIn } from '../contract/records';
+import {
+	closedFieldName,
+	declaredIn,
+	fieldSpec,
+	fieldSpecIn,
+	nestedIn,
+	plainTimeIn,
+} from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import {
@@ -24,13 +31,15 @@ import {
 	tokenCode,
 	HIDDEN_PART,
 } from './masks';
+import type { CardReading } from './patterns';
 import {
 	cardGroupList,
-	cardLike,
+	luhn,
 	maskCardGroupList,
 	maskLink,
 	maskPatterns,
 	maskReadingPlain,
+	schemeFits,
 } from './patterns';
 import { cardRunIn, declaresCard } from './requisite';
 
@@ -81,15 +90,28 @@ export function byValue(text: string, reading: Reading): string {
 }
 
 /** Every secret a free text holds, by value and by look, hidden; the rest as it was. */
-export function maskText(text: string, reading: Reading, inText: boolean): string {
+export function maskText(
+	text: string,
+	reading: Reading,
+	inText: boolean,
+	look: CardReading = {},
+): string {
 	// Also as the text reads without invisible characters (a key with a zero-width space inside).
 	return maskReadingPlain(text, (written) =>
 		maskPatterns(byValue(written, reading), {
 			strong: reading.audience === 'model',
 			inText,
 			identifiers: reading.known.identifiers,
+			...look,
 		}),
 	);
+}
+
+/** What a field's name says of the card numbers its text may hold (FieldSpec.numberName). */
+function lookOf(spec: FieldSpec): CardReading {
+	if (spec.numberName === 'card') return { cardNamed: true };
+	if (spec.numberName === 'registry') return { notCard: true };
+	return {};
 }
 
 /**
@@ -231,7 +253,12 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 	}
 	if (spec.kind !== 'text' && spec.kind !== 'unknown') return value;
 	// A card number that arrived as a JSON number, where no field says what it is.
-	if (Math.abs(value) >= 1e14 && cardLike(text) && !reading.known.identifiers.has(text)) {
+	const card =
+		text.length >= 13 &&
+		text.length <= 19 &&
+		luhn(text) &&
+		(spec.numberName === 'card' || (spec.numberName !== 'registry' && schemeFits(text)));
+	if (Math.abs(value) >= 1e14 && card && !reading.known.identifiers.has(text)) {
 		return maskRequisite(text);
 	}
 	if (Math.abs(value) >= 1e9) {
@@ -317,9 +344,9 @@ export function maskUnder(
 	const model = reading.audience === 'model';
 	switch (spec.kind) {
 		case 'text':
-			return maskText(value, reading, true);
+			return maskText(value, reading, true, lookOf(spec));
 		case 'unknown':
-			return maskText(value, reading, textual);
+			return maskText(value, reading, textual, lookOf(spec));
 		case 'link':
 			if (/\s/.test(value.trim())) return maskText(value, reading, textual);
 			if (model && spec.ownLink) return linkHost(value, reading);
@@ -384,6 +411,85 @@ export function maskUndeclared(key: string, value: unknown, reading: Reading): u
 	return reading.audience === 'model' ? HIDDEN : HIDDEN_PART;
 }
 
+/**
+ * A field a closed record does not declare (contract/choices.ts `unknownFields`; outside read
+ * r17-data, finding 7: a profile's `inn`, `feePercent`, `timezone`, `plan`, `limits.dailyRub`, a
+ * new key's `keyId`, `keyType`, a member's `invitedBy`, `position`): shown exactly when its name,
+ * and every name above it, is no secret's (closedFieldName) and its value cannot be one
+ * (plainValue); anything else masked as before (maskUndeclared). An object or a list is read
+ * leaf by leaf, each leaf under its own name; a name/value pair that names a secret is masked.
+ */
+function shownWhenPlain(key: string, value: unknown, reading: Reading): unknown {
+	const name = closedFieldName(key);
+	if (name.name === 'secret' || secretPair(value) !== undefined) {
+		return maskUndeclared(key, value, reading);
+	}
+	if (Array.isArray(value)) {
+		if (cardGroupList(value)) return maskUndeclared(key, value, reading);
+		return value.map((entry) => shownWhenPlain(key, entry, reading));
+	}
+	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
+		return mapFields(value, reading, (inner, field) => shownWhenPlain(inner, field, reading));
+	}
+	return plainValue(value, name.name === 'describes', name.id, reading)
+		? value
+		: maskUndeclared(key, value, reading);
+}
+
+/**
+ * A token's look in a word of 16 characters or more (base64 with `/` and `+` too): letters and
+ * digits mixed, a base64 `+` inside, or the case changing inside it twice or more (`MhXrbVJ…`). A time zone
+ * (`America/Argentina/Buenos_Aires`) or a long word has neither.
+ */
+function randomWord(word: string): boolean {
+	if (/\d/.test(word) && /[A-Za-z]/.test(word)) return true;
+	if (/[A-Za-z0-9]\+[A-Za-z0-9]/.test(word)) return true;
+	return (word.match(/[a-z][A-Z]/g) ?? []).length >= 2;
+}
+const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A value that cannot be a secret (contract/choices.ts `unknownFields`): null, a flag, or a
+ * number or text that holds no run of 13–19 digits passing the card checksum (any scheme), no run
+ * of 3–8 digits under a name with a secret's word (`pinLimit: "4829"`), no word of 16 characters
+ * or more with a token's look (a UUID only where the name ends as an ID's, `invitedBy`, or the run
+ * names it), no value the run knows as a secret (the credential's key or webhook secret, a learned
+ * one) and nothing a text's patterns would mask (a PIN, a key, a link's token).
+ */
+function plainValue(
+	value: unknown,
+	describes: boolean,
+	idName: boolean,
+	reading: Reading,
+): boolean {
+	if (value === null || typeof value === 'boolean') return true;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return false;
+		const text = String(Math.abs(value));
+		if (describes && /^\d{3,8}$/.test(text)) return false;
+		if (/^\d{13,19}$/.test(text) && luhn(text)) return false;
+		return byValue(String(value), reading) === String(value);
+	}
+	if (typeof value !== 'string') return false;
+	const text = value.trim();
+	if (text === '') return true;
+	if (reading.known.short.has(text) || byValue(value, reading) !== value) return false;
+	if (describes && !notSecretMaterial(text) && /(?<!\d)\d{3,8}(?!\d)/.test(text)) return false;
+	for (const run of text.matchAll(/\d(?:[\s.-]?\d)*/g)) {
+		const digits = run[0].replace(/\D/g, '');
+		if (digits.length >= 13 && digits.length <= 19 && luhn(digits)) return false;
+	}
+	for (const word of text.split(/[^A-Za-z0-9_+/=~.-]+/)) {
+		if (word.length < 16 || !randomWord(word)) continue;
+		const named = UUID_FORM.test(word) && (idName || reading.known.identifiers.has(word));
+		if (!named) return false;
+	}
+	// Read by the patterns as if the run named no identifier: a value under an ID's name
+	// (`keyId: "whsec_…"`) is what this rule judges, so it cannot vouch for itself.
+	const unnamed = { ...reading, known: { ...reading.known, identifiers: new Set<string>() } };
+	return maskText(value, unnamed, false) === value;
+}
+
 /** A requisite written as digits (a string, or a JSON number). */
 function requisiteDigits(field: unknown): string | undefined {
 	if (typeof field === 'number' && Number.isFinite(field)) return String(field);
@@ -442,7 +548,7 @@ function maskFieldIn(
 	if (!declaredIn(closed, key)) {
 		// A time plainly written (`rotatedAt`, `previousKeyValidUntil`) holds no secret.
 		if (plainTimeIn(key, field)) return field === null ? field : byValue(String(field), reading);
-		return maskUndeclared(key, field, reading);
+		return shownWhenPlain(key, field, reading);
 	}
 	// A field holding another closed record, or an envelope holding this one (`data`).
 	const nested = nestedIn(closed, key);

@@ -543,7 +543,7 @@ function encodedCard(match: string): string | undefined {
 		if (!/^[\d\s-]+$/.test(digits)) return undefined;
 	}
 	digits = digits.replace(/\D/g, '');
-	return digits.length >= 13 && digits.length <= 19 && luhn(digits) ? digits : undefined;
+	return schemeCard(digits) ? digits : undefined;
 }
 
 export function luhn(digits: string): boolean {
@@ -559,10 +559,99 @@ export function luhn(digits: string): boolean {
 	return sum % 10 === 0;
 }
 
-/** A card number found in a text: 13–19 digits that pass the card checksum. */
+/**
+ * The card schemes a number is read against where nothing names it a card (contract/choices.ts
+ * `cardSchemes`; outside read r17-data, finding 4: an OGRN `1027700132196`, an OGRNIP
+ * `304774600100021` or an account passing the checksum is no card). Each row: the first digits
+ * (a range of prefixes of one length) and the lengths the scheme issues. Written from the schemes'
+ * published IIN ranges; where two lists differ the wider one is taken (a card hidden by mistake
+ * costs less than one shown), but for Diners, whose 15-digit numbers no issuer gives out (an OGRNIP
+ * of 2000–2009 starts 30 and has 15).
+ */
+export const CARD_SCHEMES: ReadonlyArray<{
+	scheme: string;
+	from: number;
+	to: number;
+	lengths: readonly number[];
+}> = [
+	{ scheme: 'Visa', from: 4, to: 4, lengths: [13, 16, 19] },
+	{ scheme: 'Mastercard', from: 51, to: 55, lengths: [16] },
+	{ scheme: 'Mastercard', from: 2221, to: 2720, lengths: [16] },
+	{ scheme: 'Mir', from: 2200, to: 2204, lengths: [16, 17, 18, 19] },
+	{ scheme: 'American Express', from: 34, to: 34, lengths: [15] },
+	{ scheme: 'American Express', from: 37, to: 37, lengths: [15] },
+	{ scheme: 'Diners Club', from: 300, to: 305, lengths: [14, 16, 17, 18, 19] },
+	{ scheme: 'Diners Club', from: 3095, to: 3095, lengths: [14, 16, 17, 18, 19] },
+	{ scheme: 'Diners Club', from: 36, to: 36, lengths: [14, 15, 16, 17, 18, 19] },
+	{ scheme: 'Diners Club', from: 38, to: 39, lengths: [14, 16, 17, 18, 19] },
+	{ scheme: 'JCB', from: 3528, to: 3589, lengths: [16, 17, 18, 19] },
+	{ scheme: 'Discover', from: 6011, to: 6011, lengths: [16, 17, 18, 19] },
+	{ scheme: 'Discover', from: 644, to: 649, lengths: [16, 17, 18, 19] },
+	{ scheme: 'Discover', from: 65, to: 65, lengths: [16, 17, 18, 19] },
+	{ scheme: 'UnionPay', from: 62, to: 62, lengths: [16, 17, 18, 19] },
+	{ scheme: 'UnionPay', from: 81, to: 81, lengths: [16, 17, 18, 19] },
+	{ scheme: 'RuPay', from: 82, to: 82, lengths: [16] },
+	{ scheme: 'Maestro', from: 50, to: 50, lengths: [12, 13, 14, 15, 16, 17, 18, 19] },
+	{ scheme: 'Maestro', from: 56, to: 69, lengths: [12, 13, 14, 15, 16, 17, 18, 19] },
+	{ scheme: 'UATP', from: 1, to: 1, lengths: [15] },
+	{ scheme: 'GPN', from: 1946, to: 1946, lengths: [16, 18, 19] },
+	{ scheme: 'UzCard', from: 8600, to: 8600, lengths: [16] },
+	{ scheme: 'Humo', from: 9860, to: 9860, lengths: [16] },
+	{ scheme: 'Troy', from: 9792, to: 9792, lengths: [16] },
+	{ scheme: 'BelCard', from: 9112, to: 9112, lengths: [16] },
+	{ scheme: 'ArCa', from: 9051, to: 9051, lengths: [16] },
+	{ scheme: 'Elcart', from: 9417, to: 9417, lengths: [16] },
+	{ scheme: 'Korti Milli', from: 9762, to: 9762, lengths: [16] },
+];
+
+/** Whether 12–19 digits have a length and leading digits some card scheme issues (CARD_SCHEMES). */
+export function schemeFits(digits: string): boolean {
+	return CARD_SCHEMES.some(({ from, to, lengths }) => {
+		if (!lengths.includes(digits.length)) return false;
+		const lead = Number(digits.slice(0, String(from).length));
+		return lead >= from && lead <= to;
+	});
+}
+
+/** A card number by its look alone: a scheme's length and leading digits, and the checksum. */
+export function schemeCard(digits: string): boolean {
+	return /^\d{13,19}$/.test(digits) && luhn(digits) && schemeFits(digits);
+}
+
+/** A card number found in a text with nothing naming it: a scheme's number (schemeCard). */
 export function cardLike(match: string): boolean {
-	const digits = cardDigits(match);
-	return digits.length >= 13 && digits.length <= 19 && luhn(digits);
+	return schemeCard(cardDigits(match));
+}
+
+/** A card word glued to the number (`card4111…`, `card_4111…`, `карта-4111…`, `pan:`). */
+const CARD_GLUED = /(?:card|pan|карт\p{L}{0,2})[_-]?$/iu;
+/**
+ * A word before a number that names it a registry's or an account's (outside read r17-data,
+ * finding 4): ОГРН, ОГРНИП, ИНН, КПП, БИК, ОКПО, ОКТМО, ОКАТО, СНИЛС, р/с, к/с, л/с, счёт, and the
+ * Latin spellings, also two joined by `/` (`ИНН/КПП`); then only gaps (`:`, `№`, `=`, spaces).
+ */
+const REGISTRY_WORD =
+	/(?<![\p{L}\p{N}_])(?:(?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#-]{0,4}$/iu;
+
+/**
+ * Whether a run of 13–19 digits at `offset` of `whole` is a card number: with the card checksum
+ * and either named a card (a card word before it with only naming words between, a field named for
+ * a card) or, where no registry word names it (`ОГРН 1027…`), of a card scheme (CARD_SCHEMES).
+ */
+function cardAt(digits: string, whole: string, offset: number, reading?: CardReading): boolean {
+	if (digits.length < 13 || digits.length > 19 || !luhn(digits)) return false;
+	const before = whole.slice(Math.max(0, offset - 64), offset);
+	if (reading?.cardNamed || CARD_WORD.test(before) || CARD_GLUED.test(before)) return true;
+	if (reading?.notCard || REGISTRY_WORD.test(before)) return false;
+	return schemeFits(digits);
+}
+
+/** What the field a text stands in says of the numbers in it (contract/records.ts numberName). */
+export interface CardReading {
+	/** Named for a card (`cardHint`, `card`): any checksum run in it is a card number. */
+	cardNamed?: boolean;
+	/** Named for a registry's number (`payeeOgrn`, `inn`, a QR text's `PersAcc`): none is, but after a card word. */
+	notCard?: boolean;
 }
 
 /**
@@ -757,6 +846,9 @@ export interface PatternReading {
 	identifiers: ReadonlySet<string>;
 	/** The text an encoded word holds (finding 5 of r15-data): not decoded again. */
 	decoded?: boolean;
+	/** What the field's name says of the numbers in the text (cardAt). */
+	cardNamed?: boolean;
+	notCard?: boolean;
 }
 
 /** A match that is (part of) an identifier this run knows: never a secret by its look. */
@@ -834,7 +926,64 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 	return maskReadingPlain(text, (written) => maskPatternsAsWritten(written, reading));
 }
 
+/**
+ * A payment code of GOST R 56042 (`ST00012|Name=…|PersonalAcc=…|PersAcc=…`; outside read
+ * r17-data, finding 4): its fields that hold a registry's or an account's number keep their
+ * digits (no card scheme's look makes them a card); a card word or a field named for a card
+ * (`Purpose=Перевод на карту 4111…`) still masks one, and every other secret's look is read.
+ */
+const QR_TEXT = /^ST0001[123]\|/;
+const QR_NUMBER_FIELDS = new Set([
+	'personalacc',
+	'personalaccount',
+	'persacc',
+	'pensacc',
+	'correspacc',
+	'bic',
+	'payeeinn',
+	'payerinn',
+	'inn',
+	'kpp',
+	'ogrn',
+	'ogrnip',
+	'cbc',
+	'kbk',
+	'oktmo',
+	'okato',
+	'docno',
+	'docidx',
+	'contract',
+	'flat',
+	'payeridnum',
+	'counterid',
+	'counterval',
+	'quittid',
+	'instnum',
+	'classnum',
+	'ruleid',
+	'execid',
+	'uin',
+	'sum',
+	'addamount',
+	'techcode',
+]);
+function maskQrText(text: string, reading: PatternReading): string {
+	const [head, ...parts] = text.split('|');
+	const masked = parts.map((part) => {
+		const name = part.slice(0, Math.max(0, part.indexOf('=')));
+		const card = /card|pan|карт/i.test(name);
+		const number = QR_NUMBER_FIELDS.has(normalise(name));
+		return maskPatternsAsWritten(part, {
+			...reading,
+			cardNamed: reading.cardNamed || card,
+			notCard: !card && (reading.notCard || number),
+		});
+	});
+	return [head, ...masked].join('|');
+}
+
 function maskPatternsAsWritten(text: string, reading: PatternReading): string {
+	if (QR_TEXT.test(text)) return maskQrText(text, reading);
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);
@@ -909,19 +1058,23 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			? match
 			: `${name}${words}${HIDDEN_PART}${/[.:!?]+$/u.exec(value)?.[0] ?? ''}`,
 	);
-	out = out.replace(
-		CARD_DIGITS,
-		unlessId((match) => (cardLike(match) && !decimalNumber(match) ? maskRequisite(match) : match)),
+	out = out.replace(CARD_DIGITS, (match: string, offset: number, whole: string) =>
+		!isIdentifier(match, identifiers) &&
+		cardAt(cardDigits(match), whole, offset, reading) &&
+		!decimalNumber(match)
+			? maskRequisite(match)
+			: match,
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
 		looseCard(whole, offset, match) &&
+		cardAt(match.replace(/\D/g, ''), whole, offset, reading) &&
 		!isIdentifier(match, identifiers) &&
 		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
 			: match,
 	);
 	out = out.replace(BARE_CARD_RUN, (match: string, offset: number, whole: string) =>
-		luhn(match) &&
+		cardAt(match, whole, offset, reading) &&
 		!epochMilliseconds(match) &&
 		!isIdentifier(match, identifiers) &&
 		!inIdentifierWord(whole, offset, offset + match.length)
