@@ -1679,27 +1679,127 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
 	});
 
-	test('held, and Redis out of reach (SIGSTOP) for longer than a bind: the lease ends while n8n creates the execution, a retry elsewhere claims it too (the window docs/queue-mode.md names), and the owner says so', async () => {
+	/** Until the held claim at key is a live `c:` again (its lease took it back). */
+	async function retaken(key) {
+		await until('the owner took its ended c: back', async () => {
+			const held = (await holderAt(key)) ?? '';
+			const { now, ends } = await endOf(key);
+			return held.startsWith('c:') && ends > now;
+		});
+	}
+	/** Until the value at key has ended on Redis' clock (nobody extended it). */
+	async function ended(key) {
+		await until("the held c: ended on Redis' clock", async () => {
+			const { now, ends } = await endOf(key);
+			return ends <= now;
+		});
+	}
+	test("held, and Redis frozen (SIGSTOP) for longer than a bind: once Redis answers again, the owner takes its ended c: back (nobody claimed it: it ran nowhere), so a copy is 503 and never a second execution, and n8n's 2xx makes it r: (outside r15 F1, f1b)", async () => {
 		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
 		const b = processClaims({ port: (await leaseRedis()).port });
-		const key = `lease-lost:${randomUUID()}`;
+		const key = `lease-frozen:${randomUUID()}`;
 		const verdict = await a.hold(key, TTL_MS);
 		assert.equal(verdict.verdict, 'claimed');
+		const { ends } = await endOf(key);
 		process.kill((await leaseRedis()).pid, 'SIGSTOP');
 		try {
+			// The fault's length (not an assertion): past the c:'s end by a bind.
 			await sleep(LEASE_BIND_MS + 500);
 		} finally {
 			process.kill((await leaseRedis()).pid, 'SIGCONT');
 		}
-		const retry = await until('the retry claimed the ended c:', async () => {
-			const v = await b.claim(key, TTL_MS);
-			return v.verdict === 'claimed' ? v : undefined;
-		});
-		assert.deepEqual(retry, { verdict: 'claimed' });
-		await until('the owner found its lease ended', () => verdict.lease.lost !== undefined);
-		const settled = await verdict.lease.settle(200);
-		assert.equal(settled.state, 'running');
-		assert.match(settled.note ?? '', /another attempt/);
+		await retaken(key);
+		assert.ok((await endOf(key)).ends > ends, 'extended past its old end');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.equal(verdict.lease.lost, undefined);
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+	});
+	test("held, and the owner's link to Redis partitioned for longer than a bind, nobody claiming meanwhile: once its link is back, the owner takes its ended c: back, a copy is 503 (outside r15 F1, f1)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-partitioned:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			// The next extension reaches Redis; every later command and answer of A waits 3 binds.
+			const partition = link.stallAfter({
+				match: '$6\r\nextend\r\n',
+				ms: 3 * LEASE_BIND_MS,
+				both: true,
+			});
+			await partition.passed;
+			await ended(key);
+			await retaken(key);
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			await until('the owner heard it took its claim back', () => verdict.lease.lost === undefined);
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+	test("held, and the owner's link partitioned while another process claims the ended c: (the window docs/queue-mode.md names): the owner cannot take it back and says why, naming no answer as the cause (outside r15 F1)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-partition-lost:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			const partition = link.stallAfter({
+				match: '$6\r\nextend\r\n',
+				ms: 3 * LEASE_BIND_MS,
+				both: true,
+			});
+			await partition.passed;
+			await ended(key);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+			await until(
+				'the owner found another attempt holds it',
+				() => verdict.lease.lost !== undefined,
+			);
+			assert.match(verdict.lease.lost, /did not answer its extensions/);
+			assert.match(verdict.lease.lost, /another attempt/);
+			assert.doesNotMatch(verdict.lease.lost, /refused/);
+			const settled = await verdict.lease.settle(200);
+			assert.equal(settled.state, 'running');
+			assert.match(settled.note ?? '', /another attempt/);
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+	test('held, and Redis full (maxmemory 1, noeviction: every write refused with OOM, every read answered) for longer than a bind: once it has room, the owner takes its ended c: back; a copy meanwhile and after is 503 (outside r15 F1, f2)', async () => {
+		const { port } = await leaseRedis();
+		const a = processClaims({ timing: LEASE, port });
+		const b = processClaims({ port });
+		const key = `lease-full:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '1');
+		try {
+			await ended(key);
+			const during = await b.claim(key, TTL_MS);
+			assert.equal(during.verdict, 'unavailable', JSON.stringify(during));
+		} finally {
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '0');
+		}
+		await retaken(key);
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.equal(verdict.lease.lost, undefined);
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
 	});
 	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
 		const port = (await leaseRedis()).port;

@@ -369,9 +369,15 @@ return 0`;
  * - 'owed' also turns a `p:` of the token into `r:`;
  * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`p:`/`r:`
  *   of the token → deleted;
- * - 'extend' (the lease of a held claim, while n8n creates the execution): a live `c:` of the
- *   token ends ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; anything
- *   else (its `c:` ended, another attempt's value) → 'other', nothing written.
+ * - 'extend' (the lease of a held claim, while n8n creates the execution; sent as cpExtend with
+ *   KEYS[3] the epoch hash and ARGV[4] the epoch its owner knows): a live `c:` of the token ends
+ *   ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; a free key (its
+ *   `c:` ended while Redis could not be written: out of reach, frozen, full) in the epoch its
+ *   owner knows → its `c:` again, 'retaken' (nobody claimed it since, so it ran nowhere else:
+ *   a run leaves `r:`, a pending one `p:`); a free key in another epoch → 'gone' (Redis lost its
+ *   keys); another attempt's value → 'other', nothing written;
+ * - 'pend' on a `p:` of the token extends it (a held claim whose run record waits for the
+ *   replicas).
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
@@ -382,7 +388,22 @@ if ARGV[2] == 'extend' then
     return 'mine'
   end
   if held == 'r:' .. ARGV[1] then return 'mine' end
+  if held == false and KEYS[3] and ARGV[4] and ARGV[4] ~= '' then
+    -- Its c: ended while Redis could not extend it (out of reach, frozen, full), and nobody
+    -- claimed the key since: no run record (a run leaves one for its Deduplication Window) and no
+    -- pending one, so the delivery has not run anywhere else. Taken back, in the same epoch only
+    -- (a new one lost the keys, run records of others among them).
+    if redis.call('HGET', KEYS[3], 'id') == ARGV[4] then
+      put(KEYS[1], KEYS[2], 'c:' .. ARGV[1], now + tonumber(ARGV[3]))
+      return 'retaken'
+    end
+    return 'gone'
+  end
   return 'other'
+end
+if ARGV[2] == 'pend' and held == 'p:' .. ARGV[1] then
+  put(KEYS[1], KEYS[2], held, now + tonumber(ARGV[3]))
+  return 'mine'
 end
 if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
   drop(KEYS[1], KEYS[2])
@@ -445,6 +466,15 @@ interface ClaimCommands {
 		token: string,
 		mode: 'read' | 'run' | 'pend' | 'owed' | 'release' | 'extend',
 		ttlMs?: number,
+	): Promise<string>;
+	cpExtend(
+		key: string,
+		expiry: string,
+		epoch: string,
+		token: string,
+		mode: 'extend',
+		ttlMs: number,
+		knownEpoch: string,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
 	cpReseed(key: string, expiry: string, value: string, ttlMs: number): Promise<number>;
@@ -560,6 +590,9 @@ export function defineCommands(client: Redis): ClaimClient {
 	client.defineCommand('cpClaim', { numberOfKeys: 6, lua: CLAIM_SCRIPT });
 	client.defineCommand('cpConfirm', { numberOfKeys: 3, lua: CONFIRM_SCRIPT });
 	client.defineCommand('cpResolve', { numberOfKeys: 2, lua: RESOLVE_SCRIPT });
+	// The same script with the epoch hash as a third key (the lease's extension takes its claim
+	// back only in the epoch its owner knows).
+	client.defineCommand('cpExtend', { numberOfKeys: 3, lua: RESOLVE_SCRIPT });
 	client.defineCommand('cpSync', { numberOfKeys: 5, lua: SYNC_SCRIPT });
 	client.defineCommand('cpReseed', { numberOfKeys: 2, lua: RESEED_SCRIPT });
 	return client as ClaimClient;
@@ -1517,7 +1550,7 @@ export class RedisClaims {
 			if (answer === 'other') {
 				return {
 					state: 'running',
-					note: 'Redis held another attempt of this delivery when its run record arrived (this claim had ended: Redis was out of reach for longer than its lease), so that attempt may run it too',
+					note: `Redis held another attempt of this delivery when its run record arrived (this claim had ended${lost === undefined ? '' : `: ${lost}`}), so that attempt may run it too`,
 				};
 			}
 			return { state: 'running' };
@@ -1528,27 +1561,57 @@ export class RedisClaims {
 		// on the other connection, and later ones go there first: a single stalled command no
 		// longer lets the c: end while n8n creates the execution (outside r14-companion, F6).
 		let extendOn: ClaimClient = this.resolver;
+		// Why the last extensions failed, when they did: Redis out of reach (no answer), or Redis
+		// answering with a refusal (a full Redis under noeviction: OOM). Named in `lost`.
+		let failing: string | undefined;
 		const extendVia = async (client: ClaimClient) => {
-			if ((await this.connected(client, this.timeoutMs)) !== undefined) return undefined;
+			const down = await this.connected(client, this.timeoutMs);
+			if (down !== undefined) return { ok: false as const, reason: down };
 			return await within(
-				client.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
+				client.cpExtend(
+					key,
+					EXPIRY_KEY,
+					EPOCH_KEY,
+					token,
+					'extend',
+					this.bindMs(ttl),
+					this.epoch ?? '',
+				),
 				this.timeoutMs,
 				'lease',
 			);
 		};
 		const extend = async (): Promise<void> => {
 			let extended = await extendVia(extendOn);
-			if ((extended === undefined || !extended.ok) && state === 'held' && !this.closed) {
+			if (!extended.ok && state === 'held' && !this.closed) {
 				const other = extendOn === this.resolver ? this.client : this.resolver;
 				const again = await extendVia(other);
-				if (again?.ok) {
+				if (again.ok || (again.refused && !extended.refused)) {
 					extendOn = other;
 					extended = again;
 				}
 			}
-			if (extended?.ok && extended.value !== 'mine' && state === 'held') {
-				lost = `the claim held for n8n's answer ended before it was extended (Redis was out of reach for longer than ${this.bindMs(ttl)} ms)`;
+			if (state !== 'held') return;
+			if (!extended.ok) {
+				failing ??= extended.refused
+					? `Redis refused to extend it (${extended.reason})`
+					: `Redis did not answer its extensions (${extended.reason})`;
+				return;
 			}
+			if (extended.value === 'mine' || extended.value === 'retaken') {
+				// Taken back (its c: had ended, and nobody had claimed the key since): a copy from
+				// now on is 503 again; a copy between its end and now could have claimed it.
+				failing = undefined;
+				lost = undefined;
+				return;
+			}
+			// Said once, with the cause its failed extensions saw (later answers repeat it).
+			if (lost !== undefined) return;
+			const cause = failing ?? `its extensions did not reach Redis within ${this.bindMs(ttl)} ms`;
+			lost =
+				extended.value === 'gone'
+					? `Redis lost its keys while this claim was held for n8n's answer (a restart without persistence, or a flush: a new epoch), so it could not be taken back`
+					: `the claim held for n8n's answer ended before it was extended (${cause}), and another attempt of this delivery holds it now`;
 		};
 		const keep = async (): Promise<void> => {
 			let next = monotonic() + this.timing.leaseRefreshMs;
