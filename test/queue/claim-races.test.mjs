@@ -1801,6 +1801,63 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.match((await holderAt(key)) ?? '', /^r:/);
 		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
 	});
+	test("Redis with a replica, a held claim: n8n's 2xx makes its run record pending (p:) until the replica acknowledges it, so a copy meanwhile is 503 (never 200 executed: false), and after a failover to the replica the owner writes r: there and a copy is a duplicate (outside r15 F2)", async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'primary-r15'), appendonly: true });
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r15'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		const link = await startRelay(primary);
+		const linkB = await startRelay(primary);
+		let stopped = false;
+		try {
+			const timing = { ...LEASE, restartWindowMs: 0 };
+			const a = processClaims({ port: link.port, timing });
+			const b = processClaims({ port: linkB.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const key = `lease-replica:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			assert.match(
+				(await probeCommand(replica.port, 'GET', key)) ?? '',
+				/^c:/,
+				'the confirm reached the replica',
+			);
+			// The replica stops taking the stream; n8n answers A 200 (the execution exists).
+			process.kill(replica.pid, 'SIGSTOP');
+			stopped = true;
+			const settledA = await verdict.lease.settle(200);
+			assert.equal(settledA.state, 'running');
+			assert.match(settledA.note ?? '', /pending/);
+			assert.match((await probeCommand(primary.port, 'GET', key)) ?? '', /^p:/, 'pending, not r:');
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			// Failover: the primary dies, the replica is promoted, both addresses lead to it.
+			await primary.stop();
+			process.kill(replica.pid, 'SIGCONT');
+			stopped = false;
+			await probeCommand(replica.port, 'REPLICAOF', 'NO', 'ONE');
+			for (const l of [link, linkB]) {
+				l.retarget(replica.port);
+				l.cutAll();
+			}
+			await until('the owner wrote its run record on the new primary', async () =>
+				/^r:/.test((await probeCommand(replica.port, 'GET', key)) ?? ''),
+			);
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), b.close()]);
+		} finally {
+			if (stopped) process.kill(replica.pid, 'SIGCONT');
+			await link.close();
+			await linkB.close();
+			await replica.stop();
+			await primary.stop();
+		}
+	});
 	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
 		const port = (await leaseRedis()).port;
 		const a = processClaims({ timing: LEASE, port });

@@ -926,7 +926,7 @@ export class RedisClaims {
 
 	/** Whether this client still owes Redis a release or a promotion (then it is not closed idle). */
 	get owes(): boolean {
-		return this.abandoned.size > 0 || this.unpromoted.size > 0;
+		return this.abandoned.size > 0 || this.unpromoted.size > 0 || this.pendingRuns.size > 0;
 	}
 
 	/** The 503 reason of a delivery whose client was closed under it, or undefined. */
@@ -1517,6 +1517,86 @@ export class RedisClaims {
 	}
 
 	/**
+	 * Held claims whose execution exists (n8n answered 2xx) and whose run record the replicas have
+	 * not acknowledged yet: key → token. Kept pending (`p:`, 503 for others) and tried again every
+	 * refreshMs until a replica-acknowledged `r:` is written.
+	 */
+	private readonly pendingRuns = new Map<string, string>();
+
+	/**
+	 * One step of a held claim's promotion with replicas: `p:` (or its extension), the replicas
+	 * counted again (a failover leaves a primary with none), WAIT; once acknowledged, `r:` and WAIT
+	 * again. 'done' when a replica-acknowledged `r:` is written, 'other' when another attempt
+	 * holds the key, 'waiting' otherwise (no answer, or not acknowledged: `p:` stays, others 503).
+	 */
+	private async pendStep(
+		key: string,
+		token: string,
+		ttl: number,
+	): Promise<'done' | 'other' | 'waiting'> {
+		const pend = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl)),
+			this.timeoutMs,
+			'pending run record',
+		);
+		if (!pend.ok) return 'waiting';
+		if (pend.value !== 'mine') return 'other';
+		const info = await within(this.client.info('replication'), this.timeoutMs, 'replicas');
+		if (!info.ok) return 'waiting';
+		this.replicas = Number(/connected_slaves:(\d+)/.exec(info.value)?.[1] ?? '0');
+		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
+		const run = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
+			this.timeoutMs,
+			'run record',
+		);
+		if (!run.ok) return 'waiting';
+		if (run.value !== 'mine') return 'other';
+		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
+		return 'done';
+	}
+
+	/**
+	 * A held claim promoted with replicas attached (n8n answered 2xx: the execution exists). As the
+	 * unheld path does, the run record is pending (`p:`) until every replica acknowledged it, then
+	 * `r:` (acknowledged again): a copy meanwhile is 503, never 200 `executed: false` for a record a
+	 * failover could lose (outside r15-companion F2). Not acknowledged in time: kept pending and
+	 * tried again every refreshMs, on whichever primary the address leads to, until it is.
+	 */
+	private async promoteReplicated(
+		key: string,
+		token: string,
+		ttl: number,
+		lost: string | undefined,
+	): Promise<LeaseOutcome> {
+		const other: LeaseOutcome = {
+			state: 'running',
+			note: `Redis held another attempt of this delivery when its run record arrived (this claim had ended${lost === undefined ? '' : `: ${lost}`}), so that attempt may run it too`,
+		};
+		this.pendingRuns.set(key, token);
+		const first = await this.pendStep(key, token, ttl);
+		if (first !== 'waiting') {
+			if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
+			return first === 'done' ? { state: 'running' } : other;
+		}
+		const retry = async (): Promise<void> => {
+			while (this.pendingRuns.get(key) === token) {
+				await sleep(this.timing.refreshMs);
+				if (this.closed) return;
+				if ((await this.connected(this.client, this.timeoutMs)) !== undefined) continue;
+				if ((await this.pendStep(key, token, ttl)) !== 'waiting') {
+					if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
+				}
+			}
+		};
+		retry().catch(() => undefined);
+		return {
+			state: 'running',
+			note: `its run record was not acknowledged by every Redis replica in time: it stays pending (copies elsewhere are answered 503, never 200 executed: false) and is written again every ${this.timing.refreshMs} ms until they acknowledge it`,
+		};
+	}
+
+	/**
 	 * Holds the confirmed claim while n8n creates the execution: 'claimed' with a lease, and no
 	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
 	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
@@ -1546,6 +1626,7 @@ export class RedisClaims {
 		};
 		const promote = async (): Promise<LeaseOutcome> => {
 			this.remember(key, token, now, ttl);
+			if (this.replicas > 0) return await this.promoteReplicated(key, token, ttl, lost);
 			const answer = await this.finish(key, token, ttl);
 			if (answer === 'other') {
 				return {
