@@ -2044,4 +2044,113 @@ describe('the Redis delivery claim, two processes', () => {
 			await store.closeRedisClaims();
 		}
 	});
+	test('the Redis password rotated (the old clients killed) while a delivery is held, n8n answers 2xx, then the credential is updated: the owed promotion is sent on its own by a client of the current credential (no other delivery comes), so a copy is a duplicate, never a second execution (outside r15 F3)', async () => {
+		const { EventEmitter } = await import('node:events');
+		const { createHmac } = await import('node:crypto');
+		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
+		const { CompanyPaymentsQueueTrigger } = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		);
+		const store = require(path.join(DIST, 'redisStore.js'));
+		const secret = `whsec_${'7b'.repeat(24)}`;
+		class FakeResponse extends EventEmitter {
+			statusCode = 200;
+			writableFinished = false;
+			status(code) {
+				this.statusCode = code;
+				return this;
+			}
+			setHeader() {}
+			end(body) {
+				this.body = body;
+				this.writableFinished = true;
+				this.emit('finish');
+				this.emit('close');
+			}
+		}
+		const port = (await leaseRedis()).port;
+		const user = `rotated_${randomUUID().slice(0, 8)}`;
+		await probeCommand(port, 'ACL', 'SETUSER', user, 'on', '>old', '~*', '&*', '+@all');
+		const credential = { host: '127.0.0.1', port, database: 0, user, password: 'old' };
+		const trigger = new CompanyPaymentsQueueTrigger();
+		const deliver = async (deliveryId) => {
+			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
+			const raw = Buffer.from(body);
+			const headers = {
+				'content-type': 'application/json',
+				'x-service-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+				'x-service-delivery-id': deliveryId,
+			};
+			const response = new FakeResponse();
+			const parameters = {
+				events: ['*'],
+				routeByEvent: false,
+				options: { redisWithoutPersistence: true },
+			};
+			const ctx = {
+				logger: { debug() {}, info() {}, warn() {}, error() {} },
+				getNode: () => ({
+					id: 'rotate-node',
+					name: 'Company Payments Trigger',
+					type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
+					typeVersion: 2,
+					parameters: {},
+					credentials: {
+						companyPaymentsApi: { id: 'c1', name: 'api' },
+						redis: { id: 'r1', name: 'redis' },
+					},
+				}),
+				getMode: () => 'webhook',
+				getWorkflow: () => ({ id: 'rotate-wf', name: 'rotate', active: true }),
+				getWorkflowStaticData: () => ({}),
+				getHeaderData: () => headers,
+				getBodyData: () => JSON.parse(body),
+				getRequestObject: () => ({ headers, body: JSON.parse(body), rawBody: raw }),
+				getResponseObject: () => response,
+				getInstanceId: () => 'rotate-instance',
+				getNodeParameter: (name, fallback) =>
+					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ??
+					fallback,
+				// n8n reads the credential from its database at each call: the current one.
+				getCredentials: async (name) =>
+					name === 'redis'
+						? { ...credential }
+						: { apiKey: 'key_rotate', baseUrl: 'http://127.0.0.1:9', webhookSecret: secret },
+			};
+			const result = await trigger.webhook.call(ctx);
+			const key = store.claimKey('rotate-instance', 'rotate-wf', 'rotate-node', true, deliveryId);
+			return { result, response, key };
+		};
+		try {
+			await until(
+				'the store claims in the lease Redis',
+				async () => {
+					const { result, response } = await deliver(`dlv_rotate_warm_${randomUUID()}`);
+					if (result.noWebhookResponse === true && response.statusCode === 503) return false;
+					response.status(200).end('{}');
+					return true;
+				},
+				60_000,
+			);
+			const deliveryId = `dlv_rotate_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId);
+			assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+			assert.match((await holderAt(key)) ?? '', /^c:/, 'held');
+			// The password is rotated and every connection of the user killed; n8n then answers 2xx
+			// (the execution exists): the promotion cannot be written with the old password.
+			await probeCommand(port, 'ACL', 'SETUSER', user, 'resetpass', '>new');
+			await probeCommand(port, 'CLIENT', 'KILL', 'USER', user);
+			response.status(200).end(JSON.stringify(result.webhookResponse));
+			// The operator updates n8n's Redis credential; no other delivery reaches this process.
+			credential.password = 'new';
+			await until('the owed promotion reached Redis', async () =>
+				/^r:/.test((await holderAt(key)) ?? ''),
+			);
+			const copy = processClaims({ port });
+			assert.deepEqual(await copy.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		} finally {
+			await store.closeRedisClaims();
+			await probeCommand(port, 'ACL', 'DELUSER', user);
+		}
+	});
 });

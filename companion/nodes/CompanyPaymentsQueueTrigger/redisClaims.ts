@@ -5,6 +5,7 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	describeRedisError,
+	isAuthRefusal,
 	keepFirstAuthError,
 	loadingState,
 	type RedisFacts,
@@ -803,6 +804,10 @@ export class RedisClaims {
 			// Errors are answered per claim (503, with this error); the client reconnects by itself.
 			client.on('error', (error: Error) => {
 				this.lastError = keepFirstAuthError(this.lastError, error);
+				if (isAuthRefusal(error)) this.refusedAuth = true;
+			});
+			client.on('ready', () => {
+				this.refusedAuth = false;
 			});
 		}
 		for (const client of [this.client, this.resolver]) {
@@ -922,6 +927,27 @@ export class RedisClaims {
 
 	get isClosed(): boolean {
 		return this.closed;
+	}
+
+	/** Whether Redis refused this client's user or password since its last ready connection. */
+	private refusedAuth = false;
+
+	/**
+	 * Whether Redis refuses this client's credentials now (a rotated password, say): what it owes
+	 * can then be sent only by a client of the current credential (see the store's owed watcher).
+	 */
+	get authRefused(): boolean {
+		return this.refusedAuth && !this.closed;
+	}
+
+	/**
+	 * Sends what is owed now when the second connection is up, and connects it when it was never
+	 * used (a new client made for what an older one owes): its ready sends the owed writes.
+	 */
+	retryOwed(): void {
+		if (this.closed || !this.owes) return;
+		if (this.resolver.status === 'wait') this.resolver.connect().catch(() => undefined);
+		else if (this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 	}
 
 	/** Whether this client still owes Redis a release or a promotion (then it is not closed idle). */
