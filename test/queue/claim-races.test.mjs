@@ -2143,8 +2143,10 @@ describe('the Redis delivery claim, two processes', () => {
 			response.status(200).end(JSON.stringify(result.webhookResponse));
 			// The operator updates n8n's Redis credential; no other delivery reaches this process.
 			credential.password = 'new';
-			await until('the owed promotion reached Redis', async () =>
-				/^r:/.test((await holderAt(key)) ?? ''),
+			await until(
+				'the owed promotion reached Redis',
+				async () => /^r:/.test((await holderAt(key)) ?? ''),
+				30_000,
 			);
 			const copy = processClaims({ port });
 			assert.deepEqual(await copy.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });

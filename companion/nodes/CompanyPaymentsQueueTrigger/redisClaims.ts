@@ -667,7 +667,12 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 	if (scope === undefined) return fresh('');
 	// A memory no client holds is kept while a claim in it is within its time, no longer.
 	for (const [other, kept] of memories) {
-		if (kept.clients.size === 0 && !pruneRecent(kept) && kept.abandoned.size === 0) {
+		if (
+			kept.clients.size === 0 &&
+			!pruneRecent(kept) &&
+			kept.abandoned.size === 0 &&
+			kept.unpromoted.size === 0
+		) {
 			memories.delete(other);
 		}
 	}

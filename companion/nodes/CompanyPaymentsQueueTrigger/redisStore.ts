@@ -166,7 +166,12 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			await sleep(OWED_RETRY_MS);
 			const id = clientOfTrigger.get(trigger);
 			const claims = id === undefined ? undefined : claimsByOptions.get(id);
-			if (claims === undefined || !claims.owes) return;
+			if (claims === undefined || !claims.owes) {
+				// Unmarked in the same step that finds nothing owed: a watch asked for meanwhile
+				// starts anew rather than finding this one still marked.
+				watchingOwed.delete(trigger);
+				return;
+			}
 			if (!claims.authRefused) {
 				claims.retryOwed();
 				continue;
@@ -180,9 +185,7 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			if (optionsId(options) !== id) claimsFor(options, trigger).retryOwed();
 		}
 	};
-	watch()
-		.catch(() => undefined)
-		.finally(() => watchingOwed.delete(trigger));
+	watch().catch(() => watchingOwed.delete(trigger));
 }
 
 /** A trigger stopped (deactivated, or its test listening ended): its client closes when unused. */
