@@ -1679,27 +1679,184 @@ describe('the Redis delivery claim, two processes', () => {
 		assert.deepEqual(await verdict.lease.settle(200), { state: 'settled' });
 	});
 
-	test('held, and Redis out of reach (SIGSTOP) for longer than a bind: the lease ends while n8n creates the execution, a retry elsewhere claims it too (the window docs/queue-mode.md names), and the owner says so', async () => {
+	/** Until the held claim at key is a live `c:` again (its lease took it back). */
+	async function retaken(key) {
+		await until('the owner took its ended c: back', async () => {
+			const held = (await holderAt(key)) ?? '';
+			const { now, ends } = await endOf(key);
+			return held.startsWith('c:') && ends > now;
+		});
+	}
+	/** Until the value at key has ended on Redis' clock (nobody extended it). */
+	async function ended(key) {
+		await until("the held c: ended on Redis' clock", async () => {
+			const { now, ends } = await endOf(key);
+			return ends <= now;
+		});
+	}
+	test("held, and Redis frozen (SIGSTOP) for longer than a bind: once Redis answers again, the owner takes its ended c: back (nobody claimed it: it ran nowhere), so a copy is 503 and never a second execution, and n8n's 2xx makes it r: (outside r15 F1, f1b)", async () => {
 		const a = processClaims({ timing: LEASE, port: (await leaseRedis()).port });
 		const b = processClaims({ port: (await leaseRedis()).port });
-		const key = `lease-lost:${randomUUID()}`;
+		const key = `lease-frozen:${randomUUID()}`;
 		const verdict = await a.hold(key, TTL_MS);
 		assert.equal(verdict.verdict, 'claimed');
+		const { ends } = await endOf(key);
 		process.kill((await leaseRedis()).pid, 'SIGSTOP');
 		try {
+			// The fault's length (not an assertion): past the c:'s end by a bind.
 			await sleep(LEASE_BIND_MS + 500);
 		} finally {
 			process.kill((await leaseRedis()).pid, 'SIGCONT');
 		}
-		const retry = await until('the retry claimed the ended c:', async () => {
-			const v = await b.claim(key, TTL_MS);
-			return v.verdict === 'claimed' ? v : undefined;
+		await retaken(key);
+		assert.ok((await endOf(key)).ends > ends, 'extended past its old end');
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.equal(verdict.lease.lost, undefined);
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+	});
+	test("held, and the owner's link to Redis partitioned for longer than a bind, nobody claiming meanwhile: once its link is back, the owner takes its ended c: back, a copy is 503 (outside r15 F1, f1)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-partitioned:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			// The next extension reaches Redis; every later command and answer of A waits 3 binds.
+			const partition = link.stallAfter({
+				match: '$6\r\nextend\r\n',
+				ms: 3 * LEASE_BIND_MS,
+				both: true,
+			});
+			await partition.passed;
+			await ended(key);
+			await retaken(key);
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			await until('the owner heard it took its claim back', () => verdict.lease.lost === undefined);
+			assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+			assert.match((await holderAt(key)) ?? '', /^r:/);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+	test("held, and the owner's link partitioned while another process claims the ended c: (the window docs/queue-mode.md names): the owner cannot take it back and says why, naming no answer as the cause (outside r15 F1)", async () => {
+		const server = await leaseRedis();
+		const link = await startRelay(server);
+		try {
+			const a = processClaims({ timing: LEASE, port: link.port });
+			const b = processClaims({ port: server.port });
+			const key = `lease-partition-lost:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			const partition = link.stallAfter({
+				match: '$6\r\nextend\r\n',
+				ms: 3 * LEASE_BIND_MS,
+				both: true,
+			});
+			await partition.passed;
+			await ended(key);
+			assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'claimed' });
+			await until(
+				'the owner found another attempt holds it',
+				() => verdict.lease.lost !== undefined,
+			);
+			assert.match(verdict.lease.lost, /did not answer its extensions/);
+			assert.match(verdict.lease.lost, /another attempt/);
+			assert.doesNotMatch(verdict.lease.lost, /refused/);
+			const settled = await verdict.lease.settle(200);
+			assert.equal(settled.state, 'running');
+			assert.match(settled.note ?? '', /another attempt/);
+			await a.close();
+		} finally {
+			await link.close();
+		}
+	});
+	test('held, and Redis full (maxmemory 1, noeviction: every write refused with OOM, every read answered) for longer than a bind: once it has room, the owner takes its ended c: back; a copy meanwhile and after is 503 (outside r15 F1, f2)', async () => {
+		const { port } = await leaseRedis();
+		const a = processClaims({ timing: LEASE, port });
+		const b = processClaims({ port });
+		const key = `lease-full:${randomUUID()}`;
+		const verdict = await a.hold(key, TTL_MS);
+		assert.equal(verdict.verdict, 'claimed');
+		await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '1');
+		try {
+			await ended(key);
+			const during = await b.claim(key, TTL_MS);
+			assert.equal(during.verdict, 'unavailable', JSON.stringify(during));
+		} finally {
+			await probeCommand(port, 'CONFIG', 'SET', 'maxmemory', '0');
+		}
+		await retaken(key);
+		const copy = await b.claim(key, TTL_MS);
+		assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+		assert.equal(verdict.lease.lost, undefined);
+		assert.deepEqual(await verdict.lease.settle(200), { state: 'running' });
+		assert.match((await holderAt(key)) ?? '', /^r:/);
+		assert.deepEqual(await b.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+	});
+	test("Redis with a replica, a held claim: n8n's 2xx makes its run record pending (p:) until the replica acknowledges it, so a copy meanwhile is 503 (never 200 executed: false), and after a failover to the replica the owner writes r: there and a copy is a duplicate (outside r15 F2)", async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'primary-r15'), appendonly: true });
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r15'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
 		});
-		assert.deepEqual(retry, { verdict: 'claimed' });
-		await until('the owner found its lease ended', () => verdict.lease.lost !== undefined);
-		const settled = await verdict.lease.settle(200);
-		assert.equal(settled.state, 'running');
-		assert.match(settled.note ?? '', /another attempt/);
+		const link = await startRelay(primary);
+		const linkB = await startRelay(primary);
+		let stopped = false;
+		try {
+			const timing = { ...LEASE, restartWindowMs: 0 };
+			const a = processClaims({ port: link.port, timing });
+			const b = processClaims({ port: linkB.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const key = `lease-replica:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			assert.match(
+				(await probeCommand(replica.port, 'GET', key)) ?? '',
+				/^c:/,
+				'the confirm reached the replica',
+			);
+			// The replica stops taking the stream; n8n answers A 200 (the execution exists).
+			process.kill(replica.pid, 'SIGSTOP');
+			stopped = true;
+			const settledA = await verdict.lease.settle(200);
+			assert.equal(settledA.state, 'running');
+			assert.match(settledA.note ?? '', /pending/);
+			assert.match((await probeCommand(primary.port, 'GET', key)) ?? '', /^p:/, 'pending, not r:');
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			// Failover: the primary dies, the replica is promoted, both addresses lead to it.
+			await primary.stop();
+			process.kill(replica.pid, 'SIGCONT');
+			stopped = false;
+			await probeCommand(replica.port, 'REPLICAOF', 'NO', 'ONE');
+			for (const l of [link, linkB]) {
+				l.retarget(replica.port);
+				l.cutAll();
+			}
+			await until('the owner wrote its run record on the new primary', async () =>
+				/^r:/.test((await probeCommand(replica.port, 'GET', key)) ?? ''),
+			);
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([a.close(), b.close()]);
+		} finally {
+			if (stopped) process.kill(replica.pid, 'SIGCONT');
+			await link.close();
+			await linkB.close();
+			await replica.stop();
+			await primary.stop();
+		}
 	});
 	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
 		const port = (await leaseRedis()).port;
@@ -1885,6 +2042,117 @@ describe('the Redis delivery claim, two processes', () => {
 			assert.match((await holderAt(key)) ?? '', /^r:/, 'promoted before the trigger answered');
 		} finally {
 			await store.closeRedisClaims();
+		}
+	});
+	test('the Redis password rotated (the old clients killed) while a delivery is held, n8n answers 2xx, then the credential is updated: the owed promotion is sent on its own by a client of the current credential (no other delivery comes), so a copy is a duplicate, never a second execution (outside r15 F3)', async () => {
+		const { EventEmitter } = await import('node:events');
+		const { createHmac } = await import('node:crypto');
+		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
+		const { CompanyPaymentsQueueTrigger } = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		);
+		const store = require(path.join(DIST, 'redisStore.js'));
+		const secret = `whsec_${'7b'.repeat(24)}`;
+		class FakeResponse extends EventEmitter {
+			statusCode = 200;
+			writableFinished = false;
+			status(code) {
+				this.statusCode = code;
+				return this;
+			}
+			setHeader() {}
+			end(body) {
+				this.body = body;
+				this.writableFinished = true;
+				this.emit('finish');
+				this.emit('close');
+			}
+		}
+		const port = (await leaseRedis()).port;
+		const user = `rotated_${randomUUID().slice(0, 8)}`;
+		await probeCommand(port, 'ACL', 'SETUSER', user, 'on', '>old', '~*', '&*', '+@all');
+		const credential = { host: '127.0.0.1', port, database: 0, user, password: 'old' };
+		const trigger = new CompanyPaymentsQueueTrigger();
+		const deliver = async (deliveryId) => {
+			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
+			const raw = Buffer.from(body);
+			const headers = {
+				'content-type': 'application/json',
+				'x-service-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+				'x-service-delivery-id': deliveryId,
+			};
+			const response = new FakeResponse();
+			const parameters = {
+				events: ['*'],
+				routeByEvent: false,
+				options: { redisWithoutPersistence: true },
+			};
+			const ctx = {
+				logger: { debug() {}, info() {}, warn() {}, error() {} },
+				getNode: () => ({
+					id: 'rotate-node',
+					name: 'Company Payments Trigger',
+					type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
+					typeVersion: 2,
+					parameters: {},
+					credentials: {
+						companyPaymentsApi: { id: 'c1', name: 'api' },
+						redis: { id: 'r1', name: 'redis' },
+					},
+				}),
+				getMode: () => 'webhook',
+				getWorkflow: () => ({ id: 'rotate-wf', name: 'rotate', active: true }),
+				getWorkflowStaticData: () => ({}),
+				getHeaderData: () => headers,
+				getBodyData: () => JSON.parse(body),
+				getRequestObject: () => ({ headers, body: JSON.parse(body), rawBody: raw }),
+				getResponseObject: () => response,
+				getInstanceId: () => 'rotate-instance',
+				getNodeParameter: (name, fallback) =>
+					name.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), parameters) ??
+					fallback,
+				// n8n reads the credential from its database at each call: the current one.
+				getCredentials: async (name) =>
+					name === 'redis'
+						? { ...credential }
+						: { apiKey: 'key_rotate', baseUrl: 'http://127.0.0.1:9', webhookSecret: secret },
+			};
+			const result = await trigger.webhook.call(ctx);
+			const key = store.claimKey('rotate-instance', 'rotate-wf', 'rotate-node', true, deliveryId);
+			return { result, response, key };
+		};
+		try {
+			await until(
+				'the store claims in the lease Redis',
+				async () => {
+					const { result, response } = await deliver(`dlv_rotate_warm_${randomUUID()}`);
+					if (result.noWebhookResponse === true && response.statusCode === 503) return false;
+					response.status(200).end('{}');
+					return true;
+				},
+				60_000,
+			);
+			const deliveryId = `dlv_rotate_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId);
+			assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+			assert.match((await holderAt(key)) ?? '', /^c:/, 'held');
+			// The password is rotated and every connection of the user killed; n8n then answers 2xx
+			// (the execution exists): the promotion cannot be written with the old password.
+			await probeCommand(port, 'ACL', 'SETUSER', user, 'resetpass', '>new');
+			await probeCommand(port, 'CLIENT', 'KILL', 'USER', user);
+			response.status(200).end(JSON.stringify(result.webhookResponse));
+			// The operator updates n8n's Redis credential; no other delivery reaches this process.
+			credential.password = 'new';
+			await until(
+				'the owed promotion reached Redis',
+				async () => /^r:/.test((await holderAt(key)) ?? ''),
+				30_000,
+			);
+			const copy = processClaims({ port });
+			assert.deepEqual(await copy.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		} finally {
+			await store.closeRedisClaims();
+			await probeCommand(port, 'ACL', 'DELUSER', user);
 		}
 	});
 });

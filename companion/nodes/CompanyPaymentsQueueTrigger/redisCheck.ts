@@ -304,7 +304,7 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	return undefined;
 }
 
-function isAuthRefusal(error: Error | undefined): boolean {
+export function isAuthRefusal(error: Error | undefined): boolean {
 	return /WRONGPASS|invalid username-password|invalid password/i.test(error?.message ?? '');
 }
 

@@ -5,6 +5,7 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	describeRedisError,
+	isAuthRefusal,
 	keepFirstAuthError,
 	loadingState,
 	type RedisFacts,
@@ -369,9 +370,15 @@ return 0`;
  * - 'owed' also turns a `p:` of the token into `r:`;
  * - 'release' (sent only by a process that answered 503 and started nothing): `t:`/`c:`/`p:`/`r:`
  *   of the token → deleted;
- * - 'extend' (the lease of a held claim, while n8n creates the execution): a live `c:` of the
- *   token ends ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; anything
- *   else (its `c:` ended, another attempt's value) → 'other', nothing written.
+ * - 'extend' (the lease of a held claim, while n8n creates the execution; sent as cpExtend with
+ *   KEYS[3] the epoch hash and ARGV[4] the epoch its owner knows): a live `c:` of the token ends
+ *   ARGV[3] ms from now, 'mine'; `r:` of the token → 'mine', nothing written; a free key (its
+ *   `c:` ended while Redis could not be written: out of reach, frozen, full) in the epoch its
+ *   owner knows → its `c:` again, 'retaken' (nobody claimed it since, so it ran nowhere else:
+ *   a run leaves `r:`, a pending one `p:`); a free key in another epoch → 'gone' (Redis lost its
+ *   keys); another attempt's value → 'other', nothing written;
+ * - 'pend' on a `p:` of the token extends it (a held claim whose run record waits for the
+ *   replicas).
  */
 const RESOLVE_SCRIPT = `${CLOCK_LUA}
 local now = nowms()
@@ -382,7 +389,22 @@ if ARGV[2] == 'extend' then
     return 'mine'
   end
   if held == 'r:' .. ARGV[1] then return 'mine' end
+  if held == false and KEYS[3] and ARGV[4] and ARGV[4] ~= '' then
+    -- Its c: ended while Redis could not extend it (out of reach, frozen, full), and nobody
+    -- claimed the key since: no run record (a run leaves one for its Deduplication Window) and no
+    -- pending one, so the delivery has not run anywhere else. Taken back, in the same epoch only
+    -- (a new one lost the keys, run records of others among them).
+    if redis.call('HGET', KEYS[3], 'id') == ARGV[4] then
+      put(KEYS[1], KEYS[2], 'c:' .. ARGV[1], now + tonumber(ARGV[3]))
+      return 'retaken'
+    end
+    return 'gone'
+  end
   return 'other'
+end
+if ARGV[2] == 'pend' and held == 'p:' .. ARGV[1] then
+  put(KEYS[1], KEYS[2], held, now + tonumber(ARGV[3]))
+  return 'mine'
 end
 if held == 'r:' .. ARGV[1] and ARGV[2] == 'release' then
   drop(KEYS[1], KEYS[2])
@@ -445,6 +467,15 @@ interface ClaimCommands {
 		token: string,
 		mode: 'read' | 'run' | 'pend' | 'owed' | 'release' | 'extend',
 		ttlMs?: number,
+	): Promise<string>;
+	cpExtend(
+		key: string,
+		expiry: string,
+		epoch: string,
+		token: string,
+		mode: 'extend',
+		ttlMs: number,
+		knownEpoch: string,
 	): Promise<string>;
 	cpSync(...args: Array<string | number>): Promise<[string, string]>;
 	cpReseed(key: string, expiry: string, value: string, ttlMs: number): Promise<number>;
@@ -560,6 +591,9 @@ export function defineCommands(client: Redis): ClaimClient {
 	client.defineCommand('cpClaim', { numberOfKeys: 6, lua: CLAIM_SCRIPT });
 	client.defineCommand('cpConfirm', { numberOfKeys: 3, lua: CONFIRM_SCRIPT });
 	client.defineCommand('cpResolve', { numberOfKeys: 2, lua: RESOLVE_SCRIPT });
+	// The same script with the epoch hash as a third key (the lease's extension takes its claim
+	// back only in the epoch its owner knows).
+	client.defineCommand('cpExtend', { numberOfKeys: 3, lua: RESOLVE_SCRIPT });
 	client.defineCommand('cpSync', { numberOfKeys: 5, lua: SYNC_SCRIPT });
 	client.defineCommand('cpReseed', { numberOfKeys: 2, lua: RESEED_SCRIPT });
 	return client as ClaimClient;
@@ -633,7 +667,12 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 	if (scope === undefined) return fresh('');
 	// A memory no client holds is kept while a claim in it is within its time, no longer.
 	for (const [other, kept] of memories) {
-		if (kept.clients.size === 0 && !pruneRecent(kept) && kept.abandoned.size === 0) {
+		if (
+			kept.clients.size === 0 &&
+			!pruneRecent(kept) &&
+			kept.abandoned.size === 0 &&
+			kept.unpromoted.size === 0
+		) {
 			memories.delete(other);
 		}
 	}
@@ -770,6 +809,10 @@ export class RedisClaims {
 			// Errors are answered per claim (503, with this error); the client reconnects by itself.
 			client.on('error', (error: Error) => {
 				this.lastError = keepFirstAuthError(this.lastError, error);
+				if (isAuthRefusal(error)) this.refusedAuth = true;
+			});
+			client.on('ready', () => {
+				this.refusedAuth = false;
 			});
 		}
 		for (const client of [this.client, this.resolver]) {
@@ -891,9 +934,30 @@ export class RedisClaims {
 		return this.closed;
 	}
 
+	/** Whether Redis refused this client's user or password since its last ready connection. */
+	private refusedAuth = false;
+
+	/**
+	 * Whether Redis refuses this client's credentials now (a rotated password, say): what it owes
+	 * can then be sent only by a client of the current credential (see the store's owed watcher).
+	 */
+	get authRefused(): boolean {
+		return this.refusedAuth && !this.closed;
+	}
+
+	/**
+	 * Sends what is owed now when the second connection is up, and connects it when it was never
+	 * used (a new client made for what an older one owes): its ready sends the owed writes.
+	 */
+	retryOwed(): void {
+		if (this.closed || !this.owes) return;
+		if (this.resolver.status === 'wait') this.resolver.connect().catch(() => undefined);
+		else if (this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
+	}
+
 	/** Whether this client still owes Redis a release or a promotion (then it is not closed idle). */
 	get owes(): boolean {
-		return this.abandoned.size > 0 || this.unpromoted.size > 0;
+		return this.abandoned.size > 0 || this.unpromoted.size > 0 || this.pendingRuns.size > 0;
 	}
 
 	/** The 503 reason of a delivery whose client was closed under it, or undefined. */
@@ -1484,6 +1548,86 @@ export class RedisClaims {
 	}
 
 	/**
+	 * Held claims whose execution exists (n8n answered 2xx) and whose run record the replicas have
+	 * not acknowledged yet: key → token. Kept pending (`p:`, 503 for others) and tried again every
+	 * refreshMs until a replica-acknowledged `r:` is written.
+	 */
+	private readonly pendingRuns = new Map<string, string>();
+
+	/**
+	 * One step of a held claim's promotion with replicas: `p:` (or its extension), the replicas
+	 * counted again (a failover leaves a primary with none), WAIT; once acknowledged, `r:` and WAIT
+	 * again. 'done' when a replica-acknowledged `r:` is written, 'other' when another attempt
+	 * holds the key, 'waiting' otherwise (no answer, or not acknowledged: `p:` stays, others 503).
+	 */
+	private async pendStep(
+		key: string,
+		token: string,
+		ttl: number,
+	): Promise<'done' | 'other' | 'waiting'> {
+		const pend = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl)),
+			this.timeoutMs,
+			'pending run record',
+		);
+		if (!pend.ok) return 'waiting';
+		if (pend.value !== 'mine') return 'other';
+		const info = await within(this.client.info('replication'), this.timeoutMs, 'replicas');
+		if (!info.ok) return 'waiting';
+		this.replicas = Number(/connected_slaves:(\d+)/.exec(info.value)?.[1] ?? '0');
+		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
+		const run = await within(
+			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
+			this.timeoutMs,
+			'run record',
+		);
+		if (!run.ok) return 'waiting';
+		if (run.value !== 'mine') return 'other';
+		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
+		return 'done';
+	}
+
+	/**
+	 * A held claim promoted with replicas attached (n8n answered 2xx: the execution exists). As the
+	 * unheld path does, the run record is pending (`p:`) until every replica acknowledged it, then
+	 * `r:` (acknowledged again): a copy meanwhile is 503, never 200 `executed: false` for a record a
+	 * failover could lose (outside r15-companion F2). Not acknowledged in time: kept pending and
+	 * tried again every refreshMs, on whichever primary the address leads to, until it is.
+	 */
+	private async promoteReplicated(
+		key: string,
+		token: string,
+		ttl: number,
+		lost: string | undefined,
+	): Promise<LeaseOutcome> {
+		const other: LeaseOutcome = {
+			state: 'running',
+			note: `Redis held another attempt of this delivery when its run record arrived (this claim had ended${lost === undefined ? '' : `: ${lost}`}), so that attempt may run it too`,
+		};
+		this.pendingRuns.set(key, token);
+		const first = await this.pendStep(key, token, ttl);
+		if (first !== 'waiting') {
+			if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
+			return first === 'done' ? { state: 'running' } : other;
+		}
+		const retry = async (): Promise<void> => {
+			while (this.pendingRuns.get(key) === token) {
+				await sleep(this.timing.refreshMs);
+				if (this.closed) return;
+				if ((await this.connected(this.client, this.timeoutMs)) !== undefined) continue;
+				if ((await this.pendStep(key, token, ttl)) !== 'waiting') {
+					if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
+				}
+			}
+		};
+		retry().catch(() => undefined);
+		return {
+			state: 'running',
+			note: `its run record was not acknowledged by every Redis replica in time: it stays pending (copies elsewhere are answered 503, never 200 executed: false) and is written again every ${this.timing.refreshMs} ms until they acknowledge it`,
+		};
+	}
+
+	/**
 	 * Holds the confirmed claim while n8n creates the execution: 'claimed' with a lease, and no
 	 * promotion yet. Its `c:` is extended every leaseRefreshMs (on the second connection, only while
 	 * it is still this attempt's `c:`), until n8n's answer settles it: 2xx → promoted to `r:` (the
@@ -1513,11 +1657,12 @@ export class RedisClaims {
 		};
 		const promote = async (): Promise<LeaseOutcome> => {
 			this.remember(key, token, now, ttl);
+			if (this.replicas > 0) return await this.promoteReplicated(key, token, ttl, lost);
 			const answer = await this.finish(key, token, ttl);
 			if (answer === 'other') {
 				return {
 					state: 'running',
-					note: 'Redis held another attempt of this delivery when its run record arrived (this claim had ended: Redis was out of reach for longer than its lease), so that attempt may run it too',
+					note: `Redis held another attempt of this delivery when its run record arrived (this claim had ended${lost === undefined ? '' : `: ${lost}`}), so that attempt may run it too`,
 				};
 			}
 			return { state: 'running' };
@@ -1528,27 +1673,57 @@ export class RedisClaims {
 		// on the other connection, and later ones go there first: a single stalled command no
 		// longer lets the c: end while n8n creates the execution (outside r14-companion, F6).
 		let extendOn: ClaimClient = this.resolver;
+		// Why the last extensions failed, when they did: Redis out of reach (no answer), or Redis
+		// answering with a refusal (a full Redis under noeviction: OOM). Named in `lost`.
+		let failing: string | undefined;
 		const extendVia = async (client: ClaimClient) => {
-			if ((await this.connected(client, this.timeoutMs)) !== undefined) return undefined;
+			const down = await this.connected(client, this.timeoutMs);
+			if (down !== undefined) return { ok: false as const, reason: down };
 			return await within(
-				client.cpResolve(key, EXPIRY_KEY, token, 'extend', this.bindMs(ttl)),
+				client.cpExtend(
+					key,
+					EXPIRY_KEY,
+					EPOCH_KEY,
+					token,
+					'extend',
+					this.bindMs(ttl),
+					this.epoch ?? '',
+				),
 				this.timeoutMs,
 				'lease',
 			);
 		};
 		const extend = async (): Promise<void> => {
 			let extended = await extendVia(extendOn);
-			if ((extended === undefined || !extended.ok) && state === 'held' && !this.closed) {
+			if (!extended.ok && state === 'held' && !this.closed) {
 				const other = extendOn === this.resolver ? this.client : this.resolver;
 				const again = await extendVia(other);
-				if (again?.ok) {
+				if (again.ok || (again.refused && !extended.refused)) {
 					extendOn = other;
 					extended = again;
 				}
 			}
-			if (extended?.ok && extended.value !== 'mine' && state === 'held') {
-				lost = `the claim held for n8n's answer ended before it was extended (Redis was out of reach for longer than ${this.bindMs(ttl)} ms)`;
+			if (state !== 'held') return;
+			if (!extended.ok) {
+				failing ??= extended.refused
+					? `Redis refused to extend it (${extended.reason})`
+					: `Redis did not answer its extensions (${extended.reason})`;
+				return;
 			}
+			if (extended.value === 'mine' || extended.value === 'retaken') {
+				// Taken back (its c: had ended, and nobody had claimed the key since): a copy from
+				// now on is 503 again; a copy between its end and now could have claimed it.
+				failing = undefined;
+				lost = undefined;
+				return;
+			}
+			// Said once, with the cause its failed extensions saw (later answers repeat it).
+			if (lost !== undefined) return;
+			const cause = failing ?? `its extensions did not reach Redis within ${this.bindMs(ttl)} ms`;
+			lost =
+				extended.value === 'gone'
+					? `Redis lost its keys while this claim was held for n8n's answer (a restart without persistence, or a flush: a new epoch), so it could not be taken back`
+					: `the claim held for n8n's answer ended before it was extended (${cause}), and another attempt of this delivery holds it now`;
 		};
 		const keep = async (): Promise<void> => {
 			let next = monotonic() + this.timing.leaseRefreshMs;

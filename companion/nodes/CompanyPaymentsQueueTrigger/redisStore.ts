@@ -6,7 +6,7 @@ import type {
 	INodeCredentialTestResult,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { RedisOptions } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -145,6 +145,49 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 	return claims;
 }
 
+/** How often a process that owes Redis a promotion or a release tries it again on its own. */
+export const OWED_RETRY_MS = 1_000;
+/** The triggers whose owed writes are being retried (one watcher each). */
+const watchingOwed = new Set<string>();
+
+/**
+ * While this trigger's client owes Redis a promotion or a release, tries it again every
+ * OWED_RETRY_MS without waiting for another delivery; when Redis refuses the client's user or
+ * password (a rotated password), reads the Redis credential again and moves the trigger to a
+ * client of the current one, which sends what is owed once it connects (the owed writes live in
+ * the process's memory of that Redis, shared by its clients). While the credential still holds
+ * the refused password nothing can be sent: see docs/queue-mode.md (outside r15-companion F3).
+ */
+function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
+	if (watchingOwed.has(trigger)) return;
+	watchingOwed.add(trigger);
+	const watch = async (): Promise<void> => {
+		for (;;) {
+			await sleep(OWED_RETRY_MS);
+			const id = clientOfTrigger.get(trigger);
+			const claims = id === undefined ? undefined : claimsByOptions.get(id);
+			if (claims === undefined || !claims.owes) {
+				// Unmarked in the same step that finds nothing owed: a watch asked for meanwhile
+				// starts anew rather than finding this one still marked.
+				watchingOwed.delete(trigger);
+				return;
+			}
+			if (!claims.authRefused) {
+				claims.retryOwed();
+				continue;
+			}
+			let options: RedisOptions;
+			try {
+				options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+			} catch {
+				continue;
+			}
+			if (optionsId(options) !== id) claimsFor(options, trigger).retryOwed();
+		}
+	};
+	watch().catch(() => watchingOwed.delete(trigger));
+}
+
 /** A trigger stopped (deactivated, or its test listening ended): its client closes when unused. */
 export function triggerStopped(trigger: string): void {
 	const id = clientOfTrigger.get(trigger);
@@ -239,13 +282,22 @@ export const redisDeliveryStore: DeliveryStore = {
 			live,
 			deliveryId,
 		);
-		const claims = claimsFor(options, triggerName(workflowId, node.id, live));
+		const trigger = triggerName(workflowId, node.id, live);
+		const claims = claimsFor(options, trigger);
 		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
 			hold: true,
 		});
+		if (claims.owes) watchOwed(ctx, trigger);
 		if (claim.verdict === 'claimed') {
-			return claim.lease ? { verdict: 'new', held: heldDelivery(ctx, deliveryId, claim.lease) } : { verdict: 'new' };
+			return claim.lease
+				? {
+						verdict: 'new',
+						held: heldDelivery(ctx, deliveryId, claim.lease, () => {
+							if (claims.owes) watchOwed(ctx, trigger);
+						}),
+					}
+				: { verdict: 'new' };
 		}
 		if (claim.verdict === 'duplicate') return { verdict: 'duplicate' };
 		const certificate = await refusedCertificate(claims);
@@ -260,7 +312,12 @@ export const redisDeliveryStore: DeliveryStore = {
  * The claim held until n8n answers (redisClaims' lease): n8n's 2xx promotes it to running, any
  * other answer releases it; what became of it is logged when it is not the plain case.
  */
-function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLease): HeldDelivery {
+function heldDelivery(
+	ctx: IWebhookFunctions,
+	deliveryId: string,
+	lease: ClaimLease,
+	afterSettle: () => void,
+): HeldDelivery {
 	const log = gateLogger(ctx);
 	return {
 		async answered(status: number): Promise<void> {
@@ -272,16 +329,21 @@ function heldDelivery(ctx: IWebhookFunctions, deliveryId: string, lease: ClaimLe
 						log.warn(
 							`Company Payments Trigger: delivery ${deliveryId} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
 						);
-					} else if (outcome.state === 'running' && (outcome.note !== undefined || lost !== undefined)) {
+					} else if (
+						outcome.state === 'running' &&
+						(outcome.note !== undefined || lost !== undefined)
+					) {
 						log.warn(
 							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
 						);
 					}
 				})
 				.catch(() => undefined);
+			afterSettle();
 		},
 		async decideNow(): Promise<RecordOutcome> {
 			const decided = await lease.commit();
+			afterSettle();
 			if (decided.verdict === 'claimed') return { verdict: 'new' };
 			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
 			return { verdict: 'unavailable', reason: decided.reason };
