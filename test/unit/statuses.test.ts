@@ -146,7 +146,12 @@ describe('a card in requested is queued, not issued', () => {
 	it.each([
 		[
 			'a card object in requested',
-			{ status: 'requested', card: { id: 'card-9', status: 'requested' } },
+			{
+				status: 'requested',
+				card: { id: 'card-9', status: 'requested' },
+				// Its own request record (r18-money F1), showing no state: the card's decides.
+				request: { id: 'r0', createdAt: new Date().toISOString() },
+			},
 		],
 		[
 			'a card in requested beside a pending request',

@@ -371,7 +371,9 @@ describe('idempotency key', () => {
 			.times(count)
 			.reply(function () {
 				keys.push(String(this.req.headers['idempotency-key']));
-				return [200, { status: 'assigned', card: { id: 'card_1' } }];
+				// Each attempt's own request record, by which it is judged (r18-money F1).
+				const request = { id: `req_${keys.length}`, createdAt: new Date().toISOString() };
+				return [200, { status: 'assigned', card: { id: 'card_1' }, request }];
 			});
 		await runNode(options);
 		return keys;

@@ -233,6 +233,9 @@ const ANSWER = {
 	records: [],
 };
 
+/** Card requests answered so far: each answers its own request record. */
+let cardRequests = 0;
+
 interface Outcome {
 	error?: Error & { description?: string | null };
 	requests: IHttpRequestOptions[];
@@ -262,10 +265,15 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 				? { status: 'completed' }
 				: /\/payouts$/.test(String(options.url))
 					? { status: 'waiting_trader' }
-					: // A rotation answers its new secret (without one it fails: r16-data, F4).
-						/\/webhook-secret\/rotate$/.test(String(options.url))
-						? { webhookSecret: `whsec_${'0a'.repeat(24)}` }
-						: {};
+					: // A card request answers its own request record, by which it is judged (r18-money F1).
+						/\/cards\/request$/.test(String(options.url))
+						? {
+								request: { id: `req_typed_${++cardRequests}`, status: 'fulfilled', createdAt: now },
+							}
+						: // A rotation answers its new secret (without one it fails: r16-data, F4).
+							/\/webhook-secret\/rotate$/.test(String(options.url))
+							? { webhookSecret: `whsec_${'0a'.repeat(24)}` }
+							: {};
 		return {
 			body: JSON.stringify({ ...ANSWER, createdAt: now, ...sent, ...payout }),
 			headers: {},

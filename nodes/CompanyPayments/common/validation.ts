@@ -58,6 +58,9 @@ function invalid(
 
 const TEXT_RULE = 'must be text';
 
+/** The rule of a record ID given as a number (checkPathId, outside r18-money F4). */
+const ID_NUMBER_RULE = `names a record, so a number here must be a whole number no larger than ${Number.MAX_SAFE_INTEGER} (a fraction such as 1042.50 has no one exact text: it would be sent as "1042.5", another ID; -0 as "0"); pass it as text, e.g. {{ String($json.id) }}`;
+
 /** A number that JavaScript holds exactly as the user wrote it: finite, and an exact integer if whole. */
 function exactNumberRule(value: number): string | undefined {
 	if (!Number.isFinite(value)) return 'must be text or a finite number';
@@ -257,6 +260,14 @@ export function checkPathId(
 	value: unknown,
 	field: string,
 ): string {
+	// A record ID given as a number is its digits only when it is a whole number with one exact
+	// text (outside r18-money F4), the rule External ID keeps (money/key.ts exactText): a fraction
+	// such as 1042.50 would be sent as "1042.5", -0 as "0", another record's ID.
+	if (typeof value === 'number' && (!Number.isSafeInteger(value) || Object.is(value, -0))) {
+		throw invalid(ctx, itemIndex, field, ID_NUMBER_RULE, value, (v) =>
+			Object.is(v, -0) ? '-0' : show(v),
+		);
+	}
 	const id = checkText(ctx, itemIndex, value, field);
 	if (isDotSegment(id)) throw invalid(ctx, itemIndex, field, DOT_SEGMENT_RULE, id);
 	return id;

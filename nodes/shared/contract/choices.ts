@@ -368,7 +368,7 @@ export const OPEN_CHOICES = {
 	rechargeRecord: {
 		question:
 			'Whether the record POST /cards/recharge answers with carries its own `id` and `createdAt` (its fields are not shown)',
-		node: 'Read as RECHARGE_RECORD_FIELDS when present and bound by the one rule every money write gets from its contract (`made`): a record already answered to another write, or one made before the send, is unknown: answerProvesOther (money/write.ts); a record without an `id` is bound by time only, one without a `createdAt` by its `id` only, one with neither by its details and status alone (a named window: madeUndatedStands); a `createdAt` shown that cannot be read (no offset, no time) is unknown',
+		node: 'Read as RECHARGE_RECORD_FIELDS when present and bound by the one rule every money write gets from its contract (`made`): a record already answered to another write, or one made before the send, is unknown: answerProvesOther (money/write.ts); a record without an `id` is bound by time only, one without a `createdAt` by its `id` only, one with neither by its details and status alone (a named window: madeUndatedStands), where it shows a status: one with neither an `id` nor a status (a quote’s shape) is unknown (r18-money F3); a `createdAt` shown that cannot be read (no offset, no time) is unknown',
 	},
 	heldAnswer: {
 		question:

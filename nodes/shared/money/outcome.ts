@@ -426,6 +426,43 @@ export function notARecord(
 }
 
 /**
+ * A 2xx whose body says it failed (outside r18-money F3: Card Recharge answered 200 with
+ * `{"success":false,"errorCode":"INSUFFICIENT_BALANCE",...}`): `success: false`, or an errorCode,
+ * which the document's error body carries on a failure only. Never a success. Nor not paid: the
+ * document gives an error's meaning by its HTTP status ("an unknown errorCode is to be treated as a
+ * generic failure of its statusCode"), and a 2xx is none, so nothing shows that no money moved.
+ * Unknown, keeping the errorCode, message, details, required and requestId the body names;
+ * write.ts adds the sent write.
+ */
+export function answerSaysFailed(
+	node: INode,
+	contract: MoneyContract,
+	report: Report,
+	answer: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	if (!isObject(answer)) return undefined;
+	const body = answer as IDataObject;
+	const code =
+		typeof body.errorCode === 'string' && body.errorCode !== '' ? body.errorCode : undefined;
+	if (body.success !== false && code === undefined) return undefined;
+	const last = report.attempts[report.attempts.length - 1];
+	const status = last && 'status' in last ? last.status : 200;
+	const headers = last && 'headers' in last ? last.headers : undefined;
+	const said = [
+		...(body.success === false ? ['success: false'] : []),
+		...(code !== undefined ? [`errorCode ${code}`] : []),
+	].join(' and ');
+	return outcomeUnknownError(node, contract, {
+		reason: `the service answered HTTP ${status}, a success status, with a body that says it failed (${said}): a failure the document gives no meaning to with a success status, so it does not show that the service carried it out, nor that it did not`,
+		lines: [`HTTP status: ${status}`],
+		info: readServiceError(status, body, headers as IDataObject | undefined),
+		where: shown(report),
+		itemIndex,
+	});
+}
+
+/**
  * A 2xx record whose own state does not stand (outside r9-money F1: a recharge answered
  * `failed`, an order answered `failed` or expired): unknown, never a plain success. The document
  * does not show that such a record's money was returned, so it is not "not paid" either.

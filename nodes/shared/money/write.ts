@@ -52,6 +52,7 @@ import type { NamedTrace } from './named';
 import { MONEY_ACTIONS } from './words';
 import {
 	IDEMPOTENCY_KEY_REUSED,
+	answerSaysFailed,
 	failedWrite,
 	markOutcome,
 	notARecord,
@@ -1302,12 +1303,44 @@ function answerProvesOther(
 	since: AnswerClock,
 ): NodeApiError | undefined {
 	const { contract, itemIndex } = call;
+	if (!call.sent) return undefined;
 	const bound = boundRecord(contract, answer);
-	if (!bound || !call.sent) return undefined;
+	// The record this write made, absent from its answer (outside r18-money F1: Card Request
+	// answered with a card and no `request`; the document shows the request in every 200): the
+	// answer is judged by that record, so without it nothing binds the answer to this write. A
+	// write that acts on a record (Payout Cancel) is judged by its state where the act is not shown.
+	if (!bound) {
+		if (!contract.made) return undefined;
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered without the record this write made (the one its answer is judged by), so nothing binds the answer to this write: it does not show that this write was made, nor that it was not`,
+			lines: [`Answer: ${JSON.stringify(answer).slice(0, 200)}`],
+			where,
+			itemIndex,
+		});
+	}
 	const { record } = bound;
 	const sent = call.sent as unknown as SentWrite;
 	const id = record.id;
-	const recordId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	const recordId =
+		(typeof id === 'string' && id.trim() !== '') || typeof id === 'number' ? String(id) : undefined;
+	// One record proves one write (outside r18-money F1, F2): a record that shows no `id` cannot be
+	// claimed once, so it proves none, except where the document does not show the record's fields
+	// (Card Recharge: `madeUndatedStands`, bound by its time, or by its details and status alone, a
+	// named window). There a record with neither an id nor a state shows no recharge at all (a
+	// quote's shape: r18-money F3).
+	const stands =
+		contract.madeUndatedStands === true &&
+		(recordId !== undefined || contract.answerState?.(answer) !== undefined);
+	if (recordId === undefined && !stands) {
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: contract.madeUndatedStands
+				? `the service answered with a record that shows neither its ID nor its status (${JSON.stringify(answer).slice(0, 200)}), so it does not show that this write was carried out, nor that it was not`
+				: `the service answered with a record that shows no ID: one record proves one write, and a record without its ID cannot be claimed by one write only (the same answer may be given to another), so it proves none: it does not show that this write was made, nor that it was not`,
+			lines: ['Record: a record without its ID'],
+			where,
+			itemIndex,
+		});
+	}
 	const by = provedOther(sent, record, call.alongside);
 	const sameRequest = contract.identity ? ' with the same External ID and details' : '';
 	if (recordId !== undefined && by !== undefined) {
@@ -1500,6 +1533,8 @@ async function sendOnce(
 	}
 	const unproven = unprovenAnswer(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (unproven) throw unproven;
+	const failed = answerSaysFailed(ctx.getNode(), contract, report, answer, request.itemIndex);
+	if (failed) throw failed;
 	const notRecord = notARecord(ctx.getNode(), contract, report, answer, request.itemIndex);
 	if (notRecord) throw notRecord;
 	const fallen = notStanding(ctx.getNode(), contract, report, answer, request.itemIndex);
