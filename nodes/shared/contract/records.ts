@@ -63,6 +63,8 @@ export interface FieldSpec {
 	 * names it); gate/patterns.ts cardAt, contract/choices.ts `cardSchemes`.
 	 */
 	numberName?: 'card' | 'registry';
+	/** Named for a registry: the lengths of its numbers (REGISTRY_LENGTHS), the only ones kept. */
+	registryLengths?: readonly number[];
 }
 
 const ID: FieldSpec = { kind: 'identifier' };
@@ -1151,15 +1153,96 @@ export function unknownFieldKind(name: string): FieldSpec {
 	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
 	if (words.some((word) => CARD_NAME_WORDS.has(word)))
 		return { kind: 'unknown', numberName: 'card' };
-	if (words.some((word) => REGISTRY_NAME_WORDS.has(word))) {
-		return { kind: 'unknown', numberName: 'registry' };
+	const registries = words.filter((word) => REGISTRY_NAME_WORDS.has(word));
+	if (registries.length > 0) {
+		const lengths = registries.flatMap((word) => registryLengths(word) ?? []);
+		return { kind: 'unknown', numberName: 'registry', registryLengths: [...new Set(lengths)] };
 	}
 	return { kind: 'unknown' };
 }
 
 /**
+ * The lengths of each registry's or account's number (outside read r18-data, finding 7): a word
+ * of a registry before a number (`ИНН 7707083893`), a field named for one (`payeeInn`, `kpp`) or a
+ * payment code's field of one (`PersonalAcc=…`) says the number is no card only when it has one of
+ * its registry's lengths; a number of any other length that fits a card scheme and passes the
+ * card checksum stays a card (`Списано со счёта 4276…` of 16 digits is a card, a Russian account
+ * has 20). One table for texts (gate/patterns.ts REGISTRY_WORD), payment-code fields and names;
+ * contract/choices.ts `cardSchemes`.
+ */
+export const REGISTRY_LENGTHS = {
+	inn: [10, 12],
+	kpp: [9],
+	bic: [9],
+	ogrn: [13],
+	ogrnip: [15],
+	snils: [11],
+	okpo: [8, 10, 14],
+	oktmo: [8, 11],
+	okato: [2, 5, 8, 11],
+	account: [20],
+	kbk: [20],
+	uin: [20, 25],
+} as const satisfies Record<string, readonly number[]>;
+export type Registry = keyof typeof REGISTRY_LENGTHS;
+
+/** Each registry's spellings: words of a text and of a name, payment-code fields (lower case). */
+const REGISTRY_SPELLINGS: ReadonlyMap<string, Registry> = new Map<string, Registry>([
+	['инн', 'inn'],
+	['inn', 'inn'],
+	['payeeinn', 'inn'],
+	['payerinn', 'inn'],
+	['кпп', 'kpp'],
+	['kpp', 'kpp'],
+	['бик', 'bic'],
+	['bic', 'bic'],
+	['bik', 'bic'],
+	['огрн', 'ogrn'],
+	['ogrn', 'ogrn'],
+	['огрнип', 'ogrnip'],
+	['ogrnip', 'ogrnip'],
+	['снилс', 'snils'],
+	['snils', 'snils'],
+	['окпо', 'okpo'],
+	['okpo', 'okpo'],
+	['октмо', 'oktmo'],
+	['oktmo', 'oktmo'],
+	['окато', 'okato'],
+	['okato', 'okato'],
+	['р/с', 'account'],
+	['к/с', 'account'],
+	['л/с', 'account'],
+	['personalacc', 'account'],
+	['personalaccount', 'account'],
+	['correspacc', 'account'],
+	['persacc', 'account'],
+	['cbc', 'kbk'],
+	['kbk', 'kbk'],
+	['uin', 'uin'],
+]);
+
+/** The registry a word or a name spells (`ИНН`, `счёта`, `лицевого счёта`, `PayeeINN`), if any. */
+export function registryOf(word: string): Registry | undefined {
+	const lower = word.toLowerCase().replace(/\s+/g, ' ').trim();
+	if (/(?:^|\s)сч[её]т/u.test(lower)) return 'account';
+	return (
+		REGISTRY_SPELLINGS.get(lower) ?? REGISTRY_SPELLINGS.get(lower.replace(/[^a-zа-яё/]/gu, ''))
+	);
+}
+
+/** The lengths the registries a word spells give their numbers (`ИНН/КПП`: 9, 10 and 12). */
+export function registryLengths(words: string): readonly number[] | undefined {
+	const whole = registryOf(words);
+	if (whole) return REGISTRY_LENGTHS[whole];
+	const parts = words.split(/\s*\/\s*/).map(registryOf);
+	if (parts.length < 2 || parts.some((part) => part === undefined)) return undefined;
+	return [...new Set(parts.flatMap((part) => REGISTRY_LENGTHS[part as Registry]))];
+}
+
+/**
  * Words of a name that say its number is a state registry's (outside read r17-data, finding 4:
- * `payeeOgrn`, `inn`, `kpp`, `bic`): no card number by its look (contract/choices.ts `cardSchemes`).
+ * `payeeOgrn`, `inn`, `kpp`, `bic`): no card number by its look when it has its registry's length
+ * (REGISTRY_LENGTHS; contract/choices.ts `cardSchemes`).
  */
 const REGISTRY_NAME_WORDS = new Set([
 	'ogrn',

@@ -110,7 +110,7 @@ export function maskText(
 /** What a field's name says of the card numbers its text may hold (FieldSpec.numberName). */
 function lookOf(spec: FieldSpec): CardReading {
 	if (spec.numberName === 'card') return { cardNamed: true };
-	if (spec.numberName === 'registry') return { notCard: true };
+	if (spec.numberName === 'registry') return { registryLengths: spec.registryLengths ?? [] };
 	return {};
 }
 
@@ -257,7 +257,8 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 		text.length >= 13 &&
 		text.length <= 19 &&
 		luhn(text) &&
-		(spec.numberName === 'card' || (spec.numberName !== 'registry' && schemeFits(text)));
+		(spec.numberName === 'card' ||
+			(!(spec.registryLengths ?? []).includes(text.length) && schemeFits(text)));
 	if (Math.abs(value) >= 1e14 && card && !reading.known.identifiers.has(text)) {
 		return maskRequisite(text);
 	}
