@@ -211,3 +211,64 @@ describe('finding 7: a registry word shields only its registry’s length', () =
 		expect(out).not.toContain(MIR_CARD);
 	});
 });
+
+/* ------------------------------------------------------------------------ findings 5 and 6 */
+
+const HEX = 'a3f1c9d2e4b5a6978877665544332211a3f1c9d2e4b5a6978877665544332211';
+
+function both(record: Record<string, unknown>) {
+	return [gateJson(undefined, record, 'user'), gateJson(undefined, record, 'model')];
+}
+
+describe('finding 5: a key under a glued or a short name is masked', () => {
+	it.each([
+		['privkey', HEX],
+		['PRIVKEY', HEX.split('').reverse().join('')],
+		['privKey', `f${HEX.slice(1)}`],
+		['priv', HEX],
+		['pk', HEX],
+		['sk', HEX],
+		['sid', HEX],
+		['SK', 'Zk3QmT9xL2pV8rW4nB6yH1cJ5dF7'],
+		['pk', 'Zk3QmT9xL2pV8rW4nB6yH1cJ5dF7Zk3QmT9x=='],
+	])('%s', (name, value) => {
+		for (const out of both({ id: 'o_1', [name]: value })) {
+			expect(JSON.stringify(out)).not.toContain(value);
+		}
+	});
+
+	it('a short value under sid/pk/sk is no key material and stays', () => {
+		const record = { id: 'o_1', sid: 'S1', pk: 42, sk: 'default' };
+		for (const out of both(record)) expect(out).toEqual(record);
+	});
+});
+
+describe('finding 6: a value that cannot be a secret is shown', () => {
+	it.each([
+		['signature', 'ok'],
+		['signature', 'valid'],
+		['signature', 'invalid'],
+		['signature', 'true'],
+		['signature', 'none'],
+		['apiKeyPrefix', 'ak'],
+		['apiKeyPrefix', 'ak_'],
+		['tokenLast4', '9x7Q'],
+		['apiKeyLast4', 'Q9x7'],
+		['secretHint', 'ab'],
+		['cardMask', '1234'],
+	])('%s: %s', (name, value) => {
+		for (const out of both({ id: 'o_1', [name]: value })) {
+			expect(out[name as keyof typeof out]).toBe(value);
+		}
+	});
+
+	it.each([
+		['signature', HEX],
+		['signature', 'MEUCIQDx3k9Zp2Lm8Nv4Rt6Yw1Ks5Hd7Qa9Xb0Cc2Ee4Gg6Ii8K'],
+		['apiKeyPrefix', 'ak_live_Q9x7Zp3Lm2Nv8Rt4Yw6Ks1Hd'],
+	])('long material stays hidden: %s', (name, value) => {
+		for (const out of both({ id: 'o_1', [name]: value })) {
+			expect(JSON.stringify(out)).not.toContain(value);
+		}
+	});
+});

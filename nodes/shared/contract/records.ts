@@ -63,6 +63,13 @@ export interface FieldSpec {
 	 * names it); gate/patterns.ts cardAt, contract/choices.ts `cardSchemes`.
 	 */
 	numberName?: 'card' | 'registry';
+	/**
+	 * A secret's name under which some values cannot be secrets (outside read r18-data, findings 5
+	 * and 6; secretValueShown): `material`, a short name (`pk`, `sk`, `sid`, `priv`) that holds a
+	 * secret only when its value is long key material; `short`, a part of a secret (`apiKeyPrefix`,
+	 * `tokenMask`) of at most SHOWN_PART_LENGTH characters.
+	 */
+	valueRule?: 'material' | 'short';
 	/** Named for a registry: the lengths of its numbers (REGISTRY_LENGTHS), the only ones kept. */
 	registryLengths?: readonly number[];
 }
@@ -892,6 +899,8 @@ const SECRET_WORD_PARTS = new Set([
 	'pwd',
 	'pass',
 	'secret',
+	'priv',
+	'private',
 	'key',
 	'token',
 	'api',
@@ -917,6 +926,9 @@ const GLUED_SECRET_WORDS = new Set([
 	'password',
 	'passcode',
 	'pwd',
+	// A private key glued (`privkey`, `PRIVKEY`, `privatekey`; outside read r18-data, finding 5).
+	'priv',
+	'private',
 ]);
 /** A glued lower-case word as the words it is made of, else undefined (`pincode` → pin, code). */
 function gluedParts(word: string, vocabulary: ReadonlySet<string>): string[] | undefined {
@@ -1055,12 +1067,81 @@ function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
  *    secret fields held, like free text.
  */
 export function unknownFieldKind(name: string): FieldSpec {
+	const spec = nameKind(name);
+	if (spec.kind !== 'secret' || spec.valueRule) return spec;
+	const words = secretReadWords(nameWords(name));
+	const last = words[words.length - 1] ?? '';
+	return words.length > 1 && PART_WORDS.has(last) ? { ...spec, valueRule: 'short' } : spec;
+}
+
+/**
+ * Short names that may hold a key (outside read r18-data, finding 5: `pk`, `sk`, `sid`, `priv`):
+ * a secret when the value is long key material (keyMaterial), else shown (`sid: "S1"`, `pk: 42`).
+ */
+const SHORT_KEY_NAMES = new Set(['pk', 'sk', 'sid', 'priv']);
+/** Last words of a name for a shown part of a secret (`apiKeyPrefix`, `tokenMask`). */
+const PART_WORDS = new Set(['prefix', 'mask']);
+/** The most characters of a secret a part's name (`apiKeyPrefix: "ak_"`) may show. */
+export const SHOWN_PART_LENGTH = 4;
+/**
+ * Words that say how a secret stands, never a secret's value (outside read r18-data, finding 6:
+ * `signature: "ok"`); contract/choices.ts `unknownFields`.
+ */
+const STATUS_VALUES = new Set([
+	'ok',
+	'valid',
+	'invalid',
+	'true',
+	'false',
+	'none',
+	'null',
+	'yes',
+	'no',
+	'verified',
+	'unverified',
+	'failed',
+	'passed',
+	'missing',
+	'unset',
+	'empty',
+	'expired',
+	'revoked',
+	'n/a',
+]);
+/**
+ * Long key material: 32 hex digits or more, or 24 characters or more of base64 or letters and
+ * digits with a digit among them (`sk: "a3f1…"`).
+ */
+export function keyMaterial(text: string): boolean {
+	const value = text.trim();
+	if (/^(?:0x)?[0-9a-f]{32,}$/i.test(value)) return true;
+	return /^[A-Za-z0-9+/_-]{24,}={0,2}$/.test(value) && /\d/.test(value);
+}
+/**
+ * Whether a value under a secret's name cannot be a secret and is shown as sent (outside read
+ * r18-data, findings 5 and 6): a word of how it stands (`ok`, `valid`, `false`: STATUS_VALUES), a
+ * part of at most SHOWN_PART_LENGTH characters under a part's name (`apiKeyPrefix: "ak"`), or
+ * anything but long key material under a short name (`sid: "S1"`). Long material stays hidden.
+ */
+export function secretValueShown(spec: FieldSpec, text: string): boolean {
+	if (spec.kind !== 'secret' || spec.secret === 'cvv' || spec.secret === 'cardNumber') {
+		return false;
+	}
+	const value = text.trim();
+	if (STATUS_VALUES.has(value.toLowerCase())) return true;
+	if (spec.valueRule === 'short') return value.length <= SHOWN_PART_LENGTH;
+	if (spec.valueRule === 'material') return !keyMaterial(value);
+	return false;
+}
+
+function nameKind(name: string): FieldSpec {
 	const words = secretReadWords(nameWords(name));
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
 	// A PIN named in Russian (`пин`, `ПИН-код`, `пинКод`): its letters are no word of nameWords.
 	const russianPin = /(?<!\p{L})пин(?:[-_ ]?код)?(?!\p{Ll})/iu.test(name);
 	if (joined === '') return russianPin ? { kind: 'secret', secret: 'key' } : { kind: 'unknown' };
+	if (SHORT_KEY_NAMES.has(joined)) return { kind: 'secret', secret: 'key', valueRule: 'material' };
 	// A secret's value named after its name (`pinValue`, `sessionTokenValue`): the secret.
 	if (VALUE_WORDS.has(last) && words.length > 1) {
 		const inner = unknownFieldKind(words.slice(0, -1).join('_'));

@@ -7,6 +7,7 @@ import {
 	fieldSpecIn,
 	nestedIn,
 	plainTimeIn,
+	secretValueShown,
 } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
@@ -206,6 +207,9 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	// A key-ish name (`key`, `widgetKey`) holding what cannot be a secret (a date, a time, a
 	// record's ID the run names): as the service sent it (outside read r16-data, finding 8).
 	if (spec.codeKept && notSecretMaterial(text, reading.known.identifiers)) return value;
+	// What cannot be a secret under a secret's name (`signature: "ok"`, `apiKeyPrefix: "ak"`,
+	// `sid: "S1"`): as sent (outside read r18-data, findings 5 and 6).
+	if (secretValueShown(spec, text)) return value;
 	switch (spec.secret) {
 		case 'webhookSecret':
 			return maskKeepingEnd(text);
