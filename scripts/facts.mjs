@@ -217,6 +217,8 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	SHOWN_PART_LENGTH:
+		'the most characters a part of a secret under a Prefix or Mask name shows (r18-data F6): the choice secretCounters gives it in words',
 	MASKED_NAMES_SHOWN:
 		"how many masked field names a withheld raw body's note lists before a count: a bound on the note's length",
 	TRACE_ID_MAX:

@@ -63,6 +63,15 @@ export interface FieldSpec {
 	 * names it); gate/patterns.ts cardAt, contract/choices.ts `cardSchemes`.
 	 */
 	numberName?: 'card' | 'registry';
+	/**
+	 * A secret's name under which some values cannot be secrets (outside read r18-data, findings 5
+	 * and 6; secretValueShown): `material`, a short name (`pk`, `sk`, `sid`, `priv`) that holds a
+	 * secret only when its value is long key material; `short`, a part of a secret (`apiKeyPrefix`,
+	 * `tokenMask`) of at most SHOWN_PART_LENGTH characters.
+	 */
+	valueRule?: 'material' | 'short';
+	/** Named for a registry: the lengths of its numbers (REGISTRY_LENGTHS), the only ones kept. */
+	registryLengths?: readonly number[];
 }
 
 const ID: FieldSpec = { kind: 'identifier' };
@@ -890,6 +899,8 @@ const SECRET_WORD_PARTS = new Set([
 	'pwd',
 	'pass',
 	'secret',
+	'priv',
+	'private',
 	'key',
 	'token',
 	'api',
@@ -915,6 +926,9 @@ const GLUED_SECRET_WORDS = new Set([
 	'password',
 	'passcode',
 	'pwd',
+	// A private key glued (`privkey`, `PRIVKEY`, `privatekey`; outside read r18-data, finding 5).
+	'priv',
+	'private',
 ]);
 /** A glued lower-case word as the words it is made of, else undefined (`pincode` → pin, code). */
 function gluedParts(word: string, vocabulary: ReadonlySet<string>): string[] | undefined {
@@ -1053,12 +1067,81 @@ function timeOrCountName(words: readonly string[]): FieldSpec['timeName'] {
  *    secret fields held, like free text.
  */
 export function unknownFieldKind(name: string): FieldSpec {
+	const spec = nameKind(name);
+	if (spec.kind !== 'secret' || spec.valueRule) return spec;
+	const words = secretReadWords(nameWords(name));
+	const last = words[words.length - 1] ?? '';
+	return words.length > 1 && PART_WORDS.has(last) ? { ...spec, valueRule: 'short' } : spec;
+}
+
+/**
+ * Short names that may hold a key (outside read r18-data, finding 5: `pk`, `sk`, `sid`, `priv`):
+ * a secret when the value is long key material (keyMaterial), else shown (`sid: "S1"`, `pk: 42`).
+ */
+const SHORT_KEY_NAMES = new Set(['pk', 'sk', 'sid', 'priv']);
+/** Last words of a name for a shown part of a secret (`apiKeyPrefix`, `tokenMask`). */
+const PART_WORDS = new Set(['prefix', 'mask']);
+/** The most characters of a secret a part's name (`apiKeyPrefix: "ak_"`) may show. */
+export const SHOWN_PART_LENGTH = 4;
+/**
+ * Words that say how a secret stands, never a secret's value (outside read r18-data, finding 6:
+ * `signature: "ok"`); contract/choices.ts `unknownFields`.
+ */
+const STATUS_VALUES = new Set([
+	'ok',
+	'valid',
+	'invalid',
+	'true',
+	'false',
+	'none',
+	'null',
+	'yes',
+	'no',
+	'verified',
+	'unverified',
+	'failed',
+	'passed',
+	'missing',
+	'unset',
+	'empty',
+	'expired',
+	'revoked',
+	'n/a',
+]);
+/**
+ * Long key material: 32 hex digits or more, or 24 characters or more of base64 or letters and
+ * digits with a digit among them (`sk: "a3f1…"`).
+ */
+export function keyMaterial(text: string): boolean {
+	const value = text.trim();
+	if (/^(?:0x)?[0-9a-f]{32,}$/i.test(value)) return true;
+	return /^[A-Za-z0-9+/_-]{24,}={0,2}$/.test(value) && /\d/.test(value);
+}
+/**
+ * Whether a value under a secret's name cannot be a secret and is shown as sent (outside read
+ * r18-data, findings 5 and 6): a word of how it stands (`ok`, `valid`, `false`: STATUS_VALUES), a
+ * part of at most SHOWN_PART_LENGTH characters under a part's name (`apiKeyPrefix: "ak"`), or
+ * anything but long key material under a short name (`sid: "S1"`). Long material stays hidden.
+ */
+export function secretValueShown(spec: FieldSpec, text: string): boolean {
+	if (spec.kind !== 'secret' || spec.secret === 'cvv' || spec.secret === 'cardNumber') {
+		return false;
+	}
+	const value = text.trim();
+	if (STATUS_VALUES.has(value.toLowerCase())) return true;
+	if (spec.valueRule === 'short') return value.length <= SHOWN_PART_LENGTH;
+	if (spec.valueRule === 'material') return !keyMaterial(value);
+	return false;
+}
+
+function nameKind(name: string): FieldSpec {
 	const words = secretReadWords(nameWords(name));
 	const joined = words.join('');
 	const last = words[words.length - 1] ?? '';
 	// A PIN named in Russian (`пин`, `ПИН-код`, `пинКод`): its letters are no word of nameWords.
 	const russianPin = /(?<!\p{L})пин(?:[-_ ]?код)?(?!\p{Ll})/iu.test(name);
 	if (joined === '') return russianPin ? { kind: 'secret', secret: 'key' } : { kind: 'unknown' };
+	if (SHORT_KEY_NAMES.has(joined)) return { kind: 'secret', secret: 'key', valueRule: 'material' };
 	// A secret's value named after its name (`pinValue`, `sessionTokenValue`): the secret.
 	if (VALUE_WORDS.has(last) && words.length > 1) {
 		const inner = unknownFieldKind(words.slice(0, -1).join('_'));
@@ -1151,15 +1234,96 @@ export function unknownFieldKind(name: string): FieldSpec {
 	if (TEXT_NAMES.has(joined) || TEXT_NAMES.has(last)) return { kind: 'text' };
 	if (words.some((word) => CARD_NAME_WORDS.has(word)))
 		return { kind: 'unknown', numberName: 'card' };
-	if (words.some((word) => REGISTRY_NAME_WORDS.has(word))) {
-		return { kind: 'unknown', numberName: 'registry' };
+	const registries = words.filter((word) => REGISTRY_NAME_WORDS.has(word));
+	if (registries.length > 0) {
+		const lengths = registries.flatMap((word) => registryLengths(word) ?? []);
+		return { kind: 'unknown', numberName: 'registry', registryLengths: [...new Set(lengths)] };
 	}
 	return { kind: 'unknown' };
 }
 
 /**
+ * The lengths of each registry's or account's number (outside read r18-data, finding 7): a word
+ * of a registry before a number (`ИНН 7707083893`), a field named for one (`payeeInn`, `kpp`) or a
+ * payment code's field of one (`PersonalAcc=…`) says the number is no card only when it has one of
+ * its registry's lengths; a number of any other length that fits a card scheme and passes the
+ * card checksum stays a card (`Списано со счёта 4276…` of 16 digits is a card, a Russian account
+ * has 20). One table for texts (gate/patterns.ts REGISTRY_WORD), payment-code fields and names;
+ * contract/choices.ts `cardSchemes`.
+ */
+export const REGISTRY_LENGTHS = {
+	inn: [10, 12],
+	kpp: [9],
+	bic: [9],
+	ogrn: [13],
+	ogrnip: [15],
+	snils: [11],
+	okpo: [8, 10, 14],
+	oktmo: [8, 11],
+	okato: [2, 5, 8, 11],
+	account: [20],
+	kbk: [20],
+	uin: [20, 25],
+} as const satisfies Record<string, readonly number[]>;
+export type Registry = keyof typeof REGISTRY_LENGTHS;
+
+/** Each registry's spellings: words of a text and of a name, payment-code fields (lower case). */
+const REGISTRY_SPELLINGS: ReadonlyMap<string, Registry> = new Map<string, Registry>([
+	['инн', 'inn'],
+	['inn', 'inn'],
+	['payeeinn', 'inn'],
+	['payerinn', 'inn'],
+	['кпп', 'kpp'],
+	['kpp', 'kpp'],
+	['бик', 'bic'],
+	['bic', 'bic'],
+	['bik', 'bic'],
+	['огрн', 'ogrn'],
+	['ogrn', 'ogrn'],
+	['огрнип', 'ogrnip'],
+	['ogrnip', 'ogrnip'],
+	['снилс', 'snils'],
+	['snils', 'snils'],
+	['окпо', 'okpo'],
+	['okpo', 'okpo'],
+	['октмо', 'oktmo'],
+	['oktmo', 'oktmo'],
+	['окато', 'okato'],
+	['okato', 'okato'],
+	['р/с', 'account'],
+	['к/с', 'account'],
+	['л/с', 'account'],
+	['personalacc', 'account'],
+	['personalaccount', 'account'],
+	['correspacc', 'account'],
+	['persacc', 'account'],
+	['cbc', 'kbk'],
+	['kbk', 'kbk'],
+	['uin', 'uin'],
+]);
+
+/** The registry a word or a name spells (`ИНН`, `счёта`, `лицевого счёта`, `PayeeINN`), if any. */
+export function registryOf(word: string): Registry | undefined {
+	const lower = word.toLowerCase().replace(/\s+/g, ' ').trim();
+	if (/(?:^|\s)сч[её]т/u.test(lower)) return 'account';
+	return (
+		REGISTRY_SPELLINGS.get(lower) ?? REGISTRY_SPELLINGS.get(lower.replace(/[^a-zа-яё/]/gu, ''))
+	);
+}
+
+/** The lengths the registries a word spells give their numbers (`ИНН/КПП`: 9, 10 and 12). */
+export function registryLengths(words: string): readonly number[] | undefined {
+	const whole = registryOf(words);
+	if (whole) return REGISTRY_LENGTHS[whole];
+	const parts = words.split(/\s*\/\s*/).map(registryOf);
+	if (parts.length < 2 || parts.some((part) => part === undefined)) return undefined;
+	return [...new Set(parts.flatMap((part) => REGISTRY_LENGTHS[part as Registry]))];
+}
+
+/**
  * Words of a name that say its number is a state registry's (outside read r17-data, finding 4:
- * `payeeOgrn`, `inn`, `kpp`, `bic`): no card number by its look (contract/choices.ts `cardSchemes`).
+ * `payeeOgrn`, `inn`, `kpp`, `bic`): no card number by its look when it has its registry's length
+ * (REGISTRY_LENGTHS; contract/choices.ts `cardSchemes`).
  */
 const REGISTRY_NAME_WORDS = new Set([
 	'ogrn',

@@ -7,6 +7,7 @@ import {
 	fieldSpecIn,
 	nestedIn,
 	plainTimeIn,
+	secretValueShown,
 } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
@@ -110,7 +111,7 @@ export function maskText(
 /** What a field's name says of the card numbers its text may hold (FieldSpec.numberName). */
 function lookOf(spec: FieldSpec): CardReading {
 	if (spec.numberName === 'card') return { cardNamed: true };
-	if (spec.numberName === 'registry') return { notCard: true };
+	if (spec.numberName === 'registry') return { registryLengths: spec.registryLengths ?? [] };
 	return {};
 }
 
@@ -206,6 +207,9 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	// A key-ish name (`key`, `widgetKey`) holding what cannot be a secret (a date, a time, a
 	// record's ID the run names): as the service sent it (outside read r16-data, finding 8).
 	if (spec.codeKept && notSecretMaterial(text, reading.known.identifiers)) return value;
+	// What cannot be a secret under a secret's name (`signature: "ok"`, `apiKeyPrefix: "ak"`,
+	// `sid: "S1"`): as sent (outside read r18-data, findings 5 and 6).
+	if (secretValueShown(spec, text)) return value;
 	switch (spec.secret) {
 		case 'webhookSecret':
 			return maskKeepingEnd(text);
@@ -257,7 +261,8 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 		text.length >= 13 &&
 		text.length <= 19 &&
 		luhn(text) &&
-		(spec.numberName === 'card' || (spec.numberName !== 'registry' && schemeFits(text)));
+		(spec.numberName === 'card' ||
+			(!(spec.registryLengths ?? []).includes(text.length) && schemeFits(text)));
 	if (Math.abs(value) >= 1e14 && card && !reading.known.identifiers.has(text)) {
 		return maskRequisite(text);
 	}

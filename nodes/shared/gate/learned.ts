@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn } from '../contract/records';
+import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn, secretValueShown } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, notSecretMaterial, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
@@ -399,7 +399,9 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		// key (`key: "order_payment"`): a code is kept, and never learned as a secret.
 		for (const text of found) {
 			const code =
-				(spec.secret === 'token' && tokenCode(text)) || (spec.codeKept && lookupCode(text));
+				(spec.secret === 'token' && tokenCode(text)) ||
+				(spec.codeKept && lookupCode(text)) ||
+				secretValueShown(spec, text);
 			if (!code) named.secrets.push(text);
 		}
 		return;

@@ -1,5 +1,5 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
-import { chainAddress, knownCryptoToken } from '../contract/records';
+import { chainAddress, knownCryptoToken, registryLengths } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -629,20 +629,35 @@ const CARD_GLUED = /(?:card|pan|карт\p{L}{0,2})[_-]?$/iu;
  * A word before a number that names it a registry's or an account's (outside read r17-data,
  * finding 4): ОГРН, ОГРНИП, ИНН, КПП, БИК, ОКПО, ОКТМО, ОКАТО, СНИЛС, р/с, к/с, л/с, счёт, and the
  * Latin spellings, also two joined by `/` (`ИНН/КПП`); then only gaps (`:`, `№`, `=`, spaces).
+ * The word (group 1) says the lengths its number may have (contract/records.ts REGISTRY_LENGTHS).
  */
 const REGISTRY_WORD =
-	/(?<![\p{L}\p{N}_])(?:(?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#-]{0,4}$/iu;
+	/(?<![\p{L}\p{N}_])((?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#-]{0,4}$/iu;
 
 /**
  * Whether a run of 13–19 digits at `offset` of `whole` is a card number: with the card checksum
  * and either named a card (a card word before it with only naming words between, a field named for
- * a card) or, where no registry word names it (`ОГРН 1027…`), of a card scheme (CARD_SCHEMES).
+ * a card) or of a card scheme (CARD_SCHEMES), unless a registry's word before it or the field's
+ * name gives it a length of that registry's (`ОГРН 1027…` of 13 digits; outside read r18-data,
+ * finding 7: `Списано со счёта 4276…` of 16 digits is a card, an account has 20), or the groups
+ * it is written in (`written`) are each of such a length (`ИНН/КПП 7707083893/770701001`).
  */
-function cardAt(digits: string, whole: string, offset: number, reading?: CardReading): boolean {
+function cardAt(
+	digits: string,
+	whole: string,
+	offset: number,
+	reading?: CardReading,
+	written?: string,
+): boolean {
 	if (digits.length < 13 || digits.length > 19 || !luhn(digits)) return false;
 	const before = whole.slice(Math.max(0, offset - 64), offset);
 	if (reading?.cardNamed || CARD_WORD.test(before) || CARD_GLUED.test(before)) return true;
-	if (reading?.notCard || REGISTRY_WORD.test(before)) return false;
+	if (reading?.notCard) return false;
+	const word = REGISTRY_WORD.exec(before)?.[1];
+	const lengths = [...(reading?.registryLengths ?? []), ...((word && registryLengths(word)) ?? [])];
+	if (lengths.includes(digits.length)) return false;
+	const groups = (written ?? '').split(/\D+/u).filter((group) => group !== '');
+	if (groups.length > 1 && groups.every((group) => lengths.includes(group.length))) return false;
 	return schemeFits(digits);
 }
 
@@ -650,8 +665,10 @@ function cardAt(digits: string, whole: string, offset: number, reading?: CardRea
 export interface CardReading {
 	/** Named for a card (`cardHint`, `card`): any checksum run in it is a card number. */
 	cardNamed?: boolean;
-	/** Named for a registry's number (`payeeOgrn`, `inn`, a QR text's `PersAcc`): none is, but after a card word. */
+	/** A payment code's field of a number of its own (`PersAcc`, `Contract`): none is, but after a card word. */
 	notCard?: boolean;
+	/** Named for a registry's number (`payeeOgrn`, `inn`): none of these lengths is (REGISTRY_LENGTHS). */
+	registryLengths?: readonly number[];
 }
 
 /**
@@ -849,6 +866,7 @@ export interface PatternReading {
 	/** What the field's name says of the numbers in the text (cardAt). */
 	cardNamed?: boolean;
 	notCard?: boolean;
+	registryLengths?: readonly number[];
 }
 
 /** A match that is (part of) an identifier this run knows: never a secret by its look. */
@@ -928,28 +946,18 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 
 /**
  * A payment code of GOST R 56042 (`ST00012|Name=…|PersonalAcc=…|PersAcc=…`; outside read
- * r17-data, finding 4): its fields that hold a registry's or an account's number keep their
- * digits (no card scheme's look makes them a card); a card word or a field named for a card
+ * r17-data, finding 4): its fields of a registry's or an account's number (PersonalAcc,
+ * CorrespAcc, BIC, PayeeINN, KPP, OGRN…) keep their digits when they have that registry's length
+ * (contract/records.ts REGISTRY_LENGTHS; r18-data, finding 7: a card of 16 digits under `KPP=` is
+ * masked); the fields of the code's own numbers, whose length the standard leaves free (the
+ * payer's account at the payee `PersAcc`, a contract's, a document's number, a sum:
+ * QR_NUMBER_FIELDS), keep theirs; a card word or a field named for a card
  * (`Purpose=Перевод на карту 4111…`) still masks one, and every other secret's look is read.
  */
 const QR_TEXT = /^ST0001[123]\|/;
 const QR_NUMBER_FIELDS = new Set([
-	'personalacc',
-	'personalaccount',
 	'persacc',
 	'pensacc',
-	'correspacc',
-	'bic',
-	'payeeinn',
-	'payerinn',
-	'inn',
-	'kpp',
-	'ogrn',
-	'ogrnip',
-	'cbc',
-	'kbk',
-	'oktmo',
-	'okato',
 	'docno',
 	'docidx',
 	'contract',
@@ -962,7 +970,6 @@ const QR_NUMBER_FIELDS = new Set([
 	'classnum',
 	'ruleid',
 	'execid',
-	'uin',
 	'sum',
 	'addamount',
 	'techcode',
@@ -973,10 +980,12 @@ function maskQrText(text: string, reading: PatternReading): string {
 		const name = part.slice(0, Math.max(0, part.indexOf('=')));
 		const card = /card|pan|карт/i.test(name);
 		const number = QR_NUMBER_FIELDS.has(normalise(name));
+		const lengths = card ? undefined : registryLengths(normalise(name));
 		return maskPatternsAsWritten(part, {
 			...reading,
 			cardNamed: reading.cardNamed || card,
 			notCard: !card && (reading.notCard || number),
+			registryLengths: [...(reading.registryLengths ?? []), ...(lengths ?? [])],
 		});
 	});
 	return [head, ...masked].join('|');
@@ -1067,7 +1076,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
 		looseCard(whole, offset, match) &&
-		cardAt(match.replace(/\D/g, ''), whole, offset, reading) &&
+		cardAt(match.replace(/\D/g, ''), whole, offset, reading, match) &&
 		!isIdentifier(match, identifiers) &&
 		!inIdentifierWord(whole, offset, offset + match.length)
 			? maskRequisite(match)
