@@ -792,7 +792,9 @@ const KEY_WORD =
  * `invalid`: `token invalid: Qw3rty12345` still names the token.
  */
 const OTHER_VALUE_WORD =
-	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}|' +
+	// A record's number (outside read r18-data, finding 3: `заявка ZX-2026-0001`, `ticket INC0012345`).
+	'tickets?|case|cases|issue|incident|inc|claim|bill|receipt|invoices|заявк\\p{L}{0,2}|обращени\\p{L}{0,2}|сч[её]т\\p{L}{0,2}|тикет\\p{L}{0,2}|инцидент\\p{L}{0,2}|квитанци\\p{L}{0,2}|накладн\\p{L}{0,2}';
 /**
  * A word that names a party or a thing by its ID when a space alone follows (`API key for
  * merchant 12345678`, `error code 40100012`), but may name the secret after a colon (`password
@@ -833,10 +835,19 @@ function ordinaryValue(value: string, words: string, name: string): boolean {
 	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
 	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
 	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && chainAddress(bare)) return true;
+	// A token's name, a ticker or a chain's standard (r18-data, finding 3: `token USDT-TRC20`).
+	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && TOKEN_NAME.test(bare)) return true;
 	// A tx hash some words after `token` (`USDT token sent, tx 0x…`) is not the token.
 	const farOff = /[\p{L}\p{N}]/u.test(words);
 	return farOff && (/^0x[0-9a-f]+$/iu.test(bare) || /^[0-9a-f]{64}$/iu.test(bare));
 }
+
+/**
+ * A token's name: an upper-case ticker (`USDT`), a chain's token standard (`TRC20`, `ERC-20`,
+ * `BEP20`), or both joined (`USDT-TRC20`, `USDT_ERC20`): public, no secret after the word token.
+ */
+const TOKEN_NAME =
+	/^(?:[A-Z]{2,6}[-_])?(?:[A-Z]{2,6}|(?:TRC|ERC|BEP|SPL|BRC|ARC|SRC|KRC|TIP|NEP|HRC|ZRC)-?\d{1,4})$/u;
 
 /** What the patterns read: for whom, in a free text or an unknown field, sparing what identifiers. */
 export interface PatternReading {
@@ -1276,7 +1287,11 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			}
 			if (isIdentifier(value, identifiers)) return match;
 			// A token's contract address after `токен` is public (outside read r15-data, finding 4).
-			if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+			const plainValue = value.replace(/[.:!?]+$/u, '');
+			if (
+				/^токен(?:а|у|ом|е)?$/iu.test(name) &&
+				(chainAddress(plainValue) || TOKEN_NAME.test(plainValue))
+			) {
 				return match;
 			}
 			return `${name}${separator}${HIDDEN_PART}`;
