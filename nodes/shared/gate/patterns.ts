@@ -809,7 +809,9 @@ const KEY_WORD =
  * `invalid`: `token invalid: Qw3rty12345` still names the token.
  */
 const OTHER_VALUE_WORD =
-	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}';
+	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}|' +
+	// A record's number (outside read r18-data, finding 3: `заявка ZX-2026-0001`, `ticket INC0012345`).
+	'tickets?|case|cases|issue|incident|inc|claim|bill|receipt|invoices|заявк\\p{L}{0,2}|обращени\\p{L}{0,2}|сч[её]т\\p{L}{0,2}|тикет\\p{L}{0,2}|инцидент\\p{L}{0,2}|квитанци\\p{L}{0,2}|накладн\\p{L}{0,2}';
 /**
  * A word that names a party or a thing by its ID when a space alone follows (`API key for
  * merchant 12345678`, `error code 40100012`), but may name the secret after a colon (`password
@@ -850,10 +852,19 @@ function ordinaryValue(value: string, words: string, name: string): boolean {
 	// A token's contract (a TRON or EVM address) after the word token is public, not a secret
 	// (outside read r15-data, finding 4: `Refund sent in token TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`).
 	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && chainAddress(bare)) return true;
+	// A token's name, a ticker or a chain's standard (r18-data, finding 3: `token USDT-TRC20`).
+	if (/^(?:tokens?|токен(?:а|ом)?)$/iu.test(name) && TOKEN_NAME.test(bare)) return true;
 	// A tx hash some words after `token` (`USDT token sent, tx 0x…`) is not the token.
 	const farOff = /[\p{L}\p{N}]/u.test(words);
 	return farOff && (/^0x[0-9a-f]+$/iu.test(bare) || /^[0-9a-f]{64}$/iu.test(bare));
 }
+
+/**
+ * A token's name: an upper-case ticker (`USDT`), a chain's token standard (`TRC20`, `ERC-20`,
+ * `BEP20`), or both joined (`USDT-TRC20`, `USDT_ERC20`): public, no secret after the word token.
+ */
+const TOKEN_NAME =
+	/^(?:[A-Z]{2,6}[-_])?(?:[A-Z]{2,6}|(?:TRC|ERC|BEP|SPL|BRC|ARC|SRC|KRC|TIP|NEP|HRC|ZRC)-?\d{1,4})$/u;
 
 /** What the patterns read: for whom, in a free text or an unknown field, sparing what identifiers. */
 export interface PatternReading {
@@ -910,33 +921,266 @@ const OTHER_DIGIT = new RegExp(
 	'g',
 );
 
+/** One code point of a text as it reads: dropped (''), `-` for a dash, its ASCII digit, or itself. */
+function plainChar(char: string): string {
+	if (/^[\p{Default_Ignorable_Code_Point}\u180e]$/u.test(char)) return '';
+	if (/^[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]$/u.test(char)) return '-';
+	if (new RegExp(`^(?:${OTHER_DIGIT.source})$`).test(char)) {
+		const code = char.charCodeAt(0);
+		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
+		return String(code - zero);
+	}
+	return char;
+}
+
 /**
  * A text as it reads: the invisible characters dropped, every dash or minus written `-`, and every
  * decimal digit written as its ASCII digit (`٤١١١`, `４１１１` are 4111). The same text when it has neither.
  */
 export function plainForm(text: string): string {
 	if (!/[^ -~\t\n\r]/.test(text)) return text;
-	return text
-		.replace(INVISIBLE, '')
-		.replace(ANY_DASH, (dash) => (dash === '-' ? dash : '-'))
-		.replace(OTHER_DIGIT, (digit) => {
-			const code = digit.charCodeAt(0);
-			const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
-			return String(code - zero);
-		});
+	return text.replace(INVISIBLE, '').replace(ANY_DASH, '-').replace(OTHER_DIGIT, plainChar);
 }
 
 /**
- * A text masked as `mask` masks it, read also as it reads (plainForm): where the plain form shows
- * a secret the text hides behind invisible characters or other digits, the masked plain form is
- * given (the invisible characters go with it); else the text masked as written, to the byte.
+ * A text read for matching, with where each of its characters stands in the text as written:
+ * character `i` of `text` stands for the written characters `start[i]` to `end[i]` (exclusive).
+ */
+interface ReadText {
+	text: string;
+	start: number[];
+	end: number[];
+}
+
+/** Named HTML entities a text may carry for a space, a sign or a dash. */
+const NAMED_ENTITIES: Record<string, string> = {
+	nbsp: '\u00a0',
+	ensp: ' ',
+	emsp: ' ',
+	thinsp: ' ',
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	colon: ':',
+	equals: '=',
+	num: '#',
+	hyphen: '-',
+	dash: '-',
+	ndash: '-',
+	mdash: '-',
+	minus: '-',
+	sol: '/',
+	period: '.',
+	comma: ',',
+	semi: ';',
+};
+
+/**
+ * What a text says once decoded for reading (issue 50, outside read r18-data, findings 1 and 2):
+ * percent-escapes as the characters they encode (`Your%20PIN%20is%204829`), `+` after a letter, a digit or a sign and before a letter or digit
+ * as a space (a form's `PIN+4829`), numeric and named HTML entities as their
+ * characters (`PIN&#32;4829`), and each run of HTML tags as one space (`PIN: <b>4829</b>`,
+ * `<td>PIN</td><td>4829</td>`). Each read character keeps the written span it stands for.
+ */
+const ENCODED_PART =
+	/(?:%[0-9A-Fa-f]{2})+|(?<=[\p{L}\p{N}:=,;])\+(?=[\p{L}\p{N}])|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,8});|(?:<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>)+/gu;
+function decodedForReading(text: string): ReadText {
+	const out: ReadText = { text: '', start: [], end: [] };
+	const push = (chars: string, from: number, to: number) => {
+		for (let index = 0; index < chars.length; index++) {
+			out.text += chars[index];
+			out.start.push(from);
+			out.end.push(to);
+		}
+	};
+	let at = 0;
+	for (const found of text.matchAll(ENCODED_PART)) {
+		const from = found.index ?? 0;
+		for (let index = at; index < from; index++) push(text[index], index, index + 1);
+		const part = found[0];
+		const to = from + part.length;
+		at = to;
+		if (part.startsWith('%')) {
+			// One escape, or the escapes of one UTF-8 character, at a time.
+			let index = 0;
+			while (index < part.length) {
+				let width = 3;
+				let chars: string | undefined;
+				for (; width <= 12 && index + width <= part.length; width += 3) {
+					try {
+						chars = decodeURIComponent(part.slice(index, index + width));
+						break;
+					} catch {
+						chars = undefined;
+					}
+				}
+				if (chars === undefined) {
+					push(part.slice(index, index + 3), from + index, from + index + 3);
+					index += 3;
+				} else {
+					push(chars, from + index, from + index + width);
+					index += width;
+				}
+			}
+		} else if (part === '+') {
+			push(' ', from, to);
+		} else if (part.startsWith('&')) {
+			const name = part.slice(1, -1);
+			let chars: string | undefined = NAMED_ENTITIES[name.toLowerCase()];
+			if (name.startsWith('#')) {
+				const code = /^#[xX]/.test(name)
+					? parseInt(name.slice(2), 16)
+					: parseInt(name.slice(1), 10);
+				chars = code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+			}
+			push(chars ?? part, from, to);
+		} else {
+			push(' ', from, to);
+		}
+	}
+	for (let index = at; index < text.length; index++) push(text[index], index, index + 1);
+	return out;
+}
+
+/** A text as it reads for matching: decoded (decodedForReading), then its plain form (plainForm). */
+function readingForm(text: string): ReadText {
+	const decodedText = /[%+&<]/.test(text)
+		? decodedForReading(text)
+		: { text, start: [...text].map((_c, i) => i), end: [...text].map((_c, i) => i + 1) };
+	if (!/[^ -~\t\n\r]/.test(decodedText.text)) return decodedText;
+	const out: ReadText = { text: '', start: [], end: [] };
+	let index = 0;
+	for (const char of decodedText.text) {
+		const plain = plainChar(char);
+		const from = decodedText.start[index];
+		const to = decodedText.end[index + char.length - 1];
+		for (let at = 0; at < plain.length; at++) {
+			out.text += plain[at];
+			out.start.push(from);
+			out.end.push(to);
+		}
+		index += char.length;
+	}
+	return out;
+}
+
+/**
+ * Where `after` differs from `before`: spans `[beforeFrom, beforeTo, afterFrom, afterTo]`, found
+ * by the shortest edit script (Myers). Past `limit` edits the whole middle is one span.
+ */
+function changedSpans(before: string, after: string, limit = 1024): number[][] {
+	let head = 0;
+	while (head < before.length && head < after.length && before[head] === after[head]) head++;
+	let tail = 0;
+	while (
+		tail < before.length - head &&
+		tail < after.length - head &&
+		before[before.length - 1 - tail] === after[after.length - 1 - tail]
+	) {
+		tail++;
+	}
+	const a = before.slice(head, before.length - tail);
+	const b = after.slice(head, after.length - tail);
+	if (a.length === 0 && b.length === 0) return [];
+	const whole = [[head, head + a.length, head, head + b.length]];
+	const n = a.length;
+	const m = b.length;
+	const trace: Map<number, number>[] = [];
+	let v = new Map<number, number>([[1, 0]]);
+	let found = -1;
+	for (let d = 0; d <= Math.min(n + m, limit) && found < 0; d++) {
+		trace.push(new Map(v));
+		const next = new Map(v);
+		for (let k = -d; k <= d; k += 2) {
+			const down = k === -d || (k !== d && (v.get(k - 1) ?? -1) < (v.get(k + 1) ?? -1));
+			let x = down ? (v.get(k + 1) ?? 0) : (v.get(k - 1) ?? 0) + 1;
+			let y = x - k;
+			while (x < n && y < m && a[x] === b[y]) {
+				x++;
+				y++;
+			}
+			next.set(k, x);
+			if (x >= n && y >= m) {
+				found = d;
+				break;
+			}
+		}
+		v = next;
+	}
+	if (found < 0) return whole;
+	// Back from the end: the pairs of equal characters, last first.
+	const equal: Array<[number, number]> = [];
+	let x = n;
+	let y = m;
+	for (let d = found; d > 0; d--) {
+		const prev = trace[d];
+		const k = x - y;
+		const down = k === -d || (k !== d && (prev.get(k - 1) ?? -1) < (prev.get(k + 1) ?? -1));
+		const prevK = down ? k + 1 : k - 1;
+		const prevX = prev.get(prevK) ?? 0;
+		const prevY = prevX - prevK;
+		while (x > prevX && y > prevY) {
+			equal.push([x - 1, y - 1]);
+			x--;
+			y--;
+		}
+		x = prevX;
+		y = prevY;
+	}
+	while (x > 0 && y > 0) {
+		equal.push([x - 1, y - 1]);
+		x--;
+		y--;
+	}
+	equal.reverse();
+	const spans: number[][] = [];
+	let lastA = -1;
+	let lastB = -1;
+	for (const [ea, eb] of [...equal, [n, m] as [number, number]]) {
+		if (ea > lastA + 1 || eb > lastB + 1) {
+			spans.push([head + lastA + 1, head + ea, head + lastB + 1, head + eb]);
+		}
+		lastA = ea;
+		lastB = eb;
+	}
+	return spans;
+}
+
+/**
+ * The written text with what the masking changed in its read form (`read` masked is `masked`)
+ * put back where it was written: only the written characters of a hidden secret change, every
+ * other character comes out as it was sent (outside read r18-data, finding 4: a dash, a
+ * full-width digit, a `%20` beside a masked PIN stay).
+ */
+function maskedAsWritten(text: string, read: ReadText, masked: string): string {
+	let out = '';
+	let at = 0;
+	for (const [from, to, maskFrom, maskTo] of changedSpans(read.text, masked)) {
+		const writtenFrom = from < read.text.length ? read.start[from] : text.length;
+		const writtenTo = to > from ? read.end[to - 1] : writtenFrom;
+		// Spans that share a written character (an escape read as two) are written together.
+		out += text.slice(at, Math.max(at, writtenFrom)) + masked.slice(maskFrom, maskTo);
+		at = Math.max(at, writtenTo);
+	}
+	return out + text.slice(at);
+}
+
+/**
+ * A text masked as `mask` masks it, read also as it reads (readingForm: decoded, invisible
+ * characters dropped, other dashes and digits plain): where the read form shows a secret, its
+ * written characters are hidden and every other character stays as written; else the text masked
+ * as written, to the byte.
  */
 export function maskReadingPlain(text: string, mask: (text: string) => string): string {
 	const masked = mask(text);
-	const plain = plainForm(text);
-	if (plain === text) return masked;
-	const maskedPlain = mask(plain);
-	return maskedPlain === plain ? masked : maskedPlain;
+	const read = readingForm(text);
+	if (read.text === text) return masked;
+	const maskedRead = mask(read.text);
+	if (maskedRead === read.text) return masked;
+	// What the written form alone shows as a secret goes too.
+	return mask(maskedAsWritten(text, read, maskedRead));
 }
 
 /** Every secret a text shows by its look, hidden; the rest of the text as it was. */
@@ -1052,7 +1296,11 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			}
 			if (isIdentifier(value, identifiers)) return match;
 			// A token's contract address after `токен` is public (outside read r15-data, finding 4).
-			if (/^токен(?:а|у|ом|е)?$/iu.test(name) && chainAddress(value.replace(/[.:!?]+$/u, ''))) {
+			const plainValue = value.replace(/[.:!?]+$/u, '');
+			if (
+				/^токен(?:а|у|ом|е)?$/iu.test(name) &&
+				(chainAddress(plainValue) || TOKEN_NAME.test(plainValue))
+			) {
 				return match;
 			}
 			return `${name}${separator}${HIDDEN_PART}`;
