@@ -241,6 +241,17 @@ describe('r16-money F1: a cancel is bound to it by the time it acted', () => {
 		expectUnknownWithSentWrite(item);
 	});
 
+	it('r19-money F2: a cancelled payout with refundedAt null and completedAt after the send is not this cancel done, on its answer and in Resolve Outcome', async () => {
+		const refundNotShown = (id: string) => cancelledAt(id, iso(0), { refundedAt: null });
+		nock(BASE_URL)
+			.post('/payouts/po_90/cancel')
+			.reply(200, () => refundNotShown('po_90'), datedAt(0));
+		const [answered] = await run(cancel('po_90'));
+		expectUnknownWithSentWrite(answered);
+		const resolved = await lostThenResolved('po_91', () => refundNotShown('po_91'));
+		expect(resolved.paymentOutcome).toBe('unknown');
+	});
+
 	it('(b) a cancelled payout that shows no time it was cancelled (refundedAt, completedAt) is unknown', async () => {
 		nock(BASE_URL)
 			.post('/payouts/po_82/cancel')

@@ -24,6 +24,13 @@ import { CONFLICT, MONEY } from '../common/words';
  * shows one. Each one shown must be read (choice `recordTimes`) and not be before the send.
  */
 const CANCEL_TIMES = ['refundedAt', 'completedAt'] as const;
+/**
+ * A cancelled payout whose refund time is not shown: the refund is what the document's cancel
+ * sets, so it is bound by refundedAt alone, which then reads as not shown (unknown), whatever its
+ * completedAt says (outside r19-money F2: completedAt after the send with refundedAt null was taken
+ * as this cancel done, on its answer and in Resolve Outcome).
+ */
+const REFUND_TIME = ['refundedAt'] as const;
 
 /** A payout in the state the document's one cancel transition leaves it: fail, cancelled_by_merchant. */
 function cancelledByMerchant(payout: IDataObject): boolean {
@@ -46,7 +53,15 @@ const money: MoneyContract = {
 	// longer waiting_trader when this one came), or at no time that can be read, is unknown with
 	// its sent write, on the answer and in Resolve Outcome alike.
 	acted: (payout) =>
-		cancelledByMerchant(payout) ? { record: payout, at: CANCEL_TIMES } : undefined,
+		cancelledByMerchant(payout)
+			? {
+					record: payout,
+					at:
+						payout.refundedAt === null || payout.refundedAt === undefined
+							? REFUND_TIME
+							: CANCEL_TIMES,
+				}
+			: undefined,
 	key: 'perItem',
 	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
 	async read(ctx, itemIndex, record) {
