@@ -921,11 +921,18 @@ const OTHER_DIGIT = new RegExp(
 	'g',
 );
 
+/** One code point that is another decimal digit (OTHER_DIGIT), compiled once: plainChar runs per character. */
+const ONE_OTHER_DIGIT = new RegExp(`^(?:${OTHER_DIGIT.source})$`);
+const ONE_IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\u180e]$/u;
+const ONE_DASH = /^[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]$/u;
+
 /** One code point of a text as it reads: dropped (''), `-` for a dash, its ASCII digit, or itself. */
 function plainChar(char: string): string {
-	if (/^[\p{Default_Ignorable_Code_Point}\u180e]$/u.test(char)) return '';
-	if (/^[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]$/u.test(char)) return '-';
-	if (new RegExp(`^(?:${OTHER_DIGIT.source})$`).test(char)) {
+	// ASCII reads as itself (its one dash is `-`, its digits are ASCII, nothing in it is ignorable).
+	if (char.length === 1 && char.charCodeAt(0) < 0x80) return char;
+	if (ONE_IGNORABLE.test(char)) return '';
+	if (ONE_DASH.test(char)) return '-';
+	if (ONE_OTHER_DIGIT.test(char)) {
 		const code = char.charCodeAt(0);
 		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
 		return String(code - zero);
@@ -1087,21 +1094,29 @@ function changedSpans(before: string, after: string, limit = 1024): number[][] {
 	const whole = [[head, head + a.length, head, head + b.length]];
 	const n = a.length;
 	const m = b.length;
-	const trace: Map<number, number>[] = [];
-	let v = new Map<number, number>([[1, 0]]);
+	const max = Math.min(n + m, limit);
+	// v[k + offset]: the furthest x on diagonal k; -1 where no path reached it yet. Typed arrays,
+	// and each step keeps only the diagonals -d-1..d+1 it can be walked back through: a text with
+	// many masks was slow with maps (an edit script of 1,000 steps copied a map a step).
+	const offset = max + 1;
+	let v = new Int32Array(2 * offset + 1).fill(-1);
+	v[offset + 1] = 0;
+	const trace: Int32Array[] = [];
 	let found = -1;
-	for (let d = 0; d <= Math.min(n + m, limit) && found < 0; d++) {
-		trace.push(new Map(v));
-		const next = new Map(v);
+	for (let d = 0; d <= max && found < 0; d++) {
+		trace.push(v.slice(offset - d - 1, offset + d + 2));
+		const next = v.slice();
 		for (let k = -d; k <= d; k += 2) {
-			const down = k === -d || (k !== d && (v.get(k - 1) ?? -1) < (v.get(k + 1) ?? -1));
-			let x = down ? (v.get(k + 1) ?? 0) : (v.get(k - 1) ?? 0) + 1;
+			const left = v[offset + k - 1];
+			const right = v[offset + k + 1];
+			const down = k === -d || (k !== d && left < right);
+			let x = down ? Math.max(right, 0) : Math.max(left, 0) + 1;
 			let y = x - k;
 			while (x < n && y < m && a[x] === b[y]) {
 				x++;
 				y++;
 			}
-			next.set(k, x);
+			next[offset + k] = x;
 			if (x >= n && y >= m) {
 				found = d;
 				break;
@@ -1116,10 +1131,11 @@ function changedSpans(before: string, after: string, limit = 1024): number[][] {
 	let y = m;
 	for (let d = found; d > 0; d--) {
 		const prev = trace[d];
+		const at = (k: number) => prev[k + d + 1];
 		const k = x - y;
-		const down = k === -d || (k !== d && (prev.get(k - 1) ?? -1) < (prev.get(k + 1) ?? -1));
+		const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
 		const prevK = down ? k + 1 : k - 1;
-		const prevX = prev.get(prevK) ?? 0;
+		const prevX = Math.max(at(prevK), 0);
 		const prevY = prevX - prevK;
 		while (x > prevX && y > prevY) {
 			equal.push([x - 1, y - 1]);
