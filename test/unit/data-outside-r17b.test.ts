@@ -14,42 +14,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { gateItems, gateJson } from '../../nodes/shared/gate';
 import { maskPatterns, schemeCard } from '../../nodes/shared/gate/patterns';
 import { API_KEY, BASE_URL, runNode } from './helpers/n8n';
+import { digitsOf, luhnNumber, range } from './helpers/cards';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 const TEXT = { strong: false, inText: true, identifiers: new Set<string>() };
-
-function luhnDigit(body: string): string {
-	let sum = 0;
-	for (let index = 0; index < body.length; index++) {
-		let digit = Number(body[body.length - 1 - index]);
-		if (index % 2 === 0) {
-			digit *= 2;
-			if (digit > 9) digit -= 9;
-		}
-		sum += digit;
-	}
-	return String((10 - (sum % 10)) % 10);
-}
-
-/** Digits from a seed list: `count` digits. */
-const digitsOf = (count: number) =>
-	fc
-		.array(fc.integer({ min: 0, max: 9 }), { minLength: count, maxLength: count })
-		.map((digits) => digits.join(''));
-
-/** A number with `prefix`, `length` digits in all, completed by the card checksum. */
-function luhnNumber(prefix: fc.Arbitrary<string>, length: number): fc.Arbitrary<string> {
-	return prefix.chain((start) =>
-		digitsOf(length - start.length - 1).map((middle) => {
-			const body = start + middle;
-			return body + luhnDigit(body);
-		}),
-	);
-}
-
-const range = (from: number, to: number) => fc.integer({ min: from, max: to }).map(String);
 
 /** Real schemes' card numbers (see CARD_SCHEMES), each of a length the scheme issues. */
 const REAL_CARD = fc.oneof(

@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { maskForModel } from '../../nodes/CompanyPayments/tool';
 import { onChainRecord } from '../../nodes/shared/contract/records';
+import { luhnDigit } from './helpers/cards';
 
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -49,19 +50,6 @@ const inviteLink = fc
 		),
 	)
 	.map(([base, secret, form]) => ({ text: `${base}${form(secret)}`, secret }));
-
-function luhnDigit(body: string): string {
-	let sum = 0;
-	for (let index = 0; index < body.length; index++) {
-		let digit = Number(body[body.length - 1 - index]);
-		if (index % 2 === 0) {
-			digit *= 2;
-			if (digit > 9) digit -= 9;
-		}
-		sum += digit;
-	}
-	return String((10 - (sum % 10)) % 10);
-}
 
 const cardNumber = fc
 	// A real scheme's leading digits (Visa, Mastercard and Maestro 5…, Mir 2200, Mastercard 2221
