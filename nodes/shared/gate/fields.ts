@@ -84,8 +84,9 @@ function byCredentials(text: string, reading: Reading): string {
 /** Every value the door knows as a secret, found in a text (in any of its written forms). */
 export function byValue(text: string, reading: Reading): string {
 	let out = byCredentials(text, reading);
-	for (const pattern of reading.known.learned) {
-		out = out.replace(pattern, (match) => shownFor(match, reading.audience));
+	for (const finder of reading.known.learned) {
+		const pattern = finder.patternFor(out);
+		if (pattern) out = out.replace(pattern, (match) => shownFor(match, reading.audience));
 	}
 	return out;
 }

@@ -691,14 +691,123 @@ function patternOf(values: Iterable<string>, credentials = false): RegExp | unde
  * case (a webhook secret or a hex key echoed upper-case, `WHSEC_9C4F…`: outside read r11-data,
  * finding 6), where its case carries no meaning a text could keep apart; a shorter one as written.
  */
-function learnedPatterns(values: Iterable<string>): RegExp[] {
+function learnedPatterns(values: Iterable<string>): Finder[] {
 	const long: string[] = [];
 	const short: string[] = [];
-	for (const value of values) (value.length >= ANY_CASE_FROM ? long : short).push(value);
-	return [patternOf(long, true), patternOf(short)].filter(
-		(pattern): pattern is RegExp => pattern !== undefined,
+	for (const value of values) {
+		if (value.length >= MIN_IN_TEXT) (value.length >= ANY_CASE_FROM ? long : short).push(value);
+	}
+	return [new ValueFinder(long, true), new ValueFinder(short, false)].filter(
+		(finder) => !finder.empty,
 	);
 }
+
+/** What finds known values in a text: the pattern to run on it, if any can stand there. */
+export interface Finder {
+	patternFor(text: string): RegExp | undefined;
+}
+
+/** A fixed pattern as a Finder. */
+function always(pattern: RegExp): Finder {
+	return { patternFor: () => pattern };
+}
+
+/** A value's cheap fingerprints (see ValueFinder), made once per value. */
+interface ValueTrace {
+	lower: string;
+	/** As a form's encoding writes a space: `+`. */
+	plus: string;
+	/** Its ASCII letters and digits, lower-case: what every form of it writes as they are. */
+	core: string;
+	/** A number written with separators (a card, a phone): its digits. */
+	digits?: string;
+}
+const traces = new Map<string, ValueTrace>();
+
+function traceOf(value: string): ValueTrace {
+	let trace = traces.get(value);
+	if (!trace) {
+		const digits = value.replace(/\D/g, '');
+		trace = {
+			lower: value.toLowerCase(),
+			plus: value.toLowerCase().replace(/ /g, '+'),
+			core: value.toLowerCase().replace(/[^a-z0-9]/g, ''),
+			digits: /^\+?[\d\s().-]+$/.test(value) && digits.length >= 10 ? digits : undefined,
+		};
+		traces.set(value, trace);
+		for (const oldest of traces.keys()) {
+			if (traces.size <= 4 * PROCESS_LIMIT) break;
+			traces.delete(oldest);
+		}
+	}
+	return trace;
+}
+
+/** Whether `part`'s characters stand in `text` in their order, anything between them. */
+function inOrder(part: string, text: string): boolean {
+	let at = 0;
+	for (const char of part) {
+		at = text.indexOf(char, at);
+		if (at < 0) return false;
+		at++;
+	}
+	return true;
+}
+
+/** Patterns made for a set of values, by the set (a memory bound). */
+const madePatterns = new Map<string, RegExp | undefined>();
+const MADE_LIMIT = 256;
+
+/**
+ * The learned values of a run, found in a text by one pattern (patternOf) made only of the values
+ * the text can hold. Without this test every text ran one pattern of up to 1,024 values with a
+ * dozen forms each, and a process that had learned many values (a long-lived n8n, a run over many
+ * cards) spent its time there. The test reads what every form patternOf writes keeps:
+ * - a text without `%` or a backslash holds a value only as written (in any case, a space also as
+ *   a form writes it: `+`), or as a number with other separators: its digits in a row;
+ * - any other text (an escape may stand anywhere, also just before the value and read with its
+ *   first characters) holds a value only if the value's ASCII letters and digits stand in it in
+ *   their order: percent-encoding and JSON's escapes write those as they are.
+ */
+class ValueFinder implements Finder {
+	constructor(
+		private readonly values: string[],
+		private readonly anyCase: boolean,
+	) {}
+
+	get empty(): boolean {
+		return this.values.length === 0;
+	}
+
+	patternFor(text: string): RegExp | undefined {
+		if (this.values.length === 0 || text.length < MIN_IN_TEXT) return undefined;
+		const lower = text.toLowerCase();
+		const escaped = text.includes('%') || text.includes('\\');
+		let digits: string | undefined;
+		const held: string[] = [];
+		for (const value of this.values) {
+			const trace = traceOf(value);
+			if (lower.includes(trace.lower) || lower.includes(trace.plus)) held.push(value);
+			else if (escaped) {
+				if (inOrder(trace.core, lower)) held.push(value);
+			} else if (trace.digits !== undefined) {
+				digits ??= text.replace(/\D/g, '');
+				if (digits.includes(trace.digits)) held.push(value);
+			}
+		}
+		if (held.length === 0) return undefined;
+		const key = `${this.anyCase ? 'i' : 's'}\u0000${held.join('\u0000')}`;
+		if (madePatterns.has(key)) return madePatterns.get(key);
+		const pattern = patternOf(held, this.anyCase);
+		madePatterns.set(key, pattern);
+		for (const oldest of madePatterns.keys()) {
+			if (madePatterns.size <= MADE_LIMIT) break;
+			madePatterns.delete(oldest);
+		}
+		return pattern;
+	}
+}
+
 /** From this length a learned secret is found without case. */
 export const ANY_CASE_FROM = 16;
 
@@ -840,7 +949,7 @@ export interface Known {
 	/** The credentials' own values: found everywhere, also inside an identifier. */
 	credentials?: RegExp;
 	/** What the run and its credential learned: found everywhere but in identifiers and amounts. */
-	learned: RegExp[];
+	learned: Finder[];
 	/** Short secrets (a CVV): a whole field value only. */
 	short: Set<string>;
 	/** Identifiers the patterns spare. */
@@ -904,10 +1013,10 @@ export function namedField(name: string, value: unknown, known: Known): boolean 
 /** The pattern of what a run and its credential learned, made again only when that changes. */
 const runPatterns = new WeakMap<
 	RunState,
-	{ version: number; values: Set<string>; patterns: RegExp[] }
+	{ version: number; values: Set<string>; patterns: Finder[] }
 >();
 
-function runPattern(run: RunState | undefined): { values: Set<string>; patterns: RegExp[] } {
+function runPattern(run: RunState | undefined): { values: Set<string>; patterns: Finder[] } {
 	if (!run) return { values: new Set(), patterns: [] };
 	const version = learnedVersion.value + credentialsVersion.value;
 	const cached = runPatterns.get(run);
@@ -936,10 +1045,10 @@ export function knownFor(
 	const learned = [
 		...ofRun.patterns,
 		...extra,
-		shortInText(short),
-		digitsOfAnswer(named.secrets),
-		shortCredentialsPattern(),
-	].filter((pattern): pattern is RegExp => !!pattern);
+		...[shortInText(short), digitsOfAnswer(named.secrets), shortCredentialsPattern()]
+			.filter((pattern): pattern is RegExp => !!pattern)
+			.map(always),
+	];
 	return {
 		credentials: credentialsPattern(),
 		learned,
