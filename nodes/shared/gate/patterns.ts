@@ -1073,9 +1073,19 @@ function readingForm(text: string): ReadText {
 	return out;
 }
 
+/** The length of the pieces that resynchronise a long comparison (changedSpans). */
+const ANCHOR = 8;
+/** Up to this many characters in all, the two texts are compared by Myers' algorithm alone. */
+const MYERS_ALONE = 256;
+
 /**
- * Where `after` differs from `before`: spans `[beforeFrom, beforeTo, afterFrom, afterTo]`, found
- * by the shortest edit script (Myers). Past `limit` edits the whole middle is one span.
+ * Where `after` differs from `before`: spans `[beforeFrom, beforeTo, afterFrom, afterTo]`. The
+ * texts' common start and end are cut off; a short middle is compared by the shortest edit script
+ * (Myers, whose time grows with the middle's length times its edits: a text with many masks took
+ * tens of milliseconds). A long one is walked: equal characters are taken as they come, and at a
+ * difference the next place where the two agree on ANCHOR characters in a row closes the
+ * difference, which Myers then compares alone. Any alignment of equal characters is safe here:
+ * only characters that stand in the masked text unchanged are kept as written.
  */
 function changedSpans(before: string, after: string, limit = 1024): number[][] {
 	let head = 0;
@@ -1090,22 +1100,113 @@ function changedSpans(before: string, after: string, limit = 1024): number[][] {
 	}
 	const a = before.slice(head, before.length - tail);
 	const b = after.slice(head, after.length - tail);
-	if (a.length === 0 && b.length === 0) return [];
-	const whole = [[head, head + a.length, head, head + b.length]];
+	if (a.length + b.length <= MYERS_ALONE) return myersSpans(a, b, head, head, limit);
+	// Where each piece of ANCHOR characters stands in `a`, first place first.
+	const pieces = new Map<string, number[]>();
+	for (let at = 0; at + ANCHOR <= a.length; at++) {
+		const piece = a.slice(at, at + ANCHOR);
+		const places = pieces.get(piece);
+		if (places) places.push(at);
+		else pieces.set(piece, [at]);
+	}
+	const spans: number[][] = [];
+	let i = 0;
+	let j = 0;
+	while (i < a.length || j < b.length) {
+		while (i < a.length && j < b.length && a[i] === b[j]) {
+			i++;
+			j++;
+		}
+		if (i >= a.length || j >= b.length) {
+			spans.push(...myersSpans(a.slice(i), b.slice(j), head + i, head + j, limit));
+			break;
+		}
+		let closed = false;
+		for (let jj = j; jj + ANCHOR <= b.length && !closed; jj++) {
+			const places = pieces.get(b.slice(jj, jj + ANCHOR));
+			const ii = places?.find((place) => place >= i);
+			if (ii === undefined) continue;
+			spans.push(...myersSpans(a.slice(i, ii), b.slice(j, jj), head + i, head + j, limit));
+			i = ii;
+			j = jj;
+			closed = true;
+		}
+		if (!closed) {
+			spans.push(...myersSpans(a.slice(i), b.slice(j), head + i, head + j, limit));
+			break;
+		}
+	}
+	return spans;
+}
+
+/** Up to this many cells, two texts are compared by a table of their common lengths (lcsSpans). */
+const LCS_TABLE = 250_000;
+
+/**
+ * Where `b` differs from `a` (as myersSpans), by a table of the longest common subsequences of
+ * their ends: equal characters are kept wherever they stand (keeping one is never worse), else
+ * the side that keeps more of what follows goes on.
+ */
+function lcsSpans(a: string, b: string, fromA: number, fromB: number): number[][] {
 	const n = a.length;
 	const m = b.length;
+	const width = m + 1;
+	// common[i * width + j]: the longest common subsequence of a[i..] and b[j..] (at most
+	// min(n, m) <= 500 here, so 16 bits hold it).
+	const common = new Uint16Array((n + 1) * width);
+	for (let i = n - 1; i >= 0; i--) {
+		for (let j = m - 1; j >= 0; j--) {
+			common[i * width + j] =
+				a[i] === b[j]
+					? common[(i + 1) * width + j + 1] + 1
+					: Math.max(common[(i + 1) * width + j], common[i * width + j + 1]);
+		}
+	}
+	const spans: number[][] = [];
+	let i = 0;
+	let j = 0;
+	let fromI = 0;
+	let fromJ = 0;
+	while (i < n && j < m) {
+		if (a[i] === b[j]) {
+			if (fromI < i || fromJ < j) spans.push([fromA + fromI, fromA + i, fromB + fromJ, fromB + j]);
+			i++;
+			j++;
+			fromI = i;
+			fromJ = j;
+		} else if (common[(i + 1) * width + j] >= common[i * width + j + 1]) i++;
+		else j++;
+	}
+	if (fromI < n || fromJ < m) spans.push([fromA + fromI, fromA + n, fromB + fromJ, fromB + m]);
+	return spans;
+}
+
+/**
+ * Where `b` differs from `a` (spans as changedSpans gives them, `a` starting at `fromA` and `b` at
+ * `fromB` of the whole texts), by the shortest edit script (Myers). Past `limit` edits the whole
+ * is one span.
+ */
+function myersSpans(a: string, b: string, fromA: number, fromB: number, limit: number): number[][] {
+	if (a.length === 0 && b.length === 0) return [];
+	const whole = [[fromA, fromA + a.length, fromB, fromB + b.length]];
+	if (a.length === 0 || b.length === 0) return whole;
+	const n = a.length;
+	const m = b.length;
+	// Myers' time grows with the edits, and a mask that shortens a text makes as many edits as
+	// it drops characters: where the two lengths make a small table, the table is quicker.
+	if (n * m <= LCS_TABLE) return lcsSpans(a, b, fromA, fromB);
 	const max = Math.min(n + m, limit);
-	// v[k + offset]: the furthest x on diagonal k; -1 where no path reached it yet. Typed arrays,
-	// and each step keeps only the diagonals -d-1..d+1 it can be walked back through: a text with
-	// many masks was slow with maps (an edit script of 1,000 steps copied a map a step).
+	// v[k + offset]: the furthest x on diagonal k; -1 where no path reached it yet. Each step
+	// writes only the diagonals of its own parity and reads the others, which the step before
+	// wrote: one array, written in place; the trace keeps of each step only the diagonals
+	// -d-1..d+1 it can be walked back through.
 	const offset = max + 1;
-	let v = new Int32Array(2 * offset + 1).fill(-1);
+	const v = new Int32Array(2 * offset + 1).fill(-1);
 	v[offset + 1] = 0;
 	const trace: Int32Array[] = [];
 	let found = -1;
 	for (let d = 0; d <= max && found < 0; d++) {
 		trace.push(v.slice(offset - d - 1, offset + d + 2));
-		const next = v.slice();
 		for (let k = -d; k <= d; k += 2) {
 			const left = v[offset + k - 1];
 			const right = v[offset + k + 1];
@@ -1116,13 +1217,12 @@ function changedSpans(before: string, after: string, limit = 1024): number[][] {
 				x++;
 				y++;
 			}
-			next[offset + k] = x;
+			v[offset + k] = x;
 			if (x >= n && y >= m) {
 				found = d;
 				break;
 			}
 		}
-		v = next;
 	}
 	if (found < 0) return whole;
 	// Back from the end: the pairs of equal characters, last first.
@@ -1156,7 +1256,7 @@ function changedSpans(before: string, after: string, limit = 1024): number[][] {
 	let lastB = -1;
 	for (const [ea, eb] of [...equal, [n, m] as [number, number]]) {
 		if (ea > lastA + 1 || eb > lastB + 1) {
-			spans.push([head + lastA + 1, head + ea, head + lastB + 1, head + eb]);
+			spans.push([fromA + lastA + 1, fromA + ea, fromB + lastB + 1, fromB + eb]);
 		}
 		lastA = ea;
 		lastB = eb;
