@@ -76,7 +76,7 @@ const TEXT: FieldSpec = { kind: 'text' };
 
 /** The credentials' own values found in a text: the one thing that may touch an identifier. */
 function byCredentials(text: string, reading: Reading): string {
-	const pattern = reading.known.credentials;
+	const pattern = reading.known.credentials?.patternFor(text);
 	const shown = (match: string) => shownFor(match, reading.audience);
 	return maskCredentialForms(pattern ? text.replace(pattern, shown) : text, shown);
 }

@@ -867,7 +867,10 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 	let out = maskEncodedBlocks(text, shown);
 	const sk = skeleton(out);
 	const lower = out.toLowerCase();
+	const candidates = credentialsIn(sk, lower);
+	if (candidates.size === 0) return out;
 	for (const value of credentialValues) {
+		if (!candidates.has(value)) continue;
 		const form = deepFormOf(value);
 		const maybe =
 			sk.includes(form.skeleton) ||
@@ -882,6 +885,56 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 		out = out.replace(form.pattern, shown);
 	}
 	return out;
+}
+
+/** The length of the pieces the credentials' index is keyed by. */
+const GRAM = 8;
+/**
+ * Each credential's value by the first GRAM characters of its skeleton and of its base64 and hex
+ * forms (lower-case), made again only when the values change; `short`: values with a form shorter
+ * than that, always looked at.
+ */
+const credentialIndex: { built: number; grams: Map<string, string[]>; short: string[] } = {
+	built: -1,
+	grams: new Map(),
+	short: [],
+};
+
+/**
+ * The credentials' values whose skeleton stands in a text's skeleton, or whose base64 or hex form
+ * stands in the text (any case): the ones maskCredentialForms looks at, found by one pass over the
+ * text instead of a search per value (a process with hundreds of credentials searched every text
+ * hundreds of times over).
+ */
+function credentialsIn(sk: string, lower: string): Set<string> {
+	if (credentialIndex.built !== credentialsVersion.value) {
+		const grams = new Map<string, string[]>();
+		const short: string[] = [];
+		for (const value of credentialValues) {
+			const form = deepFormOf(value);
+			for (const needle of [form.skeleton, ...form.plain.map((plain) => plain.toLowerCase())]) {
+				if (needle.length < GRAM) {
+					short.push(value);
+					continue;
+				}
+				const gram = needle.slice(0, GRAM);
+				const list = grams.get(gram);
+				if (!list) grams.set(gram, [value]);
+				else if (!list.includes(value)) list.push(value);
+			}
+		}
+		credentialIndex.grams = grams;
+		credentialIndex.short = short;
+		credentialIndex.built = credentialsVersion.value;
+	}
+	const found = new Set<string>(credentialIndex.short);
+	for (const read of [sk, lower]) {
+		for (let at = 0; at + GRAM <= read.length; at++) {
+			const list = credentialIndex.grams.get(read.slice(at, at + GRAM));
+			if (list) for (const value of list) found.add(value);
+		}
+	}
+	return found;
 }
 
 /** A word of base64 (standard or URL-safe) with its padding. */
@@ -933,21 +986,22 @@ function maskEncodedBlocks(text: string, shown: (match: string) => string): stri
 	});
 }
 
-/** The pattern of the credentials' own values, made again only when they change. */
-const credentialPattern: { built: number; pattern?: RegExp } = { built: -1 };
+/** The finder of the credentials' own values, made again only when they change. */
+const credentialFinder: { built: number; finder?: Finder } = { built: -1 };
 
-function credentialsPattern(): RegExp | undefined {
-	if (credentialPattern.built !== credentialsVersion.value) {
-		credentialPattern.pattern = patternOf(credentialValues, true);
-		credentialPattern.built = credentialsVersion.value;
+function credentialsFinder(): Finder | undefined {
+	if (credentialFinder.built !== credentialsVersion.value) {
+		const finder = new ValueFinder([...credentialValues], true);
+		credentialFinder.finder = finder.empty ? undefined : finder;
+		credentialFinder.built = credentialsVersion.value;
 	}
-	return credentialPattern.pattern;
+	return credentialFinder.finder;
 }
 
 /** What a door finds by value. */
 export interface Known {
 	/** The credentials' own values: found everywhere, also inside an identifier. */
-	credentials?: RegExp;
+	credentials?: Finder;
 	/** What the run and its credential learned: found everywhere but in identifiers and amounts. */
 	learned: Finder[];
 	/** Short secrets (a CVV): a whole field value only. */
@@ -1050,7 +1104,7 @@ export function knownFor(
 			.map(always),
 	];
 	return {
-		credentials: credentialsPattern(),
+		credentials: credentialsFinder(),
 		learned,
 		short,
 		identifiers: values.identifiers,
