@@ -192,6 +192,28 @@ const money: MoneyContract = {
 	// card may come from stock, made long before. A request made before the send, or one already
 	// answered to another write, is unknown (r15-money F4: the money module's one rule).
 	made: (answer) => (isObject(answer.request) ? answer.request : undefined),
+	// Its card is tied to its request (r19-money F1): the request's External ID "moves to the card
+	// when it is issued", and the request names its card (cardId). A card that carries another
+	// External ID, or is not the card its request names, is another request's: no proof of this one.
+	ties: (answer) => {
+		const request = isObject(answer.request) ? answer.request : undefined;
+		const card = isObject(answer.card) ? answer.card : undefined;
+		if (!request || !card) return [];
+		return [
+			{
+				name: "the card's External ID (card.externalId)",
+				shown: card.externalId,
+				bound: request.externalId,
+				boundBy: "the request's External ID (request.externalId)",
+			},
+			{
+				name: 'the card answered (card.id)',
+				shown: card.id,
+				bound: request.cardId,
+				boundBy: 'the card the request names (request.cardId)',
+			},
+		];
+	},
 	key: 'perItem',
 	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
 	details: [

@@ -5,6 +5,7 @@ import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import {
 	boundTime,
+	brokenTies,
 	companyFingerprint,
 	datedLater,
 	earliestBound,
@@ -1314,6 +1315,26 @@ function answerProvesOther(
 		return outcomeUnknownError(ctx.getNode(), contract, {
 			reason: `the service answered without the record this write made (the one its answer is judged by), so nothing binds the answer to this write: it does not show that this write was made, nor that it was not`,
 			lines: [`Answer: ${JSON.stringify(answer).slice(0, 200)}`],
+			where,
+			itemIndex,
+		});
+	}
+	// The other records it shows as this write's, tied to the made record (r19-money F1): a tie
+	// shown on both ends with another value shows a record that is not this write's.
+	const broken = brokenTies(contract.ties?.(answer) ?? []);
+	if (broken.length > 0) {
+		const what = broken
+			.map(
+				(tie) =>
+					`${tie.name} ${JSON.stringify(tie.shown)}, ${tie.boundBy} ${JSON.stringify(tie.bound)}`,
+			)
+			.join('; ');
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with records that are not tied to each other (${what}): a record the answer shows as this write's is another's, so the answer does not show that this write was made, nor that it was not`,
+			lines: broken.map(
+				(tie) =>
+					`${tie.name}: ${JSON.stringify(tie.shown)} (${tie.boundBy}: ${JSON.stringify(tie.bound)})`,
+			),
 			where,
 			itemIndex,
 		});
