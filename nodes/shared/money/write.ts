@@ -33,7 +33,7 @@ import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
-import { moneyKey, runsAsAgentTool } from './key';
+import { forgetUnexecuted, moneyKey, runsAsAgentTool, settleUnexecuted } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
@@ -425,6 +425,8 @@ export function releaseNotPaid(seal: unknown): void {
 			dropSent(id, entry, false);
 			fullUntil = undefined;
 			released.add(id);
+			// Keys hold no spaces (key.ts PRINTABLE, derived keys): the key is the id's last word.
+			settleUnexecuted(id.slice(id.lastIndexOf(' ') + 1));
 			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
 		}
 	}
@@ -463,6 +465,7 @@ export function forgetAllSentWrites(): void {
 	forgetSkews();
 	forgetPending();
 	forgetProofs();
+	forgetUnexecuted();
 }
 
 /**
@@ -844,10 +847,12 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 				seal: call.sent?.seal,
 			});
 			if (made && call.sent) claim(call.sent as unknown as SentWrite, made);
+			settleUnexecuted(key);
 		},
 		(error: unknown) => {
 			// A not_paid never erases an earlier unknown of the same key.
 			if (outcomeFields(error).paymentOutcome === 'not_paid' && !unknownBefore) {
+				settleUnexecuted(key);
 				return forgetSentWrite(id);
 			}
 			released.delete(id);
