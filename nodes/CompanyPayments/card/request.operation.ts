@@ -24,6 +24,9 @@ import { withNodeFields } from '../../shared/serviceFields';
 import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../common/words';
 
+/** Card states after a closure: closing, closed, and retired (legacy, as closed). */
+const CLOSED_CARD = ['closing', 'closed', 'retired'];
+
 /** The card state the document calls queued. */
 const CARD_QUEUED_STATUS = 'requested';
 
@@ -74,8 +77,13 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			: cardStatus === 'failed'
 				? 'failed'
 				: undefined;
+	// A card closing, closed or retired in the answer of its own request (outside r19-money) is no
+	// card issued by it: the document shows a request fulfilled with an assigned card, and a card
+	// closes only on a closure asked later; it reads as no combination issued or pending (unknown).
+	const closedCard = cardStatus !== null && CLOSED_CARD.includes(cardStatus);
 	const issued =
 		ended === undefined &&
+		!closedCard &&
 		(requestStatus === 'fulfilled' ||
 			cardStatus === 'assigned' ||
 			(card !== null && cardStatus === null && status === 'assigned'));
@@ -93,6 +101,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const pending = CARD_REQUEST_PENDING_STATUS;
 	const queued =
 		ended === undefined &&
+		!closedCard &&
 		(requestStatus === pending ||
 			cardStatus === CARD_QUEUED_STATUS ||
 			status === CARD_QUEUED_STATUS ||
