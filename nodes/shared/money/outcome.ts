@@ -432,12 +432,19 @@ function shownValue(value: unknown): boolean {
 	return !Array.isArray(value) || value.length > 0;
 }
 
+/** Whether a record's own state, if it shows one, reads as standing (MoneyWrite.answerState). */
+function standsByState(contract: MoneyContract, body: IDataObject): boolean {
+	const state = contract.answerState?.(body);
+	return state === undefined || state.outcome === 'paid';
+}
+
 /**
  * The other signs of a failure a 2xx body may carry (outside r19-money, its observations): `ok:
  * false` and a list `errors` that is not empty (no answer of the document carries either), an
  * `error` (the document's error body: "HTTP reason phrase"), and a `failReason` (a payout's
  * reason it failed) on a write that makes its record: a record that names why it failed does not
- * stand. Not a cancel's `failReason` (Payout Cancel, `acted`): the document's cancel sets
+ * stand, where its state says it stands (a record whose state does not stand is told by its own
+ * state: notStanding, in its words, a refund among them). Not a cancel's `failReason` (Payout Cancel, `acted`): the document's cancel sets
  * `cancelled_by_merchant` on the payout it cancelled, which is its act done.
  */
 function failureSigns(contract: MoneyContract, body: IDataObject): string[] {
@@ -445,7 +452,7 @@ function failureSigns(contract: MoneyContract, body: IDataObject): string[] {
 		...(body.ok === false ? ['ok: false'] : []),
 		...(Array.isArray(body.errors) && body.errors.length > 0 ? ['a list of errors'] : []),
 		...(shownValue(body.error) ? [`error ${JSON.stringify(body.error).slice(0, 80)}`] : []),
-		...(!contract.acted && shownValue(body.failReason)
+		...(!contract.acted && shownValue(body.failReason) && standsByState(contract, body)
 			? [`failReason ${JSON.stringify(body.failReason).slice(0, 80)}`]
 			: []),
 	];
