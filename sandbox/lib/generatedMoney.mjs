@@ -82,6 +82,13 @@
 //                   company already carries, with the same amount and card, is answered 200 with
 //                   that payout instead of a new one (outside r14-money F2, F3: the document does
 //                   not show the service deduplicating by External ID, nor that it does not).
+//   answerShape     how a carried-out Card Recharge or Card Request answers 200 (outside r19-money,
+//                   the document shows neither a failure in a 2xx nor these shapes, nor that they
+//                   cannot come): as made (`asMade`), with `success: false` added (`successFalse`),
+//                   a recharge answered in a quote's shape, no id, status or createdAt
+//                   (`quoteShape`), or a card request whose card carries another External ID
+//                   (`otherCardExternalId`) or is not the card its request names (`otherCardId`).
+//                   The service carried the write out each time.
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -118,7 +125,52 @@ export const MONEY_CHOICES = Object.freeze({
 	writeAnswer: ['record', 'record', 'failed', 'accepted'],
 	heldAnswer: [false, true],
 	rechargeRecord: ['full', 'noCreatedAt', 'noId'],
+	answerShape: [
+		'asMade',
+		'asMade',
+		'successFalse',
+		'quoteShape',
+		'otherCardExternalId',
+		'otherCardId',
+	],
 });
+
+/** A JSON object (not a list). */
+function isPlainObject(value) {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A carried-out Card Recharge's or Card Request's 2xx answer in the drawn shape (answerShape); any
+ * other answer, an error body among them, as it is.
+ */
+export function shapedAnswer(path, body, shape) {
+	if (!shape || shape === 'asMade' || !isPlainObject(body) || body.errorCode !== undefined) {
+		return body;
+	}
+	const route = String(path).split('?')[0];
+	if (route === '/cards/recharge') {
+		if (shape === 'successFalse') return { ...body, success: false };
+		if (shape === 'quoteShape') {
+			const targetAmount = body.targetAmount ?? body.amount ?? null;
+			return { cardId: body.cardId ?? null, targetAmount, fees: 0.5, currency: 'USDT' };
+		}
+		return body;
+	}
+	if (route !== '/cards/request') return body;
+	if (shape === 'successFalse') return { ...body, success: false };
+	if (!isPlainObject(body.card)) return body;
+	if (shape === 'otherCardExternalId') {
+		return {
+			...body,
+			card: { ...body.card, externalId: `${body.card.externalId ?? 'emp'}-other` },
+		};
+	}
+	if (shape === 'otherCardId' && isPlainObject(body.request)) {
+		return { ...body, request: { ...body.request, cardId: `${body.card.id}-other` } };
+	}
+	return body;
+}
 
 /** The refusal of a taken External ID, worded as drawn (refusalWording). */
 function takenRefusal(wording) {
@@ -201,6 +253,8 @@ export function drawMoney(r) {
 		heldAnswer: r.pick(MONEY_CHOICES.heldAnswer),
 		// Drawn last, so every earlier choice of a seed stays what it was (outside r15-money).
 		rechargeRecord: r.pick(MONEY_CHOICES.rechargeRecord),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r19-money).
+		answerShape: r.pick(MONEY_CHOICES.answerShape),
 	};
 }
 
@@ -365,7 +419,7 @@ export function createMoney(sb, choices, stream, log) {
 		/** A payout or card answer with its times written the drawn way (server.mjs), when played. */
 		answered(path, body) {
 			if (!played || !/^\/(payouts|cards)(\/|\?|$)/.test(path)) return body;
-			let out = body;
+			let out = shapedAnswer(path, body, choices.answerShape);
 			if (/^\/payouts/.test(path)) {
 				out = eachPayout(out, (payout) => {
 					if (payout.refundedAt === null && choices.refundedAtNever !== null) {

@@ -29,7 +29,9 @@
 // process already proves answered as a success again; heldTime, a record made before the write
 // was sent answered as made by it)
 // and reports the seeds that fail instead of failing:
-// `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`.
+// `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`. r19-money: ties, an
+// answer's card not tied to its request read as this write's; failedBody, a 2xx body with
+// success:false (or ok:false, errors, error, failReason) read as a success.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -83,6 +85,10 @@ if (BREAK === 'unmeasured') {
 // The refusals an item's own earlier payout causes read as refusals again (r1-money-resend F7).
 if (BREAK === 'resent')
 	dist('nodes/CompanyPayments/payout/create.operation.js').create.money.resentRefusals = [];
+// r19-money: the ties of an answer's records not checked; a 2xx body that says it failed let pass.
+if (BREAK === 'ties') dist('nodes/shared/money/binding.js').brokenTies = () => [];
+if (BREAK === 'failedBody')
+	dist('nodes/shared/money/outcome.js').answerSaysFailed = () => undefined;
 // Pay QR Code's re-send forgets the quote its first send accepted (r4-money-resend F2).
 if (BREAK === 'quote') dist('nodes/shared/money/write.js').firstSend = async () => undefined;
 // r4-money-resolve: the guards of its findings 1 to 4, each undone.
@@ -636,11 +642,16 @@ describe(
 					},
 				});
 				const actedG = sandbox.state.recharges.size > rechargesBefore;
-				count(`G recharge ${drawn}: ${outcomeOf(outG)}${actedG ? ' (moved)' : ''}`);
+				// answerShape (outside r19-money): a 2xx success:false, or a quote's shape, is no success.
+				const shapeG = gen.choices.money.answerShape;
+				const shapedG = shapeG === 'successFalse' || shapeG === 'quoteShape';
+				count(
+					`G recharge ${drawn}${shapedG ? ` ${shapeG}` : ''}: ${outcomeOf(outG)}${actedG ? ' (moved)' : ''}`,
+				);
 				const successG = outG.error === undefined && outG.paymentOutcome === undefined;
 				check(
-					!successG || (actedG && drawn === 'record'),
-					`G: recharge answered ${drawn} a success`,
+					!successG || (actedG && drawn === 'record' && !shapedG),
+					`G: recharge answered ${drawn}${shapedG ? ` ${shapeG}` : ''} a success`,
 				);
 				check(outcomeOf(outG) !== 'not_paid' || !actedG, 'G: recharge not_paid, money moved');
 			} else count('G no assigned card');
@@ -744,6 +755,38 @@ describe(
 					pairSuccesses + (success(later) ? 1 : 0) <= movedI,
 					`I: ${pairSuccesses + (success(later) ? 1 : 0)} successes, ${movedI} moved`,
 				);
+			}
+			// Case J (outside r19-money F1 and its observations): Card Request answered as drawn
+			// (answerShape): as made, with success:false, or with a card that is not this request's
+			// (another External ID, or not the card the request names). The service made the request
+			// each time: a success only for the answer as made, never not_paid; Resolve Outcome on an
+			// unknown one never says not_paid.
+			forgetAllSentWrites();
+			const shapeJ = gen.choices.money.answerShape;
+			const requestsBeforeJ = new Set(sandbox.state.cardRequests.keys());
+			const outJ = await runNode(sandbox, {
+				parameters: { resource: 'card', operation: 'request', externalId: `emp-${seed}-j` },
+			});
+			const madeJ = [...sandbox.state.cardRequests.values()].find(
+				(request) => !requestsBeforeJ.has(request.id),
+			);
+			// Another card is shaped only into an answer that shows a card (a request fulfilled).
+			const withCardJ = madeJ !== undefined && madeJ.status === 'fulfilled';
+			const shapedJ =
+				shapeJ === 'successFalse' ||
+				(withCardJ && (shapeJ === 'otherCardExternalId' || shapeJ === 'otherCardId'));
+			count(
+				`J card request ${shapedJ ? shapeJ : 'asMade'}: ${outJ.outcome ?? outcomeOf(outJ)}${madeJ ? ' (made)' : ''}`,
+			);
+			const successJ = outJ.error === undefined && outJ.paymentOutcome === undefined;
+			check(!successJ || (madeJ && !shapedJ), `J: card request answered ${shapeJ} a success`);
+			check(outJ.paymentOutcome !== 'not_paid' || !madeJ, 'J: card request not_paid, made');
+			if (outJ.paymentOutcome === 'unknown' && outJ.sentWrite) {
+				const answersJ = await resolveLoop(outJ);
+				for (const answer of answersJ) {
+					check(answer.paymentOutcome !== 'paid' || madeJ, 'J: Resolve paid, nothing made');
+					check(answer.paymentOutcome !== 'not_paid' || !madeJ, 'J: Resolve not_paid, made');
+				}
 			}
 			return problems;
 		}

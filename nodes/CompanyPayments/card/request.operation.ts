@@ -24,6 +24,9 @@ import { withNodeFields } from '../../shared/serviceFields';
 import { isObject, recordText } from '../../shared/contract/guards';
 import { CONFLICT, MONEY } from '../common/words';
 
+/** Card states after a closure: closing, closed, and retired (legacy, as closed). */
+const CLOSED_CARD = ['closing', 'closed', 'retired'];
+
 /** The card state the document calls queued. */
 const CARD_QUEUED_STATUS = 'requested';
 
@@ -74,8 +77,13 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 			: cardStatus === 'failed'
 				? 'failed'
 				: undefined;
+	// A card closing, closed or retired in the answer of its own request (outside r19-money) is no
+	// card issued by it: the document shows a request fulfilled with an assigned card, and a card
+	// closes only on a closure asked later; it reads as no combination issued or pending (unknown).
+	const closedCard = cardStatus !== null && CLOSED_CARD.includes(cardStatus);
 	const issued =
 		ended === undefined &&
+		!closedCard &&
 		(requestStatus === 'fulfilled' ||
 			cardStatus === 'assigned' ||
 			(card !== null && cardStatus === null && status === 'assigned'));
@@ -93,6 +101,7 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	const pending = CARD_REQUEST_PENDING_STATUS;
 	const queued =
 		ended === undefined &&
+		!closedCard &&
 		(requestStatus === pending ||
 			cardStatus === CARD_QUEUED_STATUS ||
 			status === CARD_QUEUED_STATUS ||
@@ -192,6 +201,28 @@ const money: MoneyContract = {
 	// card may come from stock, made long before. A request made before the send, or one already
 	// answered to another write, is unknown (r15-money F4: the money module's one rule).
 	made: (answer) => (isObject(answer.request) ? answer.request : undefined),
+	// Its card is tied to its request (r19-money F1): the request's External ID "moves to the card
+	// when it is issued", and the request names its card (cardId). A card that carries another
+	// External ID, or is not the card its request names, is another request's: no proof of this one.
+	ties: (answer) => {
+		const request = isObject(answer.request) ? answer.request : undefined;
+		const card = isObject(answer.card) ? answer.card : undefined;
+		if (!request || !card) return [];
+		return [
+			{
+				name: "the card's External ID (card.externalId)",
+				shown: card.externalId,
+				bound: request.externalId,
+				boundBy: "the request's External ID (request.externalId)",
+			},
+			{
+				name: 'the card answered (card.id)',
+				shown: card.id,
+				bound: request.cardId,
+				boundBy: 'the card the request names (request.cardId)',
+			},
+		];
+	},
 	key: 'perItem',
 	identity: { field: 'externalId', answered: externalIdOf, maxLength: EXTERNAL_ID_MAX_LENGTH },
 	details: [
@@ -238,7 +269,7 @@ export const request: OperationDefinition = {
 		endpoint: '`POST /cards/request`',
 		permission: 'not named',
 		notes:
-			'Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). The status of the request decides (the top-level `status` is documented as always `assigned`). Request status `cancelled` or `failed`, or a card in `failed` (whatever the request status says), is an error that says no card was issued, with `paymentOutcome` unknown: the reserve taken at the request may still be held, so check `frozenBalance` before requesting again with a new Idempotency Key (a new request reserves again). A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.',
+			'Optional External ID (printable ASCII, no spaces, unique in the company; checked before sending). Always sends `Idempotency-Key`. Every documented request status is handled and said in plain words in `note`. Output `outcome`: `assigned` (a card was issued: status `assigned` with the card under `card`, or request status `fulfilled`; `cardId` names the card either way) or `pending` (no card in stock: `card` and `cardId` are null, the reserve stays held, the card arrives later with the `card.assigned` event). The status of the request decides (the top-level `status` is documented as always `assigned`). Request status `cancelled` or `failed`, or a card in `failed`, `closing`, `closed` or `retired` (whatever the request status says), is an error that says no card is known to be issued, with `paymentOutcome` unknown: the reserve taken at the request may still be held, so check `frozenBalance` before requesting again with a new Idempotency Key (a new request reserves again). A card that carries another External ID than its request, or is not the card the request names (`request.cardId`), belongs to another request: `paymentOutcome` unknown with `sentWrite`. A taken external ID fails with `CARD_EXTERNAL_ID_TAKEN` naming it.',
 	},
 	properties: [
 		{

@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Tie } from './contract';
+
 /*
  * The binding rule (issue 49.1): a record found later proves a money write only when it is bound
  * to that write. One rule, read by Resolve Outcome (resolve.ts), the tool's look-up
@@ -331,4 +333,27 @@ export function marginWords(skewMs: number | null, bound: 'high' | 'low' = 'high
 	const seconds = Math.round(skewMs / 1000);
 	const end = bound === 'high' ? 'at most' : 'at least';
 	return `the measured clock skew (${end} ${seconds >= 0 ? '+' : ''}${seconds} s, service minus n8n) and a ${SKEW_MARGIN_MS / 1000} s margin`;
+}
+
+/** A tie's value as the service would read it: text trimmed, a number as its digits; undefined when not shown. */
+function tieValue(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value !== 'string') return JSON.stringify(value);
+	const text = value.trim();
+	return text === '' ? undefined : text;
+}
+
+/**
+ * The ties of an answer's records that do not hold (issue 49.1 "every detail proven", outside
+ * r19-money F1): each shown on both ends with another value. A record tied to this write's made
+ * record by another value is not this write's (another card, another request's), so the answer
+ * proves nothing of this write. An end not shown breaks nothing.
+ */
+export function brokenTies(ties: readonly Tie[]): Tie[] {
+	return ties.filter((tie) => {
+		const shown = tieValue(tie.shown);
+		const bound = tieValue(tie.bound);
+		return shown !== undefined && bound !== undefined && shown !== bound;
+	});
 }

@@ -79,6 +79,15 @@ export interface MoneyWrite {
 	 */
 	made?: (answer: IDataObject) => IDataObject | undefined;
 	/**
+	 * How the other records a 2xx answer shows as this write's are tied to the record it made
+	 * (outside r19-money F1: Card Request's card, which must carry its request's External ID and
+	 * be the card its request names). The one binding rule (binding.ts brokenTies, read by write.ts
+	 * answerProvesOther) holds an answer whose tie is shown on both ends and differs unknown with
+	 * its sent write: such an answer shows a record that is not this write's, so it proves nothing
+	 * of it. An end not shown is no break (and no proof: the `made` record still decides).
+	 */
+	ties?: (answer: IDataObject) => readonly Tie[];
+	/**
 	 * The record a 2xx answer shows this write acted on, for a write that acts on a record made
 	 * before it (Payout Cancel, r16-money F1), when the answer shows the act done (a payout
 	 * cancelled): the record, and the fields the act set (a cancel's refundedAt and completedAt),
@@ -96,6 +105,18 @@ export interface MoneyWrite {
 	 * window); a createdAt that is shown but cannot be read is unknown, as for every other write.
 	 */
 	madeUndatedStands?: boolean;
+}
+
+/** One tie of an answer's records (MoneyWrite.ties): a value one shows, and the value it must equal. */
+export interface Tie {
+	/** What is tied, as a message names it: "the card's External ID (card.externalId)". */
+	name: string;
+	/** The value the other record shows. */
+	shown: unknown;
+	/** The value the made record (or the request) gives it. */
+	bound: unknown;
+	/** Where the bound value comes from, as a message names it: "the request's External ID". */
+	boundBy: string;
 }
 
 /** A record a write acted on, and the fields whose times say when it acted (MoneyWrite.acted). */

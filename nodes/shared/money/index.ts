@@ -10,6 +10,7 @@ export type {
 	MoneyDetail,
 	MoneyResolve,
 	MoneyWrite,
+	Tie,
 	PaymentOutcome,
 	Settled,
 } from './contract';

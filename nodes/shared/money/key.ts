@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { fitted, identity } from '../identity';
+import { canonicalJson } from './binding';
+import { HELD_MS, MAX_KEPT } from './bounds';
 import type { MoneyContract } from './contract';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -184,17 +186,78 @@ function offered(read: () => unknown): string {
  * the job of a queue worker that died again: its execution ends in error; see docs/queue-mode.md
  * and test/queue/crash-key.test.mjs.) A loop over batches (a new run)
  * or a new execution (including a re-run of a failed one from the execution list) gets new keys.
- * Without an execution id (nothing to stay stable across) a random key is used, so two unrelated
- * calls can never be mistaken for one.
+ * Without an execution id a random key is used (never a shared one), kept for this item while
+ * its write is unsettled in this process (unexecutedKey): Retry On Fail is the same request.
  */
 function executionKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	const executionId = ctx.getExecutionId();
-	if (!executionId) return identity('pay', ['random'], [randomUUID()]);
+	const executionId = offered(() => ctx.getExecutionId());
+	if (!executionId) return unexecutedKey(ctx, itemIndex);
 	const where = `${offered(() => ctx.getInstanceId())}/${offered(() => ctx.getWorkflow().id)}`;
 	const scope = createHash('sha256').update(where).digest('hex').slice(0, 16);
 	const run = offered(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex) || '0';
 	const parts = [executionId, ctx.getNode().id, run, String(itemIndex)];
 	return fitted(identity('pay', [scope], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
+}
+
+/**
+ * The random keys of items run without an execution ID whose write is not settled in this process
+ * (outside r19-money F3): by the item's place (instance, workflow, node, run index, item index)
+ * and content (the node's parameters as saved and the item's JSON), with when it was formed.
+ */
+const unexecuted = new Map<string, { key: string; at: number }>();
+
+/**
+ * The key of an item run without an execution ID (nothing n8n gives stays stable across tries):
+ * a random one, never a shared one, kept while that item's write is unsettled in this process
+ * (sending, or its outcome unknown: settleUnexecuted drops it once paid or not paid), for at most
+ * HELD_MS. So Retry On Fail of the same item in the same run is the same request under the same
+ * key: the money module sends nothing again where the document promises no replay by key (the
+ * answer is unknown), and the same request (the same quote) where it does. A run of the same item
+ * after its write settled gets a new key: a new payment.
+ */
+function unexecutedKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const node = ctx.getNode() as { id?: unknown; parameters?: unknown };
+	const run =
+		offered(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex) ||
+		offered(() => (ctx as { getRunIndex?: () => number }).getRunIndex?.());
+	const item = (() => {
+		try {
+			return ctx.getInputData()[itemIndex]?.json;
+		} catch {
+			return undefined;
+		}
+	})();
+	const where = [
+		offered(() => ctx.getInstanceId()),
+		offered(() => ctx.getWorkflow().id),
+		String(node.id ?? ''),
+		run || '0',
+		String(itemIndex),
+	].join('/');
+	const content = createHash('sha256')
+		.update(canonicalJson({ parameters: node.parameters ?? null, item: item ?? null }))
+		.digest('hex');
+	const slot = `${where} ${content}`;
+	const now = Date.now();
+	const kept = unexecuted.get(slot);
+	if (kept && now - kept.at < HELD_MS) return kept.key;
+	const key = identity('pay', ['random'], [randomUUID()]);
+	unexecuted.delete(slot);
+	unexecuted.set(slot, { key, at: now });
+	if (unexecuted.size > MAX_KEPT) unexecuted.delete(unexecuted.keys().next().value as string);
+	return key;
+}
+
+/** A write under `key` settled (paid, or not paid): an item run without an execution ID that holds it gets a new key next time. */
+export function settleUnexecuted(key: string): void {
+	for (const [slot, kept] of unexecuted) {
+		if (kept.key === key) unexecuted.delete(slot);
+	}
+}
+
+/** Forgets every kept key (tests: each case starts in a new process). */
+export function forgetUnexecuted(): void {
+	unexecuted.clear();
 }
 
 /**

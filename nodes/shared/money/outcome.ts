@@ -425,6 +425,39 @@ export function notARecord(
 	});
 }
 
+/** Whether a value is shown: not missing, null, empty text or an empty list. */
+function shownValue(value: unknown): boolean {
+	if (value === undefined || value === null || value === false) return false;
+	if (typeof value === 'string') return value.trim() !== '';
+	return !Array.isArray(value) || value.length > 0;
+}
+
+/** Whether a record's own state, if it shows one, reads as standing (MoneyWrite.answerState). */
+function standsByState(contract: MoneyContract, body: IDataObject): boolean {
+	const state = contract.answerState?.(body);
+	return state === undefined || state.outcome === 'paid';
+}
+
+/**
+ * The other signs of a failure a 2xx body may carry (outside r19-money, its observations): `ok:
+ * false` and a list `errors` that is not empty (no answer of the document carries either), an
+ * `error` (the document's error body: "HTTP reason phrase"), and a `failReason` (a payout's
+ * reason it failed) on a write that makes its record: a record that names why it failed does not
+ * stand, where its state says it stands (a record whose state does not stand is told by its own
+ * state: notStanding, in its words, a refund among them). Not a cancel's `failReason` (Payout Cancel, `acted`): the document's cancel sets
+ * `cancelled_by_merchant` on the payout it cancelled, which is its act done.
+ */
+function failureSigns(contract: MoneyContract, body: IDataObject): string[] {
+	return [
+		...(body.ok === false ? ['ok: false'] : []),
+		...(Array.isArray(body.errors) && body.errors.length > 0 ? ['a list of errors'] : []),
+		...(shownValue(body.error) ? [`error ${JSON.stringify(body.error).slice(0, 80)}`] : []),
+		...(!contract.acted && shownValue(body.failReason) && standsByState(contract, body)
+			? [`failReason ${JSON.stringify(body.failReason).slice(0, 80)}`]
+			: []),
+	];
+}
+
 /**
  * A 2xx whose body says it failed (outside r18-money F3: Card Recharge answered 200 with
  * `{"success":false,"errorCode":"INSUFFICIENT_BALANCE",...}`): `success: false`, or an errorCode,
@@ -445,13 +478,15 @@ export function answerSaysFailed(
 	const body = answer as IDataObject;
 	const code =
 		typeof body.errorCode === 'string' && body.errorCode !== '' ? body.errorCode : undefined;
-	if (body.success !== false && code === undefined) return undefined;
+	const signs = failureSigns(contract, body);
+	if (body.success !== false && code === undefined && signs.length === 0) return undefined;
 	const last = report.attempts[report.attempts.length - 1];
 	const status = last && 'status' in last ? last.status : 200;
 	const headers = last && 'headers' in last ? last.headers : undefined;
 	const said = [
 		...(body.success === false ? ['success: false'] : []),
 		...(code !== undefined ? [`errorCode ${code}`] : []),
+		...signs,
 	].join(' and ');
 	return outcomeUnknownError(node, contract, {
 		reason: `the service answered HTTP ${status}, a success status, with a body that says it failed (${said}): a failure the document gives no meaning to with a success status, so it does not show that the service carried it out, nor that it did not`,

@@ -5,6 +5,7 @@ import { apiRequest, LINE_BREAK, runAccount } from '../transport';
 import type { ApiRequest, Report, ServiceErrorInfo } from '../transport';
 import {
 	boundTime,
+	brokenTies,
 	companyFingerprint,
 	datedLater,
 	earliestBound,
@@ -32,7 +33,7 @@ import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
-import { moneyKey, runsAsAgentTool } from './key';
+import { forgetUnexecuted, moneyKey, runsAsAgentTool, settleUnexecuted } from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
@@ -424,6 +425,8 @@ export function releaseNotPaid(seal: unknown): void {
 			dropSent(id, entry, false);
 			fullUntil = undefined;
 			released.add(id);
+			// Keys hold no spaces (key.ts PRINTABLE, derived keys): the key is the id's last word.
+			settleUnexecuted(id.slice(id.lastIndexOf(' ') + 1));
 			if (released.size > MAX_KEPT) released.delete(released.values().next().value as string);
 		}
 	}
@@ -462,6 +465,7 @@ export function forgetAllSentWrites(): void {
 	forgetSkews();
 	forgetPending();
 	forgetProofs();
+	forgetUnexecuted();
 }
 
 /**
@@ -843,10 +847,12 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 				seal: call.sent?.seal,
 			});
 			if (made && call.sent) claim(call.sent as unknown as SentWrite, made);
+			settleUnexecuted(key);
 		},
 		(error: unknown) => {
 			// A not_paid never erases an earlier unknown of the same key.
 			if (outcomeFields(error).paymentOutcome === 'not_paid' && !unknownBefore) {
+				settleUnexecuted(key);
 				return forgetSentWrite(id);
 			}
 			released.delete(id);
@@ -1314,6 +1320,26 @@ function answerProvesOther(
 		return outcomeUnknownError(ctx.getNode(), contract, {
 			reason: `the service answered without the record this write made (the one its answer is judged by), so nothing binds the answer to this write: it does not show that this write was made, nor that it was not`,
 			lines: [`Answer: ${JSON.stringify(answer).slice(0, 200)}`],
+			where,
+			itemIndex,
+		});
+	}
+	// The other records it shows as this write's, tied to the made record (r19-money F1): a tie
+	// shown on both ends with another value shows a record that is not this write's.
+	const broken = brokenTies(contract.ties?.(answer) ?? []);
+	if (broken.length > 0) {
+		const what = broken
+			.map(
+				(tie) =>
+					`${tie.name} ${JSON.stringify(tie.shown)}, ${tie.boundBy} ${JSON.stringify(tie.bound)}`,
+			)
+			.join('; ');
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with records that are not tied to each other (${what}): a record the answer shows as this write's is another's, so the answer does not show that this write was made, nor that it was not`,
+			lines: broken.map(
+				(tie) =>
+					`${tie.name}: ${JSON.stringify(tie.shown)} (${tie.boundBy}: ${JSON.stringify(tie.bound)})`,
+			),
 			where,
 			itemIndex,
 		});
