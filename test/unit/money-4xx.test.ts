@@ -71,7 +71,10 @@ const payoutCancel: IDataObject = {
 const QUOTE = '11111111-2222-4333-8444-555555555555';
 
 /** Every POST to `path` answered by `answer` (its number from 1); returns the count. */
-function serve(path: string, answer: (n: number) => [number, IDataObject]): { posts: () => number } {
+function serve(
+	path: string,
+	answer: (n: number) => [number, IDataObject],
+): { posts: () => number } {
 	let posts = 0;
 	nock(BASE_URL)
 		.persist()
@@ -85,7 +88,12 @@ function serve(path: string, answer: (n: number) => [number, IDataObject]): { po
 
 /** One run of the node (Continue On Fail) in this process, as `executionId`. */
 async function run(parameters: IDataObject, executionId: string): Promise<IDataObject> {
-	const { output } = await runNode({ parameters, continueOnFail: true, sameProcess: true, executionId });
+	const { output } = await runNode({
+		parameters,
+		continueOnFail: true,
+		sameProcess: true,
+		executionId,
+	});
 	return output[0].json as IDataObject;
 }
 
@@ -235,14 +243,12 @@ describe('r20-money t8: Accept Quote and Pay QR Code answered 408 are unknown', 
 	});
 
 	it('Pay QR Code', async () => {
-		nock(BASE_URL)
-			.post('/orders/prepare')
-			.reply(200, {
-				id: QUOTE,
-				amountRub: 1000,
-				merchantName: 'Shop',
-				createdAt: new Date().toISOString(),
-			});
+		nock(BASE_URL).post('/orders/prepare').reply(200, {
+			id: QUOTE,
+			amountRub: 1000,
+			merchantName: 'Shop',
+			createdAt: new Date().toISOString(),
+		});
 		serve(`/orders/accept/${QUOTE}`, () => [408, body(408, 'REQUEST_TIMEOUT')]);
 		const item = await run(
 			{

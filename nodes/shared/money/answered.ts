@@ -130,7 +130,8 @@ export const ANSWERED_UNSURE_STATUSES: readonly number[] = [408, 423, 424, 425, 
  * ACTED_MAYBE_CODES. Any other unlisted code is a generic failure of its status, as the document
  * asks: a refusal at a plain 4xx.
  */
-export const ACTED_MAYBE_WORDS = /TIMEOUT|TIMED_OUT|UNAVAILABLE|TRANSIENT|BACKEND|BRIDGE|GATEWAY|UPSTREAM|INTERNAL|DEPENDENCY/i;
+export const ACTED_MAYBE_WORDS =
+	/TIMEOUT|TIMED_OUT|UNAVAILABLE|TRANSIENT|BACKEND|BRIDGE|GATEWAY|UPSTREAM|INTERNAL|DEPENDENCY/i;
 
 /** How an error answer of a money write is read: a refusal before acting, or unsure. */
 export function answerClass(status: number, code: unknown): 'refused' | 'unsure' {
