@@ -13,8 +13,7 @@ import { answeredOutcome } from '../../nodes/shared/money/outcome';
 import { forgetSkews } from '../../nodes/shared/money/clock';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { expectUnknownWithSentWrite } from './helpers/money';
-import { BASE_URL, runTool } from './helpers/n8n';
-import { runNode } from './helpers/n8n';
+import { BASE_URL, runNode, runTool } from './helpers/n8n';
 
 /*
  * The twentieth outside read of the money module (/work/outside/r20-money/, t1–t8, t13): a 4xx
@@ -289,7 +288,7 @@ describe('controls: a documented refusal before acting stays not_paid, and is no
 	])('Payout Create answered HTTP %i %s: not_paid, sent once', async (status, code) => {
 		const calls = serve('/payouts', () => [status, body(status, code)]);
 		// No External ID and a derived key: a first send, which no earlier attempt can have caused.
-		const { additionalFields: _none, ...first } = payoutCreate('');
+		const first = { ...payoutCreate(''), additionalFields: {} };
 		const item = await run(first, `ctl-${code}`);
 		expect(item.paymentOutcome).toBe('not_paid');
 		expect(calls.posts()).toBe(1);
