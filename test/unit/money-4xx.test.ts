@@ -5,7 +5,7 @@ import { ERROR_EXPLANATIONS } from '../../nodes/shared/transport/errorCodes';
 import {
 	ACTED_MAYBE_CODES,
 	ANSWERED_UNSURE_STATUSES,
-	GENERIC_CODES,
+	STATUS_MEANING_CODES,
 	REFUSAL_CODES,
 	answerClass,
 } from '../../nodes/shared/money/answered';
@@ -99,7 +99,7 @@ async function run(parameters: IDataObject, executionId: string): Promise<IDataO
 describe('the classification is one table of every documented code', () => {
 	it('every errorCode of the document stands in exactly one class', () => {
 		for (const code of Object.keys(ERROR_EXPLANATIONS)) {
-			const classes = [REFUSAL_CODES, ACTED_MAYBE_CODES, GENERIC_CODES].filter((c) =>
+			const classes = [REFUSAL_CODES, ACTED_MAYBE_CODES, STATUS_MEANING_CODES].filter((c) =>
 				c.includes(code),
 			);
 			expect([code, classes.length]).toEqual([code, 1]);

@@ -114,7 +114,7 @@ export const ACTED_MAYBE_CODES: readonly string[] = [
  * Documented codes that name no condition, only the meaning of their status: judged as a code the
  * document does not list (UNPROCESSABLE at 422 is a refusal; CONFLICT at 409 is unknown).
  */
-export const GENERIC_CODES: readonly string[] = ['CONFLICT', 'UNPROCESSABLE'];
+export const STATUS_MEANING_CODES: readonly string[] = ['CONFLICT', 'UNPROCESSABLE'];
 
 /**
  * Statuses that do not say the request was refused before it acted, whatever the code: 408 (a
@@ -139,6 +139,6 @@ export function answerClass(status: number, code: unknown): 'refused' | 'unsure'
 	if (typeof code !== 'string' || code === '') return 'refused';
 	if (REFUSAL_CODES.includes(code)) return 'refused';
 	if (ACTED_MAYBE_CODES.includes(code)) return 'unsure';
-	if (GENERIC_CODES.includes(code)) return 'refused';
+	if (STATUS_MEANING_CODES.includes(code)) return 'refused';
 	return ACTED_MAYBE_WORDS.test(code) ? 'unsure' : 'refused';
 }
