@@ -240,6 +240,8 @@ export const NOT_STATED = {
 		"Resolve Outcome's lookAgainAt carries the time itself; the docs say only a few minutes",
 	RETRY_STATUSES: 'HTTP statuses: the docs name each status with what it means, not a count',
 	NOT_PAID_STATUSES: 'a status range; docs/errors.md is generated from the error tables',
+	ANSWERED_UNSURE_STATUSES:
+		'HTTP statuses: the docs name each status with what it means, not a count',
 	TEST_TIMEOUT_MS: 'inside the credential test; the docs say only that the test answers',
 	SEEN_SHOWN: 'how many examples an error message lists',
 	MASKED_SHOWS_DIGITS:

@@ -89,6 +89,13 @@
 //                   (`quoteShape`), or a card request whose card carries another External ID
 //                   (`otherCardExternalId`) or is not the card its request names (`otherCardId`).
 //                   The service carried the write out each time.
+//   errorAfterActing how often a money write is answered with the service's own JSON error body
+//                   although it acted (or, a third of the time, before it acted), and with which
+//                   status and code (outside r20-money): a 408 REQUEST_TIMEOUT of a timeout
+//                   interceptor whose handler went on, or a backend code (BRIDGE_ERROR,
+//                   WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, INTERNAL_ERROR, or one the
+//                   document does not list) at 400, 422 or 424: the document maps none of them
+//                   to a status, and says new codes may be added.
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -133,6 +140,8 @@ export const MONEY_CHOICES = Object.freeze({
 		'otherCardExternalId',
 		'otherCardId',
 	],
+	// outside r20-money: an error body after the service acted (its own block, drawn last).
+	errorAfterActing: { chance: [0, 0.3, 0.6], answer: 'one of ERRORS_AFTER_ACTING per answer' },
 });
 
 /** A JSON object (not a list). */
@@ -170,6 +179,35 @@ export function shapedAnswer(path, body, shape) {
 		return { ...body, request: { ...body.request, cardId: `${body.card.id}-other` } };
 	}
 	return body;
+}
+
+/**
+ * The error answers errorAfterActing plays: the service's own body, at a status the document
+ * does not map its code to (outside r20-money t1, t7).
+ */
+export const ERRORS_AFTER_ACTING = Object.freeze([
+	[408, 'REQUEST_TIMEOUT'],
+	[424, 'BRIDGE_ERROR'],
+	[400, 'BRIDGE_ERROR'],
+	[422, 'WALLET_BACKEND_ERROR'],
+	[424, 'PAYOUT_SERVICE_UNAVAILABLE'],
+	[422, 'PAYOUT_SERVICE_UNAVAILABLE'],
+	[400, 'INTERNAL_ERROR'],
+	[422, 'CARD_ISSUER_TIMEOUT'],
+]);
+
+/** The raw answer of one errorAfterActing draw: the service's JSON error body. */
+function errorAfterActingAnswer([status, errorCode]) {
+	return {
+		status,
+		headers: { 'Content-Type': 'application/json; charset=utf-8' },
+		text: JSON.stringify({
+			statusCode: status,
+			error: status === 408 ? 'Request Timeout' : 'Error',
+			errorCode,
+			message: 'Сервис не ответил вовремя',
+		}),
+	};
 }
 
 /** The refusal of a taken External ID, worded as drawn (refusalWording). */
@@ -255,6 +293,8 @@ export function drawMoney(r) {
 		rechargeRecord: r.pick(MONEY_CHOICES.rechargeRecord),
 		// Drawn last, so every earlier choice of a seed stays what it was (outside r19-money).
 		answerShape: r.pick(MONEY_CHOICES.answerShape),
+		// Drawn last, so every earlier choice of a seed stays what it was (outside r20-money).
+		errorAfterActing: { chance: r.pick(MONEY_CHOICES.errorAfterActing.chance) },
 	};
 }
 
@@ -316,6 +356,31 @@ export function createMoney(sb, choices, stream, log) {
 	const held = new Map();
 	/** Answers a test asked to be lost, by route: how many more (after the service acted). */
 	const forced = new Map();
+	/**
+	 * errorAfterActing (outside r20-money): an answer not otherwise lost is, as drawn, the
+	 * service's own error body, after it acted (two thirds) or before; its own stream per route,
+	 * so no earlier draw moves. `{ form, processed, raw }` or null.
+	 */
+	function errorAfterActing(route) {
+		const chance = choices.errorAfterActing?.chance ?? 0;
+		if (chance === 0) return null;
+		const e = stream(`money:errorAfterActing:${route}`);
+		if (!e.chance(chance)) return null;
+		const answer = e.pick(ERRORS_AFTER_ACTING);
+		const acted = e.chance(2 / 3);
+		log({
+			kind: 'errorAfterActing',
+			route,
+			status: answer[0],
+			errorCode: answer[1],
+			processed: acted,
+		});
+		return {
+			form: `${answer[0]} ${answer[1]}`,
+			processed: acted,
+			raw: errorAfterActingAnswer(answer),
+		};
+	}
 	return {
 		choices,
 		get played() {
@@ -484,7 +549,7 @@ export function createMoney(sb, choices, stream, log) {
 			}
 			const { chance, processed } = choices.moneyLoss;
 			const r = stream(`money:lose:${route}`);
-			if (!r.chance(chance)) return null;
+			if (!r.chance(chance)) return errorAfterActing(route);
 			const acted = processed === 'either' ? r.chance(0.5) : processed;
 			const form = acted ? r.pick(['reset', '502', '504', 'html']) : r.pick(['reset', '502']);
 			log({ kind: 'moneyLoss', route, form, processed: acted });

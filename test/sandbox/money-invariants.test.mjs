@@ -14,7 +14,7 @@
 //
 // MONEY_SEEDS (default 200) sets how many seeds; MONEY_BREAK=time|fingerprint|company|future|
 // unmeasured|resent|quote|zoneless|gateway|assigned|idless|cache|largest|cache+largest|
-// resentAny|fresh|accepted|standing|oneRecord|heldTime breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
+// resentAny|fresh|accepted|standing|oneRecord|heldTime|answered4xx breaks the money rules on purpose in the built code (the time bound; the company fingerprint check alone; the whole credential
 // binding, fingerprint and seal; a record dated later than the service's clock now read as made
 // after the write; an unmeasured clock skew assumed to be zero; Payout Create's refusals its own
 // earlier payout causes, read as refusals; Pay QR Code's re-send preparing a new quote instead of
@@ -27,7 +27,8 @@
 // is no record read as a success; r9-money: standing, a recharge or an order answered in a status
 // that does not stand read as a success; r14-money: oneRecord, a record another write of the
 // process already proves answered as a success again; heldTime, a record made before the write
-// was sent answered as made by it)
+// was sent answered as made by it; r20-money: answered4xx, every 4xx with the service's error body
+// read as a refusal before acting, whatever its code or status)
 // and reports the seeds that fail instead of failing:
 // `MONEY_BREAK=time node --test test/sandbox/money-invariants.test.mjs`. r19-money: ties, an
 // answer's card not tied to its request read as this write's; failedBody, a 2xx body with
@@ -177,6 +178,9 @@ if (BREAK === 'standing') dist('nodes/shared/money/outcome.js').notStanding = ()
 // again (F2), and one made before the write was sent read as made by it (F3).
 if (BREAK === 'oneRecord') dist('nodes/shared/money/proofs.js').provedOther = () => undefined;
 if (BREAK === 'heldTime') dist('nodes/shared/money/binding.js').earliestCreated = () => -Infinity;
+// r20-money: every 4xx with the service's error body read as a refusal before acting again,
+// whatever its code or status (the answered.ts table undone).
+if (BREAK === 'answered4xx') dist('nodes/shared/money/answered.js').answerClass = () => 'refused';
 
 const CARD = '2200123456789012';
 const AMOUNT = 1500;
@@ -787,6 +791,11 @@ describe(
 					check(answer.paymentOutcome !== 'paid' || madeJ, 'J: Resolve paid, nothing made');
 					check(answer.paymentOutcome !== 'not_paid' || !madeJ, 'J: Resolve not_paid, made');
 				}
+			}
+			// What errorAfterActing played (r20-money): error bodies after the service acted, by status.
+			for (const draw of gen.log().draws) {
+				if (draw.kind !== 'errorAfterActing') continue;
+				count(`errorAfterActing ${draw.status}${draw.processed ? ' after acting' : ''}`);
 			}
 			return problems;
 		}

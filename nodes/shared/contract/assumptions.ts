@@ -248,13 +248,16 @@ export const RETRY_STATUSES = [429, 502, 503, 504];
 export const EXTERNAL_ID_MAX_LENGTH = 64;
 
 /**
- * Which answers of a money write say "not paid". The document maps no status and no errorCode
- * to "nothing was done" except by the meaning of 4xx. So: a 4xx whose body is the service's JSON
- * error body (it names an `errorCode`) is "not paid". Every other failure after the request may
- * have left is "unknown": no answer (a reset, a timeout), any 5xx (500 INTERNAL_ERROR may come
- * after the write was committed; 502/504 come from a gateway that may have forwarded it), a 4xx
- * that is not the service's own body (a proxy's page), a redirect, a 2xx whose body is not JSON.
- * Failures before anything was sent (connection refused, DNS, TLS handshake) are "not paid".
+ * Which answers of a money write may say "not paid": a 4xx whose body is the service's JSON error
+ * body (it names an `errorCode`), and of those only the ones money/answered.ts (choice
+ * `errorAfterActing`, outside r20-money) reads as a refusal before acting: a code naming a
+ * condition checked before acting, at a status that says refused. A backend or transient code
+ * (BRIDGE_ERROR, PAYOUT_SERVICE_UNAVAILABLE …) or a 408/423/424/425/499 is "unknown". Every other
+ * failure after the request may have left is "unknown": no answer (a reset, a timeout), any 5xx
+ * (500 INTERNAL_ERROR may come after the write was committed; 502/504 come from a gateway that
+ * may have forwarded it), a 4xx that is not the service's own body (a proxy's page), a redirect,
+ * a 2xx whose body is not JSON. Failures before anything was sent (connection refused, DNS, TLS
+ * handshake) are "not paid".
  */
 export const NOT_PAID_STATUSES = { min: 400, max: 499 } as const;
 

@@ -256,6 +256,11 @@ export const OPEN_CHOICES = {
 		question: 'A write processed and its answer lost; replay by key not promised',
 		node: 'paymentOutcome unknown, never sent again: NOT_PAID_STATUSES, money/write.ts',
 	},
+	errorAfterActing: {
+		question:
+			'Which error answers of a money write come before the service acts, and which may come after it acted (the status of most codes is not shown; new codes may be added)',
+		node: 'not_paid only for the service’s own error body whose code names a condition checked before acting (REFUSAL_CODES: input, key, permission, not found, balance, limits, cooldown, working hours, not enabled, quote expired or not found …) at a plain 4xx; unknown with its sentWrite, never sent again: a backend or transient code at any status (ACTED_MAYBE_CODES: BRIDGE_ERROR, WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, PAYOUT_SERVICE_REJECTED, DRIVER_HELPER_TRANSIENT, INTERNAL_ERROR, SERVICE_UNAVAILABLE, BAD_GATEWAY, QR_RESOLVE_FAILED …), the statuses that say no refusal, whatever the code (408, 423, 424, 425, 499), every 5xx, a 409 but CARD_EXTERNAL_ID_TAKEN and PAYOUT_NOT_CANCELABLE, and a code the document does not list whose name says a timeout or a backend failed (ACTED_MAYBE_WORDS); any other unlisted code is a generic failure of its status, a refusal at a plain 4xx; the service’s own 429 with a code of neither kind stays a refusal with retryAfter (choice rateLimit) (money/answered.ts)',
+	},
 	reusedKey: {
 		question: 'What the service does with a key used before for another request',
 		node: 'A refusal naming the key (IDEMPOTENCY…) is unknown, never not_paid: refusesReusedKey (money/outcome.ts)',

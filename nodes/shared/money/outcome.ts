@@ -10,6 +10,7 @@ import {
 	readServiceError,
 } from '../transport';
 import type { Attempt, Report, ServiceErrorInfo } from '../transport';
+import { answerClass } from './answered';
 import type { MoneyContract, MoneyWrite, PaymentOutcome } from './contract';
 import { RESENT_BY_ANY, freshRefusal, refusalWords, refusesTaken } from './resent';
 
@@ -75,14 +76,18 @@ export class OutcomeMachine {
 	}
 }
 
-/** The outcome an HTTP answer (not 2xx) to a money write proves. */
+/**
+ * The outcome an HTTP answer (not 2xx) to a money write proves: `not_paid` only for the service's
+ * own error body whose code names a precondition checked before it acts, at a status that says
+ * refused (answered.ts answerClass: outside r20-money); at 409 only the NOT_PAID_CONFLICTS.
+ */
 export function answeredOutcome(status: number, body: unknown): PaymentOutcome {
 	const refused = status >= NOT_PAID_STATUSES.min && status <= NOT_PAID_STATUSES.max;
 	if (!refused || !isServiceErrorBody(body)) return 'unknown';
+	const code = (body as IDataObject).errorCode;
+	if (answerClass(status, code) !== 'refused') return 'unknown';
 	if (status !== 409) return 'not_paid';
-	return NOT_PAID_CONFLICTS.includes(String((body as IDataObject).errorCode))
-		? 'not_paid'
-		: 'unknown';
+	return NOT_PAID_CONFLICTS.includes(String(code)) ? 'not_paid' : 'unknown';
 }
 
 /**

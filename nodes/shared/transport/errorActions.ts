@@ -15,9 +15,12 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	CONFLICT:
 		'Read the current state of the object (a Get operation) and retry only if it still applies',
 	UNPROCESSABLE: 'Read the object first and act only in a state the operation allows',
-	INTERNAL_ERROR: 'Retry later; if it persists, give the service the Request ID',
-	SERVICE_UNAVAILABLE: 'Retry later (n8n: Retry On Fail with a wait)',
-	BAD_GATEWAY: 'Retry later (n8n: Retry On Fail with a wait)',
+	INTERNAL_ERROR:
+		'A read: retry later; if it persists, give the service the Request ID. A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
+	SERVICE_UNAVAILABLE:
+		'A read: retry later (n8n: Retry On Fail with a wait). A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
+	BAD_GATEWAY:
+		'A read: retry later (n8n: Retry On Fail with a wait). A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
 	// Auth
 	AUTH_REQUIRED: 'Set an API key in the credential',
 	INVALID_API_KEY:
@@ -33,7 +36,8 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	// Quotes and orders
 	QR_AMOUNT_MISSING: 'Use a QR code that carries an amount',
 	QR_INVALID: 'Pass the QR code text exactly as scanned (NSPK/SBP, ST00012 or a traffic-fine UIN)',
-	QR_RESOLVE_FAILED: 'Retry later; if it persists, the QR code may be outdated',
+	QR_RESOLVE_FAILED:
+		'Retry later; if it persists, the QR code may be outdated. A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
 	AMOUNT_BELOW_MIN: 'Pay a larger amount; details may carry minAmountRub',
 	AMOUNT_ABOVE_MAX: 'Split the payment or pay a smaller amount',
 	ST00012_SUM_MISSING: 'Use a payment code that carries the sum (Sum=...)',
@@ -53,8 +57,10 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	// Disputes and backend
 	UNSUPPORTED_CALLBACK_STATUS:
 		'Nothing to change on your side; report the Request ID to the service',
-	DRIVER_HELPER_TRANSIENT: 'Retry later (n8n: Retry On Fail with a wait)',
-	WALLET_BACKEND_ERROR: 'Retry later; if it persists, give the service the Request ID',
+	DRIVER_HELPER_TRANSIENT:
+		'A read: retry later (n8n: Retry On Fail with a wait). A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
+	WALLET_BACKEND_ERROR:
+		'A read: retry later; if it persists, give the service the Request ID. A money write answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before it failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
 	DISPUTE_NOT_FOUND: 'Check the dispute ID (Dispute → Get Many lists them)',
 	DISPUTE_NOT_ALLOWED:
 		'Wait until the order is success or failed (Order → Get), then open the dispute',
@@ -69,7 +75,7 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	CARD_EXTERNAL_ID_TAKEN:
 		'Use another External ID, or read the existing card (Card → Get Many with that External ID)',
 	BRIDGE_ERROR:
-		'A read (Card → Get Balance): retry later (Retry On Fail with a wait). A Card Request answered with it is paymentOutcome unknown: the document promises no stored result for its key, so look it up with Payment → Resolve Outcome before requesting again (Retry On Fail sends nothing again)',
+		'A read (Card → Get Balance): retry later (Retry On Fail with a wait). A Card Request or Card Recharge answered with it is paymentOutcome unknown, whatever its HTTP status (the card may have been issued or loaded before the bridge failed): the document promises no stored result for its key, so look it up with Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
 	// Team
 	MEMBER_NOT_FOUND: 'Check the member ID (Member → Get Many lists them)',
 	CANNOT_CHANGE_OWN_ROLE: "Use another member's key to change this role",
@@ -97,7 +103,7 @@ export const ERROR_ACTIONS: Record<string, string> = {
 	PAYOUT_NOT_CANCELABLE: 'Nothing to cancel now; follow the payout to its end (Payout → Get)',
 	PAYOUT_DISPUTE_NOT_ALLOWED: 'Contact the service with the payout ID',
 	PAYOUT_SERVICE_REJECTED:
-		'Read the service message; correct the recipient or amount and create a new payout',
+		'Read the service message. The payout service answers while the service handles the payout, so a Payout Create answered with it is paymentOutcome unknown: run Payment → Resolve Outcome before creating a new payout (Retry On Fail sends nothing again)',
 	PAYOUT_SERVICE_UNAVAILABLE:
-		'Retry later; first check with Payout → Get Many that no payout was created',
+		'A Payout Create or Payout Cancel answered with it is paymentOutcome unknown, whatever its HTTP status (the service may have acted before the payout service failed): run Payment → Resolve Outcome before trying again (Retry On Fail sends nothing again)',
 };
