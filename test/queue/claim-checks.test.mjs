@@ -1107,7 +1107,7 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 			for (const message of [full.reason, activation]) {
 				assert.match(message, /Redis is full/, message);
 				assert.match(message, /reached its maxmemory/, message);
-				assert.match(message, /raise maxmemory \(CONFIG SET maxmemory/, message);
+				assert.match(message, /raise maxmemory \(CONFIG SET maxmemory/i, message);
 				assert.match(message, /free memory/, message);
 				assert.doesNotMatch(message, /script: [0-9a-f]{40}/, message);
 			}
@@ -1137,7 +1137,10 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 				assert.equal(await armed.passed, 'cut');
 				assert.equal(outcome.verdict, 'unavailable', JSON.stringify(outcome));
 				assert.match(outcome.reason, /the connection to Redis was lost/, outcome.reason);
-				assert.match(outcome.reason, /nothing was started/, outcome.reason);
+				assert.doesNotMatch(
+					outcome.reason,
+					/^Redis [^:]+:\d+ db \d+: (Reached the max retries|Stream isn't writeable|Connection is closed)/,
+				);
 				// The next delivery connects again.
 				assert.deepEqual(await record(ctx), { verdict: 'new' });
 			}
