@@ -1120,6 +1120,60 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 		}
 	});
 
+	test('F6: the memory of deliveries lives in the Redis database of the credential: an edit to another database forgets it (as the README says); the package\'s keys copied there with the trigger stopped keep it', async () => {
+		const db0 = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		const deliver = async (credential, deliveryId, workflowId) =>
+			await store.redisDeliveryStore.record(webhookCtx(credential, { workflowId }), {
+				deliveryId,
+				now: Date.now(),
+				limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+			});
+		try {
+			for (const [target, copy] of [
+				[2, false],
+				[3, true],
+			]) {
+				const workflowId = `wf-${randomUUID()}`;
+				const ran = `dlv_${randomUUID()}`;
+				const first = await deliver(db0, ran, workflowId);
+				assert.equal(first.verdict, 'new');
+				await first.held.answered(200);
+				assert.equal((await deliver(db0, ran, workflowId)).verdict, 'duplicate');
+				// The workflow deactivated: its clients close once the claims under way are decided.
+				await store.closeRedisClaims();
+				if (copy) {
+					// The procedure of the README: every key of the package, copied as it is.
+					await admin.select(0);
+					let cursor = '0';
+					do {
+						const [next, keys] = await admin.scan(cursor, 'MATCH', 'n8n-nodes-company-payments:*', 'COUNT', 1000);
+						for (const key of keys) await admin.call('COPY', key, key, 'DB', String(target), 'REPLACE');
+						cursor = next;
+					} while (cursor !== '0');
+				}
+				const moved = { ...db0, database: target };
+				const again = await deliver(moved, ran, workflowId);
+				if (again.held) await again.held.answered(200);
+				assert.equal(
+					again.verdict,
+					copy ? 'duplicate' : 'new',
+					copy
+						? 'with the keys copied, the new database knows the delivery ran'
+						: 'without them, the new database has no memory of it: the README says so',
+				);
+				// A delivery it never saw is new there.
+				const other = await deliver(moved, `dlv_${randomUUID()}`, workflowId);
+				assert.equal(other.verdict, 'new', JSON.stringify(other));
+				await other.held.answered(200);
+				await store.closeRedisClaims();
+			}
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
 	test("F5: a connection cut under a delivery's claim: the 503 says the connection to Redis was lost, never ioredis' internal text alone", async () => {
 		const cred = { host: '127.0.0.1', port: relay.port, database: 0 };
 		const ctx = webhookCtx(cred);

@@ -147,7 +147,10 @@ export function clusterText(detail: string): string {
  * kept without the script's SHA1 and line it appends inside a script.
  */
 export function oomText(text: string): string {
-	const said = text.replace(/\.?\s*script: [0-9a-f]{40}[^]*$/, '').trim();
+	const said = text
+		.replace(/\.?\s*script: [0-9a-f]{40}[^]*$/, '')
+		.trim()
+		.replace(/\.$/, '');
 	return `Redis is full: its used memory reached its maxmemory, and under maxmemory-policy noeviction it refuses every write (${said}), so no claim can be written. Raise maxmemory (CONFIG SET maxmemory and in redis.conf; on managed Redis, a larger node) or free memory (delete the keys this Redis does not need). While it is full, deliveries are answered 503, nothing is started, and the service sends them again`;
 }
 
