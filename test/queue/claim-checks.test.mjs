@@ -18,6 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { startRedis } from '../../harness/services.mjs';
+import { startRelay } from './relay.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
@@ -978,6 +979,228 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 			);
 			assert.match(logged, /ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\*/);
 			assert.doesNotMatch(logged, /\[hidden\]/);
+		}
+	});
+});
+
+describe('what the companion says of its Redis (outside read r17-companion)', () => {
+	let check;
+	let store;
+	let Node;
+	let Redis;
+	let dir;
+	let relay;
+	const servers = {};
+
+	before(async () => {
+		assert.ok(fs.existsSync(DIST), 'build the companion first: npm run build --prefix companion');
+		check = require(path.join(DIST, 'redisCheck.js'));
+		store = require(path.join(DIST, 'redisStore.js'));
+		Node = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		).CompanyPaymentsQueueTrigger;
+		Redis = require(path.join(ROOT, 'companion/node_modules/ioredis/built/index.js')).default;
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-checks-r17-'));
+		const start = (name, options) =>
+			startRedis({ dir: path.join(dir, name), appendonly: true, ...options }).then(
+				(r) => (servers[name] = r),
+			);
+		await Promise.all([
+			start('open', {}),
+			start('full', { args: ['--maxmemory-policy', 'noeviction'] }),
+			start('cluster', {
+				args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+			}),
+		]);
+		relay = await startRelay(servers.open);
+	});
+
+	after(async () => {
+		await store?.closeRedisClaims();
+		await relay?.close();
+		await Promise.all(Object.values(servers).map((s) => s.stop?.()));
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	function webhookCtx(credential, { workflowId = `wf-${randomUUID()}` } = {}) {
+		return {
+			getCredentials: async () => credential,
+			getNode: () => ({ id: 'node1', name: 'Company Payments Trigger', type: 'x', typeVersion: 2 }),
+			getWorkflow: () => ({ id: workflowId }),
+			getMode: () => 'webhook',
+			getInstanceId: () => 'instance',
+			getNodeParameter: (_name, fallback) => fallback,
+			logger: { debug() {}, info() {}, warn() {}, error() {} },
+		};
+	}
+	const record = (ctx) => recordHeld(store, ctx);
+	async function activate(ctx) {
+		try {
+			await store.checkRedisOnActivation(ctx);
+			return null;
+		} catch (error) {
+			return `${error.message} || ${error.description ?? ''}`;
+		}
+	}
+	const credentialTest = async (data) =>
+		await new Node().methods.credentialTest.companyPaymentsRedisTest.call({}, { data });
+	/** Test, activation and a delivery's 503 reason for one credential. */
+	async function allThree(credential) {
+		const tested = await credentialTest(credential);
+		const activation = await activate(webhookCtx(credential));
+		const delivery = await record(webhookCtx(credential));
+		await store.closeRedisClaims();
+		return { tested, activation, delivery, all: [tested.message, activation ?? '', delivery.reason ?? ''] };
+	}
+
+	test('F2: a Redis Cluster node (no slots, then every slot) is refused saying Cluster mode is not supported and to point at a standalone Redis, in Test, activation and a 503', async () => {
+		const cred = { host: '127.0.0.1', port: servers.cluster.port, database: 0 };
+		const admin = new Redis({ host: '127.0.0.1', port: servers.cluster.port });
+		try {
+			for (const state of ['no slots (CLUSTERDOWN)', 'every slot served (CROSSSLOT)']) {
+				if (state.startsWith('every')) {
+					await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+					for (let i = 0; i < 500; i++) {
+						if (/cluster_state:ok/.test(String(await admin.call('CLUSTER', 'INFO')))) break;
+						await sleep(20);
+					}
+				}
+				const { tested, activation, delivery, all } = await allThree(cred);
+				assert.equal(tested.status, 'Error', state);
+				assert.notEqual(activation, null, state);
+				assert.equal(delivery.verdict, 'unavailable', state);
+				for (const message of all) {
+					assert.match(message, /Redis Cluster .*not supported/i, `${state}: ${message}`);
+					assert.match(message, /standalone Redis/, `${state}: ${message}`);
+					// Redis' own error words only inside the parentheses that quote it.
+					assert.doesNotMatch(message.replace(/\([^()]*\)/g, ''), /CROSSSLOT|CLUSTERDOWN/);
+				}
+			}
+		} finally {
+			admin.disconnect();
+		}
+	});
+
+	test('F3: SSL on at a Redis without TLS: the 503 reason says Redis does not speak TLS and how to fix it, as activation does', async () => {
+		const cred = { host: '127.0.0.1', port: servers.open.port, database: 0, ssl: true };
+		const { tested, activation, delivery } = await allThree(cred);
+		for (const message of [tested.message, activation ?? '']) {
+			assert.match(message, /does not speak TLS/, message);
+		}
+		assert.equal(delivery.verdict, 'unavailable');
+		assert.match(delivery.reason, /does not speak TLS/, delivery.reason);
+		assert.match(delivery.reason, /turn off SSL in the Redis credential, or enable TLS in Redis/i);
+		assert.doesNotMatch(delivery.reason, /^Redis not connected/);
+	});
+
+	test('F4: a full Redis (noeviction, maxmemory reached) is named with its fix in a 503 and at activation, without the script hash; deliveries resume once it has room', async () => {
+		const cred = { host: '127.0.0.1', port: servers.full.port, database: 0 };
+		const admin = new Redis({ host: '127.0.0.1', port: servers.full.port });
+		try {
+			const ctx = webhookCtx(cred);
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			await admin.call('CONFIG', 'SET', 'maxmemory', '1');
+			const full = await record(ctx);
+			const activation = await activate(webhookCtx(cred));
+			assert.equal(full.verdict, 'unavailable');
+			assert.notEqual(activation, null);
+			for (const message of [full.reason, activation]) {
+				assert.match(message, /Redis is full/, message);
+				assert.match(message, /reached its maxmemory/, message);
+				assert.match(message, /raise maxmemory \(CONFIG SET maxmemory/i, message);
+				assert.match(message, /free memory/, message);
+				assert.doesNotMatch(message, /script: [0-9a-f]{40}/, message);
+			}
+			await admin.call('CONFIG', 'SET', 'maxmemory', '0');
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+		} finally {
+			await admin.call('CONFIG', 'SET', 'maxmemory', '0').catch(() => undefined);
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
+	test('F6: the memory of deliveries lives in the Redis database of the credential: an edit to another database forgets it (as the README says); the package\'s keys copied there with the trigger stopped keep it', async () => {
+		const db0 = { host: '127.0.0.1', port: servers.open.port, database: 0 };
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		const deliver = async (credential, deliveryId, workflowId) =>
+			await store.redisDeliveryStore.record(webhookCtx(credential, { workflowId }), {
+				deliveryId,
+				now: Date.now(),
+				limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+			});
+		try {
+			for (const [target, copy] of [
+				[2, false],
+				[3, true],
+			]) {
+				const workflowId = `wf-${randomUUID()}`;
+				const ran = `dlv_${randomUUID()}`;
+				const first = await deliver(db0, ran, workflowId);
+				assert.equal(first.verdict, 'new');
+				await first.held.answered(200);
+				assert.equal((await deliver(db0, ran, workflowId)).verdict, 'duplicate');
+				// The workflow deactivated: its clients close once the claims under way are decided.
+				await store.closeRedisClaims();
+				if (copy) {
+					// The procedure of the README: every key of the package, copied as it is.
+					await admin.select(0);
+					let cursor = '0';
+					do {
+						const [next, keys] = await admin.scan(cursor, 'MATCH', 'n8n-nodes-company-payments:*', 'COUNT', 1000);
+						for (const key of keys) await admin.call('COPY', key, key, 'DB', String(target), 'REPLACE');
+						cursor = next;
+					} while (cursor !== '0');
+				}
+				const moved = { ...db0, database: target };
+				const again = await deliver(moved, ran, workflowId);
+				if (again.held) await again.held.answered(200);
+				assert.equal(
+					again.verdict,
+					copy ? 'duplicate' : 'new',
+					copy
+						? 'with the keys copied, the new database knows the delivery ran'
+						: 'without them, the new database has no memory of it: the README says so',
+				);
+				// A delivery it never saw is new there.
+				const other = await deliver(moved, `dlv_${randomUUID()}`, workflowId);
+				assert.equal(other.verdict, 'new', JSON.stringify(other));
+				await other.held.answered(200);
+				await store.closeRedisClaims();
+			}
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
+	test("F5: a connection cut under a delivery's claim: the 503 says the connection to Redis was lost, never ioredis' internal text alone", async () => {
+		const cred = { host: '127.0.0.1', port: relay.port, database: 0 };
+		const ctx = webhookCtx(cred);
+		try {
+			assert.deepEqual(await record(ctx), { verdict: 'new' });
+			for (let i = 0; i < 3; i++) {
+				const deliveryId = `dlv_cut_${randomUUID()}`;
+				// The first command that carries this delivery's key is its claim: cut before Redis.
+				const armed = relay.armNext({ match: deliveryId, what: 'command', action: 'cut' });
+				const outcome = await store.redisDeliveryStore.record(ctx, {
+					deliveryId,
+					now: Date.now(),
+					limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+				});
+				assert.equal(await armed.passed, 'cut');
+				assert.equal(outcome.verdict, 'unavailable', JSON.stringify(outcome));
+				assert.match(outcome.reason, /the connection to Redis was lost/, outcome.reason);
+				assert.doesNotMatch(
+					outcome.reason,
+					/^Redis [^:]+:\d+ db \d+: (Reached the max retries|Stream isn't writeable|Connection is closed)/,
+				);
+				// The next delivery connects again.
+				assert.deepEqual(await record(ctx), { verdict: 'new' });
+			}
+		} finally {
+			relay.disarm();
+			await store.closeRedisClaims();
 		}
 	});
 });

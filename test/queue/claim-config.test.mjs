@@ -208,6 +208,53 @@ describe('the companion on a wrong Redis says what is wrong (r3-companion-config
 		await store.closeRedisClaims();
 	});
 
+	test('a user whose key pattern covers only some of the keys a delivery uses is refused at activation and Test, naming the pattern; every user accepted runs a delivery (outside r17 f1)', async () => {
+		const admin = await adminClient();
+		const P = 'n8n-nodes-company-payments:delivery';
+		const commands = readmeAclRules().filter((rule) => rule.startsWith('+'));
+		const fixed = ['epoch', 'epoch-back', 'members', 'epoch-expected', 'expiry'];
+		const patterns = {
+			probeOnly: [`~${P}:check:*`],
+			probeAndEpoch: [`~${P}:check:*`, ...fixed.map((name) => `~${P}:${name}`)],
+			// Every key a delivery writes but one of the keys all deliveries share.
+			...Object.fromEntries(
+				fixed.map((left) => [
+					`without-${left}`,
+					[`~${P}:check:*`, `~${P}:delivery:*`, ...fixed.filter((n) => n !== left).map((n) => `~${P}:${n}`)],
+				]),
+			),
+			// Every key the package writes: accepted.
+			deliveryPrefix: [`~${P}:*`],
+		};
+		try {
+			for (const [name, keys] of Object.entries(patterns)) {
+				await admin.call('ACL', 'SETUSER', `keys-${name}`, 'reset', 'on', '>user-pw', ...keys, ...commands);
+				const { checked, tested } = await everyMessage(credential(`keys-${name}`));
+				const delivery = await record(webhookCtx(credential(`keys-${name}`)));
+				await store.closeRedisClaims();
+				const accepted = name === 'deliveryPrefix';
+				assert.equal(checked.ok, accepted, `${name}: ${checked.message}`);
+				assert.equal(tested.status, accepted ? 'OK' : 'Error', `${name}: ${tested.message}`);
+				if (accepted) {
+					assert.deepEqual(delivery, { verdict: 'new' }, name);
+					continue;
+				}
+				assert.equal(delivery.verdict, 'unavailable', name);
+				for (const message of [checked.message, tested.message, delivery.reason]) {
+					assert.match(
+						message,
+						/may not use n8n-nodes-company-payments:\* \(this package's keys\)/,
+						`${name}: ${message}`,
+					);
+					assert.match(message, /ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\*/);
+				}
+			}
+		} finally {
+			admin.disconnect();
+			await store.closeRedisClaims();
+		}
+	});
+
 	/** Activation, the credential Test and a delivery's 503 reason, for one credential. */
 	async function everyMessage(cred) {
 		const checked = await check.checkRedis({

@@ -129,12 +129,56 @@ export function misconfText(text: string): string {
 	return `Redis refuses every write because it cannot persist to disk (${text}): fix what its log names (the disk, or the permissions of its dir), or set stop-writes-on-bgsave-error no`;
 }
 
+/**
+ * Redis' own words that it is a Redis Cluster node: keys of one script in several hash slots
+ * (CROSSSLOT), slots not served (CLUSTERDOWN), a key served elsewhere (MOVED, ASK), or SELECT of a
+ * database other than 0.
+ */
+export const CLUSTER_ERROR =
+	/^(CROSSSLOT|CLUSTERDOWN|MOVED|ASK|TRYAGAIN)\b|SELECT is not allowed in cluster mode/;
+
+/** Redis runs in Cluster mode (cluster_enabled:1, or an error only a Cluster gives). */
+export function clusterText(detail: string): string {
+	return `this Redis is a Redis Cluster node (${detail}), and Redis Cluster is not supported: every claim script reads and writes several keys at once (the delivery's own and those all deliveries share), which a Cluster refuses across its hash slots. Point the Redis credential at a standalone Redis (a primary, with replicas or Sentinel if you like), not at a Cluster endpoint`;
+}
+
+/**
+ * Redis is full: maxmemory reached under noeviction, every write refused (OOM). Redis' text is
+ * kept without the script's SHA1 and line it appends inside a script.
+ */
+export function oomText(text: string): string {
+	const said = text
+		.replace(/\.?\s*script: [0-9a-f]{40}[^]*$/, '')
+		.trim()
+		.replace(/\.$/, '');
+	return `Redis is full: its used memory reached its maxmemory, and under maxmemory-policy noeviction it refuses every write (${said}), so no claim can be written. Raise maxmemory (CONFIG SET maxmemory and in redis.conf; on managed Redis, a larger node) or free memory (delete the keys this Redis does not need). While it is full, deliveries are answered 503, nothing is started, and the service sends them again`;
+}
+
+/**
+ * ioredis' own words for a command that lost its connection (a connection cut, Redis restarted,
+ * a proxy's idle cut): never shown alone.
+ */
+export const CONNECTION_LOST =
+	/Stream isn't writeable|Connection is closed|max retries per request/;
+
+/** A command whose connection was lost before Redis answered it, in the package's words. */
+export function lostConnectionText(said: string): string {
+	return `the connection to Redis was lost before Redis answered (${said}): a connection cut (Redis restarted, CLIENT KILL, a proxy or load balancer closing idle connections); the companion connects again by itself`;
+}
+
+/** SSL is on and Redis answers only without TLS at that port. */
+export function noTlsText(at: string, detail: string): string {
+	return `Redis at ${at} does not speak TLS: it answers without TLS, and gave no answer to the TLS handshake (${detail}). Turn off SSL in the Redis credential, or enable TLS in Redis (its tls-port)`;
+}
+
 /** The sentence for an error Redis answered to one of the checks' commands. */
 function answeredError(command: string, error: Error): string {
 	const renamed = renamedCommand(error);
 	if (renamed) return renamedAway(renamed, error);
 	if (/^LOADING/.test(error.message)) return loadingText(error.message);
 	if (/^MISCONF/.test(error.message)) return misconfText(error.message);
+	if (/^OOM/.test(error.message)) return oomText(error.message);
+	if (CLUSTER_ERROR.test(error.message)) return clusterText(error.message);
 	return `Redis answered ${command} with an error (${error.message})`;
 }
 
@@ -152,6 +196,7 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 		if (/NOPERM/.test(text)) {
 			return `the credential's user may not run SELECT (${text}): the claims select the credential's Database Number on every connection; allow SELECT (ACL +select) for that user`;
 		}
+		if (CLUSTER_ERROR.test(text)) return clusterText(text);
 		if (/DB index is out of range|invalid DB index/i.test(text)) {
 			return `database ${db} does not exist in this Redis (${text}): set the Redis credential's Database Number to one this Redis has (0 to 15 unless its "databases" setting says more)`;
 		}
@@ -177,6 +222,8 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 		}
 		return answeredError('INFO', error as Error);
 	}
+	// A Cluster node answers SELECT 0, scripting and INFO, and refuses the first claim script.
+	if (infoField(info, 'cluster_enabled') === '1') return clusterText('INFO: cluster_enabled:1');
 	return {
 		runId: infoField(info, 'run_id') ?? '',
 		version: infoField(info, 'redis_version') ?? '?',
@@ -275,6 +322,8 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	}
 	if (/^LOADING/.test(text)) return loadingText(text);
 	if (/^MISCONF/.test(text)) return misconfText(text);
+	if (/^OOM/.test(text)) return oomText(text);
+	if (CLUSTER_ERROR.test(text)) return clusterText(text);
 	if (code === 'ECONNREFUSED') {
 		return `nothing accepts connections at ${at} (ECONNREFUSED): check the Host and Port of the Redis credential, and that Redis runs`;
 	}
@@ -353,6 +402,21 @@ async function answersWithoutTls(options: RedisOptions, timeoutMs: number): Prom
 	} finally {
 		client.disconnect();
 	}
+}
+
+/**
+ * SSL is on and the connection never became ready: when a plain-TCP Redis answers at that host
+ * and port, the sentence that says so (as activation says it), else undefined. For a webhook
+ * process whose connection fails without an error Redis or TLS named (outside r17-companion F3).
+ */
+export async function tlsMismatch(
+	options: RedisOptions,
+	detail: string,
+	timeoutMs: number,
+): Promise<string | undefined> {
+	if (!options.tls) return undefined;
+	if (!(await answersWithoutTls(options, timeoutMs))) return undefined;
+	return noTlsText(where(options), detail);
 }
 
 /** A certificate of Redis refused (not Redis demanding one of n8n: that has its own sentence). */
@@ -476,7 +540,7 @@ async function checkRedisOnce(
 					: `Redis at ${where(options)}: ${answeredError('PING', cause)}`;
 			}
 			if (message === undefined && options.tls && (await answersWithoutTls(options, timeoutMs))) {
-				message = `Redis at ${where(options)} does not speak TLS: it answers without TLS, and gave no answer to the TLS handshake (${cause.message}). Turn off SSL in the Redis credential, or enable TLS in Redis (its tls-port)`;
+				message = noTlsText(where(options), cause.message);
 			}
 			message ??= `Redis at ${where(options)} did not answer (${cause.message})`;
 			if (isCertificateError(cause)) {

@@ -11,6 +11,7 @@ import {
 	type RedisFacts,
 	readFacts,
 	refusal,
+	tlsMismatch,
 	WITHOUT_PERSISTENCE_OPTION,
 } from './redisCheck';
 import { describeClaimError, probeClaims } from './redisProbe';
@@ -125,7 +126,7 @@ const EPOCH_KEY = `${KEY_PREFIX}:epoch`;
 const BACK_KEY = `${KEY_PREFIX}:epoch-back`;
 const MEMBERS_KEY = `${KEY_PREFIX}:members`;
 const EXPECTED_KEY = `${KEY_PREFIX}:epoch-expected`;
-const EPOCH_KEYS = [EPOCH_KEY, BACK_KEY, MEMBERS_KEY, EXPECTED_KEY];
+export const EPOCH_KEYS = [EPOCH_KEY, BACK_KEY, MEMBERS_KEY, EXPECTED_KEY];
 /** Sorted set: each claim key scored by when its value ends (ms, Redis' clock). */
 export const EXPIRY_KEY = `${KEY_PREFIX}:expiry`;
 /** How many ended claim keys one claim deletes. */
@@ -993,6 +994,17 @@ export class RedisClaims {
 		return `Redis not connected (${client.status}) within ${this.timeoutMs} ms${this.lastError ? ` (${this.lastError.message})` : ''}`;
 	}
 
+	/**
+	 * A delivery's connection not ready with SSL on, for no reason Redis or TLS named: when a
+	 * plain-TCP Redis answers there, the reason says so as activation does (outside
+	 * r17-companion F3). Deliveries only: a lease's extension does not wait for this probe.
+	 */
+	private async withTlsCause(down: string): Promise<string> {
+		if (!this.options.tls || !down.startsWith('Redis not connected')) return down;
+		const detail = this.lastError?.message ?? `not connected within ${this.timeoutMs} ms`;
+		return (await tlsMismatch(this.options, detail, Math.min(1_000, this.timeoutMs))) ?? down;
+	}
+
 	/** Waits until the client is connected; the reason when it is not within the time. */
 	private async connected(client: Redis, ms: number): Promise<string | undefined> {
 		if (client.status === 'wait') client.connect().catch(() => undefined);
@@ -1018,7 +1030,7 @@ export class RedisClaims {
 	private async checkedConnection(requirements: ClaimRequirements): Promise<string | undefined> {
 		const started = monotonic();
 		const down = await this.connected(this.client, this.timeoutMs);
-		if (down !== undefined) return down;
+		if (down !== undefined) return await this.withTlsCause(down);
 		// A check that failed (Redis full, an evicting policy, a lost answer) is never kept: this
 		// claim checks again, so the claims resume as soon as Redis is fixed.
 		if (this.checked !== undefined && this.checked === this.failedCheck) this.checked = undefined;

@@ -1,9 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 
-import { loadingText, misconfText, renamedAway, renamedCommand } from './redisCheck';
+import { storedId } from '../../../nodes/CompanyPaymentsTrigger/deliveries';
 
-import { type ClaimClient, commandInScript, defineCommands, KEY_PREFIX } from './redisClaims';
+import {
+	CLUSTER_ERROR,
+	CONNECTION_LOST,
+	clusterText,
+	loadingText,
+	lostConnectionText,
+	misconfText,
+	oomText,
+	renamedAway,
+	renamedCommand,
+} from './redisCheck';
+
+import {
+	type ClaimClient,
+	commandInScript,
+	defineCommands,
+	EPOCH_KEYS,
+	EXPIRY_KEY,
+	KEY_PREFIX,
+} from './redisClaims';
 
 /**
  * What the claims need of the credential's user, as one `ACL SETUSER` rule list: the keys of this
@@ -38,6 +57,9 @@ export function describeClaimError(error: Error): string | undefined {
 	if (renamed) return renamedAway(renamed, error);
 	if (/^LOADING/.test(text)) return loadingText(text);
 	if (/^MISCONF/.test(text)) return misconfText(text);
+	if (/^OOM/.test(text)) return oomText(text);
+	if (CLUSTER_ERROR.test(text)) return clusterText(text);
+	if (CONNECTION_LOST.test(text)) return lostConnectionText(text);
 	if (/NOPERM/.test(text) && /access a key|keys/i.test(text)) {
 		return `the credential's user may not use ${KEY_PATTERN} ${KEYS_NAMED} (${text}): ${aclAdvice()}`;
 	}
@@ -66,15 +88,47 @@ export function describeClaimError(error: Error): string | undefined {
 }
 
 /**
+ * The key of a probe delivery, of the form every delivery's key has (`claimKey` in redisStore:
+ * `<prefix>:delivery:<instance>/<workflow>/<node>/<live|test>:<delivery ID>`), in a workflow no
+ * trigger has: an ACL key pattern that lets the probe write it lets a delivery write its own.
+ */
+function probeDeliveryKey(id: string): string {
+	return `${KEY_PREFIX}:${storedId(id, ['probe', `check-${id}`, 'probe', 'live'])}`;
+}
+
+/**
+ * Whether the credential's user may read and write the keys every delivery shares (the epoch
+ * hash, its back set, the members, the expected members, the expiry set), by commands that
+ * change nothing: PTTL reads, HDEL or ZREM of a member no key has writes nothing. Redis checks
+ * the ACL key pattern before the key's type (a WRONGTYPE answer means the key was allowed).
+ * The probe's scripts run on keys of its own; these are the names a delivery's scripts use.
+ */
+async function probeSharedKeys(client: ClaimClient, member: string): Promise<void> {
+	const allowed = (error: unknown) => {
+		if (/^WRONGTYPE/.test((error as Error)?.message ?? '')) return 0;
+		throw error;
+	};
+	for (const key of EPOCH_KEYS) {
+		await client.pttl(key);
+		await client.hdel(key, member).catch(allowed);
+	}
+	await client.pttl(EXPIRY_KEY);
+	await client.zrem(EXPIRY_KEY, member).catch(allowed);
+}
+
+/**
  * Runs what a delivery runs on fresh probe keys under this package's prefix: every claim script
- * (by EVAL, and one again by EVALSHA), through every branch that writes, then deletes the probe
- * keys. Returns why it failed, naming the permission or the replica, or undefined when every
- * command was allowed. `run` is the run ID the claims would pass (empty when Redis persists).
+ * (by EVAL, and one again by EVALSHA), through every branch that writes, on a key named as a
+ * delivery's key is, then deletes the probe keys; and reads and writes (changing nothing) the
+ * keys every delivery shares. Returns why it failed, naming the permission, the key pattern or
+ * the replica, or undefined when every command and key was allowed. `run` is the run ID the
+ * claims would pass (empty when Redis persists).
  */
 export async function probeClaims(redis: Redis, run: string): Promise<string | undefined> {
 	const client: ClaimClient = defineCommands(redis);
-	const base = `${KEY_PREFIX}:check:${randomBytes(6).toString('hex')}`;
-	const key = `${base}:key`;
+	const id = randomBytes(6).toString('hex');
+	const base = `${KEY_PREFIX}:check:${id}`;
+	const key = probeDeliveryKey(id);
 	const epochKeys = [`${base}:epoch`, `${base}:back`, `${base}:members`, `${base}:expected`];
 	const [, , members] = epochKeys;
 	// The claims keep each value's end in a sorted set (no TTL on the keys): the probe has its own.
@@ -127,6 +181,8 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 		await client.wait(0, 1);
 		step = 'leave (HDEL)';
 		await client.hdel(members, member);
+		step = 'read and write the keys every delivery shares';
+		await probeSharedKeys(client, `probe:${token}`);
 		return undefined;
 	} catch (error) {
 		const why = describeClaimError(error as Error);
