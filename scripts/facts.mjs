@@ -258,6 +258,15 @@ export const NOT_STATED = {
 		"how deep the gate looks for an error's details in what a door shows (`error.details`, `context.details`); the docs name no depth",
 	PROCESS_LIMIT:
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
+	MADE_LIMIT:
+		'a memory bound on the patterns made for the sets of learned values texts held (learned.ts ValueFinder); a speed detail',
+	GRAM: "the length of the pieces the credentials' index is keyed by (learned.ts credentialsIn); a speed detail that changes nothing masked",
+	ANCHOR:
+		'the length of equal text that resynchronises a long comparison of a text with its masked form (patterns.ts changedSpans); a speed detail',
+	MYERS_ALONE:
+		"up to this many characters a text and its masked form are compared by Myers' algorithm alone; a speed detail",
+	LCS_TABLE:
+		'up to this many cells a text and its masked form are compared by a table (patterns.ts lcsSpans); a speed detail',
 	RUN_LIMIT: 'a memory bound on the secrets the gate keeps for one run',
 	MIN_IN_TEXT: 'the shortest learned value the gate looks for inside free text',
 	SHORT_PASSWORD_MIN:
