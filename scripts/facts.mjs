@@ -217,6 +217,14 @@ export const FACTS = {
  * stated number belongs in FACTS.
  */
 export const NOT_STATED = {
+	INN_10:
+		"an INN's check-digit weights (the tax service's algorithm): data of the check, stated in words by the choice cardSchemes",
+	INN_11:
+		"an INN's check-digit weights (the tax service's algorithm): data of the check, stated in words by the choice cardSchemes",
+	INN_12:
+		"an INN's check-digit weights (the tax service's algorithm): data of the check, stated in words by the choice cardSchemes",
+	LAST_REGISTRY_YEAR:
+		'the last year an OGRN or OGRNIP number names (39, 2039): the choice cardSchemes states it in words (year 02–39)',
 	SHOWN_PART_LENGTH:
 		'the most characters a part of a secret under a Prefix or Mask name shows (r18-data F6): the choice secretCounters gives it in words',
 	MASKED_NAMES_SHOWN:

@@ -343,6 +343,33 @@ describe('finding 7: documented non-secret fields of the closed records come out
 		expect(JSON.stringify(output)).not.toContain('4821');
 	});
 
+	// DOCUMENTED_PLAIN (contract/records.ts) declares in every closed record the names the
+	// document gives a field of any record, but only those of a plain kind (fixer dfix23: the
+	// filter had no test). A name the document gives a secret elsewhere (an invite's `token`) or
+	// leaves open (a payout's `dispute`) declares nothing in a member, which stays closed: read by
+	// its kind there, `token: "qwerty"` would be kept as a token's code and a key under `dispute`
+	// read only by the patterns, which find no secret in a bare random word.
+	it('a name the document gives a secret or leaves open in another record is no declaration: hidden in a member', async () => {
+		const weak = 'qwerty';
+		const opaque = 'k3Jd9sLq0PzX7mNv2Wb';
+		const members = [{ userId: 'u1', role: 'admin', token: weak, dispute: opaque }];
+		for (const audience of ['user', 'model'] as const) {
+			nock(BASE_URL).get('/members').query(true).reply(200, members);
+			nock(BASE_URL).get('/members').query(true).reply(200, []);
+			const run = audience === 'user' ? runNode : runTool;
+			const { output } = await run({
+				parameters: { resource: 'member', operation: 'getMany', returnAll: true, simplify: false },
+			});
+			const text = JSON.stringify(output);
+			expect([audience, text.includes(weak), text.includes(opaque)]).toEqual([
+				audience,
+				false,
+				false,
+			]);
+			expect(text).toContain('"role":"admin"');
+		}
+	});
+
 	it('for the model a closed record keeps the documented fields too, and no secret', async () => {
 		nock(BASE_URL)
 			.get('/members')

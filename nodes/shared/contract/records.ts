@@ -70,8 +70,8 @@ export interface FieldSpec {
 	 * `tokenMask`) of at most SHOWN_PART_LENGTH characters.
 	 */
 	valueRule?: 'material' | 'short';
-	/** Named for a registry: the lengths of its numbers (REGISTRY_LENGTHS), the only ones kept. */
-	registryLengths?: readonly number[];
+	/** Named for a registry: its numbers (REGISTRY_LENGTHS, registryNumber) are the only ones kept. */
+	registries?: readonly Registry[];
 }
 
 const ID: FieldSpec = { kind: 'identifier' };
@@ -1163,6 +1163,19 @@ function nameKind(name: string): FieldSpec {
 	) {
 		return about ? { kind: 'state' } : { kind: 'secret', secret: 'cvv' };
 	}
+	// Magnetic stripe data (`track1`, `track2`, `track_2_data`, `trackData`, `track2Equivalent`,
+	// `magStripe`): the card number with its expiry, service code and discretionary data, hidden
+	// whole (issue 50, fixer dfix23: masking only the card number left the rest). `hasTrack2`: a state.
+	if (
+		words.some(
+			(word, index) =>
+				/^track[123]$/.test(word) ||
+				(word === 'track' && /^(?:[123]|data|equivalent)$/.test(words[index + 1] ?? '')),
+		) ||
+		/magstripe|magneticstripe/.test(joined)
+	) {
+		return about ? { kind: 'state' } : { kind: 'secret', secret: 'key' };
+	}
 	// A PIN under any name that has `pin` as a word of its own (`pinCode`, `card_pin`, `atmPin`,
 	// glued `pincode`, `PIN2`, `tpin`); a word that only contains the letters (`shipping`, `pinned`,
 	// `spinner`) is not one. So is a code a person types (`smsCode`, `cardCode`: SECRET_CODE_WORDS),
@@ -1236,8 +1249,8 @@ function nameKind(name: string): FieldSpec {
 		return { kind: 'unknown', numberName: 'card' };
 	const registries = words.filter((word) => REGISTRY_NAME_WORDS.has(word));
 	if (registries.length > 0) {
-		const lengths = registries.flatMap((word) => registryLengths(word) ?? []);
-		return { kind: 'unknown', numberName: 'registry', registryLengths: [...new Set(lengths)] };
+		const named = registries.flatMap((word) => registriesIn(word) ?? []);
+		return { kind: 'unknown', numberName: 'registry', registries: [...new Set(named)] };
 	}
 	return { kind: 'unknown' };
 }
@@ -1311,13 +1324,106 @@ export function registryOf(word: string): Registry | undefined {
 	);
 }
 
-/** The lengths the registries a word spells give their numbers (`ИНН/КПП`: 9, 10 and 12). */
-export function registryLengths(words: string): readonly number[] | undefined {
+/** The registries a word spells (`ИНН/КПП`: inn and kpp), if it spells any. */
+export function registriesIn(words: string): readonly Registry[] | undefined {
 	const whole = registryOf(words);
-	if (whole) return REGISTRY_LENGTHS[whole];
+	if (whole) return [whole];
 	const parts = words.split(/\s*\/\s*/).map(registryOf);
 	if (parts.length < 2 || parts.some((part) => part === undefined)) return undefined;
-	return [...new Set(parts.flatMap((part) => REGISTRY_LENGTHS[part as Registry]))];
+	return parts as Registry[];
+}
+
+/** `digits` read as one number, modulo `divisor`, digit by digit (no precision is lost). */
+function modulo(digits: string, divisor: number): number {
+	let rest = 0;
+	for (let index = 0; index < digits.length; index++) {
+		rest = (rest * 10 + digits.charCodeAt(index) - 48) % divisor;
+	}
+	return rest;
+}
+
+/** Σ digit × weight over `digits`, modulo 11, modulo 10: an INN's check digit. */
+function innDigit(digits: string, weights: readonly number[]): number {
+	let sum = 0;
+	for (let index = 0; index < weights.length; index++) {
+		sum += (digits.charCodeAt(index) - 48) * weights[index];
+	}
+	return (sum % 11) % 10;
+}
+const INN_10 = [2, 4, 10, 3, 5, 9, 4, 6, 8];
+const INN_11 = [7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
+const INN_12 = [3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
+
+/**
+ * The control number of a code of the all-Russian classifiers (OKPO): each digit weighted 1 to 10
+ * by its place (repeating after 10), the sum modulo 11; a rest of 10 is computed again with the
+ * weights moved on by 2, and a rest of 10 again gives 0.
+ */
+function classifierDigit(body: string): number {
+	const weighted = (shift: number) => {
+		let sum = 0;
+		for (let index = 0; index < body.length; index++) {
+			sum += (body.charCodeAt(index) - 48) * (((index + shift) % 10) + 1);
+		}
+		return sum % 11;
+	};
+	const first = weighted(0);
+	if (first !== 10) return first;
+	const second = weighted(2);
+	return second === 10 ? 0 : second;
+}
+
+/**
+ * The last year an OGRN or OGRNIP's digits 2–3 may name (2002 and 2004 are the first): a 13- or
+ * 15-digit card of a scheme (an American Express 34… or 37…, a Diners Club 36…, a Maestro 56…–69…)
+ * names a year from 2040 on, so none reads as a registry number.
+ */
+const LAST_REGISTRY_YEAR = 39;
+
+/**
+ * Whether `digits` is a number of `registry` by its own rules (issue 50, fixer dfix23): of one of
+ * its lengths (REGISTRY_LENGTHS) and, where the registry has a check, passing it: an OGRN's sign
+ * (1 or 5), year (02–39: LAST_REGISTRY_YEAR) and check digit (the first 12 digits modulo 11,
+ * modulo 10); an OGRNIP's sign (3), year (04–39) and check digit (the first 14 modulo 13, modulo
+ * 10); an INN's check digits; an OKPO's control number (classifierDigit). A number of the
+ * registry's length that fails its check is no number of that registry, and is a card when a
+ * scheme issues it and it passes the card checksum (`ОГРН 4276…` of 13 digits is a Visa).
+ * The other registries (KPP, BIC, SNILS, OKTMO, OKATO, accounts, KBK, UIN) go by length: no card
+ * has theirs, or their check needs more than the number.
+ */
+export function registryNumber(registry: Registry, digits: string): boolean {
+	if (!(REGISTRY_LENGTHS[registry] as readonly number[]).includes(digits.length)) return false;
+	const digit = (index: number) => digits.charCodeAt(index) - 48;
+	const year = digit(1) * 10 + digit(2);
+	switch (registry) {
+		case 'ogrn':
+			return (
+				(digit(0) === 1 || digit(0) === 5) &&
+				year >= 2 &&
+				year <= LAST_REGISTRY_YEAR &&
+				modulo(digits.slice(0, 12), 11) % 10 === digit(12)
+			);
+		case 'ogrnip':
+			return (
+				digit(0) === 3 &&
+				year >= 4 &&
+				year <= LAST_REGISTRY_YEAR &&
+				modulo(digits.slice(0, 14), 13) % 10 === digit(14)
+			);
+		case 'inn':
+			return digits.length === 10
+				? innDigit(digits, INN_10) === digit(9)
+				: innDigit(digits, INN_11) === digit(10) && innDigit(digits, INN_12) === digit(11);
+		case 'okpo':
+			return classifierDigit(digits.slice(0, -1)) === digit(digits.length - 1);
+		default:
+			return true;
+	}
+}
+
+/** Whether `digits` is a number of one of `registries` (registryNumber). */
+export function numberOfRegistries(registries: readonly Registry[], digits: string): boolean {
+	return registries.some((registry) => registryNumber(registry, digits));
 }
 
 /**

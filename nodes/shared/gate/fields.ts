@@ -6,6 +6,7 @@ import {
 	fieldSpec,
 	fieldSpecIn,
 	nestedIn,
+	numberOfRegistries,
 	plainTimeIn,
 	secretValueShown,
 } from '../contract/records';
@@ -112,7 +113,7 @@ export function maskText(
 /** What a field's name says of the card numbers its text may hold (FieldSpec.numberName). */
 function lookOf(spec: FieldSpec): CardReading {
 	if (spec.numberName === 'card') return { cardNamed: true };
-	if (spec.numberName === 'registry') return { registryLengths: spec.registryLengths ?? [] };
+	if (spec.numberName === 'registry') return { registries: spec.registries ?? [] };
 	return {};
 }
 
@@ -263,8 +264,9 @@ function maskNumber(value: number, spec: FieldSpec, reading: Reading): unknown {
 		text.length <= 19 &&
 		luhn(text) &&
 		(spec.numberName === 'card' ||
-			(!(spec.registryLengths ?? []).includes(text.length) && schemeFits(text)));
-	if (Math.abs(value) >= 1e14 && card && !reading.known.identifiers.has(text)) {
+			(!numberOfRegistries(spec.registries ?? [], text) && schemeFits(text)));
+	// From 13 digits on, as in a text (a Visa of 13, a Diners Club of 14; issue 50, fixer dfix23).
+	if (Math.abs(value) >= 1e12 && card && !reading.known.identifiers.has(text)) {
 		return maskRequisite(text);
 	}
 	if (Math.abs(value) >= 1e9) {

@@ -1,5 +1,11 @@
 import { INVITE_URL_TOKEN_PARAMETER } from '../contract/assumptions';
-import { chainAddress, knownCryptoToken, registryLengths } from '../contract/records';
+import {
+	chainAddress,
+	knownCryptoToken,
+	numberOfRegistries,
+	registriesIn,
+} from '../contract/records';
+import type { Registry } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
 
 /*
@@ -629,7 +635,7 @@ const CARD_GLUED = /(?:card|pan|карт\p{L}{0,2})[_-]?$/iu;
  * A word before a number that names it a registry's or an account's (outside read r17-data,
  * finding 4): ОГРН, ОГРНИП, ИНН, КПП, БИК, ОКПО, ОКТМО, ОКАТО, СНИЛС, р/с, к/с, л/с, счёт, and the
  * Latin spellings, also two joined by `/` (`ИНН/КПП`); then only gaps (`:`, `№`, `=`, spaces).
- * The word (group 1) says the lengths its number may have (contract/records.ts REGISTRY_LENGTHS).
+ * The word (group 1) says the registries its number may be of (contract/records.ts registriesIn).
  */
 const REGISTRY_WORD =
 	/(?<![\p{L}\p{N}_])((?:огрнип|огрн|инн|кпп|бик|окпо|октмо|окато|снилс|ogrnip|ogrn|inn|kpp|bic|bik|okpo|oktmo|okato|snils|р\/с|к\/с|л\/с|сч[её]т\p{L}{0,2}|лицев\p{L}{0,3}\s+сч[её]т\p{L}{0,2}|persacc|personalacc|correspacc)(?:\s*\/\s*(?:огрнип|огрн|инн|кпп|бик|inn|kpp|bic))?)(?![\p{L}\p{N}])[\s\u00a0:=№#-]{0,4}$/iu;
@@ -638,9 +644,11 @@ const REGISTRY_WORD =
  * Whether a run of 13–19 digits at `offset` of `whole` is a card number: with the card checksum
  * and either named a card (a card word before it with only naming words between, a field named for
  * a card) or of a card scheme (CARD_SCHEMES), unless a registry's word before it or the field's
- * name gives it a length of that registry's (`ОГРН 1027…` of 13 digits; outside read r18-data,
- * finding 7: `Списано со счёта 4276…` of 16 digits is a card, an account has 20), or the groups
- * it is written in (`written`) are each of such a length (`ИНН/КПП 7707083893/770701001`).
+ * name makes it that registry's number: of the registry's length and passing the registry's own
+ * check (contract/records.ts registryNumber: `ОГРН 1027700132195` is kept, `ОГРН 4276…` of 13
+ * digits failing the OGRN's sign and check digit is a Visa; issue 50, fixer dfix23; outside read
+ * r18-data, finding 7: `Списано со счёта 4276…` of 16 digits is a card, an account has 20), or the
+ * groups it is written in (`written`) are each such a number (`ИНН/КПП 7707083893/770701001`).
  */
 function cardAt(
 	digits: string,
@@ -654,10 +662,14 @@ function cardAt(
 	if (reading?.cardNamed || CARD_WORD.test(before) || CARD_GLUED.test(before)) return true;
 	if (reading?.notCard) return false;
 	const word = REGISTRY_WORD.exec(before)?.[1];
-	const lengths = [...(reading?.registryLengths ?? []), ...((word && registryLengths(word)) ?? [])];
-	if (lengths.includes(digits.length)) return false;
+	const named = word ? registriesIn(word) : undefined;
+	const registries = named ? [...(reading?.registries ?? []), ...named] : reading?.registries;
+	if (!registries || registries.length === 0) return schemeFits(digits);
+	if (numberOfRegistries(registries, digits)) return false;
 	const groups = (written ?? '').split(/\D+/u).filter((group) => group !== '');
-	if (groups.length > 1 && groups.every((group) => lengths.includes(group.length))) return false;
+	if (groups.length > 1 && groups.every((group) => numberOfRegistries(registries, group))) {
+		return false;
+	}
 	return schemeFits(digits);
 }
 
@@ -665,10 +677,10 @@ function cardAt(
 export interface CardReading {
 	/** Named for a card (`cardHint`, `card`): any checksum run in it is a card number. */
 	cardNamed?: boolean;
-	/** A payment code's field of a number of its own (`PersAcc`, `Contract`): none is, but after a card word. */
+	/** A payment code's field of a number of its own (`Contract`, `DocNo`): none is, but after a card word. */
 	notCard?: boolean;
-	/** Named for a registry's number (`payeeOgrn`, `inn`): none of these lengths is (REGISTRY_LENGTHS). */
-	registryLengths?: readonly number[];
+	/** Named for a registry's number (`payeeOgrn`, `inn`): none of these registries' numbers is. */
+	registries?: readonly Registry[];
 }
 
 /**
@@ -877,7 +889,7 @@ export interface PatternReading {
 	/** What the field's name says of the numbers in the text (cardAt). */
 	cardNamed?: boolean;
 	notCard?: boolean;
-	registryLengths?: readonly number[];
+	registries?: readonly Registry[];
 }
 
 /** A match that is (part of) an identifier this run knows: never a secret by its look. */
@@ -1307,16 +1319,17 @@ export function maskPatterns(text: string, reading: PatternReading): string {
 /**
  * A payment code of GOST R 56042 (`ST00012|Name=…|PersonalAcc=…|PersAcc=…`; outside read
  * r17-data, finding 4): its fields of a registry's or an account's number (PersonalAcc,
- * CorrespAcc, BIC, PayeeINN, KPP, OGRN…) keep their digits when they have that registry's length
- * (contract/records.ts REGISTRY_LENGTHS; r18-data, finding 7: a card of 16 digits under `KPP=` is
- * masked); the fields of the code's own numbers, whose length the standard leaves free (the
- * payer's account at the payee `PersAcc`, a contract's, a document's number, a sum:
- * QR_NUMBER_FIELDS), keep theirs; a card word or a field named for a card
- * (`Purpose=Перевод на карту 4111…`) still masks one, and every other secret's look is read.
+ * CorrespAcc, BIC, PayeeINN, KPP, OGRN…) keep their digits when they are that registry's number
+ * (contract/records.ts registryNumber; r18-data, finding 7: a card of 16 digits under `KPP=` is
+ * masked); the fields of the code's own numbers, whose length the standard leaves free (a
+ * contract's, a document's number, a sum: QR_NUMBER_FIELDS), keep theirs; a card word or a field
+ * named for a card (`Purpose=Перевод на карту 4111…`) still masks one, and every other secret's
+ * look is read. The payer's account at the payee (`PersAcc`), of any length, keeps any number but
+ * a card's: a number there that a card scheme issues and that passes the card checksum is masked
+ * (issue 50, fixer dfix23: a payer may give a card's number as the account).
  */
 const QR_TEXT = /^ST0001[123]\|/;
 const QR_NUMBER_FIELDS = new Set([
-	'persacc',
 	'pensacc',
 	'docno',
 	'docidx',
@@ -1340,15 +1353,34 @@ function maskQrText(text: string, reading: PatternReading): string {
 		const name = part.slice(0, Math.max(0, part.indexOf('=')));
 		const card = /card|pan|карт/i.test(name);
 		const number = QR_NUMBER_FIELDS.has(normalise(name));
-		const lengths = card ? undefined : registryLengths(normalise(name));
+		const named = card ? undefined : registriesIn(normalise(name));
 		return maskPatternsAsWritten(part, {
 			...reading,
 			cardNamed: reading.cardNamed || card,
 			notCard: !card && (reading.notCard || number),
-			registryLengths: [...(reading.registryLengths ?? []), ...(lengths ?? [])],
+			registries: [...(reading.registries ?? []), ...(named ?? [])],
 		});
 	});
 	return [head, ...masked].join('|');
+}
+
+/**
+ * Magnetic stripe data in a text (issue 50, fixer dfix23): track 2 (`;PAN=YYMM…?`, its
+ * equivalent `PANDYYMM…F`, or without sentinels `PAN=YYMM…`) and track 1 (`%BPAN^NAME^YYMM…?`).
+ * The card number (12–19 digits passing the card checksum), then the expiry (a month 01–12) and
+ * at least the service code: the whole track is hidden, as its expiry, service code and
+ * discretionary data (a PIN verification value, a CVV) are card data as much as the number.
+ */
+const TRACK_DATA =
+	/(?<![\p{L}\p{N}_])(?:;?(\d{12,19})[=D]\d\d(?:0[1-9]|1[0-2])\d{3}\d*(?:\?.?|F+)?|%?B(\d{12,19})\^[^^\r\n]{0,26}\^\d\d(?:0[1-9]|1[0-2])[^?\r\n]{0,79}\??)/gu;
+/** Twelve digits in a row: what any track data has (a cheap test before TRACK_DATA). */
+const TWELVE_DIGITS = /\d{12}/;
+
+function maskTrackData(text: string): string {
+	if (!TWELVE_DIGITS.test(text)) return text;
+	return text.replace(TRACK_DATA, (match: string, track2?: string, track1?: string) =>
+		luhn(track2 ?? track1 ?? '') ? HIDDEN_PART : match,
+	);
 }
 
 function maskPatternsAsWritten(text: string, reading: PatternReading): string {
@@ -1356,7 +1388,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);
-	let out = withoutUserinfo(text).replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
+	let out = maskTrackData(withoutUserinfo(text)).replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
 	out = out.replace(
 		JWT,
 		unlessId(() => HIDDEN_PART),
