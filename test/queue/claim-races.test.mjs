@@ -1858,6 +1858,70 @@ describe('the Redis delivery claim, two processes', () => {
 			await primary.stop();
 		}
 	});
+	test('Redis with a replica, a held claim whose run record is pending (the replica stopped), then the credential edited (a new client of the same Redis in the same process) and the old client closed: the new client writes the pending record again until the replica acknowledges it, so a copy is 503 meanwhile and a duplicate after, never a second execution (outside r16 F2)', async () => {
+		const primary = await startRedis({ dir: path.join(dir, 'primary-r16'), appendonly: true });
+		const replica = await startRedis({
+			dir: path.join(dir, 'replica-r16'),
+			appendonly: true,
+			args: ['--replicaof', '127.0.0.1', String(primary.port)],
+		});
+		let stopped = false;
+		try {
+			const timing = { ...LEASE, restartWindowMs: 0 };
+			const processOf = `r16-f2-${randomUUID()}`;
+			const a = processClaims({ port: primary.port, timing, processOf });
+			const b = processClaims({ port: primary.port, timing: { restartWindowMs: 0 } });
+			await until('the replica linked', async () =>
+				(await probeCommand(replica.port, 'INFO', 'replication')).includes('master_link_status:up'),
+			);
+			await settled(a, b);
+			const key = `lease-replica-edit:${randomUUID()}`;
+			const verdict = await a.hold(key, TTL_MS);
+			assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+			// The replica stops taking the stream; n8n answers A 200 (the execution exists).
+			process.kill(replica.pid, 'SIGSTOP');
+			stopped = true;
+			const settledA = await verdict.lease.settle(200);
+			assert.match(settledA.note ?? '', /pending/);
+			assert.match((await probeCommand(primary.port, 'GET', key)) ?? '', /^p:/, 'pending');
+			// The credential is edited (User "default" filled in: the same Redis, other options):
+			// the store makes a client of the new options in the same process and closes the old.
+			const edited = processClaims({
+				port: primary.port,
+				timing,
+				processOf,
+				extra: { username: 'default' },
+			});
+			assert.equal(edited.memberId, a.memberId, 'the same process memory');
+			await a.closeWhenSettled('the Redis credential was edited');
+			assert.equal(a.isClosed, true);
+			// Past the pending record's bind on Redis' clock: still pending, written again.
+			const [sec] = await probeCommand(primary.port, 'TIME');
+			const closedAt = Number(sec) * 1000;
+			await until(
+				"two binds past the close on Redis' clock",
+				async () => {
+					const [s2, micro] = await probeCommand(primary.port, 'TIME');
+					return Number(s2) * 1000 + Number(micro) / 1000 > closedAt + 2 * LEASE_BIND_MS + 1000;
+				},
+				30_000,
+			);
+			assert.match((await probeCommand(primary.port, 'GET', key)) ?? '', /^p:/, 'still pending');
+			const copy = await b.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			process.kill(replica.pid, 'SIGCONT');
+			stopped = false;
+			await until('the new client wrote the run record', async () =>
+				/^r:/.test((await probeCommand(primary.port, 'GET', key)) ?? ''),
+			);
+			assert.deepEqual(await answered(b, key), { verdict: 'duplicate', by: 'redis' });
+			await Promise.all([edited.close(), b.close()]);
+		} finally {
+			if (stopped) process.kill(replica.pid, 'SIGCONT');
+			await replica.stop();
+			await primary.stop();
+		}
+	});
 	test("held, and its client closed meanwhile (the credential edited, the workflow deactivated): the closing waits for n8n's answer, the c: is extended past the old closing bound, a copy elsewhere is 503, and n8n's 2xx promotes it before the close (outside r14 f3, f4, f5)", async () => {
 		const port = (await leaseRedis()).port;
 		const a = processClaims({ timing: LEASE, port });
@@ -2044,7 +2108,12 @@ describe('the Redis delivery claim, two processes', () => {
 			await store.closeRedisClaims();
 		}
 	});
-	test('the Redis password rotated (the old clients killed) while a delivery is held, n8n answers 2xx, then the credential is updated: the owed promotion is sent on its own by a client of the current credential (no other delivery comes), so a copy is a duplicate, never a second execution (outside r15 F3)', async () => {
+	/**
+	 * The store's trigger (redisStore through the queue trigger's webhook) with a fake n8n: each
+	 * call reads `credential` as it is then (n8n reads it from its database at each call).
+	 * `deliver(id)` returns the webhook's result, its fake response and the claim key.
+	 */
+	async function rotatingTrigger(credential) {
 		const { EventEmitter } = await import('node:events');
 		const { createHmac } = await import('node:crypto');
 		const DIST = path.join(ROOT, 'companion/dist/nodes/CompanyPaymentsQueueTrigger');
@@ -2068,10 +2137,6 @@ describe('the Redis delivery claim, two processes', () => {
 				this.emit('close');
 			}
 		}
-		const port = (await leaseRedis()).port;
-		const user = `rotated_${randomUUID().slice(0, 8)}`;
-		await probeCommand(port, 'ACL', 'SETUSER', user, 'on', '>old', '~*', '&*', '+@all');
-		const credential = { host: '127.0.0.1', port, database: 0, user, password: 'old' };
 		const trigger = new CompanyPaymentsQueueTrigger();
 		const deliver = async (deliveryId) => {
 			const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
@@ -2121,17 +2186,37 @@ describe('the Redis delivery claim, two processes', () => {
 			const key = store.claimKey('rotate-instance', 'rotate-wf', 'rotate-node', true, deliveryId);
 			return { result, response, key };
 		};
+		return { store, deliver };
+	}
+	/** A user of the lease Redis with password 'old', and a credential of it. */
+	async function rotatingUser() {
+		const port = (await leaseRedis()).port;
+		const user = `rotated_${randomUUID().slice(0, 8)}`;
+		await probeCommand(port, 'ACL', 'SETUSER', user, 'on', '>old', '~*', '&*', '+@all');
+		return {
+			port,
+			user,
+			credential: { host: '127.0.0.1', port, database: 0, user, password: 'old' },
+		};
+	}
+	/** Until the store's trigger claims in the lease Redis (its restart window passed). */
+	async function warmed(deliver) {
+		await until(
+			'the store claims in the lease Redis',
+			async () => {
+				const { result, response } = await deliver(`dlv_rotate_warm_${randomUUID()}`);
+				if (result.noWebhookResponse === true && response.statusCode === 503) return false;
+				response.status(200).end('{}');
+				return true;
+			},
+			60_000,
+		);
+	}
+	test('the Redis password rotated (the old clients killed) while a delivery is held, n8n answers 2xx, then the credential is updated: the owed promotion is sent on its own by a client of the current credential (no other delivery comes), so a copy is a duplicate, never a second execution (outside r15 F3)', async () => {
+		const { port, user, credential } = await rotatingUser();
+		const { store, deliver } = await rotatingTrigger(credential);
 		try {
-			await until(
-				'the store claims in the lease Redis',
-				async () => {
-					const { result, response } = await deliver(`dlv_rotate_warm_${randomUUID()}`);
-					if (result.noWebhookResponse === true && response.statusCode === 503) return false;
-					response.status(200).end('{}');
-					return true;
-				},
-				60_000,
-			);
+			await warmed(deliver);
 			const deliveryId = `dlv_rotate_${randomUUID()}`;
 			const { result, response, key } = await deliver(deliveryId);
 			assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
@@ -2151,6 +2236,51 @@ describe('the Redis delivery claim, two processes', () => {
 			const copy = processClaims({ port });
 			assert.deepEqual(await copy.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
 		} finally {
+			await store.closeRedisClaims();
+			await probeCommand(port, 'ACL', 'DELUSER', user);
+		}
+	});
+	test("the Redis password rotated while a delivery is still held (n8n has not answered), the old connections killed, and the credential updated: the held claim is extended by a client of the current credential (no other delivery comes), so its c: outlives its end at the rotation, a copy is 503, and n8n's 2xx makes it r: (outside r16 F1, f1b)", async () => {
+		const { port, user, credential } = await rotatingUser();
+		const { store, deliver } = await rotatingTrigger(credential);
+		const copyAt = processClaims({ port });
+		try {
+			await warmed(deliver);
+			const deliveryId = `dlv_rotate_held_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId);
+			assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+			const held = (await holderAt(key)) ?? '';
+			assert.match(held, /^c:/, 'held');
+			// Rotated as the docs advise, while n8n has not answered: the new password, every
+			// connection of the user killed (its reconnects with the old one are refused), and the
+			// operator updates n8n's Redis credential. No other delivery reaches this process.
+			await probeCommand(port, 'ACL', 'SETUSER', user, 'resetpass', '>new');
+			await probeCommand(port, 'CLIENT', 'KILL', 'USER', user);
+			credential.password = 'new';
+			const atRotation = await endOf(key);
+			// An extension after the kill went over a connection of the new password.
+			await until(
+				'the held c: extended after the rotation',
+				async () => (await endOf(key)).ends > atRotation.ends,
+				30_000,
+			);
+			// Past its end at the rotation on Redis' clock: still this attempt's c:.
+			await until(
+				"past the c:'s end at the rotation on Redis' clock",
+				async () => (await endOf(key)).now > atRotation.ends,
+				30_000,
+			);
+			assert.equal(await holderAt(key), held, 'the same attempt still holds it');
+			const copy = await copyAt.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			// n8n answers 2xx (the execution exists): promoted through the current credential.
+			response.status(200).end(JSON.stringify(result.webhookResponse));
+			await until('the run record reached Redis', async () =>
+				/^r:/.test((await holderAt(key)) ?? ''),
+			);
+			assert.deepEqual(await copyAt.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		} finally {
+			await copyAt.close();
 			await store.closeRedisClaims();
 			await probeCommand(port, 'ACL', 'DELUSER', user);
 		}

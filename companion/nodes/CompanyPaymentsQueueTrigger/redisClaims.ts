@@ -624,6 +624,23 @@ interface ProcessMemory {
 	readonly abandoned: Map<string, string>;
 	readonly unpromoted: Map<string, string>;
 	readonly promoteTtl: Map<string, number>;
+	/**
+	 * Held claims whose execution exists (n8n answered 2xx) and whose run record the replicas
+	 * have not acknowledged yet: key → token and Deduplication Window. Written again by whichever
+	 * client of this Redis the process has (see RedisClaims.current), so a credential edit that
+	 * closes the client that promoted them does not drop them (outside r16-companion F2).
+	 */
+	readonly pendingRuns: Map<string, { token: string; ttl: number }>;
+	/** Whether a loop writes the pending run records again (one per memory). */
+	pendingLoop: boolean;
+	/**
+	 * Leases held for n8n's answer on any client of this Redis: while one is, the store keeps the
+	 * credential current (a rotated password moves the trigger to a client of the new one, which
+	 * extends them: outside r16-companion F1).
+	 */
+	leasesHeld: number;
+	/** Connected replicas seen by the last claim: a confirm counts once they all have it. */
+	replicas: number;
 }
 
 const memories = new Map<string, ProcessMemory>();
@@ -664,6 +681,10 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 		abandoned: new Map(),
 		unpromoted: new Map(),
 		promoteTtl: new Map(),
+		pendingRuns: new Map(),
+		pendingLoop: false,
+		leasesHeld: 0,
+		replicas: 0,
 	});
 	if (scope === undefined) return fresh('');
 	// A memory no client holds is kept while a claim in it is within its time, no longer.
@@ -672,7 +693,8 @@ function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMem
 			kept.clients.size === 0 &&
 			!pruneRecent(kept) &&
 			kept.abandoned.size === 0 &&
-			kept.unpromoted.size === 0
+			kept.unpromoted.size === 0 &&
+			kept.pendingRuns.size === 0
 		) {
 			memories.delete(other);
 		}
@@ -807,13 +829,25 @@ export class RedisClaims {
 		this.client = defineCommands(new Redis(base));
 		this.resolver = defineCommands(new Redis(base));
 		for (const client of [this.client, this.resolver]) {
+			// Whether Redis refused this connection's user or password: set by the refusal, cleared
+			// only by a connection that became ready with no refusal since it began. On a Redis whose
+			// default user is open, a refused AUTH still comes with a ready connection (as the default
+			// user): clearing it there hid the rotated password from the store's watcher.
+			const auth = { refused: false, refusedSinceConnect: false };
+			this.auth.set(client, auth);
+			client.on('connect', () => {
+				auth.refusedSinceConnect = false;
+			});
 			// Errors are answered per claim (503, with this error); the client reconnects by itself.
 			client.on('error', (error: Error) => {
 				this.lastError = keepFirstAuthError(this.lastError, error);
-				if (isAuthRefusal(error)) this.refusedAuth = true;
+				if (isAuthRefusal(error)) {
+					auth.refused = true;
+					auth.refusedSinceConnect = true;
+				}
 			});
 			client.on('ready', () => {
-				this.refusedAuth = false;
+				if (!auth.refusedSinceConnect) auth.refused = false;
 			});
 		}
 		for (const client of [this.client, this.resolver]) {
@@ -835,7 +869,11 @@ export class RedisClaims {
 		});
 		this.resolver.on('ready', () => {
 			this.sendOwed().catch(() => undefined);
+			if (this.pendingRuns.size > 0) this.writePending().catch(() => undefined);
 		});
+		// Pending run records an earlier client of this Redis left (it closed): this one writes
+		// them (connecting for it).
+		if (this.pendingRuns.size > 0) this.writePending().catch(() => undefined);
 	}
 
 	private refreshing = false;
@@ -882,8 +920,12 @@ export class RedisClaims {
 		const memory = this.memory;
 		memory.clients.delete(this);
 		const holds = pruneRecent(memory);
+		// What the process still owes this Redis (a release, a promotion, a pending run record)
+		// stays in its memory for the next client of it, whoever closed.
+		const owed =
+			memory.abandoned.size > 0 || memory.unpromoted.size > 0 || memory.pendingRuns.size > 0;
 		if (!holds && memory.clients.size === 0) {
-			if (memories.get(memory.id) === memory) memories.delete(memory.id);
+			if (!owed && memories.get(memory.id) === memory) memories.delete(memory.id);
 			if (this.client.status === 'ready') {
 				await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
 			}
@@ -935,8 +977,16 @@ export class RedisClaims {
 		return this.closed;
 	}
 
-	/** Whether Redis refused this client's user or password since its last ready connection. */
-	private refusedAuth = false;
+	/** Per connection: whether Redis refused its user or password (see the constructor). */
+	private readonly auth = new Map<Redis, { refused: boolean; refusedSinceConnect: boolean }>();
+
+	/**
+	 * Whether Redis refused this client's user or password on either connection, and no
+	 * connection of it was accepted since.
+	 */
+	private get refusedAuth(): boolean {
+		return [...this.auth.values()].some((auth) => auth.refused);
+	}
 
 	/**
 	 * Whether Redis refuses this client's credentials now (a rotated password, say): what it owes
@@ -1411,8 +1461,17 @@ export class RedisClaims {
 		return `${what}: every delivery is answered 503 for ${window} ms from then (${left} ms left), so that no delivery under way then starts a second time. A delivery first sent in the first ${lost} ms of that time gets 503 at all of the service's attempts (0, 1, 3, 7 s) and the service gives it up: "Accept Redis Without Persistence" takes that loss rather than a second start`;
 	}
 
-	/** Connected replicas seen by the last claim: a confirm counts once they all have it. */
-	private replicas = 0;
+	/**
+	 * Connected replicas seen by the last claim of this process in this Redis (any client of it):
+	 * a confirm counts once they all have it.
+	 */
+	private get replicas(): number {
+		return this.memory.replicas;
+	}
+
+	private set replicas(value: number) {
+		this.memory.replicas = value;
+	}
 
 	/**
 	 * With replicas attached, waits until every one has acknowledged this connection's writes
@@ -1561,10 +1620,56 @@ export class RedisClaims {
 
 	/**
 	 * Held claims whose execution exists (n8n answered 2xx) and whose run record the replicas have
-	 * not acknowledged yet: key → token. Kept pending (`p:`, 503 for others) and tried again every
-	 * refreshMs until a replica-acknowledged `r:` is written.
+	 * not acknowledged yet (the process's memory of this Redis: see ProcessMemory.pendingRuns).
+	 * Kept pending (`p:`, 503 for others) and tried again every refreshMs, by the current client of
+	 * this Redis, until a replica-acknowledged `r:` is written.
 	 */
-	private readonly pendingRuns = new Map<string, string>();
+	private get pendingRuns(): Map<string, { token: string; ttl: number }> {
+		return this.memory.pendingRuns;
+	}
+
+	/**
+	 * The client of this process for this Redis that its held and pending claims go through: the
+	 * newest open one whose user and password Redis has not refused, else this one. A credential
+	 * edit or a rotated password makes a new client; the held claims' extensions, their promotion
+	 * or release, and the pending run records move to it (outside r16-companion F1, F2). Without a
+	 * process scope a client is a memory of its own, and this is always itself.
+	 */
+	private current(): RedisClaims {
+		const open = [...this.memory.clients].filter((other) => !other.closed).reverse();
+		return open.find((other) => !other.refusedAuth) ?? (this.closed ? open[0] : undefined) ?? this;
+	}
+
+	/**
+	 * Writes the pending run records again every refreshMs, through the current client, until
+	 * each is done or another attempt holds its key; one loop per memory. It stops when the
+	 * memory has no open client: the records stay, and the next client of this Redis resumes it.
+	 */
+	private async writePending(): Promise<void> {
+		const memory = this.memory;
+		if (memory.pendingLoop) return;
+		memory.pendingLoop = true;
+		try {
+			while (memory.pendingRuns.size > 0) {
+				await sleep(this.timing.refreshMs);
+				const on = this.current();
+				if (on.closed) return;
+				if ((await on.connected(on.client, on.timeoutMs)) !== undefined) continue;
+				for (const [key, { token, ttl }] of [...memory.pendingRuns]) {
+					if ((await on.pendStep(key, token, ttl)) !== 'waiting') {
+						if (memory.pendingRuns.get(key)?.token === token) memory.pendingRuns.delete(key);
+					}
+				}
+			}
+		} finally {
+			memory.pendingLoop = false;
+		}
+	}
+
+	/** Whether a lease of this process in this Redis is held for n8n's answer (on any client of it). */
+	get holding(): boolean {
+		return this.memory.leasesHeld > 0;
+	}
 
 	/**
 	 * One step of a held claim's promotion with replicas: `p:` (or its extension), the replicas
@@ -1616,23 +1721,13 @@ export class RedisClaims {
 			state: 'running',
 			note: `Redis held another attempt of this delivery when its run record arrived (this claim had ended${lost === undefined ? '' : `: ${lost}`}), so that attempt may run it too`,
 		};
-		this.pendingRuns.set(key, token);
+		this.pendingRuns.set(key, { token, ttl });
 		const first = await this.pendStep(key, token, ttl);
 		if (first !== 'waiting') {
-			if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
+			if (this.pendingRuns.get(key)?.token === token) this.pendingRuns.delete(key);
 			return first === 'done' ? { state: 'running' } : other;
 		}
-		const retry = async (): Promise<void> => {
-			while (this.pendingRuns.get(key) === token) {
-				await sleep(this.timing.refreshMs);
-				if (this.closed) return;
-				if ((await this.connected(this.client, this.timeoutMs)) !== undefined) continue;
-				if ((await this.pendStep(key, token, ttl)) !== 'waiting') {
-					if (this.pendingRuns.get(key) === token) this.pendingRuns.delete(key);
-				}
-			}
-		};
-		retry().catch(() => undefined);
+		this.writePending().catch(() => undefined);
 		return {
 			state: 'running',
 			note: `its run record was not acknowledged by every Redis replica in time: it stays pending (copies elsewhere are answered 503, never 200 executed: false) and is written again every ${this.timing.refreshMs} ms until they acknowledge it`,
@@ -1656,21 +1751,28 @@ export class RedisClaims {
 		// Counted as under way until settled: the memory's bound and a closing client see it.
 		this.memory.underWay++;
 		this.inFlight++;
-		// A closing client waits for it while it is held.
+		// A closing client waits for it while it is held; the store keeps the credential current.
 		this.leasesHeld++;
+		this.memory.leasesHeld++;
 		let counted = true;
 		const unhold = () => {
-			if (counted) this.leasesHeld--;
+			if (counted) {
+				this.leasesHeld--;
+				this.memory.leasesHeld--;
+			}
 			counted = false;
 		};
 		const letGo = () => {
 			this.memory.underWay--;
 			this.inFlight--;
 		};
+		// Settled through the current client of this Redis (a client of the current credential,
+		// when it was edited or its password rotated while n8n created the execution).
 		const promote = async (): Promise<LeaseOutcome> => {
-			this.remember(key, token, now, ttl);
-			if (this.replicas > 0) return await this.promoteReplicated(key, token, ttl, lost);
-			const answer = await this.finish(key, token, ttl);
+			const on = this.current();
+			on.remember(key, token, now, ttl);
+			if (on.replicas > 0) return await on.promoteReplicated(key, token, ttl, lost);
+			const answer = await on.finish(key, token, ttl);
 			if (answer === 'other') {
 				return {
 					state: 'running',
@@ -1684,12 +1786,20 @@ export class RedisClaims {
 		// held on its connection, which everything later on it waits behind) is sent again at once
 		// on the other connection, and later ones go there first: a single stalled command no
 		// longer lets the c: end while n8n creates the execution (outside r14-companion, F6).
-		let extendOn: ClaimClient = this.resolver;
+		// Which of the two connections, of the current client of this Redis: a client of the current
+		// credential takes the extensions over when the credential is edited or its password
+		// rotated (outside r16-companion F1: they stayed on the refused one and the c: ended).
+		let extendOn: 'resolver' | 'client' = 'resolver';
+		const connection = (which: 'resolver' | 'client'): { on: RedisClaims; client: ClaimClient } => {
+			const on = this.current();
+			return { on, client: which === 'resolver' ? on.resolver : on.client };
+		};
 		// Why the last extensions failed, when they did: Redis out of reach (no answer), or Redis
 		// answering with a refusal (a full Redis under noeviction: OOM). Named in `lost`.
 		let failing: string | undefined;
-		const extendVia = async (client: ClaimClient) => {
-			const down = await this.connected(client, this.timeoutMs);
+		const extendVia = async (which: 'resolver' | 'client') => {
+			const { on, client } = connection(which);
+			const down = await on.connected(client, on.timeoutMs);
 			if (down !== undefined) return { ok: false as const, reason: down };
 			return await within(
 				client.cpExtend(
@@ -1708,7 +1818,7 @@ export class RedisClaims {
 		const extend = async (): Promise<void> => {
 			let extended = await extendVia(extendOn);
 			if (!extended.ok && state === 'held' && !this.closed) {
-				const other = extendOn === this.resolver ? this.client : this.resolver;
+				const other = extendOn === 'resolver' ? 'client' : 'resolver';
 				const again = await extendVia(other);
 				if (again.ok || (again.refused && !extended.refused)) {
 					extendOn = other;
@@ -1759,7 +1869,7 @@ export class RedisClaims {
 				unhold();
 				letGo();
 				if (status >= 200 && status < 300) return await promote();
-				this.sendOne(key, token, 'release');
+				this.current().sendOne(key, token, 'release');
 				return { state: 'released' };
 			},
 			commit: async (): Promise<ClaimVerdict> => {

@@ -147,16 +147,29 @@ function claimsFor(options: RedisOptions, trigger: string): RedisClaims {
 
 /** How often a process that owes Redis a promotion or a release tries it again on its own. */
 export const OWED_RETRY_MS = 1_000;
-/** The triggers whose owed writes are being retried (one watcher each). */
+/** The triggers whose owed writes or held claims are watched (one watcher each). */
 const watchingOwed = new Set<string>();
+/**
+ * The context of each trigger's latest webhook call: the watcher reads the credential through it,
+ * so a node moved to another Redis credential meanwhile is read as it is now, not as the call that
+ * started the watch had it.
+ */
+const latestCall = new Map<string, IWebhookFunctions>();
 
 /**
- * While this trigger's client owes Redis a promotion or a release, tries it again every
- * OWED_RETRY_MS without waiting for another delivery; when Redis refuses the client's user or
- * password (a rotated password), reads the Redis credential again and moves the trigger to a
- * client of the current one, which sends what is owed once it connects (the owed writes live in
- * the process's memory of that Redis, shared by its clients). While the credential still holds
- * the refused password nothing can be sent: see docs/queue-mode.md (outside r15-companion F3).
+ * While this trigger's client owes Redis a promotion, a release or a pending run record, or a
+ * claim of this process in that Redis is held for n8n's answer, watches it every OWED_RETRY_MS
+ * without waiting for another delivery: what is owed is tried again; when Redis refuses the
+ * client's user or password (a rotated password), reads the Redis credential again and moves the
+ * trigger to a client of the current one. The owed writes, the pending run records and the held
+ * claims' extensions live in the process's memory of that Redis (its endpoint and database), so
+ * that client sends them once it connects. While the credential still holds the refused password
+ * nothing can be sent: see docs/queue-mode.md (outside r15-companion F3, r16-companion F1).
+ *
+ * The credential is read through the context of the trigger's latest webhook call, after that
+ * call returned: n8n's getCredentials reads the credential from its database by the node's
+ * credential ID at each call (n8n-core's _getCredentials, the CredentialsHelper's getDecrypted),
+ * so it gives the current one (claims.test.mjs checks this on real n8n).
  */
 function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 	if (watchingOwed.has(trigger)) return;
@@ -166,7 +179,7 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			await sleep(OWED_RETRY_MS);
 			const id = clientOfTrigger.get(trigger);
 			const claims = id === undefined ? undefined : claimsByOptions.get(id);
-			if (claims === undefined || !claims.owes) {
+			if (claims === undefined || !(claims.owes || claims.holding)) {
 				// Unmarked in the same step that finds nothing owed: a watch asked for meanwhile
 				// starts anew rather than finding this one still marked.
 				watchingOwed.delete(trigger);
@@ -178,7 +191,8 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			}
 			let options: RedisOptions;
 			try {
-				options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+				const call = latestCall.get(trigger) ?? ctx;
+				options = redisOptions(await call.getCredentials(REDIS_CREDENTIAL));
 			} catch {
 				continue;
 			}
@@ -192,6 +206,7 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 export function triggerStopped(trigger: string): void {
 	const id = clientOfTrigger.get(trigger);
 	clientOfTrigger.delete(trigger);
+	latestCall.delete(trigger);
 	if (id !== undefined) closeIfUnused(id, CLOSED_BY_STOP);
 }
 
@@ -205,6 +220,7 @@ export async function closeRedisClaims(): Promise<void> {
 	const all = [...claimsByOptions.values()];
 	claimsByOptions.clear();
 	clientOfTrigger.clear();
+	latestCall.clear();
 	await Promise.all(
 		all.map(async (claims) => await claims.close('this n8n process closed its Redis clients')),
 	);
@@ -283,12 +299,13 @@ export const redisDeliveryStore: DeliveryStore = {
 			deliveryId,
 		);
 		const trigger = triggerName(workflowId, node.id, live);
+		latestCall.set(trigger, ctx);
 		const claims = claimsFor(options, trigger);
 		const claim = await claims.claim(key, limits.maxAgeMs, {
 			allowWithoutPersistence: allowsWithoutPersistence(ctx),
 			hold: true,
 		});
-		if (claims.owes) watchOwed(ctx, trigger);
+		if (claims.owes || claims.holding) watchOwed(ctx, trigger);
 		if (claim.verdict === 'claimed') {
 			return claim.lease
 				? {
