@@ -754,10 +754,24 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		// PING is the check's own: a delivery does not send it.
 		assert.deepEqual(noPing.delivery, { verdict: 'new' });
 		// maxclients: its two connections taken.
-		const hogs = [0, 1].map(() =>
-			net.connect(servers.maxclients.port, '127.0.0.1').on('error', () => {}),
+		// Each hog holds a slot once Redis has answered it: a PONG, not a fixed wait (under load
+		// 300 ms was once too short, and the check then found a free slot).
+		const hogs = await Promise.all(
+			[0, 1].map(
+				() =>
+					new Promise((resolve, reject) => {
+						const hog = net.connect(servers.maxclients.port, '127.0.0.1');
+						let answer = '';
+						hog.on('error', reject);
+						hog.on('connect', () => hog.write('PING\r\n'));
+						hog.on('data', (chunk) => {
+							answer += chunk;
+							if (answer.includes('+PONG')) resolve(hog.on('error', () => {}));
+							else if (answer.includes('\r\n')) reject(new Error(`a hog got ${answer}`));
+						});
+					}),
+			),
 		);
-		await sleep(300);
 		try {
 			const full = await allThree({
 				host: '127.0.0.1',
