@@ -24,7 +24,7 @@ import {
 	HIDDEN,
 	maskCardNumber,
 	maskedAlready,
-	maskKeepingEnd,
+	maskWebhookSecret,
 	maskRequisite,
 	shownFor,
 	lookupCode,
@@ -212,7 +212,7 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	if (secretValueShown(spec, text)) return value;
 	switch (spec.secret) {
 		case 'webhookSecret':
-			return maskKeepingEnd(text);
+			return maskWebhookSecret(text, reading.audience);
 		case 'cvv':
 			return '•••';
 		case 'cardNumber':
