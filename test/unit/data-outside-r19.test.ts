@@ -213,6 +213,7 @@ describe('F3: a CVV or PIN in a form part or a CSV column', () => {
 		'--x\r\nContent-Disposition: form-data; name="pin_attempts"\r\n\r\n3\r\n--x--',
 		'order_id;amount;status\r\n4821;100;paid',
 		'pin_tries;cvv_checked;amount\r\n3;1;4821',
+		'pinpad_id;cvv_result;amount\r\n4821;100;5',
 		'cvv;note\r\n***;masked',
 		'pin;comment\r\n1;short',
 	])('ordinary parts and columns stay: %j', (text) => {

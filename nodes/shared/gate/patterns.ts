@@ -719,7 +719,10 @@ const CJK_SECRET_DIGITS = new RegExp(
  */
 const PIN_OR_CVV_WORD = `(?:card[-_]?)?(?:pin|пин|пін)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS}`;
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
-const PIN_WORD = new RegExp(`^(?:(?:card[-_]?)?(?:pin|пин|пін)|${OTHER_PIN_WORDS}|${CJK_PIN_WORDS})`, 'iu');
+const PIN_WORD = new RegExp(
+	`^(?:(?:card[-_]?)?(?:pin|пин|пін)|${OTHER_PIN_WORDS}|${CJK_PIN_WORDS})`,
+	'iu',
+);
 const SECRET_DIGITS_IN_WORDS = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS}|${OTHER_NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
