@@ -115,6 +115,8 @@ describe('F2: a CVV or PIN on the line after its word is masked', () => {
 		'PIN\n123456789',
 		'Change PIN\nOrder 12345 created',
 		'CVV\n12:30',
+		// A header's last column is no label: the row's first cell is the order's.
+		'order_id,pin\n4821',
 	])('ordinary data after a line break stays: %j', (text) => {
 		for (const out of everywhere(text)) expect(out).toBe(text);
 	});

@@ -764,14 +764,14 @@ const PIN_NUMBER_SIGN = new RegExp(
 	'giu',
 );
 /**
- * A PIN or CVV word alone at the end of its line (after words only: `CVV`, `Your PIN`, `Код
- * безопасности`), and its value at the start of the next (outside read r19-data, finding 2:
+ * A PIN or CVV word alone at the end of its line (after words only, labelLine: `CVV`, `Your PIN`,
+ * `Код безопасности`), and its value at the start of the next (outside read r19-data, finding 2:
  * `CVV\n123`, `PIN\r\n4821` were shown): a label above its value. Not a column of a table (a
  * delimiter or a digit on the word's line: `id;pin` is CsvColumns'), not digits that go on as a
  * number (`PIN\n2026-11-20`, `CVV\n4276 3800…`) or a quantity (`PIN\n1000 RUB`).
  */
 const SECRET_DIGITS_NEXT_LINE = new RegExp(
-	`(?<=(?:^|[\\r\\n])[\\p{L} \\t\\u00a0]*)(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** The digits a PIN or CVV word names, hidden (`••••`), or undefined where they are no such value. */
@@ -785,13 +785,30 @@ function namedDigitsMasked(
 	if (/^cid/iu.test(name) && count > 4) return undefined;
 	return '•'.repeat(Math.min(count, 4));
 }
+/**
+ * Whether the word at `offset` ends a label's line: only words and spaces before it on its line,
+ * at most LABEL_LINE characters (read by hand: a look-behind over the line ran at every position
+ * of a long text).
+ */
+const LABEL_LINE = 40;
+function labelLine(whole: string, offset: number): boolean {
+	const from = Math.max(0, offset - LABEL_LINE);
+	const before = whole.slice(from, offset);
+	const lineAt = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
+	if (lineAt < 0 && from > 0) return false;
+	return LABEL_WORDS.test(before.slice(lineAt + 1));
+}
+const LABEL_WORDS = /^[\p{L} \t\u00a0]*$/u;
 /** A CVV or PIN written as a label's value on the next line, or after a Chinese word. */
 function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): string {
-	const each = (match: string, name: string, gap: string, digits: string) => {
-		const masked = namedDigitsMasked(name, digits, identifiers);
-		return masked === undefined ? match : `${name}${gap}${masked}`;
-	};
-	return text.replace(SECRET_DIGITS_NEXT_LINE, each).replace(CJK_SECRET_DIGITS, each);
+	const each =
+		(label: boolean) =>
+		(match: string, name: string, gap: string, digits: string, offset: number, whole: string) => {
+			if (label && !labelLine(whole, offset)) return match;
+			const masked = namedDigitsMasked(name, digits, identifiers);
+			return masked === undefined ? match : `${name}${gap}${masked}`;
+		};
+	return text.replace(SECRET_DIGITS_NEXT_LINE, each(true)).replace(CJK_SECRET_DIGITS, each(false));
 }
 /**
  * A field's name that is a PIN's or a CVV's and nothing else (normalised: `pin`, `pin_code`,
