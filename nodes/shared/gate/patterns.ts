@@ -717,14 +717,14 @@ const CJK_SECRET_DIGITS = new RegExp(
  * Not across `got` or `must be` either: the node's own refusal of a typed value (`Mask Card Number
  * and CVV must be true or false, got "007"`) shows the user's value.
  */
-const PIN_OR_CVV_WORD = `(?:card[-_]?)?(?:pin|пин|пін)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS}`;
+const PIN_OR_CVV_WORD = `(?:card[-_]?)?(?:pin|пин|пін)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)`;
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
 const PIN_WORD = new RegExp(
 	`^(?:(?:card[-_]?)?(?:pin|пин|пін)|${OTHER_PIN_WORDS}|${CJK_PIN_WORDS})`,
 	'iu',
 );
 const SECRET_DIGITS_IN_WORDS = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS}|${OTHER_NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /**
@@ -771,7 +771,7 @@ const PIN_NUMBER_SIGN = new RegExp(
  * number (`PIN\n2026-11-20`, `CVV\n4276 3800…`) or a quantity (`PIN\n1000 RUB`).
  */
 const SECRET_DIGITS_NEXT_LINE = new RegExp(
-	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD}|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** The digits a PIN or CVV word names, hidden (`••••`), or undefined where they are no such value. */
@@ -786,6 +786,19 @@ function namedDigitsMasked(
 	return '•'.repeat(Math.min(count, 4));
 }
 /**
+ * A PIN or CVV word of another language (OTHER_PIN_WORDS, OTHER_CVV_WORDS), then only naming
+ * words of these languages or English and Russian, then the digits it names: the rule of
+ * SECRET_DIGITS_IN_WORDS for those words. Read only where OTHER_WORD_HINT finds one of their
+ * stems: one more word list in the rules every text passes made every text slower.
+ */
+const OTHER_SECRET_DIGITS = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|(?:${NAMING_WORDS}|${OTHER_NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+const OTHER_WORD_HINT =
+	/geheim|kartenpr|sicherheitscode|n[úu]mero\s+secreto|clave\s+secreta|c[óo]digo\s+de\s+seg|cryptogramme|code\s+(?:confidentiel|secret|de\s+s)|безпеки/i;
+const CJK_HINT = /密码|安全码/;
+/**
  * Whether the word at `offset` ends a label's line: only words and spaces before it on its line,
  * at most LABEL_LINE characters (read by hand: a look-behind over the line ran at every position
  * of a long text).
@@ -799,7 +812,7 @@ function labelLine(whole: string, offset: number): boolean {
 	return LABEL_WORDS.test(before.slice(lineAt + 1));
 }
 const LABEL_WORDS = /^[\p{L} \t\u00a0]*$/u;
-/** A CVV or PIN written as a label's value on the next line, or after a Chinese word. */
+/** A CVV or PIN as a label's value on the next line, after another language's word or a Chinese one. */
 function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): string {
 	const each =
 		(label: boolean) =>
@@ -808,7 +821,13 @@ function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): st
 			const masked = namedDigitsMasked(name, digits, identifiers);
 			return masked === undefined ? match : `${name}${gap}${masked}`;
 		};
-	return text.replace(SECRET_DIGITS_NEXT_LINE, each(true)).replace(CJK_SECRET_DIGITS, each(false));
+	let out = text;
+	if (out.includes('\n') || out.includes('\r')) {
+		out = out.replace(SECRET_DIGITS_NEXT_LINE, each(true));
+	}
+	if (OTHER_WORD_HINT.test(out)) out = out.replace(OTHER_SECRET_DIGITS, each(false));
+	if (CJK_HINT.test(out)) out = out.replace(CJK_SECRET_DIGITS, each(false));
+	return out;
 }
 /**
  * A field's name that is a PIN's or a CVV's and nothing else (normalised: `pin`, `pin_code`,
