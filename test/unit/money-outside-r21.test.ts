@@ -159,9 +159,7 @@ const cardAnswer = (card: IDataObject, request: IDataObject, top: IDataObject = 
 });
 
 async function cardRequest(externalId: string, answer: IDataObject): Promise<IDataObject> {
-	nock(BASE_URL)
-		.post('/cards/request')
-		.reply(200, answer, { Date: new Date().toUTCString() });
+	nock(BASE_URL).post('/cards/request').reply(200, answer, { Date: new Date().toUTCString() });
 	const { output } = await runNode({
 		parameters: { resource: 'card', operation: 'request', externalId, idempotencyKey: '' },
 		continueOnFail: true,
@@ -221,7 +219,10 @@ describe('r21-money F2: Card Request answered with a card not tied to this reque
 		[
 			'none sent: the request names the card, the card carries none',
 			'',
-			cardAnswer({ id: 'c-1', externalId: null }, { externalId: null, status: 'fulfilled', cardId: 'c-1' }),
+			cardAnswer(
+				{ id: 'c-1', externalId: null },
+				{ externalId: null, status: 'fulfilled', cardId: 'c-1' },
+			),
 		],
 	])('control, %s: a success', async (_name, externalId, answer) => {
 		const item = await cardRequest(externalId, answer);
@@ -281,9 +282,7 @@ describe('r21-money F3: a code the document does not list is unknown, whatever i
 
 describe('r21-money F4: 2xx failure signs in other shapes', () => {
 	const payoutOnce = async (answer: IDataObject) => {
-		nock(BASE_URL)
-			.post('/payouts')
-			.reply(200, answer, { Date: new Date().toUTCString() });
+		nock(BASE_URL).post('/payouts').reply(200, answer, { Date: new Date().toUTCString() });
 		const { output } = await runNode({
 			parameters: payoutParams('1500'),
 			continueOnFail: true,
