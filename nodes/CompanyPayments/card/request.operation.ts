@@ -206,23 +206,29 @@ const money: MoneyContract = {
 	// card may come from stock, made long before. A request made before the send, or one already
 	// answered to another write, is unknown (r15-money F4: the money module's one rule).
 	made: (answer) => (isObject(answer.request) ? answer.request : undefined),
-	// Its card is tied to its request (r19-money F1, r21-money F2): the request names its card
-	// (cardId), which must be shown when a card is (an empty end is no proof, and a pending request
-	// names none: a card beside it is not its card issued); and the External ID this write sent
-	// "moves to the card when it is issued", so the card carries exactly that one (none when none
-	// was sent). The request's own External ID, where it still shows one, is the one sent too.
+	// Its card is tied to its request (r19-money F1, r21-money F2). A card shown issued (assigned,
+	// or with no status of its own beside a fulfilled request) is this request's only when the
+	// request names it (cardId: an empty end is no proof, and a pending request names none, so a
+	// card beside it is not its card issued) and it carries exactly the External ID this write sent
+	// (it "moves to the card when it is issued": none when none was sent). A card not issued (queued,
+	// failed, closed) is judged by its state, its ties where both ends are shown. The request's own
+	// External ID, where it still shows one, is the one sent too.
 	ties: (answer, sent) => {
 		const request = isObject(answer.request) ? answer.request : undefined;
 		const card = isObject(answer.card) ? answer.card : undefined;
 		if (!request || !card) return [];
 		const sentId = sent?.externalId;
+		const cardStatus = recordText(card.status);
+		const issued =
+			cardStatus === 'assigned' ||
+			(cardStatus === null && recordText(request.status) === 'fulfilled');
 		return [
 			{
 				name: "the card's External ID (card.externalId)",
 				shown: card.externalId,
 				bound: sentId,
 				boundBy: 'the External ID this request sent',
-				rule: 'exact',
+				rule: issued ? ('exact' as const) : undefined,
 			},
 			{
 				name: "the request's External ID (request.externalId)",
@@ -241,7 +247,7 @@ const money: MoneyContract = {
 				shown: card.id,
 				bound: request.cardId,
 				boundBy: 'the card the request names (request.cardId)',
-				rule: 'required',
+				rule: issued ? ('required' as const) : undefined,
 			},
 		];
 	},
