@@ -207,6 +207,22 @@ describe('r21-money F2: Card Request answered with a card not tied to this reque
 		expectUnknownWithSentWrite(await cardRequest(externalId, answer));
 	});
 
+	it('D2: "emp-42" sent, no card, the request carries "emp-7", top-level externalId "emp-42": the request\'s own field decides', async () => {
+		const answer = {
+			status: 'assigned',
+			externalId: 'emp-42',
+			card: null,
+			request: {
+				id: 'r-d2',
+				externalId: 'emp-7',
+				status: 'fulfilled',
+				cardId: 'c-1',
+				createdAt: now(),
+			},
+		};
+		expectUnknownWithSentWrite(await cardRequest('emp-42', answer));
+	});
+
 	it.each([
 		[
 			'"emp-42" sent: the request names the card, the card carries "emp-42"',
