@@ -213,7 +213,10 @@ describe('r19-money F3: no execution ID, Retry On Fail after a lost answer', () 
 		expect(first.item.paymentOutcome).not.toBe('paid');
 	});
 
-	it('control: a write settled paid frees the item: the next run is a new payment under a new key', async () => {
+	// Changed by outside r21-money F1: a paid item keeps its key (Retry On Fail runs every item of
+	// the node again, the paid ones too, and without an execution ID a separate run of the same
+	// item cannot be told from it), so the second run gets the first answer and sends nothing.
+	it('control: a write settled paid keeps its key: the next run of the same item gets the first answer, nothing sent', async () => {
 		const params = {
 			resource: 'payout',
 			operation: 'create',
@@ -226,7 +229,6 @@ describe('r19-money F3: no execution ID, Retry On Fail after a lost answer', () 
 		let n = 0;
 		nock(BASE_URL)
 			.post('/payouts')
-			.times(2)
 			.reply(
 				200,
 				(_uri, body) => ({
@@ -244,8 +246,9 @@ describe('r19-money F3: no execution ID, Retry On Fail after a lost answer', () 
 		const second = await noExecution(params);
 		expect(outcome(first.item)).toBe('success');
 		expect(outcome(second.item)).toBe('success');
-		const keys = [...keysOf(first.requests as never), ...keysOf(second.requests as never)];
-		expect(new Set(keys).size).toBe(2);
+		expect(second.item.id).toBe(first.item.id);
+		expect(keysOf(first.requests as never)).toHaveLength(1);
+		expect(keysOf(second.requests as never)).toEqual([]);
 	});
 });
 

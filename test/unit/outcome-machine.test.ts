@@ -94,7 +94,10 @@ const ANSWERS: Answer[] = [
 		body: serviceBody(409, 'CARD_EXTERNAL_ID_TAKEN'),
 		proves: 'refused',
 	},
-	{ kind: 'http', status: 422, body: serviceBody(422, 'UNPROCESSABLE'), proves: 'refused' },
+	// UNPROCESSABLE names no condition checked before acting (outside r21-money F3): unknown.
+	{ kind: 'http', status: 422, body: serviceBody(422, 'UNPROCESSABLE'), proves: 'unknown' },
+	{ kind: 'http', status: 422, body: serviceBody(422, 'DEADLINE_EXCEEDED'), proves: 'unknown' },
+	{ kind: 'http', status: 422, body: serviceBody(422, 'PAYOUT_ACTIVE_LIMIT'), proves: 'refused' },
 	{ kind: 'http', status: 429, body: serviceBody(429, 'TOO_MANY_REQUESTS'), proves: 'refused' },
 	{ kind: 'http', status: 429, body: HTML(429), proves: 'unknown' },
 	{ kind: 'http', status: 404, body: HTML(404), proves: 'unknown' },

@@ -800,6 +800,8 @@ describe("Card Request as a tool carries the reference's identity as its Externa
 						request: {
 							id: 'rq',
 							status: 'fulfilled',
+							// A fulfilled request names its card (outside r21-money F2: one that names none is no proof).
+							cardId: card.id,
 							externalId: card.externalId,
 							createdAt: new Date().toISOString(),
 						},

@@ -265,10 +265,22 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 				? { status: 'completed' }
 				: /\/payouts$/.test(String(options.url))
 					? { status: 'waiting_trader' }
-					: // A card request answers its own request record, by which it is judged (r18-money F1).
+					: // A card request answers its own request record, by which it is judged (r18-money F1),
+						// naming its card, which carries the External ID sent (r21-money F2).
 						/\/cards\/request$/.test(String(options.url))
 						? {
-								request: { id: `req_typed_${++cardRequests}`, status: 'fulfilled', createdAt: now },
+								request: {
+									id: `req_typed_${++cardRequests}`,
+									status: 'fulfilled',
+									cardId: 'card_typed_1',
+									externalId: (sent as IDataObject).externalId ?? null,
+									createdAt: now,
+								},
+								card: {
+									id: 'card_typed_1',
+									status: 'assigned',
+									externalId: (sent as IDataObject).externalId ?? null,
+								},
 							}
 						: // A rotation answers its new secret (without one it fails: r16-data, F4).
 							/\/webhook-secret\/rotate$/.test(String(options.url))

@@ -134,11 +134,16 @@ function describeOutcome(ctx: IExecuteFunctions, itemIndex: number, answer: unkn
 	);
 }
 
-/** The External ID an answer or a found card carries: the card's, or its request's. */
+/**
+ * The External ID an answer or a found card carries: in Card Request's answer its request's, else
+ * its card's (the ID moves to the card when it is issued), never a top-level field the document
+ * does not show there (outside r21-money F2); a card found by Resolve Outcome carries its own.
+ */
 function externalIdOf(answer: IDataObject): unknown {
 	const request = isObject(answer.request) ? answer.request : undefined;
 	const card = isObject(answer.card) ? answer.card : undefined;
-	return answer.externalId ?? request?.externalId ?? card?.externalId;
+	if (request || card) return request?.externalId ?? card?.externalId;
+	return answer.externalId;
 }
 
 /** The External ID the request is sent with: the user's, or as a tool the payment's identity. */
@@ -201,14 +206,36 @@ const money: MoneyContract = {
 	// card may come from stock, made long before. A request made before the send, or one already
 	// answered to another write, is unknown (r15-money F4: the money module's one rule).
 	made: (answer) => (isObject(answer.request) ? answer.request : undefined),
-	// Its card is tied to its request (r19-money F1): the request's External ID "moves to the card
-	// when it is issued", and the request names its card (cardId). A card that carries another
-	// External ID, or is not the card its request names, is another request's: no proof of this one.
-	ties: (answer) => {
+	// Its card is tied to its request (r19-money F1, r21-money F2). A card shown issued (assigned,
+	// or with no status of its own beside a fulfilled request) is this request's only when the
+	// request names it (cardId: an empty end is no proof, and a pending request names none, so a
+	// card beside it is not its card issued) and it carries exactly the External ID this write sent
+	// (it "moves to the card when it is issued": none when none was sent). A card not issued (queued,
+	// failed, closed) is judged by its state, its ties where both ends are shown. The request's own
+	// External ID, where it still shows one, is the one sent too.
+	ties: (answer, sent) => {
 		const request = isObject(answer.request) ? answer.request : undefined;
 		const card = isObject(answer.card) ? answer.card : undefined;
 		if (!request || !card) return [];
+		const sentId = sent?.externalId;
+		const cardStatus = recordText(card.status);
+		const issued =
+			cardStatus === 'assigned' ||
+			(cardStatus === null && recordText(request.status) === 'fulfilled');
 		return [
+			{
+				name: "the card's External ID (card.externalId)",
+				shown: card.externalId,
+				bound: sentId,
+				boundBy: 'the External ID this request sent',
+				rule: issued ? ('exact' as const) : undefined,
+			},
+			{
+				name: "the request's External ID (request.externalId)",
+				shown: request.externalId,
+				bound: sentId,
+				boundBy: 'the External ID this request sent',
+			},
 			{
 				name: "the card's External ID (card.externalId)",
 				shown: card.externalId,
@@ -220,6 +247,7 @@ const money: MoneyContract = {
 				shown: card.id,
 				bound: request.cardId,
 				boundBy: 'the card the request names (request.cardId)',
+				rule: issued ? ('required' as const) : undefined,
 			},
 		];
 	},

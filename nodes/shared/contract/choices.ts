@@ -246,7 +246,7 @@ export const OPEN_CHOICES = {
 	},
 	rateLimit: {
 		question: 'Rate limits and Retry-After',
-		node: 'Reads and Accept Quote / Pay QR Code repeated (RETRY_STATUSES, RETRY_BACKOFF, the credential’s longest wait: retry.ts); any other money write never: the service’s own 429 is not_paid with retryAfter (money/write.ts)',
+		node: 'Reads and Accept Quote / Pay QR Code repeated (RETRY_STATUSES, RETRY_BACKOFF, the credential’s longest wait: retry.ts); any other money write never: the service’s own 429 with a code the document lists as a refusal or a rate-limit code (TOO_MANY_REQUESTS, RATE_LIMITED: RATE_LIMIT_CODES, none is shown) is not_paid with retryAfter; a 429 with any other code is unknown (money/write.ts, money/answered.ts)',
 	},
 	proxy502: {
 		question: 'A proxy’s 502 before or after the service acted',
@@ -259,7 +259,7 @@ export const OPEN_CHOICES = {
 	errorAfterActing: {
 		question:
 			'Which error answers of a money write come before the service acts, and which may come after it acted (the status of most codes is not shown; new codes may be added)',
-		node: 'not_paid only for the service’s own error body whose code names a condition checked before acting (REFUSAL_CODES: input, key, permission, not found, balance, limits, cooldown, working hours, not enabled, quote expired or not found …) at a plain 4xx; unknown with its sentWrite, never sent again: a backend or transient code at any status (ACTED_MAYBE_CODES: BRIDGE_ERROR, WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, PAYOUT_SERVICE_REJECTED, DRIVER_HELPER_TRANSIENT, INTERNAL_ERROR, SERVICE_UNAVAILABLE, BAD_GATEWAY, QR_RESOLVE_FAILED …), the statuses that say no refusal, whatever the code (408, 423, 424, 425, 499), every 5xx, a 409 but CARD_EXTERNAL_ID_TAKEN and PAYOUT_NOT_CANCELABLE, and a code the document does not list whose name says a timeout or a backend failed (ACTED_MAYBE_WORDS); any other unlisted code is a generic failure of its status, a refusal at a plain 4xx; the service’s own 429 with a code of neither kind stays a refusal with retryAfter (choice rateLimit) (money/answered.ts)',
+		node: 'not_paid only for the service’s own error body whose code the document lists as a condition checked before acting (REFUSAL_CODES: input, key, permission, not found, balance, limits, cooldown, working hours, not enabled, quote expired or not found …) at a plain 4xx, and for the service’s 429 with a rate-limit code (choice rateLimit); unknown with its sentWrite, never sent again: a backend or transient code at any status (ACTED_MAYBE_CODES: BRIDGE_ERROR, WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, PAYOUT_SERVICE_REJECTED, DRIVER_HELPER_TRANSIENT, INTERNAL_ERROR, SERVICE_UNAVAILABLE, BAD_GATEWAY, QR_RESOLVE_FAILED …), the statuses that say no refusal, whatever the code (408, 423, 424, 425, 499), every 5xx, a 409 but CARD_EXTERNAL_ID_TAKEN and PAYOUT_NOT_CANCELABLE, the documented codes that name no condition (CONFLICT, UNPROCESSABLE), and every code the document does not list, whatever its name (DEADLINE_EXCEEDED, PAYOUT_TIME_OUT, DOWNSTREAM_ERROR, SOMETHING_NEW …): the document makes it a generic failure of its status, which does not say the service had not acted (money/answered.ts)',
 	},
 	reusedKey: {
 		question: 'What the service does with a key used before for another request',

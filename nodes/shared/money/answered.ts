@@ -112,7 +112,7 @@ export const ACTED_MAYBE_CODES: readonly string[] = [
 
 /**
  * Documented codes that name no condition, only the meaning of their status: judged as a code the
- * document does not list (UNPROCESSABLE at 422 is a refusal; CONFLICT at 409 is unknown).
+ * document does not list, unknown (outside r21-money F3: no condition checked before acting).
  */
 export const STATUS_MEANING_CODES: readonly string[] = ['CONFLICT', 'UNPROCESSABLE'];
 
@@ -126,19 +126,24 @@ export const STATUS_MEANING_CODES: readonly string[] = ['CONFLICT', 'UNPROCESSAB
 export const ANSWERED_UNSURE_STATUSES: readonly number[] = [408, 423, 424, 425, 499];
 
 /**
- * A code the document does not list whose name says a backend or a timeout failed: unknown like
- * ACTED_MAYBE_CODES. Any other unlisted code is a generic failure of its status, as the document
- * asks: a refusal at a plain 4xx.
+ * The codes the node reads as the service's own rate limit when they come with HTTP 429 (choice
+ * `rateLimit`): the document shows no code for it, so these are the node's choice, the names a
+ * limiter answers with before the request is handled. Any other code at 429 is judged as at any
+ * other 4xx: a refusal only when it is one of REFUSAL_CODES.
  */
-export const ACTED_MAYBE_WORDS =
-	/TIMEOUT|TIMED_OUT|UNAVAILABLE|TRANSIENT|BACKEND|BRIDGE|GATEWAY|UPSTREAM|INTERNAL|DEPENDENCY/i;
+export const RATE_LIMIT_CODES: readonly string[] = ['TOO_MANY_REQUESTS', 'RATE_LIMITED'];
 
-/** How an error answer of a money write is read: a refusal before acting, or unsure. */
+/**
+ * How an error answer of a money write is read: a refusal before acting, or unsure. Only a code
+ * the document lists as a precondition checked before acting (REFUSAL_CODES), or a rate-limit
+ * code at 429 (RATE_LIMIT_CODES), proves a refusal (outside r21-money F3). A code the document
+ * does not list, whatever its name (DEADLINE_EXCEEDED, PAYOUT_TIME_OUT, DOWNSTREAM_ERROR …), and
+ * a documented one that names no condition (STATUS_MEANING_CODES) say nothing of when the service
+ * answered: unsure. A body without a code is no service error body (isServiceErrorBody).
+ */
 export function answerClass(status: number, code: unknown): 'refused' | 'unsure' {
 	if (status < 400 || status > 499 || ANSWERED_UNSURE_STATUSES.includes(status)) return 'unsure';
-	if (typeof code !== 'string' || code === '') return 'refused';
+	if (typeof code !== 'string' || code === '') return 'unsure';
 	if (REFUSAL_CODES.includes(code)) return 'refused';
-	if (ACTED_MAYBE_CODES.includes(code)) return 'unsure';
-	if (STATUS_MEANING_CODES.includes(code)) return 'refused';
-	return ACTED_MAYBE_WORDS.test(code) ? 'unsure' : 'refused';
+	return status === 429 && RATE_LIMIT_CODES.includes(code) ? 'refused' : 'unsure';
 }

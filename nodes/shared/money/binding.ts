@@ -348,12 +348,16 @@ function tieValue(value: unknown): string | undefined {
  * The ties of an answer's records that do not hold (issue 49.1 "every detail proven", outside
  * r19-money F1): each shown on both ends with another value. A record tied to this write's made
  * record by another value is not this write's (another card, another request's), so the answer
- * proves nothing of this write. An end not shown breaks nothing.
+ * proves nothing of this write. An end not shown breaks nothing, unless the tie's rule says so
+ * (outside r21-money F2): `exact` holds two ends not shown alike and breaks on one shown alone,
+ * `required` breaks on any end not shown.
  */
 export function brokenTies(ties: readonly Tie[]): Tie[] {
 	return ties.filter((tie) => {
 		const shown = tieValue(tie.shown);
 		const bound = tieValue(tie.bound);
+		if (tie.rule === 'required' && (shown === undefined || bound === undefined)) return true;
+		if (tie.rule === 'exact') return shown !== bound;
 		return shown !== undefined && bound !== undefined && shown !== bound;
 	});
 }

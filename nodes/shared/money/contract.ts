@@ -84,9 +84,10 @@ export interface MoneyWrite {
 	 * be the card its request names). The one binding rule (binding.ts brokenTies, read by write.ts
 	 * answerProvesOther) holds an answer whose tie is shown on both ends and differs unknown with
 	 * its sent write: such an answer shows a record that is not this write's, so it proves nothing
-	 * of it. An end not shown is no break (and no proof: the `made` record still decides).
+	 * of it. An end not shown is no break (and no proof: the `made` record still decides), unless
+	 * the tie says otherwise (Tie.rule: outside r21-money F2). `sent` is the body this write sent.
 	 */
-	ties?: (answer: IDataObject) => readonly Tie[];
+	ties?: (answer: IDataObject, sent: IDataObject | undefined) => readonly Tie[];
 	/**
 	 * The record a 2xx answer shows this write acted on, for a write that acts on a record made
 	 * before it (Payout Cancel, r16-money F1), when the answer shows the act done (a payout
@@ -117,6 +118,13 @@ export interface Tie {
 	bound: unknown;
 	/** Where the bound value comes from, as a message names it: "the request's External ID". */
 	boundBy: string;
+	/**
+	 * How an end not shown (absent, null, blank) is read (outside r21-money F2): by default it
+	 * breaks nothing; `exact`: an end not shown equals only another not shown (a card carrying an
+	 * External ID when this write sent none is another's); `required`: both ends must be shown and
+	 * equal (an empty end is no proof of the tie).
+	 */
+	rule?: 'exact' | 'required';
 }
 
 /** A record a write acted on, and the fields whose times say when it acted (MoneyWrite.acted). */

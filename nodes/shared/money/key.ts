@@ -186,8 +186,9 @@ function offered(read: () => unknown): string {
  * the job of a queue worker that died again: its execution ends in error; see docs/queue-mode.md
  * and test/queue/crash-key.test.mjs.) A loop over batches (a new run)
  * or a new execution (including a re-run of a failed one from the execution list) gets new keys.
- * Without an execution id a random key is used (never a shared one), kept for this item while
- * its write is unsettled in this process (unexecutedKey): Retry On Fail is the same request.
+ * Without an execution id a random key is used (never a shared one), kept for this item unless
+ * its write was proved not paid (unexecutedKey): Retry On Fail is the same request, and a paid
+ * item gets its first answer back.
  */
 function executionKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const executionId = offered(() => ctx.getExecutionId());
@@ -200,20 +201,25 @@ function executionKey(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
- * The random keys of items run without an execution ID whose write is not settled in this process
- * (outside r19-money F3): by the item's place (instance, workflow, node, run index, item index)
- * and content (the node's parameters as saved and the item's JSON), with when it was formed.
+ * The random keys of items run without an execution ID (outside r19-money F3, r21-money F1): by
+ * the item's place (instance, workflow, node, run index, item index) and content (the node's
+ * parameters as saved and the item's JSON), with when it was formed.
  */
 const unexecuted = new Map<string, { key: string; at: number }>();
 
 /**
  * The key of an item run without an execution ID (nothing n8n gives stays stable across tries):
- * a random one, never a shared one, kept while that item's write is unsettled in this process
- * (sending, or its outcome unknown: settleUnexecuted drops it once paid or not paid), for at most
- * HELD_MS. So Retry On Fail of the same item in the same run is the same request under the same
- * key: the money module sends nothing again where the document promises no replay by key (the
- * answer is unknown), and the same request (the same quote) where it does. A run of the same item
- * after its write settled gets a new key: a new payment.
+ * a random one, never a shared one, kept for HELD_MS from when it was formed unless its write was
+ * proved not paid (settleUnexecuted). Kept while the write is sending or unknown, and kept when it
+ * was paid (outside r21-money F1): Retry On Fail runs every item of the node again, and an item
+ * already paid must get its first answer back under its first key, not a new key and a second
+ * payment. Only an item refused before the service acted (not_paid) gets a new key next time: it
+ * is sent again, which is safe.
+ *
+ * Without an execution ID nothing n8n gives tells a Retry On Fail from a separate run of the same
+ * node with the same item (same run index, same parameters, same JSON): within HELD_MS such a run
+ * is answered with the first answer (paid once), never paid again; after HELD_MS, or with other
+ * item data, parameters or run index, it is a new payment under a new key.
  */
 function unexecutedKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const node = ctx.getNode() as { id?: unknown; parameters?: unknown };
@@ -244,11 +250,32 @@ function unexecutedKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const key = identity('pay', ['random'], [randomUUID()]);
 	unexecuted.delete(slot);
 	unexecuted.set(slot, { key, at: now });
-	if (unexecuted.size > MAX_KEPT) unexecuted.delete(unexecuted.keys().next().value as string);
+	if (unexecuted.size > MAX_KEPT) dropOldestUnexecuted(now);
 	return key;
 }
 
-/** A write under `key` settled (paid, or not paid): an item run without an execution ID that holds it gets a new key next time. */
+/** Makes room among the kept keys: every one past HELD_MS, else the oldest (the map's first). */
+function dropOldestUnexecuted(now: number): void {
+	for (const [slot, kept] of unexecuted) {
+		if (now - kept.at >= HELD_MS) unexecuted.delete(slot);
+	}
+	if (unexecuted.size > MAX_KEPT) unexecuted.delete(unexecuted.keys().next().value as string);
+}
+
+/**
+ * When the item run without an execution ID that holds `key` formed it (its write is held in the
+ * memory of sent writes until HELD_MS after it: write.ts heldUntil); undefined for any other key.
+ */
+export function unexecutedSince(key: string): number | undefined {
+	for (const kept of unexecuted.values()) if (kept.key === key) return kept.at;
+	return undefined;
+}
+
+/**
+ * A write under `key` was proved not paid (refused before the service acted, or released by
+ * Resolve Outcome): an item run without an execution ID that holds it gets a new key next time. A
+ * paid or unknown write keeps its key (unexecutedKey).
+ */
 export function settleUnexecuted(key: string): void {
 	for (const [slot, kept] of unexecuted) {
 		if (kept.key === key) unexecuted.delete(slot);

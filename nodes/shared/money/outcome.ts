@@ -443,20 +443,72 @@ function standsByState(contract: MoneyContract, body: IDataObject): boolean {
 	return state === undefined || state.outcome === 'paid';
 }
 
+/** `false`, or the text "false" (outside r21-money F4: `ok: "false"`). */
+function saysFalse(value: unknown): boolean {
+	return value === false || (typeof value === 'string' && value.trim().toLowerCase() === 'false');
+}
+
+/** A list of errors that is not empty, an object of errors with one shown (`{requisite: [...]}`), or a text. */
+function errorsShown(value: unknown): boolean {
+	if (isObject(value)) return Object.values(value as IDataObject).some(shownValue);
+	return shownValue(value);
+}
+
 /**
- * The other signs of a failure a 2xx body may carry (outside r19-money, its observations): `ok:
- * false` and a list `errors` that is not empty (no answer of the document carries either), an
- * `error` (the document's error body: "HTTP reason phrase"), and a `failReason` (a payout's
- * reason it failed) on a write that makes its record: a record that names why it failed does not
- * stand, where its state says it stands (a record whose state does not stand is told by its own
- * state: notStanding, in its words, a refund among them). Not a cancel's `failReason` (Payout Cancel, `acted`): the document's cancel sets
+ * The signs of a failure one record of a 2xx answer may carry (outside r19-money, r21-money F4):
+ * `success` or `ok` false (or the text "false"), an `errorCode`, `errors` shown (a list that is
+ * not empty, an object naming one), an `error` (the document's error body: "HTTP reason phrase").
+ * No answer of the document carries any of them on a record.
+ */
+function recordSigns(record: IDataObject, where: string): string[] {
+	const code =
+		typeof record.errorCode === 'string' && record.errorCode !== '' ? record.errorCode : undefined;
+	return [
+		...(saysFalse(record.success) ? [`${where}success: ${JSON.stringify(record.success)}`] : []),
+		...(code !== undefined ? [`${where}errorCode ${code}`] : []),
+		...(saysFalse(record.ok) ? [`${where}ok: ${JSON.stringify(record.ok)}`] : []),
+		...(errorsShown(record.errors)
+			? [`${where}errors ${JSON.stringify(record.errors).slice(0, 80)}`]
+			: []),
+		...(shownValue(record.error)
+			? [`${where}error ${JSON.stringify(record.error).slice(0, 80)}`]
+			: []),
+	];
+}
+
+/**
+ * The other records of a 2xx answer the contract names as this write's (outside r21-money F4): the
+ * record it made, the record it acted on, and the records its ties read (Card Request's request
+ * and card), each with the name it is shown under.
+ */
+function namedRecords(contract: MoneyContract, body: IDataObject): Array<[string, IDataObject]> {
+	const named: Array<[string, IDataObject | undefined]> = [];
+	for (const [field, value] of Object.entries(body)) {
+		if (isObject(value) && (value === contract.made?.(body) || contract.ties !== undefined)) {
+			named.push([field, value as IDataObject]);
+		}
+	}
+	const acted = contract.acted?.(body)?.record;
+	if (acted !== undefined && acted !== body) named.push(['acted', acted]);
+	return named.filter((entry): entry is [string, IDataObject] => entry[1] !== undefined);
+}
+
+/**
+ * The signs of a failure a 2xx body may carry (outside r19-money, its observations; r21-money F4):
+ * those of any record (recordSigns) at the top level and on each record the contract names
+ * (namedRecords), and a `failReason` (a payout's reason it failed) on a write that makes its
+ * record: a record that names why it failed does not stand, where its state says it stands (a
+ * record whose state does not stand is told by its own state: notStanding, in its words, a refund
+ * among them). Not a cancel's `failReason` (Payout Cancel, `acted`): the document's cancel sets
  * `cancelled_by_merchant` on the payout it cancelled, which is its act done.
  */
 function failureSigns(contract: MoneyContract, body: IDataObject): string[] {
+	const nested = namedRecords(contract, body).flatMap(([field, record]) =>
+		record === body ? [] : recordSigns(record, `${field}.`),
+	);
 	return [
-		...(body.ok === false ? ['ok: false'] : []),
-		...(Array.isArray(body.errors) && body.errors.length > 0 ? ['a list of errors'] : []),
-		...(shownValue(body.error) ? [`error ${JSON.stringify(body.error).slice(0, 80)}`] : []),
+		...recordSigns(body, ''),
+		...nested,
 		...(!contract.acted && shownValue(body.failReason) && standsByState(contract, body)
 			? [`failReason ${JSON.stringify(body.failReason).slice(0, 80)}`]
 			: []),
@@ -466,11 +518,12 @@ function failureSigns(contract: MoneyContract, body: IDataObject): string[] {
 /**
  * A 2xx whose body says it failed (outside r18-money F3: Card Recharge answered 200 with
  * `{"success":false,"errorCode":"INSUFFICIENT_BALANCE",...}`): `success: false`, or an errorCode,
- * which the document's error body carries on a failure only. Never a success. Nor not paid: the
- * document gives an error's meaning by its HTTP status ("an unknown errorCode is to be treated as a
- * generic failure of its statusCode"), and a 2xx is none, so nothing shows that no money moved.
- * Unknown, keeping the errorCode, message, details, required and requestId the body names;
- * write.ts adds the sent write.
+ * which the document's error body carries on a failure only, or another sign (failureSigns), on
+ * the answer or a record of it the contract names. Never a success. Nor not paid: the document
+ * gives an error's meaning by its HTTP status ("an unknown errorCode is to be treated as a generic
+ * failure of its statusCode"), and a 2xx is none, so nothing shows that no money moved. Unknown,
+ * keeping the errorCode, message, details, required and requestId the body names; write.ts adds
+ * the sent write.
  */
 export function answerSaysFailed(
 	node: INode,
@@ -481,18 +534,12 @@ export function answerSaysFailed(
 ): NodeApiError | undefined {
 	if (!isObject(answer)) return undefined;
 	const body = answer as IDataObject;
-	const code =
-		typeof body.errorCode === 'string' && body.errorCode !== '' ? body.errorCode : undefined;
 	const signs = failureSigns(contract, body);
-	if (body.success !== false && code === undefined && signs.length === 0) return undefined;
+	if (signs.length === 0) return undefined;
 	const last = report.attempts[report.attempts.length - 1];
 	const status = last && 'status' in last ? last.status : 200;
 	const headers = last && 'headers' in last ? last.headers : undefined;
-	const said = [
-		...(body.success === false ? ['success: false'] : []),
-		...(code !== undefined ? [`errorCode ${code}`] : []),
-		...signs,
-	].join(' and ');
+	const said = signs.join(' and ');
 	return outcomeUnknownError(node, contract, {
 		reason: `the service answered HTTP ${status}, a success status, with a body that says it failed (${said}): a failure the document gives no meaning to with a success status, so it does not show that the service carried it out, nor that it did not`,
 		lines: [`HTTP status: ${status}`],

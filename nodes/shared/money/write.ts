@@ -33,7 +33,13 @@ import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
 import type { MoneyContract, PaymentOutcome } from './contract';
 import type { Difference } from './evidence';
-import { forgetUnexecuted, moneyKey, runsAsAgentTool, settleUnexecuted } from './key';
+import {
+	forgetUnexecuted,
+	moneyKey,
+	runsAsAgentTool,
+	settleUnexecuted,
+	unexecutedSince,
+} from './key';
 import { sentDigests } from './sentEvidence';
 import { keyNamesPayment } from './replay';
 import type { OnceFor } from './key';
@@ -88,8 +94,9 @@ import {
  * Kept in this process's memory (a Retry On Fail runs in the process that ran the node), for at
  * most MAX_KEPT keys (outside r6-money-b F1). A write that may be sent again is never forgotten to
  * make room: one of a node run that has not ended normally (Retry On Fail may run it again) until
- * HELD_MS after that run's last write or failure, and one whose key names a payment (a key the user
- * set, a tool's payment reference) until HELD_MS after it was sent. Only writes past both are
+ * HELD_MS after that run's last write or failure, one whose key names a payment (a key the user
+ * set, a tool's payment reference) until HELD_MS after it was sent, and one whose key an item run
+ * without an execution ID keeps (key.ts unexecutedKey) until HELD_MS after it was formed. Only writes past both are
  * forgotten, the oldest first; when every kept write is still held, a new money write is refused
  * before it is sent (SENT_WRITES_FULL, not paid). A new execution derives new keys, so a run that
  * ended normally is never sent again by n8n under its keys.
@@ -110,6 +117,8 @@ export type SentState = {
 	run?: string;
 	/** When its key names a payment (set by the user, a tool's reference): held HELD_MS from here. */
 	namedAt?: number;
+	/** When an item run without an execution ID formed its key (key.ts unexecutedKey): held HELD_MS from here. */
+	keyedAt?: number;
 } &
 	/** In flight: `settled` resolves when its answer or error is known (never rejects). */
 	(| { state: 'sending'; settled: Promise<unknown> }
@@ -228,6 +237,7 @@ function heldUntil(entry: SentState, now: number): number {
 	if (entry.state === 'sending') return Infinity;
 	let until = 0;
 	if (entry.namedAt !== undefined) until = entry.namedAt + limits.heldMs;
+	if (entry.keyedAt !== undefined) until = Math.max(until, entry.keyedAt + limits.heldMs);
 	const run = entry.run === undefined ? undefined : runs.get(entry.run);
 	if (run && !run.ended) until = Math.max(until, run.last + limits.heldMs);
 	return until > now ? until : 0;
@@ -817,12 +827,15 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	// the payment is decided (r4-money-resend F2): a re-send whose answer is lost again keeps it.
 	const first = call.first ?? earlier?.first;
 	const namedAt = named ? (earlier?.namedAt ?? Date.now()) : undefined;
+	// A key an item without an execution ID keeps (paid among them) is held as long as it is kept.
+	const keyedAt = earlier?.keyedAt ?? unexecutedSince(key);
 	const kept = {
 		request: asked,
 		subject: `${method} ${call.pays ?? path}`,
 		sentAt,
 		run,
 		...(namedAt !== undefined ? { namedAt } : {}),
+		...(keyedAt !== undefined ? { keyedAt } : {}),
 		...(first ? { first } : {}),
 	};
 	// This key's earlier send in this process came out unknown: whatever refuses this re-send
@@ -847,7 +860,8 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 				seal: call.sent?.seal,
 			});
 			if (made && call.sent) claim(call.sent as unknown as SentWrite, made);
-			settleUnexecuted(key);
+			// A paid item keeps its key (outside r21-money F1): Retry On Fail of every item of the run
+			// gives this one its first answer back instead of a new key and a second payment.
 		},
 		(error: unknown) => {
 			// A not_paid never erases an earlier unknown of the same key.
@@ -1326,7 +1340,8 @@ function answerProvesOther(
 	}
 	// The other records it shows as this write's, tied to the made record (r19-money F1): a tie
 	// shown on both ends with another value shows a record that is not this write's.
-	const broken = brokenTies(contract.ties?.(answer) ?? []);
+	const sentBody = isRecord(call.request.body) ? (call.request.body as IDataObject) : undefined;
+	const broken = brokenTies(contract.ties?.(answer, sentBody) ?? []);
 	if (broken.length > 0) {
 		const what = broken
 			.map(
