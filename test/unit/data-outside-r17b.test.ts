@@ -162,7 +162,8 @@ describe('finding 4: an OGRN, OGRNIP or account is no card number', () => {
 				ACCOUNT,
 				// PersAcc keeps any number but a scheme's card (issue 50, fixer dfix23): a number with
 				// the checksum that no scheme issues; Contract keeps even a card's look.
-				luhnNumber(fc.constantFrom('1', '70', '9999'), 16),
+				// (GPN issues 1946… of 16 digits: drawn, that one is a card and is masked.)
+				luhnNumber(fc.constantFrom('1', '70', '9999'), 16).filter((number) => !schemeCard(number)),
 				luhnNumber(fc.constant('4'), 13),
 				(ogrn, bare, ogrnip, inn, account, persAcc, persAcc13) => {
 					const record = {
