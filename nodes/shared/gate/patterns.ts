@@ -423,13 +423,15 @@ function decimalNumber(match: string): boolean {
 const CUT_MARK = '(?:\\s?(?:\\u2026|\\.{2,3}|\\*+|[xX]{2,}))?';
 /**
  * Part of a card number in a free text (outside read r7-data, finding 3): 12 to 19 digits in one
- * run, or the first three groups of four (or 4-6 and a part) with any separator SEP knows and
- * what follows of the fourth, each maybe followed by a cut mark. Not part of a word, a decimal
+ * run, or the first three groups of four (or 4-6 and a part: American Express' and Diners' grouping,
+ * so its first group starts with 3; outside read r20-data, finding 5: `1500.123456 USDT`, an amount
+ * to USDT's six decimals, was masked) with any separator SEP knows and what follows of the
+ * fourth, each maybe followed by a cut mark. Not part of a word, a decimal
  * fraction (`92.123456789012`), a phone (`+…`) or a UUID's group (`-…`); not followed by a
  * decimal part (an amount). Read in free text only.
  */
 const CUT_CARD = new RegExp(
-	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|\\d{4}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
+	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|3\\d{3}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
 	'g',
 );
 /**
