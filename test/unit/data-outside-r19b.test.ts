@@ -93,6 +93,14 @@ describe('F6: grouped ordinary numbers are kept', () => {
 		);
 	});
 
+	it('a card written with points after a number that ends in digits is masked', () => {
+		const number = card('4', '000000000000000000', 19);
+		const written = grouped(number, [4, 4, 4, 4, 3], '.');
+		for (const word of ['DE89 ', 'Tel +49 ', 'No 12 ']) {
+			expect(shown(`${word}${written} end`)).not.toContain(written);
+		}
+	});
+
 	it.each([
 		'4276 3800 1234 567',
 		'4276 3800 1234 567…',
@@ -132,7 +140,8 @@ describe('F14: ordinary text kept, real keys hidden', () => {
 		['pk_live_51HqLyjWDarjtT1zdp7dc4eC39', 'pk_live_51HqLyjWDarjtT1zdp7dc4eC39'],
 		['signing whsec_a1b2c3d4e5f6a1b2c3d4e5f6', 'a1b2c3d4e5f6a1b2c3d4e5f6'],
 		['member mbr_Q1w2E3r4T5y6U7i8O9p0', 'Q1w2E3r4T5y6U7i8O9p0'],
-		['secret pi_3MtwBwLkdIwHu7ix28a3tqPa_secret_YrKJUKribcBjcG8HVhfZluoGH', 'YrKJUKribcBjcG8HVhfZluoGH'],
+		['confirm pi_3MtwBwLkdIwHu7ix28a3tqPa_secret_YrKJUKribcBjcG8HVhfZluoGH', 'YrKJUKribcBjcG8HVhfZluoGH'],
+		['client_secret=pi_3MtwBwLkdIwHu7ix28a3tqPa_secret_YrKJUKribcB', 'YrKJUKribcB'],
 		['password: Apollo2024', 'Apollo2024'],
 		['пароль пользователя: admin2024', 'admin2024'],
 	])('hidden: %s', (text, secret) => {
