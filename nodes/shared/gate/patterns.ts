@@ -481,7 +481,12 @@ function ordinaryGroups(match: string, offset: number, whole: string): boolean {
 	const gap = /\D+/.exec(match)?.[0];
 	let written = match;
 	const after = GROUPS_AFTER.exec(whole.slice(end))?.[0];
-	if (after && gap && /\d{4}$/.test(match) && after.split(/\d+/).every((g) => g === '' || g === gap)) {
+	if (
+		after &&
+		gap &&
+		/\d{4}$/.test(match) &&
+		after.split(/\d+/).every((g) => g === '' || g === gap)
+	) {
 		written += after;
 	}
 	const digits = cardDigits(written);
@@ -847,11 +852,12 @@ const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
  * the card is read from its own first group.
  */
 function runAfterOtherGap(match: string): string | undefined {
-	const gaps = match.match(/\D+/gu) ?? [];
-	if (gaps.length < 3 || gaps[0] === gaps[1] || gaps.slice(2).some((gap) => gap !== gaps[1])) {
+	const gaps: string[] = match.match(/\D+/gu) ?? [];
+	const [first, second] = gaps;
+	if (gaps.length < 3 || first === second || gaps.slice(2).some((gap) => gap !== second)) {
 		return undefined;
 	}
-	return match.slice(match.indexOf(gaps[0]) + gaps[0].length);
+	return match.slice(match.indexOf(first) + first.length);
 }
 /** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
 function plainWord(word: string): boolean {
@@ -1028,10 +1034,10 @@ const DIGIT_ZEROS = [
 	0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
 	0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0,
 	0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30,
-	0x10d40, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0,
-	0x116d0, 0x116da, 0x11730, 0x118e0, 0x11950, 0x11bf0, 0x11c50, 0x11d50, 0x11da0, 0x11de0,
-	0x11f50, 0x16130, 0x16a60, 0x16ac0, 0x16b50, 0x16d70, 0x1ccf0, 0x1d7ce, 0x1d7d8, 0x1d7e2,
-	0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e4f0, 0x1e5f1, 0x1e950, 0x1fbf0,
+	0x10d40, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x116d0,
+	0x116da, 0x11730, 0x118e0, 0x11950, 0x11bf0, 0x11c50, 0x11d50, 0x11da0, 0x11de0, 0x11f50, 0x16130,
+	0x16a60, 0x16ac0, 0x16b50, 0x16d70, 0x1ccf0, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140,
+	0x1e2f0, 0x1e4f0, 0x1e5f1, 0x1e950, 0x1fbf0,
 ];
 /** Every decimal digit but ASCII's, by the Unicode property (astral ones too). */
 const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
@@ -1052,7 +1058,8 @@ function digitZero(code: number): number {
 	const listed = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9);
 	if (listed !== undefined) return listed;
 	let first = code;
-	while (first > 0 && first > code - 100 && ONE_DIGIT.test(String.fromCodePoint(first - 1))) first--;
+	while (first > 0 && first > code - 100 && ONE_DIGIT.test(String.fromCodePoint(first - 1)))
+		first--;
 	return code - ((code - first) % 10);
 }
 
@@ -1197,9 +1204,7 @@ function writtenAsRead(text: string): ReadText {
 
 /** A text as it reads for matching: decoded (decodedForReading), then its plain form (plainForm). */
 function readingForm(text: string): ReadText {
-	const decodedText = /[%+&<]/.test(text)
-		? decodedForReading(text)
-		: writtenAsRead(text);
+	const decodedText = /[%+&<]/.test(text) ? decodedForReading(text) : writtenAsRead(text);
 	if (!/[^ -~\t\n\r]/.test(decodedText.text)) return decodedText;
 	const out: ReadText = { text: '', start: [], end: [] };
 	let index = 0;
