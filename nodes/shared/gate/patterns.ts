@@ -441,8 +441,12 @@ const CUT_CARD = new RegExp(
 const CUT_MARK_END = /(?:\u2026|\.{2,3}|\*+|[xX]{2,})$/;
 /** Groups of digits that go on after a match, each after one separator SEP knows. */
 const GROUPS_AFTER = new RegExp(`^(?:${SEP}\\d+)+`, 'i');
-/** A group with a digit right before a match, then a separator (`+49 `, `DE89 `): the number began before. */
-const GROUP_BEFORE = new RegExp(`(?:[+]|[A-Za-z0-9]*\\d[A-Za-z0-9]*${SEP})$`, 'i');
+/**
+ * A phone's country code or an IBAN's head right before a match (`+49 `, `+`, `DE89 `): the number
+ * began before. Not any group of digits: a date or a time before a cut card (`2026-11-29 4276…`)
+ * leaves it a card's part.
+ */
+const GROUP_BEFORE = new RegExp(`(?:\\+(?:\\d{1,4}${SEP})?|(?<![A-Za-z0-9])[A-Z]{2}\\d{2}${SEP})$`);
 /** An IBAN as written in a text: country, check digits, then groups of four (and a rest). */
 const IBAN_TEXT = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
 /** Whether an IBAN's check digits hold (ISO 13616: the number moved and read modulo 97 is 1). */
@@ -471,8 +475,8 @@ function inIban(whole: string, start: number, end: number): boolean {
  * grouped number and not part of a card (outside read r19-data, finding 6: an IBAN, a phone, an
  * account, an order number). Its digits with the groups that go on after it (same separator)
  * are a card when a scheme's and passing the checksum; else ordinary: more than 19 digits (no card
- * has them), fewer than 12, a group with a digit or a `+` right before it (a country code, an
- * IBAN's head), inside an IBAN passing its check, no card scheme's leading digits, or a length a
+ * has them), fewer than 12, a phone's country code or an IBAN's head right before it
+ * (GROUP_BEFORE), inside an IBAN passing its check, no card scheme's leading digits, or a length a
  * scheme issues that fails the checksum (CARD_SCHEMES: a whole card number, not a part). A number
  * shorter than its scheme's numbers (`4276 3800 1234 567`, 15 of a Visa's 16) is part of a card.
  */
