@@ -12,5 +12,9 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, esModuleInterop: true } }],
 	},
 	restoreMocks: true,
+	// A guard against a test that hangs, not a speed target: the property tests run a node dozens
+	// of times, and on a loaded 2-core machine (CI's lanes beside it) jest's 5 s default was once
+	// exceeded by outcome-machine (order.accept), whose next property then read a half-reset mock.
+	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/unit/helpers/setup.ts'],
 };

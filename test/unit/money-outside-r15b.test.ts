@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { forgetSkews } from '../../nodes/shared/money/clock';
-import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { inProcessRunner, madeNow } from './helpers/money';
+import { inProcessRunner, isolateMoneyTests, madeNow } from './helpers/money';
 import { BASE_URL, runTool } from './helpers/n8n';
 
 /*
@@ -17,15 +15,7 @@ import { BASE_URL, runTool } from './helpers/n8n';
  * - one record, one write: a record this process already gave as proof of another write (by Base
  *   URL, operation and record ID) is unknown.
  */
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	forgetAllSentWrites();
-	forgetSkews();
-});
-afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
-	nock.cleanAll();
-});
+isolateMoneyTests();
 
 const DAY = 24 * 3600e3;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();

@@ -2,9 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 import type { ReplyHeaders } from 'nock';
 
-import { forgetSkews } from '../../nodes/shared/money/clock';
-import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { datedAt, inProcessRunner, madeNow, readerCreate, readerPayout } from './helpers/money';
+import {
+	datedAt,
+	inProcessRunner,
+	isolateMoneyTests,
+	madeNow,
+	readerCreate,
+	readerPayout,
+} from './helpers/money';
 import { BASE_URL, runTool } from './helpers/n8n';
 
 /*
@@ -18,15 +23,7 @@ import { BASE_URL, runTool } from './helpers/n8n';
  *     without any measured skew, n8n's own clock + UNDATED_PREDATES_MS) is no proof: unknown with
  *     its sentWrite.
  */
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	forgetAllSentWrites();
-	forgetSkews();
-});
-afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
-	nock.cleanAll();
-});
+isolateMoneyTests();
 
 const HOUR = 3600e3;
 const MINUTE = 60e3;

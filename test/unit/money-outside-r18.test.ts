@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { forgetSkews } from '../../nodes/shared/money/clock';
-import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import {
 	datedAt,
 	expectUnknownWithSentWrite,
 	inProcessRunner,
+	isolateMoneyTests,
 	readerCreate,
 	readerPayout,
 } from './helpers/money';
@@ -23,15 +22,7 @@ import { BASE_URL } from './helpers/n8n';
  *     no id): a completed recharge.
  * F4  A record ID given as a fractional number (Payout ID 1042.50) was sent as "1042.5".
  */
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	forgetAllSentWrites();
-	forgetSkews();
-});
-afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
-	nock.cleanAll();
-});
+isolateMoneyTests();
 
 const DAY = 24 * 3600e3;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();

@@ -1,9 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
-import { forgetSkews } from '../../nodes/shared/money/clock';
-import { forgetAllSentWrites } from '../../nodes/shared/money/write';
-import { datedAt, expectUnknownWithSentWrite, inProcessRunner, moneyRunner } from './helpers/money';
+import {
+	datedAt,
+	expectUnknownWithSentWrite,
+	inProcessRunner,
+	isolateMoneyTests,
+	moneyRunner,
+} from './helpers/money';
 import { BASE_URL } from './helpers/n8n';
 
 /*
@@ -15,15 +19,7 @@ import { BASE_URL } from './helpers/n8n';
  * The contract's `ties` (the other records an answer shows as this write's, tied to its `made`
  * record) are checked by the one binding rule (binding.ts brokenTies, write.ts answerProvesOther).
  */
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	forgetAllSentWrites();
-	forgetSkews();
-});
-afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
-	nock.cleanAll();
-});
+isolateMoneyTests();
 
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 const run = inProcessRunner(19_000);

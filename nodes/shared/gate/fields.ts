@@ -25,7 +25,7 @@ import {
 	HIDDEN,
 	maskCardNumber,
 	maskedAlready,
-	maskKeepingEnd,
+	maskWebhookSecret,
 	maskRequisite,
 	shownFor,
 	lookupCode,
@@ -214,7 +214,7 @@ function maskSecret(value: unknown, spec: FieldSpec, reading: Reading): unknown 
 	if (secretValueShown(spec, text)) return value;
 	switch (spec.secret) {
 		case 'webhookSecret':
-			return maskKeepingEnd(text);
+			return maskWebhookSecret(text, reading.audience);
 		case 'cvv':
 			return '•••';
 		case 'cardNumber':

@@ -1130,10 +1130,21 @@ export function knownFor(
 const SHORT_DIGITS = /^\d{3,8}$/;
 
 /**
+ * A comma that parts a list's fields, not a decimal's (outside read r19-data, finding 9: the
+ * answer's CVV in `Номер 2200150012345671,321` or `Срок и код: 12/27,321` was read as a decimal's
+ * part): after a card number's last four as masked (`•••• 5671,`), a run of 13–19 digits (a card
+ * number's: no amount has such a whole part) or a month and year (`12/27,`). After a plain number
+ * the comma stays a decimal's or a thousands' mark (`12,321`, `1,321,000`).
+ */
+const AFTER_LIST_COMMA =
+	'(?<=(?:[•*][\\s\\u00a0]?\\d{4}|(?<![\\p{N}.,])\\d{13,19}|(?<![\\p{N}/.,])\\d{1,2}/\\d{2}(?:\\d{2})?),)';
+
+/**
  * The short numbers (a PIN, a CVV) a secret field of the value being shown holds, found in that
  * same value's texts (outside read r14-data, finding 7: `pin: "4821"` beside `message: "Код
  * активации: 4821"`). Only as a whole run of digits: not inside a longer number or a word
- * (`48210`, `A4821`), not a decimal's part (`4821.50`, `12,4821`), not a group of a number written
+ * (`48210`, `A4821`), not a decimal's part (`4821.50`, `12,4821`; a list's comma is no decimal's:
+ * AFTER_LIST_COMMA), not a group of a number written
  * in groups (`900 4821 123`) nor the last four of a masked number (`•••• 4821`). Only in the same
  * value (an answer, the items of one output, one error's bodies): elsewhere 4821 may be any
  * amount or count, and no field beside it says otherwise. Identifiers and amounts are never read.
@@ -1144,7 +1155,7 @@ function digitsOfAnswer(secrets: readonly string[]): RegExp | undefined {
 		.sort((a, b) => b.length - a.length);
 	if (parts.length === 0) return undefined;
 	return new RegExp(
-		`(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-])(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,-]\\p{N})`,
+		`(?:${AFTER_LIST_COMMA}|(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-]))(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,-]\\p{N})`,
 		'gu',
 	);
 }

@@ -36,6 +36,16 @@ export function maskKeepingEnd(value: string): string {
 	return `${prefix}…${value.slice(-4)}`;
 }
 
+/**
+ * A webhook secret as each reader sees it: the user `whsec_…9f3a` (the last four tell two secrets
+ * apart), the model its prefix only, `whsec_…` (docs/ai-agents.md; outside read r19-data,
+ * finding 10: the model got the last four).
+ */
+export function maskWebhookSecret(value: string, audience: Audience): string {
+	if (audience === 'user') return maskKeepingEnd(value);
+	return value.startsWith('whsec_') ? 'whsec_…' : HIDDEN;
+}
+
 /** Values masked already: dots, then at most the last four digits. */
 export function maskedAlready(value: string): boolean {
 	return /^[•*…][•*…\s-]*\d{0,4}$/.test(value);

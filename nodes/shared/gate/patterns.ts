@@ -6,7 +6,7 @@ import {
 	registriesIn,
 } from '../contract/records';
 import type { Registry } from '../contract/records';
-import { HIDDEN_PART, maskedAlready, maskKeepingEnd, maskRequisite } from './masks';
+import { HIDDEN_PART, maskedAlready, maskRequisite, maskWebhookSecret } from './masks';
 
 /*
  * Free-text patterns: what a secret looks like when nothing names it. They are read only in free
@@ -316,10 +316,10 @@ const NAMING_WORDS = (
 const NAMING_GAP = '[\\s\\u00a0:=,\\-\\u2010-\\u2015"\'«»“”„]';
 /**
  * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
- * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`).
+ * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`, `1000 грн`: r19-data, finding 4).
  */
 const NOT_A_SECRET_AFTER =
-	'[\\s\\u00a0]?(?:%|₽|\\$|€|(?:rub|rur|usd|usdt|eur|btc|eth|trx|руб|рублей|рубля|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд)(?![A-Za-zА-Яа-яЁё0-9]))';
+	'[\\s\\u00a0]?(?:%|₽|\\$|€|(?:rub|rur|usd|usdt|eur|euros?|uah|gbp|chf|cny|kzt|btc|eth|trx|руб|рублей|рубля|грн|гривень|гривні|гривня|тенге|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд)(?![A-Za-zА-Яа-яЁё0-9]))';
 /**
  * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
  * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
@@ -406,14 +406,22 @@ const OTHER_SEP = `(?:[_/:]|${ESCAPE}(?:2[Ff]|3[Aa]|5[Ff])|\\\\{1,3}u00(?:20|[Aa
  */
 const SEP = `(?:${SPACE}?${DASH}${SPACE}?|${SPACE}|${OTHER_SEP})`;
 /**
+ * The end of a card number's run: no letter, digit or `_` glued to it. A comma or a point and
+ * digits after it (`2200150012345671,12/27,123`, `[…,123]`, `card ….5`; outside read r19-data,
+ * finding 1) are the next field of a list or a line, not a decimal's part: a run of 13–19 digits
+ * that passes the card checksum and is a scheme's (or named a card) is no amount's whole part
+ * (contract/choices.ts `cardSchemes`). A decimal's fraction stays no card (the `(?<!\d[.,])` before).
+ */
+const CARD_END = '(?![A-Za-z0-9_])';
+/**
  * 15–19 digits in one run, or grouped as cards are written (4-4-4-1…7, or 4-6-5) with any of
  * those separators; not part of a longer word (a UUID's last groups are not a card number), but
  * it may follow a percent-escape (`pan%3D4111…`), and not a decimal's fraction (`1.3955…`, outside
  * read r14-data, finding 9: its checksum may pass). A match is a card number when its 13–19 digits
- * pass the card checksum (cardLike).
+ * pass the card checksum (cardLike). What follows it is CARD_END's.
  */
 const CARD_DIGITS = new RegExp(
-	`(?<!\\d[.,])(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})(?![A-Za-z0-9_]|[.,]\\d)`,
+	`(?<!\\d[.,])(?:(?<=${ESCAPE}[0-9A-Fa-f]{2})|(?<![A-Za-z0-9_-]))(?:\\d{15,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}${SEP}\\d{1,7}|\\d{4}${SEP}\\d{6}${SEP}\\d{5}|\\d{8}${SEP}\\d{5,11})${CARD_END}`,
 	'gi',
 );
 /**
@@ -766,6 +774,32 @@ export interface CardReading {
 }
 
 /**
+ * PIN and CVV words of the languages a card holder may write besides Russian and English
+ * (outside read r19-data, finding 4), the words their banks print: Ukrainian (ПІН, ПІН-код, код
+ * безпеки), German (Geheimzahl, Geheimnummer, Kartenprüfnummer, Sicherheitscode), Spanish (número
+ * secreto, clave secreta, código de seguridad), French (code confidentiel, code secret,
+ * cryptogramme visuel, code de sécurité). Chinese (密码, 安全码) has no spaces between words:
+ * CJK_SECRET_DIGITS reads it. Only a run of digits the word names goes (PIN 4–8, CVV 3–8), as
+ * for the English and Russian words: `código postal 28001`, `Bestellnummer 4821` stay.
+ */
+const OTHER_PIN_WORDS =
+	'geheimzahl|geheimnummer|n[úu]mero\\s+secreto|clave\\s+secreta|code\\s+confidentiel|code\\s+secret';
+const OTHER_CVV_WORDS =
+	'код\\s+безпеки|kartenpr(?:ü|ue|u)f(?:nummer|ziffer|code)|sicherheitscode|c[óo]digo\\s+de\\s+seguridad|cryptogramme(?:\\s+visuel)?|code\\s+de\\s+s[ée]curit[ée]';
+/** The words of those languages that put a PIN or CVV word and its value together (NAMING_WORDS). */
+const OTHER_NAMING_WORDS = (
+	'ist lautet ihre ihr ihrer neue neuer der die karte es su tu nuevo nueva tarjeta est votre ' +
+	'nouveau nouvelle carte de la du le ваш ваша вашої вашого картки новий нова це є'
+)
+	.split(' ')
+	.join('|');
+/** The Chinese PIN (密码: a card's or a payment's password, digits only read) and CVV (安全码) words. */
+const CJK_PIN_WORDS = '(?:取款|交易|支付|银行卡|卡)?密码';
+const CJK_SECRET_DIGITS = new RegExp(
+	`(${CJK_PIN_WORDS}|安全码)([\\s\\u00a0:：=是为]{0,3})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/**
  * A PIN or a CVV named in words (outside read r8-data, finding 1): `PIN number is 4829`,
  * `ПИН-код вашей карты: 4829`, `CVV code is 739`, `security code of the card is 739`. The word,
  * then up to 40 characters of the same sentence, then a group of 3 to 8 digits standing alone
@@ -777,10 +811,12 @@ export interface CardReading {
  * Not across `got` or `must be` either: the node's own refusal of a typed value (`Mask Card Number
  * and CVV must be true or false, got "007"`) shows the user's value.
  */
-const PIN_OR_CVV_WORD =
-	'(?:card[-_]?)?(?:pin|пин)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)';
+const PIN_OR_CVV_WORD = `(?:card[-_]?)?(?:pin|пин|пін)(?:[-_\\s]?(?:code|код))?|(?:[CcСс][Vv][VvCcСсNn]|cvc|cid|ccv)2?|cv2|security\\s+code|код\\s+безопасности|card\\s+verification\\s+(?:code|value)`;
 /** A PIN's word: the rest of PIN_OR_CVV_WORD names a CVV (3 digits or more; a PIN has 4 or more). */
-const PIN_WORD = /^(?:card[-_]?)?(?:pin|пин)/iu;
+const PIN_WORD = new RegExp(
+	`^(?:(?:card[-_]?)?(?:pin|пин|пін)|${OTHER_PIN_WORDS}|${CJK_PIN_WORDS})`,
+	'iu',
+);
 const SECRET_DIGITS_IN_WORDS = new RegExp(
 	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(?![\\p{L}\\p{N}])(?=[^.!?\\n\\r\\p{N}]{0,40}\\p{Nd})((?:${NAMING_GAP}|(?:${NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8}(?![\\p{N}]|[.,:/\\-]\\p{N})|\\p{Nd}(?:[ \\u00a0.\\-]\\p{Nd}){2,7}(?![\\p{N}]|[ \\u00a0.,:/\\-]\\p{N}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
@@ -821,15 +857,146 @@ const PIN_NUMBER_SIGN = new RegExp(
 	`(?<![\\p{L}\\p{N}_])((?:card[-_ ]?)?(?:pin|пин)(?:[-_ ]?(?:code|код))?)([\\s\\u00a0]*[#№][\\s\\u00a0]*)(\\d{4,8})(?![\\p{N}])(?=[\\s\\u00a0]+\\p{L})(?![\\s\\u00a0]+(?:${OTHER_NUMBER_WORDS})(?!\\p{L}))(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
+/**
+ * A PIN or CVV word alone at the end of its line (after words only, labelLine: `CVV`, `Your PIN`,
+ * `Код безопасности`), and its value at the start of the next (outside read r19-data, finding 2:
+ * `CVV\n123`, `PIN\r\n4821` were shown): a label above its value. Not a column of a table (a
+ * delimiter or a digit on the word's line: `id;pin` is CsvColumns'), not digits that go on as a
+ * number (`PIN\n2026-11-20`, `CVV\n4276 3800…`) or a quantity (`PIN\n1000 RUB`).
+ */
+const SECRET_DIGITS_NEXT_LINE = new RegExp(
+	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD}|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/** The digits a PIN or CVV word names, hidden (`••••`), or undefined where they are no such value. */
+function namedDigitsMasked(
+	name: string,
+	digits: string,
+	identifiers: ReadonlySet<string>,
+): string | undefined {
+	const count = digits.replace(/\D/gu, '').length;
+	if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return undefined;
+	if (/^cid/iu.test(name) && count > 4) return undefined;
+	return '•'.repeat(Math.min(count, 4));
+}
+/**
+ * A PIN or CVV word of another language (OTHER_PIN_WORDS, OTHER_CVV_WORDS), then only naming
+ * words of these languages or English and Russian, then the digits it names: the rule of
+ * SECRET_DIGITS_IN_WORDS for those words. Read only where OTHER_WORD_HINT finds one of their
+ * stems: one more word list in the rules every text passes made every text slower.
+ */
+const OTHER_SECRET_DIGITS = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?![\\p{L}\\p{N}])((?:${NAMING_GAP}|(?:${NAMING_WORDS}|${OTHER_NAMING_WORDS})(?![\\p{L}\\p{N}])){0,24}?)(?<![\\p{N}•])(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+const OTHER_WORD_HINT =
+	/geheim|kartenpr|sicherheitscode|n[úu]mero\s+secreto|clave\s+secreta|c[óo]digo\s+de\s+seg|cryptogramme|code\s+(?:confidentiel|secret|de\s+s)|безпеки/i;
+const CJK_HINT = /密码|安全码/;
+/**
+ * Whether the word at `offset` ends a label's line: only words and spaces before it on its line,
+ * at most LABEL_LINE characters (read by hand: a look-behind over the line ran at every position
+ * of a long text).
+ */
+const LABEL_LINE = 40;
+function labelLine(whole: string, offset: number): boolean {
+	const from = Math.max(0, offset - LABEL_LINE);
+	const before = whole.slice(from, offset);
+	const lineAt = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
+	if (lineAt < 0 && from > 0) return false;
+	return LABEL_WORDS.test(before.slice(lineAt + 1));
+}
+const LABEL_WORDS = /^[\p{L} \t\u00a0]*$/u;
+/** A CVV or PIN as a label's value on the next line, after another language's word or a Chinese one. */
+function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): string {
+	const each =
+		(label: boolean) =>
+		(match: string, name: string, gap: string, digits: string, offset: number, whole: string) => {
+			if (label && !labelLine(whole, offset)) return match;
+			const masked = namedDigitsMasked(name, digits, identifiers);
+			return masked === undefined ? match : `${name}${gap}${masked}`;
+		};
+	let out = text;
+	if (out.includes('\n') || out.includes('\r')) {
+		out = out.replace(SECRET_DIGITS_NEXT_LINE, each(true));
+	}
+	if (OTHER_WORD_HINT.test(out)) out = out.replace(OTHER_SECRET_DIGITS, each(false));
+	if (CJK_HINT.test(out)) out = out.replace(CJK_SECRET_DIGITS, each(false));
+	return out;
+}
+/**
+ * A field's name that is a PIN's or a CVV's and nothing else (normalised: `pin`, `pin_code`,
+ * `cardPin`, `cvv`, `CVC2`, `card_cvv`, `security_code`): the name of a form part or a table's
+ * column (outside read r19-data, finding 3). Not a name that counts or flags something about one
+ * (`pin_tries`, `cvv_checked`), nor `cid` or `cv` alone (a client's ID, a résumé).
+ */
+const PIN_OR_CVV_NAME =
+	/^(?:card)?(?:(?:pin|tpin)(?:code|number|no)?|(?:cvv|cvc|csc|cvn|cvd|ccv)2?(?:code|number)?|cv2|securitycode)$/;
+/** What a form part's or a column's PIN or CVV becomes: its digits hidden, anything else as sent. */
+function namedValueMasked(value: string): string {
+	const digits = /^(\s*["']?)(\d{3,8})(["']?\s*)$/.exec(value);
+	return digits ? `${digits[1]}${'•'.repeat(Math.min(digits[2].length, 4))}${digits[3]}` : value;
+}
+/**
+ * A multipart/form-data part named a PIN or CVV (`Content-Disposition: form-data; name="cvv"`,
+ * maybe other header lines, a blank line, then the value's line).
+ */
+const FORM_PART =
+	/(\bname\s*=\s*"([^"\r\n]{1,64})"[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)([^\r\n]*)/gi;
+function maskFormParts(text: string): string {
+	return text.replace(FORM_PART, (match, head: string, name: string, value: string) =>
+		PIN_OR_CVV_NAME.test(normalise(name)) ? `${head}${namedValueMasked(value)}` : match,
+	);
+}
+/**
+ * A line that may be a table's header with a PIN or CVV column: a cell starting with such a word
+ * between delimiters (`;`, `,`, tab, `|`), and a line after it. Read first, so that a text with no
+ * such header is not split into lines.
+ */
+const CSV_HEADER_HINT =
+	/(?:^|[;,\t|])[ "']*(?:card[ _-]?)?(?:t?pin|cvv|cvc|csc|cvn|cvd|ccv|cv2|security[ _-]?code)[^\r\n]*(?:\r\n|\n|\r)/im;
+const CSV_DELIMITERS = [';', ',', '\t', '|'];
+/**
+ * A table in a text (CSV: a header row, then rows of as many cells) whose header names a PIN or
+ * CVV column (`card_number;cvc;pin_code`): that column's cells of 3–8 digits hidden in every row
+ * up to the first row of another width; every other cell and the header as written.
+ */
+function maskCsvColumns(text: string): string {
+	if (!CSV_HEADER_HINT.test(text)) return text;
+	const parts = text.split(/(\r\n|\n|\r)/);
+	for (let at = 0; at < parts.length; at += 2) {
+		for (const delimiter of CSV_DELIMITERS) {
+			const header = parts[at].split(delimiter);
+			if (header.length < 2) continue;
+			const columns = header
+				.map((cell, index) => (PIN_OR_CVV_NAME.test(normalise(cell)) ? index : -1))
+				.filter((index) => index >= 0);
+			if (columns.length === 0) continue;
+			let row = at + 2;
+			for (; row < parts.length; row += 2) {
+				const cells = parts[row].split(delimiter);
+				if (cells.length !== header.length) break;
+				for (const column of columns) cells[column] = namedValueMasked(cells[column]);
+				parts[row] = cells.join(delimiter);
+			}
+			at = row - 2;
+			break;
+		}
+	}
+	return parts.join('');
+}
+/** A PIN or CVV in a form part or a table's column named for one (finding 3). */
+function maskNamedContainers(text: string): string {
+	return maskCsvColumns(/name\s*=\s*"/i.test(text) ? maskFormParts(text) : text);
+}
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
 const CARD_GAP =
 	"[\\s\\u00a0\\u2007\\u2009\\u202f\\-\\u2010-\\u2015.\\u00b7\\u2022,;|/\\\\_*~'\\[\\]]{1,3}";
 /**
  * A run of 13–19 digits whatever stands around it (outside read r12-data, finding 2: `card_4111…`,
- * `4111…_1229`, `0x4111…`): a card number when it passes the card checksum. Not part of a decimal
- * fraction or an amount (`0.4111…`, `4111….50`).
+ * `4111…_1229`, `0x4111…`): a card number when it passes the card checksum. Not a decimal's
+ * fraction (`0.4111…`); a comma or a point and digits after it are the next field (CARD_END).
  */
-const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d|[.,]\d)/g;
+const BARE_CARD_RUN = /(?<!\d|\d[.,])\d{13,19}(?!\d)/g;
 /**
  * A run of digits glued to a letter on both sides inside one word of letters and digits only, of
  * IDENTIFIER_WORD characters or more (`A41561222316145C0000050011400501`, an SBP operation's ID:
@@ -1077,8 +1244,29 @@ function plainChar(char: string): string {
 		const code = char.codePointAt(0) ?? 0;
 		return String(code - digitZero(code));
 	}
-	return char;
+	return compatLetter(char) ?? char;
 }
+
+/**
+ * A letter written in a compatibility form, read as its NFKC letters (outside read r19-data,
+ * finding 12: `ＰＩＮ: 4821`, `ＣＶＶ: 123` were not read as PIN and CVV): full-width Latin
+ * (`Ｐ`), Latin ligatures (`ﬁ`), the mathematical alphabets (`𝐏`), letterlike symbols (`ℙ`).
+ * Only these blocks are normalised, one code point at a time (no other text is touched), and
+ * only to letters: `№` (a sign, NFKC `No`) and `²` stay as written.
+ */
+function compatLetter(char: string): string | undefined {
+	const code = char.codePointAt(0) ?? 0;
+	const compat =
+		(code >= 0xff21 && code <= 0xff5a) ||
+		(code >= 0xfb00 && code <= 0xfb06) ||
+		(code >= 0x1d400 && code <= 0x1d6a3) ||
+		(code >= 0x2100 && code <= 0x214f);
+	if (!compat || !ONE_LETTER.test(char)) return undefined;
+	const read = char.normalize('NFKC');
+	return ONE_OR_MORE_LETTERS.test(read) ? read : undefined;
+}
+const ONE_LETTER = /^\p{L}$/u;
+const ONE_OR_MORE_LETTERS = /^\p{L}+$/u;
 
 /**
  * A text as it reads: the invisible characters dropped, every dash or minus written `-`, and every
@@ -1529,7 +1717,10 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	const { identifiers } = reading;
 	const unlessId = (replace: (match: string) => string) => (match: string) =>
 		isIdentifier(match, identifiers) ? match : replace(match);
-	let out = maskTrackData(withoutUserinfo(text)).replace(WEBHOOK_SECRET, unlessId(maskKeepingEnd));
+	let out = maskTrackData(withoutUserinfo(text)).replace(
+		WEBHOOK_SECRET,
+		unlessId((match) => maskWebhookSecret(match, reading.strong ? 'model' : 'user')),
+	);
 	out = out.replace(
 		JWT,
 		unlessId(() => HIDDEN_PART),
@@ -1686,6 +1877,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			return `${name}${phrase}${'•'.repeat(Math.min(count, 4))}`;
 		},
 	);
+	out = maskNamedDigitsMore(maskNamedContainers(out), identifiers);
 	// Part of a card number in a free text: 12 digits or more as cards are grouped, or in one run,
 	// cut short or not (outside read r7-data, finding 3: 15 of 16 digits give the card back).
 	if (reading.inText) {

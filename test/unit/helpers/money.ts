@@ -2,6 +2,8 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../../nodes/CompanyPayments/CompanyPayments.node';
+import { forgetSkews } from '../../../nodes/shared/money/clock';
+import { forgetAllSentWrites } from '../../../nodes/shared/money/write';
 import { BASE_URL, createContext, runNode, toolContext } from './n8n';
 import type { ContextOptions } from './n8n';
 
@@ -178,4 +180,20 @@ export function expectUnknownWithSentWrite(item: IDataObject) {
 	expect(item.error).toBeDefined();
 	expect(item.paymentOutcome).toBe('unknown');
 	expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+}
+
+/**
+ * The outside reads' money files: no request leaves the machine, each test starts with no sent
+ * write and no measured clock skew, and every mocked answer was asked for.
+ */
+export function isolateMoneyTests(): void {
+	beforeAll(() => nock.disableNetConnect());
+	beforeEach(() => {
+		forgetAllSentWrites();
+		forgetSkews();
+	});
+	afterEach(() => {
+		expect(nock.pendingMocks()).toEqual([]);
+		nock.cleanAll();
+	});
 }
