@@ -266,6 +266,8 @@ export const NOT_STATED = {
 		"how deep the gate looks for an error's details in what a door shows (`error.details`, `context.details`); the docs name no depth",
 	PROCESS_LIMIT:
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
+	LABEL_LINE:
+		'how far back on its line a PIN or CVV label is looked for before a value on the next line (patterns.ts labelLine); a reading bound the docs do not state',
 	MADE_LIMIT:
 		'a memory bound on the patterns made for the sets of learned values texts held (learned.ts ValueFinder); a speed detail',
 	GRAM: "the length of the pieces the credentials' index is keyed by (learned.ts credentialsIn); a speed detail that changes nothing masked",
