@@ -167,6 +167,20 @@ export function rememberIdentifier(ctx: object | undefined, value: unknown): voi
  * at every door from now on. With `ctx`, the run is bound to the credential, so what it learns is
  * known to the credential's later runs and to no other credential's.
  */
+/**
+ * The other ways a service may echo a credential's value with letters beyond ASCII (outside read
+ * r19-data, finding 5: a Base URL's password `pässwört-…`): in the other Unicode normalisations
+ * (NFC, NFD) and as its UTF-8 bytes read as Latin-1 (`pÃ¤sswÃ¶rt-…`). None for an ASCII value:
+ * the forms are learned once with the credential, never computed per text.
+ */
+function otherEncodings(value: string): string[] {
+	if (!/[\u0080-\uffff]/.test(value)) return [];
+	const forms = new Set([value.normalize('NFC'), value.normalize('NFD')]);
+	for (const form of [...forms]) forms.add(Buffer.from(form, 'utf8').toString('latin1'));
+	forms.delete(value);
+	return [...forms];
+}
+
 export function rememberCredential(data: Record<string, unknown>, ctx?: object): void {
 	const values: unknown[] = [data.apiKey, data.webhookSecret, data.previousWebhookSecret];
 	// Each webhook secret by its body alone too (outside read r17-data, finding 5).
@@ -210,7 +224,7 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 		const plain = value
 			.trim()
 			.replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
-		for (const form of [value, value.trim(), plain]) {
+		for (const form of [value, value.trim(), plain, ...otherEncodings(plain)]) {
 			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
 			credentialValues.add(form);
 			credentialsVersion.value++;

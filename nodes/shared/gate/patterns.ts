@@ -272,6 +272,19 @@ const LOWER_KEY =
  */
 const PREFIXED_KEY =
 	/\b[a-z]{2,8}(?:_[a-z]{2,8})?_(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{16,}\b/g;
+/**
+ * Prefixes that name a record, not a key (outside read r19-data, finding 14: `pi_3Mtw…` a payment
+ * intent, `evt_…` an event, `cus_…` a customer, also a customer's own external ID in a text):
+ * such an ID keeps every character, as identifiers do (choice textSecrets). A key's prefixes
+ * (`sk_`, `rk_`, `pk_`, `whsec_`, `mk_`, `mbr_`…), a `…_live_…`/`…_test_…` marker and a record's
+ * client secret (`pi_…_secret_…`: CLIENT_SECRET) stay hidden.
+ */
+const RECORD_ID = /^(?:pi|pm|py|ch|re|in|evt|cus|txn|ord|req|po|acct|sub|prod|price)_[A-Za-z0-9]+$/;
+function recordId(match: string): boolean {
+	return RECORD_ID.test(match);
+}
+/** A record's client secret (`pi_3Mtw…_secret_YrKJ…`): the record's ID with a secret glued on. */
+const CLIENT_SECRET = /\b[a-z]{2,8}_[A-Za-z0-9]{8,}_secret_[A-Za-z0-9]{8,}/g;
 function randomPart(match: string): boolean {
 	const body = match.slice(match.indexOf('_') + 1);
 	return body.length >= 20 || (/\d/.test(body) && /[A-Za-z]/.test(body));
@@ -434,6 +447,75 @@ const CUT_CARD = new RegExp(
 	`(?<![A-Za-z0-9_.,+\\-])(?:\\d{12,19}|\\d{4}${SEP}\\d{4}${SEP}\\d{4}(?:${SEP}\\d{1,7})?|3\\d{3}${SEP}\\d{6}(?:${SEP}\\d{1,5})?)(?![A-Za-z0-9_]|[.,]\\d)${CUT_MARK}`,
 	'g',
 );
+/** A cut mark at the end of a CUT_CARD match. */
+const CUT_MARK_END = /(?:\u2026|\.{2,3}|\*+|[xX]{2,})$/;
+/** Groups of digits that go on after a match, each after one separator SEP knows. */
+const GROUPS_AFTER = new RegExp(`^(?:${SEP}\\d+)+`, 'i');
+/**
+ * A phone's country code or an IBAN's head right before a match (`+49 `, `+`, `DE89 `): the number
+ * began before. Not any group of digits: a date or a time before a cut card (`2026-11-29 4276…`)
+ * leaves it a card's part.
+ */
+const GROUP_BEFORE = new RegExp(`(?:\\+(?:\\d{1,4}${SEP})?|(?<![A-Za-z0-9])[A-Z]{2}\\d{2}${SEP})$`);
+/** An IBAN as written in a text: country, check digits, then groups of four (and a rest). */
+const IBAN_TEXT = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+/** Whether an IBAN's check digits hold (ISO 13616: the number moved and read modulo 97 is 1). */
+function ibanValid(written: string): boolean {
+	const iban = written.replace(/ /g, '');
+	if (iban.length < 15 || iban.length > 34) return false;
+	let rest = 0;
+	for (const char of iban.slice(4) + iban.slice(0, 4)) {
+		const value = char >= 'A' ? char.charCodeAt(0) - 55 : Number(char);
+		rest = (rest * (value > 9 ? 100 : 10) + value) % 97;
+	}
+	return rest === 1;
+}
+/** Whether `whole` from `start` to `end` lies inside an IBAN that passes its check. */
+function inIban(whole: string, start: number, end: number): boolean {
+	const from = Math.max(0, start - 40);
+	const near = whole.slice(from, end + 40);
+	for (const found of near.matchAll(IBAN_TEXT)) {
+		const at = from + (found.index ?? 0);
+		if (at <= start && at + found[0].length >= end && ibanValid(found[0])) return true;
+	}
+	return false;
+}
+/**
+ * Whether a CUT_CARD match, neither cut short by a mark nor after a card word, is an ordinary
+ * grouped number and not part of a card (outside read r19-data, finding 6: an IBAN, a phone, an
+ * account, an order number). Its digits with the groups that go on after it (same separator)
+ * are a card when a scheme's and passing the checksum; else ordinary: more than 19 digits (no card
+ * has them), fewer than 12, a phone's country code or an IBAN's head right before it
+ * (GROUP_BEFORE), inside an IBAN passing its check, no card scheme's leading digits, or a length a
+ * scheme issues that fails the checksum (CARD_SCHEMES: a whole card number, not a part). A number
+ * shorter than its scheme's numbers (`4276 3800 1234 567`, 15 of a Visa's 16) is part of a card.
+ */
+function ordinaryGroups(match: string, offset: number, whole: string): boolean {
+	const end = offset + match.length;
+	const gap = /\D+/.exec(match)?.[0];
+	let written = match;
+	const after = GROUPS_AFTER.exec(whole.slice(end))?.[0];
+	if (
+		after &&
+		gap &&
+		/\d{4}$/.test(match) &&
+		after.split(/\d+/).every((g) => g === '' || g === gap)
+	) {
+		written += after;
+	}
+	const digits = cardDigits(written);
+	if (schemeCard(digits)) return false;
+	if (digits.length > 19 || cardDigits(match).length < 12) return true;
+	if (GROUP_BEFORE.test(whole.slice(Math.max(0, offset - 24), offset))) return true;
+	if (inIban(whole, offset, end)) return true;
+	const lengths = CARD_SCHEMES.filter(({ from, to }) => {
+		const lead = Number(digits.slice(0, String(from).length));
+		return lead >= from && lead <= to;
+	}).flatMap((scheme) => scheme.lengths);
+	if (lengths.length === 0) return true;
+	return lengths.includes(digits.length) || digits.length > Math.max(...lengths);
+}
+
 /**
  * A word before a number that says it is a card's: card, PAN, карта / карты / карте, номер; then
  * only naming words and gaps (NAMING_WORDS: `card number is`, `номер карты:`) up to the number.
@@ -937,6 +1019,19 @@ function inIdentifierWord(text: string, start: number, end: number): boolean {
 }
 /** Digits in groups of any size with such separators between: read whole by looseCard. */
 const LOOSE_DIGIT_RUN = new RegExp(`\\d+(?:${CARD_GAP}\\d+)*`, 'g');
+/**
+ * A run's groups after its first when the first gap differs from all the others
+ * (`DE89 4000.0000.0000.0000.006`: a number's end, then a card written with points), else undefined:
+ * the card is read from its own first group.
+ */
+function runAfterOtherGap(match: string): string | undefined {
+	const gaps: string[] = match.match(/\D+/gu) ?? [];
+	const [first, second] = gaps;
+	if (gaps.length < 3 || first === second || gaps.slice(2).some((gap) => gap !== second)) {
+		return undefined;
+	}
+	return match.slice(match.indexOf(first) + first.length);
+}
 /** A word of letters only, with a letter no hex number has (`card`, `карта`; not `abcdef`). */
 function plainWord(word: string): boolean {
 	return /^\p{L}+$/u.test(word) && /[^A-Fa-f]/u.test(word);
@@ -992,14 +1087,20 @@ const KEY_WORD =
 const OTHER_VALUE_WORD =
 	'id|ids|uuid|guid|(?:request|order|trace|transaction|payout|payment|deposit|tx|operation|correlation|user|member|company|client|customer|merchant|card)[-_]?id|request|req|order|orders|invoice|status|trace|ref|reference|rrn|tx|txid|hash|number|no|nr|num|amount|sum|total|balance|count|attempts|date|time|at|on|until|till|since|before|after|expires|expired|expiry|ttl|version|port|http|ending|заказ\\p{L}{0,2}|запрос\\p{L}{0,2}|номер\\p{L}{0,2}|статус\\p{L}{0,2}|сумм\\p{L}{0,2}|дат\\p{L}{0,2}|время|до|после|в|платеж\\p{L}{0,2}|платёж\\p{L}{0,2}|выплат\\p{L}{0,2}|депозит\\p{L}{0,2}|операци\\p{L}{0,2}|кошел\\p{L}{0,3}|адрес\\p{L}{0,2}|' +
 	// A record's number (outside read r18-data, finding 3: `заявка ZX-2026-0001`, `ticket INC0012345`).
-	'tickets?|case|cases|issue|incident|inc|claim|bill|receipt|invoices|заявк\\p{L}{0,2}|обращени\\p{L}{0,2}|сч[её]т\\p{L}{0,2}|тикет\\p{L}{0,2}|инцидент\\p{L}{0,2}|квитанци\\p{L}{0,2}|накладн\\p{L}{0,2}';
+	'tickets?|case|cases|issue|incident|inc|claim|bill|receipt|invoices|' +
+	// A project's or a policy's name (outside read r19-data, finding 14: `Top secret project
+	// Apollo2024`, `password policy v2024.11`).
+	'projects?|policy|policies|campaign|проект\\p{L}{0,2}|политик\\p{L}{0,2}|заявк\\p{L}{0,2}|обращени\\p{L}{0,2}|сч[её]т\\p{L}{0,2}|тикет\\p{L}{0,2}|инцидент\\p{L}{0,2}|квитанци\\p{L}{0,2}|накладн\\p{L}{0,2}';
 /**
  * A word that names a party or a thing by its ID when a space alone follows (`API key for
  * merchant 12345678`, `error code 40100012`), but may name the secret after a colon (`password
  * for user: Qwerty12345`, `secret code: 8f7a…`).
  */
 const ENTITY_WORD =
-	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card';
+	'code|phone|merchant|terminal|shop|store|company|member|user|username|client|customer|account|wallet|address|payout|payment|deposit|transaction|operation|card|' +
+	// The user who did it, in Russian (outside read r19-data, finding 14: `Ключ API перевыпущен
+	// пользователем admin2024`); after a colon the value is still the secret.
+	'пользовател\\p{L}{0,3}|логин\\p{L}{0,2}|клиент\\p{L}{0,2}';
 const KEY_GAP = `[\\s:=#"'«»()\\u2014-]`;
 /**
  * Words that make a key no credential (outside read r17-data, finding 6): an Idempotency-Key (the
@@ -1046,6 +1147,14 @@ function ordinaryValue(value: string, words: string, name: string): boolean {
  */
 const TOKEN_NAME =
 	/^(?:[A-Z]{2,6}[-_])?(?:[A-Z]{2,6}|(?:TRC|ERC|BEP|SPL|BRC|ARC|SRC|KRC|TIP|NEP|HRC|ZRC)-?\d{1,4})$/u;
+/**
+ * A crypto token's name after the bare word token and `:` or `=` (outside read r19-data, finding
+ * 14: `token: USDT-TRC20`, `token=TRX`), as the field `tokenSymbol` is kept: a ticker or a chain's
+ * standard (TOKEN_NAME), never a session's, an access or an invite token (a prefixed name).
+ */
+function tokenNamed(name: string, value: string): boolean {
+	return /^token$/i.test(name) && TOKEN_NAME.test(value);
+}
 
 /** What the patterns read: for whom, in a free text or an unknown field, sparing what identifiers. */
 export interface PatternReading {
@@ -1088,24 +1197,44 @@ const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u180e]/gu;
  * card number's groups joined by any of them read as joined by a hyphen (r11-data, finding 3).
  */
 const ANY_DASH = /[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]/gu;
-/** The zero of each run of decimal digits other than ASCII a text may write a number with. */
+/**
+ * The zero of each run of ten decimal digits (Unicode Nd) other than ASCII, as Unicode 15 lists
+ * them: Arabic-Indic, Devanagari… full-width, and the astral ones (outside read r19-data, finding
+ * 7: Mathematical Bold, Double-Struck, Sans-Serif and Monospace digits, `𝟐𝟐𝟎𝟎…`). A digit of a
+ * run not listed (a later Unicode) reads by its place in its run (digitZero).
+ */
 const DIGIT_ZEROS = [
 	0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50,
-	0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1b50, 0x1bb0, 0x1c40, 0x1c50,
-	0xa8d0, 0xa900, 0xa9d0, 0xaa50, 0xabf0, 0xff10,
+	0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0,
+	0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30,
+	0x10d40, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x116d0,
+	0x116da, 0x11730, 0x118e0, 0x11950, 0x11bf0, 0x11c50, 0x11d50, 0x11da0, 0x11de0, 0x11f50, 0x16130,
+	0x16a60, 0x16ac0, 0x16b50, 0x16d70, 0x1ccf0, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140,
+	0x1e2f0, 0x1e4f0, 0x1e5f1, 0x1e950, 0x1fbf0,
 ];
-const OTHER_DIGIT = new RegExp(
-	DIGIT_ZEROS.map(
-		(zero) =>
-			`[\\u${zero.toString(16).padStart(4, '0')}-\\u${(zero + 9).toString(16).padStart(4, '0')}]`,
-	).join('|'),
-	'g',
-);
+/** Every decimal digit but ASCII's, by the Unicode property (astral ones too). */
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
 
 /** One code point that is another decimal digit (OTHER_DIGIT), compiled once: plainChar runs per character. */
-const ONE_OTHER_DIGIT = new RegExp(`^(?:${OTHER_DIGIT.source})$`);
+const ONE_OTHER_DIGIT = /^(?![0-9])\p{Nd}$/u;
 const ONE_IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\u180e]$/u;
 const ONE_DASH = /^[\p{Pd}\u2212\u207b\u208b\u2796\u02d7\ufe63\uff0d]$/u;
+/** One decimal digit's code point, as any one code point (no RegExp built per character). */
+const ONE_DIGIT = /^\p{Nd}$/u;
+
+/**
+ * The zero of the run of ten a decimal digit stands in: a listed zero (DIGIT_ZEROS), else by its
+ * place in the block of digits around it (Unicode writes every run of ten from its zero up, and
+ * runs side by side, as the Mathematical digits, each from a zero ten after the last).
+ */
+function digitZero(code: number): number {
+	const listed = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9);
+	if (listed !== undefined) return listed;
+	let first = code;
+	while (first > 0 && first > code - 100 && ONE_DIGIT.test(String.fromCodePoint(first - 1)))
+		first--;
+	return code - ((code - first) % 10);
+}
 
 /** One code point of a text as it reads: dropped (''), `-` for a dash, its ASCII digit, or itself. */
 function plainChar(char: string): string {
@@ -1114,9 +1243,8 @@ function plainChar(char: string): string {
 	if (ONE_IGNORABLE.test(char)) return '';
 	if (ONE_DASH.test(char)) return '-';
 	if (ONE_OTHER_DIGIT.test(char)) {
-		const code = char.charCodeAt(0);
-		const zero = DIGIT_ZEROS.find((start) => code >= start && code <= start + 9) ?? code;
-		return String(code - zero);
+		const code = char.codePointAt(0) ?? 0;
+		return String(code - digitZero(code));
 	}
 	return compatLetter(char) ?? char;
 }
@@ -1253,11 +1381,24 @@ function decodedForReading(text: string): ReadText {
 	return out;
 }
 
+/**
+ * A text read as written: each UTF-16 unit stands for itself (an astral character's two units
+ * too, as readingForm walks them: outside read r19-data, finding 7, `𝟐𝟐𝟎𝟎…` was put back
+ * misplaced when counted by code points).
+ */
+function writtenAsRead(text: string): ReadText {
+	const start = new Array<number>(text.length);
+	const end = new Array<number>(text.length);
+	for (let index = 0; index < text.length; index++) {
+		start[index] = index;
+		end[index] = index + 1;
+	}
+	return { text, start, end };
+}
+
 /** A text as it reads for matching: decoded (decodedForReading), then its plain form (plainForm). */
 function readingForm(text: string): ReadText {
-	const decodedText = /[%+&<]/.test(text)
-		? decodedForReading(text)
-		: { text, start: [...text].map((_c, i) => i), end: [...text].map((_c, i) => i + 1) };
+	const decodedText = /[%+&<]/.test(text) ? decodedForReading(text) : writtenAsRead(text);
 	if (!/[^ -~\t\n\r]/.test(decodedText.text)) return decodedText;
 	const out: ReadText = { text: '', start: [], end: [] };
 	let index = 0;
@@ -1592,8 +1733,12 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		unlessId((match) => (randomPart(match) ? HIDDEN_PART : match)),
 	);
 	out = out.replace(
-		PREFIXED_KEY,
+		CLIENT_SECRET,
 		unlessId(() => HIDDEN_PART),
+	);
+	out = out.replace(
+		PREFIXED_KEY,
+		unlessId((match) => (recordId(match) ? match : HIDDEN_PART)),
 	);
 	out = out.replace(
 		LIVE_KEY,
@@ -1610,7 +1755,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(LINK, (link) => maskLink(link, { strong: reading.strong, identifiers }));
 	out = out.replace(NAMED_SECRET, (match, name: string, separator: string, value: string) =>
-		value.startsWith('[hidden') || isIdentifier(value, identifiers)
+		value.startsWith('[hidden') || isIdentifier(value, identifiers) || tokenNamed(name, value)
 			? match
 			: `${name}${separator}${HIDDEN_PART}`,
 	);
@@ -1663,14 +1808,18 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			? maskRequisite(match)
 			: match,
 	);
-	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) =>
+	const looseRun = (match: string, offset: number, whole: string): boolean =>
 		looseCard(whole, offset, match) &&
 		cardAt(match.replace(/\D/g, ''), whole, offset, reading, match) &&
 		!isIdentifier(match, identifiers) &&
-		!inIdentifierWord(whole, offset, offset + match.length)
-			? maskRequisite(match)
-			: match,
-	);
+		!inIdentifierWord(whole, offset, offset + match.length);
+	out = out.replace(LOOSE_DIGIT_RUN, (match: string, offset: number, whole: string) => {
+		if (looseRun(match, offset, whole)) return maskRequisite(match);
+		const tail = runAfterOtherGap(match);
+		return tail !== undefined && looseRun(tail, offset + match.length - tail.length, whole)
+			? match.slice(0, match.length - tail.length) + maskRequisite(tail)
+			: match;
+	});
 	out = out.replace(BARE_CARD_RUN, (match: string, offset: number, whole: string) =>
 		cardAt(match, whole, offset, reading) &&
 		!epochMilliseconds(match) &&
@@ -1739,10 +1888,10 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 			// One run of digits without a cut mark is a card's only where the text says card
 			// (`card 427638001234567`): an ID of 16 digits in a message stays.
 			const bare = /^\d+$/.test(match);
-			if (
-				bare &&
-				(epochMilliseconds(match) || !CARD_WORD.test(whole.slice(Math.max(0, offset - 32), offset)))
-			) {
+			const named = CARD_WORD.test(whole.slice(Math.max(0, offset - 32), offset));
+			if (bare && (epochMilliseconds(match) || !named)) return match;
+			// Grouped, with no cut mark and no card word: a card's part only by its look (finding 6).
+			if (!bare && !named && !CUT_MARK_END.test(match) && ordinaryGroups(match, offset, whole)) {
 				return match;
 			}
 			return maskRequisite(match);
