@@ -1103,8 +1103,19 @@ export function r17Data(seed) {
 		const body = `3${String(r.int(4, 26)).padStart(2, '0')}${digits(11)}`;
 		return body + String((BigInt(body) % 13n) % 10n);
 	});
-	const innKpp = passing(() => `50${digits(8)}/50${digits(7)}`);
-	const persAcc = passing(() => `4${digits(12)}`);
+	// An INN with its own check digit (a registry's word shields only a number of that registry,
+	// dfix23), its KPP, the pair passing the card checksum too.
+	const inn10 = (body) =>
+		body +
+		String(
+			([2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((sum, weight, i) => sum + weight * Number(body[i]), 0) %
+				11) %
+				10,
+		);
+	const innKpp = passing(() => `${inn10(`50${digits(7)}`)}/50${digits(7)}`);
+	// PersAcc keeps any number but a scheme's card (dfix23): 13 digits starting 1, which no scheme
+	// issues at that length, passing the checksum.
+	const persAcc = passing(() => `1${digits(12)}`);
 	const card = passing(() => `4${digits(15)}`);
 	const fields = {
 		ogrnField: { payeeOgrn: ogrn },
