@@ -261,6 +261,11 @@ export const OPEN_CHOICES = {
 			'Which error answers of a money write come before the service acts, and which may come after it acted (the status of most codes is not shown; new codes may be added)',
 		node: 'not_paid only for the service’s own error body whose code the document lists as a condition checked before acting (REFUSAL_CODES: input, key, permission, not found, balance, limits, cooldown, working hours, not enabled, quote expired or not found …) at a plain 4xx, and for the service’s 429 with a rate-limit code (choice rateLimit); unknown with its sentWrite, never sent again: a backend or transient code at any status (ACTED_MAYBE_CODES: BRIDGE_ERROR, WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, PAYOUT_SERVICE_REJECTED, DRIVER_HELPER_TRANSIENT, INTERNAL_ERROR, SERVICE_UNAVAILABLE, BAD_GATEWAY, QR_RESOLVE_FAILED …), the statuses that say no refusal, whatever the code (408, 423, 424, 425, 499), every 5xx, a 409 but CARD_EXTERNAL_ID_TAKEN and PAYOUT_NOT_CANCELABLE, the documented codes that name no condition (CONFLICT, UNPROCESSABLE), and every code the document does not list, whatever its name (DEADLINE_EXCEEDED, PAYOUT_TIME_OUT, DOWNSTREAM_ERROR, SOMETHING_NEW …): the document makes it a generic failure of its status, which does not say the service had not acted (money/answered.ts)',
 	},
+	answerShape: {
+		question:
+			'What a carried-out Card Recharge or Card Request answers in its 2xx body (the document shows no failure in a 2xx, nor these shapes, nor that they cannot come): the record as made, with success:false, a recharge in a quote’s shape (no id, status or createdAt), or a card that is not the request’s (another External ID, or not the card request.cardId names)',
+		node: 'A success only for the record as made and tied to this write; success:false, ok:false, errors, error or failReason (also in the records the contract names), a quote-shaped recharge, and a card not tied to its request (contract ties, binding.ts brokenTies) are unknown with sentWrite, never not_paid (money/outcome.ts answerSaysFailed)',
+	},
 	reusedKey: {
 		question: 'What the service does with a key used before for another request',
 		node: 'A refusal naming the key (IDEMPOTENCY…) is unknown, never not_paid: refusesReusedKey (money/outcome.ts)',
