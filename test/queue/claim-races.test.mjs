@@ -2289,7 +2289,18 @@ describe('the Redis delivery claim, two processes', () => {
 		test(`held, then another workflow's credential of the same Redis and db (${broken === 'ssl' ? 'SSL on for a plain Redis' : 'a user without +evalsha'}) makes a newer client in the same process that gets a delivery (503): the held claim's extensions stay on a client that works, so past two binds a copy elsewhere is 503 and n8n's 2xx makes it r: (outside r18 F1)`, async () => {
 			const port = (await leaseRedis()).port;
 			const user = `narrow_${randomUUID().slice(0, 8)}`;
-			await probeCommand(port, 'ACL', 'SETUSER', user, 'on', '>pw2', '~*', '+@all', '-evalsha', '-eval');
+			await probeCommand(
+				port,
+				'ACL',
+				'SETUSER',
+				user,
+				'on',
+				'>pw2',
+				'~*',
+				'+@all',
+				'-evalsha',
+				'-eval',
+			);
 			const processOf = `r18-f1-${randomUUID()}`;
 			const a = processClaims({ port, timing: LEASE, processOf });
 			const copyAt = processClaims({ port });
