@@ -6,6 +6,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	describeRedisError,
 	isAuthRefusal,
+	frozenText,
 	keepFirstAuthError,
 	loadingState,
 	type RedisFacts,
@@ -1090,6 +1091,10 @@ export class RedisClaims {
 		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
 		const loading = await loadingState(client, Math.min(500, this.timeoutMs));
 		if (loading !== undefined) return loading;
+		// Connected (TCP), its ready check (INFO) unanswered: Redis is stopped, hung or busy.
+		if (client.status === 'connect' || /Command timed out/.test(this.lastError?.message ?? '')) {
+			return frozenText(this.options, this.timeoutMs);
+		}
 		return `Redis not connected (${client.status}) within ${this.timeoutMs} ms${this.lastError ? ` (${this.lastError.message})` : ''}`;
 	}
 
