@@ -822,7 +822,10 @@ export class RedisClaims {
 			// happened to it is read back instead.
 			autoResendUnfulfilledCommands: false,
 			maxRetriesPerRequest: 0,
-			retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+			// After a refused user or password, once a second: on a Redis whose default user is
+			// open, a refused AUTH comes with a ready connection that closes at once, so the count
+			// of attempts started over and it reconnected ten times a second (outside r18 F4).
+			retryStrategy: (times: number) => (this.refusedAuth ? 1_000 : Math.min(times * 100, 1_000)),
 			// No CLIENT SETINFO: the README's ACL line is exactly what the claims send.
 			disableClientInfo: true,
 			...options,
