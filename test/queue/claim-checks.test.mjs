@@ -868,6 +868,37 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		}
 	});
 
+	test('r18 F5: a user whose key pattern covers only live deliveries (not test-mode ones) is refused at activation, naming the key pattern, not accepted to fail every test delivery', async () => {
+		const P = 'n8n-nodes-company-payments:delivery:';
+		const user = `liveonly_${randomUUID().slice(0, 8)}`;
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call(
+				'ACL',
+				'SETUSER',
+				user,
+				'reset',
+				'on',
+				'>pw',
+				`~${P}check:*`,
+				`~${P}epoch*`,
+				`~${P}members`,
+				`~${P}expiry`,
+				`~${P}delivery:*live*`,
+				'+@all',
+			);
+			const said = await check.checkRedis(
+				{ host: '127.0.0.1', port: servers.open.port, db: 0, username: user, password: 'pw' },
+				{ allowWithoutPersistence: true },
+			);
+			assert.equal(said.ok, false, JSON.stringify(said));
+			assert.match(said.message, /key/i, said.message);
+		} finally {
+			await admin.call('ACL', 'DELUSER', user);
+			admin.disconnect();
+		}
+	});
+
 	test('r18 F3: a Redis that accepts connections and answers nothing (stopped with SIGSTOP): Test, activation and a 503 say it accepted the connection but did not answer, with causes and what to check', async () => {
 		const frozen = await startRedis({ dir: path.join(dir, 'frozen'), appendonly: true });
 		process.kill(frozen.pid, 'SIGSTOP');
