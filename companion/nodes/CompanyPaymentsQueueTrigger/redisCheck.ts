@@ -330,8 +330,9 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 		return `Redis at ${at} refuses new connections: it has as many clients as its maxclients allows (${text}). Raise maxclients (CONFIG SET maxclients and in redis.conf; on managed Redis, a larger node), or close the clients it does not need`;
 	}
 	// Redis at maxclients sends its ERR and closes at once; with a password, the AUTH written
-	// meanwhile fails first (EPIPE, or ECONNRESET), before the ERR is read (outside r18 F2).
-	if (code === 'EPIPE' || code === 'ECONNRESET') {
+	// meanwhile fails first (EPIPE), before the ERR is read (outside r18 F2). ECONNRESET is not
+	// read so: a TLS Redis resets a plain connection too.
+	if (code === 'EPIPE') {
 		return `Redis at ${at} closed the connection as soon as it was made (${code}: ${text}): most likely it has as many clients as its maxclients allows (it then says "ERR max number of clients reached" and closes). Check INFO clients (connected_clients against maxclients); raise maxclients (CONFIG SET maxclients and in redis.conf; on managed Redis, a larger node) or close the clients it does not need. A proxy or firewall that drops the connection does the same`;
 	}
 	if (/^LOADING/.test(text)) return loadingText(text);
