@@ -43,7 +43,11 @@ async function recordHeld(store, ctx) {
 		limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
 	});
 	if (outcome.verdict !== 'new') return outcome;
-	assert.equal(typeof outcome.held?.answered, 'function', 'a new delivery is held until n8n answers');
+	assert.equal(
+		typeof outcome.held?.answered,
+		'function',
+		'a new delivery is held until n8n answers',
+	);
 	await outcome.held.answered(200);
 	return { verdict: outcome.verdict };
 }
@@ -824,6 +828,93 @@ describe('what the companion says of its Redis (outside read r13-companion)', ()
 		}
 	});
 
+	test('r18 F2: a Redis at maxclients with a password set (its ERR comes before the close, the AUTH write then fails EPIPE): Test, activation and a 503 name maxclients and the fix, never "write EPIPE" alone', async () => {
+		const full = await startRedis({
+			dir: path.join(dir, 'maxclients-pw'),
+			appendonly: true,
+			args: ['--maxclients', '2', '--requirepass', 'pw'],
+		});
+		const hogs = await Promise.all(
+			[0, 1].map(
+				() =>
+					new Promise((resolve, reject) => {
+						const hog = net.connect(full.port, '127.0.0.1');
+						let answer = '';
+						hog.on('error', reject);
+						hog.on('connect', () => hog.write('AUTH pw\r\nPING\r\n'));
+						hog.on('data', (chunk) => {
+							answer += chunk;
+							if (answer.includes('+PONG')) resolve(hog.on('error', () => {}));
+							else if (answer.includes('-')) reject(new Error(`a hog got ${answer}`));
+						});
+					}),
+			),
+		);
+		try {
+			const said = await allThree({
+				host: '127.0.0.1',
+				port: full.port,
+				database: 0,
+				password: 'pw',
+			});
+			for (const message of said.all) {
+				assert.match(message, /maxclients/, message);
+				assert.match(message, /raise maxclients/i, message);
+				assert.doesNotMatch(message, /did not answer \(write EPIPE\)|\(write EPIPE\)$/, message);
+			}
+		} finally {
+			for (const hog of hogs) hog.destroy();
+			await full.stop();
+		}
+	});
+
+	test('r18 F5: a user whose key pattern covers only live deliveries (not test-mode ones) is refused at activation, naming the key pattern, not accepted to fail every test delivery', async () => {
+		const P = 'n8n-nodes-company-payments:delivery:';
+		const user = `liveonly_${randomUUID().slice(0, 8)}`;
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		try {
+			await admin.call(
+				'ACL',
+				'SETUSER',
+				user,
+				'reset',
+				'on',
+				'>pw',
+				`~${P}check:*`,
+				`~${P}epoch*`,
+				`~${P}members`,
+				`~${P}expiry`,
+				`~${P}delivery:*live*`,
+				'+@all',
+			);
+			const said = await check.checkRedis(
+				{ host: '127.0.0.1', port: servers.open.port, db: 0, username: user, password: 'pw' },
+				{ allowWithoutPersistence: true },
+			);
+			assert.equal(said.ok, false, JSON.stringify(said));
+			assert.match(said.message, /key/i, said.message);
+		} finally {
+			await admin.call('ACL', 'DELUSER', user);
+			admin.disconnect();
+		}
+	});
+
+	test('r18 F3: a Redis that accepts connections and answers nothing (stopped with SIGSTOP): Test, activation and a 503 say it accepted the connection but did not answer, with causes and what to check', async () => {
+		const frozen = await startRedis({ dir: path.join(dir, 'frozen'), appendonly: true });
+		process.kill(frozen.pid, 'SIGSTOP');
+		try {
+			const said = await allThree({ host: '127.0.0.1', port: frozen.port, database: 0 });
+			for (const message of said.all) {
+				assert.match(message, /accepted the connection but did not answer within \d+ ms/, message);
+				assert.match(message, /busy .*paused or hung.*SLOWLOG/, message);
+				assert.doesNotMatch(message, /Command timed out\)?$|not connected \(connect\)/, message);
+			}
+		} finally {
+			process.kill(frozen.pid, 'SIGCONT');
+			await frozen.stop();
+		}
+	});
+
 	test('F7: Redis loading a large data set: activation refuses within twice its timeout naming LOADING, and a 503 names it', async () => {
 		const folder = path.join(dir, 'loading');
 		const first = await startRedis({
@@ -1064,7 +1155,12 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 		const activation = await activate(webhookCtx(credential));
 		const delivery = await record(webhookCtx(credential));
 		await store.closeRedisClaims();
-		return { tested, activation, delivery, all: [tested.message, activation ?? '', delivery.reason ?? ''] };
+		return {
+			tested,
+			activation,
+			delivery,
+			all: [tested.message, activation ?? '', delivery.reason ?? ''],
+		};
 	}
 
 	test('F2: a Redis Cluster node (no slots, then every slot) is refused saying Cluster mode is not supported and to point at a standalone Redis, in Test, activation and a 503', async () => {
@@ -1134,7 +1230,7 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 		}
 	});
 
-	test('F6: the memory of deliveries lives in the Redis database of the credential: an edit to another database forgets it (as the README says); the package\'s keys copied there with the trigger stopped keep it', async () => {
+	test("F6: the memory of deliveries lives in the Redis database of the credential: an edit to another database forgets it (as the README says); the package's keys copied there with the trigger stopped keep it", async () => {
 		const db0 = { host: '127.0.0.1', port: servers.open.port, database: 0 };
 		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
 		const deliver = async (credential, deliveryId, workflowId) =>
@@ -1161,8 +1257,15 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 					await admin.select(0);
 					let cursor = '0';
 					do {
-						const [next, keys] = await admin.scan(cursor, 'MATCH', 'n8n-nodes-company-payments:*', 'COUNT', 1000);
-						for (const key of keys) await admin.call('COPY', key, key, 'DB', String(target), 'REPLACE');
+						const [next, keys] = await admin.scan(
+							cursor,
+							'MATCH',
+							'n8n-nodes-company-payments:*',
+							'COUNT',
+							1000,
+						);
+						for (const key of keys)
+							await admin.call('COPY', key, key, 'DB', String(target), 'REPLACE');
 						cursor = next;
 					} while (cursor !== '0');
 				}

@@ -2285,4 +2285,64 @@ describe('the Redis delivery claim, two processes', () => {
 			await probeCommand(port, 'ACL', 'DELUSER', user);
 		}
 	});
+	for (const broken of ['ssl', 'noperm']) {
+		test(`held, then another workflow's credential of the same Redis and db (${broken === 'ssl' ? 'SSL on for a plain Redis' : 'a user without +evalsha'}) makes a newer client in the same process that gets a delivery (503): the held claim's extensions stay on a client that works, so past two binds a copy elsewhere is 503 and n8n's 2xx makes it r: (outside r18 F1)`, async () => {
+			const port = (await leaseRedis()).port;
+			const user = `narrow_${randomUUID().slice(0, 8)}`;
+			await probeCommand(
+				port,
+				'ACL',
+				'SETUSER',
+				user,
+				'on',
+				'>pw2',
+				'~*',
+				'+@all',
+				'-evalsha',
+				'-eval',
+			);
+			const processOf = `r18-f1-${randomUUID()}`;
+			const a = processClaims({ port, timing: LEASE, processOf });
+			const copyAt = processClaims({ port });
+			try {
+				await settled(a, copyAt);
+				const key = `lease-other-credential:${randomUUID()}`;
+				const verdict = await a.hold(key, TTL_MS);
+				assert.equal(verdict.verdict, 'claimed', JSON.stringify(verdict));
+				const held = (await holderAt(key)) ?? '';
+				assert.match(held, /^c:/, 'held');
+				const b = processClaims({
+					port,
+					timing: LEASE,
+					processOf,
+					extra:
+						broken === 'ssl'
+							? { tls: { rejectUnauthorized: false } }
+							: { username: user, password: 'pw2' },
+				});
+				assert.equal(b.memberId, a.memberId, 'the same process memory');
+				const other = await b.claim(`other-workflow:${randomUUID()}`, TTL_MS);
+				assert.equal(other.verdict, 'unavailable', JSON.stringify(other));
+				const atOther = await endOf(key);
+				await until(
+					"two binds past B's delivery on Redis' clock",
+					async () => (await endOf(key)).now > atOther.now + 2 * LEASE_BIND_MS + 1000,
+					30_000,
+				);
+				assert.equal(await holderAt(key), held, 'the same attempt still holds it');
+				assert.ok((await endOf(key)).ends > atOther.ends, 'extended since');
+				const copy = await copyAt.claim(key, TTL_MS);
+				assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+				await verdict.lease.settle(200);
+				await until('the run record reached Redis', async () =>
+					/^r:/.test((await holderAt(key)) ?? ''),
+				);
+				assert.deepEqual(await copyAt.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+				await b.close();
+			} finally {
+				await Promise.all([a.close(), copyAt.close()]);
+				await probeCommand(port, 'ACL', 'DELUSER', user);
+			}
+		});
+	}
 });

@@ -302,6 +302,15 @@ function certificateNames(error: Error): string | undefined {
 }
 
 /** A clear sentence for a connection error, or undefined when there is nothing to add. */
+/**
+ * A Redis that accepted the TCP connection and answered nothing within `ms` (stopped, hung, or
+ * busy with a long command): said in words, with its likely causes and what to check (outside
+ * r18 F3), never the Redis client's "Command timed out" alone.
+ */
+export function frozenText(options: RedisOptions, ms: number): string {
+	return `Redis at ${where(options)} accepted the connection but did not answer within ${ms} ms: it may be busy (a slow command such as KEYS or a large DEL, a save or rewrite on a slow disk), paused or hung (a stopped process, CLIENT PAUSE, a proxy whose Redis behind it does not answer). Check that Redis runs and answers (redis-cli -h <host> -p <port> PING), its latency (redis-cli --latency) and SLOWLOG GET`;
+}
+
 export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
 	const text = error.message;
 	const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -319,6 +328,12 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 	}
 	if (/max number of clients reached/i.test(text)) {
 		return `Redis at ${at} refuses new connections: it has as many clients as its maxclients allows (${text}). Raise maxclients (CONFIG SET maxclients and in redis.conf; on managed Redis, a larger node), or close the clients it does not need`;
+	}
+	// Redis at maxclients sends its ERR and closes at once; with a password, the AUTH written
+	// meanwhile fails first (EPIPE), before the ERR is read (outside r18 F2). ECONNRESET is not
+	// read so: a TLS Redis resets a plain connection too.
+	if (code === 'EPIPE') {
+		return `Redis at ${at} closed the connection as soon as it was made (${code}: ${text}): most likely it has as many clients as its maxclients allows (it then says "ERR max number of clients reached" and closes). Check INFO clients (connected_clients against maxclients); raise maxclients (CONFIG SET maxclients and in redis.conf; on managed Redis, a larger node) or close the clients it does not need. A proxy or firewall that drops the connection does the same`;
 	}
 	if (/^LOADING/.test(text)) return loadingText(text);
 	if (/^MISCONF/.test(text)) return misconfText(text);
@@ -520,11 +535,15 @@ async function checkRedisOnce(
 			if (connected === 'timeout') {
 				const loading = await loadingState(client, timeoutMs);
 				const state = `${client.status}${lastError ? `; ${lastError.message}` : ''}`;
+				const said = lastError ? describeRedisError(lastError, options) : undefined;
 				return {
 					ok: false,
 					message: loading
 						? `Redis at ${where(options)}: ${loading}`
-						: `Redis at ${where(options)} did not answer within ${2 * timeoutMs} ms (${state})`,
+						: (said ??
+							(client.status === 'connect' || /Command timed out/.test(lastError?.message ?? '')
+								? frozenText(options, 2 * timeoutMs)
+								: `Redis at ${where(options)} did not answer within ${2 * timeoutMs} ms (${state})`)),
 				};
 			}
 			if (connected !== 'ok') throw connected;
@@ -541,6 +560,10 @@ async function checkRedisOnce(
 			}
 			if (message === undefined && options.tls && (await answersWithoutTls(options, timeoutMs))) {
 				message = noTlsText(where(options), cause.message);
+			}
+			// The ready check or the PING sent and unanswered: Redis accepted the connection, no more.
+			if (message === undefined && /Command timed out/.test(cause.message)) {
+				message = frozenText(options, timeoutMs);
 			}
 			message ??= `Redis at ${where(options)} did not answer (${cause.message})`;
 			if (isCertificateError(cause)) {

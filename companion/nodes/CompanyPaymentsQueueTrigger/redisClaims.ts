@@ -6,6 +6,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	describeRedisError,
 	isAuthRefusal,
+	frozenText,
 	keepFirstAuthError,
 	loadingState,
 	type RedisFacts,
@@ -821,7 +822,10 @@ export class RedisClaims {
 			// happened to it is read back instead.
 			autoResendUnfulfilledCommands: false,
 			maxRetriesPerRequest: 0,
-			retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+			// After a refused user or password, once a second: on a Redis whose default user is
+			// open, a refused AUTH comes with a ready connection that closes at once, so the count
+			// of attempts started over and it reconnected ten times a second (outside r18 F4).
+			retryStrategy: (times: number) => (this.refusedAuth ? 1_000 : Math.min(times * 100, 1_000)),
 			// No CLIENT SETINFO: the README's ACL line is exactly what the claims send.
 			disableClientInfo: true,
 			...options,
@@ -849,6 +853,38 @@ export class RedisClaims {
 			client.on('ready', () => {
 				if (!auth.refusedSinceConnect) auth.refused = false;
 			});
+		}
+		for (const client of [this.client, this.resolver]) {
+			// Whether this connection has completed a claim script since it connected, and whether
+			// its last one failed (refused, no answer, not sent): held claims and pending run records
+			// go only through a connection that has proven it can write them (outside r18 F1).
+			const health = { proven: false, failing: false };
+			this.health.set(client, health);
+			client.on('connect', () => {
+				health.proven = false;
+			});
+			client.on('close', () => {
+				health.proven = false;
+			});
+			const observe = <T>(sent: Promise<T>): Promise<T> => {
+				sent.then(
+					() => {
+						health.proven = true;
+						health.failing = false;
+					},
+					() => {
+						health.failing = true;
+					},
+				);
+				return sent;
+			};
+			const { cpClaim, cpConfirm, cpResolve, cpExtend, cpSync, cpReseed } = client;
+			client.cpClaim = async (...args) => await observe(cpClaim.apply(client, args));
+			client.cpConfirm = async (...args) => await observe(cpConfirm.apply(client, args));
+			client.cpResolve = async (...args) => await observe(cpResolve.apply(client, args));
+			client.cpExtend = async (...args) => await observe(cpExtend.apply(client, args));
+			client.cpSync = async (...args) => await observe(cpSync.apply(client, args));
+			client.cpReseed = async (...args) => await observe(cpReseed.apply(client, args));
 		}
 		for (const client of [this.client, this.resolver]) {
 			// An error is forgotten when a new connection begins, not when it is ready: a refused
@@ -977,6 +1013,23 @@ export class RedisClaims {
 		return this.closed;
 	}
 
+	/** Per connection: whether a claim script completed on it since it connected, and whether its last failed. */
+	private readonly health = new Map<Redis, { proven: boolean; failing: boolean }>();
+
+	/** This client's connections that have proven they write claims and have not failed since. */
+	private workingConnections(): ClaimClient[] {
+		if (this.closed || this.refusedAuth) return [];
+		return [this.resolver, this.client].filter((client) => {
+			const health = this.health.get(client);
+			return health?.proven === true && !health.failing && client.status === 'ready';
+		});
+	}
+
+	/** Whether a connection of this client failed its last claim script (and none works since). */
+	private get failing(): boolean {
+		return [...this.health.values()].some((health) => health.failing);
+	}
+
 	/** Per connection: whether Redis refused its user or password (see the constructor). */
 	private readonly auth = new Map<Redis, { refused: boolean; refusedSinceConnect: boolean }>();
 
@@ -1041,6 +1094,10 @@ export class RedisClaims {
 		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
 		const loading = await loadingState(client, Math.min(500, this.timeoutMs));
 		if (loading !== undefined) return loading;
+		// Connected (TCP), its ready check (INFO) unanswered: Redis is stopped, hung or busy.
+		if (client.status === 'connect' || /Command timed out/.test(this.lastError?.message ?? '')) {
+			return frozenText(this.options, this.timeoutMs);
+		}
 		return `Redis not connected (${client.status}) within ${this.timeoutMs} ms${this.lastError ? ` (${this.lastError.message})` : ''}`;
 	}
 
@@ -1053,6 +1110,16 @@ export class RedisClaims {
 		if (!this.options.tls || !down.startsWith('Redis not connected')) return down;
 		const detail = this.lastError?.message ?? `not connected within ${this.timeoutMs} ms`;
 		return (await tlsMismatch(this.options, detail, Math.min(1_000, this.timeoutMs))) ?? down;
+	}
+
+	/**
+	 * As connected(), for a held or pending write tried on several clients: a client whose
+	 * password Redis refused is not waited for (its reconnects are refused too), so the write
+	 * moves on to the next client at once.
+	 */
+	private async reachable(client: Redis): Promise<string | undefined> {
+		if (this.refusedAuth && client.status !== 'ready') return await this.notConnected(client);
+		return await this.connected(client, this.timeoutMs);
 	}
 
 	/** Waits until the client is connected; the reason when it is not within the time. */
@@ -1636,8 +1703,41 @@ export class RedisClaims {
 	 * process scope a client is a memory of its own, and this is always itself.
 	 */
 	private current(): RedisClaims {
+		return this.candidates()[0] ?? this;
+	}
+
+	/**
+	 * The clients of this process for this Redis that its held and pending claims may go through,
+	 * in the order they are tried; a write that fails on one goes to the next at once, before the
+	 * claim can lapse. First this client while it works (a claim script completed on it since it
+	 * connected, none failed since, its password not refused), then the other working ones, newest
+	 * first; then those not refused and not failing, newest first (a client of a rotated
+	 * password's new credential, not used yet); then any open one. Another workflow's newer
+	 * client of the same Redis whose credential cannot claim (SSL on for a plain Redis, a user
+	 * without +evalsha) is never first: it has not proven it works (outside r18 F1).
+	 */
+	private candidates(): RedisClaims[] {
 		const open = [...this.memory.clients].filter((other) => !other.closed).reverse();
-		return open.find((other) => !other.refusedAuth) ?? (this.closed ? open[0] : undefined) ?? this;
+		const order: RedisClaims[] = [];
+		const add = (clients: RedisClaims[]) => {
+			for (const one of clients) if (!order.includes(one)) order.push(one);
+		};
+		if (this.workingConnections().length > 0) add([this]);
+		add(open.filter((other) => other.workingConnections().length > 0));
+		add(open.filter((other) => !other.refusedAuth && !other.failing));
+		if (!this.closed && !this.refusedAuth) add([this]);
+		add(open);
+		if (!this.closed) add([this]);
+		return order;
+	}
+
+	/** The connections of this client in the order a held or pending write tries them. */
+	private connectionsToTry(first: 'resolver' | 'client' = 'resolver'): ClaimClient[] {
+		const working = this.workingConnections();
+		const rest = (
+			first === 'resolver' ? [this.resolver, this.client] : [this.client, this.resolver]
+		).filter((client) => !working.includes(client));
+		return [...working, ...rest];
 	}
 
 	/**
@@ -1652,12 +1752,19 @@ export class RedisClaims {
 		try {
 			while (memory.pendingRuns.size > 0) {
 				await sleep(this.timing.refreshMs);
-				const on = this.current();
-				if (on.closed) return;
-				if ((await on.connected(on.client, on.timeoutMs)) !== undefined) continue;
+				const tried = this.candidates().filter((on) => !on.closed);
+				if (tried.length === 0) return;
+				// Each record through the first client that answers for it: one whose write fails
+				// (refused, no answer, never connected) passes it to the next (outside r18 F1).
 				for (const [key, { token, ttl }] of [...memory.pendingRuns]) {
-					if ((await on.pendStep(key, token, ttl)) !== 'waiting') {
-						if (memory.pendingRuns.get(key)?.token === token) memory.pendingRuns.delete(key);
+					for (const on of tried) {
+						if ((await on.reachable(on.client)) !== undefined) continue;
+						const step = await on.pendStep(key, token, ttl);
+						if (step === 'failed') continue;
+						if (step !== 'waiting' && memory.pendingRuns.get(key)?.token === token) {
+							memory.pendingRuns.delete(key);
+						}
+						break;
 					}
 				}
 			}
@@ -1675,22 +1782,23 @@ export class RedisClaims {
 	 * One step of a held claim's promotion with replicas: `p:` (or its extension), the replicas
 	 * counted again (a failover leaves a primary with none), WAIT; once acknowledged, `r:` and WAIT
 	 * again. 'done' when a replica-acknowledged `r:` is written, 'other' when another attempt
-	 * holds the key, 'waiting' otherwise (no answer, or not acknowledged: `p:` stays, others 503).
+	 * holds the key, 'failed' when this client could not write or read it (the next client tries),
+	 * 'waiting' otherwise (not acknowledged: `p:` stays, others 503).
 	 */
 	private async pendStep(
 		key: string,
 		token: string,
 		ttl: number,
-	): Promise<'done' | 'other' | 'waiting'> {
+	): Promise<'done' | 'other' | 'waiting' | 'failed'> {
 		const pend = await within(
 			this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl)),
 			this.timeoutMs,
 			'pending run record',
 		);
-		if (!pend.ok) return 'waiting';
+		if (!pend.ok) return 'failed';
 		if (pend.value !== 'mine') return 'other';
 		const info = await within(this.client.info('replication'), this.timeoutMs, 'replicas');
-		if (!info.ok) return 'waiting';
+		if (!info.ok) return 'failed';
 		this.replicas = Number(/connected_slaves:(\d+)/.exec(info.value)?.[1] ?? '0');
 		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
 		const run = await within(
@@ -1723,7 +1831,7 @@ export class RedisClaims {
 		};
 		this.pendingRuns.set(key, { token, ttl });
 		const first = await this.pendStep(key, token, ttl);
-		if (first !== 'waiting') {
+		if (first !== 'waiting' && first !== 'failed') {
 			if (this.pendingRuns.get(key)?.token === token) this.pendingRuns.delete(key);
 			return first === 'done' ? { state: 'running' } : other;
 		}
@@ -1790,16 +1898,13 @@ export class RedisClaims {
 		// credential takes the extensions over when the credential is edited or its password
 		// rotated (outside r16-companion F1: they stayed on the refused one and the c: ended).
 		let extendOn: 'resolver' | 'client' = 'resolver';
-		const connection = (which: 'resolver' | 'client'): { on: RedisClaims; client: ClaimClient } => {
-			const on = this.current();
-			return { on, client: which === 'resolver' ? on.resolver : on.client };
-		};
 		// Why the last extensions failed, when they did: Redis out of reach (no answer), or Redis
 		// answering with a refusal (a full Redis under noeviction: OOM). Named in `lost`.
 		let failing: string | undefined;
-		const extendVia = async (which: 'resolver' | 'client') => {
-			const { on, client } = connection(which);
-			const down = await on.connected(client, on.timeoutMs);
+		type Failed = { ok: false; reason: string; refused?: boolean };
+		type Extended = { ok: true; value: string } | Failed;
+		const extendVia = async (on: RedisClaims, client: ClaimClient): Promise<Extended> => {
+			const down = await on.reachable(client);
 			if (down !== undefined) return { ok: false as const, reason: down };
 			return await within(
 				client.cpExtend(
@@ -1815,16 +1920,34 @@ export class RedisClaims {
 				'lease',
 			);
 		};
+		// Tried on each connection of each client of this Redis, in the order of candidates() read
+		// again after every failure (a client made meanwhile, of an updated credential, is tried
+		// in the same round), until one answers. The reason kept is the first client's (a refusal
+		// over no answer).
 		const extend = async (): Promise<void> => {
-			let extended = await extendVia(extendOn);
-			if (!extended.ok && state === 'held' && !this.closed) {
-				const other = extendOn === 'resolver' ? 'client' : 'resolver';
-				const again = await extendVia(other);
-				if (again.ok || (again.refused && !extended.refused)) {
-					extendOn = other;
-					extended = again;
+			let extended: Extended | undefined;
+			let first: Failed | undefined;
+			let firstOn: RedisClaims | undefined;
+			const tried = new Set<ClaimClient>();
+			while (state === 'held' && !this.closed) {
+				const next = this.candidates()
+					.flatMap((on) => on.connectionsToTry(extendOn).map((client) => ({ on, client })))
+					.find(({ client }) => !tried.has(client));
+				if (next === undefined) break;
+				const { on, client } = next;
+				tried.add(client);
+				const attempt = await extendVia(on, client);
+				if (attempt.ok) {
+					extended = attempt;
+					if (on === this) extendOn = client === this.client ? 'client' : 'resolver';
+					break;
+				}
+				firstOn ??= on;
+				if (on === firstOn && (first === undefined || (attempt.refused && !first.refused))) {
+					first = attempt;
 				}
 			}
+			extended ??= first ?? { ok: false as const, reason: 'no open client of this Redis' };
 			if (state !== 'held') return;
 			if (!extended.ok) {
 				failing ??= extended.refused

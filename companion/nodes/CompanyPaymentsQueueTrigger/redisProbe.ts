@@ -92,8 +92,8 @@ export function describeClaimError(error: Error): string | undefined {
  * `<prefix>:delivery:<instance>/<workflow>/<node>/<live|test>:<delivery ID>`), in a workflow no
  * trigger has: an ACL key pattern that lets the probe write it lets a delivery write its own.
  */
-function probeDeliveryKey(id: string): string {
-	return `${KEY_PREFIX}:${storedId(id, ['probe', `check-${id}`, 'probe', 'live'])}`;
+function probeDeliveryKey(id: string, mode: 'live' | 'test' = 'live'): string {
+	return `${KEY_PREFIX}:${storedId(id, ['probe', `check-${id}`, 'probe', mode])}`;
 }
 
 /**
@@ -129,6 +129,7 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 	const id = randomBytes(6).toString('hex');
 	const base = `${KEY_PREFIX}:check:${id}`;
 	const key = probeDeliveryKey(id);
+	const testKey = probeDeliveryKey(id, 'test');
 	const epochKeys = [`${base}:epoch`, `${base}:back`, `${base}:members`, `${base}:expected`];
 	const [, , members] = epochKeys;
 	// The claims keep each value's end in a sorted set (no TTL on the keys): the probe has its own.
@@ -176,6 +177,10 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 		await client.cpResolve(key, expiry, token, 'run');
 		step = 'write back (the reseed script)';
 		await client.cpReseed(key, expiry, `r:${token}`, 60_000);
+		// A test-mode delivery's key ends in "test", not "live": a key pattern that covers only
+		// live keys would pass and refuse every test delivery (outside r18 F5).
+		step = 'write a test-mode delivery key (the reseed script)';
+		await client.cpReseed(testKey, expiry, `r:${token}`, 60_000);
 		// Every delivery at a Redis with replicas waits for them (WAIT); WAIT 0 returns at once.
 		step = 'wait for replicas (WAIT)';
 		await client.wait(0, 1);
@@ -191,5 +196,6 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 		);
 	} finally {
 		await client.del(key, expiry, ...epochKeys).catch(() => undefined);
+		await client.del(testKey).catch(() => undefined);
 	}
 }
