@@ -76,29 +76,33 @@ const badIds: Array<[string, string]> = [
 ];
 
 describe('Payout Create answered with a record whose id is no ID', () => {
-	it.each(badIds)('%s: unknown with its sentWrite, never paid, not sent again', async (_n, token) => {
-		let posts = 0;
-		nock(BASE_URL)
-			.post('/payouts')
-			.reply(
-				200,
-				() => {
-					posts += 1;
-					return payoutText(token, 'inv-ids');
-				},
-				{ ...datedAt(0), 'Content-Type': 'application/json' },
-			)
-			.persist();
-		const [item] = await run(readerCreate('inv-ids'));
-		expect(outcome(item)).not.toBe('success');
-		expectUnknownWithSentWrite(item);
-		expect(String(item.error)).toMatch(/\bid\b/);
-		// Retry On Fail in the same process: nothing is sent again, still unknown.
-		const [again] = await run(readerCreate('inv-ids'));
-		nock.cleanAll();
-		expect(posts).toBe(1);
-		expect(outcome(again)).toBe('unknown');
-	});
+	it.each(badIds)(
+		'%s: unknown with its sentWrite, never paid, not sent again',
+		async (_n, token) => {
+			let posts = 0;
+			nock(BASE_URL)
+				.post('/payouts')
+				.reply(
+					200,
+					() => {
+						posts += 1;
+						return payoutText(token, 'inv-ids');
+					},
+					{ ...datedAt(0), 'Content-Type': 'application/json' },
+				)
+				.persist();
+			const execution = { executionId: `ids-${token}` };
+			const [item] = await run(readerCreate('inv-ids'), execution);
+			expect(outcome(item)).not.toBe('success');
+			expectUnknownWithSentWrite(item);
+			expect(String(item.error)).toMatch(/\bid\b/);
+			// Retry On Fail in the same process: nothing is sent again, still unknown.
+			const [again] = await run(readerCreate('inv-ids'), execution);
+			nock.cleanAll();
+			expect(posts).toBe(1);
+			expect(outcome(again)).toBe('unknown');
+		},
+	);
 
 	it.each([
 		['a text', '"p-24"', 'p-24'],
@@ -210,10 +214,14 @@ describe('Resolve Outcome never proves a write by a record whose id is no ID', (
 			.persist();
 		nock(BASE_URL)
 			.get(/\/payouts\/.+/)
-			.reply(200, JSON.stringify(readerPayout('ID', 'inv-res', at(2_000))).replace('"id":"ID"', '"id":7.5'), {
-				...datedAt(3_000),
-				'Content-Type': 'application/json',
-			})
+			.reply(
+				200,
+				JSON.stringify(readerPayout('ID', 'inv-res', at(2_000))).replace('"id":"ID"', '"id":7.5'),
+				{
+					...datedAt(3_000),
+					'Content-Type': 'application/json',
+				},
+			)
 			.persist();
 		const [resolved] = await run({
 			resource: 'payment',

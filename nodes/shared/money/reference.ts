@@ -4,6 +4,7 @@ import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { recordReadAgain } from './readAgain';
+import { mergedRecord } from './recordId';
 import { canonicalReference, toolExternalId } from './key';
 
 /*
@@ -89,7 +90,7 @@ export async function recordsCarrying(
 			identityUnshown ??= record;
 			continue;
 		}
-		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+		const full = mergedRecord(record, await contract.read(ctx, itemIndex, record));
 		readInFull.add(full);
 		if (carries(full)) carrying.push(full);
 		else if (identity.answered(full) === undefined) identityUnshown ??= full;
@@ -121,7 +122,7 @@ export async function lookUpPayment(
 		// A detail shown otherwise is a conflict as listed; one not shown asks for the record in full.
 		const unread = reading.differences.length === 0 && reading.notShown.length > 0;
 		if (unread && contract.read && listed.id !== undefined && listed.id !== null) {
-			record = { ...listed, ...(await contract.read(ctx, itemIndex, listed)) };
+			record = mergedRecord(listed, await contract.read(ctx, itemIndex, listed));
 			reading = readDetails(ctx, contract, itemIndex, record);
 		}
 		if (reading.differences.length > 0) {
