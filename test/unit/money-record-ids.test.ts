@@ -7,6 +7,8 @@ import {
 	expectUnknownWithSentWrite,
 	inProcessRunner,
 	isolateMoneyTests,
+	moneyRunner,
+	READER_CARD,
 	readerCreate,
 	readerPayout,
 } from './helpers/money';
@@ -230,5 +232,48 @@ describe('Resolve Outcome never proves a write by a record whose id is no ID', (
 		});
 		nock.cleanAll();
 		expect(resolved.paymentOutcome).not.toBe('paid');
+	});
+});
+
+describe('the tool’s look-up never calls a record whose id is no ID the payment already made', () => {
+	const runTool = moneyRunner({ tool: true });
+	const toolCreate = {
+		resource: 'payout',
+		operation: 'create',
+		amountRub: '1500',
+		requisiteType: 'card',
+		requisite: READER_CARD,
+		agentMayMoveMoney: true,
+		paymentReference: 'T-ids',
+	};
+
+	it.each([
+		['7.5', false],
+		['"p-ids"', true],
+	])('listed with id %s: already made only for an ID', async (token, made) => {
+		const listed = (uri: string) => {
+			const externalId = new URL(uri, BASE_URL).searchParams.get('externalId') ?? 't-ids';
+			return JSON.stringify({
+				payouts: [readerPayout('ID', externalId, at(-60_000))],
+				total: 1,
+			}).replace('"id":"ID"', `"id":${token}`);
+		};
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, listed, { ...datedAt(0), 'Content-Type': 'application/json' })
+			.persist();
+		const { item, requests } = await runTool(toolCreate);
+		nock.cleanAll();
+		const error = item.error as IDataObject | undefined;
+		// Nothing is sent either way: the reference names a payment.
+		expect((requests as Array<{ method?: string }>).filter((r) => r.method === 'POST')).toEqual([]);
+		if (made) {
+			expect(item.repeated).toBe(true);
+		} else {
+			expect(item.repeated).toBeUndefined();
+			expect(error?.errorCode).toBe('PAYMENT_REFERENCE_UNPROVEN');
+			expect(error?.alreadyMade).toBe('unknown');
+		}
 	});
 });

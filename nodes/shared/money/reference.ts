@@ -4,7 +4,7 @@ import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { recordReadAgain } from './readAgain';
-import { mergedRecord } from './recordId';
+import { mergedRecord, readRecordId } from './recordId';
 import { canonicalReference, toolExternalId } from './key';
 
 /*
@@ -131,6 +131,10 @@ export async function lookUpPayment(
 			}
 		} else if (reading.notShown.length > 0) {
 			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: reading.notShown };
+		} else if (readRecordId(record).kind === 'notAnId') {
+			// Every detail shown, but an ID that is no ID (12.5, true: recordId.ts): the record binds
+			// to no payment, so it is neither "already made" nor proof that it was not.
+			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: ['id'] };
 		} else {
 			return {
 				kind: 'this',
