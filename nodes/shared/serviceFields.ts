@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { copyWrittenKinds } from './transport/json';
+
 /**
  * The name under which an item keeps the service's own values of fields the node sets itself:
  * the webhook trigger, the poll trigger and the action node alike (outside read r6-data-b,
@@ -41,5 +43,7 @@ export function withNodeFields(
 	}
 	for (const [name, value] of Object.entries(own)) out[name] = value;
 	if (any) out[SERVICE_FIELDS_KEY] = replaced;
+	// The written JSON type of the fields kept (an identifier written as a number: transport/json.ts).
+	copyWrittenKinds(record, out);
 	return out;
 }

@@ -631,6 +631,8 @@ export async function createGenerated(sb, seed, { host = '127.0.0.1' } = {}) {
 			const lostMoney = money.lose(route);
 			if (lostMoney) {
 				record.answer = `${lostMoney.form}${lostMoney.processed ? ' after processing' : ''}`;
+				// A 4xx with a code the document does not list (unlistedCode), named on the request.
+				if (lostMoney.unlisted) record.unlistedCode = lostMoney.unlisted;
 				// A drawn error body of the service itself (errorAfterActing) is no gateway's page.
 				const raw = lostMoney.raw ?? money.gatewayPage(lostAnswerOf(lostMoney.form));
 				return lostMoney.processed ? { record, afterCommit: raw } : { record, respond: raw };

@@ -96,6 +96,12 @@
 //                   WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, INTERNAL_ERROR, or one the
 //                   document does not list) at 400, 422 or 424: the document maps none of them
 //                   to a status, and says new codes may be added.
+//   unlistedCode    how often a money write is answered with a 4xx whose code the document does
+//                   not list (issue 49, mfix24), after the service acted or (half the time)
+//                   before: a 418, or a 400, 409, 410, 422 or 451 with a code of its own
+//                   (UNLISTED_4XX). The document says new codes may be added and an unknown one
+//                   is a generic failure of its status, which does not say the service had not
+//                   acted: the node says unknown and sends nothing again.
 //
 // Played only once a test turns it on (`generated.money.play(true)`, then a reset): the other
 // generated suites keep the real clock and whole listings.
@@ -142,6 +148,11 @@ export const MONEY_CHOICES = Object.freeze({
 	],
 	// outside r20-money: an error body after the service acted (its own block, drawn last).
 	errorAfterActing: { chance: [0, 0.3, 0.6], answer: 'one of ERRORS_AFTER_ACTING per answer' },
+	// issue 49 (mfix24): a 4xx with an unlisted code, after acting or before (drawn last).
+	unlistedCode: {
+		chance: [0, 0.2, 0.4],
+		answer: 'one of UNLISTED_4XX per answer, after the service acted or before (one half each)',
+	},
 });
 
 /** A JSON object (not a list). */
@@ -196,6 +207,21 @@ export const ERRORS_AFTER_ACTING = Object.freeze([
 	[422, 'CARD_ISSUER_TIMEOUT'],
 ]);
 
+/**
+ * The answers unlistedCode plays (mfix24): the service's own error body at a 4xx, with a code the
+ * interface document does not list (money/answered.ts reads each as unknown), at a status the
+ * document does not use (418, 410, 451) or at one it does (400, 409, 422).
+ */
+export const UNLISTED_4XX = Object.freeze([
+	[418, 'I_AM_A_TEAPOT'],
+	[422, 'PAYOUT_PROVIDER_HOLD'],
+	[422, 'LIMIT_RECHECK_PENDING'],
+	[400, 'REQUISITE_RECHECK'],
+	[409, 'OPERATION_IN_PROGRESS'],
+	[410, 'RESOURCE_GONE'],
+	[451, 'COMPLIANCE_REVIEW'],
+]);
+
 /** The raw answer of one errorAfterActing draw: the service's JSON error body. */
 function errorAfterActingAnswer([status, errorCode]) {
 	return {
@@ -206,6 +232,30 @@ function errorAfterActingAnswer([status, errorCode]) {
 			error: status === 408 ? 'Request Timeout' : 'Error',
 			errorCode,
 			message: 'Сервис не ответил вовремя',
+		}),
+	};
+}
+
+/** The HTTP reason phrases of UNLISTED_4XX's statuses, as the error body's `error`. */
+const REASON_PHRASES = {
+	400: 'Bad Request',
+	409: 'Conflict',
+	410: 'Gone',
+	418: "I'm a teapot",
+	422: 'Unprocessable Entity',
+	451: 'Unavailable For Legal Reasons',
+};
+
+/** The raw answer of one unlistedCode draw: the service's JSON error body with its own code. */
+function unlistedAnswer([status, errorCode]) {
+	return {
+		status,
+		headers: { 'Content-Type': 'application/json; charset=utf-8' },
+		text: JSON.stringify({
+			statusCode: status,
+			error: REASON_PHRASES[status] ?? 'Error',
+			errorCode,
+			message: 'Операция не выполнена',
 		}),
 	};
 }
@@ -295,6 +345,8 @@ export function drawMoney(r) {
 		answerShape: r.pick(MONEY_CHOICES.answerShape),
 		// Drawn last, so every earlier choice of a seed stays what it was (outside r20-money).
 		errorAfterActing: { chance: r.pick(MONEY_CHOICES.errorAfterActing.chance) },
+		// Drawn last, so every earlier choice of a seed stays what it was (mfix24).
+		unlistedCode: { chance: r.pick(MONEY_CHOICES.unlistedCode.chance) },
 	};
 }
 
@@ -379,6 +431,27 @@ export function createMoney(sb, choices, stream, log) {
 			form: `${answer[0]} ${answer[1]}`,
 			processed: acted,
 			raw: errorAfterActingAnswer(answer),
+		};
+	}
+	/**
+	 * unlistedCode (mfix24): an answer neither lost nor drawn by errorAfterActing is, as drawn, a
+	 * 4xx with a code the document does not list, after the service acted (half the time) or
+	 * before; its own stream per route, so no earlier draw moves. `{ form, processed, raw,
+	 * unlisted }` or null.
+	 */
+	function unlistedCode(route) {
+		const chance = choices.unlistedCode?.chance ?? 0;
+		if (chance === 0) return null;
+		const u = stream(`money:unlistedCode:${route}`);
+		if (!u.chance(chance)) return null;
+		const answer = u.pick(UNLISTED_4XX);
+		const acted = u.chance(1 / 2);
+		log({ kind: 'unlistedCode', route, status: answer[0], errorCode: answer[1], processed: acted });
+		return {
+			form: `${answer[0]} ${answer[1]}`,
+			processed: acted,
+			raw: unlistedAnswer(answer),
+			unlisted: `${answer[0]} ${answer[1]}`,
 		};
 	}
 	return {
@@ -549,7 +622,7 @@ export function createMoney(sb, choices, stream, log) {
 			}
 			const { chance, processed } = choices.moneyLoss;
 			const r = stream(`money:lose:${route}`);
-			if (!r.chance(chance)) return errorAfterActing(route);
+			if (!r.chance(chance)) return errorAfterActing(route) ?? unlistedCode(route);
 			const acted = processed === 'either' ? r.chance(0.5) : processed;
 			const form = acted ? r.pick(['reset', '502', '504', 'html']) : r.pick(['reset', '502']);
 			log({ kind: 'moneyLoss', route, form, processed: acted });

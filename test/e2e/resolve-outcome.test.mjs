@@ -278,6 +278,9 @@ describe('Resolve Outcome on answers lost after or before the service acted (rea
 			replayedPost: false,
 			acceptedAnswer: false,
 			writeAnswer: 'record',
+			// No error body in place of the write's answer either (seed 1 draws both at times).
+			errorAfterActing: { chance: 0 },
+			unlistedCode: { chance: 0 },
 		});
 		gen.money.play(true);
 		sandbox.reset();

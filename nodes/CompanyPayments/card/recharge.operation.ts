@@ -6,7 +6,7 @@ import {
 	RECHARGE_STANDING_STATUSES,
 } from '../../shared/contract/assumptions';
 import { idempotencyKeyField } from '../common/fields';
-import { moneyWrite } from '../../shared/money';
+import { moneyWrite, pickedRecord } from '../../shared/money';
 import type { MoneyContract, Settled } from '../../shared/money';
 import type { OperationDefinition, OperationResult } from '../types';
 import { assignedCardIdFields, readCardId, readTargetAmount, targetAmountField } from './fields';
@@ -49,10 +49,8 @@ const money: MoneyContract = {
 	// Its fields are not shown, so one answered without a createdAt is bound by its ID alone (a
 	// named window); a createdAt shown that cannot be read is unknown (r16-money F2).
 	madeUndatedStands: true,
-	made: (answer) => ({
-		id: answer[RECHARGE_RECORD_FIELDS.id],
-		createdAt: answer[RECHARGE_RECORD_FIELDS.createdAt],
-	}),
+	// Built from the answer's fields, the written type of each kept (an id written 12.5 is no ID).
+	made: (answer) => pickedRecord(answer, RECHARGE_RECORD_FIELDS),
 	key: 'perItem',
 	details: [
 		{ name: 'cardId', asked: (ctx, i) => readCardId(ctx, i), answered: (a) => a.cardId },

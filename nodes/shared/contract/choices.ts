@@ -126,7 +126,7 @@ export const OPEN_CHOICES = {
 	bigNumbers: {
 		question:
 			'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
-		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts)',
+		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts); the reader notes which identifiers were JSON numbers (writtenAsNumber). A money record’s `id` (the document types it text) is taken as a text with something in it or a whole number of digits; a fraction, a sign, a decimal point, an exponent, true/false, an object, a list or an empty text is no ID: the write is unknown with its sentWrite, never paid naming it, and Resolve Outcome gives that record to no write (money/recordId.ts)',
 	},
 	numbersForText: {
 		question: 'A requisite or an externalId sent as a JSON number where text is usual',
@@ -260,6 +260,11 @@ export const OPEN_CHOICES = {
 		question:
 			'Which error answers of a money write come before the service acts, and which may come after it acted (the status of most codes is not shown; new codes may be added)',
 		node: 'not_paid only for the service’s own error body whose code the document lists as a condition checked before acting (REFUSAL_CODES: input, key, permission, not found, balance, limits, cooldown, working hours, not enabled, quote expired or not found …) at a plain 4xx, and for the service’s 429 with a rate-limit code (choice rateLimit); unknown with its sentWrite, never sent again: a backend or transient code at any status (ACTED_MAYBE_CODES: BRIDGE_ERROR, WALLET_BACKEND_ERROR, PAYOUT_SERVICE_UNAVAILABLE, PAYOUT_SERVICE_REJECTED, DRIVER_HELPER_TRANSIENT, INTERNAL_ERROR, SERVICE_UNAVAILABLE, BAD_GATEWAY, QR_RESOLVE_FAILED …), the statuses that say no refusal, whatever the code (408, 423, 424, 425, 499), every 5xx, a 409 but CARD_EXTERNAL_ID_TAKEN and PAYOUT_NOT_CANCELABLE, the documented codes that name no condition (CONFLICT, UNPROCESSABLE), and every code the document does not list, whatever its name (DEADLINE_EXCEEDED, PAYOUT_TIME_OUT, DOWNSTREAM_ERROR, SOMETHING_NEW …): the document makes it a generic failure of its status, which does not say the service had not acted (money/answered.ts)',
+	},
+	unlistedCode: {
+		question:
+			'How a money write is answered with a 4xx whose code the document does not list (a 418, or a 400, 409, 410, 422 or 451 with a code of its own), after the service acted or before (new codes may be added; an unknown one is a generic failure of its status)',
+		node: 'unknown with its sentWrite, never not_paid, never sent again under its key by Retry On Fail or a second call in the same n8n process (an accept only as the same request, its one quote): not a code REFUSAL_CODES lists, so answerClass reads it unsure (money/answered.ts; choice errorAfterActing). The sandbox plays it in generated mode (lib/generatedMoney.mjs UNLISTED_4XX)',
 	},
 	answerShape: {
 		question:

@@ -86,3 +86,5 @@ export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
 export { compareSentDetail, readSentDetails } from './sentEvidence';
 export { recordReadAgain, statusNotShown } from './readAgain';
+export { pickedRecord, readRecordId, recordIdOf } from './recordId';
+export type { RecordIdReading } from './recordId';

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalJson, serviceOfCompany } from './binding';
+import { recordIdOf } from './recordId';
 import type { SentWrite } from './resolve';
 
 /*
@@ -28,12 +29,13 @@ function writeOf(sent: SentWrite): string {
 }
 
 function proofKey(sent: SentWrite, record: IDataObject): string | undefined {
-	const id = record.id;
-	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+	// An ID the document's type allows (recordId.ts): one that is no ID (12.5, true) proves nothing.
+	const id = recordIdOf(record);
+	if (id === undefined) return undefined;
 	// By the service's Base URL when this process knows it (r15-money F7: two credentials of one
 	// company answered with one record), else by the company and Base URL the write was sent for.
 	const service = serviceOfCompany(sent.company);
-	return `${service === undefined ? sent.company : `service:${service}`} ${sent.operation} ${String(id)}`;
+	return `${service === undefined ? sent.company : `service:${service}`} ${sent.operation} ${id}`;
 }
 
 /**
@@ -61,11 +63,11 @@ export function provedOther(
 	record: IDataObject,
 	alongside: IDataObject[] = [],
 ): string | undefined {
-	const id = record.id;
-	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+	const id = recordIdOf(record);
+	if (id === undefined) return undefined;
 	const taken = takenBy(sent, record);
 	if (taken !== undefined) return taken;
-	const other = alongside.find((entry) => entry.recordId === String(id));
+	const other = alongside.find((entry) => entry.recordId === id);
 	return other === undefined ? undefined : String(other.sentAt);
 }
 

@@ -4,6 +4,7 @@ import type { MoneyContract } from './contract';
 import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { recordReadAgain } from './readAgain';
+import { mergedRecord, readRecordId } from './recordId';
 import { canonicalReference, toolExternalId } from './key';
 
 /*
@@ -89,7 +90,7 @@ export async function recordsCarrying(
 			identityUnshown ??= record;
 			continue;
 		}
-		const full = { ...record, ...(await contract.read(ctx, itemIndex, record)) };
+		const full = mergedRecord(record, await contract.read(ctx, itemIndex, record));
 		readInFull.add(full);
 		if (carries(full)) carrying.push(full);
 		else if (identity.answered(full) === undefined) identityUnshown ??= full;
@@ -121,7 +122,7 @@ export async function lookUpPayment(
 		// A detail shown otherwise is a conflict as listed; one not shown asks for the record in full.
 		const unread = reading.differences.length === 0 && reading.notShown.length > 0;
 		if (unread && contract.read && listed.id !== undefined && listed.id !== null) {
-			record = { ...listed, ...(await contract.read(ctx, itemIndex, listed)) };
+			record = mergedRecord(listed, await contract.read(ctx, itemIndex, listed));
 			reading = readDetails(ctx, contract, itemIndex, record);
 		}
 		if (reading.differences.length > 0) {
@@ -130,6 +131,10 @@ export async function lookUpPayment(
 			}
 		} else if (reading.notShown.length > 0) {
 			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: reading.notShown };
+		} else if (readRecordId(record).kind === 'notAnId') {
+			// Every detail shown, but an ID that is no ID (12.5, true: recordId.ts): the record binds
+			// to no payment, so it is neither "already made" nor proof that it was not.
+			if (first.kind === 'none') first = { kind: 'unproven', record, notShown: ['id'] };
 		} else {
 			return {
 				kind: 'this',

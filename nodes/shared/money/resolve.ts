@@ -26,6 +26,7 @@ import type { Difference } from './evidence';
 import { OUTCOME_UNKNOWN } from './outcome';
 import { settlePending } from './pending';
 import { claim, claimable, otherWrites, takenBy } from './proofs';
+import { mergedRecord } from './recordId';
 import { recordsCarrying } from './reference';
 import { readSentDetails } from './sentEvidence';
 import type { DigestCheck } from './sentEvidence';
@@ -252,7 +253,7 @@ async function judge(
 		contract.read &&
 		listed.id !== undefined &&
 		listed.id !== null
-			? { ...listed, ...(await contract.read(ctx, itemIndex, listed)) }
+			? mergedRecord(listed, await contract.read(ctx, itemIndex, listed))
 			: listed;
 	const reading = readSentDetails(contract, sent.details, record, check);
 	if (reading.differences.length > 0)
@@ -541,7 +542,7 @@ export async function resolveSentWrite(
 		return unknown(
 			sent,
 			raw,
-			`A record carrying its ${field} and every detail was found, but the service shows it without its id, so the node cannot give it as proof of one write only: two writes under the same ${field} and details would both be proved by it.`,
+			`A record carrying its ${field} and every detail was found, but the service shows it without its id (or with one that is no ID: the document types it text; a fraction, a sign, true/false, an object or an empty text is none), so the node cannot give it as proof of one write only: two writes under the same ${field} and details would both be proved by it.`,
 			["the record's id"],
 			`Check in the cabinet how many payments carry this ${field}. ${lookUp}`,
 			{ record: best.record, lookAgainAt: lookAgain() },

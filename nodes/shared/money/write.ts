@@ -28,6 +28,7 @@ import {
 	dated as datedAnswer,
 } from './clock';
 import { recordReadAgain } from './readAgain';
+import { readRecordId } from './recordId';
 import { forgetPending } from './pending';
 import { claim, forgetProofs, noteWrite, provedOther, unclaim } from './proofs';
 import type { SentWrite } from './resolve';
@@ -1361,9 +1362,18 @@ function answerProvesOther(
 	}
 	const { record } = bound;
 	const sent = call.sent as unknown as SentWrite;
-	const id = record.id;
-	const recordId =
-		(typeof id === 'string' && id.trim() !== '') || typeof id === 'number' ? String(id) : undefined;
+	// An ID that is no ID (outside r19-money t2: `{"id": 12.5}`, true, an object, empty text) binds
+	// the answer to no write (recordId.ts): the service acted or not, which the node cannot tell.
+	const idRead = readRecordId(record);
+	if (idRead.kind === 'notAnId') {
+		return outcomeUnknownError(ctx.getNode(), contract, {
+			reason: `the service answered with a record whose id is ${idRead.shown}, ${idRead.why}: not an ID the interface document gives the record (a text), so it does not bind the answer to this write, and does not show that this write was made, nor that it was not`,
+			lines: [`Record id: ${idRead.shown} (${idRead.why})`],
+			where,
+			itemIndex,
+		});
+	}
+	const recordId = idRead.kind === 'id' ? idRead.id : undefined;
 	// One record proves one write (outside r18-money F1, F2): a record that shows no `id` cannot be
 	// claimed once, so it proves none, except where the document does not show the record's fields
 	// (Card Recharge: `madeUndatedStands`, bound by its time, or by its details and status alone, a

@@ -26,6 +26,12 @@ import { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH } from '../gate/depth';
  * thousands of levels deep is read, never a stack overflow (and never handed to a parse that
  * rounds). `readJsonLossless` says whether anything was cut.
  *
+ * Which JSON type an identifier had (issue 49, outside r19-money t2): an identifier written as a
+ * JSON number comes out as text, so its holder (the object or list that holds it) is noted in a
+ * side-table, `writtenAsNumber(holder, key)`, and a reader of the answer that must know the
+ * written type (the money module: an `id` the document types as text, written `12.5`) can ask.
+ * The value itself stays the exact text; a copy of the holder is not noted (`keepWrittenKind`).
+ *
  * No reviver `context.source` (Node 20 has none): a fast path uses JSON.parse when no number of
  * the text could lose a digit and no identifier field holds a number; any other text is read by
  * the small parser below, which takes identifiers from the written characters. Both give the same
@@ -91,6 +97,49 @@ function hasIdentifierNumber(value: unknown, field: string | undefined): boolean
 	return false;
 }
 
+/** Holders (objects, lists) whose fields or entries under these keys were JSON numbers read as text. */
+const numberTokens = new WeakMap<object, Set<string>>();
+
+function noteNumberToken(holder: object, key: string | number): void {
+	let keys = numberTokens.get(holder);
+	if (!keys) numberTokens.set(holder, (keys = new Set()));
+	keys.add(String(key));
+}
+
+/**
+ * Whether the value under `key` of a holder this reader made was written as a JSON number and
+ * comes out as text (an identifier, or a number no double holds). False for anything else: a JSON
+ * string, a number that comes out as a number (its type says so), or a holder this reader did not
+ * make.
+ */
+export function writtenAsNumber(holder: object, key: string | number): boolean {
+	return numberTokens.get(holder)?.has(String(key)) ?? false;
+}
+
+/** Notes on a copy that its `toKey` was written as a JSON number when the original's `fromKey` was. */
+export function keepWrittenKind(
+	from: object,
+	fromKey: string | number,
+	to: object,
+	toKey: string | number,
+): void {
+	if (writtenAsNumber(from, fromKey)) noteNumberToken(to, toKey);
+}
+
+/**
+ * Notes on a copy of a holder (`{ ...record, more }`) every key the original had written as a JSON
+ * number, where the copy still holds the same value under it.
+ */
+export function copyWrittenKinds(from: object, to: object): void {
+	const keys = numberTokens.get(from);
+	if (!keys) return;
+	for (const key of keys) {
+		if ((to as Record<string, unknown>)[key] === (from as Record<string, unknown>)[key]) {
+			noteNumberToken(to, key);
+		}
+	}
+}
+
 /** A JSON number at a position (sticky). */
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -138,6 +187,13 @@ class Reader {
 		if (this.text.startsWith('false', this.at)) return this.word(5, false);
 		if (this.text.startsWith('null', this.at)) return this.word(4, null);
 		return this.fail(c === undefined ? 'the text ends' : `unexpected "${c}"`);
+	}
+
+	/** Whether the next value (after white space) is a JSON number. */
+	private startsNumber(): boolean {
+		this.space();
+		const c = this.text[this.at];
+		return c === '-' || (c >= '0' && c <= '9');
 	}
 
 	private nested<T>(read: () => T): T {
@@ -204,7 +260,9 @@ class Reader {
 			this.space();
 			if (this.text[this.at] !== ':') this.fail('expected ":"');
 			this.at++;
+			const numberAt = this.startsNumber();
 			const entry = this.value(key);
+			if (numberAt && typeof entry === 'string') noteNumberToken(out, key);
 			// A field named `__proto__` is plain data, as JSON.parse makes it.
 			Object.defineProperty(out, key, {
 				value: entry,
@@ -228,7 +286,10 @@ class Reader {
 			return out;
 		}
 		for (;;) {
-			out.push(this.value(field));
+			const numberAt = this.startsNumber();
+			const entry = this.value(field);
+			if (numberAt && typeof entry === 'string') noteNumberToken(out, out.length);
+			out.push(entry);
 			this.space();
 			const next = this.text[this.at++];
 			if (next === ']') return out;
