@@ -26,7 +26,7 @@ import { cutDeep, DEPTH_CUT_MARKER, MAX_GATE_DEPTH } from '../gate/depth';
  * thousands of levels deep is read, never a stack overflow (and never handed to a parse that
  * rounds). `readJsonLossless` says whether anything was cut.
  *
- * Which JSON type an identifier had (outside r19-money t2): an identifier written as a
+ * Which JSON type an identifier had (outside read r19, t2): an identifier written as a
  * JSON number comes out as text, so its holder (the object or list that holds it) is noted in a
  * side-table, `writtenAsNumber(holder, key)`, and a reader of the answer that must know the
  * written type (a reader to which an `id` written `12.5` is no identifier) can ask.
