@@ -52,6 +52,10 @@ describe('F1: a postal PIN code in an address is ordinary data', () => {
 		['Address: 12 MG Road, Bengaluru, ATM PIN 560001', '560001'],
 		['Deliver to: 12 MG Road, Bengaluru. The PIN for your card is 560001', '560001'],
 		['Deliver to: 12 MG Road, Bengaluru; your new PIN is 560001', '560001'],
+		// A word that makes the PIN a secret right before it.
+		['Deliver to: 12 MG Road, Bengaluru. Your PIN: 560001', '560001'],
+		['Address: 12 MG Road, Bengaluru, new PIN 560001', '560001'],
+		['Ship to 12 MG Road. Enter PIN code: 560001', '560001'],
 		// Words between the PIN word and the digits: a sentence naming a PIN, not an address's code.
 		['Deliver to: 12 MG Road, Bengaluru. The PIN is 560001', '560001'],
 		['Deliver to: 12 MG Road, Bengaluru. PIN to use: 560001', '560001'],
