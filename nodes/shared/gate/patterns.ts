@@ -926,7 +926,7 @@ function namedDigitsMasked(
  *   new, temporary, reset, enter, bank…: SECRET_PIN_BEFORE).
  * Anything else after a PIN word stays masked as a PIN: closed by default.
  */
-const POSTAL_PIN_NAME = /^pin(?:code)?(?:no|nr|number)?$/;
+const POSTAL_PIN_NAME = /^pin(?:code)?(?:no|number)?$/;
 const POSTAL_PIN_DIGITS = /^[1-9]\d{5}$/;
 const POSTAL_PIN_GAP = /^[\s\u00a0:=#.,\-\u2010-\u2015]{0,4}$/u;
 const ADDRESS_BEFORE = 160;
