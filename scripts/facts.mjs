@@ -266,6 +266,12 @@ export const NOT_STATED = {
 		"how deep the gate looks for an error's details in what a door shows (`error.details`, `context.details`); the docs name no depth",
 	PROCESS_LIMIT:
 		"a memory bound on the credentials' own values and on what the gate learned per credential",
+	ADDRESS_BEFORE:
+		"how far before a PIN word an address's or a card's word is looked for, to tell an Indian postal code from a card's PIN (patterns.ts postalPin); a reading bound the docs name by the constant",
+	ADDRESS_AFTER:
+		"how far after a PIN word's six digits an address's or a card's word is looked for (patterns.ts postalPin); a reading bound the docs name by the constant",
+	SECRET_PIN_BEFORE_LENGTH:
+		'how far right before a PIN word a word that makes it a secret (your, new, enter…) is looked for (patterns.ts postalPin); a reading bound the docs do not state',
 	LABEL_LINE:
 		'how far back on its line a PIN or CVV label is looked for before a value on the next line (patterns.ts labelLine); a reading bound the docs do not state',
 	MADE_LIMIT:

@@ -210,7 +210,7 @@ export const GENERATED_CHOICES = Object.freeze({
 			'decimals: plain, trailingZeros (1500.50) or beyondDouble (1500.12345678901234567)',
 		/** Outside read r5-data: a secret in free text (TEXT_SECRET_FORMS), a quote cut inside one. */
 		textSecrets:
-			'textSecretForm: one of TEXT_SECRET_FORMS; cutSecret, cutInside: a 300-character quote cut inside a secret',
+			'textSecretForm: one of TEXT_SECRET_FORMS (r20: postalBeside, an Indian postal code in an address kept beside a PIN); cutSecret, cutInside: a 300-character quote cut inside a secret',
 		/** Outside read r6-data-b (generatedData.mjs r6bData). */
 		maskedPanForm: ['masked', 'full', 'fullNumber'],
 		identifierNames:

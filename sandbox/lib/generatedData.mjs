@@ -188,6 +188,14 @@ export const TEXT_SECRET_FORMS = Object.freeze([
 	'cardGlued',
 	'cardEmDash',
 	'cardPairs',
+	// Outside read r20-data (fixer dfix26): other languages' and layouts' words, and an Indian
+	// postal code in an address beside them, which is ordinary text and must stay.
+	'pinNummer',
+	'pinNip',
+	'cvvGluedSign',
+	'pinBlankLines',
+	'cvvTraditional',
+	'postalBeside',
 ]);
 
 /** The secrets an error quote may cut inside (findings 2 and 3). */
@@ -251,9 +259,20 @@ export function textSecret(r, form) {
 		cardGlued: [`card${card} declined`, card],
 		cardEmDash: [`card ${card.match(/\d{4}/g).join('—')} declined`, null],
 		cardPairs: [`card ${card.match(/\d{2}/g).join(' ')} declined`, null],
+		pinNummer: [`PIN-Nr. ${pin} gesperrt`, pin],
+		pinNip: [`Votre NIP est ${pin}`, pin],
+		cvvGluedSign: [`CVV#${cvv} declined`, cvv],
+		pinBlankLines: [`\nPIN\n\n${pin}`, pin],
+		cvvTraditional: [`安全碼 ${cvv}`, cvv],
+		postalBeside: [`PIN-Nummer ${pin}`, pin],
 	};
 	const [phrase, secret] = texts[form];
-	const ordinary = `order ORD-${r.int(1000, 9999)} amount 1500.50 USDT`;
+	// An Indian postal code (six digits after `PIN code` in an address) is ordinary text; not
+	// drawn (the draws after this one keep their values), and never the PIN's digits.
+	const postalCode = pin.startsWith('560') ? '700016' : '560001';
+	const postal =
+		form === 'postalBeside' ? `, deliver to 12 MG Road, Bengaluru, PIN code ${postalCode}` : '';
+	const ordinary = `order ORD-${r.int(1000, 9999)} amount 1500.50 USDT${postal}`;
 	return {
 		text: `${ordinary}: ${phrase}`,
 		secret: secret ?? phrase.slice(phrase.indexOf(' ') + 1, phrase.lastIndexOf(' ')),

@@ -316,10 +316,13 @@ const NAMING_WORDS = (
 const NAMING_GAP = '[\\s\\u00a0:=,\\-\\u2010-\\u2015"\'«»“”„]';
 /**
  * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
- * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`, `1000 грн`: r19-data, finding 4).
+ * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`, `1000 грн`: r19-data, finding 4; `1500 р.`,
+ * `1500 шт.`, `123 pcs`, `1500 unidades`, `300元`, `2025年`: r20-data, finding 4), and a year's
+ * `г.` or `года` after a year of 19xx or 20xx only (`г. Москва` after any other number is a
+ * city's mark, not a unit).
  */
 const NOT_A_SECRET_AFTER =
-	'[\\s\\u00a0]?(?:%|₽|\\$|€|(?:rub|rur|usd|usdt|eur|euros?|uah|gbp|chf|cny|kzt|btc|eth|trx|руб|рублей|рубля|грн|гривень|гривні|гривня|тенге|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд)(?![A-Za-zА-Яа-яЁё0-9]))';
+	'[\\s\\u00a0]?(?:%|₽|\\$|€|[年元円个個张張件次]|(?:rub|rur|usd|usdt|eur|euros?|uah|gbp|chf|cny|kzt|btc|eth|trx|руб|рублей|рубля|р(?!/)|грн|гривень|гривні|гривня|тенге|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд|pcs|pieces?|units?|unidades?|uds|st(?:ü|ue)ck|stk|pi[èe]ces?|шт|штук[аи]?|(?<=(?<![0-9])(?:19|20)[0-9][0-9][\\s\\u00a0]?)(?:г|года?))(?![A-Za-zА-Яа-яЁё0-9]))';
 /**
  * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
  * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
@@ -783,11 +786,16 @@ export interface CardReading {
  * cryptogramme visuel, code de sécurité). Chinese (密码, 安全码) has no spaces between words:
  * CJK_SECRET_DIGITS reads it. Only a run of digits the word names goes (PIN 4–8, CVV 3–8), as
  * for the English and Russian words: `código postal 28001`, `Bestellnummer 4821` stay.
+ * Outside read r20-data, finding 2: German `PIN-Nummer`, `PIN-Nr.`; `NIP` (numéro d'identification
+ * personnel, número de identificación personal: the PIN of Canadian French and Mexican Spanish),
+ * read in upper case or as `Nip` only (`nip` is an English word; a Polish NIP is a tax number of
+ * ten digits, more than a PIN's eight); Spanish `código de verificación`, French `code de
+ * vérification` (a card's verification code).
  */
 const OTHER_PIN_WORDS =
-	'geheimzahl|geheimnummer|n[úu]mero\\s+secreto|clave\\s+secreta|code\\s+confidentiel|code\\s+secret';
+	'geheimzahl|geheimnummer|pin[-\\s]?(?:nummer|nr\\.?)|nip|n[úu]mero\\s+secreto|clave\\s+secreta|code\\s+confidentiel|code\\s+secret';
 const OTHER_CVV_WORDS =
-	'код\\s+безпеки|kartenpr(?:ü|ue|u)f(?:nummer|ziffer|code)|sicherheitscode|c[óo]digo\\s+de\\s+seguridad|cryptogramme(?:\\s+visuel)?|code\\s+de\\s+s[ée]curit[ée]';
+	'код\\s+безпеки|kartenpr(?:ü|ue|u)f(?:nummer|ziffer|code)|sicherheitscode|c[óo]digo\\s+de\\s+seguridad|c[óo]digo\\s+de\\s+verificaci[óo]n|cryptogramme(?:\\s+visuel)?|code\\s+de\\s+s[ée]curit[ée]|code\\s+de\\s+v[ée]rification';
 /** The words of those languages that put a PIN or CVV word and its value together (NAMING_WORDS). */
 const OTHER_NAMING_WORDS = (
 	'ist lautet ihre ihr ihrer neue neuer der die karte es su tu nuevo nueva tarjeta est votre ' +
@@ -795,10 +803,16 @@ const OTHER_NAMING_WORDS = (
 )
 	.split(' ')
 	.join('|');
-/** The Chinese PIN (密码: a card's or a payment's password, digits only read) and CVV (安全码) words. */
-const CJK_PIN_WORDS = '(?:取款|交易|支付|银行卡|卡)?密码';
+/**
+ * The Chinese PIN (密码: a card's or a payment's password, digits only read) and CVV (安全码, a
+ * card's verification code 卡验证码) words, in simplified and traditional characters (outside read
+ * r20-data, finding 2: `密碼`, `安全碼`, `卡验证码`). A verification code alone (验证码, an SMS
+ * code) is no card's: a card's word comes before it.
+ */
+const CJK_PIN_WORDS = '(?:取款|提款|交易|支付|银行卡|銀行卡|卡)?密[码碼]';
+const CJK_CVV_WORDS = '安全[码碼]|(?:信用卡|银行卡|銀行卡|卡片?)(?:验证|驗證)[码碼]';
 const CJK_SECRET_DIGITS = new RegExp(
-	`(${CJK_PIN_WORDS}|安全码)([\\s\\u00a0:：=是为]{0,3})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	`(${CJK_PIN_WORDS}|${CJK_CVV_WORDS})([\\s\\u00a0:：=是为為]{0,3})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /**
@@ -864,10 +878,21 @@ const PIN_NUMBER_SIGN = new RegExp(
  * `Код безопасности`), and its value at the start of the next (outside read r19-data, finding 2:
  * `CVV\n123`, `PIN\r\n4821` were shown): a label above its value. Not a column of a table (a
  * delimiter or a digit on the word's line: `id;pin` is CsvColumns'), not digits that go on as a
- * number (`PIN\n2026-11-20`, `CVV\n4276 3800…`) or a quantity (`PIN\n1000 RUB`).
+ * number (`PIN\n2026-11-20`, `CVV\n4276 3800…`) or a quantity (`PIN\n1000 RUB`). The value may
+ * stand one or two blank lines below its label (outside read r20-data, finding 2: `PIN\n\n1234`,
+ * `CVV\n  \n123`); three blank lines and more part them.
  */
 const SECRET_DIGITS_NEXT_LINE = new RegExp(
-	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD}|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*)(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	`(?<![\\p{L}\\p{N}_])((?:${PIN_OR_CVV_WORD}|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})(?:[-_ ](?:code|код|number|номер|nummer))?)(?![\\p{L}\\p{N}])([ \\t\\u00a0]*(?:(?:\\r\\n|\\r|\\n)[ \\t\\u00a0]*){1,3})(\\p{Nd}{3,8})(?![\\p{N}]|[ \\u00a0.,;:/|\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	'giu',
+);
+/**
+ * A PIN or CVV word and the digits right after it glued to it by a number sign (outside read
+ * r20-data, finding 2: `CVV#123`, `PIN#4821`, `CVV#: 123`): the sign is the label's (`CVV#`, the
+ * CVV's number). A sign after a space stays another number's (`CVV #123 order failed`; r17-data).
+ */
+const SECRET_DIGITS_GLUED_SIGN = new RegExp(
+	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(#[ \\u00a0:]{0,2})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** The digits a PIN or CVV word names, hidden (`••••`), or undefined where they are no such value. */
@@ -879,7 +904,61 @@ function namedDigitsMasked(
 	const count = digits.replace(/\D/gu, '').length;
 	if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return undefined;
 	if (/^cid/iu.test(name) && count > 4) return undefined;
+	// `NIP` and `Nip` name a PIN; `nip` is an English word.
+	if (/^nip$/iu.test(name) && name !== 'NIP' && name !== 'Nip') return undefined;
 	return '•'.repeat(Math.min(count, 4));
+}
+/**
+ * An Indian postal code (outside read r20-data, finding 1): India's postal index number is
+ * written `PIN code 560001`, `PIN: 560001`, `Pincode - 201301`, and a table's `pincode` column.
+ * It is ordinary data, kept exact, where all of these hold (choice textSecrets):
+ * - the word is `PIN`, `PIN code`, `Pincode`, `PIN code no.` or `PIN number` alone, no card's word
+ *   glued to it (POSTAL_PIN_NAME: `card PIN`, `ПИН`, `PIN is` are not);
+ * - only a short gap of signs stands between the word and the value (`: `, ` - `, `#`: no words,
+ *   so `PIN for your card is 560001` and `your PIN is 560001` stay a card's);
+ * - the value is six digits, the first not 0 (India's postal codes; a card's PIN of 4, 5, 7 or 8
+ *   digits, or 6 starting 0, is never one);
+ * - an address's word stands within ADDRESS_BEFORE characters before the word or ADDRESS_AFTER
+ *   after the value (address, deliver, ship to, billing, road, street, nagar, city, India,
+ *   адрес…: ADDRESS_WORD);
+ * - no card's word stands in those characters (card, ATM, debit, credit, UPI, CVV, OTP, MPIN,
+ *   карта…: CARD_CONTEXT_WORD), nor a word that makes a PIN a secret right before the word (your,
+ *   new, temporary, reset, enter, bank…: SECRET_PIN_BEFORE).
+ * Anything else after a PIN word stays masked as a PIN: closed by default.
+ */
+const POSTAL_PIN_NAME = /^pin(?:code)?(?:no|number)?$/;
+const POSTAL_PIN_DIGITS = /^[1-9]\d{5}$/;
+const POSTAL_PIN_GAP = /^[\s\u00a0:=#.,\-\u2010-\u2015]{0,4}$/u;
+const ADDRESS_BEFORE = 160;
+const ADDRESS_AFTER = 40;
+const SECRET_PIN_BEFORE_LENGTH = 24;
+const ADDRESS_WORD = new RegExp(
+	'(?<![\\p{L}\\p{N}])(?:address\\p{L}*|addr|deliver\\p{L}*|ship|shipping|shipped|billing|courier|postal|post\\s+office|road|rd|street|lane|marg|nagar|colony|sector|layout|district|taluk|tehsil|village|city|town|landmark|locality|india|адрес\\p{L}*|доставк\\p{L}*|улица|ул|город)(?![\\p{L}\\p{N}])',
+	'iu',
+);
+const CARD_CONTEXT_WORD = new RegExp(
+	'(?<![\\p{L}\\p{N}])(?:cards?|atm|debit|credit|upi|cvv2?|cvc2?|otp|mpin|tpin|карт\\p{L}*|банкомат\\p{L}*)(?![\\p{L}\\p{N}])',
+	'iu',
+);
+const SECRET_PIN_BEFORE = new RegExp(
+	'(?<![\\p{L}\\p{N}])(?:your|new|temporary|reset|enter|change[ds]?|secret|password|bank|ваш\\p{L}*|нов\\p{L}*)(?![\\p{L}\\p{N}])',
+	'iu',
+);
+function postalPin(
+	name: string,
+	gap: string,
+	digits: string,
+	whole: string,
+	offset: number,
+): boolean {
+	if (!POSTAL_PIN_NAME.test(normalise(name)) || !POSTAL_PIN_DIGITS.test(digits)) return false;
+	if (!POSTAL_PIN_GAP.test(gap)) return false;
+	const before = whole.slice(Math.max(0, offset - ADDRESS_BEFORE), offset);
+	const end = offset + name.length + gap.length + digits.length;
+	const after = whole.slice(end, end + ADDRESS_AFTER);
+	if (CARD_CONTEXT_WORD.test(before) || CARD_CONTEXT_WORD.test(after)) return false;
+	if (SECRET_PIN_BEFORE.test(before.slice(-SECRET_PIN_BEFORE_LENGTH))) return false;
+	return ADDRESS_WORD.test(before) || ADDRESS_WORD.test(after);
 }
 /**
  * A PIN or CVV word of another language (OTHER_PIN_WORDS, OTHER_CVV_WORDS), then only naming
@@ -892,8 +971,8 @@ const OTHER_SECRET_DIGITS = new RegExp(
 	'giu',
 );
 const OTHER_WORD_HINT =
-	/geheim|kartenpr|sicherheitscode|n[úu]mero\s+secreto|clave\s+secreta|c[óo]digo\s+de\s+seg|cryptogramme|code\s+(?:confidentiel|secret|de\s+s)|безпеки/i;
-const CJK_HINT = /密码|安全码/;
+	/geheim|kartenpr|sicherheitscode|pin[-\s]?n(?:umme)?r|\bnip\b|n[úu]mero\s+secreto|clave\s+secreta|c[óo]digo\s+de\s+(?:seg|verif)|cryptogramme|code\s+(?:confidentiel|secret|de\s+s|de\s+v)|безпеки/i;
+const CJK_HINT = /密[码碼]|安全[码碼]|[验驗][证證][码碼]/;
 /**
  * Whether the word at `offset` ends a label's line: only words and spaces before it on its line,
  * at most LABEL_LINE characters (read by hand: a look-behind over the line ran at every position
@@ -914,6 +993,7 @@ function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): st
 		(label: boolean) =>
 		(match: string, name: string, gap: string, digits: string, offset: number, whole: string) => {
 			if (label && !labelLine(whole, offset)) return match;
+			if (postalPin(name, gap, digits, whole, offset)) return match;
 			const masked = namedDigitsMasked(name, digits, identifiers);
 			return masked === undefined ? match : `${name}${gap}${masked}`;
 		};
@@ -921,6 +1001,7 @@ function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): st
 	if (out.includes('\n') || out.includes('\r')) {
 		out = out.replace(SECRET_DIGITS_NEXT_LINE, each(true));
 	}
+	if (out.includes('#')) out = out.replace(SECRET_DIGITS_GLUED_SIGN, each(false));
 	if (OTHER_WORD_HINT.test(out)) out = out.replace(OTHER_SECRET_DIGITS, each(false));
 	if (CJK_HINT.test(out)) out = out.replace(CJK_SECRET_DIGITS, each(false));
 	return out;
@@ -933,20 +1014,55 @@ function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): st
  */
 const PIN_OR_CVV_NAME =
 	/^(?:card)?(?:(?:pin|tpin)(?:code|number|no)?|(?:cvv|cvc|csc|cvn|cvd|ccv)2?(?:code|number)?|cv2|securitycode)$/;
-/** What a form part's or a column's PIN or CVV becomes: its digits hidden, anything else as sent. */
-function namedValueMasked(value: string): string {
+/**
+ * What a form part's or a column's PIN or CVV becomes: its digits hidden, anything else as sent;
+ * in a column of postal codes (postalColumn), a postal code's six digits as sent.
+ */
+function namedValueMasked(value: string, postal = false): string {
 	const digits = /^(\s*["']?)(\d{3,8})(["']?\s*)$/.exec(value);
+	if (digits && postal && POSTAL_PIN_DIGITS.test(digits[2])) return value;
 	return digits ? `${digits[1]}${'•'.repeat(Math.min(digits[2].length, 4))}${digits[3]}` : value;
 }
 /**
+ * A table's column of Indian postal codes (outside read r20-data, finding 1:
+ * `order,city,pincode,qty`): a column named `pin`, `pincode` or `pin_code` alone (POSTAL_PIN_NAME)
+ * in a header that also names an address's part (city, address, district, state…) and no card's
+ * (card, cvv, expiry, PAN…). Its six-digit cells are postal codes; any other cell is masked.
+ */
+const ADDRESS_COLUMN =
+	/address|addr|city|town|district|street|village|locality|landmark|state|country|postal|delivery|shipping/;
+const CARD_COLUMN =
+	/card|cvv|cvc|cvn|csc|cvd|ccv|expir|secret|password|^pan$|^atm|^upi|^mpin|^tpin/;
+function postalColumn(header: readonly string[], column: number): boolean {
+	const names = header.map(normalise);
+	return (
+		POSTAL_PIN_NAME.test(names[column]) &&
+		names.some((name, index) => index !== column && ADDRESS_COLUMN.test(name)) &&
+		!names.some((name) => CARD_COLUMN.test(name))
+	);
+}
+/**
  * A multipart/form-data part named a PIN or CVV (`Content-Disposition: form-data; name="cvv"`,
- * maybe other header lines, a blank line, then the value's line).
+ * maybe other header lines, a blank line, then the value's line). The name also in single quotes
+ * or bare, as a hand-written or a lenient client's part may have it (outside read r20-data,
+ * finding 2: `name=cvv`).
  */
 const FORM_PART =
-	/(\bname\s*=\s*"([^"\r\n]{1,64})"[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)([^\r\n]*)/gi;
+	/(\bname\s*=\s*(?:"([^"\r\n]{1,64})"|'([^'\r\n]{1,64})'|([^\s;"'\r\n]{1,64}))[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)([^\r\n]*)/gi;
 function maskFormParts(text: string): string {
-	return text.replace(FORM_PART, (match, head: string, name: string, value: string) =>
-		PIN_OR_CVV_NAME.test(normalise(name)) ? `${head}${namedValueMasked(value)}` : match,
+	return text.replace(
+		FORM_PART,
+		(
+			match,
+			head: string,
+			quoted: string | undefined,
+			single: string | undefined,
+			bare: string | undefined,
+			value: string,
+		) =>
+			PIN_OR_CVV_NAME.test(normalise(quoted ?? single ?? bare ?? ''))
+				? `${head}${namedValueMasked(value)}`
+				: match,
 	);
 }
 /**
@@ -977,7 +1093,9 @@ function maskCsvColumns(text: string): string {
 			for (; row < parts.length; row += 2) {
 				const cells = parts[row].split(delimiter);
 				if (cells.length !== header.length) break;
-				for (const column of columns) cells[column] = namedValueMasked(cells[column]);
+				for (const column of columns) {
+					cells[column] = namedValueMasked(cells[column], postalColumn(header, column));
+				}
 				parts[row] = cells.join(delimiter);
 			}
 			at = row - 2;
@@ -988,7 +1106,7 @@ function maskCsvColumns(text: string): string {
 }
 /** A PIN or CVV in a form part or a table's column named for one (finding 3). */
 function maskNamedContainers(text: string): string {
-	return maskCsvColumns(/name\s*=\s*"/i.test(text) ? maskFormParts(text) : text);
+	return maskCsvColumns(/name\s*=/i.test(text) ? maskFormParts(text) : text);
 }
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
 const CARD_GAP =
@@ -1761,9 +1879,14 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	);
 	out = out.replace(
 		PIN_IN_TEXT,
-		(_match, name: string, separator: string) => `${name}${separator}••••`,
+		(match, name: string, separator: string, digits: string, offset: number, whole: string) =>
+			postalPin(name, separator, digits, whole, offset) ? match : `${name}${separator}••••`,
 	);
-	out = out.replace(PIN_NUMBER_SIGN, (_match, name: string, sign: string) => `${name}${sign}••••`);
+	out = out.replace(
+		PIN_NUMBER_SIGN,
+		(match, name: string, sign: string, digits: string, offset: number, whole: string) =>
+			postalPin(name, sign, digits, whole, offset) ? match : `${name}${sign}••••`,
+	);
 	out = out.replace(
 		RU_PIN_IN_TEXT,
 		(_match, name: string, separator: string) => `${name}${separator}••••`,
@@ -1862,20 +1985,22 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	}
 	out = out.replace(
 		SECRET_DIGITS_IN_WORDS,
-		(match, name: string, words: string, digits: string) => {
+		(match, name: string, words: string, digits: string, offset: number, whole: string) => {
 			const count = digits.replace(/\D/gu, '').length;
 			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
 			// `cid` is a card's ID (Amex, 4 digits) or a correlation or client ID (longer).
 			if (/^cid/iu.test(name) && count > 4) return match;
+			if (postalPin(name, words, digits, whole, offset)) return match;
 			return `${name}${words}${'•'.repeat(Math.min(count, 4))}`;
 		},
 	);
 	out = out.replace(
 		SECRET_DIGITS_AFTER_PHRASE,
-		(match, name: string, phrase: string, digits: string) => {
+		(match, name: string, phrase: string, digits: string, offset: number, whole: string) => {
 			const count = digits.replace(/\D/gu, '').length;
 			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
 			if (/^cid/iu.test(name) && count > 4) return match;
+			if (postalPin(name, phrase, digits, whole, offset)) return match;
 			return `${name}${phrase}${'•'.repeat(Math.min(count, 4))}`;
 		},
 	);
