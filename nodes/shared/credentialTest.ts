@@ -114,8 +114,8 @@ function bodyRule(
  * no status. n8n applies the status rules only when its error keeps the HTTP
  * response: n8n 2.41.1 does and shows the messages above; n8n 2.8.4's error classes drop it
  * (`ExecutionBaseError` redeclares `cause`), so 2.8.4 shows its own text for the status
- * (e.g. "Authorization failed - please check your credentials", "Request failed with status
- * code 799"), still as a failed test, and never the reason phrase either. The
+ * (e.g. "Authorization failed - please check your credentials"), still as a failed test, and
+ * no reason phrase either (test/e2e/credential.test.mjs, on 2.8.4 and 2.41.1). The
  * body rule reads a 2xx answer: a body n8n could not read as JSON (a web page) reaches it as a
  * string (lodash `get` reads the string's constructor).
  */
