@@ -251,6 +251,10 @@ export const NOT_STATED = {
 	ANSWERED_UNSURE_STATUSES:
 		'HTTP statuses: the docs name each status with what it means, not a count',
 	TEST_TIMEOUT_MS: 'inside the credential test; the docs say only that the test answers',
+	FIRST_STATUS:
+		'the lowest three-digit HTTP status the credential test has a rule for; the docs say every status outside 2xx',
+	LAST_STATUS:
+		'the highest three-digit HTTP status the credential test has a rule for; the docs say every status outside 2xx',
 	SEEN_SHOWN: 'how many examples an error message lists',
 	MASKED_SHOWS_DIGITS:
 		'the docs say what a masked card number shows (its first six and last four digits), not the sum',

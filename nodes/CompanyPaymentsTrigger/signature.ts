@@ -78,6 +78,19 @@ export function verifyBody(
  * fingerprint of the credential's Webhook Secret at that moment. When the credential's secret
  * changes later, the user has set a newer secret by hand and the credential wins again.
  */
+/** A secret from before the previous one, with the time it stopped being the company's secret. */
+export interface OlderSecret {
+	secret: string;
+	retiredAt: number;
+}
+
+/** The kept secrets sealed under one more key (RotatedSecret.bySecret, byIdentity). */
+export interface SealedSecrets {
+	current: string;
+	previous?: string;
+	older?: OlderSecret[];
+}
+
 export interface RotatedSecret {
 	current: string;
 	previous?: string;
@@ -88,20 +101,23 @@ export interface RotatedSecret {
 	 * Secret at the rotation (when it had one): they still open after the company's API key is
 	 * regenerated and the new key put into the credential, which the API-key seal does not.
 	 */
-	bySecret?: { current: string; previous?: string };
+	bySecret?: SealedSecrets;
 	/**
-	 * The same two secrets sealed a third time, with a key derived from where the trigger runs:
+	 * The same secrets sealed a third time, with a key derived from where the trigger runs:
 	 * this n8n instance's ID and the n8n credential's ID (identitySealKey). Neither of them
 	 * changes when the company regenerates its API key, so the rotated secret still opens
 	 * after the new key is put into the credential and n8n restarts, also when the credential has
 	 * no Webhook Secret (outside read r6-data-b, finding 5).
 	 */
-	byIdentity?: { current: string; previous?: string };
+	byIdentity?: SealedSecrets;
 	/**
 	 * Secrets from before the previous one that may still sign a retry (two rotations within the
-	 * grace period), each with the time it stopped being the company's secret.
+	 * grace period), each with the time it stopped being the company's secret. Sealed like the
+	 * current and previous ones: here with the API key, and again in `bySecret` and `byIdentity`
+	 * (outside read r21-data, finding 4: sealed with the API key alone, they were lost to a
+	 * retry after Regenerate API Key and a restart).
 	 */
-	older?: Array<{ secret: string; retiredAt: number }>;
+	older?: OlderSecret[];
 	/**
 	 * When the trigger first saw the credential hold another Webhook Secret than at the rotation
 	 * (the user replaced the secret by hand, e.g. with Company → Rotate Webhook Secret): from then
@@ -114,6 +130,17 @@ export interface RotatedSecret {
 /** A short, one-way fingerprint of a secret (never the secret itself). */
 export function fingerprint(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex').slice(0, 16);
+}
+
+/** The older secrets as kept (a list of `{ secret, retiredAt }`), or undefined when there is no list. */
+function readOlder(value: unknown): OlderSecret[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	return (value as unknown[]).flatMap((entry) => {
+		const older = entry as Record<string, unknown> | null;
+		return older && typeof older.secret === 'string' && typeof older.retiredAt === 'number'
+			? [{ secret: older.secret, retiredAt: older.retiredAt }]
+			: [];
+	});
 }
 
 export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
@@ -132,20 +159,17 @@ export function readRotatedSecret(value: unknown): RotatedSecret | undefined {
 	for (const name of ['bySecret', 'byIdentity'] as const) {
 		const sealed = record[name] as Record<string, unknown> | undefined;
 		if (typeof sealed === 'object' && sealed !== null && typeof sealed.current === 'string') {
-			read[name] = {
+			const group: SealedSecrets = {
 				current: sealed.current,
 				previous: typeof sealed.previous === 'string' ? sealed.previous : undefined,
 			};
+			const older = readOlder(sealed.older);
+			if (older !== undefined) group.older = older;
+			read[name] = group;
 		}
 	}
-	if (Array.isArray(record.older)) {
-		read.older = (record.older as unknown[]).flatMap((entry) => {
-			const older = entry as Record<string, unknown> | null;
-			return older && typeof older.secret === 'string' && typeof older.retiredAt === 'number'
-				? [{ secret: older.secret, retiredAt: older.retiredAt }]
-				: [];
-		});
-	}
+	const older = readOlder(record.older);
+	if (older !== undefined) read.older = older;
 	if (typeof record.supersededAt === 'number') read.supersededAt = record.supersededAt;
 	return read;
 }
@@ -314,7 +338,9 @@ export function openRotated(
 		const current = openSecret(sealed.current, key);
 		if (current === undefined) continue;
 		const previous = sealed.previous === undefined ? undefined : openSecret(sealed.previous, key);
-		const older = (rotated.older ?? []).flatMap((entry) => {
+		// The older secrets sealed under the same key; kept by an earlier version (no such list in
+		// this seal), those of the API-key seal, which open only if this is that key.
+		const older = (sealed.older ?? rotated.older ?? []).flatMap((entry) => {
 			const secret = openSecret(entry.secret, key);
 			return secret === undefined ? [] : [{ secret, retiredAt: entry.retiredAt }];
 		});
@@ -325,33 +351,35 @@ export function openRotated(
 
 /**
  * An opened rotated secret sealed again for the static data, with the credential as it is now:
- * with its API key, and a second time with its Webhook Secret when it has one.
+ * with its API key, a second time with its Webhook Secret when it has one, and a third time with
+ * this instance's and the credential's IDs when both are known; each seal holds the current,
+ * previous and older secrets alike.
  */
 export function sealRotated(
 	opened: RotatedSecret,
 	credential: CredentialSecrets,
 	credentialFingerprint = opened.credentialFingerprint,
 ): RotatedSecret {
-	// The current and previous secrets, sealed under one key.
-	const pair = (key: string | undefined) => ({
-		current: sealSecret(opened.current, key),
-		previous: opened.previous === undefined ? undefined : sealSecret(opened.previous, key),
-	});
+	// The current, previous and older secrets, sealed under one key: whichever seal opens, it
+	// opens every secret that may still sign a retry.
+	const all = (key: string | undefined): SealedSecrets => {
+		const sealed: SealedSecrets = { current: sealSecret(opened.current, key) };
+		if (opened.previous !== undefined) sealed.previous = sealSecret(opened.previous, key);
+		if (opened.older && opened.older.length > 0) {
+			sealed.older = opened.older.map((entry) => ({
+				secret: sealSecret(entry.secret, key),
+				retiredAt: entry.retiredAt,
+			}));
+		}
+		return sealed;
+	};
 	const sealed: RotatedSecret = {
-		...pair(credential.sealKey),
+		...all(credential.sealKey),
 		rotatedAt: opened.rotatedAt,
 		credentialFingerprint,
 	};
-	if (credential.secretSealKey) sealed.bySecret = pair(credential.secretSealKey);
-	if (credential.identitySealKey) sealed.byIdentity = pair(credential.identitySealKey);
-	if (opened.older && opened.older.length > 0) {
-		// Older secrets are sealed with the API key only (they live one grace period at most).
-		sealed.older = opened.older.map((entry) => ({
-			secret: sealSecret(entry.secret, credential.sealKey),
-			retiredAt: entry.retiredAt,
-		}));
-	}
-	if (sealed.previous === undefined) delete sealed.previous;
+	if (credential.secretSealKey) sealed.bySecret = all(credential.secretSealKey);
+	if (credential.identitySealKey) sealed.byIdentity = all(credential.identitySealKey);
 	if (opened.supersededAt !== undefined) sealed.supersededAt = opened.supersededAt;
 	return sealed;
 }

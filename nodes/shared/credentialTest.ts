@@ -54,6 +54,40 @@ export const TEST_STATUS_ANSWERS: Readonly<Record<number, string>> = {
 	504: later(504, 'the service did not answer a proxy in time'),
 };
 
+/** The statuses an HTTP answer can carry: three digits (Node's HTTP parser reads 100 to 999). */
+const FIRST_STATUS = 100;
+const LAST_STATUS = 999;
+
+/**
+ * What the dialog says for a failed test's status: its message in TEST_STATUS_ANSWERS, else one
+ * written for its class. Never the answer's reason phrase or body, which n8n would show for a
+ * status without a rule and which a gateway may fill with anything, the key it was sent
+ * included (outside read r21-data, finding 2); always the status, by its number.
+ */
+export function testStatusAnswer(status: number): string {
+	const written = TEST_STATUS_ANSWERS[status];
+	if (written !== undefined) return written;
+	// Short: n8n hands every rule to the editor with the credential type (800 of them).
+	if (status < 200) return `HTTP ${status}: an interim answer, not the company profile; test again`;
+	if (status < 400) {
+		return `HTTP ${status}: not the company profile (not followed with the key); check the Base URL of the chosen Environment`;
+	}
+	if (status < 500) {
+		return `HTTP ${status}: the service or a gateway refused the request (no explanation for this status); check the Base URL and the key`;
+	}
+	if (status < 600) return later(status, 'the service or a proxy in front of it failed');
+	return `HTTP ${status}: not a status HTTP defines; check the Base URL of the chosen Environment`;
+}
+
+/** Every status outside 2xx an answer can carry, each with its message: n8n shows no reason phrase. */
+function failedStatuses(): Array<[number, string]> {
+	const statuses: Array<[number, string]> = [];
+	for (let status = FIRST_STATUS; status <= LAST_STATUS; status++) {
+		if (status < 200 || status > 299) statuses.push([status, testStatusAnswer(status)]);
+	}
+	return statuses;
+}
+
 function statusRule(status: number, message: string): IAuthenticateRuleResponseCode {
 	return { type: 'responseCode', properties: { value: status, message } };
 }
@@ -74,10 +108,14 @@ function bodyRule(
  *
  * Every answer outside 2xx fails the test: the request keeps n8n's status check (no
  * `ignoreHttpStatusErrors`), so no body, not even a gateway's `{"message":"Unauthorized"}`,
- * can pass for the profile. n8n applies the status rules only when its error keeps the HTTP
+ * can pass for the profile. Every such status, 100 to 999, has a rule (testStatusAnswer): for a
+ * status without one, n8n shows the answer's reason phrase as the result, whatever a gateway
+ * wrote there (the key it was sent, in outside read r21-data's gateway), and "Conflict" names
+ * no status. n8n applies the status rules only when its error keeps the HTTP
  * response: n8n 2.41.1 does and shows the messages above; n8n 2.8.4's error classes drop it
  * (`ExecutionBaseError` redeclares `cause`), so 2.8.4 shows its own text for the status
- * (e.g. "Authorization failed - please check your credentials"), still as a failed test. The
+ * (e.g. "Authorization failed - please check your credentials"), still as a failed test, and
+ * no reason phrase either (test/e2e/credential.test.mjs, on 2.8.4 and 2.41.1). The
  * body rule reads a 2xx answer: a body n8n could not read as JSON (a web page) reaches it as a
  * string (lodash `get` reads the string's constructor).
  */
@@ -95,9 +133,7 @@ export const CREDENTIAL_TEST: ICredentialTestRequest = {
 	// responseSuccessBody rules for a 2xx answer: credentials-tester.service in n8n 2.8.4 and
 	// 2.41.1), while n8n-workflow types the list as one kind or the other.
 	rules: [
-		...Object.entries(TEST_STATUS_ANSWERS).map(([status, message]) =>
-			statusRule(Number(status), message),
-		),
+		...failedStatuses().map(([status, message]) => statusRule(status, message)),
 		bodyRule('constructor.name', 'String', wrongBaseUrl('A web page answered')),
 	] as unknown as IAuthenticateRuleResponseCode[],
 };

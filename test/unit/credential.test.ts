@@ -9,6 +9,7 @@ import {
 	CREDENTIAL_TEST_PATH,
 	TEST_ERROR_CODES,
 	TEST_STATUS_ANSWERS,
+	testStatusAnswer,
 } from '../../nodes/shared/credentialTest';
 import { authenticate, runCredentialTest } from './helpers/n8n';
 
@@ -157,15 +158,35 @@ describe('credential test: says why, the way the editor shows it', () => {
 		expect(result.message).toMatch(expected);
 	});
 
-	it.each([402, 409, 410, 418, 451, 499, 501, 505, 599])(
-		'HTTP %i (no message of its own) fails the test too',
+	// A status none of the answers above is written for: n8n would show the answer's reason
+	// phrase as it came (a gateway that echoes the key there shows the key, and "Conflict" names
+	// no status). Every one gets a message of this package's, naming the status (r21-data F2).
+	it.each([300, 304, 402, 409, 410, 418, 422, 451, 499, 501, 505, 599])(
+		'HTTP %i (no answer written for it) fails the test, named by its status in our words',
 		async (status) => {
-			answer(status, { message: 'whatever' });
+			answer(status, { statusCode: status, errorCode: 'UNPROCESSABLE', message: KEY });
 			const result = await test();
 			expect(result.status).toBe('Error');
-			expect(result.message).not.toBe('Connection successful!');
+			expect(result.message).toMatch(new RegExp(`^HTTP ${status}[: ]`));
 		},
 	);
+
+	it('every status an HTTP answer can carry outside 2xx (100-999) has its own rule naming it', () => {
+		const rules = new Map(
+			(CREDENTIAL_TEST.rules ?? [])
+				.filter((rule) => rule.type === 'responseCode')
+				.map((rule) => [rule.properties.value, rule.properties.message]),
+		);
+		const unnamed: number[] = [];
+		for (let status = 100; status <= 999; status++) {
+			if (status >= 200 && status <= 299) continue;
+			const message = rules.get(status);
+			if (message === undefined || !message.startsWith(`HTTP ${status}`)) unnamed.push(status);
+		}
+		expect(unnamed).toEqual([]);
+		// A 2xx answer is never a failed request: no rule for it.
+		for (let status = 200; status <= 299; status++) expect(rules.has(status)).toBe(false);
+	});
 
 	it('a 401 is never explained as a wrong Base URL: the key was refused', () => {
 		expect(TEST_STATUS_ANSWERS[401]).not.toMatch(/Base URL/);
@@ -218,11 +239,18 @@ describe('credential test: says why, the way the editor shows it', () => {
 	it('one status rule per status, then the body rule for a 2xx web page', () => {
 		const rules = CREDENTIAL_TEST.rules ?? [];
 		const statuses = rules.filter((rule) => rule.type === 'responseCode');
-		expect(statuses.map((rule) => rule.properties.value)).toEqual(
-			Object.keys(TEST_STATUS_ANSWERS).map(Number),
-		);
+		const values = statuses.map((rule) => rule.properties.value);
+		expect(new Set(values).size).toBe(values.length);
 		for (const rule of statuses) {
 			expect(rule.properties.message).toContain(`HTTP ${rule.properties.value}`);
+			expect(rule.properties.message).toBe(testStatusAnswer(rule.properties.value));
+		}
+		// The statuses with an answer written for them keep it.
+		for (const [status, message] of Object.entries(TEST_STATUS_ANSWERS)) {
+			expect(statuses.find((rule) => rule.properties.value === Number(status))).toEqual({
+				type: 'responseCode',
+				properties: { value: Number(status), message },
+			});
 		}
 		expect(rules.filter((rule) => rule.type === 'responseSuccessBody')).toHaveLength(1);
 	});

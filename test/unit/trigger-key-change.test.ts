@@ -327,3 +327,95 @@ describe('the API key sealing the rotated secret is read as the node sends it', 
 		).toBeUndefined();
 	});
 });
+
+describe('two rotations within the grace period, then the key regenerated and n8n restarted (r21-data F4)', () => {
+	const CREDENTIAL_ID = 'cred-9';
+	const THIRD_ROTATED = 'whsec_dummy3333333333333333333333333333333333333333333333';
+
+	/** Activation with Register and Rotate on, under the n8n credential CREDENTIAL_ID. */
+	async function activateOnce(rotated: string, webhookSecret: string, staticData: IDataObject) {
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(null))
+			.patch('/auth/company/profile', { webhookUrl: TRIGGER_URL })
+			.reply(200, profile(TRIGGER_URL))
+			.post('/auth/company/webhook-secret/rotate')
+			.reply(201, { webhookSecret: rotated });
+		const context = createHookContext({
+			parameters: { rotateSecret: true },
+			webhookSecret,
+			staticData,
+			nodeId: NODE_ID,
+			credentialId: CREDENTIAL_ID,
+		});
+		expect(await runHook('create', context)).toBe(true);
+		return context;
+	}
+
+	/** Deactivation (the company's URL is put back), keeping the rotated secrets as retired. */
+	async function deactivate(context: HookContext) {
+		nock(BASE_URL)
+			.get('/auth/company/profile')
+			.reply(200, profile(TRIGGER_URL))
+			.patch('/auth/company/profile', { webhookUrl: null })
+			.reply(200, profile(null));
+		expect(await runHook('delete', context)).toBe(true);
+	}
+
+	it.each([
+		['without a Webhook Secret in the credential (the instance-and-credential seal)', ''],
+		['with a Webhook Secret in the credential (its seal too)', OLD_SECRET_DUMMY],
+	])('%s: the current, previous and older secret all sign a retry', async (_case, webhookSecret) => {
+		jest.spyOn(Date, 'now').mockReturnValue(T0);
+		const first = await activateOnce(ROTATED_SECRET_DUMMY, webhookSecret, {});
+		await deactivate(first);
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 60_000);
+		const second = await activateOnce(SECOND_ROTATED, webhookSecret, roundTrip(first.staticData));
+		await deactivate(second);
+		jest.spyOn(Date, 'now').mockReturnValue(T0 + 120_000);
+		const third = await activateOnce(THIRD_ROTATED, webhookSecret, roundTrip(second.staticData));
+		const kept = roundTrip(third.staticData);
+		// Three secrets that may still sign a retry, none of them in clear.
+		for (const secret of [THIRD_ROTATED, SECOND_ROTATED, ROTATED_SECRET_DUMMY]) {
+			expect(JSON.stringify(kept)).not.toContain(secret.slice(6, 30));
+		}
+		for (const signWith of [THIRD_ROTATED, SECOND_ROTATED, ROTATED_SECRET_DUMMY]) {
+			// A fresh process (a restart, or another webhook process) that holds the new key.
+			openedRotated.clear();
+			secretCache.clear();
+			profileSecrets.clear();
+			const delivery = await deliver({
+				staticData: roundTrip(kept),
+				nodeId: NODE_ID,
+				credentialId: CREDENTIAL_ID,
+				signWith,
+				webhookSecret,
+				credentials: {
+					companyPaymentsApi: { baseUrl: BASE_URL, apiKey: NEW_API_KEY, webhookSecret },
+				},
+			});
+			expect({ signWith, status: delivery.response.statusCode }).toEqual({ signWith, status: 200 });
+		}
+	});
+
+	it('each seal holds the older secrets too: opened by the identity seal alone, all three come out', () => {
+		const identity = `instance-1\n${CREDENTIAL_ID}`;
+		const sealed = sealRotated(
+			{
+				current: THIRD_ROTATED,
+				previous: SECOND_ROTATED,
+				older: [{ secret: ROTATED_SECRET_DUMMY, retiredAt: T0 }],
+				rotatedAt: T0 + 120_000,
+				credentialFingerprint: fingerprint(''),
+			},
+			credentialSecrets({ apiKey: API_KEY, webhookSecret: '' }, identity),
+		);
+		const opened = openRotated(
+			JSON.parse(JSON.stringify(sealed)),
+			credentialSecrets({ apiKey: NEW_API_KEY, webhookSecret: '' }, identity),
+		);
+		expect(opened?.current).toBe(THIRD_ROTATED);
+		expect(opened?.previous).toBe(SECOND_ROTATED);
+		expect(opened?.older).toEqual([{ secret: ROTATED_SECRET_DUMMY, retiredAt: T0 }]);
+	});
+});
