@@ -196,7 +196,15 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			} catch {
 				continue;
 			}
-			if (optionsId(options) !== id) claimsFor(options, trigger).retryOwed();
+			if (optionsId(options) !== id) {
+				const next = claimsFor(options, trigger);
+				// Connected and checked now, not at the next delivery: a credential that spells
+				// the same Redis another way (localhost for 127.0.0.1) joins the process's memory
+				// of it only once Redis gave its run ID, and only then does it carry the held
+				// claims and what is owed (outside r19-companion, the reader's idea).
+				await next.unusable();
+				next.retryOwed();
+			}
 		}
 	};
 	watch().catch(() => watchingOwed.delete(trigger));
