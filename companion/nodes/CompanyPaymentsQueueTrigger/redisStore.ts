@@ -24,6 +24,7 @@ import {
 	maskHost,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
+	shownText,
 	withoutPassword,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
@@ -318,7 +319,7 @@ export const redisDeliveryStore: DeliveryStore = {
 			return claim.lease
 				? {
 						verdict: 'new',
-						held: heldDelivery(ctx, deliveryId, claim.lease, () => {
+						held: heldDelivery(ctx, deliveryId, claim.lease, options.password, () => {
 							if (claims.owes) watchOwed(ctx, trigger);
 						}),
 					}
@@ -328,7 +329,7 @@ export const redisDeliveryStore: DeliveryStore = {
 		const certificate = await refusedCertificate(claims);
 		return {
 			verdict: 'unavailable',
-			reason: withoutPassword(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
+			reason: shownText(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
 		};
 	},
 };
@@ -341,9 +342,12 @@ function heldDelivery(
 	ctx: IWebhookFunctions,
 	deliveryId: string,
 	lease: ClaimLease,
+	password: string | undefined,
 	afterSettle: () => void,
 ): HeldDelivery {
 	const log = gateLogger(ctx);
+	// What it logs or gives as a 503 reason passes the same masking as every other message.
+	const shown = (text: string): string => shownText(text, password);
 	return {
 		async answered(status: number): Promise<void> {
 			const lost = lease.lost;
@@ -359,7 +363,9 @@ function heldDelivery(
 						(outcome.note !== undefined || lost !== undefined)
 					) {
 						log.warn(
-							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+							shown(
+								`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+							),
 						);
 					}
 				})
@@ -371,7 +377,7 @@ function heldDelivery(
 			afterSettle();
 			if (decided.verdict === 'claimed') return { verdict: 'new' };
 			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
-			return { verdict: 'unavailable', reason: decided.reason };
+			return { verdict: 'unavailable', reason: shown(decided.reason) };
 		},
 	};
 }
