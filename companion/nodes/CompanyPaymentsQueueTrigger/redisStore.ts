@@ -203,7 +203,7 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 				// the same Redis another way (localhost for 127.0.0.1) joins the process's memory
 				// of it only once Redis gave its run ID, and only then does it carry the held
 				// claims and what is owed (outside r19-companion, the reader's idea).
-				await next.unusable();
+				await next.unusable().catch(() => undefined);
 				next.retryOwed();
 			}
 		}
