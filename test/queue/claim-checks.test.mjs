@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -1327,5 +1328,200 @@ describe('what the companion says of its Redis (outside read r17-companion)', ()
 			relay.disarm();
 			await store.closeRedisClaims();
 		}
+	});
+});
+
+describe('what the companion says of its Redis (outside read r19-companion)', () => {
+	let check;
+	let store;
+	let Node;
+	let dir;
+	const servers = {};
+
+	before(async () => {
+		assert.ok(fs.existsSync(DIST), 'build the companion first: npm run build --prefix companion');
+		check = require(path.join(DIST, 'redisCheck.js'));
+		store = require(path.join(DIST, 'redisStore.js'));
+		Node = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		).CompanyPaymentsQueueTrigger;
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-checks-r19-'));
+		const start = (name, options) =>
+			startRedis({ dir: path.join(dir, name), appendonly: true, ...options }).then(
+				(r) => (servers[name] = r),
+			);
+		await Promise.all([
+			start('authRenamed', { args: ['--rename-command', 'AUTH', ''] }),
+			start('evicting', { args: ['--maxmemory', '100mb', '--maxmemory-policy', 'allkeys-lru'] }),
+		]);
+	});
+
+	after(async () => {
+		await store?.closeRedisClaims();
+		await Promise.all(Object.values(servers).map((s) => s.stop?.()));
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	const secret = `whsec_${'5d'.repeat(24)}`;
+	class FakeResponse extends EventEmitter {
+		statusCode = 200;
+		body = undefined;
+		status(code) {
+			this.statusCode = code;
+			return this;
+		}
+		setHeader() {}
+		end(body) {
+			this.body = body;
+			this.emit('finish');
+		}
+	}
+	/**
+	 * One delivery through the queue trigger's webhook as n8n calls it: the status and body the
+	 * service gets, and n8n's log lines with their level.
+	 */
+	async function deliver(credential) {
+		const deliveryId = `dlv_r19_${randomUUID()}`;
+		const body = JSON.stringify({ event: 'deposit.completed', depositId: `dep_${deliveryId}` });
+		const raw = Buffer.from(body);
+		const headers = {
+			'content-type': 'application/json',
+			'x-service-signature': createHmac('sha256', secret).update(raw).digest('hex'),
+			'x-service-delivery-id': deliveryId,
+		};
+		const response = new FakeResponse();
+		const logs = [];
+		const log = (level) => (line) => logs.push({ level, line });
+		const ctx = {
+			logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+			getNode: () => ({
+				id: 'r19-node',
+				name: 'Company Payments Trigger',
+				type: 'n8n-nodes-company-payments-queue.companyPaymentsQueueTrigger',
+				typeVersion: 2,
+				parameters: {},
+				credentials: {
+					companyPaymentsApi: { id: 'c1', name: 'api' },
+					redis: { id: 'r', name: 'r' },
+				},
+			}),
+			getMode: () => 'webhook',
+			getWorkflow: () => ({ id: `wf-${randomUUID()}`, name: 'r19', active: true }),
+			getWorkflowStaticData: () => ({}),
+			getHeaderData: () => headers,
+			getBodyData: () => JSON.parse(body),
+			getRequestObject: () => ({ headers, body: JSON.parse(body), rawBody: raw }),
+			getResponseObject: () => response,
+			getInstanceId: () => 'r19-instance',
+			getNodeParameter: (name, fallback) =>
+				name === 'events' ? ['*'] : name === 'options' ? {} : fallback,
+			getCredentials: async (name) =>
+				name === 'redis'
+					? { ...credential }
+					: { apiKey: 'key_r19', baseUrl: 'http://127.0.0.1:9', webhookSecret: secret },
+		};
+		const result = await new Node().webhook.call(ctx);
+		assert.equal(result.noWebhookResponse, true, 'the trigger answered itself');
+		return { status: response.statusCode, body: String(response.body), logs };
+	}
+	async function activate(credential) {
+		try {
+			await store.checkRedisOnActivation({
+				getCredentials: async () => credential,
+				getNode: () => ({ id: 'r19-node', name: 'Company Payments Trigger', typeVersion: 2 }),
+				getWorkflow: () => ({ id: `wf-${randomUUID()}` }),
+				getMode: () => 'trigger',
+				getNodeParameter: (_name, fallback) => fallback,
+			});
+			return '';
+		} catch (error) {
+			return `${error.message} || ${error.description ?? ''}`;
+		}
+	}
+	/** The first part of `password` of `part` characters or more found in `text`, or undefined. */
+	function shownPart(text, password, part = 6) {
+		for (let i = 0; i + part <= password.length; i++) {
+			if (text.includes(password.slice(i, i + part))) return password.slice(i, i + part);
+		}
+		return undefined;
+	}
+
+	test('F1: Redis echoes the AUTH it does not know (rename-command AUTH ""), each argument cut at 128 bytes: no part of the password shows in the Test, activation or the 503 log line, Redis\' echo of arguments is dropped and the command is named, for passwords of 64, 128, 129 and 201 characters, with and without a User', async () => {
+		const port = servers.authRenamed.port;
+		for (const length of [64, 128, 129, 201]) {
+			for (const user of [undefined, 'n8n-claims']) {
+				const password = randomBytes(length).toString('base64url').slice(0, length);
+				const credential = { host: '127.0.0.1', port, database: 0, password, user };
+				const what = `${length} characters, ${user ? 'User n8n-claims' : 'no User'}`;
+				const tested = await new Node().methods.credentialTest.companyPaymentsRedisTest.call(
+					{},
+					{ data: credential },
+				);
+				const activation = await activate(credential);
+				const delivery = await deliver(credential);
+				await store.closeRedisClaims();
+				assert.equal(tested.status, 'Error', what);
+				assert.notEqual(activation, '', what);
+				assert.equal(delivery.status, 503, what);
+				const line = delivery.logs.find((l) => /answered 503/.test(l.line));
+				assert.ok(line, `${what}: a 503 log line`);
+				for (const [where, text] of [
+					['Test', tested.message],
+					['activation', activation],
+					['503 log line', line.line],
+					['503 body', delivery.body],
+				]) {
+					assert.equal(shownPart(text, password), undefined, `${what}, ${where}: ${text}`);
+					assert.doesNotMatch(text, /with args beginning with/, `${what}, ${where}`);
+				}
+				for (const text of [tested.message, activation, line.line]) {
+					assert.match(
+						text,
+						/AUTH is disabled in this Redis \(rename-command; ERR unknown command 'auth'\)/,
+						`${what}: ${text}`,
+					);
+				}
+			}
+		}
+	});
+
+	test('F1: every message masks any part of the password of 6 characters or more, and drops the argument echo of Redis 7 and 6', () => {
+		const password = 'Px7Kq9-abcdefghij-0123456789';
+		assert.equal(check.withoutPassword(`a ${password} b`, password), 'a *** b');
+		assert.equal(check.withoutPassword(`a ${password.slice(0, 9)}' b`, password), "a ***' b");
+		assert.equal(check.withoutPassword(`x ${password.slice(5, 17)} y`, password), 'x *** y');
+		assert.equal(check.withoutPassword('x Px7Kq y', password), 'x Px7Kq y', 'under 6: kept');
+		assert.equal(check.withoutPassword('pwned pw.', 'pw'), 'pwned ***.');
+		const seven = `ERR unknown command 'auth', with args beginning with: 'n8n-claims' '${password.slice(0, 20)}' `;
+		assert.equal(check.withoutArgumentEcho(seven), "ERR unknown command 'auth'");
+		assert.equal(
+			check.withoutArgumentEcho(`(rename-command; ${seven}): the claim needs AUTH`),
+			"(rename-command; ERR unknown command 'auth'): the claim needs AUTH",
+		);
+		const six = `ERR unknown command \`auth\`, with args beginning with: \`n8n-claims\`, \`${password}\`, `;
+		assert.equal(check.withoutArgumentEcho(`(${six})`), '(ERR unknown command `auth`)');
+		assert.equal(
+			check.withoutArgumentEcho("ERR unknown command 'auth', with args beginning with: "),
+			"ERR unknown command 'auth'",
+		);
+	});
+
+	test("F2: an evicting policy (allkeys-lru with maxmemory): the service's 503 body is the generic one (no Redis detail goes to the payment service), and n8n's log line at level warn names the policy and the fix, as the README and docs/queue-mode.md say", async () => {
+		const credential = { host: '127.0.0.1', port: servers.evicting.port, database: 0 };
+		const delivery = await deliver(credential);
+		await store.closeRedisClaims();
+		assert.equal(delivery.status, 503);
+		assert.deepEqual(JSON.parse(delivery.body), {
+			message:
+				'Service Unavailable: the delivery store did not confirm this delivery as new; nothing was started, send it again',
+		});
+		assert.doesNotMatch(delivery.body, /allkeys-lru|maxmemory|Redis/);
+		const lines = delivery.logs.filter((l) => /answered 503/.test(l.line));
+		assert.equal(lines.length, 1, JSON.stringify(delivery.logs));
+		assert.equal(lines[0].level, 'warn');
+		assert.match(
+			lines[0].line,
+			/^Company Payments Trigger answered 503: delivery dlv_r19_\S+ not recorded: Redis 127\.0\.0\.1:\d+ db 0: .*maxmemory-policy allkeys-lru.*CONFIG SET maxmemory-policy noeviction/,
+		);
 	});
 });

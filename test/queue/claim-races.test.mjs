@@ -2285,6 +2285,47 @@ describe('the Redis delivery claim, two processes', () => {
 			await probeCommand(port, 'ACL', 'DELUSER', user);
 		}
 	});
+	test("the Redis password rotated while a delivery is held, and the credential updated with its Host spelled another way (127.0.0.1 -> localhost, the same Redis): the held claim is still extended by the new credential's client, a copy elsewhere is 503, and n8n's 2xx makes it r: (outside r19-companion, the reader's idea)", async () => {
+		const { port, user, credential } = await rotatingUser();
+		const { store, deliver } = await rotatingTrigger(credential);
+		const copyAt = processClaims({ port });
+		try {
+			await warmed(deliver);
+			const deliveryId = `dlv_respelled_${randomUUID()}`;
+			const { result, response, key } = await deliver(deliveryId);
+			assert.equal(result.workflowData?.[0]?.[0]?.json?.deliveryId, deliveryId);
+			const held = (await holderAt(key)) ?? '';
+			assert.match(held, /^c:/, 'held');
+			await probeCommand(port, 'ACL', 'SETUSER', user, 'resetpass', '>new');
+			await probeCommand(port, 'CLIENT', 'KILL', 'USER', user);
+			// The operator types the Host anew: the same Redis, another spelling.
+			credential.host = 'localhost';
+			credential.password = 'new';
+			const atRotation = await endOf(key);
+			await until(
+				'the held c: extended after the rotation, by the re-spelled credential',
+				async () => (await endOf(key)).ends > atRotation.ends,
+				30_000,
+			);
+			await until(
+				"past the c:'s end at the rotation on Redis' clock",
+				async () => (await endOf(key)).now > atRotation.ends,
+				30_000,
+			);
+			assert.equal(await holderAt(key), held, 'the same attempt still holds it');
+			const copy = await copyAt.claim(key, TTL_MS);
+			assert.equal(copy.verdict, 'unavailable', JSON.stringify(copy));
+			response.status(200).end(JSON.stringify(result.webhookResponse));
+			await until('the run record reached Redis', async () =>
+				/^r:/.test((await holderAt(key)) ?? ''),
+			);
+			assert.deepEqual(await copyAt.claim(key, TTL_MS), { verdict: 'duplicate', by: 'redis' });
+		} finally {
+			await copyAt.close();
+			await store.closeRedisClaims();
+			await probeCommand(port, 'ACL', 'DELUSER', user);
+		}
+	});
 	for (const broken of ['ssl', 'noperm']) {
 		test(`held, then another workflow's credential of the same Redis and db (${broken === 'ssl' ? 'SSL on for a plain Redis' : 'a user without +evalsha'}) makes a newer client in the same process that gets a delivery (503): the held claim's extensions stay on a client that works, so past two binds a copy elsewhere is 503 and n8n's 2xx makes it r: (outside r18 F1)`, async () => {
 			const port = (await leaseRedis()).port;

@@ -47,18 +47,70 @@ export function maskHost(host: string): string {
 }
 
 /**
+ * The shortest part of a password masked wherever it shows: Redis echoes a command's arguments
+ * cut short (its `unknown command 'auth', with args beginning with: '<user>' '<password…>'`,
+ * 128 bytes for all of them), so a password's prefix, not only the whole, can reach a message.
+ */
+export const PASSWORD_PART = 6;
+
+/**
  * The text with the credential's password masked wherever it appears (a pasted connection string
- * echoed by an error, say): every message of the companion passes this before it is shown.
+ * echoed by an error, say), and with any part of it of PASSWORD_PART characters or more (a prefix
+ * Redis cut, say): every message of the companion passes this before it is shown. A word of the
+ * message that is also a part of the password (a password that holds "password") is masked too:
+ * masking more is the safe side.
  */
 export function withoutPassword(text: string, password: string | undefined): string {
 	if (password === undefined || password === '') return text;
-	const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	// A short password is masked only as a whole token: as a substring it would mangle words.
-	const pattern =
-		password.length >= 4
-			? new RegExp(escaped, 'g')
-			: new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
-	return text.replace(pattern, '***');
+	if (password.length < PASSWORD_PART) {
+		const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		// A short password is masked only as a whole token: as a substring it would mangle words.
+		const pattern =
+			password.length >= 4
+				? new RegExp(escaped, 'g')
+				: new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
+		return text.replace(pattern, '***');
+	}
+	let out = '';
+	let i = 0;
+	while (i < text.length) {
+		let length = 0;
+		if (i + PASSWORD_PART <= text.length && password.includes(text.slice(i, i + PASSWORD_PART))) {
+			length = PASSWORD_PART;
+			while (i + length < text.length && password.includes(text.slice(i, i + length + 1))) {
+				length++;
+			}
+		}
+		if (length > 0) {
+			out += '***';
+			i += length;
+		} else {
+			out += text[i];
+			i++;
+		}
+	}
+	return out;
+}
+
+/**
+ * Redis' echo of a command's arguments after `unknown command 'x'` (Redis 7: `, with args
+ * beginning with: 'a' 'b' `; Redis 6: `` , with args beginning with: `a`, `b`, ``), at most 128
+ * bytes of them with their quotes: the arguments of AUTH are the credential's user and password.
+ */
+const ARGUMENT_ECHO = /, with args beginning with: (?:[^]{0,129}(?:' |`, ))?/g;
+
+/**
+ * The text without Redis' echo of a command's arguments, the command's name kept ("ERR unknown
+ * command 'auth'"): no message of the companion repeats what it sent Redis (outside read
+ * r19-companion, finding 1: a long password's first 128 bytes showed).
+ */
+export function withoutArgumentEcho(text: string): string {
+	return text.replace(ARGUMENT_ECHO, '');
+}
+
+/** A message as the companion shows it: without Redis' argument echo, and the password masked. */
+export function shownText(text: string, password: string | undefined): string {
+	return withoutPassword(withoutArgumentEcho(text), password);
 }
 
 function where(options: RedisOptions): string {
@@ -89,6 +141,7 @@ const NEEDED_FOR: Record<string, string> = {
 	TIME: "the claim scripts read Redis' clock",
 	WAIT: 'a claim with replicas attached waits until they have it',
 	PING: 'the connection check',
+	AUTH: "the credential's User and Password, sent on every connection",
 };
 
 /**
@@ -116,7 +169,7 @@ export function renamedCommand(
 export function renamedAway(command: string, error: Error): string {
 	const known = /^[A-Z]+$/.test(command) ? command : undefined;
 	const why = known ? NEEDED_FOR[known] : undefined;
-	return `${command} is disabled in this Redis (rename-command; ${error.message}): the claim needs ${command}${why ? ` (${why})` : ''}; enable it (remove rename-command ${known ?? '<command>'} from redis.conf and restart Redis)`;
+	return `${command} is disabled in this Redis (rename-command; ${withoutArgumentEcho(error.message)}): the claim needs ${command}${why ? ` (${why})` : ''}; enable it (remove rename-command ${known ?? '<command>'} from redis.conf and restart Redis)`;
 }
 
 /** Redis is loading its data set into memory (after a restart, a large append-only file). */
@@ -323,6 +376,9 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 			: 'no User: the default user';
 		return `Redis at ${at} refused the credential's user or password (${text}; ${user}): correct the Password (and User) of the Redis credential`;
 	}
+	// A command of the connection itself renamed away (AUTH, say): named as activation names it.
+	const renamed = renamedCommand(error);
+	if (renamed) return `Redis at ${at}: ${renamedAway(renamed, error)}`;
 	if (/NOAUTH/.test(text)) {
 		return `Redis at ${at} requires a password and the credential gives none (${text}): set the Password of the Redis credential`;
 	}
@@ -490,7 +546,7 @@ export async function checkRedis(
 	timeoutMs = 2_000,
 ): Promise<CheckResult> {
 	const result = await checkRedisOnce(options, requirements, timeoutMs);
-	return { ...result, message: withoutPassword(result.message, options.password) };
+	return { ...result, message: shownText(result.message, options.password) };
 }
 
 /** Waits for the promise until ms have passed: 'ok', its error, or 'timeout'. */

@@ -610,6 +610,16 @@ export function defineCommands(client: Redis): ClaimClient {
  */
 interface ProcessMemory {
 	readonly id: string;
+	/** The process it belongs to (the store's scope), and the database and key prefixes in that Redis. */
+	readonly scope: string | undefined;
+	readonly place: string;
+	/**
+	 * The run ID (INFO server) of the Redis its clients last connected to: '' before any did. A
+	 * credential that spells the same Redis another way (127.0.0.1, localhost; a DNS alias) makes
+	 * a memory of another host string, which joins this one at its first connection when Redis
+	 * gives the same run ID (see RedisClaims.joinSameRedis).
+	 */
+	runId: string;
 	readonly memberId: string;
 	readonly recent: Map<string, Recent>;
 	epoch: string | undefined;
@@ -670,8 +680,12 @@ function pruneRecent(memory: ProcessMemory, now = monotonic()): boolean {
  * tests' simulated processes do).
  */
 function memoryFor(options: RedisOptions, scope: string | undefined): ProcessMemory {
+	const place = JSON.stringify([options.db ?? 0, options.keyPrefix ?? '', KEY_PREFIX]);
 	const fresh = (id: string): ProcessMemory => ({
 		id,
+		scope,
+		place,
+		runId: '',
 		memberId: randomBytes(9).toString('base64'),
 		recent: new Map(),
 		epoch: undefined,
@@ -722,11 +736,16 @@ export class RedisClaims {
 	/** The second connection: read-backs and releases, which must not queue behind a late answer. */
 	readonly resolver: ClaimClient;
 
-	/** What this process knows of this Redis; outlives this client (see ProcessMemory). */
-	private readonly memory: ProcessMemory;
+	/**
+	 * What this process knows of this Redis; outlives this client (see ProcessMemory). Set anew
+	 * only when a memory that never synced joins the memory of the same Redis (joinSameRedis).
+	 */
+	private memory: ProcessMemory;
 
 	/** Names this process among the claimers of this Redis (the members hash). */
-	readonly memberId: string;
+	get memberId(): string {
+		return this.memory.memberId;
+	}
 
 	/** The epoch this process last saw in this Redis, and its members then ("id=until,..."). */
 	private get epoch(): string | undefined {
@@ -764,16 +783,24 @@ export class RedisClaims {
 	lastUsed = monotonic();
 
 	/** The running claims of this process in this Redis (shared with its other clients of it). */
-	private readonly recent: Map<string, Recent>;
+	private get recent(): Map<string, Recent> {
+		return this.memory.recent;
+	}
 
 	/** Claims this process gave up whose release Redis has not confirmed: key → token. */
-	private readonly abandoned: Map<string, string>;
+	private get abandoned(): Map<string, string> {
+		return this.memory.abandoned;
+	}
 
 	/** Claims this process runs whose `r:` Redis has not confirmed: key → token. */
-	private readonly unpromoted: Map<string, string>;
+	private get unpromoted(): Map<string, string> {
+		return this.memory.unpromoted;
+	}
 
 	/** The Deduplication Window (ms) of each owed promotion: its `r:` lasts that long. */
-	private readonly promoteTtl: Map<string, number>;
+	private get promoteTtl(): Map<string, number> {
+		return this.memory.promoteTtl;
+	}
 
 	/** Claims of this client under way: it closes only once they are decided. */
 	private inFlight = 0;
@@ -801,11 +828,6 @@ export class RedisClaims {
 	) {
 		this.memory = memoryFor(options, scope);
 		this.memory.clients.add(this);
-		this.memberId = this.memory.memberId;
-		this.recent = this.memory.recent;
-		this.abandoned = this.memory.abandoned;
-		this.unpromoted = this.memory.unpromoted;
-		this.promoteTtl = this.memory.promoteTtl;
 		this.timing = {
 			...DEFAULT_TIMING,
 			...(typeof timing === 'number' ? { timeoutMs: timing } : timing),
@@ -1205,11 +1227,55 @@ export class RedisClaims {
 		this.facts = typeof facts === 'string' ? undefined : facts;
 		this.problem = typeof facts === 'string' ? facts : undefined;
 		if (this.problem !== undefined) return;
+		this.joinSameRedis(this.facts?.runId ?? '');
 		// What a delivery runs, on probe keys: a missing permission or a replica is named once.
 		this.problem = await probeClaims(this.client, this.run());
 		if (this.problem !== undefined) return;
 		await this.sendOwed(this.client);
 		await this.sync();
+	}
+
+	/**
+	 * A memory of this process that never synced with Redis (a new client, its Host spelled
+	 * another way than the process's other clients of the same Redis: 127.0.0.1 and localhost,
+	 * an alias) joins the process's memory of the Redis that gives the same run ID, in the same
+	 * database and key prefixes: its clients then extend, promote and release the held claims
+	 * and the owed writes of that memory, under one member name. Before (outside r19-companion,
+	 * the reader's idea), a password rotation whose updated credential re-spelled the Host left
+	 * a held claim to the refused client alone: its `c:` ended, and a copy elsewhere ran it again.
+	 * A memory that synced already stays as it is (a claimer of its own, as before).
+	 */
+	private joinSameRedis(runId: string): void {
+		const mine = this.memory;
+		if (runId === '' || mine.runId === runId) return;
+		const unused =
+			mine.epoch === undefined &&
+			mine.recent.size === 0 &&
+			mine.abandoned.size === 0 &&
+			mine.unpromoted.size === 0 &&
+			mine.pendingRuns.size === 0 &&
+			mine.underWay === 0 &&
+			mine.leasesHeld === 0;
+		const same =
+			mine.scope === undefined || !unused
+				? undefined
+				: [...memories.values()].find(
+						(other) =>
+							other !== mine &&
+							other.scope === mine.scope &&
+							other.place === mine.place &&
+							other.runId === runId,
+					);
+		if (same === undefined) {
+			mine.runId = runId;
+			return;
+		}
+		for (const client of [...mine.clients]) {
+			mine.clients.delete(client);
+			client.memory = same;
+			same.clients.add(client);
+		}
+		if (memories.get(mine.id) === mine) memories.delete(mine.id);
 	}
 
 	/** The run ID the epoch is tied to: none when Redis persists (only lost keys begin an epoch). */

@@ -24,6 +24,7 @@ import {
 	maskHost,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
+	shownText,
 	withoutPassword,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
@@ -196,7 +197,15 @@ function watchOwed(ctx: IWebhookFunctions, trigger: string): void {
 			} catch {
 				continue;
 			}
-			if (optionsId(options) !== id) claimsFor(options, trigger).retryOwed();
+			if (optionsId(options) !== id) {
+				const next = claimsFor(options, trigger);
+				// Connected and checked now, not at the next delivery: a credential that spells
+				// the same Redis another way (localhost for 127.0.0.1) joins the process's memory
+				// of it only once Redis gave its run ID, and only then does it carry the held
+				// claims and what is owed (outside r19-companion, the reader's idea).
+				await next.unusable().catch(() => undefined);
+				next.retryOwed();
+			}
 		}
 	};
 	watch().catch(() => watchingOwed.delete(trigger));
@@ -310,7 +319,7 @@ export const redisDeliveryStore: DeliveryStore = {
 			return claim.lease
 				? {
 						verdict: 'new',
-						held: heldDelivery(ctx, deliveryId, claim.lease, () => {
+						held: heldDelivery(ctx, deliveryId, claim.lease, options.password, () => {
 							if (claims.owes) watchOwed(ctx, trigger);
 						}),
 					}
@@ -320,7 +329,7 @@ export const redisDeliveryStore: DeliveryStore = {
 		const certificate = await refusedCertificate(claims);
 		return {
 			verdict: 'unavailable',
-			reason: withoutPassword(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
+			reason: shownText(`Redis ${where}: ${claim.reason}${certificate}`, options.password),
 		};
 	},
 };
@@ -333,9 +342,12 @@ function heldDelivery(
 	ctx: IWebhookFunctions,
 	deliveryId: string,
 	lease: ClaimLease,
+	password: string | undefined,
 	afterSettle: () => void,
 ): HeldDelivery {
 	const log = gateLogger(ctx);
+	// What it logs or gives as a 503 reason passes the same masking as every other message.
+	const shown = (text: string): string => shownText(text, password);
 	return {
 		async answered(status: number): Promise<void> {
 			const lost = lease.lost;
@@ -351,7 +363,9 @@ function heldDelivery(
 						(outcome.note !== undefined || lost !== undefined)
 					) {
 						log.warn(
-							`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+							shown(
+								`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+							),
 						);
 					}
 				})
@@ -363,7 +377,7 @@ function heldDelivery(
 			afterSettle();
 			if (decided.verdict === 'claimed') return { verdict: 'new' };
 			if (decided.verdict === 'duplicate') return { verdict: 'duplicate' };
-			return { verdict: 'unavailable', reason: decided.reason };
+			return { verdict: 'unavailable', reason: shown(decided.reason) };
 		},
 	};
 }
