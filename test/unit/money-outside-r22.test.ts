@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { forgetSkews } from '../../nodes/shared/money/clock';
-import { forgetAllSentWrites } from '../../nodes/shared/money/write';
+import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
 import { BASE_URL, runNode, runTool } from './helpers/n8n';
 
 /*
@@ -154,6 +154,20 @@ describe('r22-money F1: the parent Execute Workflow node retries a sub-workflow 
 		const posted = serve();
 		await subRun('9031', '80', [{ amt: '100' }]);
 		await subRun('9032', '80', [{ amt: '100' }]);
+		expect(count(posted, 100)).toBe(1);
+	});
+
+	it('a paid write of a sub-workflow whose node run ended normally stays held: a later node of the sub-workflow failing, the parent retries it', async () => {
+		const posted = serve();
+		limitSentWrites({ maxKept: 1 });
+		try {
+			await subRun('9061', '83', [{ amt: '100' }]);
+			// Another write in this process wants room; the sub-workflow's paid write is held.
+			await subRun('9062', undefined, [{ amt: '300' }]);
+			await subRun('9063', '83', [{ amt: '100' }]);
+		} finally {
+			limitSentWrites();
+		}
 		expect(count(posted, 100)).toBe(1);
 	});
 
