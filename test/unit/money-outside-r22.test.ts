@@ -1,5 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import nock from 'nock';
+
+import type { MoneyContract } from '../../nodes/shared/money/contract';
+import { recordsCarrying } from '../../nodes/shared/money/reference';
+import { readSentDetails } from '../../nodes/shared/money/sentEvidence';
 
 import { forgetSkews } from '../../nodes/shared/money/clock';
 import { forgetAllSentWrites, limitSentWrites } from '../../nodes/shared/money/write';
@@ -252,5 +256,74 @@ describe('r22-money F2: a payout whose External ID differs from the one sent onl
 		expect((unknown.sentWrite as IDataObject).identity).toBe('inv-42');
 		const resolved = await resolveAgainst(first.output[0] as IDataObject, ' inv-42 ');
 		expect(resolved.paymentOutcome).toBe('paid');
+	});
+});
+
+describe('r22-money F2b: the answer to the write itself shows the External ID in another spelling', () => {
+	it.each([
+		['two spaces', 'INV  42'],
+		['a no-break space', 'INV\u00a042'],
+		['a trailing space', 'INV 42 '],
+	])('%s: unknown with its sent write, never a success', async (_name, other) => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, payout('po_2', 1500, other), { Date: new Date().toUTCString() });
+		const { output } = await runNode({
+			parameters: create('1500', 'INV 42'),
+			continueOnFail: true,
+			executionId: `r22-f2b-${Math.random()}`,
+		});
+		const item = output[0].json as IDataObject;
+		expect(item.paymentOutcome).toBe('unknown');
+		expect(item.sentWrite).toEqual(expect.objectContaining({ seal: expect.any(String) }));
+	});
+
+	it('the External ID as sent: the payout made', async () => {
+		nock(BASE_URL)
+			.post('/payouts')
+			.reply(200, payout('po_3', 1500, 'INV 42'), { Date: new Date().toUTCString() });
+		const { output } = await runNode({
+			parameters: create('1500', 'INV 42'),
+			continueOnFail: true,
+			executionId: `r22-f2b-${Math.random()}`,
+		});
+		expect(output[0].json.id).toBe('po_3');
+		expect(output[0].json.paymentOutcome).toBeUndefined();
+	});
+});
+
+describe('r22-money F2c: each layer of the rule on its own', () => {
+	const records = ['INV 42', 'INV  42', 'INV\u00a042', ' INV 42', 'inv 42'].map(
+		(externalId, i) => ({
+			id: `r${i}`,
+			externalId,
+		}),
+	);
+	const contract = {
+		identity: { field: 'externalId', answered: (r: IDataObject) => r.externalId, maxLength: 64 },
+		lookup: async () => records,
+		details: [
+			{ name: 'externalId', asked: () => 'INV 42', answered: (r: IDataObject) => r.externalId },
+		],
+	} as unknown as MoneyContract;
+	const ctx = {} as IExecuteFunctions;
+
+	it('recordsCarrying, exact: only the External ID as sent', async () => {
+		const { carrying } = await recordsCarrying(ctx, contract, 0, 'INV 42', 'exact');
+		expect(carrying.map((r) => r.id)).toEqual(['r0']);
+	});
+
+	it('recordsCarrying, reference: as the reference reads', async () => {
+		const { carrying } = await recordsCarrying(ctx, contract, 0, 'inv 42', 'reference');
+		expect(carrying).toHaveLength(5);
+	});
+
+	it('readSentDetails, exact identity: another spelling differs', () => {
+		for (const record of records.slice(1)) {
+			const reading = readSentDetails(contract, { externalId: 'INV 42' }, record, undefined, true);
+			expect(reading.differences.map((d) => d.field)).toEqual(['externalId']);
+		}
+		const same = readSentDetails(contract, { externalId: 'INV 42' }, records[0], undefined, true);
+		expect(same.differences).toEqual([]);
 	});
 });
