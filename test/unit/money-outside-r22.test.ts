@@ -182,6 +182,15 @@ describe('r22-money F1: the parent Execute Workflow node retries a sub-workflow 
 		expect(count(posted, 100)).toBe(2);
 	});
 
+	it('the error of a sub-workflow says which Retry sends the same keys and which does not', async () => {
+		serve();
+		const error = (await subRun('9071', '84')) as Error & { description?: string };
+		expect(error.description).toMatch(/calling node's Retry On Fail sends the same keys/);
+		expect(error.description).not.toMatch(
+			/A Retry of this execution from n8n's Executions list runs this node again/,
+		);
+	});
+
 	it('a top-level run (no parent) keeps the key of its own execution', async () => {
 		const posted = serve();
 		await subRun('9051', undefined, [{ amt: '100' }]);

@@ -586,5 +586,10 @@ export function retryNote(
 	if (set) {
 		return `A Retry of this execution sends the same Idempotency Key for each item (it is set from your data): ${sameKey}.`;
 	}
+	// In a sub-workflow the derived keys name the calling execution (parentKey): the parent's
+	// Retry On Fail sends them again, a Retry of the parent from the Executions list does not.
+	if (parentExecutionId(ctx)) {
+		return `This sub-workflow's derived Idempotency-Keys name the calling execution and each item, so the calling node's Retry On Fail sends the same keys, but a Retry of the calling workflow's execution from n8n's Executions list is a new execution with new keys, and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations (its "Window" on a Retry).`;
+	}
 	return `A Retry of this execution from n8n's Executions list runs this node again with all its items under a new execution ID, so the derived Idempotency-Keys change and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations (its "Window" on a Retry).`;
 }
