@@ -56,7 +56,7 @@ export const idempotencyKeyField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.paymentId }}',
 	description: `${KEY_SENT} Empty: derived from this execution, node and item. See ${KEYS_DOCS}.`,
-	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown. Empty, a Retry of the execution from the Executions list gets a new execution ID, so a new key: a paid or unknown item may be paid again. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
+	hint: 'Retry On Fail never sends this payment again: a paid item gives back its first answer, an unknown one stays unknown; in a sub-workflow the parent\'s Retry On Fail too (the same item handed to it twice in one parent execution is paid once). Empty, a Retry of the execution from the Executions list gets a new execution ID, so a new key: a paid or unknown item may be paid again. After an unknown outcome (paymentOutcome "unknown") look the payment up before running the workflow again',
 	// As a tool the key is derived from the tool's Payment Reference instead (tool/properties.ts).
 	displayOptions: { show: { '@tool': [false] } },
 };

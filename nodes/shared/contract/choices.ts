@@ -79,7 +79,7 @@ export const OPEN_CHOICES = {
 	},
 	idempotencyScope: {
 		question: 'What an Idempotency-Key is unique within',
-		node: 'Derived keys are unique per execution, node, run and item (money/key.ts)',
+		node: 'Derived keys are unique per execution, node, run and item; a sub-workflow’s per calling execution, node, run, item and the item’s content, so the caller’s Retry On Fail sends them again and the same item handed to it twice in one calling execution is paid once (money/key.ts parentKey)',
 	},
 	idempotencyStoresFailures: {
 		question: 'Whether a failed answer is stored under its key and replayed',

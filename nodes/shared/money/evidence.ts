@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { MoneyContract } from './contract';
+import { runsAsAgentTool } from './key';
 import { outcomeUnknownError } from './outcome';
 
 /*
@@ -209,6 +210,22 @@ export interface Reading {
 	notShown: string[];
 }
 
+/**
+ * The identity a write carries (an External ID) that the user set, against what a record shows
+ * (outside r22-money F2): the same text, character for character, agrees; absent or masked is not
+ * shown; anything else differs, white space and letter case too (`INV  42`, `INV\u00a042`,
+ * ` INV 42`, `inv 42` are other External IDs than `INV 42`). The row `value` of the table, read
+ * without its normalising: an External ID is the user's own name of the payment, as sent. A
+ * tool's payment reference is compared as the table's `value` (key.ts canonicalReference makes
+ * it one spelling before it is sent).
+ */
+export function compareIdentity(asked: unknown, shown: unknown): Verdict {
+	if (absent(shown)) return 'not_shown';
+	const text = typeof shown === 'number' ? String(shown) : shown;
+	if (text === String(asked)) return 'agrees';
+	return masked(text) ? 'not_shown' : 'differs';
+}
+
 /** Every declared detail this call asks, read against what `record` shows. */
 export function readDetails(
 	ctx: IExecuteFunctions,
@@ -217,11 +234,16 @@ export function readDetails(
 	record: IDataObject,
 ): Reading {
 	const reading: Reading = { differences: [], notShown: [] };
+	// An External ID the user set is compared as sent; a tool's reference as the table reads it.
+	const exactIdentity = contract.identity !== undefined && !runsAsAgentTool(ctx);
 	for (const detail of contract.details) {
 		const asked = detail.asked(ctx, itemIndex, record);
 		if (asked === undefined || asked === null) continue;
 		const shown = detail.answered(record);
-		const verdict = compareDetail(detail.kind ?? 'value', asked, shown);
+		const verdict =
+			exactIdentity && detail.name === contract.identity?.field
+				? compareIdentity(asked, shown)
+				: compareDetail(detail.kind ?? 'value', asked, shown);
 		if (verdict === 'not_shown') reading.notShown.push(detail.name);
 		if (verdict !== 'differs') continue;
 		const show = detail.show ?? ((value: unknown) => String(value));

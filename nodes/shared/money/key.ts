@@ -196,8 +196,91 @@ function executionKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const where = `${offered(() => ctx.getInstanceId())}/${offered(() => ctx.getWorkflow().id)}`;
 	const scope = createHash('sha256').update(where).digest('hex').slice(0, 16);
 	const run = offered(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex) || '0';
+	const parent = parentExecutionId(ctx);
+	if (parent) return parentKey(ctx, itemIndex, scope, parent, run);
 	const parts = [executionId, ctx.getNode().id, run, String(itemIndex)];
 	return fitted(identity('pay', [scope], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
+}
+
+/**
+ * The execution that called this one, when this is a sub-workflow's run (an Execute Workflow node,
+ * a workflow tool): n8n-core's execution context (`getExecutionContext().parentExecutionId`, with
+ * `source: 'integrated'`; n8n 1.123, 2.8 and 2.41 give it), else ''. n8n gives the calling
+ * execution only, not the one that called that: a sub-workflow two calls deep is bound to the
+ * middle one.
+ */
+export function parentExecutionId(ctx: IExecuteFunctions): string {
+	return offered(() => {
+		const read = (ctx as { getExecutionContext?: () => unknown }).getExecutionContext;
+		if (typeof read !== 'function') return undefined;
+		const context = read.call(ctx) as { parentExecutionId?: unknown } | undefined;
+		const parent = context?.parentExecutionId;
+		return typeof parent === 'string' || typeof parent === 'number' ? parent : undefined;
+	});
+}
+
+/**
+ * The key of one item of a sub-workflow's run (outside r22-money F1). Every run of a sub-workflow
+ * is a new execution, with a new ID: a parent's Retry On Fail on its Execute Workflow node runs the
+ * sub-workflow again as another execution, and a key of the sub-workflow's execution would change,
+ * so a payment already made, or whose answer was lost, would be sent again as a new one. So the
+ * key names the parent's execution instead, with this workflow (`scope`), node, run index and item
+ * index, and what the item is: a SHA-256 of the node's parameters as saved and the item's JSON (as
+ * unexecutedKey's). The parent's retry sends the same key for the same item, and the memory of sent
+ * writes (write.ts) answers it as Retry On Fail is answered: a paid item with its first answer, an
+ * unknown one unknown, without a request. Another item, or another content at the same place, is
+ * another key.
+ *
+ * The cost (docs/assumptions.md, "A sub-workflow's key"): nothing n8n gives a sub-workflow tells a
+ * retry of the parent's node from a second call of the sub-workflow in the same parent execution
+ * (a loop, an Execute Workflow node run once per item); where that call hands over the same item
+ * to the same place, it is answered with the first answer, paid once, as an item run without an
+ * execution ID is within HELD_MS. A Retry of the parent from the Executions list is a new parent
+ * execution: new keys, as for any workflow.
+ */
+function parentKey(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	scope: string,
+	parent: string,
+	run: string,
+): string {
+	const node = ctx.getNode() as { id?: unknown; parameters?: unknown };
+	const content = createHash('sha256')
+		.update(canonicalJson({ parameters: node.parameters ?? null, item: itemJson(ctx, itemIndex) }))
+		.digest('hex')
+		.slice(0, 32);
+	const parts = [parent, String(node.id ?? ''), run, String(itemIndex), content];
+	const key = fitted(identity('pay', [scope, 'parent'], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
+	keepParentKey(key);
+	return key;
+}
+
+/** The JSON of input item `itemIndex`, or undefined where n8n gives none. */
+function itemJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	try {
+		return ctx.getInputData()[itemIndex]?.json;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * When each key bound to a parent execution was first formed in this process: its writes are held
+ * HELD_MS from then (write.ts heldUntil), whether or not the sub-workflow's node run ended
+ * normally, since the parent may still retry it (a later node of the sub-workflow failed). At most
+ * MAX_KEPT; those past HELD_MS go first, then the oldest.
+ */
+const parentKeys = new Map<string, number>();
+
+function keepParentKey(key: string, now = Date.now()): void {
+	const kept = parentKeys.get(key);
+	if (kept !== undefined && now - kept < HELD_MS) return;
+	parentKeys.delete(key);
+	parentKeys.set(key, now);
+	if (parentKeys.size <= MAX_KEPT) return;
+	for (const [other, at] of parentKeys) if (now - at >= HELD_MS) parentKeys.delete(other);
+	if (parentKeys.size > MAX_KEPT) parentKeys.delete(parentKeys.keys().next().value as string);
 }
 
 /**
@@ -226,13 +309,7 @@ function unexecutedKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const run =
 		offered(() => ctx.getWorkflowDataProxy(itemIndex).$runIndex) ||
 		offered(() => (ctx as { getRunIndex?: () => number }).getRunIndex?.());
-	const item = (() => {
-		try {
-			return ctx.getInputData()[itemIndex]?.json;
-		} catch {
-			return undefined;
-		}
-	})();
+	const item = itemJson(ctx, itemIndex);
 	const where = [
 		offered(() => ctx.getInstanceId()),
 		offered(() => ctx.getWorkflow().id),
@@ -263,12 +340,13 @@ function dropOldestUnexecuted(now: number): void {
 }
 
 /**
- * When the item run without an execution ID that holds `key` formed it (its write is held in the
- * memory of sent writes until HELD_MS after it: write.ts heldUntil); undefined for any other key.
+ * When the item run without an execution ID that holds `key` formed it, or when a sub-workflow's
+ * key bound to its parent execution was formed (parentKey): its write is held in the memory of
+ * sent writes until HELD_MS after it (write.ts heldUntil); undefined for any other key.
  */
 export function unexecutedSince(key: string): number | undefined {
 	for (const kept of unexecuted.values()) if (kept.key === key) return kept.at;
-	return undefined;
+	return parentKeys.get(key);
 }
 
 /**
@@ -285,6 +363,7 @@ export function settleUnexecuted(key: string): void {
 /** Forgets every kept key (tests: each case starts in a new process). */
 export function forgetUnexecuted(): void {
 	unexecuted.clear();
+	parentKeys.clear();
 }
 
 /**
@@ -506,6 +585,11 @@ export function retryNote(
 			: 'each item sends the identical request (the same quote under the same key), which the service answers with the result it stored, so nothing is paid twice';
 	if (set) {
 		return `A Retry of this execution sends the same Idempotency Key for each item (it is set from your data): ${sameKey}.`;
+	}
+	// In a sub-workflow the derived keys name the calling execution (parentKey): the parent's
+	// Retry On Fail sends them again, a Retry of the parent from the Executions list does not.
+	if (parentExecutionId(ctx)) {
+		return `This sub-workflow's derived Idempotency-Keys name the calling execution and each item, so the calling node's Retry On Fail sends the same keys, but a Retry of the calling workflow's execution from n8n's Executions list is a new execution with new keys, and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations (its "Window" on a Retry).`;
 	}
 	return `A Retry of this execution from n8n's Executions list runs this node again with all its items under a new execution ID, so the derived Idempotency-Keys change and an item already paid, or whose outcome is unknown, may be paid again. Set Idempotency Key to a business reference of each item (e.g. its invoice number, {{ $json.invoiceId }}) so that a re-run sends the same key; or re-run only the items that failed. See https://www.npmjs.com/package/n8n-nodes-company-payments#operations (its "Window" on a Retry).`;
 }

@@ -57,7 +57,15 @@ export const MAX_IDENTITY_READS = 5;
 const readInFull = new WeakSet<IDataObject>();
 
 /**
- * The records of a listing that carry `wanted` as their identity (canonical), the listing read
+ * How a record's identity is compared with the one a write sent: `reference`, a tool's payment
+ * reference, as the reference reads (canonicalReference: letter case, spaces, dashes); `exact`,
+ * an External ID the user set, character for character as it was sent (outside r22-money F2:
+ * `INV  42`, `INV\u00a042`, `INV 42\n` are other External IDs than `INV 42`).
+ */
+export type IdentityMatch = 'reference' | 'exact';
+
+/**
+ * The records of a listing that carry `wanted` as their identity (by `match`), the listing read
  * record by record where it does not show the identity (at most MAX_IDENTITY_READS of them, GET by
  * ID): one whose identity is still not shown is `identityUnshown`, and proves nothing either
  * way. The one way both the tool's look-up and Resolve Outcome find a payment by its identity.
@@ -67,14 +75,17 @@ export async function recordsCarrying(
 	contract: MoneyContract,
 	itemIndex: number,
 	wanted: string,
+	match: IdentityMatch,
 ): Promise<{ carrying: IDataObject[]; identityUnshown?: IDataObject }> {
 	const { identity, lookup } = contract;
 	if (!identity || !lookup) return { carrying: [] };
 	const canonical = canonicalReference(wanted);
-	// Carried as sent, or as the service may write it back (letter case, spaces).
+	// A reference carried as sent, or as the service may write it back (letter case, spaces); an
+	// External ID the user set, only as sent.
 	const carries = (record: IDataObject) => {
 		const carried = identity.answered(record);
 		if (typeof carried !== 'string') return false;
+		if (match === 'exact') return carried === wanted;
 		const shown = canonicalReference(carried);
 		return shown === wanted || shown === canonical;
 	};
@@ -114,7 +125,13 @@ export async function lookUpPayment(
 	if (!identity || !lookup) return { kind: 'none' };
 	const wanted = toolExternalId(ctx, itemIndex, identity.maxLength);
 	if (wanted === undefined) return { kind: 'none' };
-	const { carrying, identityUnshown } = await recordsCarrying(ctx, contract, itemIndex, wanted);
+	const { carrying, identityUnshown } = await recordsCarrying(
+		ctx,
+		contract,
+		itemIndex,
+		wanted,
+		'reference',
+	);
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {
 		let record = listed;

@@ -49,6 +49,13 @@ export interface SentWrite {
 	operation: string;
 	sentAt: string;
 	identity: string | null;
+	/**
+	 * `reference`: the identity is a tool's payment reference as it names a payment (key.ts
+	 * referenceExternalId), and a record carries it when it carries the reference as the reference
+	 * reads (canonicalReference). Absent: an External ID the user set, which a record carries only
+	 * exactly as it was sent (outside r22-money F2: `INV  42` is not `INV 42`).
+	 */
+	identityAs?: 'reference';
 	details: IDataObject;
 	/** The company and Base URL it was sent for (binding.ts companyFingerprint). */
 	company: string;
@@ -96,8 +103,19 @@ export interface Resolution extends IDataObject {
 /** Reads a sent write from an unknown item's `sentWrite`, or says what is wrong with it. */
 export function readSentWrite(value: unknown): SentWrite | string {
 	if (!isObject(value)) return 'sentWrite is not an object';
-	const { operation, sentAt, identity, details, company, skewMs, seal, digests, alongside, clock } =
-		value;
+	const {
+		operation,
+		sentAt,
+		identity,
+		identityAs,
+		details,
+		company,
+		skewMs,
+		seal,
+		digests,
+		alongside,
+		clock,
+	} = value;
 	if (typeof operation !== 'string' || !/^\w+\.\w+$/.test(operation)) {
 		return 'sentWrite.operation is not "resource.operation"';
 	}
@@ -106,6 +124,9 @@ export function readSentWrite(value: unknown): SentWrite | string {
 	}
 	if (identity !== null && identity !== undefined && typeof identity !== 'string') {
 		return 'sentWrite.identity is neither text nor null';
+	}
+	if (identityAs !== undefined && identityAs !== 'reference') {
+		return 'sentWrite.identityAs is neither absent nor "reference"';
 	}
 	if (!isObject(details)) return 'sentWrite.details is not an object';
 	if (typeof company !== 'string' || typeof seal !== 'string') {
@@ -122,6 +143,7 @@ export function readSentWrite(value: unknown): SentWrite | string {
 		operation,
 		sentAt,
 		identity: identity ?? null,
+		...(identityAs === 'reference' ? { identityAs } : {}),
 		details,
 		company,
 		skewMs: typeof skewMs === 'number' ? skewMs : null,
@@ -255,7 +277,8 @@ async function judge(
 		listed.id !== null
 			? mergedRecord(listed, await contract.read(ctx, itemIndex, listed))
 			: listed;
-	const reading = readSentDetails(contract, sent.details, record, check);
+	const exactIdentity = sent.identityAs !== 'reference';
+	const reading = readSentDetails(contract, sent.details, record, check, exactIdentity);
 	if (reading.differences.length > 0)
 		return { kind: 'conflict', record, diff: reading.differences };
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
@@ -347,9 +370,11 @@ async function candidates(
 				reason: `it was sent without ${identity.field}, so nothing the node gave it identifies it`,
 			};
 		}
-		// Only a record that carries the identity counts (a listing may ignore its filter); one
-		// whose listing leaves the identity out is read by its ID.
-		const found = await recordsCarrying(ctx, contract, itemIndex, sent.identity);
+		// Only a record that carries the identity counts (a listing may ignore its filter): exactly
+		// as sent, unless it is a tool's payment reference (outside r22-money F2); one whose listing
+		// leaves the identity out is read by its ID.
+		const match = sent.identityAs === 'reference' ? 'reference' : 'exact';
+		const found = await recordsCarrying(ctx, contract, itemIndex, sent.identity, match);
 		return { records: found.carrying, identityUnshown: found.identityUnshown };
 	}
 	const id = sent.details[find.detail];

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { derivedKey } from './binding';
 import type { MoneyContract, MoneyDetail } from './contract';
-import { compareDetail, masked, phoneLine } from './evidence';
+import { compareDetail, compareIdentity, masked, phoneLine } from './evidence';
 import type { DetailKind, Reading, Verdict } from './evidence';
 
 /*
@@ -144,24 +144,32 @@ export function compareSentDetail(
 	return compareDetail(kind, asked, shown);
 }
 
-/** Every detail a sent write asked, read against what `record` shows (readDetails' twin). */
+/**
+ * Every detail a sent write asked, read against what `record` shows (readDetails' twin). With
+ * `exactIdentity` (an External ID the user set: SentWrite.identityAs absent) the identity is
+ * compared as sent, character for character (evidence.ts compareIdentity).
+ */
 export function readSentDetails(
 	contract: MoneyContract,
 	asked: IDataObject,
 	record: IDataObject,
 	check?: DigestCheck,
+	exactIdentity = false,
 ): Reading {
 	const reading: Reading = { differences: [], notShown: [] };
 	for (const detail of contract.details) {
 		const value = asked[detail.name];
 		if (value === undefined || value === null) continue;
 		const shown = detail.answered(record);
-		const verdict = compareSentDetail(
-			detail.kind ?? 'value',
-			value,
-			shown,
-			check ? { check, name: detail.name } : undefined,
-		);
+		const verdict =
+			exactIdentity && detail.name === contract.identity?.field
+				? compareIdentity(value, shown)
+				: compareSentDetail(
+						detail.kind ?? 'value',
+						value,
+						shown,
+						check ? { check, name: detail.name } : undefined,
+					);
 		if (verdict === 'not_shown') reading.notShown.push(detail.name);
 		if (verdict !== 'differs') continue;
 		const show = detail.show ?? ((v: unknown) => String(v));

@@ -245,6 +245,11 @@ export interface ContextOptions {
 	typeVersion?: number;
 	/** The node's raw parameters as saved (an expression is `={{ … }}`); default none. */
 	nodeParameters?: IDataObject;
+	/**
+	 * What n8n's getExecutionContext() gives (n8n-core runtimeData): a sub-workflow's run carries
+	 * `parentExecutionId` and `source: 'integrated'`; default none (the method is absent).
+	 */
+	executionContext?: IDataObject;
 }
 
 /** Reads a dotted parameter path (`options.foo`) the way getNodeParameter does. */
@@ -360,6 +365,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		getInputData: () => items,
 		getNode: () => node,
 		getExecutionId: () => ('executionId' in options ? options.executionId : '1001') as string,
+		...(options.executionContext ? { getExecutionContext: () => options.executionContext } : {}),
 		getInstanceId: () => options.instanceId ?? INSTANCE_ID,
 		getWorkflow: () => ({ id: options.workflowId ?? WORKFLOW_ID, name: 'Test', active: false }),
 		continueOnFail: () => options.continueOnFail ?? false,
