@@ -12,14 +12,14 @@ import {
 } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
+import { maskCredentialForms, namedField } from './learned';
 import {
-	maskCredentialForms,
-	namedField,
 	PAIR_NAME_KEYS,
 	PAIR_VALUE_KEYS,
+	namesPath,
 	pairSpec,
 	secretPair,
-} from './learned';
+} from './pairs';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -540,6 +540,11 @@ function maskFieldIn(
 	const pair = PAIR_KEYS.has(key) ? secretPair(record) : undefined;
 	if (pair && PAIR_VALUE_KEYS.has(key)) return maskSecret(field, pair.spec, reading);
 	if (pair && key === pair.nameKey && typeof field === 'string') return maskKey(field, reading);
+	// A path's parts beside a value (`"loc": ["body","card","cvv"]`): names, each shown as maskKey
+	// shows one, never read as a list-of-two pair (`["cvv","maxLength"]` names a CVV's length).
+	if (namesPath(key, field, record, pair?.nameKey)) {
+		return field.map((part) => (typeof part === 'string' ? maskKey(part, reading) : part));
+	}
 	const spec = fieldSpecIn(record, key);
 	if (declaresCard(record.requisiteType) && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);
