@@ -248,6 +248,9 @@ describe('every route that carries the service error body goes through the pair 
 			});
 			expect(output[0].json.errorCode).toBe('BRIDGE_ERROR');
 			expect(shows(JSON.stringify(output[0].json))).toEqual([]);
+			// The record is closed, its error details too, but a pair's name still says what was hidden.
+			expect(JSON.stringify(output[0].json.details)).toMatch(/cvv/);
+			expect(JSON.stringify(output[0].json.details)).toMatch(/pin/);
 		});
 
 		it(`${name}: Payout Get (an open record), thrown, as an item, and as a tool result`, async () => {
@@ -292,6 +295,9 @@ describe('every route that carries the service error body goes through the pair 
 			continueOnFail: true,
 		});
 		expect(output[0].json.errorCode).toBe('VALIDATION_ERROR');
+		expect(output[0].json.details).toEqual({
+			detail: [{ loc: ['body', 'password'], input: '[hidden]' }],
+		});
 		expect(shows(JSON.stringify(output[0].json), [PASSWORD])).toEqual([]);
 	});
 
