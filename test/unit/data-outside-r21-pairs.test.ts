@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { IDataObject, Logger } from 'n8n-workflow';
 import nock from 'nock';
 
-import { gateJson, gateLogger } from '../../nodes/shared/gate';
+import { gateErrorBody, gateJson, gateLogger } from '../../nodes/shared/gate';
 import { namedIn, secretPair } from '../../nodes/shared/gate/learned';
 import { API_KEY, BASE_URL, runNode, runNodeError, runTool } from './helpers/n8n';
 
@@ -278,6 +278,35 @@ describe('every route that carries the service error body goes through the pair 
 			expect(shows(JSON.stringify(tool.output))).toEqual([]);
 		});
 	}
+
+	it('details that are themselves one pair, for a closed record', async () => {
+		nock(BASE_URL)
+			.get('/cards/card_1/sensitive')
+			.reply(502, body({ field: 'cvv', rejectedValue: CVV }));
+		const { output } = await runNode({ parameters: sensitive, credentials, continueOnFail: true });
+		expect(output[0].json.errorCode).toBe('BRIDGE_ERROR');
+		expect(shows(JSON.stringify(output[0].json))).toEqual([]);
+		expect(output[0].json.details).toEqual({ field: 'cvv', rejectedValue: '•••' });
+	});
+
+	it("the transport reads a closed record's error details as a pair before any door does", () => {
+		// What the transport keeps (the error's errorResponse, a money outcome's service error) is
+		// the body gateErrorBody gave: the pair rule there, not only at the doors after it.
+		const operation: IDataObject = { resource: 'card', operation: 'getSensitiveData' };
+		const ctx = { getNodeParameter: (name: string) => operation[name] };
+		// Values no reading learns as a secret (too short; a date's shape): only the pair rule
+		// masks them here.
+		for (const [details, secret] of [
+			[{ field: 'pin', rejectedValue: '12' }, '"12"'],
+			[{ loc: ['body', 'password'], input: '2026-11-29', msg: 'bad' }, '2026-11-29'],
+		] as const) {
+			const shown = JSON.stringify(
+				gateErrorBody(ctx, { statusCode: 502, errorCode: 'BRIDGE_ERROR', details }),
+			);
+			expect(shown).not.toContain(secret);
+			expect(shown).toMatch(/pin|password/);
+		}
+	});
 
 	it('a password in Member Get Many error details (pydantic), as an item', async () => {
 		nock(BASE_URL)
