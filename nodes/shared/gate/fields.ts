@@ -12,14 +12,14 @@ import {
 } from '../contract/records';
 import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
+import { maskCredentialForms, namedField } from './learned';
 import {
-	maskCredentialForms,
-	namedField,
 	PAIR_NAME_KEYS,
 	PAIR_VALUE_KEYS,
+	namesPath,
 	pairSpec,
 	secretPair,
-} from './learned';
+} from './pairs';
 import type { Audience } from './masks';
 import {
 	HIDDEN,
@@ -429,7 +429,8 @@ export function maskUndeclared(key: string, value: unknown, reading: Reading): u
  */
 function shownWhenPlain(key: string, value: unknown, reading: Reading): unknown {
 	const name = closedFieldName(key);
-	if (name.name === 'secret' || secretPair(value) !== undefined) {
+	const pair = secretPair(value);
+	if (name.name === 'secret' || (pair && Array.isArray(value))) {
 		return maskUndeclared(key, value, reading);
 	}
 	if (Array.isArray(value)) {
@@ -437,7 +438,18 @@ function shownWhenPlain(key: string, value: unknown, reading: Reading): unknown 
 		return value.map((entry) => shownWhenPlain(key, entry, reading));
 	}
 	if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
-		return mapFields(value, reading, (inner, field) => shownWhenPlain(inner, field, reading));
+		// A pair that names a secret (`{"field":"cvv","rejectedValue":"737"}`): its values hidden
+		// whole, its name shown as a name (it says what was hidden), the rest read as any field.
+		return mapFields(value, reading, (inner, field) => {
+			if (pair && PAIR_VALUE_KEYS.has(inner)) return maskUndeclared(inner, field, reading);
+			if (pair && inner === pair.nameKey && typeof field === 'string') {
+				return maskKey(field, reading);
+			}
+			if (namesPath(inner, field, value, pair?.nameKey)) {
+				return field.map((part) => (typeof part === 'string' ? maskKey(part, reading) : part));
+			}
+			return shownWhenPlain(inner, field, reading);
+		});
 	}
 	return plainValue(value, name.name === 'describes', name.id, reading)
 		? value
@@ -540,6 +552,11 @@ function maskFieldIn(
 	const pair = PAIR_KEYS.has(key) ? secretPair(record) : undefined;
 	if (pair && PAIR_VALUE_KEYS.has(key)) return maskSecret(field, pair.spec, reading);
 	if (pair && key === pair.nameKey && typeof field === 'string') return maskKey(field, reading);
+	// A path's parts beside a value (`"loc": ["body","card","cvv"]`): names, each shown as maskKey
+	// shows one, never read as a list-of-two pair (`["cvv","maxLength"]` names a CVV's length).
+	if (namesPath(key, field, record, pair?.nameKey)) {
+		return field.map((part) => (typeof part === 'string' ? maskKey(part, reading) : part));
+	}
 	const spec = fieldSpecIn(record, key);
 	if (declaresCard(record.requisiteType) && spec.kind === 'requisite') {
 		const digits = requisiteDigits(field);

@@ -341,10 +341,13 @@ function closedDetails(details: unknown, closed: ClosedName, reading: Reading): 
 	if (typeof details !== 'object' || details === null || Array.isArray(details)) {
 		return maskClosed(details, closed, reading);
 	}
-	return mapFields(details as IDataObject, reading, (key, field) =>
+	// Each field beside the others: `details` may itself be a name/value pair
+	// (`{"field":"cvv","rejectedValue":"737"}`: outside read r21-data, finding 1).
+	const record = details as IDataObject;
+	return mapFields(record, reading, (key, field) =>
 		DETAIL_FIELDS.has(key)
-			? maskField(key, field, reading, true)
-			: maskField(key, field, reading, true, {}, closed),
+			? maskField(key, field, reading, true, record)
+			: maskField(key, field, reading, true, record, closed),
 	);
 }
 

@@ -8,6 +8,7 @@ import { lookupCode, notSecretMaterial, tokenCode } from './masks';
 import { decoded, LINK, maskLink } from './patterns';
 import { cutDeep } from './depth';
 import { cardRunIn, declaresCard } from './requisite';
+import { namesPath, PAIR_VALUE_KEYS, secretPair } from './pairs';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -316,87 +317,9 @@ function leaves(value: unknown, out: string[]): void {
 	}
 }
 
-/**
- * A pair's name is a field's or a header's name: one word of letters, digits, `_`, `.` or `-`
- * (`cardPin`, `X-API-Key`). A list of two texts (`["password \"Qw3rty!\" is too weak", "…"]`, a
- * message list) is no pair: its first entry is read as the text it is.
- */
-function pairName(name: unknown): name is string {
-	return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name);
-}
-
-/**
- * Names of a pair's name (`{"name":"pin","value":"4821"}`, `{"kind":"PIN","value":"5930"}`,
- * `{"attribute":"cvv","value":"812"}`): what its value is. One list wherever a pair is read (the
- * gate's fields, what a value teaches; outside read r16-data, finding 9).
- */
-export const PAIR_NAME_KEYS = [
-	'name',
-	'key',
-	'field',
-	'fieldName',
-	'label',
-	'type',
-	'id',
-	'kind',
-	'attribute',
-	'attr',
-	'attributeName',
-	'param',
-	'parameter',
-	'paramName',
-	'property',
-	'prop',
-	'propertyName',
-	'code',
-	'title',
-	'header',
-	'headerName',
-	'option',
-	'setting',
-	'variable',
-	'var',
-	'slug',
-];
-/** Names of a pair's value. */
-export const PAIR_VALUE_KEYS = new Set(['value', 'val', 'data', 'text', 'content']);
-
-/** A pair that names a secret: the secret's spec, and (an object) which of its keys names it. */
-export interface SecretPair {
-	spec: FieldSpec;
-	nameKey?: string;
-}
-
-/**
- * A name/value pair that names a secret (outside read r14-data, finding 1): an object with a
- * name (any of PAIR_NAME_KEYS) that is a secret field's name and a value (any of
- * PAIR_VALUE_KEYS), as headers and attributes are sent (`[{"name":"X-API-Key","value":"…"}]`), or
- * a list of two whose first entry is such a name (`[["cardPin","7390"]]`). Its value is read as
- * the named field's; its name is a name, shown as one (gate/fields.ts).
- */
-export function secretPair(value: unknown): SecretPair | undefined {
-	if (Array.isArray(value)) {
-		if (value.length !== 2 || !pairName(value[0])) return undefined;
-		const spec = fieldSpec(value[0]);
-		return spec.kind === 'secret' ? { spec } : undefined;
-	}
-	if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return undefined;
-	const record = value as Record<string, unknown>;
-	const has = (name: string) => Object.prototype.hasOwnProperty.call(record, name);
-	if (![...PAIR_VALUE_KEYS].some(has)) return undefined;
-	for (const name of PAIR_NAME_KEYS) {
-		const named = has(name) ? record[name] : undefined;
-		if (!pairName(named)) continue;
-		const spec = fieldSpec(named);
-		if (spec.kind === 'secret') return { spec, nameKey: name };
-	}
-	return undefined;
-}
-
-/** The spec of the secret a name/value pair names (secretPair), if it names one. */
-export function pairSpec(value: unknown): FieldSpec | undefined {
-	return secretPair(value)?.spec;
-}
+// The pair rule (a value named by a member beside it) lives in pairs.ts, one rule for every door.
+export { PAIR_NAME_KEYS, PAIR_VALUE_KEYS, pairSpec, secretPair } from './pairs';
+export type { SecretPair } from './pairs';
 
 /** Kinds whose values a field shows as they are: no value under one is learned as a secret. */
 const PLAIN_KINDS = new Set<FieldSpec['kind']>(['identifier', 'amount', 'state', 'time']);
@@ -456,8 +379,10 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 				collect(field, named, pair);
 				continue;
 			}
-			// The pair's name is a name (`{"key":"cardPin"}`), never a secret it holds.
+			// The pair's name is a name (`{"key":"cardPin"}`, `{"loc":["body","pin"]}`), never a
+			// secret it holds.
 			if (found && name === found.nameKey) continue;
+			if (namesPath(name, field, record)) continue;
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (

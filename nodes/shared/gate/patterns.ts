@@ -56,6 +56,75 @@ export function tokenLike(value: string): boolean {
 	return value.length >= 10 && /[a-z].*[A-Z]|[A-Z].*[a-z]/.test(value.slice(1));
 }
 
+/**
+ * What a token looks like to the model's link rule (outside read r21-data, finding 3): random, as
+ * a machine draws it, never a reference people write (`ORD-2026-0042`, `INV20260042`,
+ * `PAYROLL-11`). The value (a path segment, a query value) is split on anything but letters and
+ * digits into parts, and each part into runs (digits, lower case, upper case, a Capitalised word:
+ * `iPhone15` is `i`, `Phone`, `15`). It is a token when it is
+ * - a UUID;
+ * - 8 letters and digits or more with 3 switches between runs or more (`a1b2c3d4`,
+ *   `QwErTyUiOp`), or 12 or more with 2 or more (`x7Kp2mQw9vLr`);
+ * - a part of 16 characters or more that is neither digits only nor lower-case letters only
+ *   (`JZBPDZMUJWFBJATHJ`), or of 24 or more whatever it holds.
+ * A reference (letters, then digits, in a few groups) has at most one switch in a part. A random
+ * base64url, hex or upper-case code of 16 characters or more is almost never spared (one in a
+ * million drawn: test/unit/data-outside-r21-links.test.ts).
+ */
+export function tokenByLook(value: string): boolean {
+	if (!/^[A-Za-z0-9._~+=%-]+$/.test(value)) return false;
+	if (UUID.test(value)) return true;
+	const parts = value.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
+	const length = parts.reduce((sum, part) => sum + part.length, 0);
+	const switches = parts.reduce((sum, part) => sum + (part.match(RUNS)?.length ?? 1) - 1, 0);
+	if (length >= 8 && switches >= 3) return true;
+	if (length >= 12 && switches >= 2) return true;
+	return parts.some(
+		(part) => part.length >= 24 || (part.length >= 16 && !/^(?:\d+|[a-z]+)$/.test(part)),
+	);
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The runs of a part: a Capitalised word, upper case, lower case, digits. */
+const RUNS = /[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|\d+/g;
+
+/**
+ * Path words after which the next segment is a secret for the model, whatever it looks like
+ * (`/password/reset/K7Q2`, `/verify/Xy12`, `/api/tokens/tk2026`), unless it is a plain word
+ * (`/password/reset`, `/auth/callback`): lower-case letters only, shorter than 16.
+ */
+const SECRET_PATH_WORDS = new Set([
+	'token',
+	'tokens',
+	'key',
+	'keys',
+	'apikey',
+	'apikeys',
+	'secret',
+	'secrets',
+	'sig',
+	'signature',
+	'reset',
+	'password',
+	'passwords',
+	'auth',
+	'code',
+	'codes',
+	'otp',
+	'verify',
+	'verification',
+	'confirm',
+	'confirmation',
+	'activate',
+	'activation',
+	'magic',
+	'session',
+	'sessions',
+]);
+function namedByPathWord(previous: string, segment: string): boolean {
+	if (!SECRET_PATH_WORDS.has(normalise(decoded(previous)))) return false;
+	return !/^[a-z]{1,15}$/.test(decoded(segment));
+}
+
 export function decoded(value: string): string {
 	try {
 		return decodeURIComponent(value);
@@ -93,7 +162,9 @@ function maskPath(path: string, reading: LinkReading): string {
 		.map((segment, index) => {
 			if (segment === '') return segment;
 			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
-			if (!(after || (reading.strong && tokenLike(segment) && !txHash(segment)))) return segment;
+			const byWord = index > 0 && namedByPathWord(segments[index - 1], segment);
+			const byLook = tokenByLook(segment) && !txHash(segment);
+			if (!(after || (reading.strong && (byWord || byLook)))) return segment;
 			if (!after && reading.identifiers?.has(decoded(segment))) return segment;
 			// Only a segment named a token by where it stands is learned: an ID is not a secret.
 			if (after) reading.found?.push(segment, decoded(segment));
@@ -171,7 +242,7 @@ function maskParameters(text: string, reading: LinkReading): string {
 			// For the user an ID in a query (`?orderId=…`) stays; for the model any token-like value goes.
 			const byLook =
 				reading.strong &&
-				tokenLike(decoded(value)) &&
+				tokenByLook(decoded(value)) &&
 				!txHash(decoded(value)) &&
 				!reading.identifiers?.has(decoded(value));
 			const secret =
