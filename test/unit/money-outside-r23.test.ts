@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CompanyPayments } from '../../nodes/CompanyPayments/CompanyPayments.node';
-import { paymentsWaiting } from '../../nodes/shared/money/claim';
+import { paymentWaits } from '../../nodes/shared/money/claim';
 import { forgetAllSentWrites } from '../../nodes/shared/money/write';
 import { BASE_URL, createContext, toolContext } from './helpers/n8n';
 import type { ContextOptions } from './helpers/n8n';
@@ -43,8 +43,6 @@ const order = (id: string, status = 'created'): IDataObject => ({
 	createdAt: new Date(Date.now() + 1000).toISOString(),
 });
 
-/** Lets every pending callback and timer of this turn run (a condition is polled, no time waited). */
-const turn = async (): Promise<void> => await new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The stand-in service: each prepare makes the next quote; the first prepare's answer is held until
@@ -56,19 +54,21 @@ function service(firstAccept: 'lost' | 'ok' | 'refused') {
 	const prepared: string[] = [];
 	const accepted: Array<{ quoteId: string; key: string }> = [];
 	const orders = new Map<string, IDataObject>();
+	let secondPrepare = (): void => undefined;
+	const secondPrepared = new Promise<void>((resolve) => {
+		secondPrepare = resolve;
+	});
 	nock(BASE_URL)
 		.persist()
 		.post('/orders/prepare')
 		.reply(function (_uri, _body, callback) {
 			const id = QUOTES[prepared.length] ?? `quote-${prepared.length}`;
 			prepared.push(id);
-			const answer = async () => {
-				if (prepared.length === 1) {
-					while (prepared.length < 2 && paymentsWaiting() === 0) await turn();
-				}
-				callback(null, [200, quote(id)]);
-			};
-			void answer();
+			if (prepared.length > 1) secondPrepare();
+			// The first prepare answers once the second run is under way: its own prepare came, or it
+			// waits on the first run's claim of the key.
+			const held = prepared.length === 1 ? Promise.race([secondPrepared, paymentWaits()]) : null;
+			void (held ?? Promise.resolve()).then(() => callback(null, [200, quote(id)]));
 		});
 	nock(BASE_URL)
 		.persist()

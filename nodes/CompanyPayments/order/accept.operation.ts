@@ -61,8 +61,11 @@ export const ACCEPT_WRITE = {
 	// with its sent write, never a plain success (outside r9-money F1): the document does not show
 	// an accept that fails at once, nor whether its reserved funds come back. So is one in a status
 	// the document does not list (outside r23-money): only a listed standing status is a success.
+	// An order that shows no status at all is read by its details, as before.
 	answerState: (order: IDataObject) =>
-		STANDING.includes(String(order.status)) ? undefined : orderStanding(order),
+		order.status === undefined || STANDING.includes(String(order.status))
+			? undefined
+			: orderStanding(order),
 	// The order answered is what the accept made: one already answered to another write, or (Pay
 	// QR Code under its derived key) one made before the send, is unknown (r15-money F7: the money
 	// module's one rule). Under a key that names the payment the stored order is its own, whenever

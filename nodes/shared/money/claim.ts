@@ -16,8 +16,11 @@
 /** The last claimant of each key: settled once every claimant before it and it are done. */
 const held = new Map<string, Promise<void>>();
 
-/** How many runs wait on another's claim now (tests wait on this, never on time). */
+/** How many runs wait on another's claim now. */
 let waiting = 0;
+
+/** Who asked to hear when a run begins to wait (tests wait on this, never on time). */
+let listeners: Array<() => void> = [];
 
 /** A claim handed by the caller to the operation it runs with the same context. */
 const handed = new WeakMap<object, string>();
@@ -45,6 +48,9 @@ export async function onePaymentAtATime<T>(
 	try {
 		if (before) {
 			waiting += 1;
+			const heard = listeners;
+			listeners = [];
+			for (const listener of heard) listener();
 			try {
 				await before;
 			} finally {
@@ -68,7 +74,8 @@ export function takeBack(owner: object): void {
 	handed.delete(owner);
 }
 
-/** How many runs in this process wait on another run's claim of their key. */
-export function paymentsWaiting(): number {
-	return waiting;
+/** Settles once a run in this process waits on another run's claim of its key (now or later). */
+export async function paymentWaits(): Promise<void> {
+	if (waiting > 0) return;
+	await new Promise<void>((resolve) => listeners.push(resolve));
 }
