@@ -95,7 +95,8 @@ export const CHOICES = Object.freeze({
 	 * executor declined just before it), or, for Card Recharge, with 202
 	 * `{"status":"accepted"}` and no record (`accepted`), or, for Accept Quote and Pay QR Code, with
 	 * the order made but answered in a status the document does not list (`unlisted`: `cancelled`;
-	 * outside r23-money). Not in the named profiles (unset: `record`).
+	 * a recharge made and answered `on_hold`; outside r23-money). Not in the named profiles (unset:
+	 * `record`).
 	 */
 	writeAnswer: ['record', 'failed', 'accepted', 'unlisted'],
 });
