@@ -195,7 +195,7 @@ export function errorsPage() {
 		'  list or an object), a card that its request does not name (`request.cardId`) or that carries',
 		'  another External ID than the one sent, a card request that `failed` or was `cancelled`, a',
 		'  recharge or an order whose status',
-		'  does not stand (`failed`, an order expired or disputed). It carries its `sentWrite` as well.',
+		'  does not stand (`failed`, an order expired, disputed or in a status the document does not list). It carries its `sentWrite` as well.',
 		'',
 		"A successful item is the service's answer: the payment went through. A failed item of a money",
 		'write without `paymentOutcome` failed before the payment was sent (an input check, or the',

@@ -398,6 +398,9 @@ export function registerCardRoutes(router) {
 			const fields = ctx.sb.generated?.money.rechargeRecord();
 			if (fields === 'noCreatedAt') delete body.createdAt;
 			if (fields === 'noId') delete body.id;
+			// `unlisted` (outside r23-money): the card is loaded, the answer names a status the node
+			// does not know (the recharge's statuses are not shown).
+			if (answer === 'unlisted') body.status = 'on_hold';
 			return { status: 201, body };
 		}),
 	);

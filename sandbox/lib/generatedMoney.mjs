@@ -71,7 +71,9 @@
 //                   record (the service made it; F8: the endpoint's answer is not shown).
 //   writeAnswer     how a carried-out Card Recharge or Accept Quote answers (outside r9-money F1,
 //                   F10): its record as it stands, the record in status failed (a recharge whose
-//                   debit is kept, an order failed at once), or (recharge) 202 accepted, no record.
+//                   debit is kept, an order failed at once), or (recharge) 202 accepted, no record,
+//                   or (an order) made but answered in a status the document does not list
+//                   (`unlisted`, outside r23-money).
 //                   `failed` also fails a payout at once after Payout Create (charged, no
 //                   refundedAt) and answers a Payout Cancel with the payout the executor declined
 //                   just before it (outside r10-money F1).
@@ -135,7 +137,7 @@ export const MONEY_CHOICES = Object.freeze({
 	dateClock: [0, 30_000, -30_000],
 	replayedPost: [false, true],
 	acceptedAnswer: [false, false, true],
-	writeAnswer: ['record', 'record', 'failed', 'accepted'],
+	writeAnswer: ['record', 'record', 'failed', 'accepted', 'unlisted'],
 	heldAnswer: [false, true],
 	rechargeRecord: ['full', 'noCreatedAt', 'noId'],
 	answerShape: [
@@ -704,7 +706,7 @@ export function createMoney(sb, choices, stream, log) {
 		},
 		/**
 		 * How a carried-out Card Recharge or Accept Quote answers, when played (`record`, `failed`,
-		 * `accepted`); undefined otherwise (the profile's writeAnswer then decides).
+		 * `accepted`, `unlisted`); undefined otherwise (the profile's writeAnswer then decides).
 		 */
 		writeAnswer() {
 			return played ? (choices.writeAnswer ?? 'record') : undefined;

@@ -338,6 +338,11 @@ export function registerOrderRoutes(router) {
 			if (answer === 'failed') {
 				setOrderStatus(ctx.sb, order, 'failed', { failureReason: 'QR_RESOLVE_FAILED' });
 			}
+			// `unlisted` (outside r23-money): the order is made and its funds reserved, but the answer
+			// names a status the document does not list; the order as read again is as it stands.
+			if (answer === 'unlisted') {
+				return { status: 200, body: { ...presentOrder(order), status: 'cancelled' } };
+			}
 			return { status: 200, body: presentOrder(order) };
 		}),
 	);

@@ -93,9 +93,12 @@ export const CHOICES = Object.freeze({
 	 * loaded; an order failed at once, its reserve released; a payout failed at once after
 	 * Payout Create, charged, no refundedAt; a Payout Cancel answered 200 with the payout the
 	 * executor declined just before it), or, for Card Recharge, with 202
-	 * `{"status":"accepted"}` and no record (`accepted`). Not in the named profiles (unset: `record`).
+	 * `{"status":"accepted"}` and no record (`accepted`), or, for Accept Quote and Pay QR Code, with
+	 * the order made but answered in a status the document does not list (`unlisted`: `cancelled`;
+	 * a recharge made and answered `on_hold`; outside r23-money). Not in the named profiles (unset:
+	 * `record`).
 	 */
-	writeAnswer: ['record', 'failed', 'accepted'],
+	writeAnswer: ['record', 'failed', 'accepted', 'unlisted'],
 });
 
 const DEFAULT = Object.freeze({

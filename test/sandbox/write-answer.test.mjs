@@ -1,6 +1,7 @@
 // The profile choice `writeAnswer` (outside r9-money F1, F10): a money write the service carried
-// out answers with its record as it stands, with the record in status failed, or (Card Recharge)
-// 202 {"status":"accepted"} with no record. The node reads the last two as unknown. `failed` also
+// out answers with its record as it stands, with the record in status failed, (Card Recharge)
+// 202 {"status":"accepted"} with no record, or the record made but in a status the document does
+// not list (`unlisted`: an order `cancelled`, a recharge `on_hold`; outside r23-money). The node reads the last two as unknown. `failed` also
 // fails a payout at once after Create and answers a Cancel with the payout declined before it
 // (outside r10-money F1).
 import assert from 'node:assert/strict';
@@ -83,5 +84,17 @@ describe('writeAnswer: how a carried-out money write answers', () => {
 		assert.equal(made.status, 202, made.text);
 		assert.deepEqual(made.body, { status: 'accepted' });
 		assert.ok((await api.get('/wallets/balance')).body.usdtBalance < before);
+	});
+
+	it('unlisted (r23-money): the order made and its funds reserved, answered cancelled; read again it stands', async () => {
+		await useProfile({ writeAnswer: 'unlisted' });
+		const frozen = (await api.get('/wallets/balance')).body.frozenBalance;
+		const order = await placeOrder(api);
+		assert.equal(order.status, 'cancelled');
+		assert.equal((await api.get(`/orders/${order.id}`)).body.status, 'created');
+		assert.ok((await api.get('/wallets/balance')).body.frozenBalance > frozen);
+		const made = await recharge();
+		assert.equal(made.status, 201, made.text);
+		assert.equal(made.body.status, 'on_hold');
 	});
 });

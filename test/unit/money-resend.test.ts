@@ -27,7 +27,7 @@ const refusal = (status: number, errorCode: string): IDataObject => ({
 });
 const order = (id: string, extra: IDataObject = {}): IDataObject => ({
 	id,
-	status: 'paid',
+	status: 'created',
 	amountRub: 1500,
 	amountUsdt: 16.5,
 	merchantName: 'Кофейня',

@@ -179,7 +179,10 @@ function serve(sequence: Answer[]): () => number {
 						? { status: 'completed' }
 						: uri === '/payouts'
 							? { status: 'waiting_trader' }
-							: {};
+							: // An accepted order in a status the document lists (r23-money).
+								uri.startsWith('/orders/accept/')
+								? { status: 'created' }
+								: {};
 				const dated = {
 					createdAt: now,
 					request: { ...(OK.request as IDataObject), createdAt: now },

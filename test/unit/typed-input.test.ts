@@ -285,7 +285,10 @@ async function run(parameters: IDataObject): Promise<Outcome> {
 						: // A rotation answers its new secret (without one it fails: r16-data, F4).
 							/\/webhook-secret\/rotate$/.test(String(options.url))
 							? { webhookSecret: `whsec_${'0a'.repeat(24)}` }
-							: {};
+							: // An accepted order in a status the document lists (r23-money).
+								/\/orders\/accept\//.test(String(options.url))
+								? { status: 'created' }
+								: {};
 		return {
 			body: JSON.stringify({ ...ANSWER, createdAt: now, ...sent, ...payout }),
 			headers: {},

@@ -19,10 +19,10 @@ const STANDING = ['created', 'in_progress', 'success'];
 
 /**
  * The document's order statuses in which an order does not stand: an accept answered with one is
- * unknown (r9-money F1). A status the document does not list is read as it was before: the node
- * does not guess what it means.
+ * unknown (r9-money F1). A status the document does not list (cancelled, rejected, refunded …) is
+ * unknown too (outside r23-money, observation): the node does not guess what it means, and a
+ * workflow reads it as the tool and Resolve Outcome do (orderStanding).
  */
-const FALLEN = ['failed', 'expired_no_taker', 'expired_by_system', 'disputed'];
 
 /**
  * What an order's current state says of the payment under a reference (tool mode): the accept's
@@ -59,9 +59,13 @@ export const ACCEPT_WRITE = {
 	replayByKey: true,
 	// An order answered in a status that does not stand (failed, expired, disputed) is unknown
 	// with its sent write, never a plain success (outside r9-money F1): the document does not show
-	// an accept that fails at once, nor whether its reserved funds come back.
+	// an accept that fails at once, nor whether its reserved funds come back. So is one in a status
+	// the document does not list (outside r23-money): only a listed standing status is a success.
+	// An order that shows no status at all is read by its details, as before.
 	answerState: (order: IDataObject) =>
-		FALLEN.includes(String(order.status)) ? orderStanding(order) : undefined,
+		order.status === undefined || STANDING.includes(String(order.status))
+			? undefined
+			: orderStanding(order),
 	// The order answered is what the accept made: one already answered to another write, or (Pay
 	// QR Code under its derived key) one made before the send, is unknown (r15-money F7: the money
 	// module's one rule). Under a key that names the payment the stored order is its own, whenever

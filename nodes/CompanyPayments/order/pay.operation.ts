@@ -5,7 +5,14 @@ import { QUOTE_ID_FIELDS } from '../../shared/contract/assumptions';
 import { payIdempotencyKeyField } from '../common/fields';
 import { requireText } from '../common/validation';
 import { isObject } from '../../shared/contract/guards';
-import { firstSend, moneyKey, refusedAfterEarlierSend } from '../../shared/money';
+import {
+	firstSend,
+	moneyKey,
+	onePaymentAtATime,
+	refusedAfterEarlierSend,
+	senderOf,
+} from '../../shared/money';
+import { runAccount } from '../../shared/transport';
 import type { MoneyContract } from '../../shared/money';
 import type { OperationDefinition } from '../types';
 import { ACCEPT_WRITE, acceptQuote } from './accept.operation';
@@ -93,48 +100,69 @@ export const pay: OperationDefinition = {
 		// let Retry On Fail pay twice. The execution-derived key covers Retry On Fail; a payment
 		// reference set by the user covers re-runs of the execution.
 		const key = moneyKey(this, itemIndex, money);
-		// A re-send is the same request (issue 49.2): Retry On Fail in this process accepts again
-		// the quote the first send accepted, never a new quote under the old key.
-		const first = await firstSend(this, itemIndex, key);
-		if (first && isObject(first.quote)) {
-			const quote = first.quote;
-			const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
-			if (idField) {
-				// The quote stays with the key on every later try (r4-money-resend F2).
-				const order = await acceptQuote(this, itemIndex, quote[idField] as string, RESENT, {
-					key,
-					first,
-					quote,
-					pays: `the QR code ${qrCode}`,
-				});
-				return withNodeFields(order, { quote });
-			}
-		}
-		const pays = `the QR code ${qrCode}`;
-		// A refusal its own earlier payment causes (a fine paid by its first attempt) is unknown
-		// when this item may have been sent before (r1-money-resend F6).
-		const quote = (await prepareQuote(this, itemIndex, qrCode).catch(async (error: Error) => {
-			const code = serviceCode(error);
-			if (code === undefined || !(PAID_BEFORE as readonly string[]).includes(code)) throw error;
-			const call = { contract: money, itemIndex, key, pays, request: ACCEPTS };
-			throw (await refusedAfterEarlierSend(this, call, code)) ?? error;
-		})) as IDataObject;
-		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
-		if (!idField) {
-			throw new NodeApiError(this.getNode(), quote as JsonObject, {
-				message: 'The service prepared a quote without an ID, so it cannot be accepted',
-				description: `Expected one of the fields ${QUOTE_ID_FIELDS.join(', ')} in the answer of POST /orders/prepare. Nothing was paid.`,
-				itemIndex,
-			});
-		}
-		// The key names the payment of this QR code, not the quote prepared for it just now.
-		const order = await acceptQuote(this, itemIndex, quote[idField] as string, money, {
-			key,
-			first: { quote },
-			quote,
-			explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
-			pays,
-		});
-		return withNodeFields(order, { quote });
+		// One run of this key at a time in this process, from before its quote is prepared (outside
+		// r23-money F1): a second run of the key starts from what the first left (its quote kept
+		// with the key, its order, its unknown outcome), never from a quote of its own prepared while
+		// the first was still under way. Claimed by sender and key, as the send-once memory keeps it.
+		const { baseUrl, account } = await runAccount(this, itemIndex);
+		const claimed = `${senderOf(this, baseUrl, account)} ${key}`;
+		return await onePaymentAtATime(
+			claimed,
+			async () => await payOnce(this, itemIndex, qrCode, key),
+			this,
+		);
 	},
 };
+
+/** Pays the QR code under `key`, holding the key's claim (see `pay`). */
+async function payOnce(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	qrCode: string,
+	key: string,
+): Promise<IDataObject> {
+	// A re-send is the same request (issue 49.2): Retry On Fail in this process accepts again
+	// the quote the first send accepted, never a new quote under the old key. The quote output
+	// is always the one accepted under the key (r23-money F2), never one prepared and not sent.
+	const first = await firstSend(ctx, itemIndex, key);
+	if (first && isObject(first.quote)) {
+		const quote = first.quote;
+		const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
+		if (idField) {
+			// The quote stays with the key on every later try (r4-money-resend F2).
+			const order = await acceptQuote(ctx, itemIndex, quote[idField] as string, RESENT, {
+				key,
+				first,
+				quote,
+				pays: `the QR code ${qrCode}`,
+			});
+			return withNodeFields(order, { quote });
+		}
+	}
+	const pays = `the QR code ${qrCode}`;
+	// A refusal its own earlier payment causes (a fine paid by its first attempt) is unknown
+	// when this item may have been sent before (r1-money-resend F6).
+	const quote = (await prepareQuote(ctx, itemIndex, qrCode).catch(async (error: Error) => {
+		const code = serviceCode(error);
+		if (code === undefined || !(PAID_BEFORE as readonly string[]).includes(code)) throw error;
+		const call = { contract: money, itemIndex, key, pays, request: ACCEPTS };
+		throw (await refusedAfterEarlierSend(ctx, call, code)) ?? error;
+	})) as IDataObject;
+	const idField = QUOTE_ID_FIELDS.find((field) => typeof quote[field] === 'string');
+	if (!idField) {
+		throw new NodeApiError(ctx.getNode(), quote as JsonObject, {
+			message: 'The service prepared a quote without an ID, so it cannot be accepted',
+			description: `Expected one of the fields ${QUOTE_ID_FIELDS.join(', ')} in the answer of POST /orders/prepare. Nothing was paid.`,
+			itemIndex,
+		});
+	}
+	// The key names the payment of this QR code, not the quote prepared for it just now.
+	const order = await acceptQuote(ctx, itemIndex, quote[idField] as string, money, {
+		key,
+		first: { quote },
+		quote,
+		explain: { QUOTE_EXPIRED: EXPIRED, QUOTE_NOT_FOUND: EXPIRED },
+		pays,
+	});
+	return withNodeFields(order, { quote });
+}

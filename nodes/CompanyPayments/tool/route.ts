@@ -20,6 +20,9 @@ import {
 	pendingSend,
 	rememberPending,
 	senderOf,
+	handOver,
+	onePaymentAtATime,
+	takeBack,
 	recordReadAgain,
 	unprovenError,
 	withOutcome,
@@ -84,6 +87,32 @@ async function moneyAnswer(
 	const reference = paymentReference(ctx, itemIndex);
 	if (reference === '') return { failed: true, json: missingReference(operation) };
 	checkDetails(ctx, contract, itemIndex);
+	// One call of a reference at a time in this process (outside r23-money F1): a second call
+	// waits until the first is decided, then looks up, checks the pending window and sends from
+	// what the first left. Keyed by sender (company and environment) and key, as the send-once
+	// memory is, so a key Regenerate API Key issued keeps it; the claim is handed to the operation.
+	const { baseUrl, account } = await runAccount(ctx, itemIndex);
+	const key = moneyKey(ctx, itemIndex, contract);
+	const pendingId = `${senderOf(ctx, baseUrl, account)} ${key}`;
+	return await onePaymentAtATime(pendingId, async () => {
+		handOver(ctx, pendingId);
+		try {
+			return await claimedAnswer(ctx, operation, itemIndex, { reference, key, pendingId });
+		} finally {
+			takeBack(ctx);
+		}
+	});
+}
+
+/** A money call holding its reference's claim (see `moneyAnswer`). */
+async function claimedAnswer(
+	ctx: IExecuteFunctions,
+	operation: OperationDefinition & { kind: 'money' },
+	itemIndex: number,
+	claim: { reference: string; key: string; pendingId: string },
+): Promise<ToolAnswer> {
+	const contract = operation.money;
+	const { reference, key, pendingId } = claim;
 	const found = await lookUpPayment(ctx, contract, itemIndex);
 	if (found.kind === 'conflict') {
 		return { failed: true, json: conflictError(reference, found.record, found.diff) };
@@ -96,10 +125,7 @@ async function moneyAnswer(
 	}
 	if (found.kind === 'this') return foundAnswer(ctx, contract, itemIndex, reference, found.record);
 	// The reference's last send came out unknown in this process: resolve it first (issue 49.3).
-	// Kept by sender (company and environment), so a key Regenerate API Key issued keeps it.
 	const { baseUrl, account } = await runAccount(ctx, itemIndex);
-	const key = moneyKey(ctx, itemIndex, contract);
-	const pendingId = `${senderOf(ctx, baseUrl, account)} ${key}`;
 	const pending = pendingSend(pendingId);
 	if (pending) return { failed: true, json: pendingError(reference, pending) };
 	let reused: IDataObject | undefined;
@@ -206,7 +232,12 @@ async function currentAnswer(
 		return { failed: false, records: [{ ...answer, note }, ...records.slice(1)] };
 	}
 	const settled = contract.current.state(now);
-	if (settled.outcome === 'paid') return { failed: false, records: [now, ...records.slice(1)] };
+	// The quote a Pay QR Code accepted stays with its order (outside r23-money F2): the record read
+	// again is the order alone, and the tool's text promises the quote too.
+	const kept = answer.quote !== undefined ? { quote: answer.quote } : {};
+	if (settled.outcome === 'paid') {
+		return { failed: false, records: [{ ...now, ...kept }, ...records.slice(1)] };
+	}
 	const id = typeof now.id === 'string' ? now.id : null;
 	return {
 		failed: true,

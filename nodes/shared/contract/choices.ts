@@ -319,7 +319,7 @@ export const OPEN_CHOICES = {
 	},
 	resendTries: {
 		question: 'Whether a new quote accepted under a key used before is a repeated request',
-		node: 'Not one: the first quote stays with the key on every try until decided; another process is warned of: newRequestElsewhere (money/write.ts, order/pay)',
+		node: 'Not one: the first quote stays with the key on every try until decided, and runs of one key in this process go one at a time from before the quote is prepared, so a run that starts while another is under way starts from what it left (its quote, its order, its unknown outcome; a fresh quote only after not_paid): onePaymentAtATime (money/claim.ts); another process is warned of: newRequestElsewhere (money/write.ts, order/pay)',
 	},
 	gatewayDate: {
 		question: 'Which clock dates a gateway’s page in place of a lost answer',
@@ -374,7 +374,7 @@ export const OPEN_CHOICES = {
 	writeAnswer: {
 		question:
 			'What a carried-out money write answers: the recharge’s record (its statuses are not shown), an order failed at once after accept (not shown), a payout failed at once after Create, a Cancel answered with the payout declined just before it, or 202 accepted with no record',
-		node: 'A 2xx that is no record (no ID and none of the details asked), or a record whose status does not stand (a recharge not in RECHARGE_STANDING_STATUSES, an order failed, expired or disputed, a card request failed or cancelled or its card failed, a payout in fail or an unlisted status), is unknown with its sentWrite, never a plain success: notARecord, notStanding (money/outcome.ts); a Cancel answered with the payout is judged by the cancel table: failed for another named reason, taken or made is not_paid (PAYOUT_NOT_CANCELABLE), still waiting or no failReason unknown (payout/cancel.operation.ts)',
+		node: 'A 2xx that is no record (no ID and none of the details asked), or a record whose status does not stand (a recharge not in RECHARGE_STANDING_STATUSES, an order in any status but the document’s created, in_progress and success (failed, expired, disputed, or one the document does not list: cancelled, rejected, refunded …; an order that shows no status is read by its details), a card request failed or cancelled or its card failed, a payout in fail or an unlisted status), is unknown with its sentWrite, never a plain success: notARecord, notStanding (money/outcome.ts); a Cancel answered with the payout is judged by the cancel table: failed for another named reason, taken or made is not_paid (PAYOUT_NOT_CANCELABLE), still waiting or no failReason unknown (payout/cancel.operation.ts)',
 	},
 	acceptedAnswer: {
 		question: 'Whether Payout Create may be answered 2xx without a payout record (202 accepted)',

@@ -81,6 +81,7 @@ export {
 } from './binding';
 export type { SentTime } from './binding';
 export { knownSkew, observeReport, readMeasured } from './clock';
+export { handOver, onePaymentAtATime, paymentWaits, takeBack } from './claim';
 export { forgetPendingSend, pendingSend, rememberPending, settlePending } from './pending';
 export { MONEY_ACTIONS, MONEY_EXPLANATIONS } from './words';
 export type { Resolution, SentWrite } from './resolve';
