@@ -635,12 +635,32 @@ function charForms(char: string): string {
 		? `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`
 		: encodeURIComponent(char);
 	forms.push(encoded.replace(/%/g, '%(?:25)?'));
+	// Quoted-printable (and MIME's Q encoding): each UTF-8 byte as `=` and two hex digits (outside
+	// read r19-data, finding 13: `=6D=6B=5F…`).
+	forms.push(quotedPrintable(char));
 	forms.push(`\\\\{1,7}u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	if (!/^[A-Za-z0-9]$/.test(char)) forms.push(`\\\\{1,7}${escapeForPattern(char)}`);
 	if (char === ' ') forms.push('\\+');
 	// A `+` read back from a form as a space.
 	if (char === '+') forms.push(' ', '%(?:25)?20');
 	return `(?:${forms.join('|')})`;
+}
+
+/** A character's UTF-8 bytes as quoted-printable writes them (`=5F`), for a pattern (any case). */
+function quotedPrintable(char: string): string {
+	return [...Buffer.from(char, 'utf8')]
+		.map((byte) => `=${byte.toString(16).padStart(2, '0')}`)
+		.join('');
+}
+
+/**
+ * The bytes a service may write a credential's value as before encoding them in base64 or hex:
+ * UTF-8, and UTF-16 in either byte order (outside read r19-data, finding 13: a .NET or Windows
+ * service writes strings as UTF-16LE, `bQBrAF8A…`, `6d006b00…`).
+ */
+function valueBytes(value: string): Buffer[] {
+	const utf16le = Buffer.from(value, 'utf16le');
+	return [Buffer.from(value, 'utf8'), utf16le, Buffer.from(utf16le).swap16()];
 }
 
 /** A credential's value spelt out character by character, each in any form, groups split by a separator. */
@@ -653,7 +673,11 @@ function spelledOut(value: string): string {
  * in the encoded text (`key:` as Basic auth writes it, `user:password`): one per alignment.
  */
 function base64Cores(value: string): string[] {
-	const bytes = Buffer.from(value, 'utf8');
+	return valueBytes(value).flatMap(base64CoresOf);
+}
+
+/** The cores (base64Cores) of one way of writing a value's bytes. */
+function base64CoresOf(bytes: Buffer): string[] {
 	const cores: string[] = [];
 	for (const pad of [0, 1, 2]) {
 		const padded = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]);
@@ -671,11 +695,12 @@ function base64Cores(value: string): string[] {
  * password): spelt out in any case and encoding, grouped, in base64 and in hex.
  */
 function credentialForms(value: string): string[] {
-	return [
-		spelledOut(value),
-		...base64Cores(value).map(escapeForPattern),
-		Buffer.from(value, 'utf8').toString('hex'),
-	];
+	return [spelledOut(value), ...base64Cores(value).map(escapeForPattern), ...hexForms(value)];
+}
+
+/** A value's bytes in hex (UTF-8 and UTF-16 both ways; lower-case: patterns read any case). */
+function hexForms(value: string): string[] {
+	return valueBytes(value).map((bytes) => bytes.toString('hex'));
 }
 
 /** One pattern that finds any form of any of the values (undefined: none to find). */
@@ -830,8 +855,9 @@ export const ANY_CASE_FROM = 16;
  * `%6B`, `%256B`) read, case dropped, separators and backslashes removed. A cheap test of whether
  * a value can stand in the text at all, before its full pattern is run.
  */
-function skeleton(text: string): string {
-	let out = text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
+function skeleton(text: string, quoted = false): string {
+	let out = quoted ? readQuotedPrintable(text) : text;
+	out = out.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
 		String.fromCharCode(parseInt(hex, 16)),
 	);
 	for (let round = 0; round < 2 && out.includes('%'); round++) {
@@ -841,6 +867,15 @@ function skeleton(text: string): string {
 	}
 	return out.toLowerCase().replace(/[\s\\_.:+-]/g, '');
 }
+
+/** Quoted-printable's `=XX` read as the byte it writes (each taken alone, as Latin-1). */
+function readQuotedPrintable(text: string): string {
+	return text.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+		String.fromCharCode(parseInt(hex, 16)),
+	);
+}
+/** A text that may hold quoted-printable: read by its own skeleton too. */
+const QUOTED = /=[0-9A-Fa-f]{2}=[0-9A-Fa-f]{2}/;
 
 /** A credential value's skeleton, cores and full pattern (every form), made once per value. */
 interface DeepForm {
@@ -856,7 +891,7 @@ function deepFormOf(value: string): DeepForm {
 	let form = deepForms.get(value);
 	if (!form) {
 		const cores = base64Cores(value);
-		const plain = [...cores, Buffer.from(value, 'utf8').toString('hex')];
+		const plain = [...cores, ...hexForms(value)];
 		form = {
 			skeleton: skeleton(value),
 			plain,
@@ -880,14 +915,18 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 	if (credentialValues.size === 0 || text.length < MIN_IN_TEXT) return text;
 	let out = maskEncodedBlocks(text, shown);
 	const sk = skeleton(out);
+	// A text with quoted-printable is also read with it decoded; another text only as it is (an
+	// `=` before a value, `key=ab12…`, is no escape there).
+	const skQuoted = QUOTED.test(out) ? skeleton(out, true) : '';
 	const lower = out.toLowerCase();
-	const candidates = credentialsIn(sk, lower);
-	if (candidates.size === 0) return out;
+	const candidates = credentialsIn([sk, skQuoted], lower);
+	if (candidates.size === 0) return maskPieces(out, shown);
 	for (const value of credentialValues) {
 		if (!candidates.has(value)) continue;
 		const form = deepFormOf(value);
 		const maybe =
 			sk.includes(form.skeleton) ||
+			(skQuoted !== '' && skQuoted.includes(form.skeleton)) ||
 			form.plain.some((plain) => out.includes(plain) || lower.includes(plain));
 		if (!maybe) continue;
 		// A base64 word that holds the value is hidden whole, its padding and its ends too: the
@@ -898,7 +937,7 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 		);
 		out = out.replace(form.pattern, shown);
 	}
-	return out;
+	return maskPieces(out, shown);
 }
 
 /** The length of the pieces the credentials' index is keyed by. */
@@ -920,7 +959,7 @@ const credentialIndex: { built: number; grams: Map<string, string[]>; short: str
  * text instead of a search per value (a process with hundreds of credentials searched every text
  * hundreds of times over).
  */
-function credentialsIn(sk: string, lower: string): Set<string> {
+function credentialsIn(skeletons: string[], lower: string): Set<string> {
 	if (credentialIndex.built !== credentialsVersion.value) {
 		const grams = new Map<string, string[]>();
 		const short: string[] = [];
@@ -942,13 +981,113 @@ function credentialsIn(sk: string, lower: string): Set<string> {
 		credentialIndex.built = credentialsVersion.value;
 	}
 	const found = new Set<string>(credentialIndex.short);
-	for (const read of [sk, lower]) {
+	for (const read of [...skeletons.filter((sk) => sk !== ''), lower]) {
 		for (let at = 0; at + GRAM <= read.length; at++) {
 			const list = credentialIndex.grams.get(read.slice(at, at + GRAM));
 			if (list) for (const value of list) found.add(value);
 		}
 	}
 	return found;
+}
+
+/**
+ * A piece of a credential's value (outside read r19-data, finding 11: the API key split over two
+ * fields, two list entries, or a text naming "part 2"): PIECE_MIN characters or more in a row of
+ * the value's random part (after a public prefix such as `mk_live_` or `whsec_`), written as they
+ * are in any case, with at least PIECE_VARIETY different characters, are hidden, the piece taken
+ * as far as the text goes on with the value (its prefix too). Shorter pieces, and the prefix
+ * alone, stay: a key's prefix is what a list of keys shows. A value cut in two always leaves one
+ * piece of half its random part or more: of a 24-character random part, at least 12.
+ */
+export const PIECE_MIN = 12;
+const PIECE_VARIETY = 6;
+/** A public prefix of a credential's value: a word and `_`, also a live/test marker and `_`. */
+const PUBLIC_PREFIX = /^[A-Za-z]{2,8}_(?:(?:live|test|prod|sandbox)_)?/;
+/** Lower-case for ASCII letters only, so that each character keeps its place. */
+function asciiLower(text: string): string {
+	return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+interface PieceAt {
+	value: string;
+	/** Where the gram stands in the value. */
+	at: number;
+	/** Where the value's random part starts. */
+	random: number;
+}
+/** Every GRAM characters of each credential value's random part, made again when they change. */
+const pieceIndex: { built: number; grams: Map<string, PieceAt[]> } = {
+	built: -1,
+	grams: new Map(),
+};
+
+function pieceGrams(): Map<string, PieceAt[]> {
+	if (pieceIndex.built === credentialsVersion.value) return pieceIndex.grams;
+	const grams = new Map<string, PieceAt[]>();
+	for (const original of credentialValues) {
+		const value = asciiLower(original);
+		const random = PUBLIC_PREFIX.exec(value)?.[0].length ?? 0;
+		if (value.length - random < PIECE_MIN) continue;
+		for (let at = random; at + GRAM <= value.length; at++) {
+			const gram = value.slice(at, at + GRAM);
+			const list = grams.get(gram);
+			const entry = { value, at, random };
+			if (list) list.push(entry);
+			else grams.set(gram, [entry]);
+		}
+	}
+	pieceIndex.grams = grams;
+	pieceIndex.built = credentialsVersion.value;
+	return grams;
+}
+
+/** The pieces of credential values in a text (see PIECE_MIN), each hidden. */
+function maskPieces(text: string, shown: (match: string) => string): string {
+	if (text.length < PIECE_MIN || credentialValues.size === 0) return text;
+	const grams = pieceGrams();
+	if (grams.size === 0) return text;
+	const lower = asciiLower(text);
+	const spans: Array<[number, number]> = [];
+	let at = 0;
+	while (at + GRAM <= lower.length) {
+		const list = grams.get(lower.slice(at, at + GRAM));
+		let end = -1;
+		for (const piece of list ?? []) {
+			let from = at;
+			let inValue = piece.at;
+			while (from > 0 && inValue > 0 && lower[from - 1] === piece.value[inValue - 1]) {
+				from--;
+				inValue--;
+			}
+			let to = at + GRAM;
+			let valueEnd = piece.at + GRAM;
+			while (
+				to < lower.length &&
+				valueEnd < piece.value.length &&
+				lower[to] === piece.value[valueEnd]
+			) {
+				to++;
+				valueEnd++;
+			}
+			const randomFrom = Math.max(inValue, piece.random);
+			if (valueEnd - randomFrom < PIECE_MIN) continue;
+			const randomPart = piece.value.slice(randomFrom, valueEnd);
+			if (new Set(randomPart).size < PIECE_VARIETY) continue;
+			spans.push([from, to]);
+			end = Math.max(end, to);
+		}
+		at = end > at ? end : at + 1;
+	}
+	if (spans.length === 0) return text;
+	let out = '';
+	let last = 0;
+	for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
+		if (to <= last) continue;
+		const start = Math.max(from, last);
+		out += text.slice(last, start) + shown(text.slice(start, to));
+		last = to;
+	}
+	return out + text.slice(last);
 }
 
 /** A word of base64 (standard or URL-safe) with its padding. */
@@ -967,8 +1106,10 @@ const SEPARATED_HEX =
 /** Whether bytes read from a text hold a credential's value (any case: hex may be upper). */
 function holdsCredential(bytes: Buffer, joined: string): boolean {
 	const read = bytes.toString('latin1').toLowerCase();
+	// UTF-16 (either order) read as Latin-1 is the value with a NUL beside each character.
+	const wide = read.includes('\u0000') ? read.replace(/\u0000/g, '') : read;
 	for (const value of credentialValues) {
-		if (read.includes(value.toLowerCase())) return true;
+		if (read.includes(value.toLowerCase()) || wide.includes(value.toLowerCase())) return true;
 		if (deepFormOf(value).cores.some((core) => joined.includes(core))) return true;
 	}
 	return false;
