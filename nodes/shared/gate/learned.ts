@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn, secretValueShown } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, notSecretMaterial, tokenCode } from './masks';
-import { decoded, LINK, maskLink } from './patterns';
+import { decoded, LINK, maskLink, UNIT_AFTER_DIGITS } from './patterns';
 import { cutDeep } from './depth';
 import { cardRunIn, declaresCard } from './requisite';
 
@@ -34,6 +34,11 @@ export const MIN_IN_TEXT = 8;
 
 /** The credentials' own values, from any read of a credential. */
 const credentialValues = new Set<string>();
+/**
+ * The ones whose pieces are hidden too (maskPieces): all but a Base URL's `user:password`, whose
+ * user name is no secret (its password is one on its own).
+ */
+const pieceValues = new Set<string>();
 /**
  * A Base URL's password shorter than MIN_IN_TEXT, from 4 characters (outside read r10-data,
  * finding 2): found as a whole word of a text (not inside a longer word or number; one of digits
@@ -194,9 +199,6 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	// user name, and as the whole value of a field so named, whatever its length.
 	const userinfo = urlUserinfo(data.baseUrl);
 	values.push(userinfo.password);
-	if (userinfo.user !== undefined || userinfo.password !== undefined) {
-		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
-	}
 	for (const [value, role] of [
 		[userinfo.user, 'user'],
 		[userinfo.password, 'password'],
@@ -217,7 +219,11 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 		}
 		credentialsVersion.value++;
 	}
-	for (const value of values) {
+	const joined = values.length;
+	if (userinfo.user !== undefined || userinfo.password !== undefined) {
+		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
+	}
+	for (const [index, value] of values.entries()) {
 		if (typeof value !== 'string') continue;
 		// Also as the trigger and Update Profile read a Webhook Secret: without characters that
 		// show nothing (transport/environment.ts normaliseWebhookSecret).
@@ -225,13 +231,22 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 			.trim()
 			.replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
 		for (const form of [value, value.trim(), plain, ...otherEncodings(plain)]) {
-			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
+			if (form.length < MIN_IN_TEXT) continue;
+			if (index < joined && !pieceValues.has(form)) {
+				pieceValues.add(form);
+				credentialsVersion.value++;
+			}
+			if (credentialValues.has(form)) continue;
 			credentialValues.add(form);
 			credentialsVersion.value++;
 		}
 	}
 	if (credentialValues.size > PROCESS_LIMIT) {
 		bounded(credentialValues, PROCESS_LIMIT);
+		credentialsVersion.value++;
+	}
+	if (pieceValues.size > PROCESS_LIMIT) {
+		bounded(pieceValues, PROCESS_LIMIT);
 		credentialsVersion.value++;
 	}
 	if (!ctx) return;
@@ -265,6 +280,7 @@ function urlUserinfo(value: unknown): { user?: string; password?: string } {
 /** Forgets everything learned, as a new n8n process starts (for tests). */
 export function forgetLearnedSecrets(): void {
 	credentialValues.clear();
+	pieceValues.clear();
 	credentialShort.clear();
 	credentialNamed.clear();
 	byCredential.clear();
@@ -305,6 +321,11 @@ export function knownValues(
 export interface Named {
 	secrets: string[];
 	identifiers: string[];
+	/**
+	 * Short secrets of digits (a CVV, a PIN) that a secret field of another item of the same
+	 * output names, and no secret field of this one (scopedTo): not looked for in this item.
+	 */
+	elsewhere?: ReadonlySet<string>;
 }
 
 /** Every leaf (string or number) of a value, as text. */
@@ -1024,7 +1045,7 @@ const pieceIndex: { built: number; grams: Map<string, PieceAt[]> } = {
 function pieceGrams(): Map<string, PieceAt[]> {
 	if (pieceIndex.built === credentialsVersion.value) return pieceIndex.grams;
 	const grams = new Map<string, PieceAt[]>();
-	for (const original of credentialValues) {
+	for (const original of pieceValues) {
 		const value = asciiLower(original);
 		const random = PUBLIC_PREFIX.exec(value)?.[0].length ?? 0;
 		if (value.length - random < PIECE_MIN) continue;
@@ -1043,7 +1064,7 @@ function pieceGrams(): Map<string, PieceAt[]> {
 
 /** The pieces of credential values in a text (see PIECE_MIN), each hidden. */
 function maskPieces(text: string, shown: (match: string) => string): string {
-	if (text.length < PIECE_MIN || credentialValues.size === 0) return text;
+	if (text.length < PIECE_MIN || pieceValues.size === 0) return text;
 	const grams = pieceGrams();
 	if (grams.size === 0) return text;
 	const lower = asciiLower(text);
@@ -1107,7 +1128,7 @@ const SEPARATED_HEX =
 function holdsCredential(bytes: Buffer, joined: string): boolean {
 	const read = bytes.toString('latin1').toLowerCase();
 	// UTF-16 (either order) read as Latin-1 is the value with a NUL beside each character.
-	const wide = read.includes('\u0000') ? read.replace(/\u0000/g, '') : read;
+	const wide = read.includes('\u0000') ? read.split('\u0000').join('') : read;
 	for (const value of credentialValues) {
 		if (read.includes(value.toLowerCase()) || wide.includes(value.toLowerCase())) return true;
 		if (deepFormOf(value).cores.some((core) => joined.includes(core))) return true;
@@ -1245,7 +1266,10 @@ export function knownFor(
 ): Known {
 	const values = knownValues(ctx, named.secrets, named.identifiers);
 	const short = new Set<string>(credentialShort);
-	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
+	for (const value of values.own) {
+		if (value.length >= MIN_IN_TEXT || named.elsewhere?.has(value.trim())) continue;
+		short.add(value.trim());
+	}
 	const ofRun = runPattern(runOf(ctx, false));
 	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
 	const extra = learnedPatterns(
@@ -1270,6 +1294,38 @@ export function knownFor(
 /** The length of a PIN (4 to 8 digits) or a CVV (3 or 4): a short secret made of digits. */
 const SHORT_DIGITS = /^\d{3,8}$/;
 
+/** The short secrets of digits (SHORT_DIGITS) a value names, trimmed. */
+function shortDigitsOf(named: Named): Set<string> {
+	const found = new Set<string>();
+	for (const value of named.secrets) if (SHORT_DIGITS.test(value.trim())) found.add(value.trim());
+	return found;
+}
+
+/**
+ * What one item of an output names, for reading that item (outside read r20-data, finding 3: card
+ * a's CVV `2027`, named by card a's `cardCvv`, hid the year of card b's expiry `03/2027`). A short
+ * secret of digits that a secret field of another item names, and none of this item's, belongs to
+ * that item: it is neither searched in this item's texts nor hidden as a whole field value here,
+ * though the run learned it (an order's `quantity: "123"` beside another card's CVV 123). A long
+ * secret (a card number) is still found in every item; identifiers are the output's. `all`: what
+ * the whole output names; `item`: what this item names.
+ */
+export function scopedTo(all: Named, item: Named): Named {
+	const own = shortDigitsOf(item);
+	const elsewhere = new Set([...shortDigitsOf(all)].filter((value) => !own.has(value)));
+	if (elsewhere.size === 0) return all;
+	return {
+		secrets: all.secrets.filter((value) => !elsewhere.has(value.trim())),
+		identifiers: all.identifiers,
+		elsewhere,
+	};
+}
+
+/** Whether an output names short secrets of digits, so that its items are read each on its own. */
+export function namesShortDigits(named: Named): boolean {
+	return shortDigitsOf(named).size > 0;
+}
+
 /**
  * A comma that parts a list's fields, not a decimal's (outside read r19-data, finding 9: the
  * answer's CVV in `Номер 2200150012345671,321` or `Срок и код: 12/27,321` was read as a decimal's
@@ -1290,14 +1346,22 @@ const AFTER_LIST_COMMA =
  * value (an answer, the items of one output, one error's bodies): elsewhere 4821 may be any
  * amount or count, and no field beside it says otherwise. Identifiers and amounts are never read.
  */
+/**
+ * Before digits, what makes them an amount or a date's part and not the answer's PIN or CVV
+ * (outside read r20-data, finding 3): a currency sign (`$250`), or a month and `/` (`03/2027`, an
+ * expiry's year). After them (in digitsOfAnswer): `/` and a digit (`2027/03`), or a unit
+ * (UNIT_AFTER_DIGITS: `250 USD`, `250 ₽`, `3 attempts`).
+ */
+const NOT_SHORT_SECRET_BEFORE = '[$€₽£¥][\\s\\u00a0]?|\\p{N}/';
+
 function digitsOfAnswer(secrets: readonly string[]): RegExp | undefined {
 	const parts = [...new Set(secrets.map((value) => value.trim()))]
 		.filter((value) => SHORT_DIGITS.test(value))
 		.sort((a, b) => b.length - a.length);
 	if (parts.length === 0) return undefined;
 	return new RegExp(
-		`(?:${AFTER_LIST_COMMA}|(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-]))(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,-]\\p{N})`,
-		'gu',
+		`(?:${AFTER_LIST_COMMA}|(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-]|${NOT_SHORT_SECRET_BEFORE}))(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,/-]\\p{N})(?!${UNIT_AFTER_DIGITS})`,
+		'giu',
 	);
 }
 
