@@ -174,10 +174,16 @@ describe('F13: the credential key in UTF-16 (base64, hex) or quoted-printable is
 			expect(shown).not.toContain(form);
 			expect(shown).not.toContain(form.slice(4, 24));
 		}
-		expect(gateText(undefined, `Details: ${JSON.stringify(error)}`)).not.toContain(form.slice(4, 24));
+		expect(gateText(undefined, `Details: ${JSON.stringify(error)}`)).not.toContain(
+			form.slice(4, 24),
+		);
 		// Within a base64 text of other bytes too (any alignment).
-		const inside = Buffer.concat([Buffer.from('ab'), Buffer.from(KEY, 'utf16le')]).toString('base64');
-		expect(JSON.stringify(gateJson(undefined, { blob: inside }))).not.toContain(inside.slice(8, 40));
+		const inside = Buffer.concat([Buffer.from('ab'), Buffer.from(KEY, 'utf16le')]).toString(
+			'base64',
+		);
+		expect(JSON.stringify(gateJson(undefined, { blob: inside }))).not.toContain(
+			inside.slice(8, 40),
+		);
 	});
 
 	it('ordinary base64, hex and quoted-printable stay', () => {
@@ -240,7 +246,11 @@ describe('F3: a short secret one item names is that item’s, and not an amount 
 		'Срок 03/250',
 		'valid 250/12',
 	])('F3b: %s beside the CVV 250 in the same item stays', (note) => {
-		const body = { event: 'card.assigned', card: card('c1', '4111111111111111', '250', '12/27'), note };
+		const body = {
+			event: 'card.assigned',
+			card: card('c1', '4111111111111111', '250', '12/27'),
+			note,
+		};
 		const [[item]] = gateItems(undefined, [[{ json: body }]]);
 		expect(item.json.note).toBe(note);
 	});
