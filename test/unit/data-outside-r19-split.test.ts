@@ -143,6 +143,17 @@ describe('F11: the credential key split in two is masked', () => {
 		};
 		expect(gateJson(undefined, record)).toEqual(record);
 	});
+
+	it('12 characters of the value inside another word (an ID, a hash) are no piece of it', () => {
+		// r19-data F14's customer ID holds 18 characters of the key; a hash holds the secret's
+		// `a1b2c3d4e5f6`: each glued to other characters, so no piece written on its own.
+		const record = {
+			externalId: `cus_${KEY.slice(8, 26)}`,
+			comment: `Wallet for cus_${KEY.slice(8, 26)} created`,
+			hash: `sweep tx 3b1f8c2d4e5a69788a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5`,
+		};
+		expect(gateJson(undefined, record)).toEqual(record);
+	});
 });
 
 describe('F13: the credential key in UTF-16 (base64, hex) or quoted-printable is masked', () => {

@@ -896,7 +896,7 @@ function readQuotedPrintable(text: string): string {
 	);
 }
 /** A text that may hold quoted-printable: read by its own skeleton too. */
-const QUOTED = /=[0-9A-Fa-f]{2}=[0-9A-Fa-f]{2}/;
+const QUOTED = /=[0-9A-Fa-f]{2}/;
 
 /** A credential value's skeleton, cores and full pattern (every form), made once per value. */
 interface DeepForm {
@@ -1015,13 +1015,19 @@ function credentialsIn(skeletons: string[], lower: string): Set<string> {
  * A piece of a credential's value (outside read r19-data, finding 11: the API key split over two
  * fields, two list entries, or a text naming "part 2"): PIECE_MIN characters or more in a row of
  * the value's random part (after a public prefix such as `mk_live_` or `whsec_`), written as they
- * are in any case, with at least PIECE_VARIETY different characters, are hidden, the piece taken
- * as far as the text goes on with the value (its prefix too). Shorter pieces, and the prefix
- * alone, stay: a key's prefix is what a list of keys shows. A value cut in two always leaves one
- * piece of half its random part or more: of a 24-character random part, at least 12.
+ * are in any case, with at least PIECE_VARIETY different characters, are hidden where the piece,
+ * taken as far as the text goes on with the value (its prefix too), stands as a word of its own:
+ * no letter, digit or `_` glued to it either side (a value cut in two is written as two values or
+ * two words; a transaction hash or a record ID that merely holds 12 of its characters is no piece
+ * of it: outside read r19-data, finding 14's `cus_Q7hT2pLx9ZsV4nRb8W`, and a hash holding the
+ * webhook secret's `a1b2c3d4e5f6`). Shorter pieces, and the prefix alone, stay: a key's prefix is
+ * what a list of keys shows. A value cut in two always leaves one piece of half its random part or
+ * more: of a 24-character random part, at least 12.
  */
 export const PIECE_MIN = 12;
 const PIECE_VARIETY = 6;
+/** A character a word goes on with: a piece glued to one is part of another word. */
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 /** A public prefix of a credential's value: a word and `_`, also a live/test marker and `_`. */
 const PUBLIC_PREFIX = /^[A-Za-z]{2,8}_(?:(?:live|test|prod|sandbox)_)?/;
 /** Lower-case for ASCII letters only, so that each character keeps its place. */
@@ -1092,6 +1098,8 @@ function maskPieces(text: string, shown: (match: string) => string): string {
 			}
 			const randomFrom = Math.max(inValue, piece.random);
 			if (valueEnd - randomFrom < PIECE_MIN) continue;
+			// A word of its own only: not glued to other letters, digits or `_`.
+			if (WORD_CHAR.test(text[from - 1] ?? '') || WORD_CHAR.test(text[to] ?? '')) continue;
 			const randomPart = piece.value.slice(randomFrom, valueEnd);
 			if (new Set(randomPart).size < PIECE_VARIETY) continue;
 			spans.push([from, to]);
