@@ -44,6 +44,7 @@ describe('F8: a card number split over adjacent fields or entries of one record 
 		[{ pan1: '4111 1111', pan2: '1111 1111' }, /4111 1111|1111 1111/],
 		[{ card: { a: 2200, b: 1500, c: 1234, d: 5671 } }, /2200|1500|1234/],
 		[{ pan: ['4111-1111-1111', '1111'] }, /4111-1111-1111/],
+		[{ a: '4111 11', b: '11 1111 1111' }, /4111 11|11 1111 1111/],
 	])('%j', (value, readable) => {
 		for (const out of doors(value)) {
 			const text = JSON.stringify(out);
@@ -77,6 +78,24 @@ describe('F8: a card number split over adjacent fields or entries of one record 
 				},
 			),
 			{ numRuns: 200 },
+		);
+	});
+
+	it('a row with a group of one or two digits inside (a day, a month) never joins into a card', () => {
+		fc.assert(
+			fc.property(
+				fc.stringMatching(/^4\d{3}$/),
+				fc.stringMatching(/^\d{1,2}$/),
+				fc.stringMatching(/^\d{1,2}$/),
+				fc.stringMatching(/^\d{8,12}$/),
+				(year, month, day, rest) => {
+					const digits = `${year}${month}${day}${rest}`;
+					fc.pre(digits.length >= 13 && digits.length <= 19 && luhnOk(digits));
+					const record = { a: year, b: month, c: day, d: rest };
+					expect(gateJson(undefined, record)).toEqual(record);
+				},
+			),
+			{ numRuns: 100 },
 		);
 	});
 

@@ -552,10 +552,11 @@ const SPLIT_GAP = /^[\s\u00a0.\-\u2010-\u2013]{1,3}$/;
  * dots or dashes between them are one number; any 1 to SPLIT_GROUPS_MAX groups in a row that
  * reach over two values or more, hold 13 to 19 digits, pass the card checksum and fit a scheme
  * (schemeCard), and whose groups are of 3 digits or more (but the first and last where joined
- * with a space) are a card: its digits become `•` in each value, but its last four. An identifier,
- * an amount or a registry's number by its name (`bic`, `payeeInn`) breaks the row; a phone's `+7`
- * and its groups of two never reach a card.
- * `joinable(index)`: whether the value at index stands under such a name.
+ * with a space; glued, each value gives 3 digits or more) are a card: its digits become `•` in
+ * each value, but its last four. An identifier, an amount or a registry's number by its name
+ * (`bic`, `payeeInn`) breaks the row; a phone's `+7` and its groups of two never reach a card; a
+ * year, a month and a day in a row never join. `joinable(index)`: whether the value at index
+ * stands under such a name.
  */
 function withSplitCards(
 	original: readonly unknown[],
@@ -592,6 +593,22 @@ function withSplitCards(
 		from = to + 1;
 	}
 	return out;
+}
+
+/** Whether each value the digits from `start` to `end` reach gives 3 of them or more. */
+function sharesOfThree(
+	joined: string,
+	start: number,
+	end: number,
+	valueAt: (position: number) => number,
+): boolean {
+	const shares = new Map<number, number>();
+	for (let at = start; at < end; at++) {
+		if (!/\d/.test(joined[at])) continue;
+		const index = valueAt(at);
+		shares.set(index, (shares.get(index) ?? 0) + 1);
+	}
+	return [...shares.values()].every((share) => share >= 3);
 }
 
 /** A row of values (withSplitCards) with a card number split over them masked; none if none. */
@@ -640,6 +657,8 @@ function maskSplitRun(values: readonly string[]): string[] | undefined {
 				const short = (group: { digits: string }, index: number) =>
 					group.digits.length < 3 && (glue === '' || (index > 0 && index < inner.length - 1));
 				if (inner.some(short) || !schemeCard(digits)) continue;
+				// Glued, each value gives 3 digits or more (a day or a month glued is no card's part).
+				if (glue === '' && !sharesOfThree(joined, start, end, valueAt)) continue;
 				// Every digit but the last four, in the value it stands in.
 				let kept = 4;
 				for (let at = end - 1; at >= start; at--) {
