@@ -539,7 +539,7 @@ export function maskRecord(
 }
 
 /** The most groups of digits a card number split over values is read in (4-4-4-4 cut in two: 5). */
-const SPLIT_GROUPS_MAX = 6;
+export const SPLIT_GROUPS_MAX = 6;
 /** What may stand between two groups of one number: up to 3 spaces, dots or dashes. */
 const SPLIT_GAP = /^[\s\u00a0.\-\u2010-\u2013]{1,3}$/;
 

@@ -1025,7 +1025,7 @@ function credentialsIn(skeletons: string[], lower: string): Set<string> {
  * more: of a 24-character random part, at least 12.
  */
 export const PIECE_MIN = 12;
-const PIECE_VARIETY = 6;
+export const PIECE_VARIETY = 6;
 /** A character a word goes on with: a piece glued to one is part of another word. */
 const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 /** A public prefix of a credential's value: a word and `_`, also a live/test marker and `_`. */
