@@ -1026,6 +1026,8 @@ function credentialsIn(skeletons: string[], lower: string): Set<string> {
  */
 export const PIECE_MIN = 12;
 export const PIECE_VARIETY = 6;
+/** How many places a piece of PIECE_MIN characters has for a gram of GRAM characters. */
+const PIECE_STRIDE = PIECE_MIN - GRAM + 1;
 /** A character a word goes on with: a piece glued to one is part of another word. */
 const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 /** A public prefix of a credential's value: a word and `_`, also a live/test marker and `_`. */
@@ -1075,6 +1077,8 @@ function maskPieces(text: string, shown: (match: string) => string): string {
 	if (grams.size === 0) return text;
 	const lower = asciiLower(text);
 	const spans: Array<[number, number]> = [];
+	// A piece of PIECE_MIN characters holds a gram at PIECE_STRIDE places in a row, so one of them
+	// is a multiple of PIECE_STRIDE: only those places of the text are looked up.
 	let at = 0;
 	while (at + GRAM <= lower.length) {
 		const list = grams.get(lower.slice(at, at + GRAM));
@@ -1105,7 +1109,8 @@ function maskPieces(text: string, shown: (match: string) => string): string {
 			spans.push([from, to]);
 			end = Math.max(end, to);
 		}
-		at = end > at ? end : at + 1;
+		const next = end > at ? end : at + 1;
+		at = Math.ceil(next / PIECE_STRIDE) * PIECE_STRIDE;
 	}
 	if (spans.length === 0) return text;
 	let out = '';
