@@ -591,6 +591,15 @@ export function generatedData(seed) {
 		omitBefore,
 		amounts,
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+		// The error body's `details`: the text, and an encoded key also as a field of its own (a
+		// field's value is read as a value, not as a free text: r19-data, finding 13).
+		errorBodyDetails: ENCODED_FORMS.includes(dims.escapeForm)
+			? {
+					message: `API key is not valid for this company`,
+					receivedKeyEncoded: escapedSecret(apiKey, dims.escapeForm),
+					note: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+				}
+			: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
 		...revisitsAndTexts(seed, dims),
 		r6b: r6bData(seed),
 		r9: r9Data(seed),

@@ -984,7 +984,7 @@ async function checkSeed(seed) {
 				statusCode: 400,
 				errorCode: 'VALIDATION_ERROR',
 				message: 'Invalid request',
-				details: d.errorDetails,
+				details: d.errorBodyDetails,
 				requestId: `req-${seed}`,
 			}),
 		],
