@@ -28,6 +28,7 @@ const MODULES = {
 	pager: 'nodes/shared/pager.js',
 	learned: 'nodes/shared/gate/learned.js',
 	patterns: 'nodes/shared/gate/patterns.js',
+	fields: 'nodes/shared/gate/fields.js',
 	retry: 'nodes/shared/transport/retry.js',
 	idempotency: 'nodes/shared/money/key.js',
 	sentWrites: 'nodes/shared/money/write.js',
@@ -99,6 +100,11 @@ export const FACTS = {
 		text: (digits) => count(10 ** (digits - 2)),
 	},
 	ANY_CASE_FROM: { from: [['learned', 'ANY_CASE_FROM']], text: count },
+	/** A credential's piece hidden from this many characters of its random part, this many different. */
+	PIECE_MIN: { from: [['learned', 'PIECE_MIN']], text: count },
+	PIECE_VARIETY: { from: [['learned', 'PIECE_VARIETY']], text: count },
+	/** The most groups of digits a card split over values is read in. */
+	SPLIT_GROUPS_MAX: { from: [['fields', 'SPLIT_GROUPS_MAX']], text: count },
 	PAGE_SIZE_STEPS: {
 		from: [['assumptions', 'PAGE_SIZE_STEPS']],
 		text: (steps) => steps.map(count).join(', '),

@@ -198,7 +198,16 @@ export const GENERATED_CHOICES = Object.freeze({
 			'registryForm: one of REGISTRY_FORMS, an OGRN, OGRNIP or QR account passing the card checksum in an order, kept exactly; a real scheme card in its text masked (r17Data)',
 		bigNumbers: 'bigIds: 19-digit IDs written as JSON numbers',
 		numbersForText: 'numericRequisite, numericExternalId',
-		escapedSecrets: ['slash', 'u002f', 'U002F', 'every', 'twice'],
+		escapedSecrets: [
+			'slash',
+			'u002f',
+			'U002F',
+			'every',
+			'twice',
+			'utf16leBase64',
+			'utf16beHex',
+			'quotedPrintable',
+		],
 		/** Where a new API key stands (NEW_KEY_SHAPES, newKeyAnswer). */
 		newKeyField: ['top', 'otherName', 'nested', 'valueObject', 'none'],
 		/** A secret under a declared field or a package field's name (CLOSED_NESTINGS). */

@@ -8,7 +8,8 @@
 //                     double cannot tell apart), and numbers where text is usual (a requisite,
 //                     an externalId);
 //   escaped secrets:  a known secret quoted in an error's details the way a JSON encoder writes
-//                     it (`\/`, `\u002f`, every character escaped, escaped twice);
+//                     it (`\/`, `\u002f`, every character escaped, escaped twice), or its bytes
+//                     re-encoded (UTF-16LE base64, UTF-16BE hex, quoted-printable);
 //   states again:     a payout walk that enters every payout state more than once (taken,
 //                     released, taken again), each change delivered, some deliveries retried;
 //   key regeneration: the company's API key regenerated at a drawn point of the stream;
@@ -55,7 +56,19 @@ export const PAYOUT_STATES = Object.freeze([
 ]);
 
 /** How a JSON encoder may write a secret's characters inside a string. */
-export const ESCAPE_FORMS = Object.freeze(['slash', 'u002f', 'U002F', 'every', 'twice']);
+export const ESCAPE_FORMS = Object.freeze([
+	'slash',
+	'u002f',
+	'U002F',
+	'every',
+	'twice',
+	// Outside read r19-data, finding 13: the key's bytes re-encoded, not escaped.
+	'utf16leBase64',
+	'utf16beHex',
+	'quotedPrintable',
+]);
+/** The escape forms that encode the secret's bytes: the encoded text is itself a secret's form. */
+export const ENCODED_FORMS = Object.freeze(['utf16leBase64', 'utf16beHex', 'quotedPrintable']);
 
 /**
  * Field names no record of the model declares, that a service may still fill with a secret, by
@@ -352,6 +365,14 @@ export function escapedSecret(secret, form) {
 			return every(secret);
 		case 'twice':
 			return secret.replace(/\//g, '\\\\\\/');
+		case 'utf16leBase64':
+			return Buffer.from(secret, 'utf16le').toString('base64');
+		case 'utf16beHex':
+			return Buffer.from(secret, 'utf16le').swap16().toString('hex');
+		case 'quotedPrintable':
+			return [...Buffer.from(secret, 'utf8')]
+				.map((byte) => `=${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+				.join('');
 		default:
 			return secret;
 	}
@@ -571,7 +592,15 @@ export function generatedData(seed) {
 		apiKey,
 		newApiKey,
 		webhookSecret,
-		secrets: [...new Set(secrets)],
+		// An encoded form of the key in the error's details is a form of the secret that must not show.
+		secrets: [
+			...new Set([
+				...secrets,
+				...(ENCODED_FORMS.includes(dims.escapeForm)
+					? [escapedSecret(apiKey, dims.escapeForm)]
+					: []),
+			]),
+		],
 		records,
 		deposits,
 		depositIds,
@@ -581,6 +610,15 @@ export function generatedData(seed) {
 		omitBefore,
 		amounts,
 		errorDetails: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+		// The error body's `details`: the text, and an encoded key also as a field of its own (a
+		// field's value is read as a value, not as a free text: r19-data, finding 13).
+		errorBodyDetails: ENCODED_FORMS.includes(dims.escapeForm)
+			? {
+					message: `API key is not valid for this company`,
+					receivedKeyEncoded: escapedSecret(apiKey, dims.escapeForm),
+					note: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
+				}
+			: `API key ${escapedSecret(apiKey, dims.escapeForm)} is not valid for this company`,
 		...revisitsAndTexts(seed, dims),
 		r6b: r6bData(seed),
 		r9: r9Data(seed),

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 import {
 	CUT_SECRETS,
+	ESCAPE_FORMS,
 	escapedSecret,
 	TEXT_SECRET_FORMS,
 	generatedData,
@@ -983,7 +984,7 @@ async function checkSeed(seed) {
 				statusCode: 400,
 				errorCode: 'VALIDATION_ERROR',
 				message: 'Invalid request',
-				details: d.errorDetails,
+				details: d.errorBodyDetails,
 				requestId: `req-${seed}`,
 			}),
 		],
@@ -1311,7 +1312,7 @@ describe(
 				const expected = Object.values(CLOSED_NESTINGS).reduce((sum, list) => sum + list.length, 0);
 				assert.equal(nestings.size, expected, [...nestings].join(', '));
 				assert.equal(shapes.size, NEW_KEY_SHAPES.length);
-				assert.equal(forms.size, 5);
+				assert.equal(forms.size, ESCAPE_FORMS.length);
 				assert.ok(big > SEEDS.length / 2);
 			}
 			// Outside read 2: kept and moved visit times, polls one and two steps apart, a listing

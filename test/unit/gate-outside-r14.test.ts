@@ -382,8 +382,16 @@ describe('finding 7: a short secret of an answer is masked in the texts of the s
 			fc.property(
 				fc.constantFrom('pin', 'cvv', 'cardPin', 'pinCode'),
 				fc.stringMatching(/^\d{3,6}$/),
-				fc.string({ maxLength: 20 }).map((s) => s.replace(/[\p{N}\p{L}_•*.,\s-]+$/u, '')),
-				fc.string({ maxLength: 20 }).map((s) => s.replace(/^[\p{N}\p{L}_.,\s-]+/u, '')),
+				// A currency sign before the digits, or a unit after them, makes them an amount (outside
+				// read r20-data, finding 3b: `Лимит 250 USD` beside the CVV 250): kept apart here.
+				fc
+					.string({ maxLength: 20 })
+					.map((s) => s.replace(/[\p{N}\p{L}_•*.,\s-]+$/u, ''))
+					.map((s) => (/[$€₽£¥]$/u.test(s) ? `${s}!` : s)),
+				fc
+					.string({ maxLength: 20 })
+					.map((s) => s.replace(/^[\p{N}\p{L}_.,\s-]+/u, ''))
+					.map((s) => (/^[%₽$€]/u.test(s) ? `!${s}` : s)),
 				fc.constantFrom('user', 'model'),
 				(field, digits, before, after, audience) => {
 					const text = `${before} ${digits} ${after}`;

@@ -41,6 +41,7 @@ import {
 	maskLink,
 	maskPatterns,
 	maskReadingPlain,
+	schemeCard,
 	schemeFits,
 } from './patterns';
 import { cardRunIn, declaresCard } from './requisite';
@@ -339,7 +340,9 @@ export function maskUnder(
 		if ((spec.kind === 'text' || spec.kind === 'unknown') && cardGroupList(value)) {
 			return maskCardGroupList(value);
 		}
-		return value.map((entry) => maskUnder(entry, spec, reading, textual));
+		const shown = value.map((entry) => maskUnder(entry, spec, reading, textual));
+		if (spec.kind !== 'text' && spec.kind !== 'unknown') return shown;
+		return withSplitCards(value, shown, () => true);
 	}
 	if (typeof value === 'object' && value !== null) {
 		if (Buffer.isBuffer(value)) return maskText(value.toString('utf8'), reading, true);
@@ -532,8 +535,164 @@ export function maskRecord(
 	textual = false,
 	closed?: ClosedName,
 ): IDataObject {
-	return mapFields(record, reading, (key, field) =>
+	const out = mapFields(record, reading, (key, field) =>
 		maskFieldIn(key, field, reading, textual, closed, record),
+	);
+	const keys = Object.keys(record);
+	const shownKeys = Object.keys(out);
+	const split = withSplitCards(Object.values(record), Object.values(out), (index) => {
+		const spec = fieldSpecIn(record, keys[index]);
+		return (spec.kind === 'text' || spec.kind === 'unknown') && spec.numberName !== 'registry';
+	});
+	for (const [index, key] of shownKeys.entries()) {
+		if (split[index] !== out[key]) setField(out, key, split[index]);
+	}
+	return out;
+}
+
+/** The most groups of digits a card number split over values is read in (4-4-4-4 cut in two: 5). */
+export const SPLIT_GROUPS_MAX = 6;
+/** What may stand between two groups of one number: up to 3 spaces, dots or dashes. */
+const SPLIT_GAP = /^[\s\u00a0.\-\u2010-\u2013]{1,3}$/;
+
+/**
+ * A card number split over adjacent values of one record or list (outside read r19-data, finding
+ * 8: `{part1: "2200", part2: "1500", …}`, `{bin, middle, last4}`, `["card 2200 1500", "1234
+ * 5671"]`), each value alone no card. The rule: the values shown as they came (a string, or a
+ * whole JSON number not below 0) under a text's or an unknown field's name, in a row, are read
+ * joined, once with a space between them and once glued. Groups of digits with at most 3 spaces,
+ * dots or dashes between them are one number; any 1 to SPLIT_GROUPS_MAX groups in a row that
+ * reach over two values or more, hold 13 to 19 digits, pass the card checksum and fit a scheme
+ * (schemeCard), and whose groups are of 3 digits or more (but the first and last where joined
+ * with a space; glued, each value gives 3 digits or more) are a card: its digits become `•` in
+ * each value, but its last four. An identifier, an amount or a registry's number by its name
+ * (`bic`, `payeeInn`) breaks the row; a phone's `+7` and its groups of two never reach a card; a
+ * year, a month and a day in a row never join. `joinable(index)`: whether the value at index
+ * stands under such a name.
+ */
+function withSplitCards(
+	original: readonly unknown[],
+	shown: unknown[],
+	joinable: (index: number) => boolean,
+): unknown[] {
+	const texts = original.map((value, index) => {
+		if (shown[index] !== value || !joinable(index)) return undefined;
+		if (typeof value === 'string') return /\d/.test(value) ? value : undefined;
+		if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+			return String(value);
+		}
+		return undefined;
+	});
+	let out = shown;
+	let from = 0;
+	while (from < texts.length) {
+		if (texts[from] === undefined) {
+			from++;
+			continue;
+		}
+		let to = from;
+		while (to + 1 < texts.length && texts[to + 1] !== undefined) to++;
+		if (to > from) {
+			const run = texts.slice(from, to + 1) as string[];
+			const masked = maskSplitRun(run);
+			if (masked) {
+				if (out === shown) out = [...shown];
+				for (const [offset, text] of masked.entries()) {
+					if (text !== run[offset]) out[from + offset] = text;
+				}
+			}
+		}
+		from = to + 1;
+	}
+	return out;
+}
+
+/** Whether each value the digits from `start` to `end` reach gives 3 of them or more. */
+function sharesOfThree(
+	joined: string,
+	start: number,
+	end: number,
+	valueAt: (position: number) => number,
+): boolean {
+	const shares = new Map<number, number>();
+	for (let at = start; at < end; at++) {
+		if (!/\d/.test(joined[at])) continue;
+		const index = valueAt(at);
+		shares.set(index, (shares.get(index) ?? 0) + 1);
+	}
+	return [...shares.values()].every((share) => share >= 3);
+}
+
+/** A row of values (withSplitCards) with a card number split over them masked; none if none. */
+function maskSplitRun(values: readonly string[]): string[] | undefined {
+	const hidden = values.map(() => new Set<number>());
+	for (const glue of [' ', '']) {
+		let joined = '';
+		const starts: number[] = [];
+		for (const value of values) {
+			if (starts.length > 0) joined += glue;
+			starts.push(joined.length);
+			joined += value;
+		}
+		// The value a place of the joined text stands in (a binary search: a record may be wide).
+		const valueAt = (position: number) => {
+			let low = 0;
+			let high = starts.length - 1;
+			while (low < high) {
+				const middle = (low + high + 1) >> 1;
+				if (starts[middle] <= position) low = middle;
+				else high = middle - 1;
+			}
+			return low;
+		};
+		const groups = [...joined.matchAll(/\d+/g)].map((match) => ({
+			start: match.index ?? 0,
+			end: (match.index ?? 0) + match[0].length,
+			digits: match[0],
+		}));
+		for (let first = 0; first < groups.length; first++) {
+			let digits = '';
+			for (let last = first; last < groups.length && last - first < SPLIT_GROUPS_MAX; last++) {
+				if (
+					last > first &&
+					!SPLIT_GAP.test(joined.slice(groups[last - 1].end, groups[last].start))
+				) {
+					break;
+				}
+				digits += groups[last].digits;
+				if (digits.length > 19) break;
+				if (digits.length < 13) continue;
+				const start = groups[first].start;
+				const end = groups[last].end;
+				if (valueAt(start) === valueAt(end - 1)) continue;
+				const inner = groups.slice(first, last + 1);
+				const short = (group: { digits: string }, index: number) =>
+					group.digits.length < 3 && (glue === '' || (index > 0 && index < inner.length - 1));
+				if (inner.some(short) || !schemeCard(digits)) continue;
+				// Glued, each value gives 3 digits or more (a day or a month glued is no card's part).
+				if (glue === '' && !sharesOfThree(joined, start, end, valueAt)) continue;
+				// Every digit but the last four, in the value it stands in.
+				let kept = 4;
+				for (let at = end - 1; at >= start; at--) {
+					if (!/\d/.test(joined[at])) continue;
+					if (kept > 0) {
+						kept--;
+						continue;
+					}
+					const index = valueAt(at);
+					hidden[index].add(at - starts[index]);
+				}
+			}
+		}
+	}
+	if (hidden.every((set) => set.size === 0)) return undefined;
+	return values.map((value, index) =>
+		hidden[index].size === 0
+			? value
+			: value
+					.split('')
+					.map((char, at) => (hidden[index].has(at) ? '•' : char))
+					.join(''),
 	);
 }
 

@@ -14,7 +14,7 @@ import {
 import type { Reading } from './fields';
 import { closedRecordFor } from '../contract/records';
 import type { ClosedName } from '../contract/records';
-import { knownFor, MIN_IN_TEXT, namedIn } from './learned';
+import { knownFor, MIN_IN_TEXT, namedIn, namesShortDigits, scopedTo } from './learned';
 import type { Named } from './learned';
 import type { Audience } from './masks';
 import { maskLink } from './patterns';
@@ -367,16 +367,30 @@ export function gateItems(
 	audience: Audience = 'user',
 ): INodeExecutionData[][] {
 	const bounded = outputs.map((items) => items.map((item) => ({ item, json: cutDeep(item.json) })));
-	const reading = readingFor(
-		ctx,
-		audience,
-		namedIn(bounded.map((items) => items.map((entry) => entry.json))),
-	);
+	const all = namedIn(bounded.map((items) => items.map((entry) => entry.json)));
+	const reading = readingFor(ctx, audience, all);
 	const closed = closedFor(ctx);
+	// A short secret of digits (a CVV) an item names is that item's (learned.ts scopedTo): with
+	// more than one item, each is read with what it names itself; items alike share a reading.
+	const count = bounded.reduce((sum, items) => sum + items.length, 0);
+	const scoped = count > 1 && namesShortDigits(all);
+	const readings = new Map<string, Reading>();
+	const readingOf = (json: IDataObject): Reading => {
+		if (!scoped) return reading;
+		const named = scopedTo(all, namedIn(json));
+		if (named === all) return reading;
+		const key = [...(named.elsewhere ?? [])].sort().join('\u0000');
+		let found = readings.get(key);
+		if (!found) {
+			found = readingFor(ctx, audience, named);
+			readings.set(key, found);
+		}
+		return found;
+	};
 	return bounded.map((items) =>
 		items.map(({ item, json }) => ({
 			...item,
-			json: gateRecord(json, reading, closed, json !== item.json),
+			json: gateRecord(json, readingOf(json), closed, json !== item.json),
 		})),
 	);
 }

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CRYPTO_TOKEN, fieldSpec, fieldSpecIn, secretValueShown } from '../contract/records';
 import type { FieldSpec } from '../contract/records';
 import { lookupCode, notSecretMaterial, tokenCode } from './masks';
-import { decoded, LINK, maskLink } from './patterns';
+import { decoded, LINK, maskLink, UNIT_AFTER_DIGITS } from './patterns';
 import { cutDeep } from './depth';
 import { cardRunIn, declaresCard } from './requisite';
 import { namesPath, PAIR_VALUE_KEYS, secretPair } from './pairs';
@@ -35,6 +35,11 @@ export const MIN_IN_TEXT = 8;
 
 /** The credentials' own values, from any read of a credential. */
 const credentialValues = new Set<string>();
+/**
+ * The ones whose pieces are hidden too (maskPieces): all but a Base URL's `user:password`, whose
+ * user name is no secret (its password is one on its own).
+ */
+const pieceValues = new Set<string>();
 /**
  * A Base URL's password shorter than MIN_IN_TEXT, from 4 characters (outside read r10-data,
  * finding 2): found as a whole word of a text (not inside a longer word or number; one of digits
@@ -195,9 +200,6 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 	// user name, and as the whole value of a field so named, whatever its length.
 	const userinfo = urlUserinfo(data.baseUrl);
 	values.push(userinfo.password);
-	if (userinfo.user !== undefined || userinfo.password !== undefined) {
-		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
-	}
 	for (const [value, role] of [
 		[userinfo.user, 'user'],
 		[userinfo.password, 'password'],
@@ -218,7 +220,11 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 		}
 		credentialsVersion.value++;
 	}
-	for (const value of values) {
+	const joined = values.length;
+	if (userinfo.user !== undefined || userinfo.password !== undefined) {
+		values.push(`${userinfo.user ?? ''}:${userinfo.password ?? ''}`);
+	}
+	for (const [index, value] of values.entries()) {
 		if (typeof value !== 'string') continue;
 		// Also as the trigger and Update Profile read a Webhook Secret: without characters that
 		// show nothing (transport/environment.ts normaliseWebhookSecret).
@@ -226,13 +232,22 @@ export function rememberCredential(data: Record<string, unknown>, ctx?: object):
 			.trim()
 			.replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
 		for (const form of [value, value.trim(), plain, ...otherEncodings(plain)]) {
-			if (form.length < MIN_IN_TEXT || credentialValues.has(form)) continue;
+			if (form.length < MIN_IN_TEXT) continue;
+			if (index < joined && !pieceValues.has(form)) {
+				pieceValues.add(form);
+				credentialsVersion.value++;
+			}
+			if (credentialValues.has(form)) continue;
 			credentialValues.add(form);
 			credentialsVersion.value++;
 		}
 	}
 	if (credentialValues.size > PROCESS_LIMIT) {
 		bounded(credentialValues, PROCESS_LIMIT);
+		credentialsVersion.value++;
+	}
+	if (pieceValues.size > PROCESS_LIMIT) {
+		bounded(pieceValues, PROCESS_LIMIT);
 		credentialsVersion.value++;
 	}
 	if (!ctx) return;
@@ -266,6 +281,7 @@ function urlUserinfo(value: unknown): { user?: string; password?: string } {
 /** Forgets everything learned, as a new n8n process starts (for tests). */
 export function forgetLearnedSecrets(): void {
 	credentialValues.clear();
+	pieceValues.clear();
 	credentialShort.clear();
 	credentialNamed.clear();
 	byCredential.clear();
@@ -306,6 +322,11 @@ export function knownValues(
 export interface Named {
 	secrets: string[];
 	identifiers: string[];
+	/**
+	 * Short secrets of digits (a CVV, a PIN) that a secret field of another item of the same
+	 * output names, and no secret field of this one (scopedTo): not looked for in this item.
+	 */
+	elsewhere?: ReadonlySet<string>;
 }
 
 /** Every leaf (string or number) of a value, as text. */
@@ -560,12 +581,32 @@ function charForms(char: string): string {
 		? `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`
 		: encodeURIComponent(char);
 	forms.push(encoded.replace(/%/g, '%(?:25)?'));
+	// Quoted-printable (and MIME's Q encoding): each UTF-8 byte as `=` and two hex digits (outside
+	// read r19-data, finding 13: `=6D=6B=5F…`).
+	forms.push(quotedPrintable(char));
 	forms.push(`\\\\{1,7}u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	if (!/^[A-Za-z0-9]$/.test(char)) forms.push(`\\\\{1,7}${escapeForPattern(char)}`);
 	if (char === ' ') forms.push('\\+');
 	// A `+` read back from a form as a space.
 	if (char === '+') forms.push(' ', '%(?:25)?20');
 	return `(?:${forms.join('|')})`;
+}
+
+/** A character's UTF-8 bytes as quoted-printable writes them (`=5F`), for a pattern (any case). */
+function quotedPrintable(char: string): string {
+	return [...Buffer.from(char, 'utf8')]
+		.map((byte) => `=${byte.toString(16).padStart(2, '0')}`)
+		.join('');
+}
+
+/**
+ * The bytes a service may write a credential's value as before encoding them in base64 or hex:
+ * UTF-8, and UTF-16 in either byte order (outside read r19-data, finding 13: a .NET or Windows
+ * service writes strings as UTF-16LE, `bQBrAF8A…`, `6d006b00…`).
+ */
+function valueBytes(value: string): Buffer[] {
+	const utf16le = Buffer.from(value, 'utf16le');
+	return [Buffer.from(value, 'utf8'), utf16le, Buffer.from(utf16le).swap16()];
 }
 
 /** A credential's value spelt out character by character, each in any form, groups split by a separator. */
@@ -578,7 +619,11 @@ function spelledOut(value: string): string {
  * in the encoded text (`key:` as Basic auth writes it, `user:password`): one per alignment.
  */
 function base64Cores(value: string): string[] {
-	const bytes = Buffer.from(value, 'utf8');
+	return valueBytes(value).flatMap(base64CoresOf);
+}
+
+/** The cores (base64Cores) of one way of writing a value's bytes. */
+function base64CoresOf(bytes: Buffer): string[] {
 	const cores: string[] = [];
 	for (const pad of [0, 1, 2]) {
 		const padded = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]);
@@ -596,11 +641,12 @@ function base64Cores(value: string): string[] {
  * password): spelt out in any case and encoding, grouped, in base64 and in hex.
  */
 function credentialForms(value: string): string[] {
-	return [
-		spelledOut(value),
-		...base64Cores(value).map(escapeForPattern),
-		Buffer.from(value, 'utf8').toString('hex'),
-	];
+	return [spelledOut(value), ...base64Cores(value).map(escapeForPattern), ...hexForms(value)];
+}
+
+/** A value's bytes in hex (UTF-8 and UTF-16 both ways; lower-case: patterns read any case). */
+function hexForms(value: string): string[] {
+	return valueBytes(value).map((bytes) => bytes.toString('hex'));
 }
 
 /** One pattern that finds any form of any of the values (undefined: none to find). */
@@ -755,8 +801,9 @@ export const ANY_CASE_FROM = 16;
  * `%6B`, `%256B`) read, case dropped, separators and backslashes removed. A cheap test of whether
  * a value can stand in the text at all, before its full pattern is run.
  */
-function skeleton(text: string): string {
-	let out = text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
+function skeleton(text: string, quoted = false): string {
+	let out = quoted ? readQuotedPrintable(text) : text;
+	out = out.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, hex: string) =>
 		String.fromCharCode(parseInt(hex, 16)),
 	);
 	for (let round = 0; round < 2 && out.includes('%'); round++) {
@@ -766,6 +813,15 @@ function skeleton(text: string): string {
 	}
 	return out.toLowerCase().replace(/[\s\\_.:+-]/g, '');
 }
+
+/** Quoted-printable's `=XX` read as the byte it writes (each taken alone, as Latin-1). */
+function readQuotedPrintable(text: string): string {
+	return text.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+		String.fromCharCode(parseInt(hex, 16)),
+	);
+}
+/** A text that may hold quoted-printable: read by its own skeleton too. */
+const QUOTED = /=[0-9A-Fa-f]{2}/;
 
 /** A credential value's skeleton, cores and full pattern (every form), made once per value. */
 interface DeepForm {
@@ -781,7 +837,7 @@ function deepFormOf(value: string): DeepForm {
 	let form = deepForms.get(value);
 	if (!form) {
 		const cores = base64Cores(value);
-		const plain = [...cores, Buffer.from(value, 'utf8').toString('hex')];
+		const plain = [...cores, ...hexForms(value)];
 		form = {
 			skeleton: skeleton(value),
 			plain,
@@ -805,14 +861,18 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 	if (credentialValues.size === 0 || text.length < MIN_IN_TEXT) return text;
 	let out = maskEncodedBlocks(text, shown);
 	const sk = skeleton(out);
+	// A text with quoted-printable is also read with it decoded; another text only as it is (an
+	// `=` before a value, `key=ab12…`, is no escape there).
+	const skQuoted = QUOTED.test(out) ? skeleton(out, true) : '';
 	const lower = out.toLowerCase();
-	const candidates = credentialsIn(sk, lower);
-	if (candidates.size === 0) return out;
+	const candidates = credentialsIn([sk, skQuoted], lower);
+	if (candidates.size === 0) return maskPieces(out, shown);
 	for (const value of credentialValues) {
 		if (!candidates.has(value)) continue;
 		const form = deepFormOf(value);
 		const maybe =
 			sk.includes(form.skeleton) ||
+			(skQuoted !== '' && skQuoted.includes(form.skeleton)) ||
 			form.plain.some((plain) => out.includes(plain) || lower.includes(plain));
 		if (!maybe) continue;
 		// A base64 word that holds the value is hidden whole, its padding and its ends too: the
@@ -823,7 +883,7 @@ export function maskCredentialForms(text: string, shown: (match: string) => stri
 		);
 		out = out.replace(form.pattern, shown);
 	}
-	return out;
+	return maskPieces(out, shown);
 }
 
 /** The length of the pieces the credentials' index is keyed by. */
@@ -845,7 +905,7 @@ const credentialIndex: { built: number; grams: Map<string, string[]>; short: str
  * text instead of a search per value (a process with hundreds of credentials searched every text
  * hundreds of times over).
  */
-function credentialsIn(sk: string, lower: string): Set<string> {
+function credentialsIn(skeletons: string[], lower: string): Set<string> {
 	if (credentialIndex.built !== credentialsVersion.value) {
 		const grams = new Map<string, string[]>();
 		const short: string[] = [];
@@ -867,13 +927,126 @@ function credentialsIn(sk: string, lower: string): Set<string> {
 		credentialIndex.built = credentialsVersion.value;
 	}
 	const found = new Set<string>(credentialIndex.short);
-	for (const read of [sk, lower]) {
+	for (const read of [...skeletons.filter((sk) => sk !== ''), lower]) {
 		for (let at = 0; at + GRAM <= read.length; at++) {
 			const list = credentialIndex.grams.get(read.slice(at, at + GRAM));
 			if (list) for (const value of list) found.add(value);
 		}
 	}
 	return found;
+}
+
+/**
+ * A piece of a credential's value (outside read r19-data, finding 11: the API key split over two
+ * fields, two list entries, or a text naming "part 2"): PIECE_MIN characters or more in a row of
+ * the value's random part (after a public prefix such as `mk_live_` or `whsec_`), written as they
+ * are in any case, with at least PIECE_VARIETY different characters, are hidden where the piece,
+ * taken as far as the text goes on with the value (its prefix too), stands as a word of its own:
+ * no letter, digit or `_` glued to it either side (a value cut in two is written as two values or
+ * two words; a transaction hash or a record ID that merely holds 12 of its characters is no piece
+ * of it: outside read r19-data, finding 14's `cus_Q7hT2pLx9ZsV4nRb8W`, and a hash holding the
+ * webhook secret's `a1b2c3d4e5f6`). Shorter pieces, and the prefix alone, stay: a key's prefix is
+ * what a list of keys shows. A value cut in two always leaves one piece of half its random part or
+ * more: of a 24-character random part, at least 12.
+ */
+export const PIECE_MIN = 12;
+export const PIECE_VARIETY = 6;
+/** How many places a piece of PIECE_MIN characters has for a gram of GRAM characters. */
+const PIECE_STRIDE = PIECE_MIN - GRAM + 1;
+/** A character a word goes on with: a piece glued to one is part of another word. */
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+/** A public prefix of a credential's value: a word and `_`, also a live/test marker and `_`. */
+const PUBLIC_PREFIX = /^[A-Za-z]{2,8}_(?:(?:live|test|prod|sandbox)_)?/;
+/** Lower-case for ASCII letters only, so that each character keeps its place. */
+function asciiLower(text: string): string {
+	return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+interface PieceAt {
+	value: string;
+	/** Where the gram stands in the value. */
+	at: number;
+	/** Where the value's random part starts. */
+	random: number;
+}
+/** Every GRAM characters of each credential value's random part, made again when they change. */
+const pieceIndex: { built: number; grams: Map<string, PieceAt[]> } = {
+	built: -1,
+	grams: new Map(),
+};
+
+function pieceGrams(): Map<string, PieceAt[]> {
+	if (pieceIndex.built === credentialsVersion.value) return pieceIndex.grams;
+	const grams = new Map<string, PieceAt[]>();
+	for (const original of pieceValues) {
+		const value = asciiLower(original);
+		const random = PUBLIC_PREFIX.exec(value)?.[0].length ?? 0;
+		if (value.length - random < PIECE_MIN) continue;
+		for (let at = random; at + GRAM <= value.length; at++) {
+			const gram = value.slice(at, at + GRAM);
+			const list = grams.get(gram);
+			const entry = { value, at, random };
+			if (list) list.push(entry);
+			else grams.set(gram, [entry]);
+		}
+	}
+	pieceIndex.grams = grams;
+	pieceIndex.built = credentialsVersion.value;
+	return grams;
+}
+
+/** The pieces of credential values in a text (see PIECE_MIN), each hidden. */
+function maskPieces(text: string, shown: (match: string) => string): string {
+	if (text.length < PIECE_MIN || pieceValues.size === 0) return text;
+	const grams = pieceGrams();
+	if (grams.size === 0) return text;
+	const lower = asciiLower(text);
+	const spans: Array<[number, number]> = [];
+	// A piece of PIECE_MIN characters holds a gram at PIECE_STRIDE places in a row, so one of them
+	// is a multiple of PIECE_STRIDE: only those places of the text are looked up.
+	let at = 0;
+	while (at + GRAM <= lower.length) {
+		const list = grams.get(lower.slice(at, at + GRAM));
+		let end = -1;
+		for (const piece of list ?? []) {
+			let from = at;
+			let inValue = piece.at;
+			while (from > 0 && inValue > 0 && lower[from - 1] === piece.value[inValue - 1]) {
+				from--;
+				inValue--;
+			}
+			let to = at + GRAM;
+			let valueEnd = piece.at + GRAM;
+			while (
+				to < lower.length &&
+				valueEnd < piece.value.length &&
+				lower[to] === piece.value[valueEnd]
+			) {
+				to++;
+				valueEnd++;
+			}
+			const randomFrom = Math.max(inValue, piece.random);
+			if (valueEnd - randomFrom < PIECE_MIN) continue;
+			// A word of its own only: not glued to other letters, digits or `_`.
+			if (WORD_CHAR.test(text[from - 1] ?? '') || WORD_CHAR.test(text[to] ?? '')) continue;
+			const randomPart = piece.value.slice(randomFrom, valueEnd);
+			if (new Set(randomPart).size < PIECE_VARIETY) continue;
+			spans.push([from, to]);
+			end = Math.max(end, to);
+		}
+		const next = end > at ? end : at + 1;
+		at = Math.ceil(next / PIECE_STRIDE) * PIECE_STRIDE;
+	}
+	if (spans.length === 0) return text;
+	let out = '';
+	let last = 0;
+	for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
+		if (to <= last) continue;
+		const start = Math.max(from, last);
+		out += text.slice(last, start) + shown(text.slice(start, to));
+		last = to;
+	}
+	return out + text.slice(last);
 }
 
 /** A word of base64 (standard or URL-safe) with its padding. */
@@ -892,8 +1065,10 @@ const SEPARATED_HEX =
 /** Whether bytes read from a text hold a credential's value (any case: hex may be upper). */
 function holdsCredential(bytes: Buffer, joined: string): boolean {
 	const read = bytes.toString('latin1').toLowerCase();
+	// UTF-16 (either order) read as Latin-1 is the value with a NUL beside each character.
+	const wide = read.includes('\u0000') ? read.split('\u0000').join('') : read;
 	for (const value of credentialValues) {
-		if (read.includes(value.toLowerCase())) return true;
+		if (read.includes(value.toLowerCase()) || wide.includes(value.toLowerCase())) return true;
 		if (deepFormOf(value).cores.some((core) => joined.includes(core))) return true;
 	}
 	return false;
@@ -1029,7 +1204,10 @@ export function knownFor(
 ): Known {
 	const values = knownValues(ctx, named.secrets, named.identifiers);
 	const short = new Set<string>(credentialShort);
-	for (const value of values.own) if (value.length < MIN_IN_TEXT) short.add(value.trim());
+	for (const value of values.own) {
+		if (value.length >= MIN_IN_TEXT || named.elsewhere?.has(value.trim())) continue;
+		short.add(value.trim());
+	}
 	const ofRun = runPattern(runOf(ctx, false));
 	// What the value shown names itself, beyond what the run knows: a small pattern of its own.
 	const extra = learnedPatterns(
@@ -1054,6 +1232,38 @@ export function knownFor(
 /** The length of a PIN (4 to 8 digits) or a CVV (3 or 4): a short secret made of digits. */
 const SHORT_DIGITS = /^\d{3,8}$/;
 
+/** The short secrets of digits (SHORT_DIGITS) a value names, trimmed. */
+function shortDigitsOf(named: Named): Set<string> {
+	const found = new Set<string>();
+	for (const value of named.secrets) if (SHORT_DIGITS.test(value.trim())) found.add(value.trim());
+	return found;
+}
+
+/**
+ * What one item of an output names, for reading that item (outside read r20-data, finding 3: card
+ * a's CVV `2027`, named by card a's `cardCvv`, hid the year of card b's expiry `03/2027`). A short
+ * secret of digits that a secret field of another item names, and none of this item's, belongs to
+ * that item: it is neither searched in this item's texts nor hidden as a whole field value here,
+ * though the run learned it (an order's `quantity: "123"` beside another card's CVV 123). A long
+ * secret (a card number) is still found in every item; identifiers are the output's. `all`: what
+ * the whole output names; `item`: what this item names.
+ */
+export function scopedTo(all: Named, item: Named): Named {
+	const own = shortDigitsOf(item);
+	const elsewhere = new Set([...shortDigitsOf(all)].filter((value) => !own.has(value)));
+	if (elsewhere.size === 0) return all;
+	return {
+		secrets: all.secrets.filter((value) => !elsewhere.has(value.trim())),
+		identifiers: all.identifiers,
+		elsewhere,
+	};
+}
+
+/** Whether an output names short secrets of digits, so that its items are read each on its own. */
+export function namesShortDigits(named: Named): boolean {
+	return shortDigitsOf(named).size > 0;
+}
+
 /**
  * A comma that parts a list's fields, not a decimal's (outside read r19-data, finding 9: the
  * answer's CVV in `Номер 2200150012345671,321` or `Срок и код: 12/27,321` was read as a decimal's
@@ -1074,14 +1284,22 @@ const AFTER_LIST_COMMA =
  * value (an answer, the items of one output, one error's bodies): elsewhere 4821 may be any
  * amount or count, and no field beside it says otherwise. Identifiers and amounts are never read.
  */
+/**
+ * Before digits, what makes them an amount or a date's part and not the answer's PIN or CVV
+ * (outside read r20-data, finding 3): a currency sign (`$250`), or a month and `/` (`03/2027`, an
+ * expiry's year). After them (in digitsOfAnswer): `/` and a digit (`2027/03`), or a unit
+ * (UNIT_AFTER_DIGITS: `250 USD`, `250 ₽`, `3 attempts`).
+ */
+const NOT_SHORT_SECRET_BEFORE = '[$€₽£¥][\\s\\u00a0]?|\\p{N}/';
+
 function digitsOfAnswer(secrets: readonly string[]): RegExp | undefined {
 	const parts = [...new Set(secrets.map((value) => value.trim()))]
 		.filter((value) => SHORT_DIGITS.test(value))
 		.sort((a, b) => b.length - a.length);
 	if (parts.length === 0) return undefined;
 	return new RegExp(
-		`(?:${AFTER_LIST_COMMA}|(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-]))(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,-]\\p{N})`,
-		'gu',
+		`(?:${AFTER_LIST_COMMA}|(?<![\\p{N}\\p{L}_•*.,]|[\\p{N}•*][\\s.,-]|${NOT_SHORT_SECRET_BEFORE}))(?:${parts.join('|')})(?![\\p{N}\\p{L}_]|[\\s.,/-]\\p{N})(?!${UNIT_AFTER_DIGITS})`,
+		'giu',
 	);
 }
 

@@ -2103,3 +2103,9 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 	}
 	return out;
 }
+
+/**
+ * After digits, a unit that makes them a quantity (NOT_A_SECRET_AFTER): also what keeps a short
+ * secret an answer names from being found in an amount of its texts (learned.ts digitsOfAnswer).
+ */
+export const UNIT_AFTER_DIGITS = NOT_A_SECRET_AFTER;
