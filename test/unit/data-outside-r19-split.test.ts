@@ -8,6 +8,7 @@
 // F3:  the CVVs of one output's items were known to all its items: card a's CVV `2027` hid card
 //      b's expiry year `03/2027`; F3b: a delivery's CVV `250` hid `Лимит 250 USD` in its note.
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
 
 import { gateItems, gateJson, gateText, rememberCredential } from '../../nodes/shared/gate';
 import { forgetLearnedSecrets, learnFromAnswer, openRun } from '../../nodes/shared/gate/learned';
@@ -35,7 +36,7 @@ describe('F8: a card number split over adjacent fields or entries of one record 
 	const doors = (value: Record<string, unknown>) => [
 		gateJson(undefined, value, 'user'),
 		gateJson(undefined, value, 'model'),
-		gateItems(undefined, [[{ json: value }]])[0][0].json,
+		gateItems(undefined, [[{ json: value as IDataObject }]])[0][0].json,
 	];
 	it.each([
 		[{ card: { part1: '2200', part2: '1500', part3: '1234', part4: '5671' } }, /2200|1500|1234/],
