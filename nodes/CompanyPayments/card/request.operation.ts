@@ -13,6 +13,7 @@ import {
 	markOutcome,
 	moneyWrite,
 	readMeasured,
+	readRecordId,
 	withSentWrite,
 } from '../../shared/money';
 import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
@@ -156,6 +157,21 @@ function requestedExternalId(ctx: IExecuteFunctions, itemIndex: number): string 
 	return carriedIdentity(ctx, itemIndex, money, given, 'External ID');
 }
 
+/**
+ * Why the card's ID (card.id) or the card its request names (request.cardId) is shown but is no
+ * ID (money/recordId.ts readRecordId), or undefined when each is an ID or not shown.
+ */
+function cardIdNotAnId(card: IDataObject, request: IDataObject): string | undefined {
+	for (const [record, field, name] of [
+		[card, 'id', 'card.id'],
+		[request, 'cardId', 'request.cardId'],
+	] as const) {
+		const reading = readRecordId(record, field);
+		if (reading.kind === 'notAnId') return `${name} ${reading.shown} is ${reading.why}, no ID`;
+	}
+	return undefined;
+}
+
 /** Card states reached only through a request that was made (its reserve taken). */
 const REQUESTED_CARD = ['requested', 'assigned', 'closing', 'closed', 'retired'];
 
@@ -248,6 +264,9 @@ const money: MoneyContract = {
 				bound: request.cardId,
 				boundBy: 'the card the request names (request.cardId)',
 				rule: issued ? ('required' as const) : undefined,
+				// An issued card carries an ID by the money module's one rule (outside r24-money F4):
+				// card.id or request.cardId 12.5, -3, true or "\u200b" names no card.
+				notAnId: cardIdNotAnId(card, request),
 			},
 		];
 	},

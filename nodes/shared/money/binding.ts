@@ -350,10 +350,12 @@ function tieValue(value: unknown): string | undefined {
  * record by another value is not this write's (another card, another request's), so the answer
  * proves nothing of this write. An end not shown breaks nothing, unless the tie's rule says so
  * (outside r21-money F2): `exact` holds two ends not shown alike and breaks on one shown alone,
- * `required` breaks on any end not shown.
+ * `required` breaks on any end not shown. An end that must be an ID and is none (`notAnId`)
+ * breaks it (outside r24-money F4).
  */
 export function brokenTies(ties: readonly Tie[]): Tie[] {
 	return ties.filter((tie) => {
+		if (tie.notAnId !== undefined) return true;
 		const shown = tieValue(tie.shown);
 		const bound = tieValue(tie.bound);
 		if (tie.rule === 'required' && (shown === undefined || bound === undefined)) return true;

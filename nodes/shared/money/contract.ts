@@ -125,6 +125,11 @@ export interface Tie {
 	 * equal (an empty end is no proof of the tie).
 	 */
 	rule?: 'exact' | 'required';
+	/**
+	 * Why an end that must be a record's ID is none (recordId.ts readRecordId: `12.5`, `-3`, true,
+	 * `"\u200b"`; outside r24-money F4), which breaks the tie whatever the other end shows.
+	 */
+	notAnId?: string;
 }
 
 /** A record a write acted on, and the fields whose times say when it acted (MoneyWrite.acted). */

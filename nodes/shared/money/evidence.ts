@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { MoneyContract } from './contract';
-import { runsAsAgentTool } from './key';
 import { outcomeUnknownError } from './outcome';
 
 /*
@@ -216,8 +215,8 @@ export interface Reading {
  * shown; anything else differs, white space and letter case too (`INV  42`, `INV\u00a042`,
  * ` INV 42`, `inv 42` are other External IDs than `INV 42`). The row `value` of the table, read
  * without its normalising: an External ID is the user's own name of the payment, as sent. A
- * tool's payment reference is compared as the table's `value` (key.ts canonicalReference makes
- * it one spelling before it is sent).
+ * tool's External ID is its canonical reference (key.ts canonicalReference), one spelling, and is
+ * compared the same way (outside r24-money F1): ` inv-41 ` is not `inv-41`.
  */
 export function compareIdentity(asked: unknown, shown: unknown): Verdict {
 	if (absent(shown)) return 'not_shown';
@@ -234,8 +233,8 @@ export function readDetails(
 	record: IDataObject,
 ): Reading {
 	const reading: Reading = { differences: [], notShown: [] };
-	// An External ID the user set is compared as sent; a tool's reference as the table reads it.
-	const exactIdentity = contract.identity !== undefined && !runsAsAgentTool(ctx);
+	// The External ID is compared as sent: the user's as given, a tool's as its canonical reference.
+	const exactIdentity = contract.identity !== undefined;
 	for (const detail of contract.details) {
 		const asked = detail.asked(ctx, itemIndex, record);
 		if (asked === undefined || asked === null) continue;

@@ -37,16 +37,24 @@ function onceKey({ action, id: given }: OnceFor): string {
  * expression such as `{{ $json.invoiceId }}` hands over a number: 1042 is "1042". What has no
  * single exact text is refused, naming the field, the rule and the value, before any request:
  * a number beyond JavaScript's safe integers (its digits were already changed), NaN or
- * Infinity, true/false, arrays and objects. Empty (or absent) is ''.
+ * Infinity, true/false, arrays and objects; text with white space at its start or end
+ * (untrimmedIdentity). Empty, blank (or absent) is ''. `trim`: a tool's Payment Reference, which is
+ * made canonical before it names anything, is trimmed instead.
  */
 export function exactText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	value: unknown,
 	field: string,
+	trim = false,
 ): string {
 	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'string') {
+		// Blank is '' (the field's own rule decides whether blank may be); a tool's reference is
+		// made canonical later (canonicalReference), so only there is it trimmed.
+		if (trim || value.trim() === '') return value.trim();
+		return untrimmedIdentity(ctx, itemIndex, value, field);
+	}
 	if (typeof value === 'bigint') return value.toString();
 	// One rule for every identity of a payment (outside r10-money F6): a number is its digits only
 	// when it is a safe integer. A fraction has no one exact text (12345.10 prints "12345.1",
@@ -94,6 +102,36 @@ function inexactIdentity(
 	);
 }
 
+/** White space (as String.prototype.trim removes it) at the start or at the end of a text. */
+const EDGE_SPACE = /^\s|\s$/;
+
+/**
+ * A text that names a payment (an External ID, an Idempotency Key, a Bank ID, a Payment Reference
+ * outside tool mode), as given: one with white space at its start or end (a CSV cell's " INV 42 ",
+ * "INV 42\n", a tab, a no-break space) is refused before anything is sent, naming the field, the
+ * rule and the value as JSON (outside r24-money F5). It is never trimmed: a record carries an
+ * identity only exactly as it was sent (evidence.ts compareIdentity), so " INV 42 " sent as
+ * "INV 42" would be found later as another External ID's payment, and "INV 42" is not what the
+ * user gave. Refusing is the safer choice (docs/assumptions.md "Evidence of a payment").
+ */
+export function untrimmedIdentity(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: string,
+	field: string,
+): string {
+	if (!EDGE_SPACE.test(value)) return value;
+	const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${field} has white space at its start or end: ${shown}; remove it, e.g. {{ $json.id.trim() }}`,
+		{
+			itemIndex,
+			description: `${field} names the payment and is sent exactly as given, so it must not start or end with white space (a space, a tab, a line break, a no-break space): the service would keep it as another ${field} than the one without. Remove the white space in your data or in the expression (e.g. {{ $json.id.trim() }}). Nothing was sent to the payment service.`,
+		},
+	);
+}
+
 /**
  * An optional identity of a payment given in a field (External ID, Bank ID): a number only as a
  * safe integer; a fraction is refused here (inexactIdentity), anything else is read as text by
@@ -110,6 +148,10 @@ export function identityText<T>(
 	// in its own words (an integer above 2^53 - 1 "must be given as text").
 	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
 		throw inexactIdentity(ctx, itemIndex, value, field);
+	}
+	// Sent exactly as given or refused (outside r24-money F5); blank is the field's own "none".
+	if (typeof value === 'string' && value.trim() !== '') {
+		untrimmedIdentity(ctx, itemIndex, value, field);
 	}
 	return read(value);
 }
@@ -224,19 +266,23 @@ export function parentExecutionId(ctx: IExecuteFunctions): string {
  * is a new execution, with a new ID: a parent's Retry On Fail on its Execute Workflow node runs the
  * sub-workflow again as another execution, and a key of the sub-workflow's execution would change,
  * so a payment already made, or whose answer was lost, would be sent again as a new one. So the
- * key names the parent's execution instead, with this workflow (`scope`), node, run index and item
- * index, and what the item is: a SHA-256 of the node's parameters as saved and the item's JSON (as
- * unexecutedKey's). The parent's retry sends the same key for the same item, and the memory of sent
- * writes (write.ts) answers it as Retry On Fail is answered: a paid item with its first answer, an
- * unknown one unknown, without a request. Another item, or another content at the same place, is
- * another key.
+ * key names the parent's execution instead, with this workflow (`scope`), node and run index, and
+ * what the item is: a SHA-256 of the node's parameters as saved and the item's JSON (as
+ * unexecutedKey's), and its occurrence among identical items (the n-th input item with this
+ * content), never its index (outside r24-money: a sub-workflow fed by an unordered query or listing
+ * gets the same items in another order on the parent's retry, and a key bound to the index would
+ * send every payout again). The parent's retry sends the same key for the same item wherever it
+ * stands, and the memory of sent writes (write.ts) answers it as Retry On Fail is answered: a paid
+ * item with its first answer, an unknown one unknown, without a request. Another content is
+ * another key; two identical items of one call are two payments (the first and the second of
+ * that content).
  *
  * The cost (docs/assumptions.md, "A sub-workflow's key"): nothing n8n gives a sub-workflow tells a
  * retry of the parent's node from a second call of the sub-workflow in the same parent execution
  * (a loop, an Execute Workflow node run once per item); where that call hands over the same item
- * to the same place, it is answered with the first answer, paid once, as an item run without an
- * execution ID is within HELD_MS. A Retry of the parent from the Executions list is a new parent
- * execution: new keys, as for any workflow.
+ * (the same content, as often), it is answered with the first answer, paid once, as an item run
+ * without an execution ID is within HELD_MS. A Retry of the parent from the Executions list is a
+ * new parent execution: new keys, as for any workflow.
  */
 function parentKey(
 	ctx: IExecuteFunctions,
@@ -246,14 +292,49 @@ function parentKey(
 	run: string,
 ): string {
 	const node = ctx.getNode() as { id?: unknown; parameters?: unknown };
-	const content = createHash('sha256')
-		.update(canonicalJson({ parameters: node.parameters ?? null, item: itemJson(ctx, itemIndex) }))
-		.digest('hex')
-		.slice(0, 32);
-	const parts = [parent, String(node.id ?? ''), run, String(itemIndex), content];
+	const { content, occurrence } = itemContent(ctx, itemIndex, node.parameters ?? null);
+	const parts = [parent, String(node.id ?? ''), run, content, String(occurrence)];
 	const key = fitted(identity('pay', [scope, 'parent'], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
 	keepParentKey(key);
 	return key;
+}
+
+/** The content digests of an input's items (parameters as saved and each item's JSON), by input. */
+const inputContents = new WeakMap<object, string[]>();
+
+/**
+ * What input item `itemIndex` is, whatever its place: 32 hex characters of SHA-256 over the node's
+ * parameters as saved and the item's JSON, and how many items before it have the same (0 for the
+ * first). Where n8n gives no input list, the item alone (occurrence 0).
+ */
+function itemContent(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameters: unknown,
+): { content: string; occurrence: number } {
+	const digest = (item: unknown) =>
+		createHash('sha256')
+			.update(canonicalJson({ parameters, item: item ?? null }))
+			.digest('hex')
+			.slice(0, 32);
+	let items: Array<{ json?: unknown } | undefined> | undefined;
+	try {
+		items = ctx.getInputData();
+	} catch {
+		items = undefined;
+	}
+	if (!Array.isArray(items) || itemIndex >= items.length) {
+		return { content: digest(itemJson(ctx, itemIndex)), occurrence: 0 };
+	}
+	let contents = inputContents.get(items);
+	if (!contents) {
+		contents = items.map((item) => digest(item?.json));
+		inputContents.set(items, contents);
+	}
+	const content = contents[itemIndex];
+	let occurrence = 0;
+	for (let i = 0; i < itemIndex; i += 1) if (contents[i] === content) occurrence += 1;
+	return { content, occurrence };
 }
 
 /** The JSON of input item `itemIndex`, or undefined where n8n gives none. */
@@ -408,7 +489,9 @@ export function paymentReference(ctx: IExecuteFunctions, itemIndex: number): str
 	} catch {
 		value = '';
 	}
-	return exactText(ctx, itemIndex, value, PAYMENT_REFERENCE_LABEL);
+	// As a tool it is made canonical (canonicalReference), so white space around it is dropped;
+	// elsewhere it is sent as given or refused (outside r24-money F5).
+	return exactText(ctx, itemIndex, value, PAYMENT_REFERENCE_LABEL, runsAsAgentTool(ctx));
 }
 
 /** The reference of a money-moving tool call; a call without one is refused before anything is sent. */

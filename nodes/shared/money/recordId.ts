@@ -9,12 +9,15 @@ import { keepWrittenKind, writtenAsNumber } from '../transport/json';
  * one write by its ID (proofs.ts: one record, one write), so an ID that is no ID binds nothing.
  *
  * Read (choice `bigNumbers`, contract/choices.ts):
- * - a text with something in it is the ID;
+ * - a text with something visible in it and no control character is the ID (outside r24-money F3):
+ *   what is left after removing white space, format characters (zero-width space, word joiner,
+ *   BOM: Unicode Cf) and control characters (Cc) is not empty, and there is no control character
+ *   at all (`"\u200b"`, `"\u0000"`, `"\u2060"`, `"\u3000"`, `"p-1\u0000"` are no IDs);
  * - a JSON number written as a whole number of digits (`12`, a 19-digit ID) is taken as its text,
  *   read to the digit by the transport: an ID a service numbers;
  * - anything else shown is not an ID: a number with a fraction, a sign, a decimal point or an
- *   exponent (`12.5`, `-3`, `-0`, `12.0`, `1e3`), true or false, an object, a list, an empty or
- *   blank text. A write answered with such a record is unknown (the service acted or not; the node
+ *   exponent (`12.5`, `-3`, `-0`, `12.0`, `1e3`), true or false, an object, a list, an empty,
+ *   blank or invisible text, a text holding a control character. A write answered with such a record is unknown (the service acted or not; the node
  *   cannot prove which), never paid naming it, and Resolve Outcome gives it to no write.
  *
  * The transport gives every identifier as text, so whether it was a JSON number is asked of the
@@ -29,6 +32,19 @@ export type RecordIdReading =
 
 /** A whole number of digits as JSON writes one: no sign, no fraction, no exponent, no leading 0. */
 const WHOLE = /^(?:0|[1-9]\d*)$/;
+
+/** A control character (Unicode Cc: C0, DEL, C1). */
+const CONTROL = /\p{Cc}/u;
+/** What shows as nothing: white space and separators (Z), format characters (Cf), controls (Cc). */
+const UNSEEN = /[\s\p{Z}\p{Cf}\p{Cc}]/gu;
+
+/** Why a text is no ID (empty, nothing visible, a control character), or '' when it is one. */
+export function textNotAnId(text: string): string {
+	if (text.replace(UNSEEN, '') === '') {
+		return text === '' ? 'an empty text' : 'a text with nothing visible in it';
+	}
+	return CONTROL.test(text) ? 'a text holding a control character' : '';
+}
 
 /** How a value that is not an ID is shown in a message (short, as JSON). */
 function shownValue(value: unknown): string {
@@ -50,9 +66,8 @@ export function readRecordId(record: object, field = 'id'): RecordIdReading {
 						why: 'a JSON number that is not a whole number of digits (a fraction, a sign, a decimal point or an exponent)',
 					};
 		}
-		return value.trim() === ''
-			? { kind: 'notAnId', shown: shownValue(value), why: 'an empty text' }
-			: { kind: 'id', id: value };
+		const why = textNotAnId(value);
+		return why ? { kind: 'notAnId', shown: shownValue(value), why } : { kind: 'id', id: value };
 	}
 	if (typeof value === 'number') {
 		// A body not read by the transport's reader (already parsed): a whole number a double holds.

@@ -5,7 +5,7 @@ import { readDetails } from './evidence';
 import type { Difference } from './evidence';
 import { recordReadAgain } from './readAgain';
 import { mergedRecord, readRecordId } from './recordId';
-import { canonicalReference, toolExternalId } from './key';
+import { toolExternalId } from './key';
 
 /*
  * The payment reference rule of money-moving tools (AI Agent and MCP Server Trigger alike), read
@@ -57,17 +57,14 @@ export const MAX_IDENTITY_READS = 5;
 const readInFull = new WeakSet<IDataObject>();
 
 /**
- * How a record's identity is compared with the one a write sent: `reference`, a tool's payment
- * reference, as the reference reads (canonicalReference: letter case, spaces, dashes); `exact`,
- * an External ID the user set, character for character as it was sent (outside r22-money F2:
- * `INV  42`, `INV\u00a042`, `INV 42\n` are other External IDs than `INV 42`).
- */
-export type IdentityMatch = 'reference' | 'exact';
-
-/**
- * The records of a listing that carry `wanted` as their identity (by `match`), the listing read
- * record by record where it does not show the identity (at most MAX_IDENTITY_READS of them, GET by
- * ID): one whose identity is still not shown is `identityUnshown`, and proves nothing either
+ * The records of a listing that carry `wanted` as their identity, compared character for character
+ * with what was sent (outside r22-money F2, r24-money F1 and F2): an External ID the user set is
+ * sent exactly as given, and a tool's is its canonical reference (key.ts toolExternalId), one
+ * spelling already. Only the reference a user or a model gives is made canonical, never the value a
+ * record shows: ` inv-41 `, `inv-41` with a newline, a no-break space or U+3000 after it, and
+ * `INV-41` are other External IDs than `inv-41` (another payment, or none: never this write).
+ * The listing is read record by record where it does not show the identity (at most
+ * MAX_IDENTITY_READS of them, GET by ID): one whose identity is still not shown is `identityUnshown`, and proves nothing either
  * way. The one way both the tool's look-up and Resolve Outcome find a payment by its identity.
  */
 export async function recordsCarrying(
@@ -75,20 +72,11 @@ export async function recordsCarrying(
 	contract: MoneyContract,
 	itemIndex: number,
 	wanted: string,
-	match: IdentityMatch,
 ): Promise<{ carrying: IDataObject[]; identityUnshown?: IDataObject }> {
 	const { identity, lookup } = contract;
 	if (!identity || !lookup) return { carrying: [] };
-	const canonical = canonicalReference(wanted);
-	// A reference carried as sent, or as the service may write it back (letter case, spaces); an
-	// External ID the user set, only as sent.
-	const carries = (record: IDataObject) => {
-		const carried = identity.answered(record);
-		if (typeof carried !== 'string') return false;
-		if (match === 'exact') return carried === wanted;
-		const shown = canonicalReference(carried);
-		return shown === wanted || shown === canonical;
-	};
+	// The identity exactly as it was sent (a tool's is canonical already: toolExternalId).
+	const carries = (record: IDataObject) => identity.answered(record) === wanted;
 	const listed = await lookup(ctx, itemIndex, wanted);
 	const carrying = listed.filter(carries);
 	// A listing that does not show the identity cannot prove that no record carries it (a field
@@ -130,7 +118,6 @@ export async function lookUpPayment(
 		contract,
 		itemIndex,
 		wanted,
-		'reference',
 	);
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {

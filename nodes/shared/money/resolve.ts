@@ -51,9 +51,9 @@ export interface SentWrite {
 	identity: string | null;
 	/**
 	 * `reference`: the identity is a tool's payment reference as it names a payment (key.ts
-	 * referenceExternalId), and a record carries it when it carries the reference as the reference
-	 * reads (canonicalReference). Absent: an External ID the user set, which a record carries only
-	 * exactly as it was sent (outside r22-money F2: `INV  42` is not `INV 42`).
+	 * referenceExternalId, canonical); absent: an External ID the user set. Either is carried by a
+	 * record only exactly as it was sent (outside r22-money F2: `INV  42` is not `INV 42`; r24-money
+	 * F2: ` inv-42 ` is not `inv-42`).
 	 */
 	identityAs?: 'reference';
 	details: IDataObject;
@@ -277,8 +277,8 @@ async function judge(
 		listed.id !== null
 			? mergedRecord(listed, await contract.read(ctx, itemIndex, listed))
 			: listed;
-	const exactIdentity = sent.identityAs !== 'reference';
-	const reading = readSentDetails(contract, sent.details, record, check, exactIdentity);
+	// The identity exactly as sent, a tool's canonical reference too (outside r24-money F2).
+	const reading = readSentDetails(contract, sent.details, record, check, true);
 	if (reading.differences.length > 0)
 		return { kind: 'conflict', record, diff: reading.differences };
 	// A record this write made was created after it was sent (a record it acted on, by its ID, is
@@ -370,11 +370,10 @@ async function candidates(
 				reason: `it was sent without ${identity.field}, so nothing the node gave it identifies it`,
 			};
 		}
-		// Only a record that carries the identity counts (a listing may ignore its filter): exactly
-		// as sent, unless it is a tool's payment reference (outside r22-money F2); one whose listing
-		// leaves the identity out is read by its ID.
-		const match = sent.identityAs === 'reference' ? 'reference' : 'exact';
-		const found = await recordsCarrying(ctx, contract, itemIndex, sent.identity, match);
+		// Only a record that carries the identity counts (a listing may ignore its filter), exactly
+		// as sent, a tool's payment reference too (outside r22-money F2, r24-money F2); one whose
+		// listing leaves the identity out is read by its ID.
+		const found = await recordsCarrying(ctx, contract, itemIndex, sent.identity);
 		return { records: found.carrying, identityUnshown: found.identityUnshown };
 	}
 	const id = sent.details[find.detail];

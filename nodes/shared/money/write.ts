@@ -1350,14 +1350,14 @@ function answerProvesOther(
 		const what = broken
 			.map(
 				(tie) =>
-					`${tie.name} ${JSON.stringify(tie.shown)}, ${tie.boundBy} ${JSON.stringify(tie.bound)}`,
+					`${tie.name} ${JSON.stringify(tie.shown)}, ${tie.boundBy} ${JSON.stringify(tie.bound)}${tie.notAnId ? ` (${tie.notAnId})` : ''}`,
 			)
 			.join('; ');
 		return outcomeUnknownError(ctx.getNode(), contract, {
 			reason: `the service answered with records that are not tied to each other (${what}): a record the answer shows as this write's is another's, so the answer does not show that this write was made, nor that it was not`,
 			lines: broken.map(
 				(tie) =>
-					`${tie.name}: ${JSON.stringify(tie.shown)} (${tie.boundBy}: ${JSON.stringify(tie.bound)})`,
+					`${tie.name}: ${JSON.stringify(tie.shown)} (${tie.boundBy}: ${JSON.stringify(tie.bound)})${tie.notAnId ? `, ${tie.notAnId}` : ''}`,
 			),
 			where,
 			itemIndex,
