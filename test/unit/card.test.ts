@@ -89,7 +89,7 @@ describe('card.request', () => {
 			.matchHeader('idempotency-key', DERIVED_KEY)
 			.reply(200, { status: 'assigned', card, request: fulfilledRequest });
 		const { output } = await runNode({
-			parameters: { resource: 'card', operation: 'request', externalId: ' employee-42 ' },
+			parameters: { resource: 'card', operation: 'request', externalId: 'employee-42' },
 		});
 		expect(output).toEqual([
 			{
