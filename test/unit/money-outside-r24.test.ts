@@ -58,7 +58,11 @@ describe('r24-money F1: the tool’s look-up compares the External ID exactly wi
 		nock(BASE_URL)
 			.get('/payouts')
 			.query(true)
-			.reply(200, { payouts: [readerPayout('p-old', externalId, at(-86_400_000))], total: 1 }, datedAt(0))
+			.reply(
+				200,
+				{ payouts: [readerPayout('p-old', externalId, at(-86_400_000))], total: 1 },
+				datedAt(0),
+			)
 			.persist();
 		nock(BASE_URL)
 			.get('/payouts/p-old')
@@ -70,7 +74,11 @@ describe('r24-money F1: the tool’s look-up compares the External ID exactly wi
 		listing(stored);
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(200, (_u, body) => readerPayout('p-new', String((body as IDataObject).externalId), at(50)), datedAt(0));
+			.reply(
+				200,
+				(_u, body) => readerPayout('p-new', String((body as IDataObject).externalId), at(50)),
+				datedAt(0),
+			);
 		const { item } = await runTool(toolCreate('INV-41'));
 		nock.cleanAll();
 		expect(item.repeated).toBeUndefined();
@@ -100,7 +108,11 @@ describe('r24-money F2: Resolve Outcome of a tool’s write compares the Externa
 
 	async function resolve(item: IDataObject, externalId: string): Promise<IDataObject> {
 		const record = readerPayout('po_1', externalId, at(1000));
-		nock(BASE_URL).get('/payouts').query(true).reply(200, { payouts: [record], total: 1 }, datedAt(0)).persist();
+		nock(BASE_URL)
+			.get('/payouts')
+			.query(true)
+			.reply(200, { payouts: [record], total: 1 }, datedAt(0))
+			.persist();
 		nock(BASE_URL).get('/payouts/po_1').reply(200, record, datedAt(0)).persist();
 		const [resolved] = await run({
 			resource: 'payment',
@@ -111,13 +123,13 @@ describe('r24-money F2: Resolve Outcome of a tool’s write compares the Externa
 		return resolved;
 	}
 
-	it.each([...SPELLINGS.map(([n, s]): [string, string] => [n, s.replace('41', '42')]), ['upper case', 'INV-42']])(
-		'%s: not paid',
-		async (_n, stored) => {
-			const resolved = await resolve(await lostToolWrite(), stored);
-			expect(resolved.paymentOutcome).not.toBe('paid');
-		},
-	);
+	it.each([
+		...SPELLINGS.map(([n, s]): [string, string] => [n, s.replace('41', '42')]),
+		['upper case', 'INV-42'],
+	])('%s: not paid', async (_n, stored) => {
+		const resolved = await resolve(await lostToolWrite(), stored);
+		expect(resolved.paymentOutcome).not.toBe('paid');
+	});
 
 	it('control: the canonical reference exactly: paid', async () => {
 		const resolved = await resolve(await lostToolWrite(), 'inv-42');
@@ -169,18 +181,18 @@ describe('r24-money F4: an issued card carries an identifier by the same rule', 
 		},
 	);
 
-	it.each([['"c-1"', 'c-1'], ['12345678901234567890', '12345678901234567890']])(
-		'control: %s is assigned',
-		async (token, id) => {
-			nock(BASE_URL)
-				.post('/cards/request')
-				.reply(200, fulfilled(token, 2), { ...datedAt(0), 'Content-Type': 'application/json' });
-			const [item] = await run({ resource: 'card', operation: 'request', externalId: 'card-2' });
-			expect(item.paymentOutcome).toBeUndefined();
-			expect(item.outcome).toBe('assigned');
-			expect(item.cardId).toBe(id);
-		},
-	);
+	it.each([
+		['"c-1"', 'c-1'],
+		['12345678901234567890', '12345678901234567890'],
+	])('control: %s is assigned', async (token, id) => {
+		nock(BASE_URL)
+			.post('/cards/request')
+			.reply(200, fulfilled(token, 2), { ...datedAt(0), 'Content-Type': 'application/json' });
+		const [item] = await run({ resource: 'card', operation: 'request', externalId: 'card-2' });
+		expect(item.paymentOutcome).toBeUndefined();
+		expect(item.outcome).toBe('assigned');
+		expect(item.cardId).toBe(id);
+	});
 });
 
 describe('r24-money F5: an identity is sent exactly as given, or refused before anything is sent', () => {
@@ -217,10 +229,14 @@ describe('r24-money F5: an identity is sent exactly as given, or refused before 
 		let sent: unknown;
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(200, (_u, body) => {
-				sent = (body as IDataObject).externalId;
-				return readerPayout('p-42', 'INV 42', at(50));
-			}, datedAt(0));
+			.reply(
+				200,
+				(_u, body) => {
+					sent = (body as IDataObject).externalId;
+					return readerPayout('p-42', 'INV 42', at(50));
+				},
+				datedAt(0),
+			);
 		const [item] = await run(readerCreate('INV 42'));
 		expect(sent).toBe('INV 42');
 		expect(item.id).toBe('p-42');
@@ -231,10 +247,14 @@ describe('r24-money F5: an identity is sent exactly as given, or refused before 
 		let sent: unknown;
 		nock(BASE_URL)
 			.post('/payouts')
-			.reply(200, (_u, body) => {
-				sent = (body as IDataObject).externalId;
-				return readerPayout('p-7', 'inv-7', at(50));
-			}, datedAt(0));
+			.reply(
+				200,
+				(_u, body) => {
+					sent = (body as IDataObject).externalId;
+					return readerPayout('p-7', 'inv-7', at(50));
+				},
+				datedAt(0),
+			);
 		const { item } = await runTool(toolCreate(' INV-7 '));
 		expect(sent).toBe('inv-7');
 		expect(item.id).toBe('p-7');
@@ -256,7 +276,9 @@ describe('r24-money observation: a sub-workflow’s key follows the item, not it
 		nock(BASE_URL)
 			.post('/payouts')
 			.reply(function (_u, body) {
-				keys.push(`${String((body as IDataObject).amountRub)} ${String(this.req.headers['idempotency-key'])}`);
+				keys.push(
+					`${String((body as IDataObject).amountRub)} ${String(this.req.headers['idempotency-key'])}`,
+				);
 				return [200, readerPayout(`p-${keys.length}`, '', at(50)), datedAt(0)];
 			})
 			.persist();

@@ -113,12 +113,7 @@ export async function lookUpPayment(
 	if (!identity || !lookup) return { kind: 'none' };
 	const wanted = toolExternalId(ctx, itemIndex, identity.maxLength);
 	if (wanted === undefined) return { kind: 'none' };
-	const { carrying, identityUnshown } = await recordsCarrying(
-		ctx,
-		contract,
-		itemIndex,
-		wanted,
-	);
+	const { carrying, identityUnshown } = await recordsCarrying(ctx, contract, itemIndex, wanted);
 	let first: Found = { kind: 'none' };
 	for (const listed of carrying) {
 		let record = listed;
