@@ -1188,8 +1188,8 @@ function sealedSentWrite(
 		operation: `${resource}.${operation}`,
 		sentAt: bound.sentAt,
 		identity: typeof carried === 'string' ? carried : null,
-		// A tool's identity is its payment reference, found as the reference reads; an External
-		// ID the user set is found only exactly as sent (resolve.ts SentWrite.identityAs).
+		// A tool's identity is its canonical payment reference, an External ID the user set is as
+		// given: each is found only exactly as sent (resolve.ts SentWrite.identityAs names which).
 		...(typeof carried === 'string' && runsAsAgentTool(ctx) ? { identityAs: 'reference' } : {}),
 		details,
 		company: companyFingerprint(bound.account, bound.baseUrl),
