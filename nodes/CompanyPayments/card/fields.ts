@@ -74,7 +74,8 @@ function describeCharacter(value: string): string {
 
 /**
  * The optional external ID of a card request: printable ASCII without spaces, as the service
- * requires. Surrounding whitespace is trimmed; empty means "none".
+ * requires. White space at its start or end is refused, never trimmed (money/key.ts
+ * untrimmedIdentity, outside r24-money F5); empty or blank means "none".
  */
 export function readCardExternalId(
 	ctx: IExecuteFunctions,
