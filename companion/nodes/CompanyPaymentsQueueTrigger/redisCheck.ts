@@ -142,7 +142,7 @@ export function maskedError<E>(error: E, password: string | undefined): E {
  * enters (outsideText), never here: the package's own words stay whole.
  */
 export function shownText(text: string, password: string | undefined): string {
-	const echoless = withoutArgumentEcho(text);
+	const echoless = onceHostNote(withoutArgumentEcho(text));
 	if (password === undefined || password === '') return echoless;
 	if (password.length < 4) return withoutPassword(echoless, password);
 	return echoless.split(password).join('***');
@@ -150,6 +150,14 @@ export function shownText(text: string, password: string | undefined): string {
 
 /** Says why the Host is shown masked, where it is. */
 export const HOST_MASKED_NOTE = ` (the Host is shown masked: it shares ${PASSWORD_PART} or more characters in a row with the Password)`;
+
+/** The text with HOST_MASKED_NOTE said once, where it first shows (a sentence may name the Host twice). */
+function onceHostNote(text: string): string {
+	const first = text.indexOf(HOST_MASKED_NOTE);
+	if (first < 0) return text;
+	const end = first + HOST_MASKED_NOTE.length;
+	return text.slice(0, end) + text.slice(end).split(HOST_MASKED_NOTE).join('');
+}
 
 /**
  * The credential's Host as the companion shows it: user information masked (maskHost), and every
