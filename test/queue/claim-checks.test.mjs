@@ -1525,3 +1525,246 @@ describe('what the companion says of its Redis (outside read r19-companion)', ()
 		);
 	});
 });
+
+describe('what the companion says of its Redis (outside read r20-companion)', () => {
+	let check;
+	let Redis;
+	let store;
+	let Node;
+	let dir;
+	const servers = {};
+
+	before(async () => {
+		assert.ok(fs.existsSync(DIST), 'build the companion first: npm run build --prefix companion');
+		check = require(path.join(DIST, 'redisCheck.js'));
+		store = require(path.join(DIST, 'redisStore.js'));
+		Node = require(
+			path.join(DIST, 'CompanyPaymentsQueueTrigger.node.js'),
+		).CompanyPaymentsQueueTrigger;
+		({ default: Redis } = require(
+			path.join(ROOT, 'companion/node_modules/ioredis/built/index.js'),
+		));
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-claim-checks-r20-'));
+		servers.open = await startRedis({ dir: path.join(dir, 'open'), appendonly: true });
+	});
+
+	after(async () => {
+		await store?.closeRedisClaims();
+		await Promise.all(Object.values(servers).map((s) => s.stop?.()));
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	/** A webhook context of one workflow whose n8n log lines (every level) are kept. */
+	function webhookCtx(credential) {
+		const logs = [];
+		const log = (level) => (line) => logs.push({ level, line });
+		return {
+			logs,
+			getCredentials: async () => credential,
+			getNode: () => ({
+				id: 'r20-node',
+				name: 'Company Payments Trigger',
+				type: 'x',
+				typeVersion: 2,
+			}),
+			getWorkflow: () => ({ id: `wf-${randomUUID()}` }),
+			getMode: () => 'webhook',
+			getInstanceId: () => 'r20-instance',
+			getNodeParameter: (_name, fallback) => fallback,
+			logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+		};
+	}
+	async function activate(credential) {
+		try {
+			await store.checkRedisOnActivation(webhookCtx(credential));
+			return { message: '', description: '' };
+		} catch (error) {
+			return { message: error.message, description: String(error.description ?? '') };
+		}
+	}
+	/** Every text the package gives for one credential: Test, activation, a 503 reason, its log lines. */
+	async function everyText(credential) {
+		const tested = await new Node().methods.credentialTest.companyPaymentsRedisTest.call(
+			{},
+			{ data: credential },
+		);
+		const activation = await activate(credential);
+		const ctx = webhookCtx(credential);
+		const delivery = await recordHeld(store, ctx);
+		await store.closeRedisClaims();
+		return {
+			tested,
+			activation,
+			delivery,
+			texts: [
+				['Test', tested.message],
+				['activation message', activation.message],
+				['activation description', activation.description],
+				['503 reason', delivery.reason ?? ''],
+				...ctx.logs.map((l) => [`log ${l.level}`, l.line]),
+			],
+			logs: ctx.logs,
+		};
+	}
+	function shownPart(text, password, part = 6) {
+		for (let i = 0; i + part <= password.length; i++) {
+			if (text.includes(password.slice(i, i + part))) return password.slice(i, i + part);
+		}
+		return undefined;
+	}
+
+	test('F1a: the password typed into Host too: no text the package emits (Test, activation message and description, 503 reason, every log line) shows it, and each says why the Host is masked', async () => {
+		const password = 'Xk9fj2LqP0zT';
+		const { texts, activation, logs } = await everyText({
+			host: password,
+			port: 6379,
+			password,
+			database: 0,
+		});
+		assert.notEqual(activation.message, '', 'activation refuses an unknown host');
+		assert.ok(logs.length > 0, 'the delivery logged its Redis');
+		for (const [where, text] of texts) {
+			assert.equal(shownPart(text, password), undefined, `${where}: ${text}`);
+		}
+		for (const [where, text] of texts.filter(([, t]) => /\*\*\*/.test(t))) {
+			assert.match(
+				text,
+				/Host is shown masked: it shares 6 or more characters in a row with the Password/,
+				`${where}: ${text}`,
+			);
+		}
+	});
+
+	test('F1b: a Host that shares a 6+ character part with the password is masked alike in every text, which says why', async () => {
+		const password = 'payments-redis-Secret9';
+		const { texts, activation } = await everyText({
+			host: 'payments-redis.invalid',
+			port: 6379,
+			password,
+			database: 0,
+		});
+		assert.match(activation.message, /host not found \*\*\*\.invalid/);
+		for (const [where, text] of texts) {
+			// The package's own words are kept whole ("Company Payments Trigger" shares "ayment").
+			const outside = text.replaceAll('Company Payments Trigger', '');
+			assert.equal(shownPart(outside, password), undefined, `${where}: ${text}`);
+			if (text.includes('.invalid')) {
+				assert.match(
+					text,
+					/\*\*\*\.invalid.*Host is shown masked: it shares 6 or more characters in a row with the Password/,
+					`${where}: ${text}`,
+				);
+			}
+		}
+	});
+
+	test("F1c: the package's own words are never masked (the ACL fix line keeps ~n8n-nodes-company-payments:*), only the parts of the password in what came from outside; the whole password still is", async () => {
+		const password = 'company-payments-Q7x!';
+		// The last guard masks the whole password only; the parts mask is for outside text.
+		assert.equal(
+			check.shownText('ACL ~n8n-nodes-company-payments:*', password),
+			'ACL ~n8n-nodes-company-payments:*',
+		);
+		assert.equal(check.shownText(`x ${password} y`, password), 'x *** y');
+		assert.equal(
+			check.outsideText('key n8n-nodes-company-payments:1', password),
+			'key n8n-nodes-***:1',
+		);
+		const admin = new Redis({ host: '127.0.0.1', port: servers.open.port });
+		const user = 'n8n-r20';
+		try {
+			// The README's ACL line without +evalsha (a user who forgot one command).
+			await admin.call(
+				'ACL',
+				'SETUSER',
+				user,
+				'on',
+				`>${password}`,
+				'~n8n-nodes-company-payments:*',
+				'+ping',
+				'+info',
+				'+select',
+				'+eval',
+				'+time',
+				'+get',
+				'+set',
+				'+del',
+				'+pttl',
+				'+hget',
+				'+hset',
+				'+hsetnx',
+				'+hmget',
+				'+hgetall',
+				'+hdel',
+				'+sadd',
+				'+sismember',
+				'+zadd',
+				'+zrem',
+				'+zscore',
+				'+zrangebyscore',
+				'+wait',
+			);
+			const { texts, activation } = await everyText({
+				host: '127.0.0.1',
+				port: servers.open.port,
+				user,
+				password,
+				database: 0,
+			});
+			assert.match(
+				activation.message,
+				/ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:\*/,
+				activation.message,
+			);
+			for (const [where, text] of texts) {
+				assert.ok(!text.includes(password), `${where}: ${text}`);
+				assert.doesNotMatch(text, /n8n-nodes-\*\*\*|'e\*\*\*'/, `${where}: ${text}`);
+			}
+		} finally {
+			await admin.call('ACL', 'DELUSER', user);
+			admin.disconnect();
+		}
+	});
+
+	for (const how of ['SIGSTOP', 'CLIENT PAUSE']) {
+		test(`F2: a Redis that stops answering a process already connected (${how}): the 503 reason says it accepted the connection but did not answer, with what to check, never "Command timed out" alone`, async () => {
+			const server = await startRedis({
+				dir: path.join(dir, `paused-${how.replace(' ', '-')}`),
+				appendonly: true,
+			});
+			const admin = new Redis({ host: '127.0.0.1', port: server.port });
+			const credential = { host: '127.0.0.1', port: server.port, database: 0 };
+			try {
+				const warm = await recordHeld(store, webhookCtx(credential));
+				assert.deepEqual(warm, { verdict: 'new' }, 'connected and claiming first');
+				if (how === 'SIGSTOP') process.kill(server.pid, 'SIGSTOP');
+				else await admin.call('CLIENT', 'PAUSE', '4000', 'ALL');
+				const ctx = webhookCtx(credential);
+				const paused = await store.redisDeliveryStore.record(ctx, {
+					deliveryId: `dlv_${randomUUID()}`,
+					now: Date.now(),
+					limits: { maxEntries: 1000, maxAgeMs: 3_600_000 },
+				});
+				if (how === 'SIGSTOP') process.kill(server.pid, 'SIGCONT');
+				assert.equal(paused.verdict, 'unavailable', JSON.stringify(paused));
+				assert.match(
+					paused.reason,
+					/accepted the connection but did not answer within \d+ ms/,
+					paused.reason,
+				);
+				assert.match(paused.reason, /busy .*paused or hung.*latency.*SLOWLOG/, paused.reason);
+				assert.doesNotMatch(paused.reason, /Command timed out/, paused.reason);
+				// Redis answers again (the pause ends): wait on it, then close.
+				for (let i = 0; i < 200 && (await admin.ping().catch(() => '')) !== 'PONG'; i++)
+					await sleep(50);
+			} finally {
+				try {
+					process.kill(server.pid, 'SIGCONT');
+				} catch {}
+				await store.closeRedisClaims();
+				admin.disconnect();
+				await server.stop();
+			}
+		});
+	}
+});

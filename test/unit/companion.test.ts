@@ -8,7 +8,13 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 import { CompanyPaymentsQueueTrigger } from '../../companion/nodes/CompanyPaymentsQueueTrigger/CompanyPaymentsQueueTrigger.node';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { keepFirstAuthError } from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisCheck';
+import {
+	HOST_MASKED_NOTE,
+	keepFirstAuthError,
+	outsideText,
+	shownHost,
+	shownText,
+} from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisCheck';
 import { describeClaimError } from '../../companion/nodes/CompanyPaymentsQueueTrigger/redisProbe';
 import {
 	closeRedisClaims,
@@ -192,5 +198,39 @@ describe('the companion trigger', () => {
 		);
 		expect(response.statusCode).toBe(401);
 		expect(result.workflowData).toBeUndefined();
+	});
+});
+
+describe("the companion's masking of the Redis password (outside read r20-companion)", () => {
+	const password = 'company-payments-Q7x!';
+
+	it("masks the password's parts in outside text only; the last guard masks the whole password and keeps the package's own words", () => {
+		expect(outsideText("NOPERM key 'n8n-nodes-company-payments:x'", password)).toBe(
+			"NOPERM key 'n8n-nodes-***:x'",
+		);
+		const fixed = 'ACL SETUSER <user> on ><password> ~n8n-nodes-company-payments:* +evalsha';
+		expect(shownText(fixed, password)).toBe(fixed);
+		expect(shownText(`pasted ${password} here`, password)).toBe('pasted *** here');
+		expect(shownText('pwned pw.', 'pw')).toBe('pwned ***.');
+		expect(shownText("ERR unknown command 'auth', with args beginning with: 'u' 'p' ", 'x')).toBe(
+			"ERR unknown command 'auth'",
+		);
+	});
+
+	it('shows a Host that shares 6+ characters with the password masked, and says why, once per text', () => {
+		expect(shownHost('payments-redis.invalid', 'payments-redis-Secret9')).toEqual({
+			host: '***.invalid',
+			note: HOST_MASKED_NOTE,
+		});
+		expect(shownHost('Xk9fj2LqP0zT', 'Xk9fj2LqP0zT').host).toBe('***');
+		expect(shownHost('redis.example.com', 'payments-redis-Secret9')).toEqual({
+			host: 'redis.example.com',
+			note: '',
+		});
+		expect(HOST_MASKED_NOTE).toMatch(/Host is shown masked: it shares 6 or more characters/);
+		const twice = `Redis ***:6379${HOST_MASKED_NOTE}: not found (***)${HOST_MASKED_NOTE}: correct its Host`;
+		expect(shownText(twice, 'Xk9fj2LqP0zT')).toBe(
+			`Redis ***:6379${HOST_MASKED_NOTE}: not found (***): correct its Host`,
+		);
 	});
 });

@@ -54,11 +54,11 @@ export function maskHost(host: string): string {
 export const PASSWORD_PART = 6;
 
 /**
- * The text with the credential's password masked wherever it appears (a pasted connection string
- * echoed by an error, say), and with any part of it of PASSWORD_PART characters or more (a prefix
- * Redis cut, say): every message of the companion passes this before it is shown. A word of the
- * message that is also a part of the password (a password that holds "password") is masked too:
- * masking more is the safe side.
+ * The text with the credential's password masked wherever it appears, and with any part of it of
+ * PASSWORD_PART characters or more (a prefix Redis cut, say). For text that came from outside
+ * the package only (outsideText): applied to the package's own words it would mask them where
+ * they share a part with the password, breaking a fix line and telling a reader which part of a
+ * known text the password holds (outside read r20-companion, F1c).
  */
 export function withoutPassword(text: string, password: string | undefined): string {
 	if (password === undefined || password === '') return text;
@@ -108,13 +108,74 @@ export function withoutArgumentEcho(text: string): string {
 	return text.replace(ARGUMENT_ECHO, '');
 }
 
-/** A message as the companion shows it: without Redis' argument echo, and the password masked. */
-export function shownText(text: string, password: string | undefined): string {
+/**
+ * Text from outside the package (Redis' error text, the Host, the User, a certificate's names, an
+ * error of n8n) as it may be put into the package's own words: Redis' argument echo dropped and
+ * every part of the password of PASSWORD_PART characters or more masked. Every such text passes
+ * this before it is put into a sentence; the package's own words (its constants) never do.
+ */
+export function outsideText(text: string, password: string | undefined): string {
 	return withoutPassword(withoutArgumentEcho(text), password);
 }
 
+const maskedErrors = new WeakSet<Error>();
+
+/**
+ * An error from outside (Redis, ioredis, the network) with its message passed through outsideText
+ * in place, once: every sentence later built from it shows the masked text.
+ */
+export function maskedError<E>(error: E, password: string | undefined): E {
+	if (!(error instanceof Error) || maskedErrors.has(error)) return error;
+	maskedErrors.add(error);
+	try {
+		error.message = outsideText(error.message, password);
+	} catch {
+		// A message that cannot be written: it is still masked by the last guard where whole.
+	}
+	return error;
+}
+
+/**
+ * The last guard on every text the companion emits (activation's message and description, the
+ * credential's Test, a 503 reason, every log line): the whole password masked wherever it still
+ * shows, and Redis' argument echo dropped. Parts of the password are masked where outside text
+ * enters (outsideText), never here: the package's own words stay whole.
+ */
+export function shownText(text: string, password: string | undefined): string {
+	const echoless = onceHostNote(withoutArgumentEcho(text));
+	if (password === undefined || password === '') return echoless;
+	if (password.length < 4) return withoutPassword(echoless, password);
+	return echoless.split(password).join('***');
+}
+
+/** Says why the Host is shown masked, where it is. */
+export const HOST_MASKED_NOTE = ` (the Host is shown masked: it shares ${PASSWORD_PART} or more characters in a row with the Password)`;
+
+/** The text with HOST_MASKED_NOTE said once, where it first shows (a sentence may name the Host twice). */
+function onceHostNote(text: string): string {
+	const first = text.indexOf(HOST_MASKED_NOTE);
+	if (first < 0) return text;
+	const end = first + HOST_MASKED_NOTE.length;
+	return text.slice(0, end) + text.slice(end).split(HOST_MASKED_NOTE).join('');
+}
+
+/**
+ * The credential's Host as the companion shows it: user information masked (maskHost), and every
+ * part it shares with the password; `note` says why when a part was masked (outside read
+ * r20-companion, F1a, F1b), else it is ''.
+ */
+export function shownHost(
+	host: string,
+	password: string | undefined,
+): { host: string; note: string } {
+	const plain = maskHost(host);
+	const shown = withoutPassword(plain, password);
+	return { host: shown, note: shown === plain ? '' : HOST_MASKED_NOTE };
+}
+
 function where(options: RedisOptions): string {
-	return `${maskHost(options.host ?? 'localhost')}:${options.port ?? 6379}`;
+	const { host, note } = shownHost(options.host ?? 'localhost', options.password);
+	return `${host}:${options.port ?? 6379}${note}`;
 }
 
 function infoField(info: string, name: string): string | undefined {
@@ -241,9 +302,12 @@ function answeredError(command: string, error: Error): string {
  * names it by the connection's own error (a refused password, say).
  */
 export async function readFacts(client: Redis, db: number): Promise<RedisFacts | string> {
+	// Redis' words are outside text: the password's parts are masked before they go in a sentence.
+	const password = client.options.password;
 	try {
 		await client.select(db);
 	} catch (error) {
+		maskedError(error, password);
 		const text = (error as Error).message;
 		if (!isReplyError(error)) throw connectionLost(error);
 		if (/NOPERM/.test(text)) {
@@ -258,6 +322,7 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 	try {
 		await client.eval('return 1', 0);
 	} catch (error) {
+		maskedError(error, password);
 		if (!isReplyError(error)) throw connectionLost(error);
 		if (/NOPERM/.test((error as Error).message)) {
 			return `this Redis does not let the credential's user run scripts (${(error as Error).message}): the claim is a Lua script; allow EVAL and EVALSHA (ACL +@scripting) for that user`;
@@ -268,6 +333,7 @@ export async function readFacts(client: Redis, db: number): Promise<RedisFacts |
 	try {
 		info = await client.info();
 	} catch (error) {
+		maskedError(error, password);
 		if (!isReplyError(error)) throw connectionLost(error);
 		if (INFO_DISABLED.test((error as Error).message)) return infoDisabled(error as Error);
 		if (/NOPERM/.test((error as Error).message)) {
@@ -365,14 +431,14 @@ export function frozenText(options: RedisOptions, ms: number): string {
 }
 
 export function describeRedisError(error: Error, options: RedisOptions): string | undefined {
-	const text = error.message;
+	const text = maskedError(error, options.password).message;
 	const code = (error as NodeJS.ErrnoException).code ?? '';
 	const at = where(options);
 	// ioredis' ready check sends INFO: with INFO renamed away the connection never becomes ready.
 	if (INFO_DISABLED.test(text)) return infoDisabled(error);
 	if (/WRONGPASS|invalid username-password|invalid password/i.test(text)) {
 		const user = options.username
-			? `the credential's User is "${options.username}"`
+			? `the credential's User is "${outsideText(options.username, options.password)}"`
 			: 'no User: the default user';
 		return `Redis at ${at} refused the credential's user or password (${text}; ${user}): correct the Password (and User) of the Redis credential`;
 	}
@@ -399,14 +465,16 @@ export function describeRedisError(error: Error, options: RedisOptions): string 
 		return `nothing accepts connections at ${at} (ECONNREFUSED): check the Host and Port of the Redis credential, and that Redis runs`;
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return `the host of the Redis credential is not found (${code} ${maskHost(options.host ?? '')}): correct its Host`;
+		const { host, note } = shownHost(options.host ?? '', options.password);
+		return `the host of the Redis credential is not found (${code} ${host})${note}: correct its Host`;
 	}
 	if (isClientCertificateDemand(error)) {
 		return `Redis at ${at} demands a client certificate (tls-auth-clients yes, its default with TLS; ${code || text}), and n8n's Redis credential has no client certificate to give: set tls-auth-clients no (or optional) in Redis. Trusting Redis' own certificate does not change this`;
 	}
 	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-		const names = certificateNames(error);
-		const host = maskHost(options.host ?? 'localhost');
+		const named = certificateNames(error);
+		const names = named === undefined ? undefined : outsideText(named, options.password);
+		const host = shownHost(options.host ?? 'localhost', options.password).host;
 		return `the TLS certificate of Redis at ${at} does not match the credential's Host ${host} (${code}: ${text.trim()})${names ? `: it is issued for ${names}` : ''}. Set the Redis credential's Host to a host name in the certificate${names ? ` (${names})` : ''} that leads to this Redis, or give Redis a certificate that names ${host}`;
 	}
 	if (isCertificateError(error)) {
@@ -487,7 +555,7 @@ export async function tlsMismatch(
 ): Promise<string | undefined> {
 	if (!options.tls) return undefined;
 	if (!(await answersWithoutTls(options, timeoutMs))) return undefined;
-	return noTlsText(where(options), detail);
+	return noTlsText(where(options), outsideText(detail, options.password));
 }
 
 /** A certificate of Redis refused (not Redis demanding one of n8n: that has its own sentence). */
@@ -578,12 +646,12 @@ async function checkRedisOnce(
 	});
 	let lastError: Error | undefined;
 	client.on('error', (error: Error) => {
-		lastError = keepFirstAuthError(lastError, error);
+		lastError = keepFirstAuthError(lastError, maskedError(error, options.password));
 	});
 	/** A lost connection named by its own error (a refused password, say), else as it came. */
 	const lost = (error: Error): string =>
 		(lastError ? describeRedisError(lastError, options) : undefined) ??
-		`Redis at ${where(options)} stopped answering (${error.message})`;
+		`Redis at ${where(options)} stopped answering (${maskedError(error, options.password).message})`;
 	try {
 		try {
 			const connecting = settled(client.connect(), 2 * timeoutMs);
@@ -605,7 +673,7 @@ async function checkRedisOnce(
 			if (connected !== 'ok') throw connected;
 			await client.ping();
 		} catch (error) {
-			const cause = lastError ?? (error as Error);
+			const cause = maskedError(lastError ?? (error as Error), options.password);
 			let message = describeRedisError(cause, options);
 			// An answer of Redis to the check's own PING (NOPERM: the README's ACL line has +ping).
 			if (message === undefined && isReplyError(cause)) {
@@ -624,7 +692,8 @@ async function checkRedisOnce(
 			message ??= `Redis at ${where(options)} did not answer (${cause.message})`;
 			if (isCertificateError(cause)) {
 				const cert = await presentedCertificate(options);
-				if (cert) message += `. The certificate it presents: ${cert}`;
+				if (cert)
+					message += `. The certificate it presents: ${outsideText(cert, options.password)}`;
 			}
 			return { ok: false, message };
 		}

@@ -9,6 +9,8 @@ import {
 	frozenText,
 	keepFirstAuthError,
 	loadingState,
+	maskedError,
+	outsideText,
 	type RedisFacts,
 	readFacts,
 	refusal,
@@ -539,6 +541,7 @@ async function within<T>(
 	promise: Promise<T>,
 	ms: number,
 	what: string,
+	said: (error: unknown) => string,
 ): Promise<{ ok: true; value: T } | { ok: false; reason: string; refused?: boolean }> {
 	let outcome:
 		| { ok: true; value: T }
@@ -549,7 +552,7 @@ async function within<T>(
 		(error: unknown) =>
 			(outcome = {
 				ok: false,
-				reason: errorText(error),
+				reason: said(error),
 				// An error reply of Redis itself (OOM, NOPERM...): the command was not applied.
 				refused: (error as Error)?.name === 'ReplyError',
 			}),
@@ -582,11 +585,16 @@ export function commandInScript(sha: string, line: number): string | undefined {
 
 /**
  * An error of a claim command as the 503 reason: a refused command or key, or a read-only
- * replica, named with its fix (as activation names it); any other error as Redis gave it.
+ * replica, named with its fix (as activation names it); a command Redis took and never answered
+ * (ioredis' "Command timed out": Redis stopped, paused or busy under a connected process) in the
+ * package's words with what to check, as for a process not yet connected (outside read
+ * r20-companion, F2); any other error as Redis gave it. Redis' words pass outsideText first.
  */
-function errorText(error: unknown): string {
-	if (error instanceof Error) return describeClaimError(error) ?? error.message;
-	return String(error);
+function errorText(error: unknown, options: RedisOptions, timeoutMs: number): string {
+	if (!(error instanceof Error)) return outsideText(String(error), options.password);
+	maskedError(error, options.password);
+	if (/Command timed out/.test(error.message)) return frozenText(options, timeoutMs);
+	return describeClaimError(error) ?? error.message;
 }
 
 export function defineCommands(client: Redis): ClaimClient {
@@ -731,6 +739,20 @@ export async function closeAllClaims(): Promise<void> {
 
 /** The claims of one process in one Redis (one set of connection options). */
 export class RedisClaims {
+	/** An error of a command as a reason (errorText with this client's options and timeout). */
+	private errorText(error: unknown): string {
+		return errorText(error, this.options, this.timeoutMs);
+	}
+
+	/** within() with this client's errors said as errorText says them. */
+	private async within<T>(
+		promise: Promise<T>,
+		ms: number,
+		what: string,
+	): Promise<{ ok: true; value: T } | { ok: false; reason: string; refused?: boolean }> {
+		return await within(promise, ms, what, (error) => this.errorText(error));
+	}
+
 	readonly client: ClaimClient;
 
 	/** The second connection: read-backs and releases, which must not queue behind a late answer. */
@@ -866,6 +888,8 @@ export class RedisClaims {
 			});
 			// Errors are answered per claim (503, with this error); the client reconnects by itself.
 			client.on('error', (error: Error) => {
+				// Redis' words are outside text: masked here, before any sentence holds them.
+				maskedError(error, this.options.password);
 				this.lastError = keepFirstAuthError(this.lastError, error);
 				if (isAuthRefusal(error)) {
 					auth.refused = true;
@@ -956,9 +980,9 @@ export class RedisClaims {
 				// Owed promotions and releases go again until Redis has answered them.
 				if (this.owes && this.resolver.status === 'ready') this.sendOwed().catch(() => undefined);
 				if (this.closed || this.client.status !== 'ready' || check === undefined) continue;
-				const checked = await within(check, this.timeoutMs, 'Redis check');
+				const checked = await this.within(check, this.timeoutMs, 'Redis check');
 				if (!checked.ok || this.problem !== undefined || this.facts === undefined) continue;
-				await within(this.sync(), this.timeoutMs, 'claimers refresh');
+				await this.within(this.sync(), this.timeoutMs, 'claimers refresh');
 			}
 		} finally {
 			this.refreshing = false;
@@ -985,7 +1009,7 @@ export class RedisClaims {
 		if (!holds && memory.clients.size === 0) {
 			if (!owed && memories.get(memory.id) === memory) memories.delete(memory.id);
 			if (this.client.status === 'ready') {
-				await within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
+				await this.within(this.client.hdel(MEMBERS_KEY, this.memberId), 500, 'leave');
 			}
 		}
 		this.client.disconnect();
@@ -1175,7 +1199,7 @@ export class RedisClaims {
 		if (this.checked !== undefined && this.checked === this.failedCheck) this.checked = undefined;
 		this.checked ??= this.startCheck();
 		const check = this.checked;
-		const checked = await within(
+		const checked = await this.within(
 			check,
 			Math.max(1, started + 2 * this.timeoutMs - monotonic()),
 			'Redis check',
@@ -1421,7 +1445,7 @@ export class RedisClaims {
 		while (monotonic() < deadline && !this.closed) {
 			const down = await this.connected(this.resolver, Math.max(1, deadline - monotonic()));
 			if (down !== undefined) return undefined;
-			const read = await within(
+			const read = await this.within(
 				this.resolver.cpResolve(key, EXPIRY_KEY, token, 'read'),
 				Math.max(1, deadline - monotonic()),
 				'read-back',
@@ -1525,7 +1549,7 @@ export class RedisClaims {
 				);
 			} catch (error) {
 				// It may have reached Redis: a `t:` of ours is released.
-				return this.giveUp(key, token, errorText(error));
+				return this.giveUp(key, token, this.errorText(error));
 			}
 			const [verdict, held, epoch, members, replicas] = answer;
 			this.replicas = Number(replicas) || 0;
@@ -1569,7 +1593,7 @@ export class RedisClaims {
 					await this.client.cpResolve(key, EXPIRY_KEY, heldToken, 'release');
 					if (this.abandoned.get(key) === heldToken) this.abandoned.delete(key);
 				} catch (error) {
-					return { verdict: 'unavailable', reason: errorText(error) };
+					return { verdict: 'unavailable', reason: this.errorText(error) };
 				}
 				continue;
 			}
@@ -1613,7 +1637,7 @@ export class RedisClaims {
 	private async notReplicated(what = 'the claim'): Promise<string | undefined> {
 		const replicas = this.replicas;
 		if (replicas === 0) return undefined;
-		const acked = await within(
+		const acked = await this.within(
 			this.client.wait(replicas, this.timeoutMs),
 			this.timeoutMs + 500,
 			'WAIT',
@@ -1652,7 +1676,7 @@ export class RedisClaims {
 		// record the replicas do not acknowledge would otherwise be read as a duplicate (200)
 		// until this attempt's release of it lands, and nobody would run the delivery.
 		const replicated = this.replicas > 0;
-		const promoted = await within(
+		const promoted = await this.within(
 			replicated
 				? this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl))
 				: this.client.cpResolve(key, EXPIRY_KEY, token, 'run', ttl),
@@ -1693,7 +1717,7 @@ export class RedisClaims {
 	private async finish(key: string, token: string, ttl: number): Promise<string | undefined> {
 		this.unpromoted.set(key, token);
 		this.promoteTtl.set(key, ttl);
-		const done = await within(
+		const done = await this.within(
 			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
 			this.timeoutMs,
 			'run record',
@@ -1737,7 +1761,7 @@ export class RedisClaims {
 			if (found === 'mine' && this.replicas === 0 && monotonic() < commitBy) {
 				return hold ? this.lease(key, token, ttl, now) : await this.commit(key, token, ttl, now);
 			}
-			return this.giveUp(key, token, errorText(error));
+			return this.giveUp(key, token, this.errorText(error));
 		}
 		if (confirmed !== 1) {
 			return {
@@ -1856,18 +1880,18 @@ export class RedisClaims {
 		token: string,
 		ttl: number,
 	): Promise<'done' | 'other' | 'waiting' | 'failed'> {
-		const pend = await within(
+		const pend = await this.within(
 			this.client.cpResolve(key, EXPIRY_KEY, token, 'pend', this.bindMs(ttl)),
 			this.timeoutMs,
 			'pending run record',
 		);
 		if (!pend.ok) return 'failed';
 		if (pend.value !== 'mine') return 'other';
-		const info = await within(this.client.info('replication'), this.timeoutMs, 'replicas');
+		const info = await this.within(this.client.info('replication'), this.timeoutMs, 'replicas');
 		if (!info.ok) return 'failed';
 		this.replicas = Number(/connected_slaves:(\d+)/.exec(info.value)?.[1] ?? '0');
 		if ((await this.notReplicated('the run record')) !== undefined) return 'waiting';
-		const run = await within(
+		const run = await this.within(
 			this.client.cpResolve(key, EXPIRY_KEY, token, 'owed', ttl),
 			this.timeoutMs,
 			'run record',
@@ -1972,7 +1996,7 @@ export class RedisClaims {
 		const extendVia = async (on: RedisClaims, client: ClaimClient): Promise<Extended> => {
 			const down = await on.reachable(client);
 			if (down !== undefined) return { ok: false as const, reason: down };
-			return await within(
+			return await this.within(
 				client.cpExtend(
 					key,
 					EXPIRY_KEY,

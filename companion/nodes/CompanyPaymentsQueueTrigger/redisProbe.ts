@@ -9,6 +9,7 @@ import {
 	clusterText,
 	loadingText,
 	lostConnectionText,
+	maskedError,
 	misconfText,
 	oomText,
 	renamedAway,
@@ -190,6 +191,8 @@ export async function probeClaims(redis: Redis, run: string): Promise<string | u
 		await probeSharedKeys(client, `probe:${token}`);
 		return undefined;
 	} catch (error) {
+		// Redis' words are outside text: the password's parts are masked before they go in a sentence.
+		maskedError(error, redis.options.password);
 		const why = describeClaimError(error as Error);
 		return (
 			why ?? `the claim scripts failed on a probe key at "${step}" (${(error as Error).message})`

@@ -21,11 +21,11 @@ import { gateLogger } from '../../../nodes/shared/gate';
 import {
 	checkRedis,
 	isCertificateError,
-	maskHost,
+	outsideText,
 	presentedCertificate,
 	WITHOUT_PERSISTENCE_OPTION,
+	shownHost,
 	shownText,
-	withoutPassword,
 } from './redisCheck';
 import { closeAllClaims, KEY_PREFIX, monotonic, RedisClaims } from './redisClaims';
 import type { ClaimLease } from './redisClaims';
@@ -69,9 +69,9 @@ export function redisOptions(data: ICredentialDataDecryptedObject): RedisOptions
 	}
 	const host = text(data.host)?.trim();
 	if (host !== undefined && host !== '' && !plainHost(host)) {
-		const shown = withoutPassword(maskHost(host), text(data.password));
+		const shown = shownHost(host, text(data.password));
 		throw new Error(
-			`the Redis credential's Host is "${shown}": it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL, user:password@host, host:port or a connection string (host:port,password=…,ssl=True). Put the host in Host, the port in Port, the user in User, the password in Password, and turn on SSL for ssl=True`,
+			`the Redis credential's Host is "${shown.host}"${shown.note}: it takes a host name or address only (like redis.example.com or 10.0.0.5), not a URL, user:password@host, host:port or a connection string (host:port,password=…,ssl=True). Put the host in Host, the port in Port, the user in User, the password in Password, and turn on SSL for ssl=True`,
 		);
 	}
 	const db = wholeNumber(data.database, 0);
@@ -270,7 +270,8 @@ function allowsWithoutPersistence(ctx: IWebhookFunctions | IHookFunctions): bool
 }
 
 function describeWhere(options: RedisOptions): string {
-	return `${maskHost(options.host ?? 'localhost')}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}`;
+	const { host, note } = shownHost(options.host ?? 'localhost', options.password);
+	return `${host}:${options.port} db ${options.db}${options.tls ? ' (TLS)' : ''}${note}`;
 }
 
 /** The companion's delivery store: one claim per delivery in the Redis of the `redis` credential. */
@@ -290,12 +291,23 @@ export const redisDeliveryStore: DeliveryStore = {
 		try {
 			options = redisOptions(data);
 		} catch (error) {
-			return { verdict: 'unavailable', reason: (error as Error).message };
+			return {
+				verdict: 'unavailable',
+				reason: shownText(
+					(error as Error).message,
+					typeof data.password === 'string' ? data.password : undefined,
+				),
+			};
 		}
 		const where = describeWhere(options);
 		if (!said.has(where)) {
 			said.add(where);
-			gateLogger(ctx).info(`Company Payments Trigger claims delivery IDs in Redis ${where}`);
+			gateLogger(ctx).info(
+				shownText(
+					`Company Payments Trigger claims delivery IDs in Redis ${where}`,
+					options.password,
+				),
+			);
 		}
 		const node = ctx.getNode();
 		const workflowId = String(ctx.getWorkflow().id ?? '');
@@ -348,6 +360,8 @@ function heldDelivery(
 	const log = gateLogger(ctx);
 	// What it logs or gives as a 503 reason passes the same masking as every other message.
 	const shown = (text: string): string => shownText(text, password);
+	// The delivery ID came from outside: its parts shared with the password are masked.
+	const delivery = outsideText(deliveryId, password);
 	return {
 		async answered(status: number): Promise<void> {
 			const lost = lease.lost;
@@ -356,7 +370,9 @@ function heldDelivery(
 				.then((outcome) => {
 					if (outcome.state === 'released') {
 						log.warn(
-							`Company Payments Trigger: delivery ${deliveryId} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
+							shown(
+								`Company Payments Trigger: delivery ${delivery} was answered ${status} by n8n (no execution); its claim in Redis is released, so the service's next attempt runs it`,
+							),
 						);
 					} else if (
 						outcome.state === 'running' &&
@@ -364,7 +380,7 @@ function heldDelivery(
 					) {
 						log.warn(
 							shown(
-								`Company Payments Trigger: delivery ${deliveryId} runs here, but ${outcome.note ?? lost}`,
+								`Company Payments Trigger: delivery ${delivery} runs here, but ${outcome.note ?? lost}`,
 							),
 						);
 					}
@@ -390,7 +406,8 @@ async function refusedCertificate(claims: RedisClaims): Promise<string> {
 	if (!claims.lastError || !isCertificateError(claims.lastError)) return '';
 	let seen = certificates.get(claims);
 	if (seen === undefined) {
-		seen = (await presentedCertificate(claims.options)) ?? '';
+		const presented = await presentedCertificate(claims.options);
+		seen = presented === undefined ? '' : outsideText(presented, claims.options.password);
 		certificates.set(claims, seen);
 	}
 	return seen ? `. The certificate it presents: ${seen}` : '';
@@ -429,12 +446,21 @@ export function withoutNodeErrorCodes(text: string): string {
 	return out;
 }
 
-function activationError(ctx: IHookFunctions, problem: string, where: string): NodeOperationError {
+/**
+ * Activation's refusal: its message and its description (the editor shows both) pass the last
+ * guard, as every text the companion emits.
+ */
+function activationError(
+	ctx: IHookFunctions,
+	problem: string,
+	where: string,
+	password: string | undefined,
+): NodeOperationError {
 	const message = withoutNodeErrorCodes(problem);
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The Redis credential cannot hold the delivery claims: ${message}`,
-		{ description: message === problem ? where : `${where}: ${problem}` },
+		shownText(`The Redis credential cannot hold the delivery claims: ${message}`, password),
+		{ description: shownText(message === problem ? where : `${where}: ${problem}`, password) },
 	);
 }
 
@@ -444,15 +470,20 @@ function activationError(ctx: IHookFunctions, problem: string, where: string): N
  */
 export async function checkRedisOnActivation(ctx: IHookFunctions): Promise<void> {
 	let options: RedisOptions;
+	let data: ICredentialDataDecryptedObject | undefined;
 	try {
-		options = redisOptions(await ctx.getCredentials(REDIS_CREDENTIAL));
+		data = (await ctx.getCredentials(REDIS_CREDENTIAL)) as ICredentialDataDecryptedObject;
+		options = redisOptions(data);
 	} catch (error) {
-		throw activationError(ctx, (error as Error).message, 'Redis credential');
+		const password = typeof data?.password === 'string' ? data.password : undefined;
+		throw activationError(ctx, (error as Error).message, 'Redis credential', password);
 	}
 	const result = await checkRedis(options, {
 		allowWithoutPersistence: allowsWithoutPersistence(ctx),
 	});
-	if (!result.ok) throw activationError(ctx, result.message, `Redis ${describeWhere(options)}`);
+	if (!result.ok) {
+		throw activationError(ctx, result.message, `Redis ${describeWhere(options)}`, options.password);
+	}
 	registered(ctx, isLiveRegistration(ctx, false), true);
 }
 
@@ -509,7 +540,14 @@ export async function companyPaymentsRedisTest(
 	try {
 		options = redisOptions(credential.data ?? {});
 	} catch (error) {
-		return { status: 'Error', message: (error as Error).message };
+		const password = credential.data?.password;
+		return {
+			status: 'Error',
+			message: shownText(
+				(error as Error).message,
+				typeof password === 'string' ? password : undefined,
+			),
+		};
 	}
 	const result = await checkRedis(options, { allowWithoutPersistence: true });
 	if (!result.ok) return { status: 'Error', message: result.message };
