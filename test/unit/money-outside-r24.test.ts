@@ -202,7 +202,7 @@ describe('r24-money F5: an identity is sent exactly as given, or refused before 
 			// No POST is mocked: a request sent would fail as a network error (unknown).
 			const [item] = await run(readerCreate(given));
 			expect(item.paymentOutcome).toBe('not_paid');
-			expect(String(item.error)).toContain('External ID has white space at its start or end');
+			expect(String(item.error)).toContain('External ID must not start or end with white space, got');
 			expect(String(item.error)).toContain(JSON.stringify(given));
 		},
 	);
@@ -212,17 +212,17 @@ describe('r24-money F5: an identity is sent exactly as given, or refused before 
 			...readerCreate('inv-bank'),
 			additionalFields: { externalId: 'inv-bank', bankId: 'sber ' },
 		});
-		expect(String(item.error)).toContain('Bank ID has white space at its start or end');
+		expect(String(item.error)).toContain('Bank ID must not start or end with white space, got');
 	});
 
 	it('Idempotency Key " key-1 ": refused', async () => {
 		const [item] = await run({ ...readerCreate('inv-key'), idempotencyKey: ' key-1 ' });
-		expect(String(item.error)).toContain('Idempotency Key has white space at its start or end');
+		expect(String(item.error)).toContain('Idempotency Key must not start or end with white space, got');
 	});
 
 	it('card External ID " emp-1 ": refused', async () => {
 		const [item] = await run({ resource: 'card', operation: 'request', externalId: ' emp-1 ' });
-		expect(String(item.error)).toContain('External ID has white space at its start or end');
+		expect(String(item.error)).toContain('External ID must not start or end with white space, got');
 	});
 
 	it('control: "INV 42" is sent as given', async () => {

@@ -124,7 +124,7 @@ export function untrimmedIdentity(
 	const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`${field} has white space at its start or end: ${shown}; remove it, e.g. {{ $json.id.trim() }}`,
+		`${field} must not start or end with white space, got ${shown}; remove it, e.g. {{ $json.id.trim() }}`,
 		{
 			itemIndex,
 			description: `${field} names the payment and is sent exactly as given, so it must not start or end with white space (a space, a tab, a line break, a no-break space): the service would keep it as another ${field} than the one without. Remove the white space in your data or in the expression (e.g. {{ $json.id.trim() }}). Nothing was sent to the payment service.`,
