@@ -720,8 +720,7 @@ function maskFieldIn(
 	// Members are matched without case or separators (`AttemptedValue`, `property_name`); a
 	// template's parameters hold the value under `{{ value }}` (Symfony).
 	const template = holdsTemplateValue(field);
-	const pair =
-		valueMember(key) || nameMember(key) || template ? secretPair(record) : undefined;
+	const pair = valueMember(key) || nameMember(key) || template ? secretPair(record) : undefined;
 	if (pair && valueMember(key)) return maskSecret(field, pair.spec, reading);
 	if (pair && template) {
 		return mapFields(field, reading, (name, held) =>
