@@ -281,6 +281,21 @@ describe('F3: names stay names', () => {
 		}
 	});
 
+	it('a word under `key` with nothing beside it that speaks of a field stays a secret', () => {
+		// A key's record (`{keyId, key}`), not a validation entry: the word may be a pass phrase.
+		for (const body of [
+			{ keyId: 'k1', key: 'BlueHorseStaple', createdAt: '2026-11-29T10:00:00Z' },
+			{ id: 'k2', label: 'CI deploys', key: 'BlueHorseStaple' },
+		]) {
+			for (const audience of ['user', 'model'] as const) {
+				expect(JSON.stringify(gateJson(undefined, body, audience))).not.toContain(
+					'BlueHorseStaple',
+				);
+			}
+			expect(namedIn(body).secrets).toContain('BlueHorseStaple');
+		}
+	});
+
 	it('a real key under `key` beside a message is still masked and learned', () => {
 		for (const key of [
 			'cp_live_Zx9Qw3Er7Ty1Ui5Op2As8Df4',

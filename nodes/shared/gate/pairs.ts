@@ -307,8 +307,8 @@ export function pairSpec(value: unknown): FieldSpec | undefined {
 	return secretPair(value)?.spec;
 }
 
-/** Members that say a record is a validation entry about a field: its message, label or path. */
-const ABOUT_MEMBERS = new Set(
+/** Members that say a record is a validation entry: its message, the rule that failed. */
+const MESSAGE_MEMBERS = new Set(
 	[
 		'message',
 		'msg',
@@ -317,16 +317,38 @@ const ABOUT_MEMBERS = new Set(
 		'error',
 		'errors',
 		'reason',
-		'description',
-		'detail',
-		'label',
-		'title',
 		'hint',
 		'rule',
 		'constraint',
-		...PATH_NAME_KEYS,
 	].map(memberName),
 );
+
+/**
+ * Members that say so only where they name the same field: a label, a title, a description or
+ * a path (Joi's `{"label":"externalId","key":"externalId"}`). A key's own record may carry a
+ * label (`{"label":"CI","key":"…"}`).
+ */
+const NAMING_MEMBERS = new Set(
+	['label', 'title', 'description', 'detail', ...PATH_NAME_KEYS].map(memberName),
+);
+
+/** Whether a member's text or list names `name` (as a word of a text, or a part of a list). */
+function namesSame(field: unknown, name: string): boolean {
+	const wanted = name.toLowerCase();
+	if (Array.isArray(field)) {
+		return field.some((part) => typeof part === 'string' && part.toLowerCase() === wanted);
+	}
+	if (typeof field !== 'string') return false;
+	const text = field.toLowerCase();
+	let at = text.indexOf(wanted);
+	while (at >= 0) {
+		const before = text[at - 1] ?? ' ';
+		const after = text[at + wanted.length] ?? ' ';
+		if (!/[a-z0-9_]/.test(before) && !/[a-z0-9_]/.test(after)) return true;
+		at = text.indexOf(wanted, at + 1);
+	}
+	return false;
+}
 
 /**
  * One part of a field's name as people write one (`externalId`, `Region`, `address_line2`,
@@ -346,12 +368,17 @@ function fieldWord(part: string): boolean {
  * Whether a `key` member holds a field's name, not a key (outside read r22-data, finding 3: Joi's
  * `context: {"label":"externalId","key":"externalId"}`, `{"key":"Region","message":…}`,
  * ASP.NET's `{"Key":"Card.Cvv",…}`): a name or a path of field words (fieldWord), beside a
- * message, a label or a path that says the record is about a field (or that names it). Any other
+ * message (MESSAGE_MEMBERS), or beside a label, a title or a path that names the same field. Any other
  * `key` is read as before: a secret, a lookup code kept (`order_payment`).
  */
 export function keyNamesField(key: string, field: unknown, record: object): field is string {
 	if (memberName(key) !== 'key' || typeof field !== 'string') return false;
 	const parts = textParts(field);
 	if (!parts || !parts.every((part) => index(part) || fieldWord(part))) return false;
-	return Object.keys(record).some((name) => name !== key && ABOUT_MEMBERS.has(memberName(name)));
+	return Object.entries(record).some(([name, about]) => {
+		if (name === key) return false;
+		const member = memberName(name);
+		if (MESSAGE_MEMBERS.has(member)) return true;
+		return NAMING_MEMBERS.has(member) && namesSame(about, field);
+	});
 }
