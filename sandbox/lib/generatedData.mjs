@@ -1062,8 +1062,15 @@ export const PAIR_NAME_FORMS = Object.freeze([
 	'title',
 	'label',
 	'field',
+	// Other frameworks' spellings, matched without case or separators (outside read r22-data,
+	// finding 1: FluentValidation, Go Fiber, ASP.NET ModelState).
+	'PropertyName',
+	'failed_field',
+	'Key',
 ]);
 export const PAIR_LABELS = Object.freeze(['PIN', 'cvv', 'cardPin', 'CVV2']);
+/** Names of a name/value pair's value side, in several spellings (outside read r22-data). */
+export const PAIR_VALUE_FORMS = Object.freeze(['value', 'Value', 'attemptedValue', 'raw_value']);
 
 /**
  * Outside read r16-data: a card's PIN-attempt counter (kept to the digit), a record's key holding
@@ -1081,8 +1088,9 @@ export function r16Data(seed) {
 	const pairLabel = r.pick(PAIR_LABELS);
 	const pairValue = String(r.int(5000, 9899));
 	const unixSeconds = 1_795_939_200 + r.int(0, 86_400);
+	const pairValueKey = r.pick(PAIR_VALUE_FORMS);
 	return {
-		dims: { counterName, recordKeyName, recordKeyForm, pairNameKey, pairLabel },
+		dims: { counterName, recordKeyName, recordKeyForm, pairNameKey, pairLabel, pairValueKey },
 		counterValue,
 		unixSeconds,
 		pairValue,
@@ -1095,7 +1103,7 @@ export function r16Data(seed) {
 					: unixSeconds,
 		cardFields: {
 			[counterName]: counterValue,
-			attrs: [{ [pairNameKey]: pairLabel, value: pairValue }],
+			attrs: [{ [pairNameKey]: pairLabel, [pairValueKey]: pairValue }],
 		},
 	};
 }

@@ -50,6 +50,7 @@ import {
 	RECORD_KEY_NAMES,
 	RECORD_KEY_FORMS,
 	PAIR_NAME_FORMS,
+	PAIR_VALUE_FORMS,
 	REGISTRY_FORMS,
 	CLOSED_PLAIN_FIELDS,
 } from '../../sandbox/lib/generatedData.mjs';
@@ -801,7 +802,7 @@ async function checkR6b({ d, check, logs, apiKey }) {
 				check(
 					shown.text.includes(`"${w.dims.counterName}":${w.counterValue}`) &&
 						shown.text.includes(`"${w.dims.pairNameKey}":"${w.dims.pairLabel}"`) &&
-						!shown.text.includes(`"value":"${w.pairValue}"`),
+						!shown.text.includes(`"${w.dims.pairValueKey}":"${w.pairValue}"`),
 					`r16 card.get${where}: counter, pair label or pair value wrong (${dims}) ${shown.text.slice(0, 400)}`,
 				);
 			}
@@ -1447,7 +1448,13 @@ describe(
 			const r16 = {};
 			for (const seed of SEEDS) {
 				const w = generatedData(seed).r16;
-				for (const name of ['counterName', 'recordKeyName', 'recordKeyForm', 'pairNameKey']) {
+				for (const name of [
+					'counterName',
+					'recordKeyName',
+					'recordKeyForm',
+					'pairNameKey',
+					'pairValueKey',
+				]) {
 					(r16[name] ??= new Set()).add(w.dims[name]);
 				}
 			}
@@ -1459,6 +1466,7 @@ describe(
 						recordKeyName: RECORD_KEY_NAMES.length,
 						recordKeyForm: RECORD_KEY_FORMS.length,
 						pairNameKey: PAIR_NAME_FORMS.length,
+						pairValueKey: PAIR_VALUE_FORMS.length,
 					},
 				);
 			}

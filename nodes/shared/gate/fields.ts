@@ -14,11 +14,14 @@ import type { ClosedName, FieldSpec } from '../contract/records';
 import type { Known } from './learned';
 import { maskCredentialForms, namedField } from './learned';
 import {
-	PAIR_NAME_KEYS,
-	PAIR_VALUE_KEYS,
+	holdsTemplateValue,
+	keyNamesField,
+	nameMember,
 	namesPath,
 	pairSpec,
 	secretPair,
+	templateValueKey,
+	valueMember,
 } from './pairs';
 import type { Audience } from './masks';
 import {
@@ -72,8 +75,6 @@ export interface Reading {
 }
 
 const UNKNOWN: FieldSpec = { kind: 'unknown' };
-/** The keys of a name/value pair, either side. */
-const PAIR_KEYS = new Set([...PAIR_NAME_KEYS, ...PAIR_VALUE_KEYS]);
 const TEXT: FieldSpec = { kind: 'text' };
 
 /** The credentials' own values found in a text: the one thing that may touch an identifier. */
@@ -444,10 +445,18 @@ function shownWhenPlain(key: string, value: unknown, reading: Reading): unknown 
 		// A pair that names a secret (`{"field":"cvv","rejectedValue":"737"}`): its values hidden
 		// whole, its name shown as a name (it says what was hidden), the rest read as any field.
 		return mapFields(value, reading, (inner, field) => {
-			if (pair && PAIR_VALUE_KEYS.has(inner)) return maskUndeclared(inner, field, reading);
+			if (pair && valueMember(inner)) return maskUndeclared(inner, field, reading);
+			if (pair && holdsTemplateValue(field)) {
+				return mapFields(field, reading, (name, held) =>
+					templateValueKey(name)
+						? maskUndeclared(name, held, reading)
+						: shownWhenPlain(name, held, reading),
+				);
+			}
 			if (pair && inner === pair.nameKey && typeof field === 'string') {
 				return maskKey(field, reading);
 			}
+			if (keyNamesField(inner, field, value)) return maskKey(field, reading);
 			if (namesPath(inner, field, value, pair?.nameKey)) {
 				return field.map((part) => (typeof part === 'string' ? maskKey(part, reading) : part));
 			}
@@ -708,9 +717,21 @@ function maskFieldIn(
 	if (namedField(key, field, reading.known)) return shownFor(String(field), reading.audience);
 	// The value of a name/value pair that names a secret (`{"name":"pin","value":"4821"}`); its
 	// name is a field's name, shown as maskKey shows one (`{"attribute":"cvv"}` keeps `cvv`).
-	const pair = PAIR_KEYS.has(key) ? secretPair(record) : undefined;
-	if (pair && PAIR_VALUE_KEYS.has(key)) return maskSecret(field, pair.spec, reading);
+	// Members are matched without case or separators (`AttemptedValue`, `property_name`); a
+	// template's parameters hold the value under `{{ value }}` (Symfony).
+	const template = holdsTemplateValue(field);
+	const pair = valueMember(key) || nameMember(key) || template ? secretPair(record) : undefined;
+	if (pair && valueMember(key)) return maskSecret(field, pair.spec, reading);
+	if (pair && template) {
+		return mapFields(field, reading, (name, held) =>
+			templateValueKey(name)
+				? maskSecret(held, pair.spec, reading)
+				: maskFieldIn(name, held, reading, textual, undefined, field as IDataObject),
+		);
+	}
 	if (pair && key === pair.nameKey && typeof field === 'string') return maskKey(field, reading);
+	// A `key` that names a field beside a message or a path (Joi's `context.key`): a name.
+	if (keyNamesField(key, field, record)) return maskKey(field, reading);
 	// A path's parts beside a value (`"loc": ["body","card","cvv"]`): names, each shown as maskKey
 	// shows one, never read as a list-of-two pair (`["cvv","maxLength"]` names a CVV's length).
 	if (namesPath(key, field, record, pair?.nameKey)) {

@@ -8,7 +8,14 @@ import { lookupCode, notSecretMaterial, tokenCode } from './masks';
 import { decoded, LINK, maskLink, UNIT_AFTER_DIGITS } from './patterns';
 import { cutDeep } from './depth';
 import { cardRunIn, declaresCard } from './requisite';
-import { namesPath, PAIR_VALUE_KEYS, secretPair } from './pairs';
+import {
+	holdsTemplateValue,
+	keyNamesField,
+	namesPath,
+	secretPair,
+	templateValueKey,
+	valueMember,
+} from './pairs';
 
 /*
  * Learned values: the secrets (and identifiers) the gate knows by value.
@@ -396,14 +403,23 @@ export function collect(value: unknown, named: Named, spec?: FieldSpec): void {
 		if (spec?.kind === 'identifier' || spec?.kind === 'amount') return;
 		const record = value as Record<string, unknown>;
 		for (const [name, field] of Object.entries(record)) {
-			if (pair && PAIR_VALUE_KEYS.has(name)) {
+			if (pair && valueMember(name)) {
 				collect(field, named, pair);
+				continue;
+			}
+			// A template's parameters: its `{{ value }}` is the pair's value (Symfony).
+			if (pair && holdsTemplateValue(field)) {
+				for (const [held, inner] of Object.entries(field)) {
+					collect(inner, named, templateValueKey(held) ? pair : undefined);
+				}
 				continue;
 			}
 			// The pair's name is a name (`{"key":"cardPin"}`, `{"loc":["body","pin"]}`), never a
 			// secret it holds.
 			if (found && name === found.nameKey) continue;
 			if (namesPath(name, field, record)) continue;
+			// A `key` that names a field beside a message or a path (Joi's `context.key`).
+			if (keyNamesField(name, field, record)) continue;
 			// A requisite its record declares a card is a card number: found by value elsewhere too
 			// (the raw body), whatever its digits look like.
 			if (
