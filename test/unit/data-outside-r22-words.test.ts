@@ -82,9 +82,12 @@ describe('F4: a CJK unit that starts the next word is no unit', () => {
 		'密码 4821 次后锁定',
 		'卡验证码 3 个月内有效',
 		'密码 2026 年底前有效',
-	])('%j comes out exact (a unit ends the number: end, punctuation, a bracket, or no Han after it)', (text) => {
-		for (const out of forUser(text)) expect(out).toBe(text);
-	});
+	])(
+		'%j comes out exact (a unit ends the number: end, punctuation, a bracket, or no Han after it)',
+		(text) => {
+			for (const out of forUser(text)) expect(out).toBe(text);
+		},
+	);
 
 	it('generated: a PIN/CVV word, its digits, a unit glued to the next Han word: the digits never shown', () => {
 		fc.assert(
@@ -157,7 +160,16 @@ describe('F5: only the English PIN words make a postal code', () => {
 					'Deliver to: 12 MG Road, Bengaluru, ',
 					'Shipping address: 7 Nehru Nagar, Jaipur, ',
 				),
-				fc.constantFrom('PIN-код', 'PIN код', 'Pin-код', 'PIN-Код', 'ПИН-код', 'ПИН', 'пин-код', 'PINкод'),
+				fc.constantFrom(
+					'PIN-код',
+					'PIN код',
+					'Pin-код',
+					'PIN-Код',
+					'ПИН-код',
+					'ПИН',
+					'пин-код',
+					'PINкод',
+				),
 				fc.constantFrom(' ', ': ', ' - '),
 				fc.integer({ min: 100000, max: 999999 }).map(String),
 				(address, word, gap, digits) => {
@@ -180,7 +192,8 @@ describe('F6: a password or token value runs to white space, a quote, or the nex
 		['api_key: k9Xf+Q2mL&p7Rz', ['k9Xf', 'Q2mL', 'p7Rz']],
 		['Set token=Zx9+Qw3/Er7== for the next call', ['Zx9', 'Qw3', 'Er7']],
 	])('%j hides every piece of the value', (text, pieces) => {
-		for (const out of everywhere(text)) for (const piece of pieces) expect(out).not.toContain(piece);
+		for (const out of everywhere(text))
+			for (const piece of pieces) expect(out).not.toContain(piece);
 	});
 
 	it.each([
@@ -265,9 +278,13 @@ describe('F7: a multipart part is masked by its name as a field is', () => {
 	});
 
 	it('only the value goes: the part, its name and the other parts stay as written', () => {
-		const text = echo(part('payment[card][cvv]', '739') + part('password', 'Tr0ub4dor&3x') + part('amount', '1500'));
+		const text = echo(
+			part('payment[card][cvv]', '739') + part('password', 'Tr0ub4dor&3x') + part('amount', '1500'),
+		);
 		expect(shown(text)).toBe(
-			echo(part('payment[card][cvv]', '•••') + part('password', '[hidden]') + part('amount', '1500')),
+			echo(
+				part('payment[card][cvv]', '•••') + part('password', '[hidden]') + part('amount', '1500'),
+			),
 		);
 	});
 
@@ -299,7 +316,11 @@ describe('F7: a multipart part is masked by its name as a field is', () => {
 							: dotted
 								? [...path, last].join('.')
 								: `${path[0]}${[...path.slice(1), last].map((p) => `[${p}]`).join('')}`;
-					const value = /^(?:cvv|cvc)$/.test(last) ? '739' : /^pin$/.test(last) ? '4821' : 'Zq7Kp2Lm9Xw4';
+					const value = /^(?:cvv|cvc)$/.test(last)
+						? '739'
+						: /^pin$/.test(last)
+							? '4821'
+							: 'Zq7Kp2Lm9Xw4';
 					const text = `--B\r\nContent-Disposition: form-data; name=${quote}${name}${quote}\r\n\r\n${value}\r\n--B--`;
 					return everywhere(text).every((out) => !out.includes(value));
 				},
@@ -315,8 +336,14 @@ describe('F8: the model link rule reads `:` in a segment, matrix parameters and 
 			'https://api.telegram.org/bot7012345678:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage',
 			['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '7012345678'],
 		],
-		['https://hooks.example.com/in/AAHdqTcvCH1vGW:JxfSeofSAs0K5PALDsaw', ['AAHdqTcvCH1vGW', 'JxfSeofSAs0K5PALDsaw']],
-		['https://hooks.example.com/receive;jsessionid=Q7xKp2LmZ9rT4vBw8NcY3hJd', ['Q7xKp2LmZ9rT4vBw8NcY3hJd']],
+		[
+			'https://hooks.example.com/in/AAHdqTcvCH1vGW:JxfSeofSAs0K5PALDsaw',
+			['AAHdqTcvCH1vGW', 'JxfSeofSAs0K5PALDsaw'],
+		],
+		[
+			'https://hooks.example.com/receive;jsessionid=Q7xKp2LmZ9rT4vBw8NcY3hJd',
+			['Q7xKp2LmZ9rT4vBw8NcY3hJd'],
+		],
 		['https://hooks.example.com/a;v=1;token=K7Q2/next', ['K7Q2']],
 		['https://hooks.example.com/reset_password/abc12345xyz', ['abc12345xyz']],
 		['https://hooks.example.com/password_reset/abc12345xyz', ['abc12345xyz']],
@@ -326,11 +353,15 @@ describe('F8: the model link rule reads `:` in a segment, matrix parameters and 
 		['https://hooks.example.com/api/access_token/k3yq9x2m7p', ['k3yq9x2m7p']],
 	];
 
-	it.each(TOKEN_LINKS)('%s: the model gets no token, as a link field and in a text', (link, secrets) => {
-		const field = JSON.stringify(maskForModel({ webhookUrl: link }, []));
-		const text = JSON.stringify(maskForModel({ comment: `see ${link} now` }, []));
-		for (const out of [field, text]) for (const secret of secrets) expect(out).not.toContain(secret);
-	});
+	it.each(TOKEN_LINKS)(
+		'%s: the model gets no token, as a link field and in a text',
+		(link, secrets) => {
+			const field = JSON.stringify(maskForModel({ webhookUrl: link }, []));
+			const text = JSON.stringify(maskForModel({ comment: `see ${link} now` }, []));
+			for (const out of [field, text])
+				for (const secret of secrets) expect(out).not.toContain(secret);
+		},
+	);
 
 	it.each([
 		'https://shop.example.com/orders/ORD-2026-0042/hook',
@@ -357,14 +388,25 @@ describe('F8: the model link rule reads `:` in a segment, matrix parameters and 
 	it('generated: a secret path word in any case and with any separator: the next segment is hidden', () => {
 		fc.assert(
 			fc.property(
-				fc.constantFrom(['reset', 'password'], ['password', 'reset'], ['access', 'token'], ['magic', 'link'], ['verify', 'email'], ['api', 'key']),
+				fc.constantFrom(
+					['reset', 'password'],
+					['password', 'reset'],
+					['access', 'token'],
+					['magic', 'link'],
+					['verify', 'email'],
+					['api', 'key'],
+				),
 				fc.constantFrom('_', '-', '', '.', 'camel'),
 				fc.boolean(),
 				fc.stringMatching(/^[a-z][a-z0-9]{5,9}[0-9]$/),
 				(words, separator, upper, token) => {
 					const word =
 						separator === 'camel'
-							? words[0] + words.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join('')
+							? words[0] +
+								words
+									.slice(1)
+									.map((w) => w[0].toUpperCase() + w.slice(1))
+									.join('')
 							: words.join(separator);
 					const link = `https://hooks.example.com/${upper ? word.toUpperCase() : word}/${token}`;
 					return !JSON.stringify(maskForModel({ webhookUrl: link }, [])).includes(token);
