@@ -4,9 +4,11 @@ import {
 	knownCryptoToken,
 	numberOfRegistries,
 	registriesIn,
+	secretValueShown,
 } from '../contract/records';
 import type { Registry } from '../contract/records';
 import { HIDDEN_PART, maskedAlready, maskRequisite, maskWebhookSecret } from './masks';
+import { namedSecret } from './pairs';
 
 /*
  * Free-text patterns: what a secret looks like when nothing names it. They are read only in free
@@ -39,6 +41,7 @@ const SECRET_PARAMETERS = new Set([
 	'accesstoken',
 	'refreshtoken',
 	'sessiontoken',
+	'sessionid',
 	'jwt',
 ]);
 /** Path segments after which the next segment is an invite's token (`/auth/invites/{token}`). */
@@ -121,8 +124,36 @@ const SECRET_PATH_WORDS = new Set([
 	'sessions',
 ]);
 function namedByPathWord(previous: string, segment: string): boolean {
-	if (!SECRET_PATH_WORDS.has(normalise(decoded(previous)))) return false;
+	if (!pathWordsOf(decoded(previous)).some(secretPathWord)) return false;
 	return !/^[a-z]{1,15}$/.test(decoded(segment));
+}
+/**
+ * A word of a path that names a secret: one of SECRET_PATH_WORDS, or one of 5 letters or more
+ * glued to another word of 4 or more before or after it (`resetpassword`, `accesstoken`,
+ * `magiclink`, `verifyemail`), not a word that merely starts so (`confirmed`, `sessions`).
+ */
+function secretPathWord(word: string): boolean {
+	if (SECRET_PATH_WORDS.has(word)) return true;
+	for (const secret of SECRET_PATH_WORDS) {
+		if (secret.length < 5 || word.length - secret.length < 4) continue;
+		if (word.startsWith(secret) || word.endsWith(secret)) return true;
+	}
+	return false;
+}
+/**
+ * The words of a path segment, without case and separators (outside read r22-data, finding 8:
+ * `reset_password`, `password-reset`, `resetPassword`, `Reset-Password`): the segment whole
+ * (`apikey`, `api-key`), and each word split at a separator or a camelCase step. A path word
+ * naming a secret among them names the next segment one (`/reset_password/{token}`,
+ * `/magic_link/{token}`).
+ */
+function pathWordsOf(segment: string): string[] {
+	const words = segment
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter((word) => word !== '');
+	return [normalise(segment), ...words];
 }
 
 export function decoded(value: string): string {
@@ -161,16 +192,42 @@ function maskPath(path: string, reading: LinkReading): string {
 	return segments
 		.map((segment, index) => {
 			if (segment === '') return segment;
-			const after = index > 0 && INVITE_SEGMENTS.has(segments[index - 1].toLowerCase());
-			const byWord = index > 0 && namedByPathWord(segments[index - 1], segment);
-			const byLook = tokenByLook(segment) && !txHash(segment);
-			if (!(after || (reading.strong && (byWord || byLook)))) return segment;
-			if (!after && reading.identifiers?.has(decoded(segment))) return segment;
-			// Only a segment named a token by where it stands is learned: an ID is not a secret.
-			if (after) reading.found?.push(segment, decoded(segment));
-			return HIDDEN_PART;
+			// A segment's matrix parameters (`;jsessionid=…`; outside read r22-data, finding 8) are
+			// read as a query's parameters are; the segment is what stands before them.
+			const semicolon = segment.indexOf(';');
+			const own = semicolon < 0 ? segment : segment.slice(0, semicolon);
+			const parameters =
+				semicolon < 0 ? '' : `;${maskParameters(segment.slice(semicolon + 1), reading, ';')}`;
+			const previous = index > 0 ? segments[index - 1].split(';')[0] : undefined;
+			return maskSegment(own, previous, reading) + parameters;
 		})
 		.join('/');
+}
+
+/**
+ * One path segment, hidden where it is a token: after an invite segment for every reader; for
+ * the model, after a path word naming a secret or by its look. A segment holding `:` is judged by
+ * its parts too (a Telegram bot's `bot7012345678:AAHdq…`; outside read r22-data, finding 8): a
+ * part that is a token by its look hides the segment whole.
+ */
+function maskSegment(segment: string, previous: string | undefined, reading: LinkReading): string {
+	if (segment === '') return segment;
+	const after = previous !== undefined && INVITE_SEGMENTS.has(previous.toLowerCase());
+	const byWord = previous !== undefined && namedByPathWord(previous, segment);
+	const parts = segment.includes(':') ? segment.split(':') : [segment];
+	// A chain's address after a payment URI's scheme (`tron:T…`, `ethereum:0x…`) is public.
+	const byLook = parts.some(
+		(part) =>
+			tokenByLook(part) &&
+			!txHash(part) &&
+			!(parts.length > 1 && chainAddress(decoded(part))) &&
+			!reading.identifiers?.has(decoded(part)),
+	);
+	if (!(after || (reading.strong && (byWord || byLook)))) return segment;
+	if (!after && reading.identifiers?.has(decoded(segment))) return segment;
+	// Only a segment named a token by where it stands is learned: an ID is not a secret.
+	if (after) reading.found?.push(segment, decoded(segment));
+	return HIDDEN_PART;
 }
 
 /**
@@ -218,7 +275,7 @@ function maskNestedLink(value: string, reading: LinkReading): string | undefined
  * `ref` stays such a word: a join link's `ref` may carry the invite's token.
  */
 const SECRET_NAME_PART =
-	/^(?:tokens?|invite|code|secrets?|keys?|auth|authorization|sig|signature|ref|hmac|pass|password|pwd)$|(?:token|secret|signature|password|apikey)$|^(?:api|access|private|signing|secret|client|session|refresh|hmac|auth|webhook)(?:key|sig)$|^(?:invite|auth|ref)(?:code|id)$/;
+	/^(?:tokens?|invite|code|secrets?|keys?|auth|authorization|sig|signature|ref|hmac|pass|password|pwd)$|(?:token|secret|signature|password|apikey|sessionid|sessid)$|^(?:api|access|private|signing|secret|client|session|refresh|hmac|auth|webhook)(?:key|sig)$|^(?:invite|auth|ref)(?:code|id)$/;
 function secretNameParts(name: string): boolean {
 	return decoded(name)
 		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -227,10 +284,16 @@ function secretNameParts(name: string): boolean {
 		.some((part) => SECRET_NAME_PART.test(part));
 }
 
-/** `a=1&token=…` with every credential value hidden. */
-function maskParameters(text: string, reading: LinkReading): string {
+/**
+ * A `&` that starts the next `name=` pair of a query: a `&` inside a value (a password's
+ * `Tr0ub4dor&3x`) does not end it, nor base64's `==` padding (outside read r22-data, finding 6).
+ */
+const PAIR_AMPERSAND = /&(?=[^&=]+=(?!=))/;
+
+/** `a=1&token=…` with every credential value hidden (`;` pairs too: a path's matrix parameters). */
+function maskParameters(text: string, reading: LinkReading, separator = '&'): string {
 	return text
-		.split('&')
+		.split(separator === '&' ? PAIR_AMPERSAND : separator)
 		.map((pair) => {
 			const at = pair.indexOf('=');
 			if (at < 0) return pair;
@@ -257,7 +320,7 @@ function maskParameters(text: string, reading: LinkReading): string {
 			}
 			return `${name}=${HIDDEN_PART}`;
 		})
-		.join('&');
+		.join(separator);
 }
 
 /** A link or a path with the tokens in its path, query and fragment hidden. */
@@ -311,9 +374,19 @@ export function withoutUserinfo(text: string): string {
  */
 export const LINK =
 	/(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?=[/?#])|(?<![\w.~%-])\/(?=[\w.~%-]))[^\s"'<>`\\[\]]*/gi;
+/**
+ * Where a value in a text ends for a word that names it (outside read r22-data, finding 6:
+ * `password: 4Gh*7Jk&9Lm`, `token: Ab12/Cd34+Ef56==` showed `&9Lm`, `+Ef56==`): at white space,
+ * a quote (the end of a quoted value, also JSON-escaped: `\"`), an escaped line end (`\n`), or a
+ * `&` or `;` that starts the next `name=` pair (`password=abc&user=bob`). A `&`, `+`, `/`, `,` or
+ * `=` padding inside is the value's.
+ */
+const VALUE_CHARS = `(?:[^\\s"'&;\\\\]|[&;](?![A-Za-z_][\\w.\\[\\]-]*=[^=\\s"'])|\\\\(?!["'nrt]))+`;
 /** `token=…`, `api_key: "…"`, `password = …` written in a text. */
-const NAMED_SECRET =
-	/\b((?:invite[_ -]?|session[_ -]?|access[_ -]?|refresh[_ -]?|auth[_ -]?)?token|api[_ -]?key|x-api-key|secret|password)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'&,;)\\]+)/gi;
+const NAMED_SECRET = new RegExp(
+	`\\b((?:invite[_ -]?|session[_ -]?|access[_ -]?|refresh[_ -]?|auth[_ -]?)?token|api[_ -]?key|x-api-key|secret|password)(\\\\?["']?\\s*[:=]\\s*\\\\?["']?)(${VALUE_CHARS})`,
+	'gi',
+);
 /**
  * A Bearer or Basic credential. Not a challenge's parameter (outside read r17-data, finding 6:
  * `WWW-Authenticate: Bearer realm="api"` names the realm, and `error=`, `scope=` the rest): a
@@ -386,23 +459,45 @@ const NAMING_WORDS = (
  */
 const NAMING_GAP = '[\\s\\u00a0:=,\\-\\u2010-\\u2015"\'«»“”„]';
 /**
+ * A Han ideograph (CJK Unified Ideographs, Extension A, Compatibility Ideographs), written as
+ * ranges of the Basic Multilingual Plane so that it reads the same in a regular expression with
+ * or without the `u` flag.
+ */
+const HAN = '[\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff]';
+/**
+ * Han characters that go on after a CJK unit without making a word with it: the quantity goes on
+ * (`3 个月`, three months; `3 次后`, after three times; `300元以内`, up to 300 yuan; `2025年到期`,
+ * due in 2025): after, before, within, from, until, of, more, whole, period.
+ */
+const QUANTITY_GOES_ON = '[后後前内內以左起至到的了月多整间間之]';
+/**
  * After digits, what makes them a quantity and not a PIN or CVV: a currency or a unit
  * (`1500 RUB`, `12 %`, `1000 attempts`, `3 раз`, `1000 грн`: r19-data, finding 4; `1500 р.`,
- * `1500 шт.`, `123 pcs`, `1500 unidades`, `300元`, `2025年`: r20-data, finding 4), and a year's
+ * `1500 шт.`, `123 pcs`, `1500 unidades`, `300元`, `2025年`: r20-data, finding 4; a CJK unit only
+ * where no Han ideograph follows it, after spaces or none, but one that says the quantity goes on
+ * (QUANTITY_GOES_ON: `3 个月`, `2 次后`), and `年` after a year of 19xx or 20xx whatever follows
+ * (`2025年到期`, `2026 年底`): `4821 次日生效`, `739 个人专用`, `482193 年底前有效` start the
+ * next word (the next day, personal, the year's end) and are no unit, while `3 次，`, `2026 年`,
+ * `300元。`, `1500円です` are: r22-data, finding 4), and a year's
  * `г.` or `года` after a year of 19xx or 20xx only (`г. Москва` after any other number is a
  * city's mark, not a unit).
  */
 const NOT_A_SECRET_AFTER =
-	'[\\s\\u00a0]?(?:%|₽|\\$|€|[年元円个個张張件次]|(?:rub|rur|usd|usdt|eur|euros?|uah|gbp|chf|cny|kzt|btc|eth|trx|руб|рублей|рубля|р(?!/)|грн|гривень|гривні|гривня|тенге|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд|pcs|pieces?|units?|unidades?|uds|st(?:ü|ue)ck|stk|pi[èe]ces?|шт|штук[аи]?|(?<=(?<![0-9])(?:19|20)[0-9][0-9][\\s\\u00a0]?)(?:г|года?))(?![A-Za-zА-Яа-яЁё0-9]))';
+	'[\\s\\u00a0]?(?:%|₽|\\$|€|[年元円个個张張件次](?![\\s\\u00a0]*(?!' +
+	QUANTITY_GOES_ON +
+	')' +
+	HAN +
+	')|(?<=(?<![0-9])(?:19|20)[0-9][0-9][\\s\\u00a0]?)年|(?:rub|rur|usd|usdt|eur|euros?|uah|gbp|chf|cny|kzt|btc|eth|trx|руб|рублей|рубля|р(?!/)|грн|гривень|гривні|гривня|тенге|attempts?|times|tries|cards|items|records|days?|hours?|minutes?|mins?|seconds?|secs?|ms|раза?|попыток|попытки|дней|часов|минут|секунд|pcs|pieces?|units?|unidades?|uds|st(?:ü|ue)ck|stk|pi[èe]ces?|шт|штук[аи]?|(?<=(?<![0-9])(?:19|20)[0-9][0-9][\\s\\u00a0]?)(?:г|года?))(?![A-Za-zА-Яа-яЁё0-9]))';
 /**
  * What may stand between a PIN or CVV word and its value in the direct forms (`PIN: 1234`,
  * `"cardPin":"4829"`, `CVV2 - 739`): up to 6 characters that are no letter or digit, and no
  * currency sign, number sign or line break (`PIN, $1500`, `CVV #123` are other numbers); a space
  * or a colon also written as an HTML entity (`CVV&nbsp;583`) or URL-encoded (`cvv%3A583`; outside
- * read r17-data, finding 2), each counted as one.
+ * read r17-data, finding 2), each counted as one. A `%` that starts a percent-escape is the
+ * escape's (`PIN%204829`: `%20`, then `4829`; not `%`, then `204829`).
  */
 const DIRECT_GAP =
-	'((?:[^A-Za-zА-Яа-яЁё0-9_$€£₽#№+\\n\\r]|&(?:nbsp|ensp|emsp|thinsp|colon|equals|#160|#58|#61|#[xX](?:[aA]0|3[aAdD]));|%(?:25)?(?:3[aAdD]|20|[cC]2%(?:25)?[aA]0)){0,6})';
+	'((?:[^A-Za-zА-Яа-яЁё0-9_$€£₽#№+%\\n\\r]|%(?![0-9A-Fa-f]{2})|&(?:nbsp|ensp|emsp|thinsp|colon|equals|#160|#58|#61|#[xX](?:[aA]0|3[aAdD]));|%(?:25)?(?:3[aAdD]|20|[cC]2%(?:25)?[aA]0)){0,6})';
 /** After a direct form's digits: not a date's or a time's rest (`PIN: 2026-11-20`), not a unit. */
 const DIRECT_END = `(?![.,:/\\-]\\d)(?!${NOT_A_SECRET_AFTER})`;
 /**
@@ -960,10 +1055,13 @@ const SECRET_DIGITS_NEXT_LINE = new RegExp(
 /**
  * A PIN or CVV word and the digits right after it glued to it by a number sign (outside read
  * r20-data, finding 2: `CVV#123`, `PIN#4821`, `CVV#: 123`): the sign is the label's (`CVV#`, the
- * CVV's number). A sign after a space stays another number's (`CVV #123 order failed`; r17-data).
+ * CVV's number). Every PIN and CVV word takes it, of every language read (outside read r22-data,
+ * finding 9: `NIP#4821`, `PIN-Nummer#4821`, `Geheimzahl#4821`, `新密码#4821`, `卡验证码#739`), also
+ * the full-width sign (`安全码＃739`); a Chinese word glued to the word before it, as Chinese is
+ * written. A sign after a space stays another number's (`CVV #123 order failed`; r17-data).
  */
 const SECRET_DIGITS_GLUED_SIGN = new RegExp(
-	`(?<![\\p{L}\\p{N}_])(${PIN_OR_CVV_WORD})(#[ \\u00a0:]{0,2})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
+	`((?<![\\p{L}\\p{N}_])(?:${PIN_OR_CVV_WORD}|${OTHER_PIN_WORDS}|${OTHER_CVV_WORDS})|${CJK_PIN_WORDS}|${CJK_CVV_WORDS})([#＃][ \\u00a0:]{0,2})(\\p{Nd}{3,8})(?![\\p{N}]|[.,:/\\-]\\p{N})(?!${NOT_A_SECRET_AFTER})`,
 	'giu',
 );
 /** The digits a PIN or CVV word names, hidden (`••••`), or undefined where they are no such value. */
@@ -984,7 +1082,7 @@ function namedDigitsMasked(
  * written `PIN code 560001`, `PIN: 560001`, `Pincode - 201301`, and a table's `pincode` column.
  * It is ordinary data, kept exact, where all of these hold (choice textSecrets):
  * - the word is `PIN`, `PIN code`, `Pincode`, `PIN code no.` or `PIN number` alone, no card's word
- *   glued to it (POSTAL_PIN_NAME: `card PIN`, `ПИН`, `PIN is` are not);
+ *   glued to it, in English (POSTAL_PIN_WRITTEN: `card PIN`, `ПИН`, `PIN-код`, `PIN is` are not);
  * - only a short gap of signs stands between the word and the value (`: `, ` - `, `#`: no words,
  *   so `PIN for your card is 560001` and `your PIN is 560001` stay a card's);
  * - the value is six digits, the first not 0 (India's postal codes; a card's PIN of 4, 5, 7 or 8
@@ -997,7 +1095,13 @@ function namedDigitsMasked(
  *   new, temporary, reset, enter, bank…: SECRET_PIN_BEFORE).
  * Anything else after a PIN word stays masked as a PIN: closed by default.
  */
-const POSTAL_PIN_NAME = /^pin(?:code)?(?:no|number)?$/;
+/**
+ * The same words as written, in English only (outside read r22-data, finding 5: `PIN-код 482193`
+ * beside `Адрес доставки` is a Russian card PIN, read as `pin` once its Cyrillic was dropped):
+ * `PIN`, `PIN code`, `PIN-code`, `Pincode`, `PIN code no.`, `PIN number`, any case, the parts
+ * joined by a space, `-` or `_` or glued. Any other spelling (`PIN-код`, `ПИН`) is a card's PIN.
+ */
+const POSTAL_PIN_WRITTEN = /^pin(?:[\s\u00a0_-]?code)?(?:[\s\u00a0_-]?(?:no\.?|number))?$/i;
 const POSTAL_PIN_DIGITS = /^[1-9]\d{5}$/;
 const POSTAL_PIN_GAP = /^[\s\u00a0:=#.,\-\u2010-\u2015]{0,4}$/u;
 const ADDRESS_BEFORE = 160;
@@ -1022,7 +1126,7 @@ function postalPin(
 	whole: string,
 	offset: number,
 ): boolean {
-	if (!POSTAL_PIN_NAME.test(normalise(name)) || !POSTAL_PIN_DIGITS.test(digits)) return false;
+	if (!POSTAL_PIN_WRITTEN.test(name.trim()) || !POSTAL_PIN_DIGITS.test(digits)) return false;
 	if (!POSTAL_PIN_GAP.test(gap)) return false;
 	const before = whole.slice(Math.max(0, offset - ADDRESS_BEFORE), offset);
 	const end = offset + name.length + gap.length + digits.length;
@@ -1058,12 +1162,22 @@ function labelLine(whole: string, offset: number): boolean {
 	return LABEL_WORDS.test(before.slice(lineAt + 1));
 }
 const LABEL_WORDS = /^[\p{L} \t\u00a0]*$/u;
+/**
+ * Whether what stands between a PIN or CVV word and digits holds three blank lines or more (four
+ * line breaks): they part the label from the digits, which are no longer its value, whatever
+ * stands after the word (`PIN:`, `PIN is`, `CVV` alone: outside read r22-data, finding 10), as
+ * SECRET_DIGITS_NEXT_LINE reads a label alone.
+ */
+function blankLinesPart(gap: string): boolean {
+	return (gap.match(/\r\n|\r|\n/g)?.length ?? 0) > 3;
+}
 /** A CVV or PIN as a label's value on the next line, after another language's word or a Chinese one. */
 function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): string {
 	const each =
 		(label: boolean) =>
 		(match: string, name: string, gap: string, digits: string, offset: number, whole: string) => {
 			if (label && !labelLine(whole, offset)) return match;
+			if (blankLinesPart(gap)) return match;
 			if (postalPin(name, gap, digits, whole, offset)) return match;
 			const masked = namedDigitsMasked(name, digits, identifiers);
 			return masked === undefined ? match : `${name}${gap}${masked}`;
@@ -1072,7 +1186,7 @@ function maskNamedDigitsMore(text: string, identifiers: ReadonlySet<string>): st
 	if (out.includes('\n') || out.includes('\r')) {
 		out = out.replace(SECRET_DIGITS_NEXT_LINE, each(true));
 	}
-	if (out.includes('#')) out = out.replace(SECRET_DIGITS_GLUED_SIGN, each(false));
+	if (/[#＃]/.test(out)) out = out.replace(SECRET_DIGITS_GLUED_SIGN, each(false));
 	if (OTHER_WORD_HINT.test(out)) out = out.replace(OTHER_SECRET_DIGITS, each(false));
 	if (CJK_HINT.test(out)) out = out.replace(CJK_SECRET_DIGITS, each(false));
 	return out;
@@ -1096,7 +1210,7 @@ function namedValueMasked(value: string, postal = false): string {
 }
 /**
  * A table's column of Indian postal codes (outside read r20-data, finding 1:
- * `order,city,pincode,qty`): a column named `pin`, `pincode` or `pin_code` alone (POSTAL_PIN_NAME)
+ * `order,city,pincode,qty`): a column named `pin`, `pincode` or `pin_code` alone, in English (POSTAL_PIN_WRITTEN)
  * in a header that also names an address's part (city, address, district, state…) and no card's
  * (card, cvv, expiry, PAN…). Its six-digit cells are postal codes; any other cell is masked.
  */
@@ -1107,7 +1221,7 @@ const CARD_COLUMN =
 function postalColumn(header: readonly string[], column: number): boolean {
 	const names = header.map(normalise);
 	return (
-		POSTAL_PIN_NAME.test(names[column]) &&
+		POSTAL_PIN_WRITTEN.test(header[column].trim().replace(/^["']|["']$/g, '')) &&
 		names.some((name, index) => index !== column && ADDRESS_COLUMN.test(name)) &&
 		!names.some((name) => CARD_COLUMN.test(name))
 	);
@@ -1116,10 +1230,28 @@ function postalColumn(header: readonly string[], column: number): boolean {
  * A multipart/form-data part named a PIN or CVV (`Content-Disposition: form-data; name="cvv"`,
  * maybe other header lines, a blank line, then the value's line). The name also in single quotes
  * or bare, as a hand-written or a lenient client's part may have it (outside read r20-data,
- * finding 2: `name=cvv`).
+ * finding 2: `name=cvv`), or in RFC 5987's form (`name*=UTF-8''cvv`).
  */
 const FORM_PART =
-	/(\bname\s*=\s*(?:"([^"\r\n]{1,64})"|'([^'\r\n]{1,64})'|([^\s;"'\r\n]{1,64}))[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)([^\r\n]*)/gi;
+	/(\bname\*?\s*=\s*(?:"([^"\r\n]{1,64})"|'([^'\r\n]{1,64})'|(?:[A-Za-z0-9_-]*'[A-Za-z-]*')?([^\s;"'\r\n]{1,64}))[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n)([^\r\n]*)/gi;
+/**
+ * A form part's value as the part's name says (outside read r22-data, finding 7): the name read
+ * as a pair's is (gate/pairs.ts namedSecret: a bracketed or dotted path's last part decides,
+ * `payment[card][cvv]`, `user.password`, else the whole path). A PIN's or a CVV's digits are
+ * hidden (its other characters as sent); any other secret's value (`password`, `api_key`,
+ * `X-API-Key`) is hidden whole, but a value that cannot be one (contract/records.ts
+ * secretValueShown: `ok`, `false`).
+ */
+function formPartValue(name: string, value: string): string | undefined {
+	const written = decoded(name);
+	const parts = written.split(/[.[\]]+/).filter((part) => part !== '' && !/^\d+$/.test(part));
+	if (PIN_OR_CVV_NAME.test(normalise(parts[parts.length - 1] ?? written))) {
+		return namedValueMasked(value);
+	}
+	const spec = namedSecret(written);
+	if (!spec || value.trim() === '' || secretValueShown(spec, value)) return undefined;
+	return HIDDEN_PART;
+}
 function maskFormParts(text: string): string {
 	return text.replace(
 		FORM_PART,
@@ -1130,10 +1262,10 @@ function maskFormParts(text: string): string {
 			single: string | undefined,
 			bare: string | undefined,
 			value: string,
-		) =>
-			PIN_OR_CVV_NAME.test(normalise(quoted ?? single ?? bare ?? ''))
-				? `${head}${namedValueMasked(value)}`
-				: match,
+		) => {
+			const masked = formPartValue(quoted ?? single ?? bare ?? '', value);
+			return masked === undefined ? match : `${head}${masked}`;
+		},
 	);
 }
 /**
@@ -1177,7 +1309,7 @@ function maskCsvColumns(text: string): string {
 }
 /** A PIN or CVV in a form part or a table's column named for one (finding 3). */
 function maskNamedContainers(text: string): string {
-	return maskCsvColumns(/name\s*=/i.test(text) ? maskFormParts(text) : text);
+	return maskCsvColumns(/name\*?\s*=/i.test(text) ? maskFormParts(text) : text);
 }
 /** A separator a text may put between a card number's groups (finding 2): short, no letter or digit. */
 const CARD_GAP =
@@ -1823,12 +1955,15 @@ function maskedAsWritten(text: string, read: ReadText, masked: string): string {
  */
 export function maskReadingPlain(text: string, mask: (text: string) => string): string {
 	const masked = mask(text);
-	const read = readingForm(text);
-	if (read.text === text) return masked;
+	// The read form is the masked text's: what the written form hid stays hidden whole, also
+	// where the read form would cut it shorter (outside read r22-data, finding 6: a `+` read as a
+	// space in `token: Ab12/Cd34+Ef56==` left `[hidden]+Ef56==`).
+	const read = readingForm(masked);
+	if (read.text === masked) return masked;
 	const maskedRead = mask(read.text);
 	if (maskedRead === read.text) return masked;
 	// What the written form alone shows as a secret goes too.
-	return mask(maskedAsWritten(text, read, maskedRead));
+	return mask(maskedAsWritten(masked, read, maskedRead));
 }
 
 /** Every secret a text shows by its look, hidden; the rest of the text as it was. */
@@ -2059,6 +2194,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		(match, name: string, words: string, digits: string, offset: number, whole: string) => {
 			const count = digits.replace(/\D/gu, '').length;
 			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			if (blankLinesPart(words)) return match;
 			// `cid` is a card's ID (Amex, 4 digits) or a correlation or client ID (longer).
 			if (/^cid/iu.test(name) && count > 4) return match;
 			if (postalPin(name, words, digits, whole, offset)) return match;
@@ -2070,6 +2206,7 @@ function maskPatternsAsWritten(text: string, reading: PatternReading): string {
 		(match, name: string, phrase: string, digits: string, offset: number, whole: string) => {
 			const count = digits.replace(/\D/gu, '').length;
 			if ((PIN_WORD.test(name) && count < 4) || isIdentifier(digits, identifiers)) return match;
+			if (blankLinesPart(phrase)) return match;
 			if (/^cid/iu.test(name) && count > 4) return match;
 			if (postalPin(name, phrase, digits, whole, offset)) return match;
 			return `${name}${phrase}${'•'.repeat(Math.min(count, 4))}`;
