@@ -1140,6 +1140,10 @@ export class RedisClaims {
 		// Connected, but Redis is not ready: it is loading its data (the ready check waits).
 		const loading = await loadingState(client, Math.min(500, this.timeoutMs));
 		if (loading !== undefined) return loading;
+		// The connection's error may have come while Redis was asked whether it loads (a refused
+		// password on the reconnect): it is read again, so the reason words it.
+		const whyNow = this.lastError ? describeRedisError(this.lastError, this.options) : undefined;
+		if (whyNow !== undefined) return whyNow;
 		// Connected (TCP), its ready check (INFO) unanswered: Redis is stopped, hung or busy.
 		if (client.status === 'connect' || /Command timed out/.test(this.lastError?.message ?? '')) {
 			return frozenText(this.options, this.timeoutMs);
