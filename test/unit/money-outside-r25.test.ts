@@ -1,6 +1,7 @@
 import nock from 'nock';
 
 import { readRecordId } from '../../nodes/shared/money/recordId';
+import { limitSentWrites } from '../../nodes/shared/money/write';
 import {
 	datedAt,
 	expectUnknownWithSentWrite,
@@ -18,6 +19,11 @@ import { BASE_URL } from './helpers/n8n';
  *     U+3164, U+115F, U+1160, U+FFA0, U+034F, variation selectors, the braille blank U+2800) was
  *     an ID: the rule stripped white space, Cf and Cc only. An ID now must hold a printable ASCII
  *     character (U+0021–U+007E) and no control character.
+ * F3  Accept Quote under a user's key (`INV-5`), its answer lost (unknown), then a re-run in the
+ *     same process with a new quote under the same key: the node refused it itself as
+ *     IDEMPOTENCY_KEY_REUSED `not_paid` ("give each payment its own key"), dropping the first
+ *     send's sentWrite. A refusal under a key whose send is undecided is now `unknown`, carrying
+ *     that send's sentWrite; so is one made while that send is still in flight (t8).
  */
 isolateMoneyTests();
 
@@ -72,6 +78,152 @@ function orderAnsweredWith(id: string) {
 			datedAt(0),
 		);
 }
+
+const QUOTE_1 = '11111111-2222-4333-8444-555555555555';
+const QUOTE_2 = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+const QUOTE_3 = 'bbbbbbbb-cccc-4ddd-8eee-ffffffffffff';
+const lost = (): Error => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+const acceptQuote = (quoteId: string) => ({
+	resource: 'order',
+	operation: 'accept',
+	quoteId,
+	idempotencyKey: 'INV-5',
+});
+const acceptedOrder = (id: string) => ({
+	id,
+	amountRub: 500,
+	amountUsdt: 5.5,
+	merchantName: 'Shop',
+	status: 'created',
+	paymentType: 'nspk',
+	externalOrderId: null,
+	createdAt: at(50),
+});
+
+/** Accepts of `quoteId` counted in `sent`, answered by `answer` (a lost answer when 'lost'). */
+function accepts(quoteId: string, sent: string[], answer: 'lost' | 'paid' | 'invalid') {
+	if (answer === 'lost') {
+		// Every try lost (the transport re-sends an accept on a lost answer: replay by key).
+		nock(BASE_URL)
+			.persist()
+			.post(`/orders/accept/${quoteId}`)
+			.reply((_uri, _body, callback) => {
+				sent.push(quoteId);
+				callback(lost(), [500, '']);
+			});
+		return;
+	}
+	nock(BASE_URL)
+		.post(`/orders/accept/${quoteId}`)
+		.reply(() => {
+			sent.push(quoteId);
+			return answer === 'paid'
+				? [200, acceptedOrder(`order-${quoteId.slice(0, 4)}`), datedAt(0)]
+				: [
+						400,
+						{ statusCode: 400, error: 'x', errorCode: 'VALIDATION_ERROR', message: 'quoteId' },
+						datedAt(0),
+					];
+		});
+}
+
+describe('r25-money F3: another quote under a key whose send is undecided is unknown', () => {
+	it('a re-run with a new quote after a lost answer: unknown with the first send’s sentWrite, nothing sent', async () => {
+		const sent: string[] = [];
+		accepts(QUOTE_1, sent, 'lost');
+		const [first] = await run(acceptQuote(QUOTE_1));
+		expectUnknownWithSentWrite(first);
+		const firstTries = sent.length;
+		const [second] = await run(acceptQuote(QUOTE_2));
+		expect(new Set(sent)).toEqual(new Set([QUOTE_1]));
+		expect(sent.length).toBe(firstTries);
+		expectUnknownWithSentWrite(second);
+		expect(second.sentWrite).toEqual(first.sentWrite);
+		expect(String(second.error)).toContain('undecided');
+		expect(String(second.error)).not.toContain('Give each payment its own Idempotency Key');
+		expect(JSON.stringify(second)).toContain('Resolve it first');
+		// A third try is judged the same way: the earlier unknown is never erased.
+		const [third] = await run(acceptQuote(QUOTE_3));
+		expectUnknownWithSentWrite(third);
+		expect(third.sentWrite).toEqual(first.sentWrite);
+		expect(sent.length).toBe(firstTries);
+	});
+
+	it('control: a new quote under a key whose send was paid is IDEMPOTENCY_KEY_REUSED, not_paid', async () => {
+		const sent: string[] = [];
+		accepts(QUOTE_1, sent, 'paid');
+		const [first] = await run(acceptQuote(QUOTE_1));
+		expect(first.error).toBeUndefined();
+		const [second] = await run(acceptQuote(QUOTE_2));
+		expect(second.paymentOutcome).toBe('not_paid');
+		expect(String(second.error)).toContain('IDEMPOTENCY_KEY_REUSED');
+		expect(sent).toEqual([QUOTE_1]);
+	});
+
+	it('at once: the second waits for the first, lost: unknown with its sentWrite, one accept sent', async () => {
+		const sent: string[] = [];
+		let release = (): void => undefined;
+		const held = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		let arrive = (): void => undefined;
+		const arrived = new Promise<void>((resolve) => {
+			arrive = resolve;
+		});
+		nock(BASE_URL)
+			.persist()
+			.post(`/orders/accept/${QUOTE_1}`)
+			.reply((_uri, _body, callback) => {
+				sent.push(QUOTE_1);
+				arrive();
+				void held.then(() => callback(lost(), [500, '']));
+			});
+		const firstRun = run(acceptQuote(QUOTE_1));
+		// The second starts while the first is in flight (its accept arrived at the service).
+		await arrived;
+		const secondRun = run(acceptQuote(QUOTE_2));
+		release();
+		const [[first], [second]] = await Promise.all([firstRun, secondRun]);
+		expectUnknownWithSentWrite(first);
+		expectUnknownWithSentWrite(second);
+		expect(second.sentWrite).toEqual(first.sentWrite);
+		expect(new Set(sent)).toEqual(new Set([QUOTE_1]));
+	});
+
+	it('once only the key’s trace is left: still unknown, nothing sent, naming the first send’s item', async () => {
+		limitSentWrites({ maxKept: 1, heldMs: 0 });
+		try {
+			const sent: string[] = [];
+			accepts(QUOTE_1, sent, 'lost');
+			const [first] = await run(acceptQuote(QUOTE_1));
+			expectUnknownWithSentWrite(first);
+			const firstTries = sent.length;
+			// Another payment pushes the first out of the memory: only its trace stays.
+			accepts(QUOTE_3, sent, 'paid');
+			const [other] = await run({ ...acceptQuote(QUOTE_3), idempotencyKey: 'INV-6' });
+			expect(other.error).toBeUndefined();
+			const [second] = await run(acceptQuote(QUOTE_2));
+			expect(second.paymentOutcome).toBe('unknown');
+			expect(String(second.error)).toContain('undecided');
+			expect(JSON.stringify(second)).toContain('on the item of that earlier send');
+			expect(sent.filter((q) => q === QUOTE_2)).toEqual([]);
+			expect(sent.filter((q) => q === QUOTE_1).length).toBe(firstTries);
+		} finally {
+			limitSentWrites();
+		}
+	});
+
+	it('control: the first refused (not_paid), the second is sent and paid', async () => {
+		const sent: string[] = [];
+		accepts(QUOTE_1, sent, 'invalid');
+		accepts(QUOTE_2, sent, 'paid');
+		const [first] = await run(acceptQuote(QUOTE_1));
+		expect(first.paymentOutcome).toBe('not_paid');
+		const [second] = await run(acceptQuote(QUOTE_2));
+		expect(second.error).toBeUndefined();
+		expect(sent).toEqual([QUOTE_1, QUOTE_2]);
+	});
+});
 
 describe('r25-money F2: an ID holds a printable ASCII character', () => {
 	it.each(INVISIBLE)('%s: not an id', (_n, id) => {

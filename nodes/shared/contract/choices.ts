@@ -315,7 +315,7 @@ export const OPEN_CHOICES = {
 	resendRefusal: {
 		question:
 			'Whether a refusal of a repeated key (a 429, INSUFFICIENT_BALANCE) says anything of the first send',
-		node: 'Nothing: after an unknown send of the same key in this process it is unknown, and keeps the unknown: refusedAfterUnknown (money/write.ts)',
+		node: 'Nothing: after an unknown send of the same key in this process it is unknown, and keeps the unknown: refusedAfterUnknown (money/write.ts); the node’s own refusal of another request under that key is unknown too, carrying the first send’s sentWrite, never IDEMPOTENCY_KEY_REUSED not_paid (undecidedKeyError, outside r25-money F3)',
 	},
 	resendTries: {
 		question: 'Whether a new quote accepted under a key used before is a repeated request',
