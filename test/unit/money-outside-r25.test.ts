@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { readRecordId } from '../../nodes/shared/money/recordId';
@@ -8,10 +9,11 @@ import {
 	inProcessRunner,
 	isolateMoneyTests,
 	moneyRunner,
+	READER_CARD,
 	readerCreate,
 	readerPayout,
 } from './helpers/money';
-import { BASE_URL } from './helpers/n8n';
+import { BASE_URL, runNode } from './helpers/n8n';
 
 /*
  * The twenty-fifth outside read of the money module (/work/outside/r25-money/, issue 49):
@@ -24,6 +26,11 @@ import { BASE_URL } from './helpers/n8n';
  *     IDEMPOTENCY_KEY_REUSED `not_paid` ("give each payment its own key"), dropping the first
  *     send's sentWrite. A refusal under a key whose send is undecided is now `unknown`, carrying
  *     that send's sentWrite; so is one made while that send is still in flight (t8).
+ * F1  A sub-workflow's derived key was bound to the item's JSON and its occurrence: with the
+ *     payment's fields from expressions on another node and identical items (`{checked:true}`),
+ *     the parent's retry in another order swapped keys and both paid payouts came out
+ *     IDEMPOTENCY_KEY_REUSED `not_paid`. The key now follows what is sent: the node's evaluated
+ *     parameters for the item, and its occurrence among items sending the same.
  */
 isolateMoneyTests();
 
@@ -291,5 +298,79 @@ describe('r25-money F2: an ID holds a printable ASCII character', () => {
 		const [item] = await run({ resource: 'order', operation: 'pay', qrCode: 'QR-A' });
 		expect(item.error).toBeUndefined();
 		expect(item.id).toBe('7c0e4f1a-2b3d-4e5f-8a9b-0c1d2e3f4a5b');
+	});
+});
+
+describe('r25-money F1: a sub-workflow’s key follows what the item sends, not its JSON', () => {
+	const SAVED = {
+		resource: 'payout',
+		operation: 'create',
+		amountRub: "={{ $('Trigger').item.json.amount }}",
+		requisiteType: 'card',
+		requisite: READER_CARD,
+		additionalFields: {},
+		idempotencyKey: '',
+	};
+
+	function serve(): string[] {
+		const sent: string[] = [];
+		nock(BASE_URL)
+			.persist()
+			.post('/payouts')
+			.reply((_u, body) => {
+				const amountRub = String((body as { amountRub?: unknown }).amountRub);
+				sent.push(amountRub);
+				const made = {
+					...readerPayout(`p-${sent.length}`, '', at(50)),
+					amountRub: Number(amountRub),
+				};
+				return [200, made, datedAt(0)];
+			});
+		return sent;
+	}
+
+	/** One sub-workflow run: identical items ({checked:true}), each item's amount resolved. */
+	async function subRun(executionId: string, parent: string, amounts: string[]) {
+		const { output } = await runNode({
+			parameters: amounts.map((amountRub) => ({ ...SAVED, amountRub })),
+			items: amounts.map(() => ({ checked: true })),
+			executionId,
+			sameProcess: true,
+			continueOnFail: true,
+			nodeId: 'pay25',
+			workflowId: 'subwf000000000025',
+			nodeParameters: SAVED,
+			executionContext: { version: 1, source: 'integrated', parentExecutionId: parent },
+		});
+		return output.map((o) => o.json as IDataObject);
+	}
+
+	it('identical items, the parent’s retry in another order: each payout answered as paid, nothing sent again', async () => {
+		const sent = serve();
+		const first = await subRun('25001', 'P25a', ['1000', '2500']);
+		expect(first.map((item) => item.error)).toEqual([undefined, undefined]);
+		const again = await subRun('25002', 'P25a', ['2500', '1000']);
+		nock.cleanAll();
+		expect(sent).toEqual(['1000', '2500']);
+		expect(again.map((item) => item.paymentOutcome ?? 'paid')).toEqual(['paid', 'paid']);
+		expect(again.map((item) => item.amountRub)).toEqual([2500, 1000]);
+	});
+
+	it('two items sending the same are two payments, also reordered among other items', async () => {
+		const sent = serve();
+		await subRun('25011', 'P25b', ['1000', '3000', '1000']);
+		expect(sent).toEqual(['1000', '3000', '1000']);
+		const again = await subRun('25012', 'P25b', ['1000', '1000', '3000']);
+		nock.cleanAll();
+		expect(sent).toHaveLength(3);
+		expect(again.map((item) => item.paymentOutcome ?? 'paid')).toEqual(['paid', 'paid', 'paid']);
+	});
+
+	it('control: another parent execution derives new keys', async () => {
+		const sent = serve();
+		await subRun('25021', 'P25c', ['1000']);
+		await subRun('25022', 'P25d', ['1000']);
+		nock.cleanAll();
+		expect(sent).toHaveLength(2);
 	});
 });
