@@ -293,6 +293,21 @@ describe('r25-money F2: an ID holds a printable ASCII character', () => {
 		},
 	);
 
+	it.each([['\u0661\u0662\u0663'], ['\uff11\uff12\uff13'], ['\u3164']])(
+		'Payout Cancel of Payout ID %j: refused before anything is sent (no answer could bind it)',
+		async (payoutId) => {
+			// No POST is mocked: a request sent would fail as a network error (unknown).
+			const [item] = await run({
+				resource: 'payout',
+				operation: 'cancel',
+				payoutId: { __rl: true, mode: 'id', value: payoutId },
+			});
+			expect(item.paymentOutcome).toBe('not_paid');
+			expect(String(item.error)).toContain('Payout ID must hold a printable ASCII character');
+			expect(String(item.error)).toContain(JSON.stringify(payoutId));
+		},
+	);
+
 	it('control: an order id of ASCII is paid (node)', async () => {
 		orderAnsweredWith('7c0e4f1a-2b3d-4e5f-8a9b-0c1d2e3f4a5b');
 		const [item] = await run({ resource: 'order', operation: 'pay', qrCode: 'QR-A' });
