@@ -146,12 +146,20 @@ describe('r22-money F1: the parent Execute Workflow node retries a sub-workflow 
 		expect(JSON.stringify({ ...error, message: error.message })).toMatch(/did not send it again/);
 	});
 
-	it('another item (other content) of the same parent, at the same place, is another payment under another key', async () => {
+	it('another request of the same parent, at the same place, is another payment under another key', async () => {
 		const posted = serve();
 		await subRun('9021', '79', [{ amt: '100' }]);
-		await subRun('9022', '79', [{ amt: '100', row: 2 }]);
-		expect(count(posted, 100)).toBe(2);
+		await subRun('9022', '79', [{ amt: '300' }]);
+		expect(count(posted, 100)).toBe(1);
+		expect(count(posted, 300)).toBe(1);
 		expect(new Set(posted.map((p) => p.key)).size).toBe(2);
+	});
+
+	it('the key follows what is sent, not the item’s JSON (outside r25-money F1): the same request from another item is answered with the first answer', async () => {
+		const posted = serve();
+		await subRun('9023', '81', [{ amt: '100' }]);
+		await subRun('9024', '81', [{ amt: '100', row: 2 }]);
+		expect(count(posted, 100)).toBe(1);
 	});
 
 	it('the trade-off: the same parent execution calling the sub-workflow twice with identical items pays once (the first answer)', async () => {

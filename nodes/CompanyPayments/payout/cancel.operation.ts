@@ -14,7 +14,7 @@ import {
 import type { MoneyCall, MoneyContract, Settled } from '../../shared/money';
 import { ENDPOINTS } from '../../shared/contract/endpoints';
 import type { OperationDefinition } from '../types';
-import { cancelablePayoutIdFields, readPayoutId } from './fields';
+import { cancelablePayoutIdFields, readCancelPayoutId } from './fields';
 import { fundsReturned, withFundsReturned } from './fundsReturned';
 import { CONFLICT, MONEY } from '../common/words';
 
@@ -63,7 +63,9 @@ const money: MoneyContract = {
 				}
 			: undefined,
 	key: 'perItem',
-	details: [{ name: 'payoutId', asked: (ctx, i) => readPayoutId(ctx, i), answered: (a) => a.id }],
+	details: [
+		{ name: 'payoutId', asked: (ctx, i) => readCancelPayoutId(ctx, i), answered: (a) => a.id },
+	],
 	async read(ctx, itemIndex, record) {
 		const path = `${ENDPOINTS.payouts}/${segment(String(record.id))}`;
 		return withFundsReturned(await readMeasured(ctx, itemIndex, path));
@@ -173,7 +175,7 @@ export const cancel: OperationDefinition = {
 	},
 	properties: [...cancelablePayoutIdFields, idempotencyKeyField],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const payoutId = readPayoutId(this, itemIndex);
+		const payoutId = readCancelPayoutId(this, itemIndex);
 		const call: MoneyCall = {
 			contract: money,
 			itemIndex,

@@ -126,7 +126,7 @@ export const OPEN_CHOICES = {
 	bigNumbers: {
 		question:
 			'Whether IDs are text or JSON numbers, and numbers a double cannot hold (a 19-digit ID)',
-		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts); the reader notes which identifiers were JSON numbers (writtenAsNumber). A money record’s `id` (the document types it text) is taken as a text with something in it or a whole number of digits; a fraction, a sign, a decimal point, an exponent, true/false, an object, a list or an empty text is no ID: the write is unknown with its sentWrite, never paid naming it, and Resolve Outcome gives that record to no write (money/recordId.ts)',
+		node: 'Read to the digit: identifiers as text, a number no double holds as its written digits, never rounded (transport/json.ts); the reader notes which identifiers were JSON numbers (writtenAsNumber). A money record’s `id` (the document types it text) is taken as a text holding a printable ASCII character (U+0021–U+007E) and no control character, or a whole number of digits; a fraction, a sign, a decimal point, an exponent, true/false, an object, a list, an empty text, a text of invisible or other non-ASCII characters only (U+200B, U+3164, U+034F, U+FE0F, U+2800) or one holding a control character is no ID: the write is unknown with its sentWrite, never paid naming it, and Resolve Outcome gives that record to no write (money/recordId.ts)',
 	},
 	numbersForText: {
 		question: 'A requisite or an externalId sent as a JSON number where text is usual',
@@ -315,7 +315,7 @@ export const OPEN_CHOICES = {
 	resendRefusal: {
 		question:
 			'Whether a refusal of a repeated key (a 429, INSUFFICIENT_BALANCE) says anything of the first send',
-		node: 'Nothing: after an unknown send of the same key in this process it is unknown, and keeps the unknown: refusedAfterUnknown (money/write.ts)',
+		node: 'Nothing: after an unknown send of the same key in this process it is unknown, and keeps the unknown: refusedAfterUnknown (money/write.ts); the node’s own refusal of another request under that key is unknown too, carrying the first send’s sentWrite, never IDEMPOTENCY_KEY_REUSED not_paid (undecidedKeyError, outside r25-money F3)',
 	},
 	resendTries: {
 		question: 'Whether a new quote accepted under a key used before is a repeated request',

@@ -267,20 +267,23 @@ export function parentExecutionId(ctx: IExecuteFunctions): string {
  * sub-workflow again as another execution, and a key of the sub-workflow's execution would change,
  * so a payment already made, or whose answer was lost, would be sent again as a new one. So the
  * key names the parent's execution instead, with this workflow (`scope`), node and run index, and
- * what the item is: a SHA-256 of the node's parameters as saved and the item's JSON (as
- * unexecutedKey's), and its occurrence among identical items (the n-th input item with this
- * content), never its index (outside r24-money: a sub-workflow fed by an unordered query or listing
- * gets the same items in another order on the parent's retry, and a key bound to the index would
- * send every payout again). The parent's retry sends the same key for the same item wherever it
- * stands, and the memory of sent writes (write.ts) answers it as Retry On Fail is answered: a paid
- * item with its first answer, an unknown one unknown, without a request. Another content is
- * another key; two identical items of one call are two payments (the first and the second of
- * that content).
+ * what the item sends: a SHA-256 of the node's parameters evaluated for the item (the amount,
+ * requisite, External ID, quote or QR code its expressions give, whatever node they read), and
+ * its occurrence among the items that send the same (the n-th input item with this request),
+ * never its index (outside r24-money: a sub-workflow fed by an unordered query or listing gets
+ * the same items in another order on the parent's retry, and a key bound to the index would
+ * send every payout again) nor its JSON (outside r25-money F1: items that reach the node alike,
+ * `{checked:true}`, whose payments come from `$('Trigger').item`, swapped keys in another order
+ * and were refused as another payment's). The parent's retry sends the same key for the same
+ * payment wherever it stands, and the memory of sent writes (write.ts) answers it as Retry On
+ * Fail is answered: a paid item with its first answer, an unknown one unknown, without a
+ * request. Another request is another key; two items sending the same in one call are two
+ * payments (the first and the second of that request), interchangeable in any order.
  *
  * The cost (docs/assumptions.md, "A sub-workflow's key"): nothing n8n gives a sub-workflow tells a
  * retry of the parent's node from a second call of the sub-workflow in the same parent execution
- * (a loop, an Execute Workflow node run once per item); where that call hands over the same item
- * (the same content, as often), it is answered with the first answer, paid once, as an item run
+ * (a loop, an Execute Workflow node run once per item); where that call sends the same request
+ * (as often, whatever else its items hold), it is answered with the first answer, paid once, as an item run
  * without an execution ID is within HELD_MS. A Retry of the parent from the Executions list is a
  * new parent execution: new keys, as for any workflow.
  */
@@ -292,48 +295,75 @@ function parentKey(
 	run: string,
 ): string {
 	const node = ctx.getNode() as { id?: unknown; parameters?: unknown };
-	const { content, occurrence } = itemContent(ctx, itemIndex, node.parameters ?? null);
+	const { content, occurrence } = itemRequest(ctx, itemIndex, node.parameters ?? null);
 	const parts = [parent, String(node.id ?? ''), run, content, String(occurrence)];
 	const key = fitted(identity('pay', [scope, 'parent'], parts), IDEMPOTENCY_KEY_MAX_LENGTH);
 	keepParentKey(key);
 	return key;
 }
 
-/** The content digests of an input's items (parameters as saved and each item's JSON), by input. */
-const inputContents = new WeakMap<object, string[]>();
+/** The request digests of an input's items (the node's parameters evaluated per item), by input. */
+const inputRequests = new WeakMap<object, string[]>();
+
+/** Parameters that name no part of the request (the key itself, which is empty here). */
+const NOT_SENT = new Set(['idempotencyKey']);
 
 /**
- * What input item `itemIndex` is, whatever its place: 32 hex characters of SHA-256 over the node's
- * parameters as saved and the item's JSON, and how many items before it have the same (0 for the
- * first). Where n8n gives no input list, the item alone (occurrence 0).
+ * What input item `itemIndex` sends, whatever its place: 32 hex characters of SHA-256 over every
+ * parameter the node has saved, evaluated for that item (its expressions resolved as the
+ * operation reads them), and how many items before it send the same (0 for the first). Where
+ * n8n gives no input list, the item alone (occurrence 0). A parameter that cannot be evaluated
+ * for an item counts by its saved text and the error (the operation refuses such an item before
+ * anything is sent).
  */
-function itemContent(
+function itemRequest(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	parameters: unknown,
 ): { content: string; occurrence: number } {
-	const digest = (item: unknown) =>
-		createHash('sha256')
-			.update(canonicalJson({ parameters, item: item ?? null }))
-			.digest('hex')
-			.slice(0, 32);
-	let items: Array<{ json?: unknown } | undefined> | undefined;
+	const names =
+		parameters !== null && typeof parameters === 'object'
+			? Object.keys(parameters)
+					.filter((name) => !NOT_SENT.has(name))
+					.sort()
+			: [];
+	const digest = (index: number) => {
+		const evaluated: Record<string, unknown> = {};
+		for (const name of names) {
+			try {
+				evaluated[name] = ctx.getNodeParameter(name, index, null) ?? null;
+			} catch (error) {
+				evaluated[name] = {
+					saved: (parameters as Record<string, unknown>)[name] ?? null,
+					unresolved: error instanceof Error ? error.message : String(error),
+				};
+			}
+		}
+		let text: string;
+		try {
+			text = canonicalJson(evaluated);
+		} catch {
+			text = String(JSON.stringify(evaluated));
+		}
+		return createHash('sha256').update(text).digest('hex').slice(0, 32);
+	};
+	let items: unknown[] | undefined;
 	try {
 		items = ctx.getInputData();
 	} catch {
 		items = undefined;
 	}
 	if (!Array.isArray(items) || itemIndex >= items.length) {
-		return { content: digest(itemJson(ctx, itemIndex)), occurrence: 0 };
+		return { content: digest(itemIndex), occurrence: 0 };
 	}
-	let contents = inputContents.get(items);
-	if (!contents) {
-		contents = items.map((item) => digest(item?.json));
-		inputContents.set(items, contents);
+	let requests = inputRequests.get(items);
+	if (!requests) {
+		requests = items.map((_item, index) => digest(index));
+		inputRequests.set(items, requests);
 	}
-	const content = contents[itemIndex];
+	const content = requests[itemIndex];
 	let occurrence = 0;
-	for (let i = 0; i < itemIndex; i += 1) if (contents[i] === content) occurrence += 1;
+	for (let i = 0; i < itemIndex; i += 1) if (requests[i] === content) occurrence += 1;
 	return { content, occurrence };
 }
 

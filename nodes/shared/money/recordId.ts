@@ -9,15 +9,17 @@ import { keepWrittenKind, writtenAsNumber } from '../transport/json';
  * one write by its ID (proofs.ts: one record, one write), so an ID that is no ID binds nothing.
  *
  * Read (choice `bigNumbers`, contract/choices.ts):
- * - a text with something visible in it and no control character is the ID (outside r24-money F3):
- *   what is left after removing white space, format characters (zero-width space, word joiner,
- *   BOM: Unicode Cf) and control characters (Cc) is not empty, and there is no control character
- *   at all (`"\u200b"`, `"\u0000"`, `"\u2060"`, `"\u3000"`, `"p-1\u0000"` are no IDs);
+ * - a text holding at least one printable ASCII character (U+0021–U+007E) and no control
+ *   character is the ID (outside r24-money F3, r25-money F2). The rule names what an ID must show
+ *   rather than what to strip: `"\u200b"`, `"\u0000"`, `"\u3000"`, `"\u3164"` (Hangul filler),
+ *   `"\u034f"`, `"\ufe0f"`, `"\u2800"` (braille blank), `"p-1\u0000"` are no IDs, and so is a
+ *   text of other letters only (`"заявка"`): the node cannot tell a visible one from an invisible
+ *   one, and calling such a write unknown is conservative and true;
  * - a JSON number written as a whole number of digits (`12`, a 19-digit ID) is taken as its text,
  *   read to the digit by the transport: an ID a service numbers;
  * - anything else shown is not an ID: a number with a fraction, a sign, a decimal point or an
  *   exponent (`12.5`, `-3`, `-0`, `12.0`, `1e3`), true or false, an object, a list, an empty,
- *   blank or invisible text, a text holding a control character. A write answered with such a record is unknown (the service acted or not; the node
+ *   text without a printable ASCII character, a text holding a control character. A write answered with such a record is unknown (the service acted or not; the node
  *   cannot prove which), never paid naming it, and Resolve Outcome gives it to no write.
  *
  * The transport gives every identifier as text, so whether it was a JSON number is asked of the
@@ -35,15 +37,21 @@ const WHOLE = /^(?:0|[1-9]\d*)$/;
 
 /** A control character (Unicode Cc: C0, DEL, C1). */
 const CONTROL = /\p{Cc}/u;
-/** What shows as nothing: white space and separators (Z), format characters (Cf), controls (Cc). */
-const UNSEEN = /[\s\p{Z}\p{Cf}\p{Cc}]/gu;
+/** A printable ASCII character other than the space: what anyone can see, type and look up. */
+const ASCII_GRAPHIC = /[\x21-\x7e]/;
 
-/** Why a text is no ID (empty, nothing visible, a control character), or '' when it is one. */
+/**
+ * Why a text is no ID (empty, no printable ASCII character, a control character), or '' when it
+ * is one. The rule is positive (outside r25-money F2): invisible characters are many and grow
+ * with Unicode (Hangul fillers, U+034F, variation selectors, the braille blank), so an ID must
+ * show at least one character of U+0021–U+007E; one made only of other characters is no ID.
+ */
 export function textNotAnId(text: string): string {
-	if (text.replace(UNSEEN, '') === '') {
-		return text === '' ? 'an empty text' : 'a text with nothing visible in it';
-	}
-	return CONTROL.test(text) ? 'a text holding a control character' : '';
+	if (text === '') return 'an empty text';
+	if (CONTROL.test(text)) return 'a text holding a control character';
+	return ASCII_GRAPHIC.test(text)
+		? ''
+		: 'a text without a printable ASCII character (U+0021–U+007E)';
 }
 
 /** How a value that is not an ID is shown in a message (short, as JSON). */

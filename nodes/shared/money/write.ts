@@ -112,6 +112,11 @@ export type SentState = {
 	seal?: unknown;
 	/** The seals of this key's earlier unknown sends (each output's sentWrite releases it too). */
 	seals?: unknown[];
+	/**
+	 * Its latest sealed sent write (the first send's time), so a later write of another request
+	 * under the key, refused while this one is undecided, carries it to Resolve Outcome.
+	 */
+	sentWrite?: IDataObject;
 	/** What it paid, without its body: its method and path, or what it pays (Pay QR Code's QR code). */
 	subject?: string;
 	/** The node run that sent it (runOf), held while it may be run again. */
@@ -686,10 +691,18 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 	const asked = sentRequest(method, call.pays ?? path, body);
 	let earlier = recallSentWrite(id);
 	// The same key in flight in this process (parallel tool calls, two deliveries at once): wait
-	// for its outcome and act on that, rather than send it a second time.
-	while (earlier?.state === 'sending' && earlier.request === asked) {
+	// for its outcome and act on that, rather than send it a second time. Another request under
+	// the key waits too (outside r25-money F3, t8): whether it is refused as another payment's
+	// key or as one whose payment is undecided depends on how the first send ends.
+	while (earlier?.state === 'sending') {
 		await earlier.settled;
 		earlier = recallSentWrite(id);
+	}
+	// Another request under a key whose send came out unknown (outside r25-money F3: Accept Quote
+	// re-run with a new quote under the invoice's key after a lost answer): refused, unknown with
+	// that send's sent write, never not_paid ("A refused re-send after a lost answer").
+	if (earlier?.state === 'unknown' && earlier.request !== asked) {
+		throw undecidedKeyError(ctx, call, key, earlier, where);
 	}
 	if (earlier && earlier.request !== asked) {
 		const recordId = earlier.state === 'paid' ? answeredRecordId(earlier.answer) : undefined;
@@ -859,6 +872,7 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 				answer,
 				...(made ? { made } : {}),
 				seal: call.sent?.seal,
+				...(call.sent ? { sentWrite: call.sent } : {}),
 			});
 			if (made && call.sent) claim(call.sent as unknown as SentWrite, made);
 			// A paid item keeps its key (outside r21-money F1): Retry On Fail of every item of the run
@@ -872,7 +886,13 @@ export async function moneyWrite(ctx: IExecuteFunctions, call: MoneyCall): Promi
 			}
 			released.delete(id);
 			const seals = earlier?.state === 'unknown' ? [...(earlier.seals ?? []), earlier.seal] : [];
-			rememberSentWrite(id, { ...kept, state: 'unknown', seal: call.sent?.seal, seals });
+			rememberSentWrite(id, {
+				...kept,
+				state: 'unknown',
+				seal: call.sent?.seal,
+				seals,
+				...(call.sent ? { sentWrite: call.sent } : {}),
+			});
 		},
 	);
 	rememberSentWrite(id, { ...kept, state: 'sending', settled });
@@ -969,6 +989,45 @@ function reusedError(
 	reused.context.reusedSubject = `${call.request.method} ${call.pays ?? call.request.path}`;
 	reused.context.reusedDifferences = differences;
 	return reused;
+}
+
+/**
+ * The refusal of another request under a key whose earlier send in this process came out unknown
+ * and is not resolved (outside r25-money F3). Nothing is sent: the service would answer it with
+ * the earlier payment or refuse it, and neither says whether the earlier one was carried out. It
+ * is unknown, carrying the earlier send's sent write (its seal: Resolve Outcome on this item
+ * looks that payment up, and its not_paid releases the key), never not_paid: a new key would pay
+ * the same invoice again if the earlier send was carried out.
+ */
+function undecidedKeyError(
+	ctx: IExecuteFunctions,
+	call: MoneyCall,
+	key: string,
+	earlier: { sentAt?: string; subject?: string; sentWrite?: IDataObject },
+	where: string,
+): NodeApiError {
+	const sentAt = earlier.sentAt ? ` (sent at ${earlier.sentAt})` : '';
+	const subject = earlier.subject ? `, ${earlier.subject}` : '';
+	const lines = [
+		`Idempotency-Key: ${key}`,
+		`The earlier send under this key${sentAt}${subject}: outcome unknown`,
+		`This request: ${call.request.method} ${call.pays ?? call.request.path} (not sent)`,
+		earlier.sentWrite
+			? 'Resolve it first: run Payment > Resolve Outcome on this item (its sentWrite is the earlier send) or on the item of that send; pay again, under any key, only once it answers not_paid'
+			: 'Resolve it first: run Payment > Resolve Outcome on the item of that earlier send (this process no longer keeps its sent write); pay again, under any key, only once it answers not_paid',
+	];
+	const error = outcomeUnknownError(ctx.getNode(), call.contract, {
+		reason: `this n8n process already sent another payment under the same Idempotency-Key${sentAt} and that send's outcome is still undecided (unknown), so this one was not sent: the service would answer it with that payment or refuse it, and neither shows whether that one was carried out. Resolve the earlier send before paying again: under a new key this payment would be made a second time if the earlier one was carried out`,
+		lines,
+		where,
+		itemIndex: call.itemIndex,
+	});
+	if (earlier.sentWrite) {
+		call.sent = earlier.sentWrite;
+		keepSent(ctx, call.itemIndex, call.sent);
+		return withSentWrite(call, error) as NodeApiError;
+	}
+	return error;
 }
 
 /** What a payment made in an earlier run shows when it is answered again without sending. */
@@ -1105,6 +1164,10 @@ function tracedError(
 	same: boolean,
 	where: string,
 ): NodeApiError {
+	if (!same && trace.outcome === 'unknown') {
+		// The trace keeps no sent write (it stays small): the first send's item carries it.
+		return undecidedKeyError(ctx, call, key, { sentAt: trace.sentAt }, where);
+	}
 	if (!same) return reusedError(ctx, call, key, trace.recordId, []);
 	if (trace.outcome === 'unknown') {
 		return outcomeUnknownError(ctx.getNode(), call.contract, {
