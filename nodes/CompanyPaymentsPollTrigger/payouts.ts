@@ -8,7 +8,7 @@ import {
 	payoutState,
 	rechargeParts,
 } from '../shared/changeKey';
-import { payoutFundsReturned } from '../shared/payoutFunds';
+import { payoutFundsNote, payoutFundsReturned } from '../shared/payoutFunds';
 import type { Change, Visit, WatchedList } from './types';
 import { recordText } from '../shared/contract/guards';
 import { field } from './types';
@@ -30,9 +30,20 @@ function dispute(record: IDataObject): IDataObject | null {
 		: null;
 }
 
-/** The payout.status_changed body the webhook would carry, built from the Payout record. */
+/**
+ * The payout.status_changed body the webhook would carry, built from the Payout record.
+ * `fundsReturned` and `refunded` by the action node's rule (shared/payoutFunds): null, with a
+ * `fundsReturnedNote` saying why, for a `refundedAt` that is no time after `createdAt` (a zero
+ * time, a time before it), never false (outside read r23-data, finding 6).
+ */
 function webhookFields(record: IDataObject): IDataObject {
-	const refunded = payoutRefunded(record);
+	const funds = {
+		status: record.status,
+		createdAt: record.createdAt,
+		refundedAt: record.refundedAt ?? null,
+	};
+	const refunded = payoutFundsReturned(funds);
+	const note = payoutFundsNote(funds);
 	const disputeObject = dispute(record);
 	return {
 		payoutId: recordText(record.id),
@@ -55,6 +66,7 @@ function webhookFields(record: IDataObject): IDataObject {
 		updatedAt: field(record, 'updatedAt'),
 		refundedAt: field(record, 'refundedAt'),
 		fundsReturned: refunded,
+		...(note ? { fundsReturnedNote: note } : {}),
 	};
 }
 

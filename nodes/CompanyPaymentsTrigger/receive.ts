@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type {
 	IDataObject,
 	INodeExecutionData,
@@ -664,7 +666,12 @@ export async function receive(
 	json.deliveryId = deliveryId;
 	json.receivedAt = new Date(now).toISOString();
 	json.deduplicationChecked = deliveryId !== null;
-	json.changeKey = webhookChangeKey(event, payload ?? {}, deliveryId);
+	json.changeKey = webhookChangeKey(
+		event,
+		payload ?? {},
+		deliveryId,
+		createHash('sha256').update(raw).digest('hex'),
+	);
 	json.source = 'webhook';
 	if (payload) Object.assign(json, derivedFields(event, payload));
 	if (options.includeHeaders === true) {

@@ -113,11 +113,20 @@ export function changeKey(
 	return identity(record, scope, parts);
 }
 
-/** What saw a change, for a state whose repeat no field tells: `delivery <id>` or `polled <time>`. */
+/**
+ * What saw a change, for a state whose repeat no field tells: `delivery <id>`, `body-sha256 <hex>`
+ * or `polled <time>`.
+ */
 export type SeenBy = readonly [string, string] | null;
 
-export function deliverySeen(deliveryId: string | null): SeenBy {
-	return deliveryId === null ? null : ['delivery', deliveryId];
+/**
+ * What names a webhook delivery: its `X-Service-Delivery-Id` (the same on every retry of it), else
+ * the SHA-256 of its verified raw body (`bodySha256`, hex): a retry of the same body is one key, a
+ * new visit with a new body another (outside read r23-data, finding 5).
+ */
+export function deliverySeen(deliveryId: string | null, bodySha256: string | null = null): SeenBy {
+	if (deliveryId !== null) return ['delivery', deliveryId];
+	return bodySha256 === null ? null : ['body-sha256', bodySha256];
 }
 
 export function pollSeen(polledAt: string): SeenBy {
@@ -376,15 +385,26 @@ const CHANGE_KEY_RULES: Record<EventName, KeyRule> = {
 };
 
 /**
- * The key of a webhook event, or null when the event is unknown or its body lacks the id or
- * status the key needs (the item is still emitted, without a key). `deliveryId` (the delivery's
- * X-Service-Delivery-Id, the same on its retries) names a change whose repeat no field tells.
+ * The key of a webhook event. Where the body names the record and its state, the record's key
+ * (CHANGE_KEY_RULES); where it does not (an event the document does not list, a card.assigned
+ * without externalId or card id, a body without the id or status), the delivery's:
+ * `delivery:webhook:delivery:<id>` from `deliveryId` (X-Service-Delivery-Id, the same on its
+ * retries), else `delivery:webhook:body-sha256:<hex>` from `bodySha256` (the SHA-256 of the
+ * verified raw body). Its `delivery` kind is no record's, so it never equals a record's key.
+ * n8n's Remove Duplicates reads a null key as '' and keeps only the first of them (outside read
+ * r23-data, finding 4), so the trigger, which always has both, never gives null. Null only when
+ * neither is given and the body names no record.
  */
 export function webhookChangeKey(
 	event: string | null,
 	body: IDataObject,
 	deliveryId: string | null = null,
+	bodySha256: string | null = null,
 ): string | null {
-	if (!isEventName(event)) return null;
-	return CHANGE_KEY_RULES[event](event, body, recordText(body.status), deliverySeen(deliveryId));
+	const seen = deliverySeen(deliveryId, bodySha256);
+	const key = isEventName(event)
+		? CHANGE_KEY_RULES[event](event, body, recordText(body.status), seen)
+		: null;
+	if (key !== null) return key;
+	return seen === null ? null : identity('delivery', ['webhook'], seen);
 }

@@ -95,9 +95,16 @@ describe('output item', () => {
 		},
 	);
 
-	it('gives an unknown event changeKey null, and source "webhook"', async () => {
-		const { item } = await deliver({ body: { event: 'wallet.frozen', walletId: 'w1' } });
-		expect(item).toMatchObject({ event: 'wallet.frozen', changeKey: null, source: 'webhook' });
+	it('gives an unknown event the delivery\'s changeKey (never null), and source "webhook"', async () => {
+		const { item } = await deliver({
+			body: { event: 'wallet.frozen', walletId: 'w1' },
+			deliveryId: 'd-frozen',
+		});
+		expect(item).toMatchObject({
+			event: 'wallet.frozen',
+			changeKey: 'delivery:webhook:delivery:d-frozen',
+			source: 'webhook',
+		});
 	});
 
 	it('answers an accepted delivery itself with a small JSON acknowledgement', async () => {
