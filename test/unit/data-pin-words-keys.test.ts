@@ -61,6 +61,17 @@ const KEY_VALUE = fc.oneof(
 );
 
 describe('key and password words: the value they name is never shown', () => {
+	it('a key whose random part holds CV2 and digits is hidden whole, not read as a CVV (seed 63386807)', () => {
+		const value = 'kAa00Cv2007Q';
+		for (const audience of ['user', 'model'] as const) {
+			const shown = gateText(undefined, `Your API key ${value} — keep it safe`, audience);
+			expect(shows(shown, value)).toBe(false);
+			expect(shown).not.toContain('kAa00Cv2');
+		}
+		// A CVV word of its own still names its digits.
+		expect(gateText(undefined, 'CV2 739', 'user')).not.toContain('739');
+	});
+
 	it('generated: word, naming words, a key-shaped value, in a sentence', () => {
 		fc.assert(
 			fc.property(KEY_WORD, KEY_NAMING, KEY_VALUE, AUDIENCE, (word, naming, value, audience) => {

@@ -530,7 +530,7 @@ const KEY_IN_WORDS =
  * Cyrillic `С` in place of the Latin `C`.
  */
 const CVV_IN_TEXT = new RegExp(
-	`((?:[CcСс][Vv][VvCcСс]2?|(?<![A-Za-z])(?:[Cc][Vv]2|[Cc][Cc][Vv]2?))(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
+	`((?:[CcСс][Vv][VvCcСс]2?|(?<![A-Za-z])(?<!(?<!\\\\)[A-Za-z]\\d+)(?:[Cc][Vv]2|[Cc][Cc][Vv]2?))(?:[-\\s]?код)?(?:\\s+карты)?|security code|код безопасности)${DIRECT_GAP}(\\d{3,4}(?!\\d)|\\d(?:[ \\u00a0.-]\\d){2,3}(?!\\d|[ \\u00a0.-]\\d))${DIRECT_END}`,
 	'gi',
 );
 /** A letter, Latin or Cyrillic: what may not stand right before a named secret's word. */
