@@ -158,6 +158,22 @@ for (const version of VERSIONS) {
 			return counts;
 		}
 
+		/** When n8n saved each execution of one delivery (ms since 1970, oldest first). */
+		function executionTimes(deliveryId, workflow = workflowId) {
+			const sql = `SELECT round(extract(epoch from e."createdAt") * 1000)
+				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+				WHERE e."workflowId" = '${workflow}' AND d.data LIKE '%${deliveryId}%' ORDER BY 1`;
+			const out = execFileSync(
+				psqlBinary(),
+				['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'postgres', '-d', 'postgres'],
+				{ input: `\\pset format unaligned\n\\pset tuples_only on\n${sql};\n`, encoding: 'utf8' },
+			);
+			return out
+				.split('\n')
+				.filter((line) => /^\d+$/.test(line.trim()))
+				.map(Number);
+		}
+
 		/** Waits until the counts of these deliveries stop changing (and every expected one is there). */
 		async function settledCounts(
 			deliveryIds,
@@ -654,7 +670,10 @@ for (const version of VERSIONS) {
 				JSON.stringify({
 					proxy: q.proxy.log
 						.filter((e) => e.deliveryId === id)
-						.map((e) => `${e.at} ${e.target} ${e.status} ${e.error ?? ''} ${(e.body ?? '').slice(0, 300)}`),
+						.map(
+							(e) =>
+								`${e.at} ${e.target} ${e.status} ${e.error ?? ''} ${(e.body ?? '').slice(0, 300)}`,
+						),
 					attempts: deliveries.find((d) => (d.id ?? d.deliveryId) === id)?.attempts,
 					logs: [...q.webhooks, ...q.workers].map(
 						(w) =>
@@ -668,8 +687,23 @@ for (const version of VERSIONS) {
 				});
 			// Whatever the service's last answer was (2xx `executed: true` or `false`, or a give-up
 			// after timeouts), each delivery has exactly one execution: none lost, none twice.
+			// One residual window is documented (docs/queue-mode.md): a process killed after n8n saved
+			// the execution and before it wrote its answer; the service's retry runs it again. A
+			// delivery cut in flight may run twice only there: the killed process answered nothing 2xx,
+			// and n8n had saved the first execution before the kill ended the process. Counted, and
+			// nothing else is excused (seen once in CI on 2.41.1: 5 cut in flight, 1 in the window).
+			m.webhookKilled.inSavedWindow = [];
+			// How many executions n8n saved of each delivery cut in flight (the query above, run each time).
+			m.webhookKilled.cutSaved = [...cut].map((id) => executionTimes(id).length);
 			for (const [id, n] of Object.entries(counts)) {
 				const how = cut.has(id) ? ' (cut in flight at the kill)' : '';
+				if (n === 2 && cut.has(id) && !answeredThenKilled.has(id)) {
+					const times = executionTimes(id);
+					if (times.length === 2 && times[0] <= killedAt) {
+						m.webhookKilled.inSavedWindow.push({ id, savedBeforeKillMs: killedAt - times[0] });
+						continue;
+					}
+				}
 				assert.equal(n, 1, `${id}${how} ran ${n} times: ${seenBy(id)}`);
 			}
 		});
